@@ -1,0 +1,2 @@
+//! Throughput over the shared corpus (placeholder until the formats land).
+fn main() {}

@@ -1,0 +1,143 @@
+//! Sniff what a file is from its first bytes.
+//!
+//! Every magic of the product is recognised here, including the ones this build cannot read
+//! yet, so that the CLI can say plainly "this is a SHARCFB archive; reading it is not
+//! implemented in this build" instead of "unknown file".
+
+use serde::Serialize;
+
+/// A recognised kind of file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Direct3D 10/11/12 container (`DXBC`), SM4/5 or DXIL inside.
+    Dxbc,
+    /// Legacy Direct3D 9 bytecode (SM1–3), starting with a `vs_x_y`/`ps_x_y` version token.
+    D3d9,
+    /// Nintendo 3DS linked shader binary (`DVLB`, `.shbin`).
+    Dvlb,
+    /// Nintendo 3DS unlinked shader object (`DVOJ`/`DVOB`).
+    Dvoj,
+    /// Nintendo CTR graphics container (`CGFX`, `.bcsdr`/`.bcres`) which may hold DVLBs.
+    Cgfx,
+    /// Base64 text holding 3DS shader binaries (`.csdr`).
+    Csdr,
+    /// Wii U AGL shader archive (`SHAB`, or byte-swapped `BAHS`).
+    Sharcfb,
+    /// Wii U GX2 file (`Gfx2`, `.gsh`).
+    Gfd,
+    /// ARM Mali-200/400 offline compiler output (`MBS1`).
+    Mbs,
+}
+
+impl Format {
+    /// Short lowercase name used in output and `--json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Dxbc => "dxbc",
+            Format::D3d9 => "d3d9",
+            Format::Dvlb => "shbin",
+            Format::Dvoj => "dvoj",
+            Format::Cgfx => "cgfx",
+            Format::Csdr => "csdr",
+            Format::Sharcfb => "sharcfb",
+            Format::Gfd => "gfd",
+            Format::Mbs => "mbs",
+        }
+    }
+
+    /// A one-line description for people.
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::Dxbc => "Direct3D DXBC container",
+            Format::D3d9 => "Direct3D 9 shader bytecode",
+            Format::Dvlb => "Nintendo 3DS shader binary (DVLB)",
+            Format::Dvoj => "Nintendo 3DS shader object (DVOJ/DVOB)",
+            Format::Cgfx => "Nintendo 3DS CGFX container",
+            Format::Csdr => "Nintendo 3DS base64 shader text (.csdr)",
+            Format::Sharcfb => "Wii U AGL shader archive (SHARCFB)",
+            Format::Gfd => "Wii U GX2 file (GFD)",
+            Format::Mbs => "ARM Mali offline shader binary (MBS)",
+        }
+    }
+
+    /// Whether this build can parse the format.
+    pub fn supported(self) -> bool {
+        crate::any::supported(self)
+    }
+}
+
+/// Recognise `data` from its magic; `None` when it is none of the product's formats.
+pub fn detect(data: &[u8]) -> Option<Format> {
+    let magic = data.get(..4)?;
+    match magic {
+        b"DXBC" => return Some(Format::Dxbc),
+        b"DVLB" => return Some(Format::Dvlb),
+        b"DVOJ" | b"DVOB" => return Some(Format::Dvoj),
+        b"CGFX" => return Some(Format::Cgfx),
+        b"SHAB" | b"BAHS" => return Some(Format::Sharcfb),
+        b"Gfx2" => return Some(Format::Gfd),
+        b"MBS1" => return Some(Format::Mbs),
+        _ => {}
+    }
+    if d3d9_version(data).is_some() {
+        return Some(Format::D3d9);
+    }
+    if looks_like_csdr(data) {
+        return Some(Format::Csdr);
+    }
+    None
+}
+
+/// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.
+/// Only shader models 1 to 3 count; anything else is not D3D9 bytecode.
+pub fn d3d9_version(data: &[u8]) -> Option<(char, u8, u8)> {
+    let tok = crate::bytes::le_u32(data, 0)?;
+    let kind = match tok >> 16 {
+        0xFFFE => 'v',
+        0xFFFF => 'p',
+        _ => return None,
+    };
+    let (major, minor) = ((tok >> 8) as u8, tok as u8);
+    let ok = match (kind, major) {
+        ('v', 1) => minor <= 1,
+        ('p', 1) => minor <= 4,
+        (_, 2) => minor == 0 || minor == 1,
+        (_, 3) => minor == 0,
+        _ => false,
+    };
+    ok.then_some((kind, major, minor))
+}
+
+/// Base64 text whose first decoded bytes are a 3DS shader container magic.
+fn looks_like_csdr(data: &[u8]) -> bool {
+    let start = data.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(data.len());
+    let head = data.get(start..).unwrap_or(&[]);
+    // base64 of "DVLB", "DVOJ", "DVOB" and "CGFX" (first 5 characters fix the first 3 bytes).
+    [&b"RFZMQ"[..], b"RFZPS", b"RFZPQ", b"Q0dGW"].iter().any(|p| head.starts_with(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_magic_of_the_product() {
+        assert_eq!(detect(b"DXBC...."), Some(Format::Dxbc));
+        assert_eq!(detect(b"DVLB\x01\0\0\0"), Some(Format::Dvlb));
+        assert_eq!(detect(b"DVOJ"), Some(Format::Dvoj));
+        assert_eq!(detect(b"DVOB"), Some(Format::Dvoj));
+        assert_eq!(detect(b"CGFX\xff\xfe"), Some(Format::Cgfx));
+        assert_eq!(detect(b"SHAB"), Some(Format::Sharcfb));
+        assert_eq!(detect(b"BAHS"), Some(Format::Sharcfb));
+        assert_eq!(detect(b"Gfx2"), Some(Format::Gfd));
+        assert_eq!(detect(b"MBS1"), Some(Format::Mbs));
+        assert_eq!(detect(&[0x00, 0x02, 0xFE, 0xFF]), Some(Format::D3d9));
+        assert_eq!(detect(&[0x00, 0x03, 0xFF, 0xFF]), Some(Format::D3d9));
+        assert_eq!(detect(&[0x04, 0x01, 0xFF, 0xFF]), Some(Format::D3d9));
+        assert_eq!(detect(&[0x00, 0x04, 0xFF, 0xFF]), None);
+        assert_eq!(detect(b"\nRFZMQgEAAAA="), Some(Format::Csdr));
+        assert_eq!(detect(b"abc"), None);
+        assert_eq!(detect(b"ELF\x7f"), None);
+    }
+}

@@ -1,0 +1,4 @@
+//! Containers: one module per file format. Each parses into a view/model, writes it back, and
+//! implements [`crate::Container`].
+
+pub mod shbin;

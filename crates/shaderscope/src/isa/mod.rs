@@ -1,0 +1,4 @@
+//! Instruction sets: one module per ISA, each with one opcode table that drives decoding,
+//! encoding and printing. An ISA never depends on a container.
+
+pub mod pica;

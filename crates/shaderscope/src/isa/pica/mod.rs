@@ -1,0 +1,1 @@
+//! PICA200 (placeholder while the module is written).

@@ -1,0 +1,36 @@
+//! # shaderscope
+//!
+//! Read, validate, explain, disassemble and write compiled GPU shader binaries:
+//!
+//! | container | module | instruction set |
+//! |---|---|---|
+//! | Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX `.bcsdr`, base64 `.csdr`) | [`format::shbin`] | PICA200 ([`isa::pica`]) |
+//!
+//! The library does no file I/O, contains no `unsafe`, and never panics on input: every read
+//! is bounds-checked and every failure is an [`Error`] carrying the absolute byte offset, the
+//! structure being read and the reason.
+//!
+//!
+//! Layout: [`bytes`] (bounds-checked reader/writer), [`error`], [`detect`] (magic sniffing),
+//! [`any`] (one interface over every container), [`format`] (containers), [`isa`]
+//! (instruction sets), [`print`] (text/ANSI/HTML sinks), [`dump`] (byte annotations).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
+)]
+
+pub mod any;
+pub mod bytes;
+pub mod detect;
+pub mod dump;
+pub mod error;
+pub mod format;
+pub mod isa;
+pub mod print;
+
+pub use any::{Container, DisasmOptions, Finding, Part, Severity, parse};
+pub use detect::{Format, detect};
+pub use error::{Error, ErrorKind, Result};

@@ -1,0 +1,82 @@
+//! Fuzz target bodies for shaderscope, as plain functions.
+//!
+//! Each function takes arbitrary bytes and must never panic, hang or allocate without bound.
+//! The cargo-fuzz shims in `fuzz_targets/` call them under libFuzzer
+//! (`cargo fuzz run --features libfuzzer -s none parse_any`), and the smoke tests below run
+//! them under plain `cargo test` on mutated samples, so every CI run exercises them.
+
+use shaderscope::{DisasmOptions, print::PlainText};
+
+/// Detect, parse, and walk everything a parsed file offers: summaries, every listing, the
+/// byte dump, validation, the writer and every extractable part.
+pub fn parse_any(data: &[u8]) {
+    let Ok(file) = shaderscope::parse(data) else { return };
+    let mut s = String::new();
+    file.info_text(&mut s);
+    let _ = file.info_json();
+    let mut p = PlainText::default();
+    let _ = file.disasm(&DisasmOptions::default(), &mut p);
+    let _ = file.disasm_json(&DisasmOptions::default());
+    let mut a = shaderscope::dump::Annotations::new();
+    file.annotate(&mut a);
+    let mut d = String::new();
+    a.render(data, &mut d);
+    let _ = file.validate();
+    if let Ok(bytes) = file.write() {
+        // A file that parsed must re-encode to something that parses again.
+        assert!(shaderscope::parse(&bytes).is_ok(), "re-encoded file does not parse");
+    }
+    for part in file.parts() {
+        let _ = file.extract(&part.name);
+    }
+}
+
+/// A small deterministic generator (xorshift), so smoke tests need no extra crate.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded generator.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+    /// Next value.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    /// Value below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// Mutations of `seed`: truncations, bit flips and 32-bit overwrites with edge values.
+pub fn mutations(seed: &[u8], rng: &mut Rng, count: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut v = seed.to_vec();
+        match i % 3 {
+            0 => v.truncate(rng.below(seed.len() + 1)),
+            1 => {
+                if !v.is_empty() {
+                    let at = rng.below(v.len());
+                    v[at] ^= 1 << rng.below(8);
+                }
+            }
+            _ => {
+                if v.len() >= 4 {
+                    let at = rng.below(v.len() - 3) & !3;
+                    let val: u32 = [0xffff_ffff, 0x7fff_ffff, 0x8000_0000, 0, 0x10][rng.below(5)];
+                    v[at..at + 4].copy_from_slice(&val.to_le_bytes());
+                }
+            }
+        }
+        out.push(v);
+    }
+    out
+}

@@ -1,0 +1,32 @@
+//! `shaderscope info`: what a file is.
+
+use crate::batch::{self, Outcome};
+
+#[derive(clap::Args, Debug)]
+pub struct Opts {
+    /// Input files (`-` for stdin)
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// JSON Lines: one record per file, with integer offsets
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(o: Opts) -> u8 {
+    let many = o.files.len() > 1;
+    batch::run_all(&o.files, |path, data| match shaderscope::parse(data) {
+        Err(e) => batch::parse_failure(path, &e, o.json),
+        Ok(file) if o.json => Outcome::out(batch::record("file", path, file.info_json())),
+        Ok(file) => {
+            let mut s = String::new();
+            if many {
+                s.push_str(&format!("== {path}\n"));
+            }
+            file.info_text(&mut s);
+            if many {
+                s.push('\n');
+            }
+            Outcome::out(s)
+        }
+    })
+}

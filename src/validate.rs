@@ -1,0 +1,44 @@
+//! `shaderscope validate`: silent on success, findings with offsets on stderr.
+
+use crate::batch::{self, Outcome};
+use shaderscope::Severity;
+
+#[derive(clap::Args, Debug)]
+pub struct Opts {
+    /// Input files (`-` for stdin)
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Treat warnings as errors
+    #[arg(long)]
+    strict: bool,
+    /// JSON Lines: one record per file with its findings (on stdout)
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(o: Opts) -> u8 {
+    batch::run_all(&o.files, |path, data| {
+        let file = match shaderscope::parse(data) {
+            Ok(f) => f,
+            Err(e) => return batch::parse_failure(path, &e, o.json),
+        };
+        let findings = file.validate();
+        let bad = findings
+            .iter()
+            .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
+        let status = if bad { batch::INVALID } else { batch::OK };
+        if o.json {
+            let v = serde_json::json!({"valid": !bad, "findings": findings});
+            return Outcome { stdout: batch::record("validate", path, v), status, ..Default::default() };
+        }
+        let mut err = String::new();
+        for f in &findings {
+            let sev = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+        }
+        Outcome { stderr: err, status, ..Default::default() }
+    })
+}
