@@ -1,0 +1,237 @@
+//! `dump` for DXBC: the header, the index, and each chunk's fields.
+
+use super::Dxbc;
+use super::container::{Chunk, HEADER_SIZE, Layout};
+use super::rdef::Rdef;
+use super::signature::{ElementLayout, Signature};
+use crate::bytes::le_u32;
+use crate::dump::Annotations;
+
+fn word(data: &[u8], at: usize) -> u32 {
+    le_u32(data, at).unwrap_or(0)
+}
+
+/// Annotate every byte of the container.
+pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
+    let f = &d.frame;
+    a.section(0, HEADER_SIZE as u64, "DXBC header");
+    a.field(0, 4, "magic \"DXBC\"");
+    a.field(
+        4,
+        16,
+        format!(
+            "checksum {} ({})",
+            super::checksum::hex(&f.checksum),
+            if d.checksum_ok() { "matches" } else { "does not match the contents" }
+        ),
+    );
+    a.field(20, 4, format!("version word: {}", f.version));
+    a.field(24, 4, format!("container size: {}", f.total_size));
+    a.field(28, 4, format!("chunk count: {}", f.chunks.len()));
+    let index_len = 4 * f.chunks.len() as u64;
+    a.section(HEADER_SIZE as u64, index_len, "chunk index");
+    for c in &f.chunks {
+        a.field(
+            (HEADER_SIZE + 4 * c.index) as u64,
+            4,
+            format!("chunk {} ({}) at 0x{:x}", c.index, c.fourcc, c.offset),
+        );
+    }
+    if let Layout::Packed { order, gaps, .. } = &f.layout {
+        for (k, g) in gaps.iter().enumerate() {
+            if g.is_empty() {
+                continue;
+            }
+            if let Some(c) = order.get(k).and_then(|&i| f.chunks.get(i)) {
+                a.field((c.offset - g.len()) as u64, g.len() as u64, "padding before chunk");
+            }
+        }
+    }
+    for c in &f.chunks {
+        chunk(d, c, a);
+    }
+    if !f.trailing.is_empty() {
+        a.field(u64::from(f.total_size), f.trailing.len() as u64, "bytes after the declared container size");
+    }
+}
+
+fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let start = c.offset as u64;
+    a.section(
+        start,
+        8 + c.data.len() as u64,
+        format!("chunk {} {} ({})", c.index, c.fourcc, super::chunk_description(&c.fourcc.0)),
+    );
+    a.field(start, 4, format!("FourCC \"{}\"", c.fourcc));
+    a.field(start + 4, 4, format!("size: {}", c.data.len()));
+    let base = c.data_offset();
+    match &c.fourcc.0 {
+        b"RDEF" => {
+            if let Some(r) = d.rdef.as_ref().filter(|r| r.offset == base) {
+                rdef(r, c, a);
+            }
+        }
+        b"ISGN" | b"OSGN" | b"PCSG" | b"OSG5" | b"ISG1" | b"OSG1" | b"PSG1" => {
+            for s in [&d.input, &d.output, &d.patch_constant].into_iter().flatten() {
+                if s.elements.first().is_some_and(|e| e.offset >= base && e.offset < c.end())
+                    || s.elements.is_empty()
+                {
+                    signature(s, c, a);
+                    break;
+                }
+            }
+        }
+        b"SHDR" | b"SHEX" => {
+            let v = word(c.data, 0);
+            let p = d.program.filter(|p| p.chunk.offset == c.offset);
+            a.field(
+                base as u64,
+                4,
+                format!(
+                    "version token 0x{v:08x}{}",
+                    p.map(|p| format!(" ({})", p.version_text())).unwrap_or_default()
+                ),
+            );
+            a.field(base as u64 + 4, 4, format!("length: {} tokens", word(c.data, 4)));
+            if c.data.len() > 8 {
+                a.field(
+                    base as u64 + 8,
+                    c.data.len() as u64 - 8,
+                    "instruction tokens (see disasm --offsets)",
+                );
+            }
+        }
+        b"STAT" => {
+            for i in 0..c.data.len() / 4 {
+                let name = super::chunks::STAT_FIELDS.get(i).copied().unwrap_or("unknown");
+                a.field((base + 4 * i) as u64, 4, format!("{name}: {}", word(c.data, 4 * i)));
+            }
+        }
+        b"SFI0" => {
+            if let Some(s) = &d.sfi0 {
+                a.field(
+                    base as u64,
+                    8,
+                    format!("required features 0x{:x}: {}", s.flags, s.names().join(", ")),
+                );
+            }
+        }
+        b"Aon9" => {
+            if let Some(x) = d.aon9.as_ref().filter(|x| x.offset == base) {
+                a.field(base as u64, 4, format!("size word: {}", x.size_word));
+                a.field(base as u64 + 4, 4, format!("D3D9 version token 0x{:08x}", x.version));
+                a.field(base as u64 + 8, 4, format!("D3D9 program size: {}", x.program.len()));
+                a.field(base as u64 + 12, 4, format!("D3D9 program offset: {}", x.program_offset));
+                for (i, (n, o)) in x.tables.iter().enumerate() {
+                    a.field((base + 16 + 4 * i) as u64, 4, format!("mapping table {i}: {n} entries at {o}"));
+                }
+                for m in &x.cb_mappings {
+                    a.field(
+                        m.offset as u64,
+                        12,
+                        format!("c{} <- cb{}[{}..+{}]", m.target, m.buffer, m.start, m.count),
+                    );
+                }
+                for m in &x.sampler_mappings {
+                    a.field(m.offset as u64, 4, format!("s{} <- s{} / t{}", m.target, m.sampler, m.resource));
+                }
+                for r in &x.runtime_constants {
+                    a.field(r.offset as u64, 4, format!("c{}: runtime constant {}", r.target, r.kind));
+                }
+                a.field(x.program_position() as u64, x.program.len() as u64, "D3D9 program (see disasm)");
+            }
+        }
+        _ => {}
+    }
+}
+
+fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let base = c.data_offset() as u64;
+    a.field(base, 4, format!("element count: {}", s.elements.len()));
+    a.field(base + 4, 4, format!("element offset: {}", s.element_offset));
+    let size = s.layout.size() as u64;
+    for e in &s.elements {
+        let what = format!(
+            "{} {}{}: register {}, mask 0x{:x}, rw 0x{:x}, system value {}, type {}",
+            match s.layout {
+                ElementLayout::Plain => "element",
+                _ => "element (with stream)",
+            },
+            e.name,
+            e.semantic_index,
+            e.register,
+            e.mask,
+            e.rw_mask,
+            e.system_value,
+            e.component_type
+        );
+        a.field(e.offset as u64, size, what);
+        a.field(e.name.offset as u64, e.name.len() as u64 + 1, format!("name \"{}\"", e.name));
+    }
+}
+
+fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let base = c.data_offset() as u64;
+    a.field(base, 4, format!("constant buffer count: {}", r.constant_buffers.len()));
+    a.field(base + 4, 4, format!("constant buffer offset: {}", r.cb_offset));
+    a.field(base + 8, 4, format!("binding count: {}", r.bindings.len()));
+    a.field(base + 12, 4, format!("binding offset: {}", r.binding_offset));
+    a.field(base + 16, 4, format!("target {}.{}, program type 0x{:04x}", r.major, r.minor, r.program_type));
+    a.field(base + 20, 4, format!("compile flags: 0x{:x}", r.flags));
+    a.field(base + 24, 4, format!("creator offset: {}", r.creator_offset));
+    if let Some(w) = r.rd11 {
+        a.field(base + 28, 32, format!("RD11 header: {:?}", w));
+    }
+    let var_size = if r.rd11.is_some() { 40 } else { 24 };
+    for cb in &r.constant_buffers {
+        a.field(
+            cb.offset as u64,
+            24,
+            format!("constant buffer {} (size {}, type {})", cb.name, cb.size, cb.kind),
+        );
+        a.field(cb.name.offset as u64, cb.name.len() as u64 + 1, format!("name \"{}\"", cb.name));
+        for v in &cb.variables {
+            a.field(
+                v.offset as u64,
+                var_size,
+                format!("variable {} (offset {}, size {})", v.name, v.start, v.size),
+            );
+            a.field(v.name.offset as u64, v.name.len() as u64 + 1, format!("name \"{}\"", v.name));
+            if let Some(def) = v.default {
+                a.field(
+                    base + u64::from(v.default_offset),
+                    def.len() as u64,
+                    format!("default value of {}", v.name),
+                );
+            }
+        }
+    }
+    let type_size = if r.rd11.is_some() { 36 } else { 16 };
+    for t in &r.types {
+        a.field(
+            t.offset as u64,
+            type_size,
+            format!("type {} (class {}, {} members)", super::listing::type_name(t), t.class, t.members.len()),
+        );
+        if let Some(n) = t.name {
+            a.field(n.offset as u64, n.len() as u64 + 1, format!("type name \"{n}\""));
+        }
+        for m in &t.members {
+            a.field(m.offset as u64, 12, format!("member {} at {}", m.name, m.start));
+            a.field(m.name.offset as u64, m.name.len() as u64 + 1, format!("name \"{}\"", m.name));
+        }
+    }
+    let bind_size = if r.bindings.iter().any(|b| b.space_id.is_some()) { 40 } else { 32 };
+    for b in &r.bindings {
+        a.field(
+            b.offset as u64,
+            bind_size,
+            format!(
+                "binding {} (type {}, slot {}, count {})",
+                b.name, b.input_type, b.bind_point, b.bind_count
+            ),
+        );
+        a.field(b.name.offset as u64, b.name.len() as u64 + 1, format!("name \"{}\"", b.name));
+    }
+    a.field(r.creator.offset as u64, r.creator.len() as u64 + 1, format!("creator \"{}\"", r.creator));
+}

@@ -1,0 +1,74 @@
+//! The DXBC container checksum.
+//!
+//! DXBC stores at bytes 4..20 an MD5 variant over everything after the checksum field
+//! (offset 20 to the end of the container). It runs MD5's compression function with the
+//! standard initial state over every full 64-byte block, but pads the tail its own way:
+//!
+//! * with `r = len % 64` trailing bytes and `B = len * 8` (the bit count, truncated to 32 bits):
+//!   - if `r < 56`, one last block `B (LE u32) ‖ tail ‖ 0x80 ‖ zeros ‖ (B >> 2) | 1 (LE u32)`;
+//!   - otherwise `tail ‖ 0x80 ‖ zeros` as one block, then a block of zeros whose first word is `B`
+//!     and whose last word is `(B >> 2) | 1`.
+//!
+//! The four state words, little-endian, are the 16 checksum bytes.
+
+use md5::block_api::compress;
+
+/// Offset of the first byte covered by the checksum (everything after the checksum field).
+pub const HASHED_FROM: usize = 20;
+
+const INIT: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+
+/// The checksum of a whole container (`data` starts with `DXBC`); bytes before offset 20 are
+/// not hashed. A container shorter than 20 bytes hashes as empty.
+pub fn compute(data: &[u8]) -> [u8; 16] {
+    digest(data.get(HASHED_FROM..).unwrap_or(&[]))
+}
+
+/// The DXBC hash of `body` (the bytes after the checksum field).
+pub fn digest(body: &[u8]) -> [u8; 16] {
+    let mut state = INIT;
+    let blocks = body.chunks_exact(64);
+    let tail = blocks.remainder();
+    for b in blocks {
+        if let Ok(block) = <[u8; 64]>::try_from(b) {
+            compress(&mut state, &[block]);
+        }
+    }
+    let bits = (body.len() as u32).wrapping_mul(8);
+    let last_word = ((bits >> 2) | 1).to_le_bytes();
+    let mut block = [0u8; 64];
+    if tail.len() < 56 {
+        put(&mut block, 0, &bits.to_le_bytes());
+        put(&mut block, 4, tail);
+        put(&mut block, 4 + tail.len(), &[0x80]);
+        put(&mut block, 60, &last_word);
+        compress(&mut state, &[block]);
+    } else {
+        put(&mut block, 0, tail);
+        put(&mut block, tail.len(), &[0x80]);
+        let mut second = [0u8; 64];
+        put(&mut second, 0, &bits.to_le_bytes());
+        put(&mut second, 60, &last_word);
+        compress(&mut state, &[block, second]);
+    }
+    let mut out = [0u8; 16];
+    for (dst, word) in out.chunks_exact_mut(4).zip(state) {
+        dst.copy_from_slice(&word.to_le_bytes());
+    }
+    out
+}
+
+fn put(block: &mut [u8; 64], at: usize, bytes: &[u8]) {
+    if let Some(dst) = block.get_mut(at..at + bytes.len()) {
+        dst.copy_from_slice(bytes);
+    }
+}
+
+/// Lowercase hex of a checksum, as `info` and `checksum` print it.
+pub fn hex(sum: &[u8; 16]) -> String {
+    let mut s = String::with_capacity(32);
+    for b in sum {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}

@@ -1,0 +1,683 @@
+//! The smaller chunks: STAT (statistics), SFI0 (required features), IFCE (class linkage),
+//! Aon9 (the Direct3D 9 program of `*_level_9_x` targets) and RTS0 (root signature).
+
+use super::text::Cstr;
+use crate::bytes::{Endian, Reader};
+use crate::error::{Error, Result};
+
+/// STAT: instruction statistics, 29 words (SM4) or 37 (SM5), as in `D3D11_SHADER_DESC`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stat<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// The words, in order.
+    pub words: Vec<u32>,
+    /// Bytes after the last whole word (none in compiler output).
+    pub rest: &'a [u8],
+}
+
+/// Names of the STAT words, in order (`D3D11_SHADER_DESC` and `ID3D11ShaderReflection`).
+pub const STAT_FIELDS: [&str; 37] = [
+    "instruction_count",
+    "temp_register_count",
+    "def_count",
+    "dcl_count",
+    "float_instruction_count",
+    "int_instruction_count",
+    "uint_instruction_count",
+    "static_flow_control_count",
+    "dynamic_flow_control_count",
+    "macro_instruction_count",
+    "temp_array_count",
+    "array_instruction_count",
+    "cut_instruction_count",
+    "emit_instruction_count",
+    "texture_normal_instructions",
+    "texture_load_instructions",
+    "texture_comp_instructions",
+    "texture_bias_instructions",
+    "texture_gradient_instructions",
+    "mov_instruction_count",
+    "movc_instruction_count",
+    "conversion_instruction_count",
+    "unknown_22",
+    "gs_input_primitive",
+    "gs_output_topology",
+    "gs_max_output_vertex_count",
+    "unknown_26",
+    "unknown_27",
+    "is_sample_frequency",
+    "unknown_29",
+    "control_points",
+    "hs_output_primitive",
+    "hs_partitioning",
+    "tessellator_domain",
+    "barrier_instructions",
+    "interlocked_instructions",
+    "texture_store_instructions",
+];
+
+impl<'a> Stat<'a> {
+    /// Parse a STAT payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Self {
+        let chunks = data.chunks_exact(4);
+        let rest = chunks.remainder();
+        let words = chunks.filter_map(|c| <[u8; 4]>::try_from(c).ok()).map(u32::from_le_bytes).collect();
+        Stat { offset: base, words, rest }
+    }
+
+    /// Word `i`, 0 when absent.
+    pub fn get(&self, i: usize) -> u32 {
+        self.words.get(i).copied().unwrap_or(0)
+    }
+
+    /// Total instruction count (`// Approximately N instruction slots used`).
+    pub fn instruction_count(&self) -> u32 {
+        self.get(0)
+    }
+}
+
+/// SFI0: `D3D_SHADER_REQUIRES_*` flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sfi0<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// The feature flags (first 8 bytes, little-endian).
+    pub flags: u64,
+    /// Bytes after the flags (none in compiler output).
+    pub rest: &'a [u8],
+}
+
+/// The required-feature flags and the wording fxc uses for them in its listing notes.
+pub const FEATURE_FLAGS: [(u64, &str, &str); 24] = [
+    (0x1, "doubles", "Double-precision floating point"),
+    (
+        0x2,
+        "compute_shaders_plus_raw_and_structured_buffers_via_shader_4_x",
+        "Raw and Structured buffers via shader 4.x",
+    ),
+    (0x4, "uavs_at_every_stage", "UAVs at every shader stage"),
+    (0x8, "64_uavs", "64 UAV slots"),
+    (0x10, "minimum_precision", "Minimum-precision data types"),
+    (0x20, "11_1_double_extensions", "Double-precision extensions for 11.1"),
+    (0x40, "11_1_shader_extensions", "Shader extensions for 11.1"),
+    (0x80, "level_9_comparison_filtering", "Comparison filtering for feature level 9"),
+    (0x100, "tiled_resources", "Tiled resources"),
+    (0x200, "stencil_ref", "PS Output Stencil Ref"),
+    (0x400, "inner_coverage", "PS Inner Coverage"),
+    (0x800, "typed_uav_load_additional_formats", "Typed UAV Load Additional Formats"),
+    (0x1000, "rovs", "Raster Ordered UAVs"),
+    (
+        0x2000,
+        "viewport_and_rt_array_index_from_any_shader_feeding_rasterizer",
+        "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+    ),
+    (0x4000, "wave_ops", "Wave level operations"),
+    (0x8000, "int64_ops", "64-Bit integer"),
+    (0x10000, "view_id", "View Instancing"),
+    (0x20000, "barycentrics", "Barycentrics"),
+    (0x40000, "native_16bit_ops", "Use native low precision"),
+    (0x80000, "shading_rate", "Shading Rate"),
+    (0x100000, "raytracing_tier_1_1", "Raytracing tier 1.1 features"),
+    (0x200000, "sampler_feedback", "Sampler feedback"),
+    (0x400000, "atomic_int64_on_typed_resource", "64-bit Atomics on Typed Resources"),
+    (0x800000, "atomic_int64_on_group_shared", "64-bit Atomics on Group Shared"),
+];
+
+impl<'a> Sfi0<'a> {
+    /// Parse an SFI0 payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let flags = r.u64("SFI0 flags")?;
+        Ok(Sfi0 { offset: base, flags, rest: data.get(8..).unwrap_or(&[]) })
+    }
+
+    /// Names of the set flags (unknown bits as `bit_N`).
+    pub fn names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for bit in 0..64 {
+            let m = 1u64 << bit;
+            if self.flags & m == 0 {
+                continue;
+            }
+            match FEATURE_FLAGS.iter().find(|f| f.0 == m) {
+                Some(f) => out.push(f.1.to_string()),
+                None => out.push(format!("bit_{bit}")),
+            }
+        }
+        out
+    }
+}
+
+/// A class type of IFCE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassType<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// Type ID.
+    pub id: u16,
+    /// Constant-buffer stride.
+    pub cb_stride: u16,
+    /// Texture count.
+    pub texture: u16,
+    /// Sampler count.
+    pub sampler: u16,
+}
+
+/// A class instance of IFCE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInstance<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// Class type ID.
+    pub ty: u16,
+    /// The word after the type (1 in compiler output).
+    pub unknown: u16,
+    /// Constant buffer.
+    pub cb: u16,
+    /// Offset in the constant buffer.
+    pub cb_offset: u16,
+    /// Texture slot (0xFFFF: none).
+    pub texture: u16,
+    /// Sampler slot (0xFFFF: none).
+    pub sampler: u16,
+}
+
+/// An interface slot record of IFCE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterfaceSlot {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Slots this record covers (arrays of interfaces span more than one).
+    pub span: u32,
+    /// Class type IDs that may fill the slot.
+    pub type_ids: Vec<u16>,
+    /// Function table IDs, one per type ID.
+    pub table_ids: Vec<u32>,
+}
+
+/// IFCE: class linkage (interfaces and classes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ifce<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// Total interface slots.
+    pub slot_count: u32,
+    /// The header words as stored (counts, offsets, and the two words after them).
+    pub header: [u32; 9],
+    /// Class types.
+    pub class_types: Vec<ClassType<'a>>,
+    /// Class instances.
+    pub class_instances: Vec<ClassInstance<'a>>,
+    /// Interface slot records.
+    pub slots: Vec<InterfaceSlot>,
+}
+
+impl<'a> Ifce<'a> {
+    /// Parse an IFCE payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let mut h = [0u32; 9];
+        for w in h.iter_mut() {
+            *w = r.u32("IFCE header")?;
+        }
+        let [
+            instance_count,
+            type_count,
+            slot_records,
+            slot_count,
+            _type_ids_offset,
+            class_offset,
+            slot_offset,
+            ..,
+        ] = h;
+        let check = |count: u32, offset: u32, size: u32, what: &'static str| -> Result<()> {
+            if u64::from(offset) + u64::from(count) * u64::from(size) > data.len() as u64 {
+                return Err(Error::invalid(
+                    base as u64,
+                    what,
+                    format!("{count} records of {size} bytes at offset {offset} do not fit in the chunk"),
+                ));
+            }
+            Ok(())
+        };
+        check(type_count.saturating_add(instance_count), class_offset, 12, "IFCE class table")?;
+        check(slot_records, slot_offset, 16, "IFCE interface slots")?;
+        let mut c = Reader::with_base(data, base as u64, Endian::Little);
+        c.seek(class_offset as usize, "IFCE class table")?;
+        let mut class_types = Vec::with_capacity(type_count as usize);
+        for _ in 0..type_count {
+            let at = c.original_position();
+            let name_off = c.u32("IFCE class type")?;
+            class_types.push(ClassType {
+                offset: at as usize,
+                name: Cstr::at(data, base, name_off, "IFCE class type name", at)?,
+                id: c.u16("IFCE class type")?,
+                cb_stride: c.u16("IFCE class type")?,
+                texture: c.u16("IFCE class type")?,
+                sampler: c.u16("IFCE class type")?,
+            });
+        }
+        let mut class_instances = Vec::with_capacity(instance_count as usize);
+        for _ in 0..instance_count {
+            let at = c.original_position();
+            let name_off = c.u32("IFCE class instance")?;
+            class_instances.push(ClassInstance {
+                offset: at as usize,
+                name: Cstr::at(data, base, name_off, "IFCE class instance name", at)?,
+                ty: c.u16("IFCE class instance")?,
+                unknown: c.u16("IFCE class instance")?,
+                cb: c.u16("IFCE class instance")?,
+                cb_offset: c.u16("IFCE class instance")?,
+                texture: c.u16("IFCE class instance")?,
+                sampler: c.u16("IFCE class instance")?,
+            });
+        }
+        let mut s = Reader::with_base(data, base as u64, Endian::Little);
+        s.seek(slot_offset as usize, "IFCE interface slots")?;
+        let mut slots = Vec::with_capacity(slot_records as usize);
+        for _ in 0..slot_records {
+            let at = s.original_position();
+            let span = s.u32("IFCE interface slot")?;
+            let count = s.u32("IFCE interface slot")?;
+            let type_ids_at = s.u32("IFCE interface slot")?;
+            let table_ids_at = s.u32("IFCE interface slot")?;
+            check(count, type_ids_at, 2, "IFCE slot type IDs")?;
+            check(count, table_ids_at, 4, "IFCE slot table IDs")?;
+            let mut t = Reader::with_base(data, base as u64, Endian::Little);
+            t.seek(type_ids_at as usize, "IFCE slot type IDs")?;
+            let mut u = Reader::with_base(data, base as u64, Endian::Little);
+            u.seek(table_ids_at as usize, "IFCE slot table IDs")?;
+            let mut type_ids = Vec::with_capacity(count as usize);
+            let mut table_ids = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                type_ids.push(t.u16("IFCE slot type ID")?);
+                table_ids.push(u.u32("IFCE slot table ID")?);
+            }
+            slots.push(InterfaceSlot { offset: at as usize, span, type_ids, table_ids });
+        }
+        Ok(Ifce { offset: base, slot_count, header: h, class_types, class_instances, slots })
+    }
+}
+
+/// A constant-buffer-to-D3D9-register mapping of Aon9.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CbMapping {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Constant buffer.
+    pub buffer: u16,
+    /// First register in the buffer.
+    pub start: u16,
+    /// Register count.
+    pub count: u16,
+    /// Target `c#` register.
+    pub target: u16,
+    /// Data conversion, one byte per component (0: float).
+    pub conversion: [u8; 4],
+}
+
+/// A constant the runtime supplies (Aon9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuntimeConstant {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// What it holds (0: vertex shader position offset).
+    pub kind: u16,
+    /// Target `c#` register.
+    pub target: u16,
+}
+
+/// A sampler/resource mapping of Aon9.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SamplerMapping {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Target D3D9 sampler.
+    pub target: u8,
+    /// Source sampler.
+    pub sampler: u8,
+    /// Source resource.
+    pub resource: u8,
+    /// Fourth byte (texture type; 0 in compiler output).
+    pub unknown: u8,
+}
+
+/// Aon9: the Direct3D 9 form of a `*_level_9_x` program, with its register mappings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Aon9<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// First word (the payload size as written by fxc).
+    pub size_word: u32,
+    /// The D3D9 version token (`0xFFFE0200` = vs_2_0, …).
+    pub version: u32,
+    /// The D3D9 program bytes.
+    pub program: &'a [u8],
+    /// Offset of the program (relative to the payload).
+    pub program_offset: u32,
+    /// The five (count, offset) table headers: cb mappings, two unused tables, sampler
+    /// mappings, runtime constants.
+    pub tables: [(u16, u16); 5],
+    /// Constant-buffer mappings.
+    pub cb_mappings: Vec<CbMapping>,
+    /// Sampler mappings.
+    pub sampler_mappings: Vec<SamplerMapping>,
+    /// Runtime constants.
+    pub runtime_constants: Vec<RuntimeConstant>,
+}
+
+impl<'a> Aon9<'a> {
+    /// Parse an Aon9 payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let size_word = r.u32("Aon9 header")?;
+        let version = r.u32("Aon9 header")?;
+        let size_at = r.original_position();
+        let program_size = r.u32("Aon9 header")?;
+        let program_offset = r.u32("Aon9 header")?;
+        let mut tables = [(0u16, 0u16); 5];
+        for t in tables.iter_mut() {
+            *t = (r.u16("Aon9 table header")?, r.u16("Aon9 table header")?);
+        }
+        let range = crate::bytes::checked_range(
+            data.len(),
+            u64::from(program_offset),
+            u64::from(program_size),
+            base as u64,
+            "Aon9 D3D9 program",
+            size_at,
+        )?;
+        let program = data.get(range).unwrap_or(&[]);
+        let table = |i: usize, size: usize| -> Result<Reader<'a>> {
+            let (count, off) = tables.get(i).copied().unwrap_or((0, 0));
+            let full = Reader::with_base(data, base as u64, Endian::Little);
+            full.sub(
+                u64::from(off),
+                u64::from(count) * size as u64,
+                "Aon9 mapping table",
+                (base + 16 + 4 * i) as u64,
+            )
+        };
+        let mut cb_mappings = Vec::new();
+        let mut t = table(0, 12)?;
+        for _ in 0..tables[0].0 {
+            let at = t.original_position() as usize;
+            cb_mappings.push(CbMapping {
+                offset: at,
+                buffer: t.u16("Aon9 cb mapping")?,
+                start: t.u16("Aon9 cb mapping")?,
+                count: t.u16("Aon9 cb mapping")?,
+                target: t.u16("Aon9 cb mapping")?,
+                conversion: t.array::<4>("Aon9 cb mapping")?,
+            });
+        }
+        let mut sampler_mappings = Vec::new();
+        let mut t = table(3, 4)?;
+        for _ in 0..tables[3].0 {
+            let at = t.original_position() as usize;
+            let b = t.array::<4>("Aon9 sampler mapping")?;
+            sampler_mappings.push(SamplerMapping {
+                offset: at,
+                target: b[0],
+                sampler: b[1],
+                resource: b[2],
+                unknown: b[3],
+            });
+        }
+        let mut runtime_constants = Vec::new();
+        let mut t = table(4, 4)?;
+        for _ in 0..tables[4].0 {
+            let at = t.original_position() as usize;
+            runtime_constants.push(RuntimeConstant {
+                offset: at,
+                kind: t.u16("Aon9 runtime constant")?,
+                target: t.u16("Aon9 runtime constant")?,
+            });
+        }
+        Ok(Aon9 {
+            offset: base,
+            size_word,
+            version,
+            program,
+            program_offset,
+            tables,
+            cb_mappings,
+            sampler_mappings,
+            runtime_constants,
+        })
+    }
+
+    /// Absolute offset of the D3D9 program.
+    pub fn program_position(&self) -> usize {
+        self.offset + self.program_offset as usize
+    }
+}
+
+/// A descriptor range of a root-signature descriptor table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct DescriptorRange {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// 0 SRV, 1 UAV, 2 CBV, 3 sampler.
+    pub range_type: u32,
+    /// Descriptor count (0xFFFFFFFF: unbounded).
+    pub count: u32,
+    /// First register.
+    pub base_register: u32,
+    /// Register space.
+    pub space: u32,
+    /// 1.1 only: `D3D12_DESCRIPTOR_RANGE_FLAGS`.
+    pub flags: Option<u32>,
+    /// Offset in the table (0xFFFFFFFF: append).
+    pub table_offset: u32,
+}
+
+/// What a root parameter holds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RootPayload {
+    /// A descriptor table.
+    Table {
+        /// Its ranges.
+        ranges: Vec<DescriptorRange>,
+    },
+    /// Inline 32-bit constants.
+    Constants {
+        /// Register.
+        register: u32,
+        /// Space.
+        space: u32,
+        /// Number of 32-bit values.
+        count: u32,
+    },
+    /// A root CBV/SRV/UAV descriptor.
+    Descriptor {
+        /// Register.
+        register: u32,
+        /// Space.
+        space: u32,
+        /// 1.1 only: `D3D12_ROOT_DESCRIPTOR_FLAGS`.
+        flags: Option<u32>,
+    },
+}
+
+/// A root parameter.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RootParameter {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// 0 table, 1 constants, 2 CBV, 3 SRV, 4 UAV.
+    pub parameter_type: u32,
+    /// `D3D12_SHADER_VISIBILITY`.
+    pub visibility: u32,
+    /// Its payload.
+    pub payload: RootPayload,
+}
+
+/// A static sampler (52 bytes).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct StaticSampler {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// `D3D12_FILTER`.
+    pub filter: u32,
+    /// Address modes U, V, W.
+    pub address: [u32; 3],
+    /// Mip LOD bias.
+    pub mip_lod_bias: f32,
+    /// Max anisotropy.
+    pub max_anisotropy: u32,
+    /// Comparison function.
+    pub comparison: u32,
+    /// Border colour.
+    pub border_color: u32,
+    /// Min LOD.
+    pub min_lod: f32,
+    /// Max LOD.
+    pub max_lod: f32,
+    /// Register.
+    pub register: u32,
+    /// Space.
+    pub space: u32,
+    /// Visibility.
+    pub visibility: u32,
+}
+
+/// RTS0: a serialized root signature (versions 1.0 and 1.1).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RootSignature {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// 1 (1.0) or 2 (1.1).
+    pub version: u32,
+    /// `D3D12_ROOT_SIGNATURE_FLAGS`.
+    pub flags: u32,
+    /// Parameters.
+    pub parameters: Vec<RootParameter>,
+    /// Static samplers.
+    pub static_samplers: Vec<StaticSampler>,
+}
+
+impl RootSignature {
+    /// Parse an RTS0 payload at absolute `base`.
+    pub fn parse(data: &[u8], base: usize) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let version_at = r.original_position();
+        let version = r.u32("RTS0 header")?;
+        if version != 1 && version != 2 {
+            return Err(Error::unsupported(
+                version_at,
+                "RTS0 header",
+                format!("root signature version {version}"),
+            ));
+        }
+        let v11 = version == 2;
+        let param_count = r.u32("RTS0 header")?;
+        let param_offset = r.u32("RTS0 header")?;
+        let sampler_count = r.u32("RTS0 header")?;
+        let sampler_offset = r.u32("RTS0 header")?;
+        let flags = r.u32("RTS0 header")?;
+        let whole = Reader::with_base(data, base as u64, Endian::Little);
+        let mut p = whole.sub(
+            u64::from(param_offset),
+            u64::from(param_count) * 12,
+            "RTS0 parameter table",
+            version_at + 8,
+        )?;
+        let mut parameters = Vec::with_capacity(param_count as usize);
+        for _ in 0..param_count {
+            let at = p.original_position();
+            let parameter_type = p.u32("RTS0 parameter")?;
+            let visibility = p.u32("RTS0 parameter")?;
+            let payload_at = p.original_position();
+            let payload_offset = p.u32("RTS0 parameter")?;
+            let mut q = whole.at(u64::from(payload_offset), "RTS0 parameter payload", payload_at)?;
+            let payload = match parameter_type {
+                0 => {
+                    let count_at = q.original_position();
+                    let count = q.u32("RTS0 descriptor table")?;
+                    let ranges_offset = q.u32("RTS0 descriptor table")?;
+                    let size = if v11 { 24 } else { 20 };
+                    let mut rr = whole.sub(
+                        u64::from(ranges_offset),
+                        u64::from(count) * size,
+                        "RTS0 range table",
+                        count_at,
+                    )?;
+                    let mut ranges = Vec::with_capacity(count as usize);
+                    for _ in 0..count {
+                        let rat = rr.original_position() as usize;
+                        let range_type = rr.u32("RTS0 range")?;
+                        let count = rr.u32("RTS0 range")?;
+                        let base_register = rr.u32("RTS0 range")?;
+                        let space = rr.u32("RTS0 range")?;
+                        let flags = if v11 { Some(rr.u32("RTS0 range")?) } else { None };
+                        let table_offset = rr.u32("RTS0 range")?;
+                        ranges.push(DescriptorRange {
+                            offset: rat,
+                            range_type,
+                            count,
+                            base_register,
+                            space,
+                            flags,
+                            table_offset,
+                        });
+                    }
+                    RootPayload::Table { ranges }
+                }
+                1 => RootPayload::Constants {
+                    register: q.u32("RTS0 root constants")?,
+                    space: q.u32("RTS0 root constants")?,
+                    count: q.u32("RTS0 root constants")?,
+                },
+                2..=4 => RootPayload::Descriptor {
+                    register: q.u32("RTS0 root descriptor")?,
+                    space: q.u32("RTS0 root descriptor")?,
+                    flags: if v11 { Some(q.u32("RTS0 root descriptor")?) } else { None },
+                },
+                other => {
+                    return Err(Error::invalid(
+                        at,
+                        "RTS0 parameter",
+                        format!("unknown parameter type {other}"),
+                    ));
+                }
+            };
+            parameters.push(RootParameter { offset: at as usize, parameter_type, visibility, payload });
+        }
+        let mut s = whole.sub(
+            u64::from(sampler_offset),
+            u64::from(sampler_count) * 52,
+            "RTS0 static samplers",
+            version_at + 16,
+        )?;
+        let mut static_samplers = Vec::with_capacity(sampler_count as usize);
+        for _ in 0..sampler_count {
+            let at = s.original_position() as usize;
+            static_samplers.push(StaticSampler {
+                offset: at,
+                filter: s.u32("RTS0 static sampler")?,
+                address: [
+                    s.u32("RTS0 static sampler")?,
+                    s.u32("RTS0 static sampler")?,
+                    s.u32("RTS0 static sampler")?,
+                ],
+                mip_lod_bias: s.f32("RTS0 static sampler")?,
+                max_anisotropy: s.u32("RTS0 static sampler")?,
+                comparison: s.u32("RTS0 static sampler")?,
+                border_color: s.u32("RTS0 static sampler")?,
+                min_lod: s.f32("RTS0 static sampler")?,
+                max_lod: s.f32("RTS0 static sampler")?,
+                register: s.u32("RTS0 static sampler")?,
+                space: s.u32("RTS0 static sampler")?,
+                visibility: s.u32("RTS0 static sampler")?,
+            });
+        }
+        Ok(RootSignature { offset: base, version, flags, parameters, static_samplers })
+    }
+}

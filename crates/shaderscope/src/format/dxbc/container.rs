@@ -1,0 +1,208 @@
+//! The DXBC container: header, chunk index and chunks, parsed without copying, plus the
+//! layout facts (chunk order in the file, padding between chunks, bytes after the last chunk)
+//! that the writer needs to give back the same bytes.
+
+use super::checksum;
+use crate::bytes::{Endian, Reader};
+use crate::error::{Error, Result};
+
+/// Size of the fixed header: magic, checksum, version word, total size, chunk count.
+pub const HEADER_SIZE: usize = 32;
+
+/// A four-character chunk code such as `RDEF` or `SHEX`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FourCC(pub [u8; 4]);
+
+impl FourCC {
+    /// The tag as text; non-printable bytes are escaped as `\xNN`.
+    pub fn name(&self) -> String {
+        crate::error::escape_bytes(&self.0)
+    }
+}
+
+impl std::fmt::Debug for FourCC {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.name())
+    }
+}
+
+impl std::fmt::Display for FourCC {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// One chunk of the container, borrowed from the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk<'a> {
+    /// The chunk's position in the chunk index.
+    pub index: usize,
+    /// Its four-character code.
+    pub fourcc: FourCC,
+    /// Absolute offset of the chunk header (the FourCC).
+    pub offset: usize,
+    /// The chunk's payload (after the 8-byte chunk header).
+    pub data: &'a [u8],
+}
+
+impl Chunk<'_> {
+    /// Absolute offset of the payload's first byte.
+    pub fn data_offset(&self) -> usize {
+        self.offset + 8
+    }
+    /// Absolute end of the payload.
+    pub fn end(&self) -> usize {
+        self.offset + 8 + self.data.len()
+    }
+}
+
+/// Where the chunks sit in the file, as the writer must reproduce it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Layout<'a> {
+    /// Chunks follow the index one after another without overlapping. `order` lists chunk
+    /// indices in file order; `gaps[i]` are the bytes before the i-th chunk in file order
+    /// (normally empty), `tail` the bytes from the last chunk's end to the declared size.
+    Packed {
+        /// Chunk indices in file order.
+        order: Vec<usize>,
+        /// Bytes before each chunk (in file order).
+        gaps: Vec<&'a [u8]>,
+        /// Bytes after the last chunk, up to the declared container size.
+        tail: &'a [u8],
+    },
+    /// Chunks overlap, share bytes or sit inside the header or index. Such a file is kept as
+    /// its original index and body; any edit re-packs the chunks.
+    Irregular {
+        /// The original chunk offsets, in index order.
+        offsets: Vec<u32>,
+        /// Everything from the end of the index to the declared container size.
+        body: &'a [u8],
+    },
+}
+
+/// The parsed container frame.
+#[derive(Debug, Clone)]
+pub struct Frame<'a> {
+    /// The whole input.
+    pub data: &'a [u8],
+    /// Stored checksum (bytes 4..20).
+    pub checksum: [u8; 16],
+    /// The header word after the checksum (always 1 in files from Microsoft's compilers).
+    pub version: u32,
+    /// Declared container size.
+    pub total_size: u32,
+    /// Chunks in index order.
+    pub chunks: Vec<Chunk<'a>>,
+    /// How the chunks are laid out.
+    pub layout: Layout<'a>,
+    /// Bytes after the declared container size (not part of the container; kept).
+    pub trailing: &'a [u8],
+}
+
+impl<'a> Frame<'a> {
+    /// Parse the header, the chunk index and every chunk header.
+    pub fn parse(data: &'a [u8]) -> Result<Self> {
+        let mut r = Reader::new(data, Endian::Little);
+        r.magic(b"DXBC", "DXBC header")?;
+        let checksum = r.array::<16>("DXBC header")?;
+        let version = r.u32("DXBC header")?;
+        let size_at = r.original_position();
+        let total_size = r.u32("DXBC header")?;
+        let count_at = r.original_position();
+        let count = r.u32("DXBC header")?;
+        if (total_size as usize) < HEADER_SIZE {
+            return Err(Error::invalid(
+                size_at,
+                "DXBC header",
+                format!("container size {total_size} is smaller than the 32-byte header"),
+            ));
+        }
+        if total_size as usize > data.len() {
+            return Err(Error::truncated(0, "DXBC container", u64::from(total_size), data.len() as u64));
+        }
+        let container = data.get(..total_size as usize).unwrap_or(data);
+        let trailing = data.get(total_size as usize..).unwrap_or(&[]);
+        let index_bytes = (count as u64).saturating_mul(4);
+        if index_bytes > (container.len() - HEADER_SIZE) as u64 {
+            return Err(Error::invalid(
+                count_at,
+                "DXBC chunk index",
+                format!(
+                    "{count} chunks need {index_bytes} bytes of index, but the container has {} after the header",
+                    container.len() - HEADER_SIZE
+                ),
+            ));
+        }
+        let mut r = Reader::new(container, Endian::Little);
+        r.seek(HEADER_SIZE, "DXBC chunk index")?;
+        let mut offsets = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            offsets.push(r.u32("DXBC chunk index")?);
+        }
+        let index_end = r.position();
+        let mut chunks = Vec::with_capacity(offsets.len());
+        for (i, &off) in offsets.iter().enumerate() {
+            let entry_at = (HEADER_SIZE + 4 * i) as u64;
+            let mut c = Reader::new(container, Endian::Little);
+            c.seek(off as usize, format!("chunk {i} (index entry at 0x{entry_at:x})")).map_err(|_| {
+                Error::out_of_bounds(
+                    entry_at,
+                    format!("chunk {i} offset"),
+                    u64::from(off),
+                    8,
+                    container.len() as u64,
+                )
+            })?;
+            let tag = c.array::<4>(format!("chunk {i} header"))?;
+            let size = c.u32(format!("chunk {i} header"))?;
+            let what = format!("chunk {i} ({})", FourCC(tag).name());
+            let body = c.bytes(size as usize, what.clone()).map_err(|_| {
+                Error::out_of_bounds(
+                    u64::from(off) + 4,
+                    what,
+                    u64::from(off) + 8,
+                    u64::from(size),
+                    container.len() as u64,
+                )
+            })?;
+            chunks.push(Chunk { index: i, fourcc: FourCC(tag), offset: off as usize, data: body });
+        }
+        let layout = layout_of(container, &chunks, &offsets, index_end);
+        Ok(Frame { data, checksum, version, total_size, chunks, layout, trailing })
+    }
+
+    /// The container bytes (up to the declared size).
+    pub fn container(&self) -> &'a [u8] {
+        self.data.get(..self.total_size as usize).unwrap_or(self.data)
+    }
+
+    /// The checksum computed over the container's bytes.
+    pub fn computed_checksum(&self) -> [u8; 16] {
+        checksum::compute(self.container())
+    }
+}
+
+fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], offsets: &[u32], index_end: usize) -> Layout<'a> {
+    let mut order: Vec<usize> = (0..chunks.len()).collect();
+    order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
+    let mut pos = index_end;
+    let mut gaps = Vec::with_capacity(chunks.len());
+    let mut regular = true;
+    for &i in &order {
+        let Some(c) = chunks.get(i) else {
+            regular = false;
+            break;
+        };
+        if c.offset < pos {
+            regular = false;
+            break;
+        }
+        gaps.push(container.get(pos..c.offset).unwrap_or(&[]));
+        pos = c.end();
+    }
+    if regular {
+        Layout::Packed { order, gaps, tail: container.get(pos..).unwrap_or(&[]) }
+    } else {
+        Layout::Irregular { offsets: offsets.to_vec(), body: container.get(index_end..).unwrap_or(&[]) }
+    }
+}

@@ -1,0 +1,468 @@
+//! Direct3D DXBC containers (`fxc`/`D3DCompile` output for Direct3D 10, 11 and 12, and the
+//! DXIL containers of DXC at container level).
+//!
+//! ```text
+//! "DXBC" | checksum[16] | u32 1 | u32 total size | u32 chunk count | u32 chunk offsets[count]
+//! chunk:   FourCC | u32 size | payload[size]
+//! ```
+//!
+//! [`Dxbc::parse`] checks the frame (header, index, every chunk inside the container) and
+//! parses the chunks it models into structured data, each keeping its byte range:
+//!
+//! | chunk | model |
+//! |---|---|
+//! | RDEF | [`rdef::Rdef`]: constant buffers, variables, types (struct members recursively), default values, bindings (SM4, SM5 "RD11" and SM5.1 layouts), creator |
+//! | ISGN, OSGN, PCSG, OSG5, ISG1, OSG1, PSG1 | [`signature::Signature`] |
+//! | SHDR, SHEX | the SM4/5 token stream ([`Program`]); the model comes from the version token, not the tag |
+//! | STAT | [`chunks::Stat`] (29 or 37 words) |
+//! | SFI0 | [`chunks::Sfi0`] |
+//! | IFCE | [`chunks::Ifce`] (class types, instances, interface slots) |
+//! | Aon9 | [`chunks::Aon9`] (register mappings and the embedded D3D9 program) |
+//! | RTS0 | [`chunks::RootSignature`] (root signature 1.0 and 1.1) |
+//!
+//! Every other chunk (SDBG, SPDB, ILDB, ILDN, DXIL, HASH, PSV0, RDAT, PRIV, …) is kept as
+//! bytes: listed, extractable, written back unchanged.
+//!
+//! A chunk that fails to parse does not make the container fail: its error is kept
+//! ([`Dxbc::chunk_errors`]), `validate` reports it and `disasm` fails with it.
+//!
+//! The listing ([`listing`]) reproduces what fxc's `/Fc` (`D3DDisassemble`) prints, including
+//! the differences between fxc generations ([`Generation`]). Writing goes through
+//! [`write::Builder`]; see there for the checksum policy.
+
+mod annotate;
+pub mod checksum;
+pub mod chunks;
+pub mod container;
+mod json;
+pub mod listing;
+mod program;
+pub mod rdef;
+pub mod signature;
+pub mod text;
+mod validate;
+pub mod write;
+
+use crate::any::{Container, DisasmOptions, Finding, Part};
+use crate::detect::Format;
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+use crate::print::Printer;
+pub use container::{Chunk, FourCC, Frame, Layout};
+use signature::{ElementLayout, Signature, SignatureKind};
+
+/// The kind of program in SHDR/SHEX (the high half of the version token).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Pixel shader.
+    Pixel,
+    /// Vertex shader.
+    Vertex,
+    /// Geometry shader.
+    Geometry,
+    /// Hull shader.
+    Hull,
+    /// Domain shader.
+    Domain,
+    /// Compute shader.
+    Compute,
+}
+
+impl Stage {
+    /// The two-letter prefix of the version line (`ps`, `vs`, …).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Pixel => "ps",
+            Stage::Vertex => "vs",
+            Stage::Geometry => "gs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Compute => "cs",
+        }
+    }
+}
+
+/// The SM4/5 program of a SHDR/SHEX chunk: its version and tokens, not yet decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Program<'a> {
+    /// The chunk it sits in.
+    pub chunk: Chunk<'a>,
+    /// Program stage.
+    pub stage: Stage,
+    /// Major shader model.
+    pub major: u8,
+    /// Minor shader model.
+    pub minor: u8,
+    /// Length in tokens as the second token says.
+    pub length: u32,
+}
+
+impl Program<'_> {
+    /// The version line fxc prints: `vs_5_0`.
+    pub fn version_text(&self) -> String {
+        format!("{}_{}_{}", self.stage.prefix(), self.major, self.minor)
+    }
+    /// True for shader model 5.1 and later.
+    pub fn is_sm51(&self) -> bool {
+        (self.major, self.minor) >= (5, 1)
+    }
+}
+
+/// Which fxc printed a listing: the text differs between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum Generation {
+    /// fxc 9.29 (DirectX SDK, June 2010): narrower signature Format column, command-line echo.
+    Fxc9_29,
+    /// fxc 9.30.9200 (Windows 8 SDK): an empty command-line comment, printed as a lone `/`.
+    Fxc9_30,
+    /// fxc 6.3.9600 (Windows 8.1 SDK).
+    Fxc6_3,
+    /// fxc 10.x (Windows 10 SDK).
+    Fxc10,
+}
+
+impl Generation {
+    /// The generation that wrote a given creator string, if it names a known compiler.
+    pub fn from_creator(creator: &str) -> Option<Self> {
+        let v = creator.rsplit(' ').next()?;
+        let mut parts = v.split('.');
+        let major: u32 = parts.next()?.parse().ok()?;
+        let minor: u32 = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+        Some(match (major, minor) {
+            (9, m) if m < 30 => Generation::Fxc9_29,
+            (9, _) => Generation::Fxc9_30,
+            (6, _) => Generation::Fxc6_3,
+            (m, _) if m >= 10 => Generation::Fxc10,
+            _ => return None,
+        })
+    }
+
+    /// Parse a `--fxc` option value: `9.29`, `9.30`, `6.3`, `10`.
+    pub fn from_option(s: &str) -> Option<Self> {
+        match s {
+            "9.29" => Some(Generation::Fxc9_29),
+            "9.30" => Some(Generation::Fxc9_30),
+            "6.3" => Some(Generation::Fxc6_3),
+            "10" | "10.0" | "10.1" => Some(Generation::Fxc10),
+            _ => None,
+        }
+    }
+
+    /// fxc 9.29's narrower signature tables.
+    pub fn narrow_signatures(self) -> bool {
+        self == Generation::Fxc9_29
+    }
+}
+
+/// Why a generation was chosen for a listing.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GenerationSource {
+    /// The RDEF creator string.
+    RdefCreator,
+    /// The creator string inside the Aon9 D3D9 program's comments (CTAB or debug info).
+    Aon9Creator,
+    /// Shader model 5.1 needs fxc 10.
+    ShaderModel,
+    /// Nothing in the file tells; the default applies.
+    Default,
+    /// Given by the caller.
+    Option,
+}
+
+/// A parsed DXBC container.
+#[derive(Debug, Clone)]
+pub struct Dxbc<'a> {
+    /// Header, index and chunks.
+    pub frame: Frame<'a>,
+    /// RDEF, when present and valid.
+    pub rdef: Option<rdef::Rdef<'a>>,
+    /// Input signature (ISGN/ISG1).
+    pub input: Option<Signature<'a>>,
+    /// Output signature (OSGN/OSG5/OSG1).
+    pub output: Option<Signature<'a>>,
+    /// Patch-constant signature (PCSG/PSG1).
+    pub patch_constant: Option<Signature<'a>>,
+    /// The SM4/5 program (SHDR/SHEX).
+    pub program: Option<Program<'a>>,
+    /// STAT.
+    pub stat: Option<chunks::Stat<'a>>,
+    /// SFI0.
+    pub sfi0: Option<chunks::Sfi0<'a>>,
+    /// IFCE.
+    pub ifce: Option<chunks::Ifce<'a>>,
+    /// Aon9.
+    pub aon9: Option<chunks::Aon9<'a>>,
+    /// RTS0.
+    pub root_signature: Option<chunks::RootSignature>,
+    /// Modelled chunks that failed to parse: (chunk index, error).
+    pub chunk_errors: Vec<(usize, Error)>,
+}
+
+/// What a chunk tag is, for `info` and `parts`.
+pub fn chunk_description(tag: &[u8; 4]) -> &'static str {
+    match tag {
+        b"RDEF" => "resource definitions",
+        b"ISGN" | b"ISG1" => "input signature",
+        b"OSGN" | b"OSG5" | b"OSG1" => "output signature",
+        b"PCSG" | b"PSG1" => "patch constant signature",
+        b"SHDR" => "shader program (SM4 token stream)",
+        b"SHEX" => "shader program (SM4/5 token stream)",
+        b"STAT" => "statistics",
+        b"SFI0" => "required features",
+        b"IFCE" => "class linkage (interfaces)",
+        b"Aon9" => "Direct3D 9 program for feature level 9",
+        b"RTS0" => "root signature",
+        b"SDBG" => "debug information (old style)",
+        b"SPDB" => "debug information (PDB)",
+        b"ILDB" => "DXIL with debug information",
+        b"ILDN" => "debug name",
+        b"DXIL" => "DXIL program",
+        b"HASH" => "shader hash",
+        b"PSV0" => "pipeline state validation",
+        b"RDAT" => "runtime data",
+        b"PRIV" => "private data",
+        b"VERS" => "compiler version",
+        _ => "unknown chunk",
+    }
+}
+
+impl<'a> Dxbc<'a> {
+    /// Parse a container. Fails only when the frame itself is broken; chunk errors are kept.
+    pub fn parse(data: &'a [u8]) -> Result<Self> {
+        let frame = Frame::parse(data)?;
+        let mut d = Dxbc {
+            frame,
+            rdef: None,
+            input: None,
+            output: None,
+            patch_constant: None,
+            program: None,
+            stat: None,
+            sfi0: None,
+            ifce: None,
+            aon9: None,
+            root_signature: None,
+            chunk_errors: Vec::new(),
+        };
+        let chunks = d.frame.chunks.clone();
+        for c in &chunks {
+            let base = c.data_offset();
+            let sig = |kind, layout| Signature::parse(c.data, base, kind, layout);
+            let r: Result<()> = match &c.fourcc.0 {
+                b"RDEF" if d.rdef.is_none() => rdef::Rdef::parse(c.data, base).map(|v| d.rdef = Some(v)),
+                b"ISGN" if d.input.is_none() => {
+                    sig(SignatureKind::Input, ElementLayout::Plain).map(|v| d.input = Some(v))
+                }
+                b"ISG1" if d.input.is_none() => {
+                    sig(SignatureKind::Input, ElementLayout::MinPrecision).map(|v| d.input = Some(v))
+                }
+                b"OSGN" if d.output.is_none() => {
+                    sig(SignatureKind::Output, ElementLayout::Plain).map(|v| d.output = Some(v))
+                }
+                b"OSG5" if d.output.is_none() => {
+                    sig(SignatureKind::Output, ElementLayout::Stream).map(|v| d.output = Some(v))
+                }
+                b"OSG1" if d.output.is_none() => {
+                    sig(SignatureKind::Output, ElementLayout::MinPrecision).map(|v| d.output = Some(v))
+                }
+                b"PCSG" if d.patch_constant.is_none() => {
+                    sig(SignatureKind::PatchConstant, ElementLayout::Plain)
+                        .map(|v| d.patch_constant = Some(v))
+                }
+                b"PSG1" if d.patch_constant.is_none() => {
+                    sig(SignatureKind::PatchConstant, ElementLayout::MinPrecision)
+                        .map(|v| d.patch_constant = Some(v))
+                }
+                b"SHDR" | b"SHEX" if d.program.is_none() => program_of(*c).map(|v| d.program = Some(v)),
+                b"STAT" if d.stat.is_none() => {
+                    d.stat = Some(chunks::Stat::parse(c.data, base));
+                    Ok(())
+                }
+                b"SFI0" if d.sfi0.is_none() => chunks::Sfi0::parse(c.data, base).map(|v| d.sfi0 = Some(v)),
+                b"IFCE" if d.ifce.is_none() => chunks::Ifce::parse(c.data, base).map(|v| d.ifce = Some(v)),
+                b"Aon9" if d.aon9.is_none() => chunks::Aon9::parse(c.data, base).map(|v| d.aon9 = Some(v)),
+                b"RTS0" if d.root_signature.is_none() => {
+                    chunks::RootSignature::parse(c.data, base).map(|v| d.root_signature = Some(v))
+                }
+                _ => Ok(()),
+            };
+            if let Err(e) = r {
+                d.chunk_errors.push((c.index, e));
+            }
+        }
+        Ok(d)
+    }
+
+    /// The whole input.
+    pub fn data(&self) -> &'a [u8] {
+        self.frame.data
+    }
+
+    /// Chunks in index order.
+    pub fn chunks(&self) -> &[Chunk<'a>] {
+        &self.frame.chunks
+    }
+
+    /// The first chunk with this tag.
+    pub fn chunk(&self, tag: &[u8; 4]) -> Option<&Chunk<'a>> {
+        self.frame.chunks.iter().find(|c| &c.fourcc.0 == tag)
+    }
+
+    /// The stored checksum.
+    pub fn stored_checksum(&self) -> [u8; 16] {
+        self.frame.checksum
+    }
+
+    /// The checksum computed over the container.
+    pub fn computed_checksum(&self) -> [u8; 16] {
+        self.frame.computed_checksum()
+    }
+
+    /// True when the stored checksum matches the computed one.
+    pub fn checksum_ok(&self) -> bool {
+        self.stored_checksum() == self.computed_checksum()
+    }
+
+    /// The RDEF creator string, if any.
+    pub fn creator(&self) -> Option<String> {
+        self.rdef.as_ref().map(|r| r.creator.text().into_owned())
+    }
+
+    /// The fxc generation whose listing format applies, and why.
+    pub fn generation(&self) -> (Generation, GenerationSource) {
+        if let Some(g) = self.rdef.as_ref().and_then(|r| Generation::from_creator(&r.creator.text())) {
+            return (g, GenerationSource::RdefCreator);
+        }
+        if let Some(g) = self
+            .aon9
+            .as_ref()
+            .and_then(|a| aon9_creator(a.program))
+            .and_then(|c| Generation::from_creator(&c))
+        {
+            return (g, GenerationSource::Aon9Creator);
+        }
+        if self.program.is_some_and(|p| p.is_sm51()) {
+            return (Generation::Fxc10, GenerationSource::ShaderModel);
+        }
+        (DEFAULT_GENERATION, GenerationSource::Default)
+    }
+
+    /// Re-encode (see [`write::Builder`] for the checksum policy).
+    pub fn to_builder(&self) -> write::Builder<'a> {
+        write::Builder::from_frame(&self.frame)
+    }
+
+    /// Part names for `extract`: the tag, or `TAG.N` (N-th of that tag) when a tag repeats.
+    pub fn part_name(&self, chunk: &Chunk<'_>) -> String {
+        let same = self.frame.chunks.iter().filter(|c| c.fourcc == chunk.fourcc).count();
+        if same > 1 {
+            let nth = self.frame.chunks.iter().take(chunk.index).filter(|c| c.fourcc == chunk.fourcc).count();
+            format!("{}.{nth}", chunk.fourcc.name())
+        } else {
+            chunk.fourcc.name()
+        }
+    }
+}
+
+/// The generation assumed for a stripped container when nothing in it tells: fxc 6.3 / 9.30
+/// layout without any command-line echo (see the crate's DXBC notes for the evidence).
+pub const DEFAULT_GENERATION: Generation = Generation::Fxc6_3;
+
+fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
+    let base = c.data_offset() as u64;
+    let version = crate::bytes::le_u32(c.data, 0).ok_or_else(|| {
+        Error::truncated(base, format!("{} version token", c.fourcc), 4, c.data.len() as u64)
+    })?;
+    let length = crate::bytes::le_u32(c.data, 4).ok_or_else(|| {
+        Error::truncated(base + 4, format!("{} length token", c.fourcc), 4, c.data.len() as u64)
+    })?;
+    let stage = match version >> 16 {
+        0 => Stage::Pixel,
+        1 => Stage::Vertex,
+        2 => Stage::Geometry,
+        3 => Stage::Hull,
+        4 => Stage::Domain,
+        5 => Stage::Compute,
+        other => {
+            return Err(Error::invalid(
+                base,
+                format!("{} version token", c.fourcc),
+                format!("unknown program type {other}"),
+            ));
+        }
+    };
+    Ok(Program { chunk: c, stage, major: ((version >> 4) & 0xF) as u8, minor: (version & 0xF) as u8, length })
+}
+
+/// The creator string inside a D3D9 program's comment blocks: the CTAB creator or the one in
+/// debug information (`DBUG`) that `/Zi` puts there.
+pub fn aon9_creator(program: &[u8]) -> Option<String> {
+    let marker = b"Microsoft (R) HLSL Shader Compiler ";
+    let at = program.windows(marker.len()).position(|w| w == marker)?;
+    let rest = program.get(at..)?;
+    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    Some(String::from_utf8_lossy(rest.get(..end)?).into_owned())
+}
+
+/// Parse a DXBC file for the [`Container`] interface.
+pub fn parse_container(data: &[u8]) -> Result<Box<dyn Container + '_>> {
+    Ok(Box::new(Dxbc::parse(data)?))
+}
+
+impl Container for Dxbc<'_> {
+    fn format(&self) -> Format {
+        Format::Dxbc
+    }
+
+    fn info_text(&self, out: &mut String) {
+        json::info_text(self, out);
+    }
+
+    fn info_json(&self) -> serde_json::Value {
+        json::info_json(self)
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
+    }
+
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
+        json::disasm_json(self, opts)
+    }
+
+    fn annotate(&self, out: &mut Annotations) {
+        annotate::annotate(self, out);
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        validate::validate(self)
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        self.to_builder().finish()
+    }
+
+    fn parts(&self) -> Vec<Part> {
+        self.frame
+            .chunks
+            .iter()
+            .map(|c| Part {
+                name: self.part_name(c),
+                offset: c.data_offset() as u64,
+                size: c.data.len() as u64,
+                description: chunk_description(&c.fourcc.0).to_string(),
+            })
+            .collect()
+    }
+
+    fn extract(&self, name: &str) -> Result<Vec<u8>> {
+        for c in &self.frame.chunks {
+            if self.part_name(c) == name {
+                return Ok(c.data.to_vec());
+            }
+        }
+        Err(Error::invalid(0, "extract", format!("no part named \"{name}\"")))
+    }
+}

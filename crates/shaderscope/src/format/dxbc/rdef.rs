@@ -1,0 +1,469 @@
+//! RDEF: resource definitions (constant buffers, their variables and types, resource
+//! bindings, the creator string).
+//!
+//! Three layouts exist:
+//! * SM4 (`major < 5`): 28-byte header, 24-byte variables, 16-byte types without names,
+//!   32-byte bindings;
+//! * SM5 ("RD11"): the header continues with the magic `RD11` and seven u32 that give the record
+//!   sizes (60, 24, 32, 40, 36, 12, 0); variables are 40 bytes (texture and sampler ranges
+//!   follow), types 36 bytes and carry a name;
+//! * SM5.1: the same, but bindings are 40 bytes (register space and range ID follow).
+
+use super::text::Cstr;
+use crate::bytes::{Endian, Reader};
+use crate::error::{Error, Result};
+
+/// `RD11` read as a little-endian u32 (shader model 5.0).
+pub const RD11: u32 = 0x3131_4452;
+/// The magic of the shader model 5.1 layout (`13 13 44 25`).
+pub const RD11_51: u32 = 0x2544_1313;
+
+/// A constant buffer (`D3D11_SHADER_BUFFER_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstantBuffer<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// Variables.
+    pub variables: Vec<Variable<'a>>,
+    /// Size in bytes.
+    pub size: u32,
+    /// `D3D_SHADER_CBUFFER_FLAGS` (1: user packed).
+    pub flags: u32,
+    /// `D3D_CBUFFER_TYPE`: 0 cbuffer, 1 tbuffer, 2 interface pointers, 3 resource bind info.
+    pub kind: u32,
+}
+
+/// A variable of a constant buffer (`D3D11_SHADER_VARIABLE_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variable<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// Offset in the buffer, in bytes.
+    pub start: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// `D3D_SHADER_VARIABLE_FLAGS` (2: used).
+    pub flags: u32,
+    /// Index of its type in [`Rdef::types`].
+    pub ty: usize,
+    /// Offset of the default value (relative to the chunk), 0 when there is none.
+    pub default_offset: u32,
+    /// The default value's bytes (`size` bytes at `default_offset`).
+    pub default: Option<&'a [u8]>,
+    /// SM5: first texture slot, texture count, first sampler slot, sampler count.
+    pub texture_sampler: Option<[u32; 4]>,
+}
+
+impl Variable<'_> {
+    /// True when the program reads the variable (`D3D_SVF_USED`).
+    pub fn used(&self) -> bool {
+        self.flags & 2 != 0
+    }
+}
+
+/// A member of a struct type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// Index of its type in [`Rdef::types`].
+    pub ty: usize,
+    /// Byte offset inside the struct.
+    pub start: u32,
+}
+
+/// A type (`D3D11_SHADER_TYPE_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Type<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// `D3D_SHADER_VARIABLE_CLASS`: 0 scalar, 1 vector, 2 row-major matrix, 3 column-major
+    /// matrix, 4 object, 5 struct, 6 interface class, 7 interface pointer.
+    pub class: u16,
+    /// `D3D_SHADER_VARIABLE_TYPE` (0 void, 1 bool, 2 int, 3 float, 19 uint, 39 double, …).
+    pub ty: u16,
+    /// Rows.
+    pub rows: u16,
+    /// Columns.
+    pub columns: u16,
+    /// Array elements (0: not an array).
+    pub elements: u16,
+    /// Struct members.
+    pub members: Vec<Member<'a>>,
+    /// SM5: the four words between the member offset and the name (parent/interface data).
+    pub extra: Option<[u32; 4]>,
+    /// SM5: the type's name.
+    pub name: Option<Cstr<'a>>,
+}
+
+/// A resource binding (`D3D12_SHADER_INPUT_BIND_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding<'a> {
+    /// Absolute offset of the record.
+    pub offset: usize,
+    /// Name.
+    pub name: Cstr<'a>,
+    /// `D3D_SHADER_INPUT_TYPE`.
+    pub input_type: u32,
+    /// `D3D_RESOURCE_RETURN_TYPE`.
+    pub return_type: u32,
+    /// `D3D_SRV_DIMENSION`.
+    pub dimension: u32,
+    /// Sample count (MS textures) or structure stride (structured buffers).
+    pub samples: u32,
+    /// First register.
+    pub bind_point: u32,
+    /// Number of registers (0: unbounded).
+    pub bind_count: u32,
+    /// `D3D_SHADER_INPUT_FLAGS`.
+    pub flags: u32,
+    /// SM5.1: register space and range ID.
+    pub space_id: Option<[u32; 2]>,
+}
+
+/// A parsed RDEF chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rdef<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// Offset of the constant-buffer table (relative to the payload).
+    pub cb_offset: u32,
+    /// Offset of the binding table (relative to the payload).
+    pub binding_offset: u32,
+    /// Target minor version.
+    pub minor: u8,
+    /// Target major version.
+    pub major: u8,
+    /// Program type: 0xFFFF pixel, 0xFFFE vertex, 0x4753 geometry, 0x4853 hull, 0x4453 domain,
+    /// 0x4353 compute.
+    pub program_type: u16,
+    /// Compile flags (`D3DCOMPILE_*`).
+    pub flags: u32,
+    /// The compiler that wrote the file.
+    pub creator: Cstr<'a>,
+    /// Offset of the creator string (relative to the payload).
+    pub creator_offset: u32,
+    /// The RD11 block (magic and seven words) of SM5 layouts.
+    pub rd11: Option<[u32; 8]>,
+    /// Constant buffers.
+    pub constant_buffers: Vec<ConstantBuffer<'a>>,
+    /// Resource bindings.
+    pub bindings: Vec<Binding<'a>>,
+    /// Every type, in the order first met; variables and members refer here by index.
+    pub types: Vec<Type<'a>>,
+}
+
+/// Deepest struct nesting followed (fxc nests far less; this only stops hostile files).
+const MAX_DEPTH: usize = 32;
+
+struct Ctx<'a, 'b> {
+    data: &'a [u8],
+    base: usize,
+    sm5: bool,
+    types: &'b mut Vec<Type<'a>>,
+    by_offset: std::collections::HashMap<u32, usize>,
+    /// Records still allowed: shared tables could otherwise multiply the work.
+    budget: usize,
+}
+
+impl<'a> Rdef<'a> {
+    /// Parse the payload of an RDEF chunk that starts at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let cb_count_at = r.original_position();
+        let cb_count = r.u32("RDEF header")?;
+        let cb_offset = r.u32("RDEF header")?;
+        let bind_count_at = r.original_position();
+        let bind_count = r.u32("RDEF header")?;
+        let binding_offset = r.u32("RDEF header")?;
+        let minor = r.u8("RDEF header")?;
+        let major = r.u8("RDEF header")?;
+        let program_type = r.u16("RDEF header")?;
+        let flags = r.u32("RDEF header")?;
+        let creator_at = r.original_position();
+        let creator_offset = r.u32("RDEF header")?;
+        let mut rd11 = None;
+        if major >= 5 {
+            let mut w = [0u32; 8];
+            for x in w.iter_mut() {
+                *x = r.u32("RDEF RD11 header")?;
+            }
+            if w[0] != RD11 && w[0] != RD11_51 {
+                return Err(Error::invalid(
+                    r.original_position() - 32,
+                    "RDEF RD11 header",
+                    format!("expected the RD11 magic for a shader model {major} RDEF, found 0x{:08x}", w[0]),
+                ));
+            }
+            rd11 = Some(w);
+        }
+        let sm5 = rd11.is_some();
+        let bind_size: u32 = match rd11 {
+            Some(w) if w[3] == 40 => 40,
+            _ => 32,
+        };
+        let var_size: u32 = if sm5 { 40 } else { 24 };
+        let creator = if creator_offset == 0 && data.len() <= 28 {
+            Cstr::default()
+        } else {
+            Cstr::at(data, base, creator_offset, "RDEF creator", creator_at)?
+        };
+        let mut types = Vec::new();
+        let mut ctx =
+            Ctx { data, base, sm5, types: &mut types, by_offset: Default::default(), budget: data.len() };
+
+        let table = |count: u32, offset: u32, size: u32, what: &'static str, at: u64| -> Result<()> {
+            let need = u64::from(count) * u64::from(size);
+            if count != 0 && u64::from(offset).saturating_add(need) > data.len() as u64 {
+                return Err(Error::invalid(
+                    at,
+                    what,
+                    format!(
+                        "{count} records of {size} bytes at offset {offset} do not fit in the {}-byte chunk",
+                        data.len()
+                    ),
+                ));
+            }
+            Ok(())
+        };
+        table(cb_count, cb_offset, 24, "RDEF constant buffer table", cb_count_at)?;
+        table(bind_count, binding_offset, bind_size, "RDEF binding table", bind_count_at)?;
+
+        let mut constant_buffers = Vec::with_capacity(cb_count as usize);
+        for i in 0..cb_count {
+            let rel = cb_offset as usize + 24 * i as usize;
+            let mut c = Reader::with_base(data, base as u64, Endian::Little);
+            c.seek(rel, "RDEF constant buffer")?;
+            let at = c.original_position() as usize;
+            let name_at = c.original_position();
+            let name_off = c.u32("RDEF constant buffer")?;
+            let var_count_at = c.original_position();
+            let var_count = c.u32("RDEF constant buffer")?;
+            let var_offset = c.u32("RDEF constant buffer")?;
+            let size = c.u32("RDEF constant buffer")?;
+            let cflags = c.u32("RDEF constant buffer")?;
+            let kind = c.u32("RDEF constant buffer")?;
+            let name = Cstr::at(data, base, name_off, "RDEF constant buffer name", name_at)?;
+            table(var_count, var_offset, var_size, "RDEF variable table", var_count_at)?;
+            let mut variables = Vec::with_capacity(var_count as usize);
+            for v in 0..var_count {
+                ctx.spend(var_count_at)?;
+                let rel = var_offset as usize + var_size as usize * v as usize;
+                let mut vr = Reader::with_base(data, base as u64, Endian::Little);
+                vr.seek(rel, "RDEF variable")?;
+                let vat = vr.original_position() as usize;
+                let vname_at = vr.original_position();
+                let vname = vr.u32("RDEF variable")?;
+                let start = vr.u32("RDEF variable")?;
+                let vsize = vr.u32("RDEF variable")?;
+                let vflags = vr.u32("RDEF variable")?;
+                let type_at = vr.original_position();
+                let type_off = vr.u32("RDEF variable")?;
+                let default_at = vr.original_position();
+                let default_offset = vr.u32("RDEF variable")?;
+                let texture_sampler = if sm5 {
+                    Some([
+                        vr.u32("RDEF variable")?,
+                        vr.u32("RDEF variable")?,
+                        vr.u32("RDEF variable")?,
+                        vr.u32("RDEF variable")?,
+                    ])
+                } else {
+                    None
+                };
+                let default = if default_offset != 0 {
+                    let range = crate::bytes::checked_range(
+                        data.len(),
+                        u64::from(default_offset),
+                        u64::from(vsize),
+                        base as u64,
+                        "RDEF default value",
+                        default_at,
+                    )?;
+                    data.get(range)
+                } else {
+                    None
+                };
+                let ty = ctx.type_at(type_off, type_at, 0)?;
+                variables.push(Variable {
+                    offset: vat,
+                    name: Cstr::at(data, base, vname, "RDEF variable name", vname_at)?,
+                    start,
+                    size: vsize,
+                    flags: vflags,
+                    ty,
+                    default_offset,
+                    default,
+                    texture_sampler,
+                });
+            }
+            constant_buffers.push(ConstantBuffer { offset: at, name, variables, size, flags: cflags, kind });
+        }
+
+        let mut bindings = Vec::with_capacity(bind_count as usize);
+        for i in 0..bind_count {
+            let rel = binding_offset as usize + bind_size as usize * i as usize;
+            let mut b = Reader::with_base(data, base as u64, Endian::Little);
+            b.seek(rel, "RDEF binding")?;
+            let at = b.original_position() as usize;
+            let name_at = b.original_position();
+            let name_off = b.u32("RDEF binding")?;
+            let mut w = [0u32; 7];
+            for x in w.iter_mut() {
+                *x = b.u32("RDEF binding")?;
+            }
+            let space_id =
+                if bind_size == 40 { Some([b.u32("RDEF binding")?, b.u32("RDEF binding")?]) } else { None };
+            let [input_type, return_type, dimension, samples, bind_point, bind_count, bflags] = w;
+            bindings.push(Binding {
+                offset: at,
+                name: Cstr::at(data, base, name_off, "RDEF binding name", name_at)?,
+                input_type,
+                return_type,
+                dimension,
+                samples,
+                bind_point,
+                bind_count,
+                flags: bflags,
+                space_id,
+            });
+        }
+        Ok(Rdef {
+            offset: base,
+            cb_offset,
+            binding_offset,
+            minor,
+            major,
+            program_type,
+            flags,
+            creator,
+            creator_offset,
+            rd11,
+            constant_buffers,
+            bindings,
+            types,
+        })
+    }
+
+    /// The type at `index` of [`Rdef::types`].
+    pub fn ty(&self, index: usize) -> Option<&Type<'a>> {
+        self.types.get(index)
+    }
+
+    /// The binding that a constant buffer named `name` is bound through, if any.
+    pub fn binding_named(&self, name: &[u8], input_types: &[u32]) -> Option<&Binding<'a>> {
+        self.bindings.iter().find(|b| b.name.bytes == name && input_types.contains(&b.input_type))
+    }
+}
+
+impl<'a> Ctx<'a, '_> {
+    fn spend(&mut self, at: u64) -> Result<()> {
+        match self.budget.checked_sub(1) {
+            Some(b) => {
+                self.budget = b;
+                Ok(())
+            }
+            None => Err(Error::invalid(
+                at,
+                "RDEF",
+                "tables refer to each other more often than the chunk has bytes",
+            )),
+        }
+    }
+
+    fn type_at(&mut self, rel: u32, field_at: u64, depth: usize) -> Result<usize> {
+        if let Some(&i) = self.by_offset.get(&rel) {
+            return Ok(i);
+        }
+        self.spend(field_at)?;
+        if depth > MAX_DEPTH {
+            return Err(Error::invalid(field_at, "RDEF type", format!("types nest deeper than {MAX_DEPTH}")));
+        }
+        let mut r = Reader::with_base(self.data, self.base as u64, Endian::Little);
+        r.seek(rel as usize, "RDEF type").map_err(|_| {
+            Error::out_of_bounds(
+                field_at,
+                "RDEF type",
+                (self.base as u64).saturating_add(u64::from(rel)),
+                16,
+                (self.base + self.data.len()) as u64,
+            )
+        })?;
+        let at = r.original_position() as usize;
+        let class = r.u16("RDEF type")?;
+        let ty = r.u16("RDEF type")?;
+        let rows = r.u16("RDEF type")?;
+        let columns = r.u16("RDEF type")?;
+        let elements = r.u16("RDEF type")?;
+        let member_count_at = r.original_position();
+        let member_count = r.u16("RDEF type")?;
+        let member_offset = r.u32("RDEF type")?;
+        let (extra, name) = if self.sm5 {
+            let e = [r.u32("RDEF type")?, r.u32("RDEF type")?, r.u32("RDEF type")?, r.u32("RDEF type")?];
+            let name_at = r.original_position();
+            let n = r.u32("RDEF type")?;
+            let name = if n == 0 {
+                None
+            } else {
+                Some(Cstr::at(self.data, self.base, n, "RDEF type name", name_at)?)
+            };
+            (Some(e), name)
+        } else {
+            (None, None)
+        };
+        let need = u64::from(member_count) * 12;
+        if member_count != 0 && u64::from(member_offset) + need > self.data.len() as u64 {
+            return Err(Error::invalid(
+                member_count_at,
+                "RDEF type",
+                format!("{member_count} members at offset {member_offset} do not fit in the chunk"),
+            ));
+        }
+        // Reserve the slot before the members so that a type that contains itself stops here.
+        let index = self.types.len();
+        self.types.push(Type {
+            offset: at,
+            class,
+            ty,
+            rows,
+            columns,
+            elements,
+            members: Vec::new(),
+            extra,
+            name,
+        });
+        self.by_offset.insert(rel, index);
+        let mut members = Vec::with_capacity(usize::from(member_count));
+        for m in 0..u32::from(member_count) {
+            self.spend(field_at)?;
+            let mut mr = Reader::with_base(self.data, self.base as u64, Endian::Little);
+            mr.seek(member_offset as usize + 12 * m as usize, "RDEF struct member")?;
+            let mat = mr.original_position() as usize;
+            let name_at = mr.original_position();
+            let name_off = mr.u32("RDEF struct member")?;
+            let type_at = mr.original_position();
+            let type_off = mr.u32("RDEF struct member")?;
+            let start = mr.u32("RDEF struct member")?;
+            if type_off == rel {
+                return Err(Error::invalid(type_at, "RDEF struct member", "a struct contains itself"));
+            }
+            let mty = self.type_at(type_off, type_at, depth + 1)?;
+            members.push(Member {
+                offset: mat,
+                name: Cstr::at(self.data, self.base, name_off, "RDEF struct member name", name_at)?,
+                ty: mty,
+                start,
+            });
+        }
+        if let Some(t) = self.types.get_mut(index) {
+            t.members = members;
+        }
+        Ok(index)
+    }
+}

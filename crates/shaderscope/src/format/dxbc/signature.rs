@@ -1,0 +1,250 @@
+//! Signature chunks: ISGN/OSGN/PCSG (24-byte elements), OSG5 (28: a stream first) and
+//! ISG1/OSG1/PSG1 (32: stream first, minimum precision last).
+
+use super::text::Cstr;
+use crate::bytes::{Endian, Reader};
+use crate::error::{Error, Result};
+
+/// Which stage boundary a signature describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignatureKind {
+    /// ISGN / ISG1.
+    Input,
+    /// OSGN / OSG5 / OSG1.
+    Output,
+    /// PCSG / PSG1.
+    PatchConstant,
+}
+
+/// The element layout of a signature chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementLayout {
+    /// 24 bytes: ISGN, OSGN, PCSG.
+    Plain,
+    /// 28 bytes with a stream index first: OSG5.
+    Stream,
+    /// 32 bytes with stream and minimum precision: ISG1, OSG1, PSG1.
+    MinPrecision,
+}
+
+impl ElementLayout {
+    /// Size of one element in bytes.
+    pub fn size(self) -> usize {
+        match self {
+            ElementLayout::Plain => 24,
+            ElementLayout::Stream => 28,
+            ElementLayout::MinPrecision => 32,
+        }
+    }
+}
+
+/// One signature element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element<'a> {
+    /// Absolute offset of the element record.
+    pub offset: usize,
+    /// Geometry-shader stream (OSG5/xSG1; 0 otherwise).
+    pub stream: u32,
+    /// Semantic name.
+    pub name: Cstr<'a>,
+    /// Offset of the name, relative to the chunk data.
+    pub name_offset: u32,
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// `D3D_NAME` system value.
+    pub system_value: u32,
+    /// `D3D_REGISTER_COMPONENT_TYPE`: 1 uint, 2 sint, 3 float.
+    pub component_type: u32,
+    /// Register number.
+    pub register: u32,
+    /// Components present.
+    pub mask: u8,
+    /// Inputs: components read; outputs: components *never written*.
+    pub rw_mask: u8,
+    /// The two bytes after the masks (zero in compiler output; kept).
+    pub reserved: u16,
+    /// `D3D_MIN_PRECISION` (xSG1 only).
+    pub min_precision: u32,
+}
+
+/// A parsed signature chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature<'a> {
+    /// Which boundary.
+    pub kind: SignatureKind,
+    /// Element layout.
+    pub layout: ElementLayout,
+    /// The second header word (8 in compiler output: the offset of the first element).
+    pub element_offset: u32,
+    /// The elements.
+    pub elements: Vec<Element<'a>>,
+}
+
+impl<'a> Signature<'a> {
+    /// Parse the payload of a signature chunk whose payload starts at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize, kind: SignatureKind, layout: ElementLayout) -> Result<Self> {
+        let mut r = Reader::with_base(data, base as u64, Endian::Little);
+        let count_at = r.original_position();
+        let count = r.u32("signature header")?;
+        let element_offset = r.u32("signature header")?;
+        let size = layout.size();
+        let need = u64::from(count).saturating_mul(size as u64).saturating_add(u64::from(element_offset));
+        if need > data.len() as u64 {
+            return Err(Error::invalid(
+                count_at,
+                "signature header",
+                format!(
+                    "{count} elements of {size} bytes from offset {element_offset} need {need} bytes, the chunk has {}",
+                    data.len()
+                ),
+            ));
+        }
+        r.seek(element_offset as usize, "signature elements")?;
+        let mut elements = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let at = r.original_position() as usize;
+            let stream = if layout == ElementLayout::Plain { 0 } else { r.u32("signature element")? };
+            let name_at = r.original_position();
+            let name_offset = r.u32("signature element")?;
+            let semantic_index = r.u32("signature element")?;
+            let system_value = r.u32("signature element")?;
+            let component_type = r.u32("signature element")?;
+            let register = r.u32("signature element")?;
+            let mask = r.u8("signature element")?;
+            let rw_mask = r.u8("signature element")?;
+            let reserved = r.u16("signature element")?;
+            let min_precision =
+                if layout == ElementLayout::MinPrecision { r.u32("signature element")? } else { 0 };
+            let name = Cstr::at(data, base, name_offset, "signature element name", name_at)?;
+            elements.push(Element {
+                offset: at,
+                stream,
+                name,
+                name_offset,
+                semantic_index,
+                system_value,
+                component_type,
+                register,
+                mask,
+                rw_mask,
+                reserved,
+                min_precision,
+            });
+        }
+        Ok(Signature { kind, layout, element_offset, elements })
+    }
+}
+
+/// The short system-value name fxc prints in the SysValue column.
+pub fn system_value_name(v: u32) -> Option<&'static str> {
+    Some(match v {
+        0 => "NONE",
+        1 => "POS",
+        2 => "CLIPDST",
+        3 => "CULLDST",
+        4 => "RTINDEX",
+        5 => "VPINDEX",
+        6 => "VERTID",
+        7 => "PRIMID",
+        8 => "INSTID",
+        9 => "FFACE",
+        10 => "SAMPLE",
+        11 => "QUADEDGE",
+        12 => "QUADINT",
+        13 => "TRIEDGE",
+        14 => "TRIINT",
+        15 => "LINEDET",
+        16 => "LINEDEN",
+        17 => "BARYCEN",
+        18 => "SHDINGRT",
+        19 => "CULLPRIM",
+        64 => "TARGET",
+        65 => "DEPTH",
+        66 => "COVERAGE",
+        67 => "DEPTHGE",
+        68 => "DEPTHLE",
+        69 => "STENCILREF",
+        70 => "INNERCOV",
+        _ => return None,
+    })
+}
+
+/// The Format column: component type, or the minimum-precision type when one is set.
+pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
+    match min_precision {
+        1 => return "min16f",
+        2 => return "min2_8f",
+        4 => return "min16i",
+        5 => return "min16u",
+        _ => {}
+    }
+    match component_type {
+        1 => "uint",
+        2 => "int",
+        3 => "float",
+        _ => "unknown",
+    }
+}
+
+/// A 4-component mask as fxc prints it: `xy  `, `   w`.
+pub fn mask_text(mask: u8) -> [u8; 4] {
+    let mut s = *b"    ";
+    for (i, (c, l)) in s.iter_mut().zip(*b"xyzw").enumerate() {
+        if mask & (1 << i) != 0 {
+            *c = l;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn element(name_off: u32, idx: u32, sv: u32, ty: u32, reg: u32, mask: u8, rw: u8) -> Vec<u8> {
+        let mut v = Vec::new();
+        for w in [name_off, idx, sv, ty, reg] {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.extend_from_slice(&[mask, rw, 0, 0]);
+        v
+    }
+
+    #[test]
+    fn parses_a_two_element_isgn() {
+        let mut d = Vec::new();
+        d.extend_from_slice(&2u32.to_le_bytes());
+        d.extend_from_slice(&8u32.to_le_bytes());
+        d.extend(element(56, 0, 0, 3, 0, 7, 7));
+        d.extend(element(65, 0, 1, 3, 1, 15, 0));
+        d.extend_from_slice(b"POSITION\0SV_Position\0");
+        let s = Signature::parse(&d, 0x100, SignatureKind::Input, ElementLayout::Plain).unwrap();
+        assert_eq!(s.elements.len(), 2);
+        assert_eq!(s.elements[0].name.text(), "POSITION");
+        assert_eq!(s.elements[1].name.text(), "SV_Position");
+        assert_eq!(s.elements[1].offset, 0x100 + 32);
+        assert_eq!(s.elements[1].system_value, 1);
+        assert_eq!(&mask_text(s.elements[0].mask), b"xyz ");
+    }
+
+    #[test]
+    fn rejects_a_count_larger_than_the_chunk() {
+        let mut d = Vec::new();
+        d.extend_from_slice(&0x1000_0000u32.to_le_bytes());
+        d.extend_from_slice(&8u32.to_le_bytes());
+        let e = Signature::parse(&d, 0x40, SignatureKind::Output, ElementLayout::Plain).unwrap_err();
+        assert_eq!(e.offset(), 0x40);
+        assert!(e.to_string().contains("268435456 elements of 24 bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_name_outside_the_chunk_is_an_error_at_the_name_field() {
+        let mut d = Vec::new();
+        d.extend_from_slice(&1u32.to_le_bytes());
+        d.extend_from_slice(&8u32.to_le_bytes());
+        d.extend(element(500, 0, 0, 3, 0, 1, 1));
+        let e = Signature::parse(&d, 0x40, SignatureKind::Input, ElementLayout::Plain).unwrap_err();
+        assert_eq!(e.offset(), 0x48);
+    }
+}

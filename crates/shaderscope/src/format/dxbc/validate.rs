@@ -1,0 +1,133 @@
+//! `validate` for DXBC: checksum, layout, sizes, chunk contents.
+
+use super::Dxbc;
+use super::container::{HEADER_SIZE, Layout};
+use crate::any::Finding;
+
+/// Every finding; empty when the container is fine.
+pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let f = &d.frame;
+    if !d.checksum_ok() {
+        let stored = super::checksum::hex(&d.stored_checksum());
+        let computed = super::checksum::hex(&d.computed_checksum());
+        if d.stored_checksum() == [0; 16] {
+            out.push(Finding::warning(
+                4,
+                format!("container is unsigned (all-zero checksum; computed {computed})"),
+            ));
+        } else {
+            out.push(Finding::error(4, format!("checksum mismatch (stored {stored}, computed {computed})")));
+        }
+    }
+    if f.version != 1 {
+        out.push(Finding::warning(20, format!("header version word is {}, expected 1", f.version)));
+    }
+    if !f.trailing.is_empty() {
+        out.push(Finding::warning(
+            u64::from(f.total_size),
+            format!("{} bytes follow the declared container size {}", f.trailing.len(), f.total_size),
+        ));
+    }
+    let index_end = HEADER_SIZE + 4 * f.chunks.len();
+    for c in &f.chunks {
+        if c.offset % 4 != 0 {
+            out.push(Finding::warning(
+                c.offset as u64,
+                format!("chunk {} ({}) is not 4-byte aligned", c.index, c.fourcc),
+            ));
+        }
+        if c.offset < index_end {
+            out.push(Finding::error(
+                c.offset as u64,
+                format!("chunk {} ({}) starts inside the header or chunk index", c.index, c.fourcc),
+            ));
+        }
+    }
+    if let Layout::Irregular { .. } = f.layout {
+        let mut sorted: Vec<_> = f.chunks.iter().collect();
+        sorted.sort_by_key(|c| c.offset);
+        for w in sorted.windows(2) {
+            if let [a, b] = w {
+                if b.offset < a.end() {
+                    out.push(Finding::error(
+                        b.offset as u64,
+                        format!("chunk {} ({}) overlaps chunk {} ({})", b.index, b.fourcc, a.index, a.fourcc),
+                    ));
+                }
+            }
+        }
+    } else if let Layout::Packed { gaps, order, .. } = &f.layout {
+        for (k, g) in gaps.iter().enumerate() {
+            if g.iter().any(|&b| b != 0) {
+                if let Some(c) = order.get(k).and_then(|&i| f.chunks.get(i)) {
+                    out.push(Finding::warning(
+                        (c.offset - g.len()) as u64,
+                        format!(
+                            "{} non-zero bytes between chunks before chunk {} ({})",
+                            g.len(),
+                            c.index,
+                            c.fourcc
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let mut seen: Vec<[u8; 4]> = Vec::new();
+    for c in &f.chunks {
+        if seen.contains(&c.fourcc.0) {
+            out.push(Finding::warning(
+                c.offset as u64,
+                format!("chunk {} repeats the tag {}", c.index, c.fourcc),
+            ));
+        }
+        seen.push(c.fourcc.0);
+    }
+    for (_, e) in &d.chunk_errors {
+        out.push(Finding::error(e.offset(), e.to_string()));
+    }
+    if let Some(p) = &d.program {
+        let tokens = (p.chunk.data.len() / 4) as u64;
+        if u64::from(p.length) != tokens {
+            out.push(Finding::error(
+                p.chunk.data_offset() as u64 + 4,
+                format!(
+                    "program length token says {} tokens, the {} chunk holds {tokens}",
+                    p.length, p.chunk.fourcc
+                ),
+            ));
+        }
+        if let Some(r) = &d.rdef {
+            let stage_of = match r.program_type {
+                0xFFFF => Some(super::Stage::Pixel),
+                0xFFFE => Some(super::Stage::Vertex),
+                0x4753 => Some(super::Stage::Geometry),
+                0x4853 => Some(super::Stage::Hull),
+                0x4453 => Some(super::Stage::Domain),
+                0x4353 => Some(super::Stage::Compute),
+                _ => None,
+            };
+            if stage_of.is_some_and(|s| s != p.stage) {
+                out.push(Finding::warning(
+                    r.offset as u64 + 18,
+                    format!(
+                        "RDEF program type 0x{:04x} does not match the program ({})",
+                        r.program_type,
+                        p.version_text()
+                    ),
+                ));
+            }
+        }
+        out.extend(super::program::validate(d, p));
+    }
+    if let Some(a) = &d.aon9 {
+        if !a.program.ends_with(&[0xFF, 0xFF, 0, 0]) {
+            out.push(Finding::warning(
+                a.program_position() as u64,
+                "Aon9 D3D9 program does not end with the end token",
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,247 @@
+//! Writing DXBC containers.
+//!
+//! [`Builder`] holds the chunks (tag + payload) and the layout facts of the file it came
+//! from. [`Builder::finish`] lays the chunks out (reserve, then write), fills in the chunk
+//! index, the container size and the checksum.
+//!
+//! # Checksum policy
+//!
+//! The writer always computes the checksum of what it writes. What it stores depends on
+//! [`ChecksumPolicy`]:
+//!
+//! * [`ChecksumPolicy::Compute`] stores the computed value. This is what a builder made from a
+//!   file whose stored checksum verified gets, so edits keep the container valid.
+//! * [`ChecksumPolicy::Keep`] stores the given 16 bytes. A builder made from a file whose stored
+//!   checksum did **not** verify (a bad checksum, or the all-zero "unsigned" hash of DXC output
+//!   that was never validated) keeps that stored value, so that parse → write of an unmodified
+//!   file is the identity and an unsigned container stays unsigned. `shaderscope checksum --fix`
+//!   switches the policy to `Compute` to repair such a file.
+
+use super::checksum;
+use super::container::{FourCC, Frame, HEADER_SIZE, Layout};
+use crate::error::{Error, Result};
+use std::borrow::Cow;
+
+/// What the writer stores in the checksum field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChecksumPolicy {
+    /// Store the checksum computed over the written bytes.
+    Compute,
+    /// Store these bytes (the input's unverified checksum).
+    Keep([u8; 16]),
+}
+
+/// One chunk to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkData<'a> {
+    /// Four-character code.
+    pub fourcc: FourCC,
+    /// Payload, without the 8-byte chunk header.
+    pub data: Cow<'a, [u8]>,
+}
+
+/// An editable container that writes itself back.
+#[derive(Debug, Clone)]
+pub struct Builder<'a> {
+    /// The header word after the checksum (1).
+    pub version: u32,
+    /// Chunks in index order.
+    pub chunks: Vec<ChunkData<'a>>,
+    /// What to store in the checksum field.
+    pub checksum: ChecksumPolicy,
+    /// Bytes after the declared container size, appended as they were (not hashed, not counted).
+    pub trailing: Cow<'a, [u8]>,
+    layout: Option<Layout<'a>>,
+    original: Vec<ChunkData<'a>>,
+}
+
+impl<'a> Builder<'a> {
+    /// An empty container (version word 1, checksum computed).
+    pub fn new() -> Self {
+        Builder {
+            version: 1,
+            chunks: Vec::new(),
+            checksum: ChecksumPolicy::Compute,
+            trailing: Cow::Borrowed(&[]),
+            layout: None,
+            original: Vec::new(),
+        }
+    }
+
+    /// A builder holding everything of a parsed container, including its layout, so that
+    /// [`Builder::finish`] reproduces the input byte for byte while nothing is changed.
+    pub fn from_frame(frame: &Frame<'a>) -> Self {
+        let chunks: Vec<ChunkData<'a>> = frame
+            .chunks
+            .iter()
+            .map(|c| ChunkData { fourcc: c.fourcc, data: Cow::Borrowed(c.data) })
+            .collect();
+        let checksum = if frame.checksum == frame.computed_checksum() {
+            ChecksumPolicy::Compute
+        } else {
+            ChecksumPolicy::Keep(frame.checksum)
+        };
+        Builder {
+            version: frame.version,
+            original: chunks.clone(),
+            chunks,
+            checksum,
+            trailing: Cow::Borrowed(frame.trailing),
+            layout: Some(frame.layout.clone()),
+        }
+    }
+
+    /// Add a chunk at the end of the index.
+    pub fn push(&mut self, fourcc: [u8; 4], data: impl Into<Cow<'a, [u8]>>) -> &mut Self {
+        self.chunks.push(ChunkData { fourcc: FourCC(fourcc), data: data.into() });
+        self
+    }
+
+    /// Lay out and encode the container.
+    pub fn finish(&self) -> Result<Vec<u8>> {
+        // The recorded layout applies only while the chunk list is the one it was recorded for.
+        let layout = match &self.layout {
+            Some(l) if self.chunks == self.original => Some(l),
+            _ => None,
+        };
+        let n = self.chunks.len();
+        let index_end = HEADER_SIZE + 4 * n;
+        let mut out =
+            Vec::with_capacity(index_end + self.chunks.iter().map(|c| c.data.len() + 12).sum::<usize>());
+        out.resize(index_end, 0);
+        let mut offsets = vec![0u32; n];
+        match layout {
+            Some(Layout::Irregular { offsets: o, body }) => {
+                offsets.clone_from(o);
+                out.extend_from_slice(body);
+            }
+            Some(Layout::Packed { order, gaps, tail }) => {
+                for (k, &i) in order.iter().enumerate() {
+                    out.extend_from_slice(gaps.get(k).copied().unwrap_or(&[]));
+                    let c =
+                        self.chunks.get(i).ok_or_else(|| Error::invalid(0, "DXBC layout", "bad order"))?;
+                    if let Some(slot) = offsets.get_mut(i) {
+                        *slot = offset32(out.len())?;
+                    }
+                    put_chunk(&mut out, c)?;
+                }
+                out.extend_from_slice(tail);
+            }
+            None => {
+                for (i, c) in self.chunks.iter().enumerate() {
+                    if let Some(slot) = offsets.get_mut(i) {
+                        *slot = offset32(out.len())?;
+                    }
+                    put_chunk(&mut out, c)?;
+                    while out.len() % 4 != 0 {
+                        out.push(0);
+                    }
+                }
+            }
+        }
+        let total = offset32(out.len())?;
+        put(&mut out, 0, b"DXBC");
+        put(&mut out, 20, &self.version.to_le_bytes());
+        put(&mut out, 24, &total.to_le_bytes());
+        put(&mut out, 28, &(n as u32).to_le_bytes());
+        for (i, o) in offsets.iter().enumerate() {
+            put(&mut out, HEADER_SIZE + 4 * i, &o.to_le_bytes());
+        }
+        let sum = match self.checksum {
+            ChecksumPolicy::Compute => checksum::compute(&out),
+            ChecksumPolicy::Keep(s) => s,
+        };
+        put(&mut out, 4, &sum);
+        out.extend_from_slice(&self.trailing);
+        Ok(out)
+    }
+}
+
+impl Default for Builder<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn offset32(at: usize) -> Result<u32> {
+    u32::try_from(at)
+        .map_err(|_| Error::overflow(0, format!("DXBC container larger than 4 GiB (0x{at:x} bytes)")))
+}
+
+fn put_chunk(out: &mut Vec<u8>, c: &ChunkData<'_>) -> Result<()> {
+    out.extend_from_slice(&c.fourcc.0);
+    out.extend_from_slice(&offset32(c.data.len())?.to_le_bytes());
+    out.extend_from_slice(&c.data);
+    Ok(())
+}
+
+fn put(out: &mut [u8], at: usize, b: &[u8]) {
+    if let Some(dst) = out.get_mut(at..at + b.len()) {
+        dst.copy_from_slice(b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_container_is_packed_aligned_and_checksummed() {
+        let mut b = Builder::new();
+        b.push(*b"ABCD", vec![1u8, 2, 3]).push(*b"EFGH", vec![9u8; 4]);
+        let bytes = b.finish().unwrap();
+        // header 32 + index 8 + (8+3+1 pad) + (8+4)
+        assert_eq!(bytes.len(), 32 + 8 + 12 + 12);
+        assert_eq!(&bytes[24..28], &(bytes.len() as u32).to_le_bytes());
+        assert_eq!(&bytes[32..36], &40u32.to_le_bytes());
+        assert_eq!(&bytes[36..40], &52u32.to_le_bytes());
+        assert_eq!(&bytes[4..20], &checksum::compute(&bytes));
+        let f = Frame::parse(&bytes).unwrap();
+        assert_eq!(f.chunks.len(), 2);
+        assert_eq!(f.chunks[0].data, &[1, 2, 3]);
+        assert_eq!(f.chunks[1].fourcc, FourCC(*b"EFGH"));
+        // Unmodified, it comes back the same.
+        assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
+    }
+
+    #[test]
+    fn an_unverified_checksum_is_kept_and_can_be_fixed() {
+        let mut b = Builder::new();
+        b.push(*b"ABCD", vec![0u8; 8]);
+        let mut bytes = b.finish().unwrap();
+        bytes[4..20].fill(0);
+        let f = Frame::parse(&bytes).unwrap();
+        let mut again = Builder::from_frame(&f);
+        assert_eq!(again.checksum, ChecksumPolicy::Keep([0; 16]));
+        assert_eq!(again.finish().unwrap(), bytes);
+        again.checksum = ChecksumPolicy::Compute;
+        let fixed = again.finish().unwrap();
+        assert_eq!(&fixed[4..20], &checksum::compute(&fixed));
+    }
+
+    #[test]
+    fn gaps_order_and_tail_are_reproduced() {
+        // Two chunks stored in the reverse of index order, with padding between and after.
+        let mut bytes = vec![0u8; 40];
+        bytes[0..4].copy_from_slice(b"DXBC");
+        bytes[20..24].copy_from_slice(&1u32.to_le_bytes());
+        bytes[28..32].copy_from_slice(&2u32.to_le_bytes());
+        bytes.extend_from_slice(&[0xAB; 4]); // gap at 40
+        let second = bytes.len();
+        bytes.extend_from_slice(b"BBBB\x02\0\0\0xy");
+        let first = bytes.len();
+        bytes.extend_from_slice(b"AAAA\x01\0\0\0z");
+        bytes.extend_from_slice(&[0xCD; 3]); // tail
+        bytes[32..36].copy_from_slice(&(first as u32).to_le_bytes());
+        bytes[36..40].copy_from_slice(&(second as u32).to_le_bytes());
+        let total = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&total.to_le_bytes());
+        let sum = checksum::compute(&bytes);
+        bytes[4..20].copy_from_slice(&sum);
+        bytes.extend_from_slice(b"junk"); // after the declared size
+        let f = Frame::parse(&bytes).unwrap();
+        assert_eq!(f.chunks[0].fourcc, FourCC(*b"AAAA"));
+        assert_eq!(f.trailing, b"junk");
+        assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
+    }
+}
