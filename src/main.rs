@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file and is a thin layer over the `shaderscope` library.
 
 mod batch;
+mod checksum;
 mod disasm;
 mod dump;
 mod extract;
@@ -18,7 +19,7 @@ const EXIT_STATUS: &str = "Exit status:\n  0  every input is fine\n  1  an input
 
 /// Read, validate, explain, disassemble and write compiled GPU shader binaries.
 ///
-/// Formats: Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with
+/// Formats: Direct3D DXBC (fxc listings, reflection, checksum); Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with
 /// PICA200 disassembly. `-` as a FILE reads standard input.
 #[derive(Parser, Debug)]
 #[command(name = "shaderscope", version, after_help = EXIT_STATUS)]
@@ -50,6 +51,9 @@ enum Command {
     /// Find and summarise every shader binary under a folder
     #[command(after_help = EXIT_STATUS)]
     Scan(scan::Opts),
+    /// DXBC: show, verify (--verify) or repair (--fix -o OUT) the container checksum
+    #[command(after_help = checksum::HELP)]
+    Checksum(checksum::Opts),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Extract(o) => extract::run(o),
         Command::Rewrite(o) => rewrite::run(o),
         Command::Scan(o) => scan::run(o),
+        Command::Checksum(o) => checksum::run(o),
     };
     ExitCode::from(status)
 }
