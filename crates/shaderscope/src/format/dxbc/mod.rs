@@ -39,6 +39,8 @@ pub mod listing;
 mod program;
 pub mod rdef;
 pub mod signature;
+#[cfg(test)]
+mod tests;
 pub mod text;
 mod validate;
 pub mod write;
