@@ -99,11 +99,12 @@ mod tests {
         for (dir, ext) in [("shbin", "shbin"), ("dxbc", "dxbc"), ("gx2", "gsh"), ("mbs", "mbs")] {
             let mut n = 0;
             for e in walk(&corpus.join(dir)) {
-                if e.extension().is_some_and(|x| x == ext) && n < 8 {
-                    if let Ok(b) = std::fs::read(&e) {
-                        v.push(b);
-                        n += 1;
-                    }
+                if e.extension().is_some_and(|x| x == ext)
+                    && n < 8
+                    && let Ok(b) = std::fs::read(&e)
+                {
+                    v.push(b);
+                    n += 1;
                 }
             }
         }
