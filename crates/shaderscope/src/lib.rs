@@ -4,12 +4,23 @@
 //!
 //! | container | module | instruction set |
 //! |---|---|---|
+//! | Direct3D DXBC (fxc/D3DCompile output; DXIL containers at container level) | [`format::dxbc`] | SM4/5/5.1 token programs; the SM2 program of Aon9 |
 //! | Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX `.bcsdr`, base64 `.csdr`) | [`format::shbin`] | PICA200 ([`isa::pica`]) |
 //!
 //! The library does no file I/O, contains no `unsafe`, and never panics on input: every read
 //! is bounds-checked and every failure is an [`Error`] carrying the absolute byte offset, the
 //! structure being read and the reason.
 //!
+//! ```
+//! // A DXBC container built in memory, parsed back and checked.
+//! use shaderscope::format::dxbc::{Dxbc, write::Builder};
+//! let mut b = Builder::new();
+//! b.push(*b"STAT", vec![0u8; 4 * 37]);
+//! let bytes = b.finish().unwrap();
+//! let d = Dxbc::parse(&bytes).unwrap();
+//! assert!(d.checksum_ok());
+//! assert_eq!(d.to_builder().finish().unwrap(), bytes);
+//! ```
 //!
 //! Layout: [`bytes`] (bounds-checked reader/writer), [`error`], [`detect`] (magic sniffing),
 //! [`any`] (one interface over every container), [`format`] (containers), [`isa`]

@@ -6,7 +6,7 @@ use super::signature::{Signature, format_name, system_value_name};
 use super::{Dxbc, checksum, chunk_description};
 use crate::any::DisasmOptions;
 use crate::error::Result;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
 fn checksum_status(d: &Dxbc<'_>) -> &'static str {
@@ -66,28 +66,45 @@ pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
     }
 }
 
-fn type_json(r: &Rdef<'_>, ty: &Type<'_>, depth: usize) -> Value {
-    let members: Vec<Value> = if depth < 16 {
-        ty.members
-            .iter()
-            .map(|m| {
-                let t = r.ty(m.ty).map(|t| type_json(r, t, depth + 1)).unwrap_or(Value::Null);
-                json!({"name": m.name.text(), "offset": m.start, "type": t})
-            })
-            .collect()
-    } else {
-        Vec::new()
+fn type_json(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> Value {
+    // Bounded like the listing: shared struct types could otherwise expand exponentially.
+    let n = ty.members.len();
+    let members: Vec<Value> = match budget.checked_sub(n) {
+        Some(left) if depth < 16 => {
+            *budget = left;
+            ty.members
+                .iter()
+                .map(|m| {
+                    let t = r.ty(m.ty).map(|t| type_json(r, t, depth + 1, budget)).unwrap_or(Value::Null);
+                    // Built by moving, not with json!{} (which would deep-copy `t`).
+                    let mut o = Map::new();
+                    o.insert("name".into(), Value::String(m.name.text().into_owned()));
+                    o.insert("offset".into(), m.start.into());
+                    o.insert("type".into(), t);
+                    Value::Object(o)
+                })
+                .collect()
+        }
+        _ => {
+            *budget = 0;
+            Vec::new()
+        }
     };
-    json!({
-        "name": if ty.class == 5 { ty.name.map(|n| n.text().into_owned()).unwrap_or_default() } else { super::listing::type_name(ty) },
-        "class": ty.class,
-        "type": ty.ty,
-        "rows": ty.rows,
-        "columns": ty.columns,
-        "elements": ty.elements,
-        "members": members,
-        "offset": ty.offset,
-    })
+    let name = if ty.class == 5 {
+        ty.name.map(|n| n.text().into_owned()).unwrap_or_default()
+    } else {
+        super::listing::type_name(ty)
+    };
+    let mut o = Map::new();
+    o.insert("name".into(), Value::String(name));
+    o.insert("class".into(), ty.class.into());
+    o.insert("type".into(), ty.ty.into());
+    o.insert("rows".into(), ty.rows.into());
+    o.insert("columns".into(), ty.columns.into());
+    o.insert("elements".into(), ty.elements.into());
+    o.insert("members".into(), Value::Array(members));
+    o.insert("offset".into(), ty.offset.into());
+    Value::Object(o)
 }
 
 fn signature_json(sig: &Signature<'_>) -> Value {
@@ -147,6 +164,7 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
         );
     }
     if let Some(r) = &d.rdef {
+        let mut budget = super::listing::type_budget(r);
         let cbs: Vec<Value> = r
             .constant_buffers
             .iter()
@@ -155,20 +173,28 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
                     .variables
                     .iter()
                     .map(|v| {
-                        let ty = r.ty(v.ty).map(|t| type_json(r, t, 0)).unwrap_or(Value::Null);
+                        let ty = r.ty(v.ty).map(|t| type_json(r, t, 0, &mut budget)).unwrap_or(Value::Null);
                         let default: Option<Vec<u32>> = v.default.map(|b| {
                             b.chunks_exact(4)
                                 .filter_map(|w| <[u8; 4]>::try_from(w).ok())
                                 .map(u32::from_le_bytes)
                                 .collect()
                         });
-                        json!({"name": v.name.text(), "start_offset": v.start, "size": v.size, "flags": v.flags,
-                               "used": v.used(), "type": ty, "default_value": default,
-                               "texture_sampler": v.texture_sampler, "offset": v.offset})
+                        let mut o = json!({"name": v.name.text(), "start_offset": v.start, "size": v.size,
+                               "flags": v.flags, "used": v.used(), "default_value": default,
+                               "texture_sampler": v.texture_sampler, "offset": v.offset});
+                        if let Some(m) = o.as_object_mut() {
+                            m.insert("type".into(), ty);
+                        }
+                        o
                     })
                     .collect();
-                json!({"name": cb.name.text(), "type": cb.kind, "size": cb.size, "flags": cb.flags,
-                       "variables": vars, "offset": cb.offset})
+                let mut o = json!({"name": cb.name.text(), "type": cb.kind, "size": cb.size, "flags": cb.flags,
+                       "offset": cb.offset});
+                if let Some(m) = o.as_object_mut() {
+                    m.insert("variables".into(), Value::Array(vars));
+                }
+                o
             })
             .collect();
         let binds: Vec<Value> = r

@@ -141,6 +141,7 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut String) {
         return;
     }
     s.push_str("// Buffer Definitions: \n//\n");
+    let mut budget = type_budget(r);
     for cb in &r.constant_buffers {
         let title = match cb.kind {
             1 => "tbuffer",
@@ -149,13 +150,13 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut String) {
             _ => "cbuffer",
         };
         let _ = writeln!(s, "// {title} {}\n// {{\n//", cb.name);
-        variables(r, cb, s);
+        variables(r, cb, &mut budget, s);
         s.push_str("//\n// }\n//\n");
     }
     s.push_str("//\n");
 }
 
-fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, s: &mut String) {
+fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut String) {
     for (i, v) in cb.variables.iter().enumerate() {
         let Some(ty) = r.ty(v.ty) else { continue };
         if i > 0 && ty.class == 5 {
@@ -166,7 +167,7 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, s: &mut String) {
         if !v.used() {
             tail.push_str(" [unused]");
         }
-        declaration(r, ty, &v.name.text(), 0, v.start, &tail, s);
+        declaration(r, ty, &v.name.text(), 0, v.start, &tail, budget, s);
         if let Some(def) = v.default {
             s.push_str("//      =");
             for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
@@ -178,6 +179,7 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, s: &mut String) {
 }
 
 /// One declaration (a variable or a struct member) at nesting `depth`, followed by `tail`.
+#[allow(clippy::too_many_arguments)]
 fn declaration(
     r: &Rdef<'_>,
     ty: &Type<'_>,
@@ -185,8 +187,13 @@ fn declaration(
     depth: usize,
     start: u32,
     tail: &str,
+    budget: &mut usize,
     s: &mut String,
 ) {
+    // Shared struct types expand once per use; a hostile file could nest them into an
+    // exponential listing, so the expansion is bounded (far above anything fxc writes).
+    let Some(left) = budget.checked_sub(1) else { return };
+    *budget = left;
     let indent = 3 + 4 * depth;
     let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
     if ty.class == 5 && depth < 16 {
@@ -211,7 +218,7 @@ fn declaration(
             }
             let at = start.wrapping_add(m.start);
             let t = format!("// Offset: {at:>4}");
-            declaration(r, mty, &m.name.text(), depth + 1, at, &t, s);
+            declaration(r, mty, &m.name.text(), depth + 1, at, &t, budget, s);
         }
         s.push_str("//\n//");
         push_spaces(s, indent);
@@ -223,6 +230,13 @@ fn declaration(
     s.push_str("//");
     push_spaces(s, indent);
     let _ = writeln!(s, "{decl:<w$}{tail}", w = 35usize.saturating_sub(4 * depth));
+}
+
+/// How many declarations the listing or JSON expands for one RDEF.
+pub fn type_budget(r: &Rdef<'_>) -> usize {
+    let members: usize = r.types.iter().map(|t| t.members.len()).sum();
+    let size = r.types.len() + members + r.constant_buffers.iter().map(|c| c.variables.len()).sum::<usize>();
+    size.saturating_mul(8).max(1 << 14)
 }
 
 fn push_spaces(s: &mut String, n: usize) {

@@ -552,3 +552,46 @@ fn generation_comes_from_the_creator_strings() {
         Some("Microsoft (R) HLSL Shader Compiler 10.1".to_string())
     );
 }
+
+#[test]
+fn nested_shared_struct_types_cannot_blow_up_the_listing() {
+    // 12 levels of struct types, each with 40 members of the next level: 40^12 declarations if
+    // expanded naively.
+    let (levels, members) = (12u32, 40u32);
+    let mut b = Blob::default();
+    b.u32(1).u32(28).u32(0).u32(0);
+    b.0.extend_from_slice(&[0, 4]);
+    b.u16(0xFFFE).u32(0).u32(0);
+    let cb_name = b.at();
+    b.u32(0).u32(1).u32(0).u32(16).u32(0).u32(0);
+    let var = b.at();
+    b.patch(cb_name + 8, var);
+    b.u32(0).u32(0).u32(16).u32(2).u32(0).u32(0);
+    let leaf = b.at();
+    b.u16(0).u16(3).u16(1).u16(1).u16(0).u16(0).u32(0);
+    let mut next = leaf;
+    let name = b.cstr("m");
+    for _ in 0..levels {
+        let table = b.at();
+        for _ in 0..members {
+            b.u32(name).u32(next).u32(0);
+        }
+        let t = b.at();
+        b.u16(5).u16(0).u16(1).u16(1).u16(0).u16(members as u16).u32(table);
+        next = t;
+    }
+    b.patch(var + 16, next);
+    b.patch(var, name);
+    b.patch(cb_name, name);
+    let c = b.cstr("x");
+    b.patch(24, c);
+    let bytes = container(&[(b"RDEF", b.0.clone())]);
+    let d = Dxbc::parse(&bytes).unwrap();
+    let start = std::time::Instant::now();
+    let mut s = String::new();
+    listing::header(&d, Generation::Fxc10, &mut s);
+    let json = crate::any::Container::info_json(&d).to_string();
+    assert!(s.lines().count() < 1_000_000, "{} lines", s.lines().count());
+    assert!(json.len() < 100_000_000);
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
+}
