@@ -16,7 +16,7 @@
 //! ```
 
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
-use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
+use super::signature::{Signature, SignatureKind, format_name, system_value_name};
 use super::{Dxbc, Generation, Stage};
 use crate::any::DisasmOptions;
 use crate::error::Result;
@@ -28,6 +28,11 @@ use std::fmt::Write;
 pub struct ListingOptions {
     /// Print as this fxc generation instead of the one the file suggests.
     pub generation: Option<Generation>,
+    /// fxc 10 run on a Windows whose C runtime rounds exact decimal ties away from zero
+    /// (UCRT before 2019) instead of to even. Nothing in a binary records the machine fxc ran
+    /// on: DirectXTK12's and DirectXTK's (2020) `ToneMap_PSHDR10` hold the same literal and print
+    /// `18.851562` and `18.851563`.
+    pub legacy_crt: bool,
     /// Show each instruction's byte offset.
     pub offsets: bool,
     /// Show each instruction's raw tokens.
@@ -37,7 +42,7 @@ pub struct ListingOptions {
 impl ListingOptions {
     /// The DXBC options that follow from the generic ones.
     pub fn from_disasm(o: &DisasmOptions) -> Self {
-        ListingOptions { generation: None, offsets: o.offsets, raw: o.raw }
+        ListingOptions { generation: None, legacy_crt: false, offsets: o.offsets, raw: o.raw }
     }
 }
 
@@ -46,9 +51,10 @@ impl ListingOptions {
 pub struct ProgramContext {
     /// The fxc generation being imitated.
     pub generation: Generation,
-    /// Whether the container has reflection data (RDEF); fxc 10 prints `CB0`-style names
-    /// without it.
+    /// Whether the container has reflection data (RDEF).
     pub has_rdef: bool,
+    /// See [`ListingOptions::legacy_crt`].
+    pub legacy_crt: bool,
 }
 
 /// Write the whole listing.
@@ -61,7 +67,7 @@ pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer)
     header(d, generation, &mut s);
     out.start_line(None);
     let _ = out.styled(Style::Comment, &s);
-    let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some() };
+    let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
     if let Some(p) = &d.program {
         super::program::print(d, p, &ctx, opts, out)?;
     }
@@ -503,59 +509,114 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
         SignatureKind::Input => false,
     };
     let streams = sig.elements.iter().any(|e| e.stream != 0);
+    let fmt_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
         let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        let sv = match system_value_name(e.system_value) {
-            Some("NONE") if is_output => implied_system_value(&e.name.text()),
-            Some(n) => n.to_string(),
-            None => e.system_value.to_string(),
+        let mut number = [0u8; 10];
+        let sv: &str = match system_value_name(e.system_value) {
+            Some("NONE") if is_output => implied_system_value(e.name.bytes),
+            Some(n) => n,
+            None => decimal(e.system_value, &mut number),
         };
         let fmt = format_name(e.component_type, e.min_precision);
-        let special = if is_output { special_output_register(&sv) } else { None };
-        let name =
-            if streams { format!("m{}:{}", e.stream, e.name.text()) } else { e.name.text().into_owned() };
-        let _ = write!(s, "// {name:<20} {:>5} ", e.semantic_index);
+        let special = if is_output { special_output_register(sv) } else { None };
+        s.push_str("// ");
+        let name = e.name.text();
+        if streams {
+            let mut digits = [0u8; 10];
+            let stream = decimal(e.stream, &mut digits);
+            s.push('m');
+            s.push_str(stream);
+            s.push(':');
+            s.push_str(&name);
+            pad(s, 20usize.saturating_sub(2 + stream.len() + name.chars().count()));
+        } else {
+            s.push_str(&name);
+            pad(s, 20usize.saturating_sub(name.chars().count()));
+        }
+        s.push(' ');
+        right(s, decimal(e.semantic_index, &mut digits10()), 5);
+        s.push(' ');
         match special {
             Some(reg) => {
-                let used = if used_mask != 0 { "YES" } else { "NO" };
-                let _ = write!(s, "{:>6} {:>8} {:>8} ", "N/A", reg, sv);
-                if narrow {
-                    let _ = writeln!(s, "{fmt:>6} {used:>6}");
-                } else {
-                    let _ = writeln!(s, "{fmt:>7} {used:>6}");
-                }
+                right(s, "N/A", 6);
+                s.push(' ');
+                right(s, reg, 8);
+                s.push(' ');
+                right(s, sv, 8);
+                s.push(' ');
+                right(s, fmt, fmt_width);
+                s.push(' ');
+                right(s, if used_mask != 0 { "YES" } else { "NO" }, 6);
             }
             None => {
-                let mask = mask_text(e.mask);
-                let used = mask_text(used_mask);
-                let mask = std::str::from_utf8(&mask).unwrap_or("");
-                let used = std::str::from_utf8(&used).unwrap_or("");
-                let _ = write!(s, "  {mask} {:>8} {:>8} ", e.register, sv);
-                if narrow {
-                    let _ = writeln!(s, "{fmt:>6}   {used}");
-                } else {
-                    let _ = writeln!(s, "{fmt:>7}   {used}");
-                }
+                s.push_str("  ");
+                push_mask(s, e.mask);
+                s.push(' ');
+                right(s, decimal(e.register, &mut digits10()), 8);
+                s.push(' ');
+                right(s, sv, 8);
+                s.push(' ');
+                right(s, fmt, fmt_width);
+                s.push_str("   ");
+                push_mask(s, used_mask);
             }
         }
+        s.push('\n');
     }
     s.push_str("//\n");
 }
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
 /// names them from the semantic.
-fn implied_system_value(name: &str) -> String {
-    let n = name.to_ascii_uppercase();
-    match n.as_str() {
-        "SV_TARGET" => "TARGET",
-        "SV_DEPTH" => "DEPTH",
-        "SV_COVERAGE" => "COVERAGE",
-        "SV_DEPTHGREATEREQUAL" => "DEPTHGE",
-        "SV_DEPTHLESSEQUAL" => "DEPTHLE",
-        "SV_STENCILREF" => "STENCILREF",
-        _ => "NONE",
+fn implied_system_value(name: &[u8]) -> &'static str {
+    const NAMES: [(&[u8], &str); 6] = [
+        (b"SV_TARGET", "TARGET"),
+        (b"SV_DEPTH", "DEPTH"),
+        (b"SV_COVERAGE", "COVERAGE"),
+        (b"SV_DEPTHGREATEREQUAL", "DEPTHGE"),
+        (b"SV_DEPTHLESSEQUAL", "DEPTHLE"),
+        (b"SV_STENCILREF", "STENCILREF"),
+    ];
+    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
+}
+
+fn digits10() -> [u8; 10] {
+    [0u8; 10]
+}
+
+/// `v` in decimal, written into `buf`.
+fn decimal(mut v: u32, buf: &mut [u8; 10]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(d) = buf.get_mut(i) {
+            *d = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
     }
-    .to_string()
+    std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("")
+}
+
+fn pad(s: &mut String, n: usize) {
+    for _ in 0..n {
+        s.push(' ');
+    }
+}
+
+/// `text` right-aligned in `width` columns.
+fn right(s: &mut String, text: &str, width: usize) {
+    pad(s, width.saturating_sub(text.len()));
+    s.push_str(text);
+}
+
+fn push_mask(s: &mut String, mask: u8) {
+    for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
+        s.push(if mask & (1 << i) != 0 { c } else { ' ' });
+    }
 }
 
 fn special_output_register(sv: &str) -> Option<&'static str> {

@@ -248,8 +248,9 @@ impl<'a> Dxbc<'a> {
             root_signature: None,
             chunk_errors: Vec::new(),
         };
-        let chunks = d.frame.chunks.clone();
-        for c in &chunks {
+        for i in 0..d.frame.chunks.len() {
+            let Some(c) = d.frame.chunks.get(i).copied() else { break };
+            let c = &c;
             let base = c.data_offset();
             let sig = |kind, layout| Signature::parse(c.data, base, kind, layout);
             let r: Result<()> = match &c.fourcc.0 {
@@ -348,7 +349,13 @@ impl<'a> Dxbc<'a> {
         if self.program.is_some_and(|p| p.is_sm51()) {
             return (Generation::Fxc10, GenerationSource::ShaderModel);
         }
-        (DEFAULT_GENERATION, GenerationSource::Default)
+        // Stripped: a level-9 container comes from fxc 9.x (fxc 10 builds in the corpus all
+        // carry debug info, hence a creator, in their Aon9 program); anything else from fxc 10,
+        // the disassembler that still ships.
+        if self.aon9.is_some() {
+            return (Generation::Fxc6_3, GenerationSource::Default);
+        }
+        (Generation::Fxc10, GenerationSource::Default)
     }
 
     /// Re-encode (see [`write::Builder`] for the checksum policy).
@@ -367,10 +374,6 @@ impl<'a> Dxbc<'a> {
         }
     }
 }
-
-/// The generation assumed for a stripped container when nothing in it tells: fxc 6.3 / 9.30
-/// layout without any command-line echo (see the crate's DXBC notes for the evidence).
-pub const DEFAULT_GENERATION: Generation = Generation::Fxc6_3;
 
 fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
     let base = c.data_offset() as u64;
