@@ -332,7 +332,7 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
             let _ = writeln!(s, " {:>7} {:>14} {:>6} ", format!("{upper}{id}"), bind, count);
         } else if generation >= Generation::Fxc10 {
             let (_, lower) = register_prefix(b);
-            let _ = writeln!(s, " {:>14} {:>6}", format!("{lower}{}", b.bind_point), count);
+            let _ = writeln!(s, " {:>14} {:>6} ", format!("{lower}{}", b.bind_point), count);
         } else {
             let _ = writeln!(s, " {:>4} {:>8}", b.bind_point, count);
         }
