@@ -143,8 +143,9 @@ impl<'a> Frame<'a> {
         let mut chunks = Vec::with_capacity(offsets.len());
         for (i, &off) in offsets.iter().enumerate() {
             let entry_at = (HEADER_SIZE + 4 * i) as u64;
+            // Error texts are built only on failure: this loop runs for every chunk of every file.
             let mut c = Reader::new(container, Endian::Little);
-            c.seek(off as usize, format!("chunk {i} (index entry at 0x{entry_at:x})")).map_err(|_| {
+            c.seek(off as usize, "chunk").map_err(|_| {
                 Error::out_of_bounds(
                     entry_at,
                     format!("chunk {i} offset"),
@@ -153,13 +154,14 @@ impl<'a> Frame<'a> {
                     container.len() as u64,
                 )
             })?;
-            let tag = c.array::<4>(format!("chunk {i} header"))?;
-            let size = c.u32(format!("chunk {i} header"))?;
-            let what = format!("chunk {i} ({})", FourCC(tag).name());
-            let body = c.bytes(size as usize, what.clone()).map_err(|_| {
+            let (tag, size) = match (c.array::<4>("header"), c.u32("header")) {
+                (Ok(t), Ok(s)) => (t, s),
+                (Err(e), _) | (_, Err(e)) => return Err(e.context(&format!("chunk {i} "))),
+            };
+            let body = c.bytes(size as usize, "chunk").map_err(|_| {
                 Error::out_of_bounds(
                     u64::from(off) + 4,
-                    what,
+                    format!("chunk {i} ({})", FourCC(tag).name()),
                     u64::from(off) + 8,
                     u64::from(size),
                     container.len() as u64,

@@ -595,3 +595,13 @@ fn nested_shared_struct_types_cannot_blow_up_the_listing() {
     assert!(json.len() < 100_000_000);
     assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
 }
+
+#[test]
+fn a_chunk_header_cut_by_the_container_end_is_named() {
+    let mut bytes = container(&[(b"ABCD", vec![])]);
+    // Point the only chunk 4 bytes before the end: its size field is missing.
+    let at = (bytes.len() - 4) as u32;
+    bytes[32..36].copy_from_slice(&at.to_le_bytes());
+    let e = Dxbc::parse(&bytes).unwrap_err();
+    assert_eq!(e.to_string(), "truncated chunk 0 header at offset 0x2c (need 4 bytes, have 0)");
+}
