@@ -9,6 +9,8 @@
 
 mod common;
 
+use shaderscope::DisasmOptions;
+use shaderscope::dump::Annotations;
 use shaderscope::isa::d3d9::{self, ListingOptions, Program};
 use shaderscope::print::PlainText;
 use std::path::Path;
@@ -206,18 +208,61 @@ fn all_programs(corpus: &Path) -> Vec<(String, Vec<u8>)> {
     v
 }
 
-/// Parse, list and re-encode; any panic fails the test.
-fn exercise(data: &[u8]) {
+/// Parse, list and re-encode through the program API and, for standalone files
+/// (`container`) that are still recognised, through every entry point of the container; any
+/// panic fails the test.
+fn exercise(data: &[u8], container: bool) {
     if let Ok(p) = Program::parse(data, 0) {
         let mut out = PlainText::default();
         let _ = d3d9::write_listing(&p, &ListingOptions { header: true, offsets: true, raw: true }, &mut out);
-        let _ = p.slots();
-        if let Some(Ok(t)) = p.constant_table() {
-            let mut s = String::new();
-            t.write_text(&mut s);
-        }
+        let _ = d3d9::check_program(&p);
         assert_eq!(p.write(), data);
     }
+    if !container {
+        return;
+    }
+    if let Ok(f) = shaderscope::parse(data) {
+        let mut s = String::new();
+        f.info_text(&mut s);
+        let _ = f.info_json();
+        let _ = f.disasm_json(&DisasmOptions::default());
+        let mut a = Annotations::new();
+        f.annotate(&mut a);
+        a.render(data, &mut s);
+        let _ = f.validate();
+        for part in f.parts() {
+            assert!(f.extract(&part.name).is_ok());
+        }
+    }
+}
+
+#[test]
+fn corpus_programs_validate_cleanly_and_dump_every_byte() {
+    let Some(corpus) = common::corpus_dir() else { return };
+    let programs = all_programs(&corpus);
+    let mut files = 0;
+    for (path, data) in &programs {
+        let p = Program::parse(data, 0).unwrap();
+        let findings = d3d9::check_program(&p);
+        assert!(findings.is_empty(), "{path}: {findings:?}");
+        if !path.ends_with(".o") {
+            continue;
+        }
+        files += 1;
+        let f = shaderscope::parse(data).unwrap();
+        assert_eq!(f.format(), shaderscope::Format::D3d9);
+        assert!(f.validate().is_empty());
+        assert_eq!(f.write().unwrap(), *data);
+        let mut a = Annotations::new();
+        f.annotate(&mut a);
+        let mut dump = String::new();
+        a.render(data, &mut dump);
+        assert!(!dump.contains("(unclaimed)"), "{path}: bytes without annotation");
+        let ctab = f.parts().into_iter().find(|p| p.name == "CTAB").expect("fxc writes a constant table");
+        assert!(f.extract("CTAB").unwrap().starts_with(b"CTAB"));
+        assert_eq!(&data[ctab.offset as usize..][..4], b"CTAB");
+    }
+    assert_eq!(files, 16);
 }
 
 /// Deterministic xorshift, so the sweep needs no extra crate and is reproducible.
@@ -232,9 +277,10 @@ impl Rng {
     }
 }
 
-/// Truncation at every byte and a bit flip in every byte of the standalone files; for the
-/// (many, similar) level-9 programs, truncation at every token boundary plus sampled
-/// misaligned cuts, bit flips and overwrites with edge values.
+/// Truncation at every byte and a bit flip in every byte of the standalone files (every 32nd
+/// also through the whole container interface); for the (many, similar) level-9 programs, 64
+/// sampled cuts (half of them on token boundaries), 64 bit flips and 16 overwrites with edge
+/// values each.
 #[test]
 fn truncated_and_bit_flipped_programs_never_panic() {
     let Some(corpus) = common::corpus_dir() else { return };
@@ -244,18 +290,21 @@ fn truncated_and_bit_flipped_programs_never_panic() {
     let mut runs = 0usize;
     for (path, data) in &programs {
         let full = path.ends_with(".o");
-        for k in 0..data.len() {
-            if full || k % 4 == 0 || rng.below(16) == 0 {
-                exercise(&data[..k]);
-                runs += 1;
-            }
+        let cuts: Vec<usize> = if full {
+            (0..data.len()).collect()
+        } else {
+            (0..64).map(|i| rng.below(data.len()) & if i % 2 == 0 { !3 } else { !0 }).collect()
+        };
+        for k in cuts {
+            exercise(&data[..k], full && k % 32 == 0);
+            runs += 1;
         }
         let flips = if full { data.len() } else { 64 };
         for i in 0..flips {
             let k = if full { i } else { rng.below(data.len()) };
             let mut m = data.clone();
             m[k] ^= 1 << rng.below(8);
-            exercise(&m);
+            exercise(&m, full && i % 32 == 0);
             runs += 1;
         }
         for _ in 0..16 {
@@ -263,7 +312,7 @@ fn truncated_and_bit_flipped_programs_never_panic() {
             let v = [0xffff_ffffu32, 0x7fff_ffff, 0x8000_0000, 0x0f00_0000][rng.below(4)];
             let mut m = data.clone();
             m[k..k + 4].copy_from_slice(&v.to_le_bytes());
-            exercise(&m);
+            exercise(&m, full);
             runs += 1;
         }
     }

@@ -28,6 +28,8 @@
 //! assert_eq!(program.write(), bytes);
 //! ```
 
+mod annotate;
+pub mod check;
 pub mod ctab;
 pub mod debug;
 pub mod float;
@@ -35,11 +37,13 @@ pub mod opcode;
 pub mod operand;
 mod print;
 
+pub use annotate::{annotate_program, comment_fourcc};
+pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
 pub use opcode::{Cost, Form, OpInfo, Opcode};
 pub use operand::{Param, RegisterType};
-pub use print::{ListingOptions, instruction_text, write_listing};
+pub use print::{ListingOptions, instruction_text, param_text, usage_name, write_listing};
 
 use crate::error::{Error, Result};
 

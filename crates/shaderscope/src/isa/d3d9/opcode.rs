@@ -90,16 +90,32 @@ pub enum Form {
     DefB,
 }
 
-/// Which shader kinds an opcode exists in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kinds {
-    /// Vertex and pixel shaders.
-    Both,
-    /// Vertex shaders only.
-    Vertex,
-    /// Pixel shaders only.
-    Pixel,
-}
+/// The shader versions an opcode exists in, as packed `major << 4 | minor` bounds (minor 1 of
+/// model 2 is `_2_x`; a software `_sw` target counts as minor 15). `[0, 0]`: never.
+pub type Versions = [u8; 2];
+
+/// Every version.
+const A: Versions = [0x10, 0x3f];
+/// None.
+const N: Versions = [0, 0];
+/// Shader model 2.0 and later.
+const S2: Versions = [0x20, 0x3f];
+/// `_2_x` and later (the 2.0 extended caps).
+const S2X: Versions = [0x21, 0x3f];
+/// Shader model 3.
+const S3: Versions = [0x30, 0x3f];
+/// ps_1_0 to ps_1_4.
+const PS1: Versions = [0x10, 0x14];
+/// ps_1_0 to ps_1_3 (the texture-addressing instructions ps_1_4 replaced).
+const PS13: Versions = [0x10, 0x13];
+/// ps_1_2 and ps_1_3.
+const PS12_13: Versions = [0x12, 0x13];
+/// ps_1_3 only.
+const PS13_13: Versions = [0x13, 0x13];
+/// ps_1_4 only.
+const PS14: Versions = [0x14, 0x14];
+/// ps_1_2 and later.
+const P12UP: Versions = [0x12, 0x3f];
 
 /// One row of the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,12 +134,14 @@ pub struct OpInfo {
     pub form: Form,
     /// Instruction-slot cost.
     pub cost: Cost,
-    /// Shader kinds it exists in.
-    pub kinds: Kinds,
+    /// Vertex shader versions it exists in.
+    pub vs: Versions,
+    /// Pixel shader versions it exists in.
+    pub ps: Versions,
 }
 
 macro_rules! opcodes {
-    ($( $(#[$doc:meta])* $variant:ident = $code:literal, $name:literal, $kinds:ident,
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, $name:literal, $vs:ident, $ps:ident,
         dst $dst:literal, src $srcs:expr, $form:ident, $cost:expr; )*) => {
         /// A Direct3D 9 opcode (`D3DSIO_*`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -141,7 +159,8 @@ macro_rules! opcodes {
                 srcs: $srcs,
                 form: Form::$form,
                 cost: $cost,
-                kinds: Kinds::$kinds,
+                vs: $vs,
+                ps: $ps,
             }, )*
         ];
     };
@@ -156,171 +175,183 @@ use Cost::{Alu, Lrp, Nop, Ps12, Tex, TexBemL, TexKill, TexLdd, Vs11, Zero};
 
 opcodes! {
     /// `D3DSIO_NOP`.
-    Nop = 0x00, "nop", Both, dst 0, src n(0), Plain, Nop;
+    Nop = 0x00, "nop", A, A, dst 0, src n(0), Plain, Nop;
     /// `D3DSIO_MOV`.
-    Mov = 0x01, "mov", Both, dst 1, src n(1), Plain, Alu(1);
+    Mov = 0x01, "mov", A, A, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_ADD`.
-    Add = 0x02, "add", Both, dst 1, src n(2), Plain, Alu(1);
+    Add = 0x02, "add", A, A, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_SUB`.
-    Sub = 0x03, "sub", Both, dst 1, src n(2), Plain, Alu(1);
+    Sub = 0x03, "sub", A, A, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_MAD`.
-    Mad = 0x04, "mad", Both, dst 1, src n(3), Plain, Alu(1);
+    Mad = 0x04, "mad", A, A, dst 1, src n(3), Plain, Alu(1);
     /// `D3DSIO_MUL`.
-    Mul = 0x05, "mul", Both, dst 1, src n(2), Plain, Alu(1);
+    Mul = 0x05, "mul", A, A, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_RCP`.
-    Rcp = 0x06, "rcp", Both, dst 1, src n(1), Plain, Alu(1);
+    Rcp = 0x06, "rcp", A, S2, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_RSQ`.
-    Rsq = 0x07, "rsq", Both, dst 1, src n(1), Plain, Alu(1);
+    Rsq = 0x07, "rsq", A, S2, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_DP3`.
-    Dp3 = 0x08, "dp3", Both, dst 1, src n(2), Plain, Alu(1);
+    Dp3 = 0x08, "dp3", A, A, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_DP4`.
-    Dp4 = 0x09, "dp4", Both, dst 1, src n(2), Plain, Ps12(1);
+    Dp4 = 0x09, "dp4", A, P12UP, dst 1, src n(2), Plain, Ps12(1);
     /// `D3DSIO_MIN`.
-    Min = 0x0a, "min", Both, dst 1, src n(2), Plain, Alu(1);
+    Min = 0x0a, "min", A, S2, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_MAX`.
-    Max = 0x0b, "max", Both, dst 1, src n(2), Plain, Alu(1);
+    Max = 0x0b, "max", A, S2, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_SLT`.
-    Slt = 0x0c, "slt", Both, dst 1, src n(2), Plain, Alu(1);
+    Slt = 0x0c, "slt", A, N, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_SGE`.
-    Sge = 0x0d, "sge", Both, dst 1, src n(2), Plain, Alu(1);
+    Sge = 0x0d, "sge", A, N, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_EXP`: emulated with 10 slots in vs_1_1.
-    Exp = 0x0e, "exp", Both, dst 1, src n(1), Plain, Vs11(10, 1);
+    Exp = 0x0e, "exp", A, S2, dst 1, src n(1), Plain, Vs11(10, 1);
     /// `D3DSIO_LOG`: emulated with 10 slots in vs_1_1.
-    Log = 0x0f, "log", Both, dst 1, src n(1), Plain, Vs11(10, 1);
+    Log = 0x0f, "log", A, S2, dst 1, src n(1), Plain, Vs11(10, 1);
     /// `D3DSIO_LIT`: 1 slot in vs_1_1, 3 later.
-    Lit = 0x10, "lit", Vertex, dst 1, src n(1), Plain, Vs11(1, 3);
+    Lit = 0x10, "lit", A, N, dst 1, src n(1), Plain, Vs11(1, 3);
     /// `D3DSIO_DST`.
-    Dst = 0x11, "dst", Both, dst 1, src n(2), Plain, Alu(1);
+    Dst = 0x11, "dst", A, N, dst 1, src n(2), Plain, Alu(1);
     /// `D3DSIO_LRP`.
-    Lrp = 0x12, "lrp", Both, dst 1, src n(3), Plain, Lrp;
+    Lrp = 0x12, "lrp", S2, A, dst 1, src n(3), Plain, Lrp;
     /// `D3DSIO_FRC`: 3 slots in vs_1_1.
-    Frc = 0x13, "frc", Both, dst 1, src n(1), Plain, Vs11(3, 1);
+    Frc = 0x13, "frc", A, S2, dst 1, src n(1), Plain, Vs11(3, 1);
     /// `D3DSIO_M4x4`.
-    M4x4 = 0x14, "m4x4", Both, dst 1, src n(2), Plain, Alu(4);
+    M4x4 = 0x14, "m4x4", A, S2, dst 1, src n(2), Plain, Alu(4);
     /// `D3DSIO_M4x3`.
-    M4x3 = 0x15, "m4x3", Both, dst 1, src n(2), Plain, Alu(3);
+    M4x3 = 0x15, "m4x3", A, S2, dst 1, src n(2), Plain, Alu(3);
     /// `D3DSIO_M3x4`.
-    M3x4 = 0x16, "m3x4", Both, dst 1, src n(2), Plain, Alu(4);
+    M3x4 = 0x16, "m3x4", A, S2, dst 1, src n(2), Plain, Alu(4);
     /// `D3DSIO_M3x3`.
-    M3x3 = 0x17, "m3x3", Both, dst 1, src n(2), Plain, Alu(3);
+    M3x3 = 0x17, "m3x3", A, S2, dst 1, src n(2), Plain, Alu(3);
     /// `D3DSIO_M3x2`.
-    M3x2 = 0x18, "m3x2", Both, dst 1, src n(2), Plain, Alu(2);
+    M3x2 = 0x18, "m3x2", A, S2, dst 1, src n(2), Plain, Alu(2);
     /// `D3DSIO_CALL`.
-    Call = 0x19, "call", Both, dst 0, src n(1), Plain, Alu(2);
+    Call = 0x19, "call", S2, S2X, dst 0, src n(1), Plain, Alu(2);
     /// `D3DSIO_CALLNZ`.
-    CallNz = 0x1a, "callnz", Both, dst 0, src n(2), Plain, Alu(3);
+    CallNz = 0x1a, "callnz", S2, S2X, dst 0, src n(2), Plain, Alu(3);
     /// `D3DSIO_LOOP`.
-    Loop = 0x1b, "loop", Both, dst 0, src n(2), Plain, Alu(3);
+    Loop = 0x1b, "loop", S2, S3, dst 0, src n(2), Plain, Alu(3);
     /// `D3DSIO_RET`.
-    Ret = 0x1c, "ret", Both, dst 0, src n(0), Plain, Alu(1);
+    Ret = 0x1c, "ret", S2, S2X, dst 0, src n(0), Plain, Alu(1);
     /// `D3DSIO_ENDLOOP`.
-    EndLoop = 0x1d, "endloop", Both, dst 0, src n(0), Plain, Alu(2);
+    EndLoop = 0x1d, "endloop", S2, S3, dst 0, src n(0), Plain, Alu(2);
     /// `D3DSIO_LABEL`.
-    Label = 0x1e, "label", Both, dst 0, src n(1), Plain, Zero;
+    Label = 0x1e, "label", S2, S2X, dst 0, src n(1), Plain, Zero;
     /// `D3DSIO_DCL`.
-    Dcl = 0x1f, "dcl", Both, dst 1, src n(0), Dcl, Zero;
+    Dcl = 0x1f, "dcl", A, S2, dst 1, src n(0), Dcl, Zero;
     /// `D3DSIO_POW`.
-    Pow = 0x20, "pow", Both, dst 1, src n(2), Plain, Alu(3);
+    Pow = 0x20, "pow", S2, S2, dst 1, src n(2), Plain, Alu(3);
     /// `D3DSIO_CRS`.
-    Crs = 0x21, "crs", Both, dst 1, src n(2), Plain, Alu(2);
+    Crs = 0x21, "crs", S2, S2, dst 1, src n(2), Plain, Alu(2);
     /// `D3DSIO_SGN`: three sources in vs_2_x (two scratch registers), one in vs_3_0.
-    Sgn = 0x22, "sgn", Vertex, dst 1, src [3, 3, 3, 1], Plain, Alu(3);
+    Sgn = 0x22, "sgn", S2, N, dst 1, src [3, 3, 3, 1], Plain, Alu(3);
     /// `D3DSIO_ABS`.
-    Abs = 0x23, "abs", Both, dst 1, src n(1), Plain, Alu(1);
+    Abs = 0x23, "abs", S2, S2, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_NRM`.
-    Nrm = 0x24, "nrm", Both, dst 1, src n(1), Plain, Alu(3);
+    Nrm = 0x24, "nrm", S2, S2, dst 1, src n(1), Plain, Alu(3);
     /// `D3DSIO_SINCOS`: three sources in shader model 2 (two constants), one in 3.0.
-    SinCos = 0x25, "sincos", Both, dst 1, src [3, 3, 3, 1], Plain, Alu(8);
+    SinCos = 0x25, "sincos", S2, S2, dst 1, src [3, 3, 3, 1], Plain, Alu(8);
     /// `D3DSIO_REP`.
-    Rep = 0x26, "rep", Both, dst 0, src n(1), Plain, Alu(3);
+    Rep = 0x26, "rep", S2, S2X, dst 0, src n(1), Plain, Alu(3);
     /// `D3DSIO_ENDREP`.
-    EndRep = 0x27, "endrep", Both, dst 0, src n(0), Plain, Alu(2);
+    EndRep = 0x27, "endrep", S2, S2X, dst 0, src n(0), Plain, Alu(2);
     /// `D3DSIO_IF`.
-    If = 0x28, "if", Both, dst 0, src n(1), Plain, Alu(3);
+    If = 0x28, "if", S2, S2X, dst 0, src n(1), Plain, Alu(3);
     /// `D3DSIO_IFC`: `if_gt` … `if_le`.
-    IfC = 0x29, "if", Both, dst 0, src n(2), Compare, Alu(3);
+    IfC = 0x29, "if", S2X, S2X, dst 0, src n(2), Compare, Alu(3);
     /// `D3DSIO_ELSE`.
-    Else = 0x2a, "else", Both, dst 0, src n(0), Plain, Alu(1);
+    Else = 0x2a, "else", S2, S2X, dst 0, src n(0), Plain, Alu(1);
     /// `D3DSIO_ENDIF`.
-    EndIf = 0x2b, "endif", Both, dst 0, src n(0), Plain, Alu(1);
+    EndIf = 0x2b, "endif", S2, S2X, dst 0, src n(0), Plain, Alu(1);
     /// `D3DSIO_BREAK`.
-    Break = 0x2c, "break", Both, dst 0, src n(0), Plain, Alu(1);
+    Break = 0x2c, "break", S2X, S2X, dst 0, src n(0), Plain, Alu(1);
     /// `D3DSIO_BREAKC`: `break_gt` … `break_le`.
-    BreakC = 0x2d, "break", Both, dst 0, src n(2), Compare, Alu(3);
+    BreakC = 0x2d, "break", S2X, S2X, dst 0, src n(2), Compare, Alu(3);
     /// `D3DSIO_MOVA`.
-    MovA = 0x2e, "mova", Vertex, dst 1, src n(1), Plain, Alu(1);
+    MovA = 0x2e, "mova", S2, N, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_DEFB`.
-    DefB = 0x2f, "defb", Both, dst 1, src n(0), DefB, Zero;
+    DefB = 0x2f, "defb", S2, S2X, dst 1, src n(0), DefB, Zero;
     /// `D3DSIO_DEFI`.
-    DefI = 0x30, "defi", Both, dst 1, src n(0), DefI, Zero;
+    DefI = 0x30, "defi", S2, S2X, dst 1, src n(0), DefI, Zero;
     /// `D3DSIO_TEXCOORD`: `texcoord t#` in ps_1_0–1_3, `texcrd r#, t#` in ps_1_4.
-    TexCoord = 0x40, "texcoord", Pixel, dst 1, src [0, 1, 1, 1], TexCoord, Tex(1);
+    TexCoord = 0x40, "texcoord", N, PS1, dst 1, src [0, 1, 1, 1], TexCoord, Tex(1);
     /// `D3DSIO_TEXKILL`.
-    TexKill = 0x41, "texkill", Pixel, dst 1, src n(0), Plain, TexKill;
+    TexKill = 0x41, "texkill", N, A, dst 1, src n(0), Plain, TexKill;
     /// `D3DSIO_TEX`: `tex`, `texld`, `texldp`, `texldb`.
-    Tex = 0x42, "texld", Pixel, dst 1, src [0, 1, 2, 2], Tex, Tex(1);
+    Tex = 0x42, "texld", N, A, dst 1, src [0, 1, 2, 2], Tex, Tex(1);
     /// `D3DSIO_TEXBEM`.
-    TexBem = 0x43, "texbem", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexBem = 0x43, "texbem", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXBEML`.
-    TexBemL = 0x44, "texbeml", Pixel, dst 1, src n(1), Plain, TexBemL;
+    TexBemL = 0x44, "texbeml", N, PS13, dst 1, src n(1), Plain, TexBemL;
     /// `D3DSIO_TEXREG2AR`.
-    TexReg2Ar = 0x45, "texreg2ar", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexReg2Ar = 0x45, "texreg2ar", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXREG2GB`.
-    TexReg2Gb = 0x46, "texreg2gb", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexReg2Gb = 0x46, "texreg2gb", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x2PAD`.
-    TexM3x2Pad = 0x47, "texm3x2pad", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x2Pad = 0x47, "texm3x2pad", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x2TEX`.
-    TexM3x2Tex = 0x48, "texm3x2tex", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x2Tex = 0x48, "texm3x2tex", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3PAD`.
-    TexM3x3Pad = 0x49, "texm3x3pad", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x3Pad = 0x49, "texm3x3pad", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3TEX`.
-    TexM3x3Tex = 0x4a, "texm3x3tex", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x3Tex = 0x4a, "texm3x3tex", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3DIFF` (reserved; never shipped in a shader model).
-    TexM3x3Diff = 0x4b, "texm3x3diff", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x3Diff = 0x4b, "texm3x3diff", N, N, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3SPEC`: the eye-ray constant is a second source.
-    TexM3x3Spec = 0x4c, "texm3x3spec", Pixel, dst 1, src n(2), Plain, Tex(1);
+    TexM3x3Spec = 0x4c, "texm3x3spec", N, PS13, dst 1, src n(2), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3VSPEC`.
-    TexM3x3VSpec = 0x4d, "texm3x3vspec", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x3VSpec = 0x4d, "texm3x3vspec", N, PS13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_EXPP`.
-    ExpP = 0x4e, "expp", Vertex, dst 1, src n(1), Plain, Alu(1);
+    ExpP = 0x4e, "expp", A, N, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_LOGP`.
-    LogP = 0x4f, "logp", Vertex, dst 1, src n(1), Plain, Alu(1);
+    LogP = 0x4f, "logp", A, N, dst 1, src n(1), Plain, Alu(1);
     /// `D3DSIO_CND`.
-    Cnd = 0x50, "cnd", Pixel, dst 1, src n(3), Plain, Alu(1);
+    Cnd = 0x50, "cnd", N, PS1, dst 1, src n(3), Plain, Alu(1);
     /// `D3DSIO_DEF`.
-    Def = 0x51, "def", Both, dst 1, src n(0), Def, Zero;
+    Def = 0x51, "def", A, A, dst 1, src n(0), Def, Zero;
     /// `D3DSIO_TEXREG2RGB`.
-    TexReg2Rgb = 0x52, "texreg2rgb", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexReg2Rgb = 0x52, "texreg2rgb", N, PS12_13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXDP3TEX`.
-    TexDp3Tex = 0x53, "texdp3tex", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexDp3Tex = 0x53, "texdp3tex", N, PS12_13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x2DEPTH`.
-    TexM3x2Depth = 0x54, "texm3x2depth", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x2Depth = 0x54, "texm3x2depth", N, PS13_13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXDP3`.
-    TexDp3 = 0x55, "texdp3", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexDp3 = 0x55, "texdp3", N, PS12_13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXM3x3`.
-    TexM3x3 = 0x56, "texm3x3", Pixel, dst 1, src n(1), Plain, Tex(1);
+    TexM3x3 = 0x56, "texm3x3", N, PS12_13, dst 1, src n(1), Plain, Tex(1);
     /// `D3DSIO_TEXDEPTH`.
-    TexDepth = 0x57, "texdepth", Pixel, dst 1, src n(0), Plain, Tex(1);
+    TexDepth = 0x57, "texdepth", N, PS14, dst 1, src n(0), Plain, Tex(1);
     /// `D3DSIO_CMP`.
-    Cmp = 0x58, "cmp", Pixel, dst 1, src n(3), Plain, Ps12(1);
+    Cmp = 0x58, "cmp", N, P12UP, dst 1, src n(3), Plain, Ps12(1);
     /// `D3DSIO_BEM`.
-    Bem = 0x59, "bem", Pixel, dst 1, src n(2), Plain, Alu(2);
+    Bem = 0x59, "bem", N, PS14, dst 1, src n(2), Plain, Alu(2);
     /// `D3DSIO_DP2ADD`.
-    Dp2Add = 0x5a, "dp2add", Pixel, dst 1, src n(3), Plain, Alu(2);
+    Dp2Add = 0x5a, "dp2add", N, S2, dst 1, src n(3), Plain, Alu(2);
     /// `D3DSIO_DSX`.
-    Dsx = 0x5b, "dsx", Pixel, dst 1, src n(1), Plain, Alu(2);
+    Dsx = 0x5b, "dsx", N, S2X, dst 1, src n(1), Plain, Alu(2);
     /// `D3DSIO_DSY`.
-    Dsy = 0x5c, "dsy", Pixel, dst 1, src n(1), Plain, Alu(2);
+    Dsy = 0x5c, "dsy", N, S2X, dst 1, src n(1), Plain, Alu(2);
     /// `D3DSIO_TEXLDD`.
-    TexLdd = 0x5d, "texldd", Pixel, dst 1, src n(4), Plain, TexLdd;
+    TexLdd = 0x5d, "texldd", N, S2X, dst 1, src n(4), Plain, TexLdd;
     /// `D3DSIO_SETP`: `setp_gt` … `setp_le`.
-    SetP = 0x5e, "setp", Both, dst 1, src n(2), Compare, Alu(1);
+    SetP = 0x5e, "setp", S2X, S2X, dst 1, src n(2), Compare, Alu(1);
     /// `D3DSIO_TEXLDL`.
-    TexLdl = 0x5f, "texldl", Both, dst 1, src n(2), Plain, Tex(2);
+    TexLdl = 0x5f, "texldl", S3, S3, dst 1, src n(2), Plain, Tex(2);
     /// `D3DSIO_BREAKP`.
-    BreakP = 0x60, "breakp", Both, dst 0, src n(1), Plain, Alu(3);
+    BreakP = 0x60, "breakp", S2X, S2X, dst 0, src n(1), Plain, Alu(3);
     /// `D3DSIO_PHASE`: ps_1_4's switch from the first to the second phase.
-    Phase = 0xfffd, "phase", Pixel, dst 0, src n(0), Plain, Zero;
+    Phase = 0xfffd, "phase", N, PS14, dst 0, src n(0), Plain, Zero;
+}
+
+impl OpInfo {
+    /// Whether the opcode exists in `version`.
+    pub fn available(&self, version: Version) -> bool {
+        let [lo, hi] = match version.kind {
+            ShaderKind::Vertex => self.vs,
+            ShaderKind::Pixel => self.ps,
+        };
+        let v = version.major << 4 | version.minor.min(0xf);
+        lo != 0 && (lo..=hi).contains(&v)
+    }
 }
 
 /// Bits 0–15 of a comment token (`D3DSIO_COMMENT`); the length in tokens is in bits 16–30.
@@ -366,6 +397,30 @@ mod tests {
         assert!(lookup(0x3f).is_none());
         assert!(lookup(0x61).is_none());
         assert!(lookup(COMMENT).is_none());
+    }
+
+    #[test]
+    fn availability_by_version() {
+        let v = |kind, major, minor| Version { kind, major, minor };
+        let row = |code| lookup(code).copied().unwrap();
+        let (ps11, ps14, ps20, ps2x, ps30) = (
+            v(ShaderKind::Pixel, 1, 1),
+            v(ShaderKind::Pixel, 1, 4),
+            v(ShaderKind::Pixel, 2, 0),
+            v(ShaderKind::Pixel, 2, 1),
+            v(ShaderKind::Pixel, 3, 0),
+        );
+        assert!(row(0x43).available(ps11)); // texbem
+        assert!(!row(0x43).available(ps14));
+        assert!(row(0xfffd).available(ps14)); // phase
+        assert!(!row(0x1f).available(ps11)); // dcl
+        assert!(row(0x1f).available(v(ShaderKind::Vertex, 1, 1)));
+        assert!(!row(0x5b).available(ps20)); // dsx needs ps_2_x
+        assert!(row(0x5b).available(ps2x));
+        assert!(!row(0x1b).available(ps2x)); // loop needs ps_3_0
+        assert!(row(0x1b).available(ps30));
+        assert!(!row(0x2e).available(ps30)); // mova is vertex-only
+        assert!(row(0x5f).available(v(ShaderKind::Vertex, 3, 0xff))); // texldl in vs_3_sw
     }
 
     #[test]

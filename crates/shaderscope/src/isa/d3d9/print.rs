@@ -25,6 +25,10 @@ pub struct ListingOptions {
 /// Indentation of every program line.
 const INDENT: &str = "    ";
 
+/// Deepest block nesting that is indented; the runtime allows far less (24 for static flow
+/// control), and a hostile stream of `if` tokens must not make the text quadratic.
+const MAX_DEPTH: usize = 64;
+
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
 /// information), and the instruction-slot statistics line.
@@ -77,7 +81,7 @@ pub fn write_listing(program: &Program<'_>, opts: &ListingOptions, out: &mut dyn
             out.styled(Style::Address, &format!("0x{:08x}: ", ins.offset))?;
         }
         out.write_str(INDENT)?;
-        for _ in 0..level {
+        for _ in 0..level.min(MAX_DEPTH) {
             out.write_str("  ")?;
         }
         text.clear();
@@ -414,6 +418,18 @@ fn dcl_suffix(usage: u32, d: &Param, version: Version, out: &mut String) {
     if index > 0 {
         let _ = write!(out, "{index}");
     }
+}
+
+/// A parameter as the listing shows it: a destination with its write mask, a source with its
+/// modifier and swizzle.
+pub fn param_text(p: &Param, destination: bool, version: Version) -> String {
+    let mut s = String::new();
+    if destination {
+        dst_text(p, version, &mut s);
+    } else {
+        src_text(p, version, &mut s);
+    }
+    s
 }
 
 /// Register, relative address and write mask of a destination.
