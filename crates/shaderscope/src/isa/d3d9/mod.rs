@@ -418,6 +418,25 @@ impl<'a> Program<'a> {
     }
 }
 
+/// The little-endian tokens of an instruction body, read in place.
+#[derive(Clone, Copy)]
+struct Tokens<'a>(&'a [u8]);
+
+impl Tokens<'_> {
+    fn len(self) -> usize {
+        self.0.len() / 4
+    }
+
+    fn get(self, i: usize) -> Option<u32> {
+        crate::bytes::le_u32(self.0, i.checked_mul(4)?)
+    }
+
+    /// Every token as [`Operand::Raw`].
+    fn raw(self) -> Vec<Operand> {
+        (0..self.len()).filter_map(|i| self.get(i)).map(Operand::Raw).collect()
+    }
+}
+
 /// Decode the instruction whose token is at `pos` of `data`.
 fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> Result<Instruction> {
     let at = |p: usize| base + p as u64;
@@ -430,16 +449,16 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
         let body = data.get(body_start..).and_then(|r| r.get(..len * 4)).ok_or_else(|| {
             Error::truncated(at(pos), "d3d9 instruction", 4 + len as u64 * 4, (data.len() - pos) as u64)
         })?;
-        let words: Vec<u32> = body.chunks_exact(4).filter_map(|c| crate::bytes::le_u32(c, 0)).collect();
+        let words = Tokens(body);
         match info {
             None => {
-                ins.operands = words.iter().map(|&w| Operand::Raw(w)).collect();
+                ins.operands = words.raw();
                 ins.malformed = Some(format!("unknown opcode 0x{:04x}", token as u16));
             }
-            Some(info) => match layout(info, &ins, &words, at(body_start), version, true) {
+            Some(info) => match layout(info, &ins, words, at(body_start), version, true) {
                 Ok(ops) => ins.operands = ops,
                 Err(why) => {
-                    ins.operands = words.iter().map(|&w| Operand::Raw(w)).collect();
+                    ins.operands = words.raw();
                     ins.malformed = Some(why);
                 }
             },
@@ -467,8 +486,7 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
     let body = data.get(body_start..).and_then(|r| r.get(..count * 4)).ok_or_else(|| {
         Error::truncated(at(pos), "d3d9 instruction", 4 + count as u64 * 4, (data.len() - pos) as u64)
     })?;
-    let words: Vec<u32> = body.chunks_exact(4).filter_map(|c| crate::bytes::le_u32(c, 0)).collect();
-    ins.operands = layout(info, &ins, &words, at(body_start), version, false)
+    ins.operands = layout(info, &ins, Tokens(body), at(body_start), version, false)
         .map_err(|why| Error::invalid(at(pos), "d3d9 instruction", why))?;
     Ok(ins)
 }
@@ -478,7 +496,7 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
 fn layout(
     info: &OpInfo,
     ins: &Instruction,
-    words: &[u32],
+    words: Tokens<'_>,
     body_offset: u64,
     version: Version,
     rel_tokens: bool,
@@ -487,18 +505,18 @@ fn layout(
     let mut i = 0usize;
     let param = |i: &mut usize| -> std::result::Result<Param, String> {
         let offset = body_offset + 4 * *i as u64;
-        let token = *words.get(*i).ok_or("too few parameter tokens")?;
+        let token = words.get(*i).ok_or("too few parameter tokens")?;
         *i += 1;
         let mut p = Param { token, rel: None, offset };
         if rel_tokens && p.is_relative() {
-            p.rel = Some(*words.get(*i).ok_or("relative address token missing")?);
+            p.rel = Some(words.get(*i).ok_or("relative address token missing")?);
             *i += 1;
         }
         Ok(p)
     };
     match info.form {
         opcode::Form::Dcl => {
-            ops.push(Operand::Usage(*words.first().ok_or("dcl without a usage token")?));
+            ops.push(Operand::Usage(words.get(0).ok_or("dcl without a usage token")?));
             i = 1;
             ops.push(Operand::Dst(param(&mut i)?));
         }
@@ -506,7 +524,7 @@ fn layout(
             ops.push(Operand::Dst(param(&mut i)?));
             let n = if info.form == opcode::Form::DefB { 1 } else { 4 };
             for _ in 0..n {
-                ops.push(Operand::Imm(*words.get(i).ok_or("too few literal tokens")?));
+                ops.push(Operand::Imm(words.get(i).ok_or("too few literal tokens")?));
                 i += 1;
             }
         }
