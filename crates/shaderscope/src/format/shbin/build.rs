@@ -67,7 +67,7 @@ pub fn example_vertex_dvlb() -> Dvlb {
     dvle.constants.push(ConstantEntry {
         kind: 2,
         register: 95,
-        payload: [0x000000, 0x3f0000, 0xbf0000, 0x3b999a],
+        payload: [0x000000, 0x3f0000, 0xbf0000, 0x3b9999],
     });
     dvle.outputs.push(OutputEntry { semantic: 0, register: 0, mask: 0xf, pad: 0 });
     dvle.outputs.push(OutputEntry { semantic: 2, register: 1, mask: 0xf, pad: 0 });

@@ -267,7 +267,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     let mut ends: Vec<u64> = vec![dvlp_at];
 
     // DVLP header: its length depends on the producer (see the module docs).
-    let mut h = file.at(dvlp_at, "DVLP", base)?;
+    let mut h = file.at(dvlp_at, "DVLP", base + 4)?;
     h.magic(b"DVLP", "DVLP header")?;
     let version = h.u32("DVLP header")?;
     let code_off = h.u32("DVLP header")?;
@@ -287,7 +287,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     if opdesc_count > 0 {
         nearest = nearest.min(u64::from(opdesc_off));
     }
-    let header_len = if nearest < u64::from(DVLP_HEADER_SIZE) {
+    // nihstro's DVLE follows its 0x1C-byte header directly.
+    let dvle_follows = file.data().get((dvlp_at + 0x1c) as usize..(dvlp_at + 0x20) as usize) == Some(b"DVLE");
+    let header_len = if dvle_follows || nearest < u64::from(DVLP_HEADER_SIZE) {
         if nearest < u64::from(DVLP_SHORT_HEADER_SIZE) {
             return Err(Error::invalid(
                 base + dvlp_at,
@@ -304,7 +306,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     } else {
         (0, 0, 0)
     };
-    let dvlp_sec = file.at(dvlp_at, "DVLP", base)?;
+    let dvlp_sec = file.at(dvlp_at, "DVLP", base + 4)?;
     let at = |field: u64| base + dvlp_at + field;
     let code = read_table(&dvlp_sec, code_off, code_count, 4, "DVLP code", at(8), |r| r.u32("code"))?;
     let opdescs =
@@ -332,8 +334,8 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     let mut dvles = Vec::with_capacity(dvle_offsets.len());
     let mut dvle_tables = Vec::with_capacity(dvle_offsets.len());
     for (i, &off) in dvle_offsets.iter().enumerate() {
-        let (dvle, tables, end) =
-            parse_dvle(&file, u64::from(off), base).map_err(|e| e.context(&format!("DVLE {i} ")))?;
+        let (dvle, tables, end) = parse_dvle(&file, u64::from(off), base + 8 + 4 * i as u64)
+            .map_err(|e| e.context(&format!("DVLE {i} ")))?;
         dvles.push(dvle);
         dvle_tables.push(tables);
         ends.push(end);
@@ -359,8 +361,8 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
 
 /// Parse the DVLE at `off` (relative to the DVLB start). Returns the DVLE, its raw table
 /// offsets and the end of its last structure (relative to the DVLB start).
-fn parse_dvle(file: &Reader<'_>, off: u64, base: u64) -> Result<(Dvle, [u32; 5], u64)> {
-    let sec = file.at(off, "DVLE", base)?;
+fn parse_dvle(file: &Reader<'_>, off: u64, field_at: u64) -> Result<(Dvle, [u32; 5], u64)> {
+    let sec = file.at(off, "header", field_at)?;
     let mut h = sec.clone();
     if h.remaining() < DVLE_HEADER_SIZE as usize {
         return Err(h.eof("header", DVLE_HEADER_SIZE as usize));
@@ -721,5 +723,115 @@ pub fn geometry_mode_name(mode: u8) -> &'static str {
         1 => "variable",
         2 => "fixed",
         _ => "unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn le(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// nihstro's layout: 0x1C-byte DVLP header, the DVLE straight after it, then code,
+    /// opdescs, outputs, constants, uniforms, labels and symbols.
+    fn nihstro_file() -> Vec<u8> {
+        let mut f = le(&[u32::from_le_bytes(*b"DVLB"), 1, 0x28]);
+        // DVLP at 0xc: code at +0x5c (file 0x68), 2 words; opdescs at +0x64, 1 entry; filename 0.
+        f.extend(le(&[u32::from_le_bytes(*b"DVLP"), 0, 0x5c, 2, 0x64, 1, 0]));
+        assert_eq!(f.len(), 0x28);
+        // DVLE at 0x28; tables relative to it: code 0x40..0x48, opdescs 0x48..0x50,
+        // outputs 0x50 (1), constants 0x58 (1), uniforms 0x6c (1), labels 0x74 (1), symbols 0x84.
+        f.extend(b"DVLE");
+        f.extend([0, 0, 0, 0]);
+        f.extend(le(&[0, 0, 0, 0]));
+        f.extend(le(&[0x58, 1, 0x74, 1, 0x50, 1, 0x6c, 1, 0x84, 10]));
+        f.extend(le(&[0x4e000000, 0x88000000])); // mov; end
+        f.extend(le(&[0x6c36f, 0]));
+        f.extend([0, 0, 0, 0, 0xf, 0, 0, 0]); // output: position o0 xyzw
+        f.extend(le(&[0x005f_0002, 0x3f0000, 0, 0, 0x3f0000])); // c95 = (1, 0, 0, 1)
+        f.extend(le(&[0, 0x0013_0010])); // "mtx" c0-c3 at symbol 0
+        f.extend(le(&[0, 0, 0, 4])); // label "main" at symbol 4
+        f.extend(b"mtx\0main\0\0");
+        f
+    }
+
+    #[test]
+    fn reads_nihstros_short_header_and_inverted_layout() {
+        let f = nihstro_file();
+        let d = Dvlb::parse(&f).unwrap();
+        let l = d.layout.as_ref().unwrap();
+        assert_eq!(l.dvlp_header, DVLP_SHORT_HEADER_SIZE);
+        assert_eq!(d.dvlp.code, vec![0x4e000000, 0x88000000]);
+        assert_eq!(d.dvlp.opdescs, vec![[0x6c36f, 0]]);
+        assert!(d.dvlp.filenames.is_empty());
+        let e = &d.dvles[0];
+        assert_eq!(e.outputs, vec![OutputEntry { semantic: 0, register: 0, mask: 0xf, pad: 0 }]);
+        assert_eq!(e.constants[0].describe(), "c95 = (1, 0, 0, 1)");
+        assert_eq!(e.symbol(e.uniforms[0].name_offset), "mtx");
+        assert_eq!(register_range(e.uniforms[0].first, e.uniforms[0].last), "c0-c3");
+        assert_eq!(e.symbol(e.labels[0].name_offset), "main");
+        assert_eq!(super::super::producer(&d), "nihstro");
+        assert_eq!(d.write().unwrap(), f);
+    }
+
+    #[test]
+    fn empty_tables_may_point_anywhere() {
+        let mut f = nihstro_file();
+        // Label table count 0 with an offset far past the end (picasso #35).
+        f[0x28 + 0x20..0x28 + 0x28].copy_from_slice(&le(&[0xffff_fff0, 0]));
+        let d = Dvlb::parse(&f).unwrap();
+        assert!(d.dvles[0].labels.is_empty());
+        assert_eq!(d.write().unwrap(), f);
+    }
+
+    #[test]
+    fn errors_name_the_structure_and_the_offset() {
+        let mut bad = super::super::build::example_vertex_shader();
+        bad[8..12].copy_from_slice(&le(&[0x200]));
+        assert_eq!(
+            Dvlb::parse(&bad).unwrap_err().to_string(),
+            "DVLE 0 header at offset 0x8 points outside its range (0x200 is past the end 0x103)"
+        );
+        let f = nihstro_file();
+        assert_eq!(
+            Dvlb::parse(&f[..0x40]).unwrap_err().to_string(),
+            "DVLP code at offset 0x14 points outside its range (0x68 + 0x8 is outside 0x40)"
+        );
+        let vs = super::super::build::example_vertex_shader();
+        assert_eq!(
+            Dvlb::parse(&vs[..0x8c + 12]).unwrap_err().to_string(),
+            "truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 12)"
+        );
+        let mut bad = f.clone();
+        bad[0x28 + 0x1c..0x28 + 0x20].copy_from_slice(&le(&[1000]));
+        assert_eq!(
+            Dvlb::parse(&bad).unwrap_err().to_string(),
+            "DVLE 0 constant table at offset 0x40 points outside its range (0x80 + 0x4e20 is outside 0xb6)"
+        );
+        let mut bad = f.clone();
+        bad[4..8].copy_from_slice(&le(&[0x4000_0000]));
+        assert_eq!(
+            Dvlb::parse(&bad).unwrap_err().to_string(),
+            "truncated DVLE offset table at offset 0x8 (need 4294967296 bytes, have 174)"
+        );
+        let mut bad = f;
+        bad[0xc] = b'X';
+        assert_eq!(
+            Dvlb::parse(&bad).unwrap_err().to_string(),
+            r#"bad DVLP header magic at offset 0xc: expected "DVLP", found "XVLP""#
+        );
+    }
+
+    #[test]
+    fn edited_models_get_a_fresh_picasso_layout() {
+        let mut d = Dvlb::parse(&nihstro_file()).unwrap();
+        d.dvlp.code.insert(0, 0x84000000); // nop
+        let bytes = d.write().unwrap();
+        let again = Dvlb::parse(&bytes).unwrap();
+        assert_eq!(again.layout.as_ref().unwrap().dvlp_header, DVLP_HEADER_SIZE);
+        assert_eq!(again.dvlp.code, d.dvlp.code);
+        assert_eq!(again.dvles, d.dvles);
     }
 }
