@@ -86,7 +86,7 @@ pub fn parse_any(data: &[u8]) -> Result<Box<dyn Container + '_>> {
 fn constant_json(c: &ctab::Constant) -> Value {
     json!({
         "name": c.name,
-        "register": format!("{}{}", ctab::register_set_letter(c.register_set), c.register_index),
+        "register": c.register_text(),
         "register_set": c.register_set,
         "register_index": c.register_index,
         "register_count": c.register_count,
@@ -164,7 +164,7 @@ impl Container for D3d9File<'_> {
                 let _ = writeln!(s, "constants: {}", t.constants.len());
                 let width = t.constants.iter().map(|c| c.name.len()).max().unwrap_or(0);
                 for c in &t.constants {
-                    let reg = format!("{}{}", ctab::register_set_letter(c.register_set), c.register_index);
+                    let reg = c.register_text();
                     let ty = if c.ty.class == 5 { "struct".to_string() } else { ctab::type_text(&c.ty) };
                     let array =
                         if c.ty.elements > 1 { format!("[{}]", c.ty.elements) } else { String::new() };

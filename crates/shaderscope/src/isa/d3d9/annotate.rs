@@ -109,11 +109,11 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
         }
         let info_at = u64::from(crate::bytes::le_u32(data, 20).unwrap_or(0)) + 4;
         for (i, c) in t.constants.iter().enumerate() {
-            let reg = format!("{}{}", ctab::register_set_letter(c.register_set), c.register_index);
             let text = format!(
-                "CTAB constant {i}: {} {} in {reg}, {} registers",
+                "CTAB constant {i}: {} {} in {}, {} registers",
                 ctab::type_text(&c.ty),
                 c.name,
+                c.register_text(),
                 c.register_count
             );
             field(a, info_at + 20 * i as u64, 20, text);

@@ -167,6 +167,13 @@ impl Ctx<'_> {
     }
 }
 
+impl Constant {
+    /// The first register as fxc's `// Registers:` table writes it: `c12`, `s0`, `b3`.
+    pub fn register_text(&self) -> String {
+        format!("{}{}", register_set_letter(self.register_set), self.register_index)
+    }
+}
+
 impl ConstantTable {
     /// Parse the bytes after the `CTAB` FourCC; `base` is their absolute offset.
     pub fn parse(blob: &[u8], base: u64) -> Result<ConstantTable> {
@@ -225,8 +232,7 @@ impl ConstantTable {
         let mut rows: Vec<&Constant> = self.constants.iter().collect();
         rows.sort_by_key(|c| (c.register_set, c.register_index));
         for c in rows {
-            let reg = format!("{}{}", register_set_letter(c.register_set), c.register_index);
-            let _ = writeln!(out, "//   {:<width$} {:<5} {:>4}", c.name, reg, c.register_count);
+            let _ = writeln!(out, "//   {:<width$} {:<5} {:>4}", c.name, c.register_text(), c.register_count);
         }
         out.push_str("//\n");
     }

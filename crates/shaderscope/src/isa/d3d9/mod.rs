@@ -206,7 +206,18 @@ impl Instruction {
         self.operands.iter().filter_map(|o| if let Operand::Imm(v) = o { Some(*v) } else { None })
     }
 
-    /// Tokens after the instruction token.
+    /// The tokens after the instruction token, in stream order (address tokens included).
+    pub fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.operands.iter().flat_map(|op| {
+            let (first, second) = match op {
+                Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => (p.token, p.rel),
+                Operand::Usage(v) | Operand::Imm(v) | Operand::Raw(v) => (*v, None),
+            };
+            std::iter::once(first).chain(second)
+        })
+    }
+
+    /// Number of tokens after the instruction token.
     pub fn body_tokens(&self) -> usize {
         self.operands.iter().map(Operand::token_count).sum()
     }
@@ -399,17 +410,7 @@ impl<'a> Program<'a> {
                 Item::End { token, .. } => w.u32(*token),
                 Item::Instruction(ins) => {
                     w.u32(ins.token);
-                    for op in &ins.operands {
-                        match op {
-                            Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => {
-                                w.u32(p.token);
-                                if let Some(r) = p.rel {
-                                    w.u32(r);
-                                }
-                            }
-                            Operand::Usage(v) | Operand::Imm(v) | Operand::Raw(v) => w.u32(*v),
-                        }
-                    }
+                    ins.tokens().for_each(|t| w.u32(t));
                 }
             }
         }
