@@ -8,8 +8,12 @@
 //! disassembler does; [`Program::slots`] counts instruction slots the way fxc's statistics
 //! line does.
 //!
-//! The same module serves standalone `.o`/`.fxo`-style files ([`crate::format::d3d9`]) and the
-//! level-9 program a DXBC container carries in its `Aon9` chunk:
+//! The same module serves standalone `.o` files ([`crate::format::d3d9`]) and the level-9
+//! program a DXBC container carries in its `Aon9` chunk. For the latter, parse the program where
+//! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
+//! program offset from the start of the chunk data) with its absolute file offset as `base`, and
+//! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
+//! of fxc's listing, from the indented version line to `// approximately …`:
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
@@ -25,6 +29,9 @@
 //!     out.out,
 //!     "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
 //! );
+//! assert_eq!(program.listing(&ListingOptions::default()), out.out);
+//! assert_eq!(program.slots().total, 1);
+//! assert!(d3d9::check_program(&program).is_empty());
 //! assert_eq!(program.write(), bytes);
 //! ```
 
@@ -395,6 +402,14 @@ impl<'a> Program<'a> {
             }
         }
         s
+    }
+
+    /// The listing as a `String` (see [`write_listing`]).
+    pub fn listing(&self, opts: &ListingOptions) -> String {
+        let mut p = crate::print::PlainText::default();
+        // Writing into a String cannot fail.
+        let _ = write_listing(self, opts, &mut p);
+        p.out
     }
 
     /// Re-encode: the version token, every item's tokens, and the trailing bytes.
