@@ -36,6 +36,24 @@ impl<'a> D3d9File<'a> {
         self.program.constant_table().and_then(Result::ok)
     }
 
+    /// One line: `ps_3_0, 165 instructions, 193 slots, 16 constants`.
+    pub fn summary(&self) -> String {
+        let p = &self.program;
+        let mut s = format!(
+            "{}, {} instructions, {} slots",
+            p.version.name(),
+            p.instructions().count(),
+            p.slots().total
+        );
+        if let Some(t) = self.constant_table() {
+            let _ = write!(s, ", {} constants", t.constants.len());
+        }
+        if !p.has_end() {
+            s.push_str(", no end token");
+        }
+        s
+    }
+
     /// Named parts: the program, each comment block, trailing bytes.
     fn named_parts(&self) -> Vec<(Part, &'a [u8])> {
         let p = &self.program;
@@ -127,6 +145,7 @@ impl Container for D3d9File<'_> {
     fn info_text(&self, s: &mut String) {
         let p = &self.program;
         let _ = writeln!(s, "format: {}", Format::D3d9.description());
+        let _ = writeln!(s, "summary: {}", self.summary());
         let _ = writeln!(s, "version: {} (token 0x{:08x})", p.version.name(), p.version_token);
         let _ = writeln!(
             s,
@@ -192,6 +211,7 @@ impl Container for D3d9File<'_> {
         let debug = p.debug_info().and_then(Result::ok);
         json!({
             "format": Format::D3d9.name(),
+            "summary": self.summary(),
             "size": self.data.len(),
             "version": p.version.name(),
             "version_token": p.version_token,
