@@ -63,6 +63,16 @@ pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
     let name = v.name();
     let mut out = Vec::new();
     let mut blocks: Vec<(Opcode, u64)> = Vec::new();
+    let known_minor = match (v.kind, v.major) {
+        (_, 2 | 3) if v.minor == 0xff => true,
+        (ShaderKind::Vertex, 1) => v.minor <= 1,
+        (ShaderKind::Pixel, 1) => v.minor <= 4,
+        (_, 2) => v.minor <= 1,
+        _ => v.minor == 0,
+    };
+    if !known_minor {
+        out.push(Finding::warning(program.base, format!("{name} is not a shader model Direct3D 9 defines")));
+    }
     for item in &program.items {
         let Item::Instruction(ins) = item else { continue };
         let Some(info) = ins.info else {
@@ -256,6 +266,15 @@ mod tests {
                 "Warning 0x14: 4 bytes after the end token",
             ]
         );
+    }
+
+    #[test]
+    fn unknown_minor_versions_are_flagged() {
+        assert_eq!(
+            findings(&[0xffff_0105, 0xffff]),
+            ["Warning 0x0: ps_1_5 is not a shader model Direct3D 9 defines"]
+        );
+        assert!(findings(&[0xfffe_03ff, 0xffff]).is_empty());
     }
 
     #[test]
