@@ -133,7 +133,12 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
     if pos < end {
         gaps.push((pos, end - pos));
     }
+    let rest = match data.get(..4) {
+        Some(b"CTAB") => "constant table types, names and strings",
+        Some(b"DBUG") => "debug information: source files, line records, variables, strings",
+        _ => "comment data",
+    };
     for (s, l) in gaps {
-        a.field(at + s, l, "comment data (types, names, strings)");
+        a.field(at + s, l, rest);
     }
 }
