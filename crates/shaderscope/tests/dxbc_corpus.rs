@@ -101,15 +101,10 @@ fn is_version_line(l: &str) -> bool {
         && b[5].is_ascii_digit()
 }
 
-/// The comment tables: everything before the level-9 program or the SM4 version line.
+/// The comment tables and the level-9 program: everything before the SM4 version line.
 fn comment_tables(ls: &[String]) -> &[String] {
-    let end = ls
-        .iter()
-        .position(|l| l == "// Level9 shader bytecode:")
-        .map(|i| i + 2)
-        .or_else(|| ls.iter().position(|l| is_version_line(l)))
-        .unwrap_or(ls.len());
-    &ls[..end.min(ls.len())]
+    let end = ls.iter().position(|l| is_version_line(l)).unwrap_or(ls.len());
+    &ls[..end]
 }
 
 /// fxc 9.29 prints the signature header with one space less before `Format`.
