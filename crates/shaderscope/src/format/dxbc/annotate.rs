@@ -72,13 +72,10 @@ fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             }
         }
         b"ISGN" | b"OSGN" | b"PCSG" | b"OSG5" | b"ISG1" | b"OSG1" | b"PSG1" => {
-            for s in [&d.input, &d.output, &d.patch_constant].into_iter().flatten() {
-                if s.elements.first().is_some_and(|e| e.offset >= base && e.offset < c.end())
-                    || s.elements.is_empty()
-                {
-                    signature(s, c, a);
-                    break;
-                }
+            if let Some(s) =
+                [&d.input, &d.output, &d.patch_constant].into_iter().flatten().find(|s| s.offset == base)
+            {
+                signature(s, c, a);
             }
         }
         b"SHDR" | b"SHEX" => {
@@ -141,11 +138,123 @@ fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                 a.field(x.program_position() as u64, x.program.len() as u64, "D3D9 program (see disasm)");
             }
         }
-        _ => {}
+        b"IFCE" => {
+            if let Some(i) = d.ifce.as_ref().filter(|x| x.offset == base) {
+                a.field(
+                    base as u64,
+                    36,
+                    format!(
+                        "class linkage header: {} instances, {} types, {} slot records, {} slots",
+                        i.class_instances.len(),
+                        i.class_types.len(),
+                        i.slots.len(),
+                        i.slot_count
+                    ),
+                );
+                for t in &i.class_types {
+                    a.field(t.offset as u64, 12, format!("class type {}", t.name));
+                    string(a, c, &t.name, "name");
+                }
+                for t in &i.class_instances {
+                    a.field(t.offset as u64, 16, format!("class instance {}", t.name));
+                    string(a, c, &t.name, "name");
+                }
+                for sl in &i.slots {
+                    a.field(
+                        sl.offset as u64,
+                        16,
+                        format!("interface slot record: span {}, {} types", sl.span, sl.type_ids.len()),
+                    );
+                }
+            }
+        }
+        b"RTS0" => {
+            if let Some(rs) = d.root_signature.as_ref().filter(|x| x.offset == base) {
+                a.field(
+                    base as u64,
+                    24,
+                    format!(
+                        "root signature {} header: {} parameters, {} static samplers, flags 0x{:x}",
+                        if rs.version == 2 { "1.1" } else { "1.0" },
+                        rs.parameters.len(),
+                        rs.static_samplers.len(),
+                        rs.flags
+                    ),
+                );
+                for p in &rs.parameters {
+                    a.field(
+                        p.offset as u64,
+                        12,
+                        format!("parameter type {}, visibility {}", p.parameter_type, p.visibility),
+                    );
+                    let at = p.payload_offset as u64;
+                    match &p.payload {
+                        super::chunks::RootPayload::Table { ranges } => {
+                            a.field(at, 8, format!("descriptor table: {} ranges", ranges.len()));
+                            let size = if rs.version == 2 { 24 } else { 20 };
+                            for r in ranges {
+                                a.field(
+                                    r.offset as u64,
+                                    size,
+                                    format!(
+                                        "range type {}, {} descriptors from register {} space {}",
+                                        r.range_type, r.count, r.base_register, r.space
+                                    ),
+                                );
+                            }
+                        }
+                        super::chunks::RootPayload::Constants { register, space, count } => {
+                            a.field(at, 12, format!("{count} root constants at b{register} space {space}"));
+                        }
+                        super::chunks::RootPayload::Descriptor { register, space, .. } => {
+                            let size = if rs.version == 2 { 12 } else { 8 };
+                            a.field(at, size, format!("root descriptor register {register} space {space}"));
+                        }
+                    }
+                }
+                for smp in &rs.static_samplers {
+                    a.field(
+                        smp.offset as u64,
+                        52,
+                        format!("static sampler s{} space {}", smp.register, smp.space),
+                    );
+                }
+            }
+        }
+        _ => {
+            if !c.data.is_empty() && !matches!(&c.fourcc.0, b"IFCE" | b"SFI0") {
+                a.field(base as u64, c.data.len() as u64, "payload (kept as bytes, not modelled)");
+            }
+        }
+    }
+}
+
+/// The bytes between the end of a chunk's last string and the chunk's end: fxc pads its string
+/// pools with 0xAB up to a multiple of 4.
+fn string_padding(c: &Chunk<'_>, last_string_end: usize, a: &mut Annotations) {
+    if last_string_end > c.data_offset() && last_string_end < c.end() {
+        let n = c.end() - last_string_end;
+        let what = if c.data.ends_with(&vec![0xAB; n]) { "padding (0xAB)" } else { "padding" };
+        a.field(last_string_end as u64, n as u64, what);
+    }
+}
+
+/// A string and the 0xAB bytes fxc writes after it up to the next 4-byte boundary.
+fn string(a: &mut Annotations, c: &Chunk<'_>, s: &super::text::Cstr<'_>, label: &str) {
+    let end = s.offset + s.len() + 1;
+    a.field(s.offset as u64, s.len() as u64 + 1, format!("{label} \"{s}\""));
+    let rel = end.saturating_sub(c.data_offset());
+    let aligned = (rel + 3) & !3;
+    let pad = aligned - rel;
+    let bytes = c.data.get(rel..aligned).unwrap_or(&[]);
+    if pad > 0 && bytes.len() == pad && bytes.iter().all(|&b| b == 0xAB) {
+        a.field(end as u64, pad as u64, "padding (0xAB)");
     }
 }
 
 fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let last = s.elements.iter().map(|e| e.name.offset + e.name.len() + 1).max().unwrap_or(0);
+    string_padding(c, last, a);
     let base = c.data_offset() as u64;
     a.field(base, 4, format!("element count: {}", s.elements.len()));
     a.field(base + 4, 4, format!("element offset: {}", s.element_offset));
@@ -166,11 +275,33 @@ fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             e.component_type
         );
         a.field(e.offset as u64, size, what);
-        a.field(e.name.offset as u64, e.name.len() as u64 + 1, format!("name \"{}\"", e.name));
+        string(a, c, &e.name, "name");
     }
 }
 
 fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let mut last = r.creator.offset + r.creator.len() + 1;
+    for cb in &r.constant_buffers {
+        last = last.max(cb.name.offset + cb.name.len() + 1);
+        for v in &cb.variables {
+            last = last.max(v.name.offset + v.name.len() + 1);
+            if let Some(d) = v.default {
+                last = last.max(c.data_offset() + v.default_offset as usize + d.len());
+            }
+        }
+    }
+    for t in &r.types {
+        if let Some(n) = t.name {
+            last = last.max(n.offset + n.len() + 1);
+        }
+        for m in &t.members {
+            last = last.max(m.name.offset + m.name.len() + 1);
+        }
+    }
+    for b in &r.bindings {
+        last = last.max(b.name.offset + b.name.len() + 1);
+    }
+    string_padding(c, last, a);
     let base = c.data_offset() as u64;
     a.field(base, 4, format!("constant buffer count: {}", r.constant_buffers.len()));
     a.field(base + 4, 4, format!("constant buffer offset: {}", r.cb_offset));
@@ -180,7 +311,14 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
     a.field(base + 20, 4, format!("compile flags: 0x{:x}", r.flags));
     a.field(base + 24, 4, format!("creator offset: {}", r.creator_offset));
     if let Some(w) = r.rd11 {
-        a.field(base + 28, 32, format!("RD11 header: {:?}", w));
+        a.field(
+            base + 28,
+            32,
+            format!(
+                "RD11 header: magic 0x{:08x}, sizes: header {}, cbuffer {}, binding {}, variable {}, type {}, member {}; interface slots {}",
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]
+            ),
+        );
     }
     let var_size = if r.rd11.is_some() { 40 } else { 24 };
     for cb in &r.constant_buffers {
@@ -189,14 +327,14 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             24,
             format!("constant buffer {} (size {}, type {})", cb.name, cb.size, cb.kind),
         );
-        a.field(cb.name.offset as u64, cb.name.len() as u64 + 1, format!("name \"{}\"", cb.name));
+        string(a, c, &cb.name, "name");
         for v in &cb.variables {
             a.field(
                 v.offset as u64,
                 var_size,
                 format!("variable {} (offset {}, size {})", v.name, v.start, v.size),
             );
-            a.field(v.name.offset as u64, v.name.len() as u64 + 1, format!("name \"{}\"", v.name));
+            string(a, c, &v.name, "name");
             if let Some(def) = v.default {
                 a.field(
                     base + u64::from(v.default_offset),
@@ -214,11 +352,11 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             format!("type {} (class {}, {} members)", super::listing::type_name(t), t.class, t.members.len()),
         );
         if let Some(n) = t.name {
-            a.field(n.offset as u64, n.len() as u64 + 1, format!("type name \"{n}\""));
+            string(a, c, &n, "type name");
         }
         for m in &t.members {
             a.field(m.offset as u64, 12, format!("member {} at {}", m.name, m.start));
-            a.field(m.name.offset as u64, m.name.len() as u64 + 1, format!("name \"{}\"", m.name));
+            string(a, c, &m.name, "name");
         }
     }
     let bind_size = if r.bindings.iter().any(|b| b.space_id.is_some()) { 40 } else { 32 };
@@ -231,7 +369,7 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                 b.name, b.input_type, b.bind_point, b.bind_count
             ),
         );
-        a.field(b.name.offset as u64, b.name.len() as u64 + 1, format!("name \"{}\"", b.name));
+        string(a, c, &b.name, "name");
     }
-    a.field(r.creator.offset as u64, r.creator.len() as u64 + 1, format!("creator \"{}\"", r.creator));
+    string(a, c, &r.creator, "creator");
 }

@@ -515,6 +515,8 @@ pub struct RootParameter {
     pub parameter_type: u32,
     /// `D3D12_SHADER_VISIBILITY`.
     pub visibility: u32,
+    /// Absolute offset of the payload record.
+    pub payload_offset: usize,
     /// Its payload.
     pub payload: RootPayload,
 }
@@ -597,6 +599,7 @@ impl RootSignature {
             let payload_at = p.original_position();
             let payload_offset = p.u32("RTS0 parameter")?;
             let mut q = whole.at(u64::from(payload_offset), "RTS0 parameter payload", payload_at)?;
+            let payload_abs = q.original_position() as usize;
             let payload = match parameter_type {
                 0 => {
                     let count_at = q.original_position();
@@ -648,7 +651,13 @@ impl RootSignature {
                     ));
                 }
             };
-            parameters.push(RootParameter { offset: at as usize, parameter_type, visibility, payload });
+            parameters.push(RootParameter {
+                offset: at as usize,
+                parameter_type,
+                visibility,
+                payload_offset: payload_abs,
+                payload,
+            });
         }
         let mut s = whole.sub(
             u64::from(sampler_offset),

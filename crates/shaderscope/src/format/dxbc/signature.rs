@@ -71,6 +71,8 @@ pub struct Element<'a> {
 /// A parsed signature chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
     /// Which boundary.
     pub kind: SignatureKind,
     /// Element layout.
@@ -132,7 +134,7 @@ impl<'a> Signature<'a> {
                 min_precision,
             });
         }
-        Ok(Signature { kind, layout, element_offset, elements })
+        Ok(Signature { offset: base, kind, layout, element_offset, elements })
     }
 }
 
