@@ -9,6 +9,11 @@
 //! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
 
 pub mod float24;
+mod instruction;
+pub mod opcodes;
+
+pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 
 use crate::print::Printer;
 use std::fmt;
