@@ -77,10 +77,13 @@ pub fn decode(word: u32) -> Instruction {
 }
 
 impl Instruction {
-    /// The table row.
+    /// The table row (for an unknown opcode, the row of the opcode the word carries).
     #[inline]
     pub fn info(&self) -> &'static OpInfo {
-        self.op.info()
+        match self.op {
+            Op::Unknown => opcodes::info(self.unused),
+            op => op.info(),
+        }
     }
 
     /// Encode. Values too wide for a field are cut to the field's width.

@@ -8,15 +8,17 @@
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them to
 //! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
 
+mod check;
 pub mod float24;
 mod instruction;
+mod names;
 pub mod opcodes;
+mod source;
 
+pub use check::{check_executable, check_program};
 pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
-
-use crate::print::Printer;
-use std::fmt;
+pub use source::{describe_opdesc, describe_word, write_source};
 
 /// Shader stage of a DVLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,12 +136,6 @@ pub struct SourceContext<'a> {
     pub raw: bool,
 }
 
-/// Print one executable as complete picasso source.
-pub fn write_source(ctx: &SourceContext<'_>, out: &mut dyn Printer) -> fmt::Result {
-    let _ = ctx;
-    writeln!(out, "; PICA200 disassembly is not implemented yet")
-}
-
 /// A problem found in a program by [`check_program`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgramIssue {
@@ -149,11 +145,4 @@ pub struct ProgramIssue {
     pub message: String,
     /// True when the hardware cannot run it as intended (false: merely suspicious).
     pub error: bool,
-}
-
-/// Semantic checks over a code blob: opdesc indices inside the table, branch/call/loop targets
-/// inside the program, register fields in range, unknown opcodes.
-pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
-    let _ = (code, opdesc_count);
-    Vec::new()
 }
