@@ -1,6 +1,7 @@
 //! Semantic checks over code: what a loader would not notice but the hardware (or an
 //! emulator) would trip over.
 
+use super::flow;
 use super::instruction::{OperandDescriptor, decode};
 use super::opcodes::Op;
 use super::{ProgramIssue, ShaderType, SourceContext};
@@ -161,7 +162,8 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
 }
 
 /// Checks that need the executable (DVLE): the entry range, output registers a geometry shader
-/// cannot write, geometry-only instructions in a vertex shader, and the DVLE tables.
+/// cannot write and geometry-only instructions in a vertex shader (in the code the executable
+/// runs: its entry range and what it calls), and the DVLE's output and uniform tables.
 pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
     let len = ctx.code.len();
@@ -175,8 +177,16 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
         );
     }
     let geometry = ctx.shader_type == ShaderType::Geometry;
-    for (index, &word) in ctx.code.iter().enumerate() {
-        let i = decode(word);
+    // Only the code this executable runs: the code blob is shared with the other DVLEs.
+    let insts: Vec<_> = ctx.code.iter().map(|w| decode(*w)).collect();
+    let procs = flow::procedures(&insts, ctx.main, ctx.endmain, 4 * insts.len() + 4096);
+    let mut visited = vec![false; insts.len()];
+    for &(s, e) in &procs.ranges {
+        for v in visited.get_mut(s as usize..e as usize).unwrap_or(&mut []) {
+            *v = true;
+        }
+    }
+    for (index, i) in insts.iter().enumerate().filter(|(k, _)| visited.get(*k).copied().unwrap_or(false)) {
         match i.destination() {
             Some(r) if geometry && r.file == super::RegisterFile::Output && r.index >= 7 => {
                 issue(
@@ -191,7 +201,7 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
         if !geometry && matches!(i.op, Op::Emit | Op::Setemit) {
             issue(&mut out, index, false, format!("{} in a vertex shader", Lower(i.info().name)));
         }
-        if i.has_desc() && matches!(i.op, Op::Mova) {
+        if matches!(i.op, Op::Mova) {
             let d = OperandDescriptor(ctx.opdescs.get(usize::from(i.desc)).copied().unwrap_or(0xC));
             if d.mask() & 0xC == 0 {
                 issue(&mut out, index, false, "mova writes neither a0.x nor a0.y".into());

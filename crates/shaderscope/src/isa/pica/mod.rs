@@ -10,6 +10,7 @@
 
 mod check;
 pub mod float24;
+mod flow;
 mod instruction;
 mod names;
 pub mod opcodes;

@@ -16,6 +16,7 @@
 //! * Procedures are the entry range plus every CALL/CALLC/CALLU target range, printed in
 //!   address order (picasso lays procedures out in source order).
 
+use super::flow;
 use super::instruction::{COMPONENTS, Instruction, OperandDescriptor, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
@@ -249,53 +250,24 @@ impl<'c> Listing<'c> {
 
     // ------------------------------------------------------------------ procedures
 
-    fn code_len(&self) -> u32 {
-        u32::try_from(self.insts.len()).unwrap_or(u32::MAX)
-    }
-
     /// The entry range and every called range, transitively, in address order.
     fn find_procs(&mut self) {
-        let len = self.code_len();
-        let start = self.ctx.main.min(len);
-        let end = self.ctx.endmain.clamp(start, len);
-        if self.ctx.main >= len || self.ctx.endmain <= self.ctx.main || self.ctx.endmain > len {
+        let found = flow::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
+        if found.clamped {
+            let (s, e) = found.ranges.get(found.entry).copied().unwrap_or((0, 0));
             self.notes.push(format!(
-                "entry range 0x{:03x}..0x{:03x} is not inside the {} code words; listed as 0x{start:03x}..0x{end:03x}",
-                self.ctx.main, self.ctx.endmain, len
+                "entry range 0x{:03x}..0x{:03x} is not inside the {} code words; listed as 0x{s:03x}..0x{e:03x}",
+                self.ctx.main,
+                self.ctx.endmain,
+                self.insts.len()
             ));
         }
-        let mut ranges: Vec<(u32, u32)> = vec![(start, end)];
-        let mut seen: HashMap<(u32, u32), ()> = HashMap::new();
-        seen.insert((start, end), ());
-        let mut budget = (end - start) as usize;
-        let mut next = 0;
-        while let Some(&(s, e)) = ranges.get(next) {
-            next += 1;
-            for a in s..e {
-                let Some(i) = self.insts.get(a as usize) else { continue };
-                if !matches!(i.op, Op::Call | Op::Callc | Op::Callu) {
-                    continue;
-                }
-                let (t, n) = (u32::from(i.target), u32::from(i.num));
-                if n == 0 || t.checked_add(n).is_none_or(|x| x > len) {
-                    continue;
-                }
-                if seen.contains_key(&(t, t + n)) {
-                    continue;
-                }
-                if budget + n as usize > MAX_LINES {
-                    self.notes.push("too many procedure ranges; the listing stops adding them".into());
-                    break;
-                }
-                budget += n as usize;
-                seen.insert((t, t + n), ());
-                ranges.push((t, t + n));
-            }
+        if found.truncated {
+            self.notes.push("too many procedure ranges; the listing leaves some out".into());
         }
-        let entry_range = (start, end);
-        ranges.sort_unstable();
-        self.entry = ranges.iter().position(|r| *r == entry_range).unwrap_or(0);
-        self.procs = ranges.iter().map(|&(start, end)| Proc { start, end, name: String::new() }).collect();
+        self.entry = found.entry;
+        self.procs =
+            found.ranges.iter().map(|&(start, end)| Proc { start, end, name: String::new() }).collect();
         for (k, p) in self.procs.iter().enumerate() {
             self.proc_by_range.insert((p.start, p.end - p.start), k);
         }
