@@ -181,8 +181,8 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let insts: Vec<_> = ctx.code.iter().map(|w| decode(*w)).collect();
     let procs = flow::procedures(&insts, ctx.main, ctx.endmain, 4 * insts.len() + 4096);
     let mut visited = vec![false; insts.len()];
-    for &(s, e) in &procs.ranges {
-        for v in visited.get_mut(s as usize..e as usize).unwrap_or(&mut []) {
+    for r in &procs.ranges {
+        for v in visited.get_mut(r.start as usize..r.end as usize).unwrap_or(&mut []) {
             *v = true;
         }
     }

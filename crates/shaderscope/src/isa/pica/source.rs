@@ -97,6 +97,8 @@ enum Decl {
 struct Proc {
     start: u32,
     end: u32,
+    /// Reached only by jumps.
+    by_jump: bool,
     name: String,
 }
 
@@ -128,6 +130,8 @@ struct Listing<'c> {
     decls: Vec<Decl>,
     procs: Vec<Proc>,
     entry: usize,
+    /// The DVLE label of the entry, where it is not `main`.
+    entry_label: Option<String>,
     /// (start, length) of a CALL range → procedure index.
     proc_by_range: HashMap<(u32, u32), usize>,
     /// (procedure, word address) → label name.
@@ -222,6 +226,7 @@ impl<'c> Listing<'c> {
             decls: Vec::new(),
             procs: Vec::new(),
             entry: 0,
+            entry_label: None,
             proc_by_range: HashMap::new(),
             labels: HashMap::new(),
             jumps: HashMap::new(),
@@ -254,7 +259,7 @@ impl<'c> Listing<'c> {
     fn find_procs(&mut self) {
         let found = flow::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
         if found.clamped {
-            let (s, e) = found.ranges.get(found.entry).copied().unwrap_or((0, 0));
+            let (s, e) = found.ranges.get(found.entry).map_or((0, 0), |r| (r.start, r.end));
             self.notes.push(format!(
                 "entry range 0x{:03x}..0x{:03x} is not inside the {} code words; listed as 0x{s:03x}..0x{e:03x}",
                 self.ctx.main,
@@ -266,8 +271,11 @@ impl<'c> Listing<'c> {
             self.notes.push("too many procedure ranges; the listing leaves some out".into());
         }
         self.entry = found.entry;
-        self.procs =
-            found.ranges.iter().map(|&(start, end)| Proc { start, end, name: String::new() }).collect();
+        self.procs = found
+            .ranges
+            .iter()
+            .map(|r| Proc { start: r.start, end: r.end, by_jump: r.by_jump, name: String::new() })
+            .collect();
         for (k, p) in self.procs.iter().enumerate() {
             self.proc_by_range.insert((p.start, p.end - p.start), k);
         }
@@ -290,6 +298,15 @@ impl<'c> Listing<'c> {
                 by_address.insert(l.address, &l.name);
             }
         }
+        // The entry is `main`: picasso writes no label table, so a DVLE name for the entry would
+        // not survive re-assembly (the DVLE's own name is shown in a comment). Only when an
+        // alias already took `main` does the entry get another name and an `.entry` line.
+        self.entry_label = by_address
+            .get(&self.procs.get(self.entry).map_or(u32::MAX, |p| p.start))
+            .and_then(|n| (*n != "main").then(|| n.to_string()));
+        if let Some(p) = self.procs.get(self.entry) {
+            by_address.remove(&p.start);
+        }
         let mut pick = |names: &mut NameSet, at: u32, fallback: String| -> String {
             match by_address.get(&at).and_then(|n| label_name(n)) {
                 Some(n) if names.is_free_label(&n) => {
@@ -299,20 +316,24 @@ impl<'c> Listing<'c> {
                 _ => names.claim_label(&fallback),
             }
         };
-        // The entry first, so that it gets its DVLE name (or `main`).
         let order: Vec<usize> =
             std::iter::once(self.entry).chain((0..self.procs.len()).filter(|k| *k != self.entry)).collect();
         for k in order {
             let Some(p) = self.procs.get(k) else { continue };
-            let fallback = if k == self.entry { "main".to_string() } else { format!("proc_{:03x}", p.start) };
             let start = p.start;
-            let name = pick(names, start, fallback);
+            let name = if k == self.entry {
+                names.claim_label("main")
+            } else {
+                pick(names, start, format!("proc_{start:03x}"))
+            };
             if let Some(p) = self.procs.get_mut(k) {
                 p.name = name;
             }
         }
-        // Jump targets: a label in the jumping procedure if the target is inside it (or at its
-        // end), else in the first procedure that contains it.
+        // Jump targets: a label in the jumping procedure if the target is inside it, else in the
+        // range made for code reached only by jumps, else in the first procedure that contains
+        // it. (Re-assembled, the jump then leads into the same range, which the procedure walk
+        // finds again.)
         let mut wanted: Vec<(usize, u32, u32)> = Vec::new();
         for (k, p) in self.procs.iter().enumerate() {
             for a in p.start..p.end {
@@ -322,19 +343,28 @@ impl<'c> Listing<'c> {
                 }
             }
         }
+        let len = self.insts.len() as u64;
+        let last = self.procs.len().checked_sub(1);
         for (k, a, t) in wanted {
-            let home = self.procs.get(k).filter(|p| p.start <= t && t <= p.end).map(|_| k).or_else(|| {
-                self.procs
-                    .iter()
-                    .position(|p| p.start <= t && t < p.end)
-                    .or_else(|| self.procs.iter().position(|p| p.end == t))
-            });
+            let inside = |p: &Proc| p.start <= t && t < p.end;
+            // Past the last word: the end of the last procedure, which re-assembled is the end
+            // of the code again.
+            let past_the_end = (u64::from(t) == len).then_some(last).flatten();
+            let home = self
+                .procs
+                .get(k)
+                .filter(|p| inside(p))
+                .map(|_| k)
+                .or_else(|| self.procs.iter().position(|p| p.by_jump && inside(p)))
+                .or_else(|| self.procs.iter().position(inside))
+                .or(past_the_end);
             let label = home.map(|h| {
-                if let Some(n) = self.labels.get(&(h, t)) {
+                let at = self.procs.get(h).filter(|p| !inside(p)).map_or(t, |p| p.end);
+                if let Some(n) = self.labels.get(&(h, at)) {
                     return n.clone();
                 }
                 let n = pick(names, t, format!("l_{t:03x}"));
-                self.labels.insert((h, t), n.clone());
+                self.labels.insert((h, at), n.clone());
                 n
             });
             if label.is_none() {
@@ -782,6 +812,11 @@ impl<'c> Listing<'c> {
         out.styled(Style::Directive, ".proc")?;
         out.write_char(' ')?;
         out.styled(Style::Label, &p.name)?;
+        if let Some(l) = self.entry_label.as_ref().filter(|_| k == self.entry) {
+            out.style(Style::Comment);
+            write!(out, " ; DVLE label \"{}\"", printable(l))?;
+            out.reset();
+        }
         out.write_char('\n')?;
         let mut stack: Vec<Block> = Vec::new();
         // picasso's padding rules, to point out where it will insert a NOP that the binary lacks.
@@ -1478,9 +1513,8 @@ l_00f:
 .fvec u_secret[2] ; c8 \"_secret\"
 .out outpos position o0
 .out outdummy dummy o1
-.entry gmain
 
-.proc gmain
+.proc main ; DVLE label \"gmain\"
 	setemit 0, prim
 	mov outpos, c0
 	mov o6[2], v14[1]
@@ -1490,6 +1524,16 @@ l_00f:
 .end
 ";
         assert_eq!(listing(&c), expected);
+    }
+
+    #[test]
+    fn the_entry_is_main_unless_an_alias_took_the_name() {
+        let code = [ins(Op::End).encode()];
+        let uniforms = [Uniform { name: "main".into(), first: 0x10, last: 0x10 }];
+        let mut c = ctx(&code, &[]);
+        c.uniforms = &uniforms;
+        let text = listing(&c);
+        assert!(text.ends_with(".fvec main ; c0\n.entry main_2\n\n.proc main_2\n\tend\n.end\n"), "{text}");
     }
 
     #[test]
@@ -1572,6 +1616,38 @@ l_00f:
                 "",
                 ".proc proc_009",
                 "\tnop",
+                ".end",
+            ]
+        );
+    }
+
+    #[test]
+    fn code_reached_only_by_jumps_is_listed() {
+        let opdescs = [OperandDescriptor::new(0xF, [ID, ID, ID]).0];
+        let code = [
+            Instruction { refs: [true, true], condop: 2, target: 3, ..ins(Op::Jmpc) }.encode(),
+            ins(Op::End).encode(),
+            ins(Op::Nop).encode(), // never runs: not listed
+            Instruction { uniform: 0, target: 5, ..ins(Op::Jmpu) }.encode(),
+            ins(Op::End).encode(),
+        ];
+        let mut c = ctx(&code, &opdescs);
+        c.endmain = 2;
+        let text = listing(&c);
+        let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(".proc")).collect();
+        assert_eq!(
+            body,
+            [
+                ".proc main",
+                "\tjmpc cmp.x, l_003",
+                "\tend",
+                ".end",
+                "",
+                ".proc proc_003",
+                "l_003:",
+                "\tjmpu b0, l_005",
+                "\tend",
+                "l_005:",
                 ".end",
             ]
         );
