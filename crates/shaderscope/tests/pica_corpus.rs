@@ -2,22 +2,39 @@
 //! checks, and the picasso listing of every DVLE.
 
 mod common;
-mod pica_support;
 
-use shaderscope::isa::pica::{self, Op, decode};
+use shaderscope::format::shbin::Dvlb;
+use shaderscope::format::shbin::dvlb::DvleNames;
+use shaderscope::isa::pica::{self, Op, SourceContext, decode};
 use shaderscope::print::{PlainText, Printer};
 use std::fmt;
 
-/// Every corpus SHBIN, parsed by the test-only reader.
-fn corpus() -> Vec<(String, pica_support::Dvlb)> {
+/// One corpus SHBIN with what the ISA needs from it.
+struct File {
+    path: String,
+    dvlb: Dvlb,
+    opdescs: Vec<u32>,
+    names: Vec<DvleNames>,
+}
+
+impl File {
+    fn context(&self, k: usize) -> SourceContext<'_> {
+        self.dvlb.source_context(k, &self.names[k], &self.opdescs, 0).unwrap()
+    }
+}
+
+/// Every corpus SHBIN, parsed by the container.
+fn corpus() -> Vec<File> {
     let Some(dir) = common::corpus_dir() else { return Vec::new() };
     common::manifest(&dir, "shbin")
         .into_iter()
         .filter(|r| r.kind == "shbin")
         .map(|r| {
             let bytes = std::fs::read(dir.join("shbin").join(&r.path)).unwrap();
-            let d = pica_support::parse(&bytes).unwrap_or_else(|| panic!("{} does not parse", r.path));
-            (r.path, d)
+            let dvlb = Dvlb::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", r.path));
+            let opdescs = dvlb.opdesc_words();
+            let names = dvlb.dvles.iter().map(|e| e.names()).collect();
+            File { path: r.path, dvlb, opdescs, names }
         })
         .collect()
 }
@@ -26,8 +43,8 @@ fn corpus() -> Vec<(String, pica_support::Dvlb)> {
 fn every_corpus_word_reencodes_to_itself() {
     let files = corpus();
     let mut words = 0;
-    for (path, d) in &files {
-        for (k, &w) in d.code.iter().enumerate() {
+    for File { path, dvlb, .. } in &files {
+        for (k, &w) in dvlb.dvlp.code.iter().enumerate() {
             let i = decode(w);
             assert_eq!(i.encode(), w, "{path} word {k}");
             assert_ne!(i.op, Op::Unknown, "{path} word {k}: 0x{w:08x}");
@@ -42,11 +59,12 @@ fn every_corpus_word_reencodes_to_itself() {
 fn corpus_programs_pass_the_checks() {
     // The corpus is known-good (every opdesc index and flow target is in range), and none of
     // it trips the warnings either.
-    for (path, d) in corpus() {
-        let issues = pica::check_program(&d.code, d.opdescs.len());
+    for f in corpus() {
+        let path = &f.path;
+        let issues = pica::check_program(&f.dvlb.dvlp.code, f.opdescs.len());
         assert!(issues.is_empty(), "{path}: {issues:?}");
-        for k in 0..d.dvles.len() {
-            let issues = pica::check_executable(&d.context(k));
+        for k in 0..f.dvlb.dvles.len() {
+            let issues = pica::check_executable(&f.context(k));
             assert!(issues.is_empty(), "{path} DVLE {k}: {issues:?}");
         }
     }
@@ -74,20 +92,21 @@ impl Printer for Recording {
 #[test]
 fn every_dvle_lists_completely_and_cleanly() {
     let mut dvles = 0;
-    for (path, d) in corpus() {
-        for k in 0..d.dvles.len() {
+    for f in corpus() {
+        let path = &f.path;
+        for k in 0..f.dvlb.dvles.len() {
             dvles += 1;
-            let ctx = d.context(k);
+            let ctx = f.context(k);
             let mut p = Recording::default();
             pica::write_source(&ctx, &mut p).unwrap();
             let text = &p.text.out;
             let at = format!("{path} DVLE {k}");
             // Every word of the entry range is printed as an instruction line.
-            let listed: Vec<u32> = p.offsets.iter().map(|o| ((o - d.code_offset) / 4) as u32).collect();
+            let listed: Vec<u32> = p.offsets.iter().map(|o| ((o - ctx.code_offset) / 4) as u32).collect();
             for a in ctx.main..ctx.endmain {
                 assert!(listed.contains(&a), "{at}: word 0x{a:03x} is not listed\n{text}");
             }
-            assert!(listed.iter().all(|a| (*a as usize) < d.code.len()), "{at}");
+            assert!(listed.iter().all(|a| (*a as usize) < ctx.code.len()), "{at}");
             // Nothing had to be commented out and picasso pads nothing on its own.
             for bad in ["not nested", "unknown opcode", "cannot", "picasso inserts", "outside"] {
                 assert!(!text.contains(bad), "{at}: \"{bad}\"\n{text}");
@@ -107,8 +126,7 @@ fn every_dvle_lists_completely_and_cleanly() {
             let ends = text.lines().filter(|l| l.trim() == ".end").count();
             assert_eq!(opens, ends, "{at}\n{text}");
             // Every uniform is declared under its identifier.
-            let dv = &d.dvles[k];
-            for u in &dv.uniforms {
+            for u in ctx.uniforms {
                 let ident: String = u.name.chars().map(|c| if c == '.' { '$' } else { c }).collect();
                 let declared = text.lines().any(|l| {
                     let mut w = l.split_whitespace();
@@ -118,7 +136,7 @@ fn every_dvle_lists_completely_and_cleanly() {
                 assert!(declared, "{at}: uniform {} not declared\n{text}", u.name);
             }
             // One .out per output-table entry.
-            assert_eq!(text.lines().filter(|l| l.starts_with(".out ")).count(), dv.outputs.len(), "{at}");
+            assert_eq!(text.lines().filter(|l| l.starts_with(".out ")).count(), ctx.outputs.len(), "{at}");
         }
     }
     println!("{dvles} DVLEs listed");

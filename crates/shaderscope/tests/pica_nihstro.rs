@@ -16,8 +16,8 @@
 //! * nihstro lists the whole code blob for each DVLE, so shared code is compared once per DVLE.
 
 mod common;
-mod pica_support;
 
+use shaderscope::format::shbin::Dvlb;
 use shaderscope::isa::pica::{Instruction, Op, OperandDescriptor, Register, decode};
 use std::path::Path;
 
@@ -254,14 +254,15 @@ fn decoding_agrees_with_nihstro_listings() {
         let rel = f.strip_prefix(&refs).unwrap().to_string_lossy().into_owned();
         let shbin = rel.rsplit_once(".dvle").unwrap().0;
         let bytes = std::fs::read(root.join(shbin)).unwrap();
-        let dvlb = pica_support::parse(&bytes).unwrap_or_else(|| panic!("{shbin} does not parse"));
+        let dvlb = Dvlb::parse(&bytes).unwrap_or_else(|e| panic!("{shbin}: {e}"));
+        let (code, opdescs) = (&dvlb.dvlp.code, dvlb.opdesc_words());
         let text = std::fs::read_to_string(f).unwrap();
         for l in text.lines().filter_map(parse_line) {
             lines += 1;
-            let word = dvlb.code.get(l.addr as usize / 4).copied();
+            let word = code.get(l.addr as usize / 4).copied();
             assert_eq!(word, Some(l.word), "{rel}: word at 0x{:x}", l.addr);
             let i = decode(l.word);
-            match compare(&l, &i, &dvlb.opdescs) {
+            match compare(&l, &i, &opdescs) {
                 Ok(()) if l.tokens.is_empty() => mnemonic_only += 1,
                 Ok(()) => full += 1,
                 Err(e) => mismatches.push(format!("{rel} 0x{:04x} [{:08x}]: {e}", l.addr, l.word)),
