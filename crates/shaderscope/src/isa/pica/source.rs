@@ -860,7 +860,7 @@ impl<'c> Listing<'c> {
             }
             let Some(inst) = self.insts.get(a as usize) else { break };
             let depth = stack.len() + 1;
-            out.start_line(Some(self.ctx.code_offset + 4 * u64::from(a)));
+            out.start_line(Some(self.ctx.code_offset.saturating_add(4 * u64::from(a))));
             indent(out, depth)?;
             let dropped = self.block_problem(inst, a, stack.last().map(Block::part_end).unwrap_or(p.end));
             if let Some(problem) = &dropped {
@@ -949,7 +949,7 @@ impl<'c> Listing<'c> {
         out.style(Style::Address);
         out.write_str(" ;")?;
         if self.ctx.offsets {
-            write!(out, " 0x{:06x}", self.ctx.code_offset + 4 * u64::from(a))?;
+            write!(out, " 0x{:06x}", self.ctx.code_offset.saturating_add(4 * u64::from(a)))?;
         }
         if self.ctx.raw {
             let w = self.ctx.code.get(a as usize).copied().unwrap_or(0);
@@ -1677,6 +1677,86 @@ l_00f:
                 ".end",
             ]
         );
+    }
+
+    /// Arbitrary words and tables: no panic, balanced output, bounded size.
+    #[test]
+    fn arbitrary_programs_and_tables_list_without_panicking() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..3000 {
+            let len = (next() % 48) as usize;
+            // Bias toward flow instructions so that targets and blocks get exercised.
+            let code: Vec<u32> = (0..len)
+                .map(|_| {
+                    let w = next() as u32;
+                    if w & 1 == 0 { (w & 0x03ff_ffff) | ((0x20 + (w >> 28) % 14) << 26) } else { w }
+                })
+                .collect();
+            let opdescs: Vec<u32> = (0..next() % 4).map(|_| next() as u32).collect();
+            let uniforms: Vec<Uniform> = (0..next() % 5)
+                .map(|k| {
+                    let first = (next() % 0x90) as u16;
+                    Uniform {
+                        name: format!("u.{k}\n"),
+                        first,
+                        last: first.wrapping_add((next() % 6) as u16).wrapping_sub(1),
+                    }
+                })
+                .collect();
+            let constants: Vec<Constant> = (0..next() % 5)
+                .map(|_| match next() % 3 {
+                    0 => Constant::Bool { register: (next() % 20) as u8, value: next() % 2 == 0 },
+                    1 => Constant::Int { register: (next() % 6) as u8, value: [1, 2, 3, 4] },
+                    _ => Constant::Float { register: (next() % 100) as u8, value: [next() as u32; 4] },
+                })
+                .collect();
+            let outputs: Vec<Output> = (0..next() % 4)
+                .map(|_| Output {
+                    semantic: (next() % 12) as u16,
+                    register: (next() % 18) as u16,
+                    mask: (next() % 17) as u16,
+                })
+                .collect();
+            let labels: Vec<Label> = (0..next() % 3)
+                .map(|_| Label { name: "end".into(), address: (next() % 50) as u32 })
+                .collect();
+            let mut c = ctx(&code, &opdescs);
+            c.main = (next() % 50) as u32;
+            c.endmain = (next() % 50) as u32;
+            c.shader_type = [ShaderType::Vertex, ShaderType::Geometry, ShaderType::Other(7)][round % 3];
+            c.geometry = GeometryMode {
+                mode: (next() % 4) as u8,
+                fixed_start: next() as u8,
+                variable_count: 3,
+                fixed_count: 4,
+            };
+            c.uniforms = &uniforms;
+            c.constants = &constants;
+            c.outputs = &outputs;
+            c.labels = &labels;
+            c.code_offset = u64::MAX - 8;
+            c.offsets = true;
+            c.raw = true;
+            let text = listing(&c);
+            assert!(text.len() < 64 * 1024, "{}", text.len());
+            // Every line is a comment, directive, label or (indented) instruction: names with
+            // line breaks in them must not start lines of their own.
+            for l in text.lines().filter(|l| !l.is_empty()) {
+                let label = l.ends_with(':')
+                    && l.chars().take(l.len() - 1).all(|c| c.is_ascii_alphanumeric() || c == '_');
+                assert!(l.starts_with([';', '.', '\t']) || label, "{l:?}");
+            }
+            let procs = text.lines().filter(|l| l.starts_with(".proc ")).count();
+            assert!(procs >= 1, "{text}");
+            let _ = super::super::check_program(&code, opdescs.len());
+            let _ = super::super::check_executable(&c);
+        }
     }
 
     #[test]
