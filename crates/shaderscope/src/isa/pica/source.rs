@@ -447,27 +447,27 @@ impl<'c> Listing<'c> {
                 let (first, last) = (u.first - base, u.last.wrapping_sub(base));
                 let original = u.name.clone();
                 let fits = u.last >= u.first && last < count && first >= next;
+                if !fits {
+                    // No declaration: re-assembled, the uniform would land elsewhere. Its
+                    // registers are printed plainly and the table entry is lost.
+                    self.decls.push(Decl::Comment(format!(
+                        "uniform \"{}\" ({letter}{first}-{letter}{last}) cannot be placed by picasso's allocator here",
+                        printable(&original)
+                    )));
+                    continue;
+                }
                 let name = names.claim(&sanitize(&u.name));
-                let size = last.wrapping_sub(first).wrapping_add(1);
+                let size = last - first + 1;
                 let a = self.aliases.add(name.clone());
                 let table = match letter {
                     'c' => self.aliases.c.as_mut_slice(),
                     'i' => self.aliases.i.as_mut_slice(),
                     _ => self.aliases.b.as_mut_slice(),
                 };
-                let array = fits && size > 1;
-                for k in 0..if fits { size } else { 1 } {
+                for k in 0..size {
                     if let Some(slot) = table.get_mut(usize::from(first + k)) {
-                        slot.get_or_insert(AliasRef { alias: a, offset: k as u8, array });
+                        slot.get_or_insert(AliasRef { alias: a, offset: k as u8, array: size > 1 });
                     }
-                }
-                if !fits {
-                    self.decls.push(Decl::Comment(format!(
-                        "uniform \"{}\" ({letter}{first}-{letter}{last}) cannot be placed by picasso's allocator here",
-                        printable(&original)
-                    )));
-                    self.decls.push(Decl::Alias { name, register: format!("{letter}{first}") });
-                    continue;
                 }
                 if first > next {
                     let gap = names.claim(&format!("_gap_{letter}{next}"));
@@ -592,6 +592,7 @@ impl<'c> Listing<'c> {
     fn declare_outputs(&mut self, names: &mut NameSet) {
         let max_reg = if self.geometry { 7 } else { 16 };
         let outputs = self.ctx.outputs;
+        let mut used = [0u16; 16];
         for o in outputs {
             let Some((semantic, base)) = semantic_name(o.semantic) else {
                 self.decls.push(Decl::Comment(format!(
@@ -602,12 +603,22 @@ impl<'c> Listing<'c> {
                 )));
                 continue;
             };
-            if o.register >= max_reg || o.mask & 0xF == 0 {
+            // picasso: o7 and up are dummy-only (and absent in a geometry shader), a mask needs
+            // a component, and two outputs may not share a component of a register.
+            let taken = used.get(usize::from(o.register)).copied().unwrap_or(0);
+            if o.register >= max_reg
+                || (o.register >= 7 && o.semantic != 9)
+                || o.mask & 0xF == 0
+                || taken & o.mask != 0
+            {
                 self.decls.push(Decl::Comment(format!(
                     "output {semantic} on o{} mask 0x{:x} cannot be declared in picasso",
                     o.register, o.mask
                 )));
                 continue;
+            }
+            if let Some(u) = used.get_mut(usize::from(o.register)) {
+                *u |= o.mask & 0xF;
             }
             let mask = if o.mask & 0xF == 0xF { String::new() } else { format!(".{}", out_mask(o.mask)) };
             let register = format!("o{}{mask}", o.register);
