@@ -5,6 +5,16 @@
 //! single words, and prints whole programs as picasso source (the de-facto text syntax, which
 //! picasso 2.7.1 re-assembles to the same instructions).
 //!
+//! * [`opcodes`]: the one opcode table (3dbrew name, picasso mnemonic, encoding, bit layout,
+//!   operand syntax, source lanes read) that decoding, encoding and printing all follow.
+//! * [`decode`] / [`Instruction::encode`]: every word decodes (unused opcodes to
+//!   [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and [`Register`] read
+//!   the operands.
+//! * [`write_source`]: one DVLE as complete picasso source; [`describe_word`] and
+//!   [`describe_opdesc`]: one-line text for byte dumps.
+//! * [`check_program`] / [`check_executable`]: semantic findings per word.
+//! * [`float24`]: the 24-bit float both ways.
+//!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them to
 //! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
 
