@@ -22,7 +22,7 @@ use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
 use super::{Constant, ShaderType, SourceContext, float24};
 use crate::print::{Printer, Style};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 
 /// Most instruction lines one listing prints (procedures called with many different ranges
@@ -32,7 +32,7 @@ const MAX_LINES: usize = 1 << 16;
 /// A register's spelling through an alias: `name`, `name[offset]` for arrays.
 #[derive(Debug, Clone, Copy)]
 struct AliasRef {
-    alias: usize,
+    alias: u32,
     offset: u8,
     array: bool,
 }
@@ -48,7 +48,7 @@ struct Aliases {
     o: [Option<AliasRef>; 16],
     /// Aliases for v/r registers used with an address register (picasso only accepts an index
     /// on a float uniform written as a register, but accepts it on any alias).
-    rel: [Option<usize>; 32],
+    rel: [Option<u32>; 32],
 }
 
 impl Default for Aliases {
@@ -66,13 +66,13 @@ impl Default for Aliases {
 }
 
 impl Aliases {
-    fn add(&mut self, name: String) -> usize {
+    fn add(&mut self, name: String) -> u32 {
         self.names.push(name);
-        self.names.len() - 1
+        u32::try_from(self.names.len() - 1).unwrap_or(u32::MAX)
     }
 
-    fn name(&self, a: usize) -> &str {
-        self.names.get(a).map(String::as_str).unwrap_or("?")
+    fn name(&self, a: u32) -> &str {
+        self.names.get(a as usize).map(String::as_str).unwrap_or("?")
     }
 }
 
@@ -133,12 +133,12 @@ struct Listing<'c> {
     /// The DVLE label of the entry, where it is not `main`.
     entry_label: Option<String>,
     /// (start, length) of a CALL range → procedure index.
-    proc_by_range: HashMap<(u32, u32), usize>,
+    proc_by_range: BTreeMap<(u32, u32), usize>,
     /// (procedure, word address) → label name.
-    labels: HashMap<(usize, u32), String>,
+    labels: BTreeMap<(usize, u32), String>,
     /// Jump instruction (procedure, address) → label name, or None when the target is
     /// outside every procedure.
-    jumps: HashMap<(usize, u32), Option<String>>,
+    jumps: BTreeMap<(usize, u32), Option<String>>,
     notes: Vec<String>,
 }
 
@@ -227,9 +227,9 @@ impl<'c> Listing<'c> {
             procs: Vec::new(),
             entry: 0,
             entry_label: None,
-            proc_by_range: HashMap::new(),
-            labels: HashMap::new(),
-            jumps: HashMap::new(),
+            proc_by_range: BTreeMap::new(),
+            labels: BTreeMap::new(),
+            jumps: BTreeMap::new(),
             notes: Vec::new(),
         }
     }
@@ -288,7 +288,7 @@ impl<'c> Listing<'c> {
         // plus another label's name gives way to any other name at its address.
         let marks_an_end =
             |n: &str| n.strip_prefix("end").is_some_and(|r| ctx.labels.iter().any(|l| l.name == r));
-        let mut by_address: HashMap<u32, &str> = HashMap::new();
+        let mut by_address: BTreeMap<u32, &str> = BTreeMap::new();
         for l in ctx.labels {
             let better = match by_address.get(&l.address) {
                 None => true,
