@@ -72,7 +72,7 @@ pub fn decode(word: u32) -> Instruction {
         vertex: get(l.vertex, word) as u8,
         primitive: get(l.primitive, word) != 0,
         invert: get(l.invert, word) != 0,
-        unused: word & !(l.mask() | row.opcode_mask),
+        unused: word & !row.covered,
     }
 }
 
@@ -112,7 +112,7 @@ impl Instruction {
             | l.vertex.put(b(self.vertex))
             | l.primitive.put(b(self.primitive))
             | l.invert.put(b(self.invert))
-            | (self.unused & !(l.mask() | row.opcode_mask))
+            | (self.unused & !row.covered)
     }
 
     /// Number of source operands (0–3).
@@ -315,7 +315,8 @@ mod tests {
         for w in words().take(100_000) {
             let i = decode(w);
             let row = i.info();
-            assert_eq!(i.unused & (row.layout.mask() | row.opcode_mask), 0);
+            assert_eq!(i.unused & row.covered, 0);
+            assert_eq!(row.covered, row.layout.mask() | row.opcode_mask);
         }
     }
 

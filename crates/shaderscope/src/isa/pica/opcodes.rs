@@ -374,6 +374,8 @@ pub struct OpInfo {
     pub layout: Layout,
     /// The bits that identify the opcode (CMP uses bits 31..27, MAD/MADI 31..29, others 31..26).
     pub opcode_mask: u32,
+    /// The bits the opcode and the fields cover together; the rest of a word is unused.
+    pub covered: u32,
     /// Source syntax.
     pub syntax: Syntax,
     /// Components read.
@@ -405,7 +407,8 @@ const fn row(
         Format::Unknown => 0,
         _ => OPC6,
     };
-    OpInfo { op, name, mnemonic, format, layout, opcode_mask, syntax, lanes }
+    let covered = layout.mask() | opcode_mask;
+    OpInfo { op, name, mnemonic, format, layout, opcode_mask, covered, syntax, lanes }
 }
 
 const fn unknown(name: &'static str) -> OpInfo {
