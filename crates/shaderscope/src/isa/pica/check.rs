@@ -161,21 +161,12 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
     out
 }
 
-/// Checks that need the executable (DVLE): the entry range, output registers a geometry shader
-/// cannot write and geometry-only instructions in a vertex shader (in the code the executable
-/// runs: its entry range and what it calls), and the DVLE's output and uniform tables.
+/// Checks that need the executable (DVLE), over the code it runs (its entry range and what it
+/// calls; the blob is shared with other DVLEs): output registers a geometry shader does not
+/// have, geometry-only instructions in a vertex shader, MOVA writing no address register.
+/// The container checks the DVLE's header and tables itself, with their exact offsets.
 pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
-    let len = ctx.code.len();
-    let (main, endmain) = (ctx.main as usize, ctx.endmain as usize);
-    if main >= len || endmain > len || endmain <= main {
-        issue(
-            &mut out,
-            main.min(len),
-            true,
-            format!("entry range 0x{main:03x}..0x{endmain:03x} is not inside the {len} code words"),
-        );
-    }
     let geometry = ctx.shader_type == ShaderType::Geometry;
     // Only the code this executable runs: the code blob is shared with the other DVLEs.
     let insts: Vec<_> = ctx.code.iter().map(|w| decode(*w)).collect();
@@ -206,44 +197,6 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
             if d.mask() & 0xC == 0 {
                 issue(&mut out, index, false, "mova writes neither a0.x nor a0.y".into());
             }
-        }
-    }
-    for o in ctx.outputs {
-        if o.register >= if geometry { 7 } else { 16 } {
-            issue(
-                &mut out,
-                main,
-                true,
-                format!("output table names o{}, which this shader type does not have", o.register),
-            );
-        }
-        if o.semantic == 7 || o.semantic > 9 {
-            issue(
-                &mut out,
-                main,
-                false,
-                format!("output o{} has unknown semantic {}", o.register, o.semantic),
-            );
-        }
-    }
-    for u in ctx.uniforms {
-        let class = |r: u16| match r {
-            0x00..=0x0F => 0,
-            0x10..=0x6F => 1,
-            0x70..=0x73 => 2,
-            0x78..=0x87 => 3,
-            _ => 4,
-        };
-        if u.last < u.first || class(u.first) != class(u.last) || class(u.first) == 4 {
-            issue(
-                &mut out,
-                main,
-                true,
-                format!(
-                    "uniform \"{}\" has an invalid register range 0x{:x}-0x{:x}",
-                    u.name, u.first, u.last
-                ),
-            );
         }
     }
     out
