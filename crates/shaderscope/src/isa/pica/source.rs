@@ -298,9 +298,8 @@ impl<'c> Listing<'c> {
                 by_address.insert(l.address, &l.name);
             }
         }
-        // The entry is `main`: picasso writes no label table, so a DVLE name for the entry would
-        // not survive re-assembly (the DVLE's own name is shown in a comment). Only when an
-        // alias already took `main` does the entry get another name and an `.entry` line.
+        // The entry keeps its DVLE label as its name where that is a usable identifier, else it
+        // is `main`; an `.entry` line always names it, so picasso puts main where it was.
         self.entry_label = by_address
             .get(&self.procs.get(self.entry).map_or(u32::MAX, |p| p.start))
             .and_then(|n| (*n != "main").then(|| n.to_string()));
@@ -322,7 +321,8 @@ impl<'c> Listing<'c> {
             let Some(p) = self.procs.get(k) else { continue };
             let start = p.start;
             let name = if k == self.entry {
-                names.claim_label("main")
+                let own = self.entry_label.as_deref().and_then(label_name).filter(|n| names.is_free_label(n));
+                names.claim_label(own.as_deref().unwrap_or("main"))
             } else {
                 pick(names, start, format!("proc_{start:03x}"))
             };
@@ -701,7 +701,7 @@ impl<'c> Listing<'c> {
         for d in &self.decls {
             self.write_decl(out, d)?;
         }
-        if let Some(p) = self.procs.get(self.entry).filter(|p| p.name != "main") {
+        if let Some(p) = self.procs.get(self.entry) {
             out.start_line(None);
             out.styled(Style::Directive, ".entry")?;
             out.write_char(' ')?;
@@ -823,7 +823,7 @@ impl<'c> Listing<'c> {
         out.styled(Style::Directive, ".proc")?;
         out.write_char(' ')?;
         out.styled(Style::Label, &p.name)?;
-        if let Some(l) = self.entry_label.as_ref().filter(|_| k == self.entry) {
+        if let Some(l) = self.entry_label.as_ref().filter(|l| k == self.entry && **l != p.name) {
             out.style(Style::Comment);
             write!(out, " ; DVLE label \"{}\"", printable(l))?;
             out.reset();
@@ -1465,6 +1465,7 @@ mod tests {
 .out outpos position o0
 .out outtc0 texcoord0 o1.xy
 .out - texcoord0w o1.z
+.entry main
 
 .proc main
 	dp4 r0.x, uProj[0], aPosition$xyz
@@ -1524,8 +1525,9 @@ l_00f:
 .fvec u_secret[2] ; c8 \"_secret\"
 .out outpos position o0
 .out outdummy dummy o1
+.entry gmain
 
-.proc main ; DVLE label \"gmain\"
+.proc gmain
 	setemit 0, prim
 	mov outpos, c0
 	mov o6[2], v14[1]
