@@ -2,3 +2,4 @@
 //! encoding and printing. An ISA never depends on a container.
 
 pub mod pica;
+pub mod sm4;
