@@ -28,7 +28,7 @@ pub(crate) fn tokens(data: &[u8]) -> Tokens<'_> {
 
 /// Deepest relative-address nesting accepted (`cb0[x0[r0.x + 0].y + 2]` is depth 2). fxc never
 /// nests deeper than one level; the limit keeps hostile input from recursing without end.
-const MAX_REL_DEPTH: u32 = 4;
+const MAX_REL_DEPTH: u8 = 4;
 
 /// Program type from the version token (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -214,8 +214,6 @@ pub struct Instruction<'a> {
     pub opcode: u16,
     /// The opcode's table row, `None` when the number is not defined by the format.
     pub info: Option<&'static OpInfo>,
-    /// Extended opcode tokens, decoded.
-    pub extended: Extended,
     /// Index of the first token after the opcode token(s).
     body: usize,
 }
@@ -252,7 +250,6 @@ impl<'a> Instruction<'a> {
         let Some(tokens) = t.get(..len) else {
             return Err(Error::truncated(offset, "SM4 instruction", len as u64 * 4, have));
         };
-        let mut extended = Extended::default();
         let is_custom = opcode == opcodes::CUSTOMDATA;
         if !is_custom && body == 1 && op0 & 0x8000_0000 != 0 {
             // Any number of extended opcode tokens can be chained (bit 31 of each).
@@ -261,27 +258,43 @@ impl<'a> Instruction<'a> {
                     return Err(Error::truncated(offset + body as u64 * 4, "extended opcode token", 4, 0));
                 };
                 body += 1;
-                match ext & 0x3f {
-                    1 => {
-                        let s = |shift: u32| ((((ext >> shift) & 0xf) as i8) << 4) >> 4;
-                        extended.offsets = Some([s(9), s(13), s(17)]);
-                    }
-                    2 => {
-                        extended.resource_dim =
-                            Some((((ext >> 6) & 0x1f) as u8, ((ext >> 11) & 0xfff) as u16));
-                    }
-                    3 => {
-                        let r = |i: u32| ((ext >> (6 + 4 * i)) & 0xf) as u8;
-                        extended.return_type = Some([r(0), r(1), r(2), r(3)]);
-                    }
-                    _ => {}
-                }
                 if ext & 0x8000_0000 == 0 {
                     break;
                 }
             }
         }
-        Ok(Instruction { offset, tokens, opcode, info, extended, body })
+        Ok(Instruction { offset, tokens, opcode, info, body })
+    }
+
+    /// The extended opcode tokens (`D3D10_SB_EXTENDED_OPCODE_*`), decoded.
+    pub fn extended(&self) -> Extended {
+        let mut extended = Extended::default();
+        if self.opcode == opcodes::CUSTOMDATA {
+            return extended;
+        }
+        for ext in self.tokens.get(1..self.body).unwrap_or(&[]) {
+            let ext = ext.get();
+            match ext & 0x3f {
+                1 => {
+                    let s = |shift: u32| ((((ext >> shift) & 0xf) as i8) << 4) >> 4;
+                    extended.offsets = Some([s(9), s(13), s(17)]);
+                }
+                2 => {
+                    extended.resource_dim = Some((((ext >> 6) & 0x1f) as u8, ((ext >> 11) & 0xfff) as u16));
+                }
+                3 => {
+                    let r = |i: u32| ((ext >> (6 + 4 * i)) & 0xf) as u8;
+                    extended.return_type = Some([r(0), r(1), r(2), r(3)]);
+                }
+                _ => {}
+            }
+        }
+        extended
+    }
+
+    /// Whether extended opcode tokens follow the opcode token.
+    pub fn has_extended(&self) -> bool {
+        self.body > 1 && self.opcode != opcodes::CUSTOMDATA && self.token0() & 0x8000_0000 != 0
     }
 
     /// The opcode token.
@@ -350,9 +363,9 @@ impl<'a> Instruction<'a> {
         Operands { tokens: body.get(skip.min(body.len())..).unwrap_or(&[]), offset: self.body_offset(skip) }
     }
 
-    /// The first operand of the body (declarations: the register being declared) and the
-    /// number of tokens it used.
-    pub fn first_operand(&self) -> Result<(Operand<'a>, usize)> {
+    /// The first operand of the body (declarations: the register being declared); its
+    /// [`Operand::len`] says where the rest of the body starts.
+    pub fn first_operand(&self) -> Result<Operand<'a>> {
         Operand::decode(self.body(), self.body_offset(0), 0)
     }
 }
@@ -392,7 +405,8 @@ impl<'a> Iterator for Operands<'a> {
             return None;
         }
         match Operand::decode(self.tokens, self.offset, 0) {
-            Ok((op, used)) => {
+            Ok(op) => {
+                let used = op.len();
                 self.tokens = self.tokens.get(used..).unwrap_or(&[]);
                 self.offset += used as u64 * 4;
                 Some(Ok(op))
@@ -502,21 +516,78 @@ pub struct Index<'a> {
 pub struct RelOperand<'a> {
     tokens: Tokens<'a>,
     offset: u64,
-    depth: u32,
+    depth: u8,
 }
 
 impl<'a> RelOperand<'a> {
     /// Decode the nested operand.
     pub fn decode(&self) -> Result<Operand<'a>> {
-        Operand::decode(self.tokens, self.offset, self.depth).map(|(o, _)| o)
+        Operand::decode(self.tokens, self.offset, self.depth)
     }
 }
 
-/// One decoded operand.
+/// Number of tokens of the (nested) operand at the start of `t`, checking that they are there.
+/// Only relative indices recurse, at most [`MAX_REL_DEPTH`] deep.
+fn operand_len(t: Tokens<'_>, offset: u64, depth: u8) -> Result<usize> {
+    let have = t.len() as u64 * 4;
+    let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
+    let mut pos = 1usize;
+    let mut extended = tok0 & 0x8000_0000 != 0;
+    while extended {
+        let ext = tok(t, pos)
+            .ok_or_else(|| Error::truncated(offset + pos as u64 * 4, "extended operand token", 4, 0))?;
+        pos += 1;
+        extended = ext & 0x8000_0000 != 0;
+    }
+    let ty = ((tok0 >> 12) & 0xff) as u8;
+    if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
+        pos += match (tok0 & 3, ty) {
+            (1, operand_type::IMMEDIATE32) => 1,
+            (1, _) => 2,
+            (0, _) => 0,
+            _ => 4,
+        };
+    }
+    for d in 0..(tok0 >> 20) & 3 {
+        let rep = (tok0 >> (22 + 3 * d)) & 7;
+        pos += match rep {
+            0 | 3 => 1,
+            1 | 4 => 2,
+            2 => 0,
+            _ => {
+                return Err(Error::invalid(
+                    offset,
+                    "SM4 operand",
+                    format!("index representation {rep} is undefined"),
+                ));
+            }
+        };
+        if rep >= 2 {
+            if depth >= MAX_REL_DEPTH {
+                return Err(Error::invalid(offset, "SM4 operand", "relative addressing nested too deeply"));
+            }
+            let rest = t.get(pos..).unwrap_or(&[]);
+            pos += operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
+        }
+    }
+    if pos > t.len() {
+        return Err(Error::truncated(offset, "SM4 operand", pos as u64 * 4, have));
+    }
+    Ok(pos)
+}
+
+/// One decoded operand. Kept small (it is copied per operand while printing); the nested
+/// operands of relative indices stay as tokens until [`Operand::index`] asks for them.
 #[derive(Debug, Clone, Copy)]
 pub struct Operand<'a> {
     /// Absolute byte offset of the operand token.
     pub offset: u64,
+    /// The tokens of this operand (including nested relative operands).
+    tokens: Tokens<'a>,
+    /// Immediate parts of the indices.
+    index_imm: [u64; 3],
+    /// Immediate values: 1 or 4 DWORDs for `l(…)`, 2 or 4 for `d(…)` (low word first).
+    pub imm: [u32; 4],
     /// Register file.
     pub ty: OperandType,
     /// Component selection.
@@ -529,17 +600,45 @@ pub struct Operand<'a> {
     pub non_uniform: bool,
     /// Number of indices (0–3).
     pub index_dim: u8,
-    /// The indices; only the first `index_dim` are meaningful.
-    pub indices: [Index<'a>; 3],
-    /// Immediate values: 1 or 4 DWORDs for `l(…)`, 2 or 4 for `d(…)` (low word first).
-    pub imm: [u32; 4],
     /// Number of immediate DWORDs in `imm`.
     pub imm_len: u8,
+    /// Token position (within `tokens`) of each index's relative operand; 0 = none.
+    index_rel: [u8; 3],
+    /// Relative-addressing nesting depth of this operand.
+    depth: u8,
 }
 
 impl<'a> Operand<'a> {
-    /// Decode the operand at the start of `t`; returns it and the number of tokens it used.
-    pub fn decode(t: Tokens<'a>, offset: u64, depth: u32) -> Result<(Operand<'a>, usize)> {
+    /// Decode the operand at the start of `t` (first token at absolute `offset`), nested
+    /// `depth` levels deep in relative addressing. [`Operand::len`] tells how many tokens it used.
+    #[inline]
+    pub fn decode(t: Tokens<'a>, offset: u64, depth: u8) -> Result<Operand<'a>> {
+        let mut op = Operand::EMPTY;
+        Operand::decode_into(t, offset, depth, &mut op)?;
+        Ok(op)
+    }
+
+    /// An operand with no tokens (a placeholder for [`Operand::decode_into`]).
+    pub const EMPTY: Operand<'static> = Operand {
+        offset: 0,
+        tokens: &[],
+        index_imm: [0; 3],
+        imm: [0; 4],
+        ty: 0,
+        components: Components::Zero,
+        modifier: Modifier::None,
+        min_precision: 0,
+        non_uniform: false,
+        index_dim: 0,
+        imm_len: 0,
+        index_rel: [0; 3],
+        depth: 0,
+    };
+
+    /// [`Operand::decode`] into an existing value (avoids moving the operand around in hot
+    /// loops). On error `op` holds a partial operand.
+    #[inline]
+    pub fn decode_into(t: Tokens<'a>, offset: u64, depth: u8, op: &mut Operand<'a>) -> Result<()> {
         let have = t.len() as u64 * 4;
         let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
         let mut pos = 1usize;
@@ -565,17 +664,20 @@ impl<'a> Operand<'a> {
         };
         let ty = ((tok0 >> 12) & 0xff) as u8;
         let index_dim = ((tok0 >> 20) & 3) as u8;
-        let mut op = Operand {
+        *op = Operand {
             offset,
+            tokens: &[],
+            index_imm: [0; 3],
+            imm: [0; 4],
             ty,
             components,
             modifier: Modifier::None,
             min_precision: 0,
             non_uniform: false,
             index_dim,
-            indices: [Index::default(); 3],
-            imm: [0; 4],
             imm_len: 0,
+            index_rel: [0; 3],
+            depth,
         };
         // Extended operand tokens (chained by bit 31).
         let mut extended = tok0 & 0x8000_0000 != 0;
@@ -612,21 +714,20 @@ impl<'a> Operand<'a> {
             }
             op.imm_len = words as u8;
         }
-        for d in 0..u32::from(index_dim) {
+        for d in 0..usize::from(index_dim) {
             let rep = (tok0 >> (22 + 3 * d)) & 7;
             let at = offset + pos as u64 * 4;
-            let mut index = Index::default();
+            let mut imm = 0u64;
             match rep {
                 0 | 3 => {
-                    index.imm =
-                        u64::from(tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 4, 0))?);
+                    imm = u64::from(tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 4, 0))?);
                     pos += 1;
                 }
                 1 | 4 => {
                     // 64-bit immediates are stored high word first.
                     let hi = tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 8, 0))?;
                     let lo = tok(t, pos + 1).ok_or_else(|| Error::truncated(at, "operand index", 8, 4))?;
-                    index.imm = (u64::from(hi) << 32) | u64::from(lo);
+                    imm = (u64::from(hi) << 32) | u64::from(lo);
                     pos += 2;
                 }
                 2 => {}
@@ -638,6 +739,9 @@ impl<'a> Operand<'a> {
                     ));
                 }
             }
+            if let Some(slot) = op.index_imm.get_mut(d) {
+                *slot = imm;
+            }
             if rep >= 2 {
                 if depth >= MAX_REL_DEPTH {
                     return Err(Error::invalid(
@@ -646,31 +750,68 @@ impl<'a> Operand<'a> {
                         "relative addressing nested too deeply",
                     ));
                 }
+                let Ok(rel_pos) = u8::try_from(pos) else {
+                    return Err(Error::invalid(
+                        offset,
+                        "SM4 operand",
+                        "relative operand too far into the operand",
+                    ));
+                };
                 let rest = t.get(pos..).unwrap_or(&[]);
-                let at = offset + pos as u64 * 4;
-                let (_, used) = Operand::decode(rest, at, depth + 1)?;
-                index.rel = Some(RelOperand {
-                    tokens: rest.get(..used).unwrap_or(&[]),
-                    offset: at,
-                    depth: depth + 1,
-                });
+                let used = operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
+                if let Some(slot) = op.index_rel.get_mut(d) {
+                    *slot = rel_pos;
+                }
                 pos += used;
             }
-            if let Some(slot) = op.indices.get_mut(d as usize) {
-                *slot = index;
-            }
         }
-        Ok((op, pos))
+        op.tokens = t.get(..pos).unwrap_or(&[]);
+        Ok(())
+    }
+
+    /// Number of tokens the operand occupies.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Always false: an operand has at least its operand token.
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
     }
 
     /// Index `i` (0-based), if the operand has that many.
-    pub fn index(&self, i: usize) -> Option<&Index<'a>> {
-        if i < usize::from(self.index_dim) { self.indices.get(i) } else { None }
+    #[inline]
+    pub fn index(&self, i: usize) -> Option<Index<'a>> {
+        if i >= usize::from(self.index_dim) {
+            return None;
+        }
+        let imm = self.index_imm.get(i).copied().unwrap_or(0);
+        let rel = match self.index_rel.get(i).copied().unwrap_or(0) {
+            0 => None,
+            p => Some(RelOperand {
+                tokens: self.tokens.get(usize::from(p)..).unwrap_or(&[]),
+                offset: self.offset + u64::from(p) * 4,
+                depth: self.depth + 1,
+            }),
+        };
+        Some(Index { imm, rel })
     }
 
     /// The immediate part of index `i`, when it has no relative part.
+    #[inline]
     pub fn imm_index(&self, i: usize) -> Option<u64> {
-        self.index(i).filter(|x| x.rel.is_none()).map(|x| x.imm)
+        if i < usize::from(self.index_dim) && self.index_rel.get(i) == Some(&0) {
+            self.index_imm.get(i).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Whether index `i` has a relative part.
+    #[inline]
+    pub fn is_relative(&self, i: usize) -> bool {
+        i < usize::from(self.index_dim) && self.index_rel.get(i).is_some_and(|&p| p != 0)
     }
 
     /// The write mask (mask mode), the components read (swizzle/select), as bits x=1 … w=8.
@@ -682,6 +823,11 @@ impl<'a> Operand<'a> {
             Components::One => 1,
             Components::Zero | Components::N => 0,
         }
+    }
+
+    /// The same operand without its component selection (declarations print none).
+    pub fn without_components(&self) -> Operand<'a> {
+        Operand { components: Components::Zero, ..*self }
     }
 }
 
@@ -713,8 +859,8 @@ mod tests {
         let words = [tok0, 1 | (1 << 6), 0, 26, rel, 1];
         let data = bytes(&words);
         let t = tokens(&data);
-        let (op, used) = Operand::decode(t, 0x40, 0).unwrap();
-        assert_eq!(used, 6);
+        let op = Operand::decode(t, 0x40, 0).unwrap();
+        assert_eq!(op.len(), 6);
         assert_eq!(op.ty, operand_type::CONSTANT_BUFFER);
         assert_eq!(op.modifier, Modifier::Neg);
         assert_eq!(op.imm_index(0), Some(0));

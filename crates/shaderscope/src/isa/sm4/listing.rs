@@ -6,7 +6,7 @@
 
 use super::decode::{Components, Instruction, Modifier, Operand, Program, operand_type as ot};
 use super::names;
-use super::numfmt::{self, FloatStyle, write_hex8, write_i64, write_int, write_u64};
+use super::numfmt::{self, FloatStyle, TextBuf, write_hex8, write_i64, write_int, write_u64};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
 
@@ -102,6 +102,13 @@ pub struct ListingReport {
 /// `out` (one `\n` after each line). On a decoding error the text printed so far stays in
 /// `out` and the error is returned.
 pub fn write_listing(program: &Program<'_>, style: &ListingStyle, out: &mut String) -> Result<ListingReport> {
+    let mut buf = TextBuf::from(std::mem::take(out));
+    let result = write_program(program, style, &mut buf);
+    *out = buf.into_string();
+    result
+}
+
+fn write_program(program: &Program<'_>, style: &ListingStyle, out: &mut TextBuf) -> Result<ListingReport> {
     let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0 };
     let mut report = ListingReport::default();
     out.reserve(program.byte_len() as usize * 3);
@@ -132,7 +139,7 @@ struct Printer {
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Printer {
-    fn line(&mut self, inst: &Instruction<'_>, out: &mut String) -> Result<()> {
+    fn line(&mut self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         let Some(info) = inst.info else {
             out.push_str("// unknown opcode ");
             write_u64(out, u64::from(inst.opcode));
@@ -181,7 +188,7 @@ impl Printer {
         Ok(())
     }
 
-    fn instruction(&self, inst: &Instruction<'_>, info: &OpInfo, out: &mut String) -> Result<()> {
+    fn instruction(&self, inst: &Instruction<'_>, info: &OpInfo, out: &mut TextBuf) -> Result<()> {
         out.push_str(info.mnemonic);
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
             out.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
@@ -189,7 +196,7 @@ impl Printer {
         if inst.saturate() {
             out.push_str("_sat");
         }
-        let ext = inst.extended;
+        let ext = if inst.has_extended() { inst.extended() } else { Default::default() };
         if ext.offsets.is_some() && self.style.aoffimmi {
             out.push_str("_aoffimmi");
         }
@@ -241,8 +248,15 @@ impl Printer {
         }
         let mut dst_precision = 0;
         let mut any = false;
-        for (i, operand) in inst.operands().enumerate() {
-            let operand = operand?;
+        let mut rest = inst.body();
+        let mut offset = inst.body_offset(0);
+        let mut i = 0;
+        let mut operand = Operand::EMPTY;
+        while !rest.is_empty() {
+            Operand::decode_into(rest, offset, 0, &mut operand)?;
+            let used = operand.len();
+            rest = rest.get(used..).unwrap_or(&[]);
+            offset += used as u64 * 4;
             out.push_str(if any { ", " } else { " " });
             any = true;
             let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
@@ -252,6 +266,7 @@ impl Printer {
             } else {
                 self.operand(&operand, ty, Some(dst_precision), out)?;
             }
+            i += 1;
         }
         if !any {
             out.push(' ');
@@ -259,7 +274,7 @@ impl Printer {
         Ok(())
     }
 
-    fn interface_call(&self, inst: &Instruction<'_>, out: &mut String) -> Result<()> {
+    fn interface_call(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         out.push_str("fcall ");
         let function = inst.body_token(0, "fcall function index")?;
         let mut ops = inst.operands();
@@ -274,7 +289,7 @@ impl Printer {
 
     /// One operand. `dst_precision` is `None` for the destination (or a declared register)
     /// and the destination's precision for sources.
-    fn operand(&self, o: &Operand<'_>, ty: Ty, dst_precision: Option<u8>, out: &mut String) -> Result<()> {
+    fn operand(&self, o: &Operand<'_>, ty: Ty, dst_precision: Option<u8>, out: &mut TextBuf) -> Result<()> {
         match o.modifier {
             Modifier::None => {}
             Modifier::Neg => out.push('-'),
@@ -294,7 +309,7 @@ impl Printer {
 
     /// Register name, indices and component selection (no modifiers). `decl` selects the
     /// declaration forms of SM5.1 ranges (`T1[1:1]`).
-    fn register(&self, o: &Operand<'_>, ty: Ty, decl: bool, out: &mut String) -> Result<()> {
+    fn register(&self, o: &Operand<'_>, ty: Ty, decl: bool, out: &mut TextBuf) -> Result<()> {
         match o.ty {
             ot::IMMEDIATE32 => {
                 out.push_str("l(");
@@ -335,14 +350,14 @@ impl Printer {
 
     /// `r0`, `cb0[3]`, `v[r0.x + 0]`, `T1[1:1]`: the first index follows the name unless it
     /// is relative (or the register is a 2D input).
-    fn indices_attached(&self, o: &Operand<'_>, decl: bool, out: &mut String) -> Result<()> {
+    fn indices_attached(&self, o: &Operand<'_>, decl: bool, out: &mut TextBuf) -> Result<()> {
         let dim = usize::from(o.index_dim);
         if dim == 0 {
             return Ok(());
         }
         let first_bracketed = matches!(o.ty, ot::INPUT | ot::OUTPUT) && dim >= 2;
-        match o.index(0) {
-            Some(ix) if ix.rel.is_none() && !first_bracketed => write_u64(out, ix.imm),
+        match o.imm_index(0) {
+            Some(v) if !first_bracketed => write_u64(out, v),
             _ => self.index(o, 0, out)?,
         }
         if decl && self.sm51 && dim == 3 && is_descriptor(o.ty) {
@@ -364,7 +379,7 @@ impl Printer {
     }
 
     /// `[imm]` or `[rel + imm]`.
-    fn index(&self, o: &Operand<'_>, i: usize, out: &mut String) -> Result<()> {
+    fn index(&self, o: &Operand<'_>, i: usize, out: &mut TextBuf) -> Result<()> {
         let Some(ix) = o.index(i) else { return Ok(()) };
         out.push('[');
         if let Some(rel) = ix.rel {
@@ -377,7 +392,7 @@ impl Printer {
         Ok(())
     }
 
-    fn imm32(&self, o: &Operand<'_>, ty: Ty, out: &mut String) {
+    fn imm32(&self, o: &Operand<'_>, ty: Ty, out: &mut TextBuf) {
         let n = usize::from(o.imm_len);
         let vals = o.imm.get(..n).unwrap_or(&[]);
         let sep = if ty == Ty::X { "," } else { ", " };
@@ -394,7 +409,7 @@ impl Printer {
     }
 
     /// An untyped 32-bit value: a float unless its bits look like an integer.
-    fn untyped(&self, v: u32, out: &mut String) {
+    fn untyped(&self, v: u32, out: &mut TextBuf) {
         if untyped_is_float(v) {
             numfmt::write_f32(out, v, self.style.floats);
         } else {
@@ -402,7 +417,7 @@ impl Printer {
         }
     }
 
-    fn custom_data(&self, inst: &Instruction<'_>, out: &mut String) -> Result<()> {
+    fn custom_data(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         match inst.custom_data_class() {
             // D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER
             Some(3) => {
@@ -446,7 +461,7 @@ impl Printer {
     }
 
     /// `printf "fmt", r0.x` / `errorf "fmt", …` from a shader-message block.
-    fn shader_message(&self, inst: &Instruction<'_>, out: &mut String) -> Result<()> {
+    fn shader_message(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         let id = inst.body_token(0, "shader message id")?;
         let _format = inst.body_token(1, "shader message format")?;
         let chars = inst.body_token(2, "shader message length")? as usize;
@@ -476,7 +491,8 @@ impl Printer {
             if rest.is_empty() {
                 break;
             }
-            let (o, used) = Operand::decode(rest, offset, 0)?;
+            let o = Operand::decode(rest, offset, 0)?;
+            let used = o.len();
             out.push_str(", ");
             self.operand(&o, Ty::X, None, out)?;
             rest = rest.get(used..).unwrap_or(&[]);
@@ -485,12 +501,13 @@ impl Printer {
         Ok(())
     }
 
-    fn declaration(&self, inst: &Instruction<'_>, info: &OpInfo, d: Decl, out: &mut String) -> Result<()> {
+    fn declaration(&self, inst: &Instruction<'_>, info: &OpInfo, d: Decl, out: &mut TextBuf) -> Result<()> {
         let c = inst.controls();
         let mn = info.mnemonic;
         match d {
             Decl::Resource => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 let dim = c & 0x1f;
                 out.push_str("dcl_resource_");
                 push_name(out, names::resource_dimension(dim), dim);
@@ -507,7 +524,8 @@ impl Printer {
                 self.space(inst, used + 1, out)?;
             }
             Decl::ConstantBuffer => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 if self.sm51 {
@@ -526,7 +544,8 @@ impl Printer {
                 }
             }
             Decl::Sampler => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.decl_register(&o, out)?;
@@ -536,7 +555,8 @@ impl Printer {
                 self.space(inst, used, out)?;
             }
             Decl::IndexRange => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.operand(&o, Ty::R, None, out)?;
@@ -571,13 +591,14 @@ impl Printer {
                 write_u64(out, u64::from(inst.body_token(0, "declaration value")?));
             }
             Decl::Input | Decl::Output | Decl::Stream => {
-                let (o, _) = inst.first_operand()?;
+                let o = inst.first_operand()?;
                 out.push_str(mn);
                 out.push(' ');
                 self.operand(&o, Ty::R, None, out)?;
             }
             Decl::InputSgv | Decl::InputSiv | Decl::OutputSgv | Decl::OutputSiv => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.operand(&o, Ty::R, None, out)?;
@@ -586,7 +607,8 @@ impl Printer {
                 push_name(out, names::system_value(name), name);
             }
             Decl::InputPs | Decl::InputPsSgv | Decl::InputPsSiv => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 // fxc shows no interpolation mode on system-generated values (the bits may be
@@ -710,7 +732,8 @@ impl Printer {
                 }
             }
             Decl::UavTyped => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 let dim = c & 0x1f;
                 out.push_str("dcl_uav_typed_");
                 push_name(out, names::resource_dimension(dim), dim);
@@ -723,7 +746,8 @@ impl Printer {
                 self.space(inst, used + 1, out)?;
             }
             Decl::UavRaw => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 uav_flags(c, false, out);
                 out.push(' ');
@@ -731,7 +755,8 @@ impl Printer {
                 self.space(inst, used, out)?;
             }
             Decl::UavStructured => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 uav_flags(c, true, out);
                 out.push(' ');
@@ -741,7 +766,8 @@ impl Printer {
                 self.space(inst, used + 1, out)?;
             }
             Decl::TgsmRaw => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.decl_register(&o, out)?;
@@ -749,7 +775,8 @@ impl Printer {
                 write_u64(out, u64::from(inst.body_token(used, "shared memory size")?));
             }
             Decl::TgsmStructured => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.decl_register(&o, out)?;
@@ -759,14 +786,16 @@ impl Printer {
                 write_u64(out, u64::from(inst.body_token(used + 1, "structure count")?));
             }
             Decl::ResourceRaw => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.decl_register(&o, out)?;
                 self.space(inst, used, out)?;
             }
             Decl::ResourceStructured => {
-                let (o, used) = inst.first_operand()?;
+                let o = inst.first_operand()?;
+                let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
                 self.decl_register(&o, out)?;
@@ -784,15 +813,14 @@ impl Printer {
 
     /// A declared register: SM5.1 ranges print `T1[1:1]`, earlier models `t1`; the
     /// component selection of the declared operand is not printed.
-    fn decl_register(&self, o: &Operand<'_>, out: &mut String) -> Result<()> {
-        let bare = Operand { components: Components::Zero, ..*o };
-        self.register(&bare, Ty::R, true, out)?;
+    fn decl_register(&self, o: &Operand<'_>, out: &mut TextBuf) -> Result<()> {
+        self.register(&o.without_components(), Ty::R, true, out)?;
         precision(o.min_precision, None, out);
         Ok(())
     }
 
     /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body).
-    fn space(&self, inst: &Instruction<'_>, at: usize, out: &mut String) -> Result<()> {
+    fn space(&self, inst: &Instruction<'_>, at: usize, out: &mut TextBuf) -> Result<()> {
         if self.sm51 {
             out.push_str(", space=");
             write_u64(out, u64::from(inst.body_token(at, "register space")?));
@@ -802,7 +830,7 @@ impl Printer {
 }
 
 /// `sync` with its flags: `_uglobal`, `_ugroup`, `_g` (shared memory), `_t` (thread group).
-fn sync(inst: &Instruction<'_>, out: &mut String) {
+fn sync(inst: &Instruction<'_>, out: &mut TextBuf) {
     let c = inst.controls();
     out.push_str("sync");
     if c & 8 != 0 {
@@ -820,7 +848,7 @@ fn sync(inst: &Instruction<'_>, out: &mut String) {
 }
 
 /// `_glc` (globally coherent), `_opc` (order-preserving counter), `_rov`.
-fn uav_flags(c: u32, structured: bool, out: &mut String) {
+fn uav_flags(c: u32, structured: bool, out: &mut TextBuf) {
     if c & (1 << 5) != 0 {
         out.push_str("_glc");
     }
@@ -833,7 +861,7 @@ fn uav_flags(c: u32, structured: bool, out: &mut String) {
 }
 
 /// `(float,float,float,float)`.
-fn return_types(out: &mut String, rt: [u32; 4]) {
+fn return_types(out: &mut TextBuf, rt: [u32; 4]) {
     out.push('(');
     for (i, t) in rt.iter().enumerate() {
         if i > 0 {
@@ -846,7 +874,7 @@ fn return_types(out: &mut String, rt: [u32; 4]) {
 
 /// ` {min16f}` on a destination; ` {def32 as min16f}` on a source whose precision differs
 /// from the destination's.
-fn precision(p: u8, dst: Option<u8>, out: &mut String) {
+fn precision(p: u8, dst: Option<u8>, out: &mut TextBuf) {
     match dst {
         Some(d) if d != p => {
             out.push_str(" {");
@@ -864,33 +892,32 @@ fn precision(p: u8, dst: Option<u8>, out: &mut String) {
     }
 }
 
-fn push_name(out: &mut String, name: Option<&str>, raw: u32) {
+fn push_name(out: &mut TextBuf, name: Option<&str>, raw: u32) {
     match name {
         Some(n) => out.push_str(n),
         None => write_u64(out, u64::from(raw)),
     }
 }
 
-fn components(c: Components, out: &mut String) {
+fn components(c: Components, out: &mut TextBuf) {
+    const L: [u8; 4] = *b"xyzw";
+    let l = |v: u8| L.get(usize::from(v & 3)).copied().unwrap_or(b'x');
     match c {
         Components::Mask(m) if m != 0 => {
-            out.push('.');
-            for (i, ch) in XYZW.iter().enumerate() {
+            let mut b = [b'.'; 5];
+            let mut n = 1;
+            for (i, ch) in L.iter().enumerate() {
                 if m & (1 << i) != 0 {
-                    out.push(*ch);
+                    if let Some(slot) = b.get_mut(n) {
+                        *slot = *ch;
+                    }
+                    n += 1;
                 }
             }
+            out.push_ascii(b.get(..n).unwrap_or(&[]));
         }
-        Components::Swizzle(s) => {
-            out.push('.');
-            for v in s {
-                out.push(XYZW.get(usize::from(v)).copied().unwrap_or('?'));
-            }
-        }
-        Components::Select(v) => {
-            out.push('.');
-            out.push(XYZW.get(usize::from(v)).copied().unwrap_or('?'));
-        }
+        Components::Swizzle(s) => out.push_ascii(&[b'.', l(s[0]), l(s[1]), l(s[2]), l(s[3])]),
+        Components::Select(v) => out.push_ascii(&[b'.', l(v)]),
         _ => {}
     }
 }

@@ -11,7 +11,73 @@
 //! (and msvcrt) round ties away from zero (`1/128` prints `0.007813`); newer ones round them to
 //! even (`0.8359375` still prints `0.835938`).
 
-use std::fmt::Write;
+/// An output buffer of text that is ASCII almost everywhere: `push` of an ASCII `char` is a
+/// single byte store, and the bytes are always valid UTF-8.
+#[derive(Debug, Default, Clone)]
+pub struct TextBuf(Vec<u8>);
+
+impl TextBuf {
+    /// Append a character.
+    #[inline]
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            let mut b = [0u8; 4];
+            self.0.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+        }
+    }
+
+    /// Append a string.
+    #[inline]
+    pub fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    /// Append ASCII bytes (anything else would be replaced when converting to a `String`).
+    #[inline]
+    pub(crate) fn push_ascii(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Drop everything after `len` bytes (`len` must be a position this buffer reported).
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
+    /// Reserve room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.0.reserve(n);
+    }
+
+    /// The text as a `String`.
+    pub fn into_string(self) -> String {
+        // Only whole UTF-8 sequences are ever written, so this never loses anything.
+        String::from_utf8(self.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// The text so far.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or("")
+    }
+}
+
+impl From<String> for TextBuf {
+    fn from(s: String) -> Self {
+        TextBuf(s.into_bytes())
+    }
+}
 
 /// Which C runtime's `%f` to imitate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -32,7 +98,7 @@ const DECIMAL_LIMIT: i64 = 10000;
 
 /// An integer literal: signed decimal when small, `0x%08x` otherwise.
 #[inline]
-pub fn write_int(out: &mut String, v: u32) {
+pub fn write_int(out: &mut TextBuf, v: u32) {
     let s = i64::from(v as i32);
     if (-DECIMAL_LIMIT..=DECIMAL_LIMIT).contains(&s) {
         write_i64(out, s);
@@ -43,7 +109,7 @@ pub fn write_int(out: &mut String, v: u32) {
 
 /// `%d` without going through `fmt`.
 #[inline]
-pub fn write_i64(out: &mut String, v: i64) {
+pub fn write_i64(out: &mut TextBuf, v: i64) {
     if v < 0 {
         out.push('-');
     }
@@ -52,7 +118,11 @@ pub fn write_i64(out: &mut String, v: i64) {
 
 /// `%u` without going through `fmt`.
 #[inline]
-pub fn write_u64(out: &mut String, mut v: u64) {
+pub fn write_u64(out: &mut TextBuf, mut v: u64) {
+    if v < 10 {
+        out.push_ascii(&[b'0' + v as u8]);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -65,14 +135,12 @@ pub fn write_u64(out: &mut String, mut v: u64) {
             break;
         }
     }
-    for &b in buf.get(i..).unwrap_or(&[]) {
-        out.push(char::from(b));
-    }
+    out.push_ascii(buf.get(i..).unwrap_or(&[]));
 }
 
 /// `0x%08x`.
 #[inline]
-pub fn write_hex8(out: &mut String, v: u32) {
+pub fn write_hex8(out: &mut TextBuf, v: u32) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("0x");
     for shift in (0..8).rev() {
@@ -82,12 +150,83 @@ pub fn write_hex8(out: &mut String, v: u32) {
 }
 
 /// `%f` of a 32-bit float given by its bits (converted to double, as C's varargs do).
-pub fn write_f32(out: &mut String, bits: u32, style: FloatStyle) {
-    write_f64(out, f64::from(f32::from_bits(bits)).to_bits(), style);
+#[inline]
+pub fn write_f32(out: &mut TextBuf, bits: u32, style: FloatStyle) {
+    if !write_f32_fast(out, bits, style) {
+        write_f64(out, f64::from(f32::from_bits(bits)).to_bits(), style);
+    }
+}
+
+/// The common case of [`write_f32`] in integer arithmetic: values below 2^40 that are not
+/// within a hair of a rounding tie under msvcrt's 17-digit pre-rounding. Returns false (having
+/// written nothing) when the general path must be taken.
+#[inline]
+fn write_f32_fast(out: &mut TextBuf, bits: u32, style: FloatStyle) -> bool {
+    let exp = ((bits >> 23) & 0xff) as i32;
+    if exp == 0xff {
+        return false;
+    }
+    let frac = u64::from(bits & 0x7f_ffff);
+    // value = mant * 2^e
+    let (mant, e) = if exp == 0 { (frac, -149) } else { (frac | 0x80_0000, exp - 150) };
+    let neg = bits >> 31 != 0;
+    let (int, dec) = if e >= 0 {
+        if e > 16 {
+            return false;
+        }
+        (mant << e, 0u64)
+    } else {
+        let k = e.unsigned_abs();
+        if k > 100 {
+            // Below 2^-76: prints as zero under every runtime.
+            (0, 0)
+        } else {
+            let int = if k >= 64 { 0 } else { mant >> k };
+            let fr = u128::from(mant) & ((1u128 << k) - 1);
+            let scaled = fr * 1_000_000;
+            let mut q = (scaled >> k) as u64;
+            let r = scaled & ((1u128 << k) - 1);
+            let half = 1u128 << (k - 1);
+            let up = match style {
+                FloatStyle::Ucrt => r > half || (r == half && q % 2 == 1),
+                FloatStyle::UcrtLegacy => r >= half,
+                FloatStyle::Msvcrt => {
+                    // Pre-rounding to 17 significant digits moves a value below 2^24 by less
+                    // than 0.0005 units of the sixth decimal, so it can only matter this close
+                    // to the tie; leave those to the exact path.
+                    if r.abs_diff(half) <= (1u128 << k) / 1000 {
+                        return false;
+                    }
+                    r >= half
+                }
+            };
+            let mut int = int;
+            if up {
+                q += 1;
+                if q == 1_000_000 {
+                    q = 0;
+                    int += 1;
+                }
+            }
+            (int, q)
+        }
+    };
+    if neg {
+        out.push_ascii(b"-");
+    }
+    write_u64(out, int);
+    let mut digits = *b".000000";
+    let mut d = dec;
+    for slot in digits.iter_mut().skip(1).rev() {
+        *slot = b'0' + (d % 10) as u8;
+        d /= 10;
+    }
+    out.push_ascii(&digits);
+    true
 }
 
 /// `%f` of a 64-bit float given by its bits.
-pub fn write_f64(out: &mut String, bits: u64, style: FloatStyle) {
+pub fn write_f64(out: &mut TextBuf, bits: u64, style: FloatStyle) {
     let neg = bits >> 63 != 0;
     let exp = ((bits >> 52) & 0x7ff) as i32;
     let frac = bits & ((1u64 << 52) - 1);
@@ -109,7 +248,7 @@ pub fn write_f64(out: &mut String, bits: u64, style: FloatStyle) {
     d.write(out);
 }
 
-fn write_special(out: &mut String, neg: bool, frac: u64, style: FloatStyle) {
+fn write_special(out: &mut TextBuf, neg: bool, frac: u64, style: FloatStyle) {
     let quiet = frac & (1u64 << 51) != 0;
     match style {
         FloatStyle::Msvcrt => {
@@ -330,7 +469,7 @@ impl Digits {
         self.round_at(self.int_len + DECIMALS, even);
     }
 
-    fn write(&self, out: &mut String) {
+    fn write(&self, out: &mut TextBuf) {
         for &d in self.int.get(..self.int_len).unwrap_or(&[]) {
             out.push(char::from(b'0' + d));
         }
@@ -343,14 +482,9 @@ impl Digits {
 
 /// `%f` of `v` for tests and callers that have a value rather than bits.
 pub fn f64_to_string(v: f64, style: FloatStyle) -> String {
-    let mut s = String::new();
+    let mut s = TextBuf::default();
     write_f64(&mut s, v.to_bits(), style);
-    s
-}
-
-/// Append `v` with `fmt` (fallback for rare cases; never fails on a `String`).
-pub fn push_display(out: &mut String, v: impl std::fmt::Display) {
-    let _ = write!(out, "{v}");
+    s.into_string()
 }
 
 #[cfg(test)]
@@ -358,9 +492,9 @@ mod tests {
     use super::*;
 
     fn f32s(v: f32, style: FloatStyle) -> String {
-        let mut s = String::new();
+        let mut s = TextBuf::default();
         write_f32(&mut s, v.to_bits(), style);
-        s
+        s.into_string()
     }
 
     #[test]
@@ -414,9 +548,9 @@ mod tests {
     #[test]
     fn integers_switch_to_hex_when_large() {
         let p = |v: u32| {
-            let mut s = String::new();
+            let mut s = TextBuf::default();
             write_int(&mut s, v);
-            s
+            s.into_string()
         };
         assert_eq!(p(0), "0");
         assert_eq!(p(8192), "8192");
