@@ -7,12 +7,19 @@
 
 mod common;
 
-use shaderscope::isa::sm4::{ListingStyle, Program, write_listing};
+use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, validate, write_listing};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Pairs whose listing cannot be reproduced from the binary, with the reason.
 const EXCEPTIONS: &[(&str, &str)] = &[];
+
+/// Corpus programs that are invalid on purpose, with the finding `validate` must report.
+const EXPECTED_FINDINGS: &[(&str, &str)] = &[(
+    // Wine's test_invalid_shaders feeds the runtime a `break` outside any loop.
+    "emtee40__wine-vkd3d/tests/vkd3d_shader_api.c.extracted/test_invalid_shaders__ps_break_code.dxbc",
+    "break outside a loop or switch",
+)];
 
 struct Container<'a> {
     program: Option<(&'a [u8], u64)>,
@@ -187,7 +194,7 @@ fn program_text_matches_fxc_listings() {
 }
 
 #[test]
-fn every_corpus_program_decodes() {
+fn every_corpus_program_decodes_and_validates() {
     let Some(corpus) = common::corpus_dir() else { return };
     let dir = corpus.join("dxbc");
     let (mut n, mut bad) = (0, Vec::new());
@@ -205,6 +212,18 @@ fn every_corpus_program_decodes() {
             continue;
         };
         n += 1;
+        if let Ok(p) = Program::parse(chunk, base) {
+            let findings = validate(&p);
+            let expected: Vec<&str> =
+                EXPECTED_FINDINGS.iter().filter(|(p, _)| *p == row.path).map(|(_, m)| *m).collect();
+            let got: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
+            if got != expected {
+                bad.push(format!("{}: validate: {got:?}, expected {expected:?}", row.path));
+            }
+            if let Err(e) = Declarations::collect(&p) {
+                bad.push(format!("{}: declarations: {e}", row.path));
+            }
+        }
         let mut text = String::new();
         match Program::parse(chunk, base)
             .and_then(|p| write_listing(&p, &ListingStyle::for_creator(c.creator.as_deref()), &mut text))

@@ -352,15 +352,32 @@ impl<'a> Instruction<'a> {
         (self.opcode == opcodes::CUSTOMDATA).then(|| self.token0() >> 11)
     }
 
-    /// The operands of an instruction-format opcode, decoded one by one from the body.
-    /// For [`Format::InterfaceCall`] the leading function-index DWORD is skipped.
+    /// The operands of an instruction-format opcode, decoded one by one from the body: as
+    /// many as the opcode table lists (tokens left after them are not operands; fxc leaves a
+    /// zero DWORD after the last operand of `samplepos` with a texture and of the
+    /// `*_s` feedback samples). For [`Format::InterfaceCall`] the leading function-index DWORD
+    /// is skipped.
     pub fn operands(&self) -> Operands<'a> {
-        let skip = match self.info.map(|i| i.format) {
-            Some(Format::InterfaceCall) => 1,
-            _ => 0,
+        let (skip, count) = match self.info {
+            Some(i) if i.format == Format::InterfaceCall => (1, 1),
+            Some(i) if i.format == Format::Inst => (0, i.operands.len()),
+            _ => (0, usize::MAX),
         };
         let body = self.body();
-        Operands { tokens: body.get(skip.min(body.len())..).unwrap_or(&[]), offset: self.body_offset(skip) }
+        Operands {
+            tokens: body.get(skip.min(body.len())..).unwrap_or(&[]),
+            offset: self.body_offset(skip),
+            count,
+        }
+    }
+
+    /// Tokens of the body after the operands the opcode table lists (normally none).
+    pub fn trailing_tokens(&self) -> Result<Tokens<'a>> {
+        let mut ops = self.operands();
+        for op in ops.by_ref() {
+            op?;
+        }
+        Ok(ops.remaining())
     }
 
     /// The first operand of the body (declarations: the register being declared); its
@@ -388,6 +405,7 @@ fn long_form(opcode: u16) -> bool {
 pub struct Operands<'a> {
     tokens: Tokens<'a>,
     offset: u64,
+    count: usize,
 }
 
 impl<'a> Operands<'a> {
@@ -401,9 +419,10 @@ impl<'a> Iterator for Operands<'a> {
     type Item = Result<Operand<'a>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.tokens.is_empty() {
+        if self.tokens.is_empty() || self.count == 0 {
             return None;
         }
+        self.count -= 1;
         match Operand::decode(self.tokens, self.offset, 0) {
             Ok(op) => {
                 let used = op.len();

@@ -234,17 +234,13 @@ impl Printer {
         }
         let precise = inst.precise_mask();
         if precise != 0 {
-            out.push_str(" [precise");
-            if precise != 0xf {
-                out.push('(');
-                for (i, c) in XYZW.iter().enumerate() {
-                    if precise & (1 << i) != 0 {
-                        out.push(*c);
-                    }
+            out.push_str(" [precise(");
+            for (i, c) in XYZW.iter().enumerate() {
+                if precise & (1 << i) != 0 {
+                    out.push(*c);
                 }
-                out.push(')');
             }
-            out.push(']');
+            out.push_str(")]");
         }
         let mut dst_precision = 0;
         let mut any = false;
@@ -252,7 +248,8 @@ impl Printer {
         let mut offset = inst.body_offset(0);
         let mut i = 0;
         let mut operand = Operand::EMPTY;
-        while !rest.is_empty() {
+        // Only the operands the table lists: tokens after them are not operands.
+        while !rest.is_empty() && i < info.operands.len() {
             Operand::decode_into(rest, offset, 0, &mut operand)?;
             let used = operand.len();
             rest = rest.get(used..).unwrap_or(&[]);
@@ -935,6 +932,11 @@ enum Shape {
 
 fn is_descriptor(t: u8) -> bool {
     matches!(t, ot::SAMPLER | ot::RESOURCE | ot::CONSTANT_BUFFER | ot::UNORDERED_ACCESS_VIEW)
+}
+
+/// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
+pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
+    register_name(t, sm51).0
 }
 
 /// fxc's name of a register file; SM5.1 descriptors are upper case.

@@ -14,15 +14,19 @@
 //! The opcode table in [`opcodes`] is the single source of truth for decoding and printing.
 
 pub mod decode;
+pub mod info;
 pub mod listing;
 pub mod names;
 pub mod numfmt;
 pub mod opcodes;
+pub mod validate;
 
 pub use decode::{
     Components, Extended, Index, Instruction, Instructions, Modifier, Operand, OperandType, Operands,
     Program, ProgramType, RelOperand, operand_type,
 };
+pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
 pub use listing::{ListingReport, ListingStyle, write_listing};
 pub use numfmt::FloatStyle;
 pub use opcodes::{Decl, Format, OpInfo, Ty};
+pub use validate::validate;
