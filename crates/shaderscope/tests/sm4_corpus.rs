@@ -240,3 +240,77 @@ fn every_corpus_program_decodes_and_validates() {
     assert!(n > 1200, "expected the 1,291 corpus programs, found {n}");
     assert!(bad.is_empty(), "{} programs failed to decode", bad.len());
 }
+
+/// A small deterministic generator (xorshift), so the test needs no extra crate.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        (x % n.max(1) as u64) as usize
+    }
+}
+
+/// Everything the module offers over one (possibly damaged) program: must return, never panic.
+fn exercise(data: &[u8]) {
+    let Ok(p) = Program::parse(data, 0x40) else { return };
+    for style in [ListingStyle::FXC_10, ListingStyle::FXC_9_29] {
+        let mut text = String::new();
+        let _ = write_listing(&p, &ListingStyle { offsets: true, ..style }, &mut text);
+    }
+    let _ = validate(&p);
+    let _ = Declarations::collect(&p);
+}
+
+#[test]
+fn damaged_programs_give_errors_not_panics() {
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut runs = 0usize;
+    for (n, row) in common::manifest(&corpus, "dxbc").iter().filter(|r| r.kind == "dxbc-binary").enumerate() {
+        let data = std::fs::read(dir.join(&row.path)).expect("corpus file");
+        let Some((chunk, _)) = walk(&data).and_then(|c| c.program) else { continue };
+        // Every program: truncations, bit flips and edge values written over whole tokens.
+        for i in 0..6 {
+            let mut v = chunk.to_vec();
+            match i % 3 {
+                0 => v.truncate(rng.below(chunk.len() + 1)),
+                1 => {
+                    let at = rng.below(v.len());
+                    if let Some(b) = v.get_mut(at) {
+                        *b ^= 1 << rng.below(8);
+                    }
+                }
+                _ => {
+                    let at = rng.below(v.len().saturating_sub(3)) & !3;
+                    let val: u32 =
+                        [0xffff_ffff, 0x7fff_ffff, 0x8000_0000, 0, 0x10, 0x8000_0001][rng.below(6)];
+                    if let Some(dst) = v.get_mut(at..at + 4) {
+                        dst.copy_from_slice(&val.to_le_bytes());
+                    }
+                }
+            }
+            exercise(&v);
+            runs += 1;
+        }
+        // Every 100th program: every truncation point and every byte inverted.
+        if n % 100 == 0 && chunk.len() <= 4096 {
+            for len in 0..chunk.len() {
+                exercise(chunk.get(..len).unwrap_or(&[]));
+                let mut v = chunk.to_vec();
+                if let Some(b) = v.get_mut(len) {
+                    *b = !*b;
+                }
+                exercise(&v);
+                runs += 2;
+            }
+        }
+    }
+    println!("{runs} damaged programs exercised");
+    assert!(runs > 10_000);
+}

@@ -469,7 +469,7 @@ impl Printer {
         let ops_tokens = body.get(5..).and_then(|t| t.get(..ops_len)).ok_or_else(|| {
             Error::truncated(inst.body_offset(5), "shader message operands", ops_len as u64 * 4, 0)
         })?;
-        let text_tokens = body.get(5 + ops_len..).unwrap_or(&[]);
+        let text_tokens = body.get(ops_len.saturating_add(5)..).unwrap_or(&[]);
         out.push_str(" \"");
         let mut written = 0;
         'text: for t in text_tokens {
