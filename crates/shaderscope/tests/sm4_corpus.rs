@@ -24,6 +24,7 @@ const EXPECTED_FINDINGS: &[(&str, &str)] = &[(
 struct Container<'a> {
     program: Option<(&'a [u8], u64)>,
     creator: Option<String>,
+    level9: bool,
 }
 
 fn le32(d: &[u8], o: usize) -> Option<u32> {
@@ -35,7 +36,7 @@ fn walk(data: &[u8]) -> Option<Container<'_>> {
         return None;
     }
     let count = le32(data, 28)? as usize;
-    let mut c = Container { program: None, creator: None };
+    let mut c = Container { program: None, creator: None, level9: false };
     let mut aon9_creator = None;
     for i in 0..count.min(64) {
         let off = le32(data, 32 + 4 * i)? as usize;
@@ -50,7 +51,10 @@ fn walk(data: &[u8]) -> Option<Container<'_>> {
                 let end = s.iter().position(|&b| b == 0)?;
                 c.creator = Some(String::from_utf8_lossy(s.get(..end)?).into_owned());
             }
-            b"Aon9" => aon9_creator = find_creator(body),
+            b"Aon9" => {
+                c.level9 = true;
+                aon9_creator = find_creator(body);
+            }
             _ => {}
         }
     }
@@ -128,7 +132,7 @@ fn program_text_matches_fxc_listings() {
         let (chunk, base) = c.program.expect("SHDR/SHEX chunk");
         let program = Program::parse(chunk, base).expect("program header");
         let theirs = reference_program(&listing);
-        let derived = ListingStyle::for_creator(c.creator.as_deref());
+        let derived = ListingStyle::for_container(c.creator.as_deref(), c.level9);
         // What the binary does not say is accepted in every known variant, and counted apart:
         // without a creator string, which disassembler generation printed the listing; with
         // fxc 10, how the Windows C runtime rounded exact ties.
@@ -225,9 +229,9 @@ fn every_corpus_program_decodes_and_validates() {
             }
         }
         let mut text = String::new();
-        match Program::parse(chunk, base)
-            .and_then(|p| write_listing(&p, &ListingStyle::for_creator(c.creator.as_deref()), &mut text))
-        {
+        match Program::parse(chunk, base).and_then(|p| {
+            write_listing(&p, &ListingStyle::for_container(c.creator.as_deref(), c.level9), &mut text)
+        }) {
             Ok(report) if report.unknown_opcodes.is_empty() => {}
             Ok(report) => bad.push(format!("{}: unknown opcodes {:?}", row.path, report.unknown_opcodes)),
             Err(e) => bad.push(format!("{}: {e}", row.path)),

@@ -73,8 +73,8 @@ impl ListingStyle {
     };
 
     /// The style of the compiler named by an RDEF creator string such as
-    /// `Microsoft (R) HLSL Shader Compiler 9.29.952.3111`; `None` (no RDEF) or an unrecognised
-    /// string gives fxc 10.x, the only disassembler that still ships.
+    /// `Microsoft (R) HLSL Shader Compiler 9.29.952.3111` (`…10.1`, `…6.3.9600.16384`);
+    /// `None` or an unrecognised string gives fxc 10.x, the disassembler that still ships.
     pub fn for_creator(creator: Option<&str>) -> ListingStyle {
         let Some(c) = creator else { return ListingStyle::FXC_10 };
         let version = c.rsplit(' ').next().unwrap_or("");
@@ -84,6 +84,21 @@ impl ListingStyle {
             (9, m) if m <= 29 => ListingStyle::FXC_9_29,
             (9, _) | (6, _) => ListingStyle::FXC_9_30,
             _ => ListingStyle::FXC_10,
+        }
+    }
+
+    /// The best guess for a whole container. `creator` is the RDEF creator string or, for
+    /// level-9 shaders built with `/Zi`, the one in the debug comment of the embedded SM2
+    /// program (both say which fxc built the file). Without one, a container with a level-9
+    /// (Aon9) program is taken to come from fxc 9.30: every such container in the corpus
+    /// (121, DirectXTK 2012 and 2013) was built by fxc 9.x, while fxc 10 builds carried debug
+    /// info; the 2012 ones are really fxc 9.29 and differ only in a bare `discard` (4 files),
+    /// which the binary cannot tell apart (their chunks are byte-identical to the 2013 ones).
+    pub fn for_container(creator: Option<&str>, has_level9: bool) -> ListingStyle {
+        match creator {
+            Some(_) => ListingStyle::for_creator(creator),
+            None if has_level9 => ListingStyle::FXC_9_30,
+            None => ListingStyle::FXC_10,
         }
     }
 }
