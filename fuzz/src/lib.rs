@@ -80,3 +80,83 @@ pub fn mutations(seed: &[u8], rng: &mut Rng, count: usize) -> Vec<Vec<u8>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    /// Seeds: the shipped samples, plus a few corpus files of every format when present.
+    fn seeds() -> Vec<Vec<u8>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut v: Vec<Vec<u8>> = ["samples/vshader.shbin", "samples/vshader.csdr"]
+            .iter()
+            .filter_map(|p| std::fs::read(root.join(p)).ok())
+            .collect();
+        let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("../shared/corpus"));
+        for (dir, ext) in [("shbin", "shbin"), ("dxbc", "dxbc"), ("gx2", "gsh"), ("mbs", "mbs")] {
+            let mut n = 0;
+            for e in walk(&corpus.join(dir)) {
+                if e.extension().is_some_and(|x| x == ext)
+                    && n < 8
+                    && let Ok(b) = std::fs::read(&e)
+                {
+                    v.push(b);
+                    n += 1;
+                }
+            }
+        }
+        v
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else { continue };
+            let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            entries.sort();
+            for p in entries {
+                if p.is_dir() { stack.push(p) } else { out.push(p) }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn smoke_parse_any_on_mutated_seeds() {
+        let mut rng = Rng::new(0x5eed);
+        let seeds = seeds();
+        assert!(!seeds.is_empty());
+        for s in &seeds {
+            parse_any(s);
+            for m in mutations(s, &mut rng, 300) {
+                parse_any(&m);
+            }
+        }
+    }
+
+    #[test]
+    fn smoke_parse_any_on_random_bytes_with_magics() {
+        let mut rng = Rng::new(7);
+        for magic in [
+            &b"DVLB"[..],
+            b"DVOJ",
+            b"CGFX\xff\xfe",
+            b"RFZMQ",
+            b"DXBC",
+            b"MBS1",
+            b"SHAB",
+            b"Gfx2",
+            &[0, 2, 0xfe, 0xff],
+        ] {
+            for len in [0usize, 4, 16, 64, 300] {
+                let mut v = magic.to_vec();
+                v.extend((0..len).map(|_| rng.next_u64() as u8));
+                parse_any(&v);
+            }
+        }
+    }
+}

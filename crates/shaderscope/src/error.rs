@@ -32,7 +32,7 @@ pub enum ErrorKind {
         found: String,
     },
     /// An offset/size pair reaches outside its enclosing range.
-    #[error("0x{start:x} + 0x{len:x} is outside 0x{limit:x}")]
+    #[error("{}", bounds_text(*start, *len, *limit))]
     OutOfBounds {
         /// Start offset (absolute).
         start: u64,
@@ -50,6 +50,14 @@ pub enum ErrorKind {
     /// Valid for the format, but this build cannot read it yet.
     #[error("{0}")]
     Unsupported(String),
+}
+
+fn bounds_text(start: u64, len: u64, limit: u64) -> String {
+    if len == 0 {
+        format!("0x{start:x} is past the end 0x{limit:x}")
+    } else {
+        format!("0x{start:x} + 0x{len:x} is outside 0x{limit:x}")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,807 @@
-//! Nintendo 3DS shader binaries (placeholder while the module is written).
+//! Nintendo 3DS shader binaries: DVLB (`.shbin`, DVLP + DVLEs), unlinked DVOJ/DVOB objects,
+//! DVLBs inside CGFX containers (`.bcsdr`, `.bcres`) and base64 `.csdr` text.
+//!
+//! [`Dvlb::parse`] reads a DVLB into an editable model that keeps every byte (see
+//! [`dvlb::Layout`]); [`Dvlb::write`] gives the same bytes back for an unmodified file and a
+//! picasso-style layout for a model built in code ([`build`]). [`parse_any`] wraps any of the
+//! four kinds in a [`Container`] for the CLI.
 
-use crate::any::Container;
+pub mod build;
+pub mod cgfx;
+pub mod csdr;
+pub mod dvlb;
+pub mod dvoj;
+mod layout;
+pub mod tables;
+
+pub use cgfx::Cgfx;
+pub use csdr::Csdr;
+pub use dvlb::{Dvlb, Dvle, Dvlp};
+pub use dvoj::Dvoj;
+
+use crate::any::{Container, DisasmOptions, Finding, Part};
 use crate::detect::Format;
+use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::isa::pica;
+use crate::print::Printer;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use tables::{mask_text, output_semantic_name, symbol_text};
 
-/// Parse a DVLB/DVOJ/CGFX/csdr file.
-pub fn parse_any(_data: &[u8], format: Format) -> Result<Box<dyn Container + '_>> {
-    Err(Error::unsupported(0, format.description(), "not implemented yet"))
+/// The payload of a 3DS shader file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// A DVLB.
+    Dvlb(Dvlb),
+    /// A DVOJ/DVOB object.
+    Dvoj(Dvoj),
+    /// A CGFX with DVLBs inside.
+    Cgfx(Cgfx),
+}
+
+/// Any 3DS shader file, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderFile {
+    /// The detected format (DVLB, DVOJ, CGFX or csdr).
+    pub format: Format,
+    /// The binary (decoded from base64 for `.csdr`).
+    pub payload: Payload,
+    /// The text layout of a `.csdr` file.
+    pub csdr: Option<Csdr>,
+}
+
+impl ShaderFile {
+    /// Parse `data` as `format` (one of the 3DS formats of [`Format`]).
+    pub fn parse(data: &[u8], format: Format) -> Result<ShaderFile> {
+        match format {
+            Format::Dvlb => Ok(ShaderFile { format, payload: Payload::Dvlb(Dvlb::parse(data)?), csdr: None }),
+            Format::Dvoj => Ok(ShaderFile { format, payload: Payload::Dvoj(Dvoj::parse(data)?), csdr: None }),
+            Format::Cgfx => Ok(ShaderFile { format, payload: Payload::Cgfx(Cgfx::parse(data)?), csdr: None }),
+            Format::Csdr => {
+                let c = Csdr::parse(data)?;
+                // Offsets inside the decoded binary are reported relative to the decoded bytes.
+                let inner = match crate::detect::detect(&c.decoded) {
+                    Some(Format::Dvlb) => {
+                        Payload::Dvlb(Dvlb::parse(&c.decoded).map_err(|e| e.context("decoded "))?)
+                    }
+                    Some(Format::Cgfx) => {
+                        Payload::Cgfx(Cgfx::parse(&c.decoded).map_err(|e| e.context("decoded "))?)
+                    }
+                    Some(Format::Dvoj) => {
+                        Payload::Dvoj(Dvoj::parse(&c.decoded).map_err(|e| e.context("decoded "))?)
+                    }
+                    _ => {
+                        return Err(Error::invalid(
+                            0,
+                            "csdr payload",
+                            "the decoded bytes are not a DVLB, DVOJ or CGFX",
+                        ));
+                    }
+                };
+                Ok(ShaderFile { format, payload: inner, csdr: Some(c) })
+            }
+            other => {
+                Err(Error::invalid(0, "file", format!("{} is not a 3DS shader format", other.description())))
+            }
+        }
+    }
+
+    /// Every DVLB in the file with its absolute offset (in the decoded bytes for `.csdr`).
+    pub fn dvlbs(&self) -> Vec<(u64, &Dvlb)> {
+        match &self.payload {
+            Payload::Dvlb(d) => vec![(0, d)],
+            Payload::Cgfx(c) => c.dvlbs.iter().map(|(o, d)| (*o, d)).collect(),
+            Payload::Dvoj(_) => Vec::new(),
+        }
+    }
+
+    /// The binary re-encoded (before base64 for `.csdr`).
+    pub fn write_binary(&self) -> Result<Vec<u8>> {
+        match &self.payload {
+            Payload::Dvlb(d) => d.write(),
+            Payload::Dvoj(d) => d.write(),
+            Payload::Cgfx(c) => c.write(),
+        }
+    }
+}
+
+/// Parse any 3DS shader file for the CLI.
+pub fn parse_any(data: &[u8], format: Format) -> Result<Box<dyn Container + '_>> {
+    Ok(Box::new(ShaderFile::parse(data, format)?))
+}
+
+/// Which tool wrote a DVLB, from the traits each producer leaves (docs/shbin-pica.md §6).
+pub fn producer(d: &Dvlb) -> &'static str {
+    let short = d.layout.as_ref().is_some_and(|l| l.dvlp_header == dvlb::DVLP_SHORT_HEADER_SIZE);
+    if short {
+        "nihstro"
+    } else if d.dvlp.version != 0 || !d.dvlp.filenames.is_empty() || d.dvlp.opdescs.iter().any(|o| o[1] != 0)
+    {
+        "nintendo"
+    } else if d.dvles.iter().all(|e| e.labels.is_empty()) {
+        "picasso"
+    } else {
+        "unknown"
+    }
+}
+
+/// A program to disassemble: the DVLB, the DVLE index inside it, its absolute base.
+struct Program<'a> {
+    dvlb: &'a Dvlb,
+    index: usize,
+    base: u64,
+}
+
+impl ShaderFile {
+    fn programs(&self) -> Vec<Program<'_>> {
+        let mut v = Vec::new();
+        for (base, d) in self.dvlbs() {
+            for index in 0..d.dvles.len() {
+                v.push(Program { dvlb: d, index, base });
+            }
+        }
+        v
+    }
+
+    fn print_program(
+        &self,
+        p: &Program<'_>,
+        opts: &DisasmOptions,
+        out: &mut dyn Printer,
+    ) -> std::fmt::Result {
+        let names = p.dvlb.dvles.get(p.index).map(Dvle::names).unwrap_or_default();
+        let opdescs = p.dvlb.opdesc_words();
+        match p.dvlb.source_context(p.index, &names, &opdescs, p.base) {
+            Some(mut ctx) => {
+                ctx.offsets = opts.offsets;
+                ctx.raw = opts.raw;
+                pica::write_source(&ctx, out)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn print_dvoj(&self, d: &Dvoj, opts: &DisasmOptions, out: &mut dyn Printer) -> std::fmt::Result {
+        let dvle = d.as_dvle();
+        let names = dvle.names();
+        let opdescs = d.opdesc_words();
+        let code_offset = d.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0);
+        let ctx = pica::SourceContext {
+            code: &d.code,
+            opdescs: &opdescs,
+            main: 0,
+            endmain: d.code.len() as u32,
+            shader_type: if dvle.shader_type == 1 {
+                pica::ShaderType::Geometry
+            } else {
+                pica::ShaderType::Vertex
+            },
+            merge_outmaps: false,
+            geometry: pica::GeometryMode { mode: 0, fixed_start: 0, variable_count: 0, fixed_count: 0 },
+            uniforms: &names.uniforms,
+            outputs: &names.outputs,
+            constants: &names.constants,
+            labels: &names.labels,
+            code_offset,
+            offsets: opts.offsets,
+            raw: opts.raw,
+        };
+        pica::write_source(&ctx, out)
+    }
+}
+
+fn dvle_json(d: &Dvlb, i: usize, e: &Dvle, base: u64) -> Value {
+    let offset = d.layout.as_ref().and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o));
+    json!({
+        "index": i,
+        "offset": offset,
+        "version": e.version,
+        "type": e.type_name(),
+        "merge_outmaps": e.flags & 1 != 0,
+        "flags": e.flags,
+        "main": e.main,
+        "endmain": e.endmain,
+        "input_mask": e.input_mask,
+        "output_mask": e.output_mask,
+        "geometry": {
+            "mode": dvlb::geometry_mode_name(e.geometry[0]),
+            "mode_value": e.geometry[0],
+            "fixed_start_register": e.geometry[1],
+            "variable_vertex_count": e.geometry[2],
+            "fixed_vertex_count": e.geometry[3],
+        },
+        "constants": e.constants.iter().map(|c| {
+            let v = match c.decode() {
+                Some(pica::Constant::Bool { value, .. }) => json!(value),
+                Some(pica::Constant::Int { value, .. }) => json!({"count": value[0], "start": value[1], "step": value[2], "w": value[3]}),
+                Some(pica::Constant::Float { value, .. }) => json!(value.map(|f| pica::float24::to_f32(f) as f64)),
+                None => Value::Null,
+            };
+            let reg = match c.kind { 0 => format!("b{}", c.register), 1 => format!("i{}", c.register), 2 => format!("c{}", c.register), _ => c.register.to_string() };
+            json!({"register": reg, "type": c.kind, "value": v, "raw": c.payload})
+        }).collect::<Vec<_>>(),
+        "labels": e.labels.iter().map(|l| json!({"name": e.symbol(l.name_offset), "address": l.address, "id": l.id, "length": l.length})).collect::<Vec<_>>(),
+        "outputs": e.outputs.iter().map(|o| json!({"register": format!("o{}", o.register), "semantic": output_semantic_name(o.semantic), "semantic_value": o.semantic, "mask": mask_text(o.mask)})).collect::<Vec<_>>(),
+        "uniforms": e.uniforms.iter().map(|u| json!({"name": e.symbol(u.name_offset), "registers": dvlb::register_range(u.first, u.last), "first": u.first, "last": u.last})).collect::<Vec<_>>(),
+    })
+}
+
+fn dvlb_json(d: &Dvlb, base: u64) -> Value {
+    let files: Vec<String> = split_strings(&d.dvlp.filenames);
+    json!({
+        "offset": base,
+        "size": d.size(),
+        "producer": producer(d),
+        "dvlp": {
+            "offset": base + u64::from(d.dvlp_offset()),
+            "version": d.dvlp.version,
+            "header_size": d.layout.as_ref().map(|l| l.dvlp_header),
+            "instructions": d.dvlp.code.len(),
+            "opdescs": d.dvlp.opdescs.len(),
+            "line_numbers": d.dvlp.line_numbers.len(),
+            "filenames": files,
+        },
+        "dvles": d.dvles.iter().enumerate().map(|(i, e)| dvle_json(d, i, e, base)).collect::<Vec<_>>(),
+    })
+}
+
+fn split_strings(table: &[u8]) -> Vec<String> {
+    table
+        .split(|&c| c == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect()
+}
+
+fn summary(f: &ShaderFile) -> String {
+    let d = f.dvlbs();
+    let dvles: usize = d.iter().map(|(_, d)| d.dvles.len()).sum();
+    match &f.payload {
+        Payload::Dvoj(o) => format!("DVOJ object, {} instructions", o.code.len()),
+        _ => {
+            let prod = d.first().map(|(_, d)| producer(d)).unwrap_or("none");
+            let kinds: Vec<String> =
+                d.iter().flat_map(|(_, d)| d.dvles.iter().map(Dvle::type_name)).collect();
+            format!("{} DVLB, {dvles} DVLE ({}), producer {prod}", d.len(), kinds.join(", "))
+        }
+    }
+}
+
+fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
+    let l = d.layout.as_ref();
+    let _ = writeln!(
+        s,
+        "DVLB at 0x{base:x}: {} bytes, {} DVLE, producer {}",
+        d.size(),
+        d.dvles.len(),
+        producer(d)
+    );
+    let _ = writeln!(
+        s,
+        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions, {} operand descriptors{}",
+        base + u64::from(d.dvlp_offset()),
+        d.dvlp.version,
+        l.map(|l| l.dvlp_header).unwrap_or(dvlb::DVLP_HEADER_SIZE),
+        d.dvlp.code.len(),
+        d.dvlp.opdescs.len(),
+        if d.dvlp.line_numbers.is_empty() {
+            String::new()
+        } else {
+            format!(", {} line numbers", d.dvlp.line_numbers.len())
+        }
+    );
+    let files = split_strings(&d.dvlp.filenames);
+    if !files.is_empty() {
+        let _ = writeln!(s, "  source files: {}", files.join(", "));
+    }
+    for (i, e) in d.dvles.iter().enumerate() {
+        let off = l.and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o)).unwrap_or(0);
+        let _ = write!(
+            s,
+            "  DVLE {i} at 0x{off:x}: {} shader, version 0x{:x}, main 0x{:x}, endmain 0x{:x}",
+            e.type_name(),
+            e.version,
+            e.main,
+            e.endmain
+        );
+        if e.flags & 1 != 0 {
+            s.push_str(", merges output maps");
+        }
+        s.push('\n');
+        if e.shader_type == 1 {
+            let g = e.geometry;
+            let _ = writeln!(
+                s,
+                "    geometry mode: {} (fixed start c{}, variable vertices {}, fixed vertices {})",
+                dvlb::geometry_mode_name(g[0]),
+                g[1],
+                g[2],
+                g[3]
+            );
+        }
+        let regs = |mask: u16, p: char| {
+            let v: Vec<String> =
+                (0..16).filter(|b| mask & (1 << b) != 0).map(|b| format!("{p}{b}")).collect();
+            if v.is_empty() { "none".to_string() } else { v.join(" ") }
+        };
+        let _ = writeln!(s, "    inputs: {}; outputs: {}", regs(e.input_mask, 'v'), regs(e.output_mask, 'o'));
+        if !e.outputs.is_empty() {
+            let v: Vec<String> = e
+                .outputs
+                .iter()
+                .map(|o| {
+                    let sem = output_semantic_name(o.semantic)
+                        .map(str::to_string)
+                        .unwrap_or(format!("semantic {}", o.semantic));
+                    format!("o{} {sem}.{}", o.register, mask_text(o.mask))
+                })
+                .collect();
+            let _ = writeln!(s, "    output table: {}", v.join(", "));
+        }
+        if !e.uniforms.is_empty() {
+            let v: Vec<String> = e
+                .uniforms
+                .iter()
+                .map(|u| format!("{} {}", e.symbol(u.name_offset), dvlb::register_range(u.first, u.last)))
+                .collect();
+            let _ = writeln!(s, "    uniforms: {}", v.join(", "));
+        }
+        for c in &e.constants {
+            let _ = writeln!(s, "    constant {}", c.describe());
+        }
+        if !e.labels.is_empty() {
+            let v: Vec<String> =
+                e.labels.iter().map(|x| format!("{}@0x{:x}", e.symbol(x.name_offset), x.address)).collect();
+            let _ = writeln!(s, "    labels: {}", v.join(", "));
+        }
+    }
+}
+
+/// Structural checks of one DVLB (the ISA adds program checks).
+fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
+    let l = d.layout.as_ref();
+    let dvlp = base + u64::from(d.dvlp_offset());
+    let code_at = dvlp + u64::from(l.map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+    let n = d.dvlp.code.len() as u32;
+    if n > 512 {
+        out.push(Finding::warning(
+            dvlp + 0xc,
+            format!("{n} instructions exceed the 512-word shader code memory"),
+        ));
+    }
+    if d.dvlp.opdescs.len() > 128 {
+        out.push(Finding::error(
+            dvlp + 0x14,
+            format!("{} operand descriptors exceed the 128-entry table", d.dvlp.opdescs.len()),
+        ));
+    }
+    for issue in pica::check_program(&d.dvlp.code, d.dvlp.opdescs.len()) {
+        let at = code_at + 4 * issue.index as u64;
+        let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
+        out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
+    }
+    for (i, e) in d.dvles.iter().enumerate() {
+        let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
+        let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
+        let p = format!("DVLE {i}: ");
+        if e.main > n || e.endmain > n {
+            out.push(Finding::error(
+                o + 8,
+                format!("{p}main 0x{:x} / endmain 0x{:x} outside the {n}-word program", e.main, e.endmain),
+            ));
+        } else if e.main > e.endmain {
+            out.push(Finding::error(
+                o + 8,
+                format!("{p}main 0x{:x} is after endmain 0x{:x}", e.main, e.endmain),
+            ));
+        }
+        if e.shader_type > 1 {
+            out.push(Finding::error(o + 6, format!("{p}unknown shader type {}", e.shader_type)));
+        }
+        if e.shader_type == 1 && e.geometry[0] > 2 {
+            out.push(Finding::error(o + 0x14, format!("{p}unknown geometry mode {}", e.geometry[0])));
+        }
+        if e.shader_type == 1
+            && e.geometry[0] == 2
+            && u32::from(e.geometry[1]) + u32::from(e.geometry[3]) > 96
+        {
+            out.push(Finding::error(
+                o + 0x15,
+                format!("{p}fixed-mode vertex array c{}+{} runs past c95", e.geometry[1], e.geometry[3]),
+            ));
+        }
+        let mut out_mask = 0u16;
+        for (k, x) in e.outputs.iter().enumerate() {
+            let at = o + u64::from(t[2]) + 8 * k as u64;
+            if x.register > 15 {
+                out.push(Finding::error(at, format!("{p}output {k} uses register o{}", x.register)));
+            } else {
+                out_mask |= 1 << x.register;
+            }
+            if output_semantic_name(x.semantic).is_none() {
+                out.push(Finding::warning(at, format!("{p}output {k} has unknown semantic {}", x.semantic)));
+            }
+            if x.mask == 0 || x.mask > 0xf {
+                out.push(Finding::warning(at, format!("{p}output {k} has component mask 0x{:x}", x.mask)));
+            }
+        }
+        if !e.outputs.is_empty() && e.output_mask & !out_mask != 0 {
+            out.push(Finding::warning(
+                o + 0x12,
+                format!(
+                    "{p}output mask 0x{:04x} names registers the output table does not (0x{out_mask:04x})",
+                    e.output_mask
+                ),
+            ));
+        }
+        for (k, c) in e.constants.iter().enumerate() {
+            let at = o + u64::from(t[0]) + 20 * k as u64;
+            let limit = match c.kind {
+                0 => 16,
+                1 => 4,
+                2 => 96,
+                _ => {
+                    out.push(Finding::error(at, format!("{p}constant {k} has unknown type {}", c.kind)));
+                    continue;
+                }
+            };
+            if c.register >= limit {
+                out.push(Finding::error(
+                    at,
+                    format!("{p}constant {k} register {} is out of range (limit {limit})", c.register),
+                ));
+            }
+        }
+        for (k, lab) in e.labels.iter().enumerate() {
+            let at = o + u64::from(t[1]) + 16 * k as u64;
+            if lab.address > n {
+                out.push(Finding::error(
+                    at,
+                    format!("{p}label {k} points at 0x{:x}, outside the {n}-word program", lab.address),
+                ));
+            }
+            if symbol_text(&e.symbols, lab.name_offset).is_none() {
+                out.push(Finding::error(
+                    at + 12,
+                    format!("{p}label {k} name offset 0x{:x} is outside the symbol table", lab.name_offset),
+                ));
+            }
+        }
+        for (k, u) in e.uniforms.iter().enumerate() {
+            let at = o + u64::from(t[3]) + 8 * k as u64;
+            if symbol_text(&e.symbols, u.name_offset).is_none() {
+                out.push(Finding::error(
+                    at,
+                    format!("{p}uniform {k} name offset 0x{:x} is outside the symbol table", u.name_offset),
+                ));
+            }
+            let space = |r: u16| match r {
+                0x00..=0x0f => Some(0),
+                0x10..=0x6f => Some(1),
+                0x70..=0x73 => Some(2),
+                0x78..=0x87 => Some(3),
+                _ => None,
+            };
+            match (space(u.first), space(u.last)) {
+                (Some(a), Some(b)) if a == b && u.first <= u.last => {}
+                _ => out.push(Finding::error(
+                    at + 4,
+                    format!(
+                        "{p}uniform {k} register range 0x{:x}-0x{:x} is not one register file",
+                        u.first, u.last
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+impl Container for ShaderFile {
+    fn format(&self) -> Format {
+        self.format
+    }
+
+    fn info_text(&self, s: &mut String) {
+        let _ = writeln!(s, "format: {}", self.format.description());
+        let _ = writeln!(s, "summary: {}", summary(self));
+        if let Some(c) = &self.csdr {
+            let _ = writeln!(s, "base64 payload: {} bytes decoded", c.decoded.len());
+        }
+        match &self.payload {
+            Payload::Cgfx(c) => {
+                let _ = writeln!(
+                    s,
+                    "CGFX: {} byte order, revision 0x{:x}, {} blocks, file size {}",
+                    c.endian.name(),
+                    c.revision,
+                    c.blocks,
+                    c.file_size
+                );
+            }
+            Payload::Dvoj(o) => {
+                let _ = writeln!(
+                    s,
+                    "DVOJ: {} instructions, {} operand descriptors, {} line numbers, {} relocations",
+                    o.code.len(),
+                    o.opdescs.len(),
+                    o.line_numbers.len(),
+                    o.relocations.len()
+                );
+                let dvle = o.as_dvle();
+                for u in &dvle.uniforms {
+                    let _ = writeln!(
+                        s,
+                        "  uniform {} {}",
+                        dvle.symbol(u.name_offset),
+                        dvlb::register_range(u.first, u.last)
+                    );
+                }
+            }
+            Payload::Dvlb(_) => {}
+        }
+        for (base, d) in self.dvlbs() {
+            info_dvlb(d, base, s);
+        }
+    }
+
+    fn info_json(&self) -> Value {
+        let mut v = serde_json::Map::new();
+        v.insert("format".into(), json!(self.format.name()));
+        v.insert("summary".into(), json!(summary(self)));
+        v.insert("dvlbs".into(), self.dvlbs().iter().map(|(b, d)| dvlb_json(d, *b)).collect());
+        if let Payload::Dvoj(o) = &self.payload {
+            v.insert("dvoj".into(), json!({
+                "instructions": o.code.len(),
+                "opdescs": o.opdescs.len(),
+                "line_numbers": o.line_numbers.iter().map(|l| json!({"file": o.symbol(l.file_offset), "line": l.line})).collect::<Vec<_>>(),
+                "relocations": o.relocations,
+                "dvle": dvle_json(&Dvlb { dvlp: Dvlp::default(), dvles: vec![], layout: None }, 0, &o.as_dvle(), 0),
+            }));
+        }
+        if let Payload::Cgfx(c) = &self.payload {
+            v.insert(
+                "cgfx".into(),
+                json!({"endian": c.endian.name(), "revision": c.revision, "blocks": c.blocks, "file_size": c.file_size}),
+            );
+        }
+        if let Some(c) = &self.csdr {
+            v.insert("decoded_size".into(), json!(c.decoded.len()));
+        }
+        Value::Object(v)
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        let fmt_err = |_| Error::invalid(0, "listing", "the printer failed");
+        if let Payload::Dvoj(d) = &self.payload {
+            return self.print_dvoj(d, opts, out).map_err(fmt_err);
+        }
+        let programs = self.programs();
+        if let Some(n) = opts.program {
+            let Some(p) = programs.get(n) else {
+                return Err(Error::invalid(
+                    0,
+                    "DVLE index",
+                    format!("DVLE {n} does not exist ({} in the file)", programs.len()),
+                ));
+            };
+            return self.print_program(p, opts, out).map_err(fmt_err);
+        }
+        let many_dvlbs = self.dvlbs().len() > 1;
+        for (k, p) in programs.iter().enumerate() {
+            let e = p.dvlb.dvles.get(p.index);
+            if k > 0 {
+                out.write_str("\n").map_err(fmt_err)?;
+            }
+            let place = if many_dvlbs {
+                format!(" (DVLB at 0x{:x}, DVLE {})", p.base, p.index)
+            } else {
+                String::new()
+            };
+            out.start_line(None);
+            out.style(crate::print::Style::Comment);
+            write!(
+                out,
+                "; DVLE {k}{place}: {} shader, main 0x{:x}, endmain 0x{:x}",
+                e.map(Dvle::type_name).unwrap_or_default(),
+                e.map(|e| e.main).unwrap_or(0),
+                e.map(|e| e.endmain).unwrap_or(0)
+            )
+            .map_err(fmt_err)?;
+            out.reset();
+            out.write_str("\n").map_err(fmt_err)?;
+            self.print_program(p, opts, out).map_err(fmt_err)?;
+        }
+        Ok(())
+    }
+
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Value> {
+        let mut programs = Vec::new();
+        let list = self.programs();
+        for (k, p) in list.iter().enumerate() {
+            if opts.program.is_some_and(|n| n != k) {
+                continue;
+            }
+            let mut text = crate::print::PlainText::default();
+            self.print_program(p, &DisasmOptions { program: None, ..opts.clone() }, &mut text)
+                .map_err(|_| Error::invalid(0, "listing", "the printer failed"))?;
+            let e = p.dvlb.dvles.get(p.index);
+            let code_at = p.base
+                + u64::from(p.dvlb.dvlp_offset())
+                + u64::from(p.dvlb.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+            let opd = p.dvlb.opdesc_words();
+            let instructions: Vec<Value> = p
+                .dvlb
+                .dvlp
+                .code
+                .iter()
+                .enumerate()
+                .map(|(i, w)| json!({"address": i, "offset": code_at + 4 * i as u64, "word": w, "text": pica::describe_word(*w, &opd)}))
+                .collect();
+            programs.push(json!({
+                "dvle": k,
+                "type": e.map(Dvle::type_name),
+                "main": e.map(|e| e.main),
+                "endmain": e.map(|e| e.endmain),
+                "instructions": instructions,
+                "source": text.out,
+            }));
+        }
+        if let Some(n) = opts.program
+            && programs.is_empty()
+        {
+            return Err(Error::invalid(
+                0,
+                "DVLE index",
+                format!("DVLE {n} does not exist ({} in the file)", list.len()),
+            ));
+        }
+        Ok(json!({"format": self.format.name(), "programs": programs}))
+    }
+
+    fn annotate(&self, a: &mut Annotations) {
+        if self.csdr.is_some() {
+            // The dump of a .csdr shows the text; the decoded binary is reached with extract.
+            a.field(0, 0, "base64 text; run `shaderscope extract FILE decoded` for the binary");
+            return;
+        }
+        match &self.payload {
+            Payload::Dvlb(d) => dvlb::annotate(d, 0, a),
+            Payload::Dvoj(d) => d.annotate(a),
+            Payload::Cgfx(c) => c.annotate(a),
+        }
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (base, d) in self.dvlbs() {
+            validate_dvlb(d, base, &mut out);
+        }
+        if let Payload::Dvoj(o) = &self.payload {
+            for issue in pica::check_program(&o.code, o.opdescs.len()) {
+                let at =
+                    o.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0) + 4 * issue.index as u64;
+                let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
+                out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
+            }
+        }
+        if let Payload::Cgfx(c) = &self.payload
+            && c.dvlbs.is_empty()
+        {
+            out.push(Finding::warning(0, "CGFX holds no DVLB shader"));
+        }
+        out.sort_by_key(|f| f.offset);
+        out
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        let bin = self.write_binary()?;
+        Ok(match &self.csdr {
+            Some(c) => c.write(&bin),
+            None => bin,
+        })
+    }
+
+    fn parts(&self) -> Vec<Part> {
+        let mut v = Vec::new();
+        if let Some(c) = &self.csdr {
+            v.push(Part {
+                name: "decoded".into(),
+                offset: 0,
+                size: c.decoded.len() as u64,
+                description: "the binary decoded from base64".into(),
+            });
+        }
+        let many = self.dvlbs().len() > 1 || matches!(self.payload, Payload::Cgfx(_));
+        for (k, (base, d)) in self.dvlbs().into_iter().enumerate() {
+            let pre = if many { format!("dvlb{k}.") } else { String::new() };
+            if many {
+                v.push(Part {
+                    name: format!("dvlb{k}"),
+                    offset: base,
+                    size: d.size() as u64,
+                    description: format!("embedded DVLB ({} DVLE)", d.dvles.len()),
+                });
+            }
+            let code_at = base
+                + u64::from(d.dvlp_offset())
+                + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+            v.push(Part {
+                name: format!("{pre}code"),
+                offset: code_at,
+                size: 4 * d.dvlp.code.len() as u64,
+                description: "the whole shared code blob".into(),
+            });
+            let od = base
+                + u64::from(d.dvlp_offset())
+                + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[1]).unwrap_or(0));
+            v.push(Part {
+                name: format!("{pre}opdescs"),
+                offset: od,
+                size: 8 * d.dvlp.opdescs.len() as u64,
+                description: "operand descriptor table".into(),
+            });
+            for (i, e) in d.dvles.iter().enumerate() {
+                let (s, n) = code_range(d, e);
+                v.push(Part {
+                    name: format!("{pre}dvle{i}.code"),
+                    offset: code_at + 4 * s as u64,
+                    size: 4 * n as u64,
+                    description: format!("{} shader main..endmain", e.type_name()),
+                });
+            }
+        }
+        if let Payload::Dvoj(o) = &self.payload {
+            let at = o.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0);
+            v.push(Part {
+                name: "code".into(),
+                offset: at,
+                size: 4 * o.code.len() as u64,
+                description: "object code".into(),
+            });
+        }
+        v
+    }
+
+    fn extract(&self, name: &str) -> Result<Vec<u8>> {
+        if name == "decoded"
+            && let Some(c) = &self.csdr
+        {
+            return Ok(c.decoded.clone());
+        }
+        let words = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let many = self.dvlbs().len() > 1 || matches!(self.payload, Payload::Cgfx(_));
+        for (k, (_, d)) in self.dvlbs().into_iter().enumerate() {
+            let pre = if many { format!("dvlb{k}.") } else { String::new() };
+            if many && name == format!("dvlb{k}") {
+                return d.write();
+            }
+            if name == format!("{pre}code") {
+                return Ok(words(&d.dvlp.code));
+            }
+            if name == format!("{pre}opdescs") {
+                return Ok(d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect());
+            }
+            for (i, e) in d.dvles.iter().enumerate() {
+                if name == format!("{pre}dvle{i}.code") {
+                    let (s, n) = code_range(d, e);
+                    return Ok(words(d.dvlp.code.get(s..s + n).unwrap_or(&[])));
+                }
+            }
+        }
+        if let Payload::Dvoj(o) = &self.payload
+            && name == "code"
+        {
+            return Ok(words(&o.code));
+        }
+        Err(Error::invalid(0, "part name", format!("no part named {name:?}")))
+    }
+}
+
+/// main..endmain clamped to the code blob, as (start, length) in words.
+fn code_range(d: &Dvlb, e: &Dvle) -> (usize, usize) {
+    let n = d.dvlp.code.len();
+    let s = (e.main as usize).min(n);
+    let end = (e.endmain as usize).clamp(s, n);
+    (s, end - s)
 }

@@ -152,3 +152,14 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
     let _ = (code, opdesc_count);
     Vec::new()
 }
+
+/// One-line description of an instruction word for byte dumps (e.g. `mov r0, v0`).
+pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
+    let _ = opdescs;
+    format!("instruction 0x{word:08x}")
+}
+
+/// One-line description of an operand descriptor (mask, negation, swizzles).
+pub fn describe_opdesc(word: u32) -> String {
+    format!("0x{word:08x}")
+}

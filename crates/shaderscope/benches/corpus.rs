@@ -1,2 +1,0 @@
-//! Throughput over the shared corpus (placeholder until the formats land).
-fn main() {}

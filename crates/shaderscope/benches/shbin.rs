@@ -1,0 +1,56 @@
+//! SHBIN throughput over the corpus (bytes/s): parse only, and parse + every DVLE printed as
+//! picasso source. `cargo bench -p shaderscope --bench shbin`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use shaderscope::DisasmOptions;
+use shaderscope::format::shbin::Dvlb;
+use shaderscope::print::PlainText;
+use std::path::{Path, PathBuf};
+
+fn files() -> Vec<Vec<u8>> {
+    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let manifest = std::fs::read_to_string(corpus.join("shbin/MANIFEST.tsv")).unwrap_or_default();
+    let mut v: Vec<Vec<u8>> = manifest
+        .lines()
+        .skip(1)
+        .filter(|l| l.split('\t').nth(6) == Some("shbin"))
+        .filter_map(|l| std::fs::read(corpus.join("shbin").join(l.split('\t').next()?)).ok())
+        .collect();
+    if v.is_empty() {
+        eprintln!("corpus not found; benchmarking the shipped sample only");
+        v.push(shaderscope::format::shbin::build::example_vertex_shader());
+    }
+    v
+}
+
+fn bench(c: &mut Criterion) {
+    let files = files();
+    let bytes: u64 = files.iter().map(|f| f.len() as u64).sum();
+    let mut g = c.benchmark_group("shbin");
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            for f in &files {
+                std::hint::black_box(Dvlb::parse(f).ok());
+            }
+        })
+    });
+    g.bench_function("parse+disasm", |b| {
+        let mut out = PlainText::default();
+        b.iter(|| {
+            for f in &files {
+                out.out.clear();
+                if let Ok(file) = shaderscope::parse(f) {
+                    let _ = file.disasm(&DisasmOptions::default(), &mut out);
+                }
+                std::hint::black_box(&out.out);
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,118 @@
+//! CGFX (`.bcsdr`, `.bcres`): NintendoWare's graphics container. Shaders sit in it as whole
+//! DVLBs. The container itself is kept byte for byte; the DVLBs inside are found by their magic
+//! on 4-byte boundaries and accepted only when they parse completely, so a stray "DVLB" in
+//! texture data is not mistaken for a shader.
+
+use super::dvlb::Dvlb;
+use crate::bytes::{Endian, Reader};
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+
+/// A CGFX file with the DVLBs found inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cgfx {
+    /// The whole file, kept verbatim (everything that is not a DVLB).
+    pub data: Vec<u8>,
+    /// Byte order from the byte-order mark.
+    pub endian: Endian,
+    /// Header size field.
+    pub header_size: u16,
+    /// Revision field.
+    pub revision: u32,
+    /// File size field.
+    pub file_size: u32,
+    /// Number of blocks field.
+    pub blocks: u32,
+    /// Embedded DVLBs with their offsets in the file.
+    pub dvlbs: Vec<(u64, Dvlb)>,
+}
+
+impl Cgfx {
+    /// Parse the header and find every DVLB inside.
+    pub fn parse(data: &[u8]) -> Result<Cgfx> {
+        let mut r = Reader::new(data, Endian::Little);
+        r.magic(b"CGFX", "CGFX header")?;
+        let bom = r.array::<2>("CGFX header")?;
+        let endian = match bom {
+            [0xff, 0xfe] => Endian::Little,
+            [0xfe, 0xff] => Endian::Big,
+            _ => {
+                return Err(Error::invalid(
+                    4,
+                    "CGFX header",
+                    format!("byte-order mark {:02x}{:02x}", bom[0], bom[1]),
+                ));
+            }
+        };
+        let mut r = Reader::with_base(data.get(6..).unwrap_or(&[]), 6, endian);
+        let header_size = r.u16("CGFX header")?;
+        let revision = r.u32("CGFX header")?;
+        let file_size = r.u32("CGFX header")?;
+        let blocks = r.u32("CGFX header")?;
+        let mut dvlbs = Vec::new();
+        let mut at = 0usize;
+        while let Some(rest) = data.get(at..) {
+            if rest.len() < 8 {
+                break;
+            }
+            if rest.starts_with(b"DVLB")
+                && let Ok(d) = Dvlb::parse_embedded(rest, at as u64)
+            {
+                let size = d.size().max(4);
+                dvlbs.push((at as u64, d));
+                at += size.next_multiple_of(4);
+                continue;
+            }
+            at += 4;
+        }
+        Ok(Cgfx { data: data.to_vec(), endian, header_size, revision, file_size, blocks, dvlbs })
+    }
+
+    /// The file with every DVLB re-encoded in place. A DVLB whose encoding changed size cannot
+    /// be put back without relinking the container, which is refused.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut out = self.data.clone();
+        for (at, d) in &self.dvlbs {
+            let bytes = d.write()?;
+            let start = *at as usize;
+            let old = d.layout.as_ref().map(|l| l.size).unwrap_or(bytes.len());
+            if bytes.len() != old {
+                return Err(Error::unsupported(
+                    *at,
+                    "embedded DVLB",
+                    format!(
+                        "re-encoded size {} differs from the original {old}; CGFX relinking is not implemented",
+                        bytes.len()
+                    ),
+                ));
+            }
+            match out.get_mut(start..start + bytes.len()) {
+                Some(dst) => dst.copy_from_slice(&bytes),
+                None => {
+                    return Err(Error::out_of_bounds(
+                        *at,
+                        "embedded DVLB",
+                        *at,
+                        bytes.len() as u64,
+                        out.len() as u64,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Annotate the header and every DVLB.
+    pub fn annotate(&self, a: &mut Annotations) {
+        a.section(0, 0x14, "CGFX header");
+        a.field(0, 4, "magic \"CGFX\"");
+        a.field(4, 2, format!("byte-order mark ({})", self.endian.name()));
+        a.field(6, 2, format!("header size: 0x{:x}", self.header_size));
+        a.field(8, 4, format!("revision: 0x{:x}", self.revision));
+        a.field(0xc, 4, format!("file size: {}", self.file_size));
+        a.field(0x10, 4, format!("blocks: {}", self.blocks));
+        for (at, d) in &self.dvlbs {
+            super::dvlb::annotate(d, *at, a);
+        }
+    }
+}

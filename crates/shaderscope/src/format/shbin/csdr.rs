@@ -1,0 +1,101 @@
+//! `.csdr`: 3DS shader binaries as base64 text (seen in AR Games). The decoded bytes are a
+//! DVLB or a CGFX. The text's line breaks and surrounding whitespace are recorded so the text is
+//! reproduced exactly when the binary inside is unchanged.
+
+use crate::error::{Error, Result};
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+
+/// The text layout of a `.csdr` file around its base64 payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Csdr {
+    /// The decoded binary.
+    pub decoded: Vec<u8>,
+    /// Whitespace runs and where they sat in the text: (offset in the text, bytes).
+    pub whitespace: Vec<(usize, Vec<u8>)>,
+    /// Whether the base64 had `=` padding.
+    pub padded: bool,
+    /// Length of the base64 characters (without whitespace), to detect changed payloads.
+    pub encoded_len: usize,
+}
+
+impl Csdr {
+    /// Decode the text.
+    pub fn parse(text: &[u8]) -> Result<Csdr> {
+        let mut chars = Vec::with_capacity(text.len());
+        let mut whitespace: Vec<(usize, Vec<u8>)> = Vec::new();
+        for (i, &c) in text.iter().enumerate() {
+            if c.is_ascii_whitespace() {
+                match whitespace.last_mut() {
+                    Some((at, run)) if *at + run.len() == i => run.push(c),
+                    _ => whitespace.push((i, vec![c])),
+                }
+            } else if c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'=' {
+                chars.push(c);
+            } else {
+                return Err(Error::invalid(
+                    i as u64,
+                    "base64 text",
+                    format!("byte 0x{c:02x} is neither base64 nor whitespace"),
+                ));
+            }
+        }
+        let padded = chars.ends_with(b"=");
+        let engine = if padded { &STANDARD } else { &STANDARD_NO_PAD };
+        let decoded = engine.decode(&chars).map_err(|e| Error::invalid(0, "base64 text", e.to_string()))?;
+        Ok(Csdr { decoded, whitespace, padded, encoded_len: chars.len() })
+    }
+
+    /// Encode `binary` as text with this file's layout (or 76-column lines if its length changed).
+    pub fn write(&self, binary: &[u8]) -> Vec<u8> {
+        let engine = if self.padded { &STANDARD } else { &STANDARD_NO_PAD };
+        let enc = engine.encode(binary).into_bytes();
+        if enc.len() != self.encoded_len {
+            let mut out = Vec::with_capacity(enc.len() + enc.len() / 76 + 1);
+            for line in enc.chunks(76) {
+                out.extend_from_slice(line);
+                out.push(b'\n');
+            }
+            return out;
+        }
+        let mut out =
+            Vec::with_capacity(enc.len() + self.whitespace.iter().map(|w| w.1.len()).sum::<usize>());
+        let mut src = enc.iter();
+        let mut ws = self.whitespace.iter().peekable();
+        loop {
+            if let Some((at, run)) = ws.peek()
+                && *at == out.len()
+            {
+                out.extend_from_slice(run);
+                ws.next();
+                continue;
+            }
+            match src.next() {
+                Some(&c) => out.push(c),
+                None => break,
+            }
+        }
+        for (_, run) in ws {
+            out.extend_from_slice(run);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_line_breaks_and_padding() {
+        let text = b"  RFZM\r\nQgEA\r\nAA==\r\n";
+        let c = Csdr::parse(text).unwrap();
+        assert_eq!(c.decoded, b"DVLB\x01\0\0");
+        assert_eq!(c.write(&c.decoded), text.to_vec());
+        let e = Csdr::parse(b"RFZMQ!").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid base64 text at offset 0x5: byte 0x21 is neither base64 nor whitespace"
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! DVOJ/DVOB: an unlinked shader object from Nintendo's assembler. One header (0x58 bytes)
+//! holds every table of a single executable: constants, labels, code, operand descriptors,
+//! line numbers (one per instruction), relocations (12 bytes each, for the linker), outputs,
+//! uniforms and one symbol table. The entry point is the first instruction.
+//!
+//! No public file of this kind was found, so the layout follows 3dbrew and GBATEK; like the
+//! DVLB reader, every offset is followed and every byte outside the tables is kept.
+
+use super::tables::{
+    ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, read_blob, read_table, symbol_text,
+};
+use crate::bytes::{Endian, Reader, Writer};
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+
+/// Size of the DVOJ header.
+pub const HEADER_SIZE: u32 = 0x58;
+
+/// A parsed DVOJ/DVOB object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dvoj {
+    /// `DVOJ` or `DVOB`.
+    pub magic: [u8; 4],
+    /// Header words 0x04, 0x08, 0x0C (type-related, unknown, usually 0xFFFFFFFF), as stored.
+    pub unknown: [u32; 3],
+    /// Constant table.
+    pub constants: Vec<ConstantEntry>,
+    /// Label table.
+    pub labels: Vec<LabelEntry>,
+    /// Instruction words.
+    pub code: Vec<u32>,
+    /// Operand descriptors (two words each, as in the DVLP).
+    pub opdescs: Vec<[u32; 2]>,
+    /// Line-number table: source file and line per instruction.
+    pub line_numbers: Vec<LineEntry>,
+    /// Relocation table: instruction address and two words for the linker.
+    pub relocations: Vec<[u32; 3]>,
+    /// Output table.
+    pub outputs: Vec<OutputEntry>,
+    /// Uniform table.
+    pub uniforms: Vec<UniformEntry>,
+    /// Symbol table (names of labels, uniforms and source files).
+    pub symbols: Vec<u8>,
+    /// Placement of every table as stored, and the bytes outside them.
+    pub layout: Option<DvojLayout>,
+}
+
+/// Where each table of a parsed DVOJ sat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DvojLayout {
+    /// Bytes covered (the whole file).
+    pub size: usize,
+    /// Offsets as stored, in header order: constants, labels, code, opdescs, line numbers,
+    /// relocations, outputs, uniforms, symbols.
+    pub offsets: [u32; 9],
+    shape: [usize; 9],
+    /// Bytes outside every structure.
+    pub filler: Vec<(u32, Vec<u8>)>,
+}
+
+const SIZES: [usize; 9] = [20, 16, 4, 8, 8, 12, 8, 8, 1];
+const NAMES: [&str; 9] = [
+    "constant table",
+    "label table",
+    "code",
+    "operand descriptor table",
+    "line-number table",
+    "relocation table",
+    "output table",
+    "uniform table",
+    "symbol table",
+];
+
+impl Dvoj {
+    /// Parse a standalone object file.
+    pub fn parse(data: &[u8]) -> Result<Dvoj> {
+        let file = Reader::new(data, Endian::Little);
+        let mut h = file.clone();
+        if h.remaining() < HEADER_SIZE as usize {
+            return Err(h.eof("DVOJ header", HEADER_SIZE as usize));
+        }
+        let magic = h.array::<4>("DVOJ header")?;
+        if &magic != b"DVOJ" && &magic != b"DVOB" {
+            return Err(Error::bad_magic(0, "DVOJ header", b"DVOJ", &magic));
+        }
+        let unknown = [h.u32("DVOJ header")?, h.u32("DVOJ header")?, h.u32("DVOJ header")?];
+        let mut t = [[0u32; 2]; 9];
+        for e in &mut t {
+            *e = [h.u32("DVOJ header")?, h.u32("DVOJ header")?];
+        }
+        let at = |i: usize| 0x10 + 8 * i as u64;
+        let constants = read_table(&file, t[0][0], t[0][1], 20, NAMES[0], at(0), ConstantEntry::read)?;
+        let labels = read_table(&file, t[1][0], t[1][1], 16, NAMES[1], at(1), LabelEntry::read)?;
+        let code = read_table(&file, t[2][0], t[2][1], 4, NAMES[2], at(2), |r| r.u32("code"))?;
+        let opdescs = read_table(&file, t[3][0], t[3][1], 8, NAMES[3], at(3), |r| {
+            Ok([r.u32("operand descriptor")?, r.u32("operand descriptor")?])
+        })?;
+        let line_numbers = read_table(&file, t[4][0], t[4][1], 8, NAMES[4], at(4), LineEntry::read)?;
+        let relocations = read_table(&file, t[5][0], t[5][1], 12, NAMES[5], at(5), |r| {
+            Ok([r.u32("relocation")?, r.u32("relocation")?, r.u32("relocation")?])
+        })?;
+        let outputs = read_table(&file, t[6][0], t[6][1], 8, NAMES[6], at(6), OutputEntry::read)?;
+        let uniforms = read_table(&file, t[7][0], t[7][1], 8, NAMES[7], at(7), UniformEntry::read)?;
+        let symbols = read_blob(&file, t[8][0], t[8][1], NAMES[8], at(8))?;
+        let mut d = Dvoj {
+            magic,
+            unknown,
+            constants,
+            labels,
+            code,
+            opdescs,
+            line_numbers,
+            relocations,
+            outputs,
+            uniforms,
+            symbols,
+            layout: None,
+        };
+        let mut layout =
+            DvojLayout { size: data.len(), offsets: t.map(|e| e[0]), shape: d.shape(), filler: Vec::new() };
+        layout.filler = super::layout::filler(data, data.len(), &d.pieces(&layout.offsets));
+        d.layout = Some(layout);
+        Ok(d)
+    }
+
+    fn shape(&self) -> [usize; 9] {
+        [
+            self.constants.len(),
+            self.labels.len(),
+            self.code.len(),
+            self.opdescs.len(),
+            self.line_numbers.len(),
+            self.relocations.len(),
+            self.outputs.len(),
+            self.uniforms.len(),
+            self.symbols.len(),
+        ]
+    }
+
+    fn pieces(&self, offsets: &[u32; 9]) -> Vec<(usize, Vec<u8>)> {
+        let mut w = Writer::new(Endian::Little);
+        w.bytes(&self.magic);
+        for u in self.unknown {
+            w.u32(u);
+        }
+        for (o, n) in offsets.iter().zip(self.shape()) {
+            w.u32(*o);
+            w.u32(n as u32);
+        }
+        let enc = |f: &dyn Fn(&mut Writer)| {
+            let mut w = Writer::new(Endian::Little);
+            f(&mut w);
+            w.finish()
+        };
+        let bodies = [
+            enc(&|w| self.constants.iter().for_each(|c| c.write(w))),
+            enc(&|w| self.labels.iter().for_each(|c| c.write(w))),
+            enc(&|w| self.code.iter().for_each(|c| w.u32(*c))),
+            enc(&|w| self.opdescs.iter().flatten().for_each(|c| w.u32(*c))),
+            enc(&|w| self.line_numbers.iter().for_each(|c| c.write(w))),
+            enc(&|w| self.relocations.iter().flatten().for_each(|c| w.u32(*c))),
+            enc(&|w| self.outputs.iter().for_each(|c| c.write(w))),
+            enc(&|w| self.uniforms.iter().for_each(|c| c.write(w))),
+            self.symbols.clone(),
+        ];
+        let mut out = vec![(0usize, w.finish())];
+        for (o, b) in offsets.iter().zip(bodies) {
+            if !b.is_empty() {
+                out.push((*o as usize, b));
+            }
+        }
+        out
+    }
+
+    /// Re-encode: at the recorded offsets when the tables kept their sizes, otherwise with the
+    /// tables packed after the header in header order.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        if let Some(l) = &self.layout
+            && l.shape == self.shape()
+        {
+            return Ok(super::layout::assemble(l.size, &self.pieces(&l.offsets), &l.filler));
+        }
+        let mut offsets = [0u32; 9];
+        let mut pos = HEADER_SIZE as usize;
+        for ((o, n), sz) in offsets.iter_mut().zip(self.shape()).zip(SIZES) {
+            *o = u32::try_from(pos).map_err(|_| Error::overflow(0, "DVOJ table offset"))?;
+            pos += n * sz;
+        }
+        Ok(super::layout::assemble(pos, &self.pieces(&offsets), &[]))
+    }
+
+    /// Operand descriptors as the hardware sees them.
+    pub fn opdesc_words(&self) -> Vec<u32> {
+        self.opdescs.iter().map(|d| d[0] & 0x7fff_ffff).collect()
+    }
+
+    /// The name at a symbol-table offset, or a placeholder naming the bad offset.
+    pub fn symbol(&self, offset: u32) -> String {
+        symbol_text(&self.symbols, offset)
+            .unwrap_or_else(|| format!("<symbol offset 0x{offset:x} out of range>"))
+    }
+
+    /// The object viewed as a DVLE (entry at the first instruction, end at the last) so the
+    /// same disassembler and summaries apply.
+    pub fn as_dvle(&self) -> super::dvlb::Dvle {
+        super::dvlb::Dvle {
+            version: 0,
+            shader_type: (self.unknown[0] & 0xff) as u8,
+            flags: 0,
+            main: 0,
+            endmain: self.code.len() as u32,
+            input_mask: 0,
+            output_mask: 0,
+            geometry: [0; 4],
+            constants: self.constants.clone(),
+            labels: self.labels.clone(),
+            outputs: self.outputs.clone(),
+            uniforms: self.uniforms.clone(),
+            symbols: self.symbols.clone(),
+        }
+    }
+
+    /// Annotate every structure.
+    pub fn annotate(&self, a: &mut Annotations) {
+        let Some(l) = &self.layout else { return };
+        a.section(0, u64::from(HEADER_SIZE), "DVOJ header");
+        a.field(0, 4, format!("magic \"{}\"", String::from_utf8_lossy(&self.magic)));
+        for (i, u) in self.unknown.iter().enumerate() {
+            a.field(4 + 4 * i as u64, 4, format!("unknown word {i}: 0x{u:x}"));
+        }
+        for (i, ((name, o), n)) in NAMES.iter().zip(l.offsets).zip(self.shape()).enumerate() {
+            a.field(0x10 + 8 * i as u64, 4, format!("{name} offset: 0x{o:x}"));
+            a.field(0x14 + 8 * i as u64, 4, format!("{name} size: {n}"));
+        }
+        let opd = self.opdesc_words();
+        for (i, w) in self.code.iter().enumerate() {
+            let at = u64::from(l.offsets[2]) + 4 * i as u64;
+            a.field(at, 4, format!("[{i:03x}] {}", crate::isa::pica::describe_word(*w, &opd)));
+        }
+        for (i, w) in self.opdescs.iter().enumerate() {
+            let at = u64::from(l.offsets[3]) + 8 * i as u64;
+            a.field(
+                at,
+                8,
+                format!(
+                    "opdesc {i:#04x}: {}, second word 0x{:x}",
+                    crate::isa::pica::describe_opdesc(w[0]),
+                    w[1]
+                ),
+            );
+        }
+        for (i, e) in self.line_numbers.iter().enumerate() {
+            let at = u64::from(l.offsets[4]) + 8 * i as u64;
+            a.field(at, 8, format!("instruction {i}: {} line {}", self.symbol(e.file_offset), e.line));
+        }
+        for (i, r) in self.relocations.iter().enumerate() {
+            let at = u64::from(l.offsets[5]) + 12 * i as u64;
+            a.field(at, 12, format!("relocation {i}: instruction 0x{:x}, 0x{:x}, 0x{:x}", r[0], r[1], r[2]));
+        }
+        for (i, c) in self.constants.iter().enumerate() {
+            a.field(u64::from(l.offsets[0]) + 20 * i as u64, 20, format!("constant {i}: {}", c.describe()));
+        }
+        for (i, x) in self.labels.iter().enumerate() {
+            let at = u64::from(l.offsets[1]) + 16 * i as u64;
+            a.field(at, 16, format!("label {i}: \"{}\" at 0x{:x}", self.symbol(x.name_offset), x.address));
+        }
+        for (i, x) in self.outputs.iter().enumerate() {
+            let at = u64::from(l.offsets[6]) + 8 * i as u64;
+            a.field(
+                at,
+                8,
+                format!(
+                    "output {i}: o{} semantic {} mask {}",
+                    x.register,
+                    x.semantic,
+                    super::tables::mask_text(x.mask)
+                ),
+            );
+        }
+        for (i, u) in self.uniforms.iter().enumerate() {
+            let at = u64::from(l.offsets[7]) + 8 * i as u64;
+            let regs = super::dvlb::register_range(u.first, u.last);
+            a.field(at, 8, format!("uniform {i}: \"{}\" {regs}", self.symbol(u.name_offset)));
+        }
+        if !self.symbols.is_empty() {
+            a.field(u64::from(l.offsets[8]), self.symbols.len() as u64, "symbol table");
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Table entries shared by DVLE and DVOJ: constants, labels, outputs, uniforms, symbols.
+//!
+//! Every entry keeps its raw words so that re-encoding reproduces unknown bits exactly; the
+//! decoded views used by the disassembler are computed from them.
+
+use crate::bytes::{Reader, Writer};
+use crate::error::{Error, Result};
+use crate::isa::pica;
+
+/// A 20-byte constant-table entry: u16 type, u16 register, four payload words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConstantEntry {
+    /// 0 bool, 1 ivec4, 2 vec4 (float24).
+    pub kind: u16,
+    /// Plain register index (c5 = 5, i2 = 2, b7 = 7).
+    pub register: u16,
+    /// Raw payload: bool in the low byte of word 0; ivec as the four bytes of word 0;
+    /// vec4 as four float24 in the low 24 bits of each word.
+    pub payload: [u32; 4],
+}
+
+impl ConstantEntry {
+    /// Entry size in bytes.
+    pub const SIZE: usize = 20;
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        let kind = r.u16("constant entry")?;
+        let register = r.u16("constant entry")?;
+        let mut payload = [0u32; 4];
+        for p in &mut payload {
+            *p = r.u32("constant entry")?;
+        }
+        Ok(ConstantEntry { kind, register, payload })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u16(self.kind);
+        w.u16(self.register);
+        for p in self.payload {
+            w.u32(p);
+        }
+    }
+
+    /// The decoded constant, or `None` for an unknown type.
+    pub fn decode(&self) -> Option<pica::Constant> {
+        let register = self.register as u8;
+        match self.kind {
+            0 => Some(pica::Constant::Bool { register, value: self.payload[0] & 0xff != 0 }),
+            1 => Some(pica::Constant::Int { register, value: self.payload[0].to_le_bytes() }),
+            2 => Some(pica::Constant::Float { register, value: self.payload.map(|v| v & 0x00ff_ffff) }),
+            _ => None,
+        }
+    }
+
+    /// Human-readable `c5 = (0, 1, 2, 3)` form.
+    pub fn describe(&self) -> String {
+        match self.decode() {
+            Some(pica::Constant::Bool { register, value }) => format!("b{register} = {value}"),
+            Some(pica::Constant::Int { register, value: [x, y, z, w] }) => {
+                format!("i{register} = ({x}, {y}, {z}, {w})")
+            }
+            Some(pica::Constant::Float { register, value }) => {
+                let v = value.map(pica::float24::to_f32);
+                format!("c{register} = ({}, {}, {}, {})", v[0], v[1], v[2], v[3])
+            }
+            None => format!("unknown constant type {} for register {}", self.kind, self.register),
+        }
+    }
+}
+
+/// A 16-byte label-table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelEntry {
+    /// Word 0: label id in the low byte (Nintendo sets 0x10000 too).
+    pub id: u32,
+    /// Word address in the code blob.
+    pub address: u32,
+    /// Length in words, or 0xFFFFFFFF (Nintendo), or 0 (nihstro).
+    pub length: u32,
+    /// Offset of the name in the symbol table.
+    pub name_offset: u32,
+}
+
+impl LabelEntry {
+    /// Entry size in bytes.
+    pub const SIZE: usize = 16;
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        Ok(LabelEntry {
+            id: r.u32("label entry")?,
+            address: r.u32("label entry")?,
+            length: r.u32("label entry")?,
+            name_offset: r.u32("label entry")?,
+        })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        for v in [self.id, self.address, self.length, self.name_offset] {
+            w.u32(v);
+        }
+    }
+}
+
+/// An 8-byte output-table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputEntry {
+    /// Semantic (see [`output_semantic_name`]).
+    pub semantic: u16,
+    /// Output register o0–o15.
+    pub register: u16,
+    /// Component mask, bit 0 = x.
+    pub mask: u16,
+    /// Unused half-word, kept as stored.
+    pub pad: u16,
+}
+
+impl OutputEntry {
+    /// Entry size in bytes.
+    pub const SIZE: usize = 8;
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        Ok(OutputEntry {
+            semantic: r.u16("output entry")?,
+            register: r.u16("output entry")?,
+            mask: r.u16("output entry")?,
+            pad: r.u16("output entry")?,
+        })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        for v in [self.semantic, self.register, self.mask, self.pad] {
+            w.u16(v);
+        }
+    }
+}
+
+/// An 8-byte uniform-table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UniformEntry {
+    /// Offset of the name in the symbol table.
+    pub name_offset: u32,
+    /// First register, unified numbering (see [`unified_register_name`]).
+    pub first: u16,
+    /// Last register (inclusive).
+    pub last: u16,
+}
+
+impl UniformEntry {
+    /// Entry size in bytes.
+    pub const SIZE: usize = 8;
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        Ok(UniformEntry {
+            name_offset: r.u32("uniform entry")?,
+            first: r.u16("uniform entry")?,
+            last: r.u16("uniform entry")?,
+        })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u32(self.name_offset);
+        w.u16(self.first);
+        w.u16(self.last);
+    }
+}
+
+/// An 8-byte line-number entry (DVLP and DVOJ): filename offset, source line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineEntry {
+    /// Offset of the source file name in the filename symbol table.
+    pub file_offset: u32,
+    /// Source line of the corresponding instruction.
+    pub line: u32,
+}
+
+impl LineEntry {
+    /// Entry size in bytes.
+    pub const SIZE: usize = 8;
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        Ok(LineEntry { file_offset: r.u32("line-number entry")?, line: r.u32("line-number entry")? })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u32(self.file_offset);
+        w.u32(self.line);
+    }
+}
+
+/// The name of an output semantic, as picasso spells it.
+pub fn output_semantic_name(semantic: u16) -> Option<&'static str> {
+    Some(match semantic {
+        0 => "position",
+        1 => "normalquat",
+        2 => "color",
+        3 => "texcoord0",
+        4 => "texcoord0w",
+        5 => "texcoord1",
+        6 => "texcoord2",
+        8 => "view",
+        9 => "dummy",
+        _ => return None,
+    })
+}
+
+/// `v3`, `c12`, `i1`, `b4` for a register of the DVLE uniform table's unified numbering.
+pub fn unified_register_name(reg: u16) -> Option<String> {
+    match reg {
+        0x00..=0x0f => Some(format!("v{reg}")),
+        0x10..=0x6f => Some(format!("c{}", reg - 0x10)),
+        0x70..=0x73 => Some(format!("i{}", reg - 0x70)),
+        0x78..=0x87 => Some(format!("b{}", reg - 0x78)),
+        _ => None,
+    }
+}
+
+/// `xyzw`-style text of a mask with bit 0 = x.
+pub fn mask_text(mask: u16) -> String {
+    let s: String =
+        "xyzw".chars().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, c)| c).collect();
+    if s.is_empty() { "-".to_string() } else { s }
+}
+
+/// The NUL-terminated string at `offset` of a symbol table; `None` if the offset is outside.
+/// A string that runs to the end of the table without a NUL ends there.
+pub fn symbol_at(table: &[u8], offset: u32) -> Option<&[u8]> {
+    let rest = table.get(offset as usize..)?;
+    let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
+    rest.get(..end)
+}
+
+/// A symbol as text, lossily decoded.
+pub fn symbol_text(table: &[u8], offset: u32) -> Option<String> {
+    symbol_at(table, offset).map(|s| String::from_utf8_lossy(s).into_owned())
+}
+
+/// Read `count` fixed-size entries at `offset` of `section` (a reader over the section that the
+/// offsets are relative to). `field_at` is where the offset field sits, for errors. An empty
+/// table is not read at all: producers leave stale or past-the-end offsets for empty tables.
+pub(crate) fn read_table<T>(
+    section: &Reader<'_>,
+    offset: u32,
+    count: u32,
+    entry_size: usize,
+    what: &'static str,
+    field_at: u64,
+    read: impl Fn(&mut Reader<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let len =
+        u64::from(count).checked_mul(entry_size as u64).ok_or_else(|| Error::overflow(field_at, what))?;
+    let mut r = section.sub(u64::from(offset), len, what, field_at)?;
+    // The range check above bounds `count` by the bytes that exist.
+    let mut out = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        out.push(read(&mut r)?);
+    }
+    Ok(out)
+}
+
+/// Raw bytes of a table (`size` bytes at `offset`); empty tables are not checked.
+pub(crate) fn read_blob(
+    section: &Reader<'_>,
+    offset: u32,
+    size: u32,
+    what: &'static str,
+    field_at: u64,
+) -> Result<Vec<u8>> {
+    if size == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(section.sub(u64::from(offset), u64::from(size), what, field_at)?.data().to_vec())
+}

@@ -1,0 +1,106 @@
+//! DVOJ objects, DVLBs inside CGFX and base64 `.csdr` text, built with the library's writers
+//! (no public sample of these exists).
+
+use shaderscope::format::shbin::tables::{ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry};
+use shaderscope::format::shbin::{Cgfx, Dvoj, build};
+use shaderscope::{DisasmOptions, Format, detect, print::PlainText};
+
+fn object() -> Dvoj {
+    let vs = build::example_vertex_dvlb();
+    let mut symbols = b"vsh.vsh\0projection\0main\0".to_vec();
+    symbols.push(0);
+    Dvoj {
+        magic: *b"DVOJ",
+        unknown: [0, 0, 0xffff_ffff],
+        constants: vec![ConstantEntry { kind: 2, register: 95, payload: [0, 0x3f0000, 0xbf0000, 0x3b9999] }],
+        labels: vec![LabelEntry { id: 0x10000, address: 0, length: 8, name_offset: 19 }],
+        code: vs.dvlp.code.clone(),
+        opdescs: vs.dvlp.opdescs.clone(),
+        line_numbers: (0..8).map(|i| LineEntry { file_offset: 0, line: 10 + i }).collect(),
+        relocations: vec![[2, 1, 0], [3, 1, 1]],
+        outputs: vec![OutputEntry { semantic: 0, register: 0, mask: 0xf, pad: 0 }],
+        uniforms: vec![UniformEntry { name_offset: 8, first: 0x10, last: 0x13 }],
+        symbols,
+        layout: None,
+    }
+}
+
+#[test]
+fn dvoj_objects_write_parse_and_round_trip() {
+    let o = object();
+    let bytes = o.write().unwrap();
+    assert_eq!(&bytes[..4], b"DVOJ");
+    // Tables are packed after the 0x58-byte header in header order.
+    assert_eq!(u32::from_le_bytes(bytes[0x10..0x14].try_into().unwrap()), 0x58);
+    assert_eq!(detect(&bytes), Some(Format::Dvoj));
+    let back = Dvoj::parse(&bytes).unwrap();
+    assert_eq!(back.code, o.code);
+    assert_eq!(back.line_numbers, o.line_numbers);
+    assert_eq!(back.relocations, o.relocations);
+    assert_eq!(back.symbol(back.uniforms[0].name_offset), "projection");
+    assert_eq!(back.write().unwrap(), bytes);
+    let file = shaderscope::parse(&bytes).unwrap();
+    assert_eq!(file.write().unwrap(), bytes);
+    let mut info = String::new();
+    file.info_text(&mut info);
+    assert!(
+        info.contains("DVOJ: 8 instructions, 7 operand descriptors, 8 line numbers, 2 relocations"),
+        "{info}"
+    );
+    assert_eq!(file.extract("code").unwrap().len(), 32);
+    let mut p = PlainText::default();
+    file.disasm(&DisasmOptions::default(), &mut p).unwrap();
+    // A DVOJ whose header is cut short is a clean error.
+    assert_eq!(
+        Dvoj::parse(&bytes[..0x30]).unwrap_err().to_string(),
+        "truncated DVOJ header at offset 0x0 (need 88 bytes, have 48)"
+    );
+}
+
+/// A CGFX-like file: header, a block holding a false "DVLB" magic, the DVLB, trailing data.
+fn cgfx(dvlb: &[u8]) -> (Vec<u8>, usize) {
+    let mut f = b"CGFX\xff\xfe\x14\x00\x00\x00\x00\x05".to_vec();
+    f.extend(0u32.to_le_bytes()); // file size, patched below
+    f.extend(2u32.to_le_bytes());
+    f.extend(b"DATA\x20\x00\x00\x00DVLB\xff\xff\xff\xff");
+    f.extend([0u8; 12]);
+    let at = f.len();
+    f.extend(dvlb);
+    f.resize(f.len().next_multiple_of(4), 0xee);
+    f.extend(b"IMAG\x10\0\0\0texturedata!");
+    let n = f.len() as u32;
+    f[12..16].copy_from_slice(&n.to_le_bytes());
+    (f, at)
+}
+
+#[test]
+fn dvlbs_inside_cgfx_are_found_extracted_and_rewritten_in_place() {
+    let vs = build::example_vertex_shader();
+    let (file, at) = cgfx(&vs);
+    assert_eq!(detect(&file), Some(Format::Cgfx));
+    let c = Cgfx::parse(&file).unwrap();
+    assert_eq!(c.dvlbs.len(), 1, "the fake DVLB magic in DATA must not count");
+    assert_eq!(c.dvlbs[0].0, at as u64);
+    assert_eq!(c.write().unwrap(), file);
+    let any = shaderscope::parse(&file).unwrap();
+    assert_eq!(any.extract("dvlb0").unwrap(), vs);
+    assert_eq!(any.write().unwrap(), file);
+    let names: Vec<String> = any.parts().into_iter().map(|p| p.name).collect();
+    assert_eq!(names, ["dvlb0", "dvlb0.code", "dvlb0.opdescs", "dvlb0.dvle0.code"]);
+    let mut p = PlainText::default();
+    any.disasm(&DisasmOptions { program: Some(0), ..Default::default() }, &mut p).unwrap();
+}
+
+#[test]
+fn csdr_text_decodes_and_keeps_its_layout() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/vshader.csdr");
+    let text = std::fs::read(samples).unwrap();
+    let file = shaderscope::parse(&text).unwrap();
+    assert_eq!(file.format(), Format::Csdr);
+    assert_eq!(file.extract("decoded").unwrap(), build::example_vertex_shader());
+    assert_eq!(file.write().unwrap(), text);
+    assert_eq!(
+        shaderscope::parse(b"RFZMQgEAAAA*").err().unwrap().to_string(),
+        "invalid base64 text at offset 0xb: byte 0x2a is neither base64 nor whitespace"
+    );
+}

@@ -1,0 +1,134 @@
+//! The command-line contract: exit statuses, stdin, JSON records, silence on success, quiet
+//! exit on a closed pipe. Runs the built binary on the shipped samples.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+}
+
+fn sample(name: &str) -> String {
+    format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn info_summarises_a_sample() {
+    let (code, out, err) = run(&["info", &sample("vshader.shbin")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("summary: 1 DVLB, 1 DVLE (vertex), producer picasso\n"), "{out}");
+    assert!(out.contains("    uniforms: projection c0-c3\n"), "{out}");
+    assert!(out.contains("    output table: o0 position.xyzw, o1 color.xyzw\n"), "{out}");
+}
+
+#[test]
+fn info_json_is_one_record_per_file_with_integer_offsets() {
+    let (code, out, _) = run(&["info", "--json", &sample("vshader.shbin"), &sample("vshader.csdr")]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["type"], "file");
+    assert_eq!(v["format"], "shbin");
+    let dvle = &v["dvlbs"][0]["dvles"][0];
+    assert_eq!(dvle["offset"], 0x8c);
+    assert_eq!(dvle["uniforms"][0]["name"], "projection");
+    assert_eq!(dvle["uniforms"][0]["registers"], "c0-c3");
+    assert_eq!(dvle["constants"][0]["register"], "c95");
+    let w: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(w["format"], "csdr");
+    assert_eq!(w["decoded_size"], 259);
+}
+
+#[test]
+fn validate_is_silent_on_success() {
+    let (code, out, err) = run(&["validate", &sample("vshader.shbin")]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+}
+
+#[test]
+fn exit_status_separates_bad_input_from_io_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, b"hello world").unwrap();
+    let junk = junk.to_str().unwrap();
+    let (code, _, err) = run(&["info", junk]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {junk}: invalid file at offset 0x0: not a shader binary this tool knows (first bytes \"hell\")\n"
+        )
+    );
+    let (code, _, err) = run(&["info", "/nonexistent/x.shbin"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: /nonexistent/x.shbin: cannot read:"), "{err}");
+    // 2 beats 1 when a batch has both.
+    assert_eq!(run(&["validate", junk, "/nonexistent/x.shbin"]).0, 2);
+    assert_eq!(run(&["bogus-subcommand"]).0, 2);
+    let (code, _, err) = run(&["disasm", "--dvle", "3", &sample("vshader.shbin")]);
+    assert_eq!(code, 1);
+    assert!(err.contains("DVLE 3 does not exist (1 in the file)"), "{err}");
+}
+
+#[test]
+fn dash_reads_stdin() {
+    let mut child = bin().args(["info", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(sample("vshader.shbin")).unwrap()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("producer picasso"));
+}
+
+#[test]
+fn rewrite_check_extract_and_dump() {
+    assert_eq!(run(&["rewrite", "--check", &sample("vshader.shbin"), &sample("vshader.csdr")]).0, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("code.bin");
+    let (code, _, err) =
+        run(&["extract", &sample("vshader.shbin"), "dvle0.code", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let code_bytes = std::fs::read(&out).unwrap();
+    let file = std::fs::read(sample("vshader.shbin")).unwrap();
+    assert_eq!(&code_bytes[..], &file[0x34..0x54]);
+    let (code, list, _) = run(&["extract", &sample("vshader.shbin")]);
+    assert_eq!(code, 0);
+    assert!(list.contains("dvle0.code"), "{list}");
+    let (code, dump, _) = run(&["dump", &sample("vshader.shbin")]);
+    assert_eq!(code, 0);
+    assert!(dump.contains("  0x0000 | 44 56 4c 42             | magic \"DVLB\"\n"), "{dump}");
+    assert!(!dump.contains("(unclaimed)"), "the sample has no byte outside a structure");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let s = sample("vshader.shbin");
+    let args: Vec<&str> = std::iter::once("disasm").chain(std::iter::repeat_n(s.as_str(), 3000)).collect();
+    let mut child = bin().args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is dropped here: the pipe closes while the tool is still writing.
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
+
+#[test]
+fn scan_finds_the_samples() {
+    let (code, out, _) = run(&["scan", &format!("{}/samples", env!("CARGO_MANIFEST_DIR"))]);
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with("2 shader binaries in 2 files; csdr: 1 (1 parsed); shbin: 1 (1 parsed)\n"),
+        "{out}"
+    );
+}
