@@ -312,7 +312,9 @@ impl Printer {
         if matches!(o.modifier, Modifier::Abs | Modifier::AbsNeg) {
             out.push('|');
         }
-        precision(o.min_precision, dst_precision, out);
+        if o.min_precision != 0 || dst_precision.is_some_and(|d| d != 0) {
+            precision(o.min_precision, dst_precision, out);
+        }
         if o.non_uniform {
             out.push_str(" {nonuniform}");
         }

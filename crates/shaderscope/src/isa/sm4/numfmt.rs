@@ -31,10 +31,10 @@ impl TextBuf {
     /// Append a string.
     #[inline]
     pub fn push_str(&mut self, s: &str) {
-        self.0.extend_from_slice(s.as_bytes());
+        self.push_ascii(s.as_bytes());
     }
 
-    /// Append ASCII bytes (anything else would be replaced when converting to a `String`).
+    /// Append bytes that are whole UTF-8 sequences (in practice ASCII).
     #[inline]
     pub(crate) fn push_ascii(&mut self, b: &[u8]) {
         self.0.extend_from_slice(b);
@@ -121,6 +121,10 @@ pub fn write_i64(out: &mut TextBuf, v: i64) {
 pub fn write_u64(out: &mut TextBuf, mut v: u64) {
     if v < 10 {
         out.push_ascii(&[b'0' + v as u8]);
+        return;
+    }
+    if v < 100 {
+        out.push_ascii(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
         return;
     }
     let mut buf = [0u8; 20];
