@@ -341,6 +341,9 @@ impl Printer {
                     let lo = o.imm.get(2 * i).copied().unwrap_or(0);
                     let hi = o.imm.get(2 * i + 1).copied().unwrap_or(0);
                     numfmt::write_f64(out, (u64::from(hi) << 32) | u64::from(lo), self.style.floats);
+                    // fxc marks double literals with a trailing `l` (`d(1.000000l, 0.000000l)`),
+                    // as RenderDoc's and vkd3d's fxc-style printers also do.
+                    out.push('l');
                 }
                 out.push(')');
                 return Ok(());
@@ -1012,4 +1015,217 @@ fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
 pub(crate) fn untyped_is_float(v: u32) -> bool {
     let exp = (v >> 23) & 0xff;
     (exp != 0 && exp != 0xff) || v == 0x8000_0000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Operand token helpers (d3d12TokenizedProgramFormat.hpp layout).
+    fn reg(ty: u32, dim: u32) -> u32 {
+        (ty << 12) | (dim << 20)
+    }
+    fn mask(m: u32) -> u32 {
+        2 | (m << 4)
+    }
+    fn swz(s: [u32; 4]) -> u32 {
+        2 | (1 << 2) | ((s[0] | (s[1] << 2) | (s[2] << 4) | (s[3] << 6)) << 4)
+    }
+    fn sel(c: u32) -> u32 {
+        2 | (2 << 2) | (c << 4)
+    }
+    fn op(opcode: u32, len: u32) -> u32 {
+        opcode | (len << 24)
+    }
+
+    fn listing(version: u32, body: &[u32], style: ListingStyle) -> String {
+        let mut words = vec![version, 0];
+        words.extend_from_slice(body);
+        words[1] = words.len() as u32;
+        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = Program::parse(&data, 0).unwrap();
+        let mut s = String::new();
+        let report = write_listing(&p, &style, &mut s).unwrap();
+        assert!(report.unknown_opcodes.is_empty());
+        s
+    }
+
+    #[test]
+    fn declarations_and_untyped_literals_as_fxc_prints_them() {
+        let body = [
+            op(0x59, 4),
+            reg(8, 2) | swz([0, 1, 2, 3]),
+            0,
+            4,
+            op(0x65, 3),
+            reg(2, 1) | mask(0xf),
+            0,
+            op(0x68, 2),
+            1,
+            // mov r0.xyzw, l(0,0,0,1.000000)
+            op(0x36, 8),
+            reg(0, 1) | mask(0xf),
+            0,
+            reg(4, 0) | 2,
+            0,
+            0,
+            0,
+            0x3f80_0000,
+            // mul o0.xyzw, r0.xyzw, cb0[3].xxxx
+            op(0x38, 8),
+            reg(2, 1) | mask(0xf),
+            0,
+            reg(0, 1) | swz([0, 1, 2, 3]),
+            0,
+            reg(8, 2) | swz([0, 0, 0, 0]),
+            0,
+            3,
+            op(0x3e, 1),
+        ];
+        let text = listing(0x0001_0040, &body, ListingStyle::FXC_9_30);
+        assert_eq!(
+            text,
+            "vs_4_0\ndcl_constantbuffer cb0[4], immediateIndexed\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             mov r0.xyzw, l(0,0,0,1.000000)\nmul o0.xyzw, r0.xyzw, cb0[3].xxxx\nret \n"
+        );
+        // fxc 10 prints the declared slot upper case, and nothing else changes.
+        let text = listing(0x0001_0040, &body, ListingStyle::FXC_10);
+        assert!(text.contains("dcl_constantbuffer CB0[4], immediateIndexed\n"));
+        assert!(text.contains("cb0[3].xxxx"));
+    }
+
+    #[test]
+    fn blocks_indent_two_spaces_and_operandless_lines_keep_a_space() {
+        let body = [
+            op(0x68, 2),
+            1,
+            // if_nz r0.x
+            op(0x1f, 3) | (1 << 18),
+            reg(0, 1) | sel(0),
+            0,
+            // loop / break / endloop
+            op(0x30, 1),
+            op(0x02, 1),
+            op(0x16, 1),
+            op(0x12, 1),
+            // discard_z r0.x
+            op(0x0d, 3),
+            reg(0, 1) | sel(0),
+            0,
+            op(0x15, 1),
+            op(0x3e, 1),
+        ];
+        let text = listing(0x0000_0041, &body, ListingStyle::FXC_9_30);
+        assert_eq!(
+            text,
+            "ps_4_1\ndcl_temps 1\nif_nz r0.x\n  loop \n    break \n  endloop \nelse \n  discard_z r0.x\nendif \nret \n"
+        );
+        // fxc 9.29 prints discard without its test.
+        let text = listing(0x0000_0041, &body, ListingStyle::FXC_9_29);
+        assert!(text.contains("\n  discard r0.x\n"));
+    }
+
+    #[test]
+    fn texel_offsets_resource_types_and_relative_addressing() {
+        // sample_l_indexable with offsets (-1,0,0), texture2d, float x4:
+        //   sample_l r0.xyzw, v1.xyxx, t0.xyzw, s3, l(0.000000)
+        let ext_off = 0x8000_0000 | 1 | ((0xf) << 9); // u = -1, chained
+        let ext_dim = 0x8000_0000 | 2 | (3 << 6);
+        let ext_ret = 3 | (5 << 6) | (5 << 10) | (5 << 14) | (5 << 18);
+        let body = [
+            op(0x48, 14) | 0x8000_0000,
+            ext_off,
+            ext_dim,
+            ext_ret,
+            reg(0, 1) | mask(0xf),
+            0,
+            reg(1, 1) | swz([0, 1, 0, 0]),
+            1,
+            reg(7, 1) | swz([0, 1, 2, 3]),
+            0,
+            reg(6, 1),
+            3,
+            reg(4, 0) | 1,
+            0,
+            // mov r0.x, cb0[r1.y + 26].x
+            op(0x36, 8),
+            reg(0, 1) | mask(1),
+            0,
+            reg(8, 2) | sel(0) | (3 << 25),
+            0,
+            26,
+            reg(0, 1) | sel(1),
+            1,
+        ];
+        let text = listing(0x0000_0050, &body, ListingStyle::FXC_9_30);
+        assert_eq!(
+            text,
+            "ps_5_0\nsample_l_aoffimmi_indexable(-1,0,0)(texture2d)(float,float,float,float) r0.xyzw, v1.xyxx, \
+             t0.xyzw, s3, l(0.000000)\nmov r0.x, cb0[r1.y + 26].x\n"
+        );
+        let text = listing(0x0000_0050, &body, ListingStyle::FXC_9_29);
+        assert!(
+            text.starts_with(
+                "ps_5_0\nsample_l_indexable(-1,0,0)(texture2d)(float,float,float,float) r0.xyzw"
+            )
+        );
+    }
+
+    #[test]
+    fn sm51_ranges_spaces_and_immediate_constant_buffer_rows() {
+        let body = [
+            // dcl_constantbuffer CB0[0:0][26], immediateIndexed, space=0
+            op(0x59, 7),
+            reg(8, 3) | swz([0, 1, 2, 3]),
+            0,
+            0,
+            0,
+            26,
+            0,
+            // dcl_resource_texture2d (float,float,float,float) T1[1:1], space=0
+            op(0x58, 7) | (3 << 11),
+            reg(7, 3) | swz([0, 1, 2, 3]),
+            1,
+            1,
+            1,
+            0x5555,
+            0,
+            // immediate constant buffer, 2 rows
+            53 | (3 << 11),
+            10,
+            1,
+            8,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x4100_0000,
+            0xffff_ffff,
+            0,
+            0x0000_cccc,
+        ];
+        let text = listing(0x0000_0051, &body, ListingStyle::FXC_10);
+        assert_eq!(
+            text,
+            "ps_5_1\ndcl_constantbuffer CB0[0:0][26], immediateIndexed, space=0\n\
+             dcl_resource_texture2d (float,float,float,float) T1[1:1], space=0\n\
+             dcl_immediateConstantBuffer { { 1, 8, 1.000000, -1.000000},\n\
+             \x20                             { 8.000000, -1, 0, 0x0000cccc} }\n"
+        );
+    }
+
+    #[test]
+    fn offsets_prefix_like_fxc_no() {
+        let body = [op(0x3e, 1)];
+        let style = ListingStyle { offsets: true, ..ListingStyle::FXC_10 };
+        assert_eq!(listing(0x0005_0050, &body, style), "0x00000000: cs_5_0\n0x00000008: ret \n");
+    }
+
+    #[test]
+    fn creators_pick_the_disassembler_generation() {
+        let c = |s: &str| ListingStyle::for_creator(Some(s));
+        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"), ListingStyle::FXC_9_29);
+        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 9.30.9200.20714"), ListingStyle::FXC_9_30);
+        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 10.1"), ListingStyle::FXC_10);
+        assert_eq!(ListingStyle::for_container(None, true), ListingStyle::FXC_9_30);
+        assert_eq!(ListingStyle::for_container(None, false), ListingStyle::FXC_10);
+    }
 }
