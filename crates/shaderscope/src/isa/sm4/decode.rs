@@ -632,32 +632,6 @@ impl<'a> Operand<'a> {
     /// `depth` levels deep in relative addressing. [`Operand::len`] tells how many tokens it used.
     #[inline]
     pub fn decode(t: Tokens<'a>, offset: u64, depth: u8) -> Result<Operand<'a>> {
-        let mut op = Operand::EMPTY;
-        Operand::decode_into(t, offset, depth, &mut op)?;
-        Ok(op)
-    }
-
-    /// An operand with no tokens (a placeholder for [`Operand::decode_into`]).
-    pub const EMPTY: Operand<'static> = Operand {
-        offset: 0,
-        tokens: &[],
-        index_imm: [0; 3],
-        imm: [0; 4],
-        ty: 0,
-        components: Components::Zero,
-        modifier: Modifier::None,
-        min_precision: 0,
-        non_uniform: false,
-        index_dim: 0,
-        imm_len: 0,
-        index_rel: [0; 3],
-        depth: 0,
-    };
-
-    /// [`Operand::decode`] into an existing value (avoids moving the operand around in hot
-    /// loops). On error `op` holds a partial operand.
-    #[inline]
-    pub fn decode_into(t: Tokens<'a>, offset: u64, depth: u8, op: &mut Operand<'a>) -> Result<()> {
         let have = t.len() as u64 * 4;
         let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
         let mut pos = 1usize;
@@ -683,21 +657,13 @@ impl<'a> Operand<'a> {
         };
         let ty = ((tok0 >> 12) & 0xff) as u8;
         let index_dim = ((tok0 >> 20) & 3) as u8;
-        *op = Operand {
-            offset,
-            tokens: &[],
-            index_imm: [0; 3],
-            imm: [0; 4],
-            ty,
-            components,
-            modifier: Modifier::None,
-            min_precision: 0,
-            non_uniform: false,
-            index_dim,
-            imm_len: 0,
-            index_rel: [0; 3],
-            depth,
-        };
+        // Fields are gathered in locals and the operand is written once at the end: writing
+        // it field by field and then moving it stalls store forwarding in hot loops.
+        let (mut modifier, mut min_precision, mut non_uniform) = (Modifier::None, 0u8, false);
+        let mut imm = [0u32; 4];
+        let mut imm_len = 0u8;
+        let mut index_imm = [0u64; 3];
+        let mut index_rel = [0u8; 3];
         // Extended operand tokens (chained by bit 31).
         let mut extended = tok0 & 0x8000_0000 != 0;
         while extended {
@@ -705,14 +671,14 @@ impl<'a> Operand<'a> {
             let ext = tok(t, pos).ok_or_else(|| Error::truncated(at, "extended operand token", 4, 0))?;
             pos += 1;
             if ext & 0x3f == 1 {
-                op.modifier = match (ext >> 6) & 0xff {
+                modifier = match (ext >> 6) & 0xff {
                     1 => Modifier::Neg,
                     2 => Modifier::Abs,
                     3 => Modifier::AbsNeg,
                     _ => Modifier::None,
                 };
-                op.min_precision = ((ext >> 14) & 7) as u8;
-                op.non_uniform = ext & (1 << 17) != 0;
+                min_precision = ((ext >> 14) & 7) as u8;
+                non_uniform = ext & (1 << 17) != 0;
             }
             extended = ext & 0x8000_0000 != 0;
         }
@@ -726,27 +692,28 @@ impl<'a> Operand<'a> {
             for i in 0..words {
                 let at = offset + pos as u64 * 4;
                 let v = tok(t, pos).ok_or_else(|| Error::truncated(at, "immediate operand value", 4, 0))?;
-                if let Some(slot) = op.imm.get_mut(i) {
+                if let Some(slot) = imm.get_mut(i) {
                     *slot = v;
                 }
                 pos += 1;
             }
-            op.imm_len = words as u8;
+            imm_len = words as u8;
         }
         for d in 0..usize::from(index_dim) {
             let rep = (tok0 >> (22 + 3 * d)) & 7;
             let at = offset + pos as u64 * 4;
-            let mut imm = 0u64;
+            let mut value = 0u64;
             match rep {
                 0 | 3 => {
-                    imm = u64::from(tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 4, 0))?);
+                    value =
+                        u64::from(tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 4, 0))?);
                     pos += 1;
                 }
                 1 | 4 => {
                     // 64-bit immediates are stored high word first.
                     let hi = tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 8, 0))?;
                     let lo = tok(t, pos + 1).ok_or_else(|| Error::truncated(at, "operand index", 8, 4))?;
-                    imm = (u64::from(hi) << 32) | u64::from(lo);
+                    value = (u64::from(hi) << 32) | u64::from(lo);
                     pos += 2;
                 }
                 2 => {}
@@ -758,8 +725,8 @@ impl<'a> Operand<'a> {
                     ));
                 }
             }
-            if let Some(slot) = op.index_imm.get_mut(d) {
-                *slot = imm;
+            if let Some(slot) = index_imm.get_mut(d) {
+                *slot = value;
             }
             if rep >= 2 {
                 if depth >= MAX_REL_DEPTH {
@@ -778,13 +745,50 @@ impl<'a> Operand<'a> {
                 };
                 let rest = t.get(pos..).unwrap_or(&[]);
                 let used = operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
-                if let Some(slot) = op.index_rel.get_mut(d) {
+                if let Some(slot) = index_rel.get_mut(d) {
                     *slot = rel_pos;
                 }
                 pos += used;
             }
         }
-        op.tokens = t.get(..pos).unwrap_or(&[]);
+        Ok(Operand {
+            offset,
+            tokens: t.get(..pos).unwrap_or(&[]),
+            index_imm,
+            imm,
+            ty,
+            components,
+            modifier,
+            min_precision,
+            non_uniform,
+            index_dim,
+            imm_len,
+            index_rel,
+            depth,
+        })
+    }
+
+    /// An operand with no tokens (a placeholder for [`Operand::decode_into`]).
+    pub const EMPTY: Operand<'static> = Operand {
+        offset: 0,
+        tokens: &[],
+        index_imm: [0; 3],
+        imm: [0; 4],
+        ty: 0,
+        components: Components::Zero,
+        modifier: Modifier::None,
+        min_precision: 0,
+        non_uniform: false,
+        index_dim: 0,
+        imm_len: 0,
+        index_rel: [0; 3],
+        depth: 0,
+    };
+
+    /// [`Operand::decode`] into an existing value. On error `op` is unchanged.
+    #[inline]
+    pub fn decode_into(t: Tokens<'a>, offset: u64, depth: u8, op: &mut Operand<'a>) -> Result<()> {
+        *op = Operand::decode(t, offset, depth)?;
         Ok(())
     }
 
