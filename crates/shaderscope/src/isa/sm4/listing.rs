@@ -118,15 +118,46 @@ pub struct ListingReport {
 /// `out` and the error is returned.
 pub fn write_listing(program: &Program<'_>, style: &ListingStyle, out: &mut String) -> Result<ListingReport> {
     let mut buf = TextBuf::from(std::mem::take(out));
-    let result = write_program(program, style, &mut buf);
+    let result = write_program(program, style, &mut buf, None);
     *out = buf.into_string();
     result
 }
 
-fn write_program(program: &Program<'_>, style: &ListingStyle, out: &mut TextBuf) -> Result<ListingReport> {
+/// Where the text of one instruction starts in the output of [`write_listing_with_lines`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineStart {
+    /// Byte index in the output string where the instruction's first line starts.
+    pub text: usize,
+    /// Absolute byte offset of the instruction (of the version token for the first line).
+    pub offset: u64,
+}
+
+/// [`write_listing`], also recording where each instruction's text starts, so that a viewer
+/// can link lines to bytes. Instructions that print nothing (comment blocks) get no entry.
+pub fn write_listing_with_lines(
+    program: &Program<'_>,
+    style: &ListingStyle,
+    out: &mut String,
+    lines: &mut Vec<LineStart>,
+) -> Result<ListingReport> {
+    let mut buf = TextBuf::from(std::mem::take(out));
+    let result = write_program(program, style, &mut buf, Some(lines));
+    *out = buf.into_string();
+    result
+}
+
+fn write_program(
+    program: &Program<'_>,
+    style: &ListingStyle,
+    out: &mut TextBuf,
+    mut lines: Option<&mut Vec<LineStart>>,
+) -> Result<ListingReport> {
     let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0 };
     let mut report = ListingReport::default();
     out.reserve(program.byte_len() as usize * 3);
+    if let Some(l) = lines.as_deref_mut() {
+        l.push(LineStart { text: out.len(), offset: program.base() });
+    }
     if style.offsets {
         out.push_str("0x00000000: ");
     }
@@ -138,7 +169,13 @@ fn write_program(program: &Program<'_>, style: &ListingStyle, out: &mut TextBuf)
         if inst.info.is_none() {
             report.unknown_opcodes.push((inst.offset, inst.opcode));
         }
+        let start = out.len();
         p.line(&inst, out)?;
+        if let Some(l) = lines.as_deref_mut() {
+            if out.len() > start {
+                l.push(LineStart { text: start, offset: inst.offset });
+            }
+        }
     }
     Ok(report)
 }
@@ -351,7 +388,11 @@ impl Printer {
             _ => {}
         }
         let (name, shape) = register_name(o.ty, self.sm51);
-        out.push_str(name);
+        match name.as_bytes() {
+            // Most registers (`r`, `v`, `o`, `t`, …) are one letter: skip the copy call.
+            &[c] => out.push_ascii(&[c]),
+            _ => out.push_str(name),
+        }
         match shape {
             Shape::Attached => self.indices_attached(o, decl, out)?,
             Shape::Bracketed => {
@@ -1210,6 +1251,21 @@ mod tests {
              dcl_immediateConstantBuffer { { 1, 8, 1.000000, -1.000000},\n\
              \x20                             { 8.000000, -1, 0, 0x0000cccc} }\n"
         );
+    }
+
+    #[test]
+    fn line_starts_map_text_to_instruction_offsets() {
+        let body = [op(0x68, 2), 1, op(0x3e, 1)];
+        let mut words = vec![0x0000_0040, 0];
+        words.extend_from_slice(&body);
+        words[1] = words.len() as u32;
+        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = Program::parse(&data, 0x30).unwrap();
+        let (mut s, mut lines) = (String::new(), Vec::new());
+        write_listing_with_lines(&p, &ListingStyle::FXC_10, &mut s, &mut lines).unwrap();
+        assert_eq!(s, "ps_4_0\ndcl_temps 1\nret \n");
+        let starts: Vec<(usize, u64)> = lines.iter().map(|l| (l.text, l.offset)).collect();
+        assert_eq!(starts, vec![(0, 0x30), (7, 0x38), (19, 0x40)]);
     }
 
     #[test]
