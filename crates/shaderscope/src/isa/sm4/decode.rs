@@ -660,10 +660,11 @@ impl<'a> Operand<'a> {
         // Fields are gathered in locals and the operand is written once at the end: writing
         // it field by field and then moving it stalls store forwarding in hot loops.
         let (mut modifier, mut min_precision, mut non_uniform) = (Modifier::None, 0u8, false);
-        let mut imm = [0u32; 4];
+        // Scalars rather than arrays, so that the final write comes from registers.
+        let (mut m0, mut m1, mut m2, mut m3) = (0u32, 0u32, 0u32, 0u32);
         let mut imm_len = 0u8;
-        let mut index_imm = [0u64; 3];
-        let mut index_rel = [0u8; 3];
+        let (mut x0, mut x1, mut x2) = (0u64, 0u64, 0u64);
+        let (mut r0, mut r1, mut r2) = (0u8, 0u8, 0u8);
         // Extended operand tokens (chained by bit 31).
         let mut extended = tok0 & 0x8000_0000 != 0;
         while extended {
@@ -692,8 +693,11 @@ impl<'a> Operand<'a> {
             for i in 0..words {
                 let at = offset + pos as u64 * 4;
                 let v = tok(t, pos).ok_or_else(|| Error::truncated(at, "immediate operand value", 4, 0))?;
-                if let Some(slot) = imm.get_mut(i) {
-                    *slot = v;
+                match i {
+                    0 => m0 = v,
+                    1 => m1 = v,
+                    2 => m2 = v,
+                    _ => m3 = v,
                 }
                 pos += 1;
             }
@@ -725,8 +729,10 @@ impl<'a> Operand<'a> {
                     ));
                 }
             }
-            if let Some(slot) = index_imm.get_mut(d) {
-                *slot = value;
+            match d {
+                0 => x0 = value,
+                1 => x1 = value,
+                _ => x2 = value,
             }
             if rep >= 2 {
                 if depth >= MAX_REL_DEPTH {
@@ -745,8 +751,10 @@ impl<'a> Operand<'a> {
                 };
                 let rest = t.get(pos..).unwrap_or(&[]);
                 let used = operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
-                if let Some(slot) = index_rel.get_mut(d) {
-                    *slot = rel_pos;
+                match d {
+                    0 => r0 = rel_pos,
+                    1 => r1 = rel_pos,
+                    _ => r2 = rel_pos,
                 }
                 pos += used;
             }
@@ -754,8 +762,8 @@ impl<'a> Operand<'a> {
         Ok(Operand {
             offset,
             tokens: t.get(..pos).unwrap_or(&[]),
-            index_imm,
-            imm,
+            index_imm: [x0, x1, x2],
+            imm: [m0, m1, m2, m3],
             ty,
             components,
             modifier,
@@ -763,7 +771,7 @@ impl<'a> Operand<'a> {
             non_uniform,
             index_dim,
             imm_len,
-            index_rel,
+            index_rel: [r0, r1, r2],
             depth,
         })
     }

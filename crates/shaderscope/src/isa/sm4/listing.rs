@@ -299,10 +299,15 @@ impl Printer {
         let mut rest = inst.body();
         let mut offset = inst.body_offset(0);
         let mut i = 0;
-        let mut operand = Operand::EMPTY;
         // Only the operands the table lists: tokens after them are not operands.
         while !rest.is_empty() && i < info.operands.len() {
-            Operand::decode_into(rest, offset, 0, &mut operand)?;
+            // Borrowed out of the result rather than moved: moving the freshly written operand
+            // costs more than decoding it.
+            let decoded = Operand::decode(rest, offset, 0);
+            let operand = match &decoded {
+                Ok(o) => o,
+                Err(e) => return Err(e.clone()),
+            };
             let used = operand.len();
             rest = rest.get(used..).unwrap_or(&[]);
             offset += used as u64 * 4;
@@ -311,9 +316,9 @@ impl Printer {
             let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
             if i == 0 {
                 dst_precision = operand.min_precision;
-                self.operand(&operand, ty, None, out)?;
+                self.operand(operand, ty, None, out)?;
             } else {
-                self.operand(&operand, ty, Some(dst_precision), out)?;
+                self.operand(operand, ty, Some(dst_precision), out)?;
             }
             i += 1;
         }
