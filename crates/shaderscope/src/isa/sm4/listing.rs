@@ -152,7 +152,13 @@ fn write_program(
     out: &mut TextBuf,
     mut lines: Option<&mut Vec<LineStart>>,
 ) -> Result<ListingReport> {
-    let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0 };
+    let mut p = Printer {
+        style: *style,
+        sm51: program.is_sm51(),
+        base: program.base(),
+        indent: 0,
+        cache: OperandCache::new(),
+    };
     let mut report = ListingReport::default();
     out.reserve(program.byte_len() as usize * 3);
     if let Some(l) = lines.as_deref_mut() {
@@ -185,6 +191,74 @@ struct Printer {
     sm51: bool,
     base: u64,
     indent: usize,
+    cache: OperandCache,
+}
+
+/// Entries of [`OperandCache`] (a power of two).
+const CACHE_SLOTS: usize = 64;
+/// Longest operand text kept in the cache.
+const CACHE_TEXT: usize = 22;
+
+/// The text of recently printed simple operands, keyed by their tokens. A register with no
+/// extended token and one or two immediate 32-bit indices (`r3.xyzx`, `cb0[4].x`) always
+/// prints the same text, so most operands of a program are printed once and copied afterwards.
+struct OperandCache {
+    keys: [u128; CACHE_SLOTS],
+    lens: [u8; CACHE_SLOTS],
+    text: [[u8; CACHE_TEXT]; CACHE_SLOTS],
+}
+
+impl OperandCache {
+    fn new() -> Self {
+        OperandCache { keys: [0; CACHE_SLOTS], lens: [0; CACHE_SLOTS], text: [[0; CACHE_TEXT]; CACHE_SLOTS] }
+    }
+
+    /// The cache key of the operand starting at `t` and its length in tokens, when it is a
+    /// simple one.
+    #[inline]
+    fn key(t: &[zerocopy::little_endian::U32]) -> Option<(u128, usize)> {
+        let tok0 = t.first()?.get();
+        // No extended token; one or two indices, each an immediate 32-bit value.
+        if tok0 & 0x8000_0000 != 0 || (tok0 >> 22) & 0x3f != 0 {
+            return None;
+        }
+        let i0 = u128::from(t.get(1)?.get());
+        match (tok0 >> 20) & 3 {
+            1 => Some((u128::from(tok0) | (i0 << 32), 2)),
+            2 => Some((u128::from(tok0) | (i0 << 32) | (u128::from(t.get(2)?.get()) << 64) | (1 << 127), 3)),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn slot(key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
+        (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize & (CACHE_SLOTS - 1)
+    }
+
+    /// The cached text of `key` as the whole slot and the length used.
+    #[inline]
+    fn get(&self, key: u128) -> Option<(&[u8; CACHE_TEXT], usize)> {
+        let s = Self::slot(key);
+        if self.keys.get(s) != Some(&key) {
+            return None;
+        }
+        let len = usize::from(self.lens.get(s).copied().unwrap_or(0));
+        self.text.get(s).map(|t| (t, len))
+    }
+
+    fn put(&mut self, key: u128, text: &[u8]) {
+        let s = Self::slot(key);
+        if let (Some(k), Some(l), Some(dst)) =
+            (self.keys.get_mut(s), self.lens.get_mut(s), self.text.get_mut(s))
+        {
+            if let Some(d) = dst.get_mut(..text.len()) {
+                d.copy_from_slice(text);
+                *k = key;
+                *l = text.len() as u8;
+            }
+        }
+    }
 }
 
 /// Characters of the component names.
@@ -240,7 +314,7 @@ impl Printer {
         Ok(())
     }
 
-    fn instruction(&self, inst: &Instruction<'_>, info: &OpInfo, out: &mut TextBuf) -> Result<()> {
+    fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo, out: &mut TextBuf) -> Result<()> {
         out.push_str(info.mnemonic);
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
             out.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
@@ -301,6 +375,21 @@ impl Printer {
         let mut i = 0;
         // Only the operands the table lists: tokens after them are not operands.
         while !rest.is_empty() && i < info.operands.len() {
+            out.push_str(if any { ", " } else { " " });
+            any = true;
+            // A simple operand prints the same wherever it is, unless a source has to show
+            // its precision against a non-default destination.
+            let key = if i == 0 || dst_precision == 0 { OperandCache::key(rest) } else { None };
+            if let Some((text, len, n)) = key.and_then(|(k, n)| self.cache.get(k).map(|(t, l)| (t, l, n))) {
+                out.push_prefix(text, len);
+                rest = rest.get(n..).unwrap_or(&[]);
+                offset += n as u64 * 4;
+                if i == 0 {
+                    dst_precision = 0;
+                }
+                i += 1;
+                continue;
+            }
             // Borrowed out of the result rather than moved: moving the freshly written operand
             // costs more than decoding it.
             let decoded = Operand::decode(rest, offset, 0);
@@ -311,14 +400,18 @@ impl Printer {
             let used = operand.len();
             rest = rest.get(used..).unwrap_or(&[]);
             offset += used as u64 * 4;
-            out.push_str(if any { ", " } else { " " });
-            any = true;
             let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
+            let start = out.len();
             if i == 0 {
                 dst_precision = operand.min_precision;
                 self.operand(operand, ty, None, out)?;
             } else {
                 self.operand(operand, ty, Some(dst_precision), out)?;
+            }
+            if let Some((k, _)) = key {
+                if let Some(text) = out.tail(start).filter(|t| t.len() <= CACHE_TEXT) {
+                    self.cache.put(k, text);
+                }
             }
             i += 1;
         }
@@ -1271,6 +1364,36 @@ mod tests {
         assert_eq!(s, "ps_4_0\ndcl_temps 1\nret \n");
         let starts: Vec<(usize, u64)> = lines.iter().map(|l| (l.text, l.offset)).collect();
         assert_eq!(starts, vec![(0, 0x30), (7, 0x38), (19, 0x40)]);
+    }
+
+    #[test]
+    fn repeated_operands_keep_their_precision_context() {
+        // mov r0.x, r1.x / mov r2.x {min16f}, r1.x: the second r1.x must show its conversion
+        // even though the same tokens printed plainly before.
+        let min16f = 1 | (1 << 14);
+        let body = [
+            op(0x36, 5),
+            reg(0, 1) | mask(1),
+            0,
+            reg(0, 1) | sel(0),
+            1,
+            op(0x36, 6),
+            reg(0, 1) | mask(1) | 0x8000_0000,
+            min16f,
+            2,
+            reg(0, 1) | sel(0),
+            1,
+            op(0x36, 5),
+            reg(0, 1) | mask(1),
+            3,
+            reg(0, 1) | sel(0),
+            1,
+        ];
+        let text = listing(0x0000_0050, &body, ListingStyle::FXC_10);
+        assert_eq!(
+            text,
+            "ps_5_0\nmov r0.x, r1.x\nmov r2.x {min16f}, r1.x {def32 as min16f}\nmov r3.x, r1.x\n"
+        );
     }
 
     #[test]

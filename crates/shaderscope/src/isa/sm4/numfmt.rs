@@ -40,6 +40,22 @@ impl TextBuf {
         self.0.extend_from_slice(b);
     }
 
+    /// Append the first `len` bytes of `b` (whole UTF-8 sequences): copies the whole array,
+    /// whose size is known at compile time, and drops the rest, which is cheaper for short
+    /// text than a copy of unknown length.
+    #[inline]
+    pub(crate) fn push_prefix<const N: usize>(&mut self, b: &[u8; N], len: usize) {
+        let at = self.0.len();
+        self.0.extend_from_slice(b);
+        self.0.truncate(at + len.min(N));
+    }
+
+    /// The bytes written since position `from`.
+    #[inline]
+    pub(crate) fn tail(&self, from: usize) -> Option<&[u8]> {
+        self.0.get(from..)
+    }
+
     /// Length in bytes.
     #[inline]
     pub fn len(&self) -> usize {
