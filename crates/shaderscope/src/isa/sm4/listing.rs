@@ -32,6 +32,11 @@ pub struct ListingStyle {
     /// DirectXTK listings print `discard r1.x` for the same token, 0x0304000d, that the 2013
     /// ones print as `discard_nz r1.x`).
     pub discard_test: bool,
+    /// `dcl_input_ps_sgv constant v4.x, is_front_face` (fxc 10.x) or without the
+    /// interpolation mode (fxc 9.x), for the same tokens (interpolation bits = constant).
+    /// Evidence: every 9.29/9.30 listing of the corpus omits it; public fxc 10.1 listings
+    /// (vvvv/Stride shader logs with `SV_IsFrontFace`) print it.
+    pub sgv_interpolation: bool,
     /// Prefix every line with fxc's `/No` byte offset (`0x00000008: `), counted from the
     /// version token.
     pub offsets: bool,
@@ -50,6 +55,7 @@ impl ListingStyle {
         aoffimmi: true,
         floats: FloatStyle::Ucrt,
         discard_test: true,
+        sgv_interpolation: true,
         offsets: false,
     };
     /// fxc 10.x run on a Windows whose UCRT predates 2019 (ties round away from zero).
@@ -61,6 +67,7 @@ impl ListingStyle {
         aoffimmi: true,
         floats: FloatStyle::Msvcrt,
         discard_test: true,
+        sgv_interpolation: false,
         offsets: false,
     };
     /// fxc 9.29 (DirectX SDK, June 2010).
@@ -69,6 +76,7 @@ impl ListingStyle {
         aoffimmi: false,
         floats: FloatStyle::Msvcrt,
         discard_test: false,
+        sgv_interpolation: false,
         offsets: false,
     };
 
@@ -767,9 +775,9 @@ impl Printer {
                 let used = o.len();
                 out.push_str(mn);
                 out.push(' ');
-                // fxc shows no interpolation mode on system-generated values (the bits may be
-                // set: `constant` on `primitive_id` in HLSLCrossCompiler's binaries).
-                let interp = if d == Decl::InputPsSgv { 0 } else { c & 0xf };
+                // fxc 9.x shows no interpolation mode on system-generated values although the
+                // bits say `constant`; fxc 10.x shows it.
+                let interp = if d == Decl::InputPsSgv && !self.style.sgv_interpolation { 0 } else { c & 0xf };
                 let text = names::interpolation(interp);
                 if text != Some("") {
                     push_name(out, text, interp);
@@ -1231,6 +1239,16 @@ mod tests {
         let text = listing(0x0001_0040, &body, ListingStyle::FXC_10);
         assert!(text.contains("dcl_constantbuffer CB0[4], immediateIndexed\n"));
         assert!(text.contains("cb0[3].xxxx"));
+    }
+
+    #[test]
+    fn system_generated_inputs_show_their_interpolation_from_fxc_10_on() {
+        // dcl_input_ps_sgv v4.x, is_front_face with the interpolation bits set to constant.
+        let body = [op(99, 4) | (1 << 11), reg(1, 1) | mask(1), 4, 9];
+        let new = listing(0x0000_0050, &body, ListingStyle::FXC_10);
+        assert_eq!(new, "ps_5_0\ndcl_input_ps_sgv constant v4.x, is_front_face\n");
+        let old = listing(0x0000_0050, &body, ListingStyle::FXC_9_30);
+        assert_eq!(old, "ps_5_0\ndcl_input_ps_sgv v4.x, is_front_face\n");
     }
 
     #[test]
