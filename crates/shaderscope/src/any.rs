@@ -92,7 +92,7 @@ pub trait Container {
 
 /// Whether this build parses `format`.
 pub fn supported(format: Format) -> bool {
-    matches!(format, Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr)
+    matches!(format, Format::D3d9 | Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr)
 }
 
 /// Sniff and parse any supported file.
@@ -109,6 +109,7 @@ pub fn parse(data: &[u8]) -> Result<Box<dyn Container + '_>> {
         ));
     };
     match format {
+        Format::D3d9 => crate::format::d3d9::parse_any(data),
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             crate::format::shbin::parse_any(data, format)
         }

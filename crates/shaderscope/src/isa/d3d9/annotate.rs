@@ -1,0 +1,144 @@
+//! Byte annotations of a program for `shaderscope dump`: every token with what it means. The
+//! offsets are absolute, so a container can annotate an embedded program (DXBC `Aon9`) with the
+//! same function.
+
+use super::{ConstantTable, Item, Operand, Param, Program, ctab, instruction_text, param_text, usage_name};
+use crate::dump::Annotations;
+
+/// The FourCC that opens a comment block (`CTAB`, `DBUG`…), when it is alphanumeric.
+pub fn comment_fourcc(data: &[u8]) -> Option<&str> {
+    let f = data.get(..4)?;
+    f.iter().all(|c| c.is_ascii_alphanumeric()).then(|| std::str::from_utf8(f).ok()).flatten()
+}
+
+/// Annotate every token of `p` (usable for an embedded program too: offsets are absolute).
+pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
+    let version = p.version;
+    a.section(p.base, p.program_len(), format!("Direct3D 9 program ({})", version.name()));
+    a.field(p.base, 4, format!("version token 0x{:08x}: {}", p.version_token, version.name()));
+    for item in &p.items {
+        match item {
+            Item::Comment { offset, token, data } => {
+                let fourcc = comment_fourcc(data);
+                a.section(
+                    *offset,
+                    4 + data.len() as u64,
+                    format!("comment {}", fourcc.unwrap_or("(untagged)")),
+                );
+                a.field(*offset, 4, format!("comment token 0x{token:08x}: {} tokens follow", data.len() / 4));
+                annotate_comment(*offset + 4, data, a);
+            }
+            Item::End { offset, token } => a.field(*offset, 4, format!("end token 0x{token:08x}")),
+            Item::Instruction(ins) => {
+                let mut text = String::new();
+                instruction_text(ins, version, &mut text);
+                a.field(
+                    ins.offset,
+                    4,
+                    format!("instruction 0x{:08x}: {text} (opcode 0x{:04x})", ins.token, ins.code()),
+                );
+                let mut at = ins.offset + 4;
+                for op in &ins.operands {
+                    let text = match op {
+                        Operand::Dst(prm) | Operand::Pred(prm) | Operand::Src(prm) => {
+                            let role = match op {
+                                Operand::Dst(_) => "destination",
+                                Operand::Pred(_) => "predicate",
+                                _ => "source",
+                            };
+                            let shown = param_text(prm, matches!(op, Operand::Dst(_)), version);
+                            let ty = prm.register_type().d3d_name(version.kind);
+                            a.field(at, 4, format!("{role} 0x{:08x}: {shown} ({ty})", prm.token));
+                            at += 4;
+                            let Some(r) = prm.rel else { continue };
+                            let addr = Param { token: r, rel: None, offset: at };
+                            format!("address 0x{r:08x}: {}", param_text(&addr, false, version))
+                        }
+                        Operand::Usage(u) => format!(
+                            "dcl usage 0x{u:08x}: {}, index {}, texture type {}",
+                            usage_name(u & 0x1f).unwrap_or("?"),
+                            (u >> 16) & 0xf,
+                            (u >> 27) & 0xf
+                        ),
+                        Operand::Imm(v) => {
+                            format!(
+                                "literal 0x{v:08x} ({} as float, {} as int)",
+                                f32::from_bits(*v),
+                                *v as i32
+                            )
+                        }
+                        Operand::Raw(v) => format!("token 0x{v:08x} (does not fit the instruction's layout)"),
+                    };
+                    a.field(at, 4, text);
+                    at += 4;
+                }
+            }
+        }
+    }
+    if !p.trailing.is_empty() {
+        let at = p.base + p.program_len();
+        a.field(at, p.trailing.len() as u64, "bytes after the end token");
+    }
+}
+
+/// The inside of a comment block: the FourCC and, for a constant table, its header and
+/// constant records; the rest as one field per gap.
+fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
+    let mut claimed: Vec<(u64, u64)> = Vec::new();
+    let mut field = |a: &mut Annotations, start: u64, len: u64, text: String| {
+        a.field(at + start, len, text);
+        claimed.push((start, len));
+    };
+    if data.len() >= 4 {
+        field(a, 0, 4, format!("FourCC \"{}\"", crate::error::escape_bytes(data.get(..4).unwrap_or(&[]))));
+    }
+    if data.starts_with(b"CTAB")
+        && let Ok(t) = ConstantTable::parse(data.get(4..).unwrap_or(&[]), at + 4)
+    {
+        let names = ["size", "creator", "version", "constant count", "constant info", "flags", "target"];
+        for (i, name) in names.iter().enumerate() {
+            let raw = crate::bytes::le_u32(data, 4 + 4 * i).unwrap_or(0);
+            let text = match i {
+                1 => format!("CTAB creator at 0x{raw:x}: \"{}\"", t.creator),
+                6 => format!("CTAB target at 0x{raw:x}: \"{}\"", t.target),
+                4 => format!("CTAB constant info at 0x{raw:x}"),
+                0 | 3 => format!("CTAB {name}: {raw}"),
+                _ => format!("CTAB {name}: 0x{raw:08x}"),
+            };
+            field(a, 4 + 4 * i as u64, 4, text);
+        }
+        let info_at = u64::from(crate::bytes::le_u32(data, 20).unwrap_or(0)) + 4;
+        for (i, c) in t.constants.iter().enumerate() {
+            let text = format!(
+                "CTAB constant {i}: {} {} in {}, {} registers",
+                ctab::type_text(&c.ty),
+                c.name,
+                c.register_text(),
+                c.register_count
+            );
+            field(a, info_at + 20 * i as u64, 20, text);
+        }
+    }
+    // Everything not described above, as contiguous ranges.
+    claimed.sort_unstable();
+    let mut pos = 0u64;
+    let end = data.len() as u64;
+    let mut gaps = Vec::new();
+    for (s, l) in claimed {
+        if s > pos {
+            gaps.push((pos, s - pos));
+        }
+        pos = pos.max(s + l);
+    }
+    if pos < end {
+        gaps.push((pos, end - pos));
+    }
+    let rest = match data.get(..4) {
+        Some(b"CTAB") => "constant table types, names and strings",
+        Some(b"DBUG") => "debug information: source files, line records, variables, strings",
+        _ => "comment data",
+    };
+    for (s, l) in gaps {
+        a.field(at + s, l, rest);
+    }
+}

@@ -1,0 +1,571 @@
+//! Direct3D 9 shader bytecode (shader models 1.x, 2.x and 3.0, "d3dbc").
+//!
+//! A program is a stream of little-endian 32-bit tokens: a version token (`0xFFFEmmnn` for
+//! vertex, `0xFFFFmmnn` for pixel shaders), instructions, comments (`0xFFFE` with a length in
+//! bits 16–30, holding the `CTAB` constant table or `DBUG` debug information), and the end
+//! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, so
+//! [`Program::write`] gives the same bytes back; [`write_listing`] prints it exactly as fxc's
+//! disassembler does; [`Program::slots`] counts instruction slots the way fxc's statistics
+//! line does.
+//!
+//! The same module serves standalone `.o` files ([`crate::format::d3d9`]) and the level-9
+//! program a DXBC container carries in its `Aon9` chunk. For the latter, parse the program where
+//! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
+//! program offset from the start of the chunk data) with its absolute file offset as `base`, and
+//! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
+//! of fxc's listing, from the indented version line to `// approximately …`:
+//!
+//! ```
+//! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
+//! use shaderscope::print::PlainText;
+//!
+//! // vs_2_0: dcl_position v0; mov oPos, v0; end
+//! let words = [0xfffe0200u32, 0x0200001f, 0x80000000, 0x900f0000, 0x02000001, 0xc00f0000, 0x90e40000, 0xffff];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let program = Program::parse(&bytes, 0x34).unwrap();
+//! let mut out = PlainText::default();
+//! d3d9::write_listing(&program, &ListingOptions::default(), &mut out).unwrap();
+//! assert_eq!(
+//!     out.out,
+//!     "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
+//! );
+//! assert_eq!(program.listing(&ListingOptions::default()), out.out);
+//! assert_eq!(program.slots().total, 1);
+//! assert!(d3d9::check_program(&program).is_empty());
+//! assert_eq!(program.write(), bytes);
+//! ```
+
+mod annotate;
+pub mod check;
+pub mod ctab;
+pub mod debug;
+pub mod float;
+pub mod opcode;
+pub mod operand;
+mod print;
+
+pub use annotate::{annotate_program, comment_fourcc};
+pub use check::check_program;
+pub use ctab::ConstantTable;
+pub use debug::DebugInfo;
+pub use opcode::{Cost, Form, OpInfo, Opcode};
+pub use operand::{Param, RegisterType};
+pub use print::{ListingOptions, instruction_text, param_text, usage_name, write_listing};
+
+use crate::error::{Error, Result};
+
+/// Vertex or pixel shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShaderKind {
+    /// `vs_*`.
+    Vertex,
+    /// `ps_*`.
+    Pixel,
+}
+
+/// A shader model version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Version {
+    /// Vertex or pixel.
+    pub kind: ShaderKind,
+    /// Major version (1–3).
+    pub major: u8,
+    /// Minor version; 1 in a 2.x program means `_2_x`, 0xff means a software (`_sw`) target.
+    pub minor: u8,
+}
+
+impl Version {
+    /// The version of a version token, if it is a vertex or pixel shader of model 1 to 3.
+    pub fn from_token(token: u32) -> Option<Version> {
+        let kind = match token >> 16 {
+            0xfffe => ShaderKind::Vertex,
+            0xffff => ShaderKind::Pixel,
+            _ => return None,
+        };
+        let (major, minor) = ((token >> 8) as u8, token as u8);
+        (1..=3).contains(&major).then_some(Version { kind, major, minor })
+    }
+
+    /// The version token.
+    pub fn token(&self) -> u32 {
+        let high = match self.kind {
+            ShaderKind::Vertex => 0xfffe_0000,
+            ShaderKind::Pixel => 0xffff_0000,
+        };
+        high | u32::from(self.major) << 8 | u32::from(self.minor)
+    }
+
+    /// The profile name fxc prints: `vs_2_0`, `ps_2_x`, `vs_3_sw`, `ps_1_4`.
+    pub fn name(&self) -> String {
+        let kind = match self.kind {
+            ShaderKind::Vertex => "vs",
+            ShaderKind::Pixel => "ps",
+        };
+        match (self.major, self.minor) {
+            (_, 0xff) => format!("{kind}_{}_sw", self.major),
+            (2, 1) => format!("{kind}_2_x"),
+            (major, minor) => format!("{kind}_{major}_{minor}"),
+        }
+    }
+
+    /// Column of [`opcode::SrcCounts`] for this version.
+    pub fn src_column(&self) -> usize {
+        match self.major {
+            0 | 1 if self.kind == ShaderKind::Pixel && self.minor >= 4 => 1,
+            0 | 1 => 0,
+            2 => 2,
+            _ => 3,
+        }
+    }
+
+    /// Whether instruction tokens carry their length and relative addresses their own token
+    /// (shader model 2 and later).
+    pub fn has_lengths(&self) -> bool {
+        self.major >= 2
+    }
+}
+
+/// One operand slot of an instruction, in token order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// The destination parameter.
+    Dst(Param),
+    /// The predicate (`p0`) of a predicated instruction (bit 28 of the instruction token).
+    Pred(Param),
+    /// A source parameter.
+    Src(Param),
+    /// The usage token of `dcl` (`D3DSP_DCL_USAGE` / `D3DSP_TEXTURETYPE`).
+    Usage(u32),
+    /// A literal of `def`, `defi` or `defb`.
+    Imm(u32),
+    /// A token that does not fit the instruction's layout (kept for lossless output).
+    Raw(u32),
+}
+
+impl Operand {
+    /// Tokens this operand takes (2 for a parameter with an address token).
+    pub fn token_count(&self) -> usize {
+        match self {
+            Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => 1 + usize::from(p.rel.is_some()),
+            _ => 1,
+        }
+    }
+}
+
+/// A decoded instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instruction {
+    /// Absolute byte offset of the instruction token.
+    pub offset: u64,
+    /// The instruction token.
+    pub token: u32,
+    /// Its table row; `None` for an opcode this table does not know.
+    pub info: Option<&'static OpInfo>,
+    /// Operands in token order.
+    pub operands: Vec<Operand>,
+    /// Why the tokens do not fit the opcode's layout, when they do not.
+    pub malformed: Option<String>,
+}
+
+impl Instruction {
+    /// Bits 0–15 of the instruction token.
+    pub fn code(&self) -> u16 {
+        self.token as u16
+    }
+
+    /// The opcode, if known.
+    pub fn opcode(&self) -> Option<Opcode> {
+        self.info.map(|i| i.opcode)
+    }
+
+    /// Bits 16–23 of the instruction token (comparison, texld variant).
+    pub fn control(&self) -> u32 {
+        (self.token >> 16) & 0xff
+    }
+
+    /// Bit 28: executed under a predicate.
+    pub fn is_predicated(&self) -> bool {
+        self.token & (1 << 28) != 0
+    }
+
+    /// Bit 30: a ps_1_x co-issued instruction (printed with a `+`).
+    pub fn is_coissue(&self) -> bool {
+        self.token & (1 << 30) != 0
+    }
+
+    /// The destination parameter.
+    pub fn dst(&self) -> Option<&Param> {
+        self.operands.iter().find_map(|o| if let Operand::Dst(p) = o { Some(p) } else { None })
+    }
+
+    /// The predicate parameter.
+    pub fn predicate(&self) -> Option<&Param> {
+        self.operands.iter().find_map(|o| if let Operand::Pred(p) = o { Some(p) } else { None })
+    }
+
+    /// Source parameters in order.
+    pub fn srcs(&self) -> impl Iterator<Item = &Param> {
+        self.operands.iter().filter_map(|o| if let Operand::Src(p) = o { Some(p) } else { None })
+    }
+
+    /// Literal tokens (`def`, `defi`, `defb`).
+    pub fn immediates(&self) -> impl Iterator<Item = u32> + '_ {
+        self.operands.iter().filter_map(|o| if let Operand::Imm(v) = o { Some(*v) } else { None })
+    }
+
+    /// The tokens after the instruction token, in stream order (address tokens included).
+    pub fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
+        self.operands.iter().flat_map(|op| {
+            let (first, second) = match op {
+                Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => (p.token, p.rel),
+                Operand::Usage(v) | Operand::Imm(v) | Operand::Raw(v) => (*v, None),
+            };
+            std::iter::once(first).chain(second)
+        })
+    }
+
+    /// Number of tokens after the instruction token.
+    pub fn body_tokens(&self) -> usize {
+        self.operands.iter().map(Operand::token_count).sum()
+    }
+
+    /// Size in bytes, the instruction token included.
+    pub fn byte_len(&self) -> u64 {
+        4 * (1 + self.body_tokens() as u64)
+    }
+}
+
+/// One element of the token stream after the version token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item<'a> {
+    /// A comment block: the token (with its length) and the bytes it holds.
+    Comment {
+        /// Absolute byte offset of the comment token.
+        offset: u64,
+        /// The comment token.
+        token: u32,
+        /// The comment's bytes (a FourCC such as `CTAB` usually comes first).
+        data: &'a [u8],
+    },
+    /// An instruction.
+    Instruction(Instruction),
+    /// The end token.
+    End {
+        /// Absolute byte offset.
+        offset: u64,
+        /// The token (`0x0000FFFF`).
+        token: u32,
+    },
+}
+
+impl Item<'_> {
+    /// Absolute byte offset of the item's first token.
+    pub fn offset(&self) -> u64 {
+        match self {
+            Item::Comment { offset, .. } | Item::End { offset, .. } => *offset,
+            Item::Instruction(i) => i.offset,
+        }
+    }
+}
+
+/// Instruction-slot statistics, as fxc's `// approximately N instruction slots used` line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SlotCounts {
+    /// All slots.
+    pub total: u32,
+    /// Of which texture slots.
+    pub texture: u32,
+}
+
+impl SlotCounts {
+    /// Arithmetic (and flow-control) slots.
+    pub fn arithmetic(&self) -> u32 {
+        self.total - self.texture
+    }
+}
+
+/// A parsed program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program<'a> {
+    /// Absolute offset of the version token.
+    pub base: u64,
+    /// The shader version.
+    pub version: Version,
+    /// The version token as stored.
+    pub version_token: u32,
+    /// Everything after the version token, up to and including the end token.
+    pub items: Vec<Item<'a>>,
+    /// Bytes after the end token (or after the last whole token when there is none).
+    pub trailing: &'a [u8],
+}
+
+impl<'a> Program<'a> {
+    /// Parse the program at the start of `data`, which sits at absolute offset `base` of the
+    /// input (so every error and offset points into the original file). Parsing stops after
+    /// the end token; anything beyond is kept as [`Program::trailing`].
+    pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
+        let version_token = crate::bytes::le_u32(data, 0)
+            .ok_or_else(|| Error::truncated(base, "d3d9 version token", 4, data.len() as u64))?;
+        let version = Version::from_token(version_token).ok_or_else(|| {
+            Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
+        })?;
+        let mut items = Vec::new();
+        let mut pos = 4usize;
+        let at = |pos: usize| base + pos as u64;
+        let trailing_from = loop {
+            let Some(token) = crate::bytes::le_u32(data, pos) else {
+                if pos == data.len() {
+                    break pos;
+                }
+                return Err(Error::truncated(at(pos), "d3d9 token", 4, (data.len() - pos) as u64));
+            };
+            if token == opcode::END_TOKEN {
+                items.push(Item::End { offset: at(pos), token });
+                break pos + 4;
+            }
+            if token as u16 == opcode::COMMENT {
+                let words = ((token >> 16) & 0x7fff) as usize;
+                let start = pos + 4;
+                let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
+                    Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
+                })?;
+                items.push(Item::Comment { offset: at(pos), token, data: comment });
+                pos = start + words * 4;
+                continue;
+            }
+            let ins = decode_instruction(data, pos, base, version)?;
+            pos += ins.byte_len() as usize;
+            items.push(Item::Instruction(ins));
+        };
+        Ok(Program {
+            base,
+            version,
+            version_token,
+            items,
+            trailing: data.get(trailing_from..).unwrap_or(&[]),
+        })
+    }
+
+    /// The instructions in order.
+    pub fn instructions(&self) -> impl Iterator<Item = &Instruction> {
+        self.items.iter().filter_map(|i| if let Item::Instruction(x) = i { Some(x) } else { None })
+    }
+
+    /// Comments in order: `(absolute offset of the comment token, bytes)`.
+    pub fn comments(&self) -> impl Iterator<Item = (u64, &'a [u8])> + '_ {
+        self.items.iter().filter_map(|i| match i {
+            Item::Comment { offset, data, .. } => Some((*offset, *data)),
+            _ => None,
+        })
+    }
+
+    /// The first comment whose bytes start with `fourcc`: `(absolute offset of its data after
+    /// the FourCC, that data)`.
+    pub fn comment_block(&self, fourcc: &[u8; 4]) -> Option<(u64, &'a [u8])> {
+        self.comments().find(|(_, d)| d.starts_with(fourcc)).map(|(o, d)| (o + 8, d.get(4..).unwrap_or(&[])))
+    }
+
+    /// The constant table, if the program has a `CTAB` comment (`None` when absent; an error
+    /// when it is present but broken).
+    pub fn constant_table(&self) -> Option<Result<ConstantTable>> {
+        self.comment_block(b"CTAB").map(|(o, d)| ConstantTable::parse(d, o))
+    }
+
+    /// The debug information, if the program has a `DBUG` comment.
+    pub fn debug_info(&self) -> Option<Result<DebugInfo>> {
+        self.comment_block(b"DBUG").map(|(o, d)| DebugInfo::parse(d, o))
+    }
+
+    /// Whether the stream ends with the end token.
+    pub fn has_end(&self) -> bool {
+        matches!(self.items.last(), Some(Item::End { .. }))
+    }
+
+    /// Bytes from the version token to the end token (inclusive).
+    pub fn program_len(&self) -> u64 {
+        let last = self.items.last().map(|i| match i {
+            Item::Comment { offset, data, .. } => offset + 4 + data.len() as u64,
+            Item::Instruction(x) => x.offset + x.byte_len(),
+            Item::End { offset, .. } => offset + 4,
+        });
+        last.unwrap_or(self.base + 4) - self.base
+    }
+
+    /// Instruction slots as fxc counts them.
+    pub fn slots(&self) -> SlotCounts {
+        let mut s = SlotCounts::default();
+        for ins in self.instructions() {
+            if let Some(info) = ins.info {
+                let (total, texture) = info.cost.slots(self.version);
+                s.total += total;
+                s.texture += texture;
+            }
+        }
+        s
+    }
+
+    /// The listing as a `String` (see [`write_listing`]).
+    pub fn listing(&self, opts: &ListingOptions) -> String {
+        let mut p = crate::print::PlainText::default();
+        // Writing into a String cannot fail.
+        let _ = write_listing(self, opts, &mut p);
+        p.out
+    }
+
+    /// Re-encode: the version token, every item's tokens, and the trailing bytes.
+    pub fn write(&self) -> Vec<u8> {
+        let mut w = crate::bytes::Writer::new(crate::bytes::Endian::Little);
+        w.u32(self.version_token);
+        for item in &self.items {
+            match item {
+                Item::Comment { token, data, .. } => {
+                    w.u32(*token);
+                    w.bytes(data);
+                }
+                Item::End { token, .. } => w.u32(*token),
+                Item::Instruction(ins) => {
+                    w.u32(ins.token);
+                    ins.tokens().for_each(|t| w.u32(t));
+                }
+            }
+        }
+        w.bytes(self.trailing);
+        w.finish()
+    }
+}
+
+/// The little-endian tokens of an instruction body, read in place.
+#[derive(Clone, Copy)]
+struct Tokens<'a>(&'a [u8]);
+
+impl Tokens<'_> {
+    fn len(self) -> usize {
+        self.0.len() / 4
+    }
+
+    fn get(self, i: usize) -> Option<u32> {
+        crate::bytes::le_u32(self.0, i.checked_mul(4)?)
+    }
+
+    /// Every token as [`Operand::Raw`].
+    fn raw(self) -> Vec<Operand> {
+        (0..self.len()).filter_map(|i| self.get(i)).map(Operand::Raw).collect()
+    }
+}
+
+/// Decode the instruction whose token is at `pos` of `data`.
+fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> Result<Instruction> {
+    let at = |p: usize| base + p as u64;
+    let token = crate::bytes::le_u32(data, pos).unwrap_or(0);
+    let info = opcode::lookup(token as u16);
+    let body_start = pos + 4;
+    let mut ins = Instruction { offset: at(pos), token, info, operands: Vec::new(), malformed: None };
+    if version.has_lengths() {
+        let len = ((token >> 24) & 0xf) as usize;
+        let body = data.get(body_start..).and_then(|r| r.get(..len * 4)).ok_or_else(|| {
+            Error::truncated(at(pos), "d3d9 instruction", 4 + len as u64 * 4, (data.len() - pos) as u64)
+        })?;
+        let words = Tokens(body);
+        match info {
+            None => {
+                ins.operands = words.raw();
+                ins.malformed = Some(format!("unknown opcode 0x{:04x}", token as u16));
+            }
+            Some(info) => match layout(info, &ins, words, at(body_start), version, true) {
+                Ok(ops) => ins.operands = ops,
+                Err(why) => {
+                    ins.operands = words.raw();
+                    ins.malformed = Some(why);
+                }
+            },
+        }
+        return Ok(ins);
+    }
+    // Shader model 1: no length field; the table's operand counts say how many tokens follow.
+    let info = info.ok_or_else(|| {
+        Error::invalid(
+            at(pos),
+            "d3d9 instruction",
+            format!("unknown opcode 0x{:04x} (shader model 1 has no length field to skip it)", token as u16),
+        )
+    })?;
+    let count = match info.form {
+        opcode::Form::Dcl => 2,
+        opcode::Form::Def | opcode::Form::DefI => 5,
+        opcode::Form::DefB => 2,
+        _ => {
+            usize::from(info.dst)
+                + usize::from(ins.is_predicated())
+                + usize::from(info.srcs.get(version.src_column()).copied().unwrap_or(0))
+        }
+    };
+    let body = data.get(body_start..).and_then(|r| r.get(..count * 4)).ok_or_else(|| {
+        Error::truncated(at(pos), "d3d9 instruction", 4 + count as u64 * 4, (data.len() - pos) as u64)
+    })?;
+    ins.operands = layout(info, &ins, Tokens(body), at(body_start), version, false)
+        .map_err(|why| Error::invalid(at(pos), "d3d9 instruction", why))?;
+    Ok(ins)
+}
+
+/// Split an instruction body into operands following the opcode's form. `rel_tokens`: a
+/// parameter with bit 13 set is followed by its address token (shader model 2 and later).
+fn layout(
+    info: &OpInfo,
+    ins: &Instruction,
+    words: Tokens<'_>,
+    body_offset: u64,
+    version: Version,
+    rel_tokens: bool,
+) -> std::result::Result<Vec<Operand>, String> {
+    let mut ops = Vec::with_capacity(words.len());
+    let mut i = 0usize;
+    let param = |i: &mut usize| -> std::result::Result<Param, String> {
+        let offset = body_offset + 4 * *i as u64;
+        let token = words.get(*i).ok_or("too few parameter tokens")?;
+        *i += 1;
+        let mut p = Param { token, rel: None, offset };
+        if rel_tokens && p.is_relative() {
+            p.rel = Some(words.get(*i).ok_or("relative address token missing")?);
+            *i += 1;
+        }
+        Ok(p)
+    };
+    match info.form {
+        opcode::Form::Dcl => {
+            ops.push(Operand::Usage(words.get(0).ok_or("dcl without a usage token")?));
+            i = 1;
+            ops.push(Operand::Dst(param(&mut i)?));
+        }
+        opcode::Form::Def | opcode::Form::DefI | opcode::Form::DefB => {
+            ops.push(Operand::Dst(param(&mut i)?));
+            let n = if info.form == opcode::Form::DefB { 1 } else { 4 };
+            for _ in 0..n {
+                ops.push(Operand::Imm(words.get(i).ok_or("too few literal tokens")?));
+                i += 1;
+            }
+        }
+        _ => {
+            if info.dst > 0 {
+                ops.push(Operand::Dst(param(&mut i)?));
+            }
+            if ins.is_predicated() {
+                ops.push(Operand::Pred(param(&mut i)?));
+            }
+            while i < words.len() {
+                ops.push(Operand::Src(param(&mut i)?));
+            }
+            let want = info.srcs.get(version.src_column()).copied().unwrap_or(0);
+            let have = ops.iter().filter(|o| matches!(o, Operand::Src(_))).count();
+            if have != usize::from(want) {
+                return Err(format!("{} takes {want} source parameters here, found {have}", info.name));
+            }
+        }
+    }
+    if i != words.len() {
+        return Err(format!("{} tokens left after the operands", words.len() - i));
+    }
+    Ok(ops)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,315 @@
+//! Parameter tokens: registers, write masks, swizzles and modifiers.
+//!
+//! Bit layout from `d3d9types.h` (`D3DSP_*`): register number in bits 0–10, register type split
+//! over bits 28–30 (low three bits) and 11–12 (high two bits), relative addressing in bit 13,
+//! and bit 31 always set. A destination has its write mask in bits 16–19, result modifiers in
+//! 20–23 and a shift in 24–27; a source has its swizzle in bits 16–23 and a modifier in 24–27.
+
+use super::{ShaderKind, Version};
+
+/// `D3DSHADER_PARAM_REGISTER_TYPE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegisterType {
+    /// `D3DSPR_TEMP`: `r#`.
+    Temp,
+    /// `D3DSPR_INPUT`: `v#`.
+    Input,
+    /// `D3DSPR_CONST`: `c#`.
+    Const,
+    /// `D3DSPR_ADDR` in vertex shaders (`a0`), `D3DSPR_TEXTURE` in pixel shaders (`t#`).
+    AddrOrTexture,
+    /// `D3DSPR_RASTOUT`: `oPos`, `oFog`, `oPts`.
+    RastOut,
+    /// `D3DSPR_ATTROUT`: `oD#`.
+    AttrOut,
+    /// `D3DSPR_TEXCRDOUT` (`oT#`), `D3DSPR_OUTPUT` in vs_3_0 (`o#`).
+    Output,
+    /// `D3DSPR_CONSTINT`: `i#`.
+    ConstInt,
+    /// `D3DSPR_COLOROUT`: `oC#`.
+    ColorOut,
+    /// `D3DSPR_DEPTHOUT`: `oDepth`.
+    DepthOut,
+    /// `D3DSPR_SAMPLER`: `s#`.
+    Sampler,
+    /// `D3DSPR_CONST2`: `c2048`–`c4095`.
+    Const2,
+    /// `D3DSPR_CONST3`: `c4096`–`c6143`.
+    Const3,
+    /// `D3DSPR_CONST4`: `c6144`–`c8191`.
+    Const4,
+    /// `D3DSPR_CONSTBOOL`: `b#`.
+    ConstBool,
+    /// `D3DSPR_LOOP`: `aL`.
+    Loop,
+    /// `D3DSPR_TEMPFLOAT16` (never used by a shipped model).
+    TempFloat16,
+    /// `D3DSPR_MISCTYPE`: `vPos`, `vFace`.
+    MiscType,
+    /// `D3DSPR_LABEL`: `l#`.
+    Label,
+    /// `D3DSPR_PREDICATE`: `p0`.
+    Predicate,
+    /// Any other of the 32 encodable values.
+    Unknown(u8),
+}
+
+impl RegisterType {
+    /// From the 5-bit encoded value.
+    pub fn from_bits(v: u8) -> RegisterType {
+        use RegisterType::*;
+        match v {
+            0 => Temp,
+            1 => Input,
+            2 => Const,
+            3 => AddrOrTexture,
+            4 => RastOut,
+            5 => AttrOut,
+            6 => Output,
+            7 => ConstInt,
+            8 => ColorOut,
+            9 => DepthOut,
+            10 => Sampler,
+            11 => Const2,
+            12 => Const3,
+            13 => Const4,
+            14 => ConstBool,
+            15 => Loop,
+            16 => TempFloat16,
+            17 => MiscType,
+            18 => Label,
+            19 => Predicate,
+            other => Unknown(other),
+        }
+    }
+
+    /// The `D3DSPR_*` name, for annotations.
+    pub fn d3d_name(self, kind: ShaderKind) -> &'static str {
+        use RegisterType::*;
+        match self {
+            Temp => "D3DSPR_TEMP",
+            Input => "D3DSPR_INPUT",
+            Const => "D3DSPR_CONST",
+            AddrOrTexture if kind == ShaderKind::Vertex => "D3DSPR_ADDR",
+            AddrOrTexture => "D3DSPR_TEXTURE",
+            RastOut => "D3DSPR_RASTOUT",
+            AttrOut => "D3DSPR_ATTROUT",
+            Output => "D3DSPR_OUTPUT",
+            ConstInt => "D3DSPR_CONSTINT",
+            ColorOut => "D3DSPR_COLOROUT",
+            DepthOut => "D3DSPR_DEPTHOUT",
+            Sampler => "D3DSPR_SAMPLER",
+            Const2 => "D3DSPR_CONST2",
+            Const3 => "D3DSPR_CONST3",
+            Const4 => "D3DSPR_CONST4",
+            ConstBool => "D3DSPR_CONSTBOOL",
+            Loop => "D3DSPR_LOOP",
+            TempFloat16 => "D3DSPR_TEMPFLOAT16",
+            MiscType => "D3DSPR_MISCTYPE",
+            Label => "D3DSPR_LABEL",
+            Predicate => "D3DSPR_PREDICATE",
+            Unknown(_) => "unknown register type",
+        }
+    }
+}
+
+/// Component letters in order.
+pub const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// The swizzle that leaves components in place (`.xyzw`), as stored in bits 16–23.
+pub const IDENTITY_SWIZZLE: u8 = 0xe4;
+
+/// A parameter token (destination or source) and the relative-address token that follows it
+/// from shader model 2 on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    /// The parameter token.
+    pub token: u32,
+    /// The address token (`a0.x`, `aL`) when bit 13 is set and the model encodes it.
+    pub rel: Option<u32>,
+    /// Absolute byte offset of the parameter token.
+    pub offset: u64,
+}
+
+impl Param {
+    /// Register type from bits 28–30 and 11–12.
+    pub fn register_type(&self) -> RegisterType {
+        register_type(self.token)
+    }
+
+    /// Register number (bits 0–10).
+    pub fn number(&self) -> u32 {
+        self.token & 0x7ff
+    }
+
+    /// Bit 13: the register is indexed by an address register.
+    pub fn is_relative(&self) -> bool {
+        self.token & (1 << 13) != 0
+    }
+
+    /// Destination write mask (bits 16–19, bit 0 = x).
+    pub fn write_mask(&self) -> u8 {
+        ((self.token >> 16) & 0xf) as u8
+    }
+
+    /// Destination result modifiers (bits 20–23): 1 `_sat`, 2 `_pp`, 4 `_centroid`.
+    pub fn result_modifiers(&self) -> u8 {
+        ((self.token >> 20) & 0xf) as u8
+    }
+
+    /// Destination shift (bits 24–27 as a signed 4-bit value): 1 `_x2` … 15 `_d2`.
+    pub fn shift(&self) -> i8 {
+        let s = ((self.token >> 24) & 0xf) as i8;
+        if s > 7 { s - 16 } else { s }
+    }
+
+    /// Source swizzle (bits 16–23, two bits per component, x first).
+    pub fn swizzle(&self) -> u8 {
+        ((self.token >> 16) & 0xff) as u8
+    }
+
+    /// Source modifier (bits 24–27), `D3DSHADER_PARAM_SRCMOD_TYPE`.
+    pub fn source_modifier(&self) -> u8 {
+        ((self.token >> 24) & 0xf) as u8
+    }
+}
+
+/// Register type of a parameter token.
+pub fn register_type(token: u32) -> RegisterType {
+    let low = (token >> 28) & 7;
+    let high = (token >> 8) & 0x18;
+    RegisterType::from_bits((low | high) as u8)
+}
+
+/// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
+pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut String) {
+    use RegisterType::*;
+    use std::fmt::Write as _;
+    let prefix = match ty {
+        Temp => "r",
+        Input => "v",
+        Const | Const2 | Const3 | Const4 => "c",
+        AddrOrTexture if version.kind == ShaderKind::Vertex => "a",
+        AddrOrTexture => "t",
+        RastOut => {
+            match number {
+                0 => out.push_str("oPos"),
+                1 => out.push_str("oFog"),
+                2 => out.push_str("oPts"),
+                n => {
+                    let _ = write!(out, "oRast{n}");
+                }
+            }
+            return;
+        }
+        AttrOut => "oD",
+        Output if version.kind == ShaderKind::Vertex && version.major >= 3 => "o",
+        Output => "oT",
+        ConstInt => "i",
+        ColorOut => "oC",
+        DepthOut => {
+            out.push_str("oDepth");
+            return;
+        }
+        Sampler => "s",
+        ConstBool => "b",
+        Loop => {
+            out.push_str("aL");
+            return;
+        }
+        TempFloat16 => "h",
+        MiscType => {
+            match number {
+                0 => out.push_str("vPos"),
+                1 => out.push_str("vFace"),
+                n => {
+                    let _ = write!(out, "vMisc{n}");
+                }
+            }
+            return;
+        }
+        Label => "l",
+        Predicate => "p",
+        Unknown(t) => {
+            let _ = write!(out, "reg{t}_");
+            ""
+        }
+    };
+    let number = match ty {
+        Const2 => number + 2048,
+        Const3 => number + 4096,
+        Const4 => number + 6144,
+        _ => number,
+    };
+    let _ = write!(out, "{prefix}{number}");
+}
+
+/// Append `.xz`-style write-mask text (nothing for a full mask).
+pub fn write_mask_text(mask: u8, out: &mut String) {
+    if mask == 0xf {
+        return;
+    }
+    out.push('.');
+    for (i, c) in COMPONENTS.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out.push(*c);
+        }
+    }
+}
+
+/// Append swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four
+/// components are the same, all four letters otherwise.
+pub fn swizzle_text(swizzle: u8, out: &mut String) {
+    if swizzle == IDENTITY_SWIZZLE {
+        return;
+    }
+    let comp = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).copied().unwrap_or('x');
+    out.push('.');
+    let first = swizzle & 3;
+    if (0..4).all(|i| (swizzle >> (2 * i)) & 3 == first) {
+        out.push(comp(0));
+    } else {
+        for i in 0..4 {
+            out.push(comp(i));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_type_uses_both_bit_fields() {
+        // D3DSPR_CONSTBOOL (14 = 0b01110): low bits 6 in 28-30, high bits 0b01000 in 11-12.
+        let t = 0x8000_0000 | (6 << 28) | (1 << 11);
+        assert_eq!(register_type(t), RegisterType::ConstBool);
+        assert_eq!(register_type(0x8000_0000 | (2 << 28)), RegisterType::Const);
+        // D3DSPR_PREDICATE (19 = 0b10011).
+        assert_eq!(register_type(0x8000_0000 | (3 << 28) | (2 << 11)), RegisterType::Predicate);
+    }
+
+    #[test]
+    fn masks_and_swizzles_print_like_fxc() {
+        let mut s = String::new();
+        write_mask_text(0xf, &mut s);
+        write_mask_text(0b0101, &mut s);
+        assert_eq!(s, ".xz");
+        let mut s = String::new();
+        swizzle_text(IDENTITY_SWIZZLE, &mut s);
+        swizzle_text(0x00, &mut s);
+        s.push('|');
+        swizzle_text(0xff, &mut s);
+        s.push('|');
+        swizzle_text(0x44, &mut s); // x y x y
+        assert_eq!(s, ".x|.w|.xyxy");
+    }
+
+    #[test]
+    fn shift_is_signed() {
+        let p = |s: u32| Param { token: 0x8000_0000 | (s << 24), rel: None, offset: 0 };
+        assert_eq!(p(1).shift(), 1);
+        assert_eq!(p(0xf).shift(), -1);
+        assert_eq!(p(0xd).shift(), -3);
+    }
+}

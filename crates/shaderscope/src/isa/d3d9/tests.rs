@@ -1,0 +1,298 @@
+//! Unit tests with hand-computed tokens, one per encoding feature.
+
+use super::*;
+use crate::print::PlainText;
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The text of the single instruction in `body` (tokens after the version token, without end).
+fn one(version: u32, body: &[u32]) -> String {
+    let mut words = vec![version];
+    words.extend_from_slice(body);
+    words.push(opcode::END_TOKEN);
+    let data = bytes(&words);
+    let p = Program::parse(&data, 0).unwrap();
+    assert_eq!(p.write(), data, "round trip");
+    let ins = p.instructions().next().unwrap();
+    let mut s = String::new();
+    instruction_text(ins, p.version, &mut s);
+    s
+}
+
+const VS20: u32 = 0xfffe_0200;
+const VS30: u32 = 0xfffe_0300;
+const PS20: u32 = 0xffff_0200;
+const PS30: u32 = 0xffff_0300;
+const VS11: u32 = 0xfffe_0101;
+const PS14: u32 = 0xffff_0104;
+const PS11: u32 = 0xffff_0101;
+
+#[test]
+fn versions_print_like_fxc() {
+    let name = |t| Version::from_token(t).unwrap().name();
+    assert_eq!(name(VS20), "vs_2_0");
+    assert_eq!(name(0xffff_0201), "ps_2_x");
+    assert_eq!(name(0xfffe_03ff), "vs_3_sw");
+    assert_eq!(name(PS14), "ps_1_4");
+    assert!(Version::from_token(0xffff_0400).is_none());
+    assert!(Version::from_token(0x4358_4244).is_none());
+}
+
+#[test]
+fn arithmetic_with_masks_and_swizzles() {
+    // mad r0.xy, r1.x, c2.xyxy, v0 : 0x04000004; dst r0.xy = 0x80030000;
+    // src r1.x = 0x80000001 (swizzle 0x00); c2.xyxy = 0xa0440002; v0 = 0x90e40000
+    assert_eq!(
+        one(VS20, &[0x0400_0004, 0x8003_0000, 0x8000_0001, 0xa044_0002, 0x90e4_0000]),
+        "mad r0.xy, r1.x, c2.xyxy, v0"
+    );
+}
+
+#[test]
+fn source_modifiers() {
+    // add r0, -r1, r2_abs.y : neg = 1<<24, abs = 11<<24, swizzle .y = 0x55
+    assert_eq!(one(PS30, &[0x0300_0002, 0x800f_0000, 0x81e4_0001, 0x8b55_0002]), "add r0, -r1, r2_abs.y");
+    // -abs (12), bias (2), bx2 (4), comp (6), x2 (7), dz (9), dw (10)
+    assert_eq!(one(PS30, &[0x0200_0001, 0x800f_0000, 0x8c00_0003]), "mov r0, -r3_abs.x");
+    assert_eq!(one(PS11, &[0x0000_0001, 0x800f_0000, 0x82e4_0000]), "mov r0, r0_bias");
+    assert_eq!(one(PS11, &[0x0000_0001, 0x800f_0000, 0x84e4_0000]), "mov r0, r0_bx2");
+    assert_eq!(one(PS11, &[0x0000_0001, 0x800f_0000, 0x86e4_0000]), "mov r0, 1 - r0");
+    assert_eq!(one(PS14, &[0x0000_0001, 0x800f_0000, 0x87e4_0000]), "mov r0, r0_x2");
+    assert_eq!(one(PS14, &[0x0000_0042, 0x800f_0000, 0xb9e4_0000]), "texld r0, t0_dz");
+    assert_eq!(one(PS14, &[0x0000_0042, 0x800f_0000, 0xbae4_0000]), "texld r0, t0_dw");
+}
+
+#[test]
+fn result_modifiers_and_shift() {
+    // mul_sat r0.xyz (mod 1) ; mad_sat_pp (3) ; ps_1_x shift _x2 (1) and _d2 (0xf)
+    assert_eq!(one(PS20, &[0x0300_0005, 0x8017_0000, 0x80e4_0001, 0xa0e4_0000]), "mul_sat r0.xyz, r1, c0");
+    assert_eq!(one(PS20, &[0x0300_0005, 0x803f_0000, 0x80e4_0001, 0xa0e4_0000]), "mul_sat_pp r0, r1, c0");
+    assert_eq!(one(PS11, &[0x0000_0005, 0x811f_0000, 0x80e4_0001, 0xb0e4_0000]), "mul_x2_sat r0, r1, t0");
+    assert_eq!(one(PS11, &[0x0000_0002, 0x8f0f_0000, 0x80e4_0001, 0xb0e4_0000]), "add_d2 r0, r1, t0");
+    // coissue (bit 30) in ps_1_x: +mov r0.w, t0
+    assert_eq!(one(PS11, &[0x4000_0001, 0x8008_0000, 0xb0e4_0000]), "+mov r0.w, t0");
+}
+
+#[test]
+fn relative_addressing() {
+    // vs_2_0 mov r3, c0[a0.x]: src 0xa0e42000 + address token a0.x = 0xb0000000
+    assert_eq!(one(VS20, &[0x0300_0001, 0x800f_0003, 0xa0e4_2000, 0xb000_0000]), "mov r3, c0[a0.x]");
+    // dp4 r1.w, v3, c196[aL]: address token aL = 0xf0e40800 (type 15)
+    assert_eq!(
+        one(VS20, &[0x0400_0009, 0x8008_0001, 0x90e4_0003, 0xa0e4_20c4, 0xf0e4_0800]),
+        "dp4 r1.w, v3, c196[aL]"
+    );
+    // vs_1_1 has no address token: mov r0, c5[a0.x]
+    assert_eq!(one(VS11, &[0x0000_0001, 0x800f_0000, 0xa0e4_2005]), "mov r0, c5[a0.x]");
+    // vs_3_0 relative destination: mov o[aL], r0  -> o0[aL]
+    assert_eq!(one(VS30, &[0x0300_0001, 0xe00f_2000, 0xf0e4_0800, 0x80e4_0000]), "mov o0[aL], r0");
+}
+
+#[test]
+fn declarations() {
+    // vs: dcl_texcoord1 v2.xy (usage 5, index 1)
+    assert_eq!(one(VS20, &[0x0200_001f, 0x8001_0005, 0x9003_0002]), "dcl_texcoord1 v2.xy");
+    assert_eq!(one(VS20, &[0x0200_001f, 0x8000_0000, 0x900f_0000]), "dcl_position v0");
+    // vs_3_0 output: dcl_position o0
+    assert_eq!(one(VS30, &[0x0200_001f, 0x8000_0000, 0xe00f_0000]), "dcl_position o0");
+    // ps_2_0: dcl t0.xyz (the usage token is ignored), dcl_2d s0 (type 2 << 27)
+    assert_eq!(one(PS20, &[0x0200_001f, 0x8000_0000, 0xb007_0000]), "dcl t0.xyz");
+    assert_eq!(one(PS20, &[0x0200_001f, 0x9000_0000, 0xa00f_0800]), "dcl_2d s0");
+    assert_eq!(one(PS20, &[0x0200_001f, 0x9800_0000, 0xa00f_0801]), "dcl_cube s1");
+    assert_eq!(one(PS20, &[0x0200_001f, 0xa000_0000, 0xa00f_0802]), "dcl_volume s2");
+    // ps_2_0 centroid input: dcl_centroid t1 (result modifier 4)
+    assert_eq!(one(PS20, &[0x0200_001f, 0x8000_0000, 0xb04f_0001]), "dcl_centroid t1");
+    // ps_3_0: dcl_texcoord v0.w, dcl_color_pp v1, dcl vPos.xy (misc type 17 = 0b10001)
+    assert_eq!(one(PS30, &[0x0200_001f, 0x8000_0005, 0x9008_0000]), "dcl_texcoord v0.w");
+    assert_eq!(one(PS30, &[0x0200_001f, 0x8000_000a, 0x902f_0001]), "dcl_color_pp v1");
+    assert_eq!(one(PS30, &[0x0200_001f, 0x8000_0000, 0x9003_1000]), "dcl vPos.xy");
+}
+
+#[test]
+fn constants() {
+    // def c200, 4, 0, 1, 0
+    assert_eq!(
+        one(VS20, &[0x0500_0051, 0xa00f_00c8, 0x4080_0000, 0, 0x3f80_0000, 0]),
+        "def c200, 4, 0, 1, 0"
+    );
+    // defi i0, 16, 0, -1, 0 ; defb b3, true
+    assert_eq!(one(PS30, &[0x0500_0030, 0xf00f_0000, 16, 0, 0xffff_ffff, 0]), "defi i0, 16, 0, -1, 0");
+    assert_eq!(one(VS20, &[0x0200_002f, 0xe00f_0803, 1]), "defb b3, true");
+}
+
+#[test]
+fn flow_control_and_comparisons() {
+    // if_lt r5.w, -r7.x : ifc with comparison 4 in bits 16-18
+    assert_eq!(one(PS30, &[0x0204_0029, 0x80ff_0005, 0x8100_0007]), "if_lt r5.w, -r7.x");
+    assert_eq!(one(PS30, &[0x0203_002d, 0x80aa_0004, 0x80ff_0004]), "break_ge r4.z, r4.w");
+    // loop aL, i0 ; rep i0 ; if b0 ; callnz l1, b0
+    assert_eq!(one(VS20, &[0x0200_001b, 0xf0e4_0800, 0xf0e4_0000]), "loop aL, i0");
+    assert_eq!(one(VS20, &[0x0100_0026, 0xf0e4_0000]), "rep i0");
+    assert_eq!(one(VS20, &[0x0100_0028, 0xe0e4_0800]), "if b0");
+    assert_eq!(one(VS20, &[0x0200_001a, 0xa0e4_1001, 0xe0e4_0800]), "callnz l1, b0");
+    // setp_gt p0.x, r0.x, c0.x (p0 = type 19)
+    assert_eq!(one(PS30, &[0x0301_005e, 0xb001_1000, 0x8000_0000, 0xa000_0000]), "setp_gt p0.x, r0.x, c0.x");
+}
+
+#[test]
+fn predication() {
+    // (p0.x) mov r0, r1 and (!p0) with the not modifier (13)
+    assert_eq!(one(PS30, &[0x1300_0001, 0x800f_0000, 0xb000_1000, 0x80e4_0001]), "(p0.x) mov r0, r1");
+    assert_eq!(one(PS30, &[0x1300_0001, 0x800f_0000, 0xbde4_1000, 0x80e4_0001]), "(!p0) mov r0, r1");
+}
+
+#[test]
+fn texture_instructions_by_version() {
+    // ps_2_0 texld / texldp / texldb
+    assert_eq!(one(PS20, &[0x0300_0042, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800]), "texld r0, t0, s0");
+    assert_eq!(one(PS20, &[0x0301_0042, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800]), "texldp r0, t0, s0");
+    assert_eq!(one(PS20, &[0x0302_0042, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800]), "texldb r0, t0, s0");
+    // ps_1_1 tex t0 / texcoord t1 ; ps_1_4 texcrd r0.xyz, t0
+    assert_eq!(one(PS11, &[0x0000_0042, 0xb00f_0000]), "tex t0");
+    assert_eq!(one(PS11, &[0x0000_0040, 0xb00f_0001]), "texcoord t1");
+    assert_eq!(one(PS14, &[0x0000_0040, 0x8007_0000, 0xb0e4_0000]), "texcrd r0.xyz, t0");
+    // texldl, texldd in ps_3_0
+    assert_eq!(one(PS30, &[0x0300_005f, 0x800f_0002, 0x80e4_0002, 0xa0e4_0800]), "texldl r2, r2, s0");
+    assert_eq!(
+        one(PS30, &[0x0500_005d, 0x800f_0007, 0x80e4_0004, 0xa0e4_0801, 0x80e9_0002, 0x80e4_0003]),
+        "texldd r7, r4, s1, r2.yzzw, r3"
+    );
+    // sincos in vs_2_0 has three sources, in vs_3_0 one
+    assert_eq!(
+        one(VS20, &[0x0400_0025, 0x8003_0001, 0x80ff_0000, 0xa0e4_000e, 0xa0e4_000f]),
+        "sincos r1.xy, r0.w, c14, c15"
+    );
+    assert_eq!(one(VS30, &[0x0200_0025, 0x8003_0001, 0x80ff_0000]), "sincos r1.xy, r0.w");
+}
+
+#[test]
+fn special_registers() {
+    // vs_2_0 mov oPts, c0.x (rastout 2) ; mov oD0, c1 ; mov oT2.x, r0.x ; mova a0.x, r1.w
+    assert_eq!(one(VS20, &[0x0200_0001, 0xc00f_0002, 0xa000_0000]), "mov oPts, c0.x");
+    assert_eq!(one(VS20, &[0x0200_0001, 0xd00f_0000, 0xa0e4_0001]), "mov oD0, c1");
+    assert_eq!(one(VS20, &[0x0200_0001, 0xe001_0002, 0x8000_0000]), "mov oT2.x, r0.x");
+    assert_eq!(one(VS20, &[0x0200_002e, 0xb001_0000, 0x80ff_0001]), "mova a0.x, r1.w");
+    // ps: oC0, oDepth, vFace, c2050 through D3DSPR_CONST2
+    assert_eq!(one(PS30, &[0x0200_0001, 0x800f_0800, 0x90e4_1001]), "mov oC0, vFace");
+    assert_eq!(one(PS20, &[0x0200_0001, 0x900f_0800, 0x8000_0000]), "mov oDepth, r0.x");
+    assert_eq!(one(VS30, &[0x0200_0001, 0x800f_0000, 0xb0e4_0802]), "mov r0, c2050");
+}
+
+#[test]
+fn unknown_and_malformed_instructions_survive_in_sm2() {
+    // opcode 0x37 with two body tokens, and a mov whose length says 3
+    let text = one(VS20, &[0x0200_0037, 0x800f_0000, 0x90e4_0000]);
+    assert_eq!(text, "opcode_0x0037 0x800f0000, 0x90e40000");
+    let text = one(VS20, &[0x0300_0001, 0x800f_0000, 0x90e4_0000, 0x90e4_0001]);
+    assert_eq!(text, "mov 0x800f0000, 0x90e40000, 0x90e40001");
+    let data = bytes(&[VS20, 0x0300_0001, 0x800f_0000, 0x90e4_0000, 0x90e4_0001, 0xffff]);
+    let p = Program::parse(&data, 0).unwrap();
+    assert!(p.instructions().next().unwrap().malformed.is_some());
+}
+
+#[test]
+fn sm1_unknown_opcodes_and_truncation_are_errors() {
+    let data = bytes(&[VS11, 0x0000_0037, 0xffff]);
+    let e = Program::parse(&data, 0x40).unwrap_err();
+    assert_eq!(e.offset(), 0x44);
+    let data = bytes(&[VS20, 0x0300_0001, 0x800f_0000]);
+    let e = Program::parse(&data, 0x100).unwrap_err();
+    assert_eq!(e.to_string(), "truncated d3d9 instruction at offset 0x104 (need 16 bytes, have 8)");
+    let data = bytes(&[VS20, 0x0010_fffe, 0]);
+    assert!(Program::parse(&data, 0).is_err());
+    assert!(Program::parse(&[0, 2, 0xfe], 0).is_err());
+}
+
+#[test]
+fn comments_end_and_trailing_bytes_are_kept() {
+    let mut data = bytes(&[PS20, 0x0002_fffe, 0x4241_5443, 7, 0x0200_0001, 0x800f_0800, 0xa0e4_0000, 0xffff]);
+    data.extend_from_slice(&[0xab, 0xab]);
+    let p = Program::parse(&data, 0).unwrap();
+    assert!(p.has_end());
+    assert_eq!(p.trailing, &[0xab, 0xab]);
+    assert_eq!(p.comments().count(), 1);
+    assert_eq!(p.comment_block(b"CTAB").map(|(o, d)| (o, d.len())), Some((12, 4)));
+    assert_eq!(p.program_len(), 32);
+    assert_eq!(p.write(), data);
+}
+
+#[test]
+fn listing_indents_blocks_and_counts_slots() {
+    // boolconst.o's program: def, dcl, mov, if b0, mul, else, mul, endif, mov
+    let words = [
+        VS20,
+        0x0500_0051,
+        0xa00f_0000,
+        0x4000_0000,
+        0x3f80_0000,
+        0x3f00_0000,
+        0,
+        0x0200_001f,
+        0x8000_0000,
+        0x900f_0000,
+        0x0200_0001,
+        0x800f_0000,
+        0x90e4_0000,
+        0x0100_0028,
+        0xe0e4_0800,
+        0x0300_0005,
+        0x800f_0001,
+        0x80e4_0000,
+        0xa064_0000,
+        0x0000_002a,
+        0x0300_0005,
+        0x800f_0001,
+        0x80e4_0000,
+        0xa054_0000,
+        0x0000_002b,
+        0x0200_0001,
+        0xc00f_0000,
+        0x80e4_0001,
+        0xffff,
+    ];
+    let data = bytes(&words);
+    let p = Program::parse(&data, 0).unwrap();
+    let mut out = PlainText::default();
+    write_listing(&p, &ListingOptions::default(), &mut out).unwrap();
+    assert_eq!(
+        out.out,
+        "    vs_2_0\n    def c0, 2, 1, 0.5, 0\n    dcl_position v0\n    mov r0, v0\n    if b0\n      mul r1, r0, c0.xyzy\n    else\n      mul r1, r0, c0.xyyy\n    endif\n    mov oPos, r1\n\n// approximately 9 instruction slots used\n"
+    );
+    assert_eq!(p.slots(), SlotCounts { total: 9, texture: 0 });
+}
+
+#[test]
+fn pixel_listing_splits_texture_and_arithmetic() {
+    let words = [
+        PS20,
+        0x0200_001f,
+        0x8000_0000,
+        0xb003_0000,
+        0x0200_001f,
+        0x9000_0000,
+        0xa00f_0800,
+        0x0300_0042,
+        0x800f_0000,
+        0xb0e4_0000,
+        0xa0e4_0800,
+        0x0300_0005,
+        0x800f_0000,
+        0x80e4_0000,
+        0xa0e4_0000,
+        0x0200_0001,
+        0x800f_0800,
+        0x80e4_0000,
+        0xffff,
+    ];
+    let data = bytes(&words);
+    let p = Program::parse(&data, 0).unwrap();
+    let mut out = PlainText::default();
+    write_listing(&p, &ListingOptions::default(), &mut out).unwrap();
+    assert!(
+        out.out.ends_with("\n\n// approximately 3 instruction slots used (1 texture, 2 arithmetic)\n"),
+        "{}",
+        out.out
+    );
+}
