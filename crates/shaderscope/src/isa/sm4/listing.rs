@@ -154,6 +154,34 @@ pub fn write_listing_with_lines(
     result
 }
 
+/// [`write_listing`] into a [`Printer`](crate::print::Printer) sink: every line is announced
+/// with [`start_line`](crate::print::Printer::start_line) and the absolute offset of its
+/// instruction (continuation lines of an immediate constant buffer with `None`). The text is
+/// written unstyled, line by line.
+pub fn write_listing_printer(
+    program: &Program<'_>,
+    style: &ListingStyle,
+    out: &mut dyn crate::print::Printer,
+) -> Result<ListingReport> {
+    let (mut text, mut lines) = (String::new(), Vec::new());
+    let result = write_listing_with_lines(program, style, &mut text, &mut lines);
+    let mut starts = lines.iter().peekable();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let offset = match starts.peek() {
+            Some(s) if s.text == pos => starts.next().map(|s| s.offset),
+            _ => None,
+        };
+        out.start_line(offset);
+        let written = out.write_str(line);
+        if written.is_err() {
+            return Err(Error::invalid(program.base(), "listing output", "the printer refused the text"));
+        }
+        pos += line.len();
+    }
+    result
+}
+
 fn write_program(
     program: &Program<'_>,
     style: &ListingStyle,
@@ -1411,6 +1439,41 @@ mod tests {
         assert_eq!(
             text,
             "ps_5_0\nmov r0.x, r1.x\nmov r2.x {min16f}, r1.x {def32 as min16f}\nmov r3.x, r1.x\n"
+        );
+    }
+
+    #[test]
+    fn printer_sink_gets_each_line_with_its_offset() {
+        #[derive(Default)]
+        struct Lines(Vec<(Option<u64>, String)>);
+        impl std::fmt::Write for Lines {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                if let Some(l) = self.0.last_mut() {
+                    l.1.push_str(s);
+                }
+                Ok(())
+            }
+        }
+        impl crate::print::Printer for Lines {
+            fn start_line(&mut self, offset: Option<u64>) {
+                self.0.push((offset, String::new()));
+            }
+        }
+        let mut words = vec![0x0000_0040, 0, op(0x68, 2), 1, 53 | (3 << 11), 10, 0, 0, 0, 0, 0, 0, 0, 0];
+        words[1] = words.len() as u32;
+        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = Program::parse(&data, 0).unwrap();
+        let mut sink = Lines::default();
+        write_listing_printer(&p, &ListingStyle::FXC_10, &mut sink).unwrap();
+        let got: Vec<(Option<u64>, &str)> = sink.0.iter().map(|(o, s)| (*o, s.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some(0), "ps_4_0\n"),
+                (Some(8), "dcl_temps 1\n"),
+                (Some(16), "dcl_immediateConstantBuffer { { 0, 0, 0, 0},\n"),
+                (None, "                              { 0, 0, 0, 0} }\n"),
+            ]
         );
     }
 

@@ -48,7 +48,9 @@ pub use decode::{
     Program, ProgramType, RelOperand, operand_type,
 };
 pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
-pub use listing::{LineStart, ListingReport, ListingStyle, write_listing, write_listing_with_lines};
+pub use listing::{
+    LineStart, ListingReport, ListingStyle, write_listing, write_listing_printer, write_listing_with_lines,
+};
 pub use numfmt::FloatStyle;
 pub use opcodes::{Decl, Format, OpInfo, Ty};
 pub use validate::validate;
