@@ -233,7 +233,7 @@ impl<'a> Instruction<'a> {
             (len as usize, 2)
         } else {
             let len = ((op0 >> 24) & 0x7f) as usize;
-            if len == 0 && op0 & 0x8000_0000 != 0 && long_form(opcode) {
+            if op0 & 0x8000_0000 != 0 && long_form(opcode) {
                 let len = tok(t, 1).ok_or_else(|| Error::truncated(offset, "instruction length", 8, have))?;
                 (len as usize, 2)
             } else {
@@ -269,7 +269,7 @@ impl<'a> Instruction<'a> {
     /// The extended opcode tokens (`D3D10_SB_EXTENDED_OPCODE_*`), decoded.
     pub fn extended(&self) -> Extended {
         let mut extended = Extended::default();
-        if self.opcode == opcodes::CUSTOMDATA {
+        if !self.has_extended() {
             return extended;
         }
         for ext in self.tokens.get(1..self.body).unwrap_or(&[]) {
@@ -294,7 +294,10 @@ impl<'a> Instruction<'a> {
 
     /// Whether extended opcode tokens follow the opcode token.
     pub fn has_extended(&self) -> bool {
-        self.body > 1 && self.opcode != opcodes::CUSTOMDATA && self.token0() & 0x8000_0000 != 0
+        self.body > 1
+            && self.opcode != opcodes::CUSTOMDATA
+            && !long_form(self.opcode)
+            && self.token0() & 0x8000_0000 != 0
     }
 
     /// The opcode token.

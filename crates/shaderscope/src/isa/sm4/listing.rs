@@ -1270,6 +1270,18 @@ mod tests {
     }
 
     #[test]
+    fn function_tables_in_short_and_long_form() {
+        // dcl_function_table ft0 = {fb0, fb2}: length in the opcode token, or (bit 31) in the
+        // DWORD after it.
+        let short = [op(145, 5), 0, 2, 0, 2];
+        let long = [145 | 0x8000_0000, 6, 0, 2, 0, 2];
+        for body in [&short[..], &long[..]] {
+            let text = listing(0x0000_0050, body, ListingStyle::FXC_10);
+            assert_eq!(text, "ps_5_0\ndcl_function_table ft0 = {fb0, fb2}\n");
+        }
+    }
+
+    #[test]
     fn system_generated_inputs_show_their_interpolation_from_fxc_10_on() {
         // dcl_input_ps_sgv v4.x, is_front_face with the interpolation bits set to constant.
         let body = [op(99, 4) | (1 << 11), reg(1, 1) | mask(1), 4, 9];
