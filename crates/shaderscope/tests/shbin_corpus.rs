@@ -38,8 +38,9 @@ fn every_corpus_shbin_parses_round_trips_and_validates() {
 }
 
 /// Parse a damaged file; it may fail, but never panic, and a success must still re-encode to
-/// exactly the bytes it came from.
-fn check_damaged(data: &[u8], label: &str) -> Option<shaderscope::Error> {
+/// exactly the bytes it came from. With `deep`, everything the CLI does with a parsed file
+/// (validate, dump, listing) runs on it too.
+fn check_damaged(data: &[u8], label: &str, deep: bool) -> Option<shaderscope::Error> {
     match detect(data) {
         Some(shaderscope::Format::Dvlb) => {}
         _ => return None,
@@ -47,7 +48,9 @@ fn check_damaged(data: &[u8], label: &str) -> Option<shaderscope::Error> {
     match Dvlb::parse(data) {
         Ok(d) => {
             assert_eq!(d.write().unwrap(), data, "{label}: parsed but does not round-trip");
-            // Everything the CLI would do with it must not panic either.
+            if !deep {
+                return None;
+            }
             let file = shaderscope::parse(data).unwrap();
             let _ = file.validate();
             let mut a = shaderscope::dump::Annotations::new();
@@ -67,7 +70,7 @@ fn every_truncation_is_ok_or_points_at_the_cut() {
         let data = std::fs::read(path).unwrap();
         for cut in 0..data.len() {
             let label = format!("{} cut at {cut}", path.display());
-            let Some(e) = check_damaged(&data[..cut], &label) else { continue };
+            let Some(e) = check_damaged(&data[..cut], &label, true) else { continue };
             match e.kind() {
                 // What is missing runs exactly to the cut.
                 ErrorKind::Truncated { have, .. } => {
@@ -93,7 +96,11 @@ fn byte_flips_never_panic_and_parsed_results_round_trip() {
             for mask in [0x01u8, 0x80, 0xff] {
                 let mut d = data.clone();
                 d[at] ^= mask;
-                if let Some(e) = check_damaged(&d, &format!("{} flip {mask:#x} at {at}", path.display())) {
+                // Every flip is parsed and re-encoded; one in eight also goes through the CLI work.
+                let deep = (at + mask as usize) % 8 == 0;
+                if let Some(e) =
+                    check_damaged(&d, &format!("{} flip {mask:#x} at {at}", path.display()), deep)
+                {
                     assert!(e.offset() <= d.len() as u64, "{}: offset {e}", path.display());
                 }
             }

@@ -3,3 +3,4 @@
 
 pub mod d3d9;
 pub mod pica;
+pub mod sm4;

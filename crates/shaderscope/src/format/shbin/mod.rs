@@ -381,10 +381,22 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
         let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
         out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
     }
+    let opdescs = d.opdesc_words();
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
         let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
         let p = format!("DVLE {i}: ");
+        let names = e.names();
+        if e.main < e.endmain
+            && e.endmain <= n
+            && let Some(ctx) = d.source_context(i, &names, &opdescs, base)
+        {
+            for issue in pica::check_executable(&ctx) {
+                let msg = format!("{p}instruction 0x{:03x}: {}", issue.index, issue.message);
+                let at = code_at + 4 * issue.index as u64;
+                out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
+            }
+        }
         if e.main > n || e.endmain > n {
             out.push(Finding::error(
                 o + 8,
@@ -412,11 +424,20 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
             ));
         }
         let mut out_mask = 0u16;
+        // Geometry shaders have o0-o6; picasso's `dummy` semantic is a placeholder, not a write.
+        let limit = if e.shader_type == 1 { 7 } else { 16 };
         for (k, x) in e.outputs.iter().enumerate() {
             let at = o + u64::from(t[2]) + 8 * k as u64;
-            if x.register > 15 {
-                out.push(Finding::error(at, format!("{p}output {k} uses register o{}", x.register)));
-            } else {
+            if x.register >= limit && !(x.semantic == 9 && x.register < 16) {
+                out.push(Finding::error(
+                    at,
+                    format!(
+                        "{p}output {k} uses register o{}, which a {} shader does not have",
+                        x.register,
+                        e.type_name()
+                    ),
+                ));
+            } else if x.register < 16 {
                 out_mask |= 1 << x.register;
             }
             if output_semantic_name(x.semantic).is_none() {

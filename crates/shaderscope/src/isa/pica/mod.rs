@@ -5,13 +5,31 @@
 //! single words, and prints whole programs as picasso source (the de-facto text syntax, which
 //! picasso 2.7.1 re-assembles to the same instructions).
 //!
+//! * [`opcodes`]: the one opcode table (3dbrew name, picasso mnemonic, encoding, bit layout,
+//!   operand syntax, source lanes read) that decoding, encoding and printing all follow.
+//! * [`decode`] / [`Instruction::encode`]: every word decodes (unused opcodes to
+//!   [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and [`Register`] read
+//!   the operands.
+//! * [`write_source`]: one DVLE as complete picasso source; [`describe_word`] and
+//!   [`describe_opdesc`]: one-line text for byte dumps.
+//! * [`check_program`] / [`check_executable`]: semantic findings per word.
+//! * [`float24`]: the 24-bit float both ways.
+//!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them to
 //! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
 
+mod check;
 pub mod float24;
+mod flow;
+mod instruction;
+mod names;
+pub mod opcodes;
+mod source;
 
-use crate::print::Printer;
-use std::fmt;
+pub use check::{check_executable, check_program};
+pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
+pub use source::{describe_opdesc, describe_word, write_source};
 
 /// Shader stage of a DVLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,12 +147,6 @@ pub struct SourceContext<'a> {
     pub raw: bool,
 }
 
-/// Print one executable as complete picasso source.
-pub fn write_source(ctx: &SourceContext<'_>, out: &mut dyn Printer) -> fmt::Result {
-    let _ = ctx;
-    writeln!(out, "; PICA200 disassembly is not implemented yet")
-}
-
 /// A problem found in a program by [`check_program`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgramIssue {
@@ -144,22 +156,4 @@ pub struct ProgramIssue {
     pub message: String,
     /// True when the hardware cannot run it as intended (false: merely suspicious).
     pub error: bool,
-}
-
-/// Semantic checks over a code blob: opdesc indices inside the table, branch/call/loop targets
-/// inside the program, register fields in range, unknown opcodes.
-pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
-    let _ = (code, opdesc_count);
-    Vec::new()
-}
-
-/// One-line description of an instruction word for byte dumps (e.g. `mov r0, v0`).
-pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
-    let _ = opdescs;
-    format!("instruction 0x{word:08x}")
-}
-
-/// One-line description of an operand descriptor (mask, negation, swizzles).
-pub fn describe_opdesc(word: u32) -> String {
-    format!("0x{word:08x}")
 }

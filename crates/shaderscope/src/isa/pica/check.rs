@@ -1,0 +1,279 @@
+//! Semantic checks over code: what a loader would not notice but the hardware (or an
+//! emulator) would trip over.
+
+use super::flow;
+use super::instruction::{OperandDescriptor, decode};
+use super::opcodes::Op;
+use super::{ProgramIssue, ShaderType, SourceContext};
+
+/// A mnemonic in lower case, without allocating.
+struct Lower(&'static str);
+
+impl std::fmt::Display for Lower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.chars().try_for_each(|c| std::fmt::Write::write_char(f, c.to_ascii_lowercase()))
+    }
+}
+
+fn issue(out: &mut Vec<ProgramIssue>, index: usize, error: bool, message: String) {
+    out.push(ProgramIssue { index, message, error });
+}
+
+/// Checks over a whole code blob: operand-descriptor indices inside the table, flow targets and
+/// ranges inside the program, CALL ranges that run off the end, unknown opcodes, undefined
+/// comparison operators, vertex ids, unused bits, and sources that name two different input
+/// registers (the hardware reads only one reliably).
+pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
+    let mut out = Vec::new();
+    let len = code.len();
+    for (index, &word) in code.iter().enumerate() {
+        let i = decode(word);
+        let info = i.info();
+        if i.op == Op::Unknown {
+            issue(&mut out, index, true, format!("unknown opcode 0x{:02x} (word 0x{word:08x})", word >> 26));
+            continue;
+        }
+        if i.has_desc() && usize::from(i.desc) >= opdesc_count {
+            issue(
+                &mut out,
+                index,
+                true,
+                format!(
+                    "{} uses operand descriptor 0x{:02x}, but the table has {opdesc_count} entries",
+                    Lower(info.name),
+                    i.desc
+                ),
+            );
+        }
+        if i.unused != 0 {
+            issue(
+                &mut out,
+                index,
+                false,
+                format!("{} has unused bits set (0x{:08x})", Lower(info.name), i.unused),
+            );
+        }
+        let target = usize::from(i.target);
+        let num = usize::from(i.num);
+        match i.op {
+            Op::Call | Op::Callc | Op::Callu => {
+                if target >= len {
+                    issue(
+                        &mut out,
+                        index,
+                        true,
+                        format!(
+                            "{} target 0x{target:03x} is outside the program ({len} words)",
+                            Lower(info.name)
+                        ),
+                    );
+                } else if target + num > len {
+                    issue(
+                        &mut out,
+                        index,
+                        true,
+                        format!(
+                            "{} range 0x{target:03x}+{num} runs off the end of the program ({len} words)",
+                            Lower(info.name)
+                        ),
+                    );
+                } else if num == 0 {
+                    issue(
+                        &mut out,
+                        index,
+                        false,
+                        format!("{} calls an empty range at 0x{target:03x}", Lower(info.name)),
+                    );
+                }
+            }
+            Op::Ifc | Op::Ifu => {
+                if target <= index {
+                    issue(
+                        &mut out,
+                        index,
+                        true,
+                        format!(
+                            "{} else-target 0x{target:03x} is not after the instruction",
+                            Lower(info.name)
+                        ),
+                    );
+                } else if target + num > len {
+                    issue(
+                        &mut out,
+                        index,
+                        true,
+                        format!(
+                            "{} block 0x{target:03x}+{num} runs off the end of the program ({len} words)",
+                            Lower(info.name)
+                        ),
+                    );
+                }
+            }
+            Op::Loop if target <= index || target >= len => {
+                issue(
+                    &mut out,
+                    index,
+                    true,
+                    format!(
+                        "loop body end 0x{target:03x} is not between the instruction and the end of the program"
+                    ),
+                );
+            }
+            Op::Jmpc | Op::Jmpu if target >= len => {
+                issue(
+                    &mut out,
+                    index,
+                    true,
+                    format!(
+                        "{} target 0x{target:03x} is outside the program ({len} words)",
+                        Lower(info.name)
+                    ),
+                );
+            }
+            Op::Cmp => {
+                for (c, op) in ["x", "y"].iter().zip(i.cmp) {
+                    if op > 5 {
+                        issue(&mut out, index, false, format!("cmp operator {op} for {c} is undefined"));
+                    }
+                }
+            }
+            Op::Setemit if i.vertex > 2 => {
+                issue(
+                    &mut out,
+                    index,
+                    false,
+                    format!("setemit vertex id {} is out of range (0-2)", i.vertex),
+                );
+            }
+            _ => {}
+        }
+        let inputs: Vec<u8> =
+            (0..i.source_count()).filter_map(|n| i.src.get(n).copied()).filter(|f| *f < 0x10).collect();
+        if inputs.iter().any(|f| Some(f) != inputs.first()) {
+            issue(
+                &mut out,
+                index,
+                false,
+                format!("{} reads two different input registers", Lower(info.name)),
+            );
+        }
+    }
+    out
+}
+
+/// Checks that need the executable (DVLE), over the code it runs (its entry range and what it
+/// calls; the blob is shared with other DVLEs): output registers a geometry shader does not
+/// have, geometry-only instructions in a vertex shader, MOVA writing no address register.
+/// The container checks the DVLE's header and tables itself, with their exact offsets.
+pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
+    let mut out = Vec::new();
+    let geometry = ctx.shader_type == ShaderType::Geometry;
+    // Only the code this executable runs: the code blob is shared with the other DVLEs.
+    let insts: Vec<_> = ctx.code.iter().map(|w| decode(*w)).collect();
+    let procs = flow::procedures(&insts, ctx.main, ctx.endmain, 4 * insts.len() + 4096);
+    let mut visited = vec![false; insts.len()];
+    for r in &procs.ranges {
+        for v in visited.get_mut(r.start as usize..r.end as usize).unwrap_or(&mut []) {
+            *v = true;
+        }
+    }
+    for (index, i) in insts.iter().enumerate().filter(|(k, _)| visited.get(*k).copied().unwrap_or(false)) {
+        match i.destination() {
+            Some(r) if geometry && r.file == super::RegisterFile::Output && r.index >= 7 => {
+                issue(
+                    &mut out,
+                    index,
+                    true,
+                    format!("{} writes {r}, which a geometry shader does not have", Lower(i.info().name)),
+                );
+            }
+            _ => {}
+        }
+        if !geometry && matches!(i.op, Op::Emit | Op::Setemit) {
+            issue(&mut out, index, false, format!("{} in a vertex shader", Lower(i.info().name)));
+        }
+        if matches!(i.op, Op::Mova) {
+            let d = OperandDescriptor(ctx.opdescs.get(usize::from(i.desc)).copied().unwrap_or(0xC));
+            if d.mask() & 0xC == 0 {
+                issue(&mut out, index, false, "mova writes neither a0.x nor a0.y".into());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_code_has_no_issues() {
+        // mov r0, v0 ; end
+        assert_eq!(check_program(&[0x4e00_0000, 0x8800_0000], 1), vec![]);
+    }
+
+    #[test]
+    fn each_problem_names_its_word() {
+        let code = [
+            0x4e00_0005,                 // 0: mov with opdesc 5 of 1
+            0x4000_0000,                 // 1: unknown opcode 0x10
+            0x9000_0000 | (9 << 10) | 2, // 2: call 0x009+2 beyond 4 words
+            0xa000_0000 | (1 << 10),     // 3: ifc with a target before itself
+        ];
+        let issues = check_program(&code, 1);
+        let at: Vec<(usize, bool)> = issues.iter().map(|i| (i.index, i.error)).collect();
+        assert_eq!(at, vec![(0, true), (1, true), (2, true), (3, true)]);
+        assert!(issues[0].message.contains("operand descriptor 0x05"), "{}", issues[0].message);
+        assert!(issues[1].message.contains("unknown opcode 0x10"));
+        assert!(issues[2].message.contains("outside the program"));
+    }
+
+    #[test]
+    fn call_running_off_the_end() {
+        let code = [0x9000_0000 | (1 << 10) | 5, 0x8800_0000];
+        let issues = check_program(&code, 0);
+        assert_eq!(issues.len(), 1);
+        assert!(issues[0].message.contains("runs off the end"));
+    }
+
+    #[test]
+    fn two_input_registers() {
+        // add r0, v0, v1 (opdesc 0)
+        let issues = check_program(&[0x0200_0080], 1);
+        assert_eq!(issues.len(), 1);
+        assert!(!issues[0].error);
+        // add r0, v1, v1 is fine
+        assert!(check_program(&[0x0200_1080], 1).is_empty());
+    }
+
+    #[test]
+    fn geometry_outputs() {
+        // mov o8, r0 in a geometry shader
+        let code = [0x4d01_0000, 0x8800_0000];
+        let ctx = SourceContext {
+            code: &code,
+            opdescs: &[0xf],
+            main: 0,
+            endmain: 2,
+            shader_type: ShaderType::Geometry,
+            merge_outmaps: false,
+            geometry: super::super::GeometryMode {
+                mode: 0,
+                fixed_start: 0,
+                variable_count: 0,
+                fixed_count: 0,
+            },
+            uniforms: &[],
+            outputs: &[],
+            constants: &[],
+            labels: &[],
+            code_offset: 0,
+            offsets: false,
+            raw: false,
+        };
+        let issues = check_executable(&ctx);
+        assert_eq!(issues.len(), 1, "{issues:?}");
+        assert_eq!(issues[0].index, 0);
+        assert!(issues[0].message.contains("o8"));
+    }
+}

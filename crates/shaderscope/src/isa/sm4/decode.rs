@@ -1,0 +1,916 @@
+//! Token decoding: the program header, instructions (with extended opcode tokens) and operands
+//! (with extended operand tokens, immediate and relative indices), straight from the bytes.
+//!
+//! Nothing here allocates: an [`Instruction`] borrows its tokens, its operands are decoded on
+//! demand by [`Instruction::operands`], and a relative index keeps the tokens of its nested
+//! operand so that it can be decoded again when printed.
+
+use super::opcodes::{self, Format, OpInfo};
+use crate::error::{Error, Result};
+use zerocopy::FromBytes;
+use zerocopy::little_endian::U32;
+
+/// A little-endian token slice, read without copying and without alignment requirements.
+pub(crate) type Tokens<'a> = &'a [U32];
+
+/// Token `i` of `t`, or `None` past the end.
+#[inline]
+pub(crate) fn tok(t: Tokens<'_>, i: usize) -> Option<u32> {
+    t.get(i).map(|v| v.get())
+}
+
+/// The bytes of `data` as tokens (a trailing partial token is ignored).
+pub(crate) fn tokens(data: &[u8]) -> Tokens<'_> {
+    let whole = data.len() / 4 * 4;
+    let bytes = data.get(..whole).unwrap_or(&[]);
+    <[U32]>::ref_from_bytes(bytes).unwrap_or(&[])
+}
+
+/// Deepest relative-address nesting accepted (`cb0[x0[r0.x + 0].y + 2]` is depth 2). fxc never
+/// nests deeper than one level; the limit keeps hostile input from recursing without end.
+const MAX_REL_DEPTH: u8 = 4;
+
+/// Program type from the version token (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProgramType {
+    /// `D3D10_SB_PIXEL_SHADER`
+    Pixel,
+    /// `D3D10_SB_VERTEX_SHADER`
+    Vertex,
+    /// `D3D10_SB_GEOMETRY_SHADER`
+    Geometry,
+    /// `D3D11_SB_HULL_SHADER`
+    Hull,
+    /// `D3D11_SB_DOMAIN_SHADER`
+    Domain,
+    /// `D3D11_SB_COMPUTE_SHADER`
+    Compute,
+    /// Any other value (12-bit raw type).
+    Other(u16),
+}
+
+impl ProgramType {
+    /// From the upper 16 bits of the version token.
+    pub fn from_raw(v: u16) -> Self {
+        match v {
+            0 => ProgramType::Pixel,
+            1 => ProgramType::Vertex,
+            2 => ProgramType::Geometry,
+            3 => ProgramType::Hull,
+            4 => ProgramType::Domain,
+            5 => ProgramType::Compute,
+            other => ProgramType::Other(other),
+        }
+    }
+
+    /// The profile prefix fxc prints: `ps`, `vs`, `gs`, `hs`, `ds`, `cs`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            ProgramType::Pixel => "ps",
+            ProgramType::Vertex => "vs",
+            ProgramType::Geometry => "gs",
+            ProgramType::Hull => "hs",
+            ProgramType::Domain => "ds",
+            ProgramType::Compute => "cs",
+            ProgramType::Other(_) => "xs",
+        }
+    }
+}
+
+/// A decoded SHDR/SHEX program: the version and length tokens and a view of the instruction
+/// stream. Parsing only checks the header; instructions are decoded lazily by
+/// [`Program::instructions`].
+#[derive(Debug, Clone, Copy)]
+pub struct Program<'a> {
+    tokens: Tokens<'a>,
+    base: u64,
+    /// Program type from the version token.
+    pub program_type: ProgramType,
+    /// Major shader model (4 or 5).
+    pub major: u8,
+    /// Minor shader model (0 or 1).
+    pub minor: u8,
+    /// The length token: DWORDs in the program including the version and length tokens.
+    pub declared_len: u32,
+}
+
+impl<'a> Program<'a> {
+    /// Parse the data of an SHDR/SHEX chunk whose first byte is at absolute offset `base`.
+    ///
+    /// The model comes from the version token, never from the chunk tag (fxc puts SM4.0
+    /// compute shaders in SHEX, and some SM5.0 programs sit in SHDR). The instruction stream
+    /// ends at the length token; bytes after it (padding) are ignored.
+    pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
+        let all = tokens(data);
+        let (Some(version), Some(len)) = (tok(all, 0), tok(all, 1)) else {
+            return Err(Error::truncated(base, "SM4 program header", 8, data.len() as u64));
+        };
+        if len < 2 {
+            return Err(Error::invalid(
+                base + 4,
+                "SM4 program length token",
+                format!("{len} DWORDs is shorter than the 2-DWORD header"),
+            ));
+        }
+        let Some(tokens) = all.get(..len as usize) else {
+            return Err(Error::truncated(base, "SM4 program", u64::from(len) * 4, data.len() as u64));
+        };
+        Ok(Program {
+            tokens,
+            base,
+            program_type: ProgramType::from_raw((version >> 16) as u16),
+            major: ((version >> 4) & 0xf) as u8,
+            minor: (version & 0xf) as u8,
+            declared_len: len,
+        })
+    }
+
+    /// Absolute offset of the version token.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// The version token as stored.
+    pub fn version_token(&self) -> u32 {
+        tok(self.tokens, 0).unwrap_or(0)
+    }
+
+    /// Whether the model is 5.1 or later (register ranges and spaces in declarations).
+    pub fn is_sm51(&self) -> bool {
+        (self.major, self.minor) >= (5, 1)
+    }
+
+    /// Whether the model is 5.0 or later.
+    pub fn is_sm5(&self) -> bool {
+        self.major >= 5
+    }
+
+    /// The version line fxc prints, e.g. `ps_5_0`.
+    pub fn version_name(&self) -> String {
+        format!("{}_{}_{}", self.program_type.prefix(), self.major, self.minor)
+    }
+
+    /// Size of the program in bytes (from the length token).
+    pub fn byte_len(&self) -> u64 {
+        u64::from(self.declared_len) * 4
+    }
+
+    /// The instructions in order, each with its absolute byte offset.
+    pub fn instructions(&self) -> Instructions<'a> {
+        Instructions { tokens: self.tokens, pos: 2, base: self.base, done: false }
+    }
+}
+
+/// Iterator over the instructions of a [`Program`]. After an error it stops.
+#[derive(Debug, Clone)]
+pub struct Instructions<'a> {
+    tokens: Tokens<'a>,
+    pos: usize,
+    base: u64,
+    done: bool,
+}
+
+impl<'a> Iterator for Instructions<'a> {
+    type Item = Result<Instruction<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.pos >= self.tokens.len() {
+            return None;
+        }
+        let rest = self.tokens.get(self.pos..).unwrap_or(&[]);
+        let offset = self.base + self.pos as u64 * 4;
+        match Instruction::decode(rest, offset) {
+            Ok(inst) => {
+                self.pos += inst.tokens.len();
+                Some(Ok(inst))
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Extended opcode tokens of an instruction (`D3D10_SB_EXTENDED_OPCODE_*`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extended {
+    /// `D3D10_SB_EXTENDED_OPCODE_SAMPLE_CONTROLS`: immediate texel offsets u, v, w.
+    pub offsets: Option<[i8; 3]>,
+    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_DIM`: resource dimension and structure stride.
+    pub resource_dim: Option<(u8, u16)>,
+    /// `D3D11_SB_EXTENDED_OPCODE_RESOURCE_RETURN_TYPE`: return type of x, y, z, w.
+    pub return_type: Option<[u8; 4]>,
+}
+
+/// One decoded instruction or declaration.
+#[derive(Debug, Clone, Copy)]
+pub struct Instruction<'a> {
+    /// Absolute byte offset of the opcode token.
+    pub offset: u64,
+    /// Every token of the instruction, the opcode token first.
+    pub tokens: Tokens<'a>,
+    /// Opcode number (bits 0–10).
+    pub opcode: u16,
+    /// The opcode's table row, `None` when the number is not defined by the format.
+    pub info: Option<&'static OpInfo>,
+    /// Index of the first token after the opcode token(s).
+    body: usize,
+}
+
+impl<'a> Instruction<'a> {
+    /// Decode the instruction at the start of `t` (whose first token is at absolute `offset`).
+    /// Only the length and the extended opcode tokens are read here.
+    pub fn decode(t: Tokens<'a>, offset: u64) -> Result<Instruction<'a>> {
+        let op0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 instruction", 4, 0))?;
+        let opcode = (op0 & 0x7ff) as u16;
+        let info = opcodes::info(opcode);
+        let have = t.len() as u64 * 4;
+        // Length: custom data keeps it in the second token; a few declarations may move it
+        // there when it does not fit in 7 bits (bit 31 then means "length follows").
+        let (len, mut body) = if opcode == opcodes::CUSTOMDATA {
+            let len = tok(t, 1).ok_or_else(|| Error::truncated(offset, "custom data length", 8, have))?;
+            (len as usize, 2)
+        } else {
+            let len = ((op0 >> 24) & 0x7f) as usize;
+            if op0 & 0x8000_0000 != 0 && long_form(opcode) {
+                let len = tok(t, 1).ok_or_else(|| Error::truncated(offset, "instruction length", 8, have))?;
+                (len as usize, 2)
+            } else {
+                (len, 1)
+            }
+        };
+        if len < body {
+            return Err(Error::invalid(
+                offset,
+                "SM4 instruction length",
+                format!("opcode {opcode} says {len} DWORDs, fewer than its own header"),
+            ));
+        }
+        let Some(tokens) = t.get(..len) else {
+            return Err(Error::truncated(offset, "SM4 instruction", len as u64 * 4, have));
+        };
+        let is_custom = opcode == opcodes::CUSTOMDATA;
+        if !is_custom && body == 1 && op0 & 0x8000_0000 != 0 {
+            // Any number of extended opcode tokens can be chained (bit 31 of each).
+            loop {
+                let Some(ext) = tok(tokens, body) else {
+                    return Err(Error::truncated(offset + body as u64 * 4, "extended opcode token", 4, 0));
+                };
+                body += 1;
+                if ext & 0x8000_0000 == 0 {
+                    break;
+                }
+            }
+        }
+        Ok(Instruction { offset, tokens, opcode, info, body })
+    }
+
+    /// The extended opcode tokens (`D3D10_SB_EXTENDED_OPCODE_*`), decoded.
+    pub fn extended(&self) -> Extended {
+        let mut extended = Extended::default();
+        if !self.has_extended() {
+            return extended;
+        }
+        for ext in self.tokens.get(1..self.body).unwrap_or(&[]) {
+            let ext = ext.get();
+            match ext & 0x3f {
+                1 => {
+                    let s = |shift: u32| ((((ext >> shift) & 0xf) as i8) << 4) >> 4;
+                    extended.offsets = Some([s(9), s(13), s(17)]);
+                }
+                2 => {
+                    extended.resource_dim = Some((((ext >> 6) & 0x1f) as u8, ((ext >> 11) & 0xfff) as u16));
+                }
+                3 => {
+                    let r = |i: u32| ((ext >> (6 + 4 * i)) & 0xf) as u8;
+                    extended.return_type = Some([r(0), r(1), r(2), r(3)]);
+                }
+                _ => {}
+            }
+        }
+        extended
+    }
+
+    /// Whether extended opcode tokens follow the opcode token.
+    pub fn has_extended(&self) -> bool {
+        self.body > 1
+            && self.opcode != opcodes::CUSTOMDATA
+            && !long_form(self.opcode)
+            && self.token0() & 0x8000_0000 != 0
+    }
+
+    /// The opcode token.
+    pub fn token0(&self) -> u32 {
+        tok(self.tokens, 0).unwrap_or(0)
+    }
+
+    /// The opcode-specific control bits 11–23 of the opcode token, shifted down.
+    pub fn controls(&self) -> u32 {
+        (self.token0() >> 11) & 0x1fff
+    }
+
+    /// fxc's mnemonic, or `None` for an unknown opcode.
+    pub fn mnemonic(&self) -> Option<&'static str> {
+        self.info.map(|i| i.mnemonic)
+    }
+
+    /// Length in DWORDs.
+    pub fn len_dwords(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The tokens after the opcode token(s) (and after the length token of custom data).
+    pub fn body(&self) -> Tokens<'a> {
+        self.tokens.get(self.body..).unwrap_or(&[])
+    }
+
+    /// Absolute byte offset of body token `i`.
+    pub fn body_offset(&self, i: usize) -> u64 {
+        self.offset + (self.body + i) as u64 * 4
+    }
+
+    /// Body token `i`, or an error naming `what` when the instruction is too short.
+    pub fn body_token(&self, i: usize, what: &'static str) -> Result<u32> {
+        tok(self.body(), i).ok_or_else(|| Error::truncated(self.body_offset(i), what, 4, 0))
+    }
+
+    /// `_sat` (bit 13).
+    pub fn saturate(&self) -> bool {
+        self.token0() & (1 << 13) != 0
+    }
+
+    /// `_nz` (true) or `_z` (false) of conditional instructions (bit 18).
+    pub fn test_nonzero(&self) -> bool {
+        self.token0() & (1 << 18) != 0
+    }
+
+    /// The precise mask (bits 19–22), one bit per destination component.
+    pub fn precise_mask(&self) -> u8 {
+        ((self.token0() >> 19) & 0xf) as u8
+    }
+
+    /// Custom-data class (bits 11–31) when this is a custom-data block.
+    pub fn custom_data_class(&self) -> Option<u32> {
+        (self.opcode == opcodes::CUSTOMDATA).then(|| self.token0() >> 11)
+    }
+
+    /// The operands of an instruction-format opcode, decoded one by one from the body: as
+    /// many as the opcode table lists (tokens left after them are not operands; fxc leaves a
+    /// zero DWORD after the last operand of `samplepos` with a texture and of the
+    /// `*_s` feedback samples). For [`Format::InterfaceCall`] the leading function-index DWORD
+    /// is skipped.
+    pub fn operands(&self) -> Operands<'a> {
+        let (skip, count) = match self.info {
+            Some(i) if i.format == Format::InterfaceCall => (1, 1),
+            Some(i) if i.format == Format::Inst => (0, i.operands.len()),
+            _ => (0, usize::MAX),
+        };
+        let body = self.body();
+        Operands {
+            tokens: body.get(skip.min(body.len())..).unwrap_or(&[]),
+            offset: self.body_offset(skip),
+            count,
+        }
+    }
+
+    /// Tokens of the body after the operands the opcode table lists (normally none).
+    pub fn trailing_tokens(&self) -> Result<Tokens<'a>> {
+        let mut ops = self.operands();
+        for op in ops.by_ref() {
+            op?;
+        }
+        Ok(ops.remaining())
+    }
+
+    /// The first operand of the body (declarations: the register being declared); its
+    /// [`Operand::len`] says where the rest of the body starts.
+    pub fn first_operand(&self) -> Result<Operand<'a>> {
+        Operand::decode(self.body(), self.body_offset(0), 0)
+    }
+}
+
+/// Declarations whose length may not fit in 7 bits; bit 31 then means "a length DWORD follows".
+fn long_form(opcode: u16) -> bool {
+    use opcodes::op::*;
+    matches!(
+        opcode,
+        D3D11_SB_OPCODE_DCL_FUNCTION_BODY
+            | D3D11_SB_OPCODE_DCL_FUNCTION_TABLE
+            | D3D11_SB_OPCODE_DCL_INTERFACE
+            | D3D11_SB_OPCODE_INTERFACE_CALL
+            | D3D11_SB_OPCODE_DCL_THREAD_GROUP
+    )
+}
+
+/// Iterator over the operands of an instruction body.
+#[derive(Debug, Clone)]
+pub struct Operands<'a> {
+    tokens: Tokens<'a>,
+    offset: u64,
+    count: usize,
+}
+
+impl<'a> Operands<'a> {
+    /// Tokens not yet consumed.
+    pub fn remaining(&self) -> Tokens<'a> {
+        self.tokens
+    }
+}
+
+impl<'a> Iterator for Operands<'a> {
+    type Item = Result<Operand<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.tokens.is_empty() || self.count == 0 {
+            return None;
+        }
+        self.count -= 1;
+        match Operand::decode(self.tokens, self.offset, 0) {
+            Ok(op) => {
+                let used = op.len();
+                self.tokens = self.tokens.get(used..).unwrap_or(&[]);
+                self.offset += used as u64 * 4;
+                Some(Ok(op))
+            }
+            Err(e) => {
+                self.tokens = &[];
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Operand register file (`D3D10_SB_OPERAND_TYPE`), raw.
+pub type OperandType = u8;
+
+/// Operand types by their header names.
+#[allow(missing_docs)]
+pub mod operand_type {
+    use super::OperandType;
+    pub const TEMP: OperandType = 0;
+    pub const INPUT: OperandType = 1;
+    pub const OUTPUT: OperandType = 2;
+    pub const INDEXABLE_TEMP: OperandType = 3;
+    pub const IMMEDIATE32: OperandType = 4;
+    pub const IMMEDIATE64: OperandType = 5;
+    pub const SAMPLER: OperandType = 6;
+    pub const RESOURCE: OperandType = 7;
+    pub const CONSTANT_BUFFER: OperandType = 8;
+    pub const IMMEDIATE_CONSTANT_BUFFER: OperandType = 9;
+    pub const LABEL: OperandType = 10;
+    pub const INPUT_PRIMITIVEID: OperandType = 11;
+    pub const OUTPUT_DEPTH: OperandType = 12;
+    pub const NULL: OperandType = 13;
+    pub const RASTERIZER: OperandType = 14;
+    pub const OUTPUT_COVERAGE_MASK: OperandType = 15;
+    pub const STREAM: OperandType = 16;
+    pub const FUNCTION_BODY: OperandType = 17;
+    pub const FUNCTION_TABLE: OperandType = 18;
+    pub const INTERFACE: OperandType = 19;
+    pub const FUNCTION_INPUT: OperandType = 20;
+    pub const FUNCTION_OUTPUT: OperandType = 21;
+    pub const OUTPUT_CONTROL_POINT_ID: OperandType = 22;
+    pub const INPUT_FORK_INSTANCE_ID: OperandType = 23;
+    pub const INPUT_JOIN_INSTANCE_ID: OperandType = 24;
+    pub const INPUT_CONTROL_POINT: OperandType = 25;
+    pub const OUTPUT_CONTROL_POINT: OperandType = 26;
+    pub const INPUT_PATCH_CONSTANT: OperandType = 27;
+    pub const INPUT_DOMAIN_POINT: OperandType = 28;
+    pub const THIS_POINTER: OperandType = 29;
+    pub const UNORDERED_ACCESS_VIEW: OperandType = 30;
+    pub const THREAD_GROUP_SHARED_MEMORY: OperandType = 31;
+    pub const INPUT_THREAD_ID: OperandType = 32;
+    pub const INPUT_THREAD_GROUP_ID: OperandType = 33;
+    pub const INPUT_THREAD_ID_IN_GROUP: OperandType = 34;
+    pub const INPUT_COVERAGE_MASK: OperandType = 35;
+    pub const INPUT_THREAD_ID_IN_GROUP_FLATTENED: OperandType = 36;
+    pub const INPUT_GS_INSTANCE_ID: OperandType = 37;
+    pub const OUTPUT_DEPTH_GREATER_EQUAL: OperandType = 38;
+    pub const OUTPUT_DEPTH_LESS_EQUAL: OperandType = 39;
+    pub const CYCLE_COUNTER: OperandType = 40;
+    pub const OUTPUT_STENCIL_REF: OperandType = 41;
+    pub const INNER_COVERAGE: OperandType = 42;
+}
+
+/// Component selection of a 4-component operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Components {
+    /// `D3D10_SB_OPERAND_0_COMPONENT`
+    Zero,
+    /// `D3D10_SB_OPERAND_1_COMPONENT`
+    One,
+    /// Mask mode: bit 0 = x … bit 3 = w.
+    Mask(u8),
+    /// Swizzle mode: component index for x, y, z, w.
+    Swizzle([u8; 4]),
+    /// Select-1 mode: one component.
+    Select(u8),
+    /// `D3D10_SB_OPERAND_N_COMPONENT` (not defined by the format).
+    N,
+}
+
+/// Source modifier (`D3D10_SB_OPERAND_MODIFIER`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Modifier {
+    /// None.
+    #[default]
+    None,
+    /// `-x`
+    Neg,
+    /// `|x|`
+    Abs,
+    /// `-|x|`
+    AbsNeg,
+}
+
+/// One index of an operand (`D3D10_SB_OPERAND_INDEX_REPRESENTATION`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Index<'a> {
+    /// The immediate part (0 for a purely relative index).
+    pub imm: u64,
+    /// The relative part, if any: tokens of a nested operand and their absolute offset.
+    pub rel: Option<RelOperand<'a>>,
+}
+
+/// The nested operand of a relative index, decoded on demand.
+#[derive(Debug, Clone, Copy)]
+pub struct RelOperand<'a> {
+    tokens: Tokens<'a>,
+    offset: u64,
+    depth: u8,
+}
+
+impl<'a> RelOperand<'a> {
+    /// Decode the nested operand.
+    pub fn decode(&self) -> Result<Operand<'a>> {
+        Operand::decode(self.tokens, self.offset, self.depth)
+    }
+}
+
+/// Number of tokens of the (nested) operand at the start of `t`, checking that they are there.
+/// Only relative indices recurse, at most [`MAX_REL_DEPTH`] deep.
+fn operand_len(t: Tokens<'_>, offset: u64, depth: u8) -> Result<usize> {
+    let have = t.len() as u64 * 4;
+    let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
+    let mut pos = 1usize;
+    let mut extended = tok0 & 0x8000_0000 != 0;
+    while extended {
+        let ext = tok(t, pos)
+            .ok_or_else(|| Error::truncated(offset + pos as u64 * 4, "extended operand token", 4, 0))?;
+        pos += 1;
+        extended = ext & 0x8000_0000 != 0;
+    }
+    let ty = ((tok0 >> 12) & 0xff) as u8;
+    if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
+        pos += match (tok0 & 3, ty) {
+            (1, operand_type::IMMEDIATE32) => 1,
+            (1, _) => 2,
+            (0, _) => 0,
+            _ => 4,
+        };
+    }
+    for d in 0..(tok0 >> 20) & 3 {
+        let rep = (tok0 >> (22 + 3 * d)) & 7;
+        pos += match rep {
+            0 | 3 => 1,
+            1 | 4 => 2,
+            2 => 0,
+            _ => {
+                return Err(Error::invalid(
+                    offset,
+                    "SM4 operand",
+                    format!("index representation {rep} is undefined"),
+                ));
+            }
+        };
+        if rep >= 2 {
+            if depth >= MAX_REL_DEPTH {
+                return Err(Error::invalid(offset, "SM4 operand", "relative addressing nested too deeply"));
+            }
+            let rest = t.get(pos..).unwrap_or(&[]);
+            pos += operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
+        }
+    }
+    if pos > t.len() {
+        return Err(Error::truncated(offset, "SM4 operand", pos as u64 * 4, have));
+    }
+    Ok(pos)
+}
+
+/// One decoded operand. Kept small (it is copied per operand while printing); the nested
+/// operands of relative indices stay as tokens until [`Operand::index`] asks for them.
+#[derive(Debug, Clone, Copy)]
+pub struct Operand<'a> {
+    /// Absolute byte offset of the operand token.
+    pub offset: u64,
+    /// The tokens of this operand (including nested relative operands).
+    tokens: Tokens<'a>,
+    /// Immediate parts of the indices.
+    index_imm: [u64; 3],
+    /// Immediate values: 1 or 4 DWORDs for `l(…)`, 2 or 4 for `d(…)` (low word first).
+    pub imm: [u32; 4],
+    /// Register file.
+    pub ty: OperandType,
+    /// Component selection.
+    pub components: Components,
+    /// Source modifier from the extended operand token.
+    pub modifier: Modifier,
+    /// Minimum precision (`D3D11_SB_OPERAND_MIN_PRECISION`), 0 = default.
+    pub min_precision: u8,
+    /// `D3D12_SB_OPERAND_NON_UNIFORM`.
+    pub non_uniform: bool,
+    /// Number of indices (0–3).
+    pub index_dim: u8,
+    /// Number of immediate DWORDs in `imm`.
+    pub imm_len: u8,
+    /// Token position (within `tokens`) of each index's relative operand; 0 = none.
+    index_rel: [u8; 3],
+    /// Relative-addressing nesting depth of this operand.
+    depth: u8,
+}
+
+impl<'a> Operand<'a> {
+    /// Decode the operand at the start of `t` (first token at absolute `offset`), nested
+    /// `depth` levels deep in relative addressing. [`Operand::len`] tells how many tokens it used.
+    #[inline]
+    pub fn decode(t: Tokens<'a>, offset: u64, depth: u8) -> Result<Operand<'a>> {
+        let have = t.len() as u64 * 4;
+        let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
+        let mut pos = 1usize;
+        let components = match tok0 & 3 {
+            0 => Components::Zero,
+            1 => Components::One,
+            2 => match (tok0 >> 2) & 3 {
+                0 => Components::Mask(((tok0 >> 4) & 0xf) as u8),
+                1 => {
+                    let c = |i: u32| ((tok0 >> (4 + 2 * i)) & 3) as u8;
+                    Components::Swizzle([c(0), c(1), c(2), c(3)])
+                }
+                2 => Components::Select(((tok0 >> 4) & 3) as u8),
+                _ => {
+                    return Err(Error::invalid(
+                        offset,
+                        "SM4 operand",
+                        "component selection mode 3 is undefined",
+                    ));
+                }
+            },
+            _ => Components::N,
+        };
+        let ty = ((tok0 >> 12) & 0xff) as u8;
+        let index_dim = ((tok0 >> 20) & 3) as u8;
+        // Fields are gathered in locals and the operand is written once at the end: writing
+        // it field by field and then moving it stalls store forwarding in hot loops.
+        let (mut modifier, mut min_precision, mut non_uniform) = (Modifier::None, 0u8, false);
+        // Scalars rather than arrays, so that the final write comes from registers.
+        let (mut m0, mut m1, mut m2, mut m3) = (0u32, 0u32, 0u32, 0u32);
+        let mut imm_len = 0u8;
+        let (mut x0, mut x1, mut x2) = (0u64, 0u64, 0u64);
+        let (mut r0, mut r1, mut r2) = (0u8, 0u8, 0u8);
+        // Extended operand tokens (chained by bit 31).
+        let mut extended = tok0 & 0x8000_0000 != 0;
+        while extended {
+            let at = offset + pos as u64 * 4;
+            let ext = tok(t, pos).ok_or_else(|| Error::truncated(at, "extended operand token", 4, 0))?;
+            pos += 1;
+            if ext & 0x3f == 1 {
+                modifier = match (ext >> 6) & 0xff {
+                    1 => Modifier::Neg,
+                    2 => Modifier::Abs,
+                    3 => Modifier::AbsNeg,
+                    _ => Modifier::None,
+                };
+                min_precision = ((ext >> 14) & 7) as u8;
+                non_uniform = ext & (1 << 17) != 0;
+            }
+            extended = ext & 0x8000_0000 != 0;
+        }
+        if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
+            let words = match (components, ty) {
+                (Components::One, operand_type::IMMEDIATE32) => 1,
+                (Components::One, _) => 2,
+                (Components::Zero, _) => 0,
+                _ => 4,
+            };
+            for i in 0..words {
+                let at = offset + pos as u64 * 4;
+                let v = tok(t, pos).ok_or_else(|| Error::truncated(at, "immediate operand value", 4, 0))?;
+                match i {
+                    0 => m0 = v,
+                    1 => m1 = v,
+                    2 => m2 = v,
+                    _ => m3 = v,
+                }
+                pos += 1;
+            }
+            imm_len = words as u8;
+        }
+        for d in 0..usize::from(index_dim) {
+            let rep = (tok0 >> (22 + 3 * d)) & 7;
+            let at = offset + pos as u64 * 4;
+            let mut value = 0u64;
+            match rep {
+                0 | 3 => {
+                    value =
+                        u64::from(tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 4, 0))?);
+                    pos += 1;
+                }
+                1 | 4 => {
+                    // 64-bit immediates are stored high word first.
+                    let hi = tok(t, pos).ok_or_else(|| Error::truncated(at, "operand index", 8, 0))?;
+                    let lo = tok(t, pos + 1).ok_or_else(|| Error::truncated(at, "operand index", 8, 4))?;
+                    value = (u64::from(hi) << 32) | u64::from(lo);
+                    pos += 2;
+                }
+                2 => {}
+                _ => {
+                    return Err(Error::invalid(
+                        offset,
+                        "SM4 operand",
+                        format!("index representation {rep} is undefined"),
+                    ));
+                }
+            }
+            match d {
+                0 => x0 = value,
+                1 => x1 = value,
+                _ => x2 = value,
+            }
+            if rep >= 2 {
+                if depth >= MAX_REL_DEPTH {
+                    return Err(Error::invalid(
+                        offset,
+                        "SM4 operand",
+                        "relative addressing nested too deeply",
+                    ));
+                }
+                let Ok(rel_pos) = u8::try_from(pos) else {
+                    return Err(Error::invalid(
+                        offset,
+                        "SM4 operand",
+                        "relative operand too far into the operand",
+                    ));
+                };
+                let rest = t.get(pos..).unwrap_or(&[]);
+                let used = operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
+                match d {
+                    0 => r0 = rel_pos,
+                    1 => r1 = rel_pos,
+                    _ => r2 = rel_pos,
+                }
+                pos += used;
+            }
+        }
+        Ok(Operand {
+            offset,
+            tokens: t.get(..pos).unwrap_or(&[]),
+            index_imm: [x0, x1, x2],
+            imm: [m0, m1, m2, m3],
+            ty,
+            components,
+            modifier,
+            min_precision,
+            non_uniform,
+            index_dim,
+            imm_len,
+            index_rel: [r0, r1, r2],
+            depth,
+        })
+    }
+
+    /// An operand with no tokens (a placeholder for [`Operand::decode_into`]).
+    pub const EMPTY: Operand<'static> = Operand {
+        offset: 0,
+        tokens: &[],
+        index_imm: [0; 3],
+        imm: [0; 4],
+        ty: 0,
+        components: Components::Zero,
+        modifier: Modifier::None,
+        min_precision: 0,
+        non_uniform: false,
+        index_dim: 0,
+        imm_len: 0,
+        index_rel: [0; 3],
+        depth: 0,
+    };
+
+    /// [`Operand::decode`] into an existing value. On error `op` is unchanged.
+    #[inline]
+    pub fn decode_into(t: Tokens<'a>, offset: u64, depth: u8, op: &mut Operand<'a>) -> Result<()> {
+        *op = Operand::decode(t, offset, depth)?;
+        Ok(())
+    }
+
+    /// Number of tokens the operand occupies.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Always false: an operand has at least its operand token.
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Index `i` (0-based), if the operand has that many.
+    #[inline]
+    pub fn index(&self, i: usize) -> Option<Index<'a>> {
+        if i >= usize::from(self.index_dim) {
+            return None;
+        }
+        let imm = self.index_imm.get(i).copied().unwrap_or(0);
+        let rel = match self.index_rel.get(i).copied().unwrap_or(0) {
+            0 => None,
+            p => Some(RelOperand {
+                tokens: self.tokens.get(usize::from(p)..).unwrap_or(&[]),
+                offset: self.offset + u64::from(p) * 4,
+                depth: self.depth + 1,
+            }),
+        };
+        Some(Index { imm, rel })
+    }
+
+    /// The immediate part of index `i`, when it has no relative part.
+    #[inline]
+    pub fn imm_index(&self, i: usize) -> Option<u64> {
+        if i < usize::from(self.index_dim) && self.index_rel.get(i) == Some(&0) {
+            self.index_imm.get(i).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Whether index `i` has a relative part.
+    #[inline]
+    pub fn is_relative(&self, i: usize) -> bool {
+        i < usize::from(self.index_dim) && self.index_rel.get(i).is_some_and(|&p| p != 0)
+    }
+
+    /// The write mask (mask mode), the components read (swizzle/select), as bits x=1 … w=8.
+    pub fn component_bits(&self) -> u8 {
+        match self.components {
+            Components::Mask(m) => m,
+            Components::Swizzle(s) => s.iter().fold(0, |acc, c| acc | (1 << c)),
+            Components::Select(c) => 1 << c,
+            Components::One => 1,
+            Components::Zero | Components::N => 0,
+        }
+    }
+
+    /// The same operand without its component selection (declarations print none).
+    pub fn without_components(&self) -> Operand<'a> {
+        Operand { components: Components::Zero, ..*self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn header_gives_model_from_the_version_token() {
+        // vs_4_0, 2 DWORDs: no instructions.
+        let data = bytes(&[0x0001_0040, 2]);
+        let p = Program::parse(&data, 0x100).unwrap();
+        assert_eq!(p.version_name(), "vs_4_0");
+        assert_eq!(p.instructions().count(), 0);
+        let data = bytes(&[0x0005_0051, 9]);
+        let e = Program::parse(&data, 0x100).unwrap_err();
+        assert_eq!(e.to_string(), "truncated SM4 program at offset 0x100 (need 36 bytes, have 8)");
+    }
+
+    #[test]
+    fn operand_with_relative_index_and_modifier() {
+        // -cb0[r1.y + 26].xyzw: 4-component swizzle, 2D, index 1 = imm32 + relative.
+        let tok0 = 2 | (1 << 2) | (0xe4 << 4) | (8 << 12) | (2 << 20) | (3 << 25) | (1 << 31);
+        let rel = 2 | (2 << 2) | (1 << 4) | (1 << 20); // r1.y
+        let words = [tok0, 1 | (1 << 6), 0, 26, rel, 1];
+        let data = bytes(&words);
+        let t = tokens(&data);
+        let op = Operand::decode(t, 0x40, 0).unwrap();
+        assert_eq!(op.len(), 6);
+        assert_eq!(op.ty, operand_type::CONSTANT_BUFFER);
+        assert_eq!(op.modifier, Modifier::Neg);
+        assert_eq!(op.imm_index(0), Some(0));
+        let idx = op.index(1).unwrap();
+        assert_eq!(idx.imm, 26);
+        let r = idx.rel.unwrap().decode().unwrap();
+        assert_eq!((r.ty, r.components, r.imm_index(0)), (0, Components::Select(1), Some(1)));
+        assert_eq!(r.offset, 0x40 + 16);
+    }
+
+    #[test]
+    fn zero_length_instruction_is_an_error_not_a_hang() {
+        let data = bytes(&[0x0000_0040, 3, 0x0000_003e]);
+        let p = Program::parse(&data, 0).unwrap();
+        let all: Vec<_> = p.instructions().collect();
+        assert_eq!(all.len(), 1);
+        assert!(all[0].is_err());
+    }
+}

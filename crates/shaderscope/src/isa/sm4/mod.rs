@@ -1,0 +1,56 @@
+//! Direct3D 10/11/12 shader model 4.0 – 5.1 token programs (the data of a DXBC container's
+//! SHDR or SHEX chunk): decoding, fxc-exact program text, reflection and validation.
+//!
+//! - [`Program::parse`] reads the version and length tokens; the model comes from the version
+//!   token, never from the chunk tag. [`Program::instructions`] then decodes lazily, each
+//!   [`Instruction`] borrowing its tokens and knowing its absolute byte offset; its
+//!   [`Instruction::operands`] decode on demand.
+//! - [`write_listing`] prints the program exactly as fxc's `D3DDisassemble` does, from the
+//!   version line to the last instruction. [`ListingStyle`] carries what the text depends on
+//!   but the token stream does not say (which fxc generation disassembled it).
+//! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
+//!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
+//! - [`validate`] reports registers used but not declared, indices outside declared sizes,
+//!   unbalanced blocks and unknown opcodes, with offsets.
+//!
+//! The opcode table in [`opcodes`] is the single source of truth for decoding and printing.
+//! An unknown opcode does not stop anything: it is skipped by the length in its opcode token,
+//! reported in [`ListingReport::unknown_opcodes`] and printed as a `//` comment line.
+//!
+//! How a container prints the program part of its listing:
+//!
+//! ```no_run
+//! use shaderscope::isa::sm4::{ListingStyle, Program, validate, write_listing};
+//! # fn f(shex: &[u8], shex_offset: u64, creator: Option<&str>, has_aon9: bool) -> shaderscope::Result<()> {
+//! // `shex` is the chunk data (after tag and size), `shex_offset` its absolute offset;
+//! // `creator` the RDEF creator string (or the one in an Aon9 debug comment).
+//! let program = Program::parse(shex, shex_offset)?;
+//! let mut text = String::new();
+//! let style = ListingStyle::for_container(creator, has_aon9);
+//! let report = write_listing(&program, &style, &mut text)?;
+//! for (offset, opcode) in &report.unknown_opcodes {
+//!     eprintln!("warning: unknown opcode {opcode} at offset 0x{offset:x}");
+//! }
+//! let findings = validate(&program); // Vec<crate::Finding>, empty when fine
+//! # let _ = findings; Ok(()) }
+//! ```
+
+pub mod decode;
+pub mod info;
+pub mod listing;
+pub mod names;
+pub mod numfmt;
+pub mod opcodes;
+pub mod validate;
+
+pub use decode::{
+    Components, Extended, Index, Instruction, Instructions, Modifier, Operand, OperandType, Operands,
+    Program, ProgramType, RelOperand, operand_type,
+};
+pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
+pub use listing::{
+    LineStart, ListingReport, ListingStyle, write_listing, write_listing_printer, write_listing_with_lines,
+};
+pub use numfmt::FloatStyle;
+pub use opcodes::{Decl, Format, OpInfo, Ty};
+pub use validate::validate;

@@ -1,0 +1,380 @@
+//! Semantic checks of a program beyond what decoding needs: registers used but not declared,
+//! indices outside declared sizes, unbalanced blocks, unknown opcodes, missing operands.
+//! Every compiler-produced program in the corpus passes without a finding.
+
+use super::decode::{Instruction, Operand, Program, operand_type as ot};
+use super::info::{Declarations, PhaseDecls};
+use super::listing::register_prefix;
+use super::opcodes::{Format, flag, op};
+use crate::any::Finding;
+
+/// Check `program`; an empty result means nothing was found.
+pub fn validate(program: &Program<'_>) -> Vec<Finding> {
+    let mut v = Validator { findings: Vec::new(), sm51: program.is_sm51(), decls: Declarations::default() };
+    match Declarations::collect(program) {
+        Ok(d) => v.decls = d,
+        Err(e) => {
+            v.findings.push(Finding::error(e.offset(), e.to_string()));
+            return v.findings;
+        }
+    }
+    if !matches!(program.major, 4 | 5) {
+        v.findings.push(Finding::warning(
+            program.base(),
+            format!("shader model {}.{} is not one this format defines", program.major, program.minor),
+        ));
+    }
+    let mut phase = 0usize;
+    let mut blocks: Vec<(u16, u64)> = Vec::new();
+    for inst in program.instructions() {
+        let inst = match inst {
+            Ok(i) => i,
+            Err(e) => {
+                v.findings.push(Finding::error(e.offset(), e.to_string()));
+                break;
+            }
+        };
+        let Some(info) = inst.info else {
+            v.findings.push(Finding::warning(
+                inst.offset,
+                format!("unknown opcode {} ({} DWORDs skipped)", inst.opcode, inst.len_dwords()),
+            ));
+            continue;
+        };
+        match info.format {
+            Format::Phase => {
+                v.close_blocks(&mut blocks);
+                if inst.opcode != op::D3D11_SB_OPCODE_HS_DECLS {
+                    phase += 1;
+                }
+            }
+            Format::Inst | Format::InterfaceCall => {
+                v.structure(&inst, info.flags, &mut blocks);
+                v.operands(&inst, phase, info.operands.len());
+            }
+            _ => {}
+        }
+    }
+    v.close_blocks(&mut blocks);
+    v.findings
+}
+
+struct Validator {
+    findings: Vec<Finding>,
+    sm51: bool,
+    decls: Declarations,
+}
+
+impl Validator {
+    fn close_blocks(&mut self, blocks: &mut Vec<(u16, u64)>) {
+        for (opcode, offset) in blocks.drain(..) {
+            let name = super::opcodes::info(opcode).map(|i| i.mnemonic).unwrap_or("block");
+            self.findings.push(Finding::error(offset, format!("{name} is never closed")));
+        }
+    }
+
+    /// Block nesting: if/else/endif, loop/endloop, switch/case/default/endswitch, break.
+    fn structure(&mut self, inst: &Instruction<'_>, flags: u16, blocks: &mut Vec<(u16, u64)>) {
+        use op::*;
+        let top = blocks.last().map(|b| b.0);
+        let opener = match inst.opcode {
+            D3D10_SB_OPCODE_ENDIF | D3D10_SB_OPCODE_ELSE => Some(D3D10_SB_OPCODE_IF),
+            D3D10_SB_OPCODE_ENDLOOP => Some(D3D10_SB_OPCODE_LOOP),
+            D3D10_SB_OPCODE_ENDSWITCH => Some(D3D10_SB_OPCODE_SWITCH),
+            _ => None,
+        };
+        if let Some(opener) = opener {
+            if top != Some(opener) {
+                let name = inst.mnemonic().unwrap_or("?");
+                self.findings
+                    .push(Finding::error(inst.offset, format!("{name} without a matching open block")));
+                return;
+            }
+            if flags & flag::CLOSE != 0 {
+                blocks.pop();
+            }
+            return;
+        }
+        let inside = |o: u16| blocks.iter().any(|b| b.0 == o);
+        match inst.opcode {
+            D3D10_SB_OPCODE_CASE | D3D10_SB_OPCODE_DEFAULT if top != Some(D3D10_SB_OPCODE_SWITCH) => {
+                self.findings.push(Finding::error(inst.offset, "case outside a switch"));
+            }
+            D3D10_SB_OPCODE_BREAK | D3D10_SB_OPCODE_BREAKC
+                if !inside(D3D10_SB_OPCODE_LOOP) && !inside(D3D10_SB_OPCODE_SWITCH) =>
+            {
+                self.findings.push(Finding::error(inst.offset, "break outside a loop or switch"));
+            }
+            D3D10_SB_OPCODE_CONTINUE | D3D10_SB_OPCODE_CONTINUEC if !inside(D3D10_SB_OPCODE_LOOP) => {
+                self.findings.push(Finding::error(inst.offset, "continue outside a loop"));
+            }
+            _ => {}
+        }
+        if flags & flag::OPEN != 0 {
+            blocks.push((inst.opcode, inst.offset));
+        }
+    }
+
+    fn operands(&mut self, inst: &Instruction<'_>, phase: usize, expected: usize) {
+        let mut n = 0;
+        for o in inst.operands() {
+            match o {
+                Ok(o) => self.operand(&o, phase),
+                Err(e) => {
+                    self.findings.push(Finding::error(e.offset(), e.to_string()));
+                    return;
+                }
+            }
+            n += 1;
+        }
+        if inst.info.is_some_and(|i| i.format == Format::Inst) && n < expected {
+            let name = inst.mnemonic().unwrap_or("?");
+            self.findings.push(Finding::error(
+                inst.offset,
+                format!("{name} has {n} operands, the instruction takes {expected}"),
+            ));
+        }
+    }
+
+    fn operand(&mut self, o: &Operand<'_>, phase: usize) {
+        // Nested operands of relative indices are registers too.
+        for i in 0..usize::from(o.index_dim) {
+            if let Some(rel) = o.index(i).and_then(|x| x.rel) {
+                match rel.decode() {
+                    Ok(r) => self.operand(&r, phase),
+                    Err(e) => self.findings.push(Finding::error(e.offset(), e.to_string())),
+                }
+            }
+        }
+        let name = register_prefix(o.ty, self.sm51);
+        let local = self.decls.phases.get(phase);
+        let global = self.decls.phases.first();
+        let in_phases = |f: &dyn Fn(&PhaseDecls) -> bool| local.is_some_and(f) || global.is_some_and(f);
+        match o.ty {
+            ot::TEMP => {
+                let Some(r) = o.imm_index(0) else { return };
+                let temps = local.map(|p| p.temps).unwrap_or(0);
+                if r >= u64::from(temps) {
+                    let msg = format!("r{r} is used but dcl_temps declares {temps} temporary registers");
+                    self.findings.push(Finding::error(o.offset, msg));
+                }
+            }
+            ot::INDEXABLE_TEMP => {
+                let Some(x) = o.imm_index(0) else { return };
+                let decl = local
+                    .into_iter()
+                    .chain(global)
+                    .flat_map(|p| p.indexable_temps.iter())
+                    .find(|t| u64::from(t.register) == x)
+                    .copied();
+                match (decl, o.imm_index(1)) {
+                    (None, _) => {
+                        self.findings.push(Finding::error(o.offset, format!("x{x} is used but not declared")))
+                    }
+                    (Some(t), Some(i)) if i >= u64::from(t.size) => self.findings.push(Finding::error(
+                        o.offset,
+                        format!("x{x}[{i}] is outside dcl_indexableTemp x{x}[{}]", t.size),
+                    )),
+                    _ => {}
+                }
+            }
+            ot::INPUT
+            | ot::OUTPUT
+            | ot::INPUT_CONTROL_POINT
+            | ot::OUTPUT_CONTROL_POINT
+            | ot::INPUT_PATCH_CONSTANT => {
+                let dim = usize::from(o.index_dim);
+                if dim == 0 || o.is_relative(dim - 1) {
+                    return;
+                }
+                let Some(reg) = o.imm_index(dim - 1) else { return };
+                let output = o.ty == ot::OUTPUT;
+                let found = in_phases(&|p: &PhaseDecls| {
+                    let list = if output { &p.outputs } else { &p.inputs };
+                    list.iter().any(|d| d.file == o.ty && d.register.map(u64::from) == Some(reg))
+                });
+                if !found {
+                    let what = if output { "output" } else { "input" };
+                    let msg = format!("{what} register {name}{reg} is used but not declared");
+                    self.findings.push(Finding::error(o.offset, msg));
+                }
+            }
+            ot::INPUT_PRIMITIVEID
+            | ot::OUTPUT_DEPTH
+            | ot::OUTPUT_COVERAGE_MASK
+            | ot::OUTPUT_CONTROL_POINT_ID
+            | ot::INPUT_FORK_INSTANCE_ID
+            | ot::INPUT_JOIN_INSTANCE_ID
+            | ot::INPUT_DOMAIN_POINT
+            | ot::INPUT_THREAD_ID
+            | ot::INPUT_THREAD_GROUP_ID
+            | ot::INPUT_THREAD_ID_IN_GROUP
+            | ot::INPUT_COVERAGE_MASK
+            | ot::INPUT_THREAD_ID_IN_GROUP_FLATTENED
+            | ot::INPUT_GS_INSTANCE_ID
+            | ot::OUTPUT_DEPTH_GREATER_EQUAL
+            | ot::OUTPUT_DEPTH_LESS_EQUAL
+            | ot::OUTPUT_STENCIL_REF
+            | ot::INNER_COVERAGE => {
+                let found =
+                    in_phases(&|p: &PhaseDecls| p.inputs.iter().chain(&p.outputs).any(|d| d.file == o.ty));
+                if !found {
+                    self.findings.push(Finding::error(o.offset, format!("{name} is used but not declared")));
+                }
+            }
+            ot::CONSTANT_BUFFER
+            | ot::SAMPLER
+            | ot::RESOURCE
+            | ot::UNORDERED_ACCESS_VIEW
+            | ot::THREAD_GROUP_SHARED_MEMORY => self.binding(o, name),
+            ot::IMMEDIATE_CONSTANT_BUFFER => match (self.decls.icb_rows, o.imm_index(0)) {
+                (None, _) => self.findings.push(Finding::error(
+                    o.offset,
+                    "icb is used but no immediate constant buffer is declared",
+                )),
+                (Some(rows), Some(i)) if i >= u64::from(rows) => self.findings.push(Finding::error(
+                    o.offset,
+                    format!("icb[{i}] is outside the {rows}-row immediate constant buffer"),
+                )),
+                _ => {}
+            },
+            ot::STREAM => {
+                if let Some(m) = o.imm_index(0) {
+                    if !self.decls.streams.iter().any(|&s| u64::from(s) == m) {
+                        self.findings
+                            .push(Finding::error(o.offset, format!("m{m} is used but not declared")));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// cb#/s#/t#/u#/g#: the register (SM5.1: the range ID and the index in the range) is
+    /// declared, and an immediate constant-buffer location is inside the declared size.
+    fn binding(&mut self, o: &Operand<'_>, name: &str) {
+        let Some(id) = o.imm_index(0) else { return };
+        let sm51 = self.sm51 && o.ty != ot::THREAD_GROUP_SHARED_MEMORY;
+        let decl = self
+            .decls
+            .bindings_of(o.ty)
+            .find(|b| if sm51 { u64::from(b.id) == id } else { b.contains(id) })
+            .copied();
+        let Some(b) = decl else {
+            self.findings.push(Finding::error(o.offset, format!("{name}{id} is used but not declared")));
+            return;
+        };
+        if sm51 {
+            if let Some(i) = o.imm_index(1) {
+                if !b.contains(i) {
+                    let upper = if b.upper == u32::MAX { "*".to_string() } else { b.upper.to_string() };
+                    self.findings.push(Finding::error(
+                        o.offset,
+                        format!("{name}{id}[{i}] is outside the declared range [{}:{upper}]", b.lower),
+                    ));
+                }
+            }
+        }
+        if o.ty == ot::CONSTANT_BUFFER {
+            let loc = if sm51 { 2 } else { 1 };
+            let size = b.size.unwrap_or(0);
+            if let Some(i) = o.imm_index(loc) {
+                if size > 0 && i >= u64::from(size) {
+                    self.findings.push(Finding::error(
+                        o.offset,
+                        format!("{name}{id}[{i}] is outside the declared size of {size} vectors"),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::any::Severity;
+
+    fn program(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    // Operand tokens used below.
+    const R_MASK_X: u32 = 2 | (1 << 4) | (1 << 20); // rN.x (mask), 1D immediate
+    const R_SEL_X: u32 = 2 | (2 << 2) | (1 << 20); // rN.x (select)
+    const CB_SEL_X: u32 = 2 | (2 << 2) | (8 << 12) | (2 << 20); // cbN[M].x
+
+    #[test]
+    fn undeclared_and_out_of_range_registers_are_reported_with_offsets() {
+        // vs_4_0; dcl_constantbuffer cb0[2]; dcl_temps 1; mov r1.x, cb0[3].x; mov r0.x, cb1[0].x; ret
+        let words = [
+            0x0001_0040,
+            15 + 2,
+            0x0400_0059,
+            2 | (0xe4 << 4) | (1 << 2) | (8 << 12) | (2 << 20),
+            0,
+            2,
+            0x0200_0068,
+            1,
+            0x0600_0036,
+            R_MASK_X,
+            1,
+            CB_SEL_X,
+            0,
+            3,
+            0x0600_0036,
+            R_MASK_X,
+            0,
+            CB_SEL_X,
+            1,
+            0,
+            0x0100_003e,
+        ];
+        let mut words = words.to_vec();
+        words[1] = words.len() as u32;
+        let data = program(&words);
+        let p = Program::parse(&data, 0x100).unwrap();
+        let f = validate(&p);
+        let msgs: Vec<(u64, &str)> = f.iter().map(|f| (f.offset, f.message.as_str())).collect();
+        assert_eq!(
+            msgs,
+            vec![
+                (0x100 + 9 * 4, "r1 is used but dcl_temps declares 1 temporary registers"),
+                (0x100 + 11 * 4, "cb0[3] is outside the declared size of 2 vectors"),
+                (0x100 + 17 * 4, "cb1 is used but not declared"),
+            ]
+        );
+        assert!(f.iter().all(|f| f.severity == Severity::Error));
+    }
+
+    #[test]
+    fn unbalanced_blocks_and_unknown_opcodes() {
+        // ps_4_0; dcl_temps 1; if_nz r0.x; <opcode 240, 2 DWORDs>; ret  (no endif)
+        let words = [0x0000_0040, 0, 0x0200_0068, 1, 0x0304_001f, R_SEL_X, 0, 0x0200_00f0, 7, 0x0100_003e];
+        let mut words = words.to_vec();
+        words[1] = words.len() as u32;
+        let data = program(&words);
+        let p = Program::parse(&data, 0).unwrap();
+        let f = validate(&p);
+        let msgs: Vec<(u64, Severity, &str)> =
+            f.iter().map(|f| (f.offset, f.severity, f.message.as_str())).collect();
+        assert_eq!(
+            msgs,
+            vec![
+                (28, Severity::Warning, "unknown opcode 240 (2 DWORDs skipped)"),
+                (16, Severity::Error, "if is never closed"),
+            ]
+        );
+    }
+
+    #[test]
+    fn endif_without_if() {
+        let words = [0x0000_0040, 3, 0x0100_0015];
+        let data = program(&words);
+        let p = Program::parse(&data, 0).unwrap();
+        let f = validate(&p);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].message, "endif without a matching open block");
+        assert_eq!(f[0].offset, 8);
+    }
+}
