@@ -29,6 +29,11 @@ pub enum Style {
 pub trait Printer: fmt::Write {
     /// A new output line begins; `offset` is the absolute input byte it describes, if any.
     fn start_line(&mut self, _offset: Option<u64>) {}
+    /// Whether this sink uses the offsets given to [`Printer::start_line`]; disassemblers may
+    /// skip announcing every line (and print in bulk) when it does not.
+    fn wants_line_offsets(&self) -> bool {
+        false
+    }
     /// The next text has this style.
     fn style(&mut self, _style: Style) {}
     /// Back to unstyled text.
@@ -118,6 +123,9 @@ impl fmt::Write for Html {
 }
 
 impl Printer for Html {
+    fn wants_line_offsets(&self) -> bool {
+        true
+    }
     fn start_line(&mut self, offset: Option<u64>) {
         if self.open_line {
             self.out.push_str("</div>");

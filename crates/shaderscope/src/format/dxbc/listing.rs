@@ -63,18 +63,48 @@ pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer)
         return Err(e.clone());
     }
     let generation = opts.generation.unwrap_or_else(|| d.generation().0);
-    let mut s = String::with_capacity(4096);
+    let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
+    let mut s = String::with_capacity(4096 + d.program.map_or(0, |p| p.chunk.data.len() * 4));
     header(d, generation, &mut s);
     out.start_line(None);
     let _ = out.styled(Style::Comment, &s);
+    if let Some(p) = &d.program {
+        if out.wants_line_offsets() {
+            super::program::print_to(p, &ctx, opts, out)?;
+        } else {
+            // One buffer, one write: plain text and colour do not use line offsets.
+            s.clear();
+            let r = super::program::print(d, p, &ctx, opts, &mut s);
+            let _ = out.write_str(&s);
+            r?;
+        }
+    }
+    s.clear();
+    footer(d, &mut s);
+    out.start_line(None);
+    let _ = out.styled(Style::Comment, &s);
+    Ok(())
+}
+
+/// The whole listing as text, built in one buffer (the fast path of `disasm`).
+pub fn listing_text(d: &Dxbc<'_>, opts: &ListingOptions, s: &mut String) -> Result<()> {
+    if let Some((_, e)) = d.chunk_errors.first() {
+        return Err(e.clone());
+    }
+    let generation = opts.generation.unwrap_or_else(|| d.generation().0);
+    header(d, generation, s);
     let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
     if let Some(p) = &d.program {
-        super::program::print(d, p, &ctx, opts, out)?;
+        super::program::print(d, p, &ctx, opts, s)?;
     }
-    let n = d.stat.as_ref().map(|s| s.instruction_count()).unwrap_or(0);
-    out.start_line(None);
-    let _ = out.styled(Style::Comment, &format!("// Approximately {n} instruction slots used\n"));
+    footer(d, s);
     Ok(())
+}
+
+/// `// Approximately N instruction slots used`, from STAT (0 without it).
+fn footer(d: &Dxbc<'_>, s: &mut String) {
+    let n = d.stat.as_ref().map(|s| s.instruction_count()).unwrap_or(0);
+    let _ = writeln!(s, "// Approximately {n} instruction slots used");
 }
 
 /// Everything before the program: the comment tables.

@@ -1,25 +1,53 @@
 //! The program parts of the listing, delegated to the instruction-set modules: the SM4/5
-//! token stream (`isa::sm4`, pending: until it lands only the version line is printed) and the
-//! Direct3D 9 program of Aon9 ([`crate::isa::d3d9`]).
+//! token stream ([`crate::isa::sm4`]) and the Direct3D 9 program of Aon9
+//! ([`crate::isa::d3d9`]).
 
 use super::listing::{ListingOptions, ProgramContext};
-use super::{Dxbc, Program};
+use super::{Dxbc, Generation, Program};
+use crate::any::Finding;
 use crate::error::Result;
-use crate::isa::d3d9;
-use crate::print::{PlainText, Printer, Style};
+use crate::isa::{d3d9, sm4};
+use crate::print::{PlainText, Printer};
 
-/// Print the SM4/5 program, from the version line to the last instruction.
+/// The sm4 printer's settings for an fxc generation.
+pub fn sm4_style(generation: Generation, legacy_crt: bool, offsets: bool) -> sm4::ListingStyle {
+    let style = match generation {
+        Generation::Fxc9_29 => sm4::ListingStyle::FXC_9_29,
+        Generation::Fxc9_30 | Generation::Fxc6_3 => sm4::ListingStyle::FXC_9_30,
+        Generation::Fxc10 if legacy_crt => sm4::ListingStyle::FXC_10_LEGACY_UCRT,
+        Generation::Fxc10 => sm4::ListingStyle::FXC_10,
+    };
+    sm4::ListingStyle { offsets, ..style }
+}
+
+/// Decode the SHDR/SHEX token stream.
+pub fn decode<'a>(p: &Program<'a>) -> Result<sm4::Program<'a>> {
+    sm4::Program::parse(p.chunk.data, p.chunk.data_offset() as u64)
+}
+
+/// Print the SM4/5 program, from the version line to the last instruction, into `s`.
+/// On a decoding error the text decoded so far stays in `s`.
 pub fn print(
     _d: &Dxbc<'_>,
     p: &Program<'_>,
-    _ctx: &ProgramContext,
-    _opts: &ListingOptions,
+    ctx: &ProgramContext,
+    opts: &ListingOptions,
+    s: &mut String,
+) -> Result<()> {
+    let program = decode(p)?;
+    sm4::write_listing(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), s).map(|_| ())
+}
+
+/// Print the SM4/5 program into a printer, each line announced with its instruction's offset.
+pub fn print_to(
+    p: &Program<'_>,
+    ctx: &ProgramContext,
+    opts: &ListingOptions,
     out: &mut dyn Printer,
 ) -> Result<()> {
-    out.start_line(Some(p.chunk.data_offset() as u64));
-    let _ = out.styled(Style::Mnemonic, &p.version_text());
-    let _ = out.write_str("\n");
-    Ok(())
+    let program = decode(p)?;
+    sm4::write_listing_printer(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), out)
+        .map(|_| ())
 }
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line.
@@ -32,12 +60,30 @@ pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut String) {
     *s = p.out;
 }
 
-/// Program-level findings: the Aon9 D3D9 program.
-pub fn validate(d: &Dxbc<'_>, _p: &Program<'_>) -> Vec<crate::any::Finding> {
+/// Program-level findings: undecodable instructions, opcodes the format does not define, and
+/// the Aon9 program.
+pub fn validate(d: &Dxbc<'_>, p: &Program<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
+    match decode(p) {
+        Err(e) => out.push(Finding::error(e.offset(), e.to_string())),
+        Ok(program) => {
+            let mut text = String::new();
+            match sm4::write_listing(&program, &sm4::ListingStyle::FXC_10, &mut text) {
+                Err(e) => out.push(Finding::error(e.offset(), e.to_string())),
+                Ok(report) => {
+                    for (at, opcode) in report.unknown_opcodes {
+                        out.push(Finding::warning(
+                            at,
+                            format!("unknown opcode {opcode} (skipped by its length)"),
+                        ));
+                    }
+                }
+            }
+        }
+    }
     if let Some(a) = &d.aon9 {
         if let Err(e) = d3d9::Program::parse(a.program, a.program_position() as u64) {
-            out.push(crate::any::Finding::error(e.offset(), format!("Aon9 D3D9 program: {e}")));
+            out.push(Finding::error(e.offset(), format!("Aon9 D3D9 program: {e}")));
         }
     }
     out
