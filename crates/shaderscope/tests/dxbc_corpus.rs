@@ -409,3 +409,34 @@ fn first_difference(path: &str, want: &[String], got: &[String]) -> String {
     let i = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
     format!("{path}: line {}\n  fxc:  {:?}\n  ours: {:?}", i + 1, want.get(i), got.get(i))
 }
+
+/// `validate` is silent on compiler output. The only findings in the corpus are the two
+/// documented checksum cases and Wine's deliberately invalid `ps_break` test shader.
+#[test]
+fn validate_is_silent_on_compiler_output() {
+    let Some(root) = corpus_dir() else { return };
+    let mut flagged = Vec::new();
+    for (row, path) in containers(&root) {
+        let data = std::fs::read(&path).unwrap();
+        let d = Dxbc::parse(&data).unwrap();
+        let findings = d.validate();
+        if !findings.is_empty() {
+            flagged
+                .push((row.path.rsplit('/').next().unwrap_or("").to_string(), findings[0].message.clone()));
+        }
+    }
+    flagged.sort();
+    let names: Vec<&str> = flagged.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        names,
+        vec![
+            "cs_root_constant_indexing_code_dxil.dxbc",
+            "test_PS.o",
+            "test_invalid_shaders__ps_break_code.dxbc"
+        ],
+        "{flagged:?}"
+    );
+    assert!(flagged[0].1.starts_with("container is unsigned"));
+    assert!(flagged[1].1.starts_with("checksum mismatch (stored 902d3d6a8d97265f1d0e2186354ab4f4"));
+    assert_eq!(flagged[2].1, "break outside a loop or switch");
+}

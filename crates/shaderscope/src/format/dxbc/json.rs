@@ -162,6 +162,32 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
             json!({"version": p.version_text(), "stage": p.stage, "major": p.major, "minor": p.minor,
                    "chunk": p.chunk.fourcc.name(), "tokens": p.length}),
         );
+        if let Some(decl) = super::program::declarations(p) {
+            let temps: u32 = decl.phases.iter().map(|ph| ph.temps).max().unwrap_or(0);
+            obj.insert(
+                "declarations".into(),
+                json!({
+                    "global_flags": decl.global_flags,
+                    "temp_registers": temps,
+                    "thread_group": decl.thread_group,
+                    "gs_input_primitive": decl.gs_input_primitive,
+                    "gs_output_topology": decl.gs_output_topology,
+                    "gs_max_output_vertices": decl.gs_max_output_vertices,
+                    "gs_instances": decl.gs_instances,
+                    "gs_streams": decl.streams,
+                    "input_control_points": decl.input_control_points,
+                    "output_control_points": decl.output_control_points,
+                    "tessellator_domain": decl.tess_domain,
+                    "tessellator_partitioning": decl.tess_partitioning,
+                    "tessellator_output_primitive": decl.tess_output_primitive,
+                    "hs_max_tessfactor": decl.hs_max_tessfactor,
+                    "immediate_constant_buffer_rows": decl.icb_rows,
+                    "function_bodies": decl.function_bodies.len(),
+                    "function_tables": decl.function_tables.len(),
+                    "interfaces": decl.interfaces.len(),
+                }),
+            );
+        }
     }
     if let Some(r) = &d.rdef {
         let mut budget = super::listing::type_budget(r);

@@ -60,31 +60,24 @@ pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut String) {
     *s = p.out;
 }
 
-/// Program-level findings: undecodable instructions, opcodes the format does not define, and
-/// the Aon9 program.
+/// Program-level findings from [`crate::isa::sm4`]'s checks (undecodable instructions,
+/// unknown opcodes, registers used but not declared, indices outside declared sizes,
+/// unbalanced blocks) and the Aon9 program.
 pub fn validate(d: &Dxbc<'_>, p: &Program<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    match decode(p) {
-        Err(e) => out.push(Finding::error(e.offset(), e.to_string())),
-        Ok(program) => {
-            let mut text = String::new();
-            match sm4::write_listing(&program, &sm4::ListingStyle::FXC_10, &mut text) {
-                Err(e) => out.push(Finding::error(e.offset(), e.to_string())),
-                Ok(report) => {
-                    for (at, opcode) in report.unknown_opcodes {
-                        out.push(Finding::warning(
-                            at,
-                            format!("unknown opcode {opcode} (skipped by its length)"),
-                        ));
-                    }
-                }
-            }
-        }
-    }
+    let mut out = match decode(p) {
+        Err(e) => vec![Finding::error(e.offset(), e.to_string())],
+        Ok(program) => sm4::validate::validate(&program),
+    };
     if let Some(a) = &d.aon9 {
         if let Err(e) = d3d9::Program::parse(a.program, a.program_position() as u64) {
             out.push(Finding::error(e.offset(), format!("Aon9 D3D9 program: {e}")));
         }
     }
     out
+}
+
+/// What the program declares (thread-group size, GS/HS/DS parameters), for reflection.
+pub fn declarations(p: &Program<'_>) -> Option<sm4::info::Declarations> {
+    let program = decode(p).ok()?;
+    sm4::info::Declarations::collect(&program).ok()
 }
