@@ -198,12 +198,8 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut 
         if i > 0 && ty.class == 5 {
             s.push_str("//   \n");
         }
-        let mut tail = String::new();
-        let _ = write!(tail, "// Offset: {:>4} Size: {:>5}", v.start, v.size);
-        if !v.used() {
-            tail.push_str(" [unused]");
-        }
-        declaration(r, ty, &v.name.text(), 0, v.start, &tail, budget, s);
+        let tail = Tail::Variable { start: v.start, size: v.size, used: v.used() };
+        declaration(r, ty, &v.name.text(), 0, v.start, tail, budget, s);
         if let Some(def) = v.default {
             s.push_str("//      =");
             for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
@@ -215,6 +211,37 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut 
 }
 
 /// One declaration (a variable or a struct member) at nesting `depth`, followed by `tail`.
+/// What follows a declaration: `// Offset: N` for struct members, `// Offset: N Size: M
+/// [unused]` for variables.
+#[derive(Clone, Copy)]
+enum Tail {
+    Member(u32),
+    Variable { start: u32, size: u32, used: bool },
+}
+
+fn write_tail(s: &mut String, tail: Tail) {
+    let _ = match tail {
+        Tail::Member(at) => write!(s, "// Offset: {at:>4}"),
+        Tail::Variable { start, size, used } => {
+            let r = write!(s, "// Offset: {start:>4} Size: {size:>5}");
+            if !used {
+                s.push_str(" [unused]");
+            }
+            r
+        }
+    };
+}
+
+/// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
+/// append its tail.
+fn finish_declaration(s: &mut String, decl_start: usize, width: usize, tail: Tail) {
+    let written = s.get(decl_start..).map_or(0, |d| d.chars().count());
+    pad(s, width.saturating_sub(written));
+    write_tail(s, tail);
+    s.push('\n');
+}
+
+/// One declaration (a variable or a struct member) at nesting `depth`.
 #[allow(clippy::too_many_arguments)]
 fn declaration(
     r: &Rdef<'_>,
@@ -222,7 +249,7 @@ fn declaration(
     name: &str,
     depth: usize,
     start: u32,
-    tail: &str,
+    tail: Tail,
     budget: &mut usize,
     s: &mut String,
 ) {
@@ -231,7 +258,7 @@ fn declaration(
     let Some(left) = budget.checked_sub(1) else { return };
     *budget = left;
     let indent = 3 + 4 * depth;
-    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
+    let width = 35usize.saturating_sub(4 * depth);
     if ty.class == 5 && depth < 16 {
         s.push_str("//");
         push_spaces(s, indent);
@@ -253,19 +280,31 @@ fn declaration(
                 s.push('\n');
             }
             let at = start.wrapping_add(m.start);
-            let t = format!("// Offset: {at:>4}");
-            declaration(r, mty, &m.name.text(), depth + 1, at, &t, budget, s);
+            declaration(r, mty, &m.name.text(), depth + 1, at, Tail::Member(at), budget, s);
         }
         s.push_str("//\n//");
         push_spaces(s, indent);
-        let decl = format!("}} {name}{array};");
-        let _ = writeln!(s, "{decl:<w$}{tail}", w = 35usize.saturating_sub(4 * depth));
+        let decl_start = s.len();
+        s.push_str("} ");
+        push_declarator(s, name, ty.elements);
+        finish_declaration(s, decl_start, width, tail);
         return;
     }
-    let decl = format!("{} {name}{array};", type_name(ty));
     s.push_str("//");
     push_spaces(s, indent);
-    let _ = writeln!(s, "{decl:<w$}{tail}", w = 35usize.saturating_sub(4 * depth));
+    let decl_start = s.len();
+    push_type_name(s, ty);
+    s.push(' ');
+    push_declarator(s, name, ty.elements);
+    finish_declaration(s, decl_start, width, tail);
+}
+
+fn push_declarator(s: &mut String, name: &str, elements: u16) {
+    s.push_str(name);
+    if elements > 0 {
+        let _ = write!(s, "[{elements}]");
+    }
+    s.push(';');
 }
 
 /// How many declarations the listing or JSON expands for one RDEF.
@@ -283,6 +322,12 @@ fn push_spaces(s: &mut String, n: usize) {
 
 /// The HLSL spelling of a (non-struct) type: `float4`, `row_major float4x4`, `interface I`.
 pub fn type_name(ty: &Type<'_>) -> String {
+    let mut s = String::new();
+    push_type_name(&mut s, ty);
+    s
+}
+
+fn push_type_name(s: &mut String, ty: &Type<'_>) {
     let base = match ty.ty {
         0 => "void",
         1 => "bool",
@@ -306,17 +351,23 @@ pub fn type_name(ty: &Type<'_>) -> String {
         63 => "min16uint",
         _ => "",
     };
-    match ty.class {
-        0 => base.to_string(),
-        1 => format!("{base}{}", ty.columns),
-        2 => format!("row_major {base}{}x{}", ty.rows, ty.columns),
-        3 => format!("{base}{}x{}", ty.rows, ty.columns),
-        6 | 7 => format!("interface {}", ty.name.map(|n| n.text().into_owned()).unwrap_or_default()),
+    let _ = match ty.class {
+        0 => write!(s, "{base}"),
+        1 => write!(s, "{base}{}", ty.columns),
+        2 => write!(s, "row_major {base}{}x{}", ty.rows, ty.columns),
+        3 => write!(s, "{base}{}x{}", ty.rows, ty.columns),
+        6 | 7 => {
+            s.push_str("interface ");
+            if let Some(n) = ty.name {
+                s.push_str(&n.text());
+            }
+            Ok(())
+        }
         _ => match ty.name {
-            Some(n) => n.text().into_owned(),
-            None => base.to_string(),
+            Some(n) => write!(s, "{}", n.text()),
+            None => write!(s, "{base}"),
         },
-    }
+    };
 }
 
 // ------------------------------------------------------------------ Resource Bindings

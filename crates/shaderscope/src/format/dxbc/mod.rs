@@ -405,7 +405,13 @@ fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
 /// debug information (`DBUG`) that `/Zi` puts there.
 pub fn aon9_creator(program: &[u8]) -> Option<String> {
     let marker = b"Microsoft (R) HLSL Shader Compiler ";
-    let at = program.windows(marker.len()).position(|w| w == marker)?;
+    // Candidates start with 'M'; compare only there.
+    let at = program
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'M')
+        .map(|(i, _)| i)
+        .find(|&i| program.get(i..i + marker.len()) == Some(&marker[..]))?;
     let rest = program.get(at..)?;
     let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
     Some(String::from_utf8_lossy(rest.get(..end)?).into_owned())
