@@ -80,10 +80,119 @@ pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer)
         }
     }
     s.clear();
+    if d.program.is_none() {
+        no_program(d, &mut s);
+    }
     footer(d, &mut s);
     out.start_line(None);
     let _ = out.styled(Style::Comment, &s);
     Ok(())
+}
+
+/// Containers without an SM4/5 program: DXIL programs are named, not disassembled; a root
+/// signature is described in the HLSL root-signature language.
+fn no_program(d: &Dxbc<'_>, s: &mut String) {
+    if let Some(c) = d.chunk(b"DXIL").or_else(|| d.chunk(b"ILDB")) {
+        let _ = writeln!(
+            s,
+            "// {} program of {} bytes (DXIL is not disassembled; `extract` gives the chunk)",
+            c.fourcc,
+            c.data.len()
+        );
+    }
+    if let Some(rs) = &d.root_signature {
+        root_signature_text(rs, s);
+    }
+}
+
+/// A root signature as the HLSL root-signature language spells it, one element a line.
+pub fn root_signature_text(rs: &super::chunks::RootSignature, s: &mut String) {
+    use super::chunks::RootPayload;
+    let visibility = |v: u32| match v {
+        0 => "",
+        1 => ", visibility=SHADER_VISIBILITY_VERTEX",
+        2 => ", visibility=SHADER_VISIBILITY_HULL",
+        3 => ", visibility=SHADER_VISIBILITY_DOMAIN",
+        4 => ", visibility=SHADER_VISIBILITY_GEOMETRY",
+        5 => ", visibility=SHADER_VISIBILITY_PIXEL",
+        6 => ", visibility=SHADER_VISIBILITY_AMPLIFICATION",
+        7 => ", visibility=SHADER_VISIBILITY_MESH",
+        _ => ", visibility=?",
+    };
+    let _ = writeln!(s, "// Root signature {}:", if rs.version == 2 { "1.1" } else { "1.0" });
+    let _ = writeln!(s, "//   RootFlags(0x{:x})", rs.flags);
+    for p in &rs.parameters {
+        match &p.payload {
+            RootPayload::Table { ranges } => {
+                let _ = write!(s, "//   DescriptorTable(");
+                for (i, r) in ranges.iter().enumerate() {
+                    let (kind, letter) = match r.range_type {
+                        0 => ("SRV", 't'),
+                        1 => ("UAV", 'u'),
+                        2 => ("CBV", 'b'),
+                        3 => ("Sampler", 's'),
+                        _ => ("?", '?'),
+                    };
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    let count =
+                        if r.count == u32::MAX { "unbounded".to_string() } else { r.count.to_string() };
+                    let _ = write!(
+                        s,
+                        "{kind}({letter}{}, numDescriptors={count}, space={}",
+                        r.base_register, r.space
+                    );
+                    if r.table_offset != u32::MAX {
+                        let _ = write!(s, ", offset={}", r.table_offset);
+                    }
+                    if let Some(f) = r.flags {
+                        let _ = write!(s, ", flags=0x{f:x}");
+                    }
+                    s.push(')');
+                }
+                let _ = writeln!(s, "{})", visibility(p.visibility));
+            }
+            RootPayload::Constants { register, space, count } => {
+                let _ = writeln!(
+                    s,
+                    "//   RootConstants(num32BitConstants={count}, b{register}, space={space}{})",
+                    visibility(p.visibility)
+                );
+            }
+            RootPayload::Descriptor { register, space, flags } => {
+                let (kind, letter) = match p.parameter_type {
+                    2 => ("CBV", 'b'),
+                    3 => ("SRV", 't'),
+                    _ => ("UAV", 'u'),
+                };
+                let _ = write!(s, "//   {kind}({letter}{register}, space={space}");
+                if let Some(f) = flags {
+                    let _ = write!(s, ", flags=0x{f:x}");
+                }
+                let _ = writeln!(s, "{})", visibility(p.visibility));
+            }
+        }
+    }
+    for smp in &rs.static_samplers {
+        let _ = writeln!(
+            s,
+            "//   StaticSampler(s{}, space={}, filter=0x{:x}, addressU={}, addressV={}, addressW={}, mipLODBias={:?}, maxAnisotropy={}, comparisonFunc={}, borderColor={}, minLOD={:?}, maxLOD={:?}{})",
+            smp.register,
+            smp.space,
+            smp.filter,
+            smp.address[0],
+            smp.address[1],
+            smp.address[2],
+            smp.mip_lod_bias,
+            smp.max_anisotropy,
+            smp.comparison,
+            smp.border_color,
+            smp.min_lod,
+            smp.max_lod,
+            visibility(smp.visibility)
+        );
+    }
 }
 
 /// The whole listing as text, built in one buffer (the fast path of `disasm`).
@@ -96,6 +205,8 @@ pub fn listing_text(d: &Dxbc<'_>, opts: &ListingOptions, s: &mut String) -> Resu
     let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
     if let Some(p) = &d.program {
         super::program::print(d, p, &ctx, opts, s)?;
+    } else {
+        no_program(d, s);
     }
     footer(d, s);
     Ok(())
