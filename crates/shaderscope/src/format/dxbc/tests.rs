@@ -422,6 +422,16 @@ fn root_signature_10_and_11() {
         assert_eq!(rs.static_samplers[0].register, 0);
         assert_eq!(rs.static_samplers[0].visibility, 5);
         assert_eq!(rs.static_samplers[0].max_lod, f32::MAX);
+        let mut text = String::new();
+        listing::root_signature_text(&rs, &mut text);
+        let flags = if version == 2 { ", flags=0x8" } else { "" };
+        assert!(
+            text.contains(&format!("//   DescriptorTable(SRV(t1, numDescriptors=4, space=0{flags}))\n")),
+            "{text}"
+        );
+        assert!(text.contains(
+            "//   RootConstants(num32BitConstants=16, b3, space=0, visibility=SHADER_VISIBILITY_PIXEL)\n"
+        ));
     }
 }
 
