@@ -19,8 +19,9 @@ const EXIT_STATUS: &str = "Exit status:\n  0  every input is fine\n  1  an input
 
 /// Read, validate, explain, disassemble and write compiled GPU shader binaries.
 ///
-/// Formats: Direct3D DXBC (fxc listings, reflection, checksum); Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with
-/// PICA200 disassembly. `-` as a FILE reads standard input.
+/// Formats: Direct3D DXBC containers (fxc listings, reflection, checksum); Nintendo 3DS SHBIN
+/// (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with PICA200 disassembly as picasso
+/// source; Direct3D 9 SM1-3 bytecode with fxc listings. `-` as a FILE reads standard input.
 #[derive(Parser, Debug)]
 #[command(name = "shaderscope", version, after_help = EXIT_STATUS)]
 struct Cli {
