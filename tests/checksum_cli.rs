@@ -1,0 +1,73 @@
+//! `shaderscope checksum`: output and exit status of --verify and --fix.
+
+use shaderscope::format::dxbc::{checksum, write::Builder};
+use std::process::Command;
+
+fn container() -> Vec<u8> {
+    let mut b = Builder::new();
+    b.push(*b"STAT", vec![7u8; 4 * 37]);
+    b.finish().unwrap()
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderscope")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn verify_accepts_a_good_checksum_and_rejects_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.dxbc");
+    let data = container();
+    std::fs::write(&good, &data).unwrap();
+    let sum = checksum::hex(&checksum::compute(&data));
+    let (code, out, _) = run(&["checksum", "--verify", good.to_str().unwrap()]);
+    assert_eq!((code, out), (0, format!("ok {sum}\n")));
+
+    let mut bad = data.clone();
+    bad[4] ^= 0xFF;
+    let bad_path = dir.path().join("bad.dxbc");
+    std::fs::write(&bad_path, &bad).unwrap();
+    let stored = checksum::hex(bad[4..20].try_into().unwrap());
+    let (code, out, _) = run(&["checksum", "--verify", bad_path.to_str().unwrap()]);
+    assert_eq!((code, out), (1, format!("mismatch: stored {stored}, computed {sum}\n")));
+    // Without --verify the mismatch is reported but is not a failure.
+    let (code, _, _) = run(&["checksum", bad_path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+
+    let fixed = dir.path().join("fixed.dxbc");
+    let (code, out, _) =
+        run(&["checksum", "--fix", "-o", fixed.to_str().unwrap(), bad_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(std::fs::read(&fixed).unwrap(), data);
+}
+
+#[test]
+fn unsigned_containers_pass_unless_a_signature_is_required() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = container();
+    data[4..20].fill(0);
+    let p = dir.path().join("unsigned.dxbc");
+    std::fs::write(&p, &data).unwrap();
+    let (code, out, _) = run(&["checksum", "--verify", p.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("unsigned: stored 00000000000000000000000000000000, computed "), "{out}");
+    let (code, _, _) = run(&["checksum", "--verify", "--require-signed", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn usage_errors_exit_2_and_non_dxbc_input_exits_1() {
+    let (code, _, err) = run(&["checksum", "--fix", "x.dxbc"]);
+    assert_eq!(code, 2, "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("not.dxbc");
+    std::fs::write(&p, b"DVLB\x01\0\0\0").unwrap();
+    let (code, _, err) = run(&["checksum", "--verify", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad DXBC header magic at offset 0x0"), "{err}");
+}
