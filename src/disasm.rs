@@ -57,12 +57,15 @@ pub fn run(o: Opts) -> u8 {
             let r = print_with(&mut p, &*file, &opts);
             (r, p.out)
         } else {
+            // Listings run to several times the input's size; reserve once instead of regrowing.
+            header.reserve(data.len() * 8);
             let mut p = PlainText { out: header };
             header = String::new();
             let r = print_with(&mut p, &*file, &opts);
             (r, p.out)
         };
-        let mut out = Outcome::out(header + &text);
+        // The header is empty unless several files are listed; avoid copying the listing then.
+        let mut out = Outcome::out(if header.is_empty() { text } else { header + &text });
         if let Err(e) = result {
             out.stderr = format!("error: {path}: {e}\n");
             out.status = batch::INVALID;

@@ -53,6 +53,8 @@ pub struct Builder<'a> {
     pub trailing: Cow<'a, [u8]>,
     layout: Option<Layout<'a>>,
     original: Vec<ChunkData<'a>>,
+    /// The checksum computed over the input, reused while nothing has changed.
+    original_sum: Option<(u32, [u8; 16])>,
 }
 
 impl<'a> Builder<'a> {
@@ -65,6 +67,7 @@ impl<'a> Builder<'a> {
             trailing: Cow::Borrowed(&[]),
             layout: None,
             original: Vec::new(),
+            original_sum: None,
         }
     }
 
@@ -76,7 +79,8 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|c| ChunkData { fourcc: c.fourcc, data: Cow::Borrowed(c.data) })
             .collect();
-        let checksum = if frame.checksum == frame.computed_checksum() {
+        let computed = frame.computed_checksum();
+        let checksum = if frame.checksum == computed {
             ChecksumPolicy::Compute
         } else {
             ChecksumPolicy::Keep(frame.checksum)
@@ -88,6 +92,7 @@ impl<'a> Builder<'a> {
             checksum,
             trailing: Cow::Borrowed(frame.trailing),
             layout: Some(frame.layout.clone()),
+            original_sum: Some((frame.version, computed)),
         }
     }
 
@@ -147,9 +152,15 @@ impl<'a> Builder<'a> {
         for (i, o) in offsets.iter().enumerate() {
             put(&mut out, HEADER_SIZE + 4 * i, &o.to_le_bytes());
         }
-        let sum = match self.checksum {
-            ChecksumPolicy::Compute => checksum::compute(&out),
-            ChecksumPolicy::Keep(s) => s,
+        let sum = match (self.checksum, self.original_sum) {
+            // Same chunks, same layout, same version word: the same bytes are hashed again.
+            (ChecksumPolicy::Compute, Some((version, sum)))
+                if layout.is_some() && version == self.version =>
+            {
+                sum
+            }
+            (ChecksumPolicy::Compute, _) => checksum::compute(&out),
+            (ChecksumPolicy::Keep(s), _) => s,
         };
         put(&mut out, 4, &sum);
         out.extend_from_slice(&self.trailing);
