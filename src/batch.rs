@@ -1,9 +1,12 @@
-//! Shared plumbing: reading inputs (`-` is stdin), running per-file work in parallel while
-//! printing in input order, exit statuses, quiet exit on a closed pipe, colour decisions, and
+//! Shared plumbing: reading inputs (`-` is stdin), running per-file work (on one thread for
+//! short runs, on every core for long ones) while printing in input order, exit statuses, quiet exit on a closed pipe, colour decisions, and
 //! JSON records.
 
-use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 /// Everything is fine.
 pub const OK: u8 = 0;
@@ -18,14 +21,14 @@ pub const SCHEMA: u32 = 1;
 /// What one input produced.
 #[derive(Default)]
 pub struct Outcome {
-    pub stdout: Vec<u8>,
+    pub stdout: String,
     pub stderr: String,
     pub status: u8,
 }
 
 impl Outcome {
     /// An outcome with only text on stdout.
-    pub fn out(text: impl Into<Vec<u8>>) -> Self {
+    pub fn out(text: impl Into<String>) -> Self {
         Outcome { stdout: text.into(), ..Default::default() }
     }
     /// An outcome that failed with `status`, reporting `msg` for `path` on stderr.
@@ -34,15 +37,55 @@ impl Outcome {
     }
 }
 
+/// Where per-file work writes: text for stdout is appended to `stdout` (shared by every file
+/// of a run or of a parallel chunk, so a listing is written once, straight into the buffer
+/// that goes to stdout), messages to `stderr`, and the worst status so far to `status`.
+#[derive(Default)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub status: u8,
+}
+
+impl Output {
+    /// Append what an [`Outcome`] says.
+    pub fn push(&mut self, o: Outcome) {
+        if self.stdout.is_empty() {
+            self.stdout = o.stdout;
+        } else {
+            self.stdout.push_str(&o.stdout);
+        }
+        self.stderr.push_str(&o.stderr);
+        self.status = self.status.max(o.status);
+    }
+    /// Report a failure of `path` with `status`.
+    pub fn fail(&mut self, path: &str, msg: impl std::fmt::Display, status: u8) {
+        use std::fmt::Write as _;
+        let _ = writeln!(self.stderr, "error: {path}: {msg}");
+        self.status = self.status.max(status);
+    }
+}
+
 /// Read a whole input; `-` reads stdin.
 pub fn read_input(path: &str) -> io::Result<Vec<u8>> {
+    let mut v = Vec::new();
+    read_input_into(path, &mut v)?;
+    Ok(v)
+}
+
+/// Read a whole input into `buf` (cleared first), reusing its allocation: one buffer serves
+/// every file of a batch, so reading costs no allocation and no fresh pages per file.
+pub fn read_input_into(path: &str, buf: &mut Vec<u8>) -> io::Result<()> {
+    buf.clear();
     if path == "-" {
-        let mut v = Vec::new();
-        io::stdin().lock().read_to_end(&mut v)?;
-        Ok(v)
+        io::stdin().lock().read_to_end(buf)?;
     } else {
-        std::fs::read(path)
+        // No size query (one system call fewer per file than `fs::read`): the buffer already
+        // has room for most shader binaries, and `read_to_end` grows it for the rest.
+        buf.reserve(INPUT_BUFFER);
+        std::fs::File::open(path)?.read_to_end(buf)?;
     }
+    Ok(())
 }
 
 /// The name of an input in messages.
@@ -50,53 +93,237 @@ pub fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
-/// Run `work` on every input (in parallel, in bounded groups) and print the outcomes in input
-/// order. Returns the worst status: 2 beats 1 beats 0. A closed stdout ends the run quietly.
+/// Room kept in the reusable input buffer.
+const INPUT_BUFFER: usize = 1 << 16;
+/// Stdout text is handed to the OS in blocks of about this size.
+const FLUSH_AT: usize = 1 << 16;
+/// A run that is still going after this long continues on every core. Shorter runs stay on
+/// one thread: each file takes microseconds, and threads would only add CPU time (start-up,
+/// hand-offs, one allocator arena each) to a run that is already over in the blink of an eye.
+/// `SHADERSCOPE_PARALLEL_AFTER_MS` overrides it (tests use 0 to exercise the parallel path).
+const PARALLEL_AFTER: Duration = Duration::from_millis(150);
+
+fn parallel_after() -> Duration {
+    std::env::var("SHADERSCOPE_PARALLEL_AFTER_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(PARALLEL_AFTER, Duration::from_millis)
+}
+/// Files per unit of parallel work.
+const CHUNK: usize = 32;
+
+/// Run `work` on every input and print the outcomes in input order. Returns the worst status:
+/// 2 beats 1 beats 0. A closed stdout ends the run quietly.
 pub fn run_all<F>(paths: &[String], work: F) -> u8
 where
     F: Fn(&str, &[u8]) -> Outcome + Sync,
 {
+    run_each(paths, |path, data, out| out.push(work(path, data)))
+}
+
+/// Run `work` on every input, each appending to one [`Output`], and print in input order.
+/// Returns the worst status: 2 beats 1 beats 0. A closed stdout ends the run quietly.
+///
+/// Files are done one after the other on this thread, reading into one reused buffer and
+/// writing into one output buffer; once the run has taken [`PARALLEL_AFTER`], the rest is
+/// shared among all cores in chunks that are printed in order.
+pub fn run_each<F>(paths: &[String], work: F) -> u8
+where
+    F: Fn(&str, &[u8], &mut Output) + Sync,
+{
     let progress = progress_bar(paths.len());
-    let mut status = OK;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    // Groups bound the memory held by finished-but-unprinted outcomes.
-    for group in paths.chunks(256) {
-        let outcomes: Vec<Outcome> = group
-            .par_iter()
-            .map(|p| {
-                let name = display_name(p);
-                let o = match read_input(p) {
-                    Ok(data) => work(name, &data),
-                    Err(e) => Outcome::fail(name, format!("cannot read: {e}"), IO),
-                };
-                if let Some(pb) = &progress {
-                    pb.inc(1);
+    let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
+    let mut data = Vec::new();
+    let mut out = Output::default();
+    let started = Instant::now();
+    let parallel_after = parallel_after();
+    let mut i = 0;
+    while let Some(p) = paths.get(i) {
+        if i % 16 == 15 && paths.len() - i > 2 * CHUNK && started.elapsed() >= parallel_after {
+            if let Some(threads) = helpers() {
+                run.emit(&mut out);
+                if !run.closed {
+                    parallel(paths.get(i..).unwrap_or(&[]), &work, threads, &mut run);
                 }
-                o
-            })
-            .collect();
-        for o in outcomes {
-            if !o.stderr.is_empty() {
-                if let Some(pb) = &progress {
-                    pb.suspend(|| eprint!("{}", o.stderr));
-                } else {
-                    eprint!("{}", o.stderr);
-                }
-            }
-            status = status.max(o.status);
-            if let Err(e) = out.write_all(&o.stdout) {
-                return broken_pipe_or(e, status);
+                return run.finish();
             }
         }
+        one(p, &mut data, &work, &mut out);
+        if let Some(pb) = &run.progress {
+            pb.inc(1);
+        }
+        if !out.stderr.is_empty() || out.stdout.len() >= FLUSH_AT {
+            run.emit(&mut out);
+            if run.closed {
+                return run.finish();
+            }
+        }
+        i += 1;
     }
-    if let Some(pb) = progress {
-        pb.finish_and_clear();
+    run.emit(&mut out);
+    run.finish()
+}
+
+/// Read one input and run `work` on it.
+fn one<F>(path: &str, data: &mut Vec<u8>, work: &F, out: &mut Output)
+where
+    F: Fn(&str, &[u8], &mut Output),
+{
+    let name = display_name(path);
+    match read_input_into(path, data) {
+        Ok(()) => work(name, data, out),
+        Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
     }
-    match out.flush() {
-        Ok(()) => status,
-        Err(e) => broken_pipe_or(e, status),
+    // A rare huge input should not pin its buffer for the rest of the run.
+    if data.capacity() > 64 * INPUT_BUFFER {
+        *data = Vec::new();
     }
+}
+
+/// Extra threads to start, when the machine has more than one core.
+fn helpers() -> Option<usize> {
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+    (n > 1).then_some(n - 1)
+}
+
+/// The printing side of a run.
+struct Run {
+    stdout: io::Stdout,
+    status: u8,
+    progress: Option<indicatif::ProgressBar>,
+    closed: bool,
+}
+
+impl Run {
+    /// Print and empty `out`; remember its status.
+    fn emit(&mut self, out: &mut Output) {
+        self.status = self.status.max(out.status);
+        out.status = OK;
+        if !out.stderr.is_empty() {
+            if let Some(pb) = &self.progress {
+                pb.suspend(|| eprint!("{}", out.stderr));
+            } else {
+                eprint!("{}", out.stderr);
+            }
+            out.stderr.clear();
+        }
+        if !out.stdout.is_empty() && !self.closed {
+            if let Err(e) = self.stdout.lock().write_all(out.stdout.as_bytes()) {
+                self.status = broken_pipe_or(e, self.status);
+                self.closed = true;
+            }
+        }
+        out.stdout.clear();
+    }
+
+    fn finish(mut self) -> u8 {
+        if let Some(pb) = self.progress.take() {
+            pb.finish_and_clear();
+        }
+        if self.closed {
+            return self.status;
+        }
+        match self.stdout.lock().flush() {
+            Ok(()) => self.status,
+            Err(e) => broken_pipe_or(e, self.status),
+        }
+    }
+}
+
+/// The rest of a long run on `helpers` extra threads and this one, in chunks of [`CHUNK`]
+/// files printed in input order. At most a few chunks per thread wait to be printed.
+fn parallel<F>(paths: &[String], work: &F, helpers: usize, run: &mut Run)
+where
+    F: Fn(&str, &[u8], &mut Output) + Sync,
+{
+    let chunks: Vec<&[String]> = paths.chunks(CHUNK).collect();
+    let window = 4 * (helpers + 1);
+    // Next chunk to take, chunks printed so far (for the window), and whether to stop.
+    let next = AtomicUsize::new(0);
+    let printed = (Mutex::new(0usize), Condvar::new());
+    let stop = AtomicBool::new(false);
+    let spare: Mutex<Vec<Output>> = Mutex::new(Vec::new());
+    let (tx, rx) = mpsc::channel::<(usize, Output)>();
+    let do_chunk = |c: usize, data: &mut Vec<u8>| {
+        let mut out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
+        for p in chunks.get(c).copied().unwrap_or(&[]) {
+            one(p, data, work, &mut out);
+        }
+        out
+    };
+    std::thread::scope(|s| {
+        for _ in 0..helpers {
+            let tx = tx.clone();
+            let (next, printed, stop, do_chunk, n) = (&next, &printed, &stop, &do_chunk, chunks.len());
+            s.spawn(move || {
+                let mut data = Vec::new();
+                loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= n {
+                        break;
+                    }
+                    // Wait while this chunk is too far ahead of the printer.
+                    if let Ok(mut done) = printed.0.lock() {
+                        while c >= *done + window && !stop.load(Ordering::Relaxed) {
+                            match printed.1.wait(done) {
+                                Ok(d) => done = d,
+                                Err(_) => return,
+                            }
+                        }
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let out = do_chunk(c, &mut data);
+                    if tx.send((c, out)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut data = Vec::new();
+        let mut ready: BTreeMap<usize, Output> = BTreeMap::new();
+        let mut emitted = 0;
+        while emitted < chunks.len() && !run.closed {
+            while let Ok((c, o)) = rx.try_recv() {
+                ready.insert(c, o);
+            }
+            if let Some(mut o) = ready.remove(&emitted) {
+                if let Some(pb) = &run.progress {
+                    pb.inc(chunks.get(emitted).map_or(0, |c| c.len() as u64));
+                }
+                run.emit(&mut o);
+                if let Ok(mut s) = spare.lock() {
+                    s.push(o);
+                }
+                emitted += 1;
+                if let Ok(mut done) = printed.0.lock() {
+                    *done = emitted;
+                }
+                printed.1.notify_all();
+                continue;
+            }
+            // The next chunk to print is not ready: help, or wait for it.
+            let c = next.load(Ordering::Relaxed);
+            if c < chunks.len() && c < emitted + window {
+                let c = next.fetch_add(1, Ordering::Relaxed);
+                if c < chunks.len() {
+                    let out = do_chunk(c, &mut data);
+                    ready.insert(c, out);
+                    continue;
+                }
+            }
+            match rx.recv() {
+                Ok((c, o)) => {
+                    ready.insert(c, o);
+                }
+                Err(_) => break,
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        printed.1.notify_all();
+    });
 }
 
 /// A closed pipe (`| head`) ends quietly with the status so far; anything else is an I/O error.
@@ -157,7 +384,7 @@ impl ColorChoice {
 }
 
 /// A JSON Lines record: `{"schema":1,"type":…,"path":…, …fields}`.
-pub fn record(kind: &str, path: &str, fields: serde_json::Value) -> Vec<u8> {
+pub fn record(kind: &str, path: &str, fields: serde_json::Value) -> String {
     let mut m = serde_json::Map::new();
     m.insert("schema".into(), SCHEMA.into());
     m.insert("type".into(), kind.into());
@@ -167,13 +394,13 @@ pub fn record(kind: &str, path: &str, fields: serde_json::Value) -> Vec<u8> {
     } else {
         m.insert("data".into(), fields);
     }
-    let mut line = serde_json::to_vec(&serde_json::Value::Object(m)).unwrap_or_default();
-    line.push(b'\n');
+    let mut line = serde_json::to_string(&serde_json::Value::Object(m)).unwrap_or_default();
+    line.push('\n');
     line
 }
 
 /// The JSON record for a parse error.
-pub fn error_record(path: &str, e: &shaderscope::Error) -> Vec<u8> {
+pub fn error_record(path: &str, e: &shaderscope::Error) -> String {
     let kind = match e.kind() {
         shaderscope::ErrorKind::Truncated { .. } => "truncated",
         shaderscope::ErrorKind::BadMagic { .. } => "bad-magic",

@@ -82,7 +82,7 @@ pub fn run(o: Opts) -> u8 {
         let state = if unsigned { "unsigned" } else { "mismatch" };
         let text = format!("{prefix}{state}: stored {stored}, computed {computed}\n");
         if o.verify && (!unsigned || o.require_signed) {
-            Outcome { stdout: text.into_bytes(), status: batch::INVALID, ..Default::default() }
+            Outcome { stdout: text, status: batch::INVALID, ..Default::default() }
         } else {
             Outcome::out(text)
         }

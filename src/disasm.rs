@@ -2,7 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::DisasmOptions;
-use shaderscope::print::{Ansi, Html, PlainText, Printer};
+use shaderscope::print::{Ansi, Html, Printer};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -33,44 +33,41 @@ pub fn run(o: Opts) -> u8 {
     let opts = DisasmOptions { program: o.dvle, offsets: o.offsets, raw: o.raw };
     let color = o.color.enabled();
     let many = o.files.len() > 1;
-    batch::run_all(&o.files, |path, data| {
+    batch::run_each(&o.files, |path, data, out| {
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return batch::parse_failure(path, &e, o.json),
+            Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
         };
         if o.json {
-            return match file.disasm_json(&opts) {
+            return out.push(match file.disasm_json(&opts) {
                 Ok(v) => Outcome::out(batch::record("disasm", path, v)),
                 Err(e) => batch::parse_failure(path, &e, true),
-            };
+            });
         }
-        let mut header = String::new();
-        if many && !o.html {
-            header = format!("// {path}\n");
-        }
-        let (result, text) = if o.html {
+        let result = if o.html {
             let mut p = Html::default();
             let r = file.disasm(&opts, &mut p);
-            (r, p.out)
-        } else if color {
-            let mut p = Ansi::default();
-            let r = print_with(&mut p, &*file, &opts);
-            (r, p.out)
+            out.stdout.push_str(&p.out);
+            r
         } else {
-            // Listings run to several times the input's size; reserve once instead of regrowing.
-            header.reserve(data.len() * 8);
-            let mut p = PlainText { out: header };
-            header = String::new();
-            let r = print_with(&mut p, &*file, &opts);
-            (r, p.out)
+            if many {
+                out.stdout.push_str("// ");
+                out.stdout.push_str(path);
+                out.stdout.push('\n');
+            }
+            if color {
+                let mut p = Ansi::default();
+                let r = print_with(&mut p, &*file, &opts);
+                out.stdout.push_str(&p.out);
+                r
+            } else {
+                // Plain text goes straight into the output buffer: no per-file string, no copy.
+                file.disasm_text(&opts, &mut out.stdout)
+            }
         };
-        // The header is empty unless several files are listed; avoid copying the listing then.
-        let mut out = Outcome::out(if header.is_empty() { text } else { header + &text });
         if let Err(e) = result {
-            out.stderr = format!("error: {path}: {e}\n");
-            out.status = batch::INVALID;
+            out.fail(path, e, batch::INVALID);
         }
-        out
     })
 }
 

@@ -52,7 +52,7 @@ pub fn run(o: Opts) -> u8 {
             let v = serde_json::json!({"format": format.name(), "size": data.len(), "parsed": ok, "summary": summary});
             batch::record("shader", path, v)
         } else {
-            format!("{path}\t{}\t{}\n", format.name(), summary).into_bytes()
+            format!("{path}\t{}\t{}\n", format.name(), summary)
         };
         // Files that fail to parse are reported, not failures of the scan.
         Outcome::out(text)
@@ -75,9 +75,9 @@ pub fn run(o: Opts) -> u8 {
             s.push_str(&format!("; {k}: {n} ({ok} parsed)"));
         }
         s.push('\n');
-        s.into_bytes()
+        s
     };
-    status.max(batch::write_stdout(&out))
+    status.max(batch::write_stdout(out.as_bytes()))
 }
 
 /// A short summary of an `info --json` value: its `summary` field when the format gives one.

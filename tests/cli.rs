@@ -132,3 +132,30 @@ fn scan_finds_the_samples() {
         "{out}"
     );
 }
+
+/// Long runs continue on every core; the output must be the same bytes in the same order.
+#[test]
+fn parallel_batches_print_in_input_order() {
+    let (a, b) = (sample("vshader.shbin"), sample("vshader.csdr"));
+    let missing = sample("no-such-file.shbin");
+    let mut args = vec!["disasm".to_string()];
+    for i in 0..150 {
+        args.push(if i % 3 == 0 { b.clone() } else { a.clone() });
+        if i == 97 {
+            args.push(missing.clone());
+        }
+    }
+    let run_with = |after: &str| {
+        let o = bin().args(&args).env("SHADERSCOPE_PARALLEL_AFTER_MS", after).output().unwrap();
+        (o.status.code(), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let sequential = run_with("1000000");
+    let parallel = run_with("0");
+    assert_eq!(sequential.0, Some(2));
+    assert!(sequential.2.contains("no-such-file.shbin: cannot read"), "{}", sequential.2);
+    assert_eq!(sequential.1.len(), parallel.1.len());
+    assert!(sequential.1 == parallel.1, "parallel output differs");
+    assert_eq!((parallel.0, parallel.2.as_str()), (sequential.0, sequential.2.as_str()));
+    let headers = String::from_utf8_lossy(&parallel.1).matches("// /").count();
+    assert_eq!(headers, 150);
+}

@@ -76,6 +76,15 @@ pub trait Container {
     fn info_json(&self) -> serde_json::Value;
     /// The listing for `shaderscope disasm`.
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
+    /// The plain-text listing of [`Container::disasm`], appended to `out` (what `disasm`
+    /// prints without colour or HTML). On an error the text written so far stays in `out`.
+    /// Formats with a faster way to build plain text than through a [`Printer`] override it.
+    fn disasm_text(&self, opts: &DisasmOptions, out: &mut String) -> Result<()> {
+        let mut p = crate::print::PlainText { out: std::mem::take(out) };
+        let r = self.disasm(opts, &mut p);
+        *out = p.out;
+        r
+    }
     /// The listing as data for `shaderscope disasm --json`.
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;
     /// Every byte annotated, for `shaderscope dump`.

@@ -439,6 +439,10 @@ impl Container for Dxbc<'_> {
         listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
+    fn disasm_text(&self, opts: &DisasmOptions, out: &mut String) -> Result<()> {
+        listing::listing_text(self, &listing::ListingOptions::from_disasm(opts), out)
+    }
+
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
         json::disasm_json(self, opts)
     }
