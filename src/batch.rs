@@ -2,6 +2,7 @@
 //! short runs, on every core for long ones) while printing in input order, exit statuses, quiet exit on a closed pipe, colour decisions, and
 //! JSON records.
 
+use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -42,7 +43,7 @@ impl Outcome {
 /// that goes to stdout), messages to `stderr`, and the worst status so far to `status`.
 #[derive(Default)]
 pub struct Output {
-    pub stdout: String,
+    pub stdout: TextBuf,
     pub stderr: String,
     pub status: u8,
 }
@@ -50,11 +51,7 @@ pub struct Output {
 impl Output {
     /// Append what an [`Outcome`] says.
     pub fn push(&mut self, o: Outcome) {
-        if self.stdout.is_empty() {
-            self.stdout = o.stdout;
-        } else {
-            self.stdout.push_str(&o.stdout);
-        }
+        self.stdout.push_str(&o.stdout);
         self.stderr.push_str(&o.stderr);
         self.status = self.status.max(o.status);
     }

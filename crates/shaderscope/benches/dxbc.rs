@@ -9,7 +9,7 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::format::dxbc::{Dxbc, listing};
-use shaderscope::print::PlainText;
+use shaderscope::print::TextBuf;
 use std::hint::black_box;
 
 fn corpus() -> Vec<Vec<u8>> {
@@ -66,14 +66,15 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("dxbc-listing");
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("shaderscope", |b| {
-        let mut out = PlainText::default();
+        // As `shaderscope disasm` does it: each listing appended to one reused text buffer.
+        let mut out = TextBuf::default();
         b.iter(|| {
             for f in &files {
-                out.out.clear();
+                out.clear();
                 if let Ok(d) = Dxbc::parse(black_box(f)) {
-                    let _ = listing::write_listing(&d, &listing::ListingOptions::default(), &mut out);
+                    let _ = listing::listing_buf(&d, &listing::ListingOptions::default(), &mut out);
                 }
-                black_box(out.out.len());
+                black_box(out.len());
             }
         })
     });

@@ -79,11 +79,8 @@ pub trait Container {
     /// The plain-text listing of [`Container::disasm`], appended to `out` (what `disasm`
     /// prints without colour or HTML). On an error the text written so far stays in `out`.
     /// Formats with a faster way to build plain text than through a [`Printer`] override it.
-    fn disasm_text(&self, opts: &DisasmOptions, out: &mut String) -> Result<()> {
-        let mut p = crate::print::PlainText { out: std::mem::take(out) };
-        let r = self.disasm(opts, &mut p);
-        *out = p.out;
-        r
+    fn disasm_text(&self, opts: &DisasmOptions, out: &mut crate::print::TextBuf) -> Result<()> {
+        self.disasm(opts, out)
     }
     /// The listing as data for `shaderscope disasm --json`.
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;

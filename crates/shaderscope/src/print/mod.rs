@@ -6,6 +6,9 @@
 
 use std::fmt;
 
+mod text;
+pub use text::TextBuf;
+
 /// The kind of token about to be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
@@ -46,6 +49,8 @@ pub trait Printer: fmt::Write {
         Ok(())
     }
 }
+
+impl Printer for TextBuf {}
 
 /// Plain text into a `String`.
 #[derive(Debug, Default, Clone)]

@@ -439,8 +439,8 @@ impl Container for Dxbc<'_> {
         listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
-    fn disasm_text(&self, opts: &DisasmOptions, out: &mut String) -> Result<()> {
-        listing::listing_text(self, &listing::ListingOptions::from_disasm(opts), out)
+    fn disasm_text(&self, opts: &DisasmOptions, out: &mut crate::print::TextBuf) -> Result<()> {
+        listing::listing_buf(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {

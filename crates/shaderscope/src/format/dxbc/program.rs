@@ -7,7 +7,7 @@ use super::{Dxbc, Generation, Program};
 use crate::any::Finding;
 use crate::error::Result;
 use crate::isa::{d3d9, sm4};
-use crate::print::{PlainText, Printer};
+use crate::print::{Printer, TextBuf};
 
 /// The sm4 printer's settings for an fxc generation.
 pub fn sm4_style(generation: Generation, legacy_crt: bool, offsets: bool) -> sm4::ListingStyle {
@@ -32,10 +32,11 @@ pub fn print(
     p: &Program<'_>,
     ctx: &ProgramContext,
     opts: &ListingOptions,
-    s: &mut String,
+    s: &mut TextBuf,
 ) -> Result<()> {
     let program = decode(p)?;
-    sm4::write_listing(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), s).map(|_| ())
+    sm4::listing::write_listing_buf(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), s)
+        .map(|_| ())
 }
 
 /// Print the SM4/5 program into a printer, each line announced with its instruction's offset.
@@ -51,13 +52,11 @@ pub fn print_to(
 }
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line.
-pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut String) {
+pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
     let Ok(program) = d3d9::Program::parse(a.program, a.program_position() as u64) else {
         return;
     };
-    let mut p = PlainText { out: std::mem::take(s) };
-    let _ = d3d9::write_listing(&program, &d3d9::ListingOptions::default(), &mut p);
-    *s = p.out;
+    let _ = d3d9::write_listing(&program, &d3d9::ListingOptions::default(), s);
 }
 
 /// Program-level findings from [`crate::isa::sm4`]'s checks (undecodable instructions,

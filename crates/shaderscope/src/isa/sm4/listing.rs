@@ -131,6 +131,15 @@ pub fn write_listing(program: &Program<'_>, style: &ListingStyle, out: &mut Stri
     result
 }
 
+/// [`write_listing`] appended to a [`TextBuf`] (no copy, no UTF-8 check of the text before it).
+pub fn write_listing_buf(
+    program: &Program<'_>,
+    style: &ListingStyle,
+    out: &mut TextBuf,
+) -> Result<ListingReport> {
+    write_program(program, style, out, None)
+}
+
 /// Where the text of one instruction starts in the output of [`write_listing_with_lines`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineStart {

@@ -1,0 +1,235 @@
+//! [`TextBuf`]: the plain-text output buffer of the listings.
+
+use std::fmt;
+
+/// An output buffer of text that is ASCII almost everywhere: `push` of an ASCII `char` is a
+/// single byte store, and only whole UTF-8 sequences are ever appended, so the bytes are always
+/// valid UTF-8. Listings write straight into one (the CLI's output buffer, which goes to stdout
+/// as bytes), so text is neither copied nor validated on its way out.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TextBuf(Vec<u8>);
+
+impl TextBuf {
+    /// An empty buffer with room for `n` bytes.
+    pub fn with_capacity(n: usize) -> Self {
+        TextBuf(Vec::with_capacity(n))
+    }
+
+    /// Append a character.
+    #[inline]
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            let mut b = [0u8; 4];
+            self.0.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+        }
+    }
+
+    /// Append a string.
+    #[inline]
+    pub fn push_str(&mut self, s: &str) {
+        self.push_ascii(s.as_bytes());
+    }
+
+    /// Append bytes that are whole UTF-8 sequences (in practice ASCII).
+    #[inline]
+    pub(crate) fn push_ascii(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+
+    /// Append the first `len` bytes of `b` (whole UTF-8 sequences): copies the whole array,
+    /// whose size is known at compile time, and drops the rest, which is cheaper for short
+    /// text than a copy of unknown length.
+    #[inline]
+    pub(crate) fn push_prefix<const N: usize>(&mut self, b: &[u8; N], len: usize) {
+        let at = self.0.len();
+        self.0.extend_from_slice(b);
+        self.0.truncate(at + len.min(N));
+    }
+
+    /// Append `n` spaces.
+    #[inline]
+    pub fn push_spaces(&mut self, n: usize) {
+        const SPACES: &[u8; 64] = &[b' '; 64];
+        let mut n = n;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.0.extend_from_slice(SPACES.get(..k).unwrap_or(&[]));
+            n -= k;
+        }
+    }
+
+    /// Append `v` in decimal.
+    #[inline]
+    pub fn push_u64(&mut self, mut v: u64) {
+        if v < 10 {
+            self.0.push(b'0' + v as u8);
+            return;
+        }
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            if let Some(b) = buf.get_mut(i) {
+                *b = b'0' + (v % 10) as u8;
+            }
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.0.extend_from_slice(buf.get(i..).unwrap_or(&[]));
+    }
+
+    /// Append `v` in decimal, right-aligned in `width` columns.
+    pub fn push_u64_right(&mut self, v: u64, width: usize) {
+        let digits = decimal_len(v);
+        self.push_spaces(width.saturating_sub(digits));
+        self.push_u64(v);
+    }
+
+    /// Append `v` in lowercase hexadecimal with at least `digits` digits (`{:0N x}`).
+    pub fn push_hex(&mut self, v: u64, digits: usize) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let need = ((64 - v.leading_zeros() as usize).div_ceil(4)).max(digits).clamp(1, 16);
+        for i in (0..need).rev() {
+            let nib = if i < 16 { (v >> (4 * i)) & 0xf } else { 0 };
+            self.0.push(HEX.get(nib as usize).copied().unwrap_or(b'0'));
+        }
+    }
+
+    /// Append `text` left-aligned in `width` columns (`{:<width}`; columns count characters).
+    pub fn push_left(&mut self, text: &str, width: usize) {
+        self.push_str(text);
+        self.push_spaces(width.saturating_sub(char_count(text)));
+    }
+
+    /// Append `text` right-aligned in `width` columns (`{:>width}`).
+    pub fn push_right(&mut self, text: &str, width: usize) {
+        self.push_spaces(width.saturating_sub(char_count(text)));
+        self.push_str(text);
+    }
+
+    /// The bytes written since position `from`.
+    #[inline]
+    pub(crate) fn tail(&self, from: usize) -> Option<&[u8]> {
+        self.0.get(from..)
+    }
+
+    /// Characters (not bytes) written since position `from`.
+    pub fn chars_since(&self, from: usize) -> usize {
+        self.0.get(from..).map_or(0, |b| b.iter().filter(|&&c| (c as i8) >= -0x40).count())
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Drop everything after `len` bytes (`len` must be a position this buffer reported).
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
+    /// Empty the buffer, keeping its allocation.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Reserve room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.0.reserve(n);
+    }
+
+    /// Bytes the buffer can hold without growing.
+    pub fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+
+    /// The text as bytes (valid UTF-8).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The text as a `String`.
+    pub fn into_string(self) -> String {
+        // Only whole UTF-8 sequences are ever written, so this never loses anything.
+        String::from_utf8(self.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// The text so far.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or("")
+    }
+}
+
+impl From<String> for TextBuf {
+    fn from(s: String) -> Self {
+        TextBuf(s.into_bytes())
+    }
+}
+
+impl fmt::Write for TextBuf {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.push(c);
+        Ok(())
+    }
+}
+
+/// Decimal digits of `v`.
+pub(crate) fn decimal_len(v: u64) -> usize {
+    let mut n = 1;
+    let mut v = v;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
+
+fn char_count(s: &str) -> usize {
+    if s.is_ascii() { s.len() } else { s.chars().count() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_columns_match_fmt() {
+        let mut t = TextBuf::default();
+        for v in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            t.push_u64(v);
+            t.push(' ');
+            t.push_u64_right(v, 6);
+            t.push(' ');
+            t.push_hex(v, 8);
+            t.push(' ');
+            t.push_hex(v, 1);
+            t.push('|');
+        }
+        t.push_left("ab", 4);
+        t.push_right("é", 3);
+        t.push_left("toolongtext", 3);
+        let mut want = String::new();
+        for v in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            want += &format!("{v} {v:>6} {v:08x} {v:x}|");
+        }
+        want += &format!("{:<4}{:>3}{:<3}", "ab", "é", "toolongtext");
+        assert_eq!(t.as_str(), want);
+        assert_eq!(t.chars_since(t.len() - 14), 13);
+    }
+}
