@@ -184,7 +184,6 @@ pub fn register_type(token: u32) -> RegisterType {
 /// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
 pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut String) {
     use RegisterType::*;
-    use std::fmt::Write as _;
     let prefix = match ty {
         Temp => "r",
         Input => "v",
@@ -197,7 +196,8 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
                 1 => out.push_str("oFog"),
                 2 => out.push_str("oPts"),
                 n => {
-                    let _ = write!(out, "oRast{n}");
+                    out.push_str("oRast");
+                    push_number(out, n);
                 }
             }
             return;
@@ -223,7 +223,8 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
                 0 => out.push_str("vPos"),
                 1 => out.push_str("vFace"),
                 n => {
-                    let _ = write!(out, "vMisc{n}");
+                    out.push_str("vMisc");
+                    push_number(out, n);
                 }
             }
             return;
@@ -231,7 +232,9 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
         Label => "l",
         Predicate => "p",
         Unknown(t) => {
-            let _ = write!(out, "reg{t}_");
+            out.push_str("reg");
+            push_number(out, u32::from(t));
+            out.push('_');
             ""
         }
     };
@@ -241,7 +244,31 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
         Const4 => number + 6144,
         _ => number,
     };
-    let _ = write!(out, "{prefix}{number}");
+    out.push_str(prefix);
+    push_number(out, number);
+}
+
+/// `v` in decimal, without going through `fmt` (register numbers are printed by the
+/// thousand).
+fn push_number(out: &mut String, v: u32) {
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        if let Some(b) = buf.get_mut(i) {
+            *b = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""));
 }
 
 /// Append `.xz`-style write-mask text (nothing for a full mask).

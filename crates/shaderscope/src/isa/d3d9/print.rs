@@ -7,7 +7,6 @@ use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
 use super::{DebugInfo, Instruction, Item, Operand, Program, ShaderKind, Version, float};
 use crate::print::{Printer, Style};
-use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 /// What [`write_listing`] prints besides the program.
@@ -93,7 +92,10 @@ pub fn write_listing<P: Printer + ?Sized>(
         write_styled_instruction(&text, out)?;
         if let Some(comment) = record.and_then(|r| debug.as_ref().map(|d| d.comment(r.0))) {
             if !comment.is_empty() {
-                out.styled(Style::Comment, &format!("  // {comment}"))?;
+                out.style(Style::Comment);
+                out.write_str("  // ")?;
+                out.write_str(comment)?;
+                out.reset();
             }
         }
         if opts.raw {
@@ -189,22 +191,40 @@ fn fxc9_build(creator: &str) -> Option<u32> {
 /// Source lines and variable comments from the program's `DBUG` block.
 struct DebugLines {
     info: DebugInfo,
-    /// Instruction offset from the version token → record index.
-    by_offset: HashMap<u64, usize>,
-    /// Record index → `label<components>` texts.
-    comments: HashMap<u32, Vec<String>>,
+    /// (instruction offset from the version token, record index), sorted by offset.
+    by_offset: Vec<(u64, usize)>,
+    /// Record index → its `label<components>, …` comment (empty for none).
+    comments: Vec<String>,
 }
 
 impl DebugLines {
     fn new(program: &Program<'_>) -> Option<DebugLines> {
         let info = program.debug_info()?.ok()?;
-        let by_offset = info.lines.iter().enumerate().map(|(k, r)| (u64::from(r.offset), k)).collect();
-        let mut comments: HashMap<u32, Vec<String>> = HashMap::new();
+        // The last record of an offset wins (reversed, then a stable sort keeps it first).
+        let mut by_offset: Vec<(u64, usize)> =
+            info.lines.iter().enumerate().rev().map(|(k, r)| (u64::from(r.offset), k)).collect();
+        by_offset.sort_by_key(|&(o, _)| o);
+        by_offset.dedup_by_key(|&mut (o, _)| o);
+        // Only records that exist can be printed; writes naming others are ignored.
+        let mut comments = vec![String::new(); info.lines.len()];
         for v in &info.variables {
             let label = info.variable_label(v);
             for (index, comps) in &v.writes {
-                let list: Vec<String> = comps.iter().filter(|&&c| c != 0xffff).map(u16::to_string).collect();
-                comments.entry(*index).or_default().push(format!("{label}<{}>", list.join(",")));
+                let Some(c) = usize::try_from(*index).ok().and_then(|k| comments.get_mut(k)) else {
+                    continue;
+                };
+                if !c.is_empty() {
+                    c.push_str(", ");
+                }
+                c.push_str(&label);
+                c.push('<');
+                for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
+                    if n > 0 {
+                        c.push(',');
+                    }
+                    push_decimal(c, u32::from(*comp));
+                }
+                c.push('>');
             }
         }
         Some(DebugLines { info, by_offset, comments })
@@ -212,17 +232,34 @@ impl DebugLines {
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<(usize, u16, u16)> {
-        let k = *self.by_offset.get(&offset)?;
+        let i = self.by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
+        let k = self.by_offset.get(i)?.1;
         let r = self.info.lines.get(k)?;
         Some((k, r.line, r.file))
     }
 
-    fn comment(&self, record: usize) -> String {
-        u32::try_from(record)
-            .ok()
-            .and_then(|k| self.comments.get(&k))
-            .map(|v| v.join(", "))
-            .unwrap_or_default()
+    fn comment(&self, record: usize) -> &str {
+        self.comments.get(record).map_or("", String::as_str)
+    }
+}
+
+/// `v` in decimal, without going through `fmt`.
+fn push_decimal(out: &mut String, v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        if let Some(b) = buf.get_mut(i) {
+            *b = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    for &b in buf.get(i..).unwrap_or(&[]) {
+        out.push(char::from(b));
     }
 }
 
