@@ -90,8 +90,10 @@ pub fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
-/// Room kept in the reusable input buffer.
+/// Room kept in each reusable input buffer.
 const INPUT_BUFFER: usize = 1 << 16;
+/// A buffer that grew past this for a rare huge input is released after it.
+const INPUT_KEEP: usize = 1 << 20;
 /// Stdout text is handed to the OS in blocks of about this size.
 const FLUSH_AT: usize = 1 << 16;
 /// A run that is still going after this long continues on every core. Shorter runs stay on
@@ -99,6 +101,8 @@ const FLUSH_AT: usize = 1 << 16;
 /// hand-offs, one allocator arena each) to a run that is already over in the blink of an eye.
 /// `SHADERSCOPE_PARALLEL_AFTER_MS` overrides it (tests use 0 to exercise the parallel path).
 const PARALLEL_AFTER: Duration = Duration::from_millis(150);
+/// Files read, prepared and worked on together; also the unit of parallel work.
+const GROUP: usize = 32;
 
 fn parallel_after() -> Duration {
     std::env::var("SHADERSCOPE_PARALLEL_AFTER_MS")
@@ -106,8 +110,6 @@ fn parallel_after() -> Duration {
         .and_then(|v| v.parse().ok())
         .map_or(PARALLEL_AFTER, Duration::from_millis)
 }
-/// Files per unit of parallel work.
-const CHUNK: usize = 32;
 
 /// Run `work` on every input and print the outcomes in input order. Returns the worst status:
 /// 2 beats 1 beats 0. A closed stdout ends the run quietly.
@@ -120,34 +122,48 @@ where
 
 /// Run `work` on every input, each appending to one [`Output`], and print in input order.
 /// Returns the worst status: 2 beats 1 beats 0. A closed stdout ends the run quietly.
-///
-/// Files are done one after the other on this thread, reading into one reused buffer and
-/// writing into one output buffer; once the run has taken [`PARALLEL_AFTER`], the rest is
-/// shared among all cores in chunks that are printed in order.
 pub fn run_each<F>(paths: &[String], work: F) -> u8
 where
     F: Fn(&str, &[u8], &mut Output) + Sync,
 {
+    run_grouped(paths, |_| Vec::<()>::new(), |path, data, _: Option<&()>, out| work(path, data, out))
+}
+
+/// [`run_each`] with a step over each group of [`GROUP`] inputs before they are worked on:
+/// `prepare` gets the contents of the group's readable inputs and returns one value per input
+/// (in order) that `work` then receives with it. It serves work that is cheaper done for many
+/// files at once (the DXBC checksums of a group are hashed side by side).
+///
+/// Groups are done one after the other on this thread, reading into reused buffers and
+/// writing into one output buffer; once the run has taken [`PARALLEL_AFTER`], the remaining
+/// groups are shared among all cores and printed in order.
+pub fn run_grouped<P, S, F>(paths: &[String], prepare: P, work: F) -> u8
+where
+    P: Fn(&[&[u8]]) -> Vec<S> + Sync,
+    F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
+{
     let progress = progress_bar(paths.len());
     let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
-    let mut data = Vec::new();
+    let mut inputs = Vec::new();
     let mut out = Output::default();
     let started = Instant::now();
     let parallel_after = parallel_after();
-    let mut i = 0;
-    while let Some(p) = paths.get(i) {
-        if i % 16 == 15 && paths.len() - i > 2 * CHUNK && started.elapsed() >= parallel_after {
+    let mut groups = paths.chunks(GROUP).enumerate();
+    while let Some((g, files)) = groups.next() {
+        let left = paths.len() - g * GROUP;
+        if g > 0 && left > 2 * GROUP && started.elapsed() >= parallel_after {
             if let Some(threads) = helpers() {
                 run.emit(&mut out);
                 if !run.closed {
-                    parallel(paths.get(i..).unwrap_or(&[]), &work, threads, &mut run);
+                    let rest: Vec<&[String]> = std::iter::once(files).chain(groups.map(|(_, f)| f)).collect();
+                    parallel(&rest, &prepare, &work, threads, &mut run);
                 }
                 return run.finish();
             }
         }
-        one(p, &mut data, &work, &mut out);
+        group(files, &mut inputs, &prepare, &work, &mut out);
         if let Some(pb) = &run.progress {
-            pb.inc(1);
+            pb.inc(files.len() as u64);
         }
         if !out.stderr.is_empty() || out.stdout.len() >= FLUSH_AT {
             run.emit(&mut out);
@@ -155,25 +171,36 @@ where
                 return run.finish();
             }
         }
-        i += 1;
     }
     run.emit(&mut out);
     run.finish()
 }
 
-/// Read one input and run `work` on it.
-fn one<F>(path: &str, data: &mut Vec<u8>, work: &F, out: &mut Output)
+/// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each.
+fn group<P, S, F>(files: &[String], inputs: &mut Vec<Vec<u8>>, prepare: &P, work: &F, out: &mut Output)
 where
-    F: Fn(&str, &[u8], &mut Output),
+    P: Fn(&[&[u8]]) -> Vec<S>,
+    F: Fn(&str, &[u8], Option<&S>, &mut Output),
 {
-    let name = display_name(path);
-    match read_input_into(path, data) {
-        Ok(()) => work(name, data, out),
-        Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
+    if inputs.len() < files.len() {
+        inputs.resize_with(files.len(), Vec::new);
+    }
+    let read: Vec<io::Result<()>> =
+        files.iter().zip(inputs.iter_mut()).map(|(p, buf)| read_input_into(p, buf)).collect();
+    let readable: Vec<&[u8]> =
+        inputs.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(b, _)| b.as_slice()).collect();
+    let prepared = prepare(&readable);
+    let mut next = prepared.iter();
+    for ((path, data), r) in files.iter().zip(inputs.iter()).zip(read) {
+        let name = display_name(path);
+        match r {
+            Ok(()) => work(name, data, next.next(), out),
+            Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
+        }
     }
     // A rare huge input should not pin its buffer for the rest of the run.
-    if data.capacity() > 64 * INPUT_BUFFER {
-        *data = Vec::new();
+    for buf in inputs.iter_mut().filter(|b| b.capacity() > INPUT_KEEP) {
+        *buf = Vec::new();
     }
 }
 
@@ -227,25 +254,23 @@ impl Run {
     }
 }
 
-/// The rest of a long run on `helpers` extra threads and this one, in chunks of [`CHUNK`]
-/// files printed in input order. At most a few chunks per thread wait to be printed.
-fn parallel<F>(paths: &[String], work: &F, helpers: usize, run: &mut Run)
+/// The rest of a long run on `helpers` extra threads and this one, one group at a time,
+/// printed in input order. At most a few groups per thread wait to be printed.
+fn parallel<P, S, F>(chunks: &[&[String]], prepare: &P, work: &F, helpers: usize, run: &mut Run)
 where
-    F: Fn(&str, &[u8], &mut Output) + Sync,
+    P: Fn(&[&[u8]]) -> Vec<S> + Sync,
+    F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
 {
-    let chunks: Vec<&[String]> = paths.chunks(CHUNK).collect();
     let window = 4 * (helpers + 1);
-    // Next chunk to take, chunks printed so far (for the window), and whether to stop.
+    // Next group to take, groups printed so far (for the window), and whether to stop.
     let next = AtomicUsize::new(0);
     let printed = (Mutex::new(0usize), Condvar::new());
     let stop = AtomicBool::new(false);
     let spare: Mutex<Vec<Output>> = Mutex::new(Vec::new());
     let (tx, rx) = mpsc::channel::<(usize, Output)>();
-    let do_chunk = |c: usize, data: &mut Vec<u8>| {
+    let do_chunk = |c: usize, inputs: &mut Vec<Vec<u8>>| {
         let mut out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-        for p in chunks.get(c).copied().unwrap_or(&[]) {
-            one(p, data, work, &mut out);
-        }
+        group(chunks.get(c).copied().unwrap_or(&[]), inputs, prepare, work, &mut out);
         out
     };
     std::thread::scope(|s| {
@@ -253,13 +278,13 @@ where
             let tx = tx.clone();
             let (next, printed, stop, do_chunk, n) = (&next, &printed, &stop, &do_chunk, chunks.len());
             s.spawn(move || {
-                let mut data = Vec::new();
+                let mut inputs = Vec::new();
                 loop {
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= n {
                         break;
                     }
-                    // Wait while this chunk is too far ahead of the printer.
+                    // Wait while this group is too far ahead of the printer.
                     if let Ok(mut done) = printed.0.lock() {
                         while c >= *done + window && !stop.load(Ordering::Relaxed) {
                             match printed.1.wait(done) {
@@ -271,7 +296,7 @@ where
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let out = do_chunk(c, &mut data);
+                    let out = do_chunk(c, &mut inputs);
                     if tx.send((c, out)).is_err() {
                         break;
                     }
@@ -279,7 +304,7 @@ where
             });
         }
         drop(tx);
-        let mut data = Vec::new();
+        let mut inputs = Vec::new();
         let mut ready: BTreeMap<usize, Output> = BTreeMap::new();
         let mut emitted = 0;
         while emitted < chunks.len() && !run.closed {
@@ -301,12 +326,12 @@ where
                 printed.1.notify_all();
                 continue;
             }
-            // The next chunk to print is not ready: help, or wait for it.
+            // The next group to print is not ready: help, or wait for it.
             let c = next.load(Ordering::Relaxed);
             if c < chunks.len() && c < emitted + window {
                 let c = next.fetch_add(1, Ordering::Relaxed);
                 if c < chunks.len() {
-                    let out = do_chunk(c, &mut data);
+                    let out = do_chunk(c, &mut inputs);
                     ready.insert(c, out);
                     continue;
                 }

@@ -30,23 +30,31 @@ pub struct Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
-    let opts = DisasmOptions { program: o.dvle, offsets: o.offsets, raw: o.raw };
+    let opts = DisasmOptions { program: o.dvle, offsets: o.offsets, raw: o.raw, ..Default::default() };
     let color = o.color.enabled();
     let many = o.files.len() > 1;
-    batch::run_each(&o.files, |path, data, out| {
+    // The DXBC checksums of a group of files are hashed side by side (several times faster
+    // than one after the other); each listing then gets its file's.
+    let prepare = |group: &[&[u8]]| {
+        let dxbc: Vec<&[u8]> = group.iter().copied().filter(|d| d.starts_with(b"DXBC")).collect();
+        let mut sums = shaderscope::format::dxbc::checksum::compute_many(&dxbc).into_iter();
+        group.iter().map(|d| if d.starts_with(b"DXBC") { sums.next() } else { None }).collect::<Vec<_>>()
+    };
+    batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
+        let opts = &DisasmOptions { dxbc_checksum: checksum.copied().flatten(), ..opts.clone() };
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
             Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
         };
         if o.json {
-            return out.push(match file.disasm_json(&opts) {
+            return out.push(match file.disasm_json(opts) {
                 Ok(v) => Outcome::out(batch::record("disasm", path, v)),
                 Err(e) => batch::parse_failure(path, &e, true),
             });
         }
         let result = if o.html {
             let mut p = Html::default();
-            let r = file.disasm(&opts, &mut p);
+            let r = file.disasm(opts, &mut p);
             out.stdout.push_str(&p.out);
             r
         } else {
@@ -57,12 +65,12 @@ pub fn run(o: Opts) -> u8 {
             }
             if color {
                 let mut p = Ansi::default();
-                let r = print_with(&mut p, &*file, &opts);
+                let r = print_with(&mut p, &*file, opts);
                 out.stdout.push_str(&p.out);
                 r
             } else {
                 // Plain text goes straight into the output buffer: no per-file string, no copy.
-                file.disasm_text(&opts, &mut out.stdout)
+                file.disasm_text(opts, &mut out.stdout)
             }
         };
         if let Err(e) = result {

@@ -71,3 +71,45 @@ fn usage_errors_exit_2_and_non_dxbc_input_exits_1() {
     assert_eq!(code, 1);
     assert!(err.contains("bad DXBC header magic at offset 0x0"), "{err}");
 }
+
+/// `disasm` hashes the checksums of a group of files side by side; each listing must still get
+/// its own file's verdict (fxc's note on a wrong checksum), whatever the sizes and the order.
+#[test]
+fn disasm_notes_exactly_the_containers_with_a_wrong_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    let mut bad = Vec::new();
+    for i in 0..75usize {
+        let mut b = Builder::new();
+        b.push(*b"STAT", vec![i as u8; 4 * 37]);
+        // Sizes across the padding cases and a few multi-block bodies.
+        b.push(*b"PRIV", vec![0xA5; (i * 37) % 300]);
+        let mut data = b.finish().unwrap();
+        if i % 7 == 3 {
+            data[4 + i % 16] ^= 0x40;
+            bad.push(i);
+        }
+        let p = dir.path().join(format!("f{i:02}.dxbc"));
+        std::fs::write(&p, &data).unwrap();
+        paths.push(p.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["disasm"];
+    args.extend(paths.iter().map(String::as_str));
+    for after in ["1000000", "0"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+            .args(&args)
+            .env("SHADERSCOPE_PARALLEL_AFTER_MS", after)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let noted: Vec<usize> = text
+            .split("// /")
+            .skip(1)
+            .enumerate()
+            .filter(|(_, listing)| listing.contains("SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED"))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(noted, bad, "parallel after {after} ms");
+    }
+}

@@ -19,6 +19,10 @@ pub struct DisasmOptions {
     pub offsets: bool,
     /// Show each instruction's raw encoding.
     pub raw: bool,
+    /// DXBC: the container checksum when the caller has already computed it (the CLI hashes
+    /// a batch of files at once with [`crate::format::dxbc::checksum::compute_many`]); `None`
+    /// computes it. It decides fxc's note on containers whose stored checksum is wrong.
+    pub dxbc_checksum: Option<[u8; 16]>,
 }
 
 /// How bad a validation finding is.
