@@ -191,19 +191,36 @@ pub fn write_listing_printer(
     result
 }
 
+std::thread_local! {
+    /// One operand cache per thread, reused from program to program: a fresh one would cost
+    /// clearing its 10 KB for every program, more than small programs take to print.
+    static CACHE: std::cell::RefCell<OperandCache> = std::cell::RefCell::new(OperandCache::new());
+}
+
 fn write_program(
     program: &Program<'_>,
     style: &ListingStyle,
     out: &mut TextBuf,
-    mut lines: Option<&mut Vec<LineStart>>,
+    lines: Option<&mut Vec<LineStart>>,
 ) -> Result<ListingReport> {
-    let mut p = Printer {
-        style: *style,
-        sm51: program.is_sm51(),
-        base: program.base(),
-        indent: 0,
-        cache: OperandCache::new(),
-    };
+    CACHE.with(|cache| match cache.try_borrow_mut() {
+        Ok(mut cache) => {
+            cache.forget();
+            write_program_with(program, style, out, lines, &mut cache)
+        }
+        // Not reentered in practice; a private cache keeps it correct if it ever is.
+        Err(_) => write_program_with(program, style, out, lines, &mut OperandCache::new()),
+    })
+}
+
+fn write_program_with(
+    program: &Program<'_>,
+    style: &ListingStyle,
+    out: &mut TextBuf,
+    mut lines: Option<&mut Vec<LineStart>>,
+    cache: &mut OperandCache,
+) -> Result<ListingReport> {
+    let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0, cache };
     let mut report = ListingReport::default();
     out.reserve(program.byte_len() as usize * 3);
     if let Some(l) = lines.as_deref_mut() {
@@ -231,31 +248,55 @@ fn write_program(
     Ok(report)
 }
 
-struct Printer {
+struct Printer<'c> {
     style: ListingStyle,
     sm51: bool,
     base: u64,
     indent: usize,
-    cache: OperandCache,
+    cache: &'c mut OperandCache,
 }
 
 /// Entries of [`OperandCache`] (a power of two).
-const CACHE_SLOTS: usize = 64;
+const CACHE_SLOTS: usize = 256;
 /// Longest operand text kept in the cache.
 const CACHE_TEXT: usize = 22;
 
 /// The text of recently printed simple operands, keyed by their tokens. A register with no
 /// extended token and one or two immediate 32-bit indices (`r3.xyzx`, `cb0[4].x`) always
-/// prints the same text, so most operands of a program are printed once and copied afterwards.
+/// prints the same text within a program, so most operands of a program are printed once and
+/// copied afterwards. Entries carry the program's epoch (bits 96–126 of a key, which the
+/// tokens never use), so moving to the next program forgets them without clearing anything.
 struct OperandCache {
     keys: [u128; CACHE_SLOTS],
     lens: [u8; CACHE_SLOTS],
     text: [[u8; CACHE_TEXT]; CACHE_SLOTS],
+    epoch: u128,
 }
+
+/// Where the epoch sits in a stored key.
+const EPOCH_SHIFT: u32 = 96;
+/// Epochs run from 1 to this, then the cache is cleared and they start again.
+const EPOCH_MAX: u128 = (1 << 31) - 1;
 
 impl OperandCache {
     fn new() -> Self {
-        OperandCache { keys: [0; CACHE_SLOTS], lens: [0; CACHE_SLOTS], text: [[0; CACHE_TEXT]; CACHE_SLOTS] }
+        OperandCache {
+            keys: [0; CACHE_SLOTS],
+            lens: [0; CACHE_SLOTS],
+            text: [[0; CACHE_TEXT]; CACHE_SLOTS],
+            epoch: 1 << EPOCH_SHIFT,
+        }
+    }
+
+    /// Forget every entry (a new program starts; its text may differ: SM5.1, fxc style).
+    fn forget(&mut self) {
+        let next = (self.epoch >> EPOCH_SHIFT) + 1;
+        if next > EPOCH_MAX {
+            self.keys = [0; CACHE_SLOTS];
+            self.epoch = 1 << EPOCH_SHIFT;
+        } else {
+            self.epoch = next << EPOCH_SHIFT;
+        }
     }
 
     /// The cache key of the operand starting at `t` and its length in tokens, when it is a
@@ -278,14 +319,15 @@ impl OperandCache {
     #[inline]
     fn slot(key: u128) -> usize {
         let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
-        (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize & (CACHE_SLOTS - 1)
+        (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+            & (CACHE_SLOTS - 1)
     }
 
     /// The cached text of `key` as the whole slot and the length used.
     #[inline]
     fn get(&self, key: u128) -> Option<(&[u8; CACHE_TEXT], usize)> {
         let s = Self::slot(key);
-        if self.keys.get(s) != Some(&key) {
+        if self.keys.get(s) != Some(&(key | self.epoch)) {
             return None;
         }
         let len = usize::from(self.lens.get(s).copied().unwrap_or(0));
@@ -299,7 +341,7 @@ impl OperandCache {
         {
             if let Some(d) = dst.get_mut(..text.len()) {
                 d.copy_from_slice(text);
-                *k = key;
+                *k = key | self.epoch;
                 *l = text.len() as u8;
             }
         }
@@ -309,7 +351,7 @@ impl OperandCache {
 /// Characters of the component names.
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
-impl Printer {
+impl Printer<'_> {
     fn line(&mut self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         let Some(info) = inst.info else {
             out.push_str("// unknown opcode ");
