@@ -240,7 +240,9 @@ pub fn listing_buf(d: &Dxbc<'_>, opts: &ListingOptions, s: &mut TextBuf) -> Resu
 /// `// Approximately N instruction slots used`, from STAT (0 without it).
 fn footer(d: &Dxbc<'_>, s: &mut TextBuf) {
     let n = d.stat.as_ref().map(|s| s.instruction_count()).unwrap_or(0);
-    let _ = writeln!(s, "// Approximately {n} instruction slots used");
+    s.push_str("// Approximately ");
+    s.push_u64(u64::from(n));
+    s.push_str(" instruction slots used\n");
 }
 
 /// Everything before the program: the comment tables.
@@ -307,12 +309,17 @@ fn notes(d: &Dxbc<'_>, generation: Generation, checksum: Option<[u8; 16]>, s: &m
         s.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
     }
     let flags = d.sfi0.as_ref().map(|f| f.flags).unwrap_or(0);
-    let wanted: Vec<&str> =
-        super::chunks::FEATURE_FLAGS.iter().filter(|f| flags & f.0 != 0 && f.0 != 0x2).map(|f| f.2).collect();
-    if !wanted.is_empty() {
+    let mut wanted = super::chunks::FEATURE_FLAGS
+        .iter()
+        .filter(|f| flags & f.0 != 0 && f.0 != 0x2)
+        .map(|f| f.2)
+        .peekable();
+    if wanted.peek().is_some() {
         s.push_str("// Note: shader requires additional functionality:\n");
         for w in wanted {
-            let _ = writeln!(s, "//       {w}");
+            s.push_str("//       ");
+            s.push_str(w);
+            s.push('\n');
         }
         s.push_str("//\n//\n");
     }
@@ -333,7 +340,11 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut TextBuf) {
             3 => "Resource bind info for",
             _ => "cbuffer",
         };
-        let _ = writeln!(s, "// {title} {}\n// {{\n//", cb.name);
+        s.push_str("// ");
+        s.push_str(title);
+        s.push(' ');
+        s.push_str(&cb.name.text());
+        s.push_str("\n// {\n//\n");
         variables(r, cb, &mut budget, s);
         s.push_str("//\n// }\n//\n");
     }
@@ -351,7 +362,8 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut 
         if let Some(def) = v.default {
             s.push_str("//      =");
             for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
-                let _ = write!(s, " 0x{x:08x}");
+                s.push_str(" 0x");
+                s.push_hex(u64::from(x), 8);
             }
             s.push_str(" \n");
         }
@@ -368,16 +380,21 @@ enum Tail {
 }
 
 fn write_tail(s: &mut TextBuf, tail: Tail) {
-    let _ = match tail {
-        Tail::Member(at) => write!(s, "// Offset: {at:>4}"),
+    match tail {
+        Tail::Member(at) => {
+            s.push_str("// Offset: ");
+            s.push_u64_right(u64::from(at), 4);
+        }
         Tail::Variable { start, size, used } => {
-            let r = write!(s, "// Offset: {start:>4} Size: {size:>5}");
+            s.push_str("// Offset: ");
+            s.push_u64_right(u64::from(start), 4);
+            s.push_str(" Size: ");
+            s.push_u64_right(u64::from(size), 5);
             if !used {
                 s.push_str(" [unused]");
             }
-            r
         }
-    };
+    }
 }
 
 /// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
@@ -450,7 +467,9 @@ fn declaration(
 fn push_declarator(s: &mut TextBuf, name: &str, elements: u16) {
     s.push_str(name);
     if elements > 0 {
-        let _ = write!(s, "[{elements}]");
+        s.push('[');
+        s.push_u64(u64::from(elements));
+        s.push(']');
     }
     s.push(';');
 }
@@ -463,9 +482,7 @@ pub fn type_budget(r: &Rdef<'_>) -> usize {
 }
 
 fn push_spaces(s: &mut TextBuf, n: usize) {
-    for _ in 0..n {
-        s.push(' ');
-    }
+    s.push_spaces(n);
 }
 
 /// The HLSL spelling of a (non-struct) type: `float4`, `row_major float4x4`, `interface I`.
@@ -499,23 +516,32 @@ fn push_type_name(s: &mut TextBuf, ty: &Type<'_>) {
         63 => "min16uint",
         _ => "",
     };
-    let _ = match ty.class {
-        0 => write!(s, "{base}"),
-        1 => write!(s, "{base}{}", ty.columns),
-        2 => write!(s, "row_major {base}{}x{}", ty.rows, ty.columns),
-        3 => write!(s, "{base}{}x{}", ty.rows, ty.columns),
+    match ty.class {
+        0 => s.push_str(base),
+        1 => {
+            s.push_str(base);
+            s.push_u64(u64::from(ty.columns));
+        }
+        2 | 3 => {
+            if ty.class == 2 {
+                s.push_str("row_major ");
+            }
+            s.push_str(base);
+            s.push_u64(u64::from(ty.rows));
+            s.push('x');
+            s.push_u64(u64::from(ty.columns));
+        }
         6 | 7 => {
             s.push_str("interface ");
             if let Some(n) = ty.name {
                 s.push_str(&n.text());
             }
-            Ok(())
         }
         _ => match ty.name {
-            Some(n) => write!(s, "{}", n.text()),
-            None => write!(s, "{base}"),
+            Some(n) => s.push_str(&n.text()),
+            None => s.push_str(base),
         },
-    };
+    }
 }
 
 // ------------------------------------------------------------------ Resource Bindings
@@ -540,30 +566,55 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         s.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
         s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     }
+    let mut cell = TextBuf::default();
+    let right = |s: &mut TextBuf, cell: &mut TextBuf, width: usize| {
+        s.push(' ');
+        s.push_right(cell.as_str(), width);
+        cell.clear();
+    };
     for b in &r.bindings {
-        let _ = write!(
-            s,
-            "// {:<30} {:>10} {:>7} {:>11}",
-            b.name.text(),
-            binding_type(b),
-            binding_format(b),
-            binding_dimension(b)
-        );
-        let count = if b.bind_count == 0 { "unbounded".to_string() } else { b.bind_count.to_string() };
+        s.push_str("// ");
+        s.push_left(&b.name.text(), 30);
+        s.push(' ');
+        s.push_right(binding_type(b), 10);
+        binding_format(b, &mut cell);
+        right(s, &mut cell, 7);
+        binding_dimension(b, &mut cell);
+        right(s, &mut cell, 11);
+        let count = |cell: &mut TextBuf| match b.bind_count {
+            0 => cell.push_str("unbounded"),
+            n => cell.push_u64(u64::from(n)),
+        };
         if sm51 {
             let [space, id] = b.space_id.unwrap_or([0, 0]);
             let (upper, lower) = register_prefix(b);
-            let bind = if space == 0 {
-                format!("{lower}{}", b.bind_point)
-            } else {
-                format!("{lower}{},space{space}", b.bind_point)
-            };
-            let _ = writeln!(s, " {:>7} {:>14} {:>6} ", format!("{upper}{id}"), bind, count);
+            cell.push_str(upper);
+            cell.push_u64(u64::from(id));
+            right(s, &mut cell, 7);
+            cell.push_str(lower);
+            cell.push_u64(u64::from(b.bind_point));
+            if space != 0 {
+                cell.push_str(",space");
+                cell.push_u64(u64::from(space));
+            }
+            right(s, &mut cell, 14);
+            count(&mut cell);
+            right(s, &mut cell, 6);
+            s.push_str(" \n");
         } else if generation >= Generation::Fxc10 {
             let (_, lower) = register_prefix(b);
-            let _ = writeln!(s, " {:>14} {:>6} ", format!("{lower}{}", b.bind_point), count);
+            cell.push_str(lower);
+            cell.push_u64(u64::from(b.bind_point));
+            right(s, &mut cell, 14);
+            count(&mut cell);
+            right(s, &mut cell, 6);
+            s.push_str(" \n");
         } else {
-            let _ = writeln!(s, " {:>4} {:>8}", b.bind_point, count);
+            s.push(' ');
+            s.push_u64_right(u64::from(b.bind_point), 4);
+            count(&mut cell);
+            right(s, &mut cell, 8);
+            s.push('\n');
         }
     }
     s.push_str("//\n//\n");
@@ -590,11 +641,11 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
     }
 }
 
-fn binding_format(b: &Binding<'_>) -> String {
+fn binding_format(b: &Binding<'_>, s: &mut TextBuf) {
     match b.input_type {
-        0 | 1 | 3 => "NA".to_string(),
-        5 | 6 | 9 | 10 | 11 => "struct".to_string(),
-        7 | 8 => "byte".to_string(),
+        0 | 1 | 3 => s.push_str("NA"),
+        5 | 6 | 9 | 10 | 11 => s.push_str("struct"),
+        7 | 8 => s.push_str("byte"),
         _ => {
             let base = match b.return_type {
                 1 => "unorm",
@@ -608,41 +659,44 @@ fn binding_format(b: &Binding<'_>) -> String {
                 _ => "",
             };
             let comps = ((b.flags >> 2) & 3) + 1;
-            if comps == 1 { base.to_string() } else { format!("{base}{comps}") }
+            s.push_str(base);
+            if comps != 1 {
+                s.push_u64(u64::from(comps));
+            }
         }
     }
 }
 
-fn binding_dimension(b: &Binding<'_>) -> String {
-    match b.input_type {
-        0 | 1 | 3 => return "NA".to_string(),
-        5 | 7 => return "r/o".to_string(),
-        6 | 8 => return "r/w".to_string(),
-        9 => return "append".to_string(),
-        10 => return "consume".to_string(),
-        11 => return "r/w+cnt".to_string(),
-        _ => {}
-    }
-    let ms = |name: &str| {
-        if b.samples != 0 && b.samples != u32::MAX {
-            format!("{name}{}", b.samples)
-        } else {
-            name.to_string()
-        }
+fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
+    let fixed = match b.input_type {
+        0 | 1 | 3 => "NA",
+        5 | 7 => "r/o",
+        6 | 8 => "r/w",
+        9 => "append",
+        10 => "consume",
+        11 => "r/w+cnt",
+        _ => "",
     };
-    match b.dimension {
-        1 => "buf".to_string(),
-        2 => "1d".to_string(),
-        3 => "1darray".to_string(),
-        4 => "2d".to_string(),
-        5 => "2darray".to_string(),
-        6 => ms("2dMS"),
-        7 => ms("2dMSarray"),
-        8 => "3d".to_string(),
-        9 => "cube".to_string(),
-        10 => "cubearray".to_string(),
-        11 => "bufex".to_string(),
-        _ => "NA".to_string(),
+    if !fixed.is_empty() {
+        return s.push_str(fixed);
+    }
+    let name = match b.dimension {
+        1 => "buf",
+        2 => "1d",
+        3 => "1darray",
+        4 => "2d",
+        5 => "2darray",
+        6 => "2dMS",
+        7 => "2dMSarray",
+        8 => "3d",
+        9 => "cube",
+        10 => "cubearray",
+        11 => "bufex",
+        _ => "NA",
+    };
+    s.push_str(name);
+    if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
+        s.push_u64(u64::from(b.samples));
     }
 }
 
@@ -654,28 +708,34 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Reg Buffer  Start Reg # of Regs        Data Conversion\n");
         s.push_str("// ---------- ------- --------- --------- ----------------------\n");
         for m in &a.cb_mappings {
-            let conv: Vec<&str> = m
-                .conversion
-                .iter()
-                .map(|c| match c {
+            s.push_str("// ");
+            let at = s.len();
+            s.push('c');
+            s.push_u64(u64::from(m.target));
+            s.push_spaces(10usize.saturating_sub(s.len() - at));
+            s.push(' ');
+            let at = s.len();
+            s.push_str("cb");
+            s.push_u64(u64::from(m.buffer));
+            s.push_spaces(7usize.saturating_sub(s.len() - at));
+            s.push(' ');
+            s.push_u64_right(u64::from(m.start), 9);
+            s.push(' ');
+            s.push_u64_right(u64::from(m.count), 9);
+            s.push_str("  (");
+            for i in 0..4 {
+                if i > 0 {
+                    s.push(',');
+                }
+                let conv = m.conversion.get(i).map_or("", |c| match c {
                     0 => "FLT",
                     1 => "INT",
                     2 => "BOOL",
                     _ => "UNK",
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "// {:<10} {:<7} {:>9} {:>9}  ({:>4},{:>4},{:>4},{:>4})",
-                format!("c{}", m.target),
-                format!("cb{}", m.buffer),
-                m.start,
-                m.count,
-                conv.first().copied().unwrap_or(""),
-                conv.get(1).copied().unwrap_or(""),
-                conv.get(2).copied().unwrap_or(""),
-                conv.get(3).copied().unwrap_or(""),
-            );
+                });
+                s.push_right(conv, 4);
+            }
+            s.push_str(")\n");
         }
         s.push_str("//\n");
     }
@@ -720,7 +780,9 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
         SignatureKind::PatchConstant => ("Patch Constant signature", "no Patch Constant"),
     };
     let narrow = generation.narrow_signatures();
-    let _ = writeln!(s, "//\n// {title}:\n//");
+    s.push_str("//\n// ");
+    s.push_str(title);
+    s.push_str(":\n//\n");
     if narrow {
         s.push_str("// Name                 Index   Mask Register SysValue Format   Used\n");
         s.push_str("// -------------------- ----- ------ -------- -------- ------ ------\n");
@@ -729,7 +791,9 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
         s.push_str("// -------------------- ----- ------ -------- -------- ------- ------\n");
     }
     if sig.elements.is_empty() {
-        let _ = writeln!(s, "// {none}");
+        s.push_str("// ");
+        s.push_str(none);
+        s.push('\n');
         return;
     }
     let is_output = match sig.kind {

@@ -33,7 +33,12 @@ impl<'a> Cstr<'a> {
 
     /// The text, with invalid UTF-8 replaced.
     pub fn text(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.bytes)
+        // The strings are ASCII in practice: the plain check is much cheaper than the lossy
+        // decoder, which is kept for the rest.
+        match std::str::from_utf8(self.bytes) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(self.bytes),
+        }
     }
 
     /// Length in bytes (without the NUL).

@@ -229,7 +229,11 @@ fn write_program_with(
     if style.offsets {
         out.push_str("0x00000000: ");
     }
-    out.push_str(&program.version_name());
+    out.push_str(program.program_type.prefix());
+    out.push('_');
+    out.push_u64(u64::from(program.major));
+    out.push('_');
+    out.push_u64(u64::from(program.minor));
     out.push('\n');
     for inst in program.instructions() {
         let inst = inst?;
