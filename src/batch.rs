@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
-use std::time::{Duration, Instant};
 
 /// Everything is fine.
 pub const OK: u8 = 0;
@@ -96,19 +95,18 @@ const INPUT_BUFFER: usize = 1 << 16;
 const INPUT_KEEP: usize = 1 << 20;
 /// Stdout text is handed to the OS in blocks of about this size.
 const FLUSH_AT: usize = 1 << 16;
-/// A run that is still going after this long continues on every core. Shorter runs stay on
-/// one thread: each file takes microseconds, and threads would only add CPU time (start-up,
-/// hand-offs, one allocator arena each) to a run that is already over in the blink of an eye.
-/// `SHADERSCOPE_PARALLEL_AFTER_MS` overrides it (tests use 0 to exercise the parallel path).
-const PARALLEL_AFTER: Duration = Duration::from_millis(150);
+/// A run that has read this much input continues on every core (16 MiB is about a fifth of a
+/// second of single-core work for DXBC listings). Smaller runs stay on one thread: each file
+/// takes microseconds, and threads would only add CPU time (start-up, hand-offs, one
+/// allocator arena each) to a run that is over in the blink of an eye. Counting bytes rather
+/// than time keeps the choice the same on a busy machine.
+/// `SHADERSCOPE_PARALLEL_AFTER` (bytes) overrides it; tests use 0 to exercise the parallel path.
+const PARALLEL_AFTER: u64 = 16 << 20;
 /// Files read, prepared and worked on together; also the unit of parallel work.
 const GROUP: usize = 32;
 
-fn parallel_after() -> Duration {
-    std::env::var("SHADERSCOPE_PARALLEL_AFTER_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(PARALLEL_AFTER, Duration::from_millis)
+fn parallel_after() -> u64 {
+    std::env::var("SHADERSCOPE_PARALLEL_AFTER").ok().and_then(|v| v.parse().ok()).unwrap_or(PARALLEL_AFTER)
 }
 
 /// Run `work` on every input and print the outcomes in input order. Returns the worst status:
@@ -135,7 +133,7 @@ where
 /// files at once (the DXBC checksums of a group are hashed side by side).
 ///
 /// Groups are done one after the other on this thread, reading into reused buffers and
-/// writing into one output buffer; once the run has taken [`PARALLEL_AFTER`], the remaining
+/// writing into one output buffer; once the run has read [`PARALLEL_AFTER`] bytes, the remaining
 /// groups are shared among all cores and printed in order.
 pub fn run_grouped<P, S, F>(paths: &[String], prepare: P, work: F) -> u8
 where
@@ -146,12 +144,12 @@ where
     let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
     let mut inputs = Vec::new();
     let mut out = Output::default();
-    let started = Instant::now();
+    let mut read = 0u64;
     let parallel_after = parallel_after();
     let mut groups = paths.chunks(GROUP).enumerate();
     while let Some((g, files)) = groups.next() {
         let left = paths.len() - g * GROUP;
-        if g > 0 && left > 2 * GROUP && started.elapsed() >= parallel_after {
+        if g > 0 && left > 2 * GROUP && read >= parallel_after {
             if let Some(threads) = helpers() {
                 run.emit(&mut out);
                 if !run.closed {
@@ -161,7 +159,7 @@ where
                 return run.finish();
             }
         }
-        group(files, &mut inputs, &prepare, &work, &mut out);
+        read += group(files, &mut inputs, &prepare, &work, &mut out);
         if let Some(pb) = &run.progress {
             pb.inc(files.len() as u64);
         }
@@ -177,7 +175,8 @@ where
 }
 
 /// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each.
-fn group<P, S, F>(files: &[String], inputs: &mut Vec<Vec<u8>>, prepare: &P, work: &F, out: &mut Output)
+/// Returns the number of bytes read.
+fn group<P, S, F>(files: &[String], inputs: &mut Vec<Vec<u8>>, prepare: &P, work: &F, out: &mut Output) -> u64
 where
     P: Fn(&[&[u8]]) -> Vec<S>,
     F: Fn(&str, &[u8], Option<&S>, &mut Output),
@@ -189,6 +188,7 @@ where
         files.iter().zip(inputs.iter_mut()).map(|(p, buf)| read_input_into(p, buf)).collect();
     let readable: Vec<&[u8]> =
         inputs.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(b, _)| b.as_slice()).collect();
+    let bytes = readable.iter().map(|d| d.len() as u64).sum();
     let prepared = prepare(&readable);
     let mut next = prepared.iter();
     for ((path, data), r) in files.iter().zip(inputs.iter()).zip(read) {
@@ -202,6 +202,7 @@ where
     for buf in inputs.iter_mut().filter(|b| b.capacity() > INPUT_KEEP) {
         *buf = Vec::new();
     }
+    bytes
 }
 
 /// Extra threads to start, when the machine has more than one core.
@@ -270,7 +271,7 @@ where
     let (tx, rx) = mpsc::channel::<(usize, Output)>();
     let do_chunk = |c: usize, inputs: &mut Vec<Vec<u8>>| {
         let mut out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-        group(chunks.get(c).copied().unwrap_or(&[]), inputs, prepare, work, &mut out);
+        let _ = group(chunks.get(c).copied().unwrap_or(&[]), inputs, prepare, work, &mut out);
         out
     };
     std::thread::scope(|s| {

@@ -95,10 +95,10 @@ fn disasm_notes_exactly_the_containers_with_a_wrong_checksum() {
     }
     let mut args = vec!["disasm"];
     args.extend(paths.iter().map(String::as_str));
-    for after in ["1000000", "0"] {
+    for after in ["1000000000", "0"] {
         let out = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
             .args(&args)
-            .env("SHADERSCOPE_PARALLEL_AFTER_MS", after)
+            .env("SHADERSCOPE_PARALLEL_AFTER", after)
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
@@ -110,6 +110,6 @@ fn disasm_notes_exactly_the_containers_with_a_wrong_checksum() {
             .filter(|(_, listing)| listing.contains("SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED"))
             .map(|(i, _)| i)
             .collect();
-        assert_eq!(noted, bad, "parallel after {after} ms");
+        assert_eq!(noted, bad, "parallel after {after} bytes");
     }
 }

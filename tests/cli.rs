@@ -146,10 +146,10 @@ fn parallel_batches_print_in_input_order() {
         }
     }
     let run_with = |after: &str| {
-        let o = bin().args(&args).env("SHADERSCOPE_PARALLEL_AFTER_MS", after).output().unwrap();
+        let o = bin().args(&args).env("SHADERSCOPE_PARALLEL_AFTER", after).output().unwrap();
         (o.status.code(), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
     };
-    let sequential = run_with("1000000");
+    let sequential = run_with("1000000000");
     let parallel = run_with("0");
     assert_eq!(sequential.0, Some(2));
     assert!(sequential.2.contains("no-such-file.shbin: cannot read"), "{}", sequential.2);
