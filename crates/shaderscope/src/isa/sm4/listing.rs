@@ -406,7 +406,10 @@ impl Printer<'_> {
     }
 
     fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo, out: &mut TextBuf) -> Result<()> {
-        out.push_str(info.mnemonic);
+        match super::opcodes::padded_mnemonic(inst.opcode) {
+            Some((padded, len)) => out.push_prefix(padded, len),
+            None => out.push_str(info.mnemonic),
+        }
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
             out.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
         }
@@ -1161,7 +1164,7 @@ fn components(c: Components, out: &mut TextBuf) {
                     n += 1;
                 }
             }
-            out.push_ascii(b.get(..n).unwrap_or(&[]));
+            out.push_prefix(&b, n);
         }
         Components::Swizzle(s) => out.push_ascii(&[b'.', l(s[0]), l(s[1]), l(s[2]), l(s[3])]),
         Components::Select(v) => out.push_ascii(&[b'.', l(v)]),

@@ -420,6 +420,37 @@ const fn build_index() -> [u8; MAX_OPCODE + 1] {
     index
 }
 
+/// Longest mnemonic (`dcl_tessellator_output_primitive`).
+pub(crate) const MNEMONIC_MAX: usize = 32;
+
+/// Every mnemonic padded with spaces to [`MNEMONIC_MAX`] bytes, by row: printing one is then a
+/// copy of known size (no call to `memcpy` for a few bytes), cut to its length.
+static PADDED: [[u8; MNEMONIC_MAX]; TABLE.len()] = build_padded();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_padded() -> [[u8; MNEMONIC_MAX]; TABLE.len()] {
+    let mut padded = [[b' '; MNEMONIC_MAX]; TABLE.len()];
+    let mut row = 0;
+    while row < TABLE.len() {
+        let m = TABLE[row].mnemonic.as_bytes();
+        assert!(m.len() <= MNEMONIC_MAX);
+        let mut i = 0;
+        while i < m.len() {
+            padded[row][i] = m[i];
+            i += 1;
+        }
+        row += 1;
+    }
+    padded
+}
+
+/// The mnemonic of `opcode` padded to [`MNEMONIC_MAX`] bytes, and its length.
+#[inline]
+pub(crate) fn padded_mnemonic(opcode: u16) -> Option<(&'static [u8; MNEMONIC_MAX], usize)> {
+    let row = usize::from(*INDEX.get(usize::from(opcode))?);
+    Some((PADDED.get(row)?, TABLE.get(row)?.mnemonic.len()))
+}
+
 /// The table row of `opcode`, or `None` for a number the format does not define.
 #[inline]
 pub fn info(opcode: u16) -> Option<&'static OpInfo> {
@@ -435,6 +466,15 @@ pub fn all() -> &'static [OpInfo] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn padded_mnemonics_are_the_mnemonics() {
+        for row in all() {
+            let (padded, len) = padded_mnemonic(row.opcode).unwrap();
+            assert_eq!(&padded[..len], row.mnemonic.as_bytes());
+        }
+        assert!(padded_mnemonic(0x7ff).is_none());
+    }
 
     #[test]
     fn rows_are_sorted_unique_and_indexed() {
