@@ -265,10 +265,9 @@ const CACHE_SLOTS: usize = 256;
 /// Longest operand text kept in the cache.
 const CACHE_TEXT: usize = 22;
 
-/// The text of recently printed simple operands, keyed by their tokens. A register with no
-/// extended token and one or two immediate 32-bit indices (`r3.xyzx`, `cb0[4].x`) always
-/// prints the same text within a program, so most operands of a program are printed once and
-/// copied afterwards. Entries carry the program's epoch (bits 96–126 of a key, which the
+/// The text of recently printed simple operands, keyed by their tokens (see
+/// [`OperandCache::key`]): such an operand always prints the same text within a program, so
+/// most operands of a program are printed once and copied afterwards. Entries carry the program's epoch (bits 96–126 of a key, which the
 /// tokens never use), so moving to the next program forgets them without clearing anything.
 struct OperandCache {
     keys: [u128; CACHE_SLOTS],
@@ -304,20 +303,34 @@ impl OperandCache {
     }
 
     /// The cache key of the operand starting at `t` and its length in tokens, when it is a
-    /// simple one.
+    /// simple one: no extended token and one or two immediate 32-bit indices (`r3.xyzx`,
+    /// `cb0[4].x`); for sources also one extended token (a modifier or precision: `-r1.x`,
+    /// `|r2.xyzx|`) with one such index, and one-component 32-bit literals, whose text also
+    /// depends on the operand's type `ty` (`l(1.000000)`, `l(0x3f800000)`).
     #[inline]
-    fn key(t: &[zerocopy::little_endian::U32]) -> Option<(u128, usize)> {
+    fn key(t: &[zerocopy::little_endian::U32], source: bool, ty: Ty) -> Option<(u128, usize)> {
         let tok0 = t.first()?.get();
-        // No extended token; one or two indices, each an immediate 32-bit value.
-        if tok0 & 0x8000_0000 != 0 || (tok0 >> 22) & 0x3f != 0 {
+        let word = |i: usize| t.get(i).map(|v| u128::from(v.get()));
+        let dim = (tok0 >> 20) & 3;
+        let immediate_indices = (tok0 >> 22) & 0x3f == 0;
+        if tok0 & 0x8000_0000 == 0 {
+            if (tok0 >> 12) & 0xff == u32::from(ot::IMMEDIATE32) && tok0 & 3 == 1 && dim == 0 {
+                return Some((u128::from(tok0) | (word(1)? << 32) | ((ty as u128 + 1) << 64), 2));
+            }
+            if !immediate_indices {
+                return None;
+            }
+            return match dim {
+                1 => Some((u128::from(tok0) | (word(1)? << 32), 2)),
+                2 => Some((u128::from(tok0) | (word(1)? << 32) | (word(2)? << 64) | (1 << 127), 3)),
+                _ => None,
+            };
+        }
+        let ext = word(1)?;
+        if !source || ext & 0x8000_0000 != 0 || dim != 1 || !immediate_indices {
             return None;
         }
-        let i0 = u128::from(t.get(1)?.get());
-        match (tok0 >> 20) & 3 {
-            1 => Some((u128::from(tok0) | (i0 << 32), 2)),
-            2 => Some((u128::from(tok0) | (i0 << 32) | (u128::from(t.get(2)?.get()) << 64) | (1 << 127), 3)),
-            _ => None,
-        }
+        Some((u128::from(tok0) | (ext << 32) | (word(2)? << 64), 3))
     }
 
     #[inline]
@@ -473,7 +486,8 @@ impl Printer<'_> {
             any = true;
             // A simple operand prints the same wherever it is, unless a source has to show
             // its precision against a non-default destination.
-            let key = if i == 0 || dst_precision == 0 { OperandCache::key(rest) } else { None };
+            let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
+            let key = if i == 0 || dst_precision == 0 { OperandCache::key(rest, i > 0, ty) } else { None };
             if let Some((text, len, n)) = key.and_then(|(k, n)| self.cache.get(k).map(|(t, l)| (t, l, n))) {
                 out.push_prefix(text, len);
                 rest = rest.get(n..).unwrap_or(&[]);
@@ -494,7 +508,6 @@ impl Printer<'_> {
             let used = operand.len();
             rest = rest.get(used..).unwrap_or(&[]);
             offset += used as u64 * 4;
-            let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
             let start = out.len();
             if i == 0 {
                 dst_precision = operand.min_precision;
