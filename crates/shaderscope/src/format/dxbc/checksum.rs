@@ -90,12 +90,13 @@ impl<'a> Job<'a> {
     }
 
     /// Block `done` of the padded message.
-    fn block(&self) -> &[u8] {
-        if self.done < self.whole {
-            self.body.get(self.done * 64..self.done * 64 + 64).unwrap_or(&[])
+    fn block(&self) -> &[u8; 64] {
+        let block = if self.done < self.whole {
+            self.body.get(self.done * 64..self.done * 64 + 64).and_then(|b| b.try_into().ok())
         } else {
-            self.last.get(self.done - self.whole).map_or(&[], |b| &b[..])
-        }
+            self.last.get(self.done - self.whole)
+        };
+        block.unwrap_or(&[0; 64])
     }
 }
 
@@ -143,18 +144,9 @@ pub fn compute_many(containers: &[&[u8]]) -> Vec<[u8; 16]> {
             }
             break;
         }
-        let mut w = [[0u32; LANES]; 16];
-        for (l, lane) in lanes.iter().enumerate() {
-            let Some(job) = lane else { continue };
-            for (k, bytes) in job.block().chunks_exact(4).enumerate() {
-                if let (Some(row), Ok(b)) = (w.get_mut(k), <[u8; 4]>::try_from(bytes)) {
-                    if let Some(v) = row.get_mut(l) {
-                        *v = u32::from_le_bytes(b);
-                    }
-                }
-            }
-        }
-        compress_lanes(&mut state, &w);
+        // Idle lanes hash zeros; their state is reset before they are used again.
+        let blocks = lanes.each_ref().map(|lane| lane.as_ref().map_or(&[0u8; 64], Job::block));
+        compress_lanes(&mut state, &blocks);
         for (l, lane) in lanes.iter_mut().enumerate() {
             let Some(job) = lane else { continue };
             job.done += 1;
@@ -181,25 +173,43 @@ fn store(out: &mut [[u8; 16]], index: usize, state: [u32; 4]) {
     }
 }
 
+/// One block per lane, as `LANES` independent messages.
+type Blocks<'a> = [&'a [u8; 64]; LANES];
+
 /// MD5's compression function (RFC 1321) on every lane at once; the lanes are independent
 /// messages.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn compress_lanes(state: &mut [Lanes; 4], w: &[Lanes; 16]) {
-    simd::compress(state, w);
+fn compress_lanes(state: &mut [Lanes; 4], blocks: &Blocks<'_>) {
+    simd::compress(state, blocks);
 }
 
 /// MD5's compression function (RFC 1321) on every lane at once; the lanes are independent
 /// messages.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn compress_lanes(state: &mut [Lanes; 4], w: &[Lanes; 16]) {
-    compress_lanes_portable(state, w);
+fn compress_lanes(state: &mut [Lanes; 4], blocks: &Blocks<'_>) {
+    compress_lanes_portable(state, blocks);
+}
+
+/// The message words of every lane's block: `w[k][lane]`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn words(blocks: &Blocks<'_>) -> [Lanes; 16] {
+    let mut w = [[0u32; LANES]; 16];
+    for (l, block) in blocks.iter().enumerate() {
+        for (row, bytes) in w.iter_mut().zip(block.chunks_exact(4)) {
+            if let (Some(v), Ok(b)) = (row.get_mut(l), <[u8; 4]>::try_from(bytes)) {
+                *v = u32::from_le_bytes(b);
+            }
+        }
+    }
+    w
 }
 
 /// [`compress_lanes`] in plain lane-wise arithmetic: the processor overlaps the lanes'
 /// dependency chains.
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[allow(clippy::unreadable_literal)]
-fn compress_lanes_portable(state: &mut [Lanes; 4], w: &[Lanes; 16]) {
+fn compress_lanes_portable(state: &mut [Lanes; 4], blocks: &Blocks<'_>) {
+    let w = &words(blocks);
     #[inline(always)]
     fn f(x: u32, y: u32, z: u32) -> u32 {
         (x & y) | (!x & z)
@@ -306,11 +316,47 @@ fn compress_lanes_portable(state: &mut [Lanes; 4], w: &[Lanes; 16]) {
 /// API (this crate forbids `unsafe`), which is what lets the hash be vectorised at all.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod simd {
-    use super::{LANES, Lanes};
+    use super::{Blocks, LANES, Lanes};
     use safe_arch::{
-        add_i32_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, m128i, set_splat_i32_m128i,
-        shl_imm_u32_m128i, shr_imm_u32_m128i,
+        add_i32_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, load_unaligned_m128i, m128i,
+        set_splat_i32_m128i, shl_imm_u32_m128i, shr_imm_u32_m128i, unpack_high_i32_m128i,
+        unpack_high_i64_m128i, unpack_low_i32_m128i, unpack_low_i64_m128i,
     };
+
+    /// Words `4g..4g + 4` of four blocks, one vector per word with one block per lane (a
+    /// 4×4 transpose of the loaded rows).
+    #[inline(always)]
+    fn transpose(rows: [&[u8; 64]; 4], g: usize) -> [m128i; 4] {
+        let load = |b: &[u8; 64]| {
+            let chunk: &[u8; 16] =
+                b.get(16 * g..16 * g + 16).and_then(|c| c.try_into().ok()).unwrap_or(&[0; 16]);
+            load_unaligned_m128i(chunk)
+        };
+        let [r0, r1, r2, r3] = rows.map(load);
+        let (t0, t1) = (unpack_low_i32_m128i(r0, r1), unpack_low_i32_m128i(r2, r3));
+        let (t2, t3) = (unpack_high_i32_m128i(r0, r1), unpack_high_i32_m128i(r2, r3));
+        [
+            unpack_low_i64_m128i(t0, t1),
+            unpack_high_i64_m128i(t0, t1),
+            unpack_low_i64_m128i(t2, t3),
+            unpack_high_i64_m128i(t2, t3),
+        ]
+    }
+
+    /// The sixteen message words of lanes 0–3 (first) and 4–7 (second).
+    #[inline(always)]
+    fn message(blocks: &Blocks<'_>) -> [(m128i, m128i); 16] {
+        let [b0, b1, b2, b3, b4, b5, b6, b7] = *blocks;
+        let mut w = [(m128i::default(), m128i::default()); 16];
+        for (g, chunk) in w.chunks_exact_mut(4).enumerate() {
+            let lo = transpose([b0, b1, b2, b3], g);
+            let hi = transpose([b4, b5, b6, b7], g);
+            for ((slot, l), h) in chunk.iter_mut().zip(lo).zip(hi) {
+                *slot = (l, h);
+            }
+        }
+        w
+    }
 
     /// Lanes 0–3 and 4–7 of `v`.
     #[inline(always)]
@@ -337,13 +383,13 @@ mod simd {
     }
 
     #[allow(clippy::unreadable_literal)]
-    pub(super) fn compress(state: &mut [Lanes; 4], w: &[Lanes; 16]) {
+    pub(super) fn compress(state: &mut [Lanes; 4], blocks: &Blocks<'_>) {
         const _: () = assert!(LANES == 8);
         let (mut a0, mut a1) = halves(&state[0]);
         let (mut b0, mut b1) = halves(&state[1]);
         let (mut c0, mut c1) = halves(&state[2]);
         let (mut d0, mut d1) = halves(&state[3]);
-        let [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15] = w.each_ref().map(halves);
+        let [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15] = message(blocks);
         // a = b + ((a + fun(b, c, d) + w[m] + k) <<< s), in both halves; the two chains are
         // independent, so the processor overlaps them.
         macro_rules! step {
@@ -505,23 +551,22 @@ mod tests {
     #[test]
     fn vector_and_portable_lanes_agree() {
         let mut state: [Lanes; 4] = INIT.map(|v| [v; LANES]);
-        let mut w = [[0u32; LANES]; 16];
-        for (k, row) in w.iter_mut().enumerate() {
-            for (l, v) in row.iter_mut().enumerate() {
-                *v = (k as u32).wrapping_mul(0x9e37_79b9) ^ (l as u32) << 20;
+        let mut data = [[0u8; 64]; LANES];
+        for (l, block) in data.iter_mut().enumerate() {
+            for (k, b) in block.iter_mut().enumerate() {
+                *b = (k as u8).wrapping_mul(37) ^ (l as u8) << 4;
             }
         }
+        let blocks: Blocks<'_> = std::array::from_fn(|l| &data[l]);
+        let w = words(&blocks);
+        assert_eq!(w[1][2], u32::from_le_bytes(data[2][4..8].try_into().unwrap()));
         let mut portable = state;
-        compress_lanes(&mut state, &w);
-        compress_lanes_portable(&mut portable, &w);
+        compress_lanes(&mut state, &blocks);
+        compress_lanes_portable(&mut portable, &blocks);
         assert_eq!(state, portable);
-        for l in 0..LANES {
+        for (l, block) in data.iter().enumerate() {
             let mut one = INIT;
-            let mut block = [0u8; 64];
-            for (k, row) in w.iter().enumerate() {
-                block[4 * k..4 * k + 4].copy_from_slice(&row[l].to_le_bytes());
-            }
-            compress(&mut one, &[block]);
+            compress(&mut one, &[*block]);
             assert_eq!(lane_state(&portable, l), one, "lane {l}");
         }
     }

@@ -270,10 +270,25 @@ const CACHE_TEXT: usize = 22;
 /// most operands of a program are printed once and copied afterwards. Entries carry the program's epoch (bits 96–126 of a key, which the
 /// tokens never use), so moving to the next program forgets them without clearing anything.
 struct OperandCache {
-    keys: [u128; CACHE_SLOTS],
-    lens: [u8; CACHE_SLOTS],
-    text: [[u8; CACHE_TEXT]; CACHE_SLOTS],
+    slots: [Slot; CACHE_SLOTS],
     epoch: u128,
+}
+
+/// One cache entry; key and text side by side, so that a hit reads one or two cache lines.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The key as two words (8-byte alignment keeps the slot at 40 bytes).
+    key: [u64; 2],
+    len: u8,
+    text: [u8; CACHE_TEXT],
+}
+
+impl Slot {
+    const EMPTY: Slot = Slot { key: [0; 2], len: 0, text: [0; CACHE_TEXT] };
+}
+
+fn split(key: u128) -> [u64; 2] {
+    [key as u64, (key >> 64) as u64]
 }
 
 /// Where the epoch sits in a stored key.
@@ -283,19 +298,14 @@ const EPOCH_MAX: u128 = (1 << 31) - 1;
 
 impl OperandCache {
     fn new() -> Self {
-        OperandCache {
-            keys: [0; CACHE_SLOTS],
-            lens: [0; CACHE_SLOTS],
-            text: [[0; CACHE_TEXT]; CACHE_SLOTS],
-            epoch: 1 << EPOCH_SHIFT,
-        }
+        OperandCache { slots: [Slot::EMPTY; CACHE_SLOTS], epoch: 1 << EPOCH_SHIFT }
     }
 
     /// Forget every entry (a new program starts; its text may differ: SM5.1, fxc style).
     fn forget(&mut self) {
         let next = (self.epoch >> EPOCH_SHIFT) + 1;
         if next > EPOCH_MAX {
-            self.keys = [0; CACHE_SLOTS];
+            self.slots = [Slot::EMPTY; CACHE_SLOTS];
             self.epoch = 1 << EPOCH_SHIFT;
         } else {
             self.epoch = next << EPOCH_SHIFT;
@@ -343,23 +353,17 @@ impl OperandCache {
     /// The cached text of `key` as the whole slot and the length used.
     #[inline]
     fn get(&self, key: u128) -> Option<(&[u8; CACHE_TEXT], usize)> {
-        let s = Self::slot(key);
-        if self.keys.get(s) != Some(&(key | self.epoch)) {
-            return None;
-        }
-        let len = usize::from(self.lens.get(s).copied().unwrap_or(0));
-        self.text.get(s).map(|t| (t, len))
+        let slot = self.slots.get(Self::slot(key))?;
+        (slot.key == split(key | self.epoch)).then_some((&slot.text, usize::from(slot.len)))
     }
 
     fn put(&mut self, key: u128, text: &[u8]) {
-        let s = Self::slot(key);
-        if let (Some(k), Some(l), Some(dst)) =
-            (self.keys.get_mut(s), self.lens.get_mut(s), self.text.get_mut(s))
-        {
-            if let Some(d) = dst.get_mut(..text.len()) {
+        let epoch = self.epoch;
+        if let Some(slot) = self.slots.get_mut(Self::slot(key)) {
+            if let Some(d) = slot.text.get_mut(..text.len()) {
                 d.copy_from_slice(text);
-                *k = key | self.epoch;
-                *l = text.len() as u8;
+                slot.key = split(key | epoch);
+                slot.len = text.len() as u8;
             }
         }
     }
