@@ -94,8 +94,11 @@ pub fn d3d9(data: &[u8]) {
     }
 }
 
+/// A fuzz target body.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, for the shims and the smoke tests.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("parse_any", parse_any),
     ("shbin", shbin),
     ("dvoj", dvoj),
