@@ -128,7 +128,9 @@ fn scan_finds_the_samples() {
     let (code, out, _) = run(&["scan", &format!("{}/samples", env!("CARGO_MANIFEST_DIR"))]);
     assert_eq!(code, 0);
     assert!(
-        out.ends_with("2 shader binaries in 2 files; csdr: 1 (1 parsed); shbin: 1 (1 parsed)\n"),
+        out.ends_with(
+            "3 shader binaries in 3 files; csdr: 1 (1 parsed); dxbc: 1 (1 parsed); shbin: 1 (1 parsed)\n"
+        ),
         "{out}"
     );
 }

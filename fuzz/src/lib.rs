@@ -31,6 +31,84 @@ pub fn parse_any(data: &[u8]) {
     }
 }
 
+/// DVLB: parse; a parsed file re-encodes to exactly its input.
+pub fn shbin(data: &[u8]) {
+    if let Ok(d) = shaderscope::format::shbin::Dvlb::parse(data) {
+        assert_eq!(d.write().ok().as_deref(), Some(data), "DVLB does not round-trip");
+    }
+}
+
+/// DVOJ/DVOB objects: parse and round trip.
+pub fn dvoj(data: &[u8]) {
+    if let Ok(d) = shaderscope::format::shbin::Dvoj::parse(data) {
+        assert_eq!(d.write().ok().as_deref(), Some(data), "DVOJ does not round-trip");
+    }
+}
+
+/// CGFX containers: find the DVLBs inside and write the file back.
+pub fn cgfx(data: &[u8]) {
+    if let Ok(c) = shaderscope::format::shbin::Cgfx::parse(data) {
+        assert_eq!(c.write().ok().as_deref(), Some(data), "CGFX does not round-trip");
+    }
+}
+
+/// PICA200 words: decode never fails; a known instruction re-encodes to its word, and the
+/// one-line description of any word prints.
+pub fn pica(data: &[u8]) {
+    let words: Vec<u32> =
+        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    for &w in &words {
+        let i = shaderscope::isa::pica::decode(w);
+        if i.op != shaderscope::isa::pica::Op::Unknown {
+            assert_eq!(i.encode(), w, "PICA200 word 0x{w:08x} does not re-encode");
+        }
+        let _ = shaderscope::isa::pica::describe_word(w, &words);
+    }
+    let _ = shaderscope::isa::pica::check_program(&words, words.len().min(128));
+}
+
+/// DXBC containers: parse, round trip, listing.
+pub fn dxbc(data: &[u8]) {
+    if let Ok(d) = shaderscope::format::dxbc::Dxbc::parse(data) {
+        assert_eq!(d.to_builder().finish().ok().as_deref(), Some(data), "DXBC does not round-trip");
+    }
+    parse_any(data);
+}
+
+/// SM4/5 token streams (the body of an SHDR/SHEX chunk): decode, print, validate.
+pub fn sm4(data: &[u8]) {
+    use shaderscope::isa::sm4;
+    if let Ok(p) = sm4::Program::parse(data, 0) {
+        let mut s = String::new();
+        let _ = sm4::write_listing(&p, &sm4::ListingStyle::FXC_10, &mut s);
+        let _ = sm4::validate(&p);
+    }
+}
+
+/// Direct3D 9 token streams (standalone `.o` or the program inside Aon9).
+pub fn d3d9(data: &[u8]) {
+    use shaderscope::isa::d3d9;
+    if let Ok(p) = d3d9::Program::parse(data, 0) {
+        let _ = p.listing(&d3d9::ListingOptions::default());
+        let _ = d3d9::check_program(&p);
+    }
+}
+
+/// A fuzz target body.
+pub type Target = fn(&[u8]);
+
+/// Every target by name, for the shims and the smoke tests.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("parse_any", parse_any),
+    ("shbin", shbin),
+    ("dvoj", dvoj),
+    ("cgfx", cgfx),
+    ("pica", pica),
+    ("dxbc", dxbc),
+    ("sm4", sm4),
+    ("d3d9", d3d9),
+];
+
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
@@ -96,7 +174,9 @@ mod tests {
         let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("../shared/corpus"));
-        for (dir, ext) in [("shbin", "shbin"), ("dxbc", "dxbc"), ("gx2", "gsh"), ("mbs", "mbs")] {
+        for (dir, ext) in
+            [("shbin", "shbin"), ("dxbc", "dxbc"), ("dxbc", "o"), ("gx2", "gsh"), ("mbs", "mbs")]
+        {
             let mut n = 0;
             for e in walk(&corpus.join(dir)) {
                 if e.extension().is_some_and(|x| x == ext)
@@ -126,14 +206,18 @@ mod tests {
     }
 
     #[test]
-    fn smoke_parse_any_on_mutated_seeds() {
+    fn smoke_every_target_on_mutated_seeds() {
         let mut rng = Rng::new(0x5eed);
         let seeds = seeds();
         assert!(!seeds.is_empty());
-        for s in &seeds {
-            parse_any(s);
-            for m in mutations(s, &mut rng, 300) {
-                parse_any(&m);
+        for (_, target) in TARGETS {
+            for s in &seeds {
+                target(s);
+                // The SM4 and D3D9 targets take bare token streams: try the tails too.
+                target(s.get(0x20..).unwrap_or(&[]));
+                for m in mutations(s, &mut rng, 60) {
+                    target(&m);
+                }
             }
         }
     }
