@@ -510,6 +510,27 @@ pub enum Components {
     N,
 }
 
+impl Components {
+    /// The component selection of an operand token; `None` for the undefined selection mode 3.
+    #[inline]
+    pub fn of(tok0: u32) -> Option<Components> {
+        Some(match tok0 & 3 {
+            0 => Components::Zero,
+            1 => Components::One,
+            2 => match (tok0 >> 2) & 3 {
+                0 => Components::Mask(((tok0 >> 4) & 0xf) as u8),
+                1 => {
+                    let c = |i: u32| ((tok0 >> (4 + 2 * i)) & 3) as u8;
+                    Components::Swizzle([c(0), c(1), c(2), c(3)])
+                }
+                2 => Components::Select(((tok0 >> 4) & 3) as u8),
+                _ => return None,
+            },
+            _ => Components::N,
+        })
+    }
+}
+
 /// Source modifier (`D3D10_SB_OPERAND_MODIFIER`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Modifier {
@@ -638,25 +659,8 @@ impl<'a> Operand<'a> {
         let have = t.len() as u64 * 4;
         let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
         let mut pos = 1usize;
-        let components = match tok0 & 3 {
-            0 => Components::Zero,
-            1 => Components::One,
-            2 => match (tok0 >> 2) & 3 {
-                0 => Components::Mask(((tok0 >> 4) & 0xf) as u8),
-                1 => {
-                    let c = |i: u32| ((tok0 >> (4 + 2 * i)) & 3) as u8;
-                    Components::Swizzle([c(0), c(1), c(2), c(3)])
-                }
-                2 => Components::Select(((tok0 >> 4) & 3) as u8),
-                _ => {
-                    return Err(Error::invalid(
-                        offset,
-                        "SM4 operand",
-                        "component selection mode 3 is undefined",
-                    ));
-                }
-            },
-            _ => Components::N,
+        let Some(components) = Components::of(tok0) else {
+            return Err(Error::invalid(offset, "SM4 operand", "component selection mode 3 is undefined"));
         };
         let ty = ((tok0 >> 12) & 0xff) as u8;
         let index_dim = ((tok0 >> 20) & 3) as u8;

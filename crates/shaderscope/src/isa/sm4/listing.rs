@@ -502,6 +502,20 @@ impl Printer<'_> {
                 i += 1;
                 continue;
             }
+            // The commonest operands print straight from their tokens.
+            let start = out.len();
+            if let Some(n) = key.and_then(|_| self.simple_operand(rest, out)) {
+                if let Some(((k, _), text)) = key.zip(out.tail(start).filter(|t| t.len() <= CACHE_TEXT)) {
+                    self.cache.put(k, text);
+                }
+                rest = rest.get(n..).unwrap_or(&[]);
+                offset += n as u64 * 4;
+                if i == 0 {
+                    dst_precision = 0;
+                }
+                i += 1;
+                continue;
+            }
             // Borrowed out of the result rather than moved: moving the freshly written operand
             // costs more than decoding it.
             let decoded = Operand::decode(rest, offset, 0);
@@ -512,7 +526,6 @@ impl Printer<'_> {
             let used = operand.len();
             rest = rest.get(used..).unwrap_or(&[]);
             offset += used as u64 * 4;
-            let start = out.len();
             if i == 0 {
                 dst_precision = operand.min_precision;
                 self.operand(operand, ty, None, out)?;
@@ -530,6 +543,44 @@ impl Printer<'_> {
             out.push(' ');
         }
         Ok(())
+    }
+
+    /// A register with no extended token and one or two immediate 32-bit indices, whose first
+    /// index follows the name (`r3.xyzx`, `cb0[4].x`, `T1[1]`), printed without decoding it
+    /// into an [`Operand`]: the same text as [`Printer::operand`] gives, for the commonest
+    /// operands. Returns the tokens used, or `None` (having written nothing) for any other.
+    #[inline]
+    fn simple_operand(&self, t: &[zerocopy::little_endian::U32], out: &mut TextBuf) -> Option<usize> {
+        let tok0 = t.first()?.get();
+        if tok0 & 0x8000_0000 != 0 || (tok0 >> 22) & 0x3f != 0 {
+            return None;
+        }
+        let ty = ((tok0 >> 12) & 0xff) as u8;
+        let (name, shape) = register_name(ty, self.sm51);
+        let selection = Components::of(tok0)?;
+        let dim = (tok0 >> 20) & 3;
+        // Attached names never belong to immediates; 2D inputs and outputs bracket both indices.
+        if shape != Shape::Attached
+            || dim == 0
+            || dim > 2
+            || (dim == 2 && matches!(ty, ot::INPUT | ot::OUTPUT))
+        {
+            return None;
+        }
+        let i0 = t.get(1)?.get();
+        let i1 = if dim == 2 { Some(t.get(2)?.get()) } else { None };
+        match name.as_bytes() {
+            &[c] => out.push_ascii(&[c]),
+            _ => out.push_str(name),
+        }
+        write_u64(out, u64::from(i0));
+        if let Some(i1) = i1 {
+            out.push('[');
+            write_u64(out, u64::from(i1));
+            out.push(']');
+        }
+        components(selection, out);
+        Some(1 + dim as usize)
     }
 
     fn interface_call(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
