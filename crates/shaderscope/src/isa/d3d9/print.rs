@@ -90,13 +90,8 @@ pub fn write_listing<P: Printer + ?Sized>(
         text.clear();
         instruction_text(ins, version, &mut text);
         write_styled_instruction(&text, out)?;
-        if let Some(comment) = record.and_then(|r| debug.as_ref().map(|d| d.comment(r.0))) {
-            if !comment.is_empty() {
-                out.style(Style::Comment);
-                out.write_str("  // ")?;
-                out.write_str(comment)?;
-                out.reset();
-            }
+        if let (Some(r), Some(d)) = (record, &debug) {
+            d.write_comment(r.0, out)?;
         }
         if opts.raw {
             let mut raw = format!("  // {:08x}", ins.token);
@@ -193,8 +188,9 @@ struct DebugLines {
     info: DebugInfo,
     /// (instruction offset from the version token, record index), sorted by offset.
     by_offset: Vec<(u64, usize)>,
-    /// Record index → its `label<components>, …` comment (empty for none).
-    comments: Vec<String>,
+    /// (record index, variable, write) of every variable write, sorted by record (and in
+    /// variable order within a record, the order fxc lists them in).
+    writes: Vec<(u32, u32, u32)>,
 }
 
 impl DebugLines {
@@ -206,28 +202,16 @@ impl DebugLines {
         by_offset.sort_by_key(|&(o, _)| o);
         by_offset.dedup_by_key(|&mut (o, _)| o);
         // Only records that exist can be printed; writes naming others are ignored.
-        let mut comments = vec![String::new(); info.lines.len()];
-        for v in &info.variables {
-            let label = info.variable_label(v);
-            for (index, comps) in &v.writes {
-                let Some(c) = usize::try_from(*index).ok().and_then(|k| comments.get_mut(k)) else {
-                    continue;
-                };
-                if !c.is_empty() {
-                    c.push_str(", ");
+        let mut writes = Vec::new();
+        for (v, var) in info.variables.iter().enumerate() {
+            for (w, (index, _)) in var.writes.iter().enumerate() {
+                if (*index as usize) < info.lines.len() {
+                    writes.push((*index, v as u32, w as u32));
                 }
-                c.push_str(&label);
-                c.push('<');
-                for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
-                    if n > 0 {
-                        c.push(',');
-                    }
-                    push_decimal(c, u32::from(*comp));
-                }
-                c.push('>');
             }
         }
-        Some(DebugLines { info, by_offset, comments })
+        writes.sort_by_key(|&(index, _, _)| index);
+        Some(DebugLines { info, by_offset, writes })
     }
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
@@ -238,14 +222,48 @@ impl DebugLines {
         Some((k, r.line, r.file))
     }
 
-    fn comment(&self, record: usize) -> &str {
-        self.comments.get(record).map_or("", String::as_str)
+    /// `  // label<components>, …` for the variables record `record` writes, if any.
+    fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
+        let from = self.writes.partition_point(|&(index, _, _)| (index as usize) < record);
+        let mut any = false;
+        for &(_, v, w) in self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
+        {
+            let Some(var) = self.info.variables.get(v as usize) else { continue };
+            let Some((_, comps)) = var.writes.get(w as usize) else { continue };
+            if any {
+                out.write_str(", ")?;
+            } else {
+                out.style(Style::Comment);
+                out.write_str("  // ")?;
+                any = true;
+            }
+            match &var.scope {
+                None => out.write_str("::")?,
+                Some(s) if *s == self.info.entry => {}
+                Some(s) => {
+                    out.write_str(s)?;
+                    out.write_str("::")?;
+                }
+            }
+            out.write_str(&var.name)?;
+            out.write_str("<")?;
+            for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
+                if n > 0 {
+                    out.write_str(",")?;
+                }
+                out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?;
+            }
+            out.write_str(">")?;
+        }
+        if any {
+            out.reset();
+        }
+        Ok(())
     }
 }
 
-/// `v` in decimal, without going through `fmt`.
-fn push_decimal(out: &mut String, v: u32) {
-    let mut buf = [0u8; 10];
+/// `v` in decimal, written into `buf`, without going through `fmt`.
+fn decimal(v: u32, buf: &mut [u8; 10]) -> &str {
     let mut i = buf.len();
     let mut v = v;
     loop {
@@ -258,9 +276,7 @@ fn push_decimal(out: &mut String, v: u32) {
             break;
         }
     }
-    for &b in buf.get(i..).unwrap_or(&[]) {
-        out.push(char::from(b));
-    }
+    std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("")
 }
 
 /// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`.
