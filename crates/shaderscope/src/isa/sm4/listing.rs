@@ -395,9 +395,7 @@ impl Printer<'_> {
             }
             out.push_str(": ");
         }
-        for _ in 0..self.indent {
-            out.push_str("  ");
-        }
+        out.push_spaces(2 * self.indent);
         let body_start = out.len();
         match info.format {
             Format::Inst => self.instruction(inst, info, out)?,
@@ -428,7 +426,11 @@ impl Printer<'_> {
             None => out.push_str(info.mnemonic),
         }
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
-            out.push_str(if inst.test_nonzero() { "_nz" } else { "_z" });
+            if inst.test_nonzero() {
+                out.push_str("_nz");
+            } else {
+                out.push_str("_z");
+            }
         }
         if inst.saturate() {
             out.push_str("_sat");
@@ -486,7 +488,12 @@ impl Printer<'_> {
         let mut i = 0;
         // Only the operands the table lists: tokens after them are not operands.
         while !rest.is_empty() && i < info.operands.len() {
-            out.push_str(if any { ", " } else { " " });
+            // Two constant pushes, not one of a length known only at run time (a `memcpy` call).
+            if any {
+                out.push_str(", ");
+            } else {
+                out.push(' ');
+            }
             any = true;
             // A simple operand prints the same wherever it is, unless a source has to show
             // its precision against a non-default destination.
