@@ -51,11 +51,12 @@ impl TextBuf {
     /// Append `n` spaces.
     #[inline]
     pub fn push_spaces(&mut self, n: usize) {
-        const SPACES: &[u8; 64] = &[b' '; 64];
+        // Columns are short: one fixed-size copy of 32 spaces, cut to length, usually does.
+        const SPACES: [u8; 32] = [b' '; 32];
         let mut n = n;
         while n > 0 {
             let k = n.min(SPACES.len());
-            self.0.extend_from_slice(SPACES.get(..k).unwrap_or(&[]));
+            self.push_prefix(&SPACES, k);
             n -= k;
         }
     }

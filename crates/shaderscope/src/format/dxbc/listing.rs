@@ -895,9 +895,7 @@ fn decimal(mut v: u32, buf: &mut [u8; 10]) -> &str {
 }
 
 fn pad(s: &mut TextBuf, n: usize) {
-    for _ in 0..n {
-        s.push(' ');
-    }
+    s.push_spaces(n);
 }
 
 /// `text` right-aligned in `width` columns.
@@ -907,9 +905,13 @@ fn right(s: &mut TextBuf, text: &str, width: usize) {
 }
 
 fn push_mask(s: &mut TextBuf, mask: u8) {
-    for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
-        s.push(if mask & (1 << i) != 0 { c } else { ' ' });
+    let mut text = *b"xyzw";
+    for (i, c) in text.iter_mut().enumerate() {
+        if mask & (1 << i) == 0 {
+            *c = b' ';
+        }
     }
+    s.push_ascii(&text);
 }
 
 fn special_output_register(sv: &str) -> Option<&'static str> {
