@@ -369,6 +369,16 @@ impl OperandCache {
     }
 }
 
+/// A plain register operand ([`Printer::simple_operand`]).
+struct Simple {
+    name: &'static str,
+    i0: u32,
+    i1: Option<u32>,
+    selection: Components,
+    /// Tokens it takes.
+    len: usize,
+}
+
 /// Characters of the component names.
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -511,7 +521,9 @@ impl Printer<'_> {
             }
             // The commonest operands print straight from their tokens.
             let start = out.len();
-            if let Some(n) = key.and_then(|_| self.simple_operand(rest, out)) {
+            if let Some(simple) = key.and_then(|_| self.simple_operand(rest)) {
+                let n = simple.len;
+                Self::write_simple(&simple, out);
                 if let Some(((k, _), text)) = key.zip(out.tail(start).filter(|t| t.len() <= CACHE_TEXT)) {
                     self.cache.put(k, text);
                 }
@@ -553,11 +565,11 @@ impl Printer<'_> {
     }
 
     /// A register with no extended token and one or two immediate 32-bit indices, whose first
-    /// index follows the name (`r3.xyzx`, `cb0[4].x`, `T1[1]`), printed without decoding it
-    /// into an [`Operand`]: the same text as [`Printer::operand`] gives, for the commonest
-    /// operands. Returns the tokens used, or `None` (having written nothing) for any other.
+    /// index follows the name (`r3.xyzx`, `cb0[4].x`, `T1[1]`): such operands, the commonest,
+    /// are printed by [`Printer::write_simple`] without being decoded into an [`Operand`].
+    /// `None` for any other operand.
     #[inline]
-    fn simple_operand(&self, t: &[zerocopy::little_endian::U32], out: &mut TextBuf) -> Option<usize> {
+    fn simple_operand(&self, t: &[zerocopy::little_endian::U32]) -> Option<Simple> {
         let tok0 = t.first()?.get();
         if tok0 & 0x8000_0000 != 0 || (tok0 >> 22) & 0x3f != 0 {
             return None;
@@ -576,18 +588,40 @@ impl Printer<'_> {
         }
         let i0 = t.get(1)?.get();
         let i1 = if dim == 2 { Some(t.get(2)?.get()) } else { None };
-        match name.as_bytes() {
+        Some(Simple { name, i0, i1, selection, len: 1 + dim as usize })
+    }
+
+    /// The text of a [`Simple`] operand: the same as [`Printer::operand`] gives for it.
+    #[inline]
+    fn write_simple(s: &Simple, out: &mut TextBuf) {
+        match s.name.as_bytes() {
             &[c] => out.push_ascii(&[c]),
-            _ => out.push_str(name),
+            _ => out.push_str(s.name),
         }
-        write_u64(out, u64::from(i0));
-        if let Some(i1) = i1 {
+        write_u64(out, u64::from(s.i0));
+        if let Some(i1) = s.i1 {
             out.push('[');
             write_u64(out, u64::from(i1));
             out.push(']');
         }
-        components(selection, out);
-        Some(1 + dim as usize)
+        components(s.selection, out);
+    }
+
+    /// The first operand of a declaration body, printed as [`Printer::operand`] does; returns
+    /// its length in tokens. The mnemonic and a space come first, written once the operand is
+    /// known to decode (a broken one leaves nothing of the line).
+    fn decl_operand(&self, inst: &Instruction<'_>, mnemonic: &str, out: &mut TextBuf) -> Result<usize> {
+        if let Some(simple) = self.simple_operand(inst.body()) {
+            out.push_str(mnemonic);
+            out.push(' ');
+            Self::write_simple(&simple, out);
+            return Ok(simple.len);
+        }
+        let o = inst.first_operand()?;
+        out.push_str(mnemonic);
+        out.push(' ');
+        self.operand(&o, Ty::R, None, out)?;
+        Ok(o.len())
     }
 
     fn interface_call(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
@@ -880,11 +914,7 @@ impl Printer<'_> {
                 self.space(inst, used, out)?;
             }
             Decl::IndexRange => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.operand(&o, Ty::R, None, out)?;
+                let used = self.decl_operand(inst, mn, out)?;
                 out.push(' ');
                 write_u64(out, u64::from(inst.body_token(used, "index range count")?));
             }
@@ -916,17 +946,10 @@ impl Printer<'_> {
                 write_u64(out, u64::from(inst.body_token(0, "declaration value")?));
             }
             Decl::Input | Decl::Output | Decl::Stream => {
-                let o = inst.first_operand()?;
-                out.push_str(mn);
-                out.push(' ');
-                self.operand(&o, Ty::R, None, out)?;
+                self.decl_operand(inst, mn, out)?;
             }
             Decl::InputSgv | Decl::InputSiv | Decl::OutputSgv | Decl::OutputSiv => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.operand(&o, Ty::R, None, out)?;
+                let used = self.decl_operand(inst, mn, out)?;
                 out.push_str(", ");
                 let name = inst.body_token(used, "system value name")? & 0xffff;
                 push_name(out, names::system_value(name), name);
