@@ -405,13 +405,24 @@ fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
 /// debug information (`DBUG`) that `/Zi` puts there.
 pub fn aon9_creator(program: &[u8]) -> Option<String> {
     let marker = b"Microsoft (R) HLSL Shader Compiler ";
-    // Candidates start with 'M'; compare only there.
+    // Candidates start with 'M'; compare only there. Eight bytes are tested for an 'M' at a
+    // time (a word with a zero byte after XOR), since the program is mostly other bytes.
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let is_marker = |i: usize| program.get(i..i + marker.len()) == Some(&marker[..]);
     let at = program
-        .iter()
+        .chunks(8)
         .enumerate()
-        .filter(|&(_, &b)| b == b'M')
-        .map(|(i, _)| i)
-        .find(|&i| program.get(i..i + marker.len()) == Some(&marker[..]))?;
+        .filter(|(_, chunk)| {
+            let mut word = [0u8; 8];
+            if let Some(w) = word.get_mut(..chunk.len()) {
+                w.copy_from_slice(chunk);
+            }
+            let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'M'));
+            x.wrapping_sub(ONES) & !x & HIGHS != 0
+        })
+        .flat_map(|(c, chunk)| (0..chunk.len()).map(move |k| c * 8 + k))
+        .find(|&i| program.get(i) == Some(&b'M') && is_marker(i))?;
     let rest = program.get(at..)?;
     let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
     Some(String::from_utf8_lossy(rest.get(..end)?).into_owned())

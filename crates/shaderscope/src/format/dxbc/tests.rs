@@ -561,6 +561,14 @@ fn generation_comes_from_the_creator_strings() {
         aon9_creator(b"\xfe\xff\x10\x00DBUG....Microsoft (R) HLSL Shader Compiler 10.1\0TEXCOORD"),
         Some("Microsoft (R) HLSL Shader Compiler 10.1".to_string())
     );
+    // Every alignment, after near misses, and at the very end without a NUL.
+    for pad in 0..17 {
+        let mut p = vec![b'M'; pad];
+        p.extend_from_slice(b"Microsoft (R) HLSL Shader Compile\0");
+        p.extend_from_slice(b"Microsoft (R) HLSL Shader Compiler 9.29.952.3111");
+        assert_eq!(aon9_creator(&p).as_deref(), Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"));
+        assert_eq!(aon9_creator(&p[..p.len() - 20]), None);
+    }
 }
 
 #[test]
