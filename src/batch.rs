@@ -64,24 +64,60 @@ impl Output {
 
 /// Read a whole input; `-` reads stdin.
 pub fn read_input(path: &str) -> io::Result<Vec<u8>> {
-    let mut v = Vec::new();
-    read_input_into(path, &mut v)?;
-    Ok(v)
+    let mut input = Input::default();
+    input.read(path)?;
+    input.buf.truncate(input.len);
+    Ok(input.buf)
 }
 
-/// Read a whole input into `buf` (cleared first), reusing its allocation: one buffer serves
-/// every file of a batch, so reading costs no allocation and no fresh pages per file.
-pub fn read_input_into(path: &str, buf: &mut Vec<u8>) -> io::Result<()> {
-    buf.clear();
-    if path == "-" {
-        io::stdin().lock().read_to_end(buf)?;
-    } else {
-        // No size query (one system call fewer per file than `fs::read`): the buffer already
-        // has room for most shader binaries, and `read_to_end` grows it for the rest.
-        buf.reserve(INPUT_BUFFER);
-        std::fs::File::open(path)?.read_to_end(buf)?;
+/// A reusable input buffer. Its vector is kept initialised to its full length (the data is
+/// its first `len` bytes), so reading the next file into it needs no zeroing, no allocation,
+/// and no size query: open, read until end of file, close.
+#[derive(Default)]
+pub struct Input {
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl Input {
+    /// The contents last read.
+    pub fn data(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
     }
-    Ok(())
+
+    /// Read a whole input; `-` reads stdin.
+    pub fn read(&mut self, path: &str) -> io::Result<()> {
+        self.len = 0;
+        if path == "-" {
+            let mut v = Vec::new();
+            io::stdin().lock().read_to_end(&mut v)?;
+            self.len = v.len();
+            self.buf = v;
+            return Ok(());
+        }
+        let mut file = std::fs::File::open(path)?;
+        if self.buf.len() < INPUT_BUFFER {
+            self.buf.resize(INPUT_BUFFER, 0);
+        }
+        loop {
+            if self.len == self.buf.len() {
+                self.buf.resize(2 * self.buf.len(), 0);
+            }
+            match file.read(self.buf.get_mut(self.len..).unwrap_or(&mut [])) {
+                Ok(0) => return Ok(()),
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Let go of a buffer that grew past [`INPUT_KEEP`] for a rare huge input.
+    fn trim(&mut self) {
+        if self.buf.len() > INPUT_KEEP {
+            *self = Input::default();
+        }
+    }
 }
 
 /// The name of an input in messages.
@@ -89,8 +125,8 @@ pub fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
-/// Room kept in each reusable input buffer.
-const INPUT_BUFFER: usize = 1 << 16;
+/// Room first given to each reusable input buffer.
+const INPUT_BUFFER: usize = 1 << 14;
 /// A buffer that grew past this for a rare huge input is released after it.
 const INPUT_KEEP: usize = 1 << 20;
 /// Stdout text is handed to the OS in blocks of about this size.
@@ -176,32 +212,30 @@ where
 
 /// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each.
 /// Returns the number of bytes read.
-fn group<P, S, F>(files: &[String], inputs: &mut Vec<Vec<u8>>, prepare: &P, work: &F, out: &mut Output) -> u64
+fn group<P, S, F>(files: &[String], inputs: &mut Vec<Input>, prepare: &P, work: &F, out: &mut Output) -> u64
 where
     P: Fn(&[&[u8]]) -> Vec<S>,
     F: Fn(&str, &[u8], Option<&S>, &mut Output),
 {
     if inputs.len() < files.len() {
-        inputs.resize_with(files.len(), Vec::new);
+        inputs.resize_with(files.len(), Input::default);
     }
     let read: Vec<io::Result<()>> =
-        files.iter().zip(inputs.iter_mut()).map(|(p, buf)| read_input_into(p, buf)).collect();
+        files.iter().zip(inputs.iter_mut()).map(|(p, input)| input.read(p)).collect();
     let readable: Vec<&[u8]> =
-        inputs.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(b, _)| b.as_slice()).collect();
+        inputs.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(input, _)| input.data()).collect();
     let bytes = readable.iter().map(|d| d.len() as u64).sum();
     let prepared = prepare(&readable);
     let mut next = prepared.iter();
-    for ((path, data), r) in files.iter().zip(inputs.iter()).zip(read) {
+    for ((path, input), r) in files.iter().zip(inputs.iter()).zip(read) {
         let name = display_name(path);
         match r {
-            Ok(()) => work(name, data, next.next(), out),
+            Ok(()) => work(name, input.data(), next.next(), out),
             Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
         }
     }
     // A rare huge input should not pin its buffer for the rest of the run.
-    for buf in inputs.iter_mut().filter(|b| b.capacity() > INPUT_KEEP) {
-        *buf = Vec::new();
-    }
+    inputs.iter_mut().for_each(Input::trim);
     bytes
 }
 
@@ -269,7 +303,7 @@ where
     let stop = AtomicBool::new(false);
     let spare: Mutex<Vec<Output>> = Mutex::new(Vec::new());
     let (tx, rx) = mpsc::channel::<(usize, Output)>();
-    let do_chunk = |c: usize, inputs: &mut Vec<Vec<u8>>| {
+    let do_chunk = |c: usize, inputs: &mut Vec<Input>| {
         let mut out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
         let _ = group(chunks.get(c).copied().unwrap_or(&[]), inputs, prepare, work, &mut out);
         out
