@@ -3,10 +3,7 @@
 //! JSON records.
 
 use shaderscope::print::TextBuf;
-use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
 
 /// Everything is fine.
 pub const OK: u8 = 0;
@@ -239,10 +236,10 @@ where
     bytes
 }
 
-/// Extra threads to start, when the machine has more than one core.
+/// Worker threads for the parallel part, when the machine has more than one core.
 fn helpers() -> Option<usize> {
-    let n = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-    (n > 1).then_some(n - 1)
+    let n = rayon::current_num_threads();
+    (n > 1).then_some(n)
 }
 
 /// The printing side of a run.
@@ -289,98 +286,34 @@ impl Run {
     }
 }
 
-/// The rest of a long run on `helpers` extra threads and this one, one group at a time,
-/// printed in input order. At most a few groups per thread wait to be printed.
-fn parallel<P, S, F>(chunks: &[&[String]], prepare: &P, work: &F, helpers: usize, run: &mut Run)
+/// The rest of a long run on all cores (rayon), a window of groups at a time, printed in input
+/// order. Each worker thread keeps its own reusable input buffers.
+fn parallel<P, S, F>(chunks: &[&[String]], prepare: &P, work: &F, threads: usize, run: &mut Run)
 where
     P: Fn(&[&[u8]]) -> Vec<S> + Sync,
     F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
 {
-    let window = 4 * (helpers + 1);
-    // Next group to take, groups printed so far (for the window), and whether to stop.
-    let next = AtomicUsize::new(0);
-    let printed = (Mutex::new(0usize), Condvar::new());
-    let stop = AtomicBool::new(false);
-    let spare: Mutex<Vec<Output>> = Mutex::new(Vec::new());
-    let (tx, rx) = mpsc::channel::<(usize, Output)>();
-    let do_chunk = |c: usize, inputs: &mut Vec<Input>| {
-        let mut out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-        let _ = group(chunks.get(c).copied().unwrap_or(&[]), inputs, prepare, work, &mut out);
-        out
-    };
-    std::thread::scope(|s| {
-        for _ in 0..helpers {
-            let tx = tx.clone();
-            let (next, printed, stop, do_chunk, n) = (&next, &printed, &stop, &do_chunk, chunks.len());
-            s.spawn(move || {
-                let mut inputs = Vec::new();
-                loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= n {
-                        break;
-                    }
-                    // Wait while this group is too far ahead of the printer.
-                    if let Ok(mut done) = printed.0.lock() {
-                        while c >= *done + window && !stop.load(Ordering::Relaxed) {
-                            match printed.1.wait(done) {
-                                Ok(d) => done = d,
-                                Err(_) => return,
-                            }
-                        }
-                    }
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let out = do_chunk(c, &mut inputs);
-                    if tx.send((c, out)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut inputs = Vec::new();
-        let mut ready: BTreeMap<usize, Output> = BTreeMap::new();
-        let mut emitted = 0;
-        while emitted < chunks.len() && !run.closed {
-            while let Ok((c, o)) = rx.try_recv() {
-                ready.insert(c, o);
+    use rayon::prelude::*;
+    // A few groups per thread in flight bounds the memory of finished, unprinted output.
+    for window in chunks.chunks(4 * threads) {
+        let outs: Vec<Output> = window
+            .par_iter()
+            .map_init(Vec::new, |inputs, files| {
+                let mut out = Output::default();
+                group(files, inputs, prepare, work, &mut out);
+                out
+            })
+            .collect();
+        for (files, mut out) in window.iter().zip(outs) {
+            if let Some(pb) = &run.progress {
+                pb.inc(files.len() as u64);
             }
-            if let Some(mut o) = ready.remove(&emitted) {
-                if let Some(pb) = &run.progress {
-                    pb.inc(chunks.get(emitted).map_or(0, |c| c.len() as u64));
-                }
-                run.emit(&mut o);
-                if let Ok(mut s) = spare.lock() {
-                    s.push(o);
-                }
-                emitted += 1;
-                if let Ok(mut done) = printed.0.lock() {
-                    *done = emitted;
-                }
-                printed.1.notify_all();
-                continue;
-            }
-            // The next group to print is not ready: help, or wait for it.
-            let c = next.load(Ordering::Relaxed);
-            if c < chunks.len() && c < emitted + window {
-                let c = next.fetch_add(1, Ordering::Relaxed);
-                if c < chunks.len() {
-                    let out = do_chunk(c, &mut inputs);
-                    ready.insert(c, out);
-                    continue;
-                }
-            }
-            match rx.recv() {
-                Ok((c, o)) => {
-                    ready.insert(c, o);
-                }
-                Err(_) => break,
+            run.emit(&mut out);
+            if run.closed {
+                return;
             }
         }
-        stop.store(true, Ordering::Relaxed);
-        printed.1.notify_all();
-    });
+    }
 }
 
 /// A closed pipe (`| head`) ends quietly with the status so far; anything else is an I/O error.
