@@ -104,3 +104,18 @@ fn csdr_text_decodes_and_keeps_its_layout() {
         "invalid base64 text at offset 0xb: byte 0x2a is neither base64 nor whitespace"
     );
 }
+
+#[test]
+fn code_no_dvle_runs_is_listed_as_comments() {
+    let mut d = build::example_vertex_dvlb();
+    d.dvlp.code.push(0x8400_0000); // a nop after endmain that no DVLE reaches
+    let bytes = d.write().unwrap();
+    let file = shaderscope::parse(&bytes).unwrap();
+    let mut p = PlainText::default();
+    file.disasm(&DisasmOptions::default(), &mut p).unwrap();
+    assert!(p.out.ends_with(".end\n\n; code no DVLE runs:\n;   0x008  84000000  nop\n"), "{}", p.out);
+    // The picasso source of the DVLE does not carry it (picasso would re-emit it).
+    let mut one = PlainText::default();
+    file.disasm(&DisasmOptions { program: Some(0), ..Default::default() }, &mut one).unwrap();
+    assert!(!one.out.contains("code no DVLE runs"));
+}

@@ -633,6 +633,9 @@ impl Container for ShaderFile {
             out.write_str("\n").map_err(fmt_err)?;
             self.print_program(p, opts, out).map_err(fmt_err)?;
         }
+        for (base, d) in self.dvlbs() {
+            print_unreached(d, base, out).map_err(fmt_err)?;
+        }
         Ok(())
     }
 
@@ -817,6 +820,44 @@ impl Container for ShaderFile {
         }
         Err(Error::invalid(0, "part name", format!("no part named {name:?}")))
     }
+}
+
+/// Code words no DVLE of `d` runs (an uncalled subroutine, dead code after the last program),
+/// as comments with address, word and instruction, so the full listing hides no instruction.
+/// (Per-DVLE picasso source cannot carry them: picasso would re-emit them and move the code.)
+fn print_unreached(d: &Dvlb, base: u64, out: &mut dyn Printer) -> std::fmt::Result {
+    let code = &d.dvlp.code;
+    let mut reached = vec![false; code.len()];
+    for e in &d.dvles {
+        for r in pica::reached_ranges(code, e.main, e.endmain) {
+            if let Some(s) = reached.get_mut(r.start as usize..r.end as usize) {
+                s.fill(true);
+            }
+        }
+    }
+    let opdescs = d.opdesc_words();
+    let code_at = base
+        + u64::from(d.dvlp_offset())
+        + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(dvlb::DVLP_HEADER_SIZE));
+    let mut header = false;
+    for (i, (w, seen)) in code.iter().zip(&reached).enumerate() {
+        if *seen {
+            continue;
+        }
+        if !header {
+            out.write_str("\n")?;
+            out.start_line(None);
+            out.styled(crate::print::Style::Comment, "; code no DVLE runs:")?;
+            out.write_str("\n")?;
+            header = true;
+        }
+        out.start_line(Some(code_at + 4 * i as u64));
+        out.style(crate::print::Style::Comment);
+        write!(out, ";   0x{i:03x}  {w:08x}  {}", pica::describe_word(*w, &opdescs))?;
+        out.reset();
+        out.write_str("\n")?;
+    }
+    Ok(())
 }
 
 /// main..endmain clamped to the code blob, as (start, length) in words.

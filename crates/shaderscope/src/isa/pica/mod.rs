@@ -31,6 +31,17 @@ pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, Regi
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use source::{describe_opdesc, describe_word, write_source};
 
+/// The word ranges an executable with entry range `main..endmain` runs: the entry range, every
+/// range its calls reach (transitively) and code reached only by jumps. Sorted, may overlap.
+pub fn reached_ranges(code: &[u32], main: u32, endmain: u32) -> Vec<std::ops::Range<u32>> {
+    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
+    flow::procedures(&insts, main, endmain, 4 * insts.len() + 4096)
+        .ranges
+        .iter()
+        .map(|r| r.start..r.end)
+        .collect()
+}
+
 /// Shader stage of a DVLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShaderType {
