@@ -155,6 +155,11 @@ impl<'a> Program<'a> {
         u64::from(self.declared_len) * 4
     }
 
+    /// The tokens after the version and length tokens (the instruction stream).
+    pub(crate) fn body_tokens(&self) -> Tokens<'a> {
+        self.tokens.get(2..).unwrap_or(&[])
+    }
+
     /// The instructions in order, each with its absolute byte offset.
     pub fn instructions(&self) -> Instructions<'a> {
         Instructions { tokens: self.tokens, pos: 2, base: self.base, done: false }

@@ -10,6 +10,8 @@ use super::numfmt::{self, FloatStyle, TextBuf, write_hex8, write_i64, write_int,
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
 
+mod fast;
+
 /// The parts of fxc's text that do not come from the token stream.
 ///
 /// Three disassembler generations are seen in the corpus; [`ListingStyle::for_creator`] picks
@@ -191,36 +193,25 @@ pub fn write_listing_printer(
     result
 }
 
-std::thread_local! {
-    /// One operand cache per thread, reused from program to program: a fresh one would cost
-    /// clearing its 10 KB for every program, more than small programs take to print.
-    static CACHE: std::cell::RefCell<OperandCache> = std::cell::RefCell::new(OperandCache::new());
-}
-
 fn write_program(
     program: &Program<'_>,
     style: &ListingStyle,
     out: &mut TextBuf,
     lines: Option<&mut Vec<LineStart>>,
 ) -> Result<ListingReport> {
-    CACHE.with(|cache| match cache.try_borrow_mut() {
-        Ok(mut cache) => {
-            cache.forget();
-            write_program_with(program, style, out, lines, &mut cache)
-        }
-        // Not reentered in practice; a private cache keeps it correct if it ever is.
-        Err(_) => write_program_with(program, style, out, lines, &mut OperandCache::new()),
-    })
+    write_program_with(program, style, out, lines, true)
 }
 
+/// Print the program; `fast` lets plain instructions take [`Printer::fast_line`] (tests turn
+/// it off to compare with the general printer).
 fn write_program_with(
     program: &Program<'_>,
     style: &ListingStyle,
     out: &mut TextBuf,
     mut lines: Option<&mut Vec<LineStart>>,
-    cache: &mut OperandCache,
+    fast: bool,
 ) -> Result<ListingReport> {
-    let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0, cache };
+    let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0 };
     let mut report = ListingReport::default();
     out.reserve(program.byte_len() as usize * 3);
     if let Some(l) = lines.as_deref_mut() {
@@ -235,138 +226,52 @@ fn write_program_with(
     out.push('_');
     out.push_u64(u64::from(program.minor));
     out.push('\n');
-    for inst in program.instructions() {
-        let inst = inst?;
+    // The instructions one after the other, as `Program::instructions` decodes them: runs of
+    // plain ones printed by the fast path, the others decoded and printed one by one.
+    let body = program.body_tokens();
+    let mut pos = 0;
+    let mut need = 0;
+    while pos < body.len() {
+        if fast && fast::is_plain(body.get(pos..).unwrap_or(&[])) {
+            let at = out.len();
+            let room = p.run_room(need, body.len() - pos);
+            let (next, printed, stop) =
+                out.write_with(room, |w| p.fast_run(body, pos, at, lines.as_deref_mut(), w));
+            report.instructions += printed;
+            pos = next;
+            match stop {
+                fast::Stop::End => break,
+                fast::Stop::Room(n) => {
+                    need = n;
+                    continue;
+                }
+                fast::Stop::General => {}
+            }
+        }
+        let rest = body.get(pos..).unwrap_or(&[]);
+        let offset = program.base() + (2 + pos as u64) * 4;
+        let start = out.len();
+        let inst = Instruction::decode(rest, offset)?;
         report.instructions += 1;
         if inst.info.is_none() {
             report.unknown_opcodes.push((inst.offset, inst.opcode));
         }
-        let start = out.len();
         p.line(&inst, out)?;
         if let Some(l) = lines.as_deref_mut() {
             if out.len() > start {
-                l.push(LineStart { text: start, offset: inst.offset });
+                l.push(LineStart { text: start, offset });
             }
         }
+        pos += inst.tokens.len();
     }
     Ok(report)
 }
 
-struct Printer<'c> {
+struct Printer {
     style: ListingStyle,
     sm51: bool,
     base: u64,
     indent: usize,
-    cache: &'c mut OperandCache,
-}
-
-/// Entries of [`OperandCache`] (a power of two).
-const CACHE_SLOTS: usize = 256;
-/// Longest operand text kept in the cache.
-const CACHE_TEXT: usize = 22;
-
-/// The text of recently printed simple operands, keyed by their tokens (see
-/// [`OperandCache::key`]): such an operand always prints the same text within a program, so
-/// most operands of a program are printed once and copied afterwards. Entries carry the program's epoch (bits 96–126 of a key, which the
-/// tokens never use), so moving to the next program forgets them without clearing anything.
-struct OperandCache {
-    slots: [Slot; CACHE_SLOTS],
-    epoch: u128,
-}
-
-/// One cache entry; key and text side by side, so that a hit reads one or two cache lines.
-#[derive(Clone, Copy)]
-struct Slot {
-    /// The key as two words (8-byte alignment keeps the slot at 40 bytes).
-    key: [u64; 2],
-    len: u8,
-    text: [u8; CACHE_TEXT],
-}
-
-impl Slot {
-    const EMPTY: Slot = Slot { key: [0; 2], len: 0, text: [0; CACHE_TEXT] };
-}
-
-fn split(key: u128) -> [u64; 2] {
-    [key as u64, (key >> 64) as u64]
-}
-
-/// Where the epoch sits in a stored key.
-const EPOCH_SHIFT: u32 = 96;
-/// Epochs run from 1 to this, then the cache is cleared and they start again.
-const EPOCH_MAX: u128 = (1 << 31) - 1;
-
-impl OperandCache {
-    fn new() -> Self {
-        OperandCache { slots: [Slot::EMPTY; CACHE_SLOTS], epoch: 1 << EPOCH_SHIFT }
-    }
-
-    /// Forget every entry (a new program starts; its text may differ: SM5.1, fxc style).
-    fn forget(&mut self) {
-        let next = (self.epoch >> EPOCH_SHIFT) + 1;
-        if next > EPOCH_MAX {
-            self.slots = [Slot::EMPTY; CACHE_SLOTS];
-            self.epoch = 1 << EPOCH_SHIFT;
-        } else {
-            self.epoch = next << EPOCH_SHIFT;
-        }
-    }
-
-    /// The cache key of the operand starting at `t` and its length in tokens, when it is a
-    /// simple one: no extended token and one or two immediate 32-bit indices (`r3.xyzx`,
-    /// `cb0[4].x`); for sources also one extended token (a modifier or precision: `-r1.x`,
-    /// `|r2.xyzx|`) with one such index, and one-component 32-bit literals, whose text also
-    /// depends on the operand's type `ty` (`l(1.000000)`, `l(0x3f800000)`).
-    #[inline]
-    fn key(t: &[zerocopy::little_endian::U32], source: bool, ty: Ty) -> Option<(u128, usize)> {
-        let tok0 = t.first()?.get();
-        let word = |i: usize| t.get(i).map(|v| u128::from(v.get()));
-        let dim = (tok0 >> 20) & 3;
-        let immediate_indices = (tok0 >> 22) & 0x3f == 0;
-        if tok0 & 0x8000_0000 == 0 {
-            if (tok0 >> 12) & 0xff == u32::from(ot::IMMEDIATE32) && tok0 & 3 == 1 && dim == 0 {
-                return Some((u128::from(tok0) | (word(1)? << 32) | ((ty as u128 + 1) << 64), 2));
-            }
-            if !immediate_indices {
-                return None;
-            }
-            return match dim {
-                1 => Some((u128::from(tok0) | (word(1)? << 32), 2)),
-                2 => Some((u128::from(tok0) | (word(1)? << 32) | (word(2)? << 64) | (1 << 127), 3)),
-                _ => None,
-            };
-        }
-        let ext = word(1)?;
-        if !source || ext & 0x8000_0000 != 0 || dim != 1 || !immediate_indices {
-            return None;
-        }
-        Some((u128::from(tok0) | (ext << 32) | (word(2)? << 64), 3))
-    }
-
-    #[inline]
-    fn slot(key: u128) -> usize {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
-        (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
-            & (CACHE_SLOTS - 1)
-    }
-
-    /// The cached text of `key` as the whole slot and the length used.
-    #[inline]
-    fn get(&self, key: u128) -> Option<(&[u8; CACHE_TEXT], usize)> {
-        let slot = self.slots.get(Self::slot(key))?;
-        (slot.key == split(key | self.epoch)).then_some((&slot.text, usize::from(slot.len)))
-    }
-
-    fn put(&mut self, key: u128, text: &[u8]) {
-        let epoch = self.epoch;
-        if let Some(slot) = self.slots.get_mut(Self::slot(key)) {
-            if let Some(d) = slot.text.get_mut(..text.len()) {
-                d.copy_from_slice(text);
-                slot.key = split(key | epoch);
-                slot.len = text.len() as u8;
-            }
-        }
-    }
 }
 
 /// A plain register operand ([`Printer::simple_operand`]).
@@ -382,7 +287,7 @@ struct Simple {
 /// Characters of the component names.
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
-impl Printer<'_> {
+impl Printer {
     fn line(&mut self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
         let Some(info) = inst.info else {
             out.push_str("// unknown opcode ");
@@ -483,13 +388,7 @@ impl Printer<'_> {
         }
         let precise = inst.precise_mask();
         if precise != 0 {
-            out.push_str(" [precise(");
-            for (i, c) in XYZW.iter().enumerate() {
-                if precise & (1 << i) != 0 {
-                    out.push(*c);
-                }
-            }
-            out.push_str(")]");
+            precise_components(u32::from(precise), out);
         }
         let mut dst_precision = 0;
         let mut any = false;
@@ -505,35 +404,22 @@ impl Printer<'_> {
                 out.push(' ');
             }
             any = true;
-            // A simple operand prints the same wherever it is, unless a source has to show
-            // its precision against a non-default destination.
             let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
-            let key = if i == 0 || dst_precision == 0 { OperandCache::key(rest, i > 0, ty) } else { None };
-            if let Some((text, len, n)) = key.and_then(|(k, n)| self.cache.get(k).map(|(t, l)| (t, l, n))) {
-                out.push_prefix(text, len);
-                rest = rest.get(n..).unwrap_or(&[]);
-                offset += n as u64 * 4;
-                if i == 0 {
-                    dst_precision = 0;
+            // The commonest operands print straight from their tokens; they print the same
+            // wherever they are, unless a source has to show its precision against a
+            // non-default destination.
+            if i == 0 || dst_precision == 0 {
+                if let Some(simple) = self.simple_operand(rest) {
+                    let n = simple.len;
+                    Self::write_simple(&simple, out);
+                    rest = rest.get(n..).unwrap_or(&[]);
+                    offset += n as u64 * 4;
+                    if i == 0 {
+                        dst_precision = 0;
+                    }
+                    i += 1;
+                    continue;
                 }
-                i += 1;
-                continue;
-            }
-            // The commonest operands print straight from their tokens.
-            let start = out.len();
-            if let Some(simple) = key.and_then(|_| self.simple_operand(rest)) {
-                let n = simple.len;
-                Self::write_simple(&simple, out);
-                if let Some(((k, _), text)) = key.zip(out.tail(start).filter(|t| t.len() <= CACHE_TEXT)) {
-                    self.cache.put(k, text);
-                }
-                rest = rest.get(n..).unwrap_or(&[]);
-                offset += n as u64 * 4;
-                if i == 0 {
-                    dst_precision = 0;
-                }
-                i += 1;
-                continue;
             }
             // Borrowed out of the result rather than moved: moving the freshly written operand
             // costs more than decoding it.
@@ -550,11 +436,6 @@ impl Printer<'_> {
                 self.operand(operand, ty, None, out)?;
             } else {
                 self.operand(operand, ty, Some(dst_precision), out)?;
-            }
-            if let Some((k, _)) = key {
-                if let Some(text) = out.tail(start).filter(|t| t.len() <= CACHE_TEXT) {
-                    self.cache.put(k, text);
-                }
             }
             i += 1;
         }
@@ -753,11 +634,20 @@ impl Printer<'_> {
 
     fn imm32(&self, o: &Operand<'_>, ty: Ty, out: &mut TextBuf) {
         let n = usize::from(o.imm_len);
-        let vals = o.imm.get(..n).unwrap_or(&[]);
-        let sep = if ty == Ty::X { "," } else { ", " };
-        for (i, &v) in vals.iter().enumerate() {
+        self.literal_values(o.imm.get(..n).unwrap_or(&[]).iter().copied(), ty, out);
+    }
+
+    /// The values inside `l(…)`, each printed as the operand's type says.
+    #[inline]
+    fn literal_values(&self, vals: impl Iterator<Item = u32>, ty: Ty, out: &mut TextBuf) {
+        for (i, v) in vals.enumerate() {
             if i > 0 {
-                out.push_str(sep);
+                // Untyped values are joined without a space.
+                if ty == Ty::X {
+                    out.push(',');
+                } else {
+                    out.push_str(", ");
+                }
             }
             match ty {
                 Ty::F | Ty::D => numfmt::write_f32(out, v, self.style.floats),
@@ -1177,6 +1067,17 @@ impl Printer<'_> {
     }
 }
 
+/// ` [precise(xy)]`: the destination components marked precise (bits x=1 … w=8).
+fn precise_components(mask: u32, out: &mut TextBuf) {
+    out.push_str(" [precise(");
+    for (i, c) in XYZW.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out.push(*c);
+        }
+    }
+    out.push_str(")]");
+}
+
 /// `sync` with its flags: `_uglobal`, `_ugroup`, `_g` (shared memory), `_t` (thread group).
 fn sync(inst: &Instruction<'_>, out: &mut TextBuf) {
     let c = inst.controls();
@@ -1271,7 +1172,7 @@ fn components(c: Components, out: &mut TextBuf) {
 }
 
 /// How a register file prints its indices.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shape {
     /// `r0`, `cb0[4]`, `x1[2]`: the first index follows the name.
     Attached,
@@ -1291,7 +1192,7 @@ pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
 }
 
 /// fxc's name of a register file; SM5.1 descriptors are upper case.
-fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
+const fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
     use Shape::*;
     match t {
         ot::TEMP => ("r", Attached),

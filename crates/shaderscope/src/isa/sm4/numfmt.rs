@@ -12,6 +12,7 @@
 //! even (`0.8359375` still prints `0.835938`).
 
 pub use crate::print::TextBuf;
+use crate::print::decimal;
 
 /// Which C runtime's `%f` to imitate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -39,6 +40,28 @@ pub fn write_int(out: &mut TextBuf, v: u32) {
     } else {
         write_hex8(out, v);
     }
+}
+
+/// The text of [`write_int`] in an array, and its length.
+#[inline]
+pub(crate) fn int_text(v: u32) -> ([u8; 16], usize) {
+    let s = v as i32;
+    let mut text = [0u8; 16];
+    if v < 10 {
+        // The commonest by far.
+        text[0] = b'0' + v as u8;
+        return (text, 1);
+    }
+    if !(-(DECIMAL_LIMIT as i32)..=DECIMAL_LIMIT as i32).contains(&s) {
+        put(&mut text, 0, b"0x");
+        put(&mut text, 2, &hex8_text(v));
+        return (text, 10);
+    }
+    let sign = usize::from(s < 0);
+    put(&mut text, 0, b"-");
+    let (digits, n) = decimal(u64::from(s.unsigned_abs()));
+    put(&mut text, sign, digits.get(..n).unwrap_or(&[]));
+    (text, sign + n)
 }
 
 /// `%d` without going through `fmt`.
@@ -79,30 +102,48 @@ pub fn write_u64(out: &mut TextBuf, mut v: u64) {
 /// `0x%08x`.
 #[inline]
 pub fn write_hex8(out: &mut TextBuf, v: u32) {
+    out.push_prefix(b"0x", 2);
+    out.push_prefix(&hex8_text(v), 8);
+}
+
+/// `%08x`: eight lowercase hexadecimal digits.
+#[inline]
+pub(crate) fn hex8_text(v: u32) -> [u8; 8] {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("0x");
-    for shift in (0..8).rev() {
-        let nib = (v >> (shift * 4)) & 0xf;
-        out.push(char::from(HEX.get(nib as usize).copied().unwrap_or(b'0')));
+    let mut text = [b'0'; 8];
+    for (i, t) in text.iter_mut().enumerate() {
+        let nib = (v >> (28 - 4 * i)) & 0xf;
+        *t = HEX.get(nib as usize).copied().unwrap_or(b'0');
+    }
+    text
+}
+
+/// Copy `bytes` into `text` at `at` (nothing if they do not fit).
+#[inline]
+fn put<const N: usize>(text: &mut [u8; N], at: usize, bytes: &[u8]) {
+    if let Some(d) = text.get_mut(at..at + bytes.len()) {
+        d.copy_from_slice(bytes);
     }
 }
 
 /// `%f` of a 32-bit float given by its bits (converted to double, as C's varargs do).
 #[inline]
 pub fn write_f32(out: &mut TextBuf, bits: u32, style: FloatStyle) {
-    if !write_f32_fast(out, bits, style) {
-        write_f64(out, f64::from(f32::from_bits(bits)).to_bits(), style);
+    match f32_text(bits, style) {
+        Some((text, len)) => out.push_prefix(&text, len),
+        None => write_f64(out, f64::from(f32::from_bits(bits)).to_bits(), style),
     }
 }
 
-/// The common case of [`write_f32`] in integer arithmetic: values below 2^40 that are not
-/// within a hair of a rounding tie under msvcrt's 17-digit pre-rounding. Returns false (having
-/// written nothing) when the general path must be taken.
+/// The common case of [`write_f32`] in integer arithmetic, as text in an array and its length:
+/// values below 2^40 that are not within a hair of a rounding tie under msvcrt's 17-digit
+/// pre-rounding (at most 21 bytes: `-1099511627775.999999`). `None` when the general path
+/// must be taken.
 #[inline]
-fn write_f32_fast(out: &mut TextBuf, bits: u32, style: FloatStyle) -> bool {
+pub(crate) fn f32_text(bits: u32, style: FloatStyle) -> Option<([u8; 24], usize)> {
     let exp = ((bits >> 23) & 0xff) as i32;
     if exp == 0xff {
-        return false;
+        return None;
     }
     let frac = u64::from(bits & 0x7f_ffff);
     // value = mant * 2^e
@@ -110,7 +151,7 @@ fn write_f32_fast(out: &mut TextBuf, bits: u32, style: FloatStyle) -> bool {
     let neg = bits >> 31 != 0;
     let (int, dec) = if e >= 0 {
         if e > 16 {
-            return false;
+            return None;
         }
         (mant << e, 0u64)
     } else {
@@ -118,49 +159,75 @@ fn write_f32_fast(out: &mut TextBuf, bits: u32, style: FloatStyle) -> bool {
         if k > 100 {
             // Below 2^-76: prints as zero under every runtime.
             (0, 0)
+        } else if k <= 40 {
+            // mant < 2^24, so the fraction times 10^6 stays below 2^64.
+            let int = mant >> k;
+            let fr = mant & ((1u64 << k) - 1);
+            let scaled = fr * 1_000_000;
+            round_decimals(int, scaled >> k, scaled & ((1u64 << k) - 1), 1u64 << (k - 1), k, style)?
         } else {
             let int = if k >= 64 { 0 } else { mant >> k };
             let fr = u128::from(mant) & ((1u128 << k) - 1);
             let scaled = fr * 1_000_000;
-            let mut q = (scaled >> k) as u64;
             let r = scaled & ((1u128 << k) - 1);
             let half = 1u128 << (k - 1);
+            // Compare the remainder with the half in the 64-bit routine's terms: only its
+            // relation to `half` (and, for msvcrt, the distance) matters.
             let up = match style {
-                FloatStyle::Ucrt => r > half || (r == half && q % 2 == 1),
+                FloatStyle::Ucrt => r > half || (r == half && (scaled >> k) % 2 == 1),
                 FloatStyle::UcrtLegacy => r >= half,
                 FloatStyle::Msvcrt => {
-                    // Pre-rounding to 17 significant digits moves a value below 2^24 by less
-                    // than 0.0005 units of the sixth decimal, so it can only matter this close
-                    // to the tie; leave those to the exact path.
                     if r.abs_diff(half) <= (1u128 << k) / 1000 {
-                        return false;
+                        return None;
                     }
                     r >= half
                 }
             };
-            let mut int = int;
-            if up {
-                q += 1;
-                if q == 1_000_000 {
-                    q = 0;
-                    int += 1;
-                }
-            }
-            (int, q)
+            carry(int, (scaled >> k) as u64, up)
         }
     };
-    if neg {
-        out.push_ascii(b"-");
-    }
-    write_u64(out, int);
-    let mut digits = *b".000000";
+    let mut text = [b'0'; 24];
+    put(&mut text, 0, b"-");
+    let sign = usize::from(neg);
+    let (digits, n) = decimal(int);
+    put(&mut text, sign, digits.get(..n).unwrap_or(&[]));
+    let mut fraction = *b".000000";
     let mut d = dec;
-    for slot in digits.iter_mut().skip(1).rev() {
+    for slot in fraction.iter_mut().skip(1).rev() {
         *slot = b'0' + (d % 10) as u8;
         d /= 10;
     }
-    out.push_ascii(&digits);
-    true
+    put(&mut text, sign + n, &fraction);
+    Some((text, sign + n + 7))
+}
+
+/// Round `int` + `q`/10^6 (with remainder `r` out of 2^k, `half` = 2^(k-1)) to six decimals as
+/// `style` does; `None` when msvcrt's pre-rounding could matter (too close to the tie).
+#[inline]
+fn round_decimals(int: u64, q: u64, r: u64, half: u64, k: u32, style: FloatStyle) -> Option<(u64, u64)> {
+    let up = match style {
+        FloatStyle::Ucrt => r > half || (r == half && q % 2 == 1),
+        FloatStyle::UcrtLegacy => r >= half,
+        FloatStyle::Msvcrt => {
+            // Pre-rounding to 17 significant digits moves a value below 2^24 by less than
+            // 0.0005 units of the sixth decimal, so it can only matter this close to the tie;
+            // leave those to the exact path.
+            if r.abs_diff(half) <= (1u64 << k) / 1000 {
+                return None;
+            }
+            r >= half
+        }
+    };
+    Some(carry(int, q, up))
+}
+
+/// `int` + `q`/10^6, plus one millionth when `up`.
+#[inline]
+fn carry(int: u64, q: u64, up: bool) -> (u64, u64) {
+    if !up {
+        return (int, q);
+    }
+    if q + 1 == 1_000_000 { (int + 1, 0) } else { (int, q + 1) }
 }
 
 /// `%f` of a 64-bit float given by its bits.
