@@ -2,6 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::DisasmOptions;
+use shaderscope::format::dxbc::Generation;
 use shaderscope::print::{Ansi, Html, Printer};
 
 #[derive(clap::Args, Debug)]
@@ -27,10 +28,58 @@ pub struct Opts {
     /// Colour the listing
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
+    /// DXBC: the fxc generation to imitate (by default the one the creator string names);
+    /// `10-legacy-crt` is fxc 10 on a C runtime that rounds ties away from zero (before 2019)
+    #[arg(long, value_enum, value_name = "GENERATION", default_value_t)]
+    fxc: Fxc,
+}
+
+/// `--fxc`: which fxc's listing to reproduce.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Fxc {
+    /// From the file (creator string, shader model)
+    #[default]
+    Auto,
+    /// fxc 9.29 (DirectX SDK June 2010)
+    #[value(name = "9.29")]
+    V9_29,
+    /// fxc 9.30 (Windows 8 SDK)
+    #[value(name = "9.30")]
+    V9_30,
+    /// fxc 6.3 (Windows 8.1 SDK)
+    #[value(name = "6.3")]
+    V6_3,
+    /// fxc 10.x (Windows 10 SDK)
+    #[value(name = "10")]
+    V10,
+    /// fxc 10.x with a C runtime from before 2019
+    #[value(name = "10-legacy-crt")]
+    V10LegacyCrt,
+}
+
+impl Fxc {
+    fn options(self) -> (Option<Generation>, bool) {
+        match self {
+            Fxc::Auto => (None, false),
+            Fxc::V9_29 => (Some(Generation::Fxc9_29), false),
+            Fxc::V9_30 => (Some(Generation::Fxc9_30), false),
+            Fxc::V6_3 => (Some(Generation::Fxc6_3), false),
+            Fxc::V10 => (Some(Generation::Fxc10), false),
+            Fxc::V10LegacyCrt => (Some(Generation::Fxc10), true),
+        }
+    }
 }
 
 pub fn run(o: Opts) -> u8 {
-    let opts = DisasmOptions { program: o.dvle, offsets: o.offsets, raw: o.raw, ..Default::default() };
+    let (dxbc_generation, dxbc_legacy_crt) = o.fxc.options();
+    let opts = DisasmOptions {
+        program: o.dvle,
+        offsets: o.offsets,
+        raw: o.raw,
+        dxbc_generation,
+        dxbc_legacy_crt,
+        ..Default::default()
+    };
     let color = o.color.enabled();
     let many = o.files.len() > 1;
     // The DXBC checksums of a group of files are hashed side by side (several times faster

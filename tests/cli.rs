@@ -161,3 +161,37 @@ fn parallel_batches_print_in_input_order() {
     let headers = String::from_utf8_lossy(&parallel.1).matches("// /").count();
     assert_eq!(headers, 150);
 }
+
+#[test]
+fn fxc_option_chooses_the_listing_generation() {
+    let (code, auto, _) = run(&["disasm", &sample("ps_color.dxbc")]);
+    assert_eq!(code, 0);
+    // The sample has no creator string: the default is fxc 6.3's wider Format column.
+    assert!(
+        auto.contains("// Name                 Index   Mask Register SysValue  Format   Used\n"),
+        "{auto}"
+    );
+    let (code, old, _) = run(&["disasm", "--fxc", "9.29", &sample("ps_color.dxbc")]);
+    assert_eq!(code, 0);
+    assert!(old.contains("// Name                 Index   Mask Register SysValue Format   Used\n"), "{old}");
+    assert!(old.contains("// COLOR                    0   xyzw        0     NONE  float   xyzw\n"), "{old}");
+    let (_, json, _) = run(&["disasm", "--json", "--fxc", "10-legacy-crt", &sample("ps_color.dxbc")]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (v["fxc_generation"].as_str(), v["generation_source"].as_str()),
+        (Some("Fxc10"), Some("option"))
+    );
+    let (code, _, err) = run(&["disasm", "--fxc", "11", &sample("ps_color.dxbc")]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn info_json_names_reflection_enums() {
+    let (code, out, err) = run(&["info", "--json", &sample("ps_color.dxbc")]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let out_sig = &v["output_signature"]["elements"][0];
+    assert_eq!(out_sig["system_value_name"], "D3D_NAME_TARGET");
+    assert_eq!(out_sig["component_type_name"], "D3D_REGISTER_COMPONENT_FLOAT32");
+    assert_eq!(out_sig["min_precision_name"], "D3D_MIN_PRECISION_DEFAULT");
+}

@@ -23,6 +23,12 @@ pub struct DisasmOptions {
     /// a batch of files at once with [`crate::format::dxbc::checksum::compute_many`]); `None`
     /// computes it. It decides fxc's note on containers whose stored checksum is wrong.
     pub dxbc_checksum: Option<[u8; 16]>,
+    /// DXBC: print as this fxc generation instead of the one the file suggests (nothing in a
+    /// stripped binary tells fxc 9.29 from 6.3).
+    pub dxbc_generation: Option<crate::format::dxbc::Generation>,
+    /// DXBC: imitate a C runtime that rounds exact decimal ties away from zero (see
+    /// [`crate::format::dxbc::listing::ListingOptions::legacy_crt`]).
+    pub dxbc_legacy_crt: bool,
 }
 
 /// How bad a validation finding is.

@@ -440,3 +440,92 @@ fn validate_is_silent_on_compiler_output() {
     assert!(flagged[1].1.starts_with("checksum mismatch (stored 902d3d6a8d97265f1d0e2186354ab4f4"));
     assert_eq!(flagged[2].1, "break outside a loop or switch");
 }
+
+/// The reflection names of `info --json` agree with fxc's own `Resource Bindings` table for
+/// every binding of every paired listing: type (`texture`, `UAV`, `sampler_c`, …), return
+/// format and dimension, column for column.
+#[test]
+fn reflection_names_agree_with_fxc_resource_bindings() {
+    let Some(root) = corpus_dir() else { return };
+    let mut checked = 0;
+    for pair in pairs(&root) {
+        let data = std::fs::read(&pair.binary).unwrap();
+        let Ok(text) = std::fs::read_to_string(&pair.listing) else { continue };
+        let Ok(d) = Dxbc::parse(&data) else { continue };
+        let json = d.info_json();
+        let Some(binds) = json["bound_resources"].as_array() else { continue };
+        let table: Vec<Vec<&str>> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("// Resource Bindings:"))
+            .skip_while(|l| !l.starts_with("// ----"))
+            .skip(1)
+            .map_while(|l| l.strip_prefix("// ").filter(|r| !r.trim().is_empty()))
+            .map(|r| r.split_whitespace().collect())
+            .collect();
+        if table.is_empty() {
+            continue;
+        }
+        assert_eq!(table.len(), binds.len(), "{}: binding count", pair.row.path);
+        for (row, b) in table.iter().zip(binds) {
+            let [name, ty, format, dim, ..] = row.as_slice() else { panic!("{}: {row:?}", pair.row.path) };
+            assert_eq!(b["name"], *name, "{}", pair.row.path);
+            let want_type = match (*ty, *format, *dim) {
+                ("sampler" | "sampler_c", _, _) => "SAMPLER",
+                ("cbuffer", _, _) => "CBUFFER",
+                ("tbuffer", _, _) => "TBUFFER",
+                ("texture", "struct", _) => "STRUCTURED",
+                ("texture", "byte", _) => "BYTEADDRESS",
+                ("texture", _, _) => "TEXTURE",
+                ("UAV", "struct", "r/w") => "UAV_RWSTRUCTURED",
+                ("UAV", "struct", "r/w+cnt") => "UAV_RWSTRUCTURED_WITH_COUNTER",
+                ("UAV", "struct", "append") => "UAV_APPEND_STRUCTURED",
+                ("UAV", "struct", "consume") => "UAV_CONSUME_STRUCTURED",
+                ("UAV", "byte", _) => "UAV_RWBYTEADDRESS",
+                ("UAV", _, _) => "UAV_RWTYPED",
+                _ => panic!("{}: unknown type column {ty}", pair.row.path),
+            };
+            assert_eq!(b["input_type_name"], format!("D3D_SIT_{want_type}"), "{}: {name}", pair.row.path);
+            let comparison =
+                b["flag_names"].as_array().unwrap().iter().any(|f| f == "D3D_SIF_COMPARISON_SAMPLER");
+            assert_eq!(comparison, *ty == "sampler_c", "{}: {name}", pair.row.path);
+            let base = format.trim_end_matches(|c: char| c.is_ascii_digit());
+            if let Some(ret) = match base {
+                "float" | "uint" | "sint" | "unorm" | "snorm" | "double" | "mixed" => {
+                    Some(base.to_uppercase())
+                }
+                _ => None,
+            } {
+                assert_eq!(
+                    b["return_type_name"],
+                    format!("D3D_RETURN_TYPE_{ret}"),
+                    "{}: {name}",
+                    pair.row.path
+                );
+            }
+            let want_dim = match *dim {
+                "buf" => Some("BUFFER"),
+                "1d" => Some("TEXTURE1D"),
+                "1darray" => Some("TEXTURE1DARRAY"),
+                "2d" => Some("TEXTURE2D"),
+                "2darray" => Some("TEXTURE2DARRAY"),
+                "3d" => Some("TEXTURE3D"),
+                "cube" => Some("TEXTURECUBE"),
+                "cubearray" => Some("TEXTURECUBEARRAY"),
+                d if d.starts_with("2darrayMS") => Some("TEXTURE2DMSARRAY"),
+                d if d.starts_with("2dMS") => Some("TEXTURE2DMS"),
+                _ => None,
+            };
+            if let Some(want) = want_dim {
+                assert_eq!(
+                    b["dimension_name"],
+                    format!("D3D_SRV_DIMENSION_{want}"),
+                    "{}: {name}",
+                    pair.row.path
+                );
+            }
+            checked += 1;
+        }
+    }
+    println!("{checked} resource bindings agree with fxc's tables");
+    assert!(checked > 500, "only {checked} bindings checked");
+}

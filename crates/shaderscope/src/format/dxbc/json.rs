@@ -2,6 +2,7 @@
 
 use super::chunks::STAT_FIELDS;
 use super::rdef::{Rdef, Type};
+use super::reflect::{self, flag_names};
 use super::signature::{Signature, format_name, system_value_name};
 use super::{Dxbc, checksum, chunk_description};
 use crate::any::DisasmOptions;
@@ -98,7 +99,9 @@ fn type_json(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> V
     let mut o = Map::new();
     o.insert("name".into(), Value::String(name));
     o.insert("class".into(), ty.class.into());
+    o.insert("class_name".into(), reflect::variable_class(u32::from(ty.class)).into());
     o.insert("type".into(), ty.ty.into());
+    o.insert("type_name".into(), reflect::variable_type(u32::from(ty.ty)).into());
     o.insert("rows".into(), ty.rows.into());
     o.insert("columns".into(), ty.columns.into());
     o.insert("elements".into(), ty.elements.into());
@@ -118,11 +121,14 @@ fn signature_json(sig: &Signature<'_>) -> Value {
                 "register": e.register,
                 "system_value": system_value_name(e.system_value).unwrap_or("unknown"),
                 "system_value_id": e.system_value,
+                "system_value_name": reflect::system_value(e.system_value),
                 "component_type": format_name(e.component_type, 0),
+                "component_type_name": reflect::component_type(e.component_type),
                 "mask": e.mask,
                 "read_write_mask": e.rw_mask,
                 "stream": e.stream,
                 "min_precision": e.min_precision,
+                "min_precision_name": reflect::min_precision(e.min_precision),
                 "offset": e.offset,
             })
         })
@@ -207,7 +213,7 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
                                 .collect()
                         });
                         let mut o = json!({"name": v.name.text(), "start_offset": v.start, "size": v.size,
-                               "flags": v.flags, "used": v.used(), "default_value": default,
+                               "flags": v.flags, "flag_names": flag_names(v.flags, &reflect::VARIABLE_FLAGS), "used": v.used(), "default_value": default,
                                "texture_sampler": v.texture_sampler, "offset": v.offset});
                         if let Some(m) = o.as_object_mut() {
                             m.insert("type".into(), ty);
@@ -215,7 +221,8 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
                         o
                     })
                     .collect();
-                let mut o = json!({"name": cb.name.text(), "type": cb.kind, "size": cb.size, "flags": cb.flags,
+                let mut o = json!({"name": cb.name.text(), "type": cb.kind, "type_name": reflect::cbuffer_type(cb.kind), "size": cb.size,
+                       "flags": cb.flags, "flag_names": flag_names(cb.flags, &reflect::CBUFFER_FLAGS),
                        "offset": cb.offset});
                 if let Some(m) = o.as_object_mut() {
                     m.insert("variables".into(), Value::Array(vars));
@@ -227,9 +234,12 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
             .bindings
             .iter()
             .map(|b| {
-                json!({"name": b.name.text(), "input_type": b.input_type, "return_type": b.return_type,
-                       "dimension": b.dimension, "num_samples": b.samples, "bind_point": b.bind_point,
-                       "bind_count": b.bind_count, "flags": b.flags,
+                json!({"name": b.name.text(), "input_type": b.input_type,
+                       "input_type_name": reflect::input_type(b.input_type), "return_type": b.return_type,
+                       "return_type_name": reflect::return_type(b.return_type), "dimension": b.dimension,
+                       "dimension_name": reflect::dimension(b.dimension), "num_samples": b.samples,
+                       "bind_point": b.bind_point, "bind_count": b.bind_count, "flags": b.flags,
+                       "flag_names": flag_names(b.flags, &reflect::INPUT_FLAGS),
                        "space": b.space_id.map(|s| s[0]), "id": b.space_id.map(|s| s[1]), "offset": b.offset})
             })
             .collect();
@@ -310,14 +320,19 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
             super::Stage::Geometry => {
                 obj.insert(
                     "geometry_shader".into(),
-                    json!({"input_primitive": st.get(23), "output_topology": st.get(24), "max_output_vertices": st.get(25)}),
+                    json!({"input_primitive": st.get(23), "input_primitive_name": reflect::primitive(st.get(23)),
+                           "output_topology": st.get(24), "output_topology_name": reflect::topology(st.get(24)),
+                           "max_output_vertices": st.get(25)}),
                 );
             }
             super::Stage::Hull | super::Stage::Domain => {
                 obj.insert(
                     "tessellation".into(),
                     json!({"control_points": st.get(30), "output_primitive": st.get(31),
-                           "partitioning": st.get(32), "domain": st.get(33)}),
+                           "output_primitive_name": reflect::tessellator_output_primitive(st.get(31)),
+                           "partitioning": st.get(32),
+                           "partitioning_name": reflect::tessellator_partitioning(st.get(32)),
+                           "domain": st.get(33), "domain_name": reflect::tessellator_domain(st.get(33))}),
                 );
             }
             _ => {}
@@ -348,7 +363,10 @@ fn summary(d: &Dxbc<'_>) -> String {
 pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Value> {
     let mut p = crate::print::PlainText::default();
     super::listing::write_listing(d, &super::listing::ListingOptions::from_disasm(opts), &mut p)?;
-    let (generation, source) = d.generation();
+    let (generation, source) = match opts.dxbc_generation {
+        Some(g) => (g, super::GenerationSource::Option),
+        None => d.generation(),
+    };
     let program = d.program.map(
         |p| json!({"version": p.version_text(), "offset": p.chunk.data_offset(), "size": p.chunk.data.len()}),
     );

@@ -47,8 +47,8 @@ impl ListingOptions {
     /// The DXBC options that follow from the generic ones.
     pub fn from_disasm(o: &DisasmOptions) -> Self {
         ListingOptions {
-            generation: None,
-            legacy_crt: false,
+            generation: o.dxbc_generation,
+            legacy_crt: o.dxbc_legacy_crt,
             offsets: o.offsets,
             raw: o.raw,
             checksum: o.dxbc_checksum,

@@ -38,6 +38,7 @@ mod json;
 pub mod listing;
 mod program;
 pub mod rdef;
+pub mod reflect;
 pub mod signature;
 #[cfg(test)]
 mod tests;
