@@ -493,27 +493,18 @@ pub fn type_name(ty: &Type<'_>) -> String {
 }
 
 fn push_type_name(s: &mut TextBuf, ty: &Type<'_>) {
+    // 0–18 are the D3D9 (D3DX) parameter types, which D3D10 kept.
     let base = match ty.ty {
-        0 => "void",
-        1 => "bool",
-        2 => "int",
-        3 => "float",
-        4 => "string",
-        5 => "texture",
-        6 => "texture1D",
-        7 => "texture2D",
-        8 => "texture3D",
-        9 => "textureCUBE",
-        10 => "sampler",
+        0..=18 => crate::isa::d3d9::ctab::type_name(ty.ty),
         19 => "uint",
         20 => "uint8",
         39 => "double",
-        58 => "min8float",
-        59 => "min10float",
-        60 => "min16float",
-        61 => "min12int",
-        62 => "min16int",
-        63 => "min16uint",
+        52 => "min8float",
+        53 => "min10float",
+        54 => "min16float",
+        55 => "min12int",
+        56 => "min16int",
+        57 => "min16uint",
         _ => "",
     };
     match ty.class {
@@ -1019,5 +1010,37 @@ fn class_linkage(d: &Dxbc<'_>, s: &mut TextBuf) {
         }
         s.push_str("\n// +----------+---------+---------------------------------------\n");
         start = start.saturating_add(slot.span);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(class: u16, ty: u16, rows: u16, columns: u16) -> String {
+        let t = Type {
+            offset: 0,
+            class,
+            ty,
+            rows,
+            columns,
+            elements: 0,
+            members: Vec::new(),
+            extra: None,
+            name: None,
+        };
+        type_name(&t)
+    }
+
+    #[test]
+    fn type_names_follow_d3d_shader_variable_type() {
+        assert_eq!(named(1, 3, 1, 4), "float4");
+        assert_eq!(named(2, 3, 4, 4), "row_major float4x4");
+        assert_eq!(named(3, 19, 3, 2), "uint3x2");
+        assert_eq!(named(0, 39, 1, 1), "double");
+        // The minimum-precision types are 52–57 in d3dcommon.h (58–62 are DXIL's 16/64-bit).
+        assert_eq!(named(1, 54, 1, 2), "min16float2");
+        assert_eq!(named(0, 57, 1, 1), "min16uint");
+        assert_eq!(named(0, 58, 1, 1), "");
     }
 }

@@ -756,7 +756,6 @@ impl Printer {
         match d {
             Decl::Resource => {
                 let o = inst.first_operand()?;
-                let used = o.len();
                 let dim = c & 0x1f;
                 out.push_str("dcl_resource_");
                 push_name(out, names::resource_dimension(dim), dim);
@@ -765,12 +764,7 @@ impl Printer {
                     write_u64(out, u64::from((c >> 5) & 0x7f));
                     out.push(')');
                 }
-                out.push(' ');
-                let rt = inst.body_token(used, "resource return type")?;
-                return_types(out, [rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                self.space(inst, used + 1, out)?;
+                self.typed_tail(inst, &o, out)?;
             }
             Decl::ConstantBuffer => {
                 let o = inst.first_operand()?;
@@ -971,17 +965,11 @@ impl Printer {
             }
             Decl::UavTyped => {
                 let o = inst.first_operand()?;
-                let used = o.len();
                 let dim = c & 0x1f;
                 out.push_str("dcl_uav_typed_");
                 push_name(out, names::resource_dimension(dim), dim);
                 uav_flags(c, false, out);
-                out.push(' ');
-                let rt = inst.body_token(used, "resource return type")?;
-                return_types(out, [rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                self.space(inst, used + 1, out)?;
+                self.typed_tail(inst, &o, out)?;
             }
             Decl::UavRaw => {
                 let o = inst.first_operand()?;
@@ -1055,6 +1043,18 @@ impl Printer {
         self.register(&o.without_components(), Ty::R, true, out)?;
         precision(o.min_precision, None, out);
         Ok(())
+    }
+
+    /// What follows the mnemonic of a typed resource or UAV declaration: ` (float,float,float,float) t0`
+    /// and the SM5.1 space; the return-type token follows the operand.
+    fn typed_tail(&self, inst: &Instruction<'_>, o: &Operand, out: &mut TextBuf) -> Result<()> {
+        let used = o.len();
+        out.push(' ');
+        let rt = inst.body_token(used, "resource return type")?;
+        return_types(out, [rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
+        out.push(' ');
+        self.decl_register(o, out)?;
+        self.space(inst, used + 1, out)
     }
 
     /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body).
