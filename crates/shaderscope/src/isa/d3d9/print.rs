@@ -5,7 +5,8 @@
 
 use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
-use super::{DebugInfo, Instruction, Item, Operand, Program, ShaderKind, Version, float};
+use super::debug::DebugView;
+use super::{Instruction, Item, Operand, Program, ShaderKind, Version, float};
 use crate::print::{Printer, Style};
 use std::fmt::{self, Write as _};
 
@@ -68,8 +69,10 @@ pub fn write_listing<P: Printer + ?Sized>(
                 out.style(Style::Comment);
                 write!(out, "#line {line}")?;
                 if new_file {
-                    let name = debug.as_ref().and_then(|d| d.info.files.get(usize::from(file)));
-                    write!(out, " \"{}\"", name.map(String::as_str).unwrap_or(""))?;
+                    let name = debug.as_ref().and_then(|d| d.view.file(usize::from(file)));
+                    out.write_str(" \"")?;
+                    out.write_str(name.as_deref().unwrap_or(""))?;
+                    out.write_str("\"")?;
                 }
                 out.reset();
                 out.write_str("\n")?;
@@ -183,42 +186,69 @@ fn fxc9_build(creator: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Source lines and variable comments from the program's `DBUG` block.
-struct DebugLines {
-    info: DebugInfo,
-    /// (instruction offset from the version token, record index), sorted by offset.
-    by_offset: Vec<(u64, usize)>,
+/// Source lines and variable comments from the program's `DBUG` block, read in place.
+struct DebugLines<'a> {
+    view: DebugView<'a>,
+    /// (instruction offset from the version token, record index), sorted by offset; `None`
+    /// when the records' offsets already increase strictly (fxc writes them in program order),
+    /// and the record table itself is searched.
+    by_offset: Option<Vec<(u64, usize)>>,
     /// (record index, variable, write) of every variable write, sorted by record (and in
     /// variable order within a record, the order fxc lists them in).
     writes: Vec<(u32, u32, u32)>,
 }
 
-impl DebugLines {
-    fn new(program: &Program<'_>) -> Option<DebugLines> {
-        let info = program.debug_info()?.ok()?;
-        // The last record of an offset wins (reversed, then a stable sort keeps it first).
-        let mut by_offset: Vec<(u64, usize)> =
-            info.lines.iter().enumerate().rev().map(|(k, r)| (u64::from(r.offset), k)).collect();
-        by_offset.sort_by_key(|&(o, _)| o);
-        by_offset.dedup_by_key(|&mut (o, _)| o);
+impl<'a> DebugLines<'a> {
+    fn new(program: &Program<'a>) -> Option<DebugLines<'a>> {
+        let (o, d) = program.comment_block(b"DBUG")?;
+        let view = DebugView::parse(d, o).ok()?;
+        let n = view.line_count();
+        let offsets = (0..n).map(|k| view.line_offset(k).unwrap_or(0));
+        let increasing = offsets.clone().zip(offsets.skip(1)).all(|(a, b)| a < b);
+        let by_offset = (!increasing).then(|| {
+            // The last record of an offset wins (reversed, then a stable sort keeps it first).
+            let mut by_offset: Vec<(u64, usize)> =
+                (0..n).rev().map(|k| (u64::from(view.line_offset(k).unwrap_or(0)), k)).collect();
+            by_offset.sort_by_key(|&(o, _)| o);
+            by_offset.dedup_by_key(|&mut (o, _)| o);
+            by_offset
+        });
         // Only records that exist can be printed; writes naming others are ignored.
         let mut writes = Vec::new();
-        for (v, var) in info.variables.iter().enumerate() {
-            for (w, (index, _)) in var.writes.iter().enumerate() {
-                if (*index as usize) < info.lines.len() {
-                    writes.push((*index, v as u32, w as u32));
+        for v in 0..view.variable_count() {
+            let Some(var) = view.variable(v) else { continue };
+            for w in 0..DebugView::write_count(&var) {
+                if let Some((index, _)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
+                    writes.push((index, v as u32, w as u32));
                 }
             }
         }
-        writes.sort_by_key(|&(index, _, _)| index);
-        Some(DebugLines { info, by_offset, writes })
+        // The triples are distinct, so ordering them whole is the stable order by record.
+        writes.sort_unstable();
+        Some(DebugLines { view, by_offset, writes })
     }
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<(usize, u16, u16)> {
-        let i = self.by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
-        let k = self.by_offset.get(i)?.1;
-        let r = self.info.lines.get(k)?;
+        let k = match &self.by_offset {
+            Some(by_offset) => {
+                let i = by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
+                by_offset.get(i)?.1
+            }
+            None => {
+                let (mut lo, mut hi) = (0usize, self.view.line_count());
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if u64::from(self.view.line_offset(mid)?) < offset {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                (u64::from(self.view.line_offset(lo)?) == offset).then_some(lo)?
+            }
+        };
+        let r = self.view.line(k)?;
         Some((k, r.line, r.file))
     }
 
@@ -226,10 +256,11 @@ impl DebugLines {
     fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
         let from = self.writes.partition_point(|&(index, _, _)| (index as usize) < record);
         let mut any = false;
+        let mut entry = None;
         for &(_, v, w) in self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
         {
-            let Some(var) = self.info.variables.get(v as usize) else { continue };
-            let Some((_, comps)) = var.writes.get(w as usize) else { continue };
+            let Some(var) = self.view.variable(v as usize) else { continue };
+            let Some((_, comps)) = self.view.write(&var, w as usize) else { continue };
             if any {
                 out.write_str(", ")?;
             } else {
@@ -237,15 +268,15 @@ impl DebugLines {
                 out.write_str("  // ")?;
                 any = true;
             }
-            match &var.scope {
+            match self.view.scope(&var) {
                 None => out.write_str("::")?,
-                Some(s) if *s == self.info.entry => {}
+                Some(s) if s == *entry.get_or_insert_with(|| self.view.entry()) => {}
                 Some(s) => {
-                    out.write_str(s)?;
+                    out.write_str(&s)?;
                     out.write_str("::")?;
                 }
             }
-            out.write_str(&var.name)?;
+            out.write_str(&self.view.name(&var))?;
             out.write_str("<")?;
             for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
                 if n > 0 {
