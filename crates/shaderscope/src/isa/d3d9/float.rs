@@ -314,12 +314,14 @@ mod tests {
         cases.extend((0..23).map(|i| 1u32 << i));
         cases.extend((0..0x80_0000).step_by(97));
         // Ties: 1000000.125 has exactly ten digits, the last a 5 (half to even: ...12).
-        cases.extend([1_000_000.125f32, 1_000_000.375, 0.5, 2.5, 1.0e8, 999_999_999.0].map(f32::to_bits));
+        // (Written as quotients: the literals would look too precise for an f32 to clippy.)
+        let (tie_even, tie_odd) = (8_000_001.0f32 / 8.0, 8_000_003.0f32 / 8.0);
+        cases.extend([tie_even, tie_odd, 0.5, 2.5, 1.0e8, 999_999_999.0].map(f32::to_bits));
         for c in cases {
             same(c);
         }
-        assert_eq!(g(1_000_000.125), "1000000.12");
-        assert_eq!(g(1_000_000.375), "1000000.38");
+        assert_eq!(g(tie_even), "1000000.12");
+        assert_eq!(g(tie_odd), "1000000.38");
     }
 
     /// Every f32 bit pattern (about 90 minutes of CPU in release), or every `G9_STRIDE`th;

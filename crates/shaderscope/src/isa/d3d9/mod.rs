@@ -241,6 +241,9 @@ impl Instruction {
 }
 
 /// One element of the token stream after the version token.
+// Instructions, with their operands inline, make most of the items: boxing them would bring
+// back an allocation per instruction.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item<'a> {
     /// A comment block: the token (with its length) and the bytes it holds.

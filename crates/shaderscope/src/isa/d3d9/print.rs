@@ -3,9 +3,9 @@
 //! Everything here was checked against the corpus: the level-9 sections of DirectXTK's DXBC
 //! listings and HLSLCrossCompiler's standalone `.o` listings (fxc 9.29 and 9.30).
 
+use super::debug::DebugView;
 use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
-use super::debug::DebugView;
 use super::{Instruction, Item, Operand, Program, ShaderKind, Version, float};
 use crate::print::{Printer, Style};
 use std::fmt;
@@ -365,7 +365,11 @@ pub fn instruction_text(ins: &Instruction, version: Version, out: &mut String) {
 }
 
 /// [`instruction_text`] into any writer (the listing writes a plain printer directly).
-fn write_instruction<W: fmt::Write + ?Sized>(ins: &Instruction, version: Version, out: &mut W) -> fmt::Result {
+fn write_instruction<W: fmt::Write + ?Sized>(
+    ins: &Instruction,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     if ins.is_coissue() && version.kind == ShaderKind::Pixel && version.major < 2 {
         out.write_char('+')?;
     }
