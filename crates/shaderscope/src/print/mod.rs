@@ -38,6 +38,11 @@ pub trait Printer: fmt::Write {
     fn wants_line_offsets(&self) -> bool {
         false
     }
+    /// Whether [`Printer::style`] and [`Printer::reset`] do nothing, so a disassembler may
+    /// write text straight into the sink instead of building it to split it into styled parts.
+    fn is_plain(&self) -> bool {
+        false
+    }
     /// The next text has this style.
     fn style(&mut self, _style: Style) {}
     /// Back to unstyled text.
@@ -51,7 +56,11 @@ pub trait Printer: fmt::Write {
     }
 }
 
-impl Printer for TextBuf {}
+impl Printer for TextBuf {
+    fn is_plain(&self) -> bool {
+        true
+    }
+}
 
 /// Plain text into a `String`.
 #[derive(Debug, Default, Clone)]
@@ -68,7 +77,11 @@ impl fmt::Write for PlainText {
     }
 }
 
-impl Printer for PlainText {}
+impl Printer for PlainText {
+    fn is_plain(&self) -> bool {
+        true
+    }
+}
 
 /// Text with ANSI colour escapes, for terminals.
 #[derive(Debug, Default, Clone)]

@@ -21,6 +21,7 @@
 //! destination (0xffff where nothing is written).
 
 use crate::error::{Error, Result};
+use std::borrow::Cow;
 
 /// Source position of one instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,12 +60,13 @@ pub struct DebugInfo {
     pub variables: Vec<Variable>,
 }
 
+#[derive(Clone, Copy)]
 struct Blob<'a> {
     b: &'a [u8],
     base: u64,
 }
 
-impl Blob<'_> {
+impl<'a> Blob<'a> {
     fn u32(&self, at: usize) -> Result<u32> {
         crate::bytes::le_u32(self.b, at).ok_or_else(|| {
             Error::truncated(self.base + at as u64, "DBUG field", 4, self.b.len().saturating_sub(at) as u64)
@@ -78,12 +80,17 @@ impl Blob<'_> {
         }
     }
 
-    fn string(&self, at: u32) -> Result<String> {
+    /// The bytes of the NUL-terminated string at `at`.
+    fn str_bytes(&self, at: u32) -> Result<&'a [u8]> {
         let rest = self.b.get(at as usize..).unwrap_or(&[]);
         let n = rest.iter().position(|&c| c == 0).ok_or_else(|| {
             Error::invalid(self.base + u64::from(at), "DBUG string", "no terminating NUL inside the block")
         })?;
-        Ok(String::from_utf8_lossy(rest.get(..n).unwrap_or(&[])).into_owned())
+        Ok(rest.get(..n).unwrap_or(&[]))
+    }
+
+    fn string(&self, at: u32) -> Result<Cow<'a, str>> {
+        self.str_bytes(at).map(String::from_utf8_lossy)
     }
 
     /// Check that `count` records of `size` bytes fit at `at`.
@@ -102,48 +109,184 @@ impl Blob<'_> {
     }
 }
 
-impl DebugInfo {
-    /// Parse the bytes after the `DBUG` FourCC; `base` is their absolute offset.
-    pub fn parse(b: &[u8], base: u64) -> Result<DebugInfo> {
+/// A `DBUG` block read in place: [`DebugView::parse`] checks every table and string once (the
+/// same checks, in the same order, as [`DebugInfo::parse`], which is built on it), then
+/// records and strings are read on demand, so a listing allocates nothing for the block.
+#[derive(Clone, Copy)]
+pub(crate) struct DebugView<'a> {
+    blob: Blob<'a>,
+    creator: u32,
+    entry: u32,
+    files_at: usize,
+    file_count: u32,
+    lines_at: usize,
+    line_count: u32,
+    vars_at: usize,
+    var_count: u32,
+}
+
+/// A variable record of a [`DebugView`].
+#[derive(Clone, Copy)]
+pub(crate) struct VariableView {
+    /// Offset of the scope name; 0 for none.
+    scope: u32,
+    name: u32,
+    writes_at: usize,
+    write_count: u32,
+}
+
+impl<'a> DebugView<'a> {
+    /// Check the bytes after the `DBUG` FourCC; `base` is their absolute offset.
+    pub(crate) fn parse(b: &'a [u8], base: u64) -> Result<DebugView<'a>> {
         let blob = Blob { b, base };
-        let creator = blob.string(blob.u32(4)?)?;
+        let creator = blob.u32(4)?;
+        blob.str_bytes(creator)?;
         let file_count = blob.u32(12)?;
         let files_at = blob.table(blob.u32(16)?, file_count, 4, "DBUG file table", 16)?;
-        let mut files = Vec::with_capacity(file_count as usize);
         for i in 0..file_count as usize {
-            files.push(blob.string(blob.u32(files_at + 4 * i)?)?);
+            blob.str_bytes(blob.u32(files_at + 4 * i)?)?;
         }
         let line_count = blob.u32(20)?;
         let lines_at = blob.table(blob.u32(24)?, line_count, 8, "DBUG instruction table", 24)?;
-        let mut lines = Vec::with_capacity(line_count as usize);
-        for i in 0..line_count as usize {
-            let at = lines_at + 8 * i;
-            lines.push(LineRecord {
-                line: blob.u16(at)?,
-                file: blob.u16(at + 2)?,
-                offset: blob.u32(at + 4)?,
-            });
-        }
         let var_count = blob.u32(28)?;
         let vars_at = blob.table(blob.u32(32)?, var_count, 20, "DBUG variable table", 32)?;
-        let entry = blob.string(blob.u32(36)?)?;
-        let mut variables = Vec::with_capacity(var_count as usize);
+        let entry = blob.u32(36)?;
+        blob.str_bytes(entry)?;
+        let view = DebugView {
+            blob,
+            creator,
+            entry,
+            files_at,
+            file_count,
+            lines_at,
+            line_count,
+            vars_at,
+            var_count,
+        };
         for i in 0..var_count as usize {
             let at = vars_at + 20 * i;
-            let scope_at = blob.u32(at)?;
-            let scope = if scope_at == 0 { None } else { Some(blob.string(scope_at)?) };
-            let name = blob.string(blob.u32(at + 4)?)?;
-            let count = blob.u32(at + 12)?;
-            let writes_at = blob.table(blob.u32(at + 16)?, count, 12, "DBUG variable entries", at + 16)?;
-            let mut writes = Vec::with_capacity(count as usize);
-            for k in 0..count as usize {
-                let e = writes_at + 12 * k;
-                let comps = [blob.u16(e + 4)?, blob.u16(e + 6)?, blob.u16(e + 8)?, blob.u16(e + 10)?];
-                writes.push((blob.u32(e)?, comps));
+            let scope = blob.u32(at)?;
+            if scope != 0 {
+                blob.str_bytes(scope)?;
             }
-            variables.push(Variable { scope, name, writes });
+            blob.str_bytes(blob.u32(at + 4)?)?;
+            let count = blob.u32(at + 12)?;
+            blob.table(blob.u32(at + 16)?, count, 12, "DBUG variable entries", at + 16)?;
         }
-        Ok(DebugInfo { creator, entry, files, lines, variables })
+        Ok(view)
+    }
+
+    /// The string at `at` (checked by [`DebugView::parse`]).
+    fn string(&self, at: u32) -> Cow<'a, str> {
+        self.blob.string(at).unwrap_or_default()
+    }
+
+    /// Entry-point function name.
+    pub(crate) fn entry(&self) -> Cow<'a, str> {
+        self.string(self.entry)
+    }
+
+    /// Source file `i`.
+    pub(crate) fn file(&self, i: usize) -> Option<Cow<'a, str>> {
+        if i >= self.file_count as usize {
+            return None;
+        }
+        Some(self.string(self.blob.u32(self.files_at + 4 * i).ok()?))
+    }
+
+    /// Number of instruction records.
+    pub(crate) fn line_count(&self) -> usize {
+        self.line_count as usize
+    }
+
+    /// Instruction record `i`.
+    pub(crate) fn line(&self, i: usize) -> Option<LineRecord> {
+        if i >= self.line_count as usize {
+            return None;
+        }
+        let at = self.lines_at + 8 * i;
+        Some(LineRecord {
+            line: self.blob.u16(at).ok()?,
+            file: self.blob.u16(at + 2).ok()?,
+            offset: self.blob.u32(at + 4).ok()?,
+        })
+    }
+
+    /// Byte offset (from the version token) of instruction record `i`.
+    pub(crate) fn line_offset(&self, i: usize) -> Option<u32> {
+        if i >= self.line_count as usize {
+            return None;
+        }
+        self.blob.u32(self.lines_at + 8 * i + 4).ok()
+    }
+
+    /// Number of variables.
+    pub(crate) fn variable_count(&self) -> usize {
+        self.var_count as usize
+    }
+
+    /// Variable `i`.
+    pub(crate) fn variable(&self, i: usize) -> Option<VariableView> {
+        if i >= self.var_count as usize {
+            return None;
+        }
+        let at = self.vars_at + 20 * i;
+        Some(VariableView {
+            scope: self.blob.u32(at).ok()?,
+            name: self.blob.u32(at + 4).ok()?,
+            writes_at: self.blob.u32(at + 16).ok()? as usize,
+            write_count: self.blob.u32(at + 12).ok()?,
+        })
+    }
+
+    /// Scope of a variable; `None` for the entry point's locals.
+    pub(crate) fn scope(&self, v: &VariableView) -> Option<Cow<'a, str>> {
+        (v.scope != 0).then(|| self.string(v.scope))
+    }
+
+    /// Name of a variable.
+    pub(crate) fn name(&self, v: &VariableView) -> Cow<'a, str> {
+        self.string(v.name)
+    }
+
+    /// Write `k` of a variable: `(instruction record index, component per destination component)`.
+    pub(crate) fn write(&self, v: &VariableView, k: usize) -> Option<(u32, [u16; 4])> {
+        if k >= v.write_count as usize {
+            return None;
+        }
+        let e = v.writes_at + 12 * k;
+        let b = &self.blob;
+        let comps = [b.u16(e + 4).ok()?, b.u16(e + 6).ok()?, b.u16(e + 8).ok()?, b.u16(e + 10).ok()?];
+        Some((b.u32(e).ok()?, comps))
+    }
+
+    /// Number of writes of a variable.
+    pub(crate) fn write_count(v: &VariableView) -> usize {
+        v.write_count as usize
+    }
+}
+
+impl DebugInfo {
+    /// Parse the bytes after the `DBUG` FourCC; `base` is their absolute offset.
+    pub fn parse(b: &[u8], base: u64) -> Result<DebugInfo> {
+        let view = DebugView::parse(b, base)?;
+        let files = (0..view.file_count as usize).filter_map(|i| view.file(i)).map(Cow::into_owned).collect();
+        let lines = (0..view.line_count()).filter_map(|i| view.line(i)).collect();
+        let variables = (0..view.variable_count())
+            .filter_map(|i| view.variable(i))
+            .map(|v| Variable {
+                scope: view.scope(&v).map(Cow::into_owned),
+                name: view.name(&v).into_owned(),
+                writes: (0..DebugView::write_count(&v)).filter_map(|k| view.write(&v, k)).collect(),
+            })
+            .collect();
+        Ok(DebugInfo {
+            creator: view.string(view.creator).into_owned(),
+            entry: view.entry().into_owned(),
+            files,
+            lines,
+            variables,
+        })
     }
 
     /// The name fxc prints for a variable: `color` for a parameter of the entry point,

@@ -152,6 +152,11 @@ impl Operand {
     }
 }
 
+/// The operands of one instruction, stored inline up to six (a predicated `texldd`, the most
+/// any well-formed instruction has), so decoding a program allocates nothing per instruction;
+/// only the raw tokens of a malformed one may spill to the heap.
+pub type Operands = smallvec::SmallVec<[Operand; 6]>;
+
 /// A decoded instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instruction {
@@ -162,7 +167,7 @@ pub struct Instruction {
     /// Its table row; `None` for an opcode this table does not know.
     pub info: Option<&'static OpInfo>,
     /// Operands in token order.
-    pub operands: Vec<Operand>,
+    pub operands: Operands,
     /// Why the tokens do not fit the opcode's layout, when they do not.
     pub malformed: Option<String>,
 }
@@ -236,6 +241,9 @@ impl Instruction {
 }
 
 /// One element of the token stream after the version token.
+// Instructions, with their operands inline, make most of the items: boxing them would bring
+// back an allocation per instruction.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item<'a> {
     /// A comment block: the token (with its length) and the bytes it holds.
@@ -309,7 +317,9 @@ impl<'a> Program<'a> {
         let version = Version::from_token(version_token).ok_or_else(|| {
             Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
         })?;
-        let mut items = Vec::new();
+        // Instructions average three to four tokens; room for that many items saves the copies
+        // of a growing vector (comments make this an overestimate, which costs nothing).
+        let mut items = Vec::with_capacity(data.len() / 16 + 1);
         let mut pos = 4usize;
         let at = |pos: usize| base + pos as u64;
         let trailing_from = loop {
@@ -448,7 +458,7 @@ impl Tokens<'_> {
     }
 
     /// Every token as [`Operand::Raw`].
-    fn raw(self) -> Vec<Operand> {
+    fn raw(self) -> Operands {
         (0..self.len()).filter_map(|i| self.get(i)).map(Operand::Raw).collect()
     }
 }
@@ -459,7 +469,7 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
     let token = crate::bytes::le_u32(data, pos).unwrap_or(0);
     let info = opcode::lookup(token as u16);
     let body_start = pos + 4;
-    let mut ins = Instruction { offset: at(pos), token, info, operands: Vec::new(), malformed: None };
+    let mut ins = Instruction { offset: at(pos), token, info, operands: Operands::new(), malformed: None };
     if version.has_lengths() {
         let len = ((token >> 24) & 0xf) as usize;
         let body = data.get(body_start..).and_then(|r| r.get(..len * 4)).ok_or_else(|| {
@@ -516,8 +526,8 @@ fn layout(
     body_offset: u64,
     version: Version,
     rel_tokens: bool,
-) -> std::result::Result<Vec<Operand>, String> {
-    let mut ops = Vec::with_capacity(words.len());
+) -> std::result::Result<Operands, String> {
+    let mut ops = Operands::new();
     let mut i = 0usize;
     let param = |i: &mut usize| -> std::result::Result<Param, String> {
         let offset = body_offset + 4 * *i as u64;

@@ -6,6 +6,7 @@
 //! 20–23 and a shift in 24–27; a source has its swizzle in bits 16–23 and a modifier in 24–27.
 
 use super::{ShaderKind, Version};
+use std::fmt;
 
 /// `D3DSHADER_PARAM_REGISTER_TYPE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -183,6 +184,17 @@ pub fn register_type(token: u32) -> RegisterType {
 
 /// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
 pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut String) {
+    // Writing into a String cannot fail.
+    let _ = write_register_name(ty, number, version, out);
+}
+
+/// [`register_name`] into any writer.
+pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
+    ty: RegisterType,
+    number: u32,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     use RegisterType::*;
     let prefix = match ty {
         Temp => "r",
@@ -191,16 +203,15 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
         AddrOrTexture if version.kind == ShaderKind::Vertex => "a",
         AddrOrTexture => "t",
         RastOut => {
-            match number {
-                0 => out.push_str("oPos"),
-                1 => out.push_str("oFog"),
-                2 => out.push_str("oPts"),
+            return match number {
+                0 => out.write_str("oPos"),
+                1 => out.write_str("oFog"),
+                2 => out.write_str("oPts"),
                 n => {
-                    out.push_str("oRast");
-                    push_number(out, n);
+                    out.write_str("oRast")?;
+                    push_number(out, n)
                 }
-            }
-            return;
+            };
         }
         AttrOut => "oD",
         Output if version.kind == ShaderKind::Vertex && version.major >= 3 => "o",
@@ -208,33 +219,30 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
         ConstInt => "i",
         ColorOut => "oC",
         DepthOut => {
-            out.push_str("oDepth");
-            return;
+            return out.write_str("oDepth");
         }
         Sampler => "s",
         ConstBool => "b",
         Loop => {
-            out.push_str("aL");
-            return;
+            return out.write_str("aL");
         }
         TempFloat16 => "h",
         MiscType => {
-            match number {
-                0 => out.push_str("vPos"),
-                1 => out.push_str("vFace"),
+            return match number {
+                0 => out.write_str("vPos"),
+                1 => out.write_str("vFace"),
                 n => {
-                    out.push_str("vMisc");
-                    push_number(out, n);
+                    out.write_str("vMisc")?;
+                    push_number(out, n)
                 }
-            }
-            return;
+            };
         }
         Label => "l",
         Predicate => "p",
         Unknown(t) => {
-            out.push_str("reg");
-            push_number(out, u32::from(t));
-            out.push('_');
+            out.write_str("reg")?;
+            push_number(out, u32::from(t))?;
+            out.write_char('_')?;
             ""
         }
     };
@@ -244,16 +252,15 @@ pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut 
         Const4 => number + 6144,
         _ => number,
     };
-    out.push_str(prefix);
-    push_number(out, number);
+    out.write_str(prefix)?;
+    push_number(out, number)
 }
 
 /// `v` in decimal, without going through `fmt` (register numbers are printed by the
 /// thousand).
-fn push_number(out: &mut String, v: u32) {
+fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
     if v < 10 {
-        out.push(char::from(b'0' + v as u8));
-        return;
+        return out.write_char(char::from(b'0' + v as u8));
     }
     let mut buf = [0u8; 10];
     let mut i = buf.len();
@@ -268,38 +275,49 @@ fn push_number(out: &mut String, v: u32) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""));
+    out.write_str(std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""))
 }
 
 /// Append `.xz`-style write-mask text (nothing for a full mask).
 pub fn write_mask_text(mask: u8, out: &mut String) {
+    let _ = write_mask(mask, out);
+}
+
+/// [`write_mask_text`] into any writer.
+pub(crate) fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {
     if mask == 0xf {
-        return;
+        return Ok(());
     }
-    out.push('.');
+    // One write of `.` and the letters, from a buffer on the stack.
+    let mut buf = [b'.'; 5];
+    let mut n = 1;
     for (i, c) in COMPONENTS.iter().enumerate() {
         if mask & (1 << i) != 0 {
-            out.push(*c);
+            if let Some(b) = buf.get_mut(n) {
+                *b = *c as u8;
+            }
+            n += 1;
         }
     }
+    out.write_str(std::str::from_utf8(buf.get(..n).unwrap_or(&[])).unwrap_or(""))
 }
 
 /// Append swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four
 /// components are the same, all four letters otherwise.
 pub fn swizzle_text(swizzle: u8, out: &mut String) {
+    let _ = write_swizzle(swizzle, out);
+}
+
+/// [`swizzle_text`] into any writer.
+pub(crate) fn write_swizzle<W: fmt::Write + ?Sized>(swizzle: u8, out: &mut W) -> fmt::Result {
     if swizzle == IDENTITY_SWIZZLE {
-        return;
+        return Ok(());
     }
-    let comp = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).copied().unwrap_or('x');
-    out.push('.');
+    let comp = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).map_or(b'x', |&c| c as u8);
     let first = swizzle & 3;
-    if (0..4).all(|i| (swizzle >> (2 * i)) & 3 == first) {
-        out.push(comp(0));
-    } else {
-        for i in 0..4 {
-            out.push(comp(i));
-        }
-    }
+    let text = [b'.', comp(0), comp(1), comp(2), comp(3)];
+    let n = if (0..4).all(|i| (swizzle >> (2 * i)) & 3 == first) { 2 } else { 5 };
+    out.write_str(std::str::from_utf8(text.get(..n).unwrap_or(&[])).unwrap_or(""))
 }
 
 #[cfg(test)]

@@ -3,11 +3,12 @@
 //! Everything here was checked against the corpus: the level-9 sections of DirectXTK's DXBC
 //! listings and HLSLCrossCompiler's standalone `.o` listings (fxc 9.29 and 9.30).
 
+use super::debug::DebugView;
 use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
-use super::{DebugInfo, Instruction, Item, Operand, Program, ShaderKind, Version, float};
+use super::{Instruction, Item, Operand, Program, ShaderKind, Version, float};
 use crate::print::{Printer, Style};
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,12 +43,17 @@ pub fn write_listing<P: Printer + ?Sized>(
     let version = program.version;
     out.start_line(Some(program.base));
     out.write_str(INDENT)?;
-    out.styled(Style::Directive, &version.name())?;
+    out.style(Style::Directive);
+    write_version_name(version, out)?;
+    out.reset();
     out.write_str("\n")?;
 
     let debug = DebugLines::new(program);
     let mut level = 0usize;
     let mut previous: Option<(u16, u16)> = None;
+    // Without styles the instruction is written straight into the printer; otherwise its
+    // text is built first, to be split into mnemonic and operands.
+    let plain = out.is_plain();
     let mut text = String::new();
     for item in &program.items {
         let ins = match item {
@@ -66,10 +72,13 @@ pub fn write_listing<P: Printer + ?Sized>(
                 out.write_str("\n")?;
                 out.start_line(None);
                 out.style(Style::Comment);
-                write!(out, "#line {line}")?;
+                out.write_str("#line ")?;
+                out.write_str(decimal(u32::from(line), &mut [0; 10]))?;
                 if new_file {
-                    let name = debug.as_ref().and_then(|d| d.info.files.get(usize::from(file)));
-                    write!(out, " \"{}\"", name.map(String::as_str).unwrap_or(""))?;
+                    let name = debug.as_ref().and_then(|d| d.view.file(usize::from(file)));
+                    out.write_str(" \"")?;
+                    out.write_str(name.as_deref().unwrap_or(""))?;
+                    out.write_str("\"")?;
                 }
                 out.reset();
                 out.write_str("\n")?;
@@ -81,24 +90,35 @@ pub fn write_listing<P: Printer + ?Sized>(
         }
         out.start_line(Some(ins.offset));
         if opts.offsets {
-            out.styled(Style::Address, &format!("0x{:08x}: ", ins.offset))?;
+            out.style(Style::Address);
+            out.write_str("0x")?;
+            write_hex(ins.offset, 8, out)?;
+            out.write_str(": ")?;
+            out.reset();
         }
         out.write_str(INDENT)?;
         for _ in 0..level.min(MAX_DEPTH) {
             out.write_str("  ")?;
         }
-        text.clear();
-        instruction_text(ins, version, &mut text);
-        write_styled_instruction(&text, out)?;
+        if plain {
+            write_instruction(ins, version, out)?;
+        } else {
+            text.clear();
+            instruction_text(ins, version, &mut text);
+            write_styled_instruction(&text, out)?;
+        }
         if let (Some(r), Some(d)) = (record, &debug) {
             d.write_comment(r.0, out)?;
         }
         if opts.raw {
-            let mut raw = format!("  // {:08x}", ins.token);
+            out.style(Style::Comment);
+            out.write_str("  // ")?;
+            write_hex(u64::from(ins.token), 8, out)?;
             for w in ins.tokens() {
-                let _ = write!(raw, " {w:08x}");
+                out.write_str(" ")?;
+                write_hex(u64::from(w), 8, out)?;
             }
-            out.styled(Style::Comment, &raw)?;
+            out.reset();
         }
         out.write_str("\n")?;
         if opens_block(ins) {
@@ -109,16 +129,47 @@ pub fn write_listing<P: Printer + ?Sized>(
     out.start_line(None);
     out.write_str("\n")?;
     out.start_line(None);
-    let mut line = format!(
-        "// approximately {} instruction slot{} used",
-        slots.total,
-        if slots.total == 1 { "" } else { "s" }
-    );
+    out.style(Style::Comment);
+    out.write_str("// approximately ")?;
+    out.write_str(decimal(slots.total, &mut [0; 10]))?;
+    out.write_str(if slots.total == 1 { " instruction slot used" } else { " instruction slots used" })?;
     if slots.texture > 0 {
-        let _ = write!(line, " ({} texture, {} arithmetic)", slots.texture, slots.arithmetic());
+        out.write_str(" (")?;
+        out.write_str(decimal(slots.texture, &mut [0; 10]))?;
+        out.write_str(" texture, ")?;
+        out.write_str(decimal(slots.arithmetic(), &mut [0; 10]))?;
+        out.write_str(" arithmetic)")?;
     }
-    out.styled(Style::Comment, &line)?;
+    out.reset();
     out.write_str("\n")
+}
+
+/// The profile name ([`Version::name`]) without building a String.
+fn write_version_name<W: fmt::Write + ?Sized>(version: Version, out: &mut W) -> fmt::Result {
+    out.write_str(match version.kind {
+        ShaderKind::Vertex => "vs_",
+        ShaderKind::Pixel => "ps_",
+    })?;
+    out.write_str(decimal(u32::from(version.major), &mut [0; 10]))?;
+    match (version.major, version.minor) {
+        (_, 0xff) => out.write_str("_sw"),
+        (2, 1) => out.write_str("_x"),
+        (_, minor) => {
+            out.write_str("_")?;
+            out.write_str(decimal(u32::from(minor), &mut [0; 10]))
+        }
+    }
+}
+
+/// `v` in lowercase hexadecimal with at least `digits` digits (`{:0digits$x}`).
+fn write_hex<W: fmt::Write + ?Sized>(v: u64, digits: usize, out: &mut W) -> fmt::Result {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [b'0'; 16];
+    let need = (64 - v.leading_zeros() as usize).div_ceil(4).clamp(digits.clamp(1, 16), 16);
+    for (i, b) in buf.iter_mut().rev().take(need).enumerate() {
+        *b = HEX.get(((v >> (4 * i)) & 0xf) as usize).copied().unwrap_or(b'0');
+    }
+    out.write_str(std::str::from_utf8(buf.get(16 - need..).unwrap_or(&[])).unwrap_or(""))
 }
 
 /// Mnemonic in one style, operands in another.
@@ -183,42 +234,69 @@ fn fxc9_build(creator: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Source lines and variable comments from the program's `DBUG` block.
-struct DebugLines {
-    info: DebugInfo,
-    /// (instruction offset from the version token, record index), sorted by offset.
-    by_offset: Vec<(u64, usize)>,
+/// Source lines and variable comments from the program's `DBUG` block, read in place.
+struct DebugLines<'a> {
+    view: DebugView<'a>,
+    /// (instruction offset from the version token, record index), sorted by offset; `None`
+    /// when the records' offsets already increase strictly (fxc writes them in program order),
+    /// and the record table itself is searched.
+    by_offset: Option<Vec<(u64, usize)>>,
     /// (record index, variable, write) of every variable write, sorted by record (and in
     /// variable order within a record, the order fxc lists them in).
     writes: Vec<(u32, u32, u32)>,
 }
 
-impl DebugLines {
-    fn new(program: &Program<'_>) -> Option<DebugLines> {
-        let info = program.debug_info()?.ok()?;
-        // The last record of an offset wins (reversed, then a stable sort keeps it first).
-        let mut by_offset: Vec<(u64, usize)> =
-            info.lines.iter().enumerate().rev().map(|(k, r)| (u64::from(r.offset), k)).collect();
-        by_offset.sort_by_key(|&(o, _)| o);
-        by_offset.dedup_by_key(|&mut (o, _)| o);
+impl<'a> DebugLines<'a> {
+    fn new(program: &Program<'a>) -> Option<DebugLines<'a>> {
+        let (o, d) = program.comment_block(b"DBUG")?;
+        let view = DebugView::parse(d, o).ok()?;
+        let n = view.line_count();
+        let offsets = (0..n).map(|k| view.line_offset(k).unwrap_or(0));
+        let increasing = offsets.clone().zip(offsets.skip(1)).all(|(a, b)| a < b);
+        let by_offset = (!increasing).then(|| {
+            // The last record of an offset wins (reversed, then a stable sort keeps it first).
+            let mut by_offset: Vec<(u64, usize)> =
+                (0..n).rev().map(|k| (u64::from(view.line_offset(k).unwrap_or(0)), k)).collect();
+            by_offset.sort_by_key(|&(o, _)| o);
+            by_offset.dedup_by_key(|&mut (o, _)| o);
+            by_offset
+        });
         // Only records that exist can be printed; writes naming others are ignored.
         let mut writes = Vec::new();
-        for (v, var) in info.variables.iter().enumerate() {
-            for (w, (index, _)) in var.writes.iter().enumerate() {
-                if (*index as usize) < info.lines.len() {
-                    writes.push((*index, v as u32, w as u32));
+        for v in 0..view.variable_count() {
+            let Some(var) = view.variable(v) else { continue };
+            for w in 0..DebugView::write_count(&var) {
+                if let Some((index, _)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
+                    writes.push((index, v as u32, w as u32));
                 }
             }
         }
-        writes.sort_by_key(|&(index, _, _)| index);
-        Some(DebugLines { info, by_offset, writes })
+        // The triples are distinct, so ordering them whole is the stable order by record.
+        writes.sort_unstable();
+        Some(DebugLines { view, by_offset, writes })
     }
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<(usize, u16, u16)> {
-        let i = self.by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
-        let k = self.by_offset.get(i)?.1;
-        let r = self.info.lines.get(k)?;
+        let k = match &self.by_offset {
+            Some(by_offset) => {
+                let i = by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
+                by_offset.get(i)?.1
+            }
+            None => {
+                let (mut lo, mut hi) = (0usize, self.view.line_count());
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if u64::from(self.view.line_offset(mid)?) < offset {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                (u64::from(self.view.line_offset(lo)?) == offset).then_some(lo)?
+            }
+        };
+        let r = self.view.line(k)?;
         Some((k, r.line, r.file))
     }
 
@@ -226,10 +304,11 @@ impl DebugLines {
     fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
         let from = self.writes.partition_point(|&(index, _, _)| (index as usize) < record);
         let mut any = false;
+        let mut entry = None;
         for &(_, v, w) in self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
         {
-            let Some(var) = self.info.variables.get(v as usize) else { continue };
-            let Some((_, comps)) = var.writes.get(w as usize) else { continue };
+            let Some(var) = self.view.variable(v as usize) else { continue };
+            let Some((_, comps)) = self.view.write(&var, w as usize) else { continue };
             if any {
                 out.write_str(", ")?;
             } else {
@@ -237,15 +316,15 @@ impl DebugLines {
                 out.write_str("  // ")?;
                 any = true;
             }
-            match &var.scope {
+            match self.view.scope(&var) {
                 None => out.write_str("::")?,
-                Some(s) if *s == self.info.entry => {}
+                Some(s) if s == *entry.get_or_insert_with(|| self.view.entry()) => {}
                 Some(s) => {
-                    out.write_str(s)?;
+                    out.write_str(&s)?;
                     out.write_str("::")?;
                 }
             }
-            out.write_str(&var.name)?;
+            out.write_str(&self.view.name(&var))?;
             out.write_str("<")?;
             for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
                 if n > 0 {
@@ -281,128 +360,136 @@ fn decimal(v: u32, buf: &mut [u8; 10]) -> &str {
 
 /// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`.
 pub fn instruction_text(ins: &Instruction, version: Version, out: &mut String) {
+    // Writing into a String cannot fail.
+    let _ = write_instruction(ins, version, out);
+}
+
+/// [`instruction_text`] into any writer (the listing writes a plain printer directly).
+fn write_instruction<W: fmt::Write + ?Sized>(
+    ins: &Instruction,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     if ins.is_coissue() && version.kind == ShaderKind::Pixel && version.major < 2 {
-        out.push('+');
+        out.write_char('+')?;
     }
     if let Some(p) = ins.predicate() {
-        out.push('(');
-        src_text(p, version, out);
-        out.push_str(") ");
+        out.write_char('(')?;
+        src_text(p, version, out)?;
+        out.write_str(") ")?;
     }
     let info = match (ins.info, &ins.malformed) {
         (Some(info), None) => info,
         (info, _) => {
             match info {
-                Some(i) => out.push_str(i.name),
-                None => {
-                    let _ = write!(out, "opcode_0x{:04x}", ins.code());
-                }
+                Some(i) => out.write_str(i.name)?,
+                None => write!(out, "opcode_0x{:04x}", ins.code())?,
             }
             for (k, w) in ins.tokens().enumerate() {
-                let _ = write!(out, "{}0x{w:08x}", if k == 0 { " " } else { ", " });
+                write!(out, "{}0x{w:08x}", if k == 0 { " " } else { ", " })?;
             }
-            return;
+            return Ok(());
         }
     };
     let dst = ins.dst();
     match info.form {
         Form::Dcl => {
-            out.push_str("dcl");
+            out.write_str("dcl")?;
             let usage =
                 ins.operands.iter().find_map(|o| if let Operand::Usage(u) = o { Some(*u) } else { None });
             if let (Some(usage), Some(d)) = (usage, dst) {
-                dcl_suffix(usage, d, version, out);
-                result_modifiers(d, out);
-                out.push(' ');
-                dst_text(d, version, out);
+                dcl_suffix(usage, d, version, out)?;
+                result_modifiers(d, out)?;
+                out.write_char(' ')?;
+                dst_text(d, version, out)?;
             }
-            return;
+            return Ok(());
         }
         Form::Def | Form::DefI | Form::DefB => {
-            out.push_str(info.name);
-            out.push(' ');
+            out.write_str(info.name)?;
+            out.write_char(' ')?;
             if let Some(d) = dst {
-                dst_text(d, version, out);
+                dst_text(d, version, out)?;
             }
             for v in ins.immediates() {
-                out.push_str(", ");
+                out.write_str(", ")?;
                 match info.form {
-                    Form::Def => float::format_g9(f32::from_bits(v), out),
+                    Form::Def => float::write_g9(f32::from_bits(v), out)?,
                     Form::DefI => {
-                        let _ = write!(out, "{}", v as i32);
+                        let (digits, n) = crate::print::decimal(u64::from((v as i32).unsigned_abs()));
+                        if (v as i32) < 0 {
+                            out.write_char('-')?;
+                        }
+                        out.write_str(std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or(""))?;
                     }
-                    _ => out.push_str(if v != 0 { "true" } else { "false" }),
+                    _ => out.write_str(if v != 0 { "true" } else { "false" })?,
                 }
             }
-            return;
+            return Ok(());
         }
         Form::Compare => {
-            out.push_str(info.name);
+            out.write_str(info.name)?;
             match opcode::comparison_name(ins.control() & 7) {
                 Some(c) => {
-                    out.push('_');
-                    out.push_str(c);
+                    out.write_char('_')?;
+                    out.write_str(c)?;
                 }
-                None => {
-                    let _ = write!(out, "_cmp{}", ins.control() & 7);
-                }
+                None => write!(out, "_cmp{}", ins.control() & 7)?,
             }
         }
-        Form::Tex => out.push_str(match (version.major, version.minor, ins.control() & 3) {
+        Form::Tex => out.write_str(match (version.major, version.minor, ins.control() & 3) {
             (0 | 1, 0..=3, _) => "tex",
             (0 | 1, _, _) => "texld",
             (_, _, 1) => "texldp",
             (_, _, 2) => "texldb",
             _ => "texld",
-        }),
+        })?,
         Form::TexCoord => {
             let ps14 = version.major == 1 && version.minor >= 4;
-            out.push_str(if ps14 { "texcrd" } else { "texcoord" });
+            out.write_str(if ps14 { "texcrd" } else { "texcoord" })?;
         }
-        Form::Plain => out.push_str(info.name),
+        Form::Plain => out.write_str(info.name)?,
     }
     if let Some(d) = dst {
         match d.shift() {
             0 => {}
-            1 => out.push_str("_x2"),
-            2 => out.push_str("_x4"),
-            3 => out.push_str("_x8"),
-            -1 => out.push_str("_d2"),
-            -2 => out.push_str("_d4"),
-            -3 => out.push_str("_d8"),
-            s => {
-                let _ = write!(out, "_shift{s}");
-            }
+            1 => out.write_str("_x2")?,
+            2 => out.write_str("_x4")?,
+            3 => out.write_str("_x8")?,
+            -1 => out.write_str("_d2")?,
+            -2 => out.write_str("_d4")?,
+            -3 => out.write_str("_d8")?,
+            s => write!(out, "_shift{s}")?,
         }
-        result_modifiers(d, out);
+        result_modifiers(d, out)?;
     }
-    let mut first = true;
-    let mut sep = |out: &mut String| {
-        out.push_str(if first { " " } else { ", " });
-        first = false;
-    };
+    let mut sep = " ";
     if let Some(d) = dst {
-        sep(out);
-        dst_text(d, version, out);
+        out.write_str(sep)?;
+        sep = ", ";
+        dst_text(d, version, out)?;
     }
     for s in ins.srcs() {
-        sep(out);
-        src_text(s, version, out);
+        out.write_str(sep)?;
+        sep = ", ";
+        src_text(s, version, out)?;
     }
+    Ok(())
 }
 
 /// `_sat`, `_pp`, `_centroid` from a destination's result modifiers.
-fn result_modifiers(d: &Param, out: &mut String) {
+fn result_modifiers<W: fmt::Write + ?Sized>(d: &Param, out: &mut W) -> fmt::Result {
     let m = d.result_modifiers();
     if m & 1 != 0 {
-        out.push_str("_sat");
+        out.write_str("_sat")?;
     }
     if m & 2 != 0 {
-        out.push_str("_pp");
+        out.write_str("_pp")?;
     }
     if m & 4 != 0 {
-        out.push_str("_centroid");
+        out.write_str("_centroid")?;
     }
+    Ok(())
 }
 
 /// `D3DDECLUSAGE` names in the lower case fxc uses.
@@ -429,97 +516,88 @@ pub fn usage_name(usage: u32) -> Option<&'static str> {
 /// `_2d`, `_cube`, `_texcoord1`… after `dcl`: sampler types for samplers, semantics for
 /// vertex-shader registers and shader model 3 inputs, nothing for ps_2_x's `t#`/`v#` and for
 /// `vPos`/`vFace`.
-fn dcl_suffix(usage: u32, d: &Param, version: Version, out: &mut String) {
+fn dcl_suffix<W: fmt::Write + ?Sized>(usage: u32, d: &Param, version: Version, out: &mut W) -> fmt::Result {
     let ty = d.register_type();
     if ty == RegisterType::Sampler {
-        match (usage >> 27) & 0xf {
-            0 => {}
-            1 => out.push_str("_1d"),
-            2 => out.push_str("_2d"),
-            3 => out.push_str("_cube"),
-            4 => out.push_str("_volume"),
-            t => {
-                let _ = write!(out, "_textype{t}");
-            }
-        }
-        return;
+        return match (usage >> 27) & 0xf {
+            0 => Ok(()),
+            1 => out.write_str("_1d"),
+            2 => out.write_str("_2d"),
+            3 => out.write_str("_cube"),
+            4 => out.write_str("_volume"),
+            t => write!(out, "_textype{t}"),
+        };
     }
     if (version.kind == ShaderKind::Pixel && version.major < 3) || ty == RegisterType::MiscType {
-        return;
+        return Ok(());
     }
     let index = (usage >> 16) & 0xf;
     match usage_name(usage & 0x1f) {
         Some(name) => {
-            out.push('_');
-            out.push_str(name);
+            out.write_char('_')?;
+            out.write_str(name)?;
         }
-        None => {
-            let _ = write!(out, "_usage{}", usage & 0x1f);
-        }
+        None => write!(out, "_usage{}", usage & 0x1f)?,
     }
     if index > 0 {
-        let _ = write!(out, "{index}");
+        write!(out, "{index}")?;
     }
+    Ok(())
 }
 
 /// A parameter as the listing shows it: a destination with its write mask, a source with its
 /// modifier and swizzle.
 pub fn param_text(p: &Param, destination: bool, version: Version) -> String {
     let mut s = String::new();
-    if destination {
-        dst_text(p, version, &mut s);
-    } else {
-        src_text(p, version, &mut s);
-    }
+    // Writing into a String cannot fail.
+    let _ = if destination { dst_text(p, version, &mut s) } else { src_text(p, version, &mut s) };
     s
 }
 
 /// Register, relative address and write mask of a destination.
-fn dst_text(p: &Param, version: Version, out: &mut String) {
-    operand::register_name(p.register_type(), p.number(), version, out);
-    relative_text(p, version, out);
-    operand::write_mask_text(p.write_mask(), out);
+fn dst_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
+    operand::write_register_name(p.register_type(), p.number(), version, out)?;
+    relative_text(p, version, out)?;
+    operand::write_mask(p.write_mask(), out)
 }
 
 /// A source: modifier, register, relative address, swizzle (`-r0_abs.x`, `c0[a0.x]`).
-fn src_text(p: &Param, version: Version, out: &mut String) {
+fn src_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     let m = p.source_modifier();
     match m {
-        1 | 3 | 5 | 8 | 12 => out.push('-'),
-        6 => out.push_str("1 - "),
-        13 => out.push('!'),
+        1 | 3 | 5 | 8 | 12 => out.write_char('-')?,
+        6 => out.write_str("1 - ")?,
+        13 => out.write_char('!')?,
         _ => {}
     }
-    operand::register_name(p.register_type(), p.number(), version, out);
-    relative_text(p, version, out);
+    operand::write_register_name(p.register_type(), p.number(), version, out)?;
+    relative_text(p, version, out)?;
     match m {
-        2 | 3 => out.push_str("_bias"),
-        4 | 5 => out.push_str("_bx2"),
-        7 | 8 => out.push_str("_x2"),
-        9 => out.push_str("_dz"),
-        10 => out.push_str("_dw"),
-        11 | 12 => out.push_str("_abs"),
+        2 | 3 => out.write_str("_bias")?,
+        4 | 5 => out.write_str("_bx2")?,
+        7 | 8 => out.write_str("_x2")?,
+        9 => out.write_str("_dz")?,
+        10 => out.write_str("_dw")?,
+        11 | 12 => out.write_str("_abs")?,
         0 | 1 | 6 | 13 => {}
-        other => {
-            let _ = write!(out, "_srcmod{other}");
-        }
+        other => write!(out, "_srcmod{other}")?,
     }
-    operand::swizzle_text(p.swizzle(), out);
+    operand::write_swizzle(p.swizzle(), out)
 }
 
 /// `[a0.x]`, `[aL]`; shader model 1 has no address token and always means `a0.x`.
-fn relative_text(p: &Param, version: Version, out: &mut String) {
+fn relative_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     if !p.is_relative() {
-        return;
+        return Ok(());
     }
-    out.push('[');
+    out.write_char('[')?;
     match p.rel {
         Some(r) => {
             let rp = Param { token: r, rel: None, offset: 0 };
-            operand::register_name(rp.register_type(), rp.number(), version, out);
-            operand::swizzle_text(rp.swizzle(), out);
+            operand::write_register_name(rp.register_type(), rp.number(), version, out)?;
+            operand::write_swizzle(rp.swizzle(), out)?;
         }
-        None => out.push_str("a0.x"),
+        None => out.write_str("a0.x")?,
     }
-    out.push(']');
+    out.write_char(']')
 }
