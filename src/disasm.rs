@@ -70,6 +70,13 @@ impl Fxc {
     }
 }
 
+impl Opts {
+    /// `disasm FILE...` with every option at its default.
+    pub fn files_only(files: Vec<String>) -> Self {
+        Opts { files, dvle: None, offsets: false, raw: false, json: false, html: false, color: ColorChoice::default() }
+    }
+}
+
 pub fn run(o: Opts) -> u8 {
     let (dxbc_generation, dxbc_legacy_crt) = o.fxc.options();
     let opts = DisasmOptions {
