@@ -73,7 +73,16 @@ impl Fxc {
 impl Opts {
     /// `disasm FILE...` with every option at its default.
     pub fn files_only(files: Vec<String>) -> Self {
-        Opts { files, dvle: None, offsets: false, raw: false, json: false, html: false, color: ColorChoice::default() }
+        Opts {
+            files,
+            dvle: None,
+            offsets: false,
+            raw: false,
+            json: false,
+            html: false,
+            color: ColorChoice::default(),
+            fxc: Fxc::default(),
+        }
     }
 }
 

@@ -88,10 +88,7 @@ fn plain_disasm(args: &[OsString]) -> Option<Vec<String>> {
     if !matches!(command.to_str(), Some("disasm" | "dis")) || files.is_empty() {
         return None;
     }
-    files
-        .iter()
-        .map(|f| f.to_str().filter(|f| !f.starts_with('-')).map(str::to_owned))
-        .collect()
+    files.iter().map(|f| f.to_str().filter(|f| !f.starts_with('-')).map(str::to_owned)).collect()
 }
 
 #[cfg(test)]
