@@ -796,59 +796,126 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
     let fmt_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
         let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        let mut number = [0u8; 10];
-        let sv: &str = match system_value_name(e.system_value) {
-            Some("NONE") if is_output => implied_system_value(e.name.bytes),
-            Some(n) => n,
-            None => decimal(e.system_value, &mut number),
+        let number;
+        let sv: &[u8] = match system_value_name(e.system_value) {
+            Some("NONE") if is_output => implied_system_value(e.name.bytes).as_bytes(),
+            Some(n) => n.as_bytes(),
+            None => {
+                number = crate::print::decimal(u64::from(e.system_value));
+                number.0.get(..number.1).unwrap_or(&[])
+            }
         };
         let fmt = format_name(e.component_type, e.min_precision);
         let special = if is_output { special_output_register(sv) } else { None };
-        s.push_str("// ");
-        let name = e.name.text();
-        if streams {
-            let mut digits = [0u8; 10];
-            let stream = decimal(e.stream, &mut digits);
-            s.push('m');
-            s.push_str(stream);
-            s.push(':');
-            s.push_str(&name);
-            pad(s, 20usize.saturating_sub(2 + stream.len() + name.chars().count()));
+        let mut row = Row::new();
+        row.text(b"// ");
+        // Names are ASCII in practice: written as they are, one column a byte. Others go
+        // through the lossy text and count characters.
+        let name = e.name.bytes;
+        let ascii = name.is_ascii() && name.len() <= Row::NAME_MAX;
+        let head = if streams {
+            row.text(b"m");
+            let stream = row.number(e.stream, 0);
+            row.text(b":");
+            2 + stream
         } else {
-            s.push_str(&name);
-            pad(s, 20usize.saturating_sub(name.chars().count()));
+            0
+        };
+        if ascii {
+            row.text(name);
+            row.skip(20usize.saturating_sub(head + name.len()));
+        } else {
+            let text = e.name.text();
+            s.push_ascii(row.bytes());
+            s.push_str(&text);
+            row = Row::new();
+            row.skip(20usize.saturating_sub(head + text.chars().count()));
         }
-        s.push(' ');
-        right(s, decimal(e.semantic_index, &mut digits10()), 5);
-        s.push(' ');
+        row.skip(1);
+        row.number(e.semantic_index, 5);
+        row.skip(1);
         match special {
             Some(reg) => {
-                right(s, "N/A", 6);
-                s.push(' ');
-                right(s, reg, 8);
-                s.push(' ');
-                right(s, sv, 8);
-                s.push(' ');
-                right(s, fmt, fmt_width);
-                s.push(' ');
-                right(s, if used_mask != 0 { "YES" } else { "NO" }, 6);
+                row.right(b"N/A", 6);
+                row.skip(1);
+                row.right(reg.as_bytes(), 8);
+                row.skip(1);
+                row.right(sv, 8);
+                row.skip(1);
+                row.right(fmt.as_bytes(), fmt_width);
+                row.skip(1);
+                row.right(if used_mask != 0 { b"YES" } else { b"NO" }, 6);
             }
             None => {
-                s.push_str("  ");
-                push_mask(s, e.mask);
-                s.push(' ');
-                right(s, decimal(e.register, &mut digits10()), 8);
-                s.push(' ');
-                right(s, sv, 8);
-                s.push(' ');
-                right(s, fmt, fmt_width);
-                s.push_str("   ");
-                push_mask(s, used_mask);
+                row.skip(2);
+                row.text(&super::signature::mask_text(e.mask));
+                row.skip(1);
+                row.number(e.register, 8);
+                row.skip(1);
+                row.right(sv, 8);
+                row.skip(1);
+                row.right(fmt.as_bytes(), fmt_width);
+                row.skip(3);
+                row.text(&super::signature::mask_text(used_mask));
             }
         }
-        s.push('\n');
+        row.text(b"\n");
+        s.push_ascii(row.bytes());
     }
     s.push_str("//\n");
+}
+
+/// A line of a table built in a stack buffer that starts as spaces, so that padding is a
+/// move of the end and the line reaches the output in one copy. Its pieces are bounded (a
+/// name of at most [`Row::NAME_MAX`] bytes, numbers of at most 10 digits, names of at most
+/// a dozen bytes), so they always fit.
+struct Row {
+    buf: [u8; Row::CAP],
+    len: usize,
+}
+
+impl Row {
+    const CAP: usize = 192;
+    /// Longest name written into a row; longer ones are written around it.
+    const NAME_MAX: usize = 64;
+
+    fn new() -> Self {
+        Row { buf: [b' '; Row::CAP], len: 0 }
+    }
+
+    /// Append `t` (dropped if it did not fit, which the bounds above rule out).
+    #[inline]
+    fn text(&mut self, t: &[u8]) {
+        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
+            d.copy_from_slice(t);
+            self.len += t.len();
+        }
+    }
+
+    /// Append `n` spaces.
+    #[inline]
+    fn skip(&mut self, n: usize) {
+        self.len = (self.len + n).min(Row::CAP);
+    }
+
+    /// Append `t` right-aligned in `width` columns.
+    #[inline]
+    fn right(&mut self, t: &[u8], width: usize) {
+        self.skip(width.saturating_sub(t.len()));
+        self.text(t);
+    }
+
+    /// Append `v` in decimal right-aligned in `width` columns; returns its digit count.
+    #[inline]
+    fn number(&mut self, v: u32, width: usize) -> usize {
+        let (digits, n) = crate::print::decimal(u64::from(v));
+        self.right(digits.get(..n).unwrap_or(&[]), width);
+        n
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
 }
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
@@ -865,53 +932,17 @@ fn implied_system_value(name: &[u8]) -> &'static str {
     NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
 }
 
-fn digits10() -> [u8; 10] {
-    [0u8; 10]
-}
-
-/// `v` in decimal, written into `buf`.
-fn decimal(mut v: u32, buf: &mut [u8; 10]) -> &str {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(d) = buf.get_mut(i) {
-            *d = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("")
-}
-
 fn pad(s: &mut TextBuf, n: usize) {
     s.push_spaces(n);
 }
 
-/// `text` right-aligned in `width` columns.
-fn right(s: &mut TextBuf, text: &str, width: usize) {
-    pad(s, width.saturating_sub(text.len()));
-    s.push_str(text);
-}
-
-fn push_mask(s: &mut TextBuf, mask: u8) {
-    let mut text = *b"xyzw";
-    for (i, c) in text.iter_mut().enumerate() {
-        if mask & (1 << i) == 0 {
-            *c = b' ';
-        }
-    }
-    s.push_ascii(&text);
-}
-
-fn special_output_register(sv: &str) -> Option<&'static str> {
+fn special_output_register(sv: &[u8]) -> Option<&'static str> {
     Some(match sv {
-        "DEPTH" => "oDepth",
-        "COVERAGE" => "oMask",
-        "DEPTHGE" => "oDepthGE",
-        "DEPTHLE" => "oDepthLE",
-        "STENCILREF" => "oStencilRef",
+        b"DEPTH" => "oDepth",
+        b"COVERAGE" => "oMask",
+        b"DEPTHGE" => "oDepthGE",
+        b"DEPTHLE" => "oDepthLE",
+        b"STENCILREF" => "oStencilRef",
         _ => return None,
     })
 }
