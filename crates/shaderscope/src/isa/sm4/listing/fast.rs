@@ -417,7 +417,7 @@ impl Printer {
                 w.put(&text, n);
             } else {
                 let (text, n) = numfmt::int_text(v);
-                w.put(&text, n);
+                w.put(&text.to_le_bytes(), n);
             }
         }
         Some(())
