@@ -558,14 +558,17 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     }
     let mut cell = TextBuf::default();
+    // Cells are written as bytes: they are whole UTF-8 sequences, and counting characters
+    // needs no validation.
     let right = |s: &mut TextBuf, cell: &mut TextBuf, width: usize| {
         s.push(' ');
-        s.push_right(cell.as_str(), width);
+        s.push_spaces(width.saturating_sub(cell.chars_since(0)));
+        s.push_ascii(cell.as_bytes());
         cell.clear();
     };
     for b in &r.bindings {
         s.push_str("// ");
-        s.push_left(&b.name.text(), 30);
+        push_cstr_left(s, &b.name, 30);
         s.push(' ');
         s.push_right(binding_type(b), 10);
         binding_format(b, &mut cell);
@@ -609,6 +612,17 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         }
     }
     s.push_str("//\n//\n");
+}
+
+/// A string of the file left-aligned in `width` columns: ASCII (the rule) is written as it
+/// is, one column a byte; anything else goes through the lossy text.
+fn push_cstr_left(s: &mut TextBuf, c: &super::text::Cstr<'_>, width: usize) {
+    if c.bytes.is_ascii() {
+        s.push_ascii(c.bytes);
+        s.push_spaces(width.saturating_sub(c.bytes.len()));
+    } else {
+        s.push_left(&c.text(), width);
+    }
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
