@@ -379,31 +379,41 @@ enum Tail {
     Variable { start: u32, size: u32, used: bool },
 }
 
-fn write_tail(s: &mut TextBuf, tail: Tail) {
+/// The padding up to column `width` (`written` columns are taken) and `tail`, with the line
+/// end, built in a [`Row`] and written in one piece.
+fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
+    let mut row = Row::new();
+    // Padding longer than a row is written on its own (only hostile nesting gets there).
+    let pad = width.saturating_sub(written);
+    if pad > Row::NAME_MAX {
+        s.push_spaces(pad);
+    } else {
+        row.skip(pad);
+    }
     match tail {
         Tail::Member(at) => {
-            s.push_str("// Offset: ");
-            s.push_u64_right(u64::from(at), 4);
+            row.text(b"// Offset: ");
+            row.number(at, 4);
         }
         Tail::Variable { start, size, used } => {
-            s.push_str("// Offset: ");
-            s.push_u64_right(u64::from(start), 4);
-            s.push_str(" Size: ");
-            s.push_u64_right(u64::from(size), 5);
+            row.text(b"// Offset: ");
+            row.number(start, 4);
+            row.text(b" Size: ");
+            row.number(size, 5);
             if !used {
-                s.push_str(" [unused]");
+                row.text(b" [unused]");
             }
         }
     }
+    row.text(b"\n");
+    s.push_ascii(row.bytes());
 }
 
 /// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
 /// append its tail.
 fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Tail) {
     let written = s.chars_since(decl_start);
-    pad(s, width.saturating_sub(written));
-    write_tail(s, tail);
-    s.push('\n');
+    write_tail(s, written, width, tail);
 }
 
 /// One declaration (a variable or a struct member) at nesting `depth`.
@@ -944,10 +954,6 @@ fn implied_system_value(name: &[u8]) -> &'static str {
         (b"SV_STENCILREF", "STENCILREF"),
     ];
     NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
-}
-
-fn pad(s: &mut TextBuf, n: usize) {
-    s.push_spaces(n);
 }
 
 fn special_output_register(sv: &[u8]) -> Option<&'static str> {
