@@ -343,7 +343,7 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut TextBuf) {
         s.push_str("// ");
         s.push_str(title);
         s.push(' ');
-        s.push_str(&cb.name.text());
+        push_cstr(s, &cb.name);
         s.push_str("\n// {\n//\n");
         variables(r, cb, &mut budget, s);
         s.push_str("//\n// }\n//\n");
@@ -358,7 +358,7 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut 
             s.push_str("//   \n");
         }
         let tail = Tail::Variable { start: v.start, size: v.size, used: v.used() };
-        declaration(r, ty, &v.name.text(), 0, v.start, tail, budget, s);
+        declaration(r, ty, &cstr_bytes(&v.name), 0, v.start, tail, budget, s);
         if let Some(def) = v.default {
             s.push_str("//      =");
             for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
@@ -421,7 +421,7 @@ fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Ta
 fn declaration(
     r: &Rdef<'_>,
     ty: &Type<'_>,
-    name: &str,
+    name: &[u8],
     depth: usize,
     start: u32,
     tail: Tail,
@@ -440,7 +440,7 @@ fn declaration(
         s.push_str("struct");
         if let Some(n) = ty.name.as_ref().filter(|n| !n.is_empty()) {
             s.push(' ');
-            s.push_str(&n.text());
+            push_cstr(s, n);
         }
         s.push_str("\n//");
         push_spaces(s, indent);
@@ -455,7 +455,7 @@ fn declaration(
                 s.push('\n');
             }
             let at = start.wrapping_add(m.start);
-            declaration(r, mty, &m.name.text(), depth + 1, at, Tail::Member(at), budget, s);
+            declaration(r, mty, &cstr_bytes(&m.name), depth + 1, at, Tail::Member(at), budget, s);
         }
         s.push_str("//\n//");
         push_spaces(s, indent);
@@ -474,8 +474,8 @@ fn declaration(
     finish_declaration(s, decl_start, width, tail);
 }
 
-fn push_declarator(s: &mut TextBuf, name: &str, elements: u16) {
-    s.push_str(name);
+fn push_declarator(s: &mut TextBuf, name: &[u8], elements: u16) {
+    s.push_ascii(name);
     if elements > 0 {
         s.push('[');
         s.push_u64(u64::from(elements));
@@ -622,6 +622,21 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         }
     }
     s.push_str("//\n//\n");
+}
+
+/// The bytes of a string of the file as the listing prints them (whole UTF-8 sequences): as
+/// they are when ASCII, the rule, which needs no validation; else the lossy text.
+fn cstr_bytes<'a>(c: &super::text::Cstr<'a>) -> std::borrow::Cow<'a, [u8]> {
+    if c.bytes.is_ascii() {
+        std::borrow::Cow::Borrowed(c.bytes)
+    } else {
+        std::borrow::Cow::Owned(c.text().into_owned().into_bytes())
+    }
+}
+
+/// Append a string of the file ([`cstr_bytes`]).
+fn push_cstr(s: &mut TextBuf, c: &super::text::Cstr<'_>) {
+    s.push_ascii(&cstr_bytes(c));
 }
 
 /// A string of the file left-aligned in `width` columns: ASCII (the rule) is written as it
