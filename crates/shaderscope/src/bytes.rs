@@ -149,13 +149,20 @@ impl<'a> Reader<'a> {
     }
 
     /// A 32-bit integer in this reader's byte order.
-    #[inline]
+    #[inline(always)]
     pub fn u32(&mut self, what: impl Into<What>) -> Result<u32> {
-        let b = self.array::<4>(what)?;
-        Ok(match self.endian {
-            Endian::Little => u32::from_le_bytes(b),
-            Endian::Big => u32::from_be_bytes(b),
-        })
+        // Always inlined: the commonest read, whose call (a `Result` returned through memory)
+        // costs more than the read; the error is built out of line.
+        match self.data.get(self.pos..).and_then(|rest| rest.first_chunk::<4>()) {
+            Some(&b) => {
+                self.pos += 4;
+                Ok(match self.endian {
+                    Endian::Little => u32::from_le_bytes(b),
+                    Endian::Big => u32::from_be_bytes(b),
+                })
+            }
+            None => Err(self.eof(what, 4)),
+        }
     }
 
     /// A 64-bit integer in this reader's byte order.

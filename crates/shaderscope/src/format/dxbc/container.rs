@@ -133,15 +133,12 @@ impl<'a> Frame<'a> {
                 ),
             ));
         }
-        let mut r = Reader::new(container, Endian::Little);
-        r.seek(HEADER_SIZE, "DXBC chunk index")?;
-        let mut offsets = Vec::with_capacity(count as usize);
-        for _ in 0..count {
-            offsets.push(r.u32("DXBC chunk index")?);
-        }
-        let index_end = r.position();
-        let mut chunks = Vec::with_capacity(offsets.len());
-        for (i, &off) in offsets.iter().enumerate() {
+        // The index is read in place (its size was checked above), not copied out first.
+        let index = container.get(HEADER_SIZE..HEADER_SIZE + 4 * count as usize).unwrap_or(&[]);
+        let index_end = HEADER_SIZE + index.len();
+        let mut chunks = Vec::with_capacity(count as usize);
+        for (i, entry) in index.chunks_exact(4).enumerate() {
+            let off = u32::from_le_bytes(entry.try_into().unwrap_or_default());
             let entry_at = (HEADER_SIZE + 4 * i) as u64;
             // Error texts are built only on failure: this loop runs for every chunk of every file.
             let mut c = Reader::new(container, Endian::Little);
@@ -169,7 +166,7 @@ impl<'a> Frame<'a> {
             })?;
             chunks.push(Chunk { index: i, fourcc: FourCC(tag), offset: off as usize, data: body });
         }
-        let layout = layout_of(container, &chunks, &offsets, index_end);
+        let layout = layout_of(container, &chunks, index_end);
         Ok(Frame { data, checksum, version, total_size, chunks, layout, trailing })
     }
 
@@ -184,7 +181,7 @@ impl<'a> Frame<'a> {
     }
 }
 
-fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], offsets: &[u32], index_end: usize) -> Layout<'a> {
+fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], index_end: usize) -> Layout<'a> {
     let mut order: Vec<usize> = (0..chunks.len()).collect();
     order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
     let mut pos = index_end;
@@ -205,6 +202,9 @@ fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], offsets: &[u32], ind
     if regular {
         Layout::Packed { order, gaps, tail: container.get(pos..).unwrap_or(&[]) }
     } else {
-        Layout::Irregular { offsets: offsets.to_vec(), body: container.get(index_end..).unwrap_or(&[]) }
+        Layout::Irregular {
+            offsets: chunks.iter().map(|c| c.offset as u32).collect(),
+            body: container.get(index_end..).unwrap_or(&[]),
+        }
     }
 }

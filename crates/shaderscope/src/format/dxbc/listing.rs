@@ -343,7 +343,7 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut TextBuf) {
         s.push_str("// ");
         s.push_str(title);
         s.push(' ');
-        s.push_str(&cb.name.text());
+        push_cstr(s, &cb.name);
         s.push_str("\n// {\n//\n");
         variables(r, cb, &mut budget, s);
         s.push_str("//\n// }\n//\n");
@@ -358,7 +358,7 @@ fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut 
             s.push_str("//   \n");
         }
         let tail = Tail::Variable { start: v.start, size: v.size, used: v.used() };
-        declaration(r, ty, &v.name.text(), 0, v.start, tail, budget, s);
+        declaration(r, ty, &cstr_bytes(&v.name), 0, v.start, tail, budget, s);
         if let Some(def) = v.default {
             s.push_str("//      =");
             for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
@@ -379,31 +379,41 @@ enum Tail {
     Variable { start: u32, size: u32, used: bool },
 }
 
-fn write_tail(s: &mut TextBuf, tail: Tail) {
+/// The padding up to column `width` (`written` columns are taken) and `tail`, with the line
+/// end, built in a [`Row`] and written in one piece.
+fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
+    let mut row = Row::new();
+    // Padding longer than a row is written on its own (only hostile nesting gets there).
+    let pad = width.saturating_sub(written);
+    if pad > Row::NAME_MAX {
+        s.push_spaces(pad);
+    } else {
+        row.skip(pad);
+    }
     match tail {
         Tail::Member(at) => {
-            s.push_str("// Offset: ");
-            s.push_u64_right(u64::from(at), 4);
+            row.text(b"// Offset: ");
+            row.number(at, 4);
         }
         Tail::Variable { start, size, used } => {
-            s.push_str("// Offset: ");
-            s.push_u64_right(u64::from(start), 4);
-            s.push_str(" Size: ");
-            s.push_u64_right(u64::from(size), 5);
+            row.text(b"// Offset: ");
+            row.number(start, 4);
+            row.text(b" Size: ");
+            row.number(size, 5);
             if !used {
-                s.push_str(" [unused]");
+                row.text(b" [unused]");
             }
         }
     }
+    row.text(b"\n");
+    s.push_ascii(row.bytes());
 }
 
 /// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
 /// append its tail.
 fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Tail) {
     let written = s.chars_since(decl_start);
-    pad(s, width.saturating_sub(written));
-    write_tail(s, tail);
-    s.push('\n');
+    write_tail(s, written, width, tail);
 }
 
 /// One declaration (a variable or a struct member) at nesting `depth`.
@@ -411,7 +421,7 @@ fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Ta
 fn declaration(
     r: &Rdef<'_>,
     ty: &Type<'_>,
-    name: &str,
+    name: &[u8],
     depth: usize,
     start: u32,
     tail: Tail,
@@ -430,7 +440,7 @@ fn declaration(
         s.push_str("struct");
         if let Some(n) = ty.name.as_ref().filter(|n| !n.is_empty()) {
             s.push(' ');
-            s.push_str(&n.text());
+            push_cstr(s, n);
         }
         s.push_str("\n//");
         push_spaces(s, indent);
@@ -445,7 +455,7 @@ fn declaration(
                 s.push('\n');
             }
             let at = start.wrapping_add(m.start);
-            declaration(r, mty, &m.name.text(), depth + 1, at, Tail::Member(at), budget, s);
+            declaration(r, mty, &cstr_bytes(&m.name), depth + 1, at, Tail::Member(at), budget, s);
         }
         s.push_str("//\n//");
         push_spaces(s, indent);
@@ -464,8 +474,8 @@ fn declaration(
     finish_declaration(s, decl_start, width, tail);
 }
 
-fn push_declarator(s: &mut TextBuf, name: &str, elements: u16) {
-    s.push_str(name);
+fn push_declarator(s: &mut TextBuf, name: &[u8], elements: u16) {
+    s.push_ascii(name);
     if elements > 0 {
         s.push('[');
         s.push_u64(u64::from(elements));
@@ -558,14 +568,17 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     }
     let mut cell = TextBuf::default();
+    // Cells are written as bytes: they are whole UTF-8 sequences, and counting characters
+    // needs no validation.
     let right = |s: &mut TextBuf, cell: &mut TextBuf, width: usize| {
         s.push(' ');
-        s.push_right(cell.as_str(), width);
+        s.push_spaces(width.saturating_sub(cell.chars_since(0)));
+        s.push_ascii(cell.as_bytes());
         cell.clear();
     };
     for b in &r.bindings {
         s.push_str("// ");
-        s.push_left(&b.name.text(), 30);
+        push_cstr_left(s, &b.name, 30);
         s.push(' ');
         s.push_right(binding_type(b), 10);
         binding_format(b, &mut cell);
@@ -609,6 +622,32 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         }
     }
     s.push_str("//\n//\n");
+}
+
+/// The bytes of a string of the file as the listing prints them (whole UTF-8 sequences): as
+/// they are when ASCII, the rule, which needs no validation; else the lossy text.
+fn cstr_bytes<'a>(c: &super::text::Cstr<'a>) -> std::borrow::Cow<'a, [u8]> {
+    if c.bytes.is_ascii() {
+        std::borrow::Cow::Borrowed(c.bytes)
+    } else {
+        std::borrow::Cow::Owned(c.text().into_owned().into_bytes())
+    }
+}
+
+/// Append a string of the file ([`cstr_bytes`]).
+fn push_cstr(s: &mut TextBuf, c: &super::text::Cstr<'_>) {
+    s.push_ascii(&cstr_bytes(c));
+}
+
+/// A string of the file left-aligned in `width` columns: ASCII (the rule) is written as it
+/// is, one column a byte; anything else goes through the lossy text.
+fn push_cstr_left(s: &mut TextBuf, c: &super::text::Cstr<'_>, width: usize) {
+    if c.bytes.is_ascii() {
+        s.push_ascii(c.bytes);
+        s.push_spaces(width.saturating_sub(c.bytes.len()));
+    } else {
+        s.push_left(&c.text(), width);
+    }
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -796,59 +835,126 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
     let fmt_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
         let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        let mut number = [0u8; 10];
-        let sv: &str = match system_value_name(e.system_value) {
-            Some("NONE") if is_output => implied_system_value(e.name.bytes),
-            Some(n) => n,
-            None => decimal(e.system_value, &mut number),
+        let number;
+        let sv: &[u8] = match system_value_name(e.system_value) {
+            Some("NONE") if is_output => implied_system_value(e.name.bytes).as_bytes(),
+            Some(n) => n.as_bytes(),
+            None => {
+                number = crate::print::decimal(u64::from(e.system_value));
+                number.0.get(..number.1).unwrap_or(&[])
+            }
         };
         let fmt = format_name(e.component_type, e.min_precision);
         let special = if is_output { special_output_register(sv) } else { None };
-        s.push_str("// ");
-        let name = e.name.text();
-        if streams {
-            let mut digits = [0u8; 10];
-            let stream = decimal(e.stream, &mut digits);
-            s.push('m');
-            s.push_str(stream);
-            s.push(':');
-            s.push_str(&name);
-            pad(s, 20usize.saturating_sub(2 + stream.len() + name.chars().count()));
+        let mut row = Row::new();
+        row.text(b"// ");
+        // Names are ASCII in practice: written as they are, one column a byte. Others go
+        // through the lossy text and count characters.
+        let name = e.name.bytes;
+        let ascii = name.is_ascii() && name.len() <= Row::NAME_MAX;
+        let head = if streams {
+            row.text(b"m");
+            let stream = row.number(e.stream, 0);
+            row.text(b":");
+            2 + stream
         } else {
-            s.push_str(&name);
-            pad(s, 20usize.saturating_sub(name.chars().count()));
+            0
+        };
+        if ascii {
+            row.text(name);
+            row.skip(20usize.saturating_sub(head + name.len()));
+        } else {
+            let text = e.name.text();
+            s.push_ascii(row.bytes());
+            s.push_str(&text);
+            row = Row::new();
+            row.skip(20usize.saturating_sub(head + text.chars().count()));
         }
-        s.push(' ');
-        right(s, decimal(e.semantic_index, &mut digits10()), 5);
-        s.push(' ');
+        row.skip(1);
+        row.number(e.semantic_index, 5);
+        row.skip(1);
         match special {
             Some(reg) => {
-                right(s, "N/A", 6);
-                s.push(' ');
-                right(s, reg, 8);
-                s.push(' ');
-                right(s, sv, 8);
-                s.push(' ');
-                right(s, fmt, fmt_width);
-                s.push(' ');
-                right(s, if used_mask != 0 { "YES" } else { "NO" }, 6);
+                row.right(b"N/A", 6);
+                row.skip(1);
+                row.right(reg.as_bytes(), 8);
+                row.skip(1);
+                row.right(sv, 8);
+                row.skip(1);
+                row.right(fmt.as_bytes(), fmt_width);
+                row.skip(1);
+                row.right(if used_mask != 0 { b"YES" } else { b"NO" }, 6);
             }
             None => {
-                s.push_str("  ");
-                push_mask(s, e.mask);
-                s.push(' ');
-                right(s, decimal(e.register, &mut digits10()), 8);
-                s.push(' ');
-                right(s, sv, 8);
-                s.push(' ');
-                right(s, fmt, fmt_width);
-                s.push_str("   ");
-                push_mask(s, used_mask);
+                row.skip(2);
+                row.text(&super::signature::mask_text(e.mask));
+                row.skip(1);
+                row.number(e.register, 8);
+                row.skip(1);
+                row.right(sv, 8);
+                row.skip(1);
+                row.right(fmt.as_bytes(), fmt_width);
+                row.skip(3);
+                row.text(&super::signature::mask_text(used_mask));
             }
         }
-        s.push('\n');
+        row.text(b"\n");
+        s.push_ascii(row.bytes());
     }
     s.push_str("//\n");
+}
+
+/// A line of a table built in a stack buffer that starts as spaces, so that padding is a
+/// move of the end and the line reaches the output in one copy. Its pieces are bounded (a
+/// name of at most [`Row::NAME_MAX`] bytes, numbers of at most 10 digits, names of at most
+/// a dozen bytes), so they always fit.
+struct Row {
+    buf: [u8; Row::CAP],
+    len: usize,
+}
+
+impl Row {
+    const CAP: usize = 192;
+    /// Longest name written into a row; longer ones are written around it.
+    const NAME_MAX: usize = 64;
+
+    fn new() -> Self {
+        Row { buf: [b' '; Row::CAP], len: 0 }
+    }
+
+    /// Append `t` (dropped if it did not fit, which the bounds above rule out).
+    #[inline]
+    fn text(&mut self, t: &[u8]) {
+        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
+            d.copy_from_slice(t);
+            self.len += t.len();
+        }
+    }
+
+    /// Append `n` spaces.
+    #[inline]
+    fn skip(&mut self, n: usize) {
+        self.len = (self.len + n).min(Row::CAP);
+    }
+
+    /// Append `t` right-aligned in `width` columns.
+    #[inline]
+    fn right(&mut self, t: &[u8], width: usize) {
+        self.skip(width.saturating_sub(t.len()));
+        self.text(t);
+    }
+
+    /// Append `v` in decimal right-aligned in `width` columns; returns its digit count.
+    #[inline]
+    fn number(&mut self, v: u32, width: usize) -> usize {
+        let (digits, n) = crate::print::decimal(u64::from(v));
+        self.right(digits.get(..n).unwrap_or(&[]), width);
+        n
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
 }
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
@@ -865,53 +971,13 @@ fn implied_system_value(name: &[u8]) -> &'static str {
     NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
 }
 
-fn digits10() -> [u8; 10] {
-    [0u8; 10]
-}
-
-/// `v` in decimal, written into `buf`.
-fn decimal(mut v: u32, buf: &mut [u8; 10]) -> &str {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(d) = buf.get_mut(i) {
-            *d = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("")
-}
-
-fn pad(s: &mut TextBuf, n: usize) {
-    s.push_spaces(n);
-}
-
-/// `text` right-aligned in `width` columns.
-fn right(s: &mut TextBuf, text: &str, width: usize) {
-    pad(s, width.saturating_sub(text.len()));
-    s.push_str(text);
-}
-
-fn push_mask(s: &mut TextBuf, mask: u8) {
-    let mut text = *b"xyzw";
-    for (i, c) in text.iter_mut().enumerate() {
-        if mask & (1 << i) == 0 {
-            *c = b' ';
-        }
-    }
-    s.push_ascii(&text);
-}
-
-fn special_output_register(sv: &str) -> Option<&'static str> {
+fn special_output_register(sv: &[u8]) -> Option<&'static str> {
     Some(match sv {
-        "DEPTH" => "oDepth",
-        "COVERAGE" => "oMask",
-        "DEPTHGE" => "oDepthGE",
-        "DEPTHLE" => "oDepthLE",
-        "STENCILREF" => "oStencilRef",
+        b"DEPTH" => "oDepth",
+        b"COVERAGE" => "oMask",
+        b"DEPTHGE" => "oDepthGE",
+        b"DEPTHLE" => "oDepthLE",
+        b"STENCILREF" => "oStencilRef",
         _ => return None,
     })
 }

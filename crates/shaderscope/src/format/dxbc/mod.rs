@@ -411,18 +411,19 @@ pub fn aon9_creator(program: &[u8]) -> Option<String> {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let is_marker = |i: usize| program.get(i..i + marker.len()) == Some(&marker[..]);
-    let at = program
-        .chunks(8)
+    // Whole words are read in place (no copy of a run-time length); the last few bytes are
+    // looked at one by one.
+    let words = program.chunks_exact(8);
+    let tail = program.len() - words.remainder().len();
+    let at = words
         .enumerate()
         .filter(|(_, chunk)| {
-            let mut word = [0u8; 8];
-            if let Some(w) = word.get_mut(..chunk.len()) {
-                w.copy_from_slice(chunk);
-            }
+            let word: [u8; 8] = (*chunk).try_into().unwrap_or_default();
             let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'M'));
             x.wrapping_sub(ONES) & !x & HIGHS != 0
         })
-        .flat_map(|(c, chunk)| (0..chunk.len()).map(move |k| c * 8 + k))
+        .flat_map(|(c, _)| c * 8..c * 8 + 8)
+        .chain(tail..program.len())
         .find(|&i| program.get(i) == Some(&b'M') && is_marker(i))?;
     let rest = program.get(at..)?;
     let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());

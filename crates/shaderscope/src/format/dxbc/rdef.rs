@@ -167,9 +167,40 @@ struct Ctx<'a, 'b> {
     base: usize,
     sm5: bool,
     types: &'b mut Vec<Type<'a>>,
-    by_offset: std::collections::HashMap<u32, usize>,
+    by_offset: TypeIndex,
     /// Records still allowed: shared tables could otherwise multiply the work.
     budget: usize,
+}
+
+/// The types parsed so far, by offset. RDEFs have a few dozen types: a short list searched in
+/// place costs less than hashing each lookup; a hash map takes over past that (hostile files).
+#[derive(Default)]
+struct TypeIndex {
+    list: Vec<(u32, usize)>,
+    map: std::collections::HashMap<u32, usize>,
+}
+
+impl TypeIndex {
+    /// Entries kept in the list before the map takes over.
+    const LIST_MAX: usize = 32;
+
+    fn get(&self, rel: u32) -> Option<usize> {
+        if self.map.is_empty() {
+            self.list.iter().find(|e| e.0 == rel).map(|e| e.1)
+        } else {
+            self.map.get(&rel).copied()
+        }
+    }
+
+    /// Record `rel` (not present yet) as type `index`.
+    fn insert(&mut self, rel: u32, index: usize) {
+        if self.map.is_empty() && self.list.len() < Self::LIST_MAX {
+            self.list.push((rel, index));
+        } else {
+            self.map.extend(self.list.drain(..));
+            self.map.insert(rel, index);
+        }
+    }
 }
 
 impl<'a> Rdef<'a> {
@@ -378,7 +409,7 @@ impl<'a> Ctx<'a, '_> {
     }
 
     fn type_at(&mut self, rel: u32, field_at: u64, depth: usize) -> Result<usize> {
-        if let Some(&i) = self.by_offset.get(&rel) {
+        if let Some(i) = self.by_offset.get(rel) {
             return Ok(i);
         }
         self.spend(field_at)?;

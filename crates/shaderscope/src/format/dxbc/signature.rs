@@ -2,7 +2,7 @@
 //! ISG1/OSG1/PSG1 (32: stream first, minimum precision last).
 
 use super::text::Cstr;
-use crate::bytes::{Endian, Reader};
+use crate::bytes::{Endian, Reader, le_u32};
 use crate::error::{Error, Result};
 
 /// Which stage boundary a signature describes.
@@ -102,35 +102,34 @@ impl<'a> Signature<'a> {
                 ),
             ));
         }
-        r.seek(element_offset as usize, "signature elements")?;
+        // Every record is inside the chunk (checked above): each is decoded from its own
+        // slice, field by field, without a reader's bounds checks and error paths.
+        let first = element_offset as usize;
+        let records = data.get(first..).unwrap_or(&[]).chunks_exact(size).take(count as usize);
         let mut elements = Vec::with_capacity(count as usize);
-        for _ in 0..count {
-            let at = r.original_position() as usize;
-            let stream = if layout == ElementLayout::Plain { 0 } else { r.u32("signature element")? };
-            let name_at = r.original_position();
-            let name_offset = r.u32("signature element")?;
-            let semantic_index = r.u32("signature element")?;
-            let system_value = r.u32("signature element")?;
-            let component_type = r.u32("signature element")?;
-            let register = r.u32("signature element")?;
-            let mask = r.u8("signature element")?;
-            let rw_mask = r.u8("signature element")?;
-            let reserved = r.u16("signature element")?;
-            let min_precision =
-                if layout == ElementLayout::MinPrecision { r.u32("signature element")? } else { 0 };
+        for (k, rec) in records.enumerate() {
+            let at = base + first + k * size;
+            let word = |i: usize| le_u32(rec, 4 * i).unwrap_or(0);
+            // Stream and min-precision layouts start with the stream.
+            let w = usize::from(layout != ElementLayout::Plain);
+            let stream = if w == 1 { word(0) } else { 0 };
+            let name_offset = word(w);
+            let masks = word(w + 5);
+            let min_precision = if layout == ElementLayout::MinPrecision { word(w + 6) } else { 0 };
+            let name_at = (at + 4 * w) as u64;
             let name = Cstr::at(data, base, name_offset, "signature element name", name_at)?;
             elements.push(Element {
                 offset: at,
                 stream,
                 name,
                 name_offset,
-                semantic_index,
-                system_value,
-                component_type,
-                register,
-                mask,
-                rw_mask,
-                reserved,
+                semantic_index: word(w + 1),
+                system_value: word(w + 2),
+                component_type: word(w + 3),
+                register: word(w + 4),
+                mask: masks as u8,
+                rw_mask: (masks >> 8) as u8,
+                reserved: (masks >> 16) as u16,
                 min_precision,
             });
         }

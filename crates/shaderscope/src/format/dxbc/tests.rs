@@ -283,6 +283,28 @@ fn signatures_print_fxc_columns_in_both_generations() {
     assert!(s.contains("// SV_Position              0   xyzw        0      POS  float   xyzw\n"));
 }
 
+/// Names that are not ASCII pad by characters (their lossy text), names longer than the
+/// column push the row to the right, and unnamed system values print their number.
+#[test]
+fn signature_names_of_any_length_and_encoding_pad_by_characters() {
+    let long = "L".repeat(70);
+    let isgn = signature(&[("Pos\u{e9}", 1, 0, 3, 2, 3, 1), (&long, 0, 99, 1, 12345, 15, 15)]);
+    let mut bytes_isgn = isgn.clone();
+    // One invalid UTF-8 byte in the first name ("Pos\xff" after the 2-byte sequence).
+    let at = bytes_isgn.windows(3).position(|w| w == b"Pos").unwrap() + 3;
+    bytes_isgn[at] = 0xff;
+    for (payload, name) in [(isgn, "Pos\u{e9}"), (bytes_isgn, "Pos\u{fffd}\u{fffd}")] {
+        // `{:<20}` pads by characters, as fxc's columns count them.
+        let first = format!("// {name:<20}     1   xy          2     NONE   float   x   \n");
+        let bytes = container(&[(b"ISGN", payload)]);
+        let d = Dxbc::parse(&bytes).unwrap();
+        let mut s = String::new();
+        listing::header(&d, Generation::Fxc10, &mut s);
+        assert!(s.contains(&first), "{s}");
+        assert!(s.contains(&format!("// {long}     0   xyzw    12345       99    uint   xyzw\n")), "{s}");
+    }
+}
+
 #[test]
 fn depth_outputs_print_na_and_the_register_name() {
     // rw = 0: written; register 0xFFFFFFFF as fxc stores it.

@@ -42,26 +42,37 @@ pub fn write_int(out: &mut TextBuf, v: u32) {
     }
 }
 
-/// The text of [`write_int`] in an array, and its length.
+/// The text of [`write_int`] as bytes of a `u128` (first byte lowest), and its length: a
+/// register-sized value the caller stores in one piece. Decimal values have at most five
+/// digits, so they are built a digit at a time without a table or an array.
 #[inline]
-pub(crate) fn int_text(v: u32) -> ([u8; 16], usize) {
-    let s = v as i32;
-    let mut text = [0u8; 16];
+pub(crate) fn int_text(v: u32) -> (u128, usize) {
     if v < 10 {
         // The commonest by far.
-        text[0] = b'0' + v as u8;
-        return (text, 1);
+        return (u128::from(b'0' + v as u8), 1);
     }
+    let s = v as i32;
     if !(-(DECIMAL_LIMIT as i32)..=DECIMAL_LIMIT as i32).contains(&s) {
-        put(&mut text, 0, b"0x");
-        put(&mut text, 2, &hex8_text(v));
-        return (text, 10);
+        let hex = u64::from_le_bytes(hex8_text(v));
+        return (u128::from(u16::from_le_bytes(*b"0x")) | (u128::from(hex) << 16), 10);
     }
-    let sign = usize::from(s < 0);
-    put(&mut text, 0, b"-");
-    let (digits, n) = decimal(u64::from(s.unsigned_abs()));
-    put(&mut text, sign, digits.get(..n).unwrap_or(&[]));
-    (text, sign + n)
+    let mut m = s.unsigned_abs();
+    let mut text = 0u64;
+    let mut n = 0;
+    // From the last digit to the first, each shifting the others up a byte.
+    loop {
+        text = (text << 8) | u64::from(b'0' + (m % 10) as u8);
+        n += 1;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if s < 0 {
+        text = (text << 8) | u64::from(b'-');
+        n += 1;
+    }
+    (u128::from(text), n)
 }
 
 /// `%d` without going through `fmt`.
@@ -189,15 +200,23 @@ pub(crate) fn f32_text(bits: u32, style: FloatStyle) -> Option<([u8; 24], usize)
     let mut text = [b'0'; 24];
     put(&mut text, 0, b"-");
     let sign = usize::from(neg);
-    let (digits, n) = decimal(int);
-    put(&mut text, sign, digits.get(..n).unwrap_or(&[]));
-    let mut fraction = *b".000000";
+    let n = if int < 10 {
+        // Most literals: no call, no table.
+        put(&mut text, sign, &[b'0' + int as u8]);
+        1
+    } else {
+        let (digits, n) = decimal(int);
+        put(&mut text, sign, digits.get(..n).unwrap_or(&[]));
+        n
+    };
+    // `.dddddd` as bytes of a `u64`, from the last digit to the first.
+    let mut fraction = 0u64;
     let mut d = dec;
-    for slot in fraction.iter_mut().skip(1).rev() {
-        *slot = b'0' + (d % 10) as u8;
+    for _ in 0..6 {
+        fraction = (fraction << 8) | (b'0' as u64 + d % 10);
         d /= 10;
     }
-    put(&mut text, sign + n, &fraction);
+    put(&mut text, sign + n, &((fraction << 8) | u64::from(b'.')).to_le_bytes());
     Some((text, sign + n + 7))
 }
 
@@ -500,6 +519,21 @@ mod tests {
         let mut s = TextBuf::default();
         write_f32(&mut s, v.to_bits(), style);
         s.into_string()
+    }
+
+    /// The fast path's integer text is [`write_int`]'s at every boundary.
+    #[test]
+    fn int_text_is_write_int() {
+        let mut values = vec![0u32, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, u32::MAX, 0x8000_0000];
+        for v in [1i32, 9, 10, 99, 100, 9999, 10000, 10001] {
+            values.push((-v) as u32);
+        }
+        for v in values {
+            let mut want = TextBuf::default();
+            write_int(&mut want, v);
+            let (text, n) = int_text(v);
+            assert_eq!(&text.to_le_bytes()[..n], want.as_bytes(), "{v:#x}");
+        }
     }
 
     #[test]

@@ -151,8 +151,23 @@ const RUN_ROOM: usize = 1536;
 pub(super) fn is_plain(t: &[U32]) -> bool {
     t.first().is_some_and(|t| {
         let tok0 = t.get();
-        tok0 & 0x8000_0000 == 0 && opcodes::plan((tok0 & 0x7ff) as u16).is_some_and(|p| p.inst)
+        let opcode = (tok0 & 0x7ff) as u16;
+        tok0 & 0x8000_0000 == 0
+            && (opcodes::plan(opcode).is_some_and(|p| p.inst) || is_fast_declaration(opcode))
     })
+}
+
+/// The declarations [`Printer::fast_declaration`] prints: the commonest ones, a register or
+/// a number after the mnemonic.
+#[inline]
+fn is_fast_declaration(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::D3D10_SB_OPCODE_DCL_INPUT
+            | op::D3D10_SB_OPCODE_DCL_OUTPUT
+            | op::D3D10_SB_OPCODE_DCL_TEMPS
+            | op::D3D10_SB_OPCODE_DCL_CONSTANT_BUFFER
+    )
 }
 
 /// Why [`Printer::fast_run`] stopped.
@@ -224,27 +239,19 @@ impl Printer {
             return None;
         }
         let opcode = (tok0 & 0x7ff) as u16;
-        let plan = opcodes::plan(opcode).filter(|p| p.inst)?;
+        let plan = opcodes::plan(opcode)?;
         let len = ((tok0 >> 24) & 0x7f) as usize;
         // A length of 0 or past the end is an error the general path reports.
         let body = t.get(1..len)?;
+        if !plan.inst {
+            return self.fast_declaration(opcode, tok0, body, offset, w).map(|()| len);
+        }
         let indent = if plan.flags & (flag::CLOSE | flag::ELSE) != 0 {
             self.indent.saturating_sub(1)
         } else {
             self.indent
         };
-        if self.style.offsets {
-            w.put(b"0x", 2);
-            w.put(&numfmt::hex8_text(offset.saturating_sub(self.base) as u32), 8);
-            w.put(b": ", 2);
-        }
-        let mut spaces = 2 * indent;
-        while spaces > 0 {
-            const SPACES: [u8; 16] = [b' '; 16];
-            let n = spaces.min(SPACES.len());
-            w.put(&SPACES, n);
-            spaces -= n;
-        }
+        self.line_start(offset, indent, w);
         w.put(&plan.mnemonic, plan.mnemonic_len);
         if plan.flags & (flag::TEST | flag::RET_TYPE) != 0 || tok0 & 0x0078_2000 != 0 {
             self.suffixes(plan.flags, tok0, w)?;
@@ -272,6 +279,84 @@ impl Printer {
         }
         self.indent = if plan.flags & (flag::OPEN | flag::ELSE) != 0 { indent + 1 } else { indent };
         Some(len)
+    }
+
+    /// The offset (with `--offsets`) and the indentation that start a line.
+    #[inline]
+    fn line_start(&self, offset: u64, indent: usize, w: &mut Writer<'_>) {
+        if self.style.offsets {
+            w.put(b"0x", 2);
+            w.put(&numfmt::hex8_text(offset.saturating_sub(self.base) as u32), 8);
+            w.put(b": ", 2);
+        }
+        let mut spaces = 2 * indent;
+        while spaces > 0 {
+            const SPACES: [u8; 16] = [b' '; 16];
+            let n = spaces.min(SPACES.len());
+            w.put(&SPACES, n);
+            spaces -= n;
+        }
+    }
+
+    /// Print a declaration of [`is_fast_declaration`] (its opcode token `tok0` without
+    /// extended tokens, `body` the tokens after it) as [`Printer::line`] prints it: `dcl_input`
+    /// and `dcl_output` of a register without extended operand tokens, `dcl_temps N`, and
+    /// `dcl_constantbuffer` before SM5.1 with immediate indices. `None` for anything else.
+    fn fast_declaration(
+        &self,
+        opcode: u16,
+        tok0: u32,
+        body: &[U32],
+        offset: u64,
+        w: &mut Writer<'_>,
+    ) -> Option<()> {
+        let plan = opcodes::plan(opcode)?;
+        self.line_start(offset, self.indent, w);
+        w.put(&plan.mnemonic, plan.mnemonic_len);
+        w.put(b" ", 1);
+        match opcode {
+            op::D3D10_SB_OPCODE_DCL_TEMPS => index(u64::from(body.first()?.get()), w),
+            op::D3D10_SB_OPCODE_DCL_INPUT | op::D3D10_SB_OPCODE_DCL_OUTPUT => {
+                // A register, printed as `Printer::operand` prints it.
+                let reg = body.first()?.get();
+                let file = ((reg >> 12) & 0xff) as u8;
+                if reg & 0x8000_0000 != 0 || matches!(file, ot::IMMEDIATE32 | ot::IMMEDIATE64) {
+                    return None;
+                }
+                self.fast_operand(body, Ty::R, w)?;
+            }
+            op::D3D10_SB_OPCODE_DCL_CONSTANT_BUFFER if !self.sm51 => {
+                // `cb#[size]`: the slot follows the name, the size is bracketed; no components.
+                let reg = body.first()?.get();
+                let dim = ((reg >> 20) & 3) as usize;
+                if reg & 0x8000_0000 != 0
+                    || ((reg >> 12) & 0xff) as u8 != ot::CONSTANT_BUFFER
+                    || !(1..=2).contains(&dim)
+                    || (reg >> 22) & !(u32::MAX << (3 * dim)) != 0
+                {
+                    return None;
+                }
+                // The selection must be one the decoder accepts, though it is not printed.
+                selection(reg)?;
+                let indices = body.get(1..1 + dim)?;
+                w.put(if self.style.upper_case_cb_decl { b"CB" } else { b"cb" }, 2);
+                if let Some((first, more)) = indices.split_first() {
+                    index(u64::from(first.get()), w);
+                    for i in more {
+                        bracketed(u64::from(i.get()), w);
+                    }
+                }
+                // Bit 11: the access pattern.
+                if tok0 & (1 << 11) != 0 {
+                    w.put(b", dynamicIndexed", 16);
+                } else {
+                    w.put(b", immediateIndexed", 18);
+                }
+            }
+            _ => return None,
+        }
+        w.put(b"\n", 1);
+        Some(())
     }
 
     /// What follows the mnemonic of a plain instruction: `_nz`/`_z`, `_sat`, `resinfo`'s
@@ -310,7 +395,9 @@ impl Printer {
     /// of an instruction whose destination has the default precision) when it is a register
     /// with immediate 32-bit indices or a 32-bit literal, with at most one extended token that
     /// holds only a modifier; returns the tokens it took. `None` for any other operand.
-    #[inline]
+    // Always inlined: as a call (it has two callers) it costs a fifth more than the whole
+    // operand.
+    #[inline(always)]
     fn fast_operand(&self, t: &[U32], ty: Ty, w: &mut Writer<'_>) -> Option<usize> {
         let tok0 = t.first()?.get();
         let mut used = 1;
@@ -417,7 +504,7 @@ impl Printer {
                 w.put(&text, n);
             } else {
                 let (text, n) = numfmt::int_text(v);
-                w.put(&text, n);
+                w.put(&text.to_le_bytes(), n);
             }
         }
         Some(())
