@@ -194,6 +194,11 @@ impl<'a> DebugView<'a> {
         Some(self.string(self.blob.u32(self.files_at + 4 * i).ok()?))
     }
 
+    /// Number of source files.
+    pub(crate) fn file_count(&self) -> usize {
+        self.file_count as usize
+    }
+
     /// Number of instruction records.
     pub(crate) fn line_count(&self) -> usize {
         self.line_count as usize

@@ -8,6 +8,7 @@ use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
 use super::{Instruction, Item, Operand, Program, ShaderKind, SlotCounts, Version, float};
 use crate::print::{Printer, Style};
+use std::borrow::Cow;
 use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
@@ -259,9 +260,30 @@ pub(super) struct DebugLines<'a> {
     /// when the records' offsets already increase strictly (fxc writes them in program order),
     /// and the record table itself is searched.
     by_offset: Option<Vec<(u64, usize)>>,
-    /// (record index, variable, write) of every variable write, sorted by record (and in
-    /// variable order within a record, the order fxc lists them in).
-    writes: Vec<(u32, u32, u32)>,
+    /// (record index, variable, write, components) of every variable write, sorted by record
+    /// (and in variable order within a record, the order fxc lists them in).
+    writes: Vec<(u32, u32, u32, [u16; 4])>,
+    /// Each variable's label, read once (a variable is usually written by several records).
+    labels: Vec<Label<'a>>,
+    /// Source file names, read once.
+    files: Vec<Cow<'a, str>>,
+}
+
+/// How fxc names a variable: `::color` for a local of the entry point, `color` for its
+/// parameters, `ApplyFog::color` for those of an inlined function.
+struct Label<'a> {
+    scope: Scope<'a>,
+    name: Cow<'a, str>,
+}
+
+/// The function a variable belongs to.
+enum Scope<'a> {
+    /// None: a local of the entry point (`::color`).
+    Local,
+    /// The entry point (`color`).
+    Entry,
+    /// Another function (`ApplyFog::color`).
+    Function(Cow<'a, str>),
 }
 
 impl<'a> DebugLines<'a> {
@@ -287,17 +309,26 @@ impl<'a> DebugLines<'a> {
         });
         // Only records that exist can be printed; writes naming others are ignored.
         let mut writes = Vec::new();
+        let mut labels = Vec::with_capacity(view.variable_count());
+        let entry = view.entry();
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
             for w in 0..DebugView::write_count(&var) {
-                if let Some((index, _)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
-                    writes.push((index, v as u32, w as u32));
+                if let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
+                    writes.push((index, v as u32, w as u32, comps));
                 }
             }
+            let scope = match view.scope(&var) {
+                None => Scope::Local,
+                Some(s) if s == entry => Scope::Entry,
+                Some(s) => Scope::Function(s),
+            };
+            labels.push(Label { scope, name: view.name(&var) });
         }
         // The triples are distinct, so ordering them whole is the stable order by record.
         writes.sort_unstable();
-        Some(DebugLines { view, by_offset, writes })
+        let files = (0..view.file_count()).map(|i| view.file(i).unwrap_or_default()).collect();
+        Some(DebugLines { view, by_offset, writes, labels, files })
     }
 
     /// [`DebugLines::record`] for instructions visited in program order: `cursor` (0 before
@@ -366,9 +397,9 @@ impl<'a> DebugLines<'a> {
             out.write_str("#line ")?;
             out.write_str(decimal(u32::from(line), &mut [0; 10]))?;
             if new_file {
-                let name = self.view.file(usize::from(file));
+                let name = self.files.get(usize::from(file));
                 out.write_str(" \"")?;
-                out.write_str(name.as_deref().unwrap_or(""))?;
+                out.write_str(name.map_or("", |n| n))?;
                 out.write_str("\"")?;
             }
             out.reset();
@@ -380,13 +411,12 @@ impl<'a> DebugLines<'a> {
 
     /// `  // label<components>, …` for the variables record `record` writes, if any.
     pub(super) fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
-        let from = self.writes.partition_point(|&(index, _, _)| (index as usize) < record);
+        let from = self.writes.partition_point(|&(index, ..)| (index as usize) < record);
         let mut any = false;
-        let mut entry = None;
-        for &(_, v, w) in self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
+        for (_, v, _, comps) in
+            self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
         {
-            let Some(var) = self.view.variable(v as usize) else { continue };
-            let Some((_, comps)) = self.view.write(&var, w as usize) else { continue };
+            let Some(label) = self.labels.get(*v as usize) else { continue };
             if any {
                 out.write_str(", ")?;
             } else {
@@ -394,15 +424,15 @@ impl<'a> DebugLines<'a> {
                 out.write_str("  // ")?;
                 any = true;
             }
-            match self.view.scope(&var) {
-                None => out.write_str("::")?,
-                Some(s) if s == *entry.get_or_insert_with(|| self.view.entry()) => {}
-                Some(s) => {
-                    out.write_str(&s)?;
+            match &label.scope {
+                Scope::Local => out.write_str("::")?,
+                Scope::Entry => {}
+                Scope::Function(s) => {
+                    out.write_str(s)?;
                     out.write_str("::")?;
                 }
             }
-            out.write_str(&self.view.name(&var))?;
+            out.write_str(&label.name)?;
             out.write_str("<")?;
             for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
                 if n > 0 {
