@@ -260,9 +260,11 @@ pub(super) struct DebugLines<'a> {
     /// when the records' offsets already increase strictly (fxc writes them in program order),
     /// and the record table itself is searched.
     by_offset: Option<Vec<(u64, usize)>>,
-    /// (record index, variable, write, components) of every variable write, sorted by record
-    /// (and in variable order within a record, the order fxc lists them in).
-    writes: Vec<(u32, u32, u32, [u16; 4])>,
+    /// Where each record's writes start in `writes` (one more entry for the end).
+    first: Vec<u32>,
+    /// (variable, components) of every variable write, grouped by record, in variable order
+    /// within a record (the order fxc lists them in).
+    writes: Vec<(u32, [u16; 4])>,
     /// Each variable's label, read once (a variable is usually written by several records).
     labels: Vec<Label<'a>>,
     /// Source file names, read once.
@@ -307,15 +309,19 @@ impl<'a> DebugLines<'a> {
             by_offset.dedup_by_key(|&mut (o, _)| o);
             by_offset
         });
-        // Only records that exist can be printed; writes naming others are ignored.
-        let mut writes = Vec::new();
+        // Only records that exist can be printed; writes naming others are ignored. The writes
+        // are grouped by record with a counting sort, which keeps them in variable order
+        // within a record, and `first` says where each record's start.
+        let mut first = vec![0u32; n + 1];
         let mut labels = Vec::with_capacity(view.variable_count());
         let entry = view.entry();
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
             for w in 0..DebugView::write_count(&var) {
-                if let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
-                    writes.push((index, v as u32, w as u32, comps));
+                if let Some((index, _)) = view.write(&var, w) {
+                    if let Some(c) = first.get_mut(index as usize + 1).filter(|_| (index as usize) < n) {
+                        *c = c.saturating_add(1);
+                    }
                 }
             }
             let scope = match view.scope(&var) {
@@ -325,10 +331,31 @@ impl<'a> DebugLines<'a> {
             };
             labels.push(Label { scope, name: view.name(&var) });
         }
-        // The triples are distinct, so ordering them whole is the stable order by record.
-        writes.sort_unstable();
+        for k in 1..first.len() {
+            let before = first.get(k - 1).copied().unwrap_or(0);
+            if let Some(c) = first.get_mut(k) {
+                *c = c.saturating_add(before);
+            }
+        }
+        let mut next = first.clone();
+        let mut writes = vec![(0u32, [0u16; 4]); first.last().copied().unwrap_or(0) as usize];
+        for v in 0..view.variable_count() {
+            let Some(var) = view.variable(v) else { continue };
+            for w in 0..DebugView::write_count(&var) {
+                let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n)
+                else {
+                    continue;
+                };
+                if let Some(at) = next.get_mut(index as usize) {
+                    if let Some(slot) = writes.get_mut(*at as usize) {
+                        *slot = (v as u32, comps);
+                    }
+                    *at = at.saturating_add(1);
+                }
+            }
+        }
         let files = (0..view.file_count()).map(|i| view.file(i).unwrap_or_default()).collect();
-        Some(DebugLines { view, by_offset, writes, labels, files })
+        Some(DebugLines { view, by_offset, first, writes, labels, files })
     }
 
     /// [`DebugLines::record`] for instructions visited in program order: `cursor` (0 before
@@ -411,11 +438,11 @@ impl<'a> DebugLines<'a> {
 
     /// `  // label<components>, …` for the variables record `record` writes, if any.
     pub(super) fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
-        let from = self.writes.partition_point(|&(index, ..)| (index as usize) < record);
+        let (Some(&from), Some(&to)) = (self.first.get(record), self.first.get(record + 1)) else {
+            return Ok(());
+        };
         let mut any = false;
-        for (_, v, _, comps) in
-            self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
-        {
+        for (v, comps) in self.writes.get(from as usize..to as usize).unwrap_or(&[]) {
             let Some(label) = self.labels.get(*v as usize) else { continue };
             if any {
                 out.write_str(", ")?;
