@@ -59,7 +59,13 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
         if print::closes_block(op) {
             level = level.saturating_sub(1);
         }
-        let _ = print::write_line_start(offset, level, opts, out);
+        // `print::write_line_start` for plain text.
+        if opts.offsets {
+            out.push_str("0x");
+            out.push_hex(offset, 8);
+            out.push_str(": ");
+        }
+        out.push_spaces(print::INDENT.len() + 2 * level.min(print::MAX_DEPTH));
         let fast = match (row, info) {
             (Some(row), Some(info)) => instruction(token, body, row, info, version, regs, out),
             _ => false,
@@ -140,9 +146,10 @@ fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
     Ok(Scan { slots, debug })
 }
 
-/// Room made for an instruction's text: its longest fast form (mnemonic, suffixes, five
-/// operands of at most 38 bytes with the fixed-size copies' slack) fits.
-const ROOM: usize = 320;
+/// Room made for an instruction's text, counting the slack of the fixed-size copies: the
+/// longest fast form fits (mnemonic 16, variant 8, shift 8, result modifiers 16, space, a
+/// destination of 20 and four sources of 38 with their separators: 221 bytes).
+const ROOM: usize = 224;
 
 /// Bit 13 of a parameter token: relative addressing.
 const RELATIVE: u32 = 1 << 13;

@@ -24,11 +24,11 @@ pub struct ListingOptions {
 }
 
 /// Indentation of every program line.
-const INDENT: &str = "    ";
+pub(super) const INDENT: &str = "    ";
 
 /// Deepest block nesting that is indented; the runtime allows far less (24 for static flow
 /// control), and a hostile stream of `if` tokens must not make the text quadratic.
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
@@ -465,7 +465,10 @@ impl<'a> DebugLines<'a> {
                 if n > 0 {
                     out.write_str(",")?;
                 }
-                out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?;
+                match u8::try_from(*comp) {
+                    Ok(c @ 0..=9) => out.write_char(char::from(b'0' + c))?,
+                    _ => out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?,
+                }
             }
             out.write_str(">")?;
         }
