@@ -13,7 +13,9 @@
 //! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
 //! program offset from the start of the chunk data) with its absolute file offset as `base`, and
 //! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
-//! of fxc's listing, from the indented version line to `// approximately …`:
+//! of fxc's listing, from the indented version line to `// approximately …`
+//! ([`write_listing_text`] prints the same text into a `TextBuf` straight from the bytes,
+//! several times faster, for listings that need nothing else of the program):
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
