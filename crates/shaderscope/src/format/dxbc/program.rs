@@ -52,11 +52,10 @@ pub fn print_to(
 }
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line.
+/// Nothing when the program does not parse.
 pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
-    let Ok(program) = d3d9::Program::parse(a.program, a.program_position() as u64) else {
-        return;
-    };
-    let _ = d3d9::write_listing(&program, &d3d9::ListingOptions::default(), s);
+    let _ =
+        d3d9::write_listing_text(a.program, a.program_position() as u64, &d3d9::ListingOptions::default(), s);
 }
 
 /// Program-level findings from [`crate::isa::sm4`]'s checks (undecodable instructions,

@@ -90,7 +90,9 @@ impl<'a> Blob<'a> {
     }
 
     fn string(&self, at: u32) -> Result<Cow<'a, str>> {
-        self.str_bytes(at).map(String::from_utf8_lossy)
+        // Names are ASCII in practice: the plain check is quicker than the lossy conversion.
+        self.str_bytes(at)
+            .map(|b| std::str::from_utf8(b).map_or_else(|_| String::from_utf8_lossy(b), Cow::Borrowed))
     }
 
     /// Check that `count` records of `size` bytes fit at `at`.
@@ -192,6 +194,11 @@ impl<'a> DebugView<'a> {
             return None;
         }
         Some(self.string(self.blob.u32(self.files_at + 4 * i).ok()?))
+    }
+
+    /// Number of source files.
+    pub(crate) fn file_count(&self) -> usize {
+        self.file_count as usize
     }
 
     /// Number of instruction records.

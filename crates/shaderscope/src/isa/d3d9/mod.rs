@@ -13,7 +13,9 @@
 //! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
 //! program offset from the start of the chunk data) with its absolute file offset as `base`, and
 //! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
-//! of fxc's listing, from the indented version line to `// approximately …`:
+//! of fxc's listing, from the indented version line to `// approximately …`
+//! ([`write_listing_text`] prints the same text into a `TextBuf` straight from the bytes,
+//! several times faster, for listings that need nothing else of the program):
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
@@ -39,6 +41,7 @@ mod annotate;
 pub mod check;
 pub mod ctab;
 pub mod debug;
+mod fast;
 pub mod float;
 pub mod opcode;
 pub mod operand;
@@ -48,6 +51,7 @@ pub use annotate::{annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
+pub use fast::write_listing_text;
 pub use opcode::{Cost, Form, OpInfo, Opcode};
 pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, instruction_text, param_text, usage_name, write_listing};
@@ -312,11 +316,7 @@ impl<'a> Program<'a> {
     /// input (so every error and offset points into the original file). Parsing stops after
     /// the end token; anything beyond is kept as [`Program::trailing`].
     pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
-        let version_token = crate::bytes::le_u32(data, 0)
-            .ok_or_else(|| Error::truncated(base, "d3d9 version token", 4, data.len() as u64))?;
-        let version = Version::from_token(version_token).ok_or_else(|| {
-            Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
-        })?;
+        let (version_token, version) = read_version(data, base)?;
         // Instructions average three to four tokens; room for that many items saves the copies
         // of a growing vector (comments make this an overestimate, which costs nothing).
         let mut items = Vec::with_capacity(data.len() / 16 + 1);
@@ -442,6 +442,16 @@ impl<'a> Program<'a> {
         w.bytes(self.trailing);
         w.finish()
     }
+}
+
+/// The version token at the start of `data` (absolute offset `base`) and its version.
+fn read_version(data: &[u8], base: u64) -> Result<(u32, Version)> {
+    let version_token = crate::bytes::le_u32(data, 0)
+        .ok_or_else(|| Error::truncated(base, "d3d9 version token", 4, data.len() as u64))?;
+    let version = Version::from_token(version_token).ok_or_else(|| {
+        Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
+    })?;
+    Ok((version_token, version))
 }
 
 /// The little-endian tokens of an instruction body, read in place.

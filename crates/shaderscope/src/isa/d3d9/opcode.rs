@@ -150,7 +150,10 @@ macro_rules! opcodes {
         }
 
         /// Every opcode with its properties, in code order.
-        pub static TABLE: &[OpInfo] = &[
+        pub static TABLE: &[OpInfo] = ROWS;
+
+        /// [`TABLE`] as a constant, for tables built from it at compile time.
+        pub(super) const ROWS: &[OpInfo] = &[
             $( OpInfo {
                 opcode: Opcode::$variant,
                 code: $code,
@@ -361,6 +364,12 @@ pub const END_TOKEN: u32 = 0x0000_ffff;
 
 /// The table row for `code`, if it is a known opcode.
 pub fn lookup(code: u16) -> Option<&'static OpInfo> {
+    TABLE.get(row(code)?)
+}
+
+/// The index of `code`'s row in [`TABLE`].
+#[inline]
+pub(super) fn row(code: u16) -> Option<usize> {
     // Codes 0x00–0x30 and 0x40–0x60 are dense and in order; phase is the last row.
     let index = match code {
         0x00..=0x30 => usize::from(code),
@@ -368,7 +377,7 @@ pub fn lookup(code: u16) -> Option<&'static OpInfo> {
         0xfffd => TABLE.len().checked_sub(1)?,
         _ => return None,
     };
-    TABLE.get(index).filter(|i| i.code == code)
+    TABLE.get(index).is_some_and(|i| i.code == code).then_some(index)
 }
 
 /// Name of a `D3DSHADER_COMPARISON` value (bits 16–18 of the instruction token).

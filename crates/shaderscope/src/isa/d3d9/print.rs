@@ -6,8 +6,9 @@
 use super::debug::DebugView;
 use super::opcode::{self, Form, Opcode};
 use super::operand::{self, Param, RegisterType};
-use super::{Instruction, Item, Operand, Program, ShaderKind, Version, float};
+use super::{Instruction, Item, Operand, Program, ShaderKind, SlotCounts, Version, float};
 use crate::print::{Printer, Style};
+use std::borrow::Cow;
 use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
@@ -23,11 +24,11 @@ pub struct ListingOptions {
 }
 
 /// Indentation of every program line.
-const INDENT: &str = "    ";
+pub(super) const INDENT: &str = "    ";
 
 /// Deepest block nesting that is indented; the runtime allows far less (24 for static flow
 /// control), and a hostile stream of `if` tokens must not make the text quadratic.
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
@@ -41,12 +42,7 @@ pub fn write_listing<P: Printer + ?Sized>(
         write_header(program, out)?;
     }
     let version = program.version;
-    out.start_line(Some(program.base));
-    out.write_str(INDENT)?;
-    out.style(Style::Directive);
-    write_version_name(version, out)?;
-    out.reset();
-    out.write_str("\n")?;
+    write_version_line(program.base, version, out)?;
 
     let debug = DebugLines::new(program);
     let mut level = 0usize;
@@ -62,44 +58,14 @@ pub fn write_listing<P: Printer + ?Sized>(
             Item::Comment { .. } => continue,
         };
         let record = debug.as_ref().and_then(|d| d.record(ins.offset - program.base));
-        if let Some((_, line, file)) = record.filter(|r| r.2 != 0xffff) {
-            // fxc starts a new `#line` when the file changes or the line moves by 3 or more
-            // from the previous instruction's (checked on every /Zi listing of the corpus).
-            let new_file = previous.is_none_or(|(f, _)| f != file);
-            let jump = previous.is_some_and(|(_, l)| (i32::from(line) - i32::from(l)).abs() >= 3);
-            if new_file || jump {
-                out.start_line(None);
-                out.write_str("\n")?;
-                out.start_line(None);
-                out.style(Style::Comment);
-                out.write_str("#line ")?;
-                out.write_str(decimal(u32::from(line), &mut [0; 10]))?;
-                if new_file {
-                    let name = debug.as_ref().and_then(|d| d.view.file(usize::from(file)));
-                    out.write_str(" \"")?;
-                    out.write_str(name.as_deref().unwrap_or(""))?;
-                    out.write_str("\"")?;
-                }
-                out.reset();
-                out.write_str("\n")?;
-            }
-            previous = Some((file, line));
+        if let (Some(r), Some(d)) = (record, &debug) {
+            d.write_line_directive(r, &mut previous, out)?;
         }
-        if closes_block(ins) {
+        let opcode = ins.opcode();
+        if closes_block(opcode) {
             level = level.saturating_sub(1);
         }
-        out.start_line(Some(ins.offset));
-        if opts.offsets {
-            out.style(Style::Address);
-            out.write_str("0x")?;
-            write_hex(ins.offset, 8, out)?;
-            out.write_str(": ")?;
-            out.reset();
-        }
-        out.write_str(INDENT)?;
-        for _ in 0..level.min(MAX_DEPTH) {
-            out.write_str("  ")?;
-        }
+        write_line_start(ins.offset, level, opts, out)?;
         if plain {
             write_instruction(ins, version, out)?;
         } else {
@@ -111,21 +77,72 @@ pub fn write_listing<P: Printer + ?Sized>(
             d.write_comment(r.0, out)?;
         }
         if opts.raw {
-            out.style(Style::Comment);
-            out.write_str("  // ")?;
-            write_hex(u64::from(ins.token), 8, out)?;
-            for w in ins.tokens() {
-                out.write_str(" ")?;
-                write_hex(u64::from(w), 8, out)?;
-            }
-            out.reset();
+            write_raw(ins.token, ins.tokens(), out)?;
         }
         out.write_str("\n")?;
-        if opens_block(ins) {
+        if opens_block(opcode) {
             level += 1;
         }
     }
-    let slots = program.slots();
+    write_slots(program.slots(), out)
+}
+
+/// The indented version line that starts the program.
+pub(super) fn write_version_line<P: Printer + ?Sized>(
+    base: u64,
+    version: Version,
+    out: &mut P,
+) -> fmt::Result {
+    out.start_line(Some(base));
+    out.write_str(INDENT)?;
+    out.style(Style::Directive);
+    write_version_name(version, out)?;
+    out.reset();
+    out.write_str("\n")
+}
+
+/// What comes before an instruction's text: the line's start, its offset with `--offsets`,
+/// and the indentation of its block `level`.
+pub(super) fn write_line_start<P: Printer + ?Sized>(
+    offset: u64,
+    level: usize,
+    opts: &ListingOptions,
+    out: &mut P,
+) -> fmt::Result {
+    out.start_line(Some(offset));
+    if opts.offsets {
+        out.style(Style::Address);
+        out.write_str("0x")?;
+        write_hex(offset, 8, out)?;
+        out.write_str(": ")?;
+        out.reset();
+    }
+    out.write_str(INDENT)?;
+    for _ in 0..level.min(MAX_DEPTH) {
+        out.write_str("  ")?;
+    }
+    Ok(())
+}
+
+/// `  // 0x…` with the instruction token and the tokens after it (`--raw`).
+pub(super) fn write_raw<P: Printer + ?Sized>(
+    token: u32,
+    tokens: impl Iterator<Item = u32>,
+    out: &mut P,
+) -> fmt::Result {
+    out.style(Style::Comment);
+    out.write_str("  // ")?;
+    write_hex(u64::from(token), 8, out)?;
+    for w in tokens {
+        out.write_str(" ")?;
+        write_hex(u64::from(w), 8, out)?;
+    }
+    out.reset();
+    Ok(())
+}
+
+/// The statistics line that ends the program.
+pub(super) fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, out: &mut P) -> fmt::Result {
     out.start_line(None);
     out.write_str("\n")?;
     out.start_line(None);
@@ -184,12 +201,14 @@ fn write_styled_instruction<P: Printer + ?Sized>(text: &str, out: &mut P) -> fmt
     }
 }
 
-fn opens_block(ins: &Instruction) -> bool {
-    matches!(ins.opcode(), Some(Opcode::If | Opcode::IfC | Opcode::Loop | Opcode::Rep | Opcode::Else))
+/// Whether an instruction of this opcode indents the lines after it.
+pub(super) fn opens_block(opcode: Option<Opcode>) -> bool {
+    matches!(opcode, Some(Opcode::If | Opcode::IfC | Opcode::Loop | Opcode::Rep | Opcode::Else))
 }
 
-fn closes_block(ins: &Instruction) -> bool {
-    matches!(ins.opcode(), Some(Opcode::Else | Opcode::EndIf | Opcode::EndLoop | Opcode::EndRep))
+/// Whether an instruction of this opcode is printed one level out.
+pub(super) fn closes_block(opcode: Option<Opcode>) -> bool {
+    matches!(opcode, Some(Opcode::Else | Opcode::EndIf | Opcode::EndLoop | Opcode::EndRep))
 }
 
 /// `// Generated by …`, then the constant table, with the few lines that differ between fxc
@@ -235,21 +254,50 @@ fn fxc9_build(creator: &str) -> Option<u32> {
 }
 
 /// Source lines and variable comments from the program's `DBUG` block, read in place.
-struct DebugLines<'a> {
+pub(super) struct DebugLines<'a> {
     view: DebugView<'a>,
     /// (instruction offset from the version token, record index), sorted by offset; `None`
     /// when the records' offsets already increase strictly (fxc writes them in program order),
     /// and the record table itself is searched.
     by_offset: Option<Vec<(u64, usize)>>,
-    /// (record index, variable, write) of every variable write, sorted by record (and in
-    /// variable order within a record, the order fxc lists them in).
-    writes: Vec<(u32, u32, u32)>,
+    /// Where each record's writes start in `writes` (one more entry for the end).
+    first: Vec<u32>,
+    /// (variable, components) of every variable write, grouped by record, in variable order
+    /// within a record (the order fxc lists them in).
+    writes: Vec<(u32, [u16; 4])>,
+    /// Each variable's label, read once (a variable is usually written by several records).
+    labels: Vec<Label<'a>>,
+    /// Source file names, read once.
+    files: Vec<Cow<'a, str>>,
+}
+
+/// How fxc names a variable: `::color` for a local of the entry point, `color` for its
+/// parameters, `ApplyFog::color` for those of an inlined function.
+struct Label<'a> {
+    scope: Scope<'a>,
+    name: Cow<'a, str>,
+}
+
+/// The function a variable belongs to.
+enum Scope<'a> {
+    /// None: a local of the entry point (`::color`).
+    Local,
+    /// The entry point (`color`).
+    Entry,
+    /// Another function (`ApplyFog::color`).
+    Function(Cow<'a, str>),
 }
 
 impl<'a> DebugLines<'a> {
     fn new(program: &Program<'a>) -> Option<DebugLines<'a>> {
         let (o, d) = program.comment_block(b"DBUG")?;
-        let view = DebugView::parse(d, o).ok()?;
+        DebugLines::from_block(d, o)
+    }
+
+    /// From the bytes of a `DBUG` comment after its FourCC (at absolute offset `base`);
+    /// `None` when the block is broken (the listing then has no debug lines).
+    pub(super) fn from_block(d: &'a [u8], base: u64) -> Option<DebugLines<'a>> {
+        let view = DebugView::parse(d, base).ok()?;
         let n = view.line_count();
         let offsets = (0..n).map(|k| view.line_offset(k).unwrap_or(0));
         let increasing = offsets.clone().zip(offsets.skip(1)).all(|(a, b)| a < b);
@@ -261,19 +309,71 @@ impl<'a> DebugLines<'a> {
             by_offset.dedup_by_key(|&mut (o, _)| o);
             by_offset
         });
-        // Only records that exist can be printed; writes naming others are ignored.
-        let mut writes = Vec::new();
+        // Only records that exist can be printed; writes naming others are ignored. The writes
+        // are grouped by record with a counting sort, which keeps them in variable order
+        // within a record, and `first` says where each record's start.
+        let mut first = vec![0u32; n + 1];
+        let mut labels = Vec::with_capacity(view.variable_count());
+        let entry = view.entry();
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
             for w in 0..DebugView::write_count(&var) {
-                if let Some((index, _)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n) {
-                    writes.push((index, v as u32, w as u32));
+                if let Some((index, _)) = view.write(&var, w) {
+                    if let Some(c) = first.get_mut(index as usize + 1).filter(|_| (index as usize) < n) {
+                        *c = c.saturating_add(1);
+                    }
+                }
+            }
+            let scope = match view.scope(&var) {
+                None => Scope::Local,
+                Some(s) if s == entry => Scope::Entry,
+                Some(s) => Scope::Function(s),
+            };
+            labels.push(Label { scope, name: view.name(&var) });
+        }
+        for k in 1..first.len() {
+            let before = first.get(k - 1).copied().unwrap_or(0);
+            if let Some(c) = first.get_mut(k) {
+                *c = c.saturating_add(before);
+            }
+        }
+        let mut next = first.clone();
+        let mut writes = vec![(0u32, [0u16; 4]); first.last().copied().unwrap_or(0) as usize];
+        for v in 0..view.variable_count() {
+            let Some(var) = view.variable(v) else { continue };
+            for w in 0..DebugView::write_count(&var) {
+                let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n)
+                else {
+                    continue;
+                };
+                if let Some(at) = next.get_mut(index as usize) {
+                    if let Some(slot) = writes.get_mut(*at as usize) {
+                        *slot = (v as u32, comps);
+                    }
+                    *at = at.saturating_add(1);
                 }
             }
         }
-        // The triples are distinct, so ordering them whole is the stable order by record.
-        writes.sort_unstable();
-        Some(DebugLines { view, by_offset, writes })
+        let files = (0..view.file_count()).map(|i| view.file(i).unwrap_or_default()).collect();
+        Some(DebugLines { view, by_offset, first, writes, labels, files })
+    }
+
+    /// [`DebugLines::record`] for instructions visited in program order: `cursor` (0 before
+    /// the first instruction) remembers where the last search ended, so that records in
+    /// increasing order are found by stepping instead of a binary search each time.
+    pub(super) fn record_from(&self, offset: u64, cursor: &mut usize) -> Option<(usize, u16, u16)> {
+        if self.by_offset.is_some() {
+            return self.record(offset);
+        }
+        let n = self.view.line_count();
+        let mut k = *cursor;
+        while k < n && self.view.line_offset(k).is_some_and(|o| u64::from(o) < offset) {
+            k += 1;
+        }
+        *cursor = k;
+        (u64::from(self.view.line_offset(k)?) == offset).then_some(())?;
+        let r = self.view.line(k)?;
+        Some((k, r.line, r.file))
     }
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
@@ -300,15 +400,50 @@ impl<'a> DebugLines<'a> {
         Some((k, r.line, r.file))
     }
 
+    /// The `#line` directive before an instruction with debug record `record`, when fxc
+    /// writes one; `previous` is the (file, line) of the last instruction that had a position.
+    pub(super) fn write_line_directive<P: Printer + ?Sized>(
+        &self,
+        record: (usize, u16, u16),
+        previous: &mut Option<(u16, u16)>,
+        out: &mut P,
+    ) -> fmt::Result {
+        let (_, line, file) = record;
+        if file == 0xffff {
+            return Ok(());
+        }
+        // fxc starts a new `#line` when the file changes or the line moves by 3 or more
+        // from the previous instruction's (checked on every /Zi listing of the corpus).
+        let new_file = previous.is_none_or(|(f, _)| f != file);
+        let jump = previous.is_some_and(|(_, l)| (i32::from(line) - i32::from(l)).abs() >= 3);
+        if new_file || jump {
+            out.start_line(None);
+            out.write_str("\n")?;
+            out.start_line(None);
+            out.style(Style::Comment);
+            out.write_str("#line ")?;
+            out.write_str(decimal(u32::from(line), &mut [0; 10]))?;
+            if new_file {
+                let name = self.files.get(usize::from(file));
+                out.write_str(" \"")?;
+                out.write_str(name.map_or("", |n| n))?;
+                out.write_str("\"")?;
+            }
+            out.reset();
+            out.write_str("\n")?;
+        }
+        *previous = Some((file, line));
+        Ok(())
+    }
+
     /// `  // label<components>, …` for the variables record `record` writes, if any.
-    fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
-        let from = self.writes.partition_point(|&(index, _, _)| (index as usize) < record);
+    pub(super) fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
+        let (Some(&from), Some(&to)) = (self.first.get(record), self.first.get(record + 1)) else {
+            return Ok(());
+        };
         let mut any = false;
-        let mut entry = None;
-        for &(_, v, w) in self.writes.get(from..).unwrap_or(&[]).iter().take_while(|e| e.0 as usize == record)
-        {
-            let Some(var) = self.view.variable(v as usize) else { continue };
-            let Some((_, comps)) = self.view.write(&var, w as usize) else { continue };
+        for (v, comps) in self.writes.get(from as usize..to as usize).unwrap_or(&[]) {
+            let Some(label) = self.labels.get(*v as usize) else { continue };
             if any {
                 out.write_str(", ")?;
             } else {
@@ -316,21 +451,24 @@ impl<'a> DebugLines<'a> {
                 out.write_str("  // ")?;
                 any = true;
             }
-            match self.view.scope(&var) {
-                None => out.write_str("::")?,
-                Some(s) if s == *entry.get_or_insert_with(|| self.view.entry()) => {}
-                Some(s) => {
-                    out.write_str(&s)?;
+            match &label.scope {
+                Scope::Local => out.write_str("::")?,
+                Scope::Entry => {}
+                Scope::Function(s) => {
+                    out.write_str(s)?;
                     out.write_str("::")?;
                 }
             }
-            out.write_str(&self.view.name(&var))?;
+            out.write_str(&label.name)?;
             out.write_str("<")?;
             for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
                 if n > 0 {
                     out.write_str(",")?;
                 }
-                out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?;
+                match u8::try_from(*comp) {
+                    Ok(c @ 0..=9) => out.write_char(char::from(b'0' + c))?,
+                    _ => out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?,
+                }
             }
             out.write_str(">")?;
         }
@@ -365,7 +503,7 @@ pub fn instruction_text(ins: &Instruction, version: Version, out: &mut String) {
 }
 
 /// [`instruction_text`] into any writer (the listing writes a plain printer directly).
-fn write_instruction<W: fmt::Write + ?Sized>(
+pub(super) fn write_instruction<W: fmt::Write + ?Sized>(
     ins: &Instruction,
     version: Version,
     out: &mut W,
@@ -493,7 +631,7 @@ fn result_modifiers<W: fmt::Write + ?Sized>(d: &Param, out: &mut W) -> fmt::Resu
 }
 
 /// `D3DDECLUSAGE` names in the lower case fxc uses.
-pub fn usage_name(usage: u32) -> Option<&'static str> {
+pub const fn usage_name(usage: u32) -> Option<&'static str> {
     Some(match usage {
         0 => "position",
         1 => "blendweight",

@@ -1,0 +1,864 @@
+//! The listing's fast path: plain text straight from the token stream.
+//!
+//! [`write_listing`](super::write_listing) prints a parsed [`Program`], whose instructions are
+//! each decoded into an [`Instruction`](super::Instruction) first. [`write_listing_text`]
+//! prints the same text for shader model 2 and 3 (the level-9 programs of DXBC files) without
+//! that model: one walk over the tokens finds what [`Program::parse`] would reject, the `DBUG`
+//! block and the slot counts; a second prints. Common instructions (declarations, `def`,
+//! arithmetic, comparisons and texture loads whose operands are registers without relative
+//! addressing) are written from their tokens with tables built at compile time; any other
+//! (predicated, malformed, relative addressing, unusual modifiers or registers) is decoded
+//! alone and printed by the general code. The tests check that both paths give the same text
+//! on every corpus program and on damaged ones.
+
+use super::opcode::{self, Form, OpInfo};
+use super::print::{self, DebugLines, ListingOptions};
+use super::{Program, ShaderKind, SlotCounts, Version, float};
+use crate::bytes::le_u32;
+use crate::error::{Error, Result};
+use crate::print::{TextBuf, Writer};
+
+/// Print the program at the start of `data` (absolute offset `base`) exactly as
+/// [`write_listing`](super::write_listing) prints what [`Program::parse`] makes of it, or
+/// return the error `parse` gives, having written nothing.
+pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &mut TextBuf) -> Result<()> {
+    let (_, version) = super::read_version(data, base)?;
+    // Shader model 1 has no instruction lengths (the general decoder works them out), and the
+    // header needs the constant table: both are rare, and take the general path.
+    if !version.has_lengths() || opts.header {
+        let program = Program::parse(data, base)?;
+        // Writing into a TextBuf cannot fail.
+        let _ = print::write_listing(&program, opts, out);
+        return Ok(());
+    }
+    let scan = scan(data, base, version)?;
+    let debug = scan.debug.and_then(|(o, d)| DebugLines::from_block(d, o));
+    let regs = registers(version);
+    let _ = print::write_version_line(base, version, out);
+    let (mut level, mut previous, mut cursor) = (0usize, None, 0usize);
+    let mut pos = 4usize;
+    while let Some(token) = le_u32(data, pos) {
+        if token == opcode::END_TOKEN {
+            break;
+        }
+        if token as u16 == opcode::COMMENT {
+            pos += 4 + 4 * ((token >> 16) & 0x7fff) as usize;
+            continue;
+        }
+        let len = ((token >> 24) & 0xf) as usize;
+        // The scan checked that the body is there.
+        let body = data.get(pos + 4..pos + 4 + 4 * len).unwrap_or(&[]);
+        let offset = base + pos as u64;
+        let record = debug.as_ref().and_then(|d| d.record_from(pos as u64, &mut cursor));
+        if let (Some(r), Some(d)) = (record, &debug) {
+            let _ = d.write_line_directive(r, &mut previous, out);
+        }
+        let row = opcode::row(token as u16);
+        let info = row.and_then(|r| opcode::TABLE.get(r));
+        let op = info.map(|i| i.opcode);
+        if print::closes_block(op) {
+            level = level.saturating_sub(1);
+        }
+        // `print::write_line_start` for plain text.
+        if opts.offsets {
+            out.push_str("0x");
+            out.push_hex(offset, 8);
+            out.push_str(": ");
+        }
+        out.push_spaces(print::INDENT.len() + 2 * level.min(print::MAX_DEPTH));
+        let fast = match (row, info) {
+            (Some(row), Some(info)) => instruction(token, body, row, info, version, regs, out),
+            _ => false,
+        };
+        if !fast {
+            let ins = super::decode_instruction(data, pos, base, version)?;
+            let _ = print::write_instruction(&ins, version, out);
+        }
+        if let (Some(r), Some(d)) = (record, &debug) {
+            let _ = d.write_comment(r.0, out);
+        }
+        if opts.raw {
+            let words = (0..len).filter_map(|i| le_u32(body, 4 * i));
+            let _ = print::write_raw(token, words, out);
+        }
+        out.push('\n');
+        if print::opens_block(op) {
+            level += 1;
+        }
+        pos += 4 + 4 * len;
+    }
+    let _ = print::write_slots(scan.slots, out);
+    Ok(())
+}
+
+/// What the first walk over the tokens finds.
+struct Scan<'a> {
+    slots: SlotCounts,
+    /// The first `DBUG` comment: absolute offset of its data after the FourCC, that data.
+    debug: Option<(u64, &'a [u8])>,
+}
+
+/// Walk the items after the version token as [`Program::parse`] does for shader model 2 and
+/// later, with the same errors, counting slots and finding the `DBUG` comment.
+fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
+    let at = |pos: usize| base + pos as u64;
+    let mut slots = SlotCounts::default();
+    let mut debug = None;
+    let mut pos = 4usize;
+    loop {
+        let Some(token) = le_u32(data, pos) else {
+            if pos == data.len() {
+                break;
+            }
+            return Err(Error::truncated(at(pos), "d3d9 token", 4, (data.len() - pos) as u64));
+        };
+        if token == opcode::END_TOKEN {
+            break;
+        }
+        let start = pos + 4;
+        if token as u16 == opcode::COMMENT {
+            let words = ((token >> 16) & 0x7fff) as usize;
+            let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
+                Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
+            })?;
+            if debug.is_none() && comment.starts_with(b"DBUG") {
+                debug = Some((at(pos) + 8, comment.get(4..).unwrap_or(&[])));
+            }
+            pos = start + words * 4;
+            continue;
+        }
+        let len = ((token >> 24) & 0xf) as usize;
+        if data.get(start..).and_then(|r| r.get(..len * 4)).is_none() {
+            return Err(Error::truncated(
+                at(pos),
+                "d3d9 instruction",
+                4 + len as u64 * 4,
+                (data.len() - pos) as u64,
+            ));
+        }
+        if let Some(info) = opcode::lookup(token as u16) {
+            let (total, texture) = info.cost.slots(version);
+            slots.total += total;
+            slots.texture += texture;
+        }
+        pos = start + len * 4;
+    }
+    Ok(Scan { slots, debug })
+}
+
+/// Room made for an instruction's text, counting the slack of the fixed-size copies: the
+/// longest fast form fits (mnemonic 16, variant 8, shift 8, result modifiers 16, space, a
+/// destination of 20 and four sources of 38 with their separators: 221 bytes).
+const ROOM: usize = 224;
+
+/// Bit 13 of a parameter token: relative addressing.
+const RELATIVE: u32 = 1 << 13;
+
+/// Print the instruction `token` with `body` (the tokens after it) when it has a common form,
+/// exactly as the general printer would; false, with nothing written, otherwise.
+#[inline]
+fn instruction(
+    token: u32,
+    body: &[u8],
+    row: usize,
+    info: &OpInfo,
+    version: Version,
+    regs: &Registers,
+    out: &mut TextBuf,
+) -> bool {
+    // Bit 28: predicated (the predicate comes first, in parentheses).
+    if token & (1 << 28) != 0 {
+        return false;
+    }
+    let Some(&(name, name_len)) = MNEMONICS.get(row) else { return false };
+    if info.form == Form::Def {
+        return def(body, name, name_len, regs, out);
+    }
+    out.write_with(ROOM, |w| {
+        operation(token, body, info, (name, name_len), version, regs, w).is_some() && w.commit()
+    })
+}
+
+/// `def c0, 1, 0.5, -2, 0`: the register through the writer, the floats formatted after it.
+fn def(body: &[u8], name: [u8; NAME_MAX], name_len: usize, regs: &Registers, out: &mut TextBuf) -> bool {
+    let (Some(d), 20) = (le_u32(body, 0), body.len()) else { return false };
+    let ok = out.write_with(64, |w| {
+        w.put(&name, name_len);
+        w.put(b" ", 1);
+        destination(d, regs, w).is_some() && w.commit()
+    });
+    if ok {
+        for i in 1..5 {
+            out.push_str(", ");
+            let _ = float::write_g9(f32::from_bits(le_u32(body, 4 * i).unwrap_or(0)), out);
+        }
+    }
+    ok
+}
+
+/// The text of a declaration or an operation (plain, comparison, texture load) whose
+/// parameters take one token each; `None` for any other form.
+#[inline]
+fn operation(
+    token: u32,
+    body: &[u8],
+    info: &OpInfo,
+    (name, name_len): ([u8; NAME_MAX], usize),
+    version: Version,
+    regs: &Registers,
+    w: &mut Writer<'_>,
+) -> Option<()> {
+    let control = (token >> 16) & 0xff;
+    match info.form {
+        Form::Dcl => {
+            let (usage, d) = (le_u32(body, 0)?, le_u32(body, 4)?);
+            if body.len() != 8 {
+                return None;
+            }
+            w.put(b"dcl", 3);
+            dcl_suffix(usage, d, version, w)?;
+            let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
+            w.put(mods, *n);
+            w.put(b" ", 1);
+            return destination(d, regs, w);
+        }
+        Form::Plain => w.put(&name, name_len),
+        Form::Compare => {
+            w.put(&name, name_len);
+            let (text, n) = COMPARISONS.get((control & 7) as usize).filter(|c| c.1 > 0)?;
+            w.put(&text.to_le_bytes(), *n);
+        }
+        // Shader model 2 and later: bits 16–17 choose the variant.
+        Form::Tex => match control & 3 {
+            1 => w.put(b"texldp", 6),
+            2 => w.put(b"texldb", 6),
+            _ => w.put(b"texld", 5),
+        },
+        _ => return None,
+    }
+    let dst = usize::from(info.dst);
+    let srcs = usize::from(*info.srcs.get(version.src_column())?);
+    // One token per parameter (no address tokens) and as many as the opcode takes; otherwise
+    // the general decoder marks the instruction malformed.
+    if body.len() != 4 * (dst + srcs) || dst + srcs > 5 {
+        return None;
+    }
+    let mut sep: ([u8; 2], usize) = (*b"  ", 1);
+    if dst > 0 {
+        let d = le_u32(body, 0)?;
+        let (shift, n) = SHIFTS.get(((d >> 24) & 0xf) as usize).filter(|s| s.1 != usize::MAX)?;
+        w.put(&shift.to_le_bytes(), *n);
+        let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
+        w.put(mods, *n);
+        w.put(b" ", 1);
+        destination(d, regs, w)?;
+        sep = (*b", ", 2);
+    }
+    for i in dst..dst + srcs {
+        w.put(&sep.0, sep.1);
+        sep = (*b", ", 2);
+        source(le_u32(body, 4 * i)?, regs, w)?;
+    }
+    Some(())
+}
+
+/// `_2d`, `_texcoord1`… after `dcl` (see the general printer's `dcl_suffix`).
+#[inline]
+fn dcl_suffix(usage: u32, d: u32, version: Version, w: &mut Writer<'_>) -> Option<()> {
+    let ty = register_type(d);
+    if ty == SAMPLER {
+        let (text, n) = TEXTURE_TYPES.get(((usage >> 27) & 0xf) as usize)?;
+        w.put(&text.to_le_bytes(), *n);
+        return Some(());
+    }
+    if (version.kind == ShaderKind::Pixel && version.major < 3) || ty == MISC {
+        return Some(());
+    }
+    let (text, n) = USAGES.get((usage & 0x1f) as usize)?;
+    w.put(text, *n);
+    let index = (usage >> 16) & 0xf;
+    if index > 0 {
+        number(index, w);
+    }
+    Some(())
+}
+
+/// A destination: register and write mask.
+#[inline]
+fn destination(d: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+    register(d, regs, w)?;
+    let (mask, n) = MASKS.get(((d >> 16) & 0xf) as usize)?;
+    w.put(&mask.to_le_bytes(), *n);
+    Some(())
+}
+
+/// A source: modifier, register, swizzle; `None` for a modifier without a name.
+#[inline]
+fn source(s: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+    let m = ((s >> 24) & 0xf) as usize;
+    let (before, after) = SOURCE_MODIFIERS.get(m)?;
+    if after.1 == usize::MAX {
+        return None;
+    }
+    w.put(&before.0.to_le_bytes(), before.1);
+    register(s, regs, w)?;
+    w.put(&after.0.to_le_bytes(), after.1);
+    let (swizzle, n) = SWIZZLES.get(((s >> 16) & 0xff) as usize)?;
+    w.put(&swizzle.to_le_bytes(), *n);
+    Some(())
+}
+
+/// The register of a parameter without relative addressing, named as
+/// `operand::write_register_name` names it; `None` for the registers it spells otherwise.
+#[inline]
+fn register(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+    if p & RELATIVE != 0 {
+        return None;
+    }
+    let n = p & 0x7ff;
+    let reg = regs.get(register_type(p))?;
+    match reg.shape {
+        Shape::Numbered => {
+            w.put(&reg.text.to_le_bytes(), reg.len);
+            number(n, w);
+        }
+        Shape::Fixed => w.put(&reg.text.to_le_bytes(), reg.len),
+        Shape::ByNumber(names) => {
+            let (text, len) = names.get(n as usize)?;
+            w.put(&text.to_le_bytes(), *len);
+        }
+        Shape::General => return None,
+    }
+    Some(())
+}
+
+/// A register number (0–2047) or a usage index.
+#[inline]
+fn number(n: u32, w: &mut Writer<'_>) {
+    let len = 1 + usize::from(n >= 10) + usize::from(n >= 100) + usize::from(n >= 1000);
+    let digits = NUMBERS.get(n as usize).copied().unwrap_or(0);
+    w.put(&digits.to_le_bytes(), len);
+}
+
+/// The 5-bit register type of a parameter token (bits 28–30 low, 11–12 high).
+#[inline]
+fn register_type(p: u32) -> usize {
+    (((p >> 28) & 7) | ((p >> 8) & 0x18)) as usize
+}
+
+/// `D3DSPR_SAMPLER`.
+const SAMPLER: usize = 10;
+/// `D3DSPR_MISCTYPE`.
+const MISC: usize = 17;
+
+/// The register files of `version`: names differ between vertex shaders before 3.0, vs_3_0
+/// and pixel shaders.
+fn registers(version: Version) -> &'static Registers {
+    match version.kind {
+        ShaderKind::Vertex if version.major >= 3 => &VS3_REGISTERS,
+        ShaderKind::Vertex => &VS_REGISTERS,
+        ShaderKind::Pixel => &PS_REGISTERS,
+    }
+}
+
+/// How a register file's registers are named.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// The text, then the number: `r3`.
+    Numbered,
+    /// The text alone, whatever the number: `oDepth`, `aL`.
+    Fixed,
+    /// A name per number (`oPos`, `oFog`, `oPts`; `vPos`, `vFace`); others take the general path.
+    ByNumber(&'static [(u64, usize)]),
+    /// The general path names it (`D3DSPR_CONST2`–`4`, which add to the number).
+    General,
+}
+
+/// A register file: its name (bytes of a `u64`, first byte lowest) and how numbers follow.
+#[derive(Clone, Copy)]
+struct Register {
+    text: u64,
+    len: usize,
+    shape: Shape,
+}
+
+/// Register types 0–19 (`D3DSPR_TEMP` to `D3DSPR_PREDICATE`); others take the general path.
+type Registers = [Register; 20];
+
+static VS_REGISTERS: Registers = build_registers(ShaderKind::Vertex, false);
+static VS3_REGISTERS: Registers = build_registers(ShaderKind::Vertex, true);
+static PS_REGISTERS: Registers = build_registers(ShaderKind::Pixel, false);
+
+/// `D3DSPR_RASTOUT` registers 0–2.
+const RAST_OUT: [(u64, usize); 3] = [text(b"oPos"), text(b"oFog"), text(b"oPts")];
+/// `D3DSPR_MISCTYPE` registers 0–1.
+const MISC_TYPE: [(u64, usize); 2] = [text(b"vPos"), text(b"vFace")];
+
+/// Up to eight bytes as a `u64` (first byte lowest) and their number.
+#[allow(clippy::indexing_slicing)]
+const fn text(b: &[u8]) -> (u64, usize) {
+    assert!(b.len() <= 8);
+    let mut v = 0u64;
+    let mut i = 0;
+    while i < b.len() {
+        v |= (b[i] as u64) << (8 * i);
+        i += 1;
+    }
+    (v, b.len())
+}
+
+// Tables below are only built at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn build_registers(kind: ShaderKind, vs3: bool) -> Registers {
+    let vertex = matches!(kind, ShaderKind::Vertex);
+    let general = Register { text: 0, len: 0, shape: Shape::General };
+    let mut t = [general; 20];
+    t[0] = numbered(b"r");
+    t[1] = numbered(b"v");
+    t[2] = numbered(b"c");
+    t[3] = numbered(if vertex { b"a" } else { b"t" });
+    t[4] = Register { text: 0, len: 0, shape: Shape::ByNumber(&RAST_OUT) };
+    t[5] = numbered(b"oD");
+    t[6] = numbered(if vs3 { b"o" } else { b"oT" });
+    t[7] = numbered(b"i");
+    t[8] = numbered(b"oC");
+    let (depth, depth_len) = text(b"oDepth");
+    t[9] = Register { text: depth, len: depth_len, shape: Shape::Fixed };
+    t[10] = numbered(b"s");
+    t[14] = numbered(b"b");
+    let (al, al_len) = text(b"aL");
+    t[15] = Register { text: al, len: al_len, shape: Shape::Fixed };
+    t[16] = numbered(b"h");
+    t[17] = Register { text: 0, len: 0, shape: Shape::ByNumber(&MISC_TYPE) };
+    t[18] = numbered(b"l");
+    t[19] = numbered(b"p");
+    t
+}
+
+const fn numbered(b: &[u8]) -> Register {
+    let (text, len) = text(b);
+    Register { text, len, shape: Shape::Numbered }
+}
+
+/// Decimal digits of 0–2047 as bytes of a `u32`, first digit lowest.
+static NUMBERS: [u32; 2048] = build_numbers();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_numbers() -> [u32; 2048] {
+    let mut t = [0u32; 2048];
+    let mut n = 0;
+    while n < 2048 {
+        let mut digits = [0u8; 4];
+        let mut len = 0;
+        let mut v = n;
+        loop {
+            digits[len] = b'0' + (v % 10) as u8;
+            len += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        let mut word = 0u32;
+        let mut i = 0;
+        while i < len {
+            word |= (digits[len - 1 - i] as u32) << (8 * i);
+            i += 1;
+        }
+        t[n] = word;
+        n += 1;
+    }
+    t
+}
+
+const XYZW: [u8; 4] = *b"xyzw";
+
+/// Write-mask text: `.xz`, nothing for `.xyzw`, `.` for an empty mask.
+static MASKS: [(u64, usize); 16] = build_masks();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_masks() -> [(u64, usize); 16] {
+    let mut t = [(0, 0); 16];
+    let mut m = 0;
+    while m < 15 {
+        let mut v = b'.' as u64;
+        let mut n = 1;
+        let mut c = 0;
+        while c < 4 {
+            if m & (1 << c) != 0 {
+                v |= (XYZW[c] as u64) << (8 * n);
+                n += 1;
+            }
+            c += 1;
+        }
+        t[m] = (v, n);
+        m += 1;
+    }
+    t
+}
+
+/// Swizzle text: nothing for `.xyzw`, one letter when the four are the same, else four.
+static SWIZZLES: [(u64, usize); 256] = build_swizzles();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_swizzles() -> [(u64, usize); 256] {
+    let mut t = [(0, 0); 256];
+    let mut s = 0;
+    while s < 256 {
+        let mut v = b'.' as u64;
+        let mut c = 0;
+        while c < 4 {
+            v |= (XYZW[(s >> (2 * c)) & 3] as u64) << (8 * (c + 1));
+            c += 1;
+        }
+        let first = s & 3;
+        let same = (s >> 2) & 3 == first && (s >> 4) & 3 == first && (s >> 6) & 3 == first;
+        t[s] = if s == 0xe4 {
+            (0, 0)
+        } else if same {
+            (v & 0xffff, 2)
+        } else {
+            (v, 5)
+        };
+        s += 1;
+    }
+    t
+}
+
+/// Source modifiers (`D3DSHADER_PARAM_SRCMOD_TYPE`): the text before the register and after
+/// it; a length of `usize::MAX` after marks the values the general printer spells out.
+static SOURCE_MODIFIERS: [((u64, usize), (u64, usize)); 16] = build_source_modifiers();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_source_modifiers() -> [((u64, usize), (u64, usize)); 16] {
+    let none = (0, 0);
+    let minus = text(b"-");
+    let mut t = [(none, none); 16];
+    t[1] = (minus, none);
+    t[2] = (none, text(b"_bias"));
+    t[3] = (minus, text(b"_bias"));
+    t[4] = (none, text(b"_bx2"));
+    t[5] = (minus, text(b"_bx2"));
+    t[6] = (text(b"1 - "), none);
+    t[7] = (none, text(b"_x2"));
+    t[8] = (minus, text(b"_x2"));
+    t[9] = (none, text(b"_dz"));
+    t[10] = (none, text(b"_dw"));
+    t[11] = (none, text(b"_abs"));
+    t[12] = (minus, text(b"_abs"));
+    t[13] = (text(b"!"), none);
+    t[14] = (none, (0, usize::MAX));
+    t[15] = (none, (0, usize::MAX));
+    t
+}
+
+/// Destination shifts (bits 24–27, signed): `_x2` … `_d8`; `usize::MAX` for the others.
+static SHIFTS: [(u64, usize); 16] = build_shifts();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_shifts() -> [(u64, usize); 16] {
+    let mut t = [(0, usize::MAX); 16];
+    t[0] = (0, 0);
+    t[1] = text(b"_x2");
+    t[2] = text(b"_x4");
+    t[3] = text(b"_x8");
+    t[15] = text(b"_d2");
+    t[14] = text(b"_d4");
+    t[13] = text(b"_d8");
+    t
+}
+
+/// Result modifiers (bits 20–23): `_sat`, `_pp`, `_centroid` in that order.
+static RESULT_MODIFIERS: [([u8; 16], usize); 16] = build_result_modifiers();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_result_modifiers() -> [([u8; 16], usize); 16] {
+    let mut t = [([0; 16], 0); 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut n = 0;
+        let parts: [&[u8]; 3] = [b"_sat", b"_pp", b"_centroid"];
+        let mut k = 0;
+        while k < 3 {
+            if m & (1 << k) != 0 {
+                let mut i = 0;
+                while i < parts[k].len() {
+                    t[m].0[n] = parts[k][i];
+                    n += 1;
+                    i += 1;
+                }
+            }
+            k += 1;
+        }
+        t[m].1 = n;
+        m += 1;
+    }
+    t
+}
+
+/// Comparison suffixes (`D3DSHADER_COMPARISON`); length 0 for the values without a name.
+static COMPARISONS: [(u64, usize); 8] =
+    [(0, 0), text(b"_gt"), text(b"_eq"), text(b"_ge"), text(b"_lt"), text(b"_ne"), text(b"_le"), (0, 0)];
+
+/// Sampler types after `dcl` (`D3DSP_TEXTURETYPE`), 0 to 4; others take the general path.
+static TEXTURE_TYPES: [(u64, usize); 5] =
+    [(0, 0), text(b"_1d"), text(b"_2d"), text(b"_cube"), text(b"_volume")];
+
+/// `D3DDECLUSAGE` suffixes, `_` and the name of [`usage_name`](super::usage_name).
+static USAGES: [([u8; 16], usize); 14] = build_usages();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_usages() -> [([u8; 16], usize); 14] {
+    let mut t = [([0; 16], 0); 14];
+    let mut u = 0;
+    while u < 14 {
+        let name = match print::usage_name(u as u32) {
+            Some(n) => n.as_bytes(),
+            None => b"",
+        };
+        t[u].0[0] = b'_';
+        let mut i = 0;
+        while i < name.len() {
+            t[u].0[i + 1] = name[i];
+            i += 1;
+        }
+        t[u].1 = name.len() + 1;
+        u += 1;
+    }
+    t
+}
+
+/// Longest mnemonic (`texm3x3vspec`) fits.
+const NAME_MAX: usize = 16;
+
+/// The mnemonic of each row of the opcode table, padded for a copy of known size.
+static MNEMONICS: [([u8; NAME_MAX], usize); opcode::ROWS.len()] = build_mnemonics();
+
+#[allow(clippy::indexing_slicing)]
+const fn build_mnemonics() -> [([u8; NAME_MAX], usize); opcode::ROWS.len()] {
+    let mut t = [([0; NAME_MAX], 0); opcode::ROWS.len()];
+    let mut r = 0;
+    while r < opcode::ROWS.len() {
+        let name = opcode::ROWS[r].name.as_bytes();
+        let mut i = 0;
+        while i < name.len() {
+            t[r].0[i] = name[i];
+            i += 1;
+        }
+        t[r].1 = name.len();
+        r += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::dxbc::Dxbc;
+    use std::path::PathBuf;
+
+    /// Listing options the fast path is checked under.
+    const OPTIONS: [ListingOptions; 4] = [
+        ListingOptions { header: false, offsets: false, raw: false },
+        ListingOptions { header: false, offsets: true, raw: false },
+        ListingOptions { header: false, offsets: false, raw: true },
+        ListingOptions { header: false, offsets: true, raw: true },
+    ];
+
+    /// The text or error of both paths for `data` at `base`, asserted equal.
+    fn same(data: &[u8], base: u64, what: &str) {
+        for opts in OPTIONS {
+            let mut fast = TextBuf::default();
+            fast.push_str("// before\n");
+            let r = write_listing_text(data, base, &opts, &mut fast);
+            let fast = match r {
+                Ok(()) => Ok(fast.into_string()),
+                Err(e) => {
+                    assert_eq!(fast.as_str(), "// before\n", "{what}: text written before an error");
+                    Err(e.to_string())
+                }
+            };
+            let general = Program::parse(data, base)
+                .map(|p| format!("// before\n{}", p.listing(&opts)))
+                .map_err(|e| e.to_string());
+            assert!(fast == general, "{what} ({opts:?}): the fast path differs\n{fast:?}\n{general:?}");
+        }
+    }
+
+    fn bytes(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// Hand-made instructions that take each branch of the fast path and of its fallbacks.
+    #[test]
+    fn instructions_print_as_the_general_printer_prints_them() {
+        let op = |code: u32, len: u32| code | (len << 24);
+        let dst = |ty: u32, n: u32, mask: u32| {
+            0x8000_0000 | ((ty & 7) << 28) | ((ty & 0x18) << 8) | (mask << 16) | n
+        };
+        let src = |ty: u32, n: u32, swz: u32, m: u32| {
+            0x8000_0000 | ((ty & 7) << 28) | ((ty & 0x18) << 8) | (swz << 16) | (m << 24) | n
+        };
+        let mut body = Vec::new();
+        // Source modifiers, swizzles and masks of every value.
+        for m in 0..16 {
+            body.extend([
+                op(4, 4),
+                dst(0, m, m),
+                src(1, m, 0xe4, m),
+                src(2, 200 + m, m * 17, 0),
+                src(0, 1, 0x1b, m),
+            ]);
+        }
+        // Shifts and result modifiers of every value, on mov and on a comparison.
+        for s in 0..16 {
+            body.extend([op(1, 2), dst(0, 0, 0xf) | (s << 24) | (s << 20), src(0, 1, 0xe4, 0)]);
+            body.extend([
+                op(0x5e, 3) | (s << 16),
+                dst(19, 0, 1) | (s << 20),
+                src(0, 1, 0, 0),
+                src(2, 3, 0x55, 0),
+            ]);
+        }
+        // Every register type, as a destination and a source, with small and large numbers.
+        for ty in 0..32 {
+            for n in [0, 1, 2, 3, 12, 2047] {
+                body.extend([op(1, 2), dst(ty, n, 3), src(ty, n, 0xe4, 0)]);
+            }
+        }
+        // texld variants, dcl of samplers and of usages, def, defi, defb.
+        for c in 0..4 {
+            body.extend([op(0x42, 3) | (c << 16), dst(0, 0, 0xf), src(3, 0, 0xe4, 0), src(10, 0, 0xe4, 0)]);
+        }
+        for t in 0..8 {
+            body.extend([op(0x1f, 2), 0x8000_0000 | (t << 27), dst(10, t, 0xf)]);
+        }
+        for u in 0..20 {
+            for index in [0, 1, 15] {
+                body.extend([op(0x1f, 2), 0x8000_0000 | u | (index << 16), dst(1, u, 0x3) | (1 << 21)]);
+                body.extend([op(0x1f, 2), 0x8000_0000 | u, dst(17, 0, 0xf)]);
+            }
+        }
+        body.extend([op(0x51, 5), dst(2, 7, 0xf), 0x3f80_0000, 0xbf00_0000, 0x7f80_0000, 0x0000_0001]);
+        body.extend([op(0x30, 5), dst(7, 1, 0xf), 1, 0xffff_ffff, 0, 7]);
+        body.extend([op(0x2f, 2), dst(14, 3, 0xf), 1]);
+        // Blocks, no-operand instructions, predication, relative addressing, wrong lengths,
+        // unknown opcodes.
+        body.extend([op(0x28, 1), src(14, 0, 0, 0), op(1, 2), dst(0, 0, 1), src(0, 0, 0, 0), op(0x2a, 0)]);
+        body.extend([op(0x2b, 0), op(0x1b, 0), op(0x1c, 0)]);
+        body.extend([op(1, 3) | (1 << 28), dst(0, 0, 1), src(19, 0, 0, 0), src(0, 1, 0, 0)]);
+        body.extend([op(1, 3), dst(0, 0, 1), src(2, 4, 0, 0) | RELATIVE, src(3, 0, 0, 0)]);
+        body.extend([op(1, 3), dst(0, 0, 1) | RELATIVE, src(15, 0, 0, 0), src(2, 4, 0, 0)]);
+        body.extend([op(1, 3), dst(0, 0, 1), src(0, 1, 0, 0), src(0, 2, 0, 0)]);
+        body.extend([op(1, 1), dst(0, 0, 1)]);
+        body.extend([op(0x51, 4), dst(2, 7, 0xf), 0, 0, 0]);
+        body.extend([op(0x1f, 3), 0x8000_0000, dst(1, 0, 0xf), 0]);
+        body.extend([op(0x3f, 2), 1, 2, op(0x31, 0)]);
+        for version in
+            [0xfffe_0200u32, 0xfffe_0201, 0xfffe_0300, 0xfffe_03ff, 0xffff_0200, 0xffff_0201, 0xffff_0300]
+        {
+            let mut words = vec![version];
+            words.extend_from_slice(&body);
+            for end in [Some(opcode::END_TOKEN), None] {
+                let mut words = words.clone();
+                words.extend(end);
+                same(&bytes(&words), 0x40, &format!("version {version:08x}"));
+            }
+        }
+    }
+
+    /// Which instructions the fast path prints by itself.
+    #[test]
+    fn common_forms_take_the_fast_path() {
+        let ps20 = Version::from_token(0xffff_0200).unwrap();
+        let vs30 = Version::from_token(0xfffe_0300).unwrap();
+        let fast = |version: Version, words: &[u32]| {
+            let token = words[0];
+            let row = opcode::row(token as u16).unwrap();
+            let mut out = TextBuf::default();
+            let info = &opcode::TABLE[row];
+            let ok =
+                instruction(token, &bytes(&words[1..]), row, info, version, registers(version), &mut out);
+            (ok, out.into_string())
+        };
+        let yes =
+            |version, words: &[u32], text: &str| assert_eq!(fast(version, words), (true, text.to_string()));
+        let no = |version, words: &[u32]| assert_eq!(fast(version, words), (false, String::new()));
+        yes(
+            ps20,
+            &[0x0400_0004, 0x8013_0000, 0x8b00_0001, 0xa144_0002, 0xb0e4_0000],
+            "mad_sat r0.xy, r1_abs.x, -c2.xyxy, t0",
+        );
+        yes(ps20, &[0x0200_001f, 0x9000_0000, 0xa00f_0800], "dcl_2d s0");
+        yes(vs30, &[0x0200_001f, 0x8001_0005, 0xe00f_0002], "dcl_texcoord1 o2");
+        yes(ps20, &[0x0300_0042 | 1 << 16, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800], "texldp r0, t0, s0");
+        yes(vs30, &[0x0500_0051, 0xa00f_0001, 0x3f80_0000, 0, 0, 0], "def c1, 1, 0, 0, 0");
+        // Predicated, relative addressing, wrong length, `_shift4`: the general path.
+        no(vs30, &[0x1300_0001, 0x800f_0000, 0xb000_1000, 0x80e4_0001]);
+        no(vs30, &[0x0300_0001, 0x800f_0000, 0xa0e4_2000, 0xb000_0000]);
+        no(vs30, &[0x0300_0001, 0x800f_0000, 0x80e4_0001, 0x80e4_0001]);
+        no(vs30, &[0x0200_0001, 0x840f_0000, 0x80e4_0001]);
+    }
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Every corpus D3D9 program (the level-9 programs of DXBC files and standalone `.o`
+    /// files), and damaged copies of each (bits flipped, cut short), print the same with and
+    /// without the fast path: text, or error.
+    #[test]
+    fn corpus_programs_print_as_the_general_printer_prints_them() {
+        let root = std::env::var_os("SHADERSCOPE_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+        let Ok(manifest) = std::fs::read_to_string(root.join("dxbc/MANIFEST.tsv")) else {
+            println!("skipped: corpus not found at {}", root.display());
+            return;
+        };
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut level9, mut standalone) = (0, 0);
+        for line in manifest.lines().skip(1) {
+            let kind = line.split('\t').nth(6);
+            if kind != Some("dxbc-binary") && kind != Some("d3dbc-binary") {
+                continue;
+            }
+            let path = root.join("dxbc").join(line.split('\t').next().unwrap_or(""));
+            let data = std::fs::read(&path).unwrap();
+            let (program, base) = if kind == Some("dxbc-binary") {
+                let Some(a) = Dxbc::parse(&data).ok().and_then(|d| d.aon9) else { continue };
+                level9 += 1;
+                (a.program.to_vec(), a.program_position() as u64)
+            } else {
+                standalone += 1;
+                (data.clone(), 0)
+            };
+            let what = path.display().to_string();
+            same(&program, base, &what);
+            for _ in 0..6 {
+                let mut v = program.clone();
+                for _ in 0..1 + rng.below(3) {
+                    let at = 4 + rng.below(v.len().saturating_sub(4));
+                    if let Some(b) = v.get_mut(at) {
+                        *b ^= 1 << rng.below(8);
+                    }
+                }
+                same(&v, base, &format!("{what} (damaged)"));
+            }
+            let cut = rng.below(program.len());
+            same(&program[..cut], base, &format!("{what} (cut at {cut})"));
+        }
+        assert!(
+            level9 > 150 && standalone > 10,
+            "expected the corpus programs, found {level9} and {standalone}"
+        );
+    }
+}
