@@ -92,6 +92,9 @@ pub fn d3d9(data: &[u8]) {
         let _ = p.listing(&d3d9::ListingOptions::default());
         let _ = d3d9::check_program(&p);
     }
+    // The level-9 fast path reads the tokens itself.
+    let mut out = shaderscope::print::TextBuf::default();
+    let _ = d3d9::write_listing_text(data, 0, &d3d9::ListingOptions::default(), &mut out);
 }
 
 /// A fuzz target body.

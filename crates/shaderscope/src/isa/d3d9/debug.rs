@@ -271,6 +271,14 @@ impl<'a> DebugView<'a> {
     pub(crate) fn write_count(v: &VariableView) -> usize {
         v.write_count as usize
     }
+
+    /// How many variable writes in all are read from the block. Each write table fits in the
+    /// block, but many variables can name the same table, so the total could grow with the
+    /// square of the block's size; fxc's tables do not overlap (12 bytes a write), and this
+    /// leaves room for three times as many before further writes are ignored.
+    pub(crate) fn write_budget(&self) -> usize {
+        self.blob.b.len() / 4
+    }
 }
 
 impl DebugInfo {
@@ -279,12 +287,17 @@ impl DebugInfo {
         let view = DebugView::parse(b, base)?;
         let files = (0..view.file_count as usize).filter_map(|i| view.file(i)).map(Cow::into_owned).collect();
         let lines = (0..view.line_count()).filter_map(|i| view.line(i)).collect();
+        let mut budget = view.write_budget();
         let variables = (0..view.variable_count())
             .filter_map(|i| view.variable(i))
-            .map(|v| Variable {
-                scope: view.scope(&v).map(Cow::into_owned),
-                name: view.name(&v).into_owned(),
-                writes: (0..DebugView::write_count(&v)).filter_map(|k| view.write(&v, k)).collect(),
+            .map(|v| {
+                let n = DebugView::write_count(&v).min(budget);
+                budget -= n;
+                Variable {
+                    scope: view.scope(&v).map(Cow::into_owned),
+                    name: view.name(&v).into_owned(),
+                    writes: (0..n).filter_map(|k| view.write(&v, k)).collect(),
+                }
             })
             .collect();
         Ok(DebugInfo {
@@ -342,6 +355,31 @@ mod tests {
         assert_eq!(d.variable_label(&d.variables[1]), "::c");
         assert_eq!(d.variables[0].writes, [(1, [0, 1, 0xffff, 0xffff])]);
         assert_eq!(d.variables[1].writes, [(0, [0xffff, 3, 0xffff, 0xffff])]);
+    }
+
+    #[test]
+    fn shared_write_tables_stay_within_the_budget() {
+        // 200 variables all naming one table of 400 writes: 80,000 writes if each were read.
+        let (vars, writes) = (200u32, 400u32);
+        let vars_at = 40 + 8;
+        let writes_at = vars_at + 20 * vars;
+        let strings = writes_at + 12 * writes;
+        let mut b = Vec::new();
+        let mut w = |v: u32| b.extend_from_slice(&v.to_le_bytes());
+        [40, strings, 0, 0, 40, 1, 40, vars, vars_at, strings].into_iter().for_each(&mut w);
+        [0, 0x10].into_iter().for_each(&mut w);
+        for _ in 0..vars {
+            [0, strings, 0, writes, writes_at].into_iter().for_each(&mut w);
+        }
+        for _ in 0..writes {
+            [0, 0, 0].into_iter().for_each(&mut w);
+        }
+        b.extend_from_slice(b"x\0");
+        let d = DebugInfo::parse(&b, 0).unwrap();
+        let total: usize = d.variables.iter().map(|v| v.writes.len()).sum();
+        assert_eq!(d.variables.len(), vars as usize);
+        assert_eq!(total, b.len() / 4);
+        assert_eq!(d.variables[0].writes.len(), writes as usize);
     }
 
     #[test]

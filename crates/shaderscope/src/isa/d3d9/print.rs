@@ -315,9 +315,20 @@ impl<'a> DebugLines<'a> {
         let mut first = vec![0u32; n + 1];
         let mut labels = Vec::with_capacity(view.variable_count());
         let entry = view.entry();
+        // Both passes take the same writes: each variable's first ones, within the budget.
+        let counts: Vec<usize> = {
+            let mut budget = view.write_budget();
+            (0..view.variable_count())
+                .map(|v| {
+                    let n = view.variable(v).map_or(0, |var| DebugView::write_count(&var).min(budget));
+                    budget -= n;
+                    n
+                })
+                .collect()
+        };
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
-            for w in 0..DebugView::write_count(&var) {
+            for w in 0..counts.get(v).copied().unwrap_or(0) {
                 if let Some((index, _)) = view.write(&var, w) {
                     if let Some(c) = first.get_mut(index as usize + 1).filter(|_| (index as usize) < n) {
                         *c = c.saturating_add(1);
@@ -341,7 +352,7 @@ impl<'a> DebugLines<'a> {
         let mut writes = vec![(0u32, [0u16; 4]); first.last().copied().unwrap_or(0) as usize];
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
-            for w in 0..DebugView::write_count(&var) {
+            for w in 0..counts.get(v).copied().unwrap_or(0) {
                 let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n)
                 else {
                     continue;
