@@ -22,9 +22,9 @@
 //! assert_eq!(d.to_builder().finish().unwrap(), bytes);
 //! ```
 //!
-//! Layout: [`bytes`] (bounds-checked reader/writer), [`error`], [`detect`] (magic sniffing),
-//! [`any`] (one interface over every container), [`format`] (containers), [`isa`]
-//! (instruction sets), [`print`] (text/ANSI/HTML sinks), [`dump`] (byte annotations).
+//! Layout: [`bytes`] (bounds-checked reader/writer), [`error`], [`detect`](mod@detect) (magic sniffing),
+//! [`any`] (one interface over every container), [`format`](mod@format) (containers), [`isa`]
+//! (instruction sets), [`print`](mod@print) (text/ANSI/HTML sinks), [`dump`] (byte annotations).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

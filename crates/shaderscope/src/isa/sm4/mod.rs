@@ -10,7 +10,7 @@
 //!   but the token stream does not say (which fxc generation disassembled it).
 //! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
 //!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
-//! - [`validate`] reports registers used but not declared, indices outside declared sizes,
+//! - [`validate`](mod@validate) reports registers used but not declared, indices outside declared sizes,
 //!   unbalanced blocks and unknown opcodes, with offsets.
 //!
 //! The opcode table in [`opcodes`] is the single source of truth for decoding and printing.
