@@ -61,58 +61,78 @@ impl Output {
 
 /// Read a whole input; `-` reads stdin.
 pub fn read_input(path: &str) -> io::Result<Vec<u8>> {
-    let mut input = Input::default();
-    input.read(path)?;
-    input.buf.truncate(input.len);
-    Ok(input.buf)
+    let mut inputs = Inputs::default();
+    inputs.append(path)?;
+    inputs.buf.truncate(inputs.used);
+    Ok(inputs.buf)
 }
 
-/// A reusable input buffer. Its vector is kept initialised to its full length (the data is
-/// its first `len` bytes), so reading the next file into it needs no zeroing, no allocation,
-/// and no size query: open, read until end of file, close.
+/// A reusable buffer that holds the contents of a whole group of inputs back to back. Its
+/// vector is kept initialised to its full length (the data is its first `used` bytes), so
+/// reading the next file into it needs no zeroing, no allocation, and no size query: open,
+/// read until end of file, close. One buffer for the group (rather than one per file) grows
+/// to about the size of a group's inputs, not to the largest file each slot ever saw.
 #[derive(Default)]
-pub struct Input {
+struct Inputs {
     buf: Vec<u8>,
-    len: usize,
+    used: usize,
+    /// Where each input of the group is in `buf`, or why it could not be read.
+    spans: Vec<io::Result<std::ops::Range<usize>>>,
 }
 
-impl Input {
-    /// The contents last read.
-    pub fn data(&self) -> &[u8] {
-        self.buf.get(..self.len).unwrap_or(&[])
+impl Inputs {
+    /// Read every input of a group, replacing the previous group.
+    fn read_group(&mut self, files: &[String]) {
+        self.used = 0;
+        self.spans.clear();
+        for path in files {
+            let start = self.used;
+            let span = self.append(path).map(|()| start..self.used);
+            if span.is_err() {
+                self.used = start;
+            }
+            self.spans.push(span);
+        }
     }
 
-    /// Read a whole input; `-` reads stdin.
-    pub fn read(&mut self, path: &str) -> io::Result<()> {
-        self.len = 0;
+    /// Read a whole input after the data so far; `-` reads stdin.
+    fn append(&mut self, path: &str) -> io::Result<()> {
         if path == "-" {
             let mut v = Vec::new();
             io::stdin().lock().read_to_end(&mut v)?;
-            self.len = v.len();
-            self.buf = v;
+            while self.buf.len() - self.used < v.len() {
+                self.grow();
+            }
+            if let Some(dst) = self.buf.get_mut(self.used..self.used + v.len()) {
+                dst.copy_from_slice(&v);
+                self.used += v.len();
+            }
             return Ok(());
         }
         let mut file = std::fs::File::open(path)?;
-        if self.buf.len() < INPUT_BUFFER {
-            self.buf.resize(INPUT_BUFFER, 0);
-        }
         loop {
-            if self.len == self.buf.len() {
-                self.buf.resize(2 * self.buf.len(), 0);
+            if self.used == self.buf.len() {
+                self.grow();
             }
-            match file.read(self.buf.get_mut(self.len..).unwrap_or(&mut [])) {
+            match file.read(self.buf.get_mut(self.used..).unwrap_or(&mut [])) {
                 Ok(0) => return Ok(()),
-                Ok(n) => self.len += n,
+                Ok(n) => self.used += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
     }
 
+    /// Double the room (the new half is zeroed once, then reused by every later group).
+    fn grow(&mut self) {
+        let len = (2 * self.buf.len()).max(INPUT_BUFFER);
+        self.buf.resize(len, 0);
+    }
+
     /// Let go of a buffer that grew past [`INPUT_KEEP`] for a rare huge input.
     fn trim(&mut self) {
         if self.buf.len() > INPUT_KEEP {
-            *self = Input::default();
+            *self = Inputs::default();
         }
     }
 }
@@ -122,10 +142,10 @@ pub fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
-/// Room first given to each reusable input buffer.
-const INPUT_BUFFER: usize = 1 << 14;
-/// A buffer that grew past this for a rare huge input is released after it.
-const INPUT_KEEP: usize = 1 << 20;
+/// Room first given to a group's input buffer (a group of DXBC files is typically tens of KiB).
+const INPUT_BUFFER: usize = 1 << 16;
+/// A buffer that grew past this for a rare huge input is released after its group.
+const INPUT_KEEP: usize = 1 << 22;
 /// Stdout text is handed to the OS in blocks of about this size.
 const FLUSH_AT: usize = 1 << 16;
 /// A run that has read this much input continues on every core (16 MiB is about a fifth of a
@@ -175,7 +195,7 @@ where
 {
     let progress = progress_bar(paths.len());
     let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
-    let mut inputs = Vec::new();
+    let mut inputs = Inputs::default();
     let mut out = Output::default();
     let mut read = 0u64;
     let parallel_after = parallel_after();
@@ -209,30 +229,27 @@ where
 
 /// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each.
 /// Returns the number of bytes read.
-fn group<P, S, F>(files: &[String], inputs: &mut Vec<Input>, prepare: &P, work: &F, out: &mut Output) -> u64
+fn group<P, S, F>(files: &[String], inputs: &mut Inputs, prepare: &P, work: &F, out: &mut Output) -> u64
 where
     P: Fn(&[&[u8]]) -> Vec<S>,
     F: Fn(&str, &[u8], Option<&S>, &mut Output),
 {
-    if inputs.len() < files.len() {
-        inputs.resize_with(files.len(), Input::default);
-    }
-    let read: Vec<io::Result<()>> =
-        files.iter().zip(inputs.iter_mut()).map(|(p, input)| input.read(p)).collect();
-    let readable: Vec<&[u8]> =
-        inputs.iter().zip(&read).filter(|(_, r)| r.is_ok()).map(|(input, _)| input.data()).collect();
+    inputs.read_group(files);
+    let Inputs { buf, spans, .. } = &mut *inputs;
+    let data = |span: &std::ops::Range<usize>| buf.get(span.clone()).unwrap_or(&[]);
+    let readable: Vec<&[u8]> = spans.iter().filter_map(|r| r.as_ref().ok()).map(data).collect();
     let bytes = readable.iter().map(|d| d.len() as u64).sum();
     let prepared = prepare(&readable);
     let mut next = prepared.iter();
-    for ((path, input), r) in files.iter().zip(inputs.iter()).zip(read) {
+    for (path, r) in files.iter().zip(spans.drain(..)) {
         let name = display_name(path);
         match r {
-            Ok(()) => work(name, input.data(), next.next(), out),
+            Ok(span) => work(name, data(&span), next.next(), out),
             Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
         }
     }
     // A rare huge input should not pin its buffer for the rest of the run.
-    inputs.iter_mut().for_each(Input::trim);
+    inputs.trim();
     bytes
 }
 
@@ -287,7 +304,7 @@ impl Run {
 }
 
 /// The rest of a long run on all cores (rayon), a window of groups at a time, printed in input
-/// order. Each worker thread keeps its own reusable input buffers.
+/// order. Each worker thread keeps its own reusable input buffer.
 fn parallel<P, S, F>(chunks: &[&[String]], prepare: &P, work: &F, threads: usize, run: &mut Run)
 where
     P: Fn(&[&[u8]]) -> Vec<S> + Sync,
@@ -298,7 +315,7 @@ where
     for window in chunks.chunks(4 * threads) {
         let outs: Vec<Output> = window
             .par_iter()
-            .map_init(Vec::new, |inputs, files| {
+            .map_init(Inputs::default, |inputs, files| {
                 let mut out = Output::default();
                 group(files, inputs, prepare, work, &mut out);
                 out
