@@ -42,6 +42,12 @@ pub mod format;
 pub mod isa;
 pub mod print;
 
+/// The corpus helpers the integration tests use (`SHADERSCOPE_CORPUS`, the skip line, CI's
+/// `SHADERSCOPE_REQUIRE_CORPUS`), for the unit tests that read the corpus.
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+mod test_corpus;
+
 pub use any::{Container, DisasmOptions, Finding, Part, Severity, parse};
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};

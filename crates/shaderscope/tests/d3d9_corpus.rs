@@ -8,6 +8,7 @@
 //! in the binary.
 
 mod common;
+use common::Rng;
 
 use shaderscope::DisasmOptions;
 use shaderscope::dump::Annotations;
@@ -261,18 +262,6 @@ fn corpus_programs_validate_cleanly_and_dump_every_byte() {
         assert_eq!(&data[ctab.offset as usize..][..4], b"CTAB");
     }
     assert!(files > 0);
-}
-
-/// Deterministic xorshift, so the sweep needs no extra crate and is reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
 }
 
 /// Truncation at every byte and a bit flip in every byte of the standalone files (every 32nd

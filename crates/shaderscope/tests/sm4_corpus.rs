@@ -6,6 +6,7 @@
 //! the embedded SM2 debug block. The creator only selects the [`ListingStyle`] (see its docs).
 
 mod common;
+use common::Rng;
 
 use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, validate, write_listing};
 use std::collections::BTreeMap;
@@ -243,20 +244,6 @@ fn every_corpus_program_decodes_and_validates() {
     }
     assert!(n > 1200, "expected the 1,291 corpus programs, found {n}");
     assert!(bad.is_empty(), "{} programs failed to decode", bad.len());
-}
-
-/// A small deterministic generator (xorshift), so the test needs no extra crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        (x % n.max(1) as u64) as usize
-    }
 }
 
 /// Everything the module offers over one (possibly damaged) program: must return, never panic.

@@ -1,4 +1,5 @@
-//! Shared helpers for tests that read the real-file corpus in `../shared/corpus`.
+//! Shared helpers for tests that read the real-file corpus in `../shared/corpus`; the
+//! library's own unit tests include this file too (`lib.rs`, `test_corpus`).
 //!
 //! The corpus path comes from `SHADERSCOPE_CORPUS`, defaulting to `../shared/corpus` beside the
 //! project. Where it is absent the test prints one `skipped: corpus not found` line and passes,
@@ -54,4 +55,18 @@ pub fn manifest(corpus: &Path, format: &str) -> Vec<Row> {
             }
         })
         .collect()
+}
+
+/// A small deterministic generator (xorshift), so damage sweeps need no extra crate and are
+/// reproducible.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A value below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
 }

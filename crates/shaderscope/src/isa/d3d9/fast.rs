@@ -655,7 +655,7 @@ const fn build_mnemonics() -> [([u8; NAME_MAX], usize); opcode::ROWS.len()] {
 mod tests {
     use super::*;
     use crate::format::dxbc::Dxbc;
-    use std::path::PathBuf;
+    use crate::test_corpus::{Rng, corpus_dir, manifest};
 
     /// Listing options the fast path is checked under.
     const OPTIONS: [ListingOptions; 4] = [
@@ -800,40 +800,21 @@ mod tests {
         no(vs30, &[0x0200_0001, 0x840f_0000, 0x80e4_0001]);
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
-
     /// Every corpus D3D9 program (the level-9 programs of DXBC files and standalone `.o`
     /// files), and damaged copies of each (bits flipped, cut short), print the same with and
     /// without the fast path: text, or error.
     #[test]
     fn corpus_programs_print_as_the_general_printer_prints_them() {
-        let root = std::env::var_os("SHADERSCOPE_CORPUS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-        let Ok(manifest) = std::fs::read_to_string(root.join("dxbc/MANIFEST.tsv")) else {
-            println!("skipped: corpus not found at {}", root.display());
-            return;
-        };
+        let Some(root) = corpus_dir() else { return };
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut level9, mut standalone) = (0, 0);
-        for line in manifest.lines().skip(1) {
-            let kind = line.split('\t').nth(6);
-            if kind != Some("dxbc-binary") && kind != Some("d3dbc-binary") {
+        for row in manifest(&root, "dxbc") {
+            if row.kind != "dxbc-binary" && row.kind != "d3dbc-binary" {
                 continue;
             }
-            let path = root.join("dxbc").join(line.split('\t').next().unwrap_or(""));
+            let path = root.join("dxbc").join(&row.path);
             let data = std::fs::read(&path).unwrap();
-            let (program, base) = if kind == Some("dxbc-binary") {
+            let (program, base) = if row.kind == "dxbc-binary" {
                 let Some(a) = Dxbc::parse(&data).ok().and_then(|d| d.aon9) else { continue };
                 level9 += 1;
                 (a.program.to_vec(), a.program_position() as u64)

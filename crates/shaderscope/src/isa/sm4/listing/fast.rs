@@ -540,7 +540,7 @@ mod tests {
     use super::super::{LineStart, ListingStyle, Printer, Program, write_program_with};
     use crate::format::dxbc::Dxbc;
     use crate::print::TextBuf;
-    use std::path::PathBuf;
+    use crate::test_corpus::{Rng, corpus_dir, manifest};
 
     /// The text, report or error, and line starts of a listing, with or without the fast path.
     fn print(p: &Program<'_>, style: &ListingStyle, fast: bool) -> (String, String, Vec<(usize, u64)>) {
@@ -726,34 +726,16 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
-
     /// Every corpus program, and damaged copies of each (bits of operand and opcode tokens
     /// flipped), print the same with and without the fast path: text, line starts, report or
     /// error.
     #[test]
     fn corpus_programs_print_as_the_general_printer_prints_them() {
-        let root = std::env::var_os("SHADERSCOPE_CORPUS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-        let Ok(manifest) = std::fs::read_to_string(root.join("dxbc/MANIFEST.tsv")) else {
-            println!("skipped: corpus not found at {}", root.display());
-            return;
-        };
+        let Some(root) = corpus_dir() else { return };
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut programs = 0;
-        for line in manifest.lines().skip(1).filter(|l| l.split('\t').nth(6) == Some("dxbc-binary")) {
-            let path = root.join("dxbc").join(line.split('\t').next().unwrap_or(""));
+        for row in manifest(&root, "dxbc").into_iter().filter(|r| r.kind == "dxbc-binary") {
+            let path = root.join("dxbc").join(&row.path);
             let data = std::fs::read(&path).unwrap();
             let Ok(d) = Dxbc::parse(&data) else { continue };
             let Some(chunk) = d.program.map(|p| p.chunk) else { continue };
