@@ -81,24 +81,13 @@ impl TextBuf {
 
     /// Append `v` in decimal.
     #[inline]
-    pub fn push_u64(&mut self, mut v: u64) {
+    pub fn push_u64(&mut self, v: u64) {
         if v < 10 {
             self.0.push(b'0' + v as u8);
             return;
         }
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        loop {
-            i -= 1;
-            if let Some(b) = buf.get_mut(i) {
-                *b = b'0' + (v % 10) as u8;
-            }
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        self.0.extend_from_slice(buf.get(i..).unwrap_or(&[]));
+        let (digits, n) = decimal(v);
+        self.push_prefix(&digits, n);
     }
 
     /// Append `v` in decimal, right-aligned in `width` columns.

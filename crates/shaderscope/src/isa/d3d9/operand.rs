@@ -258,24 +258,12 @@ pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
 
 /// `v` in decimal, without going through `fmt` (register numbers are printed by the
 /// thousand).
-fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
+pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
     if v < 10 {
         return out.write_char(char::from(b'0' + v as u8));
     }
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        if let Some(b) = buf.get_mut(i) {
-            *b = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    out.write_str(std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or(""))
+    let (digits, n) = crate::print::decimal(u64::from(v));
+    out.write_str(std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or(""))
 }
 
 /// Append `.xz`-style write-mask text (nothing for a full mask).

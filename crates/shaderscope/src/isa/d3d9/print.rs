@@ -5,7 +5,7 @@
 
 use super::debug::DebugView;
 use super::opcode::{self, Form, Opcode};
-use super::operand::{self, Param, RegisterType};
+use super::operand::{self, Param, RegisterType, push_number};
 use super::{Instruction, Item, Operand, Program, ShaderKind, SlotCounts, Version, float};
 use crate::print::{Printer, Style};
 use std::borrow::Cow;
@@ -148,13 +148,13 @@ pub(super) fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, out: &mut P) -
     out.start_line(None);
     out.style(Style::Comment);
     out.write_str("// approximately ")?;
-    out.write_str(decimal(slots.total, &mut [0; 10]))?;
+    push_number(out, slots.total)?;
     out.write_str(if slots.total == 1 { " instruction slot used" } else { " instruction slots used" })?;
     if slots.texture > 0 {
         out.write_str(" (")?;
-        out.write_str(decimal(slots.texture, &mut [0; 10]))?;
+        push_number(out, slots.texture)?;
         out.write_str(" texture, ")?;
-        out.write_str(decimal(slots.arithmetic(), &mut [0; 10]))?;
+        push_number(out, slots.arithmetic())?;
         out.write_str(" arithmetic)")?;
     }
     out.reset();
@@ -167,13 +167,13 @@ fn write_version_name<W: fmt::Write + ?Sized>(version: Version, out: &mut W) -> 
         ShaderKind::Vertex => "vs_",
         ShaderKind::Pixel => "ps_",
     })?;
-    out.write_str(decimal(u32::from(version.major), &mut [0; 10]))?;
+    push_number(out, u32::from(version.major))?;
     match (version.major, version.minor) {
         (_, 0xff) => out.write_str("_sw"),
         (2, 1) => out.write_str("_x"),
         (_, minor) => {
             out.write_str("_")?;
-            out.write_str(decimal(u32::from(minor), &mut [0; 10]))
+            push_number(out, u32::from(minor))
         }
     }
 }
@@ -433,7 +433,7 @@ impl<'a> DebugLines<'a> {
             out.start_line(None);
             out.style(Style::Comment);
             out.write_str("#line ")?;
-            out.write_str(decimal(u32::from(line), &mut [0; 10]))?;
+            push_number(out, u32::from(line))?;
             if new_file {
                 let name = self.files.get(usize::from(file));
                 out.write_str(" \"")?;
@@ -478,7 +478,7 @@ impl<'a> DebugLines<'a> {
                 }
                 match u8::try_from(*comp) {
                     Ok(c @ 0..=9) => out.write_char(char::from(b'0' + c))?,
-                    _ => out.write_str(decimal(u32::from(*comp), &mut [0; 10]))?,
+                    _ => push_number(out, u32::from(*comp))?,
                 }
             }
             out.write_str(">")?;
@@ -488,23 +488,6 @@ impl<'a> DebugLines<'a> {
         }
         Ok(())
     }
-}
-
-/// `v` in decimal, written into `buf`, without going through `fmt`.
-fn decimal(v: u32, buf: &mut [u8; 10]) -> &str {
-    let mut i = buf.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        if let Some(b) = buf.get_mut(i) {
-            *b = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(buf.get(i..).unwrap_or(&[])).unwrap_or("")
 }
 
 /// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`.

@@ -86,28 +86,8 @@ pub fn write_i64(out: &mut TextBuf, v: i64) {
 
 /// `%u` without going through `fmt`.
 #[inline]
-pub fn write_u64(out: &mut TextBuf, mut v: u64) {
-    if v < 10 {
-        out.push_ascii(&[b'0' + v as u8]);
-        return;
-    }
-    if v < 100 {
-        out.push_ascii(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
-        return;
-    }
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(b) = buf.get_mut(i) {
-            *b = b'0' + (v % 10) as u8;
-        }
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.push_ascii(buf.get(i..).unwrap_or(&[]));
+pub fn write_u64(out: &mut TextBuf, v: u64) {
+    out.push_u64(v);
 }
 
 /// `0x%08x`.
