@@ -420,10 +420,6 @@ impl Printer {
             used = 2;
         }
         let dim = ((tok0 >> 20) & 3) as usize;
-        // Every index the operand has is an immediate 32-bit value (representation 0).
-        if (tok0 >> 22) & !(u32::MAX << (3 * dim)) != 0 {
-            return None;
-        }
         let file = ((tok0 >> 12) & 0xff) as u8;
         if file == ot::IMMEDIATE32 {
             // One value, or four (with a defined selection mode); no indices.
@@ -443,23 +439,42 @@ impl Printer {
         } else if file == ot::IMMEDIATE64 {
             return None;
         } else {
-            let name = NAMES.get(usize::from(self.sm51))?.get(usize::from(file))?;
-            let (components, components_len) = selection(tok0)?;
+            used = self.fast_register(t, tok0, used, w)?;
+        }
+        if modifier >= 2 {
+            w.put(b"|", 1);
+        }
+        Some(used)
+    }
+
+    /// A register operand with token `tok0` whose indices start at `t[at]`: name, indices
+    /// and component selection, as [`Printer::register`] prints them; returns the position
+    /// after its last token. Indices are immediate 32-bit values, or relative ones
+    /// ([`Printer::relative_indices`]).
+    #[inline(always)]
+    fn fast_register(&self, t: &[U32], tok0: u32, at: usize, w: &mut Writer<'_>) -> Option<usize> {
+        let dim = ((tok0 >> 20) & 3) as usize;
+        let file = ((tok0 >> 12) & 0xff) as u8;
+        let name = NAMES.get(usize::from(self.sm51))?.get(usize::from(file))?;
+        let (components, components_len) = selection(tok0)?;
+        // Whether the first index follows the name (`r3`, `cb0[4]`) or is bracketed too
+        // (`icb[3]`, and `v[0][1]`: 2D inputs and outputs).
+        let attached = match name.shape {
+            Shape::Attached => !(dim >= 2 && matches!(file, ot::INPUT | ot::OUTPUT)),
+            Shape::Bracketed => false,
+            // Fixed names print no index.
+            Shape::Fixed if dim == 0 => false,
+            Shape::Fixed => return None,
+        };
+        if name.len <= 8 {
+            w.put(&name.short.to_le_bytes(), name.len);
+        } else {
+            w.put(&name.text, name.len);
+        }
+        let mut used = at;
+        // The representation of each index (3 bits each): 0 for all immediate 32-bit ones.
+        if (tok0 >> 22) & !(u32::MAX << (3 * dim)) == 0 {
             let indices = t.get(used..used + dim)?;
-            // Whether the first index follows the name (`r3`, `cb0[4]`) or is bracketed too
-            // (`icb[3]`, and `v[0][1]`: 2D inputs and outputs).
-            let attached = match name.shape {
-                Shape::Attached => !(dim >= 2 && matches!(file, ot::INPUT | ot::OUTPUT)),
-                Shape::Bracketed => false,
-                // Fixed names print no index.
-                Shape::Fixed if dim == 0 => false,
-                Shape::Fixed => return None,
-            };
-            if name.len <= 8 {
-                w.put(&name.short.to_le_bytes(), name.len);
-            } else {
-                w.put(&name.text, name.len);
-            }
             if let Some((first, more)) = indices.split_first() {
                 let v = u64::from(first.get());
                 if attached {
@@ -471,15 +486,66 @@ impl Printer {
                     bracketed(u64::from(i.get()), w);
                 }
             }
-            w.put(&components.to_le_bytes(), components_len);
             used += dim;
+        } else {
+            used = self.relative_indices(t, used, tok0, attached, w)?;
         }
-        if modifier >= 2 {
-            w.put(b"|", 1);
-        }
+        w.put(&components.to_le_bytes(), components_len);
         Some(used)
     }
 
+    /// The indices of the operand token `tok0` when some are relative (`cb0[r1.x + 4]`,
+    /// `x0[r2.w + 0]`, `o[r0.x + 3]`), their tokens from `t[at]` on; returns the position
+    /// after them. The relative part must be a register with immediate indices and no
+    /// extended token; `None` for anything else. A relative first index is bracketed.
+    #[inline(never)]
+    fn relative_indices(
+        &self,
+        t: &[U32],
+        mut at: usize,
+        tok0: u32,
+        attached: bool,
+        w: &mut Writer<'_>,
+    ) -> Option<usize> {
+        let dim = ((tok0 >> 20) & 3) as usize;
+        for d in 0..dim {
+            match (tok0 >> (22 + 3 * d)) & 7 {
+                0 => {
+                    let v = u64::from(t.get(at)?.get());
+                    at += 1;
+                    if d == 0 && attached {
+                        index(v, w);
+                    } else {
+                        bracketed(v, w);
+                    }
+                }
+                // Relative (2), or an immediate plus relative (3): the immediate comes first.
+                rep @ (2 | 3) => {
+                    let imm = if rep == 3 {
+                        at += 1;
+                        t.get(at - 1)?.get()
+                    } else {
+                        0
+                    };
+                    let rel = t.get(at)?.get();
+                    let rel_file = ((rel >> 12) & 0xff) as u8;
+                    if rel & 0x8000_0000 != 0
+                        || (rel >> 22) & !(u32::MAX << (3 * ((rel >> 20) & 3))) != 0
+                        || matches!(rel_file, ot::IMMEDIATE32 | ot::IMMEDIATE64)
+                    {
+                        return None;
+                    }
+                    w.put(b"[", 1);
+                    at = self.fast_register(t, rel, at + 1, w)?;
+                    w.put(b" + ", 3);
+                    index(u64::from(imm), w);
+                    w.put(b"]", 1);
+                }
+                _ => return None,
+            }
+        }
+        Some(at)
+    }
     /// The values of `l(…)` as [`Printer::literal_values`] prints them; `None` for a float
     /// the fast formatter leaves to the exact one.
     #[inline]
@@ -659,9 +725,7 @@ mod tests {
                 1 << 6 | 1,
                 0x3f80_0000,
             ],
-            // Fallbacks, one a body after a plain `ret`: relative index, precision,
-            // non-uniform, chained extended token, selection mode 3, 64-bit literal, fixed
-            // name with an index, length past the end.
+            // Relative indices after a plain `ret`: mov r0.x, cb0[r1.x + 1].x
             vec![
                 op(0x3e, 1),
                 op(0x36, 8),
@@ -673,6 +737,70 @@ mod tests {
                 reg(0, 1) | sel(0),
                 1,
             ],
+            // mov o[r0.x + 3].y, -icb[r2.w + 0].x (a relative first index is bracketed),
+            // mov r1.xy, vicp[r0.y + 6][1].xyxx (2D input), mov x0[r7.z + 0].x, l(4)
+            vec![
+                op(0x36, 9),
+                reg(2, 1) | mask(2) | (3 << 22),
+                3,
+                reg(0, 1) | sel(0),
+                0,
+                reg(9, 1) | sel(0) | (2 << 22) | 1 << 31,
+                1 << 6 | 1,
+                reg(0, 1) | sel(3),
+                2,
+                op(0x36, 8),
+                reg(0, 1) | mask(3),
+                1,
+                reg(25, 2) | swz(0x04) | (3 << 22),
+                6,
+                reg(0, 1) | sel(1),
+                0,
+                1,
+                op(0x36, 7),
+                reg(3, 2) | mask(1) | (2 << 25),
+                0,
+                reg(0, 1) | sel(2),
+                7,
+                reg(4, 0) | 1,
+                4,
+            ],
+            // Fallbacks, each after a plain `ret`: relative part that is itself relative,
+            // a literal, or has an extended token; index representation 5.
+            vec![
+                op(0x3e, 1),
+                op(0x36, 10),
+                reg(0, 1) | mask(1),
+                0,
+                reg(9, 1) | sel(0) | (2 << 22),
+                reg(0, 1) | sel(0) | (2 << 22),
+                reg(0, 1) | sel(1),
+                0,
+                0,
+                0,
+            ],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 6),
+                reg(0, 1) | mask(1),
+                0,
+                reg(9, 1) | sel(0) | (2 << 22),
+                reg(4, 0) | 1,
+                2,
+            ],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 7),
+                reg(0, 1) | mask(1),
+                0,
+                reg(9, 1) | sel(0) | (2 << 22),
+                reg(0, 1) | sel(0) | 1 << 31,
+                1 << 6 | 1,
+                0,
+            ],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(9, 1) | sel(0) | (5 << 22), 0, 0],
+            // Other fallbacks: precision, non-uniform, chained extended token, selection
+            // mode 3, 64-bit literal, fixed name with an index, length past the end.
             vec![
                 op(0x3e, 1),
                 op(0x36, 6),
@@ -707,7 +835,7 @@ mod tests {
             vec![op(0x3e, 1), op(0x36, 9), reg(0, 1) | mask(1), 0],
         ];
         // Instructions the fast path prints by itself in each body.
-        let plain = [1, 2, 7, 3, 1, 1, 1, 1, 1, 1, 1, 1];
+        let plain = [1, 2, 7, 3, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
         for (k, body) in bodies.iter().enumerate() {
             for version in [0x0000_0050u32, 0x0000_0051, 0x0001_0040] {
                 let mut words = vec![version, 0];
@@ -721,7 +849,13 @@ mod tests {
                 let mut out = TextBuf::default();
                 let (_, printed, _) =
                     out.write_with(4096, |w| printer.fast_run(p.body_tokens(), 0, 0, None, w));
-                assert_eq!(printed, plain[k], "body {k}: {}", out.as_str());
+                assert_eq!(
+                    printed,
+                    plain[k],
+                    "body {k}: {}\n{}",
+                    out.as_str(),
+                    print(&p, &ListingStyle::FXC_10, false).0
+                );
             }
         }
     }
