@@ -72,52 +72,6 @@ const MIN_BUSY: usize = 3;
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 type Lanes = [u32; LANES];
 
-/// The block an idle lane hashes (its state is reset before the lane is used again).
-const IDLE: [u8; 64] = [0; 64];
-
-/// One message in a lane: the full blocks of its body not yet hashed, then its padding blocks.
-struct Job<'a> {
-    index: usize,
-    rest: &'a [[u8; 64]],
-    last: [[u8; 64]; 2],
-    /// Next padding block to hash, and how many there are.
-    pad: usize,
-    pads: usize,
-}
-
-impl<'a> Job<'a> {
-    fn new(index: usize, container: &'a [u8]) -> Self {
-        let body = container.get(HASHED_FROM..).unwrap_or(&[]);
-        let (head, tail) = body.split_at(body.len() / 64 * 64);
-        // Zero-copy view of the full blocks (alignment 1, exact length).
-        let rest = <[[u8; 64]] as zerocopy::FromBytes>::ref_from_bytes(head).unwrap_or(&[]);
-        let (last, pads) = final_blocks(tail, body.len());
-        Job { index, rest, last, pad: 0, pads }
-    }
-
-    /// Blocks still to hash.
-    fn left(&self) -> usize {
-        self.rest.len() + self.pads.saturating_sub(self.pad)
-    }
-
-    /// The next block of the padded message (it must have one left).
-    fn next_block(&mut self) -> &[u8; 64] {
-        if let Some((first, rest)) = self.rest.split_first() {
-            self.rest = rest;
-            return first;
-        }
-        self.pad += 1;
-        self.last.get(self.pad - 1).unwrap_or(&IDLE)
-    }
-
-    /// Hash what is left one block after the other, from lane state `state`.
-    fn finish(&self, mut state: [u32; 4]) -> [u32; 4] {
-        compress(&mut state, self.rest);
-        compress(&mut state, self.last.get(self.pad..self.pads).unwrap_or(&[]));
-        state
-    }
-}
-
 /// The checksums of many containers (as [`compute`] gives them, in the same order).
 ///
 /// MD5 is one chain of dependent steps, so a message cannot be hashed faster than its chain
@@ -128,51 +82,103 @@ impl<'a> Job<'a> {
 /// loop with no other bookkeeping.
 pub fn compute_many(containers: &[&[u8]]) -> Vec<[u8; 16]> {
     let mut out = vec![[0u8; 16]; containers.len()];
-    // Longest first, so that lanes stay busy to the end.
-    let mut queue: Vec<Job<'_>> = containers.iter().enumerate().map(|(i, c)| Job::new(i, c)).collect();
-    queue.sort_by_key(|j| std::cmp::Reverse(j.left()));
-    let mut queue = queue.into_iter();
-    let mut lanes: [Option<Job<'_>>; LANES] = Default::default();
+    let pads: Vec<([[u8; 64]; 2], usize)> = containers
+        .iter()
+        .map(|c| {
+            let (head, tail) = split(c);
+            final_blocks(tail, head.len() + tail.len())
+        })
+        .collect();
+    // The full blocks of container `i` (a zero-copy view: alignment 1, exact length), and
+    // its padding blocks.
+    let blocks = |i: usize| {
+        let head = containers.get(i).map_or(&[][..], |c| split(c).0);
+        let body = <[[u8; 64]] as zerocopy::FromBytes>::ref_from_bytes(head).unwrap_or(&[]);
+        (body, pads.get(i).and_then(|(last, n)| last.get(..*n)).unwrap_or(&[]))
+    };
+    // Longest first, so that lanes stay busy to the end: one `u64` key per container, its
+    // block count (saturated: the order is only a heuristic) above its index.
+    // (Over 2^32 containers cannot occur; were they passed, they would be hashed one by one.)
+    let Ok(count) = u32::try_from(containers.len()) else {
+        return containers.iter().map(|c| compute(c)).collect();
+    };
+    let mut order: Vec<u64> = (0..count)
+        .map(|i| {
+            let (body, pad) = blocks(i as usize);
+            let len = u32::try_from(body.len() + pad.len()).unwrap_or(u32::MAX);
+            u64::from(len) << 32 | u64::from(i)
+        })
+        .collect();
+    order.sort_unstable();
+    let mut queue = order.into_iter().rev();
+    // Per lane: the message it hashes (`None`: idle), the blocks to hash next in one run
+    // (body, then padding), and the padding still to come after that run.
+    let mut owner: [Option<usize>; LANES] = [None; LANES];
+    let mut runs: [&[[u8; 64]]; LANES] = [&[]; LANES];
+    let mut next: [&[[u8; 64]]; LANES] = [&[]; LANES];
     let mut state = State::new();
     loop {
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            if lane.is_none() {
-                *lane = queue.next();
-                if lane.is_some() {
-                    state.reset(l);
-                }
+        for (l, ((run, after), message)) in runs.iter_mut().zip(&mut next).zip(&mut owner).enumerate() {
+            if !run.is_empty() {
+                continue;
+            }
+            if !after.is_empty() {
+                *run = std::mem::take(after);
+                continue;
+            }
+            if let Some(index) = message.take() {
+                store(&mut out, index, state.lane(l));
+            }
+            // The low half of the key is the index.
+            if let Some(index) = queue.next().map(|key| key as u32 as usize) {
+                *message = Some(index);
+                let (body, pad) = blocks(index);
+                (*run, *after) = if body.is_empty() { (pad, &[][..]) } else { (body, pad) };
+                state.reset(l);
             }
         }
-        let busy = lanes.iter().flatten().count();
-        if busy == 0 {
-            break;
-        }
-        if busy < MIN_BUSY && queue.as_slice().is_empty() {
+        let busy = owner.iter().flatten().count();
+        if busy < MIN_BUSY && queue.len() == 0 {
             // Too few left to fill the lanes: finish them one by one.
-            for (l, lane) in lanes.iter_mut().enumerate() {
-                if let Some(job) = lane.take() {
-                    store(&mut out, job.index, job.finish(state.lane(l)));
+            for (l, ((message, run), after)) in owner.iter().zip(runs).zip(next).enumerate() {
+                if let Some(index) = *message {
+                    let mut sum = state.lane(l);
+                    compress(&mut sum, run);
+                    compress(&mut sum, after);
+                    store(&mut out, index, sum);
                 }
             }
             break;
         }
-        // Every busy lane has at least this many blocks left: hash them without looking up.
-        let steps = lanes.iter().flatten().map(Job::left).min().unwrap_or(0);
-        for _ in 0..steps {
-            let blocks = lanes.each_mut().map(|lane| lane.as_mut().map_or(&IDLE, Job::next_block));
-            state.compress(&blocks);
-        }
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            if let Some(job) = lane.take_if(|job| job.left() == 0) {
-                store(&mut out, job.index, state.lane(l));
+        // An idle lane hashes a busy lane's blocks too (its result is never read and its state
+        // is reset before it is used again), so that every lane has a block at every step.
+        let filler = runs.iter().zip(&owner).find_map(|(r, o)| o.map(|_| *r)).unwrap_or(&[]);
+        for (run, message) in runs.iter_mut().zip(&owner) {
+            if message.is_none() {
+                *run = filler;
             }
         }
+        // Until the shortest run ends, no lane changes: hash without looking up.
+        let steps = runs.map(<[_]>::len).into_iter().min().unwrap_or(0);
         if steps == 0 {
             // Cannot happen (every message has a padding block); never loop forever.
             break;
         }
+        let [r0, r1, r2, r3, r4, r5, r6, r7] = runs;
+        for (((((((b0, b1), b2), b3), b4), b5), b6), b7) in
+            r0.iter().zip(r1).zip(r2).zip(r3).zip(r4).zip(r5).zip(r6).zip(r7)
+        {
+            state.compress(&[b0, b1, b2, b3, b4, b5, b6, b7]);
+        }
+        runs = runs.map(|r| r.get(steps..).unwrap_or(&[]));
     }
     out
+}
+
+/// The full 64-byte blocks of a container's hashed body, and the partial block after them.
+fn split(container: &[u8]) -> (&[u8], &[u8]) {
+    let body = container.get(HASHED_FROM..).unwrap_or(&[]);
+    body.split_at(body.len() / 64 * 64)
 }
 
 /// Checksum `index` of the output from its final state.
@@ -344,8 +350,9 @@ mod simd {
     use super::{Blocks, LANES};
     use safe_arch::{
         add_i32_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, load_unaligned_m128i, m128i,
-        set_splat_i32_m128i, shl_imm_u32_m128i, shr_imm_u32_m128i, sub_i32_m128i, unpack_high_i32_m128i,
-        unpack_high_i64_m128i, unpack_low_i32_m128i, unpack_low_i64_m128i,
+        set_splat_i32_m128i, shl_imm_u32_m128i, shr_imm_u32_m128i, shuffle_ai_i16_h64all_m128i,
+        shuffle_ai_i16_l64all_m128i, sub_i32_m128i, unpack_high_i32_m128i, unpack_high_i64_m128i,
+        unpack_low_i32_m128i, unpack_low_i64_m128i,
     };
 
     /// Words `4g..4g + 4` of four blocks, one vector per word with one block per lane (a
@@ -419,6 +426,7 @@ mod simd {
         }
 
         /// MD5's compression function (RFC 1321) on every lane at once.
+        #[inline]
         pub(super) fn compress(&mut self, blocks: &Blocks<'_>) {
             compress(&mut self.0, blocks);
         }
@@ -458,22 +466,26 @@ mod simd {
         let [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15] = message(blocks);
         // a = b + ((a + fun(b, c, d) + w[m] + k) <<< s), in both halves; the two chains are
         // independent, so the processor overlaps them. `a + w[m] + k` does not wait for `b`.
+        // `v <<< s` in every lane: two shifts and an or (and a copy), or for 16 two shuffles
+        // that swap the halves of each word.
+        macro_rules! rotl {
+            ($v:ident, 16) => {
+                shuffle_ai_i16_h64all_m128i::<0b10_11_00_01>(shuffle_ai_i16_l64all_m128i::<0b10_11_00_01>($v))
+            };
+            ($v:ident, $s:tt) => {
+                bitor_m128i(shl_imm_u32_m128i::<$s>($v), shr_imm_u32_m128i::<{ 32 - $s }>($v))
+            };
+        }
         macro_rules! step {
             // `i` adds one less than its function; its constant makes up for it.
             (i, $($rest:tt)*) => { step!(@ i, 1, $($rest)*) };
             ($fun:ident, $($rest:tt)*) => { step!(@ $fun, 0, $($rest)*) };
-            (@ $fun:ident, $adj:literal, $a0:ident, $a1:ident, $b0:ident, $b1:ident, $c0:ident, $c1:ident, $d0:ident, $d1:ident, $m:ident, $k:literal, $s:literal) => {{
+            (@ $fun:ident, $adj:literal, $a0:ident, $a1:ident, $b0:ident, $b1:ident, $c0:ident, $c1:ident, $d0:ident, $d1:ident, $m:ident, $k:literal, $s:tt) => {{
                 let k = set_splat_i32_m128i(($k as u32).wrapping_sub($adj) as i32);
                 let t0 = $fun(add_i32_m128i($a0, add_i32_m128i($m.0, k)), $b0, $c0, $d0);
                 let t1 = $fun(add_i32_m128i($a1, add_i32_m128i($m.1, k)), $b1, $c1, $d1);
-                $a0 = add_i32_m128i(
-                    bitor_m128i(shl_imm_u32_m128i::<$s>(t0), shr_imm_u32_m128i::<{ 32 - $s }>(t0)),
-                    $b0,
-                );
-                $a1 = add_i32_m128i(
-                    bitor_m128i(shl_imm_u32_m128i::<$s>(t1), shr_imm_u32_m128i::<{ 32 - $s }>(t1)),
-                    $b1,
-                );
+                $a0 = add_i32_m128i(rotl!(t0, $s), $b0);
+                $a1 = add_i32_m128i(rotl!(t1, $s), $b1);
             }};
         }
         step!(f, a0, a1, b0, b1, c0, c1, d0, d1, w0, 0xd76aa478, 7);
@@ -613,6 +625,64 @@ mod tests {
         }
         assert!(compute_many(&[]).is_empty());
         assert_eq!(compute_many(&[&files[3]]), vec![compute(&files[3])]);
+    }
+
+    fn check_many(files: &[Vec<u8>]) {
+        let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+        let many = compute_many(&refs);
+        assert_eq!(many.len(), files.len());
+        for (f, m) in files.iter().zip(&many) {
+            assert_eq!(
+                *m,
+                compute(f),
+                "length {} of {:?}",
+                f.len(),
+                files.iter().map(Vec::len).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn many_at_once_match_one_at_a_time_for_any_mix() {
+        // Groups of every size around the lane count, of empty, short, two-padding-block and
+        // long containers mixed at random (xorshift), so that lanes go idle, are refilled,
+        // switch from body to padding at different steps, and end alone or a few together.
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as usize
+        };
+        for round in 0..4 {
+            for count in 0..=3 * LANES + 1 {
+                let files: Vec<Vec<u8>> = (0..count)
+                    .map(|_| {
+                        let n = match next() % 6 {
+                            0 => next() % 21,
+                            1 => 20 + next() % 64,
+                            2 => 20 + 64 * (1 + next() % 3) + 56 + next() % 8,
+                            3 if round % 2 == 1 => 20 + 64 * 60 + next() % 64,
+                            _ => next() % 900,
+                        };
+                        body(n)
+                    })
+                    .collect();
+                check_many(&files);
+            }
+        }
+    }
+
+    #[test]
+    fn many_at_once_with_equal_lengths_and_one_far_longer() {
+        for n in [0, 20, 21, 76, 83, 84, 147, 148, 20 + 64 * 5] {
+            // Every lane changes at the same step.
+            check_many(&vec![body(n); 2 * LANES + 3]);
+            // One message outlasts all the others by far and ends alone.
+            let mut files = vec![body(n); LANES + 1];
+            files.insert(LANES / 2, body(20 + 64 * 100 + 9));
+            check_many(&files);
+        }
     }
 
     #[test]
