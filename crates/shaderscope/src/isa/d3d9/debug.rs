@@ -219,12 +219,11 @@ impl<'a> DebugView<'a> {
         })
     }
 
-    /// Byte offset (from the version token) of instruction record `i`.
-    pub(crate) fn line_offset(&self, i: usize) -> Option<u32> {
-        if i >= self.line_count as usize {
-            return None;
-        }
-        self.blob.u32(self.lines_at + 8 * i + 4).ok()
+    /// The instruction records, 8 bytes each (checked by [`DebugView::parse`]), for callers
+    /// that step through them without a bounds check against the whole block per field.
+    pub(crate) fn line_table(&self) -> &'a [u8] {
+        let len = 8 * self.line_count as usize;
+        self.blob.b.get(self.lines_at..self.lines_at.saturating_add(len)).unwrap_or(&[])
     }
 
     /// Number of variables.
@@ -256,15 +255,16 @@ impl<'a> DebugView<'a> {
         self.string(v.name)
     }
 
-    /// Write `k` of a variable: `(instruction record index, component per destination component)`.
-    pub(crate) fn write(&self, v: &VariableView, k: usize) -> Option<(u32, [u16; 4])> {
-        if k >= v.write_count as usize {
-            return None;
-        }
-        let e = v.writes_at + 12 * k;
-        let b = &self.blob;
-        let comps = [b.u16(e + 4).ok()?, b.u16(e + 6).ok()?, b.u16(e + 8).ok()?, b.u16(e + 10).ok()?];
-        Some((b.u32(e).ok()?, comps))
+    /// The writes of a variable, in order: `(instruction record index, component per
+    /// destination component)`. Read from the table [`DebugView::parse`] checked.
+    pub(crate) fn writes(&self, v: &VariableView) -> impl Iterator<Item = (u32, [u16; 4])> + use<'a> {
+        let len = 12 * v.write_count as usize;
+        let table = self.blob.b.get(v.writes_at..v.writes_at.saturating_add(len)).unwrap_or(&[]);
+        table.chunks_exact(12).map(|e| {
+            let word = |i: usize| crate::bytes::le_u32(e, i).unwrap_or(0);
+            let (xy, zw) = (word(4), word(8));
+            (word(0), [xy as u16, (xy >> 16) as u16, zw as u16, (zw >> 16) as u16])
+        })
     }
 
     /// Number of writes of a variable.
@@ -296,7 +296,7 @@ impl DebugInfo {
                 Variable {
                     scope: view.scope(&v).map(Cow::into_owned),
                     name: view.name(&v).into_owned(),
-                    writes: (0..n).filter_map(|k| view.write(&v, k)).collect(),
+                    writes: view.writes(&v).take(n).collect(),
                 }
             })
             .collect();

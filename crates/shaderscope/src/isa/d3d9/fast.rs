@@ -75,7 +75,7 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
             let _ = print::write_instruction(&ins, version, out);
         }
         if let (Some(r), Some(d)) = (record, &debug) {
-            let _ = d.write_comment(r.0, out);
+            out.push_ascii(d.comment(r.0));
         }
         if opts.raw {
             let words = (0..len).filter_map(|i| le_u32(body, 4 * i));
