@@ -5,10 +5,10 @@
 //! prints the same text for shader model 2 and 3 (the level-9 programs of DXBC files) without
 //! that model: one walk over the tokens finds what [`Program::parse`] would reject, the `DBUG`
 //! block and the slot counts; a second prints. Common instructions (declarations, `def`,
-//! arithmetic, comparisons and texture loads whose operands are registers without relative
-//! addressing) are written from their tokens with tables built at compile time; any other
-//! (predicated, malformed, relative addressing, unusual modifiers or registers) is decoded
-//! alone and printed by the general code. The tests check that both paths give the same text
+//! arithmetic, comparisons and texture loads whose operands are registers, sources possibly
+//! addressed relatively: `c26[a0.x]`) are written from their tokens with tables built at
+//! compile time; any other (predicated, malformed, relative destinations, unusual modifiers
+//! or registers) is decoded alone and printed by the general code. The tests check that both paths give the same text
 //! on every corpus program and on damaged ones.
 
 use super::opcode::{self, Form, OpInfo};
@@ -151,6 +151,9 @@ fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
 /// destination of 20 and four sources of 38 with their separators: 221 bytes).
 const ROOM: usize = 224;
 
+/// Room added for each relative address (`[`, register 12, swizzle 5, `]`).
+const RELATIVE_ROOM: usize = 20;
+
 /// Bit 13 of a parameter token: relative addressing.
 const RELATIVE: u32 = 1 << 13;
 
@@ -174,7 +177,11 @@ fn instruction(
     if info.form == Form::Def {
         return def(body, name, name_len, regs, out);
     }
-    out.write_with(ROOM, |w| {
+    // Tokens beyond one per parameter are (in a well-formed instruction) relative addresses.
+    let params =
+        usize::from(info.dst) + usize::from(info.srcs.get(version.src_column()).copied().unwrap_or(0));
+    let room = ROOM + RELATIVE_ROOM * (body.len() / 4).saturating_sub(params);
+    out.write_with(room, |w| {
         operation(token, body, info, (name, name_len), version, regs, w).is_some() && w.commit()
     })
 }
@@ -238,9 +245,7 @@ fn operation(
     }
     let dst = usize::from(info.dst);
     let srcs = usize::from(*info.srcs.get(version.src_column())?);
-    // One token per parameter (no address tokens) and as many as the opcode takes; otherwise
-    // the general decoder marks the instruction malformed.
-    if body.len() != 4 * (dst + srcs) || dst + srcs > 5 {
+    if dst + srcs > 5 {
         return None;
     }
     let mut sep: ([u8; 2], usize) = (*b"  ", 1);
@@ -254,12 +259,19 @@ fn operation(
         destination(d, regs, w)?;
         sep = (*b", ", 2);
     }
-    for i in dst..dst + srcs {
+    // A source with bit 13 set is followed by its address token.
+    let mut at = 4 * dst;
+    for _ in 0..srcs {
         w.put(&sep.0, sep.1);
         sep = (*b", ", 2);
-        source(le_u32(body, 4 * i)?, regs, w)?;
+        let s = le_u32(body, at)?;
+        let address = if s & RELATIVE != 0 { le_u32(body, at + 4) } else { None };
+        at += if address.is_some() { 8 } else { 4 };
+        source(s, address, regs, w)?;
     }
-    Some(())
+    // As many parameters as the opcode takes and nothing after them; otherwise the general
+    // decoder marks the instruction malformed.
+    (at == body.len()).then_some(())
 }
 
 /// `_2d`, `_texcoord1`… after `dcl` (see the general printer's `dcl_suffix`).
@@ -292,16 +304,28 @@ fn destination(d: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     Some(())
 }
 
-/// A source: modifier, register, swizzle; `None` for a modifier without a name.
+/// A source: modifier, register, relative address (`c26[a0.x]`, from the `address` token
+/// that follows a source with bit 13 set), swizzle; `None` for a modifier without a name.
 #[inline]
-fn source(s: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn source(s: u32, address: Option<u32>, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     let m = ((s >> 24) & 0xf) as usize;
     let (before, after) = SOURCE_MODIFIERS.get(m)?;
     if after.1 == usize::MAX {
         return None;
     }
     w.put(&before.0.to_le_bytes(), before.1);
-    register(s, regs, w)?;
+    match address {
+        None => register(s, regs, w)?,
+        Some(a) => {
+            // The general printer names the address register by its type and number alone.
+            register_name(s, regs, w)?;
+            w.put(b"[", 1);
+            register_name(a, regs, w)?;
+            let (swizzle, n) = SWIZZLES.get(((a >> 16) & 0xff) as usize)?;
+            w.put(&swizzle.to_le_bytes(), *n);
+            w.put(b"]", 1);
+        }
+    }
     w.put(&after.0.to_le_bytes(), after.1);
     let (swizzle, n) = SWIZZLES.get(((s >> 16) & 0xff) as usize)?;
     w.put(&swizzle.to_le_bytes(), *n);
@@ -315,6 +339,12 @@ fn register(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     if p & RELATIVE != 0 {
         return None;
     }
+    register_name(p, regs, w)
+}
+
+/// [`register`] whatever bit 13 says.
+#[inline]
+fn register_name(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     let n = p & 0x7ff;
     let reg = regs.get(register_type(p))?;
     match reg.shape {
@@ -754,6 +784,37 @@ mod tests {
         body.extend([op(0x51, 4), dst(2, 7, 0xf), 0, 0, 0]);
         body.extend([op(0x1f, 3), 0x8000_0000, dst(1, 0, 0xf), 0]);
         body.extend([op(0x3f, 2), 1, 2, op(0x31, 0)]);
+        // Relative sources: address registers of every type and swizzle, source modifiers,
+        // two relative sources, a missing address token, an address token with bit 13 set.
+        for ty in 0..32 {
+            for (swz, m) in [(0, 0), (0x55, 1), (0xe4, 11), (0x1b, 12), (0xaa, 14), (0xff, 6)] {
+                body.extend([
+                    op(4, 5),
+                    dst(0, 1, 0xf),
+                    src(2, 26, 0xe4, m) | RELATIVE,
+                    src(ty, 0, swz, 0),
+                    src(1, 4, 0, 0),
+                    src(0, 1, 0xe4, 0),
+                ]);
+            }
+        }
+        body.extend([
+            op(2, 5),
+            dst(0, 0, 3),
+            src(2, 3, 0x55, 0) | RELATIVE,
+            src(3, 0, 0, 0),
+            src(1, 5, 0xe4, 1) | RELATIVE,
+            src(15, 0, 0xe4, 0),
+        ]);
+        body.extend([op(1, 2), dst(0, 0, 0xf), src(2, 3, 0xe4, 0) | RELATIVE]);
+        body.extend([op(1, 3), dst(0, 0, 0xf), src(2, 3, 0xe4, 0) | RELATIVE, src(3, 0, 0, 0) | RELATIVE]);
+        body.extend([
+            op(1, 4),
+            dst(0, 0, 0xf),
+            src(2, 3, 0xe4, 0) | RELATIVE,
+            src(3, 0, 0, 0),
+            src(0, 0, 0, 0),
+        ]);
         for version in
             [0xfffe_0200u32, 0xfffe_0201, 0xfffe_0300, 0xfffe_03ff, 0xffff_0200, 0xffff_0201, 0xffff_0300]
         {
@@ -793,9 +854,18 @@ mod tests {
         yes(vs30, &[0x0200_001f, 0x8001_0005, 0xe00f_0002], "dcl_texcoord1 o2");
         yes(ps20, &[0x0300_0042 | 1 << 16, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800], "texldp r0, t0, s0");
         yes(vs30, &[0x0500_0051, 0xa00f_0001, 0x3f80_0000, 0, 0, 0], "def c1, 1, 0, 0, 0");
-        // Predicated, relative addressing, wrong length, `_shift4`: the general path.
+        let vs20 = Version::from_token(0xfffe_0200).unwrap();
+        yes(
+            vs20,
+            &[0x0500_0004, 0x800f_0001, 0xa0e4_201a, 0xb055_0000, 0x9000_0004, 0x80e4_0001],
+            "mad r1, c26[a0.y], v4.x, r1",
+        );
+        yes(vs20, &[0x0300_0001, 0x8001_0000, 0xace4_2002, 0xb000_0000], "mov r0.x, -c2[a0.x]_abs");
+        // Predicated, relative destination, missing address token, wrong length, `_shift4`:
+        // the general path.
         no(vs30, &[0x1300_0001, 0x800f_0000, 0xb000_1000, 0x80e4_0001]);
-        no(vs30, &[0x0300_0001, 0x800f_0000, 0xa0e4_2000, 0xb000_0000]);
+        no(vs30, &[0x0300_0001, 0xe00f_2000, 0xf000_0800, 0x80e4_0000]);
+        no(vs30, &[0x0200_0001, 0x800f_0000, 0xa0e4_2000]);
         no(vs30, &[0x0300_0001, 0x800f_0000, 0x80e4_0001, 0x80e4_0001]);
         no(vs30, &[0x0200_0001, 0x840f_0000, 0x80e4_0001]);
     }
