@@ -191,8 +191,7 @@ fn def(body: &[u8], name: [u8; NAME_MAX], name_len: usize, regs: &Registers, out
     let (Some(d), 20) = (le_u32(body, 0), body.len()) else { return false };
     let ok = out.write_with(64, |w| {
         w.put(&name, name_len);
-        w.put(b" ", 1);
-        destination(d, regs, w).is_some() && w.commit()
+        destination(d, SPACE, regs, w).is_some() && w.commit()
     });
     if ok {
         for i in 1..5 {
@@ -224,10 +223,8 @@ fn operation(
             }
             w.put(b"dcl", 3);
             dcl_suffix(usage, d, version, w)?;
-            let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
-            w.put(mods, *n);
-            w.put(b" ", 1);
-            return destination(d, regs, w);
+            result_modifiers(d, w)?;
+            return destination(d, SPACE, regs, w);
         }
         Form::Plain => w.put(&name, name_len),
         Form::Compare => {
@@ -248,26 +245,26 @@ fn operation(
     if dst + srcs > 5 {
         return None;
     }
-    let mut sep: ([u8; 2], usize) = (*b"  ", 1);
+    let mut sep = SPACE;
     if dst > 0 {
         let d = le_u32(body, 0)?;
         let (shift, n) = SHIFTS.get(((d >> 24) & 0xf) as usize).filter(|s| s.1 != usize::MAX)?;
-        w.put(&shift.to_le_bytes(), *n);
-        let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
-        w.put(mods, *n);
-        w.put(b" ", 1);
-        destination(d, regs, w)?;
-        sep = (*b", ", 2);
+        // Shifts and modifiers are rare: a test costs less than an empty copy.
+        if *n > 0 {
+            w.put(&shift.to_le_bytes(), *n);
+        }
+        result_modifiers(d, w)?;
+        destination(d, SPACE, regs, w)?;
+        sep = COMMA;
     }
     // A source with bit 13 set is followed by its address token.
     let mut at = 4 * dst;
     for _ in 0..srcs {
-        w.put(&sep.0, sep.1);
-        sep = (*b", ", 2);
         let s = le_u32(body, at)?;
         let address = if s & RELATIVE != 0 { le_u32(body, at + 4) } else { None };
         at += if address.is_some() { 8 } else { 4 };
-        source(s, address, regs, w)?;
+        source(s, address, sep, regs, w)?;
+        sep = COMMA;
     }
     // As many parameters as the opcode takes and nothing after them; otherwise the general
     // decoder marks the instruction malformed.
@@ -290,84 +287,114 @@ fn dcl_suffix(usage: u32, d: u32, version: Version, w: &mut Writer<'_>) -> Optio
     w.put(text, *n);
     let index = (usage >> 16) & 0xf;
     if index > 0 {
-        number(index, w);
+        let (digits, n) = number(index);
+        w.put(&digits.to_le_bytes(), n);
     }
     Some(())
 }
 
-/// A destination: register and write mask.
+/// `_sat`, `_pp`, `_centroid` of a destination (rare: tested before the copy).
 #[inline]
-fn destination(d: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
-    register(d, regs, w)?;
+fn result_modifiers(d: u32, w: &mut Writer<'_>) -> Option<()> {
+    let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
+    if *n > 0 {
+        w.put(mods, *n);
+    }
+    Some(())
+}
+
+/// A destination after `prefix` (a space or a comma): register and write mask.
+#[inline]
+fn destination(d: u32, prefix: Text, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+    put_joined(prefix, register(d, regs)?, w);
     let (mask, n) = MASKS.get(((d >> 16) & 0xf) as usize)?;
     w.put(&mask.to_le_bytes(), *n);
     Some(())
 }
 
-/// A source: modifier, register, relative address (`c26[a0.x]`, from the `address` token
-/// that follows a source with bit 13 set), swizzle; `None` for a modifier without a name.
+/// A source after `sep`: modifier, register, relative address (`c26[a0.x]`, from the
+/// `address` token that follows a source with bit 13 set), swizzle; `None` for a modifier
+/// without a name.
 #[inline]
-fn source(s: u32, address: Option<u32>, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn source(s: u32, address: Option<u32>, sep: Text, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     let m = ((s >> 24) & 0xf) as usize;
     let (before, after) = SOURCE_MODIFIERS.get(m)?;
     if after.1 == usize::MAX {
         return None;
     }
-    w.put(&before.0.to_le_bytes(), before.1);
+    // The separator (2 bytes at most) and the modifier before (4) fit in one word.
+    let prefix = (sep.0 | before.0 << (8 * sep.1), sep.1 + before.1);
     match address {
-        None => register(s, regs, w)?,
+        None => put_joined(prefix, register(s, regs)?, w),
         Some(a) => {
             // The general printer names the address register by its type and number alone.
-            register_name(s, regs, w)?;
-            w.put(b"[", 1);
-            register_name(a, regs, w)?;
+            put_joined(prefix, register_name(s, regs)?, w);
+            put_joined(text(b"["), register_name(a, regs)?, w);
             let (swizzle, n) = SWIZZLES.get(((a >> 16) & 0xff) as usize)?;
             w.put(&swizzle.to_le_bytes(), *n);
             w.put(b"]", 1);
         }
     }
-    w.put(&after.0.to_le_bytes(), after.1);
+    if after.1 > 0 {
+        w.put(&after.0.to_le_bytes(), after.1);
+    }
     let (swizzle, n) = SWIZZLES.get(((s >> 16) & 0xff) as usize)?;
     w.put(&swizzle.to_le_bytes(), *n);
     Some(())
 }
 
+/// Up to eight bytes of text as a `u64` (first byte lowest, zeros after) and their number.
+type Text = (u64, usize);
+
+/// The separators before parameters.
+const SPACE: Text = text(b" ");
+const COMMA: Text = text(b", ");
+
+/// `prefix` then `text`: in one copy when both fit in eight bytes, as they usually do.
+#[inline]
+fn put_joined(prefix: Text, text: Text, w: &mut Writer<'_>) {
+    let len = prefix.1 + text.1;
+    match text.0.checked_shl(8 * prefix.1 as u32) {
+        Some(shifted) if len <= 8 => w.put(&(prefix.0 | shifted).to_le_bytes(), len),
+        _ => {
+            w.put(&prefix.0.to_le_bytes(), prefix.1);
+            w.put(&text.0.to_le_bytes(), text.1);
+        }
+    }
+}
+
 /// The register of a parameter without relative addressing, named as
 /// `operand::write_register_name` names it; `None` for the registers it spells otherwise.
 #[inline]
-fn register(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn register(p: u32, regs: &Registers) -> Option<Text> {
     if p & RELATIVE != 0 {
         return None;
     }
-    register_name(p, regs, w)
+    register_name(p, regs)
 }
 
 /// [`register`] whatever bit 13 says.
 #[inline]
-fn register_name(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn register_name(p: u32, regs: &Registers) -> Option<Text> {
     let n = p & 0x7ff;
     let reg = regs.get(register_type(p))?;
     match reg.shape {
         Shape::Numbered => {
-            w.put(&reg.text.to_le_bytes(), reg.len);
-            number(n, w);
+            // At most four letters and four digits.
+            let (digits, len) = number(n);
+            Some((reg.text | u64::from(digits) << (8 * reg.len), reg.len + len))
         }
-        Shape::Fixed => w.put(&reg.text.to_le_bytes(), reg.len),
-        Shape::ByNumber(names) => {
-            let (text, len) = names.get(n as usize)?;
-            w.put(&text.to_le_bytes(), *len);
-        }
-        Shape::General => return None,
+        Shape::Fixed => Some((reg.text, reg.len)),
+        Shape::ByNumber(names) => names.get(n as usize).copied(),
+        Shape::General => None,
     }
-    Some(())
 }
 
-/// A register number (0–2047) or a usage index.
+/// A register number (0–2047) or a usage index: its digits (first lowest) and their number.
 #[inline]
-fn number(n: u32, w: &mut Writer<'_>) {
-    let len = 1 + usize::from(n >= 10) + usize::from(n >= 100) + usize::from(n >= 1000);
+fn number(n: u32) -> (u32, usize) {
     let digits = NUMBERS.get(n as usize).copied().unwrap_or(0);
-    w.put(&digits.to_le_bytes(), len);
+    (digits as u32, (digits >> 32) as usize)
 }
 
 /// The 5-bit register type of a parameter token (bits 28–30 low, 11–12 high).
@@ -466,16 +493,19 @@ const fn build_registers(kind: ShaderKind, vs3: bool) -> Registers {
 }
 
 const fn numbered(b: &[u8]) -> Register {
+    // Room for four digits after it in a `u64`.
+    assert!(b.len() <= 4);
     let (text, len) = text(b);
     Register { text, len, shape: Shape::Numbered }
 }
 
-/// Decimal digits of 0–2047 as bytes of a `u32`, first digit lowest.
-static NUMBERS: [u32; 2048] = build_numbers();
+/// Decimal digits of 0–2047 as bytes of the low `u32`, first digit lowest, and their number
+/// in the high one.
+static NUMBERS: [u64; 2048] = build_numbers();
 
 #[allow(clippy::indexing_slicing)]
-const fn build_numbers() -> [u32; 2048] {
-    let mut t = [0u32; 2048];
+const fn build_numbers() -> [u64; 2048] {
+    let mut t = [0u64; 2048];
     let mut n = 0;
     while n < 2048 {
         let mut digits = [0u8; 4];
@@ -489,10 +519,10 @@ const fn build_numbers() -> [u32; 2048] {
                 break;
             }
         }
-        let mut word = 0u32;
+        let mut word = (len as u64) << 32;
         let mut i = 0;
         while i < len {
-            word |= (digits[len - 1 - i] as u32) << (8 * i);
+            word |= (digits[len - 1 - i] as u64) << (8 * i);
             i += 1;
         }
         t[n] = word;
