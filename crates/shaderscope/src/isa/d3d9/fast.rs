@@ -61,9 +61,7 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
         }
         // `print::write_line_start` for plain text.
         if opts.offsets {
-            out.push_str("0x");
-            out.push_hex(offset, 8);
-            out.push_str(": ");
+            write_offset(offset, out);
         }
         out.push_spaces(print::INDENT.len() + 2 * level.min(print::MAX_DEPTH));
         let fast = match (row, info) {
@@ -71,15 +69,13 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
             _ => false,
         };
         if !fast {
-            let ins = super::decode_instruction(data, pos, base, version)?;
-            let _ = print::write_instruction(&ins, version, out);
+            write_decoded(data, pos, base, version, out)?;
         }
         if let (Some(r), Some(d)) = (record, &debug) {
             out.push_ascii(d.comment(r.0));
         }
         if opts.raw {
-            let words = (0..len).filter_map(|i| le_u32(body, 4 * i));
-            let _ = print::write_raw(token, words, out);
+            write_raw(token, body, out);
         }
         out.push('\n');
         if print::opens_block(op) {
@@ -89,6 +85,35 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
     }
     let _ = print::write_slots(scan.slots, out);
     Ok(())
+}
+
+// The rare parts of a line, kept out of the printing loop, where they would only crowd the
+// registers.
+
+/// `0x00000040: ` (`--offsets`).
+#[cold]
+#[inline(never)]
+fn write_offset(offset: u64, out: &mut TextBuf) {
+    out.push_str("0x");
+    out.push_hex(offset, 8);
+    out.push_str(": ");
+}
+
+/// An instruction of none of the fast forms, decoded alone and printed by the general printer.
+#[cold]
+#[inline(never)]
+fn write_decoded(data: &[u8], pos: usize, base: u64, version: Version, out: &mut TextBuf) -> Result<()> {
+    let ins = super::decode_instruction(data, pos, base, version)?;
+    let _ = print::write_instruction(&ins, version, out);
+    Ok(())
+}
+
+/// The instruction's tokens as a comment (`--raw`).
+#[cold]
+#[inline(never)]
+fn write_raw(token: u32, body: &[u8], out: &mut TextBuf) {
+    let words = (0..body.len() / 4).filter_map(|i| le_u32(body, 4 * i));
+    let _ = print::write_raw(token, words, out);
 }
 
 /// What the first walk over the tokens finds.
@@ -187,6 +212,8 @@ fn instruction(
 }
 
 /// `def c0, 1, 0.5, -2, 0`: the register through the writer, the floats formatted after it.
+/// Kept out of the printing loop, where it is rare and would only crowd the registers.
+#[inline(never)]
 fn def(body: &[u8], name: [u8; NAME_MAX], name_len: usize, regs: &Registers, out: &mut TextBuf) -> bool {
     let (Some(d), 20) = (le_u32(body, 0), body.len()) else { return false };
     let ok = out.write_with(64, |w| {
