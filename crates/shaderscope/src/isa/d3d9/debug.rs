@@ -255,6 +255,33 @@ impl<'a> DebugView<'a> {
         self.string(v.name)
     }
 
+    /// The bytes of [`DebugView::string`]: as stored when they are ASCII, as names are in
+    /// practice (a quicker check than UTF-8's).
+    fn text(&self, at: u32) -> Cow<'a, [u8]> {
+        match self.blob.str_bytes(at) {
+            Ok(b) if b.is_ascii() => Cow::Borrowed(b),
+            _ => match self.string(at) {
+                Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+                Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+            },
+        }
+    }
+
+    /// [`DebugView::entry`] as bytes ([`DebugView::text`]).
+    pub(crate) fn entry_text(&self) -> Cow<'a, [u8]> {
+        self.text(self.entry)
+    }
+
+    /// [`DebugView::scope`] as bytes ([`DebugView::text`]).
+    pub(crate) fn scope_text(&self, v: &VariableView) -> Option<Cow<'a, [u8]>> {
+        (v.scope != 0).then(|| self.text(v.scope))
+    }
+
+    /// [`DebugView::name`] as bytes ([`DebugView::text`]).
+    pub(crate) fn name_text(&self, v: &VariableView) -> Cow<'a, [u8]> {
+        self.text(v.name)
+    }
+
     /// The writes of a variable, in order: `(instruction record index, component per
     /// destination component)`. Read from the table [`DebugView::parse`] checked.
     pub(crate) fn writes(&self, v: &VariableView) -> impl Iterator<Item = (u32, [u16; 4])> + use<'a> {

@@ -3,12 +3,14 @@
 //! [`write_listing`](super::write_listing) prints a parsed [`Program`], whose instructions are
 //! each decoded into an [`Instruction`](super::Instruction) first. [`write_listing_text`]
 //! prints the same text for shader model 2 and 3 (the level-9 programs of DXBC files) without
-//! that model: one walk over the tokens finds what [`Program::parse`] would reject, the `DBUG`
-//! block and the slot counts; a second prints. Common instructions (declarations, `def`,
-//! arithmetic, comparisons and texture loads whose operands are registers, sources possibly
-//! addressed relatively: `c26[a0.x]`) are written from their tokens with tables built at
-//! compile time; any other (predicated, malformed, relative destinations, unusual modifiers
-//! or registers) is decoded alone and printed by the general code. The tests check that both paths give the same text
+//! that model, in one walk over the tokens that prints, counts slots and meets what
+//! [`Program::parse`] would reject (then the text is taken back). The `DBUG` block is looked
+//! for among the comments before the first instruction, where fxc writes it; one found later
+//! means a second walk. Common instructions (declarations, `def`, arithmetic, comparisons and
+//! texture loads whose operands are registers, sources possibly addressed relatively:
+//! `c26[a0.x]`) are written from their tokens with tables built at compile time; any other
+//! (predicated, malformed, relative destinations, unusual modifiers or registers) is decoded
+//! alone and printed by the general code. The tests check that both paths give the same text
 //! on every corpus program and on damaged ones.
 
 use super::opcode::{self, Form, OpInfo};
@@ -31,30 +33,105 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
         let _ = print::write_listing(&program, opts, out);
         return Ok(());
     }
-    let scan = scan(data, base, version)?;
-    let debug = scan.debug.and_then(|(o, d)| DebugLines::from_block(d, o));
+    let start = out.len();
+    let leading = first_debug_block(data, base, true);
+    let mut printed = print_program(data, base, version, opts, leading, leading.is_none(), out);
+    if let Ok(false) = printed {
+        // A `DBUG` block after the first instruction: print again with it.
+        out.truncate(start);
+        printed = print_program(data, base, version, opts, first_debug_block(data, base, false), false, out);
+    }
+    printed.map(|_| ()).inspect_err(|_| out.truncate(start))
+}
+
+/// The first `DBUG` comment (absolute offset of its data after the FourCC, that data), as
+/// [`Program::comment_block`] finds it; only among the comments before the first instruction
+/// when `leading`.
+fn first_debug_block(data: &[u8], base: u64, leading: bool) -> Option<(u64, &[u8])> {
+    let mut pos = 4usize;
+    loop {
+        let token = le_u32(data, pos)?;
+        if token == opcode::END_TOKEN {
+            return None;
+        }
+        let start = pos + 4;
+        if token as u16 == opcode::COMMENT {
+            let words = ((token >> 16) & 0x7fff) as usize;
+            let comment = data.get(start..).and_then(|r| r.get(..words * 4))?;
+            if let Some(d) = comment.strip_prefix(b"DBUG") {
+                return Some((base + start as u64 + 4, d));
+            }
+            pos = start + words * 4;
+        } else if leading {
+            return None;
+        } else {
+            pos = start + 4 * ((token >> 24) & 0xf) as usize;
+        }
+    }
+}
+
+/// Print the program, with the debug lines of the `DBUG` block `debug`, as [`Program::parse`]
+/// walks it for shader model 2 and later: the same errors where it fails (the caller takes
+/// back the text written). False, when `stop_at_debug`, at a `DBUG` comment.
+fn print_program(
+    data: &[u8],
+    base: u64,
+    version: Version,
+    opts: &ListingOptions,
+    debug: Option<(u64, &[u8])>,
+    stop_at_debug: bool,
+    out: &mut TextBuf,
+) -> Result<bool> {
+    let at = |pos: usize| base + pos as u64;
+    let debug = debug.and_then(|(o, d)| DebugLines::from_block(d, o));
     let regs = registers(version);
     let _ = print::write_version_line(base, version, out);
+    let mut slots = SlotCounts::default();
     let (mut level, mut previous, mut cursor) = (0usize, None, 0usize);
     let mut pos = 4usize;
-    while let Some(token) = le_u32(data, pos) {
+    loop {
+        let Some(token) = le_u32(data, pos) else {
+            if pos == data.len() {
+                break;
+            }
+            return Err(Error::truncated(at(pos), "d3d9 token", 4, (data.len() - pos) as u64));
+        };
         if token == opcode::END_TOKEN {
             break;
         }
+        let start = pos + 4;
         if token as u16 == opcode::COMMENT {
-            pos += 4 + 4 * ((token >> 16) & 0x7fff) as usize;
+            let words = ((token >> 16) & 0x7fff) as usize;
+            let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
+                Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
+            })?;
+            if stop_at_debug && comment.starts_with(b"DBUG") {
+                return Ok(false);
+            }
+            pos = start + words * 4;
             continue;
         }
         let len = ((token >> 24) & 0xf) as usize;
-        // The scan checked that the body is there.
-        let body = data.get(pos + 4..pos + 4 + 4 * len).unwrap_or(&[]);
-        let offset = base + pos as u64;
+        let Some(body) = data.get(start..).and_then(|r| r.get(..len * 4)) else {
+            return Err(Error::truncated(
+                at(pos),
+                "d3d9 instruction",
+                4 + len as u64 * 4,
+                (data.len() - pos) as u64,
+            ));
+        };
+        let offset = at(pos);
         let record = debug.as_ref().and_then(|d| d.record_from(pos as u64, &mut cursor));
         if let (Some(r), Some(d)) = (record, &debug) {
             let _ = d.write_line_directive(r, &mut previous, out);
         }
         let row = opcode::row(token as u16);
         let info = row.and_then(|r| opcode::TABLE.get(r));
+        if let Some(info) = info {
+            let (total, texture) = info.cost.slots(version);
+            slots.total += total;
+            slots.texture += texture;
+        }
         let op = info.map(|i| i.opcode);
         if print::closes_block(op) {
             level = level.saturating_sub(1);
@@ -81,10 +158,10 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
         if print::opens_block(op) {
             level += 1;
         }
-        pos += 4 + 4 * len;
+        pos = start + 4 * len;
     }
-    let _ = print::write_slots(scan.slots, out);
-    Ok(())
+    let _ = print::write_slots(slots, out);
+    Ok(true)
 }
 
 // The rare parts of a line, kept out of the printing loop, where they would only crowd the
@@ -114,61 +191,6 @@ fn write_decoded(data: &[u8], pos: usize, base: u64, version: Version, out: &mut
 fn write_raw(token: u32, body: &[u8], out: &mut TextBuf) {
     let words = (0..body.len() / 4).filter_map(|i| le_u32(body, 4 * i));
     let _ = print::write_raw(token, words, out);
-}
-
-/// What the first walk over the tokens finds.
-struct Scan<'a> {
-    slots: SlotCounts,
-    /// The first `DBUG` comment: absolute offset of its data after the FourCC, that data.
-    debug: Option<(u64, &'a [u8])>,
-}
-
-/// Walk the items after the version token as [`Program::parse`] does for shader model 2 and
-/// later, with the same errors, counting slots and finding the `DBUG` comment.
-fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
-    let at = |pos: usize| base + pos as u64;
-    let mut slots = SlotCounts::default();
-    let mut debug = None;
-    let mut pos = 4usize;
-    loop {
-        let Some(token) = le_u32(data, pos) else {
-            if pos == data.len() {
-                break;
-            }
-            return Err(Error::truncated(at(pos), "d3d9 token", 4, (data.len() - pos) as u64));
-        };
-        if token == opcode::END_TOKEN {
-            break;
-        }
-        let start = pos + 4;
-        if token as u16 == opcode::COMMENT {
-            let words = ((token >> 16) & 0x7fff) as usize;
-            let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
-                Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
-            })?;
-            if debug.is_none() && comment.starts_with(b"DBUG") {
-                debug = Some((at(pos) + 8, comment.get(4..).unwrap_or(&[])));
-            }
-            pos = start + words * 4;
-            continue;
-        }
-        let len = ((token >> 24) & 0xf) as usize;
-        if data.get(start..).and_then(|r| r.get(..len * 4)).is_none() {
-            return Err(Error::truncated(
-                at(pos),
-                "d3d9 instruction",
-                4 + len as u64 * 4,
-                (data.len() - pos) as u64,
-            ));
-        }
-        if let Some(info) = opcode::lookup(token as u16) {
-            let (total, texture) = info.cost.slots(version);
-            slots.total += total;
-            slots.texture += texture;
-        }
-        pos = start + len * 4;
-    }
-    Ok(Scan { slots, debug })
 }
 
 /// Room made for an instruction's text, counting the slack of the fixed-size copies: the
@@ -882,6 +904,64 @@ mod tests {
                 words.extend(end);
                 same(&bytes(&words), 0x40, &format!("version {version:08x}"));
             }
+        }
+    }
+
+    /// A `DBUG` comment for instructions at `offsets` (bytes from the version token): each on
+    /// its own line of `a.fx`, the first two writing the entry point's parameter `pin`.
+    fn debug_comment(offsets: &[u32]) -> Vec<u32> {
+        let n = offsets.len() as u32;
+        let (lines_at, vars_at) = (44, 44 + 8 * n);
+        let (writes_at, strings) = (vars_at + 20, vars_at + 44);
+        let (file, entry, name, creator) = (strings, strings + 5, strings + 10, strings + 14);
+        let mut w =
+            vec![u32::from_le_bytes(*b"DBUG"), 40, creator, 0, 1, 40, n, lines_at, 1, vars_at, entry, file];
+        for (k, &o) in offsets.iter().enumerate() {
+            w.extend([10 + 4 * k as u32, o]);
+        }
+        w.extend([entry, name, 0, 2, writes_at]);
+        w.extend([0, 0x0001_0000, 0xffff_ffff, 1, 0xffff_0002, 0x0003_ffff]);
+        w.extend(b"a.fx\0main\0pin\0cc\0\0\0\0".chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
+        let mut comment = vec![0xfffe | ((w.len() as u32) << 16)];
+        comment.extend(w);
+        comment
+    }
+
+    /// The `DBUG` block is found wherever it is: before the instructions (where fxc writes it
+    /// and the listing looks for it first), after some (a second walk), or not at all when the
+    /// first one is broken.
+    #[test]
+    fn debug_blocks_anywhere_print_as_the_general_printer_prints_them() {
+        let mov = [0x0200_0001, 0x800f_0000, 0x80e4_0001];
+        // `D`: the debug comment, `B`: a broken one, `C`: another comment, `I`: an instruction.
+        for layout in ["DIII", "IDII", "IIID", "BIDII", "CIDII", "DIBII", "IIIBD", "CDIII"] {
+            // Every item but the debug comment takes three words.
+            let size = |item: char| if item == 'D' { debug_comment(&[0; 3]).len() * 4 } else { 12 };
+            let mut offsets = Vec::new();
+            let mut at = 4;
+            for item in layout.chars() {
+                if item == 'I' {
+                    offsets.push(at as u32);
+                }
+                at += size(item);
+            }
+            let mut words = vec![0xfffe_0200u32];
+            for item in layout.chars() {
+                match item {
+                    'D' => words.extend(debug_comment(&offsets)),
+                    'B' => words.extend([0x0002_fffe, u32::from_le_bytes(*b"DBUG"), 7]),
+                    'C' => words.extend([0x0002_fffe, u32::from_le_bytes(*b"CTAB"), 7]),
+                    _ => words.extend(mov),
+                }
+            }
+            words.push(opcode::END_TOKEN);
+            let data = bytes(&words);
+            same(&data, 0x40, layout);
+            let mut out = TextBuf::default();
+            write_listing_text(&data, 0x40, &ListingOptions::default(), &mut out).unwrap();
+            let debug_lines = out.as_str().contains("#line 14") && out.as_str().contains("  // pin<0,1>");
+            let broken_first = layout.find('B').is_some_and(|b| b < layout.find('D').unwrap());
+            assert_eq!(debug_lines, !broken_first, "{layout}:\n{}", out.as_str());
         }
     }
 

@@ -274,10 +274,11 @@ pub(super) struct DebugLines<'a> {
 }
 
 /// How fxc names a variable: `::color` for a local of the entry point, `color` for its
-/// parameters, `ApplyFog::color` for those of an inlined function.
+/// parameters, `ApplyFog::color` for those of an inlined function. Names are the bytes of
+/// their text.
 struct Label<'a> {
     scope: Scope<'a>,
-    name: Cow<'a, str>,
+    name: Cow<'a, [u8]>,
 }
 
 /// The function a variable belongs to.
@@ -287,7 +288,7 @@ enum Scope<'a> {
     /// The entry point (`color`).
     Entry,
     /// Another function (`ApplyFog::color`).
-    Function(Cow<'a, str>),
+    Function(Cow<'a, [u8]>),
 }
 
 /// No write: the end of a chain of writes.
@@ -321,7 +322,7 @@ impl<'a> DebugLines<'a> {
         // exists can be printed. Each record's writes are chained in the order read (variable
         // order, the order fxc lists them in): `chains` holds the first and last of each
         // record, `writes` the next one after each write.
-        let entry = view.entry();
+        let entry = view.entry_text();
         let mut labels = Vec::with_capacity(view.variable_count());
         let mut chains = vec![[NONE; 2]; n];
         // About one write per instruction is usual.
@@ -346,12 +347,12 @@ impl<'a> DebugLines<'a> {
                 chain[1] = w;
                 writes.push((NONE, label, comps));
             }
-            let scope = match view.scope(&var) {
+            let scope = match view.scope_text(&var) {
                 None => Scope::Local,
                 Some(s) if s == entry => Scope::Entry,
                 Some(s) => Scope::Function(s),
             };
-            labels.push(Label { scope, name: view.name(&var) });
+            labels.push(Label { scope, name: view.name_text(&var) });
         }
         // About 24 bytes a write (`  // ::color<0,1,2,3>`).
         let mut comments = Vec::with_capacity(24 * writes.len());
@@ -500,11 +501,11 @@ impl Label<'_> {
             Scope::Local => push_prefix(out, b"::", 2),
             Scope::Entry => {}
             Scope::Function(s) => {
-                out.extend_from_slice(s.as_bytes());
+                out.extend_from_slice(s);
                 push_prefix(out, b"::", 2);
             }
         }
-        out.extend_from_slice(self.name.as_bytes());
+        out.extend_from_slice(&self.name);
         // `<`, at most four numbers of five digits with their commas, `>`: built in place,
         // then copied at once.
         let mut text = [0u8; 32];
@@ -513,8 +514,13 @@ impl Label<'_> {
             if len > 1 {
                 len = put(&mut text, len, b",", 1);
             }
-            let (digits, n) = crate::print::decimal(u64::from(*comp));
-            len = put(&mut text, len, digits.first_chunk::<5>().unwrap_or(&[0; 5]), n);
+            len = match *comp {
+                c @ 0..=9 => put(&mut text, len, &[b'0' + c as u8], 1),
+                c => {
+                    let (digits, n) = crate::print::decimal(u64::from(c));
+                    put(&mut text, len, digits.first_chunk::<5>().unwrap_or(&[0; 5]), n)
+                }
+            };
         }
         len = put(&mut text, len, b">", 1);
         push_prefix(out, &text, len);
