@@ -122,8 +122,10 @@ fn print_program(
         };
         let offset = at(pos);
         let record = debug.as_ref().and_then(|d| d.record_from(pos as u64, &mut cursor));
-        if let (Some(r), Some(d)) = (record, &debug) {
-            let _ = d.write_line_directive(r, &mut previous, out);
+        if let Some((line, file)) =
+            record.zip(debug.as_ref()).and_then(|(r, d)| d.directive(r, &mut previous))
+        {
+            write_directive(line, file, out);
         }
         let row = opcode::row(token as u16);
         let info = row.and_then(|r| opcode::TABLE.get(r));
@@ -174,6 +176,19 @@ fn write_offset(offset: u64, out: &mut TextBuf) {
     out.push_str("0x");
     out.push_hex(offset, 8);
     out.push_str(": ");
+}
+
+/// `#line 83 "Lighting.fxh"` (the name when the file changes) after an empty line.
+#[inline(never)]
+fn write_directive(line: u16, file: Option<&str>, out: &mut TextBuf) {
+    out.push_str("\n#line ");
+    out.push_u64(u64::from(line));
+    if let Some(name) = file {
+        out.push_str(" \"");
+        out.push_str(name);
+        out.push('"');
+    }
+    out.push('\n');
 }
 
 /// An instruction of none of the fast forms, decoded alone and printed by the general printer.

@@ -431,41 +431,44 @@ impl<'a> DebugLines<'a> {
     }
 
     /// The `#line` directive before an instruction with debug record `record`, when fxc
-    /// writes one; `previous` is the (file, line) of the last instruction that had a position.
+    /// writes one: the line, and the file's name when the file changes; `previous` is the
+    /// (file, line) of the last instruction that had a position.
     #[inline]
-    pub(super) fn write_line_directive<P: Printer + ?Sized>(
+    pub(super) fn directive(
         &self,
         record: Record,
         previous: &mut Option<(u16, u16)>,
-        out: &mut P,
-    ) -> fmt::Result {
+    ) -> Option<(u16, Option<&str>)> {
         let (_, line, file) = record;
         if file == 0xffff {
-            return Ok(());
+            return None;
         }
         // fxc starts a new `#line` when the file changes or the line moves by 3 or more
         // from the previous instruction's (checked on every /Zi listing of the corpus).
         let new_file = previous.is_none_or(|(f, _)| f != file);
         let jump = previous.is_some_and(|(_, l)| l.abs_diff(line) >= 3);
         *previous = Some((file, line));
-        if new_file || jump {
-            self.write_directive(line, new_file.then_some(file), out)?;
-        }
-        Ok(())
+        let name = || self.files.get(usize::from(file)).map_or("", |n| n);
+        (new_file || jump).then(|| (line, new_file.then(name)))
     }
 
-    /// `#line 83 "Lighting.fxh"` (the name only when `file` is given) after an empty line.
-    fn write_directive<P: Printer + ?Sized>(&self, line: u16, file: Option<u16>, out: &mut P) -> fmt::Result {
+    /// [`DebugLines::directive`] into a printer: `#line 83 "Lighting.fxh"` after an empty line.
+    fn write_line_directive<P: Printer + ?Sized>(
+        &self,
+        record: Record,
+        previous: &mut Option<(u16, u16)>,
+        out: &mut P,
+    ) -> fmt::Result {
+        let Some((line, file)) = self.directive(record, previous) else { return Ok(()) };
         out.start_line(None);
         out.write_str("\n")?;
         out.start_line(None);
         out.style(Style::Comment);
         out.write_str("#line ")?;
         push_number(out, u32::from(line))?;
-        if let Some(file) = file {
-            let name = self.files.get(usize::from(file));
+        if let Some(name) = file {
             out.write_str(" \"")?;
-            out.write_str(name.map_or("", |n| n))?;
+            out.write_str(name)?;
             out.write_str("\"")?;
         }
         out.reset();
