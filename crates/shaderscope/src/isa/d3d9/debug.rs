@@ -83,7 +83,7 @@ impl<'a> Blob<'a> {
     /// The bytes of the NUL-terminated string at `at`.
     fn str_bytes(&self, at: u32) -> Result<&'a [u8]> {
         let rest = self.b.get(at as usize..).unwrap_or(&[]);
-        let n = rest.iter().position(|&c| c == 0).ok_or_else(|| {
+        let n = nul_position(rest).ok_or_else(|| {
             Error::invalid(self.base + u64::from(at), "DBUG string", "no terminating NUL inside the block")
         })?;
         Ok(rest.get(..n).unwrap_or(&[]))
@@ -109,6 +109,25 @@ impl<'a> Blob<'a> {
         }
         Ok(at as usize)
     }
+}
+
+/// Where the first zero byte of `b` is, found eight bytes at a time: in a word `v`,
+/// `(v - 0x01…01) & !v & 0x80…80` marks the zero bytes, and its lowest mark is the first zero
+/// (a borrow can only mark bytes above a zero).
+fn nul_position(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut words = b.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let v = u64::from_le_bytes(w.try_into().unwrap_or([1; 8]));
+        let zeros = v.wrapping_sub(ONES) & !v & HIGHS;
+        if zeros != 0 {
+            return Some(at + (zeros.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&c| c == 0).map(|i| at + i)
 }
 
 /// A `DBUG` block read in place: [`DebugView::parse`] checks every table and string once (the
@@ -219,12 +238,11 @@ impl<'a> DebugView<'a> {
         })
     }
 
-    /// Byte offset (from the version token) of instruction record `i`.
-    pub(crate) fn line_offset(&self, i: usize) -> Option<u32> {
-        if i >= self.line_count as usize {
-            return None;
-        }
-        self.blob.u32(self.lines_at + 8 * i + 4).ok()
+    /// The instruction records, 8 bytes each (checked by [`DebugView::parse`]), for callers
+    /// that step through them without a bounds check against the whole block per field.
+    pub(crate) fn line_table(&self) -> &'a [u8] {
+        let len = 8 * self.line_count as usize;
+        self.blob.b.get(self.lines_at..self.lines_at.saturating_add(len)).unwrap_or(&[])
     }
 
     /// Number of variables.
@@ -256,15 +274,43 @@ impl<'a> DebugView<'a> {
         self.string(v.name)
     }
 
-    /// Write `k` of a variable: `(instruction record index, component per destination component)`.
-    pub(crate) fn write(&self, v: &VariableView, k: usize) -> Option<(u32, [u16; 4])> {
-        if k >= v.write_count as usize {
-            return None;
+    /// The bytes of [`DebugView::string`]: as stored when they are ASCII, as names are in
+    /// practice (a quicker check than UTF-8's).
+    fn text(&self, at: u32) -> Cow<'a, [u8]> {
+        match self.blob.str_bytes(at) {
+            Ok(b) if b.is_ascii() => Cow::Borrowed(b),
+            _ => match self.string(at) {
+                Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+                Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+            },
         }
-        let e = v.writes_at + 12 * k;
-        let b = &self.blob;
-        let comps = [b.u16(e + 4).ok()?, b.u16(e + 6).ok()?, b.u16(e + 8).ok()?, b.u16(e + 10).ok()?];
-        Some((b.u32(e).ok()?, comps))
+    }
+
+    /// [`DebugView::entry`] as bytes ([`DebugView::text`]).
+    pub(crate) fn entry_text(&self) -> Cow<'a, [u8]> {
+        self.text(self.entry)
+    }
+
+    /// [`DebugView::scope`] as bytes ([`DebugView::text`]).
+    pub(crate) fn scope_text(&self, v: &VariableView) -> Option<Cow<'a, [u8]>> {
+        (v.scope != 0).then(|| self.text(v.scope))
+    }
+
+    /// [`DebugView::name`] as bytes ([`DebugView::text`]).
+    pub(crate) fn name_text(&self, v: &VariableView) -> Cow<'a, [u8]> {
+        self.text(v.name)
+    }
+
+    /// The writes of a variable, in order: `(instruction record index, component per
+    /// destination component)`. Read from the table [`DebugView::parse`] checked.
+    pub(crate) fn writes(&self, v: &VariableView) -> impl Iterator<Item = (u32, [u16; 4])> + use<'a> {
+        let len = 12 * v.write_count as usize;
+        let table = self.blob.b.get(v.writes_at..v.writes_at.saturating_add(len)).unwrap_or(&[]);
+        table.chunks_exact(12).map(|e| {
+            let word = |i: usize| crate::bytes::le_u32(e, i).unwrap_or(0);
+            let (xy, zw) = (word(4), word(8));
+            (word(0), [xy as u16, (xy >> 16) as u16, zw as u16, (zw >> 16) as u16])
+        })
     }
 
     /// Number of writes of a variable.
@@ -296,7 +342,7 @@ impl DebugInfo {
                 Variable {
                     scope: view.scope(&v).map(Cow::into_owned),
                     name: view.name(&v).into_owned(),
-                    writes: (0..n).filter_map(|k| view.write(&v, k)).collect(),
+                    writes: view.writes(&v).take(n).collect(),
                 }
             })
             .collect();
@@ -380,6 +426,31 @@ mod tests {
         assert_eq!(d.variables.len(), vars as usize);
         assert_eq!(total, b.len() / 4);
         assert_eq!(d.variables[0].writes.len(), writes as usize);
+    }
+
+    #[test]
+    fn finds_the_first_nul_as_a_byte_search_does() {
+        let mut b = vec![b'a'; 40];
+        assert_eq!(nul_position(&b), None);
+        for first in 0..40 {
+            for second in first..40 {
+                b.fill(b'a');
+                b[first] = 0;
+                b[second] = 0;
+                // Bytes that a borrow could mistake for zeros after the first.
+                if second + 1 < 40 {
+                    b[second + 1] = 1;
+                }
+                for len in 0..=40 {
+                    assert_eq!(nul_position(&b[..len]), b[..len].iter().position(|&c| c == 0));
+                }
+            }
+        }
+        for v in [0x80u8, 0x81, 0xff, 0x01] {
+            let mut b = vec![v; 17];
+            b[9] = 0;
+            assert_eq!(nul_position(&b), Some(9));
+        }
     }
 
     #[test]

@@ -3,11 +3,13 @@
 //! [`write_listing`](super::write_listing) prints a parsed [`Program`], whose instructions are
 //! each decoded into an [`Instruction`](super::Instruction) first. [`write_listing_text`]
 //! prints the same text for shader model 2 and 3 (the level-9 programs of DXBC files) without
-//! that model: one walk over the tokens finds what [`Program::parse`] would reject, the `DBUG`
-//! block and the slot counts; a second prints. Common instructions (declarations, `def`,
-//! arithmetic, comparisons and texture loads whose operands are registers without relative
-//! addressing) are written from their tokens with tables built at compile time; any other
-//! (predicated, malformed, relative addressing, unusual modifiers or registers) is decoded
+//! that model, in one walk over the tokens that prints, counts slots and meets what
+//! [`Program::parse`] would reject (then the text is taken back). The `DBUG` block is looked
+//! for among the comments before the first instruction, where fxc writes it; one found later
+//! means a second walk. Common instructions (declarations, `def`, arithmetic, comparisons and
+//! texture loads whose operands are registers, sources possibly addressed relatively:
+//! `c26[a0.x]`) are written from their tokens with tables built at compile time; any other
+//! (predicated, malformed, relative destinations, unusual modifiers or registers) is decoded
 //! alone and printed by the general code. The tests check that both paths give the same text
 //! on every corpus program and on damaged ones.
 
@@ -31,79 +33,61 @@ pub fn write_listing_text(data: &[u8], base: u64, opts: &ListingOptions, out: &m
         let _ = print::write_listing(&program, opts, out);
         return Ok(());
     }
-    let scan = scan(data, base, version)?;
-    let debug = scan.debug.and_then(|(o, d)| DebugLines::from_block(d, o));
+    let start = out.len();
+    let leading = first_debug_block(data, base, true);
+    let mut printed = print_program(data, base, version, opts, leading, leading.is_none(), out);
+    if let Ok(false) = printed {
+        // A `DBUG` block after the first instruction: print again with it.
+        out.truncate(start);
+        printed = print_program(data, base, version, opts, first_debug_block(data, base, false), false, out);
+    }
+    printed.map(|_| ()).inspect_err(|_| out.truncate(start))
+}
+
+/// The first `DBUG` comment (absolute offset of its data after the FourCC, that data), as
+/// [`Program::comment_block`] finds it; only among the comments before the first instruction
+/// when `leading`.
+fn first_debug_block(data: &[u8], base: u64, leading: bool) -> Option<(u64, &[u8])> {
+    let mut pos = 4usize;
+    loop {
+        let token = le_u32(data, pos)?;
+        if token == opcode::END_TOKEN {
+            return None;
+        }
+        let start = pos + 4;
+        if token as u16 == opcode::COMMENT {
+            let words = ((token >> 16) & 0x7fff) as usize;
+            let comment = data.get(start..).and_then(|r| r.get(..words * 4))?;
+            if let Some(d) = comment.strip_prefix(b"DBUG") {
+                return Some((base + start as u64 + 4, d));
+            }
+            pos = start + words * 4;
+        } else if leading {
+            return None;
+        } else {
+            pos = start + 4 * ((token >> 24) & 0xf) as usize;
+        }
+    }
+}
+
+/// Print the program, with the debug lines of the `DBUG` block `debug`, as [`Program::parse`]
+/// walks it for shader model 2 and later: the same errors where it fails (the caller takes
+/// back the text written). False, when `stop_at_debug`, at a `DBUG` comment.
+fn print_program(
+    data: &[u8],
+    base: u64,
+    version: Version,
+    opts: &ListingOptions,
+    debug: Option<(u64, &[u8])>,
+    stop_at_debug: bool,
+    out: &mut TextBuf,
+) -> Result<bool> {
+    let at = |pos: usize| base + pos as u64;
+    let debug = debug.and_then(|(o, d)| DebugLines::from_block(d, o));
     let regs = registers(version);
     let _ = print::write_version_line(base, version, out);
-    let (mut level, mut previous, mut cursor) = (0usize, None, 0usize);
-    let mut pos = 4usize;
-    while let Some(token) = le_u32(data, pos) {
-        if token == opcode::END_TOKEN {
-            break;
-        }
-        if token as u16 == opcode::COMMENT {
-            pos += 4 + 4 * ((token >> 16) & 0x7fff) as usize;
-            continue;
-        }
-        let len = ((token >> 24) & 0xf) as usize;
-        // The scan checked that the body is there.
-        let body = data.get(pos + 4..pos + 4 + 4 * len).unwrap_or(&[]);
-        let offset = base + pos as u64;
-        let record = debug.as_ref().and_then(|d| d.record_from(pos as u64, &mut cursor));
-        if let (Some(r), Some(d)) = (record, &debug) {
-            let _ = d.write_line_directive(r, &mut previous, out);
-        }
-        let row = opcode::row(token as u16);
-        let info = row.and_then(|r| opcode::TABLE.get(r));
-        let op = info.map(|i| i.opcode);
-        if print::closes_block(op) {
-            level = level.saturating_sub(1);
-        }
-        // `print::write_line_start` for plain text.
-        if opts.offsets {
-            out.push_str("0x");
-            out.push_hex(offset, 8);
-            out.push_str(": ");
-        }
-        out.push_spaces(print::INDENT.len() + 2 * level.min(print::MAX_DEPTH));
-        let fast = match (row, info) {
-            (Some(row), Some(info)) => instruction(token, body, row, info, version, regs, out),
-            _ => false,
-        };
-        if !fast {
-            let ins = super::decode_instruction(data, pos, base, version)?;
-            let _ = print::write_instruction(&ins, version, out);
-        }
-        if let (Some(r), Some(d)) = (record, &debug) {
-            let _ = d.write_comment(r.0, out);
-        }
-        if opts.raw {
-            let words = (0..len).filter_map(|i| le_u32(body, 4 * i));
-            let _ = print::write_raw(token, words, out);
-        }
-        out.push('\n');
-        if print::opens_block(op) {
-            level += 1;
-        }
-        pos += 4 + 4 * len;
-    }
-    let _ = print::write_slots(scan.slots, out);
-    Ok(())
-}
-
-/// What the first walk over the tokens finds.
-struct Scan<'a> {
-    slots: SlotCounts,
-    /// The first `DBUG` comment: absolute offset of its data after the FourCC, that data.
-    debug: Option<(u64, &'a [u8])>,
-}
-
-/// Walk the items after the version token as [`Program::parse`] does for shader model 2 and
-/// later, with the same errors, counting slots and finding the `DBUG` comment.
-fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
-    let at = |pos: usize| base + pos as u64;
     let mut slots = SlotCounts::default();
-    let mut debug = None;
+    let (mut level, mut previous, mut cursor) = (0usize, None, 0usize);
     let mut pos = 4usize;
     loop {
         let Some(token) = le_u32(data, pos) else {
@@ -121,35 +105,116 @@ fn scan(data: &[u8], base: u64, version: Version) -> Result<Scan<'_>> {
             let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
                 Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
             })?;
-            if debug.is_none() && comment.starts_with(b"DBUG") {
-                debug = Some((at(pos) + 8, comment.get(4..).unwrap_or(&[])));
+            if stop_at_debug && comment.starts_with(b"DBUG") {
+                return Ok(false);
             }
             pos = start + words * 4;
             continue;
         }
         let len = ((token >> 24) & 0xf) as usize;
-        if data.get(start..).and_then(|r| r.get(..len * 4)).is_none() {
+        let Some(body) = data.get(start..).and_then(|r| r.get(..len * 4)) else {
             return Err(Error::truncated(
                 at(pos),
                 "d3d9 instruction",
                 4 + len as u64 * 4,
                 (data.len() - pos) as u64,
             ));
+        };
+        let offset = at(pos);
+        let record = debug.as_ref().and_then(|d| d.record_from(pos as u64, &mut cursor));
+        if let Some((line, file)) =
+            record.zip(debug.as_ref()).and_then(|(r, d)| d.directive(r, &mut previous))
+        {
+            write_directive(line, file, out);
         }
-        if let Some(info) = opcode::lookup(token as u16) {
+        let row = opcode::row(token as u16);
+        let info = row.and_then(|r| opcode::TABLE.get(r));
+        if let Some(info) = info {
             let (total, texture) = info.cost.slots(version);
             slots.total += total;
             slots.texture += texture;
         }
-        pos = start + len * 4;
+        let op = info.map(|i| i.opcode);
+        if print::closes_block(op) {
+            level = level.saturating_sub(1);
+        }
+        // `print::write_line_start` for plain text.
+        if opts.offsets {
+            write_offset(offset, out);
+        }
+        out.push_spaces(print::INDENT.len() + 2 * level.min(print::MAX_DEPTH));
+        let fast = match (row, info) {
+            (Some(row), Some(info)) => instruction(token, body, row, info, version, regs, out),
+            _ => false,
+        };
+        if !fast {
+            write_decoded(data, pos, base, version, out)?;
+        }
+        if let (Some(r), Some(d)) = (record, &debug) {
+            out.push_ascii(d.comment(r.0));
+        }
+        if opts.raw {
+            write_raw(token, body, out);
+        }
+        out.push('\n');
+        if print::opens_block(op) {
+            level += 1;
+        }
+        pos = start + 4 * len;
     }
-    Ok(Scan { slots, debug })
+    let _ = print::write_slots(slots, out);
+    Ok(true)
+}
+
+// The rare parts of a line, kept out of the printing loop, where they would only crowd the
+// registers.
+
+/// `0x00000040: ` (`--offsets`).
+#[cold]
+#[inline(never)]
+fn write_offset(offset: u64, out: &mut TextBuf) {
+    out.push_str("0x");
+    out.push_hex(offset, 8);
+    out.push_str(": ");
+}
+
+/// `#line 83 "Lighting.fxh"` (the name when the file changes) after an empty line.
+#[inline(never)]
+fn write_directive(line: u16, file: Option<&str>, out: &mut TextBuf) {
+    out.push_str("\n#line ");
+    out.push_u64(u64::from(line));
+    if let Some(name) = file {
+        out.push_str(" \"");
+        out.push_str(name);
+        out.push('"');
+    }
+    out.push('\n');
+}
+
+/// An instruction of none of the fast forms, decoded alone and printed by the general printer.
+#[cold]
+#[inline(never)]
+fn write_decoded(data: &[u8], pos: usize, base: u64, version: Version, out: &mut TextBuf) -> Result<()> {
+    let ins = super::decode_instruction(data, pos, base, version)?;
+    let _ = print::write_instruction(&ins, version, out);
+    Ok(())
+}
+
+/// The instruction's tokens as a comment (`--raw`).
+#[cold]
+#[inline(never)]
+fn write_raw(token: u32, body: &[u8], out: &mut TextBuf) {
+    let words = (0..body.len() / 4).filter_map(|i| le_u32(body, 4 * i));
+    let _ = print::write_raw(token, words, out);
 }
 
 /// Room made for an instruction's text, counting the slack of the fixed-size copies: the
 /// longest fast form fits (mnemonic 16, variant 8, shift 8, result modifiers 16, space, a
 /// destination of 20 and four sources of 38 with their separators: 221 bytes).
 const ROOM: usize = 224;
+
+/// Room added for each relative address (`[`, register 12, swizzle 5, `]`).
+const RELATIVE_ROOM: usize = 20;
 
 /// Bit 13 of a parameter token: relative addressing.
 const RELATIVE: u32 = 1 << 13;
@@ -174,18 +239,23 @@ fn instruction(
     if info.form == Form::Def {
         return def(body, name, name_len, regs, out);
     }
-    out.write_with(ROOM, |w| {
+    // Tokens beyond one per parameter are (in a well-formed instruction) relative addresses.
+    let params =
+        usize::from(info.dst) + usize::from(info.srcs.get(version.src_column()).copied().unwrap_or(0));
+    let room = ROOM + RELATIVE_ROOM * (body.len() / 4).saturating_sub(params);
+    out.write_with(room, |w| {
         operation(token, body, info, (name, name_len), version, regs, w).is_some() && w.commit()
     })
 }
 
 /// `def c0, 1, 0.5, -2, 0`: the register through the writer, the floats formatted after it.
+/// Kept out of the printing loop, where it is rare and would only crowd the registers.
+#[inline(never)]
 fn def(body: &[u8], name: [u8; NAME_MAX], name_len: usize, regs: &Registers, out: &mut TextBuf) -> bool {
     let (Some(d), 20) = (le_u32(body, 0), body.len()) else { return false };
     let ok = out.write_with(64, |w| {
         w.put(&name, name_len);
-        w.put(b" ", 1);
-        destination(d, regs, w).is_some() && w.commit()
+        destination(d, SPACE, regs, w).is_some() && w.commit()
     });
     if ok {
         for i in 1..5 {
@@ -217,10 +287,8 @@ fn operation(
             }
             w.put(b"dcl", 3);
             dcl_suffix(usage, d, version, w)?;
-            let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
-            w.put(mods, *n);
-            w.put(b" ", 1);
-            return destination(d, regs, w);
+            result_modifiers(d, w)?;
+            return destination(d, SPACE, regs, w);
         }
         Form::Plain => w.put(&name, name_len),
         Form::Compare => {
@@ -238,28 +306,33 @@ fn operation(
     }
     let dst = usize::from(info.dst);
     let srcs = usize::from(*info.srcs.get(version.src_column())?);
-    // One token per parameter (no address tokens) and as many as the opcode takes; otherwise
-    // the general decoder marks the instruction malformed.
-    if body.len() != 4 * (dst + srcs) || dst + srcs > 5 {
+    if dst + srcs > 5 {
         return None;
     }
-    let mut sep: ([u8; 2], usize) = (*b"  ", 1);
+    let mut sep = SPACE;
     if dst > 0 {
         let d = le_u32(body, 0)?;
         let (shift, n) = SHIFTS.get(((d >> 24) & 0xf) as usize).filter(|s| s.1 != usize::MAX)?;
-        w.put(&shift.to_le_bytes(), *n);
-        let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
-        w.put(mods, *n);
-        w.put(b" ", 1);
-        destination(d, regs, w)?;
-        sep = (*b", ", 2);
+        // Shifts and modifiers are rare: a test costs less than an empty copy.
+        if *n > 0 {
+            w.put(&shift.to_le_bytes(), *n);
+        }
+        result_modifiers(d, w)?;
+        destination(d, SPACE, regs, w)?;
+        sep = COMMA;
     }
-    for i in dst..dst + srcs {
-        w.put(&sep.0, sep.1);
-        sep = (*b", ", 2);
-        source(le_u32(body, 4 * i)?, regs, w)?;
+    // A source with bit 13 set is followed by its address token.
+    let mut at = 4 * dst;
+    for _ in 0..srcs {
+        let s = le_u32(body, at)?;
+        let address = if s & RELATIVE != 0 { le_u32(body, at + 4) } else { None };
+        at += if address.is_some() { 8 } else { 4 };
+        source(s, address, sep, regs, w)?;
+        sep = COMMA;
     }
-    Some(())
+    // As many parameters as the opcode takes and nothing after them; otherwise the general
+    // decoder marks the instruction malformed.
+    (at == body.len()).then_some(())
 }
 
 /// `_2d`, `_texcoord1`… after `dcl` (see the general printer's `dcl_suffix`).
@@ -278,66 +351,114 @@ fn dcl_suffix(usage: u32, d: u32, version: Version, w: &mut Writer<'_>) -> Optio
     w.put(text, *n);
     let index = (usage >> 16) & 0xf;
     if index > 0 {
-        number(index, w);
+        let (digits, n) = number(index);
+        w.put(&digits.to_le_bytes(), n);
     }
     Some(())
 }
 
-/// A destination: register and write mask.
+/// `_sat`, `_pp`, `_centroid` of a destination (rare: tested before the copy).
 #[inline]
-fn destination(d: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
-    register(d, regs, w)?;
+fn result_modifiers(d: u32, w: &mut Writer<'_>) -> Option<()> {
+    let (mods, n) = RESULT_MODIFIERS.get(((d >> 20) & 0xf) as usize)?;
+    if *n > 0 {
+        w.put(mods, *n);
+    }
+    Some(())
+}
+
+/// A destination after `prefix` (a space or a comma): register and write mask.
+#[inline]
+fn destination(d: u32, prefix: Text, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+    put_joined(prefix, register(d, regs)?, w);
     let (mask, n) = MASKS.get(((d >> 16) & 0xf) as usize)?;
     w.put(&mask.to_le_bytes(), *n);
     Some(())
 }
 
-/// A source: modifier, register, swizzle; `None` for a modifier without a name.
+/// A source after `sep`: modifier, register, relative address (`c26[a0.x]`, from the
+/// `address` token that follows a source with bit 13 set), swizzle; `None` for a modifier
+/// without a name.
 #[inline]
-fn source(s: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn source(s: u32, address: Option<u32>, sep: Text, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
     let m = ((s >> 24) & 0xf) as usize;
     let (before, after) = SOURCE_MODIFIERS.get(m)?;
     if after.1 == usize::MAX {
         return None;
     }
-    w.put(&before.0.to_le_bytes(), before.1);
-    register(s, regs, w)?;
-    w.put(&after.0.to_le_bytes(), after.1);
+    // The separator (2 bytes at most) and the modifier before (4) fit in one word.
+    let prefix = (sep.0 | before.0 << (8 * sep.1), sep.1 + before.1);
+    match address {
+        None => put_joined(prefix, register(s, regs)?, w),
+        Some(a) => {
+            // The general printer names the address register by its type and number alone.
+            put_joined(prefix, register_name(s, regs)?, w);
+            put_joined(text(b"["), register_name(a, regs)?, w);
+            let (swizzle, n) = SWIZZLES.get(((a >> 16) & 0xff) as usize)?;
+            w.put(&swizzle.to_le_bytes(), *n);
+            w.put(b"]", 1);
+        }
+    }
+    if after.1 > 0 {
+        w.put(&after.0.to_le_bytes(), after.1);
+    }
     let (swizzle, n) = SWIZZLES.get(((s >> 16) & 0xff) as usize)?;
     w.put(&swizzle.to_le_bytes(), *n);
     Some(())
 }
 
+/// Up to eight bytes of text as a `u64` (first byte lowest, zeros after) and their number.
+type Text = (u64, usize);
+
+/// The separators before parameters.
+const SPACE: Text = text(b" ");
+const COMMA: Text = text(b", ");
+
+/// `prefix` then `text`: in one copy when both fit in eight bytes, as they usually do.
+#[inline]
+fn put_joined(prefix: Text, text: Text, w: &mut Writer<'_>) {
+    let len = prefix.1 + text.1;
+    match text.0.checked_shl(8 * prefix.1 as u32) {
+        Some(shifted) if len <= 8 => w.put(&(prefix.0 | shifted).to_le_bytes(), len),
+        _ => {
+            w.put(&prefix.0.to_le_bytes(), prefix.1);
+            w.put(&text.0.to_le_bytes(), text.1);
+        }
+    }
+}
+
 /// The register of a parameter without relative addressing, named as
 /// `operand::write_register_name` names it; `None` for the registers it spells otherwise.
 #[inline]
-fn register(p: u32, regs: &Registers, w: &mut Writer<'_>) -> Option<()> {
+fn register(p: u32, regs: &Registers) -> Option<Text> {
     if p & RELATIVE != 0 {
         return None;
     }
+    register_name(p, regs)
+}
+
+/// [`register`] whatever bit 13 says.
+#[inline]
+fn register_name(p: u32, regs: &Registers) -> Option<Text> {
     let n = p & 0x7ff;
     let reg = regs.get(register_type(p))?;
     match reg.shape {
         Shape::Numbered => {
-            w.put(&reg.text.to_le_bytes(), reg.len);
-            number(n, w);
+            // At most four letters and four digits.
+            let (digits, len) = number(n);
+            Some((reg.text | u64::from(digits) << (8 * reg.len), reg.len + len))
         }
-        Shape::Fixed => w.put(&reg.text.to_le_bytes(), reg.len),
-        Shape::ByNumber(names) => {
-            let (text, len) = names.get(n as usize)?;
-            w.put(&text.to_le_bytes(), *len);
-        }
-        Shape::General => return None,
+        Shape::Fixed => Some((reg.text, reg.len)),
+        Shape::ByNumber(names) => names.get(n as usize).copied(),
+        Shape::General => None,
     }
-    Some(())
 }
 
-/// A register number (0–2047) or a usage index.
+/// A register number (0–2047) or a usage index: its digits (first lowest) and their number.
 #[inline]
-fn number(n: u32, w: &mut Writer<'_>) {
-    let len = 1 + usize::from(n >= 10) + usize::from(n >= 100) + usize::from(n >= 1000);
+fn number(n: u32) -> (u32, usize) {
     let digits = NUMBERS.get(n as usize).copied().unwrap_or(0);
-    w.put(&digits.to_le_bytes(), len);
+    (digits as u32, (digits >> 32) as usize)
 }
 
 /// The 5-bit register type of a parameter token (bits 28–30 low, 11–12 high).
@@ -436,16 +557,19 @@ const fn build_registers(kind: ShaderKind, vs3: bool) -> Registers {
 }
 
 const fn numbered(b: &[u8]) -> Register {
+    // Room for four digits after it in a `u64`.
+    assert!(b.len() <= 4);
     let (text, len) = text(b);
     Register { text, len, shape: Shape::Numbered }
 }
 
-/// Decimal digits of 0–2047 as bytes of a `u32`, first digit lowest.
-static NUMBERS: [u32; 2048] = build_numbers();
+/// Decimal digits of 0–2047 as bytes of the low `u32`, first digit lowest, and their number
+/// in the high one.
+static NUMBERS: [u64; 2048] = build_numbers();
 
 #[allow(clippy::indexing_slicing)]
-const fn build_numbers() -> [u32; 2048] {
-    let mut t = [0u32; 2048];
+const fn build_numbers() -> [u64; 2048] {
+    let mut t = [0u64; 2048];
     let mut n = 0;
     while n < 2048 {
         let mut digits = [0u8; 4];
@@ -459,10 +583,10 @@ const fn build_numbers() -> [u32; 2048] {
                 break;
             }
         }
-        let mut word = 0u32;
+        let mut word = (len as u64) << 32;
         let mut i = 0;
         while i < len {
-            word |= (digits[len - 1 - i] as u32) << (8 * i);
+            word |= (digits[len - 1 - i] as u64) << (8 * i);
             i += 1;
         }
         t[n] = word;
@@ -754,6 +878,37 @@ mod tests {
         body.extend([op(0x51, 4), dst(2, 7, 0xf), 0, 0, 0]);
         body.extend([op(0x1f, 3), 0x8000_0000, dst(1, 0, 0xf), 0]);
         body.extend([op(0x3f, 2), 1, 2, op(0x31, 0)]);
+        // Relative sources: address registers of every type and swizzle, source modifiers,
+        // two relative sources, a missing address token, an address token with bit 13 set.
+        for ty in 0..32 {
+            for (swz, m) in [(0, 0), (0x55, 1), (0xe4, 11), (0x1b, 12), (0xaa, 14), (0xff, 6)] {
+                body.extend([
+                    op(4, 5),
+                    dst(0, 1, 0xf),
+                    src(2, 26, 0xe4, m) | RELATIVE,
+                    src(ty, 0, swz, 0),
+                    src(1, 4, 0, 0),
+                    src(0, 1, 0xe4, 0),
+                ]);
+            }
+        }
+        body.extend([
+            op(2, 5),
+            dst(0, 0, 3),
+            src(2, 3, 0x55, 0) | RELATIVE,
+            src(3, 0, 0, 0),
+            src(1, 5, 0xe4, 1) | RELATIVE,
+            src(15, 0, 0xe4, 0),
+        ]);
+        body.extend([op(1, 2), dst(0, 0, 0xf), src(2, 3, 0xe4, 0) | RELATIVE]);
+        body.extend([op(1, 3), dst(0, 0, 0xf), src(2, 3, 0xe4, 0) | RELATIVE, src(3, 0, 0, 0) | RELATIVE]);
+        body.extend([
+            op(1, 4),
+            dst(0, 0, 0xf),
+            src(2, 3, 0xe4, 0) | RELATIVE,
+            src(3, 0, 0, 0),
+            src(0, 0, 0, 0),
+        ]);
         for version in
             [0xfffe_0200u32, 0xfffe_0201, 0xfffe_0300, 0xfffe_03ff, 0xffff_0200, 0xffff_0201, 0xffff_0300]
         {
@@ -764,6 +919,64 @@ mod tests {
                 words.extend(end);
                 same(&bytes(&words), 0x40, &format!("version {version:08x}"));
             }
+        }
+    }
+
+    /// A `DBUG` comment for instructions at `offsets` (bytes from the version token): each on
+    /// its own line of `a.fx`, the first two writing the entry point's parameter `pin`.
+    fn debug_comment(offsets: &[u32]) -> Vec<u32> {
+        let n = offsets.len() as u32;
+        let (lines_at, vars_at) = (44, 44 + 8 * n);
+        let (writes_at, strings) = (vars_at + 20, vars_at + 44);
+        let (file, entry, name, creator) = (strings, strings + 5, strings + 10, strings + 14);
+        let mut w =
+            vec![u32::from_le_bytes(*b"DBUG"), 40, creator, 0, 1, 40, n, lines_at, 1, vars_at, entry, file];
+        for (k, &o) in offsets.iter().enumerate() {
+            w.extend([10 + 4 * k as u32, o]);
+        }
+        w.extend([entry, name, 0, 2, writes_at]);
+        w.extend([0, 0x0001_0000, 0xffff_ffff, 1, 0xffff_0002, 0x0003_ffff]);
+        w.extend(b"a.fx\0main\0pin\0cc\0\0\0\0".chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
+        let mut comment = vec![0xfffe | ((w.len() as u32) << 16)];
+        comment.extend(w);
+        comment
+    }
+
+    /// The `DBUG` block is found wherever it is: before the instructions (where fxc writes it
+    /// and the listing looks for it first), after some (a second walk), or not at all when the
+    /// first one is broken.
+    #[test]
+    fn debug_blocks_anywhere_print_as_the_general_printer_prints_them() {
+        let mov = [0x0200_0001, 0x800f_0000, 0x80e4_0001];
+        // `D`: the debug comment, `B`: a broken one, `C`: another comment, `I`: an instruction.
+        for layout in ["DIII", "IDII", "IIID", "BIDII", "CIDII", "DIBII", "IIIBD", "CDIII"] {
+            // Every item but the debug comment takes three words.
+            let size = |item: char| if item == 'D' { debug_comment(&[0; 3]).len() * 4 } else { 12 };
+            let mut offsets = Vec::new();
+            let mut at = 4;
+            for item in layout.chars() {
+                if item == 'I' {
+                    offsets.push(at as u32);
+                }
+                at += size(item);
+            }
+            let mut words = vec![0xfffe_0200u32];
+            for item in layout.chars() {
+                match item {
+                    'D' => words.extend(debug_comment(&offsets)),
+                    'B' => words.extend([0x0002_fffe, u32::from_le_bytes(*b"DBUG"), 7]),
+                    'C' => words.extend([0x0002_fffe, u32::from_le_bytes(*b"CTAB"), 7]),
+                    _ => words.extend(mov),
+                }
+            }
+            words.push(opcode::END_TOKEN);
+            let data = bytes(&words);
+            same(&data, 0x40, layout);
+            let mut out = TextBuf::default();
+            write_listing_text(&data, 0x40, &ListingOptions::default(), &mut out).unwrap();
+            let debug_lines = out.as_str().contains("#line 14") && out.as_str().contains("  // pin<0,1>");
+            let broken_first = layout.find('B').is_some_and(|b| b < layout.find('D').unwrap());
+            assert_eq!(debug_lines, !broken_first, "{layout}:\n{}", out.as_str());
         }
     }
 
@@ -793,9 +1006,18 @@ mod tests {
         yes(vs30, &[0x0200_001f, 0x8001_0005, 0xe00f_0002], "dcl_texcoord1 o2");
         yes(ps20, &[0x0300_0042 | 1 << 16, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800], "texldp r0, t0, s0");
         yes(vs30, &[0x0500_0051, 0xa00f_0001, 0x3f80_0000, 0, 0, 0], "def c1, 1, 0, 0, 0");
-        // Predicated, relative addressing, wrong length, `_shift4`: the general path.
+        let vs20 = Version::from_token(0xfffe_0200).unwrap();
+        yes(
+            vs20,
+            &[0x0500_0004, 0x800f_0001, 0xa0e4_201a, 0xb055_0000, 0x9000_0004, 0x80e4_0001],
+            "mad r1, c26[a0.y], v4.x, r1",
+        );
+        yes(vs20, &[0x0300_0001, 0x8001_0000, 0xace4_2002, 0xb000_0000], "mov r0.x, -c2[a0.x]_abs");
+        // Predicated, relative destination, missing address token, wrong length, `_shift4`:
+        // the general path.
         no(vs30, &[0x1300_0001, 0x800f_0000, 0xb000_1000, 0x80e4_0001]);
-        no(vs30, &[0x0300_0001, 0x800f_0000, 0xa0e4_2000, 0xb000_0000]);
+        no(vs30, &[0x0300_0001, 0xe00f_2000, 0xf000_0800, 0x80e4_0000]);
+        no(vs30, &[0x0200_0001, 0x800f_0000, 0xa0e4_2000]);
         no(vs30, &[0x0300_0001, 0x800f_0000, 0x80e4_0001, 0x80e4_0001]);
         no(vs30, &[0x0200_0001, 0x840f_0000, 0x80e4_0001]);
     }

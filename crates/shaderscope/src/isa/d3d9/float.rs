@@ -16,6 +16,18 @@ pub fn format_g9(v: f32, out: &mut String) {
 
 /// [`format_g9`] into any writer, in one `write_str`.
 pub fn write_g9<W: fmt::Write + ?Sized>(v: f32, out: &mut W) -> fmt::Result {
+    // Whole numbers below 1e9 (most `def` constants: 0, 1, -1, 2) are their digits: nine
+    // significant digits hold them exactly, and `%g` writes them without a point.
+    let magnitude = v.abs();
+    if magnitude < 1.0e9 {
+        let whole = magnitude as u32;
+        if whole as f32 == magnitude {
+            if v.is_sign_negative() {
+                out.write_char('-')?;
+            }
+            return super::operand::push_number(out, whole);
+        }
+    }
     let mut buf = Buf::default();
     g9(v, &mut buf);
     out.write_str(buf.as_str())
@@ -295,6 +307,20 @@ mod tests {
         for _ in 0..n / 4 {
             same((next() & 0x80ff_ffff) | ((next() % 40 + 107) << 23));
         }
+    }
+
+    #[test]
+    fn whole_numbers_match_the_reference() {
+        for i in -100_000i32..=100_000 {
+            same((i as f32).to_bits());
+        }
+        for i in (0..32).map(|k| 1u32 << k).chain([999_999_936, 999_999_999, 1_000_000_000, 1_000_000_064]) {
+            for b in (i as f32).to_bits().saturating_sub(2)..=(i as f32).to_bits().saturating_add(2) {
+                same(b);
+                same(b | 0x8000_0000);
+            }
+        }
+        same(0x8000_0000);
     }
 
     #[test]

@@ -257,13 +257,17 @@ pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
 }
 
 /// `v` in decimal, without going through `fmt` (register numbers are printed by the
-/// thousand).
+/// thousand). A digit at a time: numbers are short, and this spares checking the digits as
+/// UTF-8 and a copy of unknown length.
 pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
     if v < 10 {
         return out.write_char(char::from(b'0' + v as u8));
     }
     let (digits, n) = crate::print::decimal(u64::from(v));
-    out.write_str(std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or(""))
+    for &d in digits.get(..n).unwrap_or(&[]) {
+        out.write_char(char::from(d))?;
+    }
+    Ok(())
 }
 
 /// Append `.xz`-style write-mask text (nothing for a full mask).

@@ -253,29 +253,32 @@ fn fxc9_build(creator: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Source lines and variable comments from the program's `DBUG` block, read in place.
+/// Source lines and variable comments from the program's `DBUG` block: the instruction
+/// records are read in place, and each record's variable comment is written out once, when
+/// the block is read, so printing a line costs one copy.
 pub(super) struct DebugLines<'a> {
-    view: DebugView<'a>,
+    /// The instruction records, 8 bytes each: u16 line, u16 file, u32 offset.
+    lines: &'a [u8],
     /// (instruction offset from the version token, record index), sorted by offset; `None`
     /// when the records' offsets already increase strictly (fxc writes them in program order),
     /// and the record table itself is searched.
     by_offset: Option<Vec<(u64, usize)>>,
-    /// Where each record's writes start in `writes` (one more entry for the end).
-    first: Vec<u32>,
-    /// (variable, components) of every variable write, grouped by record, in variable order
-    /// within a record (the order fxc lists them in).
-    writes: Vec<(u32, [u16; 4])>,
-    /// Each variable's label, read once (a variable is usually written by several records).
-    labels: Vec<Label<'a>>,
+    /// The comments of all records, one after another: `  // ::color<0,1,2,3>, pin<0>` for a
+    /// record whose instruction writes variables, nothing for the others. Only whole UTF-8
+    /// sequences are written into it.
+    comments: Vec<u8>,
+    /// Where each record's comment ends in `comments` (it starts where the one before ends).
+    comment_ends: Vec<u32>,
     /// Source file names, read once.
     files: Vec<Cow<'a, str>>,
 }
 
 /// How fxc names a variable: `::color` for a local of the entry point, `color` for its
-/// parameters, `ApplyFog::color` for those of an inlined function.
+/// parameters, `ApplyFog::color` for those of an inlined function. Names are the bytes of
+/// their text.
 struct Label<'a> {
     scope: Scope<'a>,
-    name: Cow<'a, str>,
+    name: Cow<'a, [u8]>,
 }
 
 /// The function a variable belongs to.
@@ -285,8 +288,14 @@ enum Scope<'a> {
     /// The entry point (`color`).
     Entry,
     /// Another function (`ApplyFog::color`).
-    Function(Cow<'a, str>),
+    Function(Cow<'a, [u8]>),
 }
+
+/// No write: the end of a chain of writes.
+const NONE: u32 = u32::MAX;
+
+/// A debug record found for an instruction: `(record index, line, file)`.
+pub(super) type Record = (usize, u16, u16);
 
 impl<'a> DebugLines<'a> {
     fn new(program: &Program<'a>) -> Option<DebugLines<'a>> {
@@ -298,196 +307,245 @@ impl<'a> DebugLines<'a> {
     /// `None` when the block is broken (the listing then has no debug lines).
     pub(super) fn from_block(d: &'a [u8], base: u64) -> Option<DebugLines<'a>> {
         let view = DebugView::parse(d, base).ok()?;
-        let n = view.line_count();
-        let offsets = (0..n).map(|k| view.line_offset(k).unwrap_or(0));
-        let increasing = offsets.clone().zip(offsets.skip(1)).all(|(a, b)| a < b);
+        let lines = view.line_table();
+        let n = lines.len() / 8;
+        let offset = |k: usize| crate::bytes::le_u32(lines, 8 * k + 4).unwrap_or(0);
+        let increasing = (1..n).all(|k| offset(k - 1) < offset(k));
         let by_offset = (!increasing).then(|| {
             // The last record of an offset wins (reversed, then a stable sort keeps it first).
-            let mut by_offset: Vec<(u64, usize)> =
-                (0..n).rev().map(|k| (u64::from(view.line_offset(k).unwrap_or(0)), k)).collect();
+            let mut by_offset: Vec<(u64, usize)> = (0..n).rev().map(|k| (u64::from(offset(k)), k)).collect();
             by_offset.sort_by_key(|&(o, _)| o);
             by_offset.dedup_by_key(|&mut (o, _)| o);
             by_offset
         });
-        // Only records that exist can be printed; writes naming others are ignored. The writes
-        // are grouped by record with a counting sort, which keeps them in variable order
-        // within a record, and `first` says where each record's start.
-        let mut first = vec![0u32; n + 1];
+        // Each variable's first writes, within the budget; only writes naming a record that
+        // exists can be printed. Each record's writes are chained in the order read (variable
+        // order, the order fxc lists them in): `chains` holds the first and last of each
+        // record, `writes` the next one after each write.
+        let entry = view.entry_text();
         let mut labels = Vec::with_capacity(view.variable_count());
-        let entry = view.entry();
-        // Both passes take the same writes: each variable's first ones, within the budget.
-        let counts: Vec<usize> = {
-            let mut budget = view.write_budget();
-            (0..view.variable_count())
-                .map(|v| {
-                    let n = view.variable(v).map_or(0, |var| DebugView::write_count(&var).min(budget));
-                    budget -= n;
-                    n
-                })
-                .collect()
-        };
+        let mut chains = vec![[NONE; 2]; n];
+        // About one write per instruction is usual.
+        let mut writes: Vec<(u32, u32, [u16; 4])> = Vec::with_capacity(n);
+        let mut budget = view.write_budget();
         for v in 0..view.variable_count() {
             let Some(var) = view.variable(v) else { continue };
-            for w in 0..counts.get(v).copied().unwrap_or(0) {
-                if let Some((index, _)) = view.write(&var, w) {
-                    if let Some(c) = first.get_mut(index as usize + 1).filter(|_| (index as usize) < n) {
-                        *c = c.saturating_add(1);
+            let count = DebugView::write_count(&var).min(budget);
+            budget -= count;
+            let label = labels.len() as u32;
+            for (record, comps) in view.writes(&var).take(count) {
+                let Some(chain) = chains.get_mut(record as usize) else { continue };
+                let w = writes.len() as u32;
+                match chain[1] {
+                    NONE => chain[0] = w,
+                    last => {
+                        if let Some(before) = writes.get_mut(last as usize) {
+                            before.0 = w;
+                        }
                     }
                 }
+                chain[1] = w;
+                writes.push((NONE, label, comps));
             }
-            let scope = match view.scope(&var) {
+            let scope = match view.scope_text(&var) {
                 None => Scope::Local,
                 Some(s) if s == entry => Scope::Entry,
                 Some(s) => Scope::Function(s),
             };
-            labels.push(Label { scope, name: view.name(&var) });
+            labels.push(Label { scope, name: view.name_text(&var) });
         }
-        for k in 1..first.len() {
-            let before = first.get(k - 1).copied().unwrap_or(0);
-            if let Some(c) = first.get_mut(k) {
-                *c = c.saturating_add(before);
-            }
-        }
-        let mut next = first.clone();
-        let mut writes = vec![(0u32, [0u16; 4]); first.last().copied().unwrap_or(0) as usize];
-        for v in 0..view.variable_count() {
-            let Some(var) = view.variable(v) else { continue };
-            for w in 0..counts.get(v).copied().unwrap_or(0) {
-                let Some((index, comps)) = view.write(&var, w).filter(|(index, _)| (*index as usize) < n)
-                else {
-                    continue;
-                };
-                if let Some(at) = next.get_mut(index as usize) {
-                    if let Some(slot) = writes.get_mut(*at as usize) {
-                        *slot = (v as u32, comps);
+        // About 24 bytes a write (`  // ::color<0,1,2,3>`).
+        let mut comments = Vec::with_capacity(24 * writes.len());
+        let mut comment_ends = Vec::with_capacity(n);
+        for &[first, _] in &chains {
+            let (mut next, mut any) = (first, false);
+            while let Some(&(after, v, comps)) = writes.get(next as usize) {
+                if let Some(label) = labels.get(v as usize) {
+                    if any {
+                        push_prefix(&mut comments, b", ", 2);
+                    } else {
+                        push_prefix(&mut comments, b"  // ", 5);
                     }
-                    *at = at.saturating_add(1);
+                    any = true;
+                    label.write(&comps, &mut comments);
                 }
+                next = after;
             }
+            comment_ends.push(comments.len() as u32);
         }
         let files = (0..view.file_count()).map(|i| view.file(i).unwrap_or_default()).collect();
-        Some(DebugLines { view, by_offset, first, writes, labels, files })
+        Some(DebugLines { lines, by_offset, comments, comment_ends, files })
+    }
+
+    /// Byte offset (from the version token) of record `k`.
+    #[inline]
+    fn offset(&self, k: usize) -> Option<u32> {
+        crate::bytes::le_u32(self.lines, 8 * k + 4)
+    }
+
+    /// Record `k` with its line and file.
+    #[inline]
+    fn record_at(&self, k: usize) -> Option<Record> {
+        let w = crate::bytes::le_u32(self.lines, 8 * k)?;
+        Some((k, w as u16, (w >> 16) as u16))
     }
 
     /// [`DebugLines::record`] for instructions visited in program order: `cursor` (0 before
     /// the first instruction) remembers where the last search ended, so that records in
     /// increasing order are found by stepping instead of a binary search each time.
-    pub(super) fn record_from(&self, offset: u64, cursor: &mut usize) -> Option<(usize, u16, u16)> {
+    #[inline]
+    pub(super) fn record_from(&self, offset: u64, cursor: &mut usize) -> Option<Record> {
         if self.by_offset.is_some() {
             return self.record(offset);
         }
-        let n = self.view.line_count();
         let mut k = *cursor;
-        while k < n && self.view.line_offset(k).is_some_and(|o| u64::from(o) < offset) {
+        while self.offset(k).is_some_and(|o| u64::from(o) < offset) {
             k += 1;
         }
         *cursor = k;
-        (u64::from(self.view.line_offset(k)?) == offset).then_some(())?;
-        let r = self.view.line(k)?;
-        Some((k, r.line, r.file))
+        (u64::from(self.offset(k)?) == offset).then_some(())?;
+        self.record_at(k)
     }
 
     /// `(record index, line, file)` of the instruction at `offset` from the version token.
-    fn record(&self, offset: u64) -> Option<(usize, u16, u16)> {
+    fn record(&self, offset: u64) -> Option<Record> {
         let k = match &self.by_offset {
             Some(by_offset) => {
                 let i = by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
                 by_offset.get(i)?.1
             }
             None => {
-                let (mut lo, mut hi) = (0usize, self.view.line_count());
+                let (mut lo, mut hi) = (0usize, self.lines.len() / 8);
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2;
-                    if u64::from(self.view.line_offset(mid)?) < offset {
+                    if u64::from(self.offset(mid)?) < offset {
                         lo = mid + 1;
                     } else {
                         hi = mid;
                     }
                 }
-                (u64::from(self.view.line_offset(lo)?) == offset).then_some(lo)?
+                (u64::from(self.offset(lo)?) == offset).then_some(lo)?
             }
         };
-        let r = self.view.line(k)?;
-        Some((k, r.line, r.file))
+        self.record_at(k)
     }
 
     /// The `#line` directive before an instruction with debug record `record`, when fxc
-    /// writes one; `previous` is the (file, line) of the last instruction that had a position.
-    pub(super) fn write_line_directive<P: Printer + ?Sized>(
+    /// writes one: the line, and the file's name when the file changes; `previous` is the
+    /// (file, line) of the last instruction that had a position.
+    #[inline]
+    pub(super) fn directive(
         &self,
-        record: (usize, u16, u16),
+        record: Record,
         previous: &mut Option<(u16, u16)>,
-        out: &mut P,
-    ) -> fmt::Result {
+    ) -> Option<(u16, Option<&str>)> {
         let (_, line, file) = record;
         if file == 0xffff {
-            return Ok(());
+            return None;
         }
         // fxc starts a new `#line` when the file changes or the line moves by 3 or more
         // from the previous instruction's (checked on every /Zi listing of the corpus).
         let new_file = previous.is_none_or(|(f, _)| f != file);
-        let jump = previous.is_some_and(|(_, l)| (i32::from(line) - i32::from(l)).abs() >= 3);
-        if new_file || jump {
-            out.start_line(None);
-            out.write_str("\n")?;
-            out.start_line(None);
-            out.style(Style::Comment);
-            out.write_str("#line ")?;
-            push_number(out, u32::from(line))?;
-            if new_file {
-                let name = self.files.get(usize::from(file));
-                out.write_str(" \"")?;
-                out.write_str(name.map_or("", |n| n))?;
-                out.write_str("\"")?;
-            }
-            out.reset();
-            out.write_str("\n")?;
-        }
+        let jump = previous.is_some_and(|(_, l)| l.abs_diff(line) >= 3);
         *previous = Some((file, line));
-        Ok(())
+        let name = || self.files.get(usize::from(file)).map_or("", |n| n);
+        (new_file || jump).then(|| (line, new_file.then(name)))
     }
 
-    /// `  // label<components>, …` for the variables record `record` writes, if any.
-    pub(super) fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
-        let (Some(&from), Some(&to)) = (self.first.get(record), self.first.get(record + 1)) else {
-            return Ok(());
-        };
-        let mut any = false;
-        for (v, comps) in self.writes.get(from as usize..to as usize).unwrap_or(&[]) {
-            let Some(label) = self.labels.get(*v as usize) else { continue };
-            if any {
-                out.write_str(", ")?;
-            } else {
-                out.style(Style::Comment);
-                out.write_str("  // ")?;
-                any = true;
-            }
-            match &label.scope {
-                Scope::Local => out.write_str("::")?,
-                Scope::Entry => {}
-                Scope::Function(s) => {
-                    out.write_str(s)?;
-                    out.write_str("::")?;
-                }
-            }
-            out.write_str(&label.name)?;
-            out.write_str("<")?;
-            for (n, comp) in comps.iter().filter(|&&c| c != 0xffff).enumerate() {
-                if n > 0 {
-                    out.write_str(",")?;
-                }
-                match u8::try_from(*comp) {
-                    Ok(c @ 0..=9) => out.write_char(char::from(b'0' + c))?,
-                    _ => push_number(out, u32::from(*comp))?,
-                }
-            }
-            out.write_str(">")?;
+    /// [`DebugLines::directive`] into a printer: `#line 83 "Lighting.fxh"` after an empty line.
+    fn write_line_directive<P: Printer + ?Sized>(
+        &self,
+        record: Record,
+        previous: &mut Option<(u16, u16)>,
+        out: &mut P,
+    ) -> fmt::Result {
+        let Some((line, file)) = self.directive(record, previous) else { return Ok(()) };
+        out.start_line(None);
+        out.write_str("\n")?;
+        out.start_line(None);
+        out.style(Style::Comment);
+        out.write_str("#line ")?;
+        push_number(out, u32::from(line))?;
+        if let Some(name) = file {
+            out.write_str(" \"")?;
+            out.write_str(name)?;
+            out.write_str("\"")?;
         }
-        if any {
-            out.reset();
-        }
-        Ok(())
+        out.reset();
+        out.write_str("\n")
     }
+
+    /// The text of `  // label<components>, …` for the variables record `record` writes;
+    /// empty if none (whole UTF-8 sequences).
+    #[inline]
+    pub(super) fn comment(&self, record: usize) -> &[u8] {
+        let start = match record.checked_sub(1) {
+            Some(before) => self.comment_ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.comment_ends.get(record).copied().unwrap_or(0);
+        self.comments.get(start as usize..end as usize).unwrap_or(&[])
+    }
+
+    /// [`DebugLines::comment`] into a printer.
+    fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
+        match std::str::from_utf8(self.comment(record)) {
+            Ok(text) if !text.is_empty() => out.styled(Style::Comment, text),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Label<'_> {
+    /// `::color<0,1,2,3>`: the label and the variable components the destination's x, y, z
+    /// and w write (0xffff where nothing is written).
+    fn write(&self, comps: &[u16; 4], out: &mut Vec<u8>) {
+        match &self.scope {
+            Scope::Local => push_prefix(out, b"::", 2),
+            Scope::Entry => {}
+            Scope::Function(s) => {
+                out.extend_from_slice(s);
+                push_prefix(out, b"::", 2);
+            }
+        }
+        out.extend_from_slice(&self.name);
+        // `<`, at most four numbers of five digits with their commas, `>`: built in place,
+        // then copied at once.
+        let mut text = [0u8; 32];
+        let mut len = put(&mut text, 0, b"<", 1);
+        for comp in comps.iter().filter(|&&c| c != 0xffff) {
+            if len > 1 {
+                len = put(&mut text, len, b",", 1);
+            }
+            len = match *comp {
+                c @ 0..=9 => put(&mut text, len, &[b'0' + c as u8], 1),
+                c => {
+                    let (digits, n) = crate::print::decimal(u64::from(c));
+                    put(&mut text, len, digits.first_chunk::<5>().unwrap_or(&[0; 5]), n)
+                }
+            };
+        }
+        len = put(&mut text, len, b">", 1);
+        push_prefix(out, &text, len);
+    }
+}
+
+/// Write `b` at `at` in `text` and return where the first `len` of its bytes end.
+#[inline]
+fn put<const N: usize>(text: &mut [u8; 32], at: usize, b: &[u8; N], len: usize) -> usize {
+    if let Some(d) = text.get_mut(at..at + N) {
+        d.copy_from_slice(b);
+    }
+    at + len
+}
+
+/// Append the first `len` bytes of `b`: a copy of a size known at compile time, cut to length,
+/// costs less than a call to copy a few bytes.
+#[inline]
+fn push_prefix<const N: usize>(out: &mut Vec<u8>, b: &[u8; N], len: usize) {
+    let at = out.len();
+    out.extend_from_slice(b);
+    out.truncate(at + len.min(N));
 }
 
 /// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`.
