@@ -16,7 +16,7 @@
 //! ```
 
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
-use super::signature::{Signature, SignatureKind, format_name, system_value_name};
+use super::signature::{Signature, SignatureKind, format_index, system_value_index};
 use super::{Dxbc, Generation, Stage};
 use crate::any::DisasmOptions;
 use crate::error::Result;
@@ -804,26 +804,25 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
 // ------------------------------------------------------------------ Signatures
 
 fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, s: &mut TextBuf) {
-    let (title, none) = match sig.kind {
-        SignatureKind::Input => ("Input signature", "no Input"),
-        SignatureKind::Output => ("Output signature", "no Output"),
-        SignatureKind::PatchConstant => ("Patch Constant signature", "no Patch Constant"),
-    };
     let narrow = generation.narrow_signatures();
-    s.push_str("//\n// ");
-    s.push_str(title);
-    s.push_str(":\n//\n");
-    if narrow {
-        s.push_str("// Name                 Index   Mask Register SysValue Format   Used\n");
-        s.push_str("// -------------------- ----- ------ -------- -------- ------ ------\n");
+    s.push_str(match sig.kind {
+        SignatureKind::Input => "//\n// Input signature:\n//\n",
+        SignatureKind::Output => "//\n// Output signature:\n//\n",
+        SignatureKind::PatchConstant => "//\n// Patch Constant signature:\n//\n",
+    });
+    s.push_str(if narrow {
+        "// Name                 Index   Mask Register SysValue Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------ ------\n"
     } else {
-        s.push_str("// Name                 Index   Mask Register SysValue  Format   Used\n");
-        s.push_str("// -------------------- ----- ------ -------- -------- ------- ------\n");
-    }
+        "// Name                 Index   Mask Register SysValue  Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------- ------\n"
+    });
     if sig.elements.is_empty() {
-        s.push_str("// ");
-        s.push_str(none);
-        s.push('\n');
+        s.push_str(match sig.kind {
+            SignatureKind::Input => "// no Input\n",
+            SignatureKind::Output => "// no Output\n",
+            SignatureKind::PatchConstant => "// no Patch Constant\n",
+        });
         return;
     }
     let is_output = match sig.kind {
@@ -832,82 +831,223 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
         SignatureKind::Input => false,
     };
     let streams = sig.elements.iter().any(|e| e.stream != 0);
-    let fmt_width = if narrow { 6 } else { 7 };
+    let format_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
-        let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        let number;
-        let sv: &[u8] = match system_value_name(e.system_value) {
-            Some("NONE") if is_output => implied_system_value(e.name.bytes).as_bytes(),
-            Some(n) => n.as_bytes(),
-            None => {
-                number = crate::print::decimal(u64::from(e.system_value));
-                number.0.get(..number.1).unwrap_or(&[])
-            }
+        let system_value = match e.system_value {
+            0 if is_output => implied_system_value(e.name.bytes),
+            v => v,
         };
-        let fmt = format_name(e.component_type, e.min_precision);
-        let special = if is_output { special_output_register(sv) } else { None };
+        let row = SignatureRow {
+            name: e.name,
+            stream: streams.then_some(e.stream),
+            index: number_cell(e.semantic_index),
+            special: if is_output { special_output_register(system_value) } else { None },
+            mask: super::signature::mask_text(e.mask),
+            register: number_cell(e.register),
+            system_value: system_value_cell(system_value),
+            format: FORMAT_CELLS
+                .get(format_index(e.component_type, e.min_precision))
+                .copied()
+                .unwrap_or_default(),
+            format_width,
+            used_mask: if is_output { e.mask & !e.rw_mask } else { e.rw_mask },
+        };
+        if !row.write_fixed(s) {
+            row.write(s);
+        }
+    }
+    s.push_str("//\n");
+}
+
+/// One row of a signature table, its columns ready to lay out.
+struct SignatureRow<'a> {
+    name: super::text::Cstr<'a>,
+    /// The geometry-shader stream, shown before the name (`m1:`) when any element has one.
+    stream: Option<u32>,
+    index: Cell,
+    /// The register of an output that has no `o#` (`oDepth`); such rows show no mask.
+    special: Option<&'static str>,
+    mask: [u8; 4],
+    register: Cell,
+    system_value: Cell,
+    format: Cell,
+    format_width: usize,
+    used_mask: u8,
+}
+
+impl SignatureRow<'_> {
+    /// Write the row when every column fits its width, as nearly always: then each column
+    /// starts at a fixed place, and the line is built with copies of fixed size. False (and
+    /// nothing written) otherwise.
+    #[inline]
+    fn write_fixed(&self, s: &mut TextBuf) -> bool {
+        let name = self.name.bytes;
+        let fits = self.stream.is_none()
+            && self.special.is_none()
+            && name.len() <= 20
+            && name.is_ascii()
+            && self.index.1 <= 5
+            && self.register.1 <= 8
+            && self.system_value.1 <= 8
+            && self.format.1 <= self.format_width;
+        if !fits {
+            return false;
+        }
+        // Columns: name 3–22, index ends at 29, mask 32–35, register ends at 45, system value at
+        // 54, format at 55 + its width. Each cell's trailing spaces run into the next column,
+        // which is written after it.
+        let mut line = [b' '; 96];
+        put(&mut line, 0, b"// ");
+        if let Some(d) = line.get_mut(3..3 + name.len()) {
+            d.copy_from_slice(name);
+        }
+        put(&mut line, 29 - self.index.1, &self.index.0);
+        put(&mut line, 32, &self.mask);
+        put(&mut line, 45 - self.register.1, &self.register.0);
+        put(&mut line, 54 - self.system_value.1, &self.system_value.0);
+        let end = 55 + self.format_width;
+        put(&mut line, end - self.format.1, &self.format.0);
+        let [x, y, z, w] = super::signature::mask_text(self.used_mask);
+        put(&mut line, end, &[b' ', b' ', b' ', x, y, z, w, b'\n']);
+        s.push_prefix(&line, end + 8);
+        true
+    }
+
+    /// Write the row, whatever its columns hold.
+    fn write(&self, s: &mut TextBuf) {
         let mut row = Row::new();
         row.text(b"// ");
+        let head = match self.stream {
+            Some(stream) => {
+                row.text(b"m");
+                let (stream, n) = number_cell(stream);
+                row.cell(&stream, n);
+                row.text(b":");
+                2 + n
+            }
+            None => 0,
+        };
         // Names are ASCII in practice: written as they are, one column a byte. Others go
         // through the lossy text and count characters.
-        let name = e.name.bytes;
-        let ascii = name.is_ascii() && name.len() <= Row::NAME_MAX;
-        let head = if streams {
-            row.text(b"m");
-            let stream = row.number(e.stream, 0);
-            row.text(b":");
-            2 + stream
-        } else {
-            0
-        };
-        if ascii {
+        let name = self.name.bytes;
+        if name.is_ascii() && name.len() <= Row::NAME_MAX {
             row.text(name);
             row.skip(20usize.saturating_sub(head + name.len()));
         } else {
-            let text = e.name.text();
+            let text = self.name.text();
             s.push_ascii(row.bytes());
             s.push_str(&text);
             row = Row::new();
             row.skip(20usize.saturating_sub(head + text.chars().count()));
         }
         row.skip(1);
-        row.number(e.semantic_index, 5);
+        row.right_cell(&self.index.0, self.index.1, 5);
         row.skip(1);
-        match special {
+        match self.special {
             Some(reg) => {
                 row.right(b"N/A", 6);
                 row.skip(1);
                 row.right(reg.as_bytes(), 8);
                 row.skip(1);
-                row.right(sv, 8);
+                row.right_cell(&self.system_value.0, self.system_value.1, 8);
                 row.skip(1);
-                row.right(fmt.as_bytes(), fmt_width);
+                row.right_cell(&self.format.0, self.format.1, self.format_width);
                 row.skip(1);
-                row.right(if used_mask != 0 { b"YES" } else { b"NO" }, 6);
+                row.right(if self.used_mask != 0 { b"YES" } else { b"NO" }, 6);
             }
             None => {
                 row.skip(2);
-                row.text(&super::signature::mask_text(e.mask));
+                row.text(&self.mask);
                 row.skip(1);
-                row.number(e.register, 8);
+                row.right_cell(&self.register.0, self.register.1, 8);
                 row.skip(1);
-                row.right(sv, 8);
+                row.right_cell(&self.system_value.0, self.system_value.1, 8);
                 row.skip(1);
-                row.right(fmt.as_bytes(), fmt_width);
+                row.right_cell(&self.format.0, self.format.1, self.format_width);
                 row.skip(3);
-                row.text(&super::signature::mask_text(used_mask));
+                row.text(&super::signature::mask_text(self.used_mask));
             }
         }
         row.text(b"\n");
         s.push_ascii(row.bytes());
     }
-    s.push_str("//\n");
+}
+
+/// Copy `b` into `line` at `at` (nothing if it does not fit, which the callers rule out).
+#[inline]
+fn put<const N: usize>(line: &mut [u8], at: usize, b: &[u8; N]) {
+    if let Some(d) = line.get_mut(at..).and_then(|d| d.first_chunk_mut::<N>()) {
+        *d = *b;
+    }
+}
+
+/// A short piece of text (at most [`CELL`] bytes) followed by spaces, and its length: written
+/// into a [`Row`] whole, one copy of a size known at compile time.
+type Cell = ([u8; CELL], usize);
+
+/// Size of a [`Cell`]: the longest decimal `u32` and the system-value and format names fit.
+const CELL: usize = 16;
+
+/// The cell of `text` (cut to [`CELL`] bytes; the names given here are shorter).
+const fn cell(text: &str) -> Cell {
+    let b = text.as_bytes();
+    let mut c = [b' '; CELL];
+    let mut i = 0;
+    while i < b.len() && i < CELL {
+        // In range: checked by the loop condition.
+        #[allow(clippy::indexing_slicing)]
+        {
+            c[i] = b[i];
+        }
+        i += 1;
+    }
+    (c, i)
+}
+
+/// The cells of a list of names, built at compile time.
+const fn cells<const N: usize>(names: &[&str; N]) -> [Cell; N] {
+    let mut out = [([b' '; CELL], 0); N];
+    let mut i = 0;
+    while i < N {
+        #[allow(clippy::indexing_slicing)]
+        {
+            out[i] = cell(names[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+static SYSTEM_VALUE_CELLS: [Cell; 27] = cells(&super::signature::SYSTEM_VALUE_NAMES);
+static FORMAT_CELLS: [Cell; 8] = cells(&super::signature::FORMAT_NAMES);
+
+/// The SysValue column: the short name, or the number when there is none.
+fn system_value_cell(v: u32) -> Cell {
+    match system_value_index(v).and_then(|i| SYSTEM_VALUE_CELLS.get(i)) {
+        Some(c) => *c,
+        None => number_cell(v),
+    }
+}
+
+/// `v` in decimal as a [`Cell`].
+#[inline]
+fn number_cell(v: u32) -> Cell {
+    const SPACES: u128 = u128::from_le_bytes([b' '; CELL]);
+    if v < 10 {
+        // The commonest by far: one digit, spaces after it.
+        return (((SPACES & !0xFF) | u128::from(b'0' + v as u8)).to_le_bytes(), 1);
+    }
+    let (digits, n) = crate::print::decimal(u64::from(v));
+    let head: [u8; CELL] = digits.first_chunk().copied().unwrap_or([b' '; CELL]);
+    // A `u32` has at most 10 digits: the bytes after them become spaces.
+    let keep = (1u128 << (8 * n.min(CELL - 1))) - 1;
+    (((u128::from_le_bytes(head) & keep) | (SPACES & !keep)).to_le_bytes(), n)
 }
 
 /// A line of a table built in a stack buffer that starts as spaces, so that padding is a
-/// move of the end and the line reaches the output in one copy. Its pieces are bounded (a
-/// name of at most [`Row::NAME_MAX`] bytes, numbers of at most 10 digits, names of at most
-/// a dozen bytes), so they always fit.
+/// move of the end and the line reaches the output in one copy. Everything after the end
+/// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
+/// [`Row::NAME_MAX`] bytes, cells of [`CELL`] bytes), so they always fit.
 struct Row {
     buf: [u8; Row::CAP],
     len: usize,
@@ -931,6 +1071,15 @@ impl Row {
         }
     }
 
+    /// Append the first `len` bytes of a cell (all of it is copied: the rest is spaces).
+    #[inline]
+    fn cell(&mut self, c: &[u8; CELL], len: usize) {
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
+            *d = *c;
+            self.len += len.min(CELL);
+        }
+    }
+
     /// Append `n` spaces.
     #[inline]
     fn skip(&mut self, n: usize) {
@@ -944,12 +1093,18 @@ impl Row {
         self.text(t);
     }
 
-    /// Append `v` in decimal right-aligned in `width` columns; returns its digit count.
+    /// Append a cell right-aligned in `width` columns.
     #[inline]
-    fn number(&mut self, v: u32, width: usize) -> usize {
-        let (digits, n) = crate::print::decimal(u64::from(v));
-        self.right(digits.get(..n).unwrap_or(&[]), width);
-        n
+    fn right_cell(&mut self, c: &[u8; CELL], len: usize, width: usize) {
+        self.skip(width.saturating_sub(len));
+        self.cell(c, len);
+    }
+
+    /// Append `v` in decimal right-aligned in `width` columns.
+    #[inline]
+    fn number(&mut self, v: u32, width: usize) {
+        let (digits, n) = number_cell(v);
+        self.right_cell(&digits, n, width);
     }
 
     fn bytes(&self) -> &[u8] {
@@ -958,26 +1113,27 @@ impl Row {
 }
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
-/// names them from the semantic.
-fn implied_system_value(name: &[u8]) -> &'static str {
-    const NAMES: [(&[u8], &str); 6] = [
-        (b"SV_TARGET", "TARGET"),
-        (b"SV_DEPTH", "DEPTH"),
-        (b"SV_COVERAGE", "COVERAGE"),
-        (b"SV_DEPTHGREATEREQUAL", "DEPTHGE"),
-        (b"SV_DEPTHLESSEQUAL", "DEPTHLE"),
-        (b"SV_STENCILREF", "STENCILREF"),
+/// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
+fn implied_system_value(name: &[u8]) -> u32 {
+    const NAMES: [(&[u8], u32); 6] = [
+        (b"SV_TARGET", 64),
+        (b"SV_DEPTH", 65),
+        (b"SV_COVERAGE", 66),
+        (b"SV_DEPTHGREATEREQUAL", 67),
+        (b"SV_DEPTHLESSEQUAL", 68),
+        (b"SV_STENCILREF", 69),
     ];
-    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
+    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(0, |(_, v)| *v)
 }
 
-fn special_output_register(sv: &[u8]) -> Option<&'static str> {
-    Some(match sv {
-        b"DEPTH" => "oDepth",
-        b"COVERAGE" => "oMask",
-        b"DEPTHGE" => "oDepthGE",
-        b"DEPTHLE" => "oDepthLE",
-        b"STENCILREF" => "oStencilRef",
+/// The register of the outputs that have no `o#` (by `D3D_NAME` value).
+fn special_output_register(system_value: u32) -> Option<&'static str> {
+    Some(match system_value {
+        65 => "oDepth",
+        66 => "oMask",
+        67 => "oDepthGE",
+        68 => "oDepthLE",
+        69 => "oStencilRef",
         _ => return None,
     })
 }
@@ -1108,5 +1264,63 @@ mod tests {
         assert_eq!(named(1, 54, 1, 2), "min16float2");
         assert_eq!(named(0, 57, 1, 1), "min16uint");
         assert_eq!(named(0, 58, 1, 1), "");
+    }
+
+    #[test]
+    fn cells_hold_the_text_and_spaces() {
+        for v in [0u32, 7, 10, 99, 100, 12345, 4_000_000_000, u32::MAX] {
+            let (c, n) = number_cell(v);
+            let text = v.to_string();
+            assert_eq!(&c[..n], text.as_bytes());
+            assert!(c[n..].iter().all(|&b| b == b' '));
+        }
+        for v in (0..100).chain([1000, u32::MAX]) {
+            let (c, n) = system_value_cell(v);
+            let want = super::super::signature::system_value_name(v).map_or(v.to_string(), str::to_string);
+            assert_eq!(std::str::from_utf8(&c[..n]).unwrap(), want);
+            assert!(c[n..].iter().all(|&b| b == b' '));
+        }
+    }
+
+    /// Rows written at fixed columns are the rows the general layout writes.
+    #[test]
+    fn fixed_signature_rows_match_the_general_layout() {
+        let names: [&[u8]; 5] =
+            [b"", b"POSITION", b"SV_Position", b"TEXCOORD_NINETEEN_C", b"A_NAME_OF_EXACTLY_20"];
+        let numbers = [0u32, 9, 10, 99_999, 100_000, 12_345_678, 123_456_789, u32::MAX];
+        let mut fixed = 0;
+        for name in names {
+            for &index in &numbers {
+                for &register in &numbers {
+                    for sv in [0u32, 1, 19, 20, 64, 65, 70, 1000, 123_456_789] {
+                        for (ct, mp) in [(3u32, 0u32), (1, 0), (0, 0), (3, 1), (3, 2)] {
+                            for format_width in [6, 7] {
+                                let row = SignatureRow {
+                                    name: super::super::text::Cstr { bytes: name, offset: 0 },
+                                    stream: None,
+                                    index: number_cell(index),
+                                    special: None,
+                                    mask: super::super::signature::mask_text(0b1011),
+                                    register: number_cell(register),
+                                    system_value: system_value_cell(sv),
+                                    format: FORMAT_CELLS[format_index(ct, mp)],
+                                    format_width,
+                                    used_mask: 0b0110,
+                                };
+                                let (mut a, mut b) = (TextBuf::default(), TextBuf::default());
+                                if row.write_fixed(&mut a) {
+                                    fixed += 1;
+                                    row.write(&mut b);
+                                    assert_eq!(a.as_str(), b.as_str());
+                                } else {
+                                    assert!(a.is_empty());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fixed > 1000);
     }
 }

@@ -137,55 +137,74 @@ impl<'a> Signature<'a> {
     }
 }
 
+/// The short system-value names fxc prints in the SysValue column: `D3D_NAME` 0–19, then
+/// 64–70 ([`system_value_index`]).
+pub const SYSTEM_VALUE_NAMES: [&str; 27] = [
+    "NONE",
+    "POS",
+    "CLIPDST",
+    "CULLDST",
+    "RTINDEX",
+    "VPINDEX",
+    "VERTID",
+    "PRIMID",
+    "INSTID",
+    "FFACE",
+    "SAMPLE",
+    "QUADEDGE",
+    "QUADINT",
+    "TRIEDGE",
+    "TRIINT",
+    "LINEDET",
+    "LINEDEN",
+    "BARYCEN",
+    "SHDINGRT",
+    "CULLPRIM",
+    "TARGET",
+    "DEPTH",
+    "COVERAGE",
+    "DEPTHGE",
+    "DEPTHLE",
+    "STENCILREF",
+    "INNERCOV",
+];
+
+/// Where a `D3D_NAME` value's short name sits in [`SYSTEM_VALUE_NAMES`].
+pub fn system_value_index(v: u32) -> Option<usize> {
+    match v {
+        0..=19 => Some(v as usize),
+        64..=70 => Some(v as usize - 44),
+        _ => None,
+    }
+}
+
 /// The short system-value name fxc prints in the SysValue column.
 pub fn system_value_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        0 => "NONE",
-        1 => "POS",
-        2 => "CLIPDST",
-        3 => "CULLDST",
-        4 => "RTINDEX",
-        5 => "VPINDEX",
-        6 => "VERTID",
-        7 => "PRIMID",
-        8 => "INSTID",
-        9 => "FFACE",
-        10 => "SAMPLE",
-        11 => "QUADEDGE",
-        12 => "QUADINT",
-        13 => "TRIEDGE",
-        14 => "TRIINT",
-        15 => "LINEDET",
-        16 => "LINEDEN",
-        17 => "BARYCEN",
-        18 => "SHDINGRT",
-        19 => "CULLPRIM",
-        64 => "TARGET",
-        65 => "DEPTH",
-        66 => "COVERAGE",
-        67 => "DEPTHGE",
-        68 => "DEPTHLE",
-        69 => "STENCILREF",
-        70 => "INNERCOV",
-        _ => return None,
-    })
+    SYSTEM_VALUE_NAMES.get(system_value_index(v)?).copied()
+}
+
+/// The names of the Format column ([`format_index`]).
+pub const FORMAT_NAMES: [&str; 8] =
+    ["min16f", "min2_8f", "min16i", "min16u", "uint", "int", "float", "unknown"];
+
+/// Where the Format column's name sits in [`FORMAT_NAMES`]: the minimum-precision type when one
+/// is set, else the component type.
+pub fn format_index(component_type: u32, min_precision: u32) -> usize {
+    match (min_precision, component_type) {
+        (1, _) => 0,
+        (2, _) => 1,
+        (4, _) => 2,
+        (5, _) => 3,
+        (_, 1) => 4,
+        (_, 2) => 5,
+        (_, 3) => 6,
+        _ => 7,
+    }
 }
 
 /// The Format column: component type, or the minimum-precision type when one is set.
 pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
-    match min_precision {
-        1 => return "min16f",
-        2 => return "min2_8f",
-        4 => return "min16i",
-        5 => return "min16u",
-        _ => {}
-    }
-    match component_type {
-        1 => "uint",
-        2 => "int",
-        3 => "float",
-        _ => "unknown",
-    }
+    FORMAT_NAMES.get(format_index(component_type, min_precision)).copied().unwrap_or("unknown")
 }
 
 /// A 4-component mask as fxc prints it: `xy  `, `   w`.
