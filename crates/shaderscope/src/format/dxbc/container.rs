@@ -183,7 +183,10 @@ impl<'a> Frame<'a> {
 
 fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], index_end: usize) -> Layout<'a> {
     let mut order: Vec<usize> = (0..chunks.len()).collect();
-    order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
+    // Compilers write the chunks in index order: then there is nothing to sort.
+    if !chunks.windows(2).all(|w| w.first().map(|c| c.offset) <= w.get(1).map(|c| c.offset)) {
+        order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
+    }
     let mut pos = index_end;
     let mut gaps = Vec::with_capacity(chunks.len());
     let mut regular = true;

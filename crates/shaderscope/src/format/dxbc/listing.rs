@@ -412,7 +412,12 @@ fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
 /// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
 /// append its tail.
 fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Tail) {
-    let written = s.chars_since(decl_start);
+    // Columns count characters; an ASCII declaration (the rule) has one a byte, and checking
+    // that takes a few word-sized steps where counting takes one a byte.
+    let written = match s.as_bytes().get(decl_start..) {
+        Some(d) if d.is_ascii() => d.len(),
+        _ => s.chars_since(decl_start),
+    };
     write_tail(s, written, width, tail);
 }
 

@@ -106,7 +106,7 @@ impl<'a> Signature<'a> {
         // slice, field by field, without a reader's bounds checks and error paths.
         let first = element_offset as usize;
         let records = data.get(first..).unwrap_or(&[]).chunks_exact(size).take(count as usize);
-        let mut elements = Vec::with_capacity(count as usize);
+        let mut elements: Vec<Element<'a>> = Vec::with_capacity(count as usize);
         for (k, rec) in records.enumerate() {
             let at = base + first + k * size;
             let word = |i: usize| le_u32(rec, 4 * i).unwrap_or(0);
@@ -117,7 +117,11 @@ impl<'a> Signature<'a> {
             let masks = word(w + 5);
             let min_precision = if layout == ElementLayout::MinPrecision { word(w + 6) } else { 0 };
             let name_at = (at + 4 * w) as u64;
-            let name = Cstr::at(data, base, name_offset, "signature element name", name_at)?;
+            // Elements with the same semantic (TEXCOORD0, TEXCOORD1, …) share one name.
+            let name = match elements.last() {
+                Some(e) if e.name_offset == name_offset => e.name,
+                _ => Cstr::at(data, base, name_offset, "signature element name", name_at)?,
+            };
             elements.push(Element {
                 offset: at,
                 stream,
