@@ -743,34 +743,7 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Reg Buffer  Start Reg # of Regs        Data Conversion\n");
         s.push_str("// ---------- ------- --------- --------- ----------------------\n");
         for m in &a.cb_mappings {
-            s.push_str("// ");
-            let at = s.len();
-            s.push('c');
-            s.push_u64(u64::from(m.target));
-            s.push_spaces(10usize.saturating_sub(s.len() - at));
-            s.push(' ');
-            let at = s.len();
-            s.push_str("cb");
-            s.push_u64(u64::from(m.buffer));
-            s.push_spaces(7usize.saturating_sub(s.len() - at));
-            s.push(' ');
-            s.push_u64_right(u64::from(m.start), 9);
-            s.push(' ');
-            s.push_u64_right(u64::from(m.count), 9);
-            s.push_str("  (");
-            for i in 0..4 {
-                if i > 0 {
-                    s.push(',');
-                }
-                let conv = m.conversion.get(i).map_or("", |c| match c {
-                    0 => "FLT",
-                    1 => "INT",
-                    2 => "BOOL",
-                    _ => "UNK",
-                });
-                s.push_right(conv, 4);
-            }
-            s.push_str(")\n");
+            cb_mapping_row(m, s);
         }
         s.push_str("//\n");
     }
@@ -779,11 +752,7 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Reg                               Constant Description\n");
         s.push_str("// ---------- --------------------------------------------------\n");
         for c in &a.runtime_constants {
-            let what = match c.kind {
-                0 => "Vertex Shader position offset".to_string(),
-                k => format!("Unknown runtime constant {k}"),
-            };
-            let _ = writeln!(s, "// {:<10} {:>50}", format!("c{}", c.target), what);
+            runtime_constant_row(c, s);
         }
         s.push_str("//\n");
     }
@@ -792,18 +761,69 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Sampler Source Sampler  Source Resource\n");
         s.push_str("// -------------- --------------- ----------------\n");
         for m in &a.sampler_mappings {
-            let _ = writeln!(
-                s,
-                "// {:<14} {:<15} {:<16} ",
-                format!("s{}", m.target),
-                format!("s{}", m.sampler),
-                format!("t{}", m.resource)
-            );
+            sampler_mapping_row(m, s);
         }
         s.push_str("//\n");
     }
     s.push_str("//\n// Level9 shader bytecode:\n//\n");
     super::program::level9(d, a, s);
+}
+
+fn cb_mapping_row(m: &super::chunks::CbMapping, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"c", m.target.into(), 10);
+    row.skip(1);
+    row.left_number(b"cb", m.buffer.into(), 7);
+    row.skip(1);
+    row.number(m.start.into(), 9);
+    row.skip(1);
+    row.number(m.count.into(), 9);
+    row.text(b"  (");
+    for (i, c) in m.conversion.iter().enumerate() {
+        if i > 0 {
+            row.text(b",");
+        }
+        row.text(match c {
+            0 => b" FLT",
+            1 => b" INT",
+            2 => b"BOOL",
+            _ => b" UNK",
+        });
+    }
+    row.text(b")\n");
+    s.push_ascii(row.bytes());
+}
+
+fn runtime_constant_row(c: &super::chunks::RuntimeConstant, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"c", c.target.into(), 10);
+    row.skip(1);
+    match c.kind {
+        0 => row.right(b"Vertex Shader position offset", 50),
+        k => {
+            const TEXT: &[u8] = b"Unknown runtime constant ";
+            let (n, len) = number_cell(k.into());
+            row.skip(50usize.saturating_sub(TEXT.len() + len));
+            row.text(TEXT);
+            row.cell(&n, len);
+        }
+    }
+    row.text(b"\n");
+    s.push_ascii(row.bytes());
+}
+
+fn sampler_mapping_row(m: &super::chunks::SamplerMapping, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"s", m.target.into(), 14);
+    row.skip(1);
+    row.left_number(b"s", m.sampler.into(), 15);
+    row.skip(1);
+    row.left_number(b"t", m.resource.into(), 16);
+    row.text(b" \n");
+    s.push_ascii(row.bytes());
 }
 
 // ------------------------------------------------------------------ Signatures
@@ -1112,6 +1132,15 @@ impl Row {
         self.right_cell(&digits, n, width);
     }
 
+    /// Append `prefix` and `v` in decimal, left-aligned in `width` columns (`c12`).
+    #[inline]
+    fn left_number(&mut self, prefix: &[u8], v: u32, width: usize) {
+        let (digits, n) = number_cell(v);
+        self.text(prefix);
+        self.cell(&digits, n);
+        self.skip(width.saturating_sub(prefix.len() + n));
+    }
+
     fn bytes(&self) -> &[u8] {
         self.buf.get(..self.len).unwrap_or(&[])
     }
@@ -1284,6 +1313,59 @@ mod tests {
             let want = super::super::signature::system_value_name(v).map_or(v.to_string(), str::to_string);
             assert_eq!(std::str::from_utf8(&c[..n]).unwrap(), want);
             assert!(c[n..].iter().all(|&b| b == b' '));
+        }
+    }
+
+    /// The level-9 mapping rows are the rows of fxc's format strings.
+    #[test]
+    fn level9_rows_match_their_format_strings() {
+        use crate::format::dxbc::chunks::{CbMapping, RuntimeConstant, SamplerMapping};
+        for v in [0u16, 7, 12, 999, 65535] {
+            let m = CbMapping {
+                offset: 0,
+                buffer: v,
+                start: v / 3,
+                count: v,
+                target: v / 7,
+                conversion: [0, 1, 2, 9],
+            };
+            let mut t = TextBuf::default();
+            cb_mapping_row(&m, &mut t);
+            let want = format!(
+                "// {:<10} {:<7} {:>9} {:>9}  ( FLT, INT,BOOL, UNK)\n",
+                format!("c{}", m.target),
+                format!("cb{}", m.buffer),
+                m.start,
+                m.count
+            );
+            assert_eq!(t.as_str(), want);
+            for kind in [0, 1, v] {
+                let c = RuntimeConstant { offset: 0, kind, target: v };
+                let what = match kind {
+                    0 => "Vertex Shader position offset".to_string(),
+                    k => format!("Unknown runtime constant {k}"),
+                };
+                let mut t = TextBuf::default();
+                runtime_constant_row(&c, &mut t);
+                assert_eq!(t.as_str(), format!("// {:<10} {:>50}\n", format!("c{}", c.target), what));
+            }
+            let b = v as u8;
+            let m = SamplerMapping {
+                offset: 0,
+                target: b,
+                sampler: b / 2,
+                resource: b.wrapping_mul(3),
+                unknown: 0,
+            };
+            let mut t = TextBuf::default();
+            sampler_mapping_row(&m, &mut t);
+            let want = format!(
+                "// {:<14} {:<15} {:<16} \n",
+                format!("s{}", m.target),
+                format!("s{}", m.sampler),
+                format!("t{}", m.resource)
+            );
+            assert_eq!(t.as_str(), want);
         }
     }
 
