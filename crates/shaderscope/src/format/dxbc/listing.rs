@@ -572,59 +572,51 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         s.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
         s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     }
-    let mut cell = TextBuf::default();
-    // Cells are written as bytes: they are whole UTF-8 sequences, and counting characters
-    // needs no validation.
-    let right = |s: &mut TextBuf, cell: &mut TextBuf, width: usize| {
-        s.push(' ');
-        s.push_spaces(width.saturating_sub(cell.chars_since(0)));
-        s.push_ascii(cell.as_bytes());
-        cell.clear();
-    };
     for b in &r.bindings {
-        s.push_str("// ");
-        push_cstr_left(s, &b.name, 30);
-        s.push(' ');
-        s.push_right(binding_type(b), 10);
-        binding_format(b, &mut cell);
-        right(s, &mut cell, 7);
-        binding_dimension(b, &mut cell);
-        right(s, &mut cell, 11);
-        let count = |cell: &mut TextBuf| match b.bind_count {
-            0 => cell.push_str("unbounded"),
-            n => cell.push_u64(u64::from(n)),
-        };
+        let mut row = Row::new();
+        row.text(b"// ");
+        row.name(&b.name, 30, s);
+        row.skip(1);
+        row.right(binding_type(b).as_bytes(), 10);
+        row.skip(1);
+        row.right_piece(&binding_format(b), 7);
+        row.skip(1);
+        row.right_piece(&binding_dimension(b), 11);
+        let mut count = Piece::new();
+        match b.bind_count {
+            0 => count.text(b"unbounded"),
+            n => count.number(n),
+        }
+        let (upper, lower) = register_prefix(b);
+        let mut bind = Piece::new();
+        bind.text(lower.as_bytes());
+        bind.number(b.bind_point);
         if sm51 {
             let [space, id] = b.space_id.unwrap_or([0, 0]);
-            let (upper, lower) = register_prefix(b);
-            cell.push_str(upper);
-            cell.push_u64(u64::from(id));
-            right(s, &mut cell, 7);
-            cell.push_str(lower);
-            cell.push_u64(u64::from(b.bind_point));
+            let mut range = Piece::new();
+            range.text(upper.as_bytes());
+            range.number(id);
+            row.skip(1);
+            row.right_piece(&range, 7);
             if space != 0 {
-                cell.push_str(",space");
-                cell.push_u64(u64::from(space));
+                bind.text(b",space");
+                bind.number(space);
             }
-            right(s, &mut cell, 14);
-            count(&mut cell);
-            right(s, &mut cell, 6);
-            s.push_str(" \n");
-        } else if generation >= Generation::Fxc10 {
-            let (_, lower) = register_prefix(b);
-            cell.push_str(lower);
-            cell.push_u64(u64::from(b.bind_point));
-            right(s, &mut cell, 14);
-            count(&mut cell);
-            right(s, &mut cell, 6);
-            s.push_str(" \n");
-        } else {
-            s.push(' ');
-            s.push_u64_right(u64::from(b.bind_point), 4);
-            count(&mut cell);
-            right(s, &mut cell, 8);
-            s.push('\n');
         }
+        if sm51 || generation >= Generation::Fxc10 {
+            row.skip(1);
+            row.right_piece(&bind, 14);
+            row.skip(1);
+            row.right_piece(&count, 6);
+            row.text(b" \n");
+        } else {
+            row.skip(1);
+            row.number(b.bind_point, 4);
+            row.skip(1);
+            row.right_piece(&count, 8);
+            row.text(b"\n");
+        }
+        s.push_ascii(row.bytes());
     }
     s.push_str("//\n//\n");
 }
@@ -642,17 +634,6 @@ fn cstr_bytes<'a>(c: &super::text::Cstr<'a>) -> std::borrow::Cow<'a, [u8]> {
 /// Append a string of the file ([`cstr_bytes`]).
 fn push_cstr(s: &mut TextBuf, c: &super::text::Cstr<'_>) {
     s.push_ascii(&cstr_bytes(c));
-}
-
-/// A string of the file left-aligned in `width` columns: ASCII (the rule) is written as it
-/// is, one column a byte; anything else goes through the lossy text.
-fn push_cstr_left(s: &mut TextBuf, c: &super::text::Cstr<'_>, width: usize) {
-    if c.bytes.is_ascii() {
-        s.push_ascii(c.bytes);
-        s.push_spaces(width.saturating_sub(c.bytes.len()));
-    } else {
-        s.push_left(&c.text(), width);
-    }
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -676,11 +657,12 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
     }
 }
 
-fn binding_format(b: &Binding<'_>, s: &mut TextBuf) {
+fn binding_format(b: &Binding<'_>) -> Piece {
+    let mut s = Piece::new();
     match b.input_type {
-        0 | 1 | 3 => s.push_str("NA"),
-        5 | 6 | 9 | 10 | 11 => s.push_str("struct"),
-        7 | 8 => s.push_str("byte"),
+        0 | 1 | 3 => s.text(b"NA"),
+        5 | 6 | 9 | 10 | 11 => s.text(b"struct"),
+        7 | 8 => s.text(b"byte"),
         _ => {
             let base = match b.return_type {
                 1 => "unorm",
@@ -694,15 +676,17 @@ fn binding_format(b: &Binding<'_>, s: &mut TextBuf) {
                 _ => "",
             };
             let comps = ((b.flags >> 2) & 3) + 1;
-            s.push_str(base);
+            s.text(base.as_bytes());
             if comps != 1 {
-                s.push_u64(u64::from(comps));
+                s.number(comps);
             }
         }
     }
+    s
 }
 
-fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
+fn binding_dimension(b: &Binding<'_>) -> Piece {
+    let mut s = Piece::new();
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
@@ -713,7 +697,8 @@ fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
         _ => "",
     };
     if !fixed.is_empty() {
-        return s.push_str(fixed);
+        s.text(fixed.as_bytes());
+        return s;
     }
     let name = match b.dimension {
         1 => "buf",
@@ -729,10 +714,11 @@ fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
         11 => "bufex",
         _ => "NA",
     };
-    s.push_str(name);
+    s.text(name.as_bytes());
     if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
-        s.push_u64(u64::from(b.samples));
+        s.number(b.samples);
     }
+    s
 }
 
 // ------------------------------------------------------------------ Level 9
@@ -952,19 +938,7 @@ impl SignatureRow<'_> {
             }
             None => 0,
         };
-        // Names are ASCII in practice: written as they are, one column a byte. Others go
-        // through the lossy text and count characters.
-        let name = self.name.bytes;
-        if name.is_ascii() && name.len() <= Row::NAME_MAX {
-            row.text(name);
-            row.skip(20usize.saturating_sub(head + name.len()));
-        } else {
-            let text = self.name.text();
-            s.push_ascii(row.bytes());
-            s.push_str(&text);
-            row = Row::new();
-            row.skip(20usize.saturating_sub(head + text.chars().count()));
-        }
+        row.name(&self.name, 20usize.saturating_sub(head), s);
         row.skip(1);
         row.right_cell(&self.index.0, self.index.1, 5);
         row.skip(1);
@@ -1072,14 +1046,15 @@ fn number_cell(v: u32) -> Cell {
 /// A line of a table built in a stack buffer that starts as spaces, so that padding is a
 /// move of the end and the line reaches the output in one copy. Everything after the end
 /// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
-/// [`Row::NAME_MAX`] bytes, cells of [`CELL`] bytes), so they always fit.
+/// [`Row::NAME_MAX`] bytes, cells of [`CELL`] and [`Piece::CAP`] bytes, the longest row of
+/// the resource bindings under 170 bytes), so they always fit.
 struct Row {
     buf: [u8; Row::CAP],
     len: usize,
 }
 
 impl Row {
-    const CAP: usize = 192;
+    const CAP: usize = 256;
     /// Longest name written into a row; longer ones are written around it.
     const NAME_MAX: usize = 64;
 
@@ -1132,6 +1107,33 @@ impl Row {
         self.right_cell(&digits, n, width);
     }
 
+    /// Append a piece right-aligned in `width` columns.
+    #[inline]
+    fn right_piece(&mut self, p: &Piece, width: usize) {
+        self.skip(width.saturating_sub(p.len));
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<{ Piece::CAP }>()) {
+            *d = p.buf;
+            self.len += p.len;
+        }
+    }
+
+    /// Append a string of the file left-aligned in `width` columns. ASCII (the rule) is
+    /// written as it is, one column a byte; anything else (or a name too long for a row) goes
+    /// through the lossy text, written to `s` with the row so far, and the row starts again.
+    fn name(&mut self, name: &super::text::Cstr<'_>, width: usize, s: &mut TextBuf) {
+        let b = name.bytes;
+        if b.is_ascii() && b.len() <= Row::NAME_MAX {
+            self.text(b);
+            self.skip(width.saturating_sub(b.len()));
+        } else {
+            let text = name.text();
+            s.push_ascii(self.bytes());
+            s.push_str(&text);
+            *self = Row::new();
+            self.skip(width.saturating_sub(text.chars().count()));
+        }
+    }
+
     /// Append `prefix` and `v` in decimal, left-aligned in `width` columns (`c12`).
     #[inline]
     fn left_number(&mut self, prefix: &[u8], v: u32, width: usize) {
@@ -1143,6 +1145,42 @@ impl Row {
 
     fn bytes(&self) -> &[u8] {
         self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// A table cell built before it is placed (`float4`, `u3,space1`): at most [`Piece::CAP`]
+/// bytes, spaces after them, so that a [`Row`] takes it in one copy of fixed size.
+struct Piece {
+    buf: [u8; Piece::CAP],
+    len: usize,
+}
+
+impl Piece {
+    /// Room for the longest cell: a register, `,space` and a space number (27 bytes), and
+    /// the 16-byte copy of a number that may start at its 17th byte.
+    const CAP: usize = 40;
+
+    fn new() -> Self {
+        Piece { buf: [b' '; Piece::CAP], len: 0 }
+    }
+
+    /// Append `t` (dropped if it did not fit, which the cells' bounds rule out).
+    #[inline]
+    fn text(&mut self, t: &[u8]) {
+        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
+            d.copy_from_slice(t);
+            self.len += t.len();
+        }
+    }
+
+    /// Append `v` in decimal.
+    #[inline]
+    fn number(&mut self, v: u32) {
+        let (digits, n) = number_cell(v);
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
+            *d = digits;
+            self.len += n;
+        }
     }
 }
 
