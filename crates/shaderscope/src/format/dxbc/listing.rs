@@ -382,14 +382,9 @@ enum Tail {
 /// The padding up to column `width` (`written` columns are taken) and `tail`, with the line
 /// end, built in a [`Row`] and written in one piece.
 fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
-    let mut row = Row::new();
-    // Padding longer than a row is written on its own (only hostile nesting gets there).
-    let pad = width.saturating_sub(written);
-    if pad > Row::NAME_MAX {
-        s.push_spaces(pad);
-    } else {
-        row.skip(pad);
-    }
+    // The padding (at most 35 columns) and the tail (at most 48 bytes) fit a short row.
+    let mut row = Row::<128>::blank();
+    row.skip(width.saturating_sub(written));
     match tail {
         Tail::Member(at) => {
             row.text(b"// Offset: ");
@@ -1046,20 +1041,26 @@ fn number_cell(v: u32) -> Cell {
 /// A line of a table built in a stack buffer that starts as spaces, so that padding is a
 /// move of the end and the line reaches the output in one copy. Everything after the end
 /// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
-/// [`Row::NAME_MAX`] bytes, cells of [`CELL`] and [`Piece::CAP`] bytes, the longest row of
-/// the resource bindings under 170 bytes), so they always fit.
-struct Row {
-    buf: [u8; Row::CAP],
+/// [`NAME_MAX`] bytes, cells of [`CELL`] and [`Piece::CAP`] bytes, the longest row of
+/// the resource bindings under 170 bytes), so they always fit. Short lines use a smaller
+/// `CAP`: the buffer is filled with spaces for every line.
+struct Row<const CAP: usize = 256> {
+    buf: [u8; CAP],
     len: usize,
 }
 
-impl Row {
-    const CAP: usize = 256;
-    /// Longest name written into a row; longer ones are written around it.
-    const NAME_MAX: usize = 64;
+/// Longest name written into a row; longer ones are written around it.
+const NAME_MAX: usize = 64;
 
+impl Row {
     fn new() -> Self {
-        Row { buf: [b' '; Row::CAP], len: 0 }
+        Row::blank()
+    }
+}
+
+impl<const CAP: usize> Row<CAP> {
+    fn blank() -> Self {
+        Row { buf: [b' '; CAP], len: 0 }
     }
 
     /// Append `t` (dropped if it did not fit, which the bounds above rule out).
@@ -1083,7 +1084,7 @@ impl Row {
     /// Append `n` spaces.
     #[inline]
     fn skip(&mut self, n: usize) {
-        self.len = (self.len + n).min(Row::CAP);
+        self.len = (self.len + n).min(CAP);
     }
 
     /// Append `t` right-aligned in `width` columns.
@@ -1122,14 +1123,14 @@ impl Row {
     /// through the lossy text, written to `s` with the row so far, and the row starts again.
     fn name(&mut self, name: &super::text::Cstr<'_>, width: usize, s: &mut TextBuf) {
         let b = name.bytes;
-        if b.is_ascii() && b.len() <= Row::NAME_MAX {
+        if b.is_ascii() && b.len() <= NAME_MAX {
             self.text(b);
             self.skip(width.saturating_sub(b.len()));
         } else {
             let text = name.text();
             s.push_ascii(self.bytes());
             s.push_str(&text);
-            *self = Row::new();
+            *self = Row::blank();
             self.skip(width.saturating_sub(text.chars().count()));
         }
     }
