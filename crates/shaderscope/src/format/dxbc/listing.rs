@@ -1227,7 +1227,11 @@ fn tessellation(d: &Dxbc<'_>, s: &mut TextBuf) {
     };
     s.push_str("// Tessellation Domain   # of control points\n");
     s.push_str("// -------------------- --------------------\n");
-    let _ = writeln!(s, "// {domain:<20} {:>20}\n//", st.get(30));
+    s.push_str("// ");
+    s.push_left(domain, 20);
+    s.push(' ');
+    s.push_u64_right(u64::from(st.get(30)), 20);
+    s.push_str("\n//\n");
     if stage == Stage::Hull {
         let prim = match st.get(31) {
             1 => "Point",
@@ -1245,7 +1249,11 @@ fn tessellation(d: &Dxbc<'_>, s: &mut TextBuf) {
         };
         s.push_str("// Tessellation Output Primitive  Partitioning Type \n");
         s.push_str("// ------------------------------ ------------------\n");
-        let _ = writeln!(s, "// {prim:<30} {part:<18}\n//");
+        s.push_str("// ");
+        s.push_left(prim, 30);
+        s.push(' ');
+        s.push_left(part, 18);
+        s.push_str("\n//\n");
     }
 }
 
