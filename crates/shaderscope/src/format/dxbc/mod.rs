@@ -428,23 +428,20 @@ pub fn aon9_creator(program: &[u8]) -> Option<String> {
 /// [`aon9_creator`] as the bytes the program holds.
 fn aon9_creator_bytes(program: &[u8]) -> Option<&[u8]> {
     let marker = b"Microsoft (R) HLSL Shader Compiler ";
-    // Candidates start with 'M'; compare only there. Eight bytes are tested for an 'M' at a
-    // time (a word with a zero byte after XOR), since the program is mostly other bytes.
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    // Candidates start with 'M'; compare only there. Blocks of 16 bytes are tested for an 'M'
+    // at a time (a comparison of a size known at compile time, which becomes a few vector
+    // instructions), since the program is mostly other bytes.
     let is_marker = |i: usize| program.get(i..i + marker.len()) == Some(&marker[..]);
-    // Whole words are read in place (no copy of a run-time length); the last few bytes are
-    // looked at one by one.
-    let words = program.chunks_exact(8);
-    let tail = program.len() - words.remainder().len();
-    let at = words
+    // Whole blocks are read in place; the last few bytes are looked at one by one.
+    let blocks = program.chunks_exact(16);
+    let tail = program.len() - blocks.remainder().len();
+    let at = blocks
         .enumerate()
-        .filter(|(_, chunk)| {
-            let word: [u8; 8] = (*chunk).try_into().unwrap_or_default();
-            let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'M'));
-            x.wrapping_sub(ONES) & !x & HIGHS != 0
+        .filter(|(_, block)| {
+            let block: [u8; 16] = (*block).try_into().unwrap_or_default();
+            block.iter().fold(false, |any, &b| any | (b == b'M'))
         })
-        .flat_map(|(c, _)| c * 8..c * 8 + 8)
+        .flat_map(|(k, _)| k * 16..k * 16 + 16)
         .chain(tail..program.len())
         .find(|&i| program.get(i) == Some(&b'M') && is_marker(i))?;
     let rest = program.get(at..)?;
