@@ -309,6 +309,10 @@ fn notes(d: &Dxbc<'_>, generation: Generation, checksum: Option<[u8; 16]>, s: &m
         s.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
     }
     let flags = d.sfi0.as_ref().map(|f| f.flags).unwrap_or(0);
+    // 0x2 (raw and structured buffers on 4.x) is never noted; most files need nothing else.
+    if flags & !0x2 == 0 {
+        return;
+    }
     let mut wanted = super::chunks::FEATURE_FLAGS
         .iter()
         .filter(|f| flags & f.0 != 0 && f.0 != 0x2)
