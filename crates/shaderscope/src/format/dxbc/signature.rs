@@ -211,15 +211,31 @@ pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
     FORMAT_NAMES.get(format_index(component_type, min_precision)).copied().unwrap_or("unknown")
 }
 
-/// A 4-component mask as fxc prints it: `xy  `, `   w`.
+/// A 4-component mask as fxc prints it: `xy  `, `   w` (the low four bits; the others are
+/// not components).
 pub fn mask_text(mask: u8) -> [u8; 4] {
-    let mut s = *b"    ";
-    for (i, (c, l)) in s.iter_mut().zip(*b"xyzw").enumerate() {
-        if mask & (1 << i) != 0 {
-            *c = l;
+    MASK_TEXTS.get(usize::from(mask & 0xF)).copied().unwrap_or(*b"    ")
+}
+
+/// [`mask_text`] of every 4-bit mask, built at compile time: a table read costs less than
+/// four tests of a bit.
+static MASK_TEXTS: [[u8; 4]; 16] = mask_texts();
+
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn mask_texts() -> [[u8; 4]; 16] {
+    let mut t = [*b"    "; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if mask & (1 << i) != 0 {
+                t[mask][i] = b"xyzw"[i];
+            }
+            i += 1;
         }
+        mask += 1;
     }
-    s
+    t
 }
 
 #[cfg(test)]
@@ -250,6 +266,36 @@ mod tests {
         assert_eq!(s.elements[1].offset, 0x100 + 32);
         assert_eq!(s.elements[1].system_value, 1);
         assert_eq!(&mask_text(s.elements[0].mask), b"xyz ");
+    }
+
+    #[test]
+    fn mask_texts_name_the_set_components() {
+        for mask in 0..=255u8 {
+            let want: String =
+                "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect();
+            assert_eq!(mask_text(mask), want.as_bytes());
+        }
+    }
+
+    #[test]
+    fn names_follow_d3d_name_and_the_component_types() {
+        assert_eq!(system_value_name(0), Some("NONE"));
+        assert_eq!(system_value_name(19), Some("CULLPRIM"));
+        assert_eq!(system_value_name(20), None);
+        assert_eq!(system_value_name(63), None);
+        assert_eq!(system_value_name(64), Some("TARGET"));
+        assert_eq!(system_value_name(69), Some("STENCILREF"));
+        assert_eq!(system_value_name(70), Some("INNERCOV"));
+        assert_eq!(system_value_name(71), None);
+        assert_eq!(format_name(3, 0), "float");
+        assert_eq!(format_name(1, 0), "uint");
+        assert_eq!(format_name(2, 0), "int");
+        assert_eq!(format_name(0, 0), "unknown");
+        assert_eq!(format_name(3, 1), "min16f");
+        assert_eq!(format_name(3, 2), "min2_8f");
+        assert_eq!(format_name(2, 4), "min16i");
+        assert_eq!(format_name(1, 5), "min16u");
+        assert_eq!(format_name(3, 3), "float");
     }
 
     #[test]
