@@ -11,7 +11,7 @@ pub struct Stat<'a> {
     /// Absolute offset of the payload.
     pub offset: usize,
     /// The words, in order.
-    pub words: Vec<u32>,
+    pub words: Words<'a>,
     /// Bytes after the last whole word (none in compiler output).
     pub rest: &'a [u8],
 }
@@ -60,21 +60,63 @@ pub const STAT_FIELDS: [&str; 37] = [
 impl<'a> Stat<'a> {
     /// Parse a STAT payload at absolute `base`.
     pub fn parse(data: &'a [u8], base: usize) -> Self {
-        let chunks = data.chunks_exact(4);
-        let rest = chunks.remainder();
-        // A map of exact length: one allocation of the right size (a filter would grow it).
-        let words = chunks.map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect();
-        Stat { offset: base, words, rest }
+        let whole = data.len() / 4 * 4;
+        let (words, rest) = data.split_at_checked(whole).unwrap_or((data, &[]));
+        Stat { offset: base, words: Words::new(words), rest }
     }
 
     /// Word `i`, 0 when absent.
     pub fn get(&self, i: usize) -> u32 {
-        self.words.get(i).copied().unwrap_or(0)
+        self.words.get(i).unwrap_or(0)
     }
 
     /// Total instruction count (`// Approximately N instruction slots used`).
     pub fn instruction_count(&self) -> u32 {
         self.get(0)
+    }
+}
+
+/// Little-endian `u32` words read in place (no copy: every listing reads two or three of them).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct Words<'a>(&'a [u8]);
+
+impl<'a> Words<'a> {
+    /// The whole words of `bytes` (a partial last word is left out).
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Words(bytes.get(..bytes.len() / 4 * 4).unwrap_or(&[]))
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Word `i`.
+    pub fn get(&self, i: usize) -> Option<u32> {
+        let at = i.checked_mul(4)?;
+        let w = self.0.get(at..)?.first_chunk::<4>()?;
+        Some(u32::from_le_bytes(*w))
+    }
+
+    /// The words in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + 'a {
+        self.0.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
+    }
+
+    /// The bytes the words are read from.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for Words<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 

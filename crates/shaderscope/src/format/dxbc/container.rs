@@ -5,6 +5,7 @@
 use super::checksum;
 use crate::bytes::{Endian, Reader};
 use crate::error::{Error, Result};
+use std::borrow::Cow;
 
 /// Size of the fixed header: magic, checksum, version word, total size, chunk count.
 pub const HEADER_SIZE: usize = 32;
@@ -63,10 +64,12 @@ pub enum Layout<'a> {
     /// indices in file order; `gaps[i]` are the bytes before the i-th chunk in file order
     /// (normally empty), `tail` the bytes from the last chunk's end to the declared size.
     Packed {
-        /// Chunk indices in file order.
-        order: Vec<usize>,
-        /// Bytes before each chunk (in file order).
-        gaps: Vec<&'a [u8]>,
+        /// Chunk indices in file order (borrowed from [`CHUNK_INDICES`] when that is the
+        /// index order, as in compiler output, so that nothing is allocated).
+        order: Cow<'static, [usize]>,
+        /// Bytes before each chunk (in file order; borrowed from [`NO_GAPS`] when there are
+        /// none, as in compiler output).
+        gaps: Cow<'a, [&'a [u8]]>,
         /// Bytes after the last chunk, up to the declared container size.
         tail: &'a [u8],
     },
@@ -181,30 +184,60 @@ impl<'a> Frame<'a> {
     }
 }
 
+/// `0, 1, 2, …`: the file order of a container whose chunks follow their index order.
+pub static CHUNK_INDICES: [usize; 64] = chunk_indices();
+
+/// The gaps of a container whose chunks follow each other without a byte between them.
+pub static NO_GAPS: [&[u8]; 64] = [&[]; 64];
+
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn chunk_indices() -> [usize; 64] {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = i;
+        i += 1;
+    }
+    t
+}
+
 fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], index_end: usize) -> Layout<'a> {
-    let mut order: Vec<usize> = (0..chunks.len()).collect();
-    order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
+    let irregular = || Layout::Irregular {
+        offsets: chunks.iter().map(|c| c.offset as u32).collect(),
+        body: container.get(index_end..).unwrap_or(&[]),
+    };
+    // Compilers write the chunks in index order: then there is nothing to sort or to store.
+    let in_index_order = chunks.windows(2).all(|w| w.first().map(|c| c.offset) <= w.get(1).map(|c| c.offset));
+    let order: Cow<'static, [usize]> = match CHUNK_INDICES.get(..chunks.len()) {
+        Some(indices) if in_index_order => Cow::Borrowed(indices),
+        _ => {
+            let mut order: Vec<usize> = (0..chunks.len()).collect();
+            order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
+            Cow::Owned(order)
+        }
+    };
+    // The bytes before the chunk at `i` of the file order, if it does not overlap the previous one.
+    let gap =
+        |pos: usize, c: &Chunk<'_>| (c.offset >= pos).then(|| container.get(pos..c.offset).unwrap_or(&[]));
     let mut pos = index_end;
-    let mut gaps = Vec::with_capacity(chunks.len());
-    let mut regular = true;
-    for &i in &order {
-        let Some(c) = chunks.get(i) else {
-            regular = false;
-            break;
-        };
-        if c.offset < pos {
-            regular = false;
-            break;
-        }
-        gaps.push(container.get(pos..c.offset).unwrap_or(&[]));
-        pos = c.end();
+    let mut gapless = true;
+    for &i in order.iter() {
+        let Some(g) = chunks.get(i).and_then(|c| gap(pos, c)) else { return irregular() };
+        gapless &= g.is_empty();
+        pos = chunks.get(i).map_or(pos, Chunk::end);
     }
-    if regular {
-        Layout::Packed { order, gaps, tail: container.get(pos..).unwrap_or(&[]) }
-    } else {
-        Layout::Irregular {
-            offsets: chunks.iter().map(|c| c.offset as u32).collect(),
-            body: container.get(index_end..).unwrap_or(&[]),
+    let tail = container.get(pos..).unwrap_or(&[]);
+    let gaps: Cow<'a, [&'a [u8]]> = match NO_GAPS.get(..chunks.len()) {
+        Some(none) if gapless => Cow::Borrowed(none),
+        _ => {
+            let mut gaps = Vec::with_capacity(chunks.len());
+            let mut pos = index_end;
+            for c in order.iter().filter_map(|&i| chunks.get(i)) {
+                gaps.push(gap(pos, c).unwrap_or(&[]));
+                pos = c.end();
+            }
+            Cow::Owned(gaps)
         }
-    }
+    };
+    Layout::Packed { order, gaps, tail }
 }

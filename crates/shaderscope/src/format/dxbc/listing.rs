@@ -16,7 +16,7 @@
 //! ```
 
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
-use super::signature::{Signature, SignatureKind, format_name, system_value_name};
+use super::signature::{Signature, SignatureKind, format_index, system_value_index};
 use super::{Dxbc, Generation, Stage};
 use crate::any::DisasmOptions;
 use crate::error::Result;
@@ -309,6 +309,10 @@ fn notes(d: &Dxbc<'_>, generation: Generation, checksum: Option<[u8; 16]>, s: &m
         s.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
     }
     let flags = d.sfi0.as_ref().map(|f| f.flags).unwrap_or(0);
+    // 0x2 (raw and structured buffers on 4.x) is never noted; most files need nothing else.
+    if flags & !0x2 == 0 {
+        return;
+    }
     let mut wanted = super::chunks::FEATURE_FLAGS
         .iter()
         .filter(|f| flags & f.0 != 0 && f.0 != 0x2)
@@ -382,14 +386,9 @@ enum Tail {
 /// The padding up to column `width` (`written` columns are taken) and `tail`, with the line
 /// end, built in a [`Row`] and written in one piece.
 fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
-    let mut row = Row::new();
-    // Padding longer than a row is written on its own (only hostile nesting gets there).
-    let pad = width.saturating_sub(written);
-    if pad > Row::NAME_MAX {
-        s.push_spaces(pad);
-    } else {
-        row.skip(pad);
-    }
+    // The padding (at most 35 columns) and the tail (at most 48 bytes) fit a short row.
+    let mut row = Row::<128>::blank();
+    row.skip(width.saturating_sub(written));
     match tail {
         Tail::Member(at) => {
             row.text(b"// Offset: ");
@@ -412,7 +411,12 @@ fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
 /// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
 /// append its tail.
 fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Tail) {
-    let written = s.chars_since(decl_start);
+    // Columns count characters; an ASCII declaration (the rule) has one a byte, and checking
+    // that takes a few word-sized steps where counting takes one a byte.
+    let written = match s.as_bytes().get(decl_start..) {
+        Some(d) if d.is_ascii() => d.len(),
+        _ => s.chars_since(decl_start),
+    };
     write_tail(s, written, width, tail);
 }
 
@@ -567,59 +571,51 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         s.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
         s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     }
-    let mut cell = TextBuf::default();
-    // Cells are written as bytes: they are whole UTF-8 sequences, and counting characters
-    // needs no validation.
-    let right = |s: &mut TextBuf, cell: &mut TextBuf, width: usize| {
-        s.push(' ');
-        s.push_spaces(width.saturating_sub(cell.chars_since(0)));
-        s.push_ascii(cell.as_bytes());
-        cell.clear();
-    };
     for b in &r.bindings {
-        s.push_str("// ");
-        push_cstr_left(s, &b.name, 30);
-        s.push(' ');
-        s.push_right(binding_type(b), 10);
-        binding_format(b, &mut cell);
-        right(s, &mut cell, 7);
-        binding_dimension(b, &mut cell);
-        right(s, &mut cell, 11);
-        let count = |cell: &mut TextBuf| match b.bind_count {
-            0 => cell.push_str("unbounded"),
-            n => cell.push_u64(u64::from(n)),
-        };
+        let mut row = Row::new();
+        row.text(b"// ");
+        row.name(&b.name, 30, s);
+        row.skip(1);
+        row.right(binding_type(b).as_bytes(), 10);
+        row.skip(1);
+        row.right_piece(&binding_format(b), 7);
+        row.skip(1);
+        row.right_piece(&binding_dimension(b), 11);
+        let mut count = Piece::new();
+        match b.bind_count {
+            0 => count.text(b"unbounded"),
+            n => count.number(n),
+        }
+        let (upper, lower) = register_prefix(b);
+        let mut bind = Piece::new();
+        bind.text(lower.as_bytes());
+        bind.number(b.bind_point);
         if sm51 {
             let [space, id] = b.space_id.unwrap_or([0, 0]);
-            let (upper, lower) = register_prefix(b);
-            cell.push_str(upper);
-            cell.push_u64(u64::from(id));
-            right(s, &mut cell, 7);
-            cell.push_str(lower);
-            cell.push_u64(u64::from(b.bind_point));
+            let mut range = Piece::new();
+            range.text(upper.as_bytes());
+            range.number(id);
+            row.skip(1);
+            row.right_piece(&range, 7);
             if space != 0 {
-                cell.push_str(",space");
-                cell.push_u64(u64::from(space));
+                bind.text(b",space");
+                bind.number(space);
             }
-            right(s, &mut cell, 14);
-            count(&mut cell);
-            right(s, &mut cell, 6);
-            s.push_str(" \n");
-        } else if generation >= Generation::Fxc10 {
-            let (_, lower) = register_prefix(b);
-            cell.push_str(lower);
-            cell.push_u64(u64::from(b.bind_point));
-            right(s, &mut cell, 14);
-            count(&mut cell);
-            right(s, &mut cell, 6);
-            s.push_str(" \n");
-        } else {
-            s.push(' ');
-            s.push_u64_right(u64::from(b.bind_point), 4);
-            count(&mut cell);
-            right(s, &mut cell, 8);
-            s.push('\n');
         }
+        if sm51 || generation >= Generation::Fxc10 {
+            row.skip(1);
+            row.right_piece(&bind, 14);
+            row.skip(1);
+            row.right_piece(&count, 6);
+            row.text(b" \n");
+        } else {
+            row.skip(1);
+            row.number(b.bind_point, 4);
+            row.skip(1);
+            row.right_piece(&count, 8);
+            row.text(b"\n");
+        }
+        s.push_ascii(row.bytes());
     }
     s.push_str("//\n//\n");
 }
@@ -637,17 +633,6 @@ fn cstr_bytes<'a>(c: &super::text::Cstr<'a>) -> std::borrow::Cow<'a, [u8]> {
 /// Append a string of the file ([`cstr_bytes`]).
 fn push_cstr(s: &mut TextBuf, c: &super::text::Cstr<'_>) {
     s.push_ascii(&cstr_bytes(c));
-}
-
-/// A string of the file left-aligned in `width` columns: ASCII (the rule) is written as it
-/// is, one column a byte; anything else goes through the lossy text.
-fn push_cstr_left(s: &mut TextBuf, c: &super::text::Cstr<'_>, width: usize) {
-    if c.bytes.is_ascii() {
-        s.push_ascii(c.bytes);
-        s.push_spaces(width.saturating_sub(c.bytes.len()));
-    } else {
-        s.push_left(&c.text(), width);
-    }
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -671,11 +656,12 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
     }
 }
 
-fn binding_format(b: &Binding<'_>, s: &mut TextBuf) {
+fn binding_format(b: &Binding<'_>) -> Piece {
+    let mut s = Piece::new();
     match b.input_type {
-        0 | 1 | 3 => s.push_str("NA"),
-        5 | 6 | 9 | 10 | 11 => s.push_str("struct"),
-        7 | 8 => s.push_str("byte"),
+        0 | 1 | 3 => s.text(b"NA"),
+        5 | 6 | 9 | 10 | 11 => s.text(b"struct"),
+        7 | 8 => s.text(b"byte"),
         _ => {
             let base = match b.return_type {
                 1 => "unorm",
@@ -689,15 +675,17 @@ fn binding_format(b: &Binding<'_>, s: &mut TextBuf) {
                 _ => "",
             };
             let comps = ((b.flags >> 2) & 3) + 1;
-            s.push_str(base);
+            s.text(base.as_bytes());
             if comps != 1 {
-                s.push_u64(u64::from(comps));
+                s.number(comps);
             }
         }
     }
+    s
 }
 
-fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
+fn binding_dimension(b: &Binding<'_>) -> Piece {
+    let mut s = Piece::new();
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
@@ -708,7 +696,8 @@ fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
         _ => "",
     };
     if !fixed.is_empty() {
-        return s.push_str(fixed);
+        s.text(fixed.as_bytes());
+        return s;
     }
     let name = match b.dimension {
         1 => "buf",
@@ -724,10 +713,11 @@ fn binding_dimension(b: &Binding<'_>, s: &mut TextBuf) {
         11 => "bufex",
         _ => "NA",
     };
-    s.push_str(name);
+    s.text(name.as_bytes());
     if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
-        s.push_u64(u64::from(b.samples));
+        s.number(b.samples);
     }
+    s
 }
 
 // ------------------------------------------------------------------ Level 9
@@ -738,34 +728,7 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Reg Buffer  Start Reg # of Regs        Data Conversion\n");
         s.push_str("// ---------- ------- --------- --------- ----------------------\n");
         for m in &a.cb_mappings {
-            s.push_str("// ");
-            let at = s.len();
-            s.push('c');
-            s.push_u64(u64::from(m.target));
-            s.push_spaces(10usize.saturating_sub(s.len() - at));
-            s.push(' ');
-            let at = s.len();
-            s.push_str("cb");
-            s.push_u64(u64::from(m.buffer));
-            s.push_spaces(7usize.saturating_sub(s.len() - at));
-            s.push(' ');
-            s.push_u64_right(u64::from(m.start), 9);
-            s.push(' ');
-            s.push_u64_right(u64::from(m.count), 9);
-            s.push_str("  (");
-            for i in 0..4 {
-                if i > 0 {
-                    s.push(',');
-                }
-                let conv = m.conversion.get(i).map_or("", |c| match c {
-                    0 => "FLT",
-                    1 => "INT",
-                    2 => "BOOL",
-                    _ => "UNK",
-                });
-                s.push_right(conv, 4);
-            }
-            s.push_str(")\n");
+            cb_mapping_row(m, s);
         }
         s.push_str("//\n");
     }
@@ -774,11 +737,7 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Reg                               Constant Description\n");
         s.push_str("// ---------- --------------------------------------------------\n");
         for c in &a.runtime_constants {
-            let what = match c.kind {
-                0 => "Vertex Shader position offset".to_string(),
-                k => format!("Unknown runtime constant {k}"),
-            };
-            let _ = writeln!(s, "// {:<10} {:>50}", format!("c{}", c.target), what);
+            runtime_constant_row(c, s);
         }
         s.push_str("//\n");
     }
@@ -787,13 +746,7 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
         s.push_str("// Target Sampler Source Sampler  Source Resource\n");
         s.push_str("// -------------- --------------- ----------------\n");
         for m in &a.sampler_mappings {
-            let _ = writeln!(
-                s,
-                "// {:<14} {:<15} {:<16} ",
-                format!("s{}", m.target),
-                format!("s{}", m.sampler),
-                format!("t{}", m.resource)
-            );
+            sampler_mapping_row(m, s);
         }
         s.push_str("//\n");
     }
@@ -801,29 +754,85 @@ fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
     super::program::level9(d, a, s);
 }
 
+fn cb_mapping_row(m: &super::chunks::CbMapping, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"c", m.target.into(), 10);
+    row.skip(1);
+    row.left_number(b"cb", m.buffer.into(), 7);
+    row.skip(1);
+    row.number(m.start.into(), 9);
+    row.skip(1);
+    row.number(m.count.into(), 9);
+    row.text(b"  (");
+    for (i, c) in m.conversion.iter().enumerate() {
+        if i > 0 {
+            row.text(b",");
+        }
+        row.text(match c {
+            0 => b" FLT",
+            1 => b" INT",
+            2 => b"BOOL",
+            _ => b" UNK",
+        });
+    }
+    row.text(b")\n");
+    s.push_ascii(row.bytes());
+}
+
+fn runtime_constant_row(c: &super::chunks::RuntimeConstant, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"c", c.target.into(), 10);
+    row.skip(1);
+    match c.kind {
+        0 => row.right(b"Vertex Shader position offset", 50),
+        k => {
+            const TEXT: &[u8] = b"Unknown runtime constant ";
+            let (n, len) = number_cell(k.into());
+            row.skip(50usize.saturating_sub(TEXT.len() + len));
+            row.text(TEXT);
+            row.cell(&n, len);
+        }
+    }
+    row.text(b"\n");
+    s.push_ascii(row.bytes());
+}
+
+fn sampler_mapping_row(m: &super::chunks::SamplerMapping, s: &mut TextBuf) {
+    let mut row = Row::new();
+    row.text(b"// ");
+    row.left_number(b"s", m.target.into(), 14);
+    row.skip(1);
+    row.left_number(b"s", m.sampler.into(), 15);
+    row.skip(1);
+    row.left_number(b"t", m.resource.into(), 16);
+    row.text(b" \n");
+    s.push_ascii(row.bytes());
+}
+
 // ------------------------------------------------------------------ Signatures
 
 fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, s: &mut TextBuf) {
-    let (title, none) = match sig.kind {
-        SignatureKind::Input => ("Input signature", "no Input"),
-        SignatureKind::Output => ("Output signature", "no Output"),
-        SignatureKind::PatchConstant => ("Patch Constant signature", "no Patch Constant"),
-    };
     let narrow = generation.narrow_signatures();
-    s.push_str("//\n// ");
-    s.push_str(title);
-    s.push_str(":\n//\n");
-    if narrow {
-        s.push_str("// Name                 Index   Mask Register SysValue Format   Used\n");
-        s.push_str("// -------------------- ----- ------ -------- -------- ------ ------\n");
+    s.push_str(match sig.kind {
+        SignatureKind::Input => "//\n// Input signature:\n//\n",
+        SignatureKind::Output => "//\n// Output signature:\n//\n",
+        SignatureKind::PatchConstant => "//\n// Patch Constant signature:\n//\n",
+    });
+    s.push_str(if narrow {
+        "// Name                 Index   Mask Register SysValue Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------ ------\n"
     } else {
-        s.push_str("// Name                 Index   Mask Register SysValue  Format   Used\n");
-        s.push_str("// -------------------- ----- ------ -------- -------- ------- ------\n");
-    }
+        "// Name                 Index   Mask Register SysValue  Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------- ------\n"
+    });
     if sig.elements.is_empty() {
-        s.push_str("// ");
-        s.push_str(none);
-        s.push('\n');
+        s.push_str(match sig.kind {
+            SignatureKind::Input => "// no Input\n",
+            SignatureKind::Output => "// no Output\n",
+            SignatureKind::PatchConstant => "// no Patch Constant\n",
+        });
         return;
     }
     let is_output = match sig.kind {
@@ -832,94 +841,230 @@ fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, 
         SignatureKind::Input => false,
     };
     let streams = sig.elements.iter().any(|e| e.stream != 0);
-    let fmt_width = if narrow { 6 } else { 7 };
+    let format_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
-        let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        let number;
-        let sv: &[u8] = match system_value_name(e.system_value) {
-            Some("NONE") if is_output => implied_system_value(e.name.bytes).as_bytes(),
-            Some(n) => n.as_bytes(),
-            None => {
-                number = crate::print::decimal(u64::from(e.system_value));
-                number.0.get(..number.1).unwrap_or(&[])
-            }
+        let system_value = match e.system_value {
+            0 if is_output => implied_system_value(e.name.bytes),
+            v => v,
         };
-        let fmt = format_name(e.component_type, e.min_precision);
-        let special = if is_output { special_output_register(sv) } else { None };
+        let row = SignatureRow {
+            name: e.name,
+            stream: streams.then_some(e.stream),
+            index: number_cell(e.semantic_index),
+            special: if is_output { special_output_register(system_value) } else { None },
+            mask: super::signature::mask_text(e.mask),
+            register: number_cell(e.register),
+            system_value: system_value_cell(system_value),
+            format: FORMAT_CELLS
+                .get(format_index(e.component_type, e.min_precision))
+                .copied()
+                .unwrap_or_default(),
+            format_width,
+            used_mask: if is_output { e.mask & !e.rw_mask } else { e.rw_mask },
+        };
+        if !row.write_fixed(s) {
+            row.write(s);
+        }
+    }
+    s.push_str("//\n");
+}
+
+/// One row of a signature table, its columns ready to lay out.
+struct SignatureRow<'a> {
+    name: super::text::Cstr<'a>,
+    /// The geometry-shader stream, shown before the name (`m1:`) when any element has one.
+    stream: Option<u32>,
+    index: Cell,
+    /// The register of an output that has no `o#` (`oDepth`); such rows show no mask.
+    special: Option<&'static str>,
+    mask: [u8; 4],
+    register: Cell,
+    system_value: Cell,
+    format: Cell,
+    format_width: usize,
+    used_mask: u8,
+}
+
+impl SignatureRow<'_> {
+    /// Write the row when every column fits its width, as nearly always: then each column
+    /// starts at a fixed place, and the line is built with copies of fixed size. False (and
+    /// nothing written) otherwise.
+    #[inline]
+    fn write_fixed(&self, s: &mut TextBuf) -> bool {
+        let name = self.name.bytes;
+        let fits = self.stream.is_none()
+            && self.special.is_none()
+            && name.len() <= 20
+            && name.is_ascii()
+            && self.index.1 <= 5
+            && self.register.1 <= 8
+            && self.system_value.1 <= 8
+            && self.format.1 <= self.format_width;
+        if !fits {
+            return false;
+        }
+        // Columns: name 3–22, index ends at 29, mask 32–35, register ends at 45, system value at
+        // 54, format at 55 + its width. Each cell's trailing spaces run into the next column,
+        // which is written after it.
+        let mut line = [b' '; 96];
+        put(&mut line, 0, b"// ");
+        if let Some(d) = line.get_mut(3..3 + name.len()) {
+            d.copy_from_slice(name);
+        }
+        put(&mut line, 29 - self.index.1, &self.index.0);
+        put(&mut line, 32, &self.mask);
+        put(&mut line, 45 - self.register.1, &self.register.0);
+        put(&mut line, 54 - self.system_value.1, &self.system_value.0);
+        let end = 55 + self.format_width;
+        put(&mut line, end - self.format.1, &self.format.0);
+        let [x, y, z, w] = super::signature::mask_text(self.used_mask);
+        put(&mut line, end, &[b' ', b' ', b' ', x, y, z, w, b'\n']);
+        s.push_prefix(&line, end + 8);
+        true
+    }
+
+    /// Write the row, whatever its columns hold.
+    fn write(&self, s: &mut TextBuf) {
         let mut row = Row::new();
         row.text(b"// ");
-        // Names are ASCII in practice: written as they are, one column a byte. Others go
-        // through the lossy text and count characters.
-        let name = e.name.bytes;
-        let ascii = name.is_ascii() && name.len() <= Row::NAME_MAX;
-        let head = if streams {
-            row.text(b"m");
-            let stream = row.number(e.stream, 0);
-            row.text(b":");
-            2 + stream
-        } else {
-            0
+        let head = match self.stream {
+            Some(stream) => {
+                row.text(b"m");
+                let (stream, n) = number_cell(stream);
+                row.cell(&stream, n);
+                row.text(b":");
+                2 + n
+            }
+            None => 0,
         };
-        if ascii {
-            row.text(name);
-            row.skip(20usize.saturating_sub(head + name.len()));
-        } else {
-            let text = e.name.text();
-            s.push_ascii(row.bytes());
-            s.push_str(&text);
-            row = Row::new();
-            row.skip(20usize.saturating_sub(head + text.chars().count()));
-        }
+        row.name(&self.name, 20usize.saturating_sub(head), s);
         row.skip(1);
-        row.number(e.semantic_index, 5);
+        row.right_cell(&self.index.0, self.index.1, 5);
         row.skip(1);
-        match special {
+        match self.special {
             Some(reg) => {
                 row.right(b"N/A", 6);
                 row.skip(1);
                 row.right(reg.as_bytes(), 8);
                 row.skip(1);
-                row.right(sv, 8);
+                row.right_cell(&self.system_value.0, self.system_value.1, 8);
                 row.skip(1);
-                row.right(fmt.as_bytes(), fmt_width);
+                row.right_cell(&self.format.0, self.format.1, self.format_width);
                 row.skip(1);
-                row.right(if used_mask != 0 { b"YES" } else { b"NO" }, 6);
+                row.right(if self.used_mask != 0 { b"YES" } else { b"NO" }, 6);
             }
             None => {
                 row.skip(2);
-                row.text(&super::signature::mask_text(e.mask));
+                row.text(&self.mask);
                 row.skip(1);
-                row.number(e.register, 8);
+                row.right_cell(&self.register.0, self.register.1, 8);
                 row.skip(1);
-                row.right(sv, 8);
+                row.right_cell(&self.system_value.0, self.system_value.1, 8);
                 row.skip(1);
-                row.right(fmt.as_bytes(), fmt_width);
+                row.right_cell(&self.format.0, self.format.1, self.format_width);
                 row.skip(3);
-                row.text(&super::signature::mask_text(used_mask));
+                row.text(&super::signature::mask_text(self.used_mask));
             }
         }
         row.text(b"\n");
         s.push_ascii(row.bytes());
     }
-    s.push_str("//\n");
+}
+
+/// Copy `b` into `line` at `at` (nothing if it does not fit, which the callers rule out).
+#[inline]
+fn put<const N: usize>(line: &mut [u8], at: usize, b: &[u8; N]) {
+    if let Some(d) = line.get_mut(at..).and_then(|d| d.first_chunk_mut::<N>()) {
+        *d = *b;
+    }
+}
+
+/// A short piece of text (at most [`CELL`] bytes) followed by spaces, and its length: written
+/// into a [`Row`] whole, one copy of a size known at compile time.
+type Cell = ([u8; CELL], usize);
+
+/// Size of a [`Cell`]: the longest decimal `u32` and the system-value and format names fit.
+const CELL: usize = 16;
+
+/// The cell of `text` (cut to [`CELL`] bytes; the names given here are shorter).
+const fn cell(text: &str) -> Cell {
+    let b = text.as_bytes();
+    let mut c = [b' '; CELL];
+    let mut i = 0;
+    while i < b.len() && i < CELL {
+        // In range: checked by the loop condition.
+        #[allow(clippy::indexing_slicing)]
+        {
+            c[i] = b[i];
+        }
+        i += 1;
+    }
+    (c, i)
+}
+
+/// The cells of a list of names, built at compile time.
+const fn cells<const N: usize>(names: &[&str; N]) -> [Cell; N] {
+    let mut out = [([b' '; CELL], 0); N];
+    let mut i = 0;
+    while i < N {
+        #[allow(clippy::indexing_slicing)]
+        {
+            out[i] = cell(names[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+static SYSTEM_VALUE_CELLS: [Cell; 27] = cells(&super::signature::SYSTEM_VALUE_NAMES);
+static FORMAT_CELLS: [Cell; 8] = cells(&super::signature::FORMAT_NAMES);
+
+/// The SysValue column: the short name, or the number when there is none.
+fn system_value_cell(v: u32) -> Cell {
+    match system_value_index(v).and_then(|i| SYSTEM_VALUE_CELLS.get(i)) {
+        Some(c) => *c,
+        None => number_cell(v),
+    }
+}
+
+/// `v` in decimal as a [`Cell`].
+#[inline]
+fn number_cell(v: u32) -> Cell {
+    const SPACES: u128 = u128::from_le_bytes([b' '; CELL]);
+    if v < 10 {
+        // The commonest by far: one digit, spaces after it.
+        return (((SPACES & !0xFF) | u128::from(b'0' + v as u8)).to_le_bytes(), 1);
+    }
+    let (digits, n) = crate::print::decimal(u64::from(v));
+    let head: [u8; CELL] = digits.first_chunk().copied().unwrap_or([b' '; CELL]);
+    // A `u32` has at most 10 digits: the bytes after them become spaces.
+    let keep = (1u128 << (8 * n.min(CELL - 1))) - 1;
+    (((u128::from_le_bytes(head) & keep) | (SPACES & !keep)).to_le_bytes(), n)
 }
 
 /// A line of a table built in a stack buffer that starts as spaces, so that padding is a
-/// move of the end and the line reaches the output in one copy. Its pieces are bounded (a
-/// name of at most [`Row::NAME_MAX`] bytes, numbers of at most 10 digits, names of at most
-/// a dozen bytes), so they always fit.
-struct Row {
-    buf: [u8; Row::CAP],
+/// move of the end and the line reaches the output in one copy. Everything after the end
+/// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
+/// [`NAME_MAX`] bytes, cells of [`CELL`] and [`Piece::CAP`] bytes, the longest row of
+/// the resource bindings under 170 bytes), so they always fit. Short lines use a smaller
+/// `CAP`: the buffer is filled with spaces for every line.
+struct Row<const CAP: usize = 256> {
+    buf: [u8; CAP],
     len: usize,
 }
 
-impl Row {
-    const CAP: usize = 192;
-    /// Longest name written into a row; longer ones are written around it.
-    const NAME_MAX: usize = 64;
+/// Longest name written into a row; longer ones are written around it.
+const NAME_MAX: usize = 64;
 
+impl Row {
     fn new() -> Self {
-        Row { buf: [b' '; Row::CAP], len: 0 }
+        Row::blank()
+    }
+}
+
+impl<const CAP: usize> Row<CAP> {
+    fn blank() -> Self {
+        Row { buf: [b' '; CAP], len: 0 }
     }
 
     /// Append `t` (dropped if it did not fit, which the bounds above rule out).
@@ -931,10 +1076,19 @@ impl Row {
         }
     }
 
+    /// Append the first `len` bytes of a cell (all of it is copied: the rest is spaces).
+    #[inline]
+    fn cell(&mut self, c: &[u8; CELL], len: usize) {
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
+            *d = *c;
+            self.len += len.min(CELL);
+        }
+    }
+
     /// Append `n` spaces.
     #[inline]
     fn skip(&mut self, n: usize) {
-        self.len = (self.len + n).min(Row::CAP);
+        self.len = (self.len + n).min(CAP);
     }
 
     /// Append `t` right-aligned in `width` columns.
@@ -944,12 +1098,54 @@ impl Row {
         self.text(t);
     }
 
-    /// Append `v` in decimal right-aligned in `width` columns; returns its digit count.
+    /// Append a cell right-aligned in `width` columns.
     #[inline]
-    fn number(&mut self, v: u32, width: usize) -> usize {
-        let (digits, n) = crate::print::decimal(u64::from(v));
-        self.right(digits.get(..n).unwrap_or(&[]), width);
-        n
+    fn right_cell(&mut self, c: &[u8; CELL], len: usize, width: usize) {
+        self.skip(width.saturating_sub(len));
+        self.cell(c, len);
+    }
+
+    /// Append `v` in decimal right-aligned in `width` columns.
+    #[inline]
+    fn number(&mut self, v: u32, width: usize) {
+        let (digits, n) = number_cell(v);
+        self.right_cell(&digits, n, width);
+    }
+
+    /// Append a piece right-aligned in `width` columns.
+    #[inline]
+    fn right_piece(&mut self, p: &Piece, width: usize) {
+        self.skip(width.saturating_sub(p.len));
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<{ Piece::CAP }>()) {
+            *d = p.buf;
+            self.len += p.len;
+        }
+    }
+
+    /// Append a string of the file left-aligned in `width` columns. ASCII (the rule) is
+    /// written as it is, one column a byte; anything else (or a name too long for a row) goes
+    /// through the lossy text, written to `s` with the row so far, and the row starts again.
+    fn name(&mut self, name: &super::text::Cstr<'_>, width: usize, s: &mut TextBuf) {
+        let b = name.bytes;
+        if b.is_ascii() && b.len() <= NAME_MAX {
+            self.text(b);
+            self.skip(width.saturating_sub(b.len()));
+        } else {
+            let text = name.text();
+            s.push_ascii(self.bytes());
+            s.push_str(&text);
+            *self = Row::blank();
+            self.skip(width.saturating_sub(text.chars().count()));
+        }
+    }
+
+    /// Append `prefix` and `v` in decimal, left-aligned in `width` columns (`c12`).
+    #[inline]
+    fn left_number(&mut self, prefix: &[u8], v: u32, width: usize) {
+        let (digits, n) = number_cell(v);
+        self.text(prefix);
+        self.cell(&digits, n);
+        self.skip(width.saturating_sub(prefix.len() + n));
     }
 
     fn bytes(&self) -> &[u8] {
@@ -957,27 +1153,64 @@ impl Row {
     }
 }
 
-/// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
-/// names them from the semantic.
-fn implied_system_value(name: &[u8]) -> &'static str {
-    const NAMES: [(&[u8], &str); 6] = [
-        (b"SV_TARGET", "TARGET"),
-        (b"SV_DEPTH", "DEPTH"),
-        (b"SV_COVERAGE", "COVERAGE"),
-        (b"SV_DEPTHGREATEREQUAL", "DEPTHGE"),
-        (b"SV_DEPTHLESSEQUAL", "DEPTHLE"),
-        (b"SV_STENCILREF", "STENCILREF"),
-    ];
-    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| *v).unwrap_or("NONE")
+/// A table cell built before it is placed (`float4`, `u3,space1`): at most [`Piece::CAP`]
+/// bytes, spaces after them, so that a [`Row`] takes it in one copy of fixed size.
+struct Piece {
+    buf: [u8; Piece::CAP],
+    len: usize,
 }
 
-fn special_output_register(sv: &[u8]) -> Option<&'static str> {
-    Some(match sv {
-        b"DEPTH" => "oDepth",
-        b"COVERAGE" => "oMask",
-        b"DEPTHGE" => "oDepthGE",
-        b"DEPTHLE" => "oDepthLE",
-        b"STENCILREF" => "oStencilRef",
+impl Piece {
+    /// Room for the longest cell: a register, `,space` and a space number (27 bytes), and
+    /// the 16-byte copy of a number that may start at its 17th byte.
+    const CAP: usize = 40;
+
+    fn new() -> Self {
+        Piece { buf: [b' '; Piece::CAP], len: 0 }
+    }
+
+    /// Append `t` (dropped if it did not fit, which the cells' bounds rule out).
+    #[inline]
+    fn text(&mut self, t: &[u8]) {
+        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
+            d.copy_from_slice(t);
+            self.len += t.len();
+        }
+    }
+
+    /// Append `v` in decimal.
+    #[inline]
+    fn number(&mut self, v: u32) {
+        let (digits, n) = number_cell(v);
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
+            *d = digits;
+            self.len += n;
+        }
+    }
+}
+
+/// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
+/// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
+fn implied_system_value(name: &[u8]) -> u32 {
+    const NAMES: [(&[u8], u32); 6] = [
+        (b"SV_TARGET", 64),
+        (b"SV_DEPTH", 65),
+        (b"SV_COVERAGE", 66),
+        (b"SV_DEPTHGREATEREQUAL", 67),
+        (b"SV_DEPTHLESSEQUAL", 68),
+        (b"SV_STENCILREF", 69),
+    ];
+    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(0, |(_, v)| *v)
+}
+
+/// The register of the outputs that have no `o#` (by `D3D_NAME` value).
+fn special_output_register(system_value: u32) -> Option<&'static str> {
+    Some(match system_value {
+        65 => "oDepth",
+        66 => "oMask",
+        67 => "oDepthGE",
+        68 => "oDepthLE",
+        69 => "oStencilRef",
         _ => return None,
     })
 }
@@ -998,7 +1231,11 @@ fn tessellation(d: &Dxbc<'_>, s: &mut TextBuf) {
     };
     s.push_str("// Tessellation Domain   # of control points\n");
     s.push_str("// -------------------- --------------------\n");
-    let _ = writeln!(s, "// {domain:<20} {:>20}\n//", st.get(30));
+    s.push_str("// ");
+    s.push_left(domain, 20);
+    s.push(' ');
+    s.push_u64_right(u64::from(st.get(30)), 20);
+    s.push_str("\n//\n");
     if stage == Stage::Hull {
         let prim = match st.get(31) {
             1 => "Point",
@@ -1016,7 +1253,11 @@ fn tessellation(d: &Dxbc<'_>, s: &mut TextBuf) {
         };
         s.push_str("// Tessellation Output Primitive  Partitioning Type \n");
         s.push_str("// ------------------------------ ------------------\n");
-        let _ = writeln!(s, "// {prim:<30} {part:<18}\n//");
+        s.push_str("// ");
+        s.push_left(prim, 30);
+        s.push(' ');
+        s.push_left(part, 18);
+        s.push_str("\n//\n");
     }
 }
 
@@ -1108,5 +1349,116 @@ mod tests {
         assert_eq!(named(1, 54, 1, 2), "min16float2");
         assert_eq!(named(0, 57, 1, 1), "min16uint");
         assert_eq!(named(0, 58, 1, 1), "");
+    }
+
+    #[test]
+    fn cells_hold_the_text_and_spaces() {
+        for v in [0u32, 7, 10, 99, 100, 12345, 4_000_000_000, u32::MAX] {
+            let (c, n) = number_cell(v);
+            let text = v.to_string();
+            assert_eq!(&c[..n], text.as_bytes());
+            assert!(c[n..].iter().all(|&b| b == b' '));
+        }
+        for v in (0..100).chain([1000, u32::MAX]) {
+            let (c, n) = system_value_cell(v);
+            let want = super::super::signature::system_value_name(v).map_or(v.to_string(), str::to_string);
+            assert_eq!(std::str::from_utf8(&c[..n]).unwrap(), want);
+            assert!(c[n..].iter().all(|&b| b == b' '));
+        }
+    }
+
+    /// The level-9 mapping rows are the rows of fxc's format strings.
+    #[test]
+    fn level9_rows_match_their_format_strings() {
+        use crate::format::dxbc::chunks::{CbMapping, RuntimeConstant, SamplerMapping};
+        for v in [0u16, 7, 12, 999, 65535] {
+            let m = CbMapping {
+                offset: 0,
+                buffer: v,
+                start: v / 3,
+                count: v,
+                target: v / 7,
+                conversion: [0, 1, 2, 9],
+            };
+            let mut t = TextBuf::default();
+            cb_mapping_row(&m, &mut t);
+            let want = format!(
+                "// {:<10} {:<7} {:>9} {:>9}  ( FLT, INT,BOOL, UNK)\n",
+                format!("c{}", m.target),
+                format!("cb{}", m.buffer),
+                m.start,
+                m.count
+            );
+            assert_eq!(t.as_str(), want);
+            for kind in [0, 1, v] {
+                let c = RuntimeConstant { offset: 0, kind, target: v };
+                let what = match kind {
+                    0 => "Vertex Shader position offset".to_string(),
+                    k => format!("Unknown runtime constant {k}"),
+                };
+                let mut t = TextBuf::default();
+                runtime_constant_row(&c, &mut t);
+                assert_eq!(t.as_str(), format!("// {:<10} {:>50}\n", format!("c{}", c.target), what));
+            }
+            let b = v as u8;
+            let m = SamplerMapping {
+                offset: 0,
+                target: b,
+                sampler: b / 2,
+                resource: b.wrapping_mul(3),
+                unknown: 0,
+            };
+            let mut t = TextBuf::default();
+            sampler_mapping_row(&m, &mut t);
+            let want = format!(
+                "// {:<14} {:<15} {:<16} \n",
+                format!("s{}", m.target),
+                format!("s{}", m.sampler),
+                format!("t{}", m.resource)
+            );
+            assert_eq!(t.as_str(), want);
+        }
+    }
+
+    /// Rows written at fixed columns are the rows the general layout writes.
+    #[test]
+    fn fixed_signature_rows_match_the_general_layout() {
+        let names: [&[u8]; 5] =
+            [b"", b"POSITION", b"SV_Position", b"TEXCOORD_NINETEEN_C", b"A_NAME_OF_EXACTLY_20"];
+        let numbers = [0u32, 9, 10, 99_999, 100_000, 12_345_678, 123_456_789, u32::MAX];
+        let mut fixed = 0;
+        for name in names {
+            for &index in &numbers {
+                for &register in &numbers {
+                    for sv in [0u32, 1, 19, 20, 64, 65, 70, 1000, 123_456_789] {
+                        for (ct, mp) in [(3u32, 0u32), (1, 0), (0, 0), (3, 1), (3, 2)] {
+                            for format_width in [6, 7] {
+                                let row = SignatureRow {
+                                    name: super::super::text::Cstr { bytes: name, offset: 0 },
+                                    stream: None,
+                                    index: number_cell(index),
+                                    special: None,
+                                    mask: super::super::signature::mask_text(0b1011),
+                                    register: number_cell(register),
+                                    system_value: system_value_cell(sv),
+                                    format: FORMAT_CELLS[format_index(ct, mp)],
+                                    format_width,
+                                    used_mask: 0b0110,
+                                };
+                                let (mut a, mut b) = (TextBuf::default(), TextBuf::default());
+                                if row.write_fixed(&mut a) {
+                                    fixed += 1;
+                                    row.write(&mut b);
+                                    assert_eq!(a.as_str(), b.as_str());
+                                } else {
+                                    assert!(a.is_empty());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fixed > 1000);
     }
 }

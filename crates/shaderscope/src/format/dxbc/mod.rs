@@ -128,10 +128,17 @@ pub enum Generation {
 impl Generation {
     /// The generation that wrote a given creator string, if it names a known compiler.
     pub fn from_creator(creator: &str) -> Option<Self> {
-        let v = creator.rsplit(' ').next()?;
-        let mut parts = v.split('.');
-        let major: u32 = parts.next()?.parse().ok()?;
-        let minor: u32 = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+        Self::from_creator_bytes(creator.as_bytes())
+    }
+
+    /// [`Generation::from_creator`] on the string's bytes as the file holds them (the version
+    /// is ASCII; bytes that are not UTF-8 make a part that is not a number either way).
+    fn from_creator_bytes(creator: &[u8]) -> Option<Self> {
+        let number = |b: &[u8]| std::str::from_utf8(b).ok()?.parse::<u32>().ok();
+        let v = creator.rsplit(|&c| c == b' ').next()?;
+        let mut parts = v.split(|&c| c == b'.');
+        let major = number(parts.next()?)?;
+        let minor = parts.next().and_then(number).unwrap_or(0);
         Some(match (major, minor) {
             (9, m) if m < 30 => Generation::Fxc9_29,
             (9, _) => Generation::Fxc9_30,
@@ -234,8 +241,14 @@ pub fn chunk_description(tag: &[u8; 4]) -> &'static str {
 impl<'a> Dxbc<'a> {
     /// Parse a container. Fails only when the frame itself is broken; chunk errors are kept.
     pub fn parse(data: &'a [u8]) -> Result<Self> {
-        let frame = Frame::parse(data)?;
-        let mut d = Dxbc {
+        let mut d = Dxbc::unparsed(Frame::parse(data)?);
+        d.parse_chunks();
+        Ok(d)
+    }
+
+    /// A container whose chunks are not parsed yet.
+    fn unparsed(frame: Frame<'a>) -> Self {
+        Dxbc {
             frame,
             rdef: None,
             input: None,
@@ -248,7 +261,12 @@ impl<'a> Dxbc<'a> {
             aon9: None,
             root_signature: None,
             chunk_errors: Vec::new(),
-        };
+        }
+    }
+
+    /// Parse the chunks this module models (the first of each kind), keeping their errors.
+    fn parse_chunks(&mut self) {
+        let d = self;
         for i in 0..d.frame.chunks.len() {
             let Some(c) = d.frame.chunks.get(i).copied() else { break };
             let c = &c;
@@ -296,7 +314,6 @@ impl<'a> Dxbc<'a> {
                 d.chunk_errors.push((c.index, e));
             }
         }
-        Ok(d)
     }
 
     /// The whole input.
@@ -336,14 +353,14 @@ impl<'a> Dxbc<'a> {
 
     /// The fxc generation whose listing format applies, and why.
     pub fn generation(&self) -> (Generation, GenerationSource) {
-        if let Some(g) = self.rdef.as_ref().and_then(|r| Generation::from_creator(&r.creator.text())) {
+        if let Some(g) = self.rdef.as_ref().and_then(|r| Generation::from_creator_bytes(r.creator.bytes)) {
             return (g, GenerationSource::RdefCreator);
         }
         if let Some(g) = self
             .aon9
             .as_ref()
-            .and_then(|a| aon9_creator(a.program))
-            .and_then(|c| Generation::from_creator(&c))
+            .and_then(|a| aon9_creator_bytes(a.program))
+            .and_then(Generation::from_creator_bytes)
         {
             return (g, GenerationSource::Aon9Creator);
         }
@@ -405,34 +422,39 @@ fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
 /// The creator string inside a D3D9 program's comment blocks: the CTAB creator or the one in
 /// debug information (`DBUG`) that `/Zi` puts there.
 pub fn aon9_creator(program: &[u8]) -> Option<String> {
+    aon9_creator_bytes(program).map(|c| String::from_utf8_lossy(c).into_owned())
+}
+
+/// [`aon9_creator`] as the bytes the program holds.
+fn aon9_creator_bytes(program: &[u8]) -> Option<&[u8]> {
     let marker = b"Microsoft (R) HLSL Shader Compiler ";
-    // Candidates start with 'M'; compare only there. Eight bytes are tested for an 'M' at a
-    // time (a word with a zero byte after XOR), since the program is mostly other bytes.
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    // Candidates start with 'M'; compare only there. Blocks of 16 bytes are tested for an 'M'
+    // at a time (a comparison of a size known at compile time, which becomes a few vector
+    // instructions), since the program is mostly other bytes.
     let is_marker = |i: usize| program.get(i..i + marker.len()) == Some(&marker[..]);
-    // Whole words are read in place (no copy of a run-time length); the last few bytes are
-    // looked at one by one.
-    let words = program.chunks_exact(8);
-    let tail = program.len() - words.remainder().len();
-    let at = words
+    // Whole blocks are read in place; the last few bytes are looked at one by one.
+    let blocks = program.chunks_exact(16);
+    let tail = program.len() - blocks.remainder().len();
+    let at = blocks
         .enumerate()
-        .filter(|(_, chunk)| {
-            let word: [u8; 8] = (*chunk).try_into().unwrap_or_default();
-            let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'M'));
-            x.wrapping_sub(ONES) & !x & HIGHS != 0
+        .filter(|(_, block)| {
+            let block: [u8; 16] = (*block).try_into().unwrap_or_default();
+            block.iter().fold(false, |any, &b| any | (b == b'M'))
         })
-        .flat_map(|(c, _)| c * 8..c * 8 + 8)
+        .flat_map(|(k, _)| k * 16..k * 16 + 16)
         .chain(tail..program.len())
         .find(|&i| program.get(i) == Some(&b'M') && is_marker(i))?;
     let rest = program.get(at..)?;
     let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    Some(String::from_utf8_lossy(rest.get(..end)?).into_owned())
+    rest.get(..end)
 }
 
 /// Parse a DXBC file for the [`Container`] interface.
 pub fn parse_container(data: &[u8]) -> Result<Box<dyn Container + '_>> {
-    Ok(Box::new(Dxbc::parse(data)?))
+    // Parsed in its box: the container is large, and moving it in would be a copy.
+    let mut d = Box::new(Dxbc::unparsed(Frame::parse(data)?));
+    d.parse_chunks();
+    Ok(d)
 }
 
 impl Container for Dxbc<'_> {

@@ -173,10 +173,13 @@ struct Ctx<'a, 'b> {
 }
 
 /// The types parsed so far, by offset. RDEFs have a few dozen types: a short list searched in
-/// place costs less than hashing each lookup; a hash map takes over past that (hostile files).
+/// place (kept inline, no allocation) costs less than hashing each lookup; a hash map takes
+/// over past that (hostile files).
 #[derive(Default)]
 struct TypeIndex {
-    list: Vec<(u32, usize)>,
+    /// The first `len` entries: (offset, type index).
+    list: [(u32, usize); TypeIndex::LIST_MAX],
+    len: usize,
     map: std::collections::HashMap<u32, usize>,
 }
 
@@ -186,7 +189,7 @@ impl TypeIndex {
 
     fn get(&self, rel: u32) -> Option<usize> {
         if self.map.is_empty() {
-            self.list.iter().find(|e| e.0 == rel).map(|e| e.1)
+            self.list.get(..self.len)?.iter().find(|e| e.0 == rel).map(|e| e.1)
         } else {
             self.map.get(&rel).copied()
         }
@@ -194,11 +197,17 @@ impl TypeIndex {
 
     /// Record `rel` (not present yet) as type `index`.
     fn insert(&mut self, rel: u32, index: usize) {
-        if self.map.is_empty() && self.list.len() < Self::LIST_MAX {
-            self.list.push((rel, index));
-        } else {
-            self.map.extend(self.list.drain(..));
-            self.map.insert(rel, index);
+        match self.list.get_mut(self.len) {
+            Some(e) if self.map.is_empty() => {
+                *e = (rel, index);
+                self.len += 1;
+            }
+            _ => {
+                let listed = self.list.get(..self.len).unwrap_or(&[]);
+                self.map.extend(listed.iter().copied());
+                self.len = 0;
+                self.map.insert(rel, index);
+            }
         }
     }
 }
@@ -245,7 +254,13 @@ impl<'a> Rdef<'a> {
         } else {
             Cstr::at(data, base, creator_offset, "RDEF creator", creator_at)?
         };
-        let mut types = Vec::new();
+        // Room for a type a variable (they share most), so that the list seldom grows; only a
+        // hint, bounded by what the chunk could hold.
+        let variables: usize = (0..cb_count as usize)
+            .map_while(|i| crate::bytes::le_u32(data, (cb_offset as usize).checked_add(24 * i + 4)?))
+            .map(|n| n as usize)
+            .fold(0, usize::saturating_add);
+        let mut types = Vec::with_capacity(variables.min(data.len() / 16));
         let mut ctx =
             Ctx { data, base, sm5, types: &mut types, by_offset: Default::default(), budget: data.len() };
 

@@ -106,7 +106,7 @@ impl<'a> Signature<'a> {
         // slice, field by field, without a reader's bounds checks and error paths.
         let first = element_offset as usize;
         let records = data.get(first..).unwrap_or(&[]).chunks_exact(size).take(count as usize);
-        let mut elements = Vec::with_capacity(count as usize);
+        let mut elements: Vec<Element<'a>> = Vec::with_capacity(count as usize);
         for (k, rec) in records.enumerate() {
             let at = base + first + k * size;
             let word = |i: usize| le_u32(rec, 4 * i).unwrap_or(0);
@@ -117,7 +117,11 @@ impl<'a> Signature<'a> {
             let masks = word(w + 5);
             let min_precision = if layout == ElementLayout::MinPrecision { word(w + 6) } else { 0 };
             let name_at = (at + 4 * w) as u64;
-            let name = Cstr::at(data, base, name_offset, "signature element name", name_at)?;
+            // Elements with the same semantic (TEXCOORD0, TEXCOORD1, …) share one name.
+            let name = match elements.last() {
+                Some(e) if e.name_offset == name_offset => e.name,
+                _ => Cstr::at(data, base, name_offset, "signature element name", name_at)?,
+            };
             elements.push(Element {
                 offset: at,
                 stream,
@@ -137,66 +141,101 @@ impl<'a> Signature<'a> {
     }
 }
 
+/// The short system-value names fxc prints in the SysValue column: `D3D_NAME` 0–19, then
+/// 64–70 ([`system_value_index`]).
+pub const SYSTEM_VALUE_NAMES: [&str; 27] = [
+    "NONE",
+    "POS",
+    "CLIPDST",
+    "CULLDST",
+    "RTINDEX",
+    "VPINDEX",
+    "VERTID",
+    "PRIMID",
+    "INSTID",
+    "FFACE",
+    "SAMPLE",
+    "QUADEDGE",
+    "QUADINT",
+    "TRIEDGE",
+    "TRIINT",
+    "LINEDET",
+    "LINEDEN",
+    "BARYCEN",
+    "SHDINGRT",
+    "CULLPRIM",
+    "TARGET",
+    "DEPTH",
+    "COVERAGE",
+    "DEPTHGE",
+    "DEPTHLE",
+    "STENCILREF",
+    "INNERCOV",
+];
+
+/// Where a `D3D_NAME` value's short name sits in [`SYSTEM_VALUE_NAMES`].
+pub fn system_value_index(v: u32) -> Option<usize> {
+    match v {
+        0..=19 => Some(v as usize),
+        64..=70 => Some(v as usize - 44),
+        _ => None,
+    }
+}
+
 /// The short system-value name fxc prints in the SysValue column.
 pub fn system_value_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        0 => "NONE",
-        1 => "POS",
-        2 => "CLIPDST",
-        3 => "CULLDST",
-        4 => "RTINDEX",
-        5 => "VPINDEX",
-        6 => "VERTID",
-        7 => "PRIMID",
-        8 => "INSTID",
-        9 => "FFACE",
-        10 => "SAMPLE",
-        11 => "QUADEDGE",
-        12 => "QUADINT",
-        13 => "TRIEDGE",
-        14 => "TRIINT",
-        15 => "LINEDET",
-        16 => "LINEDEN",
-        17 => "BARYCEN",
-        18 => "SHDINGRT",
-        19 => "CULLPRIM",
-        64 => "TARGET",
-        65 => "DEPTH",
-        66 => "COVERAGE",
-        67 => "DEPTHGE",
-        68 => "DEPTHLE",
-        69 => "STENCILREF",
-        70 => "INNERCOV",
-        _ => return None,
-    })
+    SYSTEM_VALUE_NAMES.get(system_value_index(v)?).copied()
+}
+
+/// The names of the Format column ([`format_index`]).
+pub const FORMAT_NAMES: [&str; 8] =
+    ["min16f", "min2_8f", "min16i", "min16u", "uint", "int", "float", "unknown"];
+
+/// Where the Format column's name sits in [`FORMAT_NAMES`]: the minimum-precision type when one
+/// is set, else the component type.
+pub fn format_index(component_type: u32, min_precision: u32) -> usize {
+    match (min_precision, component_type) {
+        (1, _) => 0,
+        (2, _) => 1,
+        (4, _) => 2,
+        (5, _) => 3,
+        (_, 1) => 4,
+        (_, 2) => 5,
+        (_, 3) => 6,
+        _ => 7,
+    }
 }
 
 /// The Format column: component type, or the minimum-precision type when one is set.
 pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
-    match min_precision {
-        1 => return "min16f",
-        2 => return "min2_8f",
-        4 => return "min16i",
-        5 => return "min16u",
-        _ => {}
-    }
-    match component_type {
-        1 => "uint",
-        2 => "int",
-        3 => "float",
-        _ => "unknown",
-    }
+    FORMAT_NAMES.get(format_index(component_type, min_precision)).copied().unwrap_or("unknown")
 }
 
-/// A 4-component mask as fxc prints it: `xy  `, `   w`.
+/// A 4-component mask as fxc prints it: `xy  `, `   w` (the low four bits; the others are
+/// not components).
 pub fn mask_text(mask: u8) -> [u8; 4] {
-    let mut s = *b"    ";
-    for (i, (c, l)) in s.iter_mut().zip(*b"xyzw").enumerate() {
-        if mask & (1 << i) != 0 {
-            *c = l;
+    MASK_TEXTS.get(usize::from(mask & 0xF)).copied().unwrap_or(*b"    ")
+}
+
+/// [`mask_text`] of every 4-bit mask, built at compile time: a table read costs less than
+/// four tests of a bit.
+static MASK_TEXTS: [[u8; 4]; 16] = mask_texts();
+
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
+const fn mask_texts() -> [[u8; 4]; 16] {
+    let mut t = [*b"    "; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if mask & (1 << i) != 0 {
+                t[mask][i] = b"xyzw"[i];
+            }
+            i += 1;
         }
+        mask += 1;
     }
-    s
+    t
 }
 
 #[cfg(test)]
@@ -227,6 +266,36 @@ mod tests {
         assert_eq!(s.elements[1].offset, 0x100 + 32);
         assert_eq!(s.elements[1].system_value, 1);
         assert_eq!(&mask_text(s.elements[0].mask), b"xyz ");
+    }
+
+    #[test]
+    fn mask_texts_name_the_set_components() {
+        for mask in 0..=255u8 {
+            let want: String =
+                "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect();
+            assert_eq!(mask_text(mask), want.as_bytes());
+        }
+    }
+
+    #[test]
+    fn names_follow_d3d_name_and_the_component_types() {
+        assert_eq!(system_value_name(0), Some("NONE"));
+        assert_eq!(system_value_name(19), Some("CULLPRIM"));
+        assert_eq!(system_value_name(20), None);
+        assert_eq!(system_value_name(63), None);
+        assert_eq!(system_value_name(64), Some("TARGET"));
+        assert_eq!(system_value_name(69), Some("STENCILREF"));
+        assert_eq!(system_value_name(70), Some("INNERCOV"));
+        assert_eq!(system_value_name(71), None);
+        assert_eq!(format_name(3, 0), "float");
+        assert_eq!(format_name(1, 0), "uint");
+        assert_eq!(format_name(2, 0), "int");
+        assert_eq!(format_name(0, 0), "unknown");
+        assert_eq!(format_name(3, 1), "min16f");
+        assert_eq!(format_name(3, 2), "min2_8f");
+        assert_eq!(format_name(2, 4), "min16i");
+        assert_eq!(format_name(1, 5), "min16u");
+        assert_eq!(format_name(3, 3), "float");
     }
 
     #[test]
