@@ -379,6 +379,25 @@ impl Writer {
     }
 }
 
+/// Where the first zero byte of `b` is, found eight bytes at a time: in a word `v`,
+/// `(v - 0x01…01) & !v & 0x80…80` marks the zero bytes, and its lowest mark is the first zero
+/// (a borrow can only mark bytes above a zero).
+pub(crate) fn nul_position(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut words = b.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let v = u64::from_le_bytes(w.try_into().unwrap_or([1; 8]));
+        let zeros = v.wrapping_sub(ONES) & !v & HIGHS;
+        if zeros != 0 {
+            return Some(at + (zeros.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&c| c == 0).map(|i| at + i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,5 +447,30 @@ mod tests {
         assert!(w.patch_u32(0, 0x01020304));
         assert!(!w.patch_u32(6, 1));
         assert_eq!(w.finish(), vec![1, 2, 3, 4, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn finds_the_first_nul_as_a_byte_search_does() {
+        let mut b = vec![b'a'; 40];
+        assert_eq!(nul_position(&b), None);
+        for first in 0..40 {
+            for second in first..40 {
+                b.fill(b'a');
+                b[first] = 0;
+                b[second] = 0;
+                // Bytes that a borrow could mistake for zeros after the first.
+                if second + 1 < 40 {
+                    b[second + 1] = 1;
+                }
+                for len in 0..=40 {
+                    assert_eq!(nul_position(&b[..len]), b[..len].iter().position(|&c| c == 0));
+                }
+            }
+        }
+        for v in [0x80u8, 0x81, 0xff, 0x01] {
+            let mut b = vec![v; 17];
+            b[9] = 0;
+            assert_eq!(nul_position(&b), Some(9));
+        }
     }
 }

@@ -25,7 +25,7 @@ impl<'a> Cstr<'a> {
                 (base + data.len()) as u64,
             ));
         };
-        match memchr0(rest) {
+        match crate::bytes::nul_position(rest) {
             Some(n) => Ok(Cstr { bytes: rest.get(..n).unwrap_or(&[]), offset: base + rel as usize }),
             None => Err(Error::invalid(field_at, what, "string has no terminating NUL inside its chunk")),
         }
@@ -62,9 +62,4 @@ impl std::fmt::Display for Cstr<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text())
     }
-}
-
-#[inline]
-fn memchr0(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == 0)
 }

@@ -83,7 +83,7 @@ impl<'a> Blob<'a> {
     /// The bytes of the NUL-terminated string at `at`.
     fn str_bytes(&self, at: u32) -> Result<&'a [u8]> {
         let rest = self.b.get(at as usize..).unwrap_or(&[]);
-        let n = nul_position(rest).ok_or_else(|| {
+        let n = crate::bytes::nul_position(rest).ok_or_else(|| {
             Error::invalid(self.base + u64::from(at), "DBUG string", "no terminating NUL inside the block")
         })?;
         Ok(rest.get(..n).unwrap_or(&[]))
@@ -109,25 +109,6 @@ impl<'a> Blob<'a> {
         }
         Ok(at as usize)
     }
-}
-
-/// Where the first zero byte of `b` is, found eight bytes at a time: in a word `v`,
-/// `(v - 0x01…01) & !v & 0x80…80` marks the zero bytes, and its lowest mark is the first zero
-/// (a borrow can only mark bytes above a zero).
-fn nul_position(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut words = b.chunks_exact(8);
-    let mut at = 0;
-    for w in &mut words {
-        let v = u64::from_le_bytes(w.try_into().unwrap_or([1; 8]));
-        let zeros = v.wrapping_sub(ONES) & !v & HIGHS;
-        if zeros != 0 {
-            return Some(at + (zeros.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    words.remainder().iter().position(|&c| c == 0).map(|i| at + i)
 }
 
 /// A `DBUG` block read in place: [`DebugView::parse`] checks every table and string once (the
@@ -426,31 +407,6 @@ mod tests {
         assert_eq!(d.variables.len(), vars as usize);
         assert_eq!(total, b.len() / 4);
         assert_eq!(d.variables[0].writes.len(), writes as usize);
-    }
-
-    #[test]
-    fn finds_the_first_nul_as_a_byte_search_does() {
-        let mut b = vec![b'a'; 40];
-        assert_eq!(nul_position(&b), None);
-        for first in 0..40 {
-            for second in first..40 {
-                b.fill(b'a');
-                b[first] = 0;
-                b[second] = 0;
-                // Bytes that a borrow could mistake for zeros after the first.
-                if second + 1 < 40 {
-                    b[second + 1] = 1;
-                }
-                for len in 0..=40 {
-                    assert_eq!(nul_position(&b[..len]), b[..len].iter().position(|&c| c == 0));
-                }
-            }
-        }
-        for v in [0x80u8, 0x81, 0xff, 0x01] {
-            let mut b = vec![v; 17];
-            b[9] = 0;
-            assert_eq!(nul_position(&b), Some(9));
-        }
     }
 
     #[test]
