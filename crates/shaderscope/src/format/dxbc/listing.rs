@@ -581,25 +581,25 @@ fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut
         row.right_piece(&binding_format(b), 7);
         row.skip(1);
         row.right_piece(&binding_dimension(b), 11);
-        let mut count = Piece::new();
+        let mut count = Piece::blank();
         match b.bind_count {
             0 => count.text(b"unbounded"),
-            n => count.number(n),
+            n => count.number(n, 0),
         }
         let (upper, lower) = register_prefix(b);
-        let mut bind = Piece::new();
+        let mut bind = Piece::blank();
         bind.text(lower.as_bytes());
-        bind.number(b.bind_point);
+        bind.number(b.bind_point, 0);
         if sm51 {
             let [space, id] = b.space_id.unwrap_or([0, 0]);
-            let mut range = Piece::new();
+            let mut range = Piece::blank();
             range.text(upper.as_bytes());
-            range.number(id);
+            range.number(id, 0);
             row.skip(1);
             row.right_piece(&range, 7);
             if space != 0 {
                 bind.text(b",space");
-                bind.number(space);
+                bind.number(space, 0);
             }
         }
         if sm51 || generation >= Generation::Fxc10 {
@@ -657,7 +657,7 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
 }
 
 fn binding_format(b: &Binding<'_>) -> Piece {
-    let mut s = Piece::new();
+    let mut s = Piece::blank();
     match b.input_type {
         0 | 1 | 3 => s.text(b"NA"),
         5 | 6 | 9 | 10 | 11 => s.text(b"struct"),
@@ -677,7 +677,7 @@ fn binding_format(b: &Binding<'_>) -> Piece {
             let comps = ((b.flags >> 2) & 3) + 1;
             s.text(base.as_bytes());
             if comps != 1 {
-                s.number(comps);
+                s.number(comps, 0);
             }
         }
     }
@@ -685,7 +685,7 @@ fn binding_format(b: &Binding<'_>) -> Piece {
 }
 
 fn binding_dimension(b: &Binding<'_>) -> Piece {
-    let mut s = Piece::new();
+    let mut s = Piece::blank();
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
@@ -715,7 +715,7 @@ fn binding_dimension(b: &Binding<'_>) -> Piece {
     };
     s.text(name.as_bytes());
     if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
-        s.number(b.samples);
+        s.number(b.samples, 0);
     }
     s
 }
@@ -1045,7 +1045,7 @@ fn number_cell(v: u32) -> Cell {
 /// A line of a table built in a stack buffer that starts as spaces, so that padding is a
 /// move of the end and the line reaches the output in one copy. Everything after the end
 /// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
-/// [`NAME_MAX`] bytes, cells of [`CELL`] and [`Piece::CAP`] bytes, the longest row of
+/// [`NAME_MAX`] bytes, cells of [`CELL`] and [`PIECE_CAP`] bytes, the longest row of
 /// the resource bindings under 170 bytes), so they always fit. Short lines use a smaller
 /// `CAP`: the buffer is filled with spaces for every line.
 struct Row<const CAP: usize = 256> {
@@ -1116,7 +1116,7 @@ impl<const CAP: usize> Row<CAP> {
     #[inline]
     fn right_piece(&mut self, p: &Piece, width: usize) {
         self.skip(width.saturating_sub(p.len));
-        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<{ Piece::CAP }>()) {
+        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<PIECE_CAP>()) {
             *d = p.buf;
             self.len += p.len;
         }
@@ -1153,41 +1153,14 @@ impl<const CAP: usize> Row<CAP> {
     }
 }
 
-/// A table cell built before it is placed (`float4`, `u3,space1`): at most [`Piece::CAP`]
-/// bytes, spaces after them, so that a [`Row`] takes it in one copy of fixed size.
-struct Piece {
-    buf: [u8; Piece::CAP],
-    len: usize,
-}
+/// A table cell built before it is placed (`float4`, `u3,space1`): a short [`Row`] of
+/// [`PIECE_CAP`] bytes, spaces after its text, so that a row takes it in one copy of fixed
+/// size ([`Row::right_piece`]).
+type Piece = Row<PIECE_CAP>;
 
-impl Piece {
-    /// Room for the longest cell: a register, `,space` and a space number (27 bytes), and
-    /// the 16-byte copy of a number that may start at its 17th byte.
-    const CAP: usize = 40;
-
-    fn new() -> Self {
-        Piece { buf: [b' '; Piece::CAP], len: 0 }
-    }
-
-    /// Append `t` (dropped if it did not fit, which the cells' bounds rule out).
-    #[inline]
-    fn text(&mut self, t: &[u8]) {
-        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
-            d.copy_from_slice(t);
-            self.len += t.len();
-        }
-    }
-
-    /// Append `v` in decimal.
-    #[inline]
-    fn number(&mut self, v: u32) {
-        let (digits, n) = number_cell(v);
-        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
-            *d = digits;
-            self.len += n;
-        }
-    }
-}
+/// Room for the longest cell: a register, `,space` and a space number (27 bytes), and the
+/// 16-byte copy of a number that may start at its 17th byte.
+const PIECE_CAP: usize = 40;
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
 /// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
