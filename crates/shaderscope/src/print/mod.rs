@@ -8,7 +8,7 @@ use std::fmt;
 
 mod text;
 pub use text::TextBuf;
-pub(crate) use text::{Writer, decimal};
+pub(crate) use text::{Writer, decimal, mask_letters, swizzle_letters};
 
 /// The kind of token about to be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

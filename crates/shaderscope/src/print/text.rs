@@ -245,6 +245,41 @@ impl fmt::Write for TextBuf {
     }
 }
 
+/// Component letters, x first.
+const XYZW: [u8; 4] = *b"xyzw";
+
+/// `.` and the letters of the components set in `mask` (bit 0 x … bit 3 w) as the bytes of a
+/// `u64`, first byte lowest, with their count: the listings' write-mask tables are built from
+/// it at compile time.
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn mask_letters(mask: usize) -> (u64, usize) {
+    let mut text = b'.' as u64;
+    let mut n = 1;
+    let mut c = 0;
+    while c < 4 {
+        if mask & (1 << c) != 0 {
+            text |= (XYZW[c] as u64) << (8 * n);
+            n += 1;
+        }
+        c += 1;
+    }
+    (text, n)
+}
+
+/// `.` and the four letters of a swizzle byte (two bits a component, the first lowest) as
+/// the bytes of a `u64`, first byte lowest: the listings' swizzle tables are built from it.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn swizzle_letters(swizzle: usize) -> u64 {
+    let mut text = b'.' as u64;
+    let mut c = 0;
+    while c < 4 {
+        text |= (XYZW[(swizzle >> (2 * c)) & 3] as u64) << (8 * (c + 1));
+        c += 1;
+    }
+    text
+}
+
 /// Powers of ten that fit in a `u64`.
 const POW10: [u64; 20] = powers_of_ten();
 

@@ -18,7 +18,7 @@ use super::print::{self, DebugLines, ListingOptions};
 use super::{Program, ShaderKind, SlotCounts, Version, float};
 use crate::bytes::le_u32;
 use crate::error::{Error, Result};
-use crate::print::{TextBuf, Writer};
+use crate::print::{TextBuf, Writer, mask_letters, swizzle_letters};
 
 /// Print the program at the start of `data` (absolute offset `base`) exactly as
 /// [`write_listing`](super::write_listing) prints what [`Program::parse`] makes of it, or
@@ -595,8 +595,6 @@ const fn build_numbers() -> [u64; 2048] {
     t
 }
 
-const XYZW: [u8; 4] = *b"xyzw";
-
 /// Write-mask text: `.xz`, nothing for `.xyzw`, `.` for an empty mask.
 static MASKS: [(u64, usize); 16] = build_masks();
 
@@ -605,17 +603,7 @@ const fn build_masks() -> [(u64, usize); 16] {
     let mut t = [(0, 0); 16];
     let mut m = 0;
     while m < 15 {
-        let mut v = b'.' as u64;
-        let mut n = 1;
-        let mut c = 0;
-        while c < 4 {
-            if m & (1 << c) != 0 {
-                v |= (XYZW[c] as u64) << (8 * n);
-                n += 1;
-            }
-            c += 1;
-        }
-        t[m] = (v, n);
+        t[m] = mask_letters(m);
         m += 1;
     }
     t
@@ -629,12 +617,7 @@ const fn build_swizzles() -> [(u64, usize); 256] {
     let mut t = [(0, 0); 256];
     let mut s = 0;
     while s < 256 {
-        let mut v = b'.' as u64;
-        let mut c = 0;
-        while c < 4 {
-            v |= (XYZW[(s >> (2 * c)) & 3] as u64) << (8 * (c + 1));
-            c += 1;
-        }
+        let v = swizzle_letters(s);
         let first = s & 3;
         let same = (s >> 2) & 3 == first && (s >> 4) & 3 == first && (s >> 6) & 3 == first;
         t[s] = if s == 0xe4 {

@@ -17,7 +17,7 @@ use super::{Printer, Shape, register_name, untyped_is_float};
 use crate::isa::sm4::decode::operand_type as ot;
 use crate::isa::sm4::numfmt;
 use crate::isa::sm4::opcodes::{self, Ty, flag, op};
-use crate::print::{Writer, decimal};
+use crate::print::{Writer, decimal, mask_letters, swizzle_letters};
 use zerocopy::little_endian::U32;
 
 /// A register file's name padded to a fixed size (so that printing it is one copy of known
@@ -64,8 +64,6 @@ const fn build_names(sm51: bool) -> [Name; REGISTER_FILES] {
     names
 }
 
-const XYZW: [u8; 4] = *b"xyzw";
-
 /// `.x`, `.xz`, … for each write mask (mask mode; nothing for an empty mask) as bytes of a
 /// `u64`, first byte lowest, with the length.
 static MASKS: [(u64, usize); 16] = build_masks();
@@ -79,17 +77,7 @@ const fn build_masks() -> [(u64, usize); 16] {
     let mut masks = [(0, 0); 16];
     let mut m = 1;
     while m < 16 {
-        let mut text = b'.' as u64;
-        let mut n = 1;
-        let mut c = 0;
-        while c < 4 {
-            if m & (1 << c) != 0 {
-                text |= (XYZW[c] as u64) << (8 * n);
-                n += 1;
-            }
-            c += 1;
-        }
-        masks[m] = (text, n);
+        masks[m] = mask_letters(m);
         m += 1;
     }
     masks
@@ -100,13 +88,7 @@ const fn build_swizzles() -> [u64; 256] {
     let mut s = [0; 256];
     let mut v = 0;
     while v < 256 {
-        let mut text = b'.' as u64;
-        let mut c = 0;
-        while c < 4 {
-            text |= (XYZW[(v >> (2 * c)) & 3] as u64) << (8 * (c + 1));
-            c += 1;
-        }
-        s[v] = text;
+        s[v] = swizzle_letters(v);
         v += 1;
     }
     s
