@@ -98,23 +98,18 @@ impl Inputs {
     /// Read a whole input after the data so far; `-` reads stdin.
     fn append(&mut self, path: &str) -> io::Result<()> {
         if path == "-" {
-            let mut v = Vec::new();
-            io::stdin().lock().read_to_end(&mut v)?;
-            while self.buf.len() - self.used < v.len() {
-                self.grow();
-            }
-            if let Some(dst) = self.buf.get_mut(self.used..self.used + v.len()) {
-                dst.copy_from_slice(&v);
-                self.used += v.len();
-            }
-            return Ok(());
+            return self.read_to_end(&mut io::stdin().lock());
         }
-        let mut file = std::fs::File::open(path)?;
+        self.read_to_end(&mut std::fs::File::open(path)?)
+    }
+
+    /// Read `r` to its end after the data so far, straight into the buffer.
+    fn read_to_end(&mut self, r: &mut impl Read) -> io::Result<()> {
         loop {
             if self.used == self.buf.len() {
                 self.grow();
             }
-            match file.read(self.buf.get_mut(self.used..).unwrap_or(&mut [])) {
+            match r.read(self.buf.get_mut(self.used..).unwrap_or(&mut [])) {
                 Ok(0) => return Ok(()),
                 Ok(n) => self.used += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
