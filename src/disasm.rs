@@ -1,9 +1,9 @@
 //! `shaderscope disasm`: the listing.
 
 use crate::batch::{self, ColorChoice, Outcome};
-use shaderscope::DisasmOptions;
 use shaderscope::format::dxbc::Generation;
-use shaderscope::print::{Ansi, Html, Printer};
+use shaderscope::print::{Ansi, Html};
+use shaderscope::{Container, DisasmOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -87,26 +87,20 @@ impl Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
-    let (dxbc_generation, dxbc_legacy_crt) = o.fxc.options();
-    let opts = DisasmOptions {
-        program: o.dvle,
-        offsets: o.offsets,
-        raw: o.raw,
-        dxbc_generation,
-        dxbc_legacy_crt,
-        ..Default::default()
-    };
+    let mut opts = DisasmOptions::default();
+    opts.program = o.dvle;
+    opts.offsets = o.offsets;
+    opts.raw = o.raw;
+    (opts.dxbc.generation, opts.dxbc.legacy_crt) = o.fxc.options();
     let color = o.color.enabled();
     let many = o.files.len() > 1;
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
-    let prepare = |group: &[&[u8]]| {
-        let dxbc: Vec<&[u8]> = group.iter().copied().filter(|d| d.starts_with(b"DXBC")).collect();
-        let mut sums = shaderscope::format::dxbc::checksum::compute_many(&dxbc).into_iter();
-        group.iter().map(|d| if d.starts_with(b"DXBC") { sums.next() } else { None }).collect::<Vec<_>>()
-    };
+    let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
     batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
-        let opts = &DisasmOptions { dxbc_checksum: checksum.copied().flatten(), ..opts.clone() };
+        let mut opts = opts.clone();
+        opts.dxbc.checksum = checksum.copied().flatten();
+        let opts = &opts;
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
             Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
@@ -120,7 +114,7 @@ pub fn run(o: Opts) -> u8 {
         let result = if o.html {
             let mut p = Html::default();
             let r = file.disasm(opts, &mut p);
-            out.stdout.push_str(&p.out);
+            out.stdout.push_str(&p.finish());
             r
         } else {
             if many {
@@ -130,24 +124,16 @@ pub fn run(o: Opts) -> u8 {
             }
             if color {
                 let mut p = Ansi::default();
-                let r = print_with(&mut p, &*file, opts);
+                let r = file.disasm(opts, &mut p);
                 out.stdout.push_str(&p.out);
                 r
             } else {
                 // Plain text goes straight into the output buffer: no per-file string, no copy.
-                file.disasm_text(opts, &mut out.stdout)
+                file.disasm(opts, &mut out.stdout)
             }
         };
         if let Err(e) = result {
             out.fail(path, e, batch::INVALID);
         }
     })
-}
-
-fn print_with(
-    p: &mut dyn Printer,
-    file: &dyn shaderscope::Container,
-    opts: &DisasmOptions,
-) -> shaderscope::Result<()> {
-    file.disasm(opts, p)
 }

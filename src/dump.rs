@@ -1,6 +1,7 @@
 //! `shaderscope dump`: every byte annotated.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 use shaderscope::dump::Annotations;
 
 #[derive(clap::Args, Debug)]

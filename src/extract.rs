@@ -1,6 +1,7 @@
 //! `shaderscope extract`: list or pull out embedded parts.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 use std::io::IsTerminal;
 
 #[derive(clap::Args, Debug)]
@@ -33,15 +34,14 @@ pub fn run(o: Opts) -> u8 {
     let Some(name) = o.part else {
         let mut s = String::from("part                 offset      size  description\n");
         for p in file.parts() {
-            s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size, p.description));
+            s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
         }
         return batch::write_stdout(s.as_bytes());
     };
-    let bytes = match file.extract(&name) {
-        Ok(b) => b,
+    let bytes = match file.part(&name) {
+        Ok(p) => p.bytes,
         Err(e) => {
-            let names: Vec<String> = file.parts().into_iter().map(|p| p.name).collect();
-            eprintln!("error: {path}: {e} (parts: {})", names.join(", "));
+            eprintln!("error: {path}: {e}");
             return batch::IO;
         }
     };

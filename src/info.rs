@@ -1,6 +1,7 @@
 //! `shaderscope info`: what a file is.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {

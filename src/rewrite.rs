@@ -1,6 +1,7 @@
 //! `shaderscope rewrite`: parse and re-encode.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {

@@ -1,6 +1,7 @@
 //! `shaderscope scan`: find and summarise every shader binary under a folder.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 use std::collections::BTreeMap;
 
 #[derive(clap::Args, Debug)]

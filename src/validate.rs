@@ -1,6 +1,7 @@
 //! `shaderscope validate`: silent on success, findings with offsets on stderr.
 
 use crate::batch::{self, Outcome};
+use shaderscope::Container;
 use shaderscope::Severity;
 
 #[derive(clap::Args, Debug)]

@@ -2,6 +2,7 @@
 //! step with the code (`BLESS=1 cargo test --test samples` rewrites them).
 
 use base64::Engine;
+use shaderscope::Container;
 use shaderscope::format::shbin::build;
 
 fn samples() -> Vec<(&'static str, Vec<u8>)> {

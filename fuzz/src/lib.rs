@@ -5,7 +5,7 @@
 //! (`cargo fuzz run --features libfuzzer -s none parse_any`), and the smoke tests below run
 //! them under plain `cargo test` on mutated samples, so every CI run exercises them.
 
-use shaderscope::{DisasmOptions, print::PlainText};
+use shaderscope::{Container, DisasmOptions, print::TextBuf};
 
 /// Detect, parse, and walk everything a parsed file offers: summaries, every listing, the
 /// byte dump, validation, the writer and every extractable part.
@@ -14,7 +14,7 @@ pub fn parse_any(data: &[u8]) {
     let mut s = String::new();
     file.info_text(&mut s);
     let _ = file.info_json();
-    let mut p = PlainText::default();
+    let mut p = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut p);
     let _ = file.disasm_json(&DisasmOptions::default());
     let mut a = shaderscope::dump::Annotations::new();
@@ -27,7 +27,7 @@ pub fn parse_any(data: &[u8]) {
         assert!(shaderscope::parse(&bytes).is_ok(), "re-encoded file does not parse");
     }
     for part in file.parts() {
-        let _ = file.extract(&part.name);
+        let _ = file.part(&part.name.to_uppercase());
     }
 }
 

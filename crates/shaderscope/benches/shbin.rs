@@ -2,9 +2,10 @@
 //! picasso source. `cargo bench -p shaderscope --bench shbin`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use shaderscope::Container;
 use shaderscope::DisasmOptions;
 use shaderscope::format::shbin::Dvlb;
-use shaderscope::print::PlainText;
+use shaderscope::print::TextBuf;
 use std::path::{Path, PathBuf};
 
 fn files() -> Vec<Vec<u8>> {
@@ -38,14 +39,14 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("parse+disasm", |b| {
-        let mut out = PlainText::default();
+        let mut out = TextBuf::default();
         b.iter(|| {
             for f in &files {
-                out.out.clear();
+                out.clear();
                 if let Ok(file) = shaderscope::parse(f) {
                     let _ = file.disasm(&DisasmOptions::default(), &mut out);
                 }
-                std::hint::black_box(&out.out);
+                std::hint::black_box(out.as_str());
             }
         })
     });

@@ -1,17 +1,34 @@
-//! One interface over every container, so the CLI can stay thin.
+//! One interface over every format, so that a caller (the CLI among them) needs no
+//! format-specific code.
 //!
-//! [`parse`] sniffs the format and returns a [`Container`]; each format module implements the
-//! trait on its parsed view. Format-specific work (DXBC checksums, SHARCFB variants) is reached
-//! through the format modules directly.
+//! [`parse`] recognises the format and returns a [`File`], an enum with one variant per format
+//! that reads; match on it to reach a format's own model, or use it through the [`Container`]
+//! trait, which every format implements.
+//!
+//! ```
+//! use shaderscope::{Container, File, Format};
+//! # let bytes = shaderscope::shbin::build::example_vertex_shader();
+//! let file = shaderscope::parse(&bytes)?;
+//! assert_eq!(file.format(), Format::Dvlb);
+//! if let File::Shbin(shbin) = &file {
+//!     assert_eq!(shbin.dvlbs()[0].1.dvles.len(), 1);
+//! }
+//! let parts: Vec<String> = file.parts().into_iter().map(|p| p.name).collect();
+//! assert!(parts.contains(&"dvle0.code".to_string()));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::detect::{Format, detect};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::format::{d3d9::D3d9File, dxbc, dxbc::Dxbc, shbin::ShaderFile};
+use crate::model::{Finding, Part};
 use crate::print::Printer;
-use serde::Serialize;
 
-/// Options for [`Container::disasm`]. Fields a format does not use are ignored.
+/// Options for [`Container::disasm`]: the ones every format understands, then one group per
+/// format (a format ignores the others' groups).
 #[derive(Debug, Default, Clone)]
+#[non_exhaustive]
 pub struct DisasmOptions {
     /// One program only (SHBIN: the DVLE index, printed as complete picasso source).
     pub program: Option<usize>,
@@ -19,64 +36,31 @@ pub struct DisasmOptions {
     pub offsets: bool,
     /// Show each instruction's raw encoding.
     pub raw: bool,
-    /// DXBC: the container checksum when the caller has already computed it (the CLI hashes
-    /// a batch of files at once with [`crate::format::dxbc::checksum::compute_many`]); `None`
-    /// computes it. It decides fxc's note on containers whose stored checksum is wrong.
-    pub dxbc_checksum: Option<[u8; 16]>,
-    /// DXBC: print as this fxc generation instead of the one the file suggests (nothing in a
-    /// stripped binary tells fxc 9.29 from 6.3).
-    pub dxbc_generation: Option<crate::format::dxbc::Generation>,
-    /// DXBC: imitate a C runtime that rounds exact decimal ties away from zero (see
-    /// [`crate::format::dxbc::listing::ListingOptions::legacy_crt`]).
-    pub dxbc_legacy_crt: bool,
+    /// DXBC: which fxc to imitate, and the container checksum when already computed.
+    pub dxbc: dxbc::listing::ListingOptions,
 }
 
-/// How bad a validation finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Suspicious but loadable.
-    Warning,
-    /// The file is invalid.
-    Error,
-}
-
-/// One validation finding, at an absolute byte offset.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// Warning or error.
-    pub severity: Severity,
-    /// Absolute byte offset the finding is about.
-    pub offset: u64,
-    /// What is wrong, lowercase, no trailing period.
-    pub message: String,
-}
-
-impl Finding {
-    /// An error finding.
-    pub fn error(offset: u64, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Error, offset, message: message.into() }
+impl DisasmOptions {
+    /// Program `index` only.
+    pub fn with_program(mut self, index: usize) -> Self {
+        self.program = Some(index);
+        self
     }
-    /// A warning finding.
-    pub fn warning(offset: u64, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Warning, offset, message: message.into() }
+
+    /// Show (or not) each instruction's byte address.
+    pub fn with_offsets(mut self, on: bool) -> Self {
+        self.offsets = on;
+        self
+    }
+
+    /// Show (or not) each instruction's raw encoding.
+    pub fn with_raw(mut self, on: bool) -> Self {
+        self.raw = on;
+        self
     }
 }
 
-/// Something `extract` can pull out of a container.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Part {
-    /// The name to pass to `extract` (e.g. `dvlb0`, `dvle1.code`, `SHEX`).
-    pub name: String,
-    /// Absolute offset of its bytes in the input.
-    pub offset: u64,
-    /// Size in bytes.
-    pub size: u64,
-    /// What it is.
-    pub description: String,
-}
-
-/// A parsed file of any supported format.
+/// A parsed file of any format this build reads.
 pub trait Container {
     /// The detected format.
     fn format(&self) -> Format;
@@ -84,14 +68,9 @@ pub trait Container {
     fn info_text(&self, out: &mut String);
     /// Machine-readable summary for `shaderscope info --json` (integer offsets).
     fn info_json(&self) -> serde_json::Value;
-    /// The listing for `shaderscope disasm`.
+    /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
+    /// …). On an error the text written so far stays in `out`.
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
-    /// The plain-text listing of [`Container::disasm`], appended to `out` (what `disasm`
-    /// prints without colour or HTML). On an error the text written so far stays in `out`.
-    /// Formats with a faster way to build plain text than through a [`Printer`] override it.
-    fn disasm_text(&self, opts: &DisasmOptions, out: &mut crate::print::TextBuf) -> Result<()> {
-        self.disasm(opts, out)
-    }
     /// The listing as data for `shaderscope disasm --json`.
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;
     /// Every byte annotated, for `shaderscope dump`.
@@ -100,19 +79,75 @@ pub trait Container {
     fn validate(&self) -> Vec<Finding>;
     /// Re-encode from the parsed model (byte-identical for an unmodified file).
     fn write(&self) -> Result<Vec<u8>>;
-    /// What `extract` can pull out.
-    fn parts(&self) -> Vec<Part>;
-    /// The bytes of the part named `name` (see [`Container::parts`]).
-    fn extract(&self, name: &str) -> Result<Vec<u8>>;
+    /// What `extract` can pull out, with the bytes of each.
+    fn parts(&self) -> Vec<Part<'_>>;
+    /// The part named `name` ([`Container::parts`]); names match without regard to case.
+    fn part(&self, name: &str) -> Result<Part<'_>> {
+        let parts = self.parts();
+        let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+        let why = format!("no part named \"{name}\" (parts: {})", names.join(", "));
+        parts
+            .into_iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::invalid(0, "part name", why))
+    }
 }
 
-/// Whether this build parses `format`.
-pub fn supported(format: Format) -> bool {
-    matches!(format, Format::Dxbc | Format::D3d9 | Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr)
+/// A file of any format this build reads, as its format's own model.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum File<'a> {
+    /// A Direct3D DXBC container.
+    Dxbc(Box<Dxbc<'a>>),
+    /// Standalone Direct3D 9 bytecode.
+    D3d9(D3d9File<'a>),
+    /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
+    Shbin(Box<ShaderFile>),
 }
 
-/// Sniff and parse any supported file.
-pub fn parse(data: &[u8]) -> Result<Box<dyn Container + '_>> {
+impl File<'_> {
+    /// The file through the format-independent interface.
+    pub fn container(&self) -> &dyn Container {
+        match self {
+            File::Dxbc(d) => &**d,
+            File::D3d9(d) => d,
+            File::Shbin(s) => &**s,
+        }
+    }
+}
+
+impl Container for File<'_> {
+    fn format(&self) -> Format {
+        self.container().format()
+    }
+    fn info_text(&self, out: &mut String) {
+        self.container().info_text(out)
+    }
+    fn info_json(&self) -> serde_json::Value {
+        self.container().info_json()
+    }
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        self.container().disasm(opts, out)
+    }
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
+        self.container().disasm_json(opts)
+    }
+    fn annotate(&self, out: &mut Annotations) {
+        self.container().annotate(out)
+    }
+    fn validate(&self) -> Vec<Finding> {
+        self.container().validate()
+    }
+    fn write(&self) -> Result<Vec<u8>> {
+        self.container().write()
+    }
+    fn parts(&self) -> Vec<Part<'_>> {
+        self.container().parts()
+    }
+}
+
+/// Recognise the format of `data` and parse it.
+pub fn parse(data: &[u8]) -> Result<File<'_>> {
     let Some(format) = detect(data) else {
         let found = data.get(..4).unwrap_or(data);
         return Err(Error::invalid(
@@ -125,10 +160,10 @@ pub fn parse(data: &[u8]) -> Result<Box<dyn Container + '_>> {
         ));
     };
     match format {
-        Format::Dxbc => crate::format::dxbc::parse_container(data),
-        Format::D3d9 => crate::format::d3d9::parse_any(data),
+        Format::Dxbc => Dxbc::parse(data).map(|d| File::Dxbc(Box::new(d))),
+        Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
-            crate::format::shbin::parse_any(data, format)
+            ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
         other => Err(Error::unsupported(
             0,

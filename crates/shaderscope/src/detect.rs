@@ -61,9 +61,9 @@ impl Format {
         }
     }
 
-    /// Whether this build can parse the format.
+    /// Whether this build reads the format ([`crate::parse`] gives it a [`crate::File`]).
     pub fn supported(self) -> bool {
-        crate::any::supported(self)
+        !matches!(self, Format::Sharcfb | Format::Gfd | Format::Mbs)
     }
 }
 
@@ -92,7 +92,7 @@ pub fn detect(data: &[u8]) -> Option<Format> {
 /// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.
 /// Only shader models 1 to 3 count; anything else is not D3D9 bytecode.
 pub fn d3d9_version(data: &[u8]) -> Option<(char, u8, u8)> {
-    let tok = crate::bytes::le_u32(data, 0)?;
+    let tok = crate::toolkit::le_u32(data, 0)?;
     let kind = match tok >> 16 {
         0xFFFE => 'v',
         0xFFFF => 'p',

@@ -34,13 +34,14 @@
 )]
 
 pub mod any;
-pub mod bytes;
 pub mod detect;
 pub mod dump;
 pub mod error;
 pub mod format;
 pub mod isa;
+pub mod model;
 pub mod print;
+pub mod toolkit;
 
 /// The corpus helpers the integration tests use (`SHADERSCOPE_CORPUS`, the skip line, CI's
 /// `SHADERSCOPE_REQUIRE_CORPUS`), for the unit tests that read the corpus.
@@ -48,6 +49,9 @@ pub mod print;
 #[path = "../tests/common/mod.rs"]
 mod test_corpus;
 
-pub use any::{Container, DisasmOptions, Finding, Part, Severity, parse};
+pub use any::{Container, DisasmOptions, File, parse};
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
+pub use format::{dxbc, shbin};
+pub use isa::{d3d9, pica, sm4};
+pub use model::{Finding, Part, Severity, Stage};

@@ -9,11 +9,12 @@
 
 mod common;
 use common::Rng;
+use shaderscope::Container;
 
 use shaderscope::DisasmOptions;
 use shaderscope::dump::Annotations;
 use shaderscope::isa::d3d9::{self, ListingOptions, Program};
-use shaderscope::print::PlainText;
+use shaderscope::print::TextBuf;
 use std::path::Path;
 
 fn lines(text: &str) -> Vec<String> {
@@ -212,7 +213,7 @@ fn all_programs(corpus: &Path) -> Vec<(String, Vec<u8>)> {
 /// panic fails the test.
 fn exercise(data: &[u8], container: bool) {
     if let Ok(p) = Program::parse(data, 0) {
-        let mut out = PlainText::default();
+        let mut out = TextBuf::default();
         let _ = d3d9::write_listing(&p, &ListingOptions { header: true, offsets: true, raw: true }, &mut out);
         let _ = d3d9::check_program(&p);
         assert_eq!(p.write(), data);
@@ -230,7 +231,7 @@ fn exercise(data: &[u8], container: bool) {
         a.render(data, &mut s);
         let _ = f.validate();
         for part in f.parts() {
-            assert!(f.extract(&part.name).is_ok());
+            assert!(f.part(&part.name).is_ok());
         }
     }
 }
@@ -258,7 +259,7 @@ fn corpus_programs_validate_cleanly_and_dump_every_byte() {
         a.render(data, &mut dump);
         assert!(!dump.contains("(unclaimed)"), "{path}: bytes without annotation");
         let ctab = f.parts().into_iter().find(|p| p.name == "CTAB").expect("fxc writes a constant table");
-        assert!(f.extract("CTAB").unwrap().starts_with(b"CTAB"));
+        assert!(f.part("CTAB").unwrap().bytes.starts_with(b"CTAB"));
         assert_eq!(&data[ctab.offset as usize..][..4], b"CTAB");
     }
     assert!(files > 0);

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Row, corpus_dir, manifest};
 use shaderscope::format::dxbc::{Dxbc, Generation, GenerationSource, listing};
-use shaderscope::{Container, print::PlainText};
+use shaderscope::{Container, print::TextBuf};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -201,9 +201,9 @@ fn programs_that_crash_vkd3d_give_ok_or_a_clean_error() {
         let Ok(data) = std::fs::read(root.join("dxbc").join(n)) else { continue };
         seen += 1;
         let d = Dxbc::parse(&data).unwrap_or_else(|e| panic!("{n}: {e}"));
-        let mut p = PlainText::default();
+        let mut p = TextBuf::default();
         let r = d.disasm(&Default::default(), &mut p);
-        assert!(r.is_ok() || !p.out.is_empty() || r.is_err());
+        assert!(r.is_ok() || !p.is_empty() || r.is_err());
         let _ = d.validate();
         let _ = d.info_json();
         assert_eq!(d.write().unwrap(), data, "{n}");
@@ -217,7 +217,7 @@ fn walk(data: &[u8]) {
     let mut s = String::new();
     file.info_text(&mut s);
     let _ = file.info_json();
-    let mut p = PlainText::default();
+    let mut p = TextBuf::default();
     let _ = file.disasm(&Default::default(), &mut p);
     let _ = file.disasm_json(&Default::default());
     let mut a = shaderscope::dump::Annotations::new();
@@ -229,7 +229,7 @@ fn walk(data: &[u8]) {
         assert!(shaderscope::parse(&bytes).is_ok(), "re-encoded file does not parse");
     }
     for part in file.parts() {
-        let _ = file.extract(&part.name);
+        let _ = file.part(&part.name);
     }
 }
 
@@ -304,18 +304,15 @@ impl std::fmt::Write for LineSink {
 }
 
 impl shaderscope::print::Printer for LineSink {
-    fn wants_line_offsets(&self) -> bool {
-        true
-    }
     fn start_line(&mut self, offset: Option<u64>) {
         self.lines_with_offset += usize::from(offset.is_some());
     }
 }
 
 fn full_listing(d: &Dxbc<'_>, opts: &listing::ListingOptions) -> Option<Vec<String>> {
-    let mut p = PlainText::default();
+    let mut p = TextBuf::default();
     listing::write_listing(d, opts, &mut p).ok()?;
-    Some(lines(&p.out))
+    Some(lines(p.as_str()))
 }
 
 /// The listing test: every `paired_asm=` pair of the manifest (DXBC programs and standalone
@@ -351,9 +348,9 @@ fn listings_match_fxc() {
         let counts = per_source.entry(source(row)).or_default();
         if row.kind == "d3dbc-binary" {
             let got = shaderscope::parse(&data).ok().and_then(|f| {
-                let mut p = PlainText::default();
+                let mut p = TextBuf::default();
                 f.disasm(&Default::default(), &mut p).ok()?;
-                Some(drop_fxc_cmdline(lines(&p.out)))
+                Some(drop_fxc_cmdline(lines(p.as_str())))
             });
             if got.as_ref() == Some(&want) {
                 counts[0] += 1;

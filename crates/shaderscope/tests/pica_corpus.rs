@@ -6,7 +6,7 @@ mod common;
 use shaderscope::format::shbin::Dvlb;
 use shaderscope::format::shbin::dvlb::DvleNames;
 use shaderscope::isa::pica::{self, Op, SourceContext, decode};
-use shaderscope::print::{PlainText, Printer};
+use shaderscope::print::{Printer, TextBuf};
 use std::fmt;
 
 /// One corpus SHBIN with what the ISA needs from it.
@@ -73,7 +73,7 @@ fn corpus_programs_pass_the_checks() {
 /// A printer that records the offset of each instruction line.
 #[derive(Default)]
 struct Recording {
-    text: PlainText,
+    text: TextBuf,
     offsets: Vec<u64>,
 }
 
@@ -99,7 +99,7 @@ fn every_dvle_lists_completely_and_cleanly() {
             let ctx = f.context(k);
             let mut p = Recording::default();
             pica::write_source(&ctx, &mut p).unwrap();
-            let text = &p.text.out;
+            let text = p.text.as_str();
             let at = format!("{path} DVLE {k}");
             // Every word of the entry range is printed as an instruction line.
             let listed: Vec<u32> = p.offsets.iter().map(|o| ((o - ctx.code_offset) / 4) as u32).collect();

@@ -13,14 +13,14 @@ mod common;
 
 use shaderscope::format::shbin::Dvlb;
 use shaderscope::isa::pica::{self, Instruction, Op, OperandDescriptor, SourceContext, decode, float24};
-use shaderscope::print::{PlainText, Printer};
+use shaderscope::print::{Printer, TextBuf};
 use std::collections::HashMap;
 use std::fmt;
 
 /// The listing text with the original word address of each instruction line.
 #[derive(Default)]
 struct Recording {
-    text: PlainText,
+    text: TextBuf,
     /// (line number, byte offset) of each line that describes an instruction.
     at: Vec<(usize, u64)>,
     lines: usize,
@@ -34,7 +34,7 @@ impl fmt::Write for Recording {
 
 impl Printer for Recording {
     fn start_line(&mut self, offset: Option<u64>) {
-        self.lines = self.text.out.matches('\n').count();
+        self.lines = self.text.as_str().matches('\n').count();
         if let Some(o) = offset {
             self.at.push((self.lines, o));
         }
@@ -347,7 +347,7 @@ fn compare_dvle(path: &str, k: usize, ctx: &SourceContext<'_>) {
     let at = format!("{path} DVLE {k}");
     let mut rec = Recording::default();
     pica::write_source(ctx, &mut rec).unwrap();
-    let text = rec.text.out.clone();
+    let text = rec.text.as_str().to_string();
     let addr_of: HashMap<usize, u32> =
         rec.at.iter().map(|&(line, off)| (line, ((off - ctx.code_offset) / 4) as u32)).collect();
     let geometry = ctx.shader_type == pica::ShaderType::Geometry;

@@ -1,9 +1,10 @@
 //! DVOJ objects, DVLBs inside CGFX and base64 `.csdr` text, built with the library's writers
 //! (no public sample of these exists).
 
+use shaderscope::Container;
 use shaderscope::format::shbin::tables::{ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry};
 use shaderscope::format::shbin::{Cgfx, Dvoj, build};
-use shaderscope::{DisasmOptions, Format, detect, print::PlainText};
+use shaderscope::{DisasmOptions, Format, detect, print::TextBuf};
 
 fn object() -> Dvoj {
     let vs = build::example_vertex_dvlb();
@@ -47,8 +48,8 @@ fn dvoj_objects_write_parse_and_round_trip() {
         info.contains("DVOJ: 8 instructions, 7 operand descriptors, 8 line numbers, 2 relocations"),
         "{info}"
     );
-    assert_eq!(file.extract("code").unwrap().len(), 32);
-    let mut p = PlainText::default();
+    assert_eq!(file.part("code").unwrap().bytes.len(), 32);
+    let mut p = TextBuf::default();
     file.disasm(&DisasmOptions::default(), &mut p).unwrap();
     // A DVOJ whose header is cut short is a clean error.
     assert_eq!(
@@ -83,12 +84,12 @@ fn dvlbs_inside_cgfx_are_found_extracted_and_rewritten_in_place() {
     assert_eq!(c.dvlbs[0].0, at as u64);
     assert_eq!(c.write().unwrap(), file);
     let any = shaderscope::parse(&file).unwrap();
-    assert_eq!(any.extract("dvlb0").unwrap(), vs);
+    assert_eq!(any.part("dvlb0").unwrap().bytes, vs);
     assert_eq!(any.write().unwrap(), file);
     let names: Vec<String> = any.parts().into_iter().map(|p| p.name).collect();
     assert_eq!(names, ["dvlb0", "dvlb0.code", "dvlb0.opdescs", "dvlb0.dvle0.code"]);
-    let mut p = PlainText::default();
-    any.disasm(&DisasmOptions { program: Some(0), ..Default::default() }, &mut p).unwrap();
+    let mut p = TextBuf::default();
+    any.disasm(&DisasmOptions::default().with_program(0), &mut p).unwrap();
 }
 
 #[test]
@@ -97,7 +98,7 @@ fn csdr_text_decodes_and_keeps_its_layout() {
     let text = std::fs::read(samples).unwrap();
     let file = shaderscope::parse(&text).unwrap();
     assert_eq!(file.format(), Format::Csdr);
-    assert_eq!(file.extract("decoded").unwrap(), build::example_vertex_shader());
+    assert_eq!(file.part("decoded").unwrap().bytes, build::example_vertex_shader());
     assert_eq!(file.write().unwrap(), text);
     assert_eq!(
         shaderscope::parse(b"RFZMQgEAAAA*").err().unwrap().to_string(),
@@ -111,11 +112,15 @@ fn code_no_dvle_runs_is_listed_as_comments() {
     d.dvlp.code.push(0x8400_0000); // a nop after endmain that no DVLE reaches
     let bytes = d.write().unwrap();
     let file = shaderscope::parse(&bytes).unwrap();
-    let mut p = PlainText::default();
+    let mut p = TextBuf::default();
     file.disasm(&DisasmOptions::default(), &mut p).unwrap();
-    assert!(p.out.ends_with(".end\n\n; code no DVLE runs:\n;   0x008  84000000  nop\n"), "{}", p.out);
+    assert!(
+        p.as_str().ends_with(".end\n\n; code no DVLE runs:\n;   0x008  84000000  nop\n"),
+        "{}",
+        p.as_str()
+    );
     // The picasso source of the DVLE does not carry it (picasso would re-emit it).
-    let mut one = PlainText::default();
-    file.disasm(&DisasmOptions { program: Some(0), ..Default::default() }, &mut one).unwrap();
-    assert!(!one.out.contains("code no DVLE runs"));
+    let mut one = TextBuf::default();
+    file.disasm(&DisasmOptions::default().with_program(0), &mut one).unwrap();
+    assert!(!one.as_str().contains("code no DVLE runs"));
 }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use shaderscope::Container;
 use shaderscope::format::shbin::{Dvlb, producer};
 use shaderscope::{ErrorKind, detect};
 use std::path::PathBuf;
@@ -55,7 +56,7 @@ fn check_damaged(data: &[u8], label: &str, deep: bool) -> Option<shaderscope::Er
             let _ = file.validate();
             let mut a = shaderscope::dump::Annotations::new();
             file.annotate(&mut a);
-            let mut p = shaderscope::print::PlainText::default();
+            let mut p = shaderscope::print::TextBuf::default();
             let _ = file.disasm(&shaderscope::DisasmOptions::default(), &mut p);
             None
         }

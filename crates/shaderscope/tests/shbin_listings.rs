@@ -5,8 +5,9 @@
 
 mod common;
 
+use shaderscope::Container;
 use shaderscope::DisasmOptions;
-use shaderscope::print::PlainText;
+use shaderscope::print::TextBuf;
 
 #[test]
 fn corpus_listings_match_their_snapshots() {
@@ -16,15 +17,14 @@ fn corpus_listings_match_their_snapshots() {
     for row in rows.iter().filter(|r| r.kind == "shbin") {
         let data = std::fs::read(corpus.join("shbin").join(&row.path)).unwrap();
         let file = shaderscope::parse(&data).unwrap();
-        let mut full = PlainText::default();
+        let mut full = TextBuf::default();
         file.disasm(&DisasmOptions::default(), &mut full).unwrap();
-        let mut detailed = PlainText::default();
-        file.disasm(&DisasmOptions { offsets: true, raw: true, ..Default::default() }, &mut detailed)
-            .unwrap();
+        let mut detailed = TextBuf::default();
+        file.disasm(&DisasmOptions::default().with_offsets(true).with_raw(true), &mut detailed).unwrap();
         let name = row.path.replace(['/', '#', '@'], "__");
         insta::with_settings!({snapshot_path => "snapshots/shbin", prepend_module_to_snapshot => false, description => row.path.as_str()}, {
-            insta::assert_snapshot!(name.clone(), full.out);
-            insta::assert_snapshot!(format!("{name}.raw"), detailed.out);
+            insta::assert_snapshot!(name.clone(), full.as_str());
+            insta::assert_snapshot!(format!("{name}.raw"), detailed.as_str());
         });
         n += 1;
     }

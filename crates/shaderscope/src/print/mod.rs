@@ -1,8 +1,44 @@
-//! Printer sinks: one disassembler writes plain text, ANSI colour or HTML through this trait.
+//! Printer sinks: every disassembler writes its text once, through [`Printer`], and the sink
+//! decides what becomes of it: plain text ([`TextBuf`], the fast case: one reused buffer),
+//! ANSI colour ([`Ansi`]), HTML with one span per token and the byte offset of every line
+//! ([`Html`]), or instruction records ([`crate::isa::Capture`]).
 //!
-//! A printer is a [`std::fmt::Write`] with optional style hooks. Disassemblers call
-//! [`Printer::style`] before a mnemonic, register, literal… and [`Printer::reset`] after it;
-//! the plain-text sink ignores both, so the unstyled path costs nothing but the calls.
+//! A printer is a [`std::fmt::Write`] with hooks that plain text ignores:
+//! - [`Printer::start_line`] before each line, with the absolute input offset of the bytes the
+//!   line shows (an instruction, a table row), if any;
+//! - [`Printer::style`] before a token (a mnemonic, a register, a literal, …) and
+//!   [`Printer::reset`] after it; a styled token never contains a line break;
+//! - [`Printer::start_operand`] / [`Printer::end_operand`] around each operand of an
+//!   instruction.
+//!
+//! Disassemblers are generic over the printer (`P: Printer + ?Sized`), so the plain-text
+//! instance compiles the hooks away.
+//!
+//! ```
+//! use shaderscope::print::{Ansi, Html, Printer, Style, TextBuf};
+//!
+//! fn line(p: &mut (impl Printer + ?Sized)) {
+//!     p.start_line(Some(8));
+//!     p.styled(Style::Mnemonic, "mov").unwrap();
+//!     p.write_str(" ").unwrap();
+//!     p.start_operand();
+//!     p.styled(Style::Register, "o0").unwrap();
+//!     p.end_operand();
+//!     p.write_str("\n").unwrap();
+//! }
+//! let mut text = TextBuf::default();
+//! line(&mut text);
+//! assert_eq!(text.as_str(), "mov o0\n");
+//! let mut ansi = Ansi::default();
+//! line(&mut ansi);
+//! assert_eq!(ansi.out, "\x1b[1;34mmov\x1b[0m \x1b[32mo0\x1b[0m\n");
+//! let mut html = Html::default();
+//! line(&mut html);
+//! assert_eq!(
+//!     html.finish(),
+//!     "<div data-offset=\"8\"><span class=\"mn\">mov</span> <span class=\"reg\">o0</span></div>\n"
+//! );
+//! ```
 
 use std::fmt;
 
@@ -11,7 +47,7 @@ pub use text::TextBuf;
 pub(crate) use text::{Writer, decimal, mask_letters, swizzle_letters};
 
 /// The kind of token about to be written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Style {
     /// An instruction or declaration name.
     Mnemonic,
@@ -23,30 +59,52 @@ pub enum Style {
     Comment,
     /// A label or symbol name.
     Label,
-    /// An assembler directive (`.proc`, `.out`…).
+    /// An assembler directive (`.proc`, `.out`…) or a program's version line.
     Directive,
     /// An address or raw word shown beside an instruction.
     Address,
 }
 
-/// Destination for disassembly text.
+impl Style {
+    /// The CSS class the HTML sink gives the token.
+    pub fn class(self) -> &'static str {
+        match self {
+            Style::Mnemonic => "mn",
+            Style::Register => "reg",
+            Style::Literal => "lit",
+            Style::Comment => "cm",
+            Style::Label => "lbl",
+            Style::Directive => "dir",
+            Style::Address => "addr",
+        }
+    }
+
+    /// The ANSI escape that starts the token.
+    pub fn ansi(self) -> &'static str {
+        match self {
+            Style::Mnemonic => "\x1b[1;34m",
+            Style::Register => "\x1b[32m",
+            Style::Literal => "\x1b[33m",
+            Style::Comment => "\x1b[2m",
+            Style::Label => "\x1b[1;35m",
+            Style::Directive => "\x1b[36m",
+            Style::Address => "\x1b[2;37m",
+        }
+    }
+}
+
+/// Destination for disassembly text (see the [module documentation](self)).
 pub trait Printer: fmt::Write {
     /// A new output line begins; `offset` is the absolute input byte it describes, if any.
     fn start_line(&mut self, _offset: Option<u64>) {}
-    /// Whether this sink uses the offsets given to [`Printer::start_line`]; disassemblers may
-    /// skip announcing every line (and print in bulk) when it does not.
-    fn wants_line_offsets(&self) -> bool {
-        false
-    }
-    /// Whether [`Printer::style`] and [`Printer::reset`] do nothing, so a disassembler may
-    /// write text straight into the sink instead of building it to split it into styled parts.
-    fn is_plain(&self) -> bool {
-        false
-    }
     /// The next text has this style.
     fn style(&mut self, _style: Style) {}
     /// Back to unstyled text.
     fn reset(&mut self) {}
+    /// An operand of the current instruction begins.
+    fn start_operand(&mut self) {}
+    /// The operand ends.
+    fn end_operand(&mut self) {}
     /// Write `text` in `style`.
     fn styled(&mut self, style: Style, text: &str) -> fmt::Result {
         self.style(style);
@@ -56,85 +114,188 @@ pub trait Printer: fmt::Write {
     }
 }
 
-impl Printer for TextBuf {
-    fn is_plain(&self) -> bool {
-        true
+impl Printer for TextBuf {}
+
+impl<P: Printer + ?Sized> Printer for &mut P {
+    fn start_line(&mut self, offset: Option<u64>) {
+        (**self).start_line(offset)
+    }
+    fn style(&mut self, style: Style) {
+        (**self).style(style)
+    }
+    fn reset(&mut self) {
+        (**self).reset()
+    }
+    fn start_operand(&mut self) {
+        (**self).start_operand()
+    }
+    fn end_operand(&mut self) {
+        (**self).end_operand()
     }
 }
 
-/// Plain text into a `String`.
-#[derive(Debug, Default, Clone)]
-pub struct PlainText {
-    /// The text written so far.
-    pub out: String,
+/// `v` in decimal.
+#[inline]
+pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
+    let (digits, n) = decimal(v);
+    out.write_str(ascii(digits.get(..n).unwrap_or(&[])))
 }
 
-impl fmt::Write for PlainText {
-    #[inline]
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.out.push_str(s);
-        Ok(())
+/// `v` in lowercase hexadecimal with at least `digits` digits (`{:0digits$x}`).
+pub fn write_hex<W: fmt::Write + ?Sized>(out: &mut W, v: u64, digits: usize) -> fmt::Result {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [b'0'; 16];
+    let need = (64 - v.leading_zeros() as usize).div_ceil(4).clamp(digits.clamp(1, 16), 16);
+    for (i, b) in buf.iter_mut().rev().take(need).enumerate() {
+        *b = HEX.get(((v >> (4 * i)) & 0xf) as usize).copied().unwrap_or(b'0');
     }
+    out.write_str(ascii(buf.get(16 - need..).unwrap_or(&[])))
 }
 
-impl Printer for PlainText {
-    fn is_plain(&self) -> bool {
-        true
+/// `n` spaces.
+pub fn write_spaces<W: fmt::Write + ?Sized>(out: &mut W, n: usize) -> fmt::Result {
+    const SPACES: &str = "                                ";
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.write_str(SPACES.get(..k).unwrap_or(""))?;
+        n -= k;
     }
+    Ok(())
 }
 
-/// Text with ANSI colour escapes, for terminals.
+/// Bytes known to be ASCII as a `str`.
+fn ascii(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap_or("")
+}
+
+/// Text with ANSI colour escapes, for terminals. A style is reset before every line break
+/// (and taken up again after it), so no colour leaks into the next line.
 #[derive(Debug, Default, Clone)]
 pub struct Ansi {
     /// The text written so far.
     pub out: String,
+    /// The current style.
+    styled: Option<Style>,
+    /// Its escape has been written on this line.
+    active: bool,
 }
 
 impl fmt::Write for Ansi {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.out.push_str(s);
+        for (i, part) in s.split('\n').enumerate() {
+            if i > 0 {
+                if self.active {
+                    self.out.push_str("\x1b[0m");
+                    self.active = false;
+                }
+                self.out.push('\n');
+            }
+            if part.is_empty() {
+                continue;
+            }
+            if let (Some(style), false) = (self.styled, self.active) {
+                self.out.push_str(style.ansi());
+                self.active = true;
+            }
+            self.out.push_str(part);
+        }
         Ok(())
     }
 }
 
 impl Printer for Ansi {
     fn style(&mut self, style: Style) {
-        self.out.push_str(match style {
-            Style::Mnemonic => "\x1b[1;34m",
-            Style::Register => "\x1b[32m",
-            Style::Literal => "\x1b[33m",
-            Style::Comment => "\x1b[2m",
-            Style::Label => "\x1b[1;35m",
-            Style::Directive => "\x1b[36m",
-            Style::Address => "\x1b[2;37m",
-        });
+        self.reset();
+        self.out.push_str(style.ansi());
+        self.styled = Some(style);
+        self.active = true;
     }
     fn reset(&mut self) {
-        self.out.push_str("\x1b[0m");
+        if self.active {
+            self.out.push_str("\x1b[0m");
+        }
+        self.styled = None;
+        self.active = false;
     }
 }
 
-/// HTML with one `<span class="…">` per styled token and `data-offset` on each line, for a
-/// viewer that highlights the bytes behind a line.
+/// HTML: one `<div>` a line, with `data-offset` when the line describes input bytes, and one
+/// `<span class="…">` per styled token (classes from [`Style::class`]). A span never crosses a
+/// line. Call [`Html::finish`] for the markup.
 #[derive(Debug, Default, Clone)]
 pub struct Html {
-    /// The markup written so far.
-    pub out: String,
+    out: String,
+    /// A `<div>` is open.
     open_line: bool,
+    /// The offset of the line to open next.
+    offset: Option<u64>,
+    /// The current style, and whether its span is open.
+    styled: Option<(Style, bool)>,
+}
+
+impl Html {
+    /// The markup, with any open line closed.
+    pub fn finish(mut self) -> String {
+        self.close_line();
+        self.out
+    }
+
+    fn open_line(&mut self) {
+        if self.open_line {
+            return;
+        }
+        match self.offset.take() {
+            Some(o) => {
+                self.out.push_str("<div data-offset=\"");
+                let _ = write_u64(&mut self.out, o);
+                self.out.push_str("\">");
+            }
+            None => self.out.push_str("<div>"),
+        }
+        self.open_line = true;
+    }
+
+    fn close_span(&mut self) {
+        if let Some((_, open @ true)) = &mut self.styled {
+            *open = false;
+            self.out.push_str("</span>");
+        }
+    }
+
+    fn close_line(&mut self) {
+        self.close_span();
+        if self.open_line {
+            self.out.push_str("</div>\n");
+            self.open_line = false;
+        }
+    }
 }
 
 impl fmt::Write for Html {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        for c in s.chars() {
-            match c {
-                '<' => self.out.push_str("&lt;"),
-                '>' => self.out.push_str("&gt;"),
-                '&' => self.out.push_str("&amp;"),
-                '\n' if self.open_line => {
-                    self.out.push_str("</div>\n");
-                    self.open_line = false;
+        for (i, part) in s.split('\n').enumerate() {
+            if i > 0 {
+                self.open_line();
+                self.close_line();
+            }
+            if part.is_empty() {
+                continue;
+            }
+            self.open_line();
+            if let Some((style, open @ false)) = &mut self.styled {
+                *open = true;
+                self.out.push_str("<span class=\"");
+                self.out.push_str(style.class());
+                self.out.push_str("\">");
+            }
+            for c in part.chars() {
+                match c {
+                    '<' => self.out.push_str("&lt;"),
+                    '>' => self.out.push_str("&gt;"),
+                    '&' => self.out.push_str("&amp;"),
+                    c => self.out.push(c),
                 }
-                c => self.out.push(c),
             }
         }
         Ok(())
@@ -142,61 +303,58 @@ impl fmt::Write for Html {
 }
 
 impl Printer for Html {
-    fn wants_line_offsets(&self) -> bool {
-        true
-    }
     fn start_line(&mut self, offset: Option<u64>) {
         if self.open_line {
-            self.out.push_str("</div>");
+            self.close_line();
         }
-        match offset {
-            Some(o) => self.out.push_str(&format!("<div data-offset=\"{o}\">")),
-            None => self.out.push_str("<div>"),
-        }
-        self.open_line = true;
+        self.offset = offset;
     }
     fn style(&mut self, style: Style) {
-        let class = match style {
-            Style::Mnemonic => "mn",
-            Style::Register => "reg",
-            Style::Literal => "lit",
-            Style::Comment => "cm",
-            Style::Label => "lbl",
-            Style::Directive => "dir",
-            Style::Address => "addr",
-        };
-        self.out.push_str(&format!("<span class=\"{class}\">"));
+        self.close_span();
+        self.styled = Some((style, false));
     }
     fn reset(&mut self) {
-        self.out.push_str("</span>");
+        self.close_span();
+        self.styled = None;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt::Write;
 
-    fn sample(p: &mut dyn Printer) {
-        p.start_line(Some(8));
-        p.styled(Style::Mnemonic, "mov").unwrap();
-        p.write_str(" ").unwrap();
-        p.styled(Style::Register, "o0").unwrap();
-        p.write_str("\n").unwrap();
+    #[test]
+    fn tokens_that_span_lines_are_closed_before_each_break() {
+        let mut a = Ansi::default();
+        a.styled(Style::Comment, "// a\n// b\n").unwrap();
+        assert_eq!(a.out, "\x1b[2m// a\x1b[0m\n\x1b[2m// b\x1b[0m\n");
+        let mut h = Html::default();
+        h.start_line(Some(4));
+        h.styled(Style::Comment, "// a\n// <b>").unwrap();
+        h.write_str("\n\n").unwrap();
+        assert_eq!(
+            h.finish(),
+            "<div data-offset=\"4\"><span class=\"cm\">// a</span></div>\n\
+             <div><span class=\"cm\">// &lt;b&gt;</span></div>\n<div></div>\n"
+        );
     }
 
     #[test]
-    fn the_same_calls_give_three_renderings() {
-        let mut t = PlainText::default();
-        sample(&mut t);
-        assert_eq!(t.out, "mov o0\n");
-        let mut a = Ansi::default();
-        sample(&mut a);
-        assert_eq!(a.out, "\x1b[1;34mmov\x1b[0m \x1b[32mo0\x1b[0m\n");
-        let mut h = Html::default();
-        sample(&mut h);
-        assert_eq!(
-            h.out,
-            "<div data-offset=\"8\"><span class=\"mn\">mov</span> <span class=\"reg\">o0</span></div>\n"
-        );
+    fn numbers_match_fmt() {
+        let mut s = String::new();
+        for v in [0u64, 9, 10, 4096, u64::MAX] {
+            write_u64(&mut s, v).unwrap();
+            s.push(' ');
+            write_hex(&mut s, v, 4).unwrap();
+            s.push('|');
+        }
+        write_spaces(&mut s, 40).unwrap();
+        let mut want = String::new();
+        for v in [0u64, 9, 10, 4096, u64::MAX] {
+            want += &format!("{v} {v:04x}|");
+        }
+        want += &" ".repeat(40);
+        assert_eq!(s, want);
     }
 }

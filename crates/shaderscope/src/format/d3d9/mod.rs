@@ -7,11 +7,12 @@
 //! constant table's creator string, the `// Parameters:` and `// Registers:` tables, the
 //! program and the instruction-slot line.
 
-use crate::any::{Container, DisasmOptions, Finding, Part};
+use crate::any::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::d3d9::{self, ConstantTable, ListingOptions, Program, ctab};
+use crate::model::{Finding, Part};
 use crate::print::Printer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -52,47 +53,6 @@ impl<'a> D3d9File<'a> {
             s.push_str(", no end token");
         }
         s
-    }
-
-    /// Named parts: the program, each comment block, trailing bytes.
-    fn named_parts(&self) -> Vec<(Part, &'a [u8])> {
-        let p = &self.program;
-        let len = p.program_len() as usize;
-        let mut v = vec![(
-            Part {
-                name: "program".into(),
-                offset: 0,
-                size: len as u64,
-                description: format!("the {} token stream, version token to end token", p.version.name()),
-            },
-            self.data.get(..len).unwrap_or(self.data),
-        )];
-        let mut names: Vec<String> = Vec::new();
-        for (i, (offset, data)) in p.comments().enumerate() {
-            let fourcc = d3d9::comment_fourcc(data);
-            let base = fourcc.map(str::to_string).unwrap_or_else(|| format!("comment{i}"));
-            let name = if names.contains(&base) { format!("{base}.{i}") } else { base };
-            names.push(name.clone());
-            let description = match fourcc {
-                Some("CTAB") => "constant table comment (with its FourCC)".to_string(),
-                Some("DBUG") => "debug information comment (with its FourCC)".to_string(),
-                Some(f) => format!("\"{f}\" comment"),
-                None => "comment".to_string(),
-            };
-            v.push((Part { name, offset: offset + 4, size: data.len() as u64, description }, data));
-        }
-        if !p.trailing.is_empty() {
-            v.push((
-                Part {
-                    name: "trailing".into(),
-                    offset: len as u64,
-                    size: p.trailing.len() as u64,
-                    description: "bytes after the end token".into(),
-                },
-                p.trailing,
-            ));
-        }
-        v
     }
 }
 
@@ -274,16 +234,33 @@ impl Container for D3d9File<'_> {
         Ok(self.program.write())
     }
 
-    fn parts(&self) -> Vec<Part> {
-        self.named_parts().into_iter().map(|(p, _)| p).collect()
-    }
-
-    fn extract(&self, name: &str) -> Result<Vec<u8>> {
-        self.named_parts()
-            .into_iter()
-            .find(|(p, _)| p.name == name)
-            .map(|(_, b)| b.to_vec())
-            .ok_or_else(|| Error::invalid(0, "part name", format!("no part named \"{name}\"")))
+    fn parts(&self) -> Vec<Part<'_>> {
+        let p = &self.program;
+        let len = p.program_len() as usize;
+        let mut v = vec![Part::new(
+            "program",
+            0,
+            self.data.get(..len).unwrap_or(self.data),
+            format!("the {} token stream, version token to end token", p.version.name()),
+        )];
+        let mut names: Vec<String> = Vec::new();
+        for (i, (offset, data)) in p.comments().enumerate() {
+            let fourcc = d3d9::comment_fourcc(data);
+            let base = fourcc.map(str::to_string).unwrap_or_else(|| format!("comment{i}"));
+            let name = if names.contains(&base) { format!("{base}.{i}") } else { base };
+            names.push(name.clone());
+            let description = match fourcc {
+                Some("CTAB") => "constant table comment (with its FourCC)".to_string(),
+                Some("DBUG") => "debug information comment (with its FourCC)".to_string(),
+                Some(f) => format!("\"{f}\" comment"),
+                None => "comment".to_string(),
+            };
+            v.push(Part::new(name, offset + 4, data, description));
+        }
+        if !p.trailing.is_empty() {
+            v.push(Part::new("trailing", len as u64, p.trailing, "bytes after the end token"));
+        }
+        v
     }
 }
 
@@ -318,13 +295,13 @@ mod tests {
         assert_eq!(f.write().unwrap(), data);
         let names: Vec<String> = f.parts().into_iter().map(|p| p.name).collect();
         assert_eq!(names, ["program", "ABCD", "trailing"]);
-        assert_eq!(f.extract("ABCD").unwrap(), [0x41, 0x42, 0x43, 0x44, 7, 0, 0, 0]);
-        assert_eq!(f.extract("trailing").unwrap(), [1, 2]);
-        assert!(f.extract("nope").is_err());
-        let mut out = crate::print::PlainText::default();
+        assert_eq!(*f.part("ABCD").unwrap().bytes, [0x41, 0x42, 0x43, 0x44, 7, 0, 0, 0]);
+        assert_eq!(*f.part("trailing").unwrap().bytes, [1, 2]);
+        assert!(f.part("nope").is_err());
+        let mut out = crate::print::TextBuf::default();
         f.disasm(&DisasmOptions::default(), &mut out).unwrap();
         assert_eq!(
-            out.out,
+            out.as_str(),
             "//\n// Generated by Microsoft (R) D3D Shader Disassembler\n//\n    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
         );
         let v = f.validate();

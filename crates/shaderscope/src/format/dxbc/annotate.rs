@@ -4,8 +4,8 @@ use super::Dxbc;
 use super::container::{Chunk, HEADER_SIZE, Layout};
 use super::rdef::Rdef;
 use super::signature::{ElementLayout, Signature};
-use crate::bytes::le_u32;
 use crate::dump::Annotations;
+use crate::toolkit::le_u32;
 
 fn word(data: &[u8], at: usize) -> u32 {
     le_u32(data, at).unwrap_or(0)

@@ -72,6 +72,16 @@ const MIN_BUSY: usize = 3;
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 type Lanes = [u32; LANES];
 
+/// The checksums of the DXBC containers among `inputs`, hashed side by side by
+/// [`compute_many`]; `None` for an input that is not a DXBC container (a batch of files of any
+/// format can be given as it is).
+pub fn compute_where_dxbc(inputs: &[&[u8]]) -> Vec<Option<[u8; 16]>> {
+    let is_dxbc = |d: &&[u8]| crate::detect::detect(d) == Some(crate::detect::Format::Dxbc);
+    let dxbc: Vec<&[u8]> = inputs.iter().copied().filter(is_dxbc).collect();
+    let mut sums = compute_many(&dxbc).into_iter();
+    inputs.iter().map(|d| if is_dxbc(d) { sums.next() } else { None }).collect()
+}
+
 /// The checksums of many containers (as [`compute`] gives them, in the same order).
 ///
 /// MD5 is one chain of dependent steps, so a message cannot be hashed faster than its chain

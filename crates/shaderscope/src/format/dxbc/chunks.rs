@@ -2,8 +2,8 @@
 //! Aon9 (the Direct3D 9 program of `*_level_9_x` targets) and RTS0 (root signature).
 
 use super::text::Cstr;
-use crate::bytes::{Endian, Reader};
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader};
 
 /// STAT: instruction statistics, 29 words (SM4) or 37 (SM5), as in `D3D11_SHADER_DESC`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -427,7 +427,7 @@ impl<'a> Aon9<'a> {
         for t in tables.iter_mut() {
             *t = (r.u16("Aon9 table header")?, r.u16("Aon9 table header")?);
         }
-        let range = crate::bytes::checked_range(
+        let range = crate::toolkit::checked_range(
             data.len(),
             u64::from(program_offset),
             u64::from(program_size),

@@ -3,35 +3,14 @@
 //! that the writer needs to give back the same bytes.
 
 use super::checksum;
-use crate::bytes::{Endian, Reader};
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader};
 use std::borrow::Cow;
 
 /// Size of the fixed header: magic, checksum, version word, total size, chunk count.
 pub const HEADER_SIZE: usize = 32;
 
-/// A four-character chunk code such as `RDEF` or `SHEX`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FourCC(pub [u8; 4]);
-
-impl FourCC {
-    /// The tag as text; non-printable bytes are escaped as `\xNN`.
-    pub fn name(&self) -> String {
-        crate::error::escape_bytes(&self.0)
-    }
-}
-
-impl std::fmt::Debug for FourCC {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.name())
-    }
-}
-
-impl std::fmt::Display for FourCC {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
-    }
-}
+pub use crate::toolkit::FourCC;
 
 /// One chunk of the container, borrowed from the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -361,9 +361,9 @@ fn summary(d: &Dxbc<'_>) -> String {
 
 /// `disasm --json`: the listing text with the facts that chose its form.
 pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Value> {
-    let mut p = crate::print::PlainText::default();
+    let mut p = crate::print::TextBuf::default();
     super::listing::write_listing(d, &super::listing::ListingOptions::from_disasm(opts), &mut p)?;
-    let (generation, source) = match opts.dxbc_generation {
+    let (generation, source) = match opts.dxbc.generation {
         Some(g) => (g, super::GenerationSource::Option),
         None => d.generation(),
     };
@@ -371,5 +371,5 @@ pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Value> {
         |p| json!({"version": p.version_text(), "offset": p.chunk.data_offset(), "size": p.chunk.data.len()}),
     );
     Ok(json!({"format": "dxbc", "fxc_generation": generation, "generation_source": source,
-              "program": program, "listing": p.out}))
+              "program": program, "listing": p.into_string()}))
 }

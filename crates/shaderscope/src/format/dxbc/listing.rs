@@ -46,13 +46,7 @@ pub struct ListingOptions {
 impl ListingOptions {
     /// The DXBC options that follow from the generic ones.
     pub fn from_disasm(o: &DisasmOptions) -> Self {
-        ListingOptions {
-            generation: o.dxbc_generation,
-            legacy_crt: o.dxbc_legacy_crt,
-            offsets: o.offsets,
-            raw: o.raw,
-            checksum: o.dxbc_checksum,
-        }
+        ListingOptions { offsets: o.offsets, raw: o.raw, ..o.dxbc.clone() }
     }
 }
 
@@ -79,7 +73,7 @@ pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer)
     out.start_line(None);
     let _ = out.styled(Style::Comment, s.as_str());
     if let Some(p) = &d.program {
-        if out.wants_line_offsets() {
+        if true {
             super::program::print_to(p, &ctx, opts, out)?;
         } else {
             // One buffer, one write: plain text and colour do not use line offsets.

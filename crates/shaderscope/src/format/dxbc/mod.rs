@@ -46,10 +46,11 @@ pub mod text;
 mod validate;
 pub mod write;
 
-use crate::any::{Container, DisasmOptions, Finding, Part};
+use crate::any::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::model::{Finding, Part};
 use crate::print::Printer;
 pub use container::{Chunk, FourCC, Frame, Layout};
 use signature::{ElementLayout, Signature, SignatureKind};
@@ -395,10 +396,10 @@ impl<'a> Dxbc<'a> {
 
 fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
     let base = c.data_offset() as u64;
-    let version = crate::bytes::le_u32(c.data, 0).ok_or_else(|| {
+    let version = crate::toolkit::le_u32(c.data, 0).ok_or_else(|| {
         Error::truncated(base, format!("{} version token", c.fourcc), 4, c.data.len() as u64)
     })?;
-    let length = crate::bytes::le_u32(c.data, 4).ok_or_else(|| {
+    let length = crate::toolkit::le_u32(c.data, 4).ok_or_else(|| {
         Error::truncated(base + 4, format!("{} length token", c.fourcc), 4, c.data.len() as u64)
     })?;
     let stage = match version >> 16 {
@@ -474,10 +475,6 @@ impl Container for Dxbc<'_> {
         listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
-    fn disasm_text(&self, opts: &DisasmOptions, out: &mut crate::print::TextBuf) -> Result<()> {
-        listing::listing_buf(self, &listing::ListingOptions::from_disasm(opts), out)
-    }
-
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
         json::disasm_json(self, opts)
     }
@@ -494,25 +491,13 @@ impl Container for Dxbc<'_> {
         self.to_builder().finish()
     }
 
-    fn parts(&self) -> Vec<Part> {
+    fn parts(&self) -> Vec<Part<'_>> {
         self.frame
             .chunks
             .iter()
-            .map(|c| Part {
-                name: self.part_name(c),
-                offset: c.data_offset() as u64,
-                size: c.data.len() as u64,
-                description: chunk_description(&c.fourcc.0).to_string(),
+            .map(|c| {
+                Part::new(self.part_name(c), c.data_offset() as u64, c.data, chunk_description(&c.fourcc.0))
             })
             .collect()
-    }
-
-    fn extract(&self, name: &str) -> Result<Vec<u8>> {
-        for c in &self.frame.chunks {
-            if self.part_name(c) == name {
-                return Ok(c.data.to_vec());
-            }
-        }
-        Err(Error::invalid(0, "extract", format!("no part named \"{name}\"")))
     }
 }

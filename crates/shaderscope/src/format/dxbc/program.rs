@@ -4,9 +4,9 @@
 
 use super::listing::{ListingOptions, ProgramContext};
 use super::{Dxbc, Generation, Program};
-use crate::any::Finding;
 use crate::error::Result;
 use crate::isa::{d3d9, sm4};
+use crate::model::Finding;
 use crate::print::{Printer, TextBuf};
 
 /// The sm4 printer's settings for an fxc generation.

@@ -10,8 +10,8 @@
 //! * SM5.1: the same, but bindings are 40 bytes (register space and range ID follow).
 
 use super::text::Cstr;
-use crate::bytes::{Endian, Reader};
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader};
 
 /// `RD11` read as a little-endian u32 (shader model 5.0).
 pub const RD11: u32 = 0x3131_4452;
@@ -257,7 +257,7 @@ impl<'a> Rdef<'a> {
         // Room for a type a variable (they share most), so that the list seldom grows; only a
         // hint, bounded by what the chunk could hold.
         let variables: usize = (0..cb_count as usize)
-            .map_while(|i| crate::bytes::le_u32(data, (cb_offset as usize).checked_add(24 * i + 4)?))
+            .map_while(|i| crate::toolkit::le_u32(data, (cb_offset as usize).checked_add(24 * i + 4)?))
             .map(|n| n as usize)
             .fold(0, usize::saturating_add);
         let mut types = Vec::with_capacity(variables.min(data.len() / 16));
@@ -324,7 +324,7 @@ impl<'a> Rdef<'a> {
                     None
                 };
                 let default = if default_offset != 0 {
-                    let range = crate::bytes::checked_range(
+                    let range = crate::toolkit::checked_range(
                         data.len(),
                         u64::from(default_offset),
                         u64::from(vsize),

@@ -2,8 +2,8 @@
 //! ISG1/OSG1/PSG1 (32: stream first, minimum precision last).
 
 use super::text::Cstr;
-use crate::bytes::{Endian, Reader, le_u32};
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader, le_u32};
 
 /// Which stage boundary a signature describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

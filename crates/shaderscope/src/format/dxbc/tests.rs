@@ -335,9 +335,9 @@ fn stat_sfi0_and_notes() {
     assert!(s.contains(
         "///\n// Note: shader requires additional functionality:\n//       Double-precision floating point\n//\n//\n// Buffer Definitions: \n"
     ));
-    let mut p = crate::print::PlainText::default();
+    let mut p = crate::print::TextBuf::default();
     listing::write_listing(&d, &listing::ListingOptions::default(), &mut p).unwrap();
-    assert!(p.out.ends_with("// Approximately 14 instruction slots used\n"));
+    assert!(p.as_str().ends_with("// Approximately 14 instruction slots used\n"));
 }
 
 #[test]
@@ -546,11 +546,11 @@ fn a_broken_chunk_is_reported_but_the_container_still_parses() {
     let v = crate::any::Container::validate(&d);
     assert!(v.iter().any(|f| f.message.contains("elements of 24 bytes")), "{v:?}");
     assert!(
-        crate::any::Container::disasm(&d, &Default::default(), &mut crate::print::PlainText::default())
+        crate::any::Container::disasm(&d, &Default::default(), &mut crate::print::TextBuf::default())
             .is_err()
     );
     assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
-    assert_eq!(crate::any::Container::extract(&d, "XXXX").unwrap(), vec![7; 4]);
+    assert_eq!(crate::any::Container::part(&d, "XXXX").unwrap().bytes, vec![7; 4]);
 }
 
 #[test]
@@ -559,8 +559,8 @@ fn repeated_tags_are_index_qualified_parts() {
     let d = Dxbc::parse(&bytes).unwrap();
     let names: Vec<String> = crate::any::Container::parts(&d).into_iter().map(|p| p.name).collect();
     assert_eq!(names, vec!["PRIV.0", "PRIV.1", "STAT"]);
-    assert_eq!(crate::any::Container::extract(&d, "PRIV.1").unwrap(), vec![2; 4]);
-    assert!(crate::any::Container::extract(&d, "PRIV").is_err());
+    assert_eq!(crate::any::Container::part(&d, "PRIV.1").unwrap().bytes, vec![2; 4]);
+    assert!(crate::any::Container::part(&d, "PRIV").is_err());
 }
 
 #[test]

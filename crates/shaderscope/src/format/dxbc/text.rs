@@ -25,7 +25,7 @@ impl<'a> Cstr<'a> {
                 (base + data.len()) as u64,
             ));
         };
-        match crate::bytes::nul_position(rest) {
+        match memchr::memchr(0, rest) {
             Some(n) => Ok(Cstr { bytes: rest.get(..n).unwrap_or(&[]), offset: base + rel as usize }),
             None => Err(Error::invalid(field_at, what, "string has no terminating NUL inside its chunk")),
         }

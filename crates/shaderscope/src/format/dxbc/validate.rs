@@ -2,7 +2,7 @@
 
 use super::Dxbc;
 use super::container::{HEADER_SIZE, Layout};
-use crate::any::Finding;
+use crate::model::Finding;
 
 /// Every finding; empty when the container is fine.
 pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {

@@ -4,9 +4,9 @@
 //! texture data is not mistaken for a shader.
 
 use super::dvlb::Dvlb;
-use crate::bytes::{Endian, Reader};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader};
 
 /// A CGFX file with the DVLBs found inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,10 +11,10 @@
 use super::tables::{
     ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, read_blob, read_table, symbol_text,
 };
-use crate::bytes::{Endian, Reader, Writer};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::pica;
+use crate::toolkit::{Endian, Reader, Writer};
 
 /// Size of a DVLE header.
 pub const DVLE_HEADER_SIZE: u32 = 0x40;
@@ -354,7 +354,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         shape: shape(&dvlb),
         filler: Vec::new(),
     };
-    layout.filler = super::layout::filler(data, extent, &pieces(&dvlb, &layout));
+    layout.filler = crate::toolkit::layout::filler(data, extent, &pieces(&dvlb, &layout));
     dvlb.layout = Some(layout);
     Ok(dvlb)
 }
@@ -500,7 +500,7 @@ fn pieces(d: &Dvlb, l: &Layout) -> Vec<(usize, Vec<u8>)> {
 }
 
 fn write_with(d: &Dvlb, l: &Layout) -> Vec<u8> {
-    super::layout::assemble(l.size, &pieces(d, l), &l.filler)
+    crate::toolkit::layout::assemble(l.size, &pieces(d, l), &l.filler)
 }
 
 fn to_u32(v: usize, what: &'static str) -> Result<u32> {

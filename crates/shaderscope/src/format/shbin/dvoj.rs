@@ -9,9 +9,9 @@
 use super::tables::{
     ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, read_blob, read_table, symbol_text,
 };
-use crate::bytes::{Endian, Reader, Writer};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader, Writer};
 
 /// Size of the DVOJ header.
 pub const HEADER_SIZE: u32 = 0x58;
@@ -118,7 +118,7 @@ impl Dvoj {
         };
         let mut layout =
             DvojLayout { size: data.len(), offsets: t.map(|e| e[0]), shape: d.shape(), filler: Vec::new() };
-        layout.filler = super::layout::filler(data, data.len(), &d.pieces(&layout.offsets));
+        layout.filler = crate::toolkit::layout::filler(data, data.len(), &d.pieces(&layout.offsets));
         d.layout = Some(layout);
         Ok(d)
     }
@@ -178,7 +178,7 @@ impl Dvoj {
         if let Some(l) = &self.layout
             && l.shape == self.shape()
         {
-            return Ok(super::layout::assemble(l.size, &self.pieces(&l.offsets), &l.filler));
+            return Ok(crate::toolkit::layout::assemble(l.size, &self.pieces(&l.offsets), &l.filler));
         }
         let mut offsets = [0u32; 9];
         let mut pos = HEADER_SIZE as usize;
@@ -186,7 +186,7 @@ impl Dvoj {
             *o = u32::try_from(pos).map_err(|_| Error::overflow(0, "DVOJ table offset"))?;
             pos += n * sz;
         }
-        Ok(super::layout::assemble(pos, &self.pieces(&offsets), &[]))
+        Ok(crate::toolkit::layout::assemble(pos, &self.pieces(&offsets), &[]))
     }
 
     /// Operand descriptors as the hardware sees them.

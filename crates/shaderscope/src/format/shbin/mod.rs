@@ -11,7 +11,6 @@ pub mod cgfx;
 pub mod csdr;
 pub mod dvlb;
 pub mod dvoj;
-mod layout;
 pub mod tables;
 
 pub use cgfx::Cgfx;
@@ -19,11 +18,12 @@ pub use csdr::Csdr;
 pub use dvlb::{Dvlb, Dvle, Dvlp};
 pub use dvoj::Dvoj;
 
-use crate::any::{Container, DisasmOptions, Finding, Part};
+use crate::any::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::pica;
+use crate::model::{Finding, Part};
 use crate::print::Printer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -646,7 +646,7 @@ impl Container for ShaderFile {
             if opts.program.is_some_and(|n| n != k) {
                 continue;
             }
-            let mut text = crate::print::PlainText::default();
+            let mut text = crate::print::TextBuf::default();
             self.print_program(p, &DisasmOptions { program: None, ..opts.clone() }, &mut text)
                 .map_err(|_| Error::invalid(0, "listing", "the printer failed"))?;
             let e = p.dvlb.dvles.get(p.index);
@@ -668,7 +668,7 @@ impl Container for ShaderFile {
                 "main": e.map(|e| e.main),
                 "endmain": e.map(|e| e.endmain),
                 "instructions": instructions,
-                "source": text.out,
+                "source": text.into_string(),
             }));
         }
         if let Some(n) = opts.program
@@ -726,99 +726,54 @@ impl Container for ShaderFile {
         })
     }
 
-    fn parts(&self) -> Vec<Part> {
+    fn parts(&self) -> Vec<Part<'_>> {
+        let words = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
         let mut v = Vec::new();
         if let Some(c) = &self.csdr {
-            v.push(Part {
-                name: "decoded".into(),
-                offset: 0,
-                size: c.decoded.len() as u64,
-                description: "the binary decoded from base64".into(),
-            });
+            v.push(Part::new("decoded", 0, &c.decoded[..], "the binary decoded from base64"));
         }
         let many = self.dvlbs().len() > 1 || matches!(self.payload, Payload::Cgfx(_));
         for (k, (base, d)) in self.dvlbs().into_iter().enumerate() {
             let pre = if many { format!("dvlb{k}.") } else { String::new() };
             if many {
-                v.push(Part {
-                    name: format!("dvlb{k}"),
-                    offset: base,
-                    size: d.size() as u64,
-                    description: format!("embedded DVLB ({} DVLE)", d.dvles.len()),
-                });
+                // A DVLB the model cannot write back has no bytes to give.
+                let bytes = d.write().unwrap_or_default();
+                v.push(Part::new(
+                    format!("dvlb{k}"),
+                    base,
+                    bytes,
+                    format!("embedded DVLB ({} DVLE)", d.dvles.len()),
+                ));
             }
             let code_at = base
                 + u64::from(d.dvlp_offset())
                 + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(0));
-            v.push(Part {
-                name: format!("{pre}code"),
-                offset: code_at,
-                size: 4 * d.dvlp.code.len() as u64,
-                description: "the whole shared code blob".into(),
-            });
+            v.push(Part::new(
+                format!("{pre}code"),
+                code_at,
+                words(&d.dvlp.code),
+                "the whole shared code blob",
+            ));
             let od = base
                 + u64::from(d.dvlp_offset())
                 + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[1]).unwrap_or(0));
-            v.push(Part {
-                name: format!("{pre}opdescs"),
-                offset: od,
-                size: 8 * d.dvlp.opdescs.len() as u64,
-                description: "operand descriptor table".into(),
-            });
+            let opdescs: Vec<u8> = d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect();
+            v.push(Part::new(format!("{pre}opdescs"), od, opdescs, "operand descriptor table"));
             for (i, e) in d.dvles.iter().enumerate() {
                 let (s, n) = code_range(d, e);
-                v.push(Part {
-                    name: format!("{pre}dvle{i}.code"),
-                    offset: code_at + 4 * s as u64,
-                    size: 4 * n as u64,
-                    description: format!("{} shader main..endmain", e.type_name()),
-                });
+                v.push(Part::new(
+                    format!("{pre}dvle{i}.code"),
+                    code_at + 4 * s as u64,
+                    words(d.dvlp.code.get(s..s + n).unwrap_or(&[])),
+                    format!("{} shader main..endmain", e.type_name()),
+                ));
             }
         }
         if let Payload::Dvoj(o) = &self.payload {
             let at = o.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0);
-            v.push(Part {
-                name: "code".into(),
-                offset: at,
-                size: 4 * o.code.len() as u64,
-                description: "object code".into(),
-            });
+            v.push(Part::new("code", at, words(&o.code), "object code"));
         }
         v
-    }
-
-    fn extract(&self, name: &str) -> Result<Vec<u8>> {
-        if name == "decoded"
-            && let Some(c) = &self.csdr
-        {
-            return Ok(c.decoded.clone());
-        }
-        let words = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-        let many = self.dvlbs().len() > 1 || matches!(self.payload, Payload::Cgfx(_));
-        for (k, (_, d)) in self.dvlbs().into_iter().enumerate() {
-            let pre = if many { format!("dvlb{k}.") } else { String::new() };
-            if many && name == format!("dvlb{k}") {
-                return d.write();
-            }
-            if name == format!("{pre}code") {
-                return Ok(words(&d.dvlp.code));
-            }
-            if name == format!("{pre}opdescs") {
-                return Ok(d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect());
-            }
-            for (i, e) in d.dvles.iter().enumerate() {
-                if name == format!("{pre}dvle{i}.code") {
-                    let (s, n) = code_range(d, e);
-                    return Ok(words(d.dvlp.code.get(s..s + n).unwrap_or(&[])));
-                }
-            }
-        }
-        if let Payload::Dvoj(o) = &self.payload
-            && name == "code"
-        {
-            return Ok(words(&o.code));
-        }
-        Err(Error::invalid(0, "part name", format!("no part named {name:?}")))
     }
 }
 

@@ -3,9 +3,9 @@
 //! Every entry keeps its raw words so that re-encoding reproduces unknown bits exactly; the
 //! decoded views used by the disassembler are computed from them.
 
-use crate::bytes::{Reader, Writer};
 use crate::error::{Error, Result};
 use crate::isa::pica;
+use crate::toolkit::{Reader, Writer};
 
 /// A 20-byte constant-table entry: u16 type, u16 register, four payload words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

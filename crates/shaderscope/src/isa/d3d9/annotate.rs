@@ -97,7 +97,7 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
     {
         let names = ["size", "creator", "version", "constant count", "constant info", "flags", "target"];
         for (i, name) in names.iter().enumerate() {
-            let raw = crate::bytes::le_u32(data, 4 + 4 * i).unwrap_or(0);
+            let raw = crate::toolkit::le_u32(data, 4 + 4 * i).unwrap_or(0);
             let text = match i {
                 1 => format!("CTAB creator at 0x{raw:x}: \"{}\"", t.creator),
                 6 => format!("CTAB target at 0x{raw:x}: \"{}\"", t.target),
@@ -107,7 +107,7 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
             };
             field(a, 4 + 4 * i as u64, 4, text);
         }
-        let info_at = u64::from(crate::bytes::le_u32(data, 20).unwrap_or(0)) + 4;
+        let info_at = u64::from(crate::toolkit::le_u32(data, 20).unwrap_or(0)) + 4;
         for (i, c) in t.constants.iter().enumerate() {
             let text = format!(
                 "CTAB constant {i}: {} {} in {}, {} registers",

@@ -8,7 +8,7 @@
 
 use super::operand::RegisterType;
 use super::{Instruction, Item, Opcode, Operand, Param, Program, ShaderKind, Version};
-use crate::any::Finding;
+use crate::model::Finding;
 
 /// How many registers of a type a version has: `Fixed(n)` is a hard limit, `Caps(n)` the
 /// guaranteed minimum of a caps-dependent file, `None` means the type does not exist there.

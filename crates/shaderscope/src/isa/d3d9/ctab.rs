@@ -88,7 +88,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn u32(&self, at: usize, what: &'static str) -> Result<u32> {
-        crate::bytes::le_u32(self.blob, at).ok_or_else(|| self.truncated(at, what, 4))
+        crate::toolkit::le_u32(self.blob, at).ok_or_else(|| self.truncated(at, what, 4))
     }
 
     fn u16(&self, at: usize, what: &'static str) -> Result<u16> {

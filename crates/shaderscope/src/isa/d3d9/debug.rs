@@ -68,7 +68,7 @@ struct Blob<'a> {
 
 impl<'a> Blob<'a> {
     fn u32(&self, at: usize) -> Result<u32> {
-        crate::bytes::le_u32(self.b, at).ok_or_else(|| {
+        crate::toolkit::le_u32(self.b, at).ok_or_else(|| {
             Error::truncated(self.base + at as u64, "DBUG field", 4, self.b.len().saturating_sub(at) as u64)
         })
     }
@@ -83,7 +83,7 @@ impl<'a> Blob<'a> {
     /// The bytes of the NUL-terminated string at `at`.
     fn str_bytes(&self, at: u32) -> Result<&'a [u8]> {
         let rest = self.b.get(at as usize..).unwrap_or(&[]);
-        let n = crate::bytes::nul_position(rest).ok_or_else(|| {
+        let n = memchr::memchr(0, rest).ok_or_else(|| {
             Error::invalid(self.base + u64::from(at), "DBUG string", "no terminating NUL inside the block")
         })?;
         Ok(rest.get(..n).unwrap_or(&[]))
@@ -288,7 +288,7 @@ impl<'a> DebugView<'a> {
         let len = 12 * v.write_count as usize;
         let table = self.blob.b.get(v.writes_at..v.writes_at.saturating_add(len)).unwrap_or(&[]);
         table.chunks_exact(12).map(|e| {
-            let word = |i: usize| crate::bytes::le_u32(e, i).unwrap_or(0);
+            let word = |i: usize| crate::toolkit::le_u32(e, i).unwrap_or(0);
             let (xy, zw) = (word(4), word(8));
             (word(0), [xy as u16, (xy >> 16) as u16, zw as u16, (zw >> 16) as u16])
         })

@@ -16,9 +16,9 @@
 use super::opcode::{self, Form, OpInfo};
 use super::print::{self, DebugLines, ListingOptions};
 use super::{Program, ShaderKind, SlotCounts, Version, float};
-use crate::bytes::le_u32;
 use crate::error::{Error, Result};
 use crate::print::{TextBuf, Writer, mask_letters, swizzle_letters};
+use crate::toolkit::le_u32;
 
 /// Print the program at the start of `data` (absolute offset `base`) exactly as
 /// [`write_listing`](super::write_listing) prints what [`Program::parse`] makes of it, or

@@ -19,19 +19,19 @@
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
-//! use shaderscope::print::PlainText;
+//! use shaderscope::print::TextBuf;
 //!
 //! // vs_2_0: dcl_position v0; mov oPos, v0; end
 //! let words = [0xfffe0200u32, 0x0200001f, 0x80000000, 0x900f0000, 0x02000001, 0xc00f0000, 0x90e40000, 0xffff];
 //! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
 //! let program = Program::parse(&bytes, 0x34).unwrap();
-//! let mut out = PlainText::default();
+//! let mut out = TextBuf::default();
 //! d3d9::write_listing(&program, &ListingOptions::default(), &mut out).unwrap();
 //! assert_eq!(
-//!     out.out,
+//!     out.as_str(),
 //!     "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
 //! );
-//! assert_eq!(program.listing(&ListingOptions::default()), out.out);
+//! assert_eq!(program.listing(&ListingOptions::default()), out.as_str());
 //! assert_eq!(program.slots().total, 1);
 //! assert!(d3d9::check_program(&program).is_empty());
 //! assert_eq!(program.write(), bytes);
@@ -323,7 +323,7 @@ impl<'a> Program<'a> {
         let mut pos = 4usize;
         let at = |pos: usize| base + pos as u64;
         let trailing_from = loop {
-            let Some(token) = crate::bytes::le_u32(data, pos) else {
+            let Some(token) = crate::toolkit::le_u32(data, pos) else {
                 if pos == data.len() {
                     break pos;
                 }
@@ -416,15 +416,15 @@ impl<'a> Program<'a> {
 
     /// The listing as a `String` (see [`write_listing`]).
     pub fn listing(&self, opts: &ListingOptions) -> String {
-        let mut p = crate::print::PlainText::default();
+        let mut p = crate::print::TextBuf::default();
         // Writing into a String cannot fail.
         let _ = write_listing(self, opts, &mut p);
-        p.out
+        p.into_string()
     }
 
     /// Re-encode: the version token, every item's tokens, and the trailing bytes.
     pub fn write(&self) -> Vec<u8> {
-        let mut w = crate::bytes::Writer::new(crate::bytes::Endian::Little);
+        let mut w = crate::toolkit::Writer::new(crate::toolkit::Endian::Little);
         w.u32(self.version_token);
         for item in &self.items {
             match item {
@@ -446,7 +446,7 @@ impl<'a> Program<'a> {
 
 /// The version token at the start of `data` (absolute offset `base`) and its version.
 fn read_version(data: &[u8], base: u64) -> Result<(u32, Version)> {
-    let version_token = crate::bytes::le_u32(data, 0)
+    let version_token = crate::toolkit::le_u32(data, 0)
         .ok_or_else(|| Error::truncated(base, "d3d9 version token", 4, data.len() as u64))?;
     let version = Version::from_token(version_token).ok_or_else(|| {
         Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
@@ -464,7 +464,7 @@ impl Tokens<'_> {
     }
 
     fn get(self, i: usize) -> Option<u32> {
-        crate::bytes::le_u32(self.0, i.checked_mul(4)?)
+        crate::toolkit::le_u32(self.0, i.checked_mul(4)?)
     }
 
     /// Every token as [`Operand::Raw`].
@@ -476,7 +476,7 @@ impl Tokens<'_> {
 /// Decode the instruction whose token is at `pos` of `data`.
 fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> Result<Instruction> {
     let at = |p: usize| base + p as u64;
-    let token = crate::bytes::le_u32(data, pos).unwrap_or(0);
+    let token = crate::toolkit::le_u32(data, pos).unwrap_or(0);
     let info = opcode::lookup(token as u16);
     let body_start = pos + 4;
     let mut ins = Instruction { offset: at(pos), token, info, operands: Operands::new(), malformed: None };

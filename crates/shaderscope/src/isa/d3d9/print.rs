@@ -49,7 +49,7 @@ pub fn write_listing<P: Printer + ?Sized>(
     let mut previous: Option<(u16, u16)> = None;
     // Without styles the instruction is written straight into the printer; otherwise its
     // text is built first, to be split into mnemonic and operands.
-    let plain = out.is_plain();
+    let plain = false;
     let mut text = String::new();
     for item in &program.items {
         let ins = match item {
@@ -309,7 +309,7 @@ impl<'a> DebugLines<'a> {
         let view = DebugView::parse(d, base).ok()?;
         let lines = view.line_table();
         let n = lines.len() / 8;
-        let offset = |k: usize| crate::bytes::le_u32(lines, 8 * k + 4).unwrap_or(0);
+        let offset = |k: usize| crate::toolkit::le_u32(lines, 8 * k + 4).unwrap_or(0);
         let increasing = (1..n).all(|k| offset(k - 1) < offset(k));
         let by_offset = (!increasing).then(|| {
             // The last record of an offset wins (reversed, then a stable sort keeps it first).
@@ -380,13 +380,13 @@ impl<'a> DebugLines<'a> {
     /// Byte offset (from the version token) of record `k`.
     #[inline]
     fn offset(&self, k: usize) -> Option<u32> {
-        crate::bytes::le_u32(self.lines, 8 * k + 4)
+        crate::toolkit::le_u32(self.lines, 8 * k + 4)
     }
 
     /// Record `k` with its line and file.
     #[inline]
     fn record_at(&self, k: usize) -> Option<Record> {
-        let w = crate::bytes::le_u32(self.lines, 8 * k)?;
+        let w = crate::toolkit::le_u32(self.lines, 8 * k)?;
         Some((k, w as u16, (w >> 16) as u16))
     }
 

@@ -1,7 +1,7 @@
 //! Unit tests with hand-computed tokens, one per encoding feature.
 
 use super::*;
-use crate::print::PlainText;
+use crate::print::TextBuf;
 
 fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -254,10 +254,10 @@ fn listing_indents_blocks_and_counts_slots() {
     ];
     let data = bytes(&words);
     let p = Program::parse(&data, 0).unwrap();
-    let mut out = PlainText::default();
+    let mut out = TextBuf::default();
     write_listing(&p, &ListingOptions::default(), &mut out).unwrap();
     assert_eq!(
-        out.out,
+        out.as_str(),
         "    vs_2_0\n    def c0, 2, 1, 0.5, 0\n    dcl_position v0\n    mov r0, v0\n    if b0\n      mul r1, r0, c0.xyzy\n    else\n      mul r1, r0, c0.xyyy\n    endif\n    mov oPos, r1\n\n// approximately 9 instruction slots used\n"
     );
     assert_eq!(p.slots(), SlotCounts { total: 9, texture: 0 });
@@ -288,11 +288,11 @@ fn pixel_listing_splits_texture_and_arithmetic() {
     ];
     let data = bytes(&words);
     let p = Program::parse(&data, 0).unwrap();
-    let mut out = PlainText::default();
+    let mut out = TextBuf::default();
     write_listing(&p, &ListingOptions::default(), &mut out).unwrap();
     assert!(
-        out.out.ends_with("\n\n// approximately 3 instruction slots used (1 texture, 2 arithmetic)\n"),
+        out.as_str().ends_with("\n\n// approximately 3 instruction slots used (1 texture, 2 arithmetic)\n"),
         "{}",
-        out.out
+        out.as_str()
     );
 }

@@ -168,9 +168,9 @@ pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
         raw: false,
     };
     let listing = Listing::bare(&ctx);
-    let mut s = crate::print::PlainText::default();
+    let mut s = crate::print::TextBuf::default();
     let _ = listing.write_instruction(&mut s, &decode(word), None, true);
-    s.out
+    s.into_string()
 }
 
 /// One-line text of an operand descriptor: mask, then each source's negation and swizzle.
@@ -1352,7 +1352,7 @@ fn printable(s: &str) -> String {
 mod tests {
     use super::super::{GeometryMode, Label, Output, Swizzle, Uniform};
     use super::*;
-    use crate::print::PlainText;
+    use crate::print::TextBuf;
 
     fn ins(op: Op) -> Instruction {
         Instruction { op, ..Instruction::default() }
@@ -1390,9 +1390,9 @@ mod tests {
     }
 
     fn listing(ctx: &SourceContext<'_>) -> String {
-        let mut p = PlainText::default();
+        let mut p = TextBuf::default();
         write_source(ctx, &mut p).unwrap();
-        p.out
+        p.into_string()
     }
 
     const ID: (bool, Swizzle) = (false, Swizzle::IDENTITY);

@@ -6,7 +6,7 @@ use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::info::{Declarations, PhaseDecls};
 use super::listing::register_prefix;
 use super::opcodes::{Format, flag, op};
-use crate::any::Finding;
+use crate::model::Finding;
 
 /// Check `program`; an empty result means nothing was found.
 pub fn validate(program: &Program<'_>) -> Vec<Finding> {
@@ -293,7 +293,7 @@ impl Validator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::any::Severity;
+    use crate::model::Severity;
 
     fn program(words: &[u32]) -> Vec<u8> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()

@@ -1,8 +1,24 @@
-//! Bounds-checked byte access.
+//! Bounds-checked reads of input bytes, in either byte order.
 //!
-//! [`Reader`] is a cursor over a borrowed slice that knows the absolute offset of its first
-//! byte (`base`), so every error it returns points into the original file even when it reads an
-//! embedded blob. [`Writer`] is the mirror for encoders. Both work in either byte order.
+//! [`Reader`] is a view of a borrowed slice that knows the absolute offset of its first byte
+//! (`base`), so every error it returns points into the original file even when it reads an
+//! embedded blob. It reads two ways: as a cursor (`u32`, `bytes`, `cstr`, … move on) and at
+//! offsets relative to its start (`u32_at`, `bytes_at`, `cstr_at`, `read_at`, … leave the cursor
+//! where it is), for tables that point at each other.
+//!
+//! ```
+//! use shaderscope::toolkit::{Endian, Reader};
+//!
+//! // A blob at file offset 0x100: a u32 offset to a string, then the string.
+//! let blob = b"\x04\0\0\0name\0";
+//! let r = Reader::with_base(blob, 0x100, Endian::Little);
+//! let at = r.u32_at(0, "name offset")?;
+//! let name = r.cstr_at(at as usize, "name")?;
+//! assert_eq!((name.bytes, name.offset), (&b"name"[..], 0x104));
+//! let e = r.u32_at(8, "count").unwrap_err();
+//! assert_eq!(e.to_string(), "truncated count at offset 0x108 (need 4 bytes, have 1)");
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use std::borrow::Cow;
@@ -217,15 +233,84 @@ impl<'a> Reader<'a> {
 
     /// A NUL-terminated string; the cursor moves past the NUL. The result excludes it.
     pub fn cstr(&mut self, what: impl Into<What>) -> Result<&'a [u8]> {
-        let rest = self.data.get(self.pos..).unwrap_or(&[]);
-        match rest.iter().position(|&c| c == 0) {
-            Some(n) => {
-                let s = rest.get(..n).unwrap_or(&[]);
-                self.pos += n + 1;
-                Ok(s)
-            }
-            None => Err(Error::invalid(self.original_position(), what, "string has no terminating NUL")),
+        let s = self.cstr_at(self.pos, what)?;
+        self.pos += s.bytes.len() + 1;
+        Ok(s.bytes)
+    }
+
+    /// `n` bytes at `at` (relative to this reader's start); the cursor does not move.
+    #[inline]
+    pub fn bytes_at(&self, at: usize, n: usize, what: impl Into<What>) -> Result<&'a [u8]> {
+        match self.data.get(at..).and_then(|rest| rest.get(..n)) {
+            Some(b) => Ok(b),
+            None => Err(self.eof_at(at, what, n)),
         }
+    }
+
+    /// `N` bytes at `at` as an array.
+    #[inline]
+    pub fn array_at<const N: usize>(&self, at: usize, what: impl Into<What>) -> Result<[u8; N]> {
+        match self.data.get(at..).and_then(|rest| rest.first_chunk::<N>()) {
+            Some(b) => Ok(*b),
+            None => Err(self.eof_at(at, what, N)),
+        }
+    }
+
+    /// The byte at `at`.
+    pub fn u8_at(&self, at: usize, what: impl Into<What>) -> Result<u8> {
+        Ok(self.array_at::<1>(at, what)?[0])
+    }
+
+    /// A 16-bit integer at `at`, in this reader's byte order.
+    pub fn u16_at(&self, at: usize, what: impl Into<What>) -> Result<u16> {
+        let b = self.array_at::<2>(at, what)?;
+        Ok(match self.endian {
+            Endian::Little => u16::from_le_bytes(b),
+            Endian::Big => u16::from_be_bytes(b),
+        })
+    }
+
+    /// A 32-bit integer at `at`, in this reader's byte order.
+    #[inline]
+    pub fn u32_at(&self, at: usize, what: impl Into<What>) -> Result<u32> {
+        let b = self.array_at::<4>(at, what)?;
+        Ok(match self.endian {
+            Endian::Little => u32::from_le_bytes(b),
+            Endian::Big => u32::from_be_bytes(b),
+        })
+    }
+
+    /// A 32-bit float at `at`, in this reader's byte order.
+    pub fn f32_at(&self, at: usize, what: impl Into<What>) -> Result<f32> {
+        self.u32_at(at, what).map(f32::from_bits)
+    }
+
+    /// A zero-copy view of a fixed-layout structure at `at` (alignment 1).
+    pub fn read_at<T>(&self, at: usize, what: impl Into<What>) -> Result<&'a T>
+    where
+        T: FromBytes + KnownLayout + Immutable + Unaligned,
+    {
+        let b = self.bytes_at(at, size_of::<T>(), what)?;
+        T::ref_from_bytes(b).map_err(|_| Error::invalid(self.base + at as u64, "structure", "layout"))
+    }
+
+    /// The NUL-terminated string that starts at `at`, without its NUL.
+    pub fn cstr_at(&self, at: usize, what: impl Into<What>) -> Result<Cstr<'a>> {
+        let offset = self.base.saturating_add(at as u64);
+        let Some(rest) = self.data.get(at..) else {
+            return Err(Error::out_of_bounds(offset, what, offset, 1, self.base + self.data.len() as u64));
+        };
+        match memchr::memchr(0, rest) {
+            Some(n) => Ok(Cstr { bytes: rest.get(..n).unwrap_or(&[]), offset }),
+            None => Err(Error::invalid(offset, what, "string has no terminating NUL")),
+        }
+    }
+
+    /// The error for "`what` needs `need` bytes at `at`".
+    #[cold]
+    fn eof_at(&self, at: usize, what: impl Into<What>, need: usize) -> Error {
+        let have = self.data.len().saturating_sub(at);
+        Error::truncated(self.base.saturating_add(at as u64), what, need as u64, have as u64)
     }
 
     /// A reader over `len` bytes at `offset` (relative to this reader), keeping absolute offsets.
@@ -266,136 +351,49 @@ pub fn checked_range(
     }
 }
 
+/// A NUL-terminated string of the input: its bytes (without the NUL) and where they are.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Cstr<'a> {
+    /// The bytes before the terminating NUL.
+    pub bytes: &'a [u8],
+    /// Absolute offset of the first byte.
+    pub offset: u64,
+}
+
+impl<'a> Cstr<'a> {
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.bytes)
+    }
+
+    /// Length in bytes (without the NUL).
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Cstr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}@0x{:x}", self.text(), self.offset)
+    }
+}
+
+impl std::fmt::Display for Cstr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 /// Little-endian u32 at `off`, if in range.
 #[inline]
 pub fn le_u32(data: &[u8], off: usize) -> Option<u32> {
     let b: [u8; 4] = data.get(off..off.checked_add(4)?)?.try_into().ok()?;
     Some(u32::from_le_bytes(b))
-}
-
-/// Growable output buffer in one byte order, for encoders.
-#[derive(Debug, Clone)]
-pub struct Writer {
-    buf: Vec<u8>,
-    endian: Endian,
-}
-
-impl Writer {
-    /// An empty writer.
-    pub fn new(endian: Endian) -> Self {
-        Writer { buf: Vec::new(), endian }
-    }
-
-    /// Bytes written so far.
-    pub fn len(&self) -> usize {
-        self.buf.len()
-    }
-
-    /// True when nothing was written.
-    pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
-    }
-
-    /// Append raw bytes.
-    pub fn bytes(&mut self, b: &[u8]) {
-        self.buf.extend_from_slice(b);
-    }
-
-    /// Append one byte.
-    pub fn u8(&mut self, v: u8) {
-        self.buf.push(v);
-    }
-
-    /// Append a 16-bit integer.
-    pub fn u16(&mut self, v: u16) {
-        match self.endian {
-            Endian::Little => self.bytes(&v.to_le_bytes()),
-            Endian::Big => self.bytes(&v.to_be_bytes()),
-        }
-    }
-
-    /// Append a 32-bit integer.
-    pub fn u32(&mut self, v: u32) {
-        match self.endian {
-            Endian::Little => self.bytes(&v.to_le_bytes()),
-            Endian::Big => self.bytes(&v.to_be_bytes()),
-        }
-    }
-
-    /// Append `n` copies of `fill`.
-    pub fn fill(&mut self, n: usize, fill: u8) {
-        self.buf.resize(self.buf.len() + n, fill);
-    }
-
-    /// Pad with `fill` up to a multiple of `align`.
-    pub fn align(&mut self, align: usize, fill: u8) {
-        if align > 1 {
-            let n = (align - self.buf.len() % align) % align;
-            self.fill(n, fill);
-        }
-    }
-
-    /// Pad with zeros up to absolute position `pos` (no-op when already there or past).
-    pub fn pad_to(&mut self, pos: usize) {
-        if pos > self.buf.len() {
-            self.buf.resize(pos, 0);
-        }
-    }
-
-    /// Overwrite a 32-bit integer at `at`; returns false if `at` is not inside the buffer.
-    pub fn patch_u32(&mut self, at: usize, v: u32) -> bool {
-        let b = match self.endian {
-            Endian::Little => v.to_le_bytes(),
-            Endian::Big => v.to_be_bytes(),
-        };
-        match self.buf.get_mut(at..at.saturating_add(4)) {
-            Some(dst) if dst.len() == 4 => {
-                dst.copy_from_slice(&b);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Overwrite bytes at `at`, growing the buffer if they reach past its end.
-    pub fn put_at(&mut self, at: usize, b: &[u8]) {
-        let end = at + b.len();
-        if end > self.buf.len() {
-            self.buf.resize(end, 0);
-        }
-        if let Some(dst) = self.buf.get_mut(at..end) {
-            dst.copy_from_slice(b);
-        }
-    }
-
-    /// The bytes written.
-    pub fn as_slice(&self) -> &[u8] {
-        &self.buf
-    }
-
-    /// Finish and take the bytes.
-    pub fn finish(self) -> Vec<u8> {
-        self.buf
-    }
-}
-
-/// Where the first zero byte of `b` is, found eight bytes at a time: in a word `v`,
-/// `(v - 0x01…01) & !v & 0x80…80` marks the zero bytes, and its lowest mark is the first zero
-/// (a borrow can only mark bytes above a zero).
-pub(crate) fn nul_position(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut words = b.chunks_exact(8);
-    let mut at = 0;
-    for w in &mut words {
-        let v = u64::from_le_bytes(w.try_into().unwrap_or([1; 8]));
-        let zeros = v.wrapping_sub(ONES) & !v & HIGHS;
-        if zeros != 0 {
-            return Some(at + (zeros.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    words.remainder().iter().position(|&c| c == 0).map(|i| at + i)
 }
 
 #[cfg(test)]
@@ -439,38 +437,25 @@ mod tests {
     }
 
     #[test]
-    fn writer_patches_and_aligns() {
-        let mut w = Writer::new(Endian::Big);
-        w.u32(0);
-        w.u8(1);
-        w.align(4, 0);
-        assert!(w.patch_u32(0, 0x01020304));
-        assert!(!w.patch_u32(6, 1));
-        assert_eq!(w.finish(), vec![1, 2, 3, 4, 1, 0, 0, 0]);
-    }
-
-    #[test]
-    fn finds_the_first_nul_as_a_byte_search_does() {
-        let mut b = vec![b'a'; 40];
-        assert_eq!(nul_position(&b), None);
-        for first in 0..40 {
-            for second in first..40 {
-                b.fill(b'a');
-                b[first] = 0;
-                b[second] = 0;
-                // Bytes that a borrow could mistake for zeros after the first.
-                if second + 1 < 40 {
-                    b[second + 1] = 1;
-                }
-                for len in 0..=40 {
-                    assert_eq!(nul_position(&b[..len]), b[..len].iter().position(|&c| c == 0));
-                }
-            }
-        }
-        for v in [0x80u8, 0x81, 0xff, 0x01] {
-            let mut b = vec![v; 17];
-            b[9] = 0;
-            assert_eq!(nul_position(&b), Some(9));
-        }
+    fn reads_at_offsets_leave_the_cursor_and_report_absolute_offsets() {
+        let data = b"\x01\0\0\0\0\x02ab\0cd";
+        let r = Reader::with_base(data, 0x20, Endian::Big);
+        assert_eq!(r.u32_at(0, "a").unwrap(), 0x0100_0000);
+        assert_eq!(r.u16_at(4, "b").unwrap(), 2);
+        assert_eq!(r.position(), 0);
+        let s = r.cstr_at(6, "name").unwrap();
+        assert_eq!((s.bytes, s.offset, s.text().as_ref()), (&b"ab"[..], 0x26, "ab"));
+        assert_eq!(
+            r.cstr_at(9, "tail").unwrap_err().to_string(),
+            "invalid tail at offset 0x29: string has no terminating NUL"
+        );
+        assert_eq!(
+            r.cstr_at(40, "far").unwrap_err().to_string(),
+            "far at offset 0x48 points outside its range (0x48 + 0x1 is outside 0x2b)"
+        );
+        assert_eq!(
+            r.u32_at(9, "word").unwrap_err().to_string(),
+            "truncated word at offset 0x29 (need 4 bytes, have 2)"
+        );
     }
 }

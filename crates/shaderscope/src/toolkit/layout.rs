@@ -1,4 +1,4 @@
-//! Lossless placement: a container is written as a list of pieces (offset, encoded bytes) plus
+//! Lossless placement: a file is written as a list of pieces (offset, encoded bytes) plus
 //! the filler, the runs of input bytes no piece covers. Parsing computes the filler from the
 //! same pieces that writing uses, so an unmodified parse always writes back identically.
 

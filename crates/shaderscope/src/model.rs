@@ -1,0 +1,144 @@
+//! What every format and instruction set reports in the same shape: validation findings, the
+//! parts `extract` can pull out, and the pipeline stage of a program.
+//!
+//! This module depends on nothing else in the crate, so that instruction sets, containers and
+//! the [`Container`](crate::Container) interface can all use it without depending on each
+//! other.
+//!
+//! ```
+//! use shaderscope::model::{Finding, Severity, Stage};
+//!
+//! let f = Finding::error(0x1c, "register r4 used but not declared");
+//! assert_eq!(f.severity, Severity::Error);
+//! assert_eq!(Stage::from_sm4(5), Some(Stage::Compute));
+//! assert_eq!(Stage::Compute.prefix(), "cs");
+//! ```
+
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// How bad a validation finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Suspicious but loadable.
+    Warning,
+    /// The file is invalid.
+    Error,
+}
+
+/// One validation finding, at an absolute byte offset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Finding {
+    /// Warning or error.
+    pub severity: Severity,
+    /// Absolute byte offset the finding is about.
+    pub offset: u64,
+    /// What is wrong, lowercase, no trailing period.
+    pub message: String,
+}
+
+impl Finding {
+    /// An error finding.
+    pub fn error(offset: u64, message: impl Into<String>) -> Self {
+        Finding { severity: Severity::Error, offset, message: message.into() }
+    }
+
+    /// A warning finding.
+    pub fn warning(offset: u64, message: impl Into<String>) -> Self {
+        Finding { severity: Severity::Warning, offset, message: message.into() }
+    }
+}
+
+/// Something `extract` can pull out of a file, with its bytes.
+///
+/// Most parts are a byte range of the input (`bytes` borrows it); a few are made from it (the
+/// binary decoded from a base64 `.csdr`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Part<'a> {
+    /// The name to pass to `extract` (e.g. `dvlb0`, `dvle1.code`, `SHEX`).
+    pub name: String,
+    /// Absolute offset of its bytes in the input (in the decoded bytes for parts of a `.csdr`).
+    pub offset: u64,
+    /// What it is.
+    pub description: String,
+    /// Its bytes.
+    pub bytes: Cow<'a, [u8]>,
+}
+
+impl<'a> Part<'a> {
+    /// A part that is the bytes `bytes`, found at absolute `offset`.
+    pub fn new(
+        name: impl Into<String>,
+        offset: u64,
+        bytes: impl Into<Cow<'a, [u8]>>,
+        description: impl Into<String>,
+    ) -> Self {
+        Part { name: name.into(), offset, description: description.into(), bytes: bytes.into() }
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+}
+
+/// The pipeline stage a program runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Pixel (fragment) shader.
+    Pixel,
+    /// Vertex shader.
+    Vertex,
+    /// Geometry shader.
+    Geometry,
+    /// Hull (tessellation control) shader.
+    Hull,
+    /// Domain (tessellation evaluation) shader.
+    Domain,
+    /// Compute shader.
+    Compute,
+}
+
+impl Stage {
+    /// The stage of an SM4/5 program type (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`, the high half of
+    /// the version token); `None` for a value the format does not define.
+    pub fn from_sm4(program_type: u32) -> Option<Stage> {
+        Some(match program_type {
+            0 => Stage::Pixel,
+            1 => Stage::Vertex,
+            2 => Stage::Geometry,
+            3 => Stage::Hull,
+            4 => Stage::Domain,
+            5 => Stage::Compute,
+            _ => return None,
+        })
+    }
+
+    /// The two-letter profile prefix Direct3D uses: `ps`, `vs`, `gs`, `hs`, `ds`, `cs`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Pixel => "ps",
+            Stage::Vertex => "vs",
+            Stage::Geometry => "gs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Compute => "cs",
+        }
+    }
+
+    /// The lowercase name used in text and JSON (`pixel`, `vertex`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Pixel => "pixel",
+            Stage::Vertex => "vertex",
+            Stage::Geometry => "geometry",
+            Stage::Hull => "hull",
+            Stage::Domain => "domain",
+            Stage::Compute => "compute",
+        }
+    }
+}

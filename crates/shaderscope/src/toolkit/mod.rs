@@ -1,0 +1,25 @@
+//! The container toolkit: what every format module reads and writes with, so that a new
+//! format starts from tested pieces instead of its own copies.
+//!
+//! | piece | for |
+//! |---|---|
+//! | [`Reader`] | bounds-checked reads in either byte order, as a cursor or at offsets (`u32_at`, `cstr_at`, `read_at`), errors at absolute offsets |
+//! | [`raw`] | integer types of a fixed byte order, for header structs declared once for both orders and read in place |
+//! | [`Chunk`], [`Chunks`], [`FourCC`] | chunk trees (four-character code, size, payload): DXBC, MBS |
+//! | [`layout`] | lossless placement: the pieces a writer produces plus the filler (bytes no structure claims), so unmodified files write back identically |
+//! | [`Writer`] | two-phase writing: reserve ranges, write them, patch offsets, sizes and checksums |
+//! | [`Field`] | bit fields of instruction encodings in 32-, 64- and 128-bit words and in bit strings |
+//!
+//! ARCHITECTURE.md at the root of the project says which piece a new container uses for what.
+
+pub mod bits;
+pub mod bytes;
+pub mod chunk;
+pub mod layout;
+pub mod raw;
+pub mod writer;
+
+pub use bits::Field;
+pub use bytes::{Cstr, Endian, Reader, checked_range, le_u32};
+pub use chunk::{CHUNK_HEADER_SIZE, Chunk, Chunks, FourCC};
+pub use writer::Writer;
