@@ -53,5 +53,5 @@ pub use any::{Container, DisasmOptions, File, parse};
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
 pub use format::{dxbc, shbin};
-pub use isa::{d3d9, pica, sm4};
+pub use isa::{InstructionRecord, d3d9, pica, sm4};
 pub use model::{Finding, Part, Severity, Stage};

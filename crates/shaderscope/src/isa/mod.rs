@@ -1,6 +1,121 @@
 //! Instruction sets: one module per ISA, each with one opcode table that drives decoding,
-//! encoding and printing. An ISA never depends on a container.
+//! encoding and printing. An ISA never depends on a container: a container hands it bytes and
+//! their absolute offset.
+//!
+//! Every ISA prints through one path into a [`Printer`](crate::print::Printer); the same path
+//! gives [`InstructionRecord`]s, the shape every ISA shares for data consumers (JSON, the
+//! library API): print an instruction into a [`Capture`] and take the record.
+//!
+//! ```
+//! use shaderscope::isa::Capture;
+//! use shaderscope::print::{Printer, Style};
+//! use std::fmt::Write;
+//!
+//! let mut c = Capture::default();
+//! c.styled(Style::Address, "0x0010: ").unwrap();
+//! c.write_str("  ").unwrap();
+//! c.styled(Style::Mnemonic, "mul").unwrap();
+//! c.write_str(" ").unwrap();
+//! for (i, reg) in ["r0.xy", "r1.xyxx", "cb0[2].xyxx"].iter().enumerate() {
+//!     if i > 0 {
+//!         c.write_str(", ").unwrap();
+//!     }
+//!     c.start_operand();
+//!     c.styled(Style::Register, reg).unwrap();
+//!     c.end_operand();
+//! }
+//! c.write_str("\n").unwrap();
+//! let r = c.record(0x10, vec![0x0800_0038]);
+//! assert_eq!(r.text, "mul r0.xy, r1.xyxx, cb0[2].xyxx");
+//! assert_eq!((r.mnemonic.as_str(), r.operands.len()), ("mul", 3));
+//! ```
 
 pub mod d3d9;
 pub mod pica;
 pub mod sm4;
+
+use crate::print::{Printer, Style};
+use serde::Serialize;
+use std::fmt;
+
+/// One instruction as every instruction set reports it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct InstructionRecord {
+    /// Absolute byte offset of the instruction's first byte.
+    pub offset: u64,
+    /// Its encoding, as the ISA's words (32-bit tokens or code words; 64-bit Latte words as
+    /// two, low word first).
+    pub words: Vec<u32>,
+    /// The mnemonic as the listing prints it (with its suffixes, e.g. `sample_indexable`).
+    pub mnemonic: String,
+    /// Each operand's text.
+    pub operands: Vec<String>,
+    /// The instruction's text as the listing prints it, without indentation, offsets, raw
+    /// words or comments.
+    pub text: String,
+}
+
+/// A [`Printer`] that keeps what an instruction printer writes, to make an
+/// [`InstructionRecord`] of it: the text (without address/raw columns, comments and
+/// surrounding white space), the mnemonic (the text styled [`Style::Mnemonic`]) and each
+/// operand (the text between [`Printer::start_operand`] and [`Printer::end_operand`]).
+#[derive(Debug, Default, Clone)]
+pub struct Capture {
+    text: String,
+    mnemonic: String,
+    operands: Vec<String>,
+    /// Operand nesting depth (an operand may hold others, e.g. a relative index).
+    depth: usize,
+    style: Option<Style>,
+}
+
+impl Capture {
+    /// The record of what was written, for the instruction at `offset` encoded as `words`;
+    /// the capture is emptied for the next instruction.
+    pub fn record(&mut self, offset: u64, words: Vec<u32>) -> InstructionRecord {
+        let c = std::mem::take(self);
+        InstructionRecord {
+            offset,
+            words,
+            mnemonic: c.mnemonic.trim().to_string(),
+            operands: c.operands.into_iter().map(|o| o.trim().to_string()).collect(),
+            text: c.text.trim().to_string(),
+        }
+    }
+}
+
+impl fmt::Write for Capture {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        match self.style {
+            Some(Style::Address | Style::Comment) => return Ok(()),
+            Some(Style::Mnemonic) if self.depth == 0 => self.mnemonic.push_str(s),
+            _ => {}
+        }
+        if self.depth > 0
+            && let Some(o) = self.operands.last_mut()
+        {
+            o.push_str(s);
+        }
+        self.text.push_str(s);
+        Ok(())
+    }
+}
+
+impl Printer for Capture {
+    fn style(&mut self, style: Style) {
+        self.style = Some(style);
+    }
+    fn reset(&mut self) {
+        self.style = None;
+    }
+    fn start_operand(&mut self) {
+        if self.depth == 0 {
+            self.operands.push(String::new());
+        }
+        self.depth += 1;
+    }
+    fn end_operand(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
