@@ -22,9 +22,12 @@
 //! assert_eq!(d.to_builder().finish().unwrap(), bytes);
 //! ```
 //!
-//! Layout: [`bytes`] (bounds-checked reader/writer), [`error`], [`detect`](mod@detect) (magic sniffing),
-//! [`any`] (one interface over every container), [`format`](mod@format) (containers), [`isa`]
-//! (instruction sets), [`print`](mod@print) (text/ANSI/HTML sinks), [`dump`] (byte annotations).
+//! Layout (ARCHITECTURE.md in the repository says who may use what):
+//! [`model`] (findings, parts, stages), [`error`], [`toolkit`] (reads at offsets in either
+//! byte order, raw structs, chunks, lossless layout, two-phase writer, bit fields),
+//! [`print`](mod@print) (the printer sink: plain text, ANSI, HTML), [`isa`] (instruction sets),
+//! [`format`](mod@format) (containers), [`detect`](mod@detect) (magic), [`dump`] (byte
+//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

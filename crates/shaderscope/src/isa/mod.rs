@@ -2,7 +2,7 @@
 //! encoding and printing. An ISA never depends on a container: a container hands it bytes and
 //! their absolute offset.
 //!
-//! Every ISA prints through one path into a [`Printer`](crate::print::Printer); the same path
+//! Every ISA prints through one path into a [`Printer`]; the same path
 //! gives [`InstructionRecord`]s, the shape every ISA shares for data consumers (JSON, the
 //! library API): print an instruction into a [`Capture`] and take the record.
 //!

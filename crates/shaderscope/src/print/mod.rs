@@ -137,6 +137,15 @@ impl<P: Printer + ?Sized> Printer for &mut P {
 /// `v` in decimal.
 #[inline]
 pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
+    // Most numbers of a listing are register indices and small counts: their text is a slice
+    // of a constant string, which needs no digit loop and no UTF-8 check.
+    const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                         8081828384858687888990919293949596979899";
+    if v < 100 {
+        let at = 2 * v as usize + usize::from(v < 10);
+        return out.write_str(PAIRS.get(at..2 * v as usize + 2).unwrap_or(""));
+    }
     let (digits, n) = decimal(v);
     out.write_str(ascii(digits.get(..n).unwrap_or(&[])))
 }
@@ -343,7 +352,7 @@ mod tests {
     #[test]
     fn numbers_match_fmt() {
         let mut s = String::new();
-        for v in [0u64, 9, 10, 4096, u64::MAX] {
+        for v in (0..=100).chain([4096, u64::MAX]) {
             write_u64(&mut s, v).unwrap();
             s.push(' ');
             write_hex(&mut s, v, 4).unwrap();
@@ -351,7 +360,7 @@ mod tests {
         }
         write_spaces(&mut s, 40).unwrap();
         let mut want = String::new();
-        for v in [0u64, 9, 10, 4096, u64::MAX] {
+        for v in (0u64..=100).chain([4096, u64::MAX]) {
             want += &format!("{v} {v:04x}|");
         }
         want += &" ".repeat(40);
