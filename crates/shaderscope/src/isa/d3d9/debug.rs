@@ -21,7 +21,9 @@
 //! destination (0xffff where nothing is written).
 
 use crate::error::Result;
-use crate::toolkit::{Cstr, Endian, Reader, checked_range};
+use crate::toolkit::raw::{LittleEndian, U16, U32};
+use crate::toolkit::{Cstr, Endian, Reader};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 /// Source position of one instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,67 +70,83 @@ fn write_budget(len: usize) -> usize {
     len / 4
 }
 
+/// An instruction record.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawLine {
+    line: U16<LittleEndian>,
+    file: U16<LittleEndian>,
+    offset: U32<LittleEndian>,
+}
+
+/// A variable record.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawVariable {
+    scope: U32<LittleEndian>,
+    name: U32<LittleEndian>,
+    type_info: U32<LittleEndian>,
+    writes: U32<LittleEndian>,
+    writes_at: U32<LittleEndian>,
+}
+
+/// A variable entry.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawWrite {
+    record: U32<LittleEndian>,
+    components: [U16<LittleEndian>; 4],
+}
+
+/// The `count` records at `at` of `r`, an offset read from the field at `field`.
+fn table<'a, T>(r: &Reader<'a>, at: u32, field: usize, count: u32, what: &'static str) -> Result<&'a [T]>
+where
+    T: FromBytes + KnownLayout + Immutable + Unaligned,
+{
+    let len = u64::from(count) * size_of::<T>() as u64;
+    r.sub(u64::from(at), len, what, r.base() + field as u64)?.slice_of(count as usize, what)
+}
+
 impl<'a> DebugInfo<'a> {
     /// Parse the bytes after the `DBUG` FourCC; `base` is their absolute offset.
     pub fn parse(b: &'a [u8], base: u64) -> Result<DebugInfo<'a>> {
         let r = Reader::with_base(b, base, Endian::Little);
         let string = |at: u32| r.cstr_at(at as usize, "DBUG string");
-        // `count` records of `size` bytes at the offset in the field at `field`.
-        let table = |field: usize, count: u32, size: u64, what: &'static str| -> Result<usize> {
-            let at = r.u32_at(field, "DBUG field")?;
-            let range = checked_range(
-                b.len(),
-                u64::from(at),
-                u64::from(count) * size,
-                base,
-                what,
-                base + field as u64,
-            )?;
-            Ok(range.start)
-        };
         let creator = string(r.u32_at(4, "DBUG field")?)?;
         let file_count = r.u32_at(12, "DBUG field")?;
-        let files_at = table(16, file_count, 4, "DBUG file table")?;
-        let files = (0..file_count as usize)
-            .map(|i| string(r.u32_at(files_at + 4 * i, "DBUG field")?))
+        let files_at = r.u32_at(16, "DBUG field")?;
+        let files = table::<U32<LittleEndian>>(&r, files_at, 16, file_count, "DBUG file table")?
+            .iter()
+            .map(|at| string(at.get()))
             .collect::<Result<Vec<_>>>()?;
         let line_count = r.u32_at(20, "DBUG field")?;
-        let lines_at = table(24, line_count, 8, "DBUG instruction table")?;
+        let lines_at = r.u32_at(24, "DBUG field")?;
+        let lines = table::<RawLine>(&r, lines_at, 24, line_count, "DBUG instruction table")?;
         let var_count = r.u32_at(28, "DBUG field")?;
-        let vars_at = table(32, var_count, 20, "DBUG variable table")?;
+        let vars_at = r.u32_at(32, "DBUG field")?;
+        let raw_variables = table::<RawVariable>(&r, vars_at, 32, var_count, "DBUG variable table")?;
         let entry = string(r.u32_at(36, "DBUG field")?)?;
-        let mut variables = Vec::with_capacity(var_count as usize);
+        let mut variables = Vec::with_capacity(raw_variables.len());
         let mut budget = write_budget(b.len());
-        for i in 0..var_count as usize {
-            let at = vars_at + 20 * i;
-            let scope = match r.u32_at(at, "DBUG field")? {
+        for (i, v) in raw_variables.iter().enumerate() {
+            let scope = match v.scope.get() {
                 0 => None,
-                s => Some(string(s)?),
+                at => Some(string(at)?),
             };
-            let name = string(r.u32_at(at + 4, "DBUG field")?)?;
-            let count = r.u32_at(at + 12, "DBUG field")?;
-            let writes_at = table(at + 16, count, 12, "DBUG variable entries")?;
-            let n = (count as usize).min(budget);
+            let name = string(v.name.get())?;
+            let field = vars_at as usize + 20 * i + 16;
+            let writes =
+                table::<RawWrite>(&r, v.writes_at.get(), field, v.writes.get(), "DBUG variable entries")?;
+            let n = writes.len().min(budget);
             budget -= n;
-            let writes = (0..n)
-                .map(|k| {
-                    let e = writes_at + 12 * k;
-                    let c = |i: usize| r.u16_at(e + 4 + 2 * i, "DBUG field");
-                    Ok((r.u32_at(e, "DBUG field")?, [c(0)?, c(1)?, c(2)?, c(3)?]))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let writes =
+                writes.iter().take(n).map(|w| (w.record.get(), w.components.map(|c| c.get()))).collect();
             variables.push(Variable { scope, name, writes });
         }
-        let lines = (0..line_count as usize)
-            .map(|k| {
-                let at = lines_at + 8 * k;
-                Ok(LineRecord {
-                    line: r.u16_at(at, "DBUG field")?,
-                    file: r.u16_at(at + 2, "DBUG field")?,
-                    offset: r.u32_at(at + 4, "DBUG field")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let lines = lines
+            .iter()
+            .map(|l| LineRecord { line: l.line.get(), file: l.file.get(), offset: l.offset.get() })
+            .collect();
         Ok(DebugInfo { creator, entry, files, lines, variables })
     }
 
