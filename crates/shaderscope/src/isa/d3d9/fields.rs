@@ -9,7 +9,8 @@
 //! let ins = D3DSI_OPCODE.put(1u32) | D3DSI_INSTLENGTH.put(2);
 //! let dst = PARAM_TOKEN | D3DSP_REGTYPE.put(0) | D3DSP_REGNUM.put(1) | D3DSP_WRITEMASK.put(3) | D3DSP_DSTMOD.put(1);
 //! assert_eq!((ins, dst), (0x0200_0001, 0x8013_0001));
-//! assert_eq!(register_type_bits(0xa0e4_0802), 11); // D3DSPR_CONST2
+//! assert_eq!(register_type_bits(0xa0e4_0800), 10); // s0: D3DSPR_SAMPLER
+//! assert_eq!(register_type_bits(0xb0e4_0802), 11); // c2050: D3DSPR_CONST2
 //! ```
 
 use crate::toolkit::Field;
