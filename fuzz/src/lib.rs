@@ -89,12 +89,11 @@ pub fn sm4(data: &[u8]) {
 pub fn d3d9(data: &[u8]) {
     use shaderscope::isa::d3d9;
     if let Ok(p) = d3d9::Program::parse(data, 0) {
-        let _ = p.listing(&d3d9::ListingOptions::default());
+        let opts = d3d9::ListingOptions { header: true, offsets: true, raw: true };
+        let _ = d3d9::write_listing(&p, &opts, &mut shaderscope::print::Html::default());
+        let _ = d3d9::records(&p);
         let _ = d3d9::check_program(&p);
     }
-    // The level-9 fast path reads the tokens itself.
-    let mut out = shaderscope::print::TextBuf::default();
-    let _ = d3d9::write_listing_text(data, 0, &d3d9::ListingOptions::default(), &mut out);
 }
 
 /// A fuzz target body.

@@ -94,7 +94,9 @@ fn level9_section(listing: &str) -> Option<Vec<String>> {
 }
 
 fn listing(program: &Program<'_>, header: bool) -> Vec<String> {
-    lines(&program.listing(&ListingOptions { header, ..Default::default() }))
+    let mut out = TextBuf::default();
+    d3d9::write_listing(program, &ListingOptions { header, ..Default::default() }, &mut out).unwrap();
+    lines(out.as_str())
 }
 
 fn first_difference(got: &[String], want: &[String]) -> String {

@@ -185,7 +185,11 @@ impl Container for D3d9File<'_> {
             "creator": table.as_ref().map(|t| t.creator.clone()),
             "target": table.as_ref().map(|t| t.target.clone()),
             "constants": table.as_ref().map(|t| t.constants.iter().map(constant_json).collect::<Vec<_>>()),
-            "debug": debug.map(|d| json!({"entry": d.entry, "files": d.files, "creator": d.creator})),
+            "debug": debug.map(|d| json!({
+                "entry": d.entry.text(),
+                "files": d.files.iter().map(|f| f.text()).collect::<Vec<_>>(),
+                "creator": d.creator.text(),
+            })),
         })
     }
 
@@ -199,15 +203,14 @@ impl Container for D3d9File<'_> {
         let version = p.version;
         let instructions: Vec<Value> = p
             .instructions()
-            .map(|ins| {
-                let mut text = String::new();
-                d3d9::instruction_text(ins, version, &mut text);
+            .zip(d3d9::records(p))
+            .map(|(ins, record)| {
                 let (slots, texture) = ins.info.map(|i| i.cost.slots(version)).unwrap_or((0, 0));
                 json!({
-                    "offset": ins.offset,
-                    "size": ins.byte_len(),
+                    "offset": record.offset,
+                    "size": 4 * record.words.len(),
                     "opcode": ins.code(),
-                    "text": text,
+                    "text": record.text,
                     "slots": slots,
                     "texture_slots": texture,
                     "valid": ins.info.is_some() && ins.malformed.is_none(),

@@ -53,9 +53,10 @@ pub fn print_to(
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line.
 /// Nothing when the program does not parse.
-pub fn level9(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
-    let _ =
-        d3d9::write_listing_text(a.program, a.program_position() as u64, &d3d9::ListingOptions::default(), s);
+pub fn level9<P: Printer + ?Sized>(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, out: &mut P) {
+    if let Ok(program) = d3d9::Program::parse(a.program, a.program_position() as u64) {
+        let _ = d3d9::write_listing(&program, &d3d9::ListingOptions::default(), out);
+    }
 }
 
 /// Program-level findings from [`crate::isa::sm4`]'s checks (undecodable instructions,

@@ -2,8 +2,12 @@
 //! offsets are absolute, so a container can annotate an embedded program (DXBC `Aon9`) with the
 //! same function.
 
-use super::{ConstantTable, Item, Operand, Param, Program, ctab, instruction_text, param_text, usage_name};
+use super::fields::{D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_TEXTURETYPE};
+use super::print::{write_destination, write_instruction, write_source};
+use super::{ConstantTable, Item, Operand, Param, Program, ctab, usage_name};
 use crate::dump::Annotations;
+use crate::print::TextBuf;
+use crate::toolkit::{Endian, Reader};
 
 /// The FourCC that opens a comment block (`CTAB`, `DBUG`…), when it is alphanumeric.
 pub fn comment_fourcc(data: &[u8]) -> Option<&str> {
@@ -30,8 +34,10 @@ pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
             }
             Item::End { offset, token } => a.field(*offset, 4, format!("end token 0x{token:08x}")),
             Item::Instruction(ins) => {
-                let mut text = String::new();
-                instruction_text(ins, version, &mut text);
+                let mut text = TextBuf::default();
+                // Writing into a TextBuf cannot fail.
+                let _ = write_instruction(ins, version, &mut text);
+                let text = text.as_str();
                 a.field(
                     ins.offset,
                     4,
@@ -46,19 +52,26 @@ pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
                                 Operand::Pred(_) => "predicate",
                                 _ => "source",
                             };
-                            let shown = param_text(prm, matches!(op, Operand::Dst(_)), version);
+                            let mut shown = String::new();
+                            // Writing into a String cannot fail.
+                            let _ = match op {
+                                Operand::Dst(_) => write_destination(prm, version, &mut shown),
+                                _ => write_source(prm, version, &mut shown),
+                            };
                             let ty = prm.register_type().d3d_name(version.kind);
                             a.field(at, 4, format!("{role} 0x{:08x}: {shown} ({ty})", prm.token));
                             at += 4;
                             let Some(r) = prm.rel else { continue };
                             let addr = Param { token: r, rel: None, offset: at };
-                            format!("address 0x{r:08x}: {}", param_text(&addr, false, version))
+                            let mut shown = String::new();
+                            let _ = write_source(&addr, version, &mut shown);
+                            format!("address 0x{r:08x}: {shown}")
                         }
                         Operand::Usage(u) => format!(
                             "dcl usage 0x{u:08x}: {}, index {}, texture type {}",
-                            usage_name(u & 0x1f).unwrap_or("?"),
-                            (u >> 16) & 0xf,
-                            (u >> 27) & 0xf
+                            usage_name(D3DSP_DCL_USAGE.get(*u)).unwrap_or("?"),
+                            D3DSP_DCL_USAGEINDEX.get(*u),
+                            D3DSP_TEXTURETYPE.get(*u)
                         ),
                         Operand::Imm(v) => {
                             format!(
@@ -92,22 +105,24 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
     if data.len() >= 4 {
         field(a, 0, 4, format!("FourCC \"{}\"", crate::error::escape_bytes(data.get(..4).unwrap_or(&[]))));
     }
+    let table = Reader::with_base(data.get(4..).unwrap_or(&[]), at + 4, Endian::Little);
     if data.starts_with(b"CTAB")
-        && let Ok(t) = ConstantTable::parse(data.get(4..).unwrap_or(&[]), at + 4)
+        && let Ok(t) = ConstantTable::parse(table.data(), table.base())
+        && let Ok(h) = table.read_at::<ctab::RawHeader>(0, "CTAB header")
     {
-        let names = ["size", "creator", "version", "constant count", "constant info", "flags", "target"];
-        for (i, name) in names.iter().enumerate() {
-            let raw = crate::toolkit::le_u32(data, 4 + 4 * i).unwrap_or(0);
-            let text = match i {
-                1 => format!("CTAB creator at 0x{raw:x}: \"{}\"", t.creator),
-                6 => format!("CTAB target at 0x{raw:x}: \"{}\"", t.target),
-                4 => format!("CTAB constant info at 0x{raw:x}"),
-                0 | 3 => format!("CTAB {name}: {raw}"),
-                _ => format!("CTAB {name}: 0x{raw:08x}"),
-            };
+        let fields = [
+            format!("CTAB size: {}", h.size.get()),
+            format!("CTAB creator at 0x{:x}: \"{}\"", h.creator.get(), t.creator),
+            format!("CTAB version: 0x{:08x}", h.version.get()),
+            format!("CTAB constant count: {}", h.constants.get()),
+            format!("CTAB constant info at 0x{:x}", h.constant_info.get()),
+            format!("CTAB flags: 0x{:08x}", h.flags.get()),
+            format!("CTAB target at 0x{:x}: \"{}\"", h.target.get(), t.target),
+        ];
+        for (i, text) in fields.into_iter().enumerate() {
             field(a, 4 + 4 * i as u64, 4, text);
         }
-        let info_at = u64::from(crate::toolkit::le_u32(data, 20).unwrap_or(0)) + 4;
+        let info_at = u64::from(h.constant_info.get()) + 4;
         for (i, c) in t.constants.iter().enumerate() {
             let text = format!(
                 "CTAB constant {i}: {} {} in {}, {} registers",

@@ -136,7 +136,8 @@ fn check_param(p: &Param, v: Version, name: &str, out: &mut Vec<Finding>) {
     let ty = p.register_type();
     let reg = || {
         let mut s = String::new();
-        super::operand::register_name(ty, p.number(), v, &mut s);
+        // Writing into a String cannot fail.
+        let _ = super::operand::write_register_name(ty, p.number(), v, &mut s);
         s
     };
     match limit(v, ty) {

@@ -7,7 +7,10 @@
 //! offset is relative to the first byte after the `CTAB` FourCC.
 
 use crate::error::{Error, Result};
+use crate::toolkit::raw::{LittleEndian, U16, U32};
+use crate::toolkit::{Endian, Reader, checked_range};
 use std::fmt::Write as _;
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 /// Type nodes read per table at most: struct members may share type records, so a hostile table
 /// could otherwise describe an exponentially large tree.
@@ -80,88 +83,98 @@ pub struct Member {
     pub ty: Type,
 }
 
-struct Ctx<'a> {
-    blob: &'a [u8],
-    base: u64,
+/// `D3DXSHADER_CONSTANTTABLE`.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct RawHeader {
+    pub(crate) size: U32<LittleEndian>,
+    pub(crate) creator: U32<LittleEndian>,
+    pub(crate) version: U32<LittleEndian>,
+    pub(crate) constants: U32<LittleEndian>,
+    pub(crate) constant_info: U32<LittleEndian>,
+    pub(crate) flags: U32<LittleEndian>,
+    pub(crate) target: U32<LittleEndian>,
+}
+
+/// `D3DXSHADER_CONSTANTINFO`.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawConstant {
+    name: U32<LittleEndian>,
+    register_set: U16<LittleEndian>,
+    register_index: U16<LittleEndian>,
+    register_count: U16<LittleEndian>,
+    reserved: U16<LittleEndian>,
+    type_info: U32<LittleEndian>,
+    default_value: U32<LittleEndian>,
+}
+
+/// `D3DXSHADER_TYPEINFO`.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawType {
+    class: U16<LittleEndian>,
+    ty: U16<LittleEndian>,
+    rows: U16<LittleEndian>,
+    columns: U16<LittleEndian>,
+    elements: U16<LittleEndian>,
+    struct_members: U16<LittleEndian>,
+    struct_member_info: U32<LittleEndian>,
+}
+
+/// `D3DXSHADER_STRUCTMEMBERINFO`.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawMember {
+    name: U32<LittleEndian>,
+    type_info: U32<LittleEndian>,
+}
+
+/// Reads the records of one table, counting type records against [`MAX_TYPE_NODES`].
+struct TableReader<'a> {
+    r: Reader<'a>,
     nodes: usize,
 }
 
-impl Ctx<'_> {
-    fn u32(&self, at: usize, what: &'static str) -> Result<u32> {
-        crate::toolkit::le_u32(self.blob, at).ok_or_else(|| self.truncated(at, what, 4))
+impl TableReader<'_> {
+    /// `len` bytes at `at`, pointed to by the field at `field` (offsets from the table start).
+    fn check(&self, at: u32, len: u64, field: usize, what: &'static str) -> Result<usize> {
+        let base = self.r.base();
+        let range = checked_range(self.r.data().len(), u64::from(at), len, base, what, base + field as u64)?;
+        Ok(range.start)
     }
 
-    fn u16(&self, at: usize, what: &'static str) -> Result<u16> {
-        match self.blob.get(at..at.saturating_add(2)) {
-            Some(&[a, b]) => Ok(u16::from_le_bytes([a, b])),
-            _ => Err(self.truncated(at, what, 2)),
-        }
+    /// The NUL-terminated string at `at`.
+    fn string(&self, at: u32, what: &'static str) -> Result<String> {
+        Ok(self.r.cstr_at(at as usize, what)?.text().into_owned())
     }
 
-    fn truncated(&self, at: usize, what: &'static str, need: u64) -> Error {
-        let have = self.blob.len().saturating_sub(at) as u64;
-        Error::truncated(self.base + at as u64, what, need, have)
-    }
-
-    fn string(&self, at: u32, field: usize, what: &'static str) -> Result<String> {
-        let rest = self.blob.get(at as usize..).ok_or_else(|| {
-            Error::out_of_bounds(self.base + field as u64, what, self.base + u64::from(at), 1, self.end())
-        })?;
-        let n = rest.iter().position(|&c| c == 0).ok_or_else(|| {
-            Error::invalid(self.base + u64::from(at), what, "string has no terminating NUL")
-        })?;
-        Ok(String::from_utf8_lossy(rest.get(..n).unwrap_or(&[])).into_owned())
-    }
-
-    fn end(&self) -> u64 {
-        self.base + self.blob.len() as u64
-    }
-
+    /// The type record at `at`, pointed to by the field at `field`, with its members.
     fn ty(&mut self, at: u32, field: usize, depth: usize) -> Result<Type> {
-        let at_us = at as usize;
-        if at_us.checked_add(16).is_none_or(|e| e > self.blob.len()) {
-            return Err(Error::out_of_bounds(
-                self.base + field as u64,
-                "CTAB type info",
-                self.base + u64::from(at),
-                16,
-                self.end(),
-            ));
-        }
+        let at = self.check(at, 16, field, "CTAB type info")?;
         self.nodes += 1;
         if self.nodes > MAX_TYPE_NODES || depth > MAX_DEPTH {
-            return Err(Error::invalid(self.base + at as u64, "CTAB type info", "types nest too deeply"));
+            return Err(Error::invalid(self.r.base() + at as u64, "CTAB type info", "types nest too deeply"));
         }
-        let member_count = self.u16(at_us + 10, "CTAB type member count")?;
-        let member_info = self.u32(at_us + 12, "CTAB type member info")?;
+        let t: &RawType = self.r.read_at(at, "CTAB type info")?;
+        let count = usize::from(t.struct_members.get());
         let mut members = Vec::new();
-        if member_count > 0 {
-            let len = usize::from(member_count) * 8;
-            let start = member_info as usize;
-            if start.checked_add(len).is_none_or(|e| e > self.blob.len()) {
-                return Err(Error::out_of_bounds(
-                    self.base + at as u64 + 12,
-                    "CTAB struct members",
-                    self.base + u64::from(member_info),
-                    len as u64,
-                    self.end(),
-                ));
-            }
-            for i in 0..usize::from(member_count) {
-                let m = start + i * 8;
-                let name_at = self.u32(m, "CTAB member name")?;
-                let type_at = self.u32(m + 4, "CTAB member type")?;
-                let name = self.string(name_at, m, "CTAB member name")?;
-                let ty = self.ty(type_at, m + 4, depth + 1)?;
+        if count > 0 {
+            let start =
+                self.check(t.struct_member_info.get(), 8 * count as u64, at + 12, "CTAB struct members")?;
+            for i in 0..count {
+                let m: &RawMember = self.r.read_at(start + 8 * i, "CTAB member")?;
+                let name = self.string(m.name.get(), "CTAB member name")?;
+                let ty = self.ty(m.type_info.get(), start + 8 * i + 4, depth + 1)?;
                 members.push(Member { name, ty });
             }
         }
         Ok(Type {
-            class: self.u16(at_us, "CTAB type class")?,
-            ty: self.u16(at_us + 2, "CTAB type")?,
-            rows: self.u16(at_us + 4, "CTAB type rows")?,
-            columns: self.u16(at_us + 6, "CTAB type columns")?,
-            elements: self.u16(at_us + 8, "CTAB type elements")?,
+            class: t.class.get(),
+            ty: t.ty.get(),
+            rows: t.rows.get(),
+            columns: t.columns.get(),
+            elements: t.elements.get(),
             members,
         })
     }
@@ -177,42 +190,36 @@ impl Constant {
 impl ConstantTable {
     /// Parse the bytes after the `CTAB` FourCC; `base` is their absolute offset.
     pub fn parse(blob: &[u8], base: u64) -> Result<ConstantTable> {
-        let mut c = Ctx { blob, base, nodes: 0 };
-        let size = c.u32(0, "CTAB header")?;
-        let creator_at = c.u32(4, "CTAB header")?;
-        let version = c.u32(8, "CTAB header")?;
-        let count = c.u32(12, "CTAB header")?;
-        let info_at = c.u32(16, "CTAB header")?;
-        let flags = c.u32(20, "CTAB header")?;
-        let target_at = c.u32(24, "CTAB header")?;
-        let creator = if creator_at == 0 { String::new() } else { c.string(creator_at, 4, "CTAB creator")? };
-        let target = if target_at == 0 { String::new() } else { c.string(target_at, 24, "CTAB target")? };
-        let len = u64::from(count) * 20;
-        if u64::from(info_at) + len > blob.len() as u64 {
-            return Err(Error::out_of_bounds(
-                base + 16,
-                "CTAB constant info",
-                base + u64::from(info_at),
-                len,
-                c.end(),
-            ));
-        }
-        let mut constants = Vec::with_capacity(count as usize);
-        for i in 0..count as usize {
-            let at = info_at as usize + i * 20;
-            let name_at = c.u32(at, "CTAB constant")?;
-            let type_at = c.u32(at + 12, "CTAB constant")?;
+        let mut t = TableReader { r: Reader::with_base(blob, base, Endian::Little), nodes: 0 };
+        let h: &RawHeader = t.r.read_at(0, "CTAB header")?;
+        let string = |at: u32, what| if at == 0 { Ok(String::new()) } else { t.string(at, what) };
+        let creator = string(h.creator.get(), "CTAB creator")?;
+        let target = string(h.target.get(), "CTAB target")?;
+        let count = h.constants.get() as usize;
+        let info_at = t.check(h.constant_info.get(), 20 * count as u64, 16, "CTAB constant info")?;
+        let mut constants = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = info_at + 20 * i;
+            let c: &RawConstant = t.r.read_at(at, "CTAB constant")?;
             constants.push(Constant {
-                name: c.string(name_at, at, "CTAB constant name")?,
-                register_set: c.u16(at + 4, "CTAB constant")?,
-                register_index: c.u16(at + 6, "CTAB constant")?,
-                register_count: c.u16(at + 8, "CTAB constant")?,
-                reserved: c.u16(at + 10, "CTAB constant")?,
-                ty: c.ty(type_at, at + 12, 0)?,
-                default_value: c.u32(at + 16, "CTAB constant")?,
+                name: t.string(c.name.get(), "CTAB constant name")?,
+                register_set: c.register_set.get(),
+                register_index: c.register_index.get(),
+                register_count: c.register_count.get(),
+                reserved: c.reserved.get(),
+                ty: t.ty(c.type_info.get(), at + 12, 0)?,
+                default_value: c.default_value.get(),
             });
         }
-        Ok(ConstantTable { offset: base, size, creator, version, flags, target, constants })
+        Ok(ConstantTable {
+            offset: base,
+            size: h.size.get(),
+            creator,
+            version: h.version.get(),
+            flags: h.flags.get(),
+            target,
+            constants,
+        })
     }
 
     /// The `// Parameters:` and `// Registers:` blocks as fxc prints them, each line starting

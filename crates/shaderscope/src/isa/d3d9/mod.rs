@@ -13,9 +13,10 @@
 //! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
 //! program offset from the start of the chunk data) with its absolute file offset as `base`, and
 //! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
-//! of fxc's listing, from the indented version line to `// approximately …`
-//! ([`write_listing_text`] prints the same text into a `TextBuf` straight from the bytes,
-//! several times faster, for listings that need nothing else of the program):
+//! of fxc's listing, from the indented version line to `// approximately …`. Every token goes
+//! through the [`Printer`](crate::print::Printer) with its kind (mnemonic, register, literal,
+//! comment…), and [`records`] gives each instruction as an
+//! [`InstructionRecord`](crate::isa::InstructionRecord) printed by the same code:
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
@@ -31,7 +32,9 @@
 //!     out.as_str(),
 //!     "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
 //! );
-//! assert_eq!(program.listing(&ListingOptions::default()), out.as_str());
+//! let records = d3d9::records(&program);
+//! assert_eq!((records[1].offset, records[1].text.as_str()), (0x44, "mov oPos, v0"));
+//! assert_eq!(records[1].words, [0x02000001, 0xc00f0000, 0x90e40000]);
 //! assert_eq!(program.slots().total, 1);
 //! assert!(d3d9::check_program(&program).is_empty());
 //! assert_eq!(program.write(), bytes);
@@ -41,7 +44,7 @@ mod annotate;
 pub mod check;
 pub mod ctab;
 pub mod debug;
-mod fast;
+pub mod fields;
 pub mod float;
 pub mod opcode;
 pub mod operand;
@@ -51,12 +54,17 @@ pub use annotate::{annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
-pub use fast::write_listing_text;
 pub use opcode::{Cost, Form, OpInfo, Opcode};
 pub use operand::{Param, RegisterType};
-pub use print::{ListingOptions, instruction_text, param_text, usage_name, write_listing};
+pub use print::{ListingOptions, records, usage_name, write_listing};
 
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Reader, Writer};
+use fields::{
+    D3DSHADER_COMPARISON, D3DSHADER_INSTRUCTION_PREDICATED, D3DSHADER_VERSION_MAJOR, D3DSHADER_VERSION_MINOR,
+    D3DSHADER_VERSION_TYPE, D3DSI_COISSUE, D3DSI_COMMENTSIZE, D3DSI_INSTLENGTH, D3DSI_OPCODE,
+    D3DSP_OPCODESPECIFICCONTROL,
+};
 
 /// Vertex or pixel shader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,22 +89,25 @@ pub struct Version {
 impl Version {
     /// The version of a version token, if it is a vertex or pixel shader of model 1 to 3.
     pub fn from_token(token: u32) -> Option<Version> {
-        let kind = match token >> 16 {
+        let kind = match D3DSHADER_VERSION_TYPE.get(token) {
             0xfffe => ShaderKind::Vertex,
             0xffff => ShaderKind::Pixel,
             _ => return None,
         };
-        let (major, minor) = ((token >> 8) as u8, token as u8);
+        let major = D3DSHADER_VERSION_MAJOR.get(token) as u8;
+        let minor = D3DSHADER_VERSION_MINOR.get(token) as u8;
         (1..=3).contains(&major).then_some(Version { kind, major, minor })
     }
 
     /// The version token.
     pub fn token(&self) -> u32 {
-        let high = match self.kind {
-            ShaderKind::Vertex => 0xfffe_0000,
-            ShaderKind::Pixel => 0xffff_0000,
+        let kind = match self.kind {
+            ShaderKind::Vertex => 0xfffe,
+            ShaderKind::Pixel => 0xffff,
         };
-        high | u32::from(self.major) << 8 | u32::from(self.minor)
+        D3DSHADER_VERSION_TYPE.put(kind)
+            | D3DSHADER_VERSION_MAJOR.put(u32::from(self.major))
+            | D3DSHADER_VERSION_MINOR.put(u32::from(self.minor))
     }
 
     /// The profile name fxc prints: `vs_2_0`, `ps_2_x`, `vs_3_sw`, `ps_1_4`.
@@ -179,7 +190,7 @@ pub struct Instruction {
 impl Instruction {
     /// Bits 0–15 of the instruction token.
     pub fn code(&self) -> u16 {
-        self.token as u16
+        D3DSI_OPCODE.get(self.token) as u16
     }
 
     /// The opcode, if known.
@@ -189,17 +200,22 @@ impl Instruction {
 
     /// Bits 16–23 of the instruction token (comparison, texld variant).
     pub fn control(&self) -> u32 {
-        (self.token >> 16) & 0xff
+        D3DSP_OPCODESPECIFICCONTROL.get(self.token)
+    }
+
+    /// The comparison of `ifc`, `breakc` and `setp` (bits 16–18, `D3DSHADER_COMPARISON`).
+    pub fn comparison(&self) -> u32 {
+        D3DSHADER_COMPARISON.get(self.token)
     }
 
     /// Bit 28: executed under a predicate.
     pub fn is_predicated(&self) -> bool {
-        self.token & (1 << 28) != 0
+        D3DSHADER_INSTRUCTION_PREDICATED.get(self.token) != 0
     }
 
     /// Bit 30: a ps_1_x co-issued instruction (printed with a `+`).
     pub fn is_coissue(&self) -> bool {
-        self.token & (1 << 30) != 0
+        D3DSI_COISSUE.get(self.token) != 0
     }
 
     /// The destination parameter.
@@ -316,44 +332,31 @@ impl<'a> Program<'a> {
     /// input (so every error and offset points into the original file). Parsing stops after
     /// the end token; anything beyond is kept as [`Program::trailing`].
     pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
-        let (version_token, version) = read_version(data, base)?;
-        // Instructions average three to four tokens; room for that many items saves the copies
-        // of a growing vector (comments make this an overestimate, which costs nothing).
-        let mut items = Vec::with_capacity(data.len() / 16 + 1);
-        let mut pos = 4usize;
-        let at = |pos: usize| base + pos as u64;
-        let trailing_from = loop {
-            let Some(token) = crate::toolkit::le_u32(data, pos) else {
-                if pos == data.len() {
-                    break pos;
-                }
-                return Err(Error::truncated(at(pos), "d3d9 token", 4, (data.len() - pos) as u64));
-            };
+        let mut r = Reader::with_base(data, base, Endian::Little);
+        let version_token = r.u32("d3d9 version token")?;
+        let version = Version::from_token(version_token).ok_or_else(|| {
+            Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
+        })?;
+        // Instructions take three to four tokens on average: room for that many items.
+        let mut items = Vec::with_capacity(data.len() / 16);
+        while !r.is_empty() {
+            let offset = r.original_position();
+            let token = r.u32_at(r.position(), "d3d9 token")?;
             if token == opcode::END_TOKEN {
-                items.push(Item::End { offset: at(pos), token });
-                break pos + 4;
+                r.skip(4, "d3d9 token")?;
+                items.push(Item::End { offset, token });
+                break;
             }
-            if token as u16 == opcode::COMMENT {
-                let words = ((token >> 16) & 0x7fff) as usize;
-                let start = pos + 4;
-                let comment = data.get(start..).and_then(|r| r.get(..words * 4)).ok_or_else(|| {
-                    Error::truncated(at(start), "d3d9 comment", words as u64 * 4, (data.len() - start) as u64)
-                })?;
-                items.push(Item::Comment { offset: at(pos), token, data: comment });
-                pos = start + words * 4;
+            if D3DSI_OPCODE.get(token) == u32::from(opcode::COMMENT) {
+                r.skip(4, "d3d9 token")?;
+                let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "d3d9 comment")?;
+                items.push(Item::Comment { offset, token, data });
                 continue;
             }
-            let ins = decode_instruction(data, pos, base, version)?;
-            pos += ins.byte_len() as usize;
-            items.push(Item::Instruction(ins));
-        };
-        Ok(Program {
-            base,
-            version,
-            version_token,
-            items,
-            trailing: data.get(trailing_from..).unwrap_or(&[]),
-        })
+            items.push(Item::Instruction(decode_instruction(&mut r, token, version)?));
+        }
+        let trailing = data.get(r.position()..).unwrap_or(&[]);
+        Ok(Program { base, version, version_token, items, trailing })
     }
 
     /// The instructions in order.
@@ -382,7 +385,7 @@ impl<'a> Program<'a> {
     }
 
     /// The debug information, if the program has a `DBUG` comment.
-    pub fn debug_info(&self) -> Option<Result<DebugInfo>> {
+    pub fn debug_info(&self) -> Option<Result<DebugInfo<'a>>> {
         self.comment_block(b"DBUG").map(|(o, d)| DebugInfo::parse(d, o))
     }
 
@@ -414,17 +417,9 @@ impl<'a> Program<'a> {
         s
     }
 
-    /// The listing as a `String` (see [`write_listing`]).
-    pub fn listing(&self, opts: &ListingOptions) -> String {
-        let mut p = crate::print::TextBuf::default();
-        // Writing into a String cannot fail.
-        let _ = write_listing(self, opts, &mut p);
-        p.into_string()
-    }
-
     /// Re-encode: the version token, every item's tokens, and the trailing bytes.
     pub fn write(&self) -> Vec<u8> {
-        let mut w = crate::toolkit::Writer::new(crate::toolkit::Endian::Little);
+        let mut w = Writer::new(Endian::Little);
         w.u32(self.version_token);
         for item in &self.items {
             match item {
@@ -444,57 +439,25 @@ impl<'a> Program<'a> {
     }
 }
 
-/// The version token at the start of `data` (absolute offset `base`) and its version.
-fn read_version(data: &[u8], base: u64) -> Result<(u32, Version)> {
-    let version_token = crate::toolkit::le_u32(data, 0)
-        .ok_or_else(|| Error::truncated(base, "d3d9 version token", 4, data.len() as u64))?;
-    let version = Version::from_token(version_token).ok_or_else(|| {
-        Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
-    })?;
-    Ok((version_token, version))
-}
-
-/// The little-endian tokens of an instruction body, read in place.
-#[derive(Clone, Copy)]
-struct Tokens<'a>(&'a [u8]);
-
-impl Tokens<'_> {
-    fn len(self) -> usize {
-        self.0.len() / 4
-    }
-
-    fn get(self, i: usize) -> Option<u32> {
-        crate::toolkit::le_u32(self.0, i.checked_mul(4)?)
-    }
-
-    /// Every token as [`Operand::Raw`].
-    fn raw(self) -> Operands {
-        (0..self.len()).filter_map(|i| self.get(i)).map(Operand::Raw).collect()
-    }
-}
-
-/// Decode the instruction whose token is at `pos` of `data`.
-fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> Result<Instruction> {
-    let at = |p: usize| base + p as u64;
-    let token = crate::toolkit::le_u32(data, pos).unwrap_or(0);
-    let info = opcode::lookup(token as u16);
-    let body_start = pos + 4;
-    let mut ins = Instruction { offset: at(pos), token, info, operands: Operands::new(), malformed: None };
+/// Decode the instruction whose token (`token`, already read) is at the reader's position, and
+/// move past it.
+fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Result<Instruction> {
+    let offset = r.original_position();
+    let code = D3DSI_OPCODE.get(token) as u16;
+    let info = opcode::lookup(code);
+    let mut ins = Instruction { offset, token, info, operands: Operands::new(), malformed: None };
     if version.has_lengths() {
-        let len = ((token >> 24) & 0xf) as usize;
-        let body = data.get(body_start..).and_then(|r| r.get(..len * 4)).ok_or_else(|| {
-            Error::truncated(at(pos), "d3d9 instruction", 4 + len as u64 * 4, (data.len() - pos) as u64)
-        })?;
-        let words = Tokens(body);
+        let len = D3DSI_INSTLENGTH.get(token) as usize;
+        let body = body(r, len)?;
         match info {
             None => {
-                ins.operands = words.raw();
-                ins.malformed = Some(format!("unknown opcode 0x{:04x}", token as u16));
+                ins.operands = raw(body);
+                ins.malformed = Some(format!("unknown opcode 0x{code:04x}"));
             }
-            Some(info) => match layout(info, &ins, words, at(body_start), version, true) {
+            Some(info) => match layout(info, &ins, body.clone(), version, true) {
                 Ok(ops) => ins.operands = ops,
                 Err(why) => {
-                    ins.operands = words.raw();
+                    ins.operands = raw(body);
                     ins.malformed = Some(why);
                 }
             },
@@ -504,9 +467,9 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
     // Shader model 1: no length field; the table's operand counts say how many tokens follow.
     let info = info.ok_or_else(|| {
         Error::invalid(
-            at(pos),
+            offset,
             "d3d9 instruction",
-            format!("unknown opcode 0x{:04x} (shader model 1 has no length field to skip it)", token as u16),
+            format!("unknown opcode 0x{code:04x} (shader model 1 has no length field to skip it)"),
         )
     })?;
     let count = match info.form {
@@ -519,12 +482,32 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
                 + usize::from(info.srcs.get(version.src_column()).copied().unwrap_or(0))
         }
     };
-    let body = data.get(body_start..).and_then(|r| r.get(..count * 4)).ok_or_else(|| {
-        Error::truncated(at(pos), "d3d9 instruction", 4 + count as u64 * 4, (data.len() - pos) as u64)
-    })?;
-    ins.operands = layout(info, &ins, Tokens(body), at(body_start), version, false)
-        .map_err(|why| Error::invalid(at(pos), "d3d9 instruction", why))?;
+    let body = body(r, count)?;
+    ins.operands = layout(info, &ins, body, version, false)
+        .map_err(|why| Error::invalid(offset, "d3d9 instruction", why))?;
     Ok(ins)
+}
+
+/// The `len` tokens after the instruction token at the reader's position, as a reader of their
+/// own (which keeps absolute offsets); the reader moves past them.
+fn body<'a>(r: &mut Reader<'a>, len: usize) -> Result<Reader<'a>> {
+    let base = r.original_position() + 4;
+    let all = r.bytes(4 + 4 * len, "d3d9 instruction")?;
+    Ok(Reader::with_base(all.get(4..).unwrap_or(&[]), base, Endian::Little))
+}
+
+/// Every token of `body` as [`Operand::Raw`].
+fn raw(mut body: Reader<'_>) -> Operands {
+    let mut ops = Operands::new();
+    while let Some(token) = next(&mut body) {
+        ops.push(Operand::Raw(token));
+    }
+    ops
+}
+
+/// The next token of an instruction body, if any is left.
+fn next(body: &mut Reader<'_>) -> Option<u32> {
+    if body.is_empty() { None } else { body.u32("d3d9 token").ok() }
 }
 
 /// Split an instruction body into operands following the opcode's form. `rel_tokens`: a
@@ -532,57 +515,52 @@ fn decode_instruction(data: &[u8], pos: usize, base: u64, version: Version) -> R
 fn layout(
     info: &OpInfo,
     ins: &Instruction,
-    words: Tokens<'_>,
-    body_offset: u64,
+    mut body: Reader<'_>,
     version: Version,
     rel_tokens: bool,
 ) -> std::result::Result<Operands, String> {
     let mut ops = Operands::new();
-    let mut i = 0usize;
-    let param = |i: &mut usize| -> std::result::Result<Param, String> {
-        let offset = body_offset + 4 * *i as u64;
-        let token = words.get(*i).ok_or("too few parameter tokens")?;
-        *i += 1;
+    let param = |body: &mut Reader<'_>| -> std::result::Result<Param, String> {
+        let offset = body.original_position();
+        let token = next(body).ok_or("too few parameter tokens")?;
         let mut p = Param { token, rel: None, offset };
         if rel_tokens && p.is_relative() {
-            p.rel = Some(words.get(*i).ok_or("relative address token missing")?);
-            *i += 1;
+            p.rel = Some(next(body).ok_or("relative address token missing")?);
         }
         Ok(p)
     };
     match info.form {
         opcode::Form::Dcl => {
-            ops.push(Operand::Usage(words.get(0).ok_or("dcl without a usage token")?));
-            i = 1;
-            ops.push(Operand::Dst(param(&mut i)?));
+            ops.push(Operand::Usage(next(&mut body).ok_or("dcl without a usage token")?));
+            ops.push(Operand::Dst(param(&mut body)?));
         }
         opcode::Form::Def | opcode::Form::DefI | opcode::Form::DefB => {
-            ops.push(Operand::Dst(param(&mut i)?));
+            ops.push(Operand::Dst(param(&mut body)?));
             let n = if info.form == opcode::Form::DefB { 1 } else { 4 };
             for _ in 0..n {
-                ops.push(Operand::Imm(words.get(i).ok_or("too few literal tokens")?));
-                i += 1;
+                ops.push(Operand::Imm(next(&mut body).ok_or("too few literal tokens")?));
             }
         }
         _ => {
             if info.dst > 0 {
-                ops.push(Operand::Dst(param(&mut i)?));
+                ops.push(Operand::Dst(param(&mut body)?));
             }
             if ins.is_predicated() {
-                ops.push(Operand::Pred(param(&mut i)?));
+                ops.push(Operand::Pred(param(&mut body)?));
             }
-            while i < words.len() {
-                ops.push(Operand::Src(param(&mut i)?));
+            let mut have = 0usize;
+            while !body.is_empty() {
+                ops.push(Operand::Src(param(&mut body)?));
+                have += 1;
             }
             let want = info.srcs.get(version.src_column()).copied().unwrap_or(0);
-            let have = ops.iter().filter(|o| matches!(o, Operand::Src(_))).count();
             if have != usize::from(want) {
                 return Err(format!("{} takes {want} source parameters here, found {have}", info.name));
             }
         }
     }
-    if i != words.len() {
-        return Err(format!("{} tokens left after the operands", words.len() - i));
+    if !body.is_empty() {
+        return Err(format!("{} tokens left after the operands", body.remaining() / 4));
     }
     Ok(ops)
 }

@@ -150,10 +150,7 @@ macro_rules! opcodes {
         }
 
         /// Every opcode with its properties, in code order.
-        pub static TABLE: &[OpInfo] = ROWS;
-
-        /// [`TABLE`] as a constant, for tables built from it at compile time.
-        pub(super) const ROWS: &[OpInfo] = &[
+        pub static TABLE: &[OpInfo] = &[
             $( OpInfo {
                 opcode: Opcode::$variant,
                 code: $code,
@@ -368,8 +365,7 @@ pub fn lookup(code: u16) -> Option<&'static OpInfo> {
 }
 
 /// The index of `code`'s row in [`TABLE`].
-#[inline]
-pub(super) fn row(code: u16) -> Option<usize> {
+fn row(code: u16) -> Option<usize> {
     // Codes 0x00–0x30 and 0x40–0x60 are dense and in order; phase is the last row.
     let index = match code {
         0x00..=0x30 => usize::from(code),

@@ -1,10 +1,15 @@
 //! Parameter tokens: registers, write masks, swizzles and modifiers.
 //!
-//! Bit layout from `d3d9types.h` (`D3DSP_*`): register number in bits 0–10, register type split
-//! over bits 28–30 (low three bits) and 11–12 (high two bits), relative addressing in bit 13,
-//! and bit 31 always set. A destination has its write mask in bits 16–19, result modifiers in
-//! 20–23 and a shift in 24–27; a source has its swizzle in bits 16–23 and a modifier in 24–27.
+//! Bit layout from `d3d9types.h` (`D3DSP_*`, see [`super::fields`]): register number in bits
+//! 0–10, register type split over bits 28–30 (low three bits) and 11–12 (high two bits),
+//! relative addressing in bit 13, and bit 31 always set. A destination has its write mask in
+//! bits 16–19, result modifiers in 20–23 and a shift in 24–27; a source has its swizzle in bits
+//! 16–23 and a modifier in 24–27.
 
+use super::fields::{
+    D3DSHADER_ADDRESSMODE, D3DSP_DSTMOD, D3DSP_DSTSHIFT, D3DSP_REGNUM, D3DSP_SRCMOD, D3DSP_SWIZZLE,
+    D3DSP_WRITEMASK, register_type_bits,
+};
 use super::{ShaderKind, Version};
 use std::fmt;
 
@@ -140,56 +145,48 @@ impl Param {
 
     /// Register number (bits 0–10).
     pub fn number(&self) -> u32 {
-        self.token & 0x7ff
+        D3DSP_REGNUM.get(self.token)
     }
 
     /// Bit 13: the register is indexed by an address register.
     pub fn is_relative(&self) -> bool {
-        self.token & (1 << 13) != 0
+        D3DSHADER_ADDRESSMODE.get(self.token) != 0
     }
 
     /// Destination write mask (bits 16–19, bit 0 = x).
     pub fn write_mask(&self) -> u8 {
-        ((self.token >> 16) & 0xf) as u8
+        D3DSP_WRITEMASK.get(self.token) as u8
     }
 
     /// Destination result modifiers (bits 20–23): 1 `_sat`, 2 `_pp`, 4 `_centroid`.
     pub fn result_modifiers(&self) -> u8 {
-        ((self.token >> 20) & 0xf) as u8
+        D3DSP_DSTMOD.get(self.token) as u8
     }
 
     /// Destination shift (bits 24–27 as a signed 4-bit value): 1 `_x2` … 15 `_d2`.
     pub fn shift(&self) -> i8 {
-        let s = ((self.token >> 24) & 0xf) as i8;
+        let s = D3DSP_DSTSHIFT.get(self.token) as i8;
         if s > 7 { s - 16 } else { s }
     }
 
     /// Source swizzle (bits 16–23, two bits per component, x first).
     pub fn swizzle(&self) -> u8 {
-        ((self.token >> 16) & 0xff) as u8
+        D3DSP_SWIZZLE.get(self.token) as u8
     }
 
     /// Source modifier (bits 24–27), `D3DSHADER_PARAM_SRCMOD_TYPE`.
     pub fn source_modifier(&self) -> u8 {
-        ((self.token >> 24) & 0xf) as u8
+        D3DSP_SRCMOD.get(self.token) as u8
     }
 }
 
 /// Register type of a parameter token.
 pub fn register_type(token: u32) -> RegisterType {
-    let low = (token >> 28) & 7;
-    let high = (token >> 8) & 0x18;
-    RegisterType::from_bits((low | high) as u8)
+    RegisterType::from_bits(register_type_bits(token))
 }
 
 /// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
-pub fn register_name(ty: RegisterType, number: u32, version: Version, out: &mut String) {
-    // Writing into a String cannot fail.
-    let _ = write_register_name(ty, number, version, out);
-}
-
-/// [`register_name`] into any writer.
-pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
+pub fn write_register_name<W: fmt::Write + ?Sized>(
     ty: RegisterType,
     number: u32,
     version: Version,
@@ -207,10 +204,7 @@ pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
                 0 => out.write_str("oPos"),
                 1 => out.write_str("oFog"),
                 2 => out.write_str("oPts"),
-                n => {
-                    out.write_str("oRast")?;
-                    push_number(out, n)
-                }
+                n => write!(out, "oRast{n}"),
             };
         }
         AttrOut => "oD",
@@ -218,33 +212,21 @@ pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
         Output => "oT",
         ConstInt => "i",
         ColorOut => "oC",
-        DepthOut => {
-            return out.write_str("oDepth");
-        }
+        DepthOut => return out.write_str("oDepth"),
         Sampler => "s",
         ConstBool => "b",
-        Loop => {
-            return out.write_str("aL");
-        }
+        Loop => return out.write_str("aL"),
         TempFloat16 => "h",
         MiscType => {
             return match number {
                 0 => out.write_str("vPos"),
                 1 => out.write_str("vFace"),
-                n => {
-                    out.write_str("vMisc")?;
-                    push_number(out, n)
-                }
+                n => write!(out, "vMisc{n}"),
             };
         }
         Label => "l",
         Predicate => "p",
-        Unknown(t) => {
-            out.write_str("reg")?;
-            push_number(out, u32::from(t))?;
-            out.write_char('_')?;
-            ""
-        }
+        Unknown(t) => return write!(out, "reg{t}_{number}"),
     };
     let number = match ty {
         Const2 => number + 2048,
@@ -253,63 +235,41 @@ pub(crate) fn write_register_name<W: fmt::Write + ?Sized>(
         _ => number,
     };
     out.write_str(prefix)?;
-    push_number(out, number)
+    crate::print::write_u64(out, u64::from(number))
 }
 
-/// `v` in decimal, without going through `fmt` (register numbers are printed by the
-/// thousand). A digit at a time: numbers are short, and this spares checking the digits as
-/// UTF-8 and a copy of unknown length.
+/// `v` in decimal (for [`super::float`]).
 pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
-    if v < 10 {
-        return out.write_char(char::from(b'0' + v as u8));
+    crate::print::write_u64(out, u64::from(v))
+}
+
+/// `.xz`-style write-mask text (nothing for a full mask).
+pub fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {
+    if mask == 0xf {
+        return Ok(());
     }
-    let (digits, n) = crate::print::decimal(u64::from(v));
-    for &d in digits.get(..n).unwrap_or(&[]) {
-        out.write_char(char::from(d))?;
+    out.write_char('.')?;
+    for (i, &c) in COMPONENTS.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out.write_char(c)?;
+        }
     }
     Ok(())
 }
 
-/// Append `.xz`-style write-mask text (nothing for a full mask).
-pub fn write_mask_text(mask: u8, out: &mut String) {
-    let _ = write_mask(mask, out);
-}
-
-/// [`write_mask_text`] into any writer.
-pub(crate) fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {
-    if mask == 0xf {
-        return Ok(());
-    }
-    // One write of `.` and the letters, from a buffer on the stack.
-    let mut buf = [b'.'; 5];
-    let mut n = 1;
-    for (i, c) in COMPONENTS.iter().enumerate() {
-        if mask & (1 << i) != 0 {
-            if let Some(b) = buf.get_mut(n) {
-                *b = *c as u8;
-            }
-            n += 1;
-        }
-    }
-    out.write_str(std::str::from_utf8(buf.get(..n).unwrap_or(&[])).unwrap_or(""))
-}
-
-/// Append swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four
-/// components are the same, all four letters otherwise.
-pub fn swizzle_text(swizzle: u8, out: &mut String) {
-    let _ = write_swizzle(swizzle, out);
-}
-
-/// [`swizzle_text`] into any writer.
-pub(crate) fn write_swizzle<W: fmt::Write + ?Sized>(swizzle: u8, out: &mut W) -> fmt::Result {
+/// Swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four components
+/// are the same, all four letters otherwise.
+pub fn write_swizzle<W: fmt::Write + ?Sized>(swizzle: u8, out: &mut W) -> fmt::Result {
     if swizzle == IDENTITY_SWIZZLE {
         return Ok(());
     }
-    let comp = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).map_or(b'x', |&c| c as u8);
-    let first = swizzle & 3;
-    let text = [b'.', comp(0), comp(1), comp(2), comp(3)];
-    let n = if (0..4).all(|i| (swizzle >> (2 * i)) & 3 == first) { 2 } else { 5 };
-    out.write_str(std::str::from_utf8(text.get(..n).unwrap_or(&[])).unwrap_or(""))
+    let component = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).copied().unwrap_or('x');
+    let replicated = (1..4).all(|i| component(i) == component(0));
+    out.write_char('.')?;
+    for i in 0..if replicated { 1 } else { 4 } {
+        out.write_char(component(i))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -329,16 +289,16 @@ mod tests {
     #[test]
     fn masks_and_swizzles_print_like_fxc() {
         let mut s = String::new();
-        write_mask_text(0xf, &mut s);
-        write_mask_text(0b0101, &mut s);
+        write_mask(0xf, &mut s).unwrap();
+        write_mask(0b0101, &mut s).unwrap();
         assert_eq!(s, ".xz");
         let mut s = String::new();
-        swizzle_text(IDENTITY_SWIZZLE, &mut s);
-        swizzle_text(0x00, &mut s);
+        write_swizzle(IDENTITY_SWIZZLE, &mut s).unwrap();
+        write_swizzle(0x00, &mut s).unwrap();
         s.push('|');
-        swizzle_text(0xff, &mut s);
+        write_swizzle(0xff, &mut s).unwrap();
         s.push('|');
-        swizzle_text(0x44, &mut s); // x y x y
+        write_swizzle(0x44, &mut s).unwrap(); // x y x y
         assert_eq!(s, ".x|.w|.xyxy");
     }
 

@@ -1,14 +1,18 @@
-//! fxc's text for Direct3D 9 programs.
+//! fxc's text for Direct3D 9 programs, written token by token through a [`Printer`]: the
+//! version line as a directive, mnemonics (with their suffixes), registers and literals as
+//! operands, debug lines and comments, and the `--offsets`/`--raw` columns as addresses.
 //!
 //! Everything here was checked against the corpus: the level-9 sections of DirectXTK's DXBC
 //! listings and HLSLCrossCompiler's standalone `.o` listings (fxc 9.29 and 9.30).
 
-use super::debug::DebugView;
-use super::opcode::{self, Form, Opcode};
-use super::operand::{self, Param, RegisterType, push_number};
-use super::{Instruction, Item, Operand, Program, ShaderKind, SlotCounts, Version, float};
-use crate::print::{Printer, Style};
-use std::borrow::Cow;
+use super::debug::{DebugInfo, Variable};
+use super::fields::{D3DSI_TEXLD_VARIANT, D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_TEXTURETYPE};
+use super::opcode::{self, Form, OpInfo, Opcode};
+use super::operand::{self, Param, RegisterType};
+use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version, float};
+use crate::isa::{Capture, InstructionRecord};
+use crate::print::{Printer, Style, write_hex, write_spaces, write_u64};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
@@ -24,11 +28,11 @@ pub struct ListingOptions {
 }
 
 /// Indentation of every program line.
-pub(super) const INDENT: &str = "    ";
+const INDENT: &str = "    ";
 
 /// Deepest block nesting that is indented; the runtime allows far less (24 for static flow
 /// control), and a hostile stream of `if` tokens must not make the text quadratic.
-pub(super) const MAX_DEPTH: usize = 64;
+const MAX_DEPTH: usize = 64;
 
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
@@ -41,43 +45,46 @@ pub fn write_listing<P: Printer + ?Sized>(
     if opts.header {
         write_header(program, out)?;
     }
-    let version = program.version;
-    write_version_line(program.base, version, out)?;
+    out.start_line(Some(program.base));
+    out.write_str(INDENT)?;
+    out.styled(Style::Directive, &program.version.name())?;
+    out.write_str("\n")?;
 
-    let debug = DebugLines::new(program);
+    let debug = program.debug_info().and_then(Result::ok).map(DebugLines::new);
     let mut level = 0usize;
     let mut previous: Option<(u16, u16)> = None;
-    // Without styles the instruction is written straight into the printer; otherwise its
-    // text is built first, to be split into mnemonic and operands.
-    let plain = false;
-    let mut text = String::new();
-    for item in &program.items {
-        let ins = match item {
-            Item::Instruction(ins) => ins,
-            Item::End { .. } => break,
-            Item::Comment { .. } => continue,
-        };
-        let record = debug.as_ref().and_then(|d| d.record(ins.offset - program.base));
-        if let (Some(r), Some(d)) = (record, &debug) {
+    for ins in program.instructions() {
+        let record = debug.as_ref().and_then(|d| Some((d, d.record(ins.offset - program.base)?)));
+        if let Some((d, r)) = record {
             d.write_line_directive(r, &mut previous, out)?;
         }
         let opcode = ins.opcode();
         if closes_block(opcode) {
             level = level.saturating_sub(1);
         }
-        write_line_start(ins.offset, level, opts, out)?;
-        if plain {
-            write_instruction(ins, version, out)?;
-        } else {
-            text.clear();
-            instruction_text(ins, version, &mut text);
-            write_styled_instruction(&text, out)?;
+        out.start_line(Some(ins.offset));
+        if opts.offsets {
+            out.style(Style::Address);
+            out.write_str("0x")?;
+            write_hex(out, ins.offset, 8)?;
+            out.write_str(": ")?;
+            out.reset();
         }
-        if let (Some(r), Some(d)) = (record, &debug) {
-            d.write_comment(r.0, out)?;
+        out.write_str(INDENT)?;
+        write_spaces(out, 2 * level.min(MAX_DEPTH))?;
+        write_instruction(ins, program.version, out)?;
+        if let Some((d, r)) = record {
+            d.write_comment(r, out)?;
         }
         if opts.raw {
-            write_raw(ins.token, ins.tokens(), out)?;
+            out.write_str("  ")?;
+            out.style(Style::Address);
+            out.write_str("//")?;
+            for token in std::iter::once(ins.token).chain(ins.tokens()) {
+                out.write_str(" ")?;
+                write_hex(out, u64::from(token), 8)?;
+            }
+            out.reset();
         }
         out.write_str("\n")?;
         if opens_block(opcode) {
@@ -87,133 +94,49 @@ pub fn write_listing<P: Printer + ?Sized>(
     write_slots(program.slots(), out)
 }
 
-/// The indented version line that starts the program.
-pub(super) fn write_version_line<P: Printer + ?Sized>(
-    base: u64,
-    version: Version,
-    out: &mut P,
-) -> fmt::Result {
-    out.start_line(Some(base));
-    out.write_str(INDENT)?;
-    out.style(Style::Directive);
-    write_version_name(version, out)?;
-    out.reset();
-    out.write_str("\n")
+/// Each instruction of `program` as an [`InstructionRecord`], printed by the listing's
+/// instruction printer; its words are the instruction token and the tokens after it.
+pub fn records(program: &Program<'_>) -> Vec<InstructionRecord> {
+    let mut capture = Capture::default();
+    program
+        .instructions()
+        .map(|ins| {
+            // Writing into a Capture cannot fail.
+            let _ = write_instruction(ins, program.version, &mut capture);
+            capture.record(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect())
+        })
+        .collect()
 }
 
-/// What comes before an instruction's text: the line's start, its offset with `--offsets`,
-/// and the indentation of its block `level`.
-pub(super) fn write_line_start<P: Printer + ?Sized>(
-    offset: u64,
-    level: usize,
-    opts: &ListingOptions,
-    out: &mut P,
-) -> fmt::Result {
-    out.start_line(Some(offset));
-    if opts.offsets {
-        out.style(Style::Address);
-        out.write_str("0x")?;
-        write_hex(offset, 8, out)?;
-        out.write_str(": ")?;
-        out.reset();
-    }
-    out.write_str(INDENT)?;
-    for _ in 0..level.min(MAX_DEPTH) {
-        out.write_str("  ")?;
-    }
-    Ok(())
-}
-
-/// `  // 0x…` with the instruction token and the tokens after it (`--raw`).
-pub(super) fn write_raw<P: Printer + ?Sized>(
-    token: u32,
-    tokens: impl Iterator<Item = u32>,
-    out: &mut P,
-) -> fmt::Result {
-    out.style(Style::Comment);
-    out.write_str("  // ")?;
-    write_hex(u64::from(token), 8, out)?;
-    for w in tokens {
-        out.write_str(" ")?;
-        write_hex(u64::from(w), 8, out)?;
-    }
-    out.reset();
-    Ok(())
-}
-
-/// The statistics line that ends the program.
-pub(super) fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, out: &mut P) -> fmt::Result {
+/// The statistics line that ends the program, after an empty line.
+fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, out: &mut P) -> fmt::Result {
     out.start_line(None);
     out.write_str("\n")?;
     out.start_line(None);
     out.style(Style::Comment);
-    out.write_str("// approximately ")?;
-    push_number(out, slots.total)?;
-    out.write_str(if slots.total == 1 { " instruction slot used" } else { " instruction slots used" })?;
+    let plural = if slots.total == 1 { "" } else { "s" };
+    write!(out, "// approximately {} instruction slot{plural} used", slots.total)?;
     if slots.texture > 0 {
-        out.write_str(" (")?;
-        push_number(out, slots.texture)?;
-        out.write_str(" texture, ")?;
-        push_number(out, slots.arithmetic())?;
-        out.write_str(" arithmetic)")?;
+        write!(out, " ({} texture, {} arithmetic)", slots.texture, slots.arithmetic())?;
     }
     out.reset();
     out.write_str("\n")
 }
 
-/// The profile name ([`Version::name`]) without building a String.
-fn write_version_name<W: fmt::Write + ?Sized>(version: Version, out: &mut W) -> fmt::Result {
-    out.write_str(match version.kind {
-        ShaderKind::Vertex => "vs_",
-        ShaderKind::Pixel => "ps_",
-    })?;
-    push_number(out, u32::from(version.major))?;
-    match (version.major, version.minor) {
-        (_, 0xff) => out.write_str("_sw"),
-        (2, 1) => out.write_str("_x"),
-        (_, minor) => {
-            out.write_str("_")?;
-            push_number(out, u32::from(minor))
-        }
-    }
-}
-
-/// `v` in lowercase hexadecimal with at least `digits` digits (`{:0digits$x}`).
-fn write_hex<W: fmt::Write + ?Sized>(v: u64, digits: usize, out: &mut W) -> fmt::Result {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = [b'0'; 16];
-    let need = (64 - v.leading_zeros() as usize).div_ceil(4).clamp(digits.clamp(1, 16), 16);
-    for (i, b) in buf.iter_mut().rev().take(need).enumerate() {
-        *b = HEX.get(((v >> (4 * i)) & 0xf) as usize).copied().unwrap_or(b'0');
-    }
-    out.write_str(std::str::from_utf8(buf.get(16 - need..).unwrap_or(&[])).unwrap_or(""))
-}
-
-/// Mnemonic in one style, operands in another.
-fn write_styled_instruction<P: Printer + ?Sized>(text: &str, out: &mut P) -> fmt::Result {
-    match text.split_once(' ') {
-        Some((m, rest)) if !m.starts_with('(') => {
-            out.styled(Style::Mnemonic, m)?;
-            out.write_str(" ")?;
-            out.styled(Style::Register, rest)
-        }
-        _ => out.styled(Style::Mnemonic, text),
-    }
-}
-
 /// Whether an instruction of this opcode indents the lines after it.
-pub(super) fn opens_block(opcode: Option<Opcode>) -> bool {
+fn opens_block(opcode: Option<Opcode>) -> bool {
     matches!(opcode, Some(Opcode::If | Opcode::IfC | Opcode::Loop | Opcode::Rep | Opcode::Else))
 }
 
 /// Whether an instruction of this opcode is printed one level out.
-pub(super) fn closes_block(opcode: Option<Opcode>) -> bool {
+fn closes_block(opcode: Option<Opcode>) -> bool {
     matches!(opcode, Some(Opcode::Else | Opcode::EndIf | Opcode::EndLoop | Opcode::EndRep))
 }
 
 /// `// Generated by …`, then the constant table, with the few lines that differ between fxc
 /// builds: 9.29 ends its command-line echo with a `//` line (the echo itself cannot be
-/// recovered from the binary), 9.30 writes a stray `/` without a line break.
+/// recovered from the binary), 9.30 writes a stray `/` without a line break. The lines of the
+/// table carry its offset.
 fn write_header<P: Printer + ?Sized>(program: &Program<'_>, out: &mut P) -> fmt::Result {
     let table = program.constant_table().and_then(Result::ok);
     let creator = table
@@ -228,15 +151,20 @@ fn write_header<P: Printer + ?Sized>(program: &Program<'_>, out: &mut P) -> fmt:
         Some(30) => text.push('/'),
         _ => {}
     }
-    if let Some(t) = table.filter(|t| !t.constants.is_empty()) {
+    let table_start = text.len();
+    if let Some(t) = table.as_ref().filter(|t| !t.constants.is_empty()) {
         if fxc9.is_some() {
             text.push_str("//\n");
         }
         t.write_text(&mut text);
         text.push('\n');
     }
+    let table_offset = table.as_ref().map(|t| t.offset);
+    let mut start = 0;
     for line in text.split_inclusive('\n') {
-        out.start_line(None);
+        let in_table = start >= table_start && line != "\n";
+        out.start_line(if in_table { table_offset } else { None });
+        start += line.len();
         out.styled(Style::Comment, line.trim_end_matches('\n'))?;
         if line.ends_with('\n') {
             out.write_str("\n")?;
@@ -253,334 +181,215 @@ fn fxc9_build(creator: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Source lines and variable comments from the program's `DBUG` block: the instruction
-/// records are read in place, and each record's variable comment is written out once, when
-/// the block is read, so printing a line costs one copy.
-pub(super) struct DebugLines<'a> {
-    /// The instruction records, 8 bytes each: u16 line, u16 file, u32 offset.
-    lines: &'a [u8],
-    /// (instruction offset from the version token, record index), sorted by offset; `None`
-    /// when the records' offsets already increase strictly (fxc writes them in program order),
-    /// and the record table itself is searched.
-    by_offset: Option<Vec<(u64, usize)>>,
-    /// The comments of all records, one after another: `  // ::color<0,1,2,3>, pin<0>` for a
-    /// record whose instruction writes variables, nothing for the others. Only whole UTF-8
-    /// sequences are written into it.
-    comments: Vec<u8>,
-    /// Where each record's comment ends in `comments` (it starts where the one before ends).
-    comment_ends: Vec<u32>,
-    /// Source file names, read once.
-    files: Vec<Cow<'a, str>>,
+/// Source lines and variable comments from the program's `DBUG` block.
+struct DebugLines<'a> {
+    info: DebugInfo<'a>,
+    /// The instruction record of each instruction offset (from the version token); the last
+    /// record of an offset wins.
+    by_offset: BTreeMap<u64, usize>,
+    /// Every variable write as (instruction record, variable, the variable's components the
+    /// destination's x, y, z and w write), sorted by record and, within a record, in variable
+    /// order (the order fxc lists them in).
+    writes: Vec<(usize, usize, [u16; 4])>,
 }
-
-/// How fxc names a variable: `::color` for a local of the entry point, `color` for its
-/// parameters, `ApplyFog::color` for those of an inlined function. Names are the bytes of
-/// their text.
-struct Label<'a> {
-    scope: Scope<'a>,
-    name: Cow<'a, [u8]>,
-}
-
-/// The function a variable belongs to.
-enum Scope<'a> {
-    /// None: a local of the entry point (`::color`).
-    Local,
-    /// The entry point (`color`).
-    Entry,
-    /// Another function (`ApplyFog::color`).
-    Function(Cow<'a, [u8]>),
-}
-
-/// No write: the end of a chain of writes.
-const NONE: u32 = u32::MAX;
 
 /// A debug record found for an instruction: `(record index, line, file)`.
-pub(super) type Record = (usize, u16, u16);
+type Record = (usize, u16, u16);
 
 impl<'a> DebugLines<'a> {
-    fn new(program: &Program<'a>) -> Option<DebugLines<'a>> {
-        let (o, d) = program.comment_block(b"DBUG")?;
-        DebugLines::from_block(d, o)
+    fn new(info: DebugInfo<'a>) -> DebugLines<'a> {
+        let by_offset = info.lines.iter().enumerate().map(|(k, l)| (u64::from(l.offset), k)).collect();
+        let mut writes: Vec<(usize, usize, [u16; 4])> = info
+            .variables
+            .iter()
+            .enumerate()
+            .flat_map(|(v, var)| var.writes.iter().map(move |&(record, c)| (record as usize, v, c)))
+            .filter(|&(record, _, _)| record < info.lines.len())
+            .collect();
+        // Stable: each record's writes stay in variable order.
+        writes.sort_by_key(|&(record, _, _)| record);
+        DebugLines { info, by_offset, writes }
     }
 
-    /// From the bytes of a `DBUG` comment after its FourCC (at absolute offset `base`);
-    /// `None` when the block is broken (the listing then has no debug lines).
-    pub(super) fn from_block(d: &'a [u8], base: u64) -> Option<DebugLines<'a>> {
-        let view = DebugView::parse(d, base).ok()?;
-        let lines = view.line_table();
-        let n = lines.len() / 8;
-        let offset = |k: usize| crate::toolkit::le_u32(lines, 8 * k + 4).unwrap_or(0);
-        let increasing = (1..n).all(|k| offset(k - 1) < offset(k));
-        let by_offset = (!increasing).then(|| {
-            // The last record of an offset wins (reversed, then a stable sort keeps it first).
-            let mut by_offset: Vec<(u64, usize)> = (0..n).rev().map(|k| (u64::from(offset(k)), k)).collect();
-            by_offset.sort_by_key(|&(o, _)| o);
-            by_offset.dedup_by_key(|&mut (o, _)| o);
-            by_offset
-        });
-        // Each variable's first writes, within the budget; only writes naming a record that
-        // exists can be printed. Each record's writes are chained in the order read (variable
-        // order, the order fxc lists them in): `chains` holds the first and last of each
-        // record, `writes` the next one after each write.
-        let entry = view.entry_text();
-        let mut labels = Vec::with_capacity(view.variable_count());
-        let mut chains = vec![[NONE; 2]; n];
-        // About one write per instruction is usual.
-        let mut writes: Vec<(u32, u32, [u16; 4])> = Vec::with_capacity(n);
-        let mut budget = view.write_budget();
-        for v in 0..view.variable_count() {
-            let Some(var) = view.variable(v) else { continue };
-            let count = DebugView::write_count(&var).min(budget);
-            budget -= count;
-            let label = labels.len() as u32;
-            for (record, comps) in view.writes(&var).take(count) {
-                let Some(chain) = chains.get_mut(record as usize) else { continue };
-                let w = writes.len() as u32;
-                match chain[1] {
-                    NONE => chain[0] = w,
-                    last => {
-                        if let Some(before) = writes.get_mut(last as usize) {
-                            before.0 = w;
-                        }
-                    }
-                }
-                chain[1] = w;
-                writes.push((NONE, label, comps));
-            }
-            let scope = match view.scope_text(&var) {
-                None => Scope::Local,
-                Some(s) if s == entry => Scope::Entry,
-                Some(s) => Scope::Function(s),
-            };
-            labels.push(Label { scope, name: view.name_text(&var) });
-        }
-        // About 24 bytes a write (`  // ::color<0,1,2,3>`).
-        let mut comments = Vec::with_capacity(24 * writes.len());
-        let mut comment_ends = Vec::with_capacity(n);
-        for &[first, _] in &chains {
-            let (mut next, mut any) = (first, false);
-            while let Some(&(after, v, comps)) = writes.get(next as usize) {
-                if let Some(label) = labels.get(v as usize) {
-                    if any {
-                        push_prefix(&mut comments, b", ", 2);
-                    } else {
-                        push_prefix(&mut comments, b"  // ", 5);
-                    }
-                    any = true;
-                    label.write(&comps, &mut comments);
-                }
-                next = after;
-            }
-            comment_ends.push(comments.len() as u32);
-        }
-        let files = (0..view.file_count()).map(|i| view.file(i).unwrap_or_default()).collect();
-        Some(DebugLines { lines, by_offset, comments, comment_ends, files })
-    }
-
-    /// Byte offset (from the version token) of record `k`.
-    #[inline]
-    fn offset(&self, k: usize) -> Option<u32> {
-        crate::toolkit::le_u32(self.lines, 8 * k + 4)
-    }
-
-    /// Record `k` with its line and file.
-    #[inline]
-    fn record_at(&self, k: usize) -> Option<Record> {
-        let w = crate::toolkit::le_u32(self.lines, 8 * k)?;
-        Some((k, w as u16, (w >> 16) as u16))
-    }
-
-    /// [`DebugLines::record`] for instructions visited in program order: `cursor` (0 before
-    /// the first instruction) remembers where the last search ended, so that records in
-    /// increasing order are found by stepping instead of a binary search each time.
-    #[inline]
-    pub(super) fn record_from(&self, offset: u64, cursor: &mut usize) -> Option<Record> {
-        if self.by_offset.is_some() {
-            return self.record(offset);
-        }
-        let mut k = *cursor;
-        while self.offset(k).is_some_and(|o| u64::from(o) < offset) {
-            k += 1;
-        }
-        *cursor = k;
-        (u64::from(self.offset(k)?) == offset).then_some(())?;
-        self.record_at(k)
-    }
-
-    /// `(record index, line, file)` of the instruction at `offset` from the version token.
+    /// The record of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<Record> {
-        let k = match &self.by_offset {
-            Some(by_offset) => {
-                let i = by_offset.binary_search_by_key(&offset, |&(o, _)| o).ok()?;
-                by_offset.get(i)?.1
-            }
-            None => {
-                let (mut lo, mut hi) = (0usize, self.lines.len() / 8);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if u64::from(self.offset(mid)?) < offset {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                (u64::from(self.offset(lo)?) == offset).then_some(lo)?
-            }
-        };
-        self.record_at(k)
+        let &k = self.by_offset.get(&offset)?;
+        let l = self.info.lines.get(k)?;
+        Some((k, l.line, l.file))
     }
 
-    /// The `#line` directive before an instruction with debug record `record`, when fxc
-    /// writes one: the line, and the file's name when the file changes; `previous` is the
-    /// (file, line) of the last instruction that had a position.
-    #[inline]
-    pub(super) fn directive(
+    /// `#line 83 "Lighting.fxh"` after an empty line, before an instruction with debug
+    /// record `record`, when fxc writes one: the line, and the file's name when the file
+    /// changes; `previous` is the (file, line) of the last instruction that had a position.
+    fn write_line_directive<P: Printer + ?Sized>(
         &self,
-        record: Record,
+        (_, line, file): Record,
         previous: &mut Option<(u16, u16)>,
-    ) -> Option<(u16, Option<&str>)> {
-        let (_, line, file) = record;
+        out: &mut P,
+    ) -> fmt::Result {
         if file == 0xffff {
-            return None;
+            return Ok(());
         }
         // fxc starts a new `#line` when the file changes or the line moves by 3 or more
         // from the previous instruction's (checked on every /Zi listing of the corpus).
         let new_file = previous.is_none_or(|(f, _)| f != file);
         let jump = previous.is_some_and(|(_, l)| l.abs_diff(line) >= 3);
         *previous = Some((file, line));
-        let name = || self.files.get(usize::from(file)).map_or("", |n| n);
-        (new_file || jump).then(|| (line, new_file.then(name)))
-    }
-
-    /// [`DebugLines::directive`] into a printer: `#line 83 "Lighting.fxh"` after an empty line.
-    fn write_line_directive<P: Printer + ?Sized>(
-        &self,
-        record: Record,
-        previous: &mut Option<(u16, u16)>,
-        out: &mut P,
-    ) -> fmt::Result {
-        let Some((line, file)) = self.directive(record, previous) else { return Ok(()) };
+        if !new_file && !jump {
+            return Ok(());
+        }
         out.start_line(None);
         out.write_str("\n")?;
         out.start_line(None);
-        out.style(Style::Comment);
+        out.style(Style::Directive);
         out.write_str("#line ")?;
-        push_number(out, u32::from(line))?;
-        if let Some(name) = file {
-            out.write_str(" \"")?;
-            out.write_str(name)?;
-            out.write_str("\"")?;
+        write_u64(out, u64::from(line))?;
+        if new_file {
+            let name = self.info.files.get(usize::from(file)).map(|f| f.text()).unwrap_or_default();
+            write!(out, " \"{name}\"")?;
         }
         out.reset();
         out.write_str("\n")
     }
 
-    /// The text of `  // label<components>, …` for the variables record `record` writes;
-    /// empty if none (whole UTF-8 sequences).
-    #[inline]
-    pub(super) fn comment(&self, record: usize) -> &[u8] {
-        let start = match record.checked_sub(1) {
-            Some(before) => self.comment_ends.get(before).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.comment_ends.get(record).copied().unwrap_or(0);
-        self.comments.get(start as usize..end as usize).unwrap_or(&[])
-    }
-
-    /// [`DebugLines::comment`] into a printer.
-    fn write_comment<P: Printer + ?Sized>(&self, record: usize, out: &mut P) -> fmt::Result {
-        match std::str::from_utf8(self.comment(record)) {
-            Ok(text) if !text.is_empty() => out.styled(Style::Comment, text),
-            _ => Ok(()),
+    /// `  // ::color<0,1,2,3>, pin<0>`: the variables the instruction with debug record
+    /// `record` writes, if any.
+    fn write_comment<P: Printer + ?Sized>(&self, (k, _, _): Record, out: &mut P) -> fmt::Result {
+        let start = self.writes.partition_point(|&(record, _, _)| record < k);
+        let end = self.writes.partition_point(|&(record, _, _)| record <= k);
+        let writes = self.writes.get(start..end).unwrap_or(&[]);
+        if writes.is_empty() {
+            return Ok(());
         }
-    }
-}
-
-impl Label<'_> {
-    /// `::color<0,1,2,3>`: the label and the variable components the destination's x, y, z
-    /// and w write (0xffff where nothing is written).
-    fn write(&self, comps: &[u16; 4], out: &mut Vec<u8>) {
-        match &self.scope {
-            Scope::Local => push_prefix(out, b"::", 2),
-            Scope::Entry => {}
-            Scope::Function(s) => {
-                out.extend_from_slice(s);
-                push_prefix(out, b"::", 2);
+        out.write_str("  ")?;
+        out.style(Style::Comment);
+        out.write_str("//")?;
+        for (i, (_, v, components)) in writes.iter().enumerate() {
+            out.write_str(if i == 0 { " " } else { ", " })?;
+            if let Some(var) = self.info.variables.get(*v) {
+                self.write_label(var, out)?;
             }
-        }
-        out.extend_from_slice(&self.name);
-        // `<`, at most four numbers of five digits with their commas, `>`: built in place,
-        // then copied at once.
-        let mut text = [0u8; 32];
-        let mut len = put(&mut text, 0, b"<", 1);
-        for comp in comps.iter().filter(|&&c| c != 0xffff) {
-            if len > 1 {
-                len = put(&mut text, len, b",", 1);
-            }
-            len = match *comp {
-                c @ 0..=9 => put(&mut text, len, &[b'0' + c as u8], 1),
-                c => {
-                    let (digits, n) = crate::print::decimal(u64::from(c));
-                    put(&mut text, len, digits.first_chunk::<5>().unwrap_or(&[0; 5]), n)
+            out.write_str("<")?;
+            for (j, c) in components.iter().filter(|&&c| c != 0xffff).enumerate() {
+                if j > 0 {
+                    out.write_str(",")?;
                 }
-            };
+                write_u64(out, u64::from(*c))?;
+            }
+            out.write_str(">")?;
         }
-        len = put(&mut text, len, b">", 1);
-        push_prefix(out, &text, len);
+        out.reset();
+        Ok(())
+    }
+
+    /// How fxc names a variable: `::color` for a local of the entry point, `color` for its
+    /// parameters, `ApplyFog::color` for those of an inlined function.
+    fn write_label<P: Printer + ?Sized>(&self, v: &Variable<'_>, out: &mut P) -> fmt::Result {
+        match &v.scope {
+            None => out.write_str("::")?,
+            Some(s) if self.info.is_entry(s) => {}
+            Some(s) => {
+                out.write_str(&s.text())?;
+                out.write_str("::")?;
+            }
+        }
+        out.write_str(&v.name.text())
     }
 }
 
-/// Write `b` at `at` in `text` and return where the first `len` of its bytes end.
-#[inline]
-fn put<const N: usize>(text: &mut [u8; 32], at: usize, b: &[u8; N], len: usize) -> usize {
-    if let Some(d) = text.get_mut(at..at + N) {
-        d.copy_from_slice(b);
-    }
-    at + len
-}
-
-/// Append the first `len` bytes of `b`: a copy of a size known at compile time, cut to length,
-/// costs less than a call to copy a few bytes.
-#[inline]
-fn push_prefix<const N: usize>(out: &mut Vec<u8>, b: &[u8; N], len: usize) {
-    let at = out.len();
-    out.extend_from_slice(b);
-    out.truncate(at + len.min(N));
-}
-
-/// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`.
-pub fn instruction_text(ins: &Instruction, version: Version, out: &mut String) {
-    // Writing into a String cannot fail.
-    let _ = write_instruction(ins, version, out);
-}
-
-/// [`instruction_text`] into any writer (the listing writes a plain printer directly).
-pub(super) fn write_instruction<W: fmt::Write + ?Sized>(
+/// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`;
+/// the mnemonic with its suffixes in [`Style::Mnemonic`], each operand (registers in
+/// [`Style::Register`], the numbers of `def` in [`Style::Literal`]) between
+/// [`Printer::start_operand`] and [`Printer::end_operand`].
+pub(super) fn write_instruction<P: Printer + ?Sized>(
     ins: &Instruction,
     version: Version,
-    out: &mut W,
+    out: &mut P,
 ) -> fmt::Result {
     if ins.is_coissue() && version.kind == ShaderKind::Pixel && version.major < 2 {
-        out.write_char('+')?;
+        out.write_str("+")?;
     }
     if let Some(p) = ins.predicate() {
-        out.write_char('(')?;
-        src_text(p, version, out)?;
+        out.write_str("(")?;
+        operand(out, Style::Register, |out| write_source(p, version, out))?;
         out.write_str(") ")?;
     }
     let info = match (ins.info, &ins.malformed) {
         (Some(info), None) => info,
-        (info, _) => {
-            match info {
-                Some(i) => out.write_str(i.name)?,
-                None => write!(out, "opcode_0x{:04x}", ins.code())?,
-            }
-            for (k, w) in ins.tokens().enumerate() {
-                write!(out, "{}0x{w:08x}", if k == 0 { " " } else { ", " })?;
-            }
-            return Ok(());
-        }
+        (info, _) => return write_undecoded(ins, info, out),
     };
+    out.style(Style::Mnemonic);
+    write_mnemonic(ins, info, version, out)?;
+    out.reset();
+    let mut separator = " ";
+    for op in &ins.operands {
+        match op {
+            // The usage is part of the mnemonic, the predicate comes first.
+            Operand::Usage(_) | Operand::Pred(_) => continue,
+            Operand::Dst(p) => {
+                out.write_str(separator)?;
+                operand(out, Style::Register, |out| write_destination(p, version, out))?;
+            }
+            Operand::Src(p) => {
+                out.write_str(separator)?;
+                operand(out, Style::Register, |out| write_source(p, version, out))?;
+            }
+            Operand::Imm(v) => {
+                out.write_str(separator)?;
+                operand(out, Style::Literal, |out| write_literal(*v, info.form, out))?;
+            }
+            Operand::Raw(v) => {
+                out.write_str(separator)?;
+                operand(out, Style::Literal, |out| write!(out, "0x{v:08x}"))?;
+            }
+        }
+        separator = ", ";
+    }
+    Ok(())
+}
+
+/// An operand: `write` between the operand hooks, in `style`.
+fn operand<P: Printer + ?Sized>(
+    out: &mut P,
+    style: Style,
+    write: impl FnOnce(&mut P) -> fmt::Result,
+) -> fmt::Result {
+    out.start_operand();
+    out.style(style);
+    write(out)?;
+    out.reset();
+    out.end_operand();
+    Ok(())
+}
+
+/// An instruction whose tokens do not fit its opcode (or whose opcode is unknown): the
+/// mnemonic (`opcode_0x0037` when unknown) and every token after the instruction token in
+/// hexadecimal.
+fn write_undecoded<P: Printer + ?Sized>(
+    ins: &Instruction,
+    info: Option<&OpInfo>,
+    out: &mut P,
+) -> fmt::Result {
+    out.style(Style::Mnemonic);
+    match info {
+        Some(i) => out.write_str(i.name)?,
+        None => write!(out, "opcode_0x{:04x}", ins.code())?,
+    }
+    out.reset();
+    for (k, w) in ins.tokens().enumerate() {
+        out.write_str(if k == 0 { " " } else { ", " })?;
+        operand(out, Style::Literal, |out| write!(out, "0x{w:08x}"))?;
+    }
+    Ok(())
+}
+
+/// The mnemonic with its suffixes: `dcl_texcoord1`, `if_lt`, `texldp`, `mul_x2_sat`.
+fn write_mnemonic<W: fmt::Write + ?Sized>(
+    ins: &Instruction,
+    info: &OpInfo,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     let dst = ins.dst();
     match info.form {
         Form::Dcl => {
@@ -588,52 +397,28 @@ pub(super) fn write_instruction<W: fmt::Write + ?Sized>(
             let usage =
                 ins.operands.iter().find_map(|o| if let Operand::Usage(u) = o { Some(*u) } else { None });
             if let (Some(usage), Some(d)) = (usage, dst) {
-                dcl_suffix(usage, d, version, out)?;
-                result_modifiers(d, out)?;
-                out.write_char(' ')?;
-                dst_text(d, version, out)?;
+                write_dcl_suffix(usage, d, version, out)?;
+                write_result_modifiers(d, out)?;
             }
             return Ok(());
         }
-        Form::Def | Form::DefI | Form::DefB => {
-            out.write_str(info.name)?;
-            out.write_char(' ')?;
-            if let Some(d) = dst {
-                dst_text(d, version, out)?;
-            }
-            for v in ins.immediates() {
-                out.write_str(", ")?;
-                match info.form {
-                    Form::Def => float::write_g9(f32::from_bits(v), out)?,
-                    Form::DefI => {
-                        let (digits, n) = crate::print::decimal(u64::from((v as i32).unsigned_abs()));
-                        if (v as i32) < 0 {
-                            out.write_char('-')?;
-                        }
-                        out.write_str(std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or(""))?;
-                    }
-                    _ => out.write_str(if v != 0 { "true" } else { "false" })?,
-                }
-            }
-            return Ok(());
-        }
+        Form::Def | Form::DefI | Form::DefB => return out.write_str(info.name),
         Form::Compare => {
             out.write_str(info.name)?;
-            match opcode::comparison_name(ins.control() & 7) {
-                Some(c) => {
-                    out.write_char('_')?;
-                    out.write_str(c)?;
-                }
-                None => write!(out, "_cmp{}", ins.control() & 7)?,
+            match opcode::comparison_name(ins.comparison()) {
+                Some(c) => write!(out, "_{c}")?,
+                None => write!(out, "_cmp{}", ins.comparison())?,
             }
         }
-        Form::Tex => out.write_str(match (version.major, version.minor, ins.control() & 3) {
-            (0 | 1, 0..=3, _) => "tex",
-            (0 | 1, _, _) => "texld",
-            (_, _, 1) => "texldp",
-            (_, _, 2) => "texldb",
-            _ => "texld",
-        })?,
+        Form::Tex => {
+            out.write_str(match (version.major, version.minor, D3DSI_TEXLD_VARIANT.get(ins.token)) {
+                (0 | 1, 0..=3, _) => "tex",
+                (0 | 1, _, _) => "texld",
+                (_, _, 1) => "texldp",
+                (_, _, 2) => "texldb",
+                _ => "texld",
+            })?
+        }
         Form::TexCoord => {
             let ps14 = version.major == 1 && version.minor >= 4;
             out.write_str(if ps14 { "texcrd" } else { "texcoord" })?;
@@ -651,24 +436,22 @@ pub(super) fn write_instruction<W: fmt::Write + ?Sized>(
             -3 => out.write_str("_d8")?,
             s => write!(out, "_shift{s}")?,
         }
-        result_modifiers(d, out)?;
-    }
-    let mut sep = " ";
-    if let Some(d) = dst {
-        out.write_str(sep)?;
-        sep = ", ";
-        dst_text(d, version, out)?;
-    }
-    for s in ins.srcs() {
-        out.write_str(sep)?;
-        sep = ", ";
-        src_text(s, version, out)?;
+        write_result_modifiers(d, out)?;
     }
     Ok(())
 }
 
+/// A literal of `def` (a float as `%.9g`), `defi` (an integer) or `defb` (a boolean).
+fn write_literal<W: fmt::Write + ?Sized>(v: u32, form: Form, out: &mut W) -> fmt::Result {
+    match form {
+        Form::Def => float::write_g9(f32::from_bits(v), out),
+        Form::DefI => write!(out, "{}", v as i32),
+        _ => out.write_str(if v != 0 { "true" } else { "false" }),
+    }
+}
+
 /// `_sat`, `_pp`, `_centroid` from a destination's result modifiers.
-fn result_modifiers<W: fmt::Write + ?Sized>(d: &Param, out: &mut W) -> fmt::Result {
+fn write_result_modifiers<W: fmt::Write + ?Sized>(d: &Param, out: &mut W) -> fmt::Result {
     let m = d.result_modifiers();
     if m & 1 != 0 {
         out.write_str("_sat")?;
@@ -706,10 +489,15 @@ pub const fn usage_name(usage: u32) -> Option<&'static str> {
 /// `_2d`, `_cube`, `_texcoord1`… after `dcl`: sampler types for samplers, semantics for
 /// vertex-shader registers and shader model 3 inputs, nothing for ps_2_x's `t#`/`v#` and for
 /// `vPos`/`vFace`.
-fn dcl_suffix<W: fmt::Write + ?Sized>(usage: u32, d: &Param, version: Version, out: &mut W) -> fmt::Result {
+fn write_dcl_suffix<W: fmt::Write + ?Sized>(
+    usage: u32,
+    d: &Param,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     let ty = d.register_type();
     if ty == RegisterType::Sampler {
-        return match (usage >> 27) & 0xf {
+        return match D3DSP_TEXTURETYPE.get(usage) {
             0 => Ok(()),
             1 => out.write_str("_1d"),
             2 => out.write_str("_2d"),
@@ -721,47 +509,39 @@ fn dcl_suffix<W: fmt::Write + ?Sized>(usage: u32, d: &Param, version: Version, o
     if (version.kind == ShaderKind::Pixel && version.major < 3) || ty == RegisterType::MiscType {
         return Ok(());
     }
-    let index = (usage >> 16) & 0xf;
-    match usage_name(usage & 0x1f) {
-        Some(name) => {
-            out.write_char('_')?;
-            out.write_str(name)?;
-        }
-        None => write!(out, "_usage{}", usage & 0x1f)?,
+    let usage_index = D3DSP_DCL_USAGEINDEX.get(usage);
+    match usage_name(D3DSP_DCL_USAGE.get(usage)) {
+        Some(name) => write!(out, "_{name}")?,
+        None => write!(out, "_usage{}", D3DSP_DCL_USAGE.get(usage))?,
     }
-    if index > 0 {
-        write!(out, "{index}")?;
+    if usage_index > 0 {
+        write!(out, "{usage_index}")?;
     }
     Ok(())
 }
 
-/// A parameter as the listing shows it: a destination with its write mask, a source with its
-/// modifier and swizzle.
-pub fn param_text(p: &Param, destination: bool, version: Version) -> String {
-    let mut s = String::new();
-    // Writing into a String cannot fail.
-    let _ = if destination { dst_text(p, version, &mut s) } else { src_text(p, version, &mut s) };
-    s
-}
-
-/// Register, relative address and write mask of a destination.
-fn dst_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
+/// A destination: register, relative address and write mask (`o0[aL].xy`).
+pub(super) fn write_destination<W: fmt::Write + ?Sized>(
+    p: &Param,
+    version: Version,
+    out: &mut W,
+) -> fmt::Result {
     operand::write_register_name(p.register_type(), p.number(), version, out)?;
-    relative_text(p, version, out)?;
+    write_relative(p, version, out)?;
     operand::write_mask(p.write_mask(), out)
 }
 
 /// A source: modifier, register, relative address, swizzle (`-r0_abs.x`, `c0[a0.x]`).
-fn src_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
+pub(super) fn write_source<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     let m = p.source_modifier();
     match m {
-        1 | 3 | 5 | 8 | 12 => out.write_char('-')?,
+        1 | 3 | 5 | 8 | 12 => out.write_str("-")?,
         6 => out.write_str("1 - ")?,
-        13 => out.write_char('!')?,
+        13 => out.write_str("!")?,
         _ => {}
     }
     operand::write_register_name(p.register_type(), p.number(), version, out)?;
-    relative_text(p, version, out)?;
+    write_relative(p, version, out)?;
     match m {
         2 | 3 => out.write_str("_bias")?,
         4 | 5 => out.write_str("_bx2")?,
@@ -776,18 +556,18 @@ fn src_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) ->
 }
 
 /// `[a0.x]`, `[aL]`; shader model 1 has no address token and always means `a0.x`.
-fn relative_text<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
+fn write_relative<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     if !p.is_relative() {
         return Ok(());
     }
-    out.write_char('[')?;
+    out.write_str("[")?;
     match p.rel {
         Some(r) => {
-            let rp = Param { token: r, rel: None, offset: 0 };
-            operand::write_register_name(rp.register_type(), rp.number(), version, out)?;
-            operand::write_swizzle(rp.swizzle(), out)?;
+            let address = Param { token: r, rel: None, offset: 0 };
+            operand::write_register_name(address.register_type(), address.number(), version, out)?;
+            operand::write_swizzle(address.swizzle(), out)?;
         }
         None => out.write_str("a0.x")?,
     }
-    out.write_char(']')
+    out.write_str("]")
 }
