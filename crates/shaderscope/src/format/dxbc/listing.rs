@@ -194,6 +194,12 @@ impl<P: ?Sized> fmt::Write for Comments<'_, P> {
         self.line.push_str(s);
         Ok(())
     }
+
+    // Padding to a column comes a character at a time.
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.line.push(c);
+        Ok(())
+    }
 }
 
 /// The absolute offset of the chunk whose payload starts at `payload`.

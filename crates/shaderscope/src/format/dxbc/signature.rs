@@ -215,8 +215,12 @@ pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
 
 /// A 4-component mask as fxc prints it: `xy  `, `   w` (the low four bits; the others are
 /// not components).
-pub fn mask_text(mask: u8) -> String {
-    "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect()
+pub fn mask_text(mask: u8) -> &'static str {
+    const MASKS: [&str; 16] = [
+        "    ", "x   ", " y  ", "xy  ", "  z ", "x z ", " yz ", "xyz ", //
+        "   w", "x  w", " y w", "xy w", "  zw", "x zw", " yzw", "xyzw",
+    ];
+    MASKS.get(usize::from(mask & 0xF)).copied().unwrap_or("    ")
 }
 
 #[cfg(test)]
@@ -251,10 +255,11 @@ mod tests {
 
     #[test]
     fn mask_texts_name_the_set_components() {
-        assert_eq!(mask_text(0), "    ");
-        assert_eq!(mask_text(0b1001), "x  w");
-        assert_eq!(mask_text(0xF), "xyzw");
-        assert_eq!(mask_text(0xF8), "   w");
+        for mask in 0..=255u8 {
+            let want: String =
+                "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect();
+            assert_eq!(mask_text(mask), want, "mask {mask:#x}");
+        }
     }
 
     #[test]
