@@ -710,3 +710,38 @@ fn the_lone_slash_of_fxc_9_30_starts_the_next_line() {
     let d = Dxbc::parse(&bytes).unwrap();
     assert!(header_text(&d, Generation::Fxc9_30).ends_with("//\n/"));
 }
+
+/// Bytes between chunks are kept, annotated and, when not zero, reported where they are;
+/// chunks that overlap are reported.
+#[test]
+fn gaps_and_overlaps_are_found_where_they_are() {
+    let mut bytes = container(&[(b"AAAA", vec![1; 4]), (b"BBBB", vec![2; 4])]);
+    // A 4-byte gap of 0xEE before the second chunk (which moves from 52 to 56).
+    bytes.splice(52..52, [0xEE; 4]);
+    bytes[36..40].copy_from_slice(&56u32.to_le_bytes());
+    let total = bytes.len() as u32;
+    bytes[24..28].copy_from_slice(&total.to_le_bytes());
+    let sum = checksum::compute(&bytes);
+    bytes[4..20].copy_from_slice(&sum);
+    let d = Dxbc::parse(&bytes).unwrap();
+    let findings = crate::any::Container::validate(&d);
+    let texts: Vec<(u64, &str)> = findings.iter().map(|f| (f.offset, f.message.as_str())).collect();
+    assert_eq!(texts, vec![(52, "4 non-zero bytes between chunks before chunk 1 (BBBB)")]);
+    let mut a = crate::dump::Annotations::new();
+    crate::any::Container::annotate(&d, &mut a);
+    let mut dump = String::new();
+    a.render(&bytes, &mut dump);
+    assert!(dump.contains("0x0034 | ee ee ee ee             | padding before chunk"), "{dump}");
+    assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
+
+    // The second index entry points at the first chunk (checksum left as it was).
+    bytes[36..40].copy_from_slice(&40u32.to_le_bytes());
+    let d = Dxbc::parse(&bytes).unwrap();
+    let findings = crate::any::Container::validate(&d);
+    let texts: Vec<(u64, &str)> = findings.iter().skip(1).map(|f| (f.offset, f.message.as_str())).collect();
+    assert_eq!(
+        texts,
+        vec![(40, "chunk 1 (AAAA) overlaps chunk 0 (AAAA)"), (40, "chunk 1 repeats the tag AAAA")]
+    );
+    assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
+}

@@ -223,6 +223,42 @@ mod tests {
         let f = Frame::parse(&bytes).unwrap();
         assert_eq!(f.chunks[0].fourcc, FourCC(*b"AAAA"));
         assert_eq!(f.trailing, b"junk");
+        let layout = f.layout();
+        assert_eq!(layout.offsets, vec![first as u32, second as u32]);
+        assert_eq!(layout.filler, vec![(40, vec![0xAB; 4]), (total - 3, vec![0xCD; 3])]);
+        assert_eq!(layout.gap_before(second), Some(&(40, vec![0xAB; 4])));
+        assert_eq!(layout.gap_before(first), None);
+        assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
+        // An edit lays the chunks out afresh, packed in index order.
+        let mut b = Builder::from_frame(&f);
+        b.push(*b"CCCC", vec![]);
+        let fresh = Frame::parse(&b.finish().unwrap()).unwrap().layout();
+        assert_eq!(
+            (fresh.offsets, fresh.filler),
+            (vec![44, 56, 68], vec![(53, vec![0; 3]), (66, vec![0; 2])])
+        );
+    }
+
+    #[test]
+    fn chunks_that_share_bytes_or_sit_in_the_index_are_reproduced() {
+        let mut b = Builder::new();
+        b.push(*b"AAAA", vec![1u8, 2, 3, 4]);
+        let mut bytes = b.finish().unwrap();
+        // Three index entries: the chunk, the same chunk again, and a "chunk" read from the
+        // header's own bytes (its size word is the chunk count, 3).
+        bytes.splice(36..36, [0u8; 8]);
+        let at = 44u32;
+        bytes[28..32].copy_from_slice(&3u32.to_le_bytes());
+        bytes[32..36].copy_from_slice(&at.to_le_bytes());
+        bytes[36..40].copy_from_slice(&at.to_le_bytes());
+        bytes[40..44].copy_from_slice(&24u32.to_le_bytes());
+        let total = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&total.to_le_bytes());
+        let sum = checksum::compute(&bytes);
+        bytes[4..20].copy_from_slice(&sum);
+        let f = Frame::parse(&bytes).unwrap();
+        assert_eq!((f.chunks[2].fourcc.0, f.chunks[2].data), (56u32.to_le_bytes(), &[44u8, 0, 0][..]));
+        assert!(f.layout().filler.is_empty());
         assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
     }
 }
