@@ -67,10 +67,21 @@ pub fn pica(data: &[u8]) {
     let _ = shaderscope::isa::pica::check_program(&words, words.len().min(128));
 }
 
-/// DXBC containers: parse, round trip, listing.
+/// DXBC containers: parse, round trip, listing (plain through `parse_any`, and HTML, whose
+/// every line must be one `<div>`), the decoded program.
 pub fn dxbc(data: &[u8]) {
-    if let Ok(d) = shaderscope::format::dxbc::Dxbc::parse(data) {
+    use shaderscope::format::dxbc::{Dxbc, listing};
+    if let Ok(d) = Dxbc::parse(data) {
         assert_eq!(d.to_builder().finish().ok().as_deref(), Some(data), "DXBC does not round-trip");
+        let mut html = shaderscope::print::Html::default();
+        if listing::write_listing(&d, &listing::ListingOptions::default(), &mut html).is_ok() {
+            for line in html.finish().lines() {
+                assert!(line.starts_with("<div") && line.ends_with("</div>"), "HTML line {line:?}");
+            }
+        }
+        if let Some(Ok(p)) = d.sm4() {
+            let _ = p.instructions().count();
+        }
     }
     parse_any(data);
 }

@@ -76,8 +76,8 @@ fn bench(c: &mut Criterion) {
                 for (f, sum) in data.iter().zip(sums) {
                     out.clear();
                     if let Ok(d) = Dxbc::parse(f) {
-                        let opts = listing::ListingOptions { checksum: Some(sum), ..Default::default() };
-                        let _ = listing::listing_buf(&d, &opts, &mut out);
+                        let opts = listing::ListingOptions::default().with_checksum(sum);
+                        let _ = listing::write_listing(&d, &opts, &mut out);
                     }
                     black_box(out.len());
                 }

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{Row, corpus_dir, manifest};
+use shaderscope::Container;
 use shaderscope::format::dxbc::{Dxbc, Generation, GenerationSource, listing};
-use shaderscope::{Container, print::TextBuf};
+use shaderscope::print::{Ansi, Html, TextBuf};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -112,6 +113,13 @@ fn reference_generation_is_929(reference: &[String]) -> bool {
     reference.iter().any(|l| l == "// Name                 Index   Mask Register SysValue Format   Used")
 }
 
+/// The comment tables of `d` as fxc `generation` prints them.
+fn header_text(d: &Dxbc<'_>, generation: Generation) -> String {
+    let mut t = TextBuf::default();
+    listing::header(d, generation, None, &mut t).unwrap();
+    t.into_string()
+}
+
 struct Pair {
     row: Row,
     binary: PathBuf,
@@ -148,10 +156,8 @@ fn listing_comment_tables_match_fxc() {
         let reference =
             drop_fxc_cmdline(lines(&String::from_utf8_lossy(&std::fs::read(&p.listing).unwrap())));
         let d = Dxbc::parse(&data).unwrap();
-        let mut s = String::new();
         let (generation, why) = d.generation();
-        listing::header(&d, generation, &mut s);
-        let got = lines(&s);
+        let got = lines(&header_text(&d, generation));
         let want = comment_tables(&reference);
         let got = &got[..want.len().min(got.len())];
         let e = per_source.entry(source(&p.row)).or_default();
@@ -162,9 +168,7 @@ fn listing_comment_tables_match_fxc() {
         }
         if why == GenerationSource::Default && reference_generation_is_929(want) {
             // Proven exception: check that printing as 9.29 gives the reference.
-            let mut s = String::new();
-            listing::header(&d, Generation::Fxc9_29, &mut s);
-            let as929 = lines(&s);
+            let as929 = lines(&header_text(&d, Generation::Fxc9_29));
             assert_eq!(&as929[..want.len().min(as929.len())], want, "{}: not even as fxc 9.29", p.row.path);
             e.2 += 1;
             continue;
@@ -184,6 +188,66 @@ fn listing_comment_tables_match_fxc() {
         );
     }
     assert!(failures.is_empty(), "{} listings differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every listing through the HTML and colour sinks: each line is one `<div>` whose spans open
+/// and close inside it, one after the other; colour is reset before every line break; and the
+/// comment tables carry the offsets of what they show (each input-signature row that of its
+/// element, each resource-binding row that of its binding).
+#[test]
+fn html_and_colour_listings_are_well_formed_and_carry_offsets() {
+    let Some(root) = corpus_dir() else { return };
+    let mut rows_checked = 0;
+    for (row, path) in containers(&root) {
+        let data = std::fs::read(&path).unwrap();
+        let d = Dxbc::parse(&data).unwrap();
+        let mut html = Html::default();
+        if d.disasm(&Default::default(), &mut html).is_err() {
+            continue;
+        }
+        let html = html.finish();
+        for line in html.lines() {
+            let inner = line
+                .strip_prefix("<div")
+                .and_then(|l| l.strip_suffix("</div>"))
+                .and_then(|l| l.split_once('>'))
+                .map(|(_, inner)| inner)
+                .unwrap_or_else(|| panic!("{}: not one <div> a line: {line:?}", row.path));
+            let mut open = false;
+            for tag in inner.split('<').skip(1) {
+                if tag.starts_with("span class=") && !open {
+                    open = true;
+                } else if tag.starts_with("/span>") && open {
+                    open = false;
+                } else {
+                    panic!("{}: tags do not nest in {line:?}", row.path);
+                }
+            }
+            assert!(!open, "{}: a span is left open in {line:?}", row.path);
+        }
+        let mut ansi = Ansi::default();
+        d.disasm(&Default::default(), &mut ansi).unwrap();
+        for line in ansi.out.split('\n') {
+            if let Some(at) = line.rfind("\x1b[") {
+                assert!(
+                    line[at..].starts_with("\x1b[0m"),
+                    "{}: colour runs past the line end: {line:?}",
+                    row.path
+                );
+            }
+        }
+        let elements = d.input.iter().flat_map(|s| &s.elements);
+        for (offset, name) in elements
+            .map(|e| (e.offset, e.name.text()))
+            .chain(d.rdef.iter().flat_map(|r| &r.bindings).map(|b| (b.offset, b.name.text())))
+        {
+            let want = format!("<div data-offset=\"{offset}\"><span class=\"cm\">// {name} ");
+            assert!(html.contains(&want), "{}: no line {want:?}", row.path);
+            rows_checked += 1;
+        }
+    }
+    println!("{rows_checked} signature and binding rows found at their offsets");
+    assert!(rows_checked > 2500, "only {rows_checked} rows checked");
 }
 
 /// The four programs vkd3d 1.14 could not parse (docs/dxbc.md §5.4), where present.
@@ -361,14 +425,11 @@ fn listings_match_fxc() {
         }
         let d = Dxbc::parse(&data).unwrap();
         let got = full_listing(&d, &Default::default()).unwrap_or_default();
-        // The three ways to get the listing agree: a plain printer, one that takes every line
-        // with its offset, and the text-only fast path.
+        // A printer that takes every line with its offset gets the same text.
         let mut with_offsets = LineSink::default();
         listing::write_listing(&d, &Default::default(), &mut with_offsets).unwrap();
         assert_eq!(lines(&with_offsets.text), got, "{}: line-by-line listing differs", row.path);
-        let mut text = String::new();
-        listing::listing_text(&d, &Default::default(), &mut text).unwrap();
-        assert_eq!(lines(&text), got, "{}: listing_text differs", row.path);
+        assert!(with_offsets.lines_with_offset > 0, "{}: no line has an offset", row.path);
         if got == want {
             counts[0] += 1;
             continue;
@@ -376,13 +437,10 @@ fn listings_match_fxc() {
         let (generation, why) = d.generation();
         let mut alternatives = Vec::new();
         if why == GenerationSource::Default {
-            alternatives.push(listing::ListingOptions {
-                generation: Some(Generation::Fxc9_29),
-                ..Default::default()
-            });
+            alternatives.push(listing::ListingOptions::default().with_generation(Generation::Fxc9_29));
         }
         if generation == Generation::Fxc10 {
-            alternatives.push(listing::ListingOptions { legacy_crt: true, ..Default::default() });
+            alternatives.push(listing::ListingOptions::default().with_legacy_crt(true));
         }
         if alternatives.iter().any(|o| full_listing(&d, o).as_ref() == Some(&want)) {
             counts[1] += 1;

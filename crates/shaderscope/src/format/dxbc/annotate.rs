@@ -1,15 +1,12 @@
 //! `dump` for DXBC: the header, the index, and each chunk's fields.
 
 use super::Dxbc;
-use super::container::{Chunk, HEADER_SIZE, Layout};
+use super::chunks::Words;
+use super::container::{Chunk, HEADER_SIZE};
 use super::rdef::Rdef;
 use super::signature::{ElementLayout, Signature};
 use crate::dump::Annotations;
-use crate::toolkit::le_u32;
-
-fn word(data: &[u8], at: usize) -> u32 {
-    le_u32(data, at).unwrap_or(0)
-}
+use crate::toolkit::{Cstr, Endian};
 
 /// Annotate every byte of the container.
 pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
@@ -21,46 +18,42 @@ pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
         16,
         format!(
             "checksum {} ({})",
-            super::checksum::hex(&f.checksum),
+            super::checksum::hex(&f.header.checksum),
             if d.checksum_ok() { "matches" } else { "does not match the contents" }
         ),
     );
-    a.field(20, 4, format!("version word: {}", f.version));
-    a.field(24, 4, format!("container size: {}", f.total_size));
+    a.field(20, 4, format!("version word: {}", f.header.one.get()));
+    a.field(24, 4, format!("container size: {}", f.header.total_size.get()));
     a.field(28, 4, format!("chunk count: {}", f.chunks.len()));
     let index_len = 4 * f.chunks.len() as u64;
     a.section(HEADER_SIZE as u64, index_len, "chunk index");
-    for c in &f.chunks {
-        a.field(
-            (HEADER_SIZE + 4 * c.index) as u64,
-            4,
-            format!("chunk {} ({}) at 0x{:x}", c.index, c.fourcc, c.offset),
-        );
+    for (i, c) in f.chunks.iter().enumerate() {
+        a.field((HEADER_SIZE + 4 * i) as u64, 4, format!("chunk {i} ({}) at 0x{:x}", c.fourcc, c.offset));
     }
-    if let Layout::Packed { order, gaps, .. } = &f.layout {
-        for (k, g) in gaps.iter().enumerate() {
-            if g.is_empty() {
-                continue;
-            }
-            if let Some(c) = order.get(k).and_then(|&i| f.chunks.get(i)) {
-                a.field((c.offset - g.len()) as u64, g.len() as u64, "padding before chunk");
-            }
+    let layout = f.layout();
+    for c in &f.chunks {
+        if let Some((at, gap)) = layout.gap_before(c.offset) {
+            a.field(u64::from(*at), gap.len() as u64, "padding before chunk");
         }
     }
-    for c in &f.chunks {
-        chunk(d, c, a);
+    for (i, c) in f.chunks.iter().enumerate() {
+        chunk(d, i, c, a);
     }
     if !f.trailing.is_empty() {
-        a.field(u64::from(f.total_size), f.trailing.len() as u64, "bytes after the declared container size");
+        a.field(
+            u64::from(f.header.total_size.get()),
+            f.trailing.len() as u64,
+            "bytes after the declared container size",
+        );
     }
 }
 
-fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     let start = c.offset as u64;
     a.section(
         start,
         8 + c.data.len() as u64,
-        format!("chunk {} {} ({})", c.index, c.fourcc, super::chunk_description(&c.fourcc.0)),
+        format!("chunk {index} {} ({})", c.fourcc, super::chunk_description(&c.fourcc.0)),
     );
     a.field(start, 4, format!("FourCC \"{}\"", c.fourcc));
     a.field(start + 4, 4, format!("size: {}", c.data.len()));
@@ -79,7 +72,8 @@ fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             }
         }
         b"SHDR" | b"SHEX" => {
-            let v = word(c.data, 0);
+            let r = c.reader(Endian::Little);
+            let v = r.u32_at(0, "version token").unwrap_or(0);
             let p = d.program.filter(|p| p.chunk.offset == c.offset);
             a.field(
                 base as u64,
@@ -89,7 +83,11 @@ fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                     p.map(|p| format!(" ({})", p.version_text())).unwrap_or_default()
                 ),
             );
-            a.field(base as u64 + 4, 4, format!("length: {} tokens", word(c.data, 4)));
+            a.field(
+                base as u64 + 4,
+                4,
+                format!("length: {} tokens", r.u32_at(4, "length token").unwrap_or(0)),
+            );
             if c.data.len() > 8 {
                 a.field(
                     base as u64 + 8,
@@ -99,9 +97,9 @@ fn chunk(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             }
         }
         b"STAT" => {
-            for i in 0..c.data.len() / 4 {
+            for (i, w) in Words::new(c.data).iter().enumerate() {
                 let name = super::chunks::STAT_FIELDS.get(i).copied().unwrap_or("unknown");
-                a.field((base + 4 * i) as u64, 4, format!("{name}: {}", word(c.data, 4 * i)));
+                a.field((base + 4 * i) as u64, 4, format!("{name}: {w}"));
             }
         }
         b"SFI0" => {
@@ -239,10 +237,15 @@ fn string_padding(c: &Chunk<'_>, last_string_end: usize, a: &mut Annotations) {
     }
 }
 
+/// Absolute offset just past a string's NUL.
+fn string_end(s: &Cstr<'_>) -> usize {
+    s.offset as usize + s.len() + 1
+}
+
 /// A string and the 0xAB bytes fxc writes after it up to the next 4-byte boundary.
-fn string(a: &mut Annotations, c: &Chunk<'_>, s: &super::text::Cstr<'_>, label: &str) {
-    let end = s.offset + s.len() + 1;
-    a.field(s.offset as u64, s.len() as u64 + 1, format!("{label} \"{s}\""));
+fn string(a: &mut Annotations, c: &Chunk<'_>, s: &Cstr<'_>, label: &str) {
+    let end = s.offset as usize + s.len() + 1;
+    a.field(s.offset, s.len() as u64 + 1, format!("{label} \"{s}\""));
     let rel = end.saturating_sub(c.data_offset());
     let aligned = (rel + 3) & !3;
     let pad = aligned - rel;
@@ -253,7 +256,7 @@ fn string(a: &mut Annotations, c: &Chunk<'_>, s: &super::text::Cstr<'_>, label: 
 }
 
 fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
-    let last = s.elements.iter().map(|e| e.name.offset + e.name.len() + 1).max().unwrap_or(0);
+    let last = s.elements.iter().map(|e| string_end(&e.name)).max().unwrap_or(0);
     string_padding(c, last, a);
     let base = c.data_offset() as u64;
     a.field(base, 4, format!("element count: {}", s.elements.len()));
@@ -280,26 +283,26 @@ fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
 }
 
 fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
-    let mut last = r.creator.offset + r.creator.len() + 1;
+    let mut last = string_end(&r.creator);
     for cb in &r.constant_buffers {
-        last = last.max(cb.name.offset + cb.name.len() + 1);
+        last = last.max(string_end(&cb.name));
         for v in &cb.variables {
-            last = last.max(v.name.offset + v.name.len() + 1);
+            last = last.max(string_end(&v.name));
             if let Some(d) = v.default {
                 last = last.max(c.data_offset() + v.default_offset as usize + d.len());
             }
         }
     }
     for t in &r.types {
-        if let Some(n) = t.name {
-            last = last.max(n.offset + n.len() + 1);
+        if let Some(n) = &t.name {
+            last = last.max(string_end(n));
         }
         for m in &t.members {
-            last = last.max(m.name.offset + m.name.len() + 1);
+            last = last.max(string_end(&m.name));
         }
     }
     for b in &r.bindings {
-        last = last.max(b.name.offset + b.name.len() + 1);
+        last = last.max(string_end(&b.name));
     }
     string_padding(c, last, a);
     let base = c.data_offset() as u64;

@@ -1,9 +1,10 @@
 //! The smaller chunks: STAT (statistics), SFI0 (required features), IFCE (class linkage),
 //! Aon9 (the Direct3D 9 program of `*_level_9_x` targets) and RTS0 (root signature).
 
-use super::text::Cstr;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader};
+use crate::toolkit::raw::{LittleEndian, U32};
+use crate::toolkit::{Cstr, Endian, Reader};
+use zerocopy::FromBytes;
 
 /// STAT: instruction statistics, 29 words (SM4) or 37 (SM5), as in `D3D11_SHADER_DESC`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,19 +77,20 @@ impl<'a> Stat<'a> {
     }
 }
 
-/// Little-endian `u32` words read in place (no copy: every listing reads two or three of them).
+/// Little-endian `u32` words read in place.
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
-pub struct Words<'a>(&'a [u8]);
+pub struct Words<'a>(&'a [U32<LittleEndian>]);
 
 impl<'a> Words<'a> {
     /// The whole words of `bytes` (a partial last word is left out).
     pub fn new(bytes: &'a [u8]) -> Self {
-        Words(bytes.get(..bytes.len() / 4 * 4).unwrap_or(&[]))
+        let whole = bytes.get(..bytes.len() / 4 * 4).unwrap_or(&[]);
+        Words(<[U32<LittleEndian>]>::ref_from_bytes(whole).unwrap_or(&[]))
     }
 
     /// Number of words.
     pub fn len(&self) -> usize {
-        self.0.len() / 4
+        self.0.len()
     }
 
     /// True when there are none.
@@ -98,19 +100,12 @@ impl<'a> Words<'a> {
 
     /// Word `i`.
     pub fn get(&self, i: usize) -> Option<u32> {
-        let at = i.checked_mul(4)?;
-        let w = self.0.get(at..)?.first_chunk::<4>()?;
-        Some(u32::from_le_bytes(*w))
+        self.0.get(i).map(|w| w.get())
     }
 
     /// The words in order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + 'a {
-        self.0.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
-    }
-
-    /// The bytes the words are read from.
-    pub fn bytes(&self) -> &'a [u8] {
-        self.0
+        self.0.iter().map(|w| w.get())
     }
 }
 
@@ -290,7 +285,8 @@ impl<'a> Ifce<'a> {
         };
         check(type_count.saturating_add(instance_count), class_offset, 12, "IFCE class table")?;
         check(slot_records, slot_offset, 16, "IFCE interface slots")?;
-        let mut c = Reader::with_base(data, base as u64, Endian::Little);
+        let strings = Reader::with_base(data, base as u64, Endian::Little);
+        let mut c = strings.clone();
         c.seek(class_offset as usize, "IFCE class table")?;
         let mut class_types = Vec::with_capacity(type_count as usize);
         for _ in 0..type_count {
@@ -298,7 +294,7 @@ impl<'a> Ifce<'a> {
             let name_off = c.u32("IFCE class type")?;
             class_types.push(ClassType {
                 offset: at as usize,
-                name: Cstr::at(data, base, name_off, "IFCE class type name", at)?,
+                name: strings.cstr_at(name_off as usize, "IFCE class type name")?,
                 id: c.u16("IFCE class type")?,
                 cb_stride: c.u16("IFCE class type")?,
                 texture: c.u16("IFCE class type")?,
@@ -311,7 +307,7 @@ impl<'a> Ifce<'a> {
             let name_off = c.u32("IFCE class instance")?;
             class_instances.push(ClassInstance {
                 offset: at as usize,
-                name: Cstr::at(data, base, name_off, "IFCE class instance name", at)?,
+                name: strings.cstr_at(name_off as usize, "IFCE class instance name")?,
                 ty: c.u16("IFCE class instance")?,
                 unknown: c.u16("IFCE class instance")?,
                 cb: c.u16("IFCE class instance")?,

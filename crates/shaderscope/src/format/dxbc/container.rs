@@ -1,65 +1,56 @@
-//! The DXBC container: header, chunk index and chunks, parsed without copying, plus the
-//! layout facts (chunk order in the file, padding between chunks, bytes after the last chunk)
-//! that the writer needs to give back the same bytes.
+//! The DXBC container: header, chunk index and chunks, read in place, plus the layout (where
+//! each chunk sits, and the bytes no structure claims) that the writer needs to give back the
+//! same bytes.
 
 use super::checksum;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader};
-use std::borrow::Cow;
+use crate::toolkit::raw::{LittleEndian, U32};
+use crate::toolkit::{Endian, Reader, layout};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
-/// Size of the fixed header: magic, checksum, version word, total size, chunk count.
-pub const HEADER_SIZE: usize = 32;
+pub use crate::toolkit::{CHUNK_HEADER_SIZE, Chunk, FourCC};
 
-pub use crate::toolkit::FourCC;
-
-/// One chunk of the container, borrowed from the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Chunk<'a> {
-    /// The chunk's position in the chunk index.
-    pub index: usize,
-    /// Its four-character code.
-    pub fourcc: FourCC,
-    /// Absolute offset of the chunk header (the FourCC).
-    pub offset: usize,
-    /// The chunk's payload (after the 8-byte chunk header).
-    pub data: &'a [u8],
+/// The fixed header at the start of every container; the chunk index (one `u32` offset per
+/// chunk) follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct Header {
+    /// `DXBC`.
+    pub magic: FourCC,
+    /// The checksum of everything after this field (see [`checksum`]).
+    pub checksum: [u8; 16],
+    /// 1 in every file of Microsoft's compilers.
+    pub one: U32<LittleEndian>,
+    /// Size of the container in bytes, header included.
+    pub total_size: U32<LittleEndian>,
+    /// Number of chunks.
+    pub chunk_count: U32<LittleEndian>,
 }
 
-impl Chunk<'_> {
-    /// Absolute offset of the payload's first byte.
-    pub fn data_offset(&self) -> usize {
-        self.offset + 8
-    }
-    /// Absolute end of the payload.
-    pub fn end(&self) -> usize {
-        self.offset + 8 + self.data.len()
-    }
-}
+/// Size of the fixed header.
+pub const HEADER_SIZE: usize = size_of::<Header>();
 
-/// Where the chunks sit in the file, as the writer must reproduce it.
+/// Where the chunks of a parsed container sit and what lies between them: what the writer
+/// needs to give back the same bytes ([`Frame::layout`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Layout<'a> {
-    /// Chunks follow the index one after another without overlapping. `order` lists chunk
-    /// indices in file order; `gaps[i]` are the bytes before the i-th chunk in file order
-    /// (normally empty), `tail` the bytes from the last chunk's end to the declared size.
-    Packed {
-        /// Chunk indices in file order (borrowed from [`CHUNK_INDICES`] when that is the
-        /// index order, as in compiler output, so that nothing is allocated).
-        order: Cow<'static, [usize]>,
-        /// Bytes before each chunk (in file order; borrowed from [`NO_GAPS`] when there are
-        /// none, as in compiler output).
-        gaps: Cow<'a, [&'a [u8]]>,
-        /// Bytes after the last chunk, up to the declared container size.
-        tail: &'a [u8],
-    },
-    /// Chunks overlap, share bytes or sit inside the header or index. Such a file is kept as
-    /// its original index and body; any edit re-packs the chunks.
-    Irregular {
-        /// The original chunk offsets, in index order.
-        offsets: Vec<u32>,
-        /// Everything from the end of the index to the declared container size.
-        body: &'a [u8],
-    },
+pub struct Layout {
+    /// The declared container size.
+    pub size: usize,
+    /// Where each chunk's header sits, in index order. Compiler output has the chunks one
+    /// after the other in index order; other files may order them otherwise, leave bytes
+    /// between them, or let them overlap.
+    pub offsets: Vec<u32>,
+    /// The bytes of the container that neither the header, the index nor a chunk covers
+    /// (padding between chunks, bytes after the last one), as (offset, bytes) runs.
+    pub filler: Vec<(u32, Vec<u8>)>,
+}
+
+impl Layout {
+    /// The filler run that ends where a chunk starting at `offset` begins: the bytes between
+    /// it and what comes before it.
+    pub fn gap_before(&self, offset: usize) -> Option<&(u32, Vec<u8>)> {
+        self.filler.iter().find(|(at, bytes)| *at as usize + bytes.len() == offset)
+    }
 }
 
 /// The parsed container frame.
@@ -67,16 +58,10 @@ pub enum Layout<'a> {
 pub struct Frame<'a> {
     /// The whole input.
     pub data: &'a [u8],
-    /// Stored checksum (bytes 4..20).
-    pub checksum: [u8; 16],
-    /// The header word after the checksum (always 1 in files from Microsoft's compilers).
-    pub version: u32,
-    /// Declared container size.
-    pub total_size: u32,
-    /// Chunks in index order.
+    /// The fixed header, read in place.
+    pub header: &'a Header,
+    /// Chunks in index order (a chunk's index is its position here).
     pub chunks: Vec<Chunk<'a>>,
-    /// How the chunks are laid out.
-    pub layout: Layout<'a>,
     /// Bytes after the declared container size (not part of the container; kept).
     pub trailing: &'a [u8],
 }
@@ -86,137 +71,75 @@ impl<'a> Frame<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Self> {
         let mut r = Reader::new(data, Endian::Little);
         r.magic(b"DXBC", "DXBC header")?;
-        let checksum = r.array::<16>("DXBC header")?;
-        let version = r.u32("DXBC header")?;
-        let size_at = r.original_position();
-        let total_size = r.u32("DXBC header")?;
-        let count_at = r.original_position();
-        let count = r.u32("DXBC header")?;
-        if (total_size as usize) < HEADER_SIZE {
+        let header: &Header = r.read_at(0, "DXBC header")?;
+        let total_size = header.total_size.get() as usize;
+        let count = header.chunk_count.get();
+        if total_size < HEADER_SIZE {
             return Err(Error::invalid(
-                size_at,
+                24,
                 "DXBC header",
                 format!("container size {total_size} is smaller than the 32-byte header"),
             ));
         }
-        if total_size as usize > data.len() {
-            return Err(Error::truncated(0, "DXBC container", u64::from(total_size), data.len() as u64));
+        if total_size > data.len() {
+            return Err(Error::truncated(0, "DXBC container", total_size as u64, data.len() as u64));
         }
-        let container = data.get(..total_size as usize).unwrap_or(data);
-        let trailing = data.get(total_size as usize..).unwrap_or(&[]);
-        let index_bytes = (count as u64).saturating_mul(4);
-        if index_bytes > (container.len() - HEADER_SIZE) as u64 {
+        let (container, trailing) = data.split_at_checked(total_size).unwrap_or((data, &[]));
+        let after_header = container.len() - HEADER_SIZE;
+        let index_bytes = u64::from(count) * 4;
+        if index_bytes > after_header as u64 {
             return Err(Error::invalid(
-                count_at,
+                28,
                 "DXBC chunk index",
                 format!(
-                    "{count} chunks need {index_bytes} bytes of index, but the container has {} after the header",
-                    container.len() - HEADER_SIZE
+                    "{count} chunks need {index_bytes} bytes of index, but the container has {after_header} after the header"
                 ),
             ));
         }
-        // The index is read in place (its size was checked above), not copied out first.
-        let index = container.get(HEADER_SIZE..HEADER_SIZE + 4 * count as usize).unwrap_or(&[]);
-        let index_end = HEADER_SIZE + index.len();
+        let r = Reader::new(container, Endian::Little);
         let mut chunks = Vec::with_capacity(count as usize);
-        for (i, entry) in index.chunks_exact(4).enumerate() {
-            let off = u32::from_le_bytes(entry.try_into().unwrap_or_default());
-            let entry_at = (HEADER_SIZE + 4 * i) as u64;
-            // Error texts are built only on failure: this loop runs for every chunk of every file.
-            let mut c = Reader::new(container, Endian::Little);
-            c.seek(off as usize, "chunk").map_err(|_| {
-                Error::out_of_bounds(
-                    entry_at,
+        for i in 0..count as usize {
+            let entry_at = HEADER_SIZE + 4 * i;
+            let offset = r.u32_at(entry_at, "DXBC chunk index")?;
+            if offset as usize > container.len() {
+                return Err(Error::out_of_bounds(
+                    entry_at as u64,
                     format!("chunk {i} offset"),
-                    u64::from(off),
-                    8,
+                    u64::from(offset),
+                    CHUNK_HEADER_SIZE as u64,
                     container.len() as u64,
-                )
-            })?;
-            let (tag, size) = match (c.array::<4>("header"), c.u32("header")) {
-                (Ok(t), Ok(s)) => (t, s),
-                (Err(e), _) | (_, Err(e)) => return Err(e.context(&format!("chunk {i} "))),
-            };
-            let body = c.bytes(size as usize, "chunk").map_err(|_| {
-                Error::out_of_bounds(
-                    u64::from(off) + 4,
-                    format!("chunk {i} ({})", FourCC(tag).name()),
-                    u64::from(off) + 8,
-                    u64::from(size),
-                    container.len() as u64,
-                )
-            })?;
-            chunks.push(Chunk { index: i, fourcc: FourCC(tag), offset: off as usize, data: body });
+                ));
+            }
+            let chunk =
+                Chunk::read(&r, offset as usize, "header").map_err(|e| e.context(&format!("chunk {i} ")))?;
+            chunks.push(chunk);
         }
-        let layout = layout_of(container, &chunks, index_end);
-        Ok(Frame { data, checksum, version, total_size, chunks, layout, trailing })
+        Ok(Frame { data, header, chunks, trailing })
     }
 
     /// The container bytes (up to the declared size).
     pub fn container(&self) -> &'a [u8] {
-        self.data.get(..self.total_size as usize).unwrap_or(self.data)
+        self.data.get(..self.header.total_size.get() as usize).unwrap_or(self.data)
     }
 
     /// The checksum computed over the container's bytes.
     pub fn computed_checksum(&self) -> [u8; 16] {
         checksum::compute(self.container())
     }
-}
 
-/// `0, 1, 2, …`: the file order of a container whose chunks follow their index order.
-pub static CHUNK_INDICES: [usize; 64] = chunk_indices();
-
-/// The gaps of a container whose chunks follow each other without a byte between them.
-pub static NO_GAPS: [&[u8]; 64] = [&[]; 64];
-
-#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
-const fn chunk_indices() -> [usize; 64] {
-    let mut t = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = i;
-        i += 1;
-    }
-    t
-}
-
-fn layout_of<'a>(container: &'a [u8], chunks: &[Chunk<'a>], index_end: usize) -> Layout<'a> {
-    let irregular = || Layout::Irregular {
-        offsets: chunks.iter().map(|c| c.offset as u32).collect(),
-        body: container.get(index_end..).unwrap_or(&[]),
-    };
-    // Compilers write the chunks in index order: then there is nothing to sort or to store.
-    let in_index_order = chunks.windows(2).all(|w| w.first().map(|c| c.offset) <= w.get(1).map(|c| c.offset));
-    let order: Cow<'static, [usize]> = match CHUNK_INDICES.get(..chunks.len()) {
-        Some(indices) if in_index_order => Cow::Borrowed(indices),
-        _ => {
-            let mut order: Vec<usize> = (0..chunks.len()).collect();
-            order.sort_by_key(|&i| chunks.get(i).map(|c| c.offset).unwrap_or(0));
-            Cow::Owned(order)
+    /// Where the chunks sit and the bytes between them. The pieces are the header with the
+    /// index, and each chunk; the filler is what they leave.
+    pub fn layout(&self) -> Layout {
+        let container = self.container();
+        let index_end = HEADER_SIZE + 4 * self.chunks.len();
+        let piece = |start: usize, end: usize| (start, container.get(start..end).unwrap_or(&[]).to_vec());
+        let pieces: Vec<(usize, Vec<u8>)> = std::iter::once(piece(0, index_end))
+            .chain(self.chunks.iter().map(|c| piece(c.offset, c.end())))
+            .collect();
+        Layout {
+            size: container.len(),
+            offsets: self.chunks.iter().map(|c| c.offset as u32).collect(),
+            filler: layout::filler(container, container.len(), &pieces),
         }
-    };
-    // The bytes before the chunk at `i` of the file order, if it does not overlap the previous one.
-    let gap =
-        |pos: usize, c: &Chunk<'_>| (c.offset >= pos).then(|| container.get(pos..c.offset).unwrap_or(&[]));
-    let mut pos = index_end;
-    let mut gapless = true;
-    for &i in order.iter() {
-        let Some(g) = chunks.get(i).and_then(|c| gap(pos, c)) else { return irregular() };
-        gapless &= g.is_empty();
-        pos = chunks.get(i).map_or(pos, Chunk::end);
     }
-    let tail = container.get(pos..).unwrap_or(&[]);
-    let gaps: Cow<'a, [&'a [u8]]> = match NO_GAPS.get(..chunks.len()) {
-        Some(none) if gapless => Cow::Borrowed(none),
-        _ => {
-            let mut gaps = Vec::with_capacity(chunks.len());
-            let mut pos = index_end;
-            for c in order.iter().filter_map(|&i| chunks.get(i)) {
-                gaps.push(gap(pos, c).unwrap_or(&[]));
-                pos = c.end();
-            }
-            Cow::Owned(gaps)
-        }
-    };
-    Layout::Packed { order, gaps, tail }
 }

@@ -7,6 +7,7 @@ use super::signature::{Signature, format_name, system_value_name};
 use super::{Dxbc, checksum, chunk_description};
 use crate::any::DisasmOptions;
 use crate::error::Result;
+use crate::model::Stage;
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
@@ -24,7 +25,7 @@ fn checksum_status(d: &Dxbc<'_>) -> &'static str {
 pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
     let f = &d.frame;
     let _ = writeln!(s, "format:    DXBC container");
-    let _ = writeln!(s, "size:      {} bytes (declared {})", f.data.len(), f.total_size);
+    let _ = writeln!(s, "size:      {} bytes (declared {})", f.data.len(), f.header.total_size.get());
     let stored = checksum::hex(&d.stored_checksum());
     match checksum_status(d) {
         "ok" => {
@@ -51,11 +52,11 @@ pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
         let _ = writeln!(s, "level 9:   D3D9 program of {} bytes", a.program.len());
     }
     let _ = writeln!(s, "chunks:    {}", f.chunks.len());
-    for c in &f.chunks {
+    for (i, c) in f.chunks.iter().enumerate() {
         let _ = writeln!(
             s,
             "  {:>2}  {:<6} offset 0x{:06x}  size {:>7}  {}",
-            c.index,
+            i,
             c.fourcc.name(),
             c.offset,
             c.data.len(),
@@ -142,8 +143,9 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
     let chunks: Vec<Value> = f
         .chunks
         .iter()
-        .map(|c| {
-            json!({"index": c.index, "fourcc": c.fourcc.name(), "offset": c.offset, "size": c.data.len(),
+        .enumerate()
+        .map(|(i, c)| {
+            json!({"index": i, "fourcc": c.fourcc.name(), "offset": c.offset, "size": c.data.len(),
                    "description": chunk_description(&c.fourcc.0)})
         })
         .collect();
@@ -151,7 +153,7 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
         "format": "dxbc",
         "summary": summary(d),
         "size": f.data.len(),
-        "declared_size": f.total_size,
+        "declared_size": f.header.total_size.get(),
         "checksum": {
             "status": checksum_status(d),
             "stored": checksum::hex(&d.stored_checksum()),
@@ -317,7 +319,7 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
     }
     if let (Some(st), Some(p)) = (&d.stat, &d.program) {
         match p.stage {
-            super::Stage::Geometry => {
+            Stage::Geometry => {
                 obj.insert(
                     "geometry_shader".into(),
                     json!({"input_primitive": st.get(23), "input_primitive_name": reflect::primitive(st.get(23)),
@@ -325,7 +327,7 @@ pub fn info_json(d: &Dxbc<'_>) -> Value {
                            "max_output_vertices": st.get(25)}),
                 );
             }
-            super::Stage::Hull | super::Stage::Domain => {
+            Stage::Hull | Stage::Domain => {
                 obj.insert(
                     "tessellation".into(),
                     json!({"control_points": st.get(30), "output_primitive": st.get(31),

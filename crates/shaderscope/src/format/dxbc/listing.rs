@@ -14,17 +14,29 @@
 //! <program>
 //! // Approximately N instruction slots used
 //! ```
+//!
+//! Everything but the program is comment lines. Each goes to the printer as one line: announced
+//! with [`Printer::start_line`] and the absolute offset of the structure it shows (a signature
+//! element, a resource binding, a constant buffer or variable, a level-9 mapping, the chunk of
+//! a title line) when there is one, its text one [`Style::Comment`] token, the line break
+//! unstyled.
 
+use super::chunks::{Aon9, CbMapping, RootPayload, RootSignature, RuntimeConstant, SamplerMapping};
+use super::container::CHUNK_HEADER_SIZE;
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
-use super::signature::{Signature, SignatureKind, format_index, system_value_index};
-use super::{Dxbc, Generation, Stage};
+use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
+use super::{Dxbc, Generation};
 use crate::any::DisasmOptions;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::model::Stage;
 use crate::print::{Printer, Style, TextBuf};
-use std::fmt::Write;
+use std::borrow::Cow;
+use std::fmt::{self, Write};
 
-/// Options of the DXBC listing.
+/// Options of the DXBC listing. Build them with [`Default`] and the `with_*` methods (or set
+/// the fields of a default value).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ListingOptions {
     /// Print as this fxc generation instead of the one the file suggests.
     pub generation: Option<Generation>,
@@ -37,9 +49,8 @@ pub struct ListingOptions {
     pub offsets: bool,
     /// Show each instruction's raw tokens.
     pub raw: bool,
-    /// The container's checksum when the caller has already computed it (for example for a
-    /// batch of files with [`super::checksum::compute_many`]); `None` computes it. It decides
-    /// fxc's note on containers whose stored checksum is wrong.
+    /// The container's checksum when the caller has already computed it; `None` computes it.
+    /// It decides fxc's note on containers whose stored checksum is wrong.
     pub checksum: Option<[u8; 16]>,
 }
 
@@ -47,6 +58,36 @@ impl ListingOptions {
     /// The DXBC options that follow from the generic ones.
     pub fn from_disasm(o: &DisasmOptions) -> Self {
         ListingOptions { offsets: o.offsets, raw: o.raw, ..o.dxbc.clone() }
+    }
+
+    /// Print as fxc `generation` prints.
+    pub fn with_generation(mut self, generation: Generation) -> Self {
+        self.generation = Some(generation);
+        self
+    }
+
+    /// Round decimal ties as fxc 10 on an old C runtime does ([`ListingOptions::legacy_crt`]).
+    pub fn with_legacy_crt(mut self, on: bool) -> Self {
+        self.legacy_crt = on;
+        self
+    }
+
+    /// Show (or not) each instruction's byte offset.
+    pub fn with_offsets(mut self, on: bool) -> Self {
+        self.offsets = on;
+        self
+    }
+
+    /// Show (or not) each instruction's raw tokens.
+    pub fn with_raw(mut self, on: bool) -> Self {
+        self.raw = on;
+        self
+    }
+
+    /// Use this already computed container checksum.
+    pub fn with_checksum(mut self, checksum: [u8; 16]) -> Self {
+        self.checksum = Some(checksum);
+        self
     }
 }
 
@@ -61,63 +102,210 @@ pub struct ProgramContext {
     pub legacy_crt: bool,
 }
 
-/// Write the whole listing.
-pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer) -> Result<()> {
+/// Write the whole listing: the comment tables, the program and the footer. On an error the
+/// text written so far stays in `out`.
+pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut P) -> Result<()> {
     if let Some((_, e)) = d.chunk_errors.first() {
         return Err(e.clone());
     }
     let generation = opts.generation.unwrap_or_else(|| d.generation().0);
-    let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
-    let mut s = TextBuf::with_capacity(4096 + d.program.map_or(0, |p| p.chunk.data.len() * 4));
-    header_with(d, generation, opts.checksum, &mut s);
-    out.start_line(None);
-    let _ = out.styled(Style::Comment, s.as_str());
+    header(d, generation, opts.checksum, out)?;
     if let Some(p) = &d.program {
-        if true {
-            super::program::print_to(p, &ctx, opts, out)?;
-        } else {
-            // One buffer, one write: plain text and colour do not use line offsets.
-            s.clear();
-            let r = super::program::print(d, p, &ctx, opts, &mut s);
-            let _ = out.write_str(s.as_str());
-            r?;
-        }
+        let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
+        super::program::print_to(p, &ctx, opts, &mut &mut *out)?;
     }
-    s.clear();
+    let mut c = Comments::new(out);
     if d.program.is_none() {
-        no_program(d, &mut s);
+        no_program(d, &mut c).map_err(sink_failed)?;
     }
-    footer(d, &mut s);
-    out.start_line(None);
-    let _ = out.styled(Style::Comment, s.as_str());
-    Ok(())
+    footer(d, &mut c).map_err(sink_failed)
+}
+
+/// Everything before the program: the comment tables, as fxc `generation` prints them.
+/// `checksum` is the container's computed checksum when the caller already has it.
+pub fn header<P: Printer + ?Sized>(
+    d: &Dxbc<'_>,
+    generation: Generation,
+    checksum: Option<[u8; 16]>,
+    out: &mut P,
+) -> Result<()> {
+    let mut c = Comments::new(out);
+    tables(d, generation, checksum, &mut c).map_err(sink_failed)
+}
+
+fn sink_failed(_: fmt::Error) -> Error {
+    Error::invalid(0, "listing", "the output sink failed")
+}
+
+/// The comment lines of the listing, written one at a time.
+struct Comments<'o, P: ?Sized> {
+    out: &'o mut P,
+    /// The text of the line being written.
+    line: String,
+}
+
+impl<'o, P: Printer + ?Sized> Comments<'o, P> {
+    fn new(out: &'o mut P) -> Self {
+        Comments { out, line: String::new() }
+    }
+
+    /// End the line being written; it shows the structure at `offset`.
+    fn end(&mut self, offset: Option<u64>) -> fmt::Result {
+        self.out.start_line(offset);
+        if !self.line.is_empty() {
+            self.out.styled(Style::Comment, &self.line)?;
+            self.line.clear();
+        }
+        self.out.write_str("\n")
+    }
+
+    /// A whole line of text, showing the structure at `offset`.
+    fn line(&mut self, offset: Option<u64>, text: &str) -> fmt::Result {
+        self.line.push_str(text);
+        self.end(offset)
+    }
+
+    /// Lines of text that show no structure of their own. Text after the last line break
+    /// starts the next line (fxc 9.30's lone `/`).
+    fn text(&mut self, text: &str) -> fmt::Result {
+        let mut rest = text;
+        while let Some((line, after)) = rest.split_once('\n') {
+            self.line(None, line)?;
+            rest = after;
+        }
+        self.line.push_str(rest);
+        Ok(())
+    }
+
+    /// Write a started line that nothing ended, without a line break.
+    fn finish(&mut self) -> fmt::Result {
+        if self.line.is_empty() {
+            return Ok(());
+        }
+        self.out.start_line(None);
+        self.out.styled(Style::Comment, &self.line)?;
+        self.line.clear();
+        Ok(())
+    }
+}
+
+impl<P: ?Sized> fmt::Write for Comments<'_, P> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.line.push_str(s);
+        Ok(())
+    }
+
+    // Padding to a column comes a character at a time.
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.line.push(c);
+        Ok(())
+    }
+}
+
+/// The absolute offset of the chunk whose payload starts at `payload`.
+fn chunk_at(payload: usize) -> Option<u64> {
+    payload.checked_sub(CHUNK_HEADER_SIZE).map(|o| o as u64)
+}
+
+/// The comment tables ([`header`]).
+fn tables<P: Printer + ?Sized>(
+    d: &Dxbc<'_>,
+    generation: Generation,
+    checksum: Option<[u8; 16]>,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
+    c.line(None, "//")?;
+    match &d.rdef {
+        Some(r) => write!(c, "// Generated by {}", r.creator.text())?,
+        None => c.write_str("// Generated by Microsoft (R) D3D Shader Disassembler")?,
+    }
+    c.end(d.rdef.as_ref().map(|r| r.creator.offset))?;
+    c.line(None, "//")?;
+    if d.rdef.is_some() {
+        c.line(None, "//")?;
+    }
+    match generation {
+        Generation::Fxc9_29 => c.text("//\n//\n")?,
+        Generation::Fxc9_30 if d.rdef.is_some() => c.line(None, "///")?,
+        Generation::Fxc9_30 => c.text("/")?,
+        _ => {}
+    }
+    notes(d, generation, checksum, c)?;
+    if let Some(r) = &d.rdef {
+        buffer_definitions(r, c)?;
+        resource_bindings(r, d, generation, c)?;
+    }
+    let stage = d.program.map(|p| p.stage);
+    for sig in [&d.patch_constant, &d.input, &d.output].into_iter().flatten() {
+        signature(sig, stage, generation, c)?;
+    }
+    if let Some(a) = &d.aon9 {
+        level9(d, a, c)?;
+    }
+    tessellation(d, c)?;
+    class_linkage(d, c)?;
+    if let Some(st) = d.stat.as_ref().filter(|st| st.get(28) != 0) {
+        c.line(Some((st.offset + 4 * 28) as u64), "// Pixel Shader runs at sample frequency")?;
+        c.line(None, "//")?;
+    }
+    c.finish()
+}
+
+fn notes<P: Printer + ?Sized>(
+    d: &Dxbc<'_>,
+    generation: Generation,
+    checksum: Option<[u8; 16]>,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
+    if generation == Generation::Fxc9_29 {
+        return Ok(());
+    }
+    if d.stored_checksum() != checksum.unwrap_or_else(|| d.computed_checksum()) {
+        c.line(Some(4), "// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.")?;
+        c.text("//\n//\n")?;
+    }
+    let Some(sfi0) = &d.sfi0 else { return Ok(()) };
+    // 0x2 (raw and structured buffers on 4.x) is never noted.
+    let wanted: Vec<&str> = super::chunks::FEATURE_FLAGS
+        .iter()
+        .filter(|f| sfi0.flags & f.0 != 0 && f.0 != 0x2)
+        .map(|f| f.2)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    c.line(chunk_at(sfi0.offset), "// Note: shader requires additional functionality:")?;
+    for w in wanted {
+        write!(c, "//       {w}")?;
+        c.end(None)?;
+    }
+    c.text("//\n//\n")
 }
 
 /// Containers without an SM4/5 program: DXIL programs are named, not disassembled; a root
 /// signature is described in the HLSL root-signature language.
-fn no_program(d: &Dxbc<'_>, s: &mut TextBuf) {
-    if let Some(c) = d.chunk(b"DXIL").or_else(|| d.chunk(b"ILDB")) {
-        let _ = writeln!(
-            s,
+fn no_program<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    if let Some(chunk) = d.chunk(b"DXIL").or_else(|| d.chunk(b"ILDB")) {
+        write!(
+            c,
             "// {} program of {} bytes (DXIL is not disassembled; `extract` gives the chunk)",
-            c.fourcc,
-            c.data.len()
-        );
+            chunk.fourcc,
+            chunk.data.len()
+        )?;
+        c.end(Some(chunk.offset as u64))?;
     }
     if let Some(rs) = &d.root_signature {
-        root_signature_buf(rs, s);
+        root_lines(rs, c)?;
     }
+    Ok(())
 }
 
 /// A root signature as the HLSL root-signature language spells it, one element a line.
-pub fn root_signature_text(rs: &super::chunks::RootSignature, s: &mut String) {
-    let mut t = TextBuf::from(std::mem::take(s));
-    root_signature_buf(rs, &mut t);
-    *s = t.into_string();
+pub fn root_signature<P: Printer + ?Sized>(rs: &RootSignature, out: &mut P) -> Result<()> {
+    root_lines(rs, &mut Comments::new(out)).map_err(sink_failed)
 }
 
-fn root_signature_buf(rs: &super::chunks::RootSignature, s: &mut TextBuf) {
-    use super::chunks::RootPayload;
+fn root_lines<P: Printer + ?Sized>(rs: &RootSignature, c: &mut Comments<'_, P>) -> fmt::Result {
     let visibility = |v: u32| match v {
         0 => "",
         1 => ", visibility=SHADER_VISIBILITY_VERTEX",
@@ -129,12 +317,14 @@ fn root_signature_buf(rs: &super::chunks::RootSignature, s: &mut TextBuf) {
         7 => ", visibility=SHADER_VISIBILITY_MESH",
         _ => ", visibility=?",
     };
-    let _ = writeln!(s, "// Root signature {}:", if rs.version == 2 { "1.1" } else { "1.0" });
-    let _ = writeln!(s, "//   RootFlags(0x{:x})", rs.flags);
+    write!(c, "// Root signature {}:", if rs.version == 2 { "1.1" } else { "1.0" })?;
+    c.end(chunk_at(rs.offset))?;
+    write!(c, "//   RootFlags(0x{:x})", rs.flags)?;
+    c.end(Some(rs.offset as u64 + 20))?;
     for p in &rs.parameters {
         match &p.payload {
             RootPayload::Table { ranges } => {
-                let _ = write!(s, "//   DescriptorTable(");
+                c.write_str("//   DescriptorTable(")?;
                 for (i, r) in ranges.iter().enumerate() {
                     let (kind, letter) = match r.range_type {
                         0 => ("SRV", 't'),
@@ -144,31 +334,31 @@ fn root_signature_buf(rs: &super::chunks::RootSignature, s: &mut TextBuf) {
                         _ => ("?", '?'),
                     };
                     if i > 0 {
-                        s.push_str(", ");
+                        c.write_str(", ")?;
                     }
                     let count =
                         if r.count == u32::MAX { "unbounded".to_string() } else { r.count.to_string() };
-                    let _ = write!(
-                        s,
+                    write!(
+                        c,
                         "{kind}({letter}{}, numDescriptors={count}, space={}",
                         r.base_register, r.space
-                    );
+                    )?;
                     if r.table_offset != u32::MAX {
-                        let _ = write!(s, ", offset={}", r.table_offset);
+                        write!(c, ", offset={}", r.table_offset)?;
                     }
                     if let Some(f) = r.flags {
-                        let _ = write!(s, ", flags=0x{f:x}");
+                        write!(c, ", flags=0x{f:x}")?;
                     }
-                    s.push(')');
+                    c.write_str(")")?;
                 }
-                let _ = writeln!(s, "{})", visibility(p.visibility));
+                write!(c, "{})", visibility(p.visibility))?;
             }
             RootPayload::Constants { register, space, count } => {
-                let _ = writeln!(
-                    s,
+                write!(
+                    c,
                     "//   RootConstants(num32BitConstants={count}, b{register}, space={space}{})",
                     visibility(p.visibility)
-                );
+                )?;
             }
             RootPayload::Descriptor { register, space, flags } => {
                 let (kind, letter) = match p.parameter_type {
@@ -176,17 +366,18 @@ fn root_signature_buf(rs: &super::chunks::RootSignature, s: &mut TextBuf) {
                     3 => ("SRV", 't'),
                     _ => ("UAV", 'u'),
                 };
-                let _ = write!(s, "//   {kind}({letter}{register}, space={space}");
+                write!(c, "//   {kind}({letter}{register}, space={space}")?;
                 if let Some(f) = flags {
-                    let _ = write!(s, ", flags=0x{f:x}");
+                    write!(c, ", flags=0x{f:x}")?;
                 }
-                let _ = writeln!(s, "{})", visibility(p.visibility));
+                write!(c, "{})", visibility(p.visibility))?;
             }
         }
+        c.end(Some(p.offset as u64))?;
     }
     for smp in &rs.static_samplers {
-        let _ = writeln!(
-            s,
+        write!(
+            c,
             "//   StaticSampler(s{}, space={}, filter=0x{:x}, addressU={}, addressV={}, addressW={}, mipLODBias={:?}, maxAnisotropy={}, comparisonFunc={}, borderColor={}, minLOD={:?}, maxLOD={:?}{})",
             smp.register,
             smp.space,
@@ -201,135 +392,27 @@ fn root_signature_buf(rs: &super::chunks::RootSignature, s: &mut TextBuf) {
             smp.min_lod,
             smp.max_lod,
             visibility(smp.visibility)
-        );
+        )?;
+        c.end(Some(smp.offset as u64))?;
     }
-}
-
-/// The whole listing as text, appended to `s`.
-pub fn listing_text(d: &Dxbc<'_>, opts: &ListingOptions, s: &mut String) -> Result<()> {
-    let mut t = TextBuf::from(std::mem::take(s));
-    let r = listing_buf(d, opts, &mut t);
-    *s = t.into_string();
-    r
-}
-
-/// The whole listing appended to one buffer (the fast path of `disasm`): no intermediate
-/// string, no copy. On an error the text written so far stays in `s`.
-pub fn listing_buf(d: &Dxbc<'_>, opts: &ListingOptions, s: &mut TextBuf) -> Result<()> {
-    if let Some((_, e)) = d.chunk_errors.first() {
-        return Err(e.clone());
-    }
-    let generation = opts.generation.unwrap_or_else(|| d.generation().0);
-    header_with(d, generation, opts.checksum, s);
-    let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
-    if let Some(p) = &d.program {
-        super::program::print(d, p, &ctx, opts, s)?;
-    } else {
-        no_program(d, s);
-    }
-    footer(d, s);
     Ok(())
 }
 
 /// `// Approximately N instruction slots used`, from STAT (0 without it).
-fn footer(d: &Dxbc<'_>, s: &mut TextBuf) {
-    let n = d.stat.as_ref().map(|s| s.instruction_count()).unwrap_or(0);
-    s.push_str("// Approximately ");
-    s.push_u64(u64::from(n));
-    s.push_str(" instruction slots used\n");
-}
-
-/// Everything before the program: the comment tables.
-pub fn header(d: &Dxbc<'_>, generation: Generation, s: &mut String) {
-    let mut t = TextBuf::from(std::mem::take(s));
-    header_buf(d, generation, &mut t);
-    *s = t.into_string();
-}
-
-/// [`header`] into a [`TextBuf`].
-pub fn header_buf(d: &Dxbc<'_>, generation: Generation, s: &mut TextBuf) {
-    header_with(d, generation, None, s);
-}
-
-/// [`header_buf`] with the container's checksum, if already computed.
-fn header_with(d: &Dxbc<'_>, generation: Generation, checksum: Option<[u8; 16]>, s: &mut TextBuf) {
-    let creator = d.rdef.as_ref().map(|r| r.creator.text());
-    s.push_str("//\n// Generated by ");
-    s.push_str(creator.as_deref().unwrap_or("Microsoft (R) D3D Shader Disassembler"));
-    s.push_str("\n//\n");
-    if let Some(r) = &d.rdef {
-        s.push_str("//\n");
-        match generation {
-            Generation::Fxc9_29 => s.push_str("//\n//\n"),
-            Generation::Fxc9_30 => s.push_str("///\n"),
-            _ => {}
-        }
-        notes(d, generation, checksum, s);
-        buffer_definitions(r, s);
-        resource_bindings(r, d, generation, s);
-    } else {
-        match generation {
-            Generation::Fxc9_29 => s.push_str("//\n//\n"),
-            Generation::Fxc9_30 => s.push('/'),
-            _ => {}
-        }
-        notes(d, generation, checksum, s);
-    }
-    let stage = d.program.map(|p| p.stage);
-    if let Some(sig) = &d.patch_constant {
-        signature(sig, stage, generation, s);
-    }
-    if let Some(sig) = &d.input {
-        signature(sig, stage, generation, s);
-    }
-    if let Some(sig) = &d.output {
-        signature(sig, stage, generation, s);
-    }
-    if let Some(a) = &d.aon9 {
-        level9(d, a, s);
-    }
-    tessellation(d, s);
-    class_linkage(d, s);
-    if d.stat.as_ref().is_some_and(|st| st.get(28) != 0) {
-        s.push_str("// Pixel Shader runs at sample frequency\n//\n");
-    }
-}
-
-fn notes(d: &Dxbc<'_>, generation: Generation, checksum: Option<[u8; 16]>, s: &mut TextBuf) {
-    if generation == Generation::Fxc9_29 {
-        return;
-    }
-    if d.stored_checksum() != checksum.unwrap_or_else(|| d.computed_checksum()) {
-        s.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
-    }
-    let flags = d.sfi0.as_ref().map(|f| f.flags).unwrap_or(0);
-    // 0x2 (raw and structured buffers on 4.x) is never noted; most files need nothing else.
-    if flags & !0x2 == 0 {
-        return;
-    }
-    let mut wanted = super::chunks::FEATURE_FLAGS
-        .iter()
-        .filter(|f| flags & f.0 != 0 && f.0 != 0x2)
-        .map(|f| f.2)
-        .peekable();
-    if wanted.peek().is_some() {
-        s.push_str("// Note: shader requires additional functionality:\n");
-        for w in wanted {
-            s.push_str("//       ");
-            s.push_str(w);
-            s.push('\n');
-        }
-        s.push_str("//\n//\n");
-    }
+fn footer<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    let n = d.stat.as_ref().map_or(0, |s| s.instruction_count());
+    write!(c, "// Approximately {n} instruction slots used")?;
+    c.end(d.stat.as_ref().map(|s| s.offset as u64))
 }
 
 // ------------------------------------------------------------------ Buffer Definitions
 
-fn buffer_definitions(r: &Rdef<'_>, s: &mut TextBuf) {
+fn buffer_definitions<P: Printer + ?Sized>(r: &Rdef<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
     if r.constant_buffers.is_empty() {
-        return;
+        return Ok(());
     }
-    s.push_str("// Buffer Definitions: \n//\n");
+    c.line(chunk_at(r.offset), "// Buffer Definitions: ")?;
+    c.line(None, "//")?;
     let mut budget = type_budget(r);
     for cb in &r.constant_buffers {
         let title = match cb.kind {
@@ -338,37 +421,46 @@ fn buffer_definitions(r: &Rdef<'_>, s: &mut TextBuf) {
             3 => "Resource bind info for",
             _ => "cbuffer",
         };
-        s.push_str("// ");
-        s.push_str(title);
-        s.push(' ');
-        push_cstr(s, &cb.name);
-        s.push_str("\n// {\n//\n");
-        variables(r, cb, &mut budget, s);
-        s.push_str("//\n// }\n//\n");
+        write!(c, "// {title} {}", cb.name.text())?;
+        c.end(Some(cb.offset as u64))?;
+        c.text("// {\n//\n")?;
+        variables(r, cb, &mut budget, c)?;
+        c.text("//\n// }\n//\n")?;
     }
-    s.push_str("//\n");
+    c.line(None, "//")
 }
 
-fn variables(r: &Rdef<'_>, cb: &ConstantBuffer<'_>, budget: &mut usize, s: &mut TextBuf) {
+fn variables<P: Printer + ?Sized>(
+    r: &Rdef<'_>,
+    cb: &ConstantBuffer<'_>,
+    budget: &mut usize,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
     for (i, v) in cb.variables.iter().enumerate() {
         let Some(ty) = r.ty(v.ty) else { continue };
         if i > 0 && ty.class == 5 {
-            s.push_str("//   \n");
+            c.line(None, "//   ")?;
         }
-        let tail = Tail::Variable { start: v.start, size: v.size, used: v.used() };
-        declaration(r, ty, &cstr_bytes(&v.name), 0, v.start, tail, budget, s);
+        let declared = Declared {
+            name: &v.name.text(),
+            depth: 0,
+            start: v.start,
+            tail: Tail::Variable { start: v.start, size: v.size, used: v.used() },
+            offset: v.offset as u64,
+        };
+        declaration(r, ty, &declared, budget, c)?;
         if let Some(def) = v.default {
-            s.push_str("//      =");
-            for x in def.chunks_exact(4).filter_map(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes) {
-                s.push_str(" 0x");
-                s.push_hex(u64::from(x), 8);
+            c.write_str("//      =")?;
+            for w in super::chunks::Words::new(def).iter() {
+                write!(c, " 0x{w:08x}")?;
             }
-            s.push_str(" \n");
+            c.write_str(" ")?;
+            c.end(Some(r.offset as u64 + u64::from(v.default_offset)))?;
         }
     }
+    Ok(())
 }
 
-/// One declaration (a variable or a struct member) at nesting `depth`, followed by `tail`.
 /// What follows a declaration: `// Offset: N` for struct members, `// Offset: N Size: M
 /// [unused]` for variables.
 #[derive(Clone, Copy)]
@@ -377,109 +469,85 @@ enum Tail {
     Variable { start: u32, size: u32, used: bool },
 }
 
-/// The padding up to column `width` (`written` columns are taken) and `tail`, with the line
-/// end, built in a [`Row`] and written in one piece.
-fn write_tail(s: &mut TextBuf, written: usize, width: usize, tail: Tail) {
-    // The padding (at most 35 columns) and the tail (at most 48 bytes) fit a short row.
-    let mut row = Row::<128>::blank();
-    row.skip(width.saturating_sub(written));
-    match tail {
-        Tail::Member(at) => {
-            row.text(b"// Offset: ");
-            row.number(at, 4);
-        }
-        Tail::Variable { start, size, used } => {
-            row.text(b"// Offset: ");
-            row.number(start, 4);
-            row.text(b" Size: ");
-            row.number(size, 5);
-            if !used {
-                row.text(b" [unused]");
+impl fmt::Display for Tail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Tail::Member(at) => write!(f, "// Offset: {at:>4}"),
+            Tail::Variable { start, size, used } => {
+                write!(f, "// Offset: {start:>4} Size: {size:>5}")?;
+                if !used {
+                    f.write_str(" [unused]")?;
+                }
+                Ok(())
             }
         }
     }
-    row.text(b"\n");
-    s.push_ascii(row.bytes());
 }
 
-/// End a declaration that started at byte `decl_start` of `s`: pad it to `width` columns and
-/// append its tail.
-fn finish_declaration(s: &mut TextBuf, decl_start: usize, width: usize, tail: Tail) {
-    // Columns count characters; an ASCII declaration (the rule) has one a byte, and checking
-    // that takes a few word-sized steps where counting takes one a byte.
-    let written = match s.as_bytes().get(decl_start..) {
-        Some(d) if d.is_ascii() => d.len(),
-        _ => s.chars_since(decl_start),
-    };
-    write_tail(s, written, width, tail);
-}
-
-/// One declaration (a variable or a struct member) at nesting `depth`.
-#[allow(clippy::too_many_arguments)]
-fn declaration(
-    r: &Rdef<'_>,
-    ty: &Type<'_>,
-    name: &[u8],
+/// A variable or struct member to declare.
+struct Declared<'n> {
+    name: &'n str,
+    /// Struct nesting.
     depth: usize,
+    /// Its offset in the constant buffer.
     start: u32,
     tail: Tail,
+    /// Absolute offset of its record.
+    offset: u64,
+}
+
+/// One declaration (a variable or a struct member): `type name;` padded to its column, then
+/// its tail; a struct spells out its members first.
+fn declaration<P: Printer + ?Sized>(
+    r: &Rdef<'_>,
+    ty: &Type<'_>,
+    decl: &Declared<'_>,
     budget: &mut usize,
-    s: &mut TextBuf,
-) {
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
     // Shared struct types expand once per use; a hostile file could nest them into an
     // exponential listing, so the expansion is bounded (far above anything fxc writes).
-    let Some(left) = budget.checked_sub(1) else { return };
+    let Some(left) = budget.checked_sub(1) else { return Ok(()) };
     *budget = left;
-    let indent = 3 + 4 * depth;
-    let width = 35usize.saturating_sub(4 * depth);
-    if ty.class == 5 && depth < 16 {
-        s.push_str("//");
-        push_spaces(s, indent);
-        s.push_str("struct");
+    let indent = 3 + 4 * decl.depth;
+    let width = 35usize.saturating_sub(4 * decl.depth);
+    let array = match ty.elements {
+        0 => String::new(),
+        n => format!("[{n}]"),
+    };
+    let text = if ty.class == 5 && decl.depth < 16 {
+        write!(c, "//{:indent$}struct", "")?;
         if let Some(n) = ty.name.as_ref().filter(|n| !n.is_empty()) {
-            s.push(' ');
-            push_cstr(s, n);
+            write!(c, " {}", n.text())?;
         }
-        s.push_str("\n//");
-        push_spaces(s, indent);
-        s.push_str("{\n//");
-        push_spaces(s, indent + 4);
-        s.push('\n');
+        c.end(Some(ty.offset as u64))?;
+        write!(c, "//{:indent$}{{", "")?;
+        c.end(None)?;
+        write!(c, "//{:1$}", "", indent + 4)?;
+        c.end(None)?;
         for (i, m) in ty.members.iter().enumerate() {
             let Some(mty) = r.ty(m.ty) else { continue };
             if i > 0 && mty.class == 5 {
-                s.push_str("//");
-                push_spaces(s, indent + 4);
-                s.push('\n');
+                write!(c, "//{:1$}", "", indent + 4)?;
+                c.end(None)?;
             }
-            let at = start.wrapping_add(m.start);
-            declaration(r, mty, &cstr_bytes(&m.name), depth + 1, at, Tail::Member(at), budget, s);
+            let at = decl.start.wrapping_add(m.start);
+            let member = Declared {
+                name: &m.name.text(),
+                depth: decl.depth + 1,
+                start: at,
+                tail: Tail::Member(at),
+                offset: m.offset as u64,
+            };
+            declaration(r, mty, &member, budget, c)?;
         }
-        s.push_str("//\n//");
-        push_spaces(s, indent);
-        let decl_start = s.len();
-        s.push_str("} ");
-        push_declarator(s, name, ty.elements);
-        finish_declaration(s, decl_start, width, tail);
-        return;
-    }
-    s.push_str("//");
-    push_spaces(s, indent);
-    let decl_start = s.len();
-    push_type_name(s, ty);
-    s.push(' ');
-    push_declarator(s, name, ty.elements);
-    finish_declaration(s, decl_start, width, tail);
-}
-
-fn push_declarator(s: &mut TextBuf, name: &[u8], elements: u16) {
-    s.push_ascii(name);
-    if elements > 0 {
-        s.push('[');
-        s.push_u64(u64::from(elements));
-        s.push(']');
-    }
-    s.push(';');
+        c.line(None, "//")?;
+        format!("}} {}{array};", decl.name)
+    } else {
+        format!("{} {}{array};", type_name(ty), decl.name)
+    };
+    write!(c, "//{:indent$}{text:<width$}{}", "", decl.tail)?;
+    c.end(Some(decl.offset))
 }
 
 /// How many declarations the listing or JSON expands for one RDEF.
@@ -489,18 +557,8 @@ pub fn type_budget(r: &Rdef<'_>) -> usize {
     size.saturating_mul(8).max(1 << 14)
 }
 
-fn push_spaces(s: &mut TextBuf, n: usize) {
-    s.push_spaces(n);
-}
-
 /// The HLSL spelling of a (non-struct) type: `float4`, `row_major float4x4`, `interface I`.
 pub fn type_name(ty: &Type<'_>) -> String {
-    let mut s = TextBuf::default();
-    push_type_name(&mut s, ty);
-    s.into_string()
-}
-
-fn push_type_name(s: &mut TextBuf, ty: &Type<'_>) {
     // 0–18 are the D3D9 (D3DX) parameter types, which D3D10 kept.
     let base = match ty.ty {
         0..=18 => crate::isa::d3d9::ctab::type_name(ty.ty),
@@ -515,118 +573,73 @@ fn push_type_name(s: &mut TextBuf, ty: &Type<'_>) {
         57 => "min16uint",
         _ => "",
     };
+    let name = ty.name.map(|n| n.text()).unwrap_or_default();
     match ty.class {
-        0 => s.push_str(base),
-        1 => {
-            s.push_str(base);
-            s.push_u64(u64::from(ty.columns));
-        }
-        2 | 3 => {
-            if ty.class == 2 {
-                s.push_str("row_major ");
-            }
-            s.push_str(base);
-            s.push_u64(u64::from(ty.rows));
-            s.push('x');
-            s.push_u64(u64::from(ty.columns));
-        }
-        6 | 7 => {
-            s.push_str("interface ");
-            if let Some(n) = ty.name {
-                s.push_str(&n.text());
-            }
-        }
-        _ => match ty.name {
-            Some(n) => s.push_str(&n.text()),
-            None => s.push_str(base),
-        },
+        0 => base.to_string(),
+        1 => format!("{base}{}", ty.columns),
+        2 => format!("row_major {base}{}x{}", ty.rows, ty.columns),
+        3 => format!("{base}{}x{}", ty.rows, ty.columns),
+        6 | 7 => format!("interface {name}"),
+        _ if ty.name.is_some() => name.into_owned(),
+        _ => base.to_string(),
     }
 }
 
 // ------------------------------------------------------------------ Resource Bindings
 
-fn resource_bindings(r: &Rdef<'_>, d: &Dxbc<'_>, generation: Generation, s: &mut TextBuf) {
+fn resource_bindings<P: Printer + ?Sized>(
+    r: &Rdef<'_>,
+    d: &Dxbc<'_>,
+    generation: Generation,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
     if r.bindings.is_empty() {
-        return;
+        return Ok(());
     }
     let sm51 = d.program.is_some_and(|p| p.is_sm51()) || r.bindings.iter().any(|b| b.space_id.is_some());
-    s.push_str("// Resource Bindings:\n//\n");
-    if sm51 {
-        s.push_str("// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n");
-        s.push_str("// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n");
-    } else if generation >= Generation::Fxc10 {
-        s.push_str(
-            "// Name                                 Type  Format         Dim      HLSL Bind  Count\n",
-        );
-        s.push_str(
-            "// ------------------------------ ---------- ------- ----------- -------------- ------\n",
-        );
+    let fxc10 = sm51 || generation >= Generation::Fxc10;
+    c.line(chunk_at(r.offset), "// Resource Bindings:")?;
+    c.line(None, "//")?;
+    c.text(if sm51 {
+        "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n\
+         // ------------------------------ ---------- ------- ----------- ------- -------------- ------\n"
+    } else if fxc10 {
+        "// Name                                 Type  Format         Dim      HLSL Bind  Count\n\
+         // ------------------------------ ---------- ------- ----------- -------------- ------\n"
     } else {
-        s.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
-        s.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
-    }
+        "// Name                                 Type  Format         Dim Slot Elements\n\
+         // ------------------------------ ---------- ------- ----------- ---- --------\n"
+    })?;
     for b in &r.bindings {
-        let mut row = Row::new();
-        row.text(b"// ");
-        row.name(&b.name, 30, s);
-        row.skip(1);
-        row.right(binding_type(b).as_bytes(), 10);
-        row.skip(1);
-        row.right_piece(&binding_format(b), 7);
-        row.skip(1);
-        row.right_piece(&binding_dimension(b), 11);
-        let mut count = Piece::blank();
-        match b.bind_count {
-            0 => count.text(b"unbounded"),
-            n => count.number(n, 0),
-        }
+        write!(
+            c,
+            "// {:<30} {:>10} {:>7} {:>11}",
+            b.name.text(),
+            binding_type(b),
+            binding_format(b),
+            binding_dimension(b)
+        )?;
+        let count: Cow<'_, str> = match b.bind_count {
+            0 => "unbounded".into(),
+            n => n.to_string().into(),
+        };
         let (upper, lower) = register_prefix(b);
-        let mut bind = Piece::blank();
-        bind.text(lower.as_bytes());
-        bind.number(b.bind_point, 0);
+        let [space, id] = b.space_id.unwrap_or([0, 0]);
         if sm51 {
-            let [space, id] = b.space_id.unwrap_or([0, 0]);
-            let mut range = Piece::blank();
-            range.text(upper.as_bytes());
-            range.number(id, 0);
-            row.skip(1);
-            row.right_piece(&range, 7);
-            if space != 0 {
-                bind.text(b",space");
-                bind.number(space, 0);
-            }
+            write!(c, " {:>7}", format!("{upper}{id}"))?;
         }
-        if sm51 || generation >= Generation::Fxc10 {
-            row.skip(1);
-            row.right_piece(&bind, 14);
-            row.skip(1);
-            row.right_piece(&count, 6);
-            row.text(b" \n");
+        if fxc10 {
+            let bind = match space {
+                0 => format!("{lower}{}", b.bind_point),
+                _ => format!("{lower}{},space{space}", b.bind_point),
+            };
+            write!(c, " {bind:>14} {count:>6} ")?;
         } else {
-            row.skip(1);
-            row.number(b.bind_point, 4);
-            row.skip(1);
-            row.right_piece(&count, 8);
-            row.text(b"\n");
+            write!(c, " {:>4} {count:>8}", b.bind_point)?;
         }
-        s.push_ascii(row.bytes());
+        c.end(Some(b.offset as u64))?;
     }
-    s.push_str("//\n//\n");
-}
-
-/// The bytes of a string of the file as the listing prints them (whole UTF-8 sequences): as
-/// they are when ASCII, the rule, which needs no validation; else the lossy text.
-fn cstr_bytes<'a>(c: &super::text::Cstr<'a>) -> std::borrow::Cow<'a, [u8]> {
-    if c.bytes.is_ascii() {
-        std::borrow::Cow::Borrowed(c.bytes)
-    } else {
-        std::borrow::Cow::Owned(c.text().into_owned().into_bytes())
-    }
-}
-
-/// Append a string of the file ([`cstr_bytes`]).
-fn push_cstr(s: &mut TextBuf, c: &super::text::Cstr<'_>) {
-    s.push_ascii(&cstr_bytes(c));
+    c.text("//\n//\n")
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -650,12 +663,12 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
     }
 }
 
-fn binding_format(b: &Binding<'_>) -> Piece {
-    let mut s = Piece::blank();
+/// The Format column: `NA`, `struct`, `byte`, or the return type and its component count.
+fn binding_format(b: &Binding<'_>) -> Cow<'static, str> {
     match b.input_type {
-        0 | 1 | 3 => s.text(b"NA"),
-        5 | 6 | 9 | 10 | 11 => s.text(b"struct"),
-        7 | 8 => s.text(b"byte"),
+        0 | 1 | 3 => "NA".into(),
+        5 | 6 | 9 | 10 | 11 => "struct".into(),
+        7 | 8 => "byte".into(),
         _ => {
             let base = match b.return_type {
                 1 => "unorm",
@@ -668,18 +681,17 @@ fn binding_format(b: &Binding<'_>) -> Piece {
                 8 => "cont",
                 _ => "",
             };
-            let comps = ((b.flags >> 2) & 3) + 1;
-            s.text(base.as_bytes());
-            if comps != 1 {
-                s.number(comps, 0);
+            match ((b.flags >> 2) & 3) + 1 {
+                1 => base.into(),
+                n => format!("{base}{n}").into(),
             }
         }
     }
-    s
 }
 
-fn binding_dimension(b: &Binding<'_>) -> Piece {
-    let mut s = Piece::blank();
+/// The Dim column: what a buffer is (`r/o`, `append`, …) or the texture dimension, with the
+/// sample count of multisampled textures.
+fn binding_dimension(b: &Binding<'_>) -> Cow<'static, str> {
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
@@ -690,8 +702,7 @@ fn binding_dimension(b: &Binding<'_>) -> Piece {
         _ => "",
     };
     if !fixed.is_empty() {
-        s.text(fixed.as_bytes());
-        return s;
+        return fixed.into();
     }
     let name = match b.dimension {
         1 => "buf",
@@ -707,454 +718,195 @@ fn binding_dimension(b: &Binding<'_>) -> Piece {
         11 => "bufex",
         _ => "NA",
     };
-    s.text(name.as_bytes());
     if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
-        s.number(b.samples, 0);
+        format!("{name}{}", b.samples).into()
+    } else {
+        name.into()
     }
-    s
 }
 
 // ------------------------------------------------------------------ Level 9
 
-fn level9(d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, s: &mut TextBuf) {
+fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    let title = chunk_at(a.offset);
     if !a.cb_mappings.is_empty() {
-        s.push_str("//\n// Constant buffer to DX9 shader constant mappings:\n//\n");
-        s.push_str("// Target Reg Buffer  Start Reg # of Regs        Data Conversion\n");
-        s.push_str("// ---------- ------- --------- --------- ----------------------\n");
+        c.line(None, "//")?;
+        c.line(title, "// Constant buffer to DX9 shader constant mappings:")?;
+        c.text(
+            "//\n\
+             // Target Reg Buffer  Start Reg # of Regs        Data Conversion\n\
+             // ---------- ------- --------- --------- ----------------------\n",
+        )?;
         for m in &a.cb_mappings {
-            cb_mapping_row(m, s);
+            write!(c, "{}", CbRow(m))?;
+            c.end(Some(m.offset as u64))?;
         }
-        s.push_str("//\n");
+        c.line(None, "//")?;
     }
     if !a.runtime_constants.is_empty() {
-        s.push_str("//\n// Runtime generated constant mappings:\n//\n");
-        s.push_str("// Target Reg                               Constant Description\n");
-        s.push_str("// ---------- --------------------------------------------------\n");
-        for c in &a.runtime_constants {
-            runtime_constant_row(c, s);
+        c.line(None, "//")?;
+        c.line(title, "// Runtime generated constant mappings:")?;
+        c.text(
+            "//\n\
+             // Target Reg                               Constant Description\n\
+             // ---------- --------------------------------------------------\n",
+        )?;
+        for rc in &a.runtime_constants {
+            write!(c, "{}", RuntimeRow(rc))?;
+            c.end(Some(rc.offset as u64))?;
         }
-        s.push_str("//\n");
+        c.line(None, "//")?;
     }
     if !a.sampler_mappings.is_empty() {
-        s.push_str("//\n// Sampler/Resource to DX9 shader sampler mappings:\n//\n");
-        s.push_str("// Target Sampler Source Sampler  Source Resource\n");
-        s.push_str("// -------------- --------------- ----------------\n");
+        c.line(None, "//")?;
+        c.line(title, "// Sampler/Resource to DX9 shader sampler mappings:")?;
+        c.text(
+            "//\n\
+             // Target Sampler Source Sampler  Source Resource\n\
+             // -------------- --------------- ----------------\n",
+        )?;
         for m in &a.sampler_mappings {
-            sampler_mapping_row(m, s);
+            write!(c, "{}", SamplerRow(m))?;
+            c.end(Some(m.offset as u64))?;
         }
-        s.push_str("//\n");
+        c.line(None, "//")?;
     }
-    s.push_str("//\n// Level9 shader bytecode:\n//\n");
-    super::program::level9(d, a, s);
+    c.line(None, "//")?;
+    c.line(title, "// Level9 shader bytecode:")?;
+    c.line(None, "//")?;
+    let mut program = TextBuf::default();
+    super::program::level9(d, a, &mut program);
+    c.text(program.as_str())
 }
 
-fn cb_mapping_row(m: &super::chunks::CbMapping, s: &mut TextBuf) {
-    let mut row = Row::new();
-    row.text(b"// ");
-    row.left_number(b"c", m.target.into(), 10);
-    row.skip(1);
-    row.left_number(b"cb", m.buffer.into(), 7);
-    row.skip(1);
-    row.number(m.start.into(), 9);
-    row.skip(1);
-    row.number(m.count.into(), 9);
-    row.text(b"  (");
-    for (i, c) in m.conversion.iter().enumerate() {
-        if i > 0 {
-            row.text(b",");
-        }
-        row.text(match c {
-            0 => b" FLT",
-            1 => b" INT",
-            2 => b"BOOL",
-            _ => b" UNK",
+/// A row of the constant-buffer mappings: `// c0         cb0             1         2  ( FLT, FLT, FLT, FLT)`.
+struct CbRow<'m>(&'m CbMapping);
+
+impl fmt::Display for CbRow<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.0;
+        let conversion = m.conversion.map(|c| match c {
+            0 => " FLT",
+            1 => " INT",
+            2 => "BOOL",
+            _ => " UNK",
         });
+        write!(
+            f,
+            "// {:<10} {:<7} {:>9} {:>9}  ({})",
+            format!("c{}", m.target),
+            format!("cb{}", m.buffer),
+            m.start,
+            m.count,
+            conversion.join(",")
+        )
     }
-    row.text(b")\n");
-    s.push_ascii(row.bytes());
 }
 
-fn runtime_constant_row(c: &super::chunks::RuntimeConstant, s: &mut TextBuf) {
-    let mut row = Row::new();
-    row.text(b"// ");
-    row.left_number(b"c", c.target.into(), 10);
-    row.skip(1);
-    match c.kind {
-        0 => row.right(b"Vertex Shader position offset", 50),
-        k => {
-            const TEXT: &[u8] = b"Unknown runtime constant ";
-            let (n, len) = number_cell(k.into());
-            row.skip(50usize.saturating_sub(TEXT.len() + len));
-            row.text(TEXT);
-            row.cell(&n, len);
-        }
+/// A row of the runtime constants: the register and what the runtime puts there.
+struct RuntimeRow<'c>(&'c RuntimeConstant);
+
+impl fmt::Display for RuntimeRow<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        let what: Cow<'_, str> = match c.kind {
+            0 => "Vertex Shader position offset".into(),
+            k => format!("Unknown runtime constant {k}").into(),
+        };
+        write!(f, "// {:<10} {what:>50}", format!("c{}", c.target))
     }
-    row.text(b"\n");
-    s.push_ascii(row.bytes());
 }
 
-fn sampler_mapping_row(m: &super::chunks::SamplerMapping, s: &mut TextBuf) {
-    let mut row = Row::new();
-    row.text(b"// ");
-    row.left_number(b"s", m.target.into(), 14);
-    row.skip(1);
-    row.left_number(b"s", m.sampler.into(), 15);
-    row.skip(1);
-    row.left_number(b"t", m.resource.into(), 16);
-    row.text(b" \n");
-    s.push_ascii(row.bytes());
+/// A row of the sampler mappings: `// s0             s0              t0               `.
+struct SamplerRow<'m>(&'m SamplerMapping);
+
+impl fmt::Display for SamplerRow<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.0;
+        write!(
+            f,
+            "// {:<14} {:<15} {:<16} ",
+            format!("s{}", m.target),
+            format!("s{}", m.sampler),
+            format!("t{}", m.resource)
+        )
+    }
 }
 
 // ------------------------------------------------------------------ Signatures
 
-fn signature(sig: &Signature<'_>, stage: Option<Stage>, generation: Generation, s: &mut TextBuf) {
-    let narrow = generation.narrow_signatures();
-    s.push_str(match sig.kind {
-        SignatureKind::Input => "//\n// Input signature:\n//\n",
-        SignatureKind::Output => "//\n// Output signature:\n//\n",
-        SignatureKind::PatchConstant => "//\n// Patch Constant signature:\n//\n",
-    });
-    s.push_str(if narrow {
+fn signature<P: Printer + ?Sized>(
+    sig: &Signature<'_>,
+    stage: Option<Stage>,
+    generation: Generation,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
+    let (title, empty) = match sig.kind {
+        SignatureKind::Input => ("// Input signature:", "// no Input"),
+        SignatureKind::Output => ("// Output signature:", "// no Output"),
+        SignatureKind::PatchConstant => ("// Patch Constant signature:", "// no Patch Constant"),
+    };
+    c.line(None, "//")?;
+    c.line(chunk_at(sig.offset), title)?;
+    c.line(None, "//")?;
+    // fxc 9.29's Format column is one narrower.
+    let format_width = if generation.narrow_signatures() { 6 } else { 7 };
+    c.text(if format_width == 6 {
         "// Name                 Index   Mask Register SysValue Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------ ------\n"
     } else {
         "// Name                 Index   Mask Register SysValue  Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------- ------\n"
-    });
+    })?;
     if sig.elements.is_empty() {
-        s.push_str(match sig.kind {
-            SignatureKind::Input => "// no Input\n",
-            SignatureKind::Output => "// no Output\n",
-            SignatureKind::PatchConstant => "// no Patch Constant\n",
-        });
-        return;
+        return c.line(None, empty);
     }
     let is_output = match sig.kind {
         SignatureKind::Output => true,
         SignatureKind::PatchConstant => stage == Some(Stage::Hull),
         SignatureKind::Input => false,
     };
+    // The geometry-shader stream is shown before the name (`m1:`) when any element has one.
     let streams = sig.elements.iter().any(|e| e.stream != 0);
-    let format_width = if narrow { 6 } else { 7 };
     for e in &sig.elements {
         let system_value = match e.system_value {
             0 if is_output => implied_system_value(e.name.bytes),
             v => v,
         };
-        let row = SignatureRow {
-            name: e.name,
-            stream: streams.then_some(e.stream),
-            index: number_cell(e.semantic_index),
-            special: if is_output { special_output_register(system_value) } else { None },
-            mask: super::signature::mask_text(e.mask),
-            register: number_cell(e.register),
-            system_value: system_value_cell(system_value),
-            format: FORMAT_CELLS
-                .get(format_index(e.component_type, e.min_precision))
-                .copied()
-                .unwrap_or_default(),
-            format_width,
-            used_mask: if is_output { e.mask & !e.rw_mask } else { e.rw_mask },
+        let system_value_text: Cow<'_, str> = match system_value_name(system_value) {
+            Some(name) => name.into(),
+            None => system_value.to_string().into(),
         };
-        if !row.write_fixed(s) {
-            row.write(s);
+        let format = format_name(e.component_type, e.min_precision);
+        let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
+        c.write_str("// ")?;
+        let mut name_width = 20;
+        if streams {
+            let stream = format!("m{}:", e.stream);
+            name_width -= stream.len().min(name_width);
+            c.write_str(&stream)?;
         }
-    }
-    s.push_str("//\n");
-}
-
-/// One row of a signature table, its columns ready to lay out.
-struct SignatureRow<'a> {
-    name: super::text::Cstr<'a>,
-    /// The geometry-shader stream, shown before the name (`m1:`) when any element has one.
-    stream: Option<u32>,
-    index: Cell,
-    /// The register of an output that has no `o#` (`oDepth`); such rows show no mask.
-    special: Option<&'static str>,
-    mask: [u8; 4],
-    register: Cell,
-    system_value: Cell,
-    format: Cell,
-    format_width: usize,
-    used_mask: u8,
-}
-
-impl SignatureRow<'_> {
-    /// Write the row when every column fits its width, as nearly always: then each column
-    /// starts at a fixed place, and the line is built with copies of fixed size. False (and
-    /// nothing written) otherwise.
-    #[inline]
-    fn write_fixed(&self, s: &mut TextBuf) -> bool {
-        let name = self.name.bytes;
-        let fits = self.stream.is_none()
-            && self.special.is_none()
-            && name.len() <= 20
-            && name.is_ascii()
-            && self.index.1 <= 5
-            && self.register.1 <= 8
-            && self.system_value.1 <= 8
-            && self.format.1 <= self.format_width;
-        if !fits {
-            return false;
+        write!(c, "{:<name_width$} {:>5} ", e.name.text(), e.semantic_index)?;
+        // Outputs without an `o#` register (`oDepth`) show no mask, and only whether they are used.
+        match special_output_register(system_value).filter(|_| is_output) {
+            Some(register) => write!(
+                c,
+                "{:>6} {register:>8} {system_value_text:>8} {format:>format_width$} {:>6}",
+                "N/A",
+                if used_mask != 0 { "YES" } else { "NO" }
+            )?,
+            None => write!(
+                c,
+                "  {} {:>8} {system_value_text:>8} {format:>format_width$}   {}",
+                mask_text(e.mask),
+                e.register,
+                mask_text(used_mask)
+            )?,
         }
-        // Columns: name 3–22, index ends at 29, mask 32–35, register ends at 45, system value at
-        // 54, format at 55 + its width. Each cell's trailing spaces run into the next column,
-        // which is written after it.
-        let mut line = [b' '; 96];
-        put(&mut line, 0, b"// ");
-        if let Some(d) = line.get_mut(3..3 + name.len()) {
-            d.copy_from_slice(name);
-        }
-        put(&mut line, 29 - self.index.1, &self.index.0);
-        put(&mut line, 32, &self.mask);
-        put(&mut line, 45 - self.register.1, &self.register.0);
-        put(&mut line, 54 - self.system_value.1, &self.system_value.0);
-        let end = 55 + self.format_width;
-        put(&mut line, end - self.format.1, &self.format.0);
-        let [x, y, z, w] = super::signature::mask_text(self.used_mask);
-        put(&mut line, end, &[b' ', b' ', b' ', x, y, z, w, b'\n']);
-        s.push_prefix(&line, end + 8);
-        true
+        c.end(Some(e.offset as u64))?;
     }
-
-    /// Write the row, whatever its columns hold.
-    fn write(&self, s: &mut TextBuf) {
-        let mut row = Row::new();
-        row.text(b"// ");
-        let head = match self.stream {
-            Some(stream) => {
-                row.text(b"m");
-                let (stream, n) = number_cell(stream);
-                row.cell(&stream, n);
-                row.text(b":");
-                2 + n
-            }
-            None => 0,
-        };
-        row.name(&self.name, 20usize.saturating_sub(head), s);
-        row.skip(1);
-        row.right_cell(&self.index.0, self.index.1, 5);
-        row.skip(1);
-        match self.special {
-            Some(reg) => {
-                row.right(b"N/A", 6);
-                row.skip(1);
-                row.right(reg.as_bytes(), 8);
-                row.skip(1);
-                row.right_cell(&self.system_value.0, self.system_value.1, 8);
-                row.skip(1);
-                row.right_cell(&self.format.0, self.format.1, self.format_width);
-                row.skip(1);
-                row.right(if self.used_mask != 0 { b"YES" } else { b"NO" }, 6);
-            }
-            None => {
-                row.skip(2);
-                row.text(&self.mask);
-                row.skip(1);
-                row.right_cell(&self.register.0, self.register.1, 8);
-                row.skip(1);
-                row.right_cell(&self.system_value.0, self.system_value.1, 8);
-                row.skip(1);
-                row.right_cell(&self.format.0, self.format.1, self.format_width);
-                row.skip(3);
-                row.text(&super::signature::mask_text(self.used_mask));
-            }
-        }
-        row.text(b"\n");
-        s.push_ascii(row.bytes());
-    }
+    c.line(None, "//")
 }
-
-/// Copy `b` into `line` at `at` (nothing if it does not fit, which the callers rule out).
-#[inline]
-fn put<const N: usize>(line: &mut [u8], at: usize, b: &[u8; N]) {
-    if let Some(d) = line.get_mut(at..).and_then(|d| d.first_chunk_mut::<N>()) {
-        *d = *b;
-    }
-}
-
-/// A short piece of text (at most [`CELL`] bytes) followed by spaces, and its length: written
-/// into a [`Row`] whole, one copy of a size known at compile time.
-type Cell = ([u8; CELL], usize);
-
-/// Size of a [`Cell`]: the longest decimal `u32` and the system-value and format names fit.
-const CELL: usize = 16;
-
-/// The cell of `text` (cut to [`CELL`] bytes; the names given here are shorter).
-const fn cell(text: &str) -> Cell {
-    let b = text.as_bytes();
-    let mut c = [b' '; CELL];
-    let mut i = 0;
-    while i < b.len() && i < CELL {
-        // In range: checked by the loop condition.
-        #[allow(clippy::indexing_slicing)]
-        {
-            c[i] = b[i];
-        }
-        i += 1;
-    }
-    (c, i)
-}
-
-/// The cells of a list of names, built at compile time.
-const fn cells<const N: usize>(names: &[&str; N]) -> [Cell; N] {
-    let mut out = [([b' '; CELL], 0); N];
-    let mut i = 0;
-    while i < N {
-        #[allow(clippy::indexing_slicing)]
-        {
-            out[i] = cell(names[i]);
-        }
-        i += 1;
-    }
-    out
-}
-
-static SYSTEM_VALUE_CELLS: [Cell; 27] = cells(&super::signature::SYSTEM_VALUE_NAMES);
-static FORMAT_CELLS: [Cell; 8] = cells(&super::signature::FORMAT_NAMES);
-
-/// The SysValue column: the short name, or the number when there is none.
-fn system_value_cell(v: u32) -> Cell {
-    match system_value_index(v).and_then(|i| SYSTEM_VALUE_CELLS.get(i)) {
-        Some(c) => *c,
-        None => number_cell(v),
-    }
-}
-
-/// `v` in decimal as a [`Cell`].
-#[inline]
-fn number_cell(v: u32) -> Cell {
-    const SPACES: u128 = u128::from_le_bytes([b' '; CELL]);
-    if v < 10 {
-        // The commonest by far: one digit, spaces after it.
-        return (((SPACES & !0xFF) | u128::from(b'0' + v as u8)).to_le_bytes(), 1);
-    }
-    let (digits, n) = crate::print::decimal(u64::from(v));
-    let head: [u8; CELL] = digits.first_chunk().copied().unwrap_or([b' '; CELL]);
-    // A `u32` has at most 10 digits: the bytes after them become spaces.
-    let keep = (1u128 << (8 * n.min(CELL - 1))) - 1;
-    (((u128::from_le_bytes(head) & keep) | (SPACES & !keep)).to_le_bytes(), n)
-}
-
-/// A line of a table built in a stack buffer that starts as spaces, so that padding is a
-/// move of the end and the line reaches the output in one copy. Everything after the end
-/// stays spaces (cells bring their own). Its pieces are bounded (a name of at most
-/// [`NAME_MAX`] bytes, cells of [`CELL`] and [`PIECE_CAP`] bytes, the longest row of
-/// the resource bindings under 170 bytes), so they always fit. Short lines use a smaller
-/// `CAP`: the buffer is filled with spaces for every line.
-struct Row<const CAP: usize = 256> {
-    buf: [u8; CAP],
-    len: usize,
-}
-
-/// Longest name written into a row; longer ones are written around it.
-const NAME_MAX: usize = 64;
-
-impl Row {
-    fn new() -> Self {
-        Row::blank()
-    }
-}
-
-impl<const CAP: usize> Row<CAP> {
-    fn blank() -> Self {
-        Row { buf: [b' '; CAP], len: 0 }
-    }
-
-    /// Append `t` (dropped if it did not fit, which the bounds above rule out).
-    #[inline]
-    fn text(&mut self, t: &[u8]) {
-        if let Some(d) = self.buf.get_mut(self.len..self.len + t.len()) {
-            d.copy_from_slice(t);
-            self.len += t.len();
-        }
-    }
-
-    /// Append the first `len` bytes of a cell (all of it is copied: the rest is spaces).
-    #[inline]
-    fn cell(&mut self, c: &[u8; CELL], len: usize) {
-        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<CELL>()) {
-            *d = *c;
-            self.len += len.min(CELL);
-        }
-    }
-
-    /// Append `n` spaces.
-    #[inline]
-    fn skip(&mut self, n: usize) {
-        self.len = (self.len + n).min(CAP);
-    }
-
-    /// Append `t` right-aligned in `width` columns.
-    #[inline]
-    fn right(&mut self, t: &[u8], width: usize) {
-        self.skip(width.saturating_sub(t.len()));
-        self.text(t);
-    }
-
-    /// Append a cell right-aligned in `width` columns.
-    #[inline]
-    fn right_cell(&mut self, c: &[u8; CELL], len: usize, width: usize) {
-        self.skip(width.saturating_sub(len));
-        self.cell(c, len);
-    }
-
-    /// Append `v` in decimal right-aligned in `width` columns.
-    #[inline]
-    fn number(&mut self, v: u32, width: usize) {
-        let (digits, n) = number_cell(v);
-        self.right_cell(&digits, n, width);
-    }
-
-    /// Append a piece right-aligned in `width` columns.
-    #[inline]
-    fn right_piece(&mut self, p: &Piece, width: usize) {
-        self.skip(width.saturating_sub(p.len));
-        if let Some(d) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<PIECE_CAP>()) {
-            *d = p.buf;
-            self.len += p.len;
-        }
-    }
-
-    /// Append a string of the file left-aligned in `width` columns. ASCII (the rule) is
-    /// written as it is, one column a byte; anything else (or a name too long for a row) goes
-    /// through the lossy text, written to `s` with the row so far, and the row starts again.
-    fn name(&mut self, name: &super::text::Cstr<'_>, width: usize, s: &mut TextBuf) {
-        let b = name.bytes;
-        if b.is_ascii() && b.len() <= NAME_MAX {
-            self.text(b);
-            self.skip(width.saturating_sub(b.len()));
-        } else {
-            let text = name.text();
-            s.push_ascii(self.bytes());
-            s.push_str(&text);
-            *self = Row::blank();
-            self.skip(width.saturating_sub(text.chars().count()));
-        }
-    }
-
-    /// Append `prefix` and `v` in decimal, left-aligned in `width` columns (`c12`).
-    #[inline]
-    fn left_number(&mut self, prefix: &[u8], v: u32, width: usize) {
-        let (digits, n) = number_cell(v);
-        self.text(prefix);
-        self.cell(&digits, n);
-        self.skip(width.saturating_sub(prefix.len() + n));
-    }
-
-    fn bytes(&self) -> &[u8] {
-        self.buf.get(..self.len).unwrap_or(&[])
-    }
-}
-
-/// A table cell built before it is placed (`float4`, `u3,space1`): a short [`Row`] of
-/// [`PIECE_CAP`] bytes, spaces after its text, so that a row takes it in one copy of fixed
-/// size ([`Row::right_piece`]).
-type Piece = Row<PIECE_CAP>;
-
-/// Room for the longest cell: a register, `,space` and a space number (27 bytes), and the
-/// 16-byte copy of a number that may start at its 17th byte.
-const PIECE_CAP: usize = 40;
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
 /// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
@@ -1184,89 +936,93 @@ fn special_output_register(system_value: u32) -> Option<&'static str> {
 
 // ------------------------------------------------------------------ Tessellation, classes
 
-fn tessellation(d: &Dxbc<'_>, s: &mut TextBuf) {
-    let Some(stage) = d.program.map(|p| p.stage) else { return };
-    let Some(st) = &d.stat else { return };
+fn tessellation<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    let Some(stage) = d.program.map(|p| p.stage) else { return Ok(()) };
+    let Some(st) = &d.stat else { return Ok(()) };
     if stage != Stage::Hull && stage != Stage::Domain {
-        return;
+        return Ok(());
     }
+    let word = |i: usize| Some((st.offset + 4 * i) as u64);
     let domain = match st.get(33) {
         1 => "Isoline",
         2 => "Triangle",
         3 => "Quadrilateral",
         _ => "Undefined",
     };
-    s.push_str("// Tessellation Domain   # of control points\n");
-    s.push_str("// -------------------- --------------------\n");
-    s.push_str("// ");
-    s.push_left(domain, 20);
-    s.push(' ');
-    s.push_u64_right(u64::from(st.get(30)), 20);
-    s.push_str("\n//\n");
+    c.line(chunk_at(st.offset), "// Tessellation Domain   # of control points")?;
+    c.line(None, "// -------------------- --------------------")?;
+    write!(c, "// {domain:<20} {:>20}", st.get(30))?;
+    c.end(word(33))?;
+    c.line(None, "//")?;
     if stage == Stage::Hull {
-        let prim = match st.get(31) {
+        let primitive = match st.get(31) {
             1 => "Point",
             2 => "Line",
             3 => "Clockwise Triangles",
             4 => "Counter-Clockwise Triangles",
             _ => "Undefined",
         };
-        let part = match st.get(32) {
+        let partitioning = match st.get(32) {
             1 => "Integer",
             2 => "Power of 2",
             3 => "Odd Fractional",
             4 => "Even Fractional",
             _ => "Undefined",
         };
-        s.push_str("// Tessellation Output Primitive  Partitioning Type \n");
-        s.push_str("// ------------------------------ ------------------\n");
-        s.push_str("// ");
-        s.push_left(prim, 30);
-        s.push(' ');
-        s.push_left(part, 18);
-        s.push_str("\n//\n");
+        c.line(chunk_at(st.offset), "// Tessellation Output Primitive  Partitioning Type ")?;
+        c.line(None, "// ------------------------------ ------------------")?;
+        write!(c, "// {primitive:<30} {partitioning:<18}")?;
+        c.end(word(31))?;
+        c.line(None, "//")?;
     }
+    Ok(())
 }
 
-fn class_linkage(d: &Dxbc<'_>, s: &mut TextBuf) {
-    let Some(ifce) = &d.ifce else { return };
-    s.push_str("//\n// Available Class Types:\n//\n");
-    s.push_str("// Name                             ID CB Stride Texture Sampler\n");
-    s.push_str("// ------------------------------ ---- --------- ------- -------\n");
+fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    let Some(ifce) = &d.ifce else { return Ok(()) };
+    let title = chunk_at(ifce.offset);
+    c.line(None, "//")?;
+    c.line(title, "// Available Class Types:")?;
+    c.text(
+        "//\n\
+         // Name                             ID CB Stride Texture Sampler\n\
+         // ------------------------------ ---- --------- ------- -------\n",
+    )?;
     for (i, t) in ifce.class_types.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "// {:<30} {:>4} {:>9} {:>7} {:>7}",
-            t.name.text(),
-            i,
-            t.cb_stride,
-            t.texture,
-            t.sampler
-        );
+        write!(c, "// {:<30} {i:>4} {:>9} {:>7} {:>7}", t.name.text(), t.cb_stride, t.texture, t.sampler)?;
+        c.end(Some(t.offset as u64))?;
     }
-    s.push_str("//\n");
+    c.line(None, "//")?;
     if !ifce.class_instances.is_empty() {
-        s.push_str("// Available Class Instances:\n//\n");
-        s.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
-        s.push_str("// --------------------------- ---- -- --------- ------- -------\n");
-        for c in &ifce.class_instances {
+        c.line(title, "// Available Class Instances:")?;
+        c.text(
+            "//\n\
+             // Name                        Type CB CB Offset Texture Sampler\n\
+             // --------------------------- ---- -- --------- ------- -------\n",
+        )?;
+        for ci in &ifce.class_instances {
             let slot = |v: u16| if v == 0xFFFF { "-".to_string() } else { v.to_string() };
-            let _ = writeln!(
-                s,
+            write!(
+                c,
                 "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
-                c.name.text(),
-                c.ty,
-                c.cb,
-                c.cb_offset,
-                slot(c.texture),
-                slot(c.sampler)
-            );
+                ci.name.text(),
+                ci.ty,
+                ci.cb,
+                ci.cb_offset,
+                slot(ci.texture),
+                slot(ci.sampler)
+            )?;
+            c.end(Some(ci.offset as u64))?;
         }
-        s.push_str("//\n");
+        c.line(None, "//")?;
     }
-    let _ = writeln!(s, "// Interface slots, {} total:\n//", ifce.slot_count);
-    s.push_str("//             Slots\n");
-    s.push_str("// +----------+---------+---------------------------------------\n");
+    write!(c, "// Interface slots, {} total:", ifce.slot_count)?;
+    c.end(title)?;
+    c.text(
+        "//\n\
+         //             Slots\n\
+         // +----------+---------+---------------------------------------\n",
+    )?;
     let mut start = 0u32;
     for slot in &ifce.slots {
         let span = if slot.span <= 1 {
@@ -1274,17 +1030,20 @@ fn class_linkage(d: &Dxbc<'_>, s: &mut TextBuf) {
         } else {
             format!("{}-{}", start, start.saturating_add(slot.span - 1))
         };
-        let _ = write!(s, "// | Type ID  |   {span:<6}|");
+        write!(c, "// | Type ID  |   {span:<6}|")?;
         for t in &slot.type_ids {
-            let _ = write!(s, "{t:<5}");
+            write!(c, "{t:<5}")?;
         }
-        s.push_str("\n// | Table ID |         |");
+        c.end(Some(slot.offset as u64))?;
+        c.write_str("// | Table ID |         |")?;
         for t in &slot.table_ids {
-            let _ = write!(s, "{t:<5}");
+            write!(c, "{t:<5}")?;
         }
-        s.push_str("\n// +----------+---------+---------------------------------------\n");
+        c.end(None)?;
+        c.line(None, "// +----------+---------+---------------------------------------")?;
         start = start.saturating_add(slot.span);
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1318,114 +1077,49 @@ mod tests {
         assert_eq!(named(0, 58, 1, 1), "");
     }
 
+    /// The level-9 mapping rows, against rows of fxc's listings (DirectXTK's level-9 effects),
+    /// and the columns fxc's format strings give values no listing shows.
     #[test]
-    fn cells_hold_the_text_and_spaces() {
-        for v in [0u32, 7, 10, 99, 100, 12345, 4_000_000_000, u32::MAX] {
-            let (c, n) = number_cell(v);
-            let text = v.to_string();
-            assert_eq!(&c[..n], text.as_bytes());
-            assert!(c[n..].iter().all(|&b| b == b' '));
-        }
-        for v in (0..100).chain([1000, u32::MAX]) {
-            let (c, n) = system_value_cell(v);
-            let want = super::super::signature::system_value_name(v).map_or(v.to_string(), str::to_string);
-            assert_eq!(std::str::from_utf8(&c[..n]).unwrap(), want);
-            assert!(c[n..].iter().all(|&b| b == b' '));
-        }
-    }
-
-    /// The level-9 mapping rows are the rows of fxc's format strings.
-    #[test]
-    fn level9_rows_match_their_format_strings() {
-        use crate::format::dxbc::chunks::{CbMapping, RuntimeConstant, SamplerMapping};
-        for v in [0u16, 7, 12, 999, 65535] {
-            let m = CbMapping {
-                offset: 0,
-                buffer: v,
-                start: v / 3,
-                count: v,
-                target: v / 7,
-                conversion: [0, 1, 2, 9],
-            };
-            let mut t = TextBuf::default();
-            cb_mapping_row(&m, &mut t);
-            let want = format!(
-                "// {:<10} {:<7} {:>9} {:>9}  ( FLT, INT,BOOL, UNK)\n",
-                format!("c{}", m.target),
-                format!("cb{}", m.buffer),
-                m.start,
-                m.count
-            );
-            assert_eq!(t.as_str(), want);
-            for kind in [0, 1, v] {
-                let c = RuntimeConstant { offset: 0, kind, target: v };
-                let what = match kind {
-                    0 => "Vertex Shader position offset".to_string(),
-                    k => format!("Unknown runtime constant {k}"),
-                };
-                let mut t = TextBuf::default();
-                runtime_constant_row(&c, &mut t);
-                assert_eq!(t.as_str(), format!("// {:<10} {:>50}\n", format!("c{}", c.target), what));
-            }
-            let b = v as u8;
-            let m = SamplerMapping {
-                offset: 0,
-                target: b,
-                sampler: b / 2,
-                resource: b.wrapping_mul(3),
-                unknown: 0,
-            };
-            let mut t = TextBuf::default();
-            sampler_mapping_row(&m, &mut t);
-            let want = format!(
-                "// {:<14} {:<15} {:<16} \n",
-                format!("s{}", m.target),
-                format!("s{}", m.sampler),
-                format!("t{}", m.resource)
-            );
-            assert_eq!(t.as_str(), want);
-        }
-    }
-
-    /// Rows written at fixed columns are the rows the general layout writes.
-    #[test]
-    fn fixed_signature_rows_match_the_general_layout() {
-        let names: [&[u8]; 5] =
-            [b"", b"POSITION", b"SV_Position", b"TEXCOORD_NINETEEN_C", b"A_NAME_OF_EXACTLY_20"];
-        let numbers = [0u32, 9, 10, 99_999, 100_000, 12_345_678, 123_456_789, u32::MAX];
-        let mut fixed = 0;
-        for name in names {
-            for &index in &numbers {
-                for &register in &numbers {
-                    for sv in [0u32, 1, 19, 20, 64, 65, 70, 1000, 123_456_789] {
-                        for (ct, mp) in [(3u32, 0u32), (1, 0), (0, 0), (3, 1), (3, 2)] {
-                            for format_width in [6, 7] {
-                                let row = SignatureRow {
-                                    name: super::super::text::Cstr { bytes: name, offset: 0 },
-                                    stream: None,
-                                    index: number_cell(index),
-                                    special: None,
-                                    mask: super::super::signature::mask_text(0b1011),
-                                    register: number_cell(register),
-                                    system_value: system_value_cell(sv),
-                                    format: FORMAT_CELLS[format_index(ct, mp)],
-                                    format_width,
-                                    used_mask: 0b0110,
-                                };
-                                let (mut a, mut b) = (TextBuf::default(), TextBuf::default());
-                                if row.write_fixed(&mut a) {
-                                    fixed += 1;
-                                    row.write(&mut b);
-                                    assert_eq!(a.as_str(), b.as_str());
-                                } else {
-                                    assert!(a.is_empty());
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert!(fixed > 1000);
+    fn level9_rows_are_fxc_rows() {
+        let cb = |target, buffer, start, count, conversion| CbMapping {
+            offset: 0,
+            buffer,
+            start,
+            count,
+            target,
+            conversion,
+        };
+        assert_eq!(
+            CbRow(&cb(0, 0, 0, 11, [0; 4])).to_string(),
+            "// c0         cb0             0        11  ( FLT, FLT, FLT, FLT)"
+        );
+        assert_eq!(
+            CbRow(&cb(255, 12, 999, 65535, [0, 1, 2, 9])).to_string(),
+            format!(
+                "// c255{}cb12{}999{}65535  ( FLT, INT,BOOL, UNK)",
+                " ".repeat(7),
+                " ".repeat(10),
+                " ".repeat(5)
+            )
+        );
+        let rc = |kind, target| RuntimeConstant { offset: 0, kind, target };
+        assert_eq!(
+            RuntimeRow(&rc(0, 216)).to_string(),
+            "// c216                            Vertex Shader position offset"
+        );
+        assert_eq!(
+            RuntimeRow(&rc(7, 10)).to_string(),
+            format!("// c10{}Unknown runtime constant 7", " ".repeat(8 + 24))
+        );
+        let sampler =
+            |target, sampler, resource| SamplerMapping { offset: 0, target, sampler, resource, unknown: 0 };
+        assert_eq!(
+            SamplerRow(&sampler(1, 1, 1)).to_string(),
+            "// s1             s1              t1               "
+        );
+        assert_eq!(
+            SamplerRow(&sampler(15, 200, 255)).to_string(),
+            format!("// s15{}s200{}t255{}", " ".repeat(12), " ".repeat(12), " ".repeat(13))
+        );
     }
 }

@@ -36,13 +36,16 @@ pub mod chunks;
 pub mod container;
 mod json;
 pub mod listing;
+// `program::print` (into a `TextBuf`) is no longer called: the listing goes through one printer.
+// The SM4 branch replaces `print` and `print_to` by one `print` into any printer; then this
+// `allow` goes.
+#[allow(dead_code)]
 mod program;
 pub mod rdef;
 pub mod reflect;
 pub mod signature;
 #[cfg(test)]
 mod tests;
-pub mod text;
 mod validate;
 pub mod write;
 
@@ -50,49 +53,18 @@ use crate::any::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::model::{Finding, Part};
+use crate::model::{Finding, Part, Stage};
 use crate::print::Printer;
-pub use container::{Chunk, FourCC, Frame, Layout};
+use crate::toolkit::Endian;
+pub use container::{Chunk, FourCC, Frame, Header, Layout};
 use signature::{ElementLayout, Signature, SignatureKind};
-
-/// The kind of program in SHDR/SHEX (the high half of the version token).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Stage {
-    /// Pixel shader.
-    Pixel,
-    /// Vertex shader.
-    Vertex,
-    /// Geometry shader.
-    Geometry,
-    /// Hull shader.
-    Hull,
-    /// Domain shader.
-    Domain,
-    /// Compute shader.
-    Compute,
-}
-
-impl Stage {
-    /// The two-letter prefix of the version line (`ps`, `vs`, …).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Stage::Pixel => "ps",
-            Stage::Vertex => "vs",
-            Stage::Geometry => "gs",
-            Stage::Hull => "hs",
-            Stage::Domain => "ds",
-            Stage::Compute => "cs",
-        }
-    }
-}
 
 /// The SM4/5 program of a SHDR/SHEX chunk: its version and tokens, not yet decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Program<'a> {
     /// The chunk it sits in.
     pub chunk: Chunk<'a>,
-    /// Program stage.
+    /// Program stage (the high half of the version token).
     pub stage: Stage,
     /// Major shader model.
     pub major: u8,
@@ -268,8 +240,8 @@ impl<'a> Dxbc<'a> {
     /// Parse the chunks this module models (the first of each kind), keeping their errors.
     fn parse_chunks(&mut self) {
         let d = self;
-        for i in 0..d.frame.chunks.len() {
-            let Some(c) = d.frame.chunks.get(i).copied() else { break };
+        for index in 0..d.frame.chunks.len() {
+            let Some(c) = d.frame.chunks.get(index).copied() else { break };
             let c = &c;
             let base = c.data_offset();
             let sig = |kind, layout| Signature::parse(c.data, base, kind, layout);
@@ -312,7 +284,7 @@ impl<'a> Dxbc<'a> {
                 _ => Ok(()),
             };
             if let Err(e) = r {
-                d.chunk_errors.push((c.index, e));
+                d.chunk_errors.push((index, e));
             }
         }
     }
@@ -334,7 +306,7 @@ impl<'a> Dxbc<'a> {
 
     /// The stored checksum.
     pub fn stored_checksum(&self) -> [u8; 16] {
-        self.frame.checksum
+        self.frame.header.checksum
     }
 
     /// The checksum computed over the container.
@@ -382,40 +354,53 @@ impl<'a> Dxbc<'a> {
         write::Builder::from_frame(&self.frame)
     }
 
-    /// Part names for `extract`: the tag, or `TAG.N` (N-th of that tag) when a tag repeats.
-    pub fn part_name(&self, chunk: &Chunk<'_>) -> String {
-        let same = self.frame.chunks.iter().filter(|c| c.fourcc == chunk.fourcc).count();
+    /// Part names for `extract`: the tag of chunk `index`, or `TAG.N` (N-th of that tag) when
+    /// a tag repeats.
+    pub fn part_name(&self, index: usize) -> String {
+        let chunks = &self.frame.chunks;
+        let Some(chunk) = chunks.get(index) else { return String::new() };
+        let same = chunks.iter().filter(|c| c.fourcc == chunk.fourcc).count();
         if same > 1 {
-            let nth = self.frame.chunks.iter().take(chunk.index).filter(|c| c.fourcc == chunk.fourcc).count();
+            let nth = chunks.iter().take(index).filter(|c| c.fourcc == chunk.fourcc).count();
             format!("{}.{nth}", chunk.fourcc.name())
         } else {
             chunk.fourcc.name()
         }
     }
+
+    /// The decoded SM4/5 program of the SHDR/SHEX chunk, if the container has one.
+    ///
+    /// ```
+    /// use shaderscope::dxbc::{Dxbc, write::Builder};
+    ///
+    /// // ps_4_0, 3 tokens: the version, the length and `ret`.
+    /// let tokens: Vec<u8> = [0x0000_0040u32, 3, 0x0100_003e].iter().flat_map(|t| t.to_le_bytes()).collect();
+    /// let mut b = Builder::new();
+    /// b.push(*b"SHDR", tokens);
+    /// let bytes = b.finish()?;
+    /// let d = Dxbc::parse(&bytes)?;
+    /// let program = d.sm4().expect("a SHDR chunk")?;
+    /// assert_eq!(program.version_name(), "ps_4_0");
+    /// let mnemonics: Vec<_> = program.instructions().map(|i| i.map(|i| i.mnemonic())).collect::<Result<_, _>>()?;
+    /// assert_eq!(mnemonics, [Some("ret")]);
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn sm4(&self) -> Option<Result<crate::isa::sm4::Program<'a>>> {
+        let chunk = self.program?.chunk;
+        Some(crate::isa::sm4::Program::parse(chunk.data, chunk.data_offset() as u64))
+    }
 }
 
 fn program_of(c: Chunk<'_>) -> Result<Program<'_>> {
-    let base = c.data_offset() as u64;
-    let version = crate::toolkit::le_u32(c.data, 0).ok_or_else(|| {
-        Error::truncated(base, format!("{} version token", c.fourcc), 4, c.data.len() as u64)
-    })?;
-    let length = crate::toolkit::le_u32(c.data, 4).ok_or_else(|| {
-        Error::truncated(base + 4, format!("{} length token", c.fourcc), 4, c.data.len() as u64)
-    })?;
-    let stage = match version >> 16 {
-        0 => Stage::Pixel,
-        1 => Stage::Vertex,
-        2 => Stage::Geometry,
-        3 => Stage::Hull,
-        4 => Stage::Domain,
-        5 => Stage::Compute,
-        other => {
-            return Err(Error::invalid(
-                base,
-                format!("{} version token", c.fourcc),
-                format!("unknown program type {other}"),
-            ));
-        }
+    let r = c.reader(Endian::Little);
+    let version = r.u32_at(0, "program version token")?;
+    let length = r.u32_at(4, "program length token")?;
+    let Some(stage) = Stage::from_sm4(version >> 16) else {
+        return Err(Error::invalid(
+            r.base(),
+            "program version token",
+            format!("unknown program type {}", version >> 16),
+        ));
     };
     Ok(Program { chunk: c, stage, major: ((version >> 4) & 0xF) as u8, minor: (version & 0xF) as u8, length })
 }
@@ -428,26 +413,9 @@ pub fn aon9_creator(program: &[u8]) -> Option<String> {
 
 /// [`aon9_creator`] as the bytes the program holds.
 fn aon9_creator_bytes(program: &[u8]) -> Option<&[u8]> {
-    let marker = b"Microsoft (R) HLSL Shader Compiler ";
-    // Candidates start with 'M'; compare only there. Blocks of 16 bytes are tested for an 'M'
-    // at a time (a comparison of a size known at compile time, which becomes a few vector
-    // instructions), since the program is mostly other bytes.
-    let is_marker = |i: usize| program.get(i..i + marker.len()) == Some(&marker[..]);
-    // Whole blocks are read in place; the last few bytes are looked at one by one.
-    let blocks = program.chunks_exact(16);
-    let tail = program.len() - blocks.remainder().len();
-    let at = blocks
-        .enumerate()
-        .filter(|(_, block)| {
-            let block: [u8; 16] = (*block).try_into().unwrap_or_default();
-            block.iter().fold(false, |any, &b| any | (b == b'M'))
-        })
-        .flat_map(|(k, _)| k * 16..k * 16 + 16)
-        .chain(tail..program.len())
-        .find(|&i| program.get(i) == Some(&b'M') && is_marker(i))?;
+    let at = memchr::memmem::find(program, b"Microsoft (R) HLSL Shader Compiler ")?;
     let rest = program.get(at..)?;
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    rest.get(..end)
+    rest.get(..memchr::memchr(0, rest).unwrap_or(rest.len()))
 }
 
 /// Parse a DXBC file for the [`Container`] interface.
@@ -495,8 +463,9 @@ impl Container for Dxbc<'_> {
         self.frame
             .chunks
             .iter()
-            .map(|c| {
-                Part::new(self.part_name(c), c.data_offset() as u64, c.data, chunk_description(&c.fourcc.0))
+            .enumerate()
+            .map(|(i, c)| {
+                Part::new(self.part_name(i), c.data_offset() as u64, c.data, chunk_description(&c.fourcc.0))
             })
             .collect()
     }

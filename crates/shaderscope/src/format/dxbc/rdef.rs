@@ -9,9 +9,8 @@
 //!   follow), types 36 bytes and carry a name;
 //! * SM5.1: the same, but bindings are 40 bytes (register space and range ID follow).
 
-use super::text::Cstr;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader};
+use crate::toolkit::{Cstr, Endian, Reader};
 
 /// `RD11` read as a little-endian u32 (shader model 5.0).
 pub const RD11: u32 = 0x3131_4452;
@@ -226,7 +225,6 @@ impl<'a> Rdef<'a> {
         let major = r.u8("RDEF header")?;
         let program_type = r.u16("RDEF header")?;
         let flags = r.u32("RDEF header")?;
-        let creator_at = r.original_position();
         let creator_offset = r.u32("RDEF header")?;
         let mut rd11 = None;
         if major >= 5 {
@@ -249,18 +247,14 @@ impl<'a> Rdef<'a> {
             _ => 32,
         };
         let var_size: u32 = if sm5 { 40 } else { 24 };
+        // Strings are read where the tables point, anywhere in the chunk.
+        let strings = Reader::with_base(data, base as u64, Endian::Little);
         let creator = if creator_offset == 0 && data.len() <= 28 {
             Cstr::default()
         } else {
-            Cstr::at(data, base, creator_offset, "RDEF creator", creator_at)?
+            strings.cstr_at(creator_offset as usize, "RDEF creator")?
         };
-        // Room for a type a variable (they share most), so that the list seldom grows; only a
-        // hint, bounded by what the chunk could hold.
-        let variables: usize = (0..cb_count as usize)
-            .map_while(|i| crate::toolkit::le_u32(data, (cb_offset as usize).checked_add(24 * i + 4)?))
-            .map(|n| n as usize)
-            .fold(0, usize::saturating_add);
-        let mut types = Vec::with_capacity(variables.min(data.len() / 16));
+        let mut types = Vec::new();
         let mut ctx =
             Ctx { data, base, sm5, types: &mut types, by_offset: Default::default(), budget: data.len() };
 
@@ -287,7 +281,6 @@ impl<'a> Rdef<'a> {
             let mut c = Reader::with_base(data, base as u64, Endian::Little);
             c.seek(rel, "RDEF constant buffer")?;
             let at = c.original_position() as usize;
-            let name_at = c.original_position();
             let name_off = c.u32("RDEF constant buffer")?;
             let var_count_at = c.original_position();
             let var_count = c.u32("RDEF constant buffer")?;
@@ -295,7 +288,7 @@ impl<'a> Rdef<'a> {
             let size = c.u32("RDEF constant buffer")?;
             let cflags = c.u32("RDEF constant buffer")?;
             let kind = c.u32("RDEF constant buffer")?;
-            let name = Cstr::at(data, base, name_off, "RDEF constant buffer name", name_at)?;
+            let name = strings.cstr_at(name_off as usize, "RDEF constant buffer name")?;
             table(var_count, var_offset, var_size, "RDEF variable table", var_count_at)?;
             let mut variables = Vec::with_capacity(var_count as usize);
             for v in 0..var_count {
@@ -304,7 +297,6 @@ impl<'a> Rdef<'a> {
                 let mut vr = Reader::with_base(data, base as u64, Endian::Little);
                 vr.seek(rel, "RDEF variable")?;
                 let vat = vr.original_position() as usize;
-                let vname_at = vr.original_position();
                 let vname = vr.u32("RDEF variable")?;
                 let start = vr.u32("RDEF variable")?;
                 let vsize = vr.u32("RDEF variable")?;
@@ -339,7 +331,7 @@ impl<'a> Rdef<'a> {
                 let ty = ctx.type_at(type_off, type_at, 0)?;
                 variables.push(Variable {
                     offset: vat,
-                    name: Cstr::at(data, base, vname, "RDEF variable name", vname_at)?,
+                    name: strings.cstr_at(vname as usize, "RDEF variable name")?,
                     start,
                     size: vsize,
                     flags: vflags,
@@ -358,7 +350,6 @@ impl<'a> Rdef<'a> {
             let mut b = Reader::with_base(data, base as u64, Endian::Little);
             b.seek(rel, "RDEF binding")?;
             let at = b.original_position() as usize;
-            let name_at = b.original_position();
             let name_off = b.u32("RDEF binding")?;
             let mut w = [0u32; 7];
             for x in w.iter_mut() {
@@ -369,7 +360,7 @@ impl<'a> Rdef<'a> {
             let [input_type, return_type, dimension, samples, bind_point, bind_count, bflags] = w;
             bindings.push(Binding {
                 offset: at,
-                name: Cstr::at(data, base, name_off, "RDEF binding name", name_at)?,
+                name: strings.cstr_at(name_off as usize, "RDEF binding name")?,
                 input_type,
                 return_type,
                 dimension,
@@ -409,6 +400,11 @@ impl<'a> Rdef<'a> {
 }
 
 impl<'a> Ctx<'a, '_> {
+    /// A reader over the whole chunk, for the strings the tables point at.
+    fn strings(&self) -> Reader<'a> {
+        Reader::with_base(self.data, self.base as u64, Endian::Little)
+    }
+
     fn spend(&mut self, at: u64) -> Result<()> {
         match self.budget.checked_sub(1) {
             Some(b) => {
@@ -452,13 +448,9 @@ impl<'a> Ctx<'a, '_> {
         let member_offset = r.u32("RDEF type")?;
         let (extra, name) = if self.sm5 {
             let e = [r.u32("RDEF type")?, r.u32("RDEF type")?, r.u32("RDEF type")?, r.u32("RDEF type")?];
-            let name_at = r.original_position();
             let n = r.u32("RDEF type")?;
-            let name = if n == 0 {
-                None
-            } else {
-                Some(Cstr::at(self.data, self.base, n, "RDEF type name", name_at)?)
-            };
+            let name =
+                if n == 0 { None } else { Some(self.strings().cstr_at(n as usize, "RDEF type name")?) };
             (Some(e), name)
         } else {
             (None, None)
@@ -491,7 +483,6 @@ impl<'a> Ctx<'a, '_> {
             let mut mr = Reader::with_base(self.data, self.base as u64, Endian::Little);
             mr.seek(member_offset as usize + 12 * m as usize, "RDEF struct member")?;
             let mat = mr.original_position() as usize;
-            let name_at = mr.original_position();
             let name_off = mr.u32("RDEF struct member")?;
             let type_at = mr.original_position();
             let type_off = mr.u32("RDEF struct member")?;
@@ -502,7 +493,7 @@ impl<'a> Ctx<'a, '_> {
             let mty = self.type_at(type_off, type_at, depth + 1)?;
             members.push(Member {
                 offset: mat,
-                name: Cstr::at(self.data, self.base, name_off, "RDEF struct member name", name_at)?,
+                name: self.strings().cstr_at(name_off as usize, "RDEF struct member name")?,
                 ty: mty,
                 start,
             });

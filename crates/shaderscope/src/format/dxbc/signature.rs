@@ -1,9 +1,10 @@
 //! Signature chunks: ISGN/OSGN/PCSG (24-byte elements), OSG5 (28: a stream first) and
 //! ISG1/OSG1/PSG1 (32: stream first, minimum precision last).
 
-use super::text::Cstr;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader, le_u32};
+use crate::toolkit::raw::{LittleEndian, U16, U32};
+use crate::toolkit::{Cstr, Endian, Reader};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 /// Which stage boundary a signature describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -37,6 +38,21 @@ impl ElementLayout {
             ElementLayout::MinPrecision => 32,
         }
     }
+}
+
+/// The fields every element layout has (`D3D11_SIGNATURE_PARAMETER_DESC` as stored), after
+/// the stream of the longer layouts.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct RawElement {
+    name: U32<LittleEndian>,
+    semantic_index: U32<LittleEndian>,
+    system_value: U32<LittleEndian>,
+    component_type: U32<LittleEndian>,
+    register: U32<LittleEndian>,
+    mask: u8,
+    rw_mask: u8,
+    reserved: U16<LittleEndian>,
 }
 
 /// One signature element.
@@ -86,10 +102,10 @@ pub struct Signature<'a> {
 impl<'a> Signature<'a> {
     /// Parse the payload of a signature chunk whose payload starts at absolute `base`.
     pub fn parse(data: &'a [u8], base: usize, kind: SignatureKind, layout: ElementLayout) -> Result<Self> {
-        let mut r = Reader::with_base(data, base as u64, Endian::Little);
-        let count_at = r.original_position();
-        let count = r.u32("signature header")?;
-        let element_offset = r.u32("signature header")?;
+        let r = Reader::with_base(data, base as u64, Endian::Little);
+        let count_at = r.base();
+        let count = r.u32_at(0, "signature header")?;
+        let element_offset = r.u32_at(4, "signature header")?;
         let size = layout.size();
         let need = u64::from(count).saturating_mul(size as u64).saturating_add(u64::from(element_offset));
         if need > data.len() as u64 {
@@ -102,38 +118,38 @@ impl<'a> Signature<'a> {
                 ),
             ));
         }
-        // Every record is inside the chunk (checked above): each is decoded from its own
-        // slice, field by field, without a reader's bounds checks and error paths.
-        let first = element_offset as usize;
-        let records = data.get(first..).unwrap_or(&[]).chunks_exact(size).take(count as usize);
+        let stream_first = layout != ElementLayout::Plain;
         let mut elements: Vec<Element<'a>> = Vec::with_capacity(count as usize);
-        for (k, rec) in records.enumerate() {
-            let at = base + first + k * size;
-            let word = |i: usize| le_u32(rec, 4 * i).unwrap_or(0);
-            // Stream and min-precision layouts start with the stream.
-            let w = usize::from(layout != ElementLayout::Plain);
-            let stream = if w == 1 { word(0) } else { 0 };
-            let name_offset = word(w);
-            let masks = word(w + 5);
-            let min_precision = if layout == ElementLayout::MinPrecision { word(w + 6) } else { 0 };
-            let name_at = (at + 4 * w) as u64;
+        for k in 0..count as usize {
+            let at = element_offset as usize + k * size;
+            // The longer layouts start with the stream; ISG1/OSG1/PSG1 end with the minimum precision.
+            let stream = if stream_first { r.u32_at(at, "signature element")? } else { 0 };
+            let fields = at + if stream_first { 4 } else { 0 };
+            let e: &RawElement = r.read_at(fields, "signature element")?;
+            let min_precision = match layout {
+                ElementLayout::MinPrecision => {
+                    r.u32_at(fields + size_of::<RawElement>(), "signature element")?
+                }
+                _ => 0,
+            };
+            let name_offset = e.name.get();
             // Elements with the same semantic (TEXCOORD0, TEXCOORD1, …) share one name.
             let name = match elements.last() {
-                Some(e) if e.name_offset == name_offset => e.name,
-                _ => Cstr::at(data, base, name_offset, "signature element name", name_at)?,
+                Some(last) if last.name_offset == name_offset => last.name,
+                _ => r.cstr_at(name_offset as usize, "signature element name")?,
             };
             elements.push(Element {
-                offset: at,
+                offset: base + at,
                 stream,
                 name,
                 name_offset,
-                semantic_index: word(w + 1),
-                system_value: word(w + 2),
-                component_type: word(w + 3),
-                register: word(w + 4),
-                mask: masks as u8,
-                rw_mask: (masks >> 8) as u8,
-                reserved: (masks >> 16) as u16,
+                semantic_index: e.semantic_index.get(),
+                system_value: e.system_value.get(),
+                component_type: e.component_type.get(),
+                register: e.register.get(),
+                mask: e.mask,
+                rw_mask: e.rw_mask,
+                reserved: e.reserved.get(),
                 min_precision,
             });
         }
@@ -142,8 +158,8 @@ impl<'a> Signature<'a> {
 }
 
 /// The short system-value names fxc prints in the SysValue column: `D3D_NAME` 0–19, then
-/// 64–70 ([`system_value_index`]).
-pub const SYSTEM_VALUE_NAMES: [&str; 27] = [
+/// 64–70.
+const SYSTEM_VALUE_NAMES: [&str; 27] = [
     "NONE",
     "POS",
     "CLIPDST",
@@ -173,69 +189,38 @@ pub const SYSTEM_VALUE_NAMES: [&str; 27] = [
     "INNERCOV",
 ];
 
-/// Where a `D3D_NAME` value's short name sits in [`SYSTEM_VALUE_NAMES`].
-pub fn system_value_index(v: u32) -> Option<usize> {
-    match v {
-        0..=19 => Some(v as usize),
-        64..=70 => Some(v as usize - 44),
-        _ => None,
-    }
-}
-
 /// The short system-value name fxc prints in the SysValue column.
 pub fn system_value_name(v: u32) -> Option<&'static str> {
-    SYSTEM_VALUE_NAMES.get(system_value_index(v)?).copied()
+    let index = match v {
+        0..=19 => v as usize,
+        64..=70 => v as usize - 44,
+        _ => return None,
+    };
+    SYSTEM_VALUE_NAMES.get(index).copied()
 }
 
-/// The names of the Format column ([`format_index`]).
-pub const FORMAT_NAMES: [&str; 8] =
-    ["min16f", "min2_8f", "min16i", "min16u", "uint", "int", "float", "unknown"];
-
-/// Where the Format column's name sits in [`FORMAT_NAMES`]: the minimum-precision type when one
-/// is set, else the component type.
-pub fn format_index(component_type: u32, min_precision: u32) -> usize {
-    match (min_precision, component_type) {
-        (1, _) => 0,
-        (2, _) => 1,
-        (4, _) => 2,
-        (5, _) => 3,
-        (_, 1) => 4,
-        (_, 2) => 5,
-        (_, 3) => 6,
-        _ => 7,
-    }
-}
-
-/// The Format column: component type, or the minimum-precision type when one is set.
+/// The Format column: the minimum-precision type when one is set, else the component type.
 pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
-    FORMAT_NAMES.get(format_index(component_type, min_precision)).copied().unwrap_or("unknown")
+    match (min_precision, component_type) {
+        (1, _) => "min16f",
+        (2, _) => "min2_8f",
+        (4, _) => "min16i",
+        (5, _) => "min16u",
+        (_, 1) => "uint",
+        (_, 2) => "int",
+        (_, 3) => "float",
+        _ => "unknown",
+    }
 }
 
 /// A 4-component mask as fxc prints it: `xy  `, `   w` (the low four bits; the others are
 /// not components).
-pub fn mask_text(mask: u8) -> [u8; 4] {
-    MASK_TEXTS.get(usize::from(mask & 0xF)).copied().unwrap_or(*b"    ")
-}
-
-/// [`mask_text`] of every 4-bit mask, built at compile time: a table read costs less than
-/// four tests of a bit.
-static MASK_TEXTS: [[u8; 4]; 16] = mask_texts();
-
-#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range fails the build
-const fn mask_texts() -> [[u8; 4]; 16] {
-    let mut t = [*b"    "; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let mut i = 0;
-        while i < 4 {
-            if mask & (1 << i) != 0 {
-                t[mask][i] = b"xyzw"[i];
-            }
-            i += 1;
-        }
-        mask += 1;
-    }
-    t
+pub fn mask_text(mask: u8) -> &'static str {
+    const MASKS: [&str; 16] = [
+        "    ", "x   ", " y  ", "xy  ", "  z ", "x z ", " yz ", "xyz ", //
+        "   w", "x  w", " y w", "xy w", "  zw", "x zw", " yzw", "xyzw",
+    ];
+    MASKS.get(usize::from(mask & 0xF)).copied().unwrap_or("    ")
 }
 
 #[cfg(test)]
@@ -265,7 +250,7 @@ mod tests {
         assert_eq!(s.elements[1].name.text(), "SV_Position");
         assert_eq!(s.elements[1].offset, 0x100 + 32);
         assert_eq!(s.elements[1].system_value, 1);
-        assert_eq!(&mask_text(s.elements[0].mask), b"xyz ");
+        assert_eq!(mask_text(s.elements[0].mask), "xyz ");
     }
 
     #[test]
@@ -273,7 +258,7 @@ mod tests {
         for mask in 0..=255u8 {
             let want: String =
                 "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect();
-            assert_eq!(mask_text(mask), want.as_bytes());
+            assert_eq!(mask_text(mask), want, "mask {mask:#x}");
         }
     }
 
@@ -309,12 +294,30 @@ mod tests {
     }
 
     #[test]
-    fn a_name_outside_the_chunk_is_an_error_at_the_name_field() {
+    fn a_name_outside_the_chunk_is_an_error_where_it_points() {
         let mut d = Vec::new();
         d.extend_from_slice(&1u32.to_le_bytes());
         d.extend_from_slice(&8u32.to_le_bytes());
         d.extend(element(500, 0, 0, 3, 0, 1, 1));
         let e = Signature::parse(&d, 0x40, SignatureKind::Input, ElementLayout::Plain).unwrap_err();
-        assert_eq!(e.offset(), 0x48);
+        assert_eq!(
+            e.to_string(),
+            "signature element name at offset 0x234 points outside its range (0x234 + 0x1 is outside 0x60)"
+        );
+    }
+
+    #[test]
+    fn the_longer_layouts_read_stream_and_minimum_precision() {
+        let mut d = Vec::new();
+        d.extend_from_slice(&1u32.to_le_bytes());
+        d.extend_from_slice(&8u32.to_le_bytes());
+        d.extend_from_slice(&2u32.to_le_bytes()); // stream
+        d.extend(element(40, 3, 0, 3, 5, 0xF, 0x3));
+        d.extend_from_slice(&1u32.to_le_bytes()); // min16f
+        d.extend_from_slice(b"COLOR\0");
+        let s = Signature::parse(&d, 0x10, SignatureKind::Output, ElementLayout::MinPrecision).unwrap();
+        let e = &s.elements[0];
+        assert_eq!((e.stream, e.name.text().as_ref(), e.name.offset), (2, "COLOR", 0x10 + 40));
+        assert_eq!((e.semantic_index, e.register, e.mask, e.rw_mask, e.min_precision), (3, 5, 0xF, 0x3, 1));
     }
 }

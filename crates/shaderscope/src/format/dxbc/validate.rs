@@ -1,8 +1,8 @@
 //! `validate` for DXBC: checksum, layout, sizes, chunk contents.
 
 use super::Dxbc;
-use super::container::{HEADER_SIZE, Layout};
-use crate::model::Finding;
+use super::container::HEADER_SIZE;
+use crate::model::{Finding, Stage};
 
 /// Every finding; empty when the container is fine.
 pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
@@ -20,67 +20,58 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
             out.push(Finding::error(4, format!("checksum mismatch (stored {stored}, computed {computed})")));
         }
     }
-    if f.version != 1 {
-        out.push(Finding::warning(20, format!("header version word is {}, expected 1", f.version)));
+    let one = f.header.one.get();
+    if one != 1 {
+        out.push(Finding::warning(20, format!("header version word is {one}, expected 1")));
     }
+    let total_size = f.header.total_size.get();
     if !f.trailing.is_empty() {
         out.push(Finding::warning(
-            u64::from(f.total_size),
-            format!("{} bytes follow the declared container size {}", f.trailing.len(), f.total_size),
+            u64::from(total_size),
+            format!("{} bytes follow the declared container size {total_size}", f.trailing.len()),
         ));
     }
     let index_end = HEADER_SIZE + 4 * f.chunks.len();
-    for c in &f.chunks {
+    for (i, c) in f.chunks.iter().enumerate() {
         if c.offset % 4 != 0 {
             out.push(Finding::warning(
                 c.offset as u64,
-                format!("chunk {} ({}) is not 4-byte aligned", c.index, c.fourcc),
+                format!("chunk {i} ({}) is not 4-byte aligned", c.fourcc),
             ));
         }
         if c.offset < index_end {
             out.push(Finding::error(
                 c.offset as u64,
-                format!("chunk {} ({}) starts inside the header or chunk index", c.index, c.fourcc),
+                format!("chunk {i} ({}) starts inside the header or chunk index", c.fourcc),
             ));
         }
     }
-    if let Layout::Irregular { .. } = f.layout {
-        let mut sorted: Vec<_> = f.chunks.iter().collect();
-        sorted.sort_by_key(|c| c.offset);
-        for w in sorted.windows(2) {
-            if let [a, b] = w {
-                if b.offset < a.end() {
-                    out.push(Finding::error(
-                        b.offset as u64,
-                        format!("chunk {} ({}) overlaps chunk {} ({})", b.index, b.fourcc, a.index, a.fourcc),
-                    ));
-                }
+    // In file order: each chunk must end before the next begins.
+    let mut sorted: Vec<_> = f.chunks.iter().enumerate().collect();
+    sorted.sort_by_key(|(_, c)| c.offset);
+    for w in sorted.windows(2) {
+        if let [(i, a), (j, b)] = w {
+            if b.offset < a.end() {
+                out.push(Finding::error(
+                    b.offset as u64,
+                    format!("chunk {j} ({}) overlaps chunk {i} ({})", b.fourcc, a.fourcc),
+                ));
             }
         }
-    } else if let Layout::Packed { gaps, order, .. } = &f.layout {
-        for (k, g) in gaps.iter().enumerate() {
-            if g.iter().any(|&b| b != 0) {
-                if let Some(c) = order.get(k).and_then(|&i| f.chunks.get(i)) {
-                    out.push(Finding::warning(
-                        (c.offset - g.len()) as u64,
-                        format!(
-                            "{} non-zero bytes between chunks before chunk {} ({})",
-                            g.len(),
-                            c.index,
-                            c.fourcc
-                        ),
-                    ));
-                }
-            }
+    }
+    let layout = f.layout();
+    for (i, c) in f.chunks.iter().enumerate() {
+        if let Some((at, gap)) = layout.gap_before(c.offset).filter(|(_, gap)| gap.iter().any(|&b| b != 0)) {
+            out.push(Finding::warning(
+                u64::from(*at),
+                format!("{} non-zero bytes between chunks before chunk {i} ({})", gap.len(), c.fourcc),
+            ));
         }
     }
     let mut seen: Vec<[u8; 4]> = Vec::new();
-    for c in &f.chunks {
+    for (i, c) in f.chunks.iter().enumerate() {
         if seen.contains(&c.fourcc.0) {
-            out.push(Finding::warning(
-                c.offset as u64,
-                format!("chunk {} repeats the tag {}", c.index, c.fourcc),
-            ));
+            out.push(Finding::warning(c.offset as u64, format!("chunk {i} repeats the tag {}", c.fourcc)));
         }
         seen.push(c.fourcc.0);
     }
@@ -100,12 +91,12 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         }
         if let Some(r) = &d.rdef {
             let stage_of = match r.program_type {
-                0xFFFF => Some(super::Stage::Pixel),
-                0xFFFE => Some(super::Stage::Vertex),
-                0x4753 => Some(super::Stage::Geometry),
-                0x4853 => Some(super::Stage::Hull),
-                0x4453 => Some(super::Stage::Domain),
-                0x4353 => Some(super::Stage::Compute),
+                0xFFFF => Some(Stage::Pixel),
+                0xFFFE => Some(Stage::Vertex),
+                0x4753 => Some(Stage::Geometry),
+                0x4853 => Some(Stage::Hull),
+                0x4453 => Some(Stage::Domain),
+                0x4353 => Some(Stage::Compute),
                 _ => None,
             };
             if stage_of.is_some_and(|s| s != p.stage) {

@@ -1,8 +1,9 @@
 //! Writing DXBC containers.
 //!
 //! [`Builder`] holds the chunks (tag + payload) and the layout facts of the file it came
-//! from. [`Builder::finish`] lays the chunks out (reserve, then write), fills in the chunk
-//! index, the container size and the checksum.
+//! from. [`Builder::finish`] writes in two phases with [`crate::toolkit::Writer`]: it reserves
+//! the header and the chunk index, places each chunk, then fills in the index, the container
+//! size and last the checksum.
 //!
 //! # Checksum policy
 //!
@@ -18,8 +19,9 @@
 //!   switches the policy to `Compute` to repair such a file.
 
 use super::checksum;
-use super::container::{FourCC, Frame, HEADER_SIZE, Layout};
+use super::container::{CHUNK_HEADER_SIZE, FourCC, Frame, HEADER_SIZE, Layout};
 use crate::error::{Error, Result};
+use crate::toolkit::{Endian, Writer};
 use std::borrow::Cow;
 
 /// What the writer stores in the checksum field.
@@ -44,29 +46,30 @@ pub struct ChunkData<'a> {
 #[derive(Debug, Clone)]
 pub struct Builder<'a> {
     /// The header word after the checksum (1).
-    pub version: u32,
+    pub one: u32,
     /// Chunks in index order.
     pub chunks: Vec<ChunkData<'a>>,
     /// What to store in the checksum field.
     pub checksum: ChecksumPolicy,
     /// Bytes after the declared container size, appended as they were (not hashed, not counted).
     pub trailing: Cow<'a, [u8]>,
-    layout: Option<Layout<'a>>,
-    original: Vec<ChunkData<'a>>,
-    /// The checksum computed over the input, reused while nothing has changed.
+    /// The layout of the file this builder was made from, and that file's chunks: the layout
+    /// applies while the chunks are these.
+    original: Option<(Layout, Vec<ChunkData<'a>>)>,
+    /// The checksum computed over the input, and its header word: the same bytes written
+    /// again need not be hashed again.
     original_sum: Option<(u32, [u8; 16])>,
 }
 
 impl<'a> Builder<'a> {
-    /// An empty container (version word 1, checksum computed).
+    /// An empty container (header word 1, checksum computed).
     pub fn new() -> Self {
         Builder {
-            version: 1,
+            one: 1,
             chunks: Vec::new(),
             checksum: ChecksumPolicy::Compute,
             trailing: Cow::Borrowed(&[]),
-            layout: None,
-            original: Vec::new(),
+            original: None,
             original_sum: None,
         }
     }
@@ -80,19 +83,19 @@ impl<'a> Builder<'a> {
             .map(|c| ChunkData { fourcc: c.fourcc, data: Cow::Borrowed(c.data) })
             .collect();
         let computed = frame.computed_checksum();
-        let checksum = if frame.checksum == computed {
+        let checksum = if frame.header.checksum == computed {
             ChecksumPolicy::Compute
         } else {
-            ChecksumPolicy::Keep(frame.checksum)
+            ChecksumPolicy::Keep(frame.header.checksum)
         };
+        let one = frame.header.one.get();
         Builder {
-            version: frame.version,
-            original: chunks.clone(),
+            one,
+            original: Some((frame.layout(), chunks.clone())),
             chunks,
             checksum,
             trailing: Cow::Borrowed(frame.trailing),
-            layout: Some(frame.layout.clone()),
-            original_sum: Some((frame.version, computed)),
+            original_sum: Some((one, computed)),
         }
     }
 
@@ -102,69 +105,49 @@ impl<'a> Builder<'a> {
         self
     }
 
-    /// Lay out and encode the container.
+    /// Lay out and encode the container: reserve the header and the index, place each chunk
+    /// (where the original layout had it, else after the previous one, 4-byte aligned), fill
+    /// in the index, the header and last the checksum.
     pub fn finish(&self) -> Result<Vec<u8>> {
         // The recorded layout applies only while the chunk list is the one it was recorded for.
-        let layout = match &self.layout {
-            Some(l) if self.chunks == self.original => Some(l),
-            _ => None,
-        };
-        let n = self.chunks.len();
-        let index_end = HEADER_SIZE + 4 * n;
-        let mut out =
-            Vec::with_capacity(index_end + self.chunks.iter().map(|c| c.data.len() + 12).sum::<usize>());
-        out.resize(index_end, 0);
-        let mut offsets = vec![0u32; n];
+        let layout = self.original.as_ref().filter(|(_, chunks)| *chunks == self.chunks).map(|(l, _)| l);
+        let count = offset32(self.chunks.len())?;
+        let mut w = Writer::new(Endian::Little);
+        let header = w.reserve(HEADER_SIZE, 4);
+        let index = w.reserve(4 * self.chunks.len(), 4);
+        for (i, c) in self.chunks.iter().enumerate() {
+            let at = match layout.and_then(|l| l.offsets.get(i)) {
+                Some(&at) => at as usize,
+                None => w.reserve(CHUNK_HEADER_SIZE + c.data.len(), 4).start,
+            };
+            w.put_at(at, &c.fourcc.0);
+            w.put_at(at + 4, &offset32(c.data.len())?.to_le_bytes());
+            w.put_at(at + CHUNK_HEADER_SIZE, &c.data);
+            w.patch_u32(index.start + 4 * i, offset32(at)?);
+        }
         match layout {
-            Some(Layout::Irregular { offsets: o, body }) => {
-                offsets.clone_from(o);
-                out.extend_from_slice(body);
-            }
-            Some(Layout::Packed { order, gaps, tail }) => {
-                for (k, &i) in order.iter().enumerate() {
-                    out.extend_from_slice(gaps.get(k).copied().unwrap_or(&[]));
-                    let c =
-                        self.chunks.get(i).ok_or_else(|| Error::invalid(0, "DXBC layout", "bad order"))?;
-                    if let Some(slot) = offsets.get_mut(i) {
-                        *slot = offset32(out.len())?;
-                    }
-                    put_chunk(&mut out, c)?;
+            Some(l) => {
+                for (at, bytes) in &l.filler {
+                    w.put_at(*at as usize, bytes);
                 }
-                out.extend_from_slice(tail);
+                w.pad_to(l.size);
             }
-            None => {
-                for (i, c) in self.chunks.iter().enumerate() {
-                    if let Some(slot) = offsets.get_mut(i) {
-                        *slot = offset32(out.len())?;
-                    }
-                    put_chunk(&mut out, c)?;
-                    while out.len() % 4 != 0 {
-                        out.push(0);
-                    }
-                }
-            }
+            None => w.align(4, 0),
         }
-        let total = offset32(out.len())?;
-        put(&mut out, 0, b"DXBC");
-        put(&mut out, 20, &self.version.to_le_bytes());
-        put(&mut out, 24, &total.to_le_bytes());
-        put(&mut out, 28, &(n as u32).to_le_bytes());
-        for (i, o) in offsets.iter().enumerate() {
-            put(&mut out, HEADER_SIZE + 4 * i, &o.to_le_bytes());
-        }
+        let total = offset32(w.len())?;
+        w.put_at(header.start, b"DXBC");
+        w.patch_u32(header.start + 20, self.one);
+        w.patch_u32(header.start + 24, total);
+        w.patch_u32(header.start + 28, count);
         let sum = match (self.checksum, self.original_sum) {
-            // Same chunks, same layout, same version word: the same bytes are hashed again.
-            (ChecksumPolicy::Compute, Some((version, sum)))
-                if layout.is_some() && version == self.version =>
-            {
-                sum
-            }
-            (ChecksumPolicy::Compute, _) => checksum::compute(&out),
+            // Same chunks, same layout, same header word: the same bytes would be hashed again.
+            (ChecksumPolicy::Compute, Some((one, sum))) if layout.is_some() && one == self.one => sum,
+            (ChecksumPolicy::Compute, _) => checksum::compute(w.as_slice()),
             (ChecksumPolicy::Keep(s), _) => s,
         };
-        put(&mut out, 4, &sum);
-        out.extend_from_slice(&self.trailing);
-        Ok(out)
+        w.put_at(header.start + 4, &sum);
+        w.bytes(&self.trailing);
+        Ok(w.finish())
     }
 }
 
@@ -177,19 +160,6 @@ impl Default for Builder<'_> {
 fn offset32(at: usize) -> Result<u32> {
     u32::try_from(at)
         .map_err(|_| Error::overflow(0, format!("DXBC container larger than 4 GiB (0x{at:x} bytes)")))
-}
-
-fn put_chunk(out: &mut Vec<u8>, c: &ChunkData<'_>) -> Result<()> {
-    out.extend_from_slice(&c.fourcc.0);
-    out.extend_from_slice(&offset32(c.data.len())?.to_le_bytes());
-    out.extend_from_slice(&c.data);
-    Ok(())
-}
-
-fn put(out: &mut [u8], at: usize, b: &[u8]) {
-    if let Some(dst) = out.get_mut(at..at + b.len()) {
-        dst.copy_from_slice(b);
-    }
 }
 
 #[cfg(test)]
@@ -253,6 +223,42 @@ mod tests {
         let f = Frame::parse(&bytes).unwrap();
         assert_eq!(f.chunks[0].fourcc, FourCC(*b"AAAA"));
         assert_eq!(f.trailing, b"junk");
+        let layout = f.layout();
+        assert_eq!(layout.offsets, vec![first as u32, second as u32]);
+        assert_eq!(layout.filler, vec![(40, vec![0xAB; 4]), (total - 3, vec![0xCD; 3])]);
+        assert_eq!(layout.gap_before(second), Some(&(40, vec![0xAB; 4])));
+        assert_eq!(layout.gap_before(first), None);
+        assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
+        // An edit lays the chunks out afresh, packed in index order.
+        let mut b = Builder::from_frame(&f);
+        b.push(*b"CCCC", vec![]);
+        let fresh = Frame::parse(&b.finish().unwrap()).unwrap().layout();
+        assert_eq!(
+            (fresh.offsets, fresh.filler),
+            (vec![44, 56, 68], vec![(53, vec![0; 3]), (66, vec![0; 2])])
+        );
+    }
+
+    #[test]
+    fn chunks_that_share_bytes_or_sit_in_the_index_are_reproduced() {
+        let mut b = Builder::new();
+        b.push(*b"AAAA", vec![1u8, 2, 3, 4]);
+        let mut bytes = b.finish().unwrap();
+        // Three index entries: the chunk, the same chunk again, and a "chunk" read from the
+        // header's own bytes (its size word is the chunk count, 3).
+        bytes.splice(36..36, [0u8; 8]);
+        let at = 44u32;
+        bytes[28..32].copy_from_slice(&3u32.to_le_bytes());
+        bytes[32..36].copy_from_slice(&at.to_le_bytes());
+        bytes[36..40].copy_from_slice(&at.to_le_bytes());
+        bytes[40..44].copy_from_slice(&24u32.to_le_bytes());
+        let total = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&total.to_le_bytes());
+        let sum = checksum::compute(&bytes);
+        bytes[4..20].copy_from_slice(&sum);
+        let f = Frame::parse(&bytes).unwrap();
+        assert_eq!((f.chunks[2].fourcc.0, f.chunks[2].data), (56u32.to_le_bytes(), &[44u8, 0, 0][..]));
+        assert!(f.layout().filler.is_empty());
         assert_eq!(Builder::from_frame(&f).finish().unwrap(), bytes);
     }
 }
