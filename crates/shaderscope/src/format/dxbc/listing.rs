@@ -29,7 +29,7 @@ use super::{Dxbc, Generation};
 use crate::any::DisasmOptions;
 use crate::error::{Error, Result};
 use crate::model::Stage;
-use crate::print::{Printer, Style, TextBuf};
+use crate::print::{Printer, Style};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
@@ -774,9 +774,8 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     c.line(None, "//")?;
     c.line(title, "// Level9 shader bytecode:")?;
     c.line(None, "//")?;
-    let mut program = TextBuf::default();
-    super::program::level9(d, a, &mut program);
-    c.text(program.as_str())
+    super::program::level9(d, a, &mut *c.out);
+    Ok(())
 }
 
 /// A row of the constant-buffer mappings: `// c0         cb0             1         2  ( FLT, FLT, FLT, FLT)`.
