@@ -6,7 +6,7 @@
 use super::dvlb::Dvlb;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader};
+use crate::toolkit::{Endian, Reader, Writer};
 
 /// A CGFX file with the DVLBs found inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,10 +71,10 @@ impl Cgfx {
     /// The file with every DVLB re-encoded in place. A DVLB whose encoding changed size cannot
     /// be put back without relinking the container, which is refused.
     pub fn write(&self) -> Result<Vec<u8>> {
-        let mut out = self.data.clone();
+        let mut w = Writer::new(self.endian);
+        w.bytes(&self.data);
         for (at, d) in &self.dvlbs {
             let bytes = d.write()?;
-            let start = *at as usize;
             let old = d.layout.as_ref().map(|l| l.size).unwrap_or(bytes.len());
             if bytes.len() != old {
                 return Err(Error::unsupported(
@@ -86,20 +86,13 @@ impl Cgfx {
                     ),
                 ));
             }
-            match out.get_mut(start..start + bytes.len()) {
-                Some(dst) => dst.copy_from_slice(&bytes),
-                None => {
-                    return Err(Error::out_of_bounds(
-                        *at,
-                        "embedded DVLB",
-                        *at,
-                        bytes.len() as u64,
-                        out.len() as u64,
-                    ));
-                }
+            let end = (*at).saturating_add(bytes.len() as u64);
+            if end > w.len() as u64 {
+                return Err(Error::out_of_bounds(*at, "embedded DVLB", *at, bytes.len() as u64, w.len() as u64));
             }
+            w.put_at(*at as usize, &bytes);
         }
-        Ok(out)
+        Ok(w.finish())
     }
 
     /// Annotate the header and every DVLB.

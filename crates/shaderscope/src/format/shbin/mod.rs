@@ -11,6 +11,7 @@ pub mod cgfx;
 pub mod csdr;
 pub mod dvlb;
 pub mod dvoj;
+pub mod headers;
 pub mod tables;
 
 pub use cgfx::Cgfx;
@@ -27,7 +28,7 @@ use crate::model::{Finding, Part};
 use crate::print::Printer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use tables::{mask_text, output_semantic_name, symbol_text};
+use tables::{mask_text, output_semantic_name};
 
 /// The payload of a 3DS shader file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -482,20 +483,14 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                     format!("{p}label {k} points at 0x{:x}, outside the {n}-word program", lab.address),
                 ));
             }
-            if symbol_text(&e.symbols, lab.name_offset).is_none() {
-                out.push(Finding::error(
-                    at + 12,
-                    format!("{p}label {k} name offset 0x{:x} is outside the symbol table", lab.name_offset),
-                ));
+            if let Some(why) = bad_symbol(e, lab.name_offset) {
+                out.push(Finding::error(at + 12, format!("{p}label {k} name offset 0x{:x} {why}", lab.name_offset)));
             }
         }
         for (k, u) in e.uniforms.iter().enumerate() {
             let at = o + u64::from(t[3]) + 8 * k as u64;
-            if symbol_text(&e.symbols, u.name_offset).is_none() {
-                out.push(Finding::error(
-                    at,
-                    format!("{p}uniform {k} name offset 0x{:x} is outside the symbol table", u.name_offset),
-                ));
+            if let Some(why) = bad_symbol(e, u.name_offset) {
+                out.push(Finding::error(at, format!("{p}uniform {k} name offset 0x{:x} {why}", u.name_offset)));
             }
             let space = |r: u16| match r {
                 0x00..=0x0f => Some(0),
@@ -515,6 +510,17 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                 )),
             }
         }
+    }
+}
+
+/// What is wrong with the name at a symbol-table offset, if anything.
+fn bad_symbol(e: &Dvle, offset: u32) -> Option<&'static str> {
+    match e.symbol_at(offset) {
+        Ok(_) => None,
+        Err(err) if matches!(err.kind(), crate::error::ErrorKind::OutOfBounds { .. }) => {
+            Some("is outside the symbol table")
+        }
+        Err(_) => Some("starts a name the symbol table does not end with a NUL"),
     }
 }
 

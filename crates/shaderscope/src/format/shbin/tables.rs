@@ -3,9 +3,10 @@
 //! Every entry keeps its raw words so that re-encoding reproduces unknown bits exactly; the
 //! decoded views used by the disassembler are computed from them.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::isa::pica;
-use crate::toolkit::{Reader, Writer};
+use crate::toolkit::layout::Placement;
+use crate::toolkit::{Cstr, Endian, Reader};
 
 /// A 20-byte constant-table entry: u16 type, u16 register, four payload words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,11 +34,11 @@ impl ConstantEntry {
         Ok(ConstantEntry { kind, register, payload })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u16(self.kind);
-        w.u16(self.register);
-        for p in self.payload {
-            w.u32(p);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u16(at, self.kind);
+        p.patch_u16(at + 2, self.register);
+        for (k, v) in self.payload.iter().enumerate() {
+            p.patch_u32(at + 4 + 4 * k, *v);
         }
     }
 
@@ -94,9 +95,9 @@ impl LabelEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        for v in [self.id, self.address, self.length, self.name_offset] {
-            w.u32(v);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        for (k, v) in [self.id, self.address, self.length, self.name_offset].into_iter().enumerate() {
+            p.patch_u32(at + 4 * k, v);
         }
     }
 }
@@ -127,9 +128,9 @@ impl OutputEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        for v in [self.semantic, self.register, self.mask, self.pad] {
-            w.u16(v);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        for (k, v) in [self.semantic, self.register, self.mask, self.pad].into_iter().enumerate() {
+            p.patch_u16(at + 2 * k, v);
         }
     }
 }
@@ -157,10 +158,10 @@ impl UniformEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u32(self.name_offset);
-        w.u16(self.first);
-        w.u16(self.last);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u32(at, self.name_offset);
+        p.patch_u16(at + 4, self.first);
+        p.patch_u16(at + 6, self.last);
     }
 }
 
@@ -181,9 +182,9 @@ impl LineEntry {
         Ok(LineEntry { file_offset: r.u32("line-number entry")?, line: r.u32("line-number entry")? })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u32(self.file_offset);
-        w.u32(self.line);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u32(at, self.file_offset);
+        p.patch_u32(at + 4, self.line);
     }
 }
 
@@ -221,17 +222,34 @@ pub fn mask_text(mask: u16) -> String {
     if s.is_empty() { "-".to_string() } else { s }
 }
 
-/// The NUL-terminated string at `offset` of a symbol table; `None` if the offset is outside.
-/// A string that runs to the end of the table without a NUL ends there.
-pub fn symbol_at(table: &[u8], offset: u32) -> Option<&[u8]> {
-    let rest = table.get(offset as usize..)?;
-    let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
-    rest.get(..end)
+/// The NUL-terminated string at `offset` of a symbol table (its offset counted from the
+/// table's start).
+pub fn symbol_at(table: &[u8], offset: u32) -> Result<Cstr<'_>> {
+    Reader::new(table, Endian::Little).cstr_at(offset as usize, "symbol")
 }
 
-/// A symbol as text, lossily decoded.
-pub fn symbol_text(table: &[u8], offset: u32) -> Option<String> {
-    symbol_at(table, offset).map(|s| String::from_utf8_lossy(s).into_owned())
+/// The symbol at `offset` as text, or a placeholder that says why there is none.
+pub(crate) fn symbol_or_placeholder(table: &[u8], offset: u32) -> String {
+    match symbol_at(table, offset) {
+        Ok(s) => s.text().into_owned(),
+        Err(e) if matches!(e.kind(), ErrorKind::OutOfBounds { .. }) => {
+            format!("<symbol offset 0x{offset:x} out of range>")
+        }
+        Err(_) => format!("<symbol offset 0x{offset:x} unterminated>"),
+    }
+}
+
+/// Put `items` one after the other from `at`, `size` bytes each, with `put`.
+pub(crate) fn put_table<T>(
+    p: &mut Placement,
+    at: usize,
+    items: &[T],
+    size: usize,
+    put: impl Fn(&T, &mut Placement, usize),
+) {
+    for (k, item) in items.iter().enumerate() {
+        put(item, p, at + k * size);
+    }
 }
 
 /// Read `count` fixed-size entries at `offset` of `section` (a reader over the section that the
