@@ -88,7 +88,13 @@ impl Cgfx {
             }
             let end = (*at).saturating_add(bytes.len() as u64);
             if end > w.len() as u64 {
-                return Err(Error::out_of_bounds(*at, "embedded DVLB", *at, bytes.len() as u64, w.len() as u64));
+                return Err(Error::out_of_bounds(
+                    *at,
+                    "embedded DVLB",
+                    *at,
+                    bytes.len() as u64,
+                    w.len() as u64,
+                ));
             }
             w.put_at(*at as usize, &bytes);
         }

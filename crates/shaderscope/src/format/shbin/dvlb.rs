@@ -88,6 +88,7 @@ pub struct Dvle {
 
 /// Where each structure of a parsed DVLB sat, and the bytes no structure claimed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Layout {
     /// Bytes covered: the whole file, or the extent of an embedded DVLB.
     pub size: usize,
@@ -143,8 +144,34 @@ impl Dvlb {
         }
     }
 
-    /// Print DVLE `index` as picasso source through `out`. `code_offset` is the absolute offset
-    /// of the DVLB in the input (0 for a standalone file).
+    /// Offset of the code blob, relative to the DVLB start (where it is, or where
+    /// [`Dvlb::write`] puts it).
+    pub fn code_offset(&self) -> u64 {
+        let code = self.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(DVLP_HEADER_SIZE);
+        u64::from(self.dvlp_offset()) + u64::from(code)
+    }
+
+    /// Offset of DVLE `index`'s header, relative to the DVLB start (`None` before the model
+    /// has a layout).
+    pub fn dvle_offset(&self, index: usize) -> Option<u64> {
+        self.layout.as_ref()?.dvle_offsets.get(index).map(|o| u64::from(*o))
+    }
+
+    /// DVLE `index`'s tables in the ISA's types, each entry with its absolute offset (the
+    /// DVLB sits at absolute `base`).
+    pub fn names(&self, index: usize, base: u64) -> Option<DvleNames> {
+        let dvle = self.dvles.get(index)?;
+        let tables = self.layout.as_ref().and_then(|l| {
+            let at = base + u64::from(*l.dvle_offsets.get(index)?);
+            let t = l.dvle_offsets_tables.get(index)?;
+            Some([t[0], t[1], t[2], t[3]].map(|o| at + u64::from(o)))
+        });
+        Some(dvle.names_at(tables))
+    }
+
+    /// What the ISA needs to print DVLE `index` (see [`pica::write_source`]), with the tables
+    /// from [`Dvlb::names`]; the DVLB sits at absolute `base` of the input (0 for a standalone
+    /// file).
     pub fn source_context<'a>(
         &'a self,
         index: usize,
@@ -153,39 +180,25 @@ impl Dvlb {
         base: u64,
     ) -> Option<pica::SourceContext<'a>> {
         let dvle = self.dvles.get(index)?;
-        let code_offset = base
-            + u64::from(self.dvlp_offset())
-            + u64::from(self.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(DVLP_HEADER_SIZE));
-        Some(pica::SourceContext {
-            code: &self.dvlp.code,
-            opdescs,
-            main: dvle.main,
-            endmain: dvle.endmain,
-            shader_type: match dvle.shader_type {
-                0 => pica::ShaderType::Vertex,
-                1 => pica::ShaderType::Geometry,
-                t => pica::ShaderType::Other(t),
-            },
-            merge_outmaps: dvle.flags & 1 != 0,
-            geometry: pica::GeometryMode {
-                mode: dvle.geometry[0],
-                fixed_start: dvle.geometry[1],
-                variable_count: dvle.geometry[2],
-                fixed_count: dvle.geometry[3],
-            },
-            uniforms: &names.uniforms,
-            outputs: &names.outputs,
-            constants: &names.constants,
-            labels: &names.labels,
-            code_offset,
-            offsets: false,
-            raw: false,
-        })
+        let mut ctx = pica::SourceContext::new(&self.dvlp.code, opdescs);
+        ctx.main = dvle.main;
+        ctx.endmain = dvle.endmain;
+        ctx.shader_type = pica::ShaderType::from_byte(dvle.shader_type);
+        ctx.merge_outmaps = dvle.flags & 1 != 0;
+        ctx.geometry = pica::GeometryMode::from_bytes(dvle.geometry);
+        ctx.uniforms = &names.uniforms;
+        ctx.outputs = &names.outputs;
+        ctx.constants = &names.constants;
+        ctx.labels = &names.labels;
+        ctx.code_offset = base + self.code_offset();
+        ctx.header_offset = self.dvle_offset(index).map(|o| base + o);
+        Some(ctx)
     }
 }
 
 /// A DVLE's tables decoded into the ISA's types (names resolved through the symbol table).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct DvleNames {
     /// Uniforms with names.
     pub uniforms: Vec<pica::Uniform>,
@@ -220,24 +233,49 @@ impl Dvle {
         symbol_at(&self.symbols, offset)
     }
 
-    /// The tables in the ISA's types.
+    /// The tables in the ISA's types (without offsets; [`Dvlb::names`] has them).
     pub fn names(&self) -> DvleNames {
+        self.names_at(None)
+    }
+
+    /// The tables in the ISA's types; `tables` are the absolute offsets of the constant,
+    /// label, output and uniform tables, when known.
+    pub(crate) fn names_at(&self, tables: Option<[u64; 4]>) -> DvleNames {
+        let at = |t: usize, k: usize, size: usize| tables.map(|o| o[t] + (k * size) as u64);
         DvleNames {
             uniforms: self
                 .uniforms
                 .iter()
-                .map(|u| pica::Uniform { name: self.symbol(u.name_offset), first: u.first, last: u.last })
+                .enumerate()
+                .map(|(k, u)| {
+                    pica::Uniform::new(self.symbol(u.name_offset), u.first, u.last).at(at(
+                        3,
+                        k,
+                        UniformEntry::SIZE,
+                    ))
+                })
                 .collect(),
             outputs: self
                 .outputs
                 .iter()
-                .map(|o| pica::Output { semantic: o.semantic, register: o.register, mask: o.mask })
+                .enumerate()
+                .map(|(k, o)| {
+                    pica::Output::new(o.semantic, o.register, o.mask).at(at(2, k, OutputEntry::SIZE))
+                })
                 .collect(),
-            constants: self.constants.iter().filter_map(ConstantEntry::decode).collect(),
+            constants: self
+                .constants
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| Some(c.decode()?.at(at(0, k, ConstantEntry::SIZE))))
+                .collect(),
             labels: self
                 .labels
                 .iter()
-                .map(|l| pica::Label { name: self.symbol(l.name_offset), address: l.address })
+                .enumerate()
+                .map(|(k, l)| {
+                    pica::Label::new(self.symbol(l.name_offset), l.address).at(at(1, k, LabelEntry::SIZE))
+                })
                 .collect(),
         }
     }
@@ -313,7 +351,11 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     };
     let (line_count, file_off, file_size) = if header_len == DVLP_HEADER_SIZE {
         let t: &DvlpHeaderTail = dvlp_sec.read_at(DVLP_SHORT_HEADER_SIZE as usize, "DVLP header")?;
-        (t.line_number_table_entries.get(), t.filename_symbol_table.offset.get(), t.filename_symbol_table.entries.get())
+        (
+            t.line_number_table_entries.get(),
+            t.filename_symbol_table.offset.get(),
+            t.filename_symbol_table.entries.get(),
+        )
     } else {
         (0, 0, 0)
     };
@@ -411,7 +453,12 @@ fn parse_dvle(file: &Reader<'_>, off: u64, field_at: u64) -> Result<(Dvle, [u32;
         endmain: h.endmain_offset.get(),
         input_mask: h.used_input_registers.get(),
         output_mask: h.used_output_registers.get(),
-        geometry: [h.geometry_shader_type, h.fixed_start_register, h.variable_vertex_count, h.fixed_vertex_count],
+        geometry: [
+            h.geometry_shader_type,
+            h.fixed_start_register,
+            h.variable_vertex_count,
+            h.fixed_vertex_count,
+        ],
         constants,
         labels,
         outputs,
@@ -699,15 +746,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
     }
 }
 
-/// `c0-c3`, `v1` or raw numbers when outside the unified register space.
-pub fn register_range(first: u16, last: u16) -> String {
-    use super::tables::unified_register_name as n;
-    match (n(first), n(last)) {
-        (Some(a), _) if first == last => a,
-        (Some(a), Some(b)) => format!("{a}-{b}"),
-        _ => format!("registers 0x{first:x}-0x{last:x}"),
-    }
-}
+pub use crate::isa::pica::register_range;
 
 /// Name of a geometry-shader mode byte.
 pub fn geometry_mode_name(mode: u8) -> &'static str {

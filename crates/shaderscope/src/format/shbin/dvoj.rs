@@ -52,6 +52,7 @@ pub struct Dvoj {
 
 /// Where each table of a parsed DVOJ sat.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DvojLayout {
     /// Bytes covered (the whole file).
     pub size: usize,
@@ -197,6 +198,18 @@ impl Dvoj {
     /// The name at a symbol-table offset, or a placeholder naming the bad offset.
     pub fn symbol(&self, offset: u32) -> String {
         symbol_or_placeholder(&self.symbols, offset)
+    }
+
+    /// Absolute offset of the code (where it is, or where [`Dvoj::write`] puts it when the
+    /// object has no layout yet: 0).
+    pub fn code_offset(&self) -> u64 {
+        self.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0)
+    }
+
+    /// The tables in the ISA's types, each entry with its absolute offset.
+    pub fn names(&self) -> super::dvlb::DvleNames {
+        let tables = self.layout.as_ref().map(|l| [0, 1, 6, 7].map(|t| u64::from(l.offsets[t])));
+        self.as_dvle().names_at(tables)
     }
 
     /// The object viewed as a DVLE (entry at the first instruction, end at the last) so the

@@ -23,7 +23,9 @@ type Le = LittleEndian;
 
 /// Where a table sits: its offset (relative to the structure that holds this reference) and
 /// its length (entries, or bytes for string tables).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
 #[repr(C)]
 pub struct TableRef {
     /// Offset of the table.

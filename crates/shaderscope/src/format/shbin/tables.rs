@@ -44,27 +44,28 @@ impl ConstantEntry {
 
     /// The decoded constant, or `None` for an unknown type.
     pub fn decode(&self) -> Option<pica::Constant> {
-        let register = self.register as u8;
-        match self.kind {
-            0 => Some(pica::Constant::Bool { register, value: self.payload[0] & 0xff != 0 }),
-            1 => Some(pica::Constant::Int { register, value: self.payload[0].to_le_bytes() }),
-            2 => Some(pica::Constant::Float { register, value: self.payload.map(|v| v & 0x00ff_ffff) }),
-            _ => None,
-        }
+        let value = match self.kind {
+            0 => pica::ConstantValue::Bool(self.payload[0] & 0xff != 0),
+            1 => pica::ConstantValue::Int(self.payload[0].to_le_bytes()),
+            2 => pica::ConstantValue::Float(self.payload.map(|v| v & 0x00ff_ffff)),
+            _ => return None,
+        };
+        Some(pica::Constant::new(self.register as u8, value))
     }
 
     /// Human-readable `c5 = (0, 1, 2, 3)` form.
     pub fn describe(&self) -> String {
-        match self.decode() {
-            Some(pica::Constant::Bool { register, value }) => format!("b{register} = {value}"),
-            Some(pica::Constant::Int { register, value: [x, y, z, w] }) => {
-                format!("i{register} = ({x}, {y}, {z}, {w})")
-            }
-            Some(pica::Constant::Float { register, value }) => {
+        let Some(c) = self.decode() else {
+            return format!("unknown constant type {} for register {}", self.kind, self.register);
+        };
+        let register = c.register;
+        match c.value {
+            pica::ConstantValue::Bool(value) => format!("b{register} = {value}"),
+            pica::ConstantValue::Int([x, y, z, w]) => format!("i{register} = ({x}, {y}, {z}, {w})"),
+            pica::ConstantValue::Float(value) => {
                 let v = value.map(pica::float24::to_f32);
                 format!("c{register} = ({}, {}, {}, {})", v[0], v[1], v[2], v[3])
             }
-            None => format!("unknown constant type {} for register {}", self.kind, self.register),
         }
     }
 }
@@ -140,7 +141,7 @@ impl OutputEntry {
 pub struct UniformEntry {
     /// Offset of the name in the symbol table.
     pub name_offset: u32,
-    /// First register, unified numbering (see [`unified_register_name`]).
+    /// First register, unified numbering (see [`pica::unified_register_name`]).
     pub first: u16,
     /// Last register (inclusive).
     pub last: u16,
@@ -190,29 +191,7 @@ impl LineEntry {
 
 /// The name of an output semantic, as picasso spells it.
 pub fn output_semantic_name(semantic: u16) -> Option<&'static str> {
-    Some(match semantic {
-        0 => "position",
-        1 => "normalquat",
-        2 => "color",
-        3 => "texcoord0",
-        4 => "texcoord0w",
-        5 => "texcoord1",
-        6 => "texcoord2",
-        8 => "view",
-        9 => "dummy",
-        _ => return None,
-    })
-}
-
-/// `v3`, `c12`, `i1`, `b4` for a register of the DVLE uniform table's unified numbering.
-pub fn unified_register_name(reg: u16) -> Option<String> {
-    match reg {
-        0x00..=0x0f => Some(format!("v{reg}")),
-        0x10..=0x6f => Some(format!("c{}", reg - 0x10)),
-        0x70..=0x73 => Some(format!("i{}", reg - 0x70)),
-        0x78..=0x87 => Some(format!("b{}", reg - 0x78)),
-        _ => None,
-    }
+    pica::Output::new(semantic, 0, 0).semantic_name()
 }
 
 /// `xyzw`-style text of a mask with bit 0 = x.
