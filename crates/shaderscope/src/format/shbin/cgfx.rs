@@ -10,6 +10,7 @@ use crate::toolkit::{Endian, Reader, Writer};
 
 /// A CGFX file with the DVLBs found inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Cgfx {
     /// The whole file, kept verbatim (everything that is not a DVLB).
     pub data: Vec<u8>,

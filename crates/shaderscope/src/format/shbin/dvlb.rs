@@ -241,7 +241,8 @@ impl Dvle {
     /// The tables in the ISA's types; `tables` are the absolute offsets of the constant,
     /// label, output and uniform tables, when known.
     pub(crate) fn names_at(&self, tables: Option<[u64; 4]>) -> DvleNames {
-        let at = |t: usize, k: usize, size: usize| tables.map(|o| o[t] + (k * size) as u64);
+        let [constants, labels, outputs, uniforms] = tables.map_or([None; 4], |t| t.map(Some));
+        let at = |start: Option<u64>, k: usize, size: usize| start.map(|o| o + (k * size) as u64);
         DvleNames {
             uniforms: self
                 .uniforms
@@ -249,7 +250,7 @@ impl Dvle {
                 .enumerate()
                 .map(|(k, u)| {
                     pica::Uniform::new(self.symbol(u.name_offset), u.first, u.last).at(at(
-                        3,
+                        uniforms,
                         k,
                         UniformEntry::SIZE,
                     ))
@@ -260,21 +261,25 @@ impl Dvle {
                 .iter()
                 .enumerate()
                 .map(|(k, o)| {
-                    pica::Output::new(o.semantic, o.register, o.mask).at(at(2, k, OutputEntry::SIZE))
+                    pica::Output::new(o.semantic, o.register, o.mask).at(at(outputs, k, OutputEntry::SIZE))
                 })
                 .collect(),
             constants: self
                 .constants
                 .iter()
                 .enumerate()
-                .filter_map(|(k, c)| Some(c.decode()?.at(at(0, k, ConstantEntry::SIZE))))
+                .filter_map(|(k, c)| Some(c.decode()?.at(at(constants, k, ConstantEntry::SIZE))))
                 .collect(),
             labels: self
                 .labels
                 .iter()
                 .enumerate()
                 .map(|(k, l)| {
-                    pica::Label::new(self.symbol(l.name_offset), l.address).at(at(1, k, LabelEntry::SIZE))
+                    pica::Label::new(self.symbol(l.name_offset), l.address).at(at(
+                        labels,
+                        k,
+                        LabelEntry::SIZE,
+                    ))
                 })
                 .collect(),
         }

@@ -21,8 +21,10 @@ use zerocopy::IntoBytes;
 /// Size of the DVOJ header.
 pub const HEADER_SIZE: u32 = 0x58;
 
-/// A parsed DVOJ/DVOB object.
+/// A DVOJ/DVOB object: parsed, or built in code from [`Dvoj::new`] and written with
+/// [`Dvoj::write`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Dvoj {
     /// `DVOJ` or `DVOB`.
     pub magic: [u8; 4],
@@ -78,6 +80,25 @@ const NAMES: [&str; 9] = [
 ];
 
 impl Dvoj {
+    /// An empty object with magic `magic` (`DVOJ` or `DVOB`), header words 0, 0, 0xFFFFFFFF
+    /// and no layout; fill in its tables and [`write`](Dvoj::write) it.
+    pub fn new(magic: [u8; 4]) -> Dvoj {
+        Dvoj {
+            magic,
+            unknown: [0, 0, 0xffff_ffff],
+            constants: Vec::new(),
+            labels: Vec::new(),
+            code: Vec::new(),
+            opdescs: Vec::new(),
+            line_numbers: Vec::new(),
+            relocations: Vec::new(),
+            outputs: Vec::new(),
+            uniforms: Vec::new(),
+            symbols: Vec::new(),
+            layout: None,
+        }
+    }
+
     /// Parse a standalone object file.
     pub fn parse(data: &[u8]) -> Result<Dvoj> {
         let file = Reader::new(data, Endian::Little);
@@ -208,7 +229,10 @@ impl Dvoj {
 
     /// The tables in the ISA's types, each entry with its absolute offset.
     pub fn names(&self) -> super::dvlb::DvleNames {
-        let tables = self.layout.as_ref().map(|l| [0, 1, 6, 7].map(|t| u64::from(l.offsets[t])));
+        let tables = self.layout.as_ref().map(|l| {
+            let [constants, labels, _, _, _, _, outputs, uniforms, _] = l.offsets;
+            [constants, labels, outputs, uniforms].map(u64::from)
+        });
         self.as_dvle().names_at(tables)
     }
 

@@ -3,8 +3,11 @@
 //!
 //! [`Dvlb::parse`] reads a DVLB into an editable model that keeps every byte (see
 //! [`dvlb::Layout`]); [`Dvlb::write`] gives the same bytes back for an unmodified file and a
-//! picasso-style layout for a model built in code ([`build`]). [`parse_any`] wraps any of the
-//! four kinds in a [`Container`] for the CLI.
+//! picasso-style layout for a model built in code ([`build`]). The fixed headers are declared
+//! once in [`headers`]; writers place structures through
+//! [`toolkit::layout`](crate::toolkit::layout). [`parse_any`] wraps any of the four kinds in a
+//! [`Container`] for the CLI; [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]:
+//! stage, uniforms, outputs, listing, instruction records).
 
 pub mod build;
 pub mod cgfx;
@@ -32,6 +35,7 @@ use tables::{mask_text, output_semantic_name};
 
 /// The payload of a 3DS shader file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Payload {
     /// A DVLB.
     Dvlb(Dvlb),
@@ -43,6 +47,7 @@ pub enum Payload {
 
 /// Any 3DS shader file, parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShaderFile {
     /// The detected format (DVLB, DVOJ, CGFX or csdr).
     pub format: Format,

@@ -10,13 +10,21 @@
 //! * [`decode`] / [`Instruction::encode`]: every word decodes (unused opcodes to
 //!   [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and [`Register`] read
 //!   the operands.
-//! * [`write_source`]: one DVLE as complete picasso source; [`describe_word`] and
-//!   [`describe_opdesc`]: one-line text for byte dumps.
+//! * [`write_source`]: one DVLE as complete picasso source, through any
+//!   [`Printer`](crate::print::Printer): every token styled with its kind, every line started
+//!   with the input offset of what it shows (an instruction its word, a declaration its table
+//!   entry, the header comment the DVLE header).
+//! * [`records`]: the same listing's instructions as
+//!   [`InstructionRecord`](crate::isa::InstructionRecord)s, printed by the same instruction
+//!   printer; [`code_records`], [`write_word`] / [`describe_word`] and [`write_opdesc`] /
+//!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
+//!   [`write_unreached`]: code no executable runs, as comments.
 //! * [`check_program`] / [`check_executable`]: semantic findings per word.
 //! * [`float24`]: the 24-bit float both ways.
 //!
-//! The container ([`crate::format::shbin`]) owns the tables; it hands them to
-//! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
+//! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
+//! of their entries, to [`write_source`] through a [`SourceContext`]. This module never looks
+//! at container bytes.
 
 mod check;
 pub mod float24;
