@@ -105,26 +105,21 @@ impl Placement {
 /// Bytes of `data[..size]` that no range of `claimed` covers, as (offset, bytes) runs.
 pub fn filler(data: &[u8], size: usize, claimed: &[Range<usize>]) -> Vec<(u32, Vec<u8>)> {
     let size = size.min(data.len());
-    let mut taken = vec![false; size];
-    for r in claimed {
-        let end = r.end.min(size);
-        if let Some(c) = taken.get_mut(r.start.min(end)..end) {
-            c.fill(true);
-        }
-    }
+    let mut ranges: Vec<Range<usize>> =
+        claimed.iter().map(|r| r.start.min(size)..r.end.min(size)).filter(|r| r.start < r.end).collect();
+    ranges.sort_unstable_by_key(|r| r.start);
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < size {
-        if taken.get(i) == Some(&false) {
-            let start = i;
-            while taken.get(i) == Some(&false) {
-                i += 1;
-            }
-            out.push((start as u32, data.get(start..i).unwrap_or(&[]).to_vec()));
-        } else {
-            i += 1;
+    let mut gap = |from: usize, to: usize| {
+        if from < to {
+            out.push((from as u32, data.get(from..to).unwrap_or(&[]).to_vec()));
         }
+    };
+    let mut at = 0;
+    for r in ranges {
+        gap(at, r.start);
+        at = at.max(r.end);
     }
+    gap(at, size);
     out
 }
 
@@ -156,5 +151,16 @@ mod tests {
         p.patch_u16(0, 0x0a0b);
         assert_eq!(p.claimed(), &[4..8, 0..2]);
         assert_eq!(p.finish(&[(2, vec![9])]), vec![0x0a, 0x0b, 9, 0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn filler_of_overlapping_and_unsorted_ranges() {
+        let data = b"0123456789";
+        assert_eq!(
+            filler(data, 10, &[6..8, 1..3, 2..4, 20..30, 5..5]),
+            vec![(0, b"0".to_vec()), (4, b"45".to_vec()), (8, b"89".to_vec())]
+        );
+        assert_eq!(filler(data, 4, &[]), vec![(0, b"0123".to_vec())]);
+        assert_eq!(filler(data, 10, &[0..10]), vec![]);
     }
 }

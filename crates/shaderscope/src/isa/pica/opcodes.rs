@@ -21,6 +21,7 @@ const fn bits(f: Field) -> u32 {
 /// [`Field::NONE`]; bits covered by no field (and not by the opcode) are kept verbatim by the
 /// decoder so that re-encoding is exact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Layout {
     /// Destination register (5 bits: o0–o15, r0–r15).
     pub dst: Field,
@@ -329,6 +330,7 @@ pub enum Lanes {
 
 /// One row of the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OpInfo {
     /// Identity.
     pub op: Op,
