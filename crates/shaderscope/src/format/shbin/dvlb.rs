@@ -665,19 +665,10 @@ pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
 
 fn strings(a: &mut Annotations, at: u64, table: &[u8], title: &str) {
     a.section(at, table.len() as u64, title);
-    let r = Reader::new(table, Endian::Little);
-    let mut start = 0usize;
-    while start < table.len() {
-        let (s, len) = match r.cstr_at(start, "string") {
-            Ok(s) => (s.text(), s.len() + 1),
-            // A table that does not end in a NUL: its last string runs to the end.
-            Err(_) => {
-                let rest = table.get(start..).unwrap_or(&[]);
-                (String::from_utf8_lossy(rest), rest.len())
-            }
-        };
-        a.field(at + start as u64, len as u64, format!("+0x{start:x}: \"{}\"", s.escape_default()));
-        start += len;
+    for (start, s) in super::tables::strings(table) {
+        // The string and its NUL, where the table has one.
+        let len = (s.len() + 1).min(table.len() - start);
+        a.field(at + start as u64, len as u64, format!("+0x{start:x}: \"{}\"", s.text().escape_default()));
     }
 }
 

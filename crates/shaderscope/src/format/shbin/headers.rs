@@ -16,7 +16,7 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::toolkit::raw::{LittleEndian, U16, U32};
+use crate::toolkit::raw::{ByteOrder, LittleEndian, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 type Le = LittleEndian;
@@ -133,6 +133,24 @@ pub struct DvojHeader {
     pub tables: [TableRef; 9],
 }
 
+/// The CGFX header (0x14 bytes), in the byte order its byte-order mark gives.
+#[derive(Debug, Clone, Copy, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct CgfxHeader<O: ByteOrder> {
+    /// `CGFX`.
+    pub magic: [u8; 4],
+    /// `FF FE` little-endian, `FE FF` big-endian.
+    pub byte_order_mark: [u8; 2],
+    /// Header size.
+    pub header_size: U16<O>,
+    /// Revision.
+    pub revision: U32<O>,
+    /// File size.
+    pub file_size: U32<O>,
+    /// Number of blocks.
+    pub blocks: U32<O>,
+}
+
 /// `Err` naming `what` at `at` unless `found` is `expected`.
 pub(crate) fn check_magic(found: &[u8; 4], expected: &[u8; 4], at: u64, what: &'static str) -> Result<()> {
     if found == expected { Ok(()) } else { Err(Error::bad_magic(at, what, expected, found)) }
@@ -149,5 +167,6 @@ mod tests {
         assert_eq!(size_of::<DvlpHeader>() + size_of::<DvlpHeaderTail>(), 0x28);
         assert_eq!(size_of::<DvleHeader>(), 0x40);
         assert_eq!(size_of::<DvojHeader>(), 0x58);
+        assert_eq!(size_of::<CgfxHeader<LittleEndian>>(), 0x14);
     }
 }

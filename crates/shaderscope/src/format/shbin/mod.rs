@@ -303,12 +303,9 @@ fn dvlb_json(d: &Dvlb, base: u64) -> Value {
     })
 }
 
+/// The non-empty strings of a string table.
 fn split_strings(table: &[u8]) -> Vec<String> {
-    table
-        .split(|&c| c == 0)
-        .filter(|s| !s.is_empty())
-        .map(|s| String::from_utf8_lossy(s).into_owned())
-        .collect()
+    tables::strings(table).filter(|(_, s)| !s.is_empty()).map(|(_, s)| s.text().into_owned()).collect()
 }
 
 fn summary(f: &ShaderFile) -> String {

@@ -218,6 +218,25 @@ pub(crate) fn symbol_or_placeholder(table: &[u8], offset: u32) -> String {
     }
 }
 
+/// The strings of a string table in order, each with its offset in the table: NUL-terminated,
+/// except that a table that does not end in a NUL has its last string run to its end. Every
+/// byte of the table belongs to one string or its NUL.
+pub fn strings(table: &[u8]) -> impl Iterator<Item = (usize, Cstr<'_>)> {
+    let r = Reader::new(table, Endian::Little);
+    let mut at = 0usize;
+    std::iter::from_fn(move || {
+        if at >= table.len() {
+            return None;
+        }
+        let s = r
+            .cstr_at(at, "string")
+            .unwrap_or(Cstr { bytes: table.get(at..).unwrap_or(&[]), offset: at as u64 });
+        let start = at;
+        at += s.len() + 1;
+        Some((start, s))
+    })
+}
+
 /// Put `items` one after the other from `at`, `size` bytes each, with `put`.
 pub(crate) fn put_table<T>(
     p: &mut Placement,
