@@ -161,6 +161,6 @@ mod tests {
             vec![(0, b"0".to_vec()), (4, b"45".to_vec()), (8, b"89".to_vec())]
         );
         assert_eq!(filler(data, 4, &[]), vec![(0, b"0123".to_vec())]);
-        assert_eq!(filler(data, 10, &[0..10]), vec![]);
+        assert_eq!(filler(data, 10, &[0..4, 4..10]), vec![]);
     }
 }
