@@ -186,11 +186,9 @@ impl<'a> DvleRef<'a> {
     /// What the ISA needs to print the DVLE (see [`pica::write_source`]); `names` from
     /// [`DvleRef::names`], `opdescs` from [`Dvlb::opdesc_words`].
     pub fn source_context(&self, names: &'a DvleNames, opdescs: &'a [u32]) -> pica::SourceContext<'a> {
-        let mut ctx = pica::SourceContext::new(&self.dvlb.dvlp.code, opdescs);
-        if let Some(c) = self.dvlb.source_context(self.index, names, opdescs, self.base) {
-            ctx = c;
-        }
-        ctx
+        self.dvlb
+            .source_context(self.index, names, opdescs, self.base)
+            .unwrap_or_else(|| pica::SourceContext::new(&self.dvlb.dvlp.code, opdescs))
     }
 
     /// The instructions the DVLE's listing shows, as records (see [`pica::records`]).
