@@ -31,10 +31,19 @@ pub fn parse_any(data: &[u8]) {
     }
 }
 
-/// DVLB: parse; a parsed file re-encodes to exactly its input.
+/// DVLB: parse; a parsed file re-encodes to exactly its input, and each DVLE's listing,
+/// styled through the HTML sink, and its records come from the same printer without panic.
 pub fn shbin(data: &[u8]) {
     if let Ok(d) = shaderscope::format::shbin::Dvlb::parse(data) {
         assert_eq!(d.write().ok().as_deref(), Some(data), "DVLB does not round-trip");
+    }
+    if let Ok(shaderscope::File::Shbin(file)) = shaderscope::parse(data) {
+        for dvle in file.dvles() {
+            let mut html = shaderscope::print::Html::default();
+            let _ = dvle.write_source(&DisasmOptions::default().with_offsets(true).with_raw(true), &mut html);
+            let _ = html.finish();
+            let _ = dvle.records();
+        }
     }
 }
 
@@ -52,19 +61,26 @@ pub fn cgfx(data: &[u8]) {
     }
 }
 
-/// PICA200 words: decode never fails; a known instruction re-encodes to its word, and the
-/// one-line description of any word prints.
+/// PICA200 words: decode never fails; a known instruction re-encodes to its word; the words
+/// as one program list as picasso source, and as records whose words are the input's.
 pub fn pica(data: &[u8]) {
+    use shaderscope::isa::pica;
     let words: Vec<u32> =
         data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     for &w in &words {
-        let i = shaderscope::isa::pica::decode(w);
-        if i.op != shaderscope::isa::pica::Op::Unknown {
+        let i = pica::decode(w);
+        if i.op != pica::Op::Unknown {
             assert_eq!(i.encode(), w, "PICA200 word 0x{w:08x} does not re-encode");
         }
-        let _ = shaderscope::isa::pica::describe_word(w, &words);
     }
-    let _ = shaderscope::isa::pica::check_program(&words, words.len().min(128));
+    let opdescs = words.get(..words.len().min(128)).unwrap_or(&[]);
+    let records = pica::code_records(&words, opdescs, 0);
+    assert!(records.iter().zip(&words).all(|(r, w)| r.words == [*w]), "code records lost a word");
+    let ctx = pica::SourceContext::new(&words, opdescs);
+    let mut text = TextBuf::default();
+    let _ = pica::write_source(&ctx, &mut text);
+    let _ = pica::records(&ctx);
+    let _ = pica::check_program(&words, opdescs.len());
 }
 
 /// DXBC containers: parse, round trip, listing (plain through `parse_any`, and HTML, whose

@@ -1,5 +1,6 @@
-//! SHBIN throughput over the corpus (bytes/s): parse only, and parse + every DVLE printed as
-//! picasso source. `cargo bench -p shaderscope --bench shbin`.
+//! SHBIN throughput over the corpus (bytes/s): parse only, parse + every DVLE printed as
+//! picasso source, and parse + every DVLE's instruction records.
+//! `cargo bench -p shaderscope --bench shbin`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::Container;
@@ -47,6 +48,17 @@ fn bench(c: &mut Criterion) {
                     let _ = file.disasm(&DisasmOptions::default(), &mut out);
                 }
                 std::hint::black_box(out.as_str());
+            }
+        })
+    });
+    g.bench_function("parse+records", |b| {
+        b.iter(|| {
+            for f in &files {
+                if let Ok(shaderscope::File::Shbin(file)) = shaderscope::parse(f) {
+                    for dvle in file.dvles() {
+                        std::hint::black_box(dvle.records());
+                    }
+                }
             }
         })
     });

@@ -101,12 +101,32 @@ fn every_dvle_lists_completely_and_cleanly() {
             pica::write_source(&ctx, &mut p).unwrap();
             let text = p.text.as_str();
             let at = format!("{path} DVLE {k}");
-            // Every word of the entry range is printed as an instruction line.
-            let listed: Vec<u32> = p.offsets.iter().map(|o| ((o - ctx.code_offset) / 4) as u32).collect();
+            // Every word of the entry range is printed as an instruction line: the lines that
+            // show code bytes, and the records of the listing's instructions, list the same
+            // words.
+            let code = ctx.code_offset..ctx.code_offset + 4 * ctx.code.len() as u64;
+            let listed: Vec<u32> = p
+                .offsets
+                .iter()
+                .filter(|o| code.contains(o))
+                .map(|o| ((o - ctx.code_offset) / 4) as u32)
+                .collect();
             for a in ctx.main..ctx.endmain {
                 assert!(listed.contains(&a), "{at}: word 0x{a:03x} is not listed\n{text}");
             }
-            assert!(listed.iter().all(|a| (*a as usize) < ctx.code.len()), "{at}");
+            let records = pica::records(&ctx);
+            let recorded: Vec<u32> =
+                records.iter().map(|r| ((r.offset - ctx.code_offset) / 4) as u32).collect();
+            assert_eq!(recorded, listed, "{at}");
+            for r in &records {
+                let word = ctx.code[((r.offset - ctx.code_offset) / 4) as usize];
+                assert_eq!(r.words, [word], "{at}");
+                // The record is the instruction line's text, without indentation and comments.
+                assert!(text.lines().any(|l| l.trim_start().starts_with(&r.text)), "{at}: {}", r.text);
+            }
+            // Every other line that shows bytes shows the DVLE header.
+            let header = ctx.header_offset.unwrap();
+            assert!(p.offsets.iter().all(|o| code.contains(o) || *o == header), "{at}");
             // Nothing had to be commented out and picasso pads nothing on its own.
             for bad in ["not nested", "unknown opcode", "cannot", "picasso inserts", "outside"] {
                 assert!(!text.contains(bad), "{at}: \"{bad}\"\n{text}");

@@ -21,7 +21,7 @@ use std::fmt;
 #[derive(Default)]
 struct Recording {
     text: TextBuf,
-    /// (line number, byte offset) of each line that describes an instruction.
+    /// (line number, byte offset) of each line that shows input bytes.
     at: Vec<(usize, u64)>,
     lines: usize,
 }
@@ -220,11 +220,11 @@ impl Decls {
                     self.ivec_local
                 };
                 self.constants.push(if float {
-                    pica::Constant::Float { register: (reg - 0x20) as u8, value: floats(&values) }
+                    pica::Constant::new((reg - 0x20) as u8, pica::ConstantValue::Float(floats(&values)))
                 } else {
                     let v: Vec<u8> =
                         values.iter().map(|v| (v.parse::<i64>().unwrap() & 0xff) as u8).collect();
-                    pica::Constant::Int { register: (reg - 0x80) as u8, value: v.try_into().unwrap() }
+                    pica::Constant::new((reg - 0x80) as u8, pica::ConstantValue::Int(v.try_into().unwrap()))
                 });
             }
             ".constfa" => {
@@ -238,8 +238,10 @@ impl Decls {
             ".setb" => {
                 let (reg, value) = rest.split_once(' ').unwrap();
                 let r = self.register(reg);
-                self.constants
-                    .push(pica::Constant::Bool { register: (r - 0x88) as u8, value: value.trim() == "true" });
+                self.constants.push(pica::Constant::new(
+                    (r - 0x88) as u8,
+                    pica::ConstantValue::Bool(value.trim() == "true"),
+                ));
             }
             ".out" => {
                 let w: Vec<&str> = rest.split_whitespace().collect();
@@ -266,7 +268,7 @@ impl Decls {
                 if w[0] != "-" {
                     self.aliases.insert(w[0].to_string(), u32::from(register));
                 }
-                self.outputs.push(pica::Output { semantic, register, mask });
+                self.outputs.push(pica::Output::new(semantic, register, mask));
             }
             ".alias" => {
                 let (name, reg) = rest.split_once(' ').unwrap();
@@ -279,10 +281,10 @@ impl Decls {
                 assert!(self.fvec_local >= self.fvec_next, "picasso: no space for {name}");
                 self.aliases.insert(name, self.fvec_local);
                 for (k, value) in values.into_iter().enumerate() {
-                    self.constants.push(pica::Constant::Float {
-                        register: (self.fvec_local - 0x20) as u8 + k as u8,
-                        value,
-                    });
+                    self.constants.push(pica::Constant::new(
+                        (self.fvec_local - 0x20) as u8 + k as u8,
+                        pica::ConstantValue::Float(value),
+                    ));
                 }
             }
             ".entry" => {}
@@ -348,8 +350,15 @@ fn compare_dvle(path: &str, k: usize, ctx: &SourceContext<'_>) {
     let mut rec = Recording::default();
     pica::write_source(ctx, &mut rec).unwrap();
     let text = rec.text.as_str().to_string();
-    let addr_of: HashMap<usize, u32> =
-        rec.at.iter().map(|&(line, off)| (line, ((off - ctx.code_offset) / 4) as u32)).collect();
+    // Instruction lines are the lines that show bytes of the code (the others show the DVLE
+    // header or table entries).
+    let code = ctx.code_offset..ctx.code_offset + 4 * ctx.code.len() as u64;
+    let addr_of: HashMap<usize, u32> = rec
+        .at
+        .iter()
+        .filter(|(_, off)| code.contains(off))
+        .map(|&(line, off)| (line, ((off - ctx.code_offset) / 4) as u32))
+        .collect();
     let geometry = ctx.shader_type == pica::ShaderType::Geometry;
     let mut d = Decls::new();
 

@@ -10,20 +10,17 @@ fn object() -> Dvoj {
     let vs = build::example_vertex_dvlb();
     let mut symbols = b"vsh.vsh\0projection\0main\0".to_vec();
     symbols.push(0);
-    Dvoj {
-        magic: *b"DVOJ",
-        unknown: [0, 0, 0xffff_ffff],
-        constants: vec![ConstantEntry { kind: 2, register: 95, payload: [0, 0x3f0000, 0xbf0000, 0x3b9999] }],
-        labels: vec![LabelEntry { id: 0x10000, address: 0, length: 8, name_offset: 19 }],
-        code: vs.dvlp.code.clone(),
-        opdescs: vs.dvlp.opdescs.clone(),
-        line_numbers: (0..8).map(|i| LineEntry { file_offset: 0, line: 10 + i }).collect(),
-        relocations: vec![[2, 1, 0], [3, 1, 1]],
-        outputs: vec![OutputEntry { semantic: 0, register: 0, mask: 0xf, pad: 0 }],
-        uniforms: vec![UniformEntry { name_offset: 8, first: 0x10, last: 0x13 }],
-        symbols,
-        layout: None,
-    }
+    let mut o = Dvoj::new(*b"DVOJ");
+    o.constants = vec![ConstantEntry { kind: 2, register: 95, payload: [0, 0x3f0000, 0xbf0000, 0x3b9999] }];
+    o.labels = vec![LabelEntry { id: 0x10000, address: 0, length: 8, name_offset: 19 }];
+    o.code = vs.dvlp.code.clone();
+    o.opdescs = vs.dvlp.opdescs.clone();
+    o.line_numbers = (0..8).map(|i| LineEntry { file_offset: 0, line: 10 + i }).collect();
+    o.relocations = vec![[2, 1, 0], [3, 1, 1]];
+    o.outputs = vec![OutputEntry { semantic: 0, register: 0, mask: 0xf, pad: 0 }];
+    o.uniforms = vec![UniformEntry { name_offset: 8, first: 0x10, last: 0x13 }];
+    o.symbols = symbols;
+    o
 }
 
 #[test]

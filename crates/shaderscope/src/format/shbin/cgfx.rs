@@ -4,12 +4,15 @@
 //! texture data is not mistaken for a shader.
 
 use super::dvlb::Dvlb;
+use super::headers::{CgfxHeader, check_magic};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::toolkit::{Endian, Reader};
+use crate::toolkit::raw::{BigEndian, ByteOrder, LittleEndian};
+use crate::toolkit::{Endian, Reader, Writer};
 
 /// A CGFX file with the DVLBs found inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Cgfx {
     /// The whole file, kept verbatim (everything that is not a DVLB).
     pub data: Vec<u8>,
@@ -30,12 +33,17 @@ pub struct Cgfx {
 impl Cgfx {
     /// Parse the header and find every DVLB inside.
     pub fn parse(data: &[u8]) -> Result<Cgfx> {
-        let mut r = Reader::new(data, Endian::Little);
-        r.magic(b"CGFX", "CGFX header")?;
-        let bom = r.array::<2>("CGFX header")?;
-        let endian = match bom {
-            [0xff, 0xfe] => Endian::Little,
-            [0xfe, 0xff] => Endian::Big,
+        let r = Reader::new(data, Endian::Little);
+        check_magic(&r.array_at::<4>(0, "CGFX header")?, b"CGFX", 0, "CGFX header")?;
+        let bom = r.array_at::<2>(4, "CGFX header")?;
+        // The header in the byte order its mark names: (header size, revision, file size, blocks).
+        fn fields<O: ByteOrder>(r: &Reader<'_>) -> Result<(u16, u32, u32, u32)> {
+            let h: &CgfxHeader<O> = r.read_at(0, "CGFX header")?;
+            Ok((h.header_size.get(), h.revision.get(), h.file_size.get(), h.blocks.get()))
+        }
+        let (endian, (header_size, revision, file_size, blocks)) = match bom {
+            [0xff, 0xfe] => (Endian::Little, fields::<LittleEndian>(&r)?),
+            [0xfe, 0xff] => (Endian::Big, fields::<BigEndian>(&r)?),
             _ => {
                 return Err(Error::invalid(
                     4,
@@ -44,11 +52,6 @@ impl Cgfx {
                 ));
             }
         };
-        let mut r = Reader::with_base(data.get(6..).unwrap_or(&[]), 6, endian);
-        let header_size = r.u16("CGFX header")?;
-        let revision = r.u32("CGFX header")?;
-        let file_size = r.u32("CGFX header")?;
-        let blocks = r.u32("CGFX header")?;
         let mut dvlbs = Vec::new();
         let mut at = 0usize;
         while let Some(rest) = data.get(at..) {
@@ -71,10 +74,10 @@ impl Cgfx {
     /// The file with every DVLB re-encoded in place. A DVLB whose encoding changed size cannot
     /// be put back without relinking the container, which is refused.
     pub fn write(&self) -> Result<Vec<u8>> {
-        let mut out = self.data.clone();
+        let mut w = Writer::new(self.endian);
+        w.bytes(&self.data);
         for (at, d) in &self.dvlbs {
             let bytes = d.write()?;
-            let start = *at as usize;
             let old = d.layout.as_ref().map(|l| l.size).unwrap_or(bytes.len());
             if bytes.len() != old {
                 return Err(Error::unsupported(
@@ -86,20 +89,19 @@ impl Cgfx {
                     ),
                 ));
             }
-            match out.get_mut(start..start + bytes.len()) {
-                Some(dst) => dst.copy_from_slice(&bytes),
-                None => {
-                    return Err(Error::out_of_bounds(
-                        *at,
-                        "embedded DVLB",
-                        *at,
-                        bytes.len() as u64,
-                        out.len() as u64,
-                    ));
-                }
+            let end = (*at).saturating_add(bytes.len() as u64);
+            if end > w.len() as u64 {
+                return Err(Error::out_of_bounds(
+                    *at,
+                    "embedded DVLB",
+                    *at,
+                    bytes.len() as u64,
+                    w.len() as u64,
+                ));
             }
+            w.put_at(*at as usize, &bytes);
         }
-        Ok(out)
+        Ok(w.finish())
     }
 
     /// Annotate the header and every DVLB.
@@ -114,5 +116,35 @@ impl Cgfx {
         for (at, d) in &self.dvlbs {
             super::dvlb::annotate(d, *at, a);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_is_read_in_the_byte_order_of_its_mark() {
+        let mut be = b"CGFX\xfe\xff\x00\x14\x05\x00\x00\x00\x00\x00\x00\x14\x00\x00\x00\x00".to_vec();
+        let c = Cgfx::parse(&be).unwrap();
+        assert_eq!(
+            (c.endian, c.header_size, c.revision, c.file_size, c.blocks),
+            (Endian::Big, 0x14, 0x0500_0000, 0x14, 0)
+        );
+        assert_eq!(c.write().unwrap(), be);
+        be[4] = 0;
+        assert_eq!(
+            Cgfx::parse(&be).unwrap_err().to_string(),
+            "invalid CGFX header at offset 0x4: byte-order mark 00ff"
+        );
+        assert_eq!(
+            Cgfx::parse(&be[..10]).unwrap_err().to_string(),
+            "invalid CGFX header at offset 0x4: byte-order mark 00ff"
+        );
+        let le = b"CGFX\xff\xfe\x14\x00\x00\x00";
+        assert_eq!(
+            Cgfx::parse(le).unwrap_err().to_string(),
+            "truncated CGFX header at offset 0x0 (need 20 bytes, have 10)"
+        );
     }
 }

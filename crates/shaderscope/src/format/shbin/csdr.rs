@@ -8,6 +8,7 @@ use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 
 /// The text layout of a `.csdr` file around its base64 payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Csdr {
     /// The decoded binary.
     pub decoded: Vec<u8>,

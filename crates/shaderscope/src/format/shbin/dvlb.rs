@@ -8,13 +8,18 @@
 //! file reproduces it byte for byte. A model built in code (no layout) is written in picasso's
 //! layout.
 
+use super::headers::{DvlbHeader, DvleHeader, DvlpHeader, DvlpHeaderTail, TableRef, check_magic};
 use super::tables::{
-    ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, read_blob, read_table, symbol_text,
+    ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, put_table, read_blob, read_table,
+    symbol_at, symbol_or_placeholder,
 };
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::pica;
+use crate::toolkit::layout::Placement;
+use crate::toolkit::raw::{LittleEndian, U16, U32};
 use crate::toolkit::{Endian, Reader, Writer};
+use zerocopy::IntoBytes;
 
 /// Size of a DVLE header.
 pub const DVLE_HEADER_SIZE: u32 = 0x40;
@@ -83,6 +88,7 @@ pub struct Dvle {
 
 /// Where each structure of a parsed DVLB sat, and the bytes no structure claimed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Layout {
     /// Bytes covered: the whole file, or the extent of an embedded DVLB.
     pub size: usize,
@@ -138,8 +144,34 @@ impl Dvlb {
         }
     }
 
-    /// Print DVLE `index` as picasso source through `out`. `code_offset` is the absolute offset
-    /// of the DVLB in the input (0 for a standalone file).
+    /// Offset of the code blob, relative to the DVLB start (where it is, or where
+    /// [`Dvlb::write`] puts it).
+    pub fn code_offset(&self) -> u64 {
+        let code = self.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(DVLP_HEADER_SIZE);
+        u64::from(self.dvlp_offset()) + u64::from(code)
+    }
+
+    /// Offset of DVLE `index`'s header, relative to the DVLB start (`None` before the model
+    /// has a layout).
+    pub fn dvle_offset(&self, index: usize) -> Option<u64> {
+        self.layout.as_ref()?.dvle_offsets.get(index).map(|o| u64::from(*o))
+    }
+
+    /// DVLE `index`'s tables in the ISA's types, each entry with its absolute offset (the
+    /// DVLB sits at absolute `base`).
+    pub fn names(&self, index: usize, base: u64) -> Option<DvleNames> {
+        let dvle = self.dvles.get(index)?;
+        let tables = self.layout.as_ref().and_then(|l| {
+            let at = base + u64::from(*l.dvle_offsets.get(index)?);
+            let t = l.dvle_offsets_tables.get(index)?;
+            Some([t[0], t[1], t[2], t[3]].map(|o| at + u64::from(o)))
+        });
+        Some(dvle.names_at(tables))
+    }
+
+    /// What the ISA needs to print DVLE `index` (see [`pica::write_source`]), with the tables
+    /// from [`Dvlb::names`]; the DVLB sits at absolute `base` of the input (0 for a standalone
+    /// file).
     pub fn source_context<'a>(
         &'a self,
         index: usize,
@@ -148,39 +180,25 @@ impl Dvlb {
         base: u64,
     ) -> Option<pica::SourceContext<'a>> {
         let dvle = self.dvles.get(index)?;
-        let code_offset = base
-            + u64::from(self.dvlp_offset())
-            + u64::from(self.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(DVLP_HEADER_SIZE));
-        Some(pica::SourceContext {
-            code: &self.dvlp.code,
-            opdescs,
-            main: dvle.main,
-            endmain: dvle.endmain,
-            shader_type: match dvle.shader_type {
-                0 => pica::ShaderType::Vertex,
-                1 => pica::ShaderType::Geometry,
-                t => pica::ShaderType::Other(t),
-            },
-            merge_outmaps: dvle.flags & 1 != 0,
-            geometry: pica::GeometryMode {
-                mode: dvle.geometry[0],
-                fixed_start: dvle.geometry[1],
-                variable_count: dvle.geometry[2],
-                fixed_count: dvle.geometry[3],
-            },
-            uniforms: &names.uniforms,
-            outputs: &names.outputs,
-            constants: &names.constants,
-            labels: &names.labels,
-            code_offset,
-            offsets: false,
-            raw: false,
-        })
+        let mut ctx = pica::SourceContext::new(&self.dvlp.code, opdescs);
+        ctx.main = dvle.main;
+        ctx.endmain = dvle.endmain;
+        ctx.shader_type = pica::ShaderType::from_byte(dvle.shader_type);
+        ctx.merge_outmaps = dvle.flags & 1 != 0;
+        ctx.geometry = pica::GeometryMode::from_bytes(dvle.geometry);
+        ctx.uniforms = &names.uniforms;
+        ctx.outputs = &names.outputs;
+        ctx.constants = &names.constants;
+        ctx.labels = &names.labels;
+        ctx.code_offset = base + self.code_offset();
+        ctx.header_offset = self.dvle_offset(index).map(|o| base + o);
+        Some(ctx)
     }
 }
 
 /// A DVLE's tables decoded into the ISA's types (names resolved through the symbol table).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct DvleNames {
     /// Uniforms with names.
     pub uniforms: Vec<pica::Uniform>,
@@ -204,28 +222,65 @@ impl Dvle {
 
     /// The name at a symbol-table offset, or a placeholder naming the bad offset.
     pub fn symbol(&self, offset: u32) -> String {
-        symbol_text(&self.symbols, offset)
-            .unwrap_or_else(|| format!("<symbol offset 0x{offset:x} out of range>"))
+        symbol_or_placeholder(&self.symbols, offset)
     }
 
-    /// The tables in the ISA's types.
+    /// The NUL-terminated name at a symbol-table offset (its [`Cstr::offset`] counts from the
+    /// table's start), or why there is none.
+    ///
+    /// [`Cstr::offset`]: crate::toolkit::Cstr::offset
+    pub fn symbol_at(&self, offset: u32) -> Result<crate::toolkit::Cstr<'_>> {
+        symbol_at(&self.symbols, offset)
+    }
+
+    /// The tables in the ISA's types (without offsets; [`Dvlb::names`] has them).
     pub fn names(&self) -> DvleNames {
+        self.names_at(None)
+    }
+
+    /// The tables in the ISA's types; `tables` are the absolute offsets of the constant,
+    /// label, output and uniform tables, when known.
+    pub(crate) fn names_at(&self, tables: Option<[u64; 4]>) -> DvleNames {
+        let [constants, labels, outputs, uniforms] = tables.map_or([None; 4], |t| t.map(Some));
+        let at = |start: Option<u64>, k: usize, size: usize| start.map(|o| o + (k * size) as u64);
         DvleNames {
             uniforms: self
                 .uniforms
                 .iter()
-                .map(|u| pica::Uniform { name: self.symbol(u.name_offset), first: u.first, last: u.last })
+                .enumerate()
+                .map(|(k, u)| {
+                    pica::Uniform::new(self.symbol(u.name_offset), u.first, u.last).at(at(
+                        uniforms,
+                        k,
+                        UniformEntry::SIZE,
+                    ))
+                })
                 .collect(),
             outputs: self
                 .outputs
                 .iter()
-                .map(|o| pica::Output { semantic: o.semantic, register: o.register, mask: o.mask })
+                .enumerate()
+                .map(|(k, o)| {
+                    pica::Output::new(o.semantic, o.register, o.mask).at(at(outputs, k, OutputEntry::SIZE))
+                })
                 .collect(),
-            constants: self.constants.iter().filter_map(ConstantEntry::decode).collect(),
+            constants: self
+                .constants
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| Some(c.decode()?.at(at(constants, k, ConstantEntry::SIZE))))
+                .collect(),
             labels: self
                 .labels
                 .iter()
-                .map(|l| pica::Label { name: self.symbol(l.name_offset), address: l.address })
+                .enumerate()
+                .map(|(k, l)| {
+                    pica::Label::new(self.symbol(l.name_offset), l.address).at(at(
+                        labels,
+                        k,
+                        LabelEntry::SIZE,
+                    ))
+                })
                 .collect(),
         }
     }
@@ -247,34 +302,32 @@ fn shape(d: &Dvlb) -> Vec<usize> {
 
 fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb> {
     let file = Reader::with_base(data, base, Endian::Little);
-    let mut r = file.clone();
-    r.magic(b"DVLB", "DVLB header")?;
-    let count_at = r.original_position();
-    let count = r.u32("DVLB header")?;
-    if u64::from(count) * 4 > r.remaining() as u64 {
-        return Err(Error::truncated(
-            count_at + 4,
-            "DVLE offset table",
-            u64::from(count) * 4,
-            r.remaining() as u64,
-        ));
+    let h: &DvlbHeader = file.read_at(0, "DVLB header")?;
+    check_magic(&h.magic, b"DVLB", base, "DVLB header")?;
+    let count = h.dvle_count.get();
+    let table_len = u64::from(count) * 4;
+    let have = data.len().saturating_sub(size_of::<DvlbHeader>()) as u64;
+    if table_len > have {
+        return Err(Error::truncated(base + 8, "DVLE offset table", table_len, have));
     }
-    let mut dvle_offsets = Vec::with_capacity(count as usize);
-    for _ in 0..count {
-        dvle_offsets.push(r.u32("DVLE offset table")?);
-    }
-    let dvlp_at = r.position() as u64;
+    let dvle_offsets: Vec<u32> = file
+        .sub(8, table_len, "DVLE offset table", base + 4)?
+        .slice_of::<U32<LittleEndian>>(count as usize, "DVLE offset table")?
+        .iter()
+        .map(|o| o.get())
+        .collect();
+    let dvlp_at = 8 + table_len;
     let mut ends: Vec<u64> = vec![dvlp_at];
 
     // DVLP header: its length depends on the producer (see the module docs).
-    let mut h = file.at(dvlp_at, "DVLP", base + 4)?;
-    h.magic(b"DVLP", "DVLP header")?;
-    let version = h.u32("DVLP header")?;
-    let code_off = h.u32("DVLP header")?;
-    let code_count = h.u32("DVLP header")?;
-    let opdesc_off = h.u32("DVLP header")?;
-    let opdesc_count = h.u32("DVLP header")?;
-    let line_off = h.u32("DVLP header")?;
+    let dvlp_sec = file.at(dvlp_at, "DVLP", base + 4)?;
+    let p: &DvlpHeader = dvlp_sec.read_at(0, "DVLP header")?;
+    check_magic(&p.magic, b"DVLP", dvlp_sec.base(), "DVLP header")?;
+    let (code_off, code_count) = (p.shader_binary.offset.get(), p.shader_binary.entries.get());
+    let opdesc_off = p.operand_descriptor_table.offset.get();
+    let opdesc_count = p.operand_descriptor_table.entries.get();
+    let line_off = p.line_number_table_offset.get();
+    let version = p.version.get();
     let mut nearest = u64::MAX;
     for &o in &dvle_offsets {
         if u64::from(o) > dvlp_at {
@@ -288,7 +341,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         nearest = nearest.min(u64::from(opdesc_off));
     }
     // nihstro's DVLE follows its 0x1C-byte header directly.
-    let dvle_follows = file.data().get((dvlp_at + 0x1c) as usize..(dvlp_at + 0x20) as usize) == Some(b"DVLE");
+    let dvle_follows = dvlp_sec.array_at::<4>(DVLP_SHORT_HEADER_SIZE as usize, "DVLE").ok() == Some(*b"DVLE");
     let header_len = if dvle_follows || nearest < u64::from(DVLP_HEADER_SIZE) {
         if nearest < u64::from(DVLP_SHORT_HEADER_SIZE) {
             return Err(Error::invalid(
@@ -302,11 +355,15 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         DVLP_HEADER_SIZE
     };
     let (line_count, file_off, file_size) = if header_len == DVLP_HEADER_SIZE {
-        (h.u32("DVLP header")?, h.u32("DVLP header")?, h.u32("DVLP header")?)
+        let t: &DvlpHeaderTail = dvlp_sec.read_at(DVLP_SHORT_HEADER_SIZE as usize, "DVLP header")?;
+        (
+            t.line_number_table_entries.get(),
+            t.filename_symbol_table.offset.get(),
+            t.filename_symbol_table.entries.get(),
+        )
     } else {
         (0, 0, 0)
     };
-    let dvlp_sec = file.at(dvlp_at, "DVLP", base + 4)?;
     let at = |field: u64| base + dvlp_at + field;
     let code = read_table(&dvlp_sec, code_off, code_count, 4, "DVLP code", at(8), |r| r.u32("code"))?;
     let opdescs =
@@ -354,7 +411,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         shape: shape(&dvlb),
         filler: Vec::new(),
     };
-    layout.filler = crate::toolkit::layout::filler(data, extent, &pieces(&dvlb, &layout));
+    let mut placed = Placement::new(Endian::Little, extent);
+    place(&dvlb, &layout, &mut placed);
+    layout.filler = placed.filler(data);
     dvlb.layout = Some(layout);
     Ok(dvlb)
 }
@@ -363,24 +422,10 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
 /// offsets and the end of its last structure (relative to the DVLB start).
 fn parse_dvle(file: &Reader<'_>, off: u64, field_at: u64) -> Result<(Dvle, [u32; 5], u64)> {
     let sec = file.at(off, "header", field_at)?;
-    let mut h = sec.clone();
-    if h.remaining() < DVLE_HEADER_SIZE as usize {
-        return Err(h.eof("header", DVLE_HEADER_SIZE as usize));
-    }
-    h.magic(b"DVLE", "header")?;
-    let version = h.u16("header")?;
-    let shader_type = h.u8("header")?;
-    let flags = h.u8("header")?;
-    let main = h.u32("header")?;
-    let endmain = h.u32("header")?;
-    let input_mask = h.u16("header")?;
-    let output_mask = h.u16("header")?;
-    let geometry = h.array::<4>("header")?;
-    let mut t = [[0u32; 2]; 5];
-    for e in &mut t {
-        e[0] = h.u32("header")?;
-        e[1] = h.u32("header")?;
-    }
+    let h: &DvleHeader = sec.read_at(0, "header")?;
+    check_magic(&h.magic, b"DVLE", sec.base(), "header")?;
+    let t = [h.constant_table, h.label_table, h.output_register_table, h.uniform_table, h.symbol_table]
+        .map(|t| [t.offset.get(), t.entries.get()]);
     let at = |i: u64| sec.base() + 0x18 + 8 * i;
     let constants = read_table(
         &sec,
@@ -406,14 +451,19 @@ fn parse_dvle(file: &Reader<'_>, off: u64, field_at: u64) -> Result<(Dvle, [u32;
         }
     }
     let dvle = Dvle {
-        version,
-        shader_type,
-        flags,
-        main,
-        endmain,
-        input_mask,
-        output_mask,
-        geometry,
+        version: h.version.get(),
+        shader_type: h.shader_type,
+        flags: h.merge_output_maps,
+        main: h.main_offset.get(),
+        endmain: h.endmain_offset.get(),
+        input_mask: h.used_input_registers.get(),
+        output_mask: h.used_output_registers.get(),
+        geometry: [
+            h.geometry_shader_type,
+            h.fixed_start_register,
+            h.variable_vertex_count,
+            h.fixed_vertex_count,
+        ],
         constants,
         labels,
         outputs,
@@ -423,84 +473,74 @@ fn parse_dvle(file: &Reader<'_>, off: u64, field_at: u64) -> Result<(Dvle, [u32;
     Ok((dvle, t.map(|e| e[0]), end))
 }
 
-fn encode<T>(items: &[T], f: impl Fn(&T, &mut Writer)) -> Vec<u8> {
-    let mut w = Writer::new(Endian::Little);
-    for i in items {
-        f(i, &mut w);
+/// Put every structure of `d` where `l` places it (offsets relative to the DVLB start).
+fn place(d: &Dvlb, l: &Layout, p: &mut Placement) {
+    let header = DvlbHeader { magic: *b"DVLB", dvle_count: U32::new(l.dvle_offsets.len() as u32) };
+    p.put_at(0, header.as_bytes());
+    for (i, o) in l.dvle_offsets.iter().enumerate() {
+        p.patch_u32(8 + 4 * i, *o);
     }
-    w.finish()
-}
-
-fn dvle_header(e: &Dvle, t: [u32; 5]) -> Vec<u8> {
-    let mut w = Writer::new(Endian::Little);
-    w.bytes(b"DVLE");
-    w.u16(e.version);
-    w.u8(e.shader_type);
-    w.u8(e.flags);
-    w.u32(e.main);
-    w.u32(e.endmain);
-    w.u16(e.input_mask);
-    w.u16(e.output_mask);
-    w.bytes(&e.geometry);
-    let counts = [e.constants.len(), e.labels.len(), e.outputs.len(), e.uniforms.len(), e.symbols.len()];
-    for (off, n) in t.iter().zip(counts) {
-        w.u32(*off);
-        w.u32(n as u32);
-    }
-    w.finish()
-}
-
-fn dvlp_header(p: &Dvlp, header_len: u32, o: [u32; 4]) -> Vec<u8> {
-    let mut w = Writer::new(Endian::Little);
-    w.bytes(b"DVLP");
-    w.u32(p.version);
-    w.u32(o[0]);
-    w.u32(p.code.len() as u32);
-    w.u32(o[1]);
-    w.u32(p.opdescs.len() as u32);
-    w.u32(o[2]);
-    if header_len == DVLP_HEADER_SIZE {
-        w.u32(p.line_numbers.len() as u32);
-        w.u32(o[3]);
-        w.u32(p.filenames.len() as u32);
-    }
-    w.finish()
-}
-
-/// Every structure of `d` placed as `l` says: (offset from the DVLB start, bytes).
-fn pieces(d: &Dvlb, l: &Layout) -> Vec<(usize, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut w = Writer::new(Endian::Little);
-    w.bytes(b"DVLB");
-    w.u32(l.dvle_offsets.len() as u32);
-    for o in &l.dvle_offsets {
-        w.u32(*o);
-    }
-    out.push((0, w.finish()));
     let dvlp = d.dvlp_offset() as usize;
-    out.push((dvlp, dvlp_header(&d.dvlp, l.dvlp_header, l.dvlp_offsets)));
-    let o = l.dvlp_offsets.map(|x| dvlp + x as usize);
-    let p = &d.dvlp;
-    out.push((o[0], encode(&p.code, |v, w| w.u32(*v))));
-    out.push((o[1], encode(&p.opdescs, |v, w| v.iter().for_each(|x| w.u32(*x)))));
-    out.push((o[2], encode(&p.line_numbers, LineEntry::write)));
-    out.push((o[3], p.filenames.clone()));
+    let (v, o) = (&d.dvlp, l.dvlp_offsets);
+    let header = DvlpHeader {
+        magic: *b"DVLP",
+        version: U32::new(v.version),
+        shader_binary: TableRef::new(o[0], v.code.len() as u32),
+        operand_descriptor_table: TableRef::new(o[1], v.opdescs.len() as u32),
+        line_number_table_offset: U32::new(o[2]),
+    };
+    p.put_at(dvlp, header.as_bytes());
+    if l.dvlp_header == DVLP_HEADER_SIZE {
+        let tail = DvlpHeaderTail {
+            line_number_table_entries: U32::new(v.line_numbers.len() as u32),
+            filename_symbol_table: TableRef::new(o[3], v.filenames.len() as u32),
+        };
+        p.put_at(dvlp + DVLP_SHORT_HEADER_SIZE as usize, tail.as_bytes());
+    }
+    let [code, opdescs, lines, files] = o.map(|x| dvlp + x as usize);
+    put_table(p, code, &v.code, 4, |w, p, at| p.patch_u32(at, *w));
+    put_table(p, opdescs, &v.opdescs, 8, |w, p, at| {
+        p.patch_u32(at, w[0]);
+        p.patch_u32(at + 4, w[1]);
+    });
+    put_table(p, lines, &v.line_numbers, LineEntry::SIZE, LineEntry::put);
+    p.put_at(files, &v.filenames);
     for ((e, t), &off) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets) {
         let off = off as usize;
-        out.push((off, dvle_header(e, *t)));
-        let at = |i: usize| off + t.get(i).copied().unwrap_or(0) as usize;
-        out.push((at(0), encode(&e.constants, ConstantEntry::write)));
-        out.push((at(1), encode(&e.labels, LabelEntry::write)));
-        out.push((at(2), encode(&e.outputs, OutputEntry::write)));
-        out.push((at(3), encode(&e.uniforms, UniformEntry::write)));
-        out.push((at(4), e.symbols.clone()));
+        let table = |k: usize, n: usize| TableRef::new(t.get(k).copied().unwrap_or(0), n as u32);
+        let header = DvleHeader {
+            magic: *b"DVLE",
+            version: U16::new(e.version),
+            shader_type: e.shader_type,
+            merge_output_maps: e.flags,
+            main_offset: U32::new(e.main),
+            endmain_offset: U32::new(e.endmain),
+            used_input_registers: U16::new(e.input_mask),
+            used_output_registers: U16::new(e.output_mask),
+            geometry_shader_type: e.geometry[0],
+            fixed_start_register: e.geometry[1],
+            variable_vertex_count: e.geometry[2],
+            fixed_vertex_count: e.geometry[3],
+            constant_table: table(0, e.constants.len()),
+            label_table: table(1, e.labels.len()),
+            output_register_table: table(2, e.outputs.len()),
+            uniform_table: table(3, e.uniforms.len()),
+            symbol_table: table(4, e.symbols.len()),
+        };
+        p.put_at(off, header.as_bytes());
+        let [constants, labels, outputs, uniforms, symbols] = t.map(|x| off + x as usize);
+        put_table(p, constants, &e.constants, ConstantEntry::SIZE, ConstantEntry::put);
+        put_table(p, labels, &e.labels, LabelEntry::SIZE, LabelEntry::put);
+        put_table(p, outputs, &e.outputs, OutputEntry::SIZE, OutputEntry::put);
+        put_table(p, uniforms, &e.uniforms, UniformEntry::SIZE, UniformEntry::put);
+        p.put_at(symbols, &e.symbols);
     }
-    out.retain(|(_, b)| !b.is_empty());
-    out
 }
 
 fn write_with(d: &Dvlb, l: &Layout) -> Vec<u8> {
-    crate::toolkit::layout::assemble(l.size, &pieces(d, l), &l.filler)
+    let mut p = Placement::new(Endian::Little, l.size);
+    place(d, l, &mut p);
+    p.finish(&l.filler)
 }
 
 fn to_u32(v: usize, what: &'static str) -> Result<u32> {
@@ -509,26 +549,29 @@ fn to_u32(v: usize, what: &'static str) -> Result<u32> {
 
 /// picasso's layout: header, DVLP (0x28) with code then opdescs, no line or filename table
 /// unless the model has them, then each DVLE (4-byte aligned) with constants, labels, outputs,
-/// uniforms and symbols in that order.
+/// uniforms and symbols in that order. The ranges are reserved first, which fixes every
+/// offset; then the structures are put into them.
 fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
-    let n = d.dvles.len();
-    let dvlp = 8 + 4 * n;
-    let p = &d.dvlp;
-    let code_off = DVLP_HEADER_SIZE as usize;
-    let opdesc_off = code_off + 4 * p.code.len();
-    let mut end = opdesc_off + 8 * p.opdescs.len();
-    let line_off = if p.line_numbers.is_empty() { 0 } else { end };
-    end += LineEntry::SIZE * p.line_numbers.len();
-    let file_off = if p.filenames.is_empty() { 0 } else { end };
-    end += p.filenames.len();
-    let mut pos = dvlp + end;
-    let mut dvle_offsets = Vec::with_capacity(n);
-    let mut tables = Vec::with_capacity(n);
+    let mut w = Writer::new(Endian::Little);
+    w.reserve(8 + 4 * d.dvles.len(), 1);
+    let dvlp = w.reserve(DVLP_HEADER_SIZE as usize, 1).start;
+    let v = &d.dvlp;
+    let code = w.reserve(4 * v.code.len(), 1).start;
+    let opdescs = w.reserve(8 * v.opdescs.len(), 1).start;
+    let lines = w.reserve(LineEntry::SIZE * v.line_numbers.len(), 1).start;
+    let files = w.reserve(v.filenames.len(), 1).start;
+    // An absent line-number or filename table has offset 0.
+    let lines = if v.line_numbers.is_empty() { dvlp } else { lines };
+    let files = if v.filenames.is_empty() { dvlp } else { files };
+    let mut dvlp_offsets = [0u32; 4];
+    for (slot, at) in dvlp_offsets.iter_mut().zip([code, opdescs, lines, files]) {
+        *slot = to_u32(at - dvlp, "DVLP table offset")?;
+    }
+    let mut dvle_offsets = Vec::with_capacity(d.dvles.len());
+    let mut tables = Vec::with_capacity(d.dvles.len());
     for e in &d.dvles {
-        pos = pos.next_multiple_of(4);
-        dvle_offsets.push(to_u32(pos, "DVLE offset")?);
-        let mut t = [0u32; 5];
-        let mut cur = DVLE_HEADER_SIZE as usize;
+        let header = w.reserve(DVLE_HEADER_SIZE as usize, 4).start;
+        dvle_offsets.push(to_u32(header, "DVLE offset")?);
         let sizes = [
             ConstantEntry::SIZE * e.constants.len(),
             LabelEntry::SIZE * e.labels.len(),
@@ -536,28 +579,24 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
             UniformEntry::SIZE * e.uniforms.len(),
             e.symbols.len(),
         ];
+        let mut t = [0u32; 5];
         for (slot, size) in t.iter_mut().zip(sizes) {
-            *slot = to_u32(cur, "DVLE table offset")?;
-            cur += size;
+            *slot = to_u32(w.reserve(size, 1).start - header, "DVLE table offset")?;
         }
         tables.push(t);
-        pos += cur;
     }
     let layout = Layout {
-        size: pos,
+        size: w.len(),
         dvle_offsets,
         dvlp_header: DVLP_HEADER_SIZE,
-        dvlp_offsets: [
-            to_u32(code_off, "code offset")?,
-            to_u32(opdesc_off, "opdesc offset")?,
-            to_u32(line_off, "line table offset")?,
-            to_u32(file_off, "filename offset")?,
-        ],
+        dvlp_offsets,
         dvle_offsets_tables: tables,
         shape: shape(d),
         filler: Vec::new(),
     };
-    Ok(write_with(d, &layout))
+    let mut p = Placement::with_writer(w, layout.size);
+    place(d, &layout, &mut p);
+    Ok(p.finish(&[]))
 }
 
 /// Annotate every structure of a DVLB whose first byte sits at absolute `base`.
@@ -626,13 +665,10 @@ pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
 
 fn strings(a: &mut Annotations, at: u64, table: &[u8], title: &str) {
     a.section(at, table.len() as u64, title);
-    let mut start = 0usize;
-    while start < table.len() {
-        let len = table.get(start..).and_then(|r| r.iter().position(|&c| c == 0)).map(|n| n + 1);
-        let len = len.unwrap_or(table.len() - start);
-        let s = symbol_text(table, start as u32).unwrap_or_default();
-        a.field(at + start as u64, len as u64, format!("+0x{start:x}: \"{}\"", s.escape_default()));
-        start += len;
+    for (start, s) in super::tables::strings(table) {
+        // The string and its NUL, where the table has one.
+        let len = (s.len() + 1).min(table.len() - start);
+        a.field(at + start as u64, len as u64, format!("+0x{start:x}: \"{}\"", s.text().escape_default()));
     }
 }
 
@@ -706,15 +742,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
     }
 }
 
-/// `c0-c3`, `v1` or raw numbers when outside the unified register space.
-pub fn register_range(first: u16, last: u16) -> String {
-    use super::tables::unified_register_name as n;
-    match (n(first), n(last)) {
-        (Some(a), _) if first == last => a,
-        (Some(a), Some(b)) => format!("{a}-{b}"),
-        _ => format!("registers 0x{first:x}-0x{last:x}"),
-    }
-}
+pub use crate::isa::pica::register_range;
 
 /// Name of a geometry-shader mode byte.
 pub fn geometry_mode_name(mode: u8) -> &'static str {

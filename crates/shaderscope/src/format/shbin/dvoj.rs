@@ -6,18 +6,25 @@
 //! No public file of this kind was found, so the layout follows 3dbrew and GBATEK; like the
 //! DVLB reader, every offset is followed and every byte outside the tables is kept.
 
+use super::headers::{DvojHeader, TableRef};
 use super::tables::{
-    ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, read_blob, read_table, symbol_text,
+    ConstantEntry, LabelEntry, LineEntry, OutputEntry, UniformEntry, put_table, read_blob, read_table,
+    symbol_or_placeholder,
 };
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::toolkit::layout::Placement;
+use crate::toolkit::raw::U32;
 use crate::toolkit::{Endian, Reader, Writer};
+use zerocopy::IntoBytes;
 
 /// Size of the DVOJ header.
 pub const HEADER_SIZE: u32 = 0x58;
 
-/// A parsed DVOJ/DVOB object.
+/// A DVOJ/DVOB object: parsed, or built in code from [`Dvoj::new`] and written with
+/// [`Dvoj::write`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Dvoj {
     /// `DVOJ` or `DVOB`.
     pub magic: [u8; 4],
@@ -47,6 +54,7 @@ pub struct Dvoj {
 
 /// Where each table of a parsed DVOJ sat.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DvojLayout {
     /// Bytes covered (the whole file).
     pub size: usize,
@@ -72,22 +80,35 @@ const NAMES: [&str; 9] = [
 ];
 
 impl Dvoj {
+    /// An empty object with magic `magic` (`DVOJ` or `DVOB`), header words 0, 0, 0xFFFFFFFF
+    /// and no layout; fill in its tables and [`write`](Dvoj::write) it.
+    pub fn new(magic: [u8; 4]) -> Dvoj {
+        Dvoj {
+            magic,
+            unknown: [0, 0, 0xffff_ffff],
+            constants: Vec::new(),
+            labels: Vec::new(),
+            code: Vec::new(),
+            opdescs: Vec::new(),
+            line_numbers: Vec::new(),
+            relocations: Vec::new(),
+            outputs: Vec::new(),
+            uniforms: Vec::new(),
+            symbols: Vec::new(),
+            layout: None,
+        }
+    }
+
     /// Parse a standalone object file.
     pub fn parse(data: &[u8]) -> Result<Dvoj> {
         let file = Reader::new(data, Endian::Little);
-        let mut h = file.clone();
-        if h.remaining() < HEADER_SIZE as usize {
-            return Err(h.eof("DVOJ header", HEADER_SIZE as usize));
-        }
-        let magic = h.array::<4>("DVOJ header")?;
+        let h: &DvojHeader = file.read_at(0, "DVOJ header")?;
+        let magic = h.magic;
         if &magic != b"DVOJ" && &magic != b"DVOB" {
             return Err(Error::bad_magic(0, "DVOJ header", b"DVOJ", &magic));
         }
-        let unknown = [h.u32("DVOJ header")?, h.u32("DVOJ header")?, h.u32("DVOJ header")?];
-        let mut t = [[0u32; 2]; 9];
-        for e in &mut t {
-            *e = [h.u32("DVOJ header")?, h.u32("DVOJ header")?];
-        }
+        let unknown = h.unknown.map(|u| u.get());
+        let t = h.tables.map(|t| [t.offset.get(), t.entries.get()]);
         let at = |i: usize| 0x10 + 8 * i as u64;
         let constants = read_table(&file, t[0][0], t[0][1], 20, NAMES[0], at(0), ConstantEntry::read)?;
         let labels = read_table(&file, t[1][0], t[1][1], 16, NAMES[1], at(1), LabelEntry::read)?;
@@ -118,7 +139,9 @@ impl Dvoj {
         };
         let mut layout =
             DvojLayout { size: data.len(), offsets: t.map(|e| e[0]), shape: d.shape(), filler: Vec::new() };
-        layout.filler = crate::toolkit::layout::filler(data, data.len(), &d.pieces(&layout.offsets));
+        let mut placed = Placement::new(Endian::Little, data.len());
+        d.place(&layout.offsets, &mut placed);
+        layout.filler = placed.filler(data);
         d.layout = Some(layout);
         Ok(d)
     }
@@ -137,56 +160,55 @@ impl Dvoj {
         ]
     }
 
-    fn pieces(&self, offsets: &[u32; 9]) -> Vec<(usize, Vec<u8>)> {
-        let mut w = Writer::new(Endian::Little);
-        w.bytes(&self.magic);
-        for u in self.unknown {
-            w.u32(u);
+    /// Put the header and every table at `offsets`.
+    fn place(&self, offsets: &[u32; 9], p: &mut Placement) {
+        let mut tables = [TableRef::default(); 9];
+        for ((t, o), n) in tables.iter_mut().zip(offsets).zip(self.shape()) {
+            *t = TableRef::new(*o, n as u32);
         }
-        for (o, n) in offsets.iter().zip(self.shape()) {
-            w.u32(*o);
-            w.u32(n as u32);
-        }
-        let enc = |f: &dyn Fn(&mut Writer)| {
-            let mut w = Writer::new(Endian::Little);
-            f(&mut w);
-            w.finish()
-        };
-        let bodies = [
-            enc(&|w| self.constants.iter().for_each(|c| c.write(w))),
-            enc(&|w| self.labels.iter().for_each(|c| c.write(w))),
-            enc(&|w| self.code.iter().for_each(|c| w.u32(*c))),
-            enc(&|w| self.opdescs.iter().flatten().for_each(|c| w.u32(*c))),
-            enc(&|w| self.line_numbers.iter().for_each(|c| c.write(w))),
-            enc(&|w| self.relocations.iter().flatten().for_each(|c| w.u32(*c))),
-            enc(&|w| self.outputs.iter().for_each(|c| c.write(w))),
-            enc(&|w| self.uniforms.iter().for_each(|c| c.write(w))),
-            self.symbols.clone(),
-        ];
-        let mut out = vec![(0usize, w.finish())];
-        for (o, b) in offsets.iter().zip(bodies) {
-            if !b.is_empty() {
-                out.push((*o as usize, b));
+        let header = DvojHeader { magic: self.magic, unknown: self.unknown.map(U32::new), tables };
+        p.put_at(0, header.as_bytes());
+        let at = offsets.map(|o| o as usize);
+        put_table(p, at[0], &self.constants, SIZES[0], ConstantEntry::put);
+        put_table(p, at[1], &self.labels, SIZES[1], LabelEntry::put);
+        put_table(p, at[2], &self.code, SIZES[2], |w, p, at| p.patch_u32(at, *w));
+        put_table(p, at[3], &self.opdescs, SIZES[3], |o, p, at| {
+            p.patch_u32(at, o[0]);
+            p.patch_u32(at + 4, o[1]);
+        });
+        put_table(p, at[4], &self.line_numbers, SIZES[4], LineEntry::put);
+        put_table(p, at[5], &self.relocations, SIZES[5], |r, p, at| {
+            for (k, v) in r.iter().enumerate() {
+                p.patch_u32(at + 4 * k, *v);
             }
-        }
-        out
+        });
+        put_table(p, at[6], &self.outputs, SIZES[6], OutputEntry::put);
+        put_table(p, at[7], &self.uniforms, SIZES[7], UniformEntry::put);
+        p.put_at(at[8], &self.symbols);
     }
 
     /// Re-encode: at the recorded offsets when the tables kept their sizes, otherwise with the
-    /// tables packed after the header in header order.
+    /// tables packed after the header in header order (their ranges reserved first, then
+    /// written).
     pub fn write(&self) -> Result<Vec<u8>> {
         if let Some(l) = &self.layout
             && l.shape == self.shape()
         {
-            return Ok(crate::toolkit::layout::assemble(l.size, &self.pieces(&l.offsets), &l.filler));
+            let mut p = Placement::new(Endian::Little, l.size);
+            self.place(&l.offsets, &mut p);
+            return Ok(p.finish(&l.filler));
         }
+        let mut w = Writer::new(Endian::Little);
+        w.reserve(HEADER_SIZE as usize, 1);
         let mut offsets = [0u32; 9];
-        let mut pos = HEADER_SIZE as usize;
         for ((o, n), sz) in offsets.iter_mut().zip(self.shape()).zip(SIZES) {
-            *o = u32::try_from(pos).map_err(|_| Error::overflow(0, "DVOJ table offset"))?;
-            pos += n * sz;
+            let at = w.reserve(n * sz, 1).start;
+            *o = u32::try_from(at).map_err(|_| Error::overflow(0, "DVOJ table offset"))?;
         }
-        Ok(crate::toolkit::layout::assemble(pos, &self.pieces(&offsets), &[]))
+        let size = w.len();
+        let mut p = Placement::with_writer(w, size);
+        self.place(&offsets, &mut p);
+        Ok(p.finish(&[]))
     }
 
     /// Operand descriptors as the hardware sees them.
@@ -196,8 +218,22 @@ impl Dvoj {
 
     /// The name at a symbol-table offset, or a placeholder naming the bad offset.
     pub fn symbol(&self, offset: u32) -> String {
-        symbol_text(&self.symbols, offset)
-            .unwrap_or_else(|| format!("<symbol offset 0x{offset:x} out of range>"))
+        symbol_or_placeholder(&self.symbols, offset)
+    }
+
+    /// Absolute offset of the code (where it is, or where [`Dvoj::write`] puts it when the
+    /// object has no layout yet: 0).
+    pub fn code_offset(&self) -> u64 {
+        self.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0)
+    }
+
+    /// The tables in the ISA's types, each entry with its absolute offset.
+    pub fn names(&self) -> super::dvlb::DvleNames {
+        let tables = self.layout.as_ref().map(|l| {
+            let [constants, labels, _, _, _, _, outputs, uniforms, _] = l.offsets;
+            [constants, labels, outputs, uniforms].map(u64::from)
+        });
+        self.as_dvle().names_at(tables)
     }
 
     /// The object viewed as a DVLE (entry at the first instruction, end at the last) so the

@@ -3,19 +3,23 @@
 //!
 //! [`Dvlb::parse`] reads a DVLB into an editable model that keeps every byte (see
 //! [`dvlb::Layout`]); [`Dvlb::write`] gives the same bytes back for an unmodified file and a
-//! picasso-style layout for a model built in code ([`build`]). [`parse_any`] wraps any of the
-//! four kinds in a [`Container`] for the CLI.
+//! picasso-style layout for a model built in code ([`build`]). The fixed headers are declared
+//! once in [`headers`]; writers place structures through
+//! [`toolkit::layout`](crate::toolkit::layout). [`parse_any`] wraps any of the four kinds in a
+//! [`Container`] for the CLI; [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]:
+//! stage, uniforms, outputs, listing, instruction records).
 
 pub mod build;
 pub mod cgfx;
 pub mod csdr;
 pub mod dvlb;
 pub mod dvoj;
+pub mod headers;
 pub mod tables;
 
 pub use cgfx::Cgfx;
 pub use csdr::Csdr;
-pub use dvlb::{Dvlb, Dvle, Dvlp};
+pub use dvlb::{Dvlb, Dvle, DvleNames, Dvlp};
 pub use dvoj::Dvoj;
 
 use crate::any::{Container, DisasmOptions};
@@ -27,10 +31,11 @@ use crate::model::{Finding, Part};
 use crate::print::Printer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use tables::{mask_text, output_semantic_name, symbol_text};
+use tables::{mask_text, output_semantic_name};
 
 /// The payload of a 3DS shader file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Payload {
     /// A DVLB.
     Dvlb(Dvlb),
@@ -42,6 +47,7 @@ pub enum Payload {
 
 /// Any 3DS shader file, parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShaderFile {
     /// The detected format (DVLB, DVOJ, CGFX or csdr).
     pub format: Format,
@@ -126,67 +132,116 @@ pub fn producer(d: &Dvlb) -> &'static str {
     }
 }
 
-/// A program to disassemble: the DVLB, the DVLE index inside it, its absolute base.
-struct Program<'a> {
-    dvlb: &'a Dvlb,
-    index: usize,
-    base: u64,
+/// One DVLE of a file, with the DVLB that holds it: what a caller walks to list a file's
+/// executables, their tables and their code.
+///
+/// ```
+/// use shaderscope::File;
+///
+/// # let bytes = shaderscope::shbin::build::example_vertex_shader();
+/// let Ok(File::Shbin(file)) = shaderscope::parse(&bytes) else { panic!() };
+/// for dvle in file.dvles() {
+///     let names = dvle.names();
+///     assert_eq!(dvle.stage().map(|s| s.name()), Some("vertex"));
+///     assert_eq!((names.uniforms[0].name.as_str(), names.uniforms[0].registers()), ("projection", "c0-c3".into()));
+///     assert_eq!(names.outputs[1].semantic_name(), Some("color"));
+///     assert_eq!(dvle.records()[0].text, "mov r0.xyz, v0");
+/// }
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct DvleRef<'a> {
+    /// The DVLB.
+    pub dvlb: &'a Dvlb,
+    /// Absolute offset of the DVLB in the input (in the decoded bytes for `.csdr`).
+    pub base: u64,
+    /// Index of the DVLE in its DVLB.
+    pub index: usize,
+    /// The DVLE.
+    pub dvle: &'a Dvle,
+}
+
+impl<'a> DvleRef<'a> {
+    /// Vertex or geometry; `None` for another type byte.
+    pub fn stage(&self) -> Option<crate::model::Stage> {
+        pica::ShaderType::from_byte(self.dvle.shader_type).stage()
+    }
+
+    /// Absolute offset of the DVLE header.
+    pub fn offset(&self) -> Option<u64> {
+        self.dvlb.dvle_offset(self.index).map(|o| self.base + o)
+    }
+
+    /// Absolute offset of the code blob the DVLE runs in (shared by the DVLB's DVLEs).
+    pub fn code_offset(&self) -> u64 {
+        self.base + self.dvlb.code_offset()
+    }
+
+    /// The uniforms, outputs, constants and labels in the ISA's types, each with the absolute
+    /// offset of its table entry.
+    pub fn names(&self) -> DvleNames {
+        self.dvlb.names(self.index, self.base).unwrap_or_default()
+    }
+
+    /// What the ISA needs to print the DVLE (see [`pica::write_source`]); `names` from
+    /// [`DvleRef::names`], `opdescs` from [`Dvlb::opdesc_words`].
+    pub fn source_context(&self, names: &'a DvleNames, opdescs: &'a [u32]) -> pica::SourceContext<'a> {
+        self.dvlb
+            .source_context(self.index, names, opdescs, self.base)
+            .unwrap_or_else(|| pica::SourceContext::new(&self.dvlb.dvlp.code, opdescs))
+    }
+
+    /// The instructions the DVLE's listing shows, as records (see [`pica::records`]).
+    pub fn records(&self) -> Vec<crate::isa::InstructionRecord> {
+        let names = self.names();
+        let opdescs = self.dvlb.opdesc_words();
+        pica::records(&self.source_context(&names, &opdescs))
+    }
+
+    /// The DVLE as complete picasso source, with `--offsets`/`--raw` columns as `opts` says.
+    pub fn write_source<P: Printer + ?Sized>(&self, opts: &DisasmOptions, out: &mut P) -> std::fmt::Result {
+        let names = self.names();
+        let opdescs = self.dvlb.opdesc_words();
+        let mut ctx = self.source_context(&names, &opdescs);
+        ctx.offsets = opts.offsets;
+        ctx.raw = opts.raw;
+        pica::write_source(&ctx, out)
+    }
 }
 
 impl ShaderFile {
-    fn programs(&self) -> Vec<Program<'_>> {
+    /// Every DVLE of every DVLB, in file order.
+    pub fn dvles(&self) -> Vec<DvleRef<'_>> {
         let mut v = Vec::new();
-        for (base, d) in self.dvlbs() {
-            for index in 0..d.dvles.len() {
-                v.push(Program { dvlb: d, index, base });
+        for (base, dvlb) in self.dvlbs() {
+            for (index, dvle) in dvlb.dvles.iter().enumerate() {
+                v.push(DvleRef { dvlb, base, index, dvle });
             }
         }
         v
     }
 
-    fn print_program(
+    /// The DVOJ object as one executable: its entry range is the whole code.
+    fn print_dvoj<P: Printer + ?Sized>(
         &self,
-        p: &Program<'_>,
+        d: &Dvoj,
         opts: &DisasmOptions,
-        out: &mut dyn Printer,
+        out: &mut P,
     ) -> std::fmt::Result {
-        let names = p.dvlb.dvles.get(p.index).map(Dvle::names).unwrap_or_default();
-        let opdescs = p.dvlb.opdesc_words();
-        match p.dvlb.source_context(p.index, &names, &opdescs, p.base) {
-            Some(mut ctx) => {
-                ctx.offsets = opts.offsets;
-                ctx.raw = opts.raw;
-                pica::write_source(&ctx, out)
-            }
-            None => Ok(()),
-        }
-    }
-
-    fn print_dvoj(&self, d: &Dvoj, opts: &DisasmOptions, out: &mut dyn Printer) -> std::fmt::Result {
-        let dvle = d.as_dvle();
-        let names = dvle.names();
+        let names = d.names();
         let opdescs = d.opdesc_words();
-        let code_offset = d.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0);
-        let ctx = pica::SourceContext {
-            code: &d.code,
-            opdescs: &opdescs,
-            main: 0,
-            endmain: d.code.len() as u32,
-            shader_type: if dvle.shader_type == 1 {
-                pica::ShaderType::Geometry
-            } else {
-                pica::ShaderType::Vertex
-            },
-            merge_outmaps: false,
-            geometry: pica::GeometryMode { mode: 0, fixed_start: 0, variable_count: 0, fixed_count: 0 },
-            uniforms: &names.uniforms,
-            outputs: &names.outputs,
-            constants: &names.constants,
-            labels: &names.labels,
-            code_offset,
-            offsets: opts.offsets,
-            raw: opts.raw,
-        };
+        let mut ctx = pica::SourceContext::new(&d.code, &opdescs);
+        if d.unknown[0] & 0xff == 1 {
+            ctx.shader_type = pica::ShaderType::Geometry;
+        }
+        ctx.uniforms = &names.uniforms;
+        ctx.outputs = &names.outputs;
+        ctx.constants = &names.constants;
+        ctx.labels = &names.labels;
+        ctx.code_offset = d.code_offset();
+        ctx.header_offset = d.layout.as_ref().map(|_| 0);
+        ctx.offsets = opts.offsets;
+        ctx.raw = opts.raw;
         pica::write_source(&ctx, out)
     }
 }
@@ -212,10 +267,10 @@ fn dvle_json(d: &Dvlb, i: usize, e: &Dvle, base: u64) -> Value {
             "fixed_vertex_count": e.geometry[3],
         },
         "constants": e.constants.iter().map(|c| {
-            let v = match c.decode() {
-                Some(pica::Constant::Bool { value, .. }) => json!(value),
-                Some(pica::Constant::Int { value, .. }) => json!({"count": value[0], "start": value[1], "step": value[2], "w": value[3]}),
-                Some(pica::Constant::Float { value, .. }) => json!(value.map(|f| pica::float24::to_f32(f) as f64)),
+            let v = match c.decode().map(|c| c.value) {
+                Some(pica::ConstantValue::Bool(value)) => json!(value),
+                Some(pica::ConstantValue::Int(value)) => json!({"count": value[0], "start": value[1], "step": value[2], "w": value[3]}),
+                Some(pica::ConstantValue::Float(value)) => json!(value.map(|f| pica::float24::to_f32(f) as f64)),
                 None => Value::Null,
             };
             let reg = match c.kind { 0 => format!("b{}", c.register), 1 => format!("i{}", c.register), 2 => format!("c{}", c.register), _ => c.register.to_string() };
@@ -246,12 +301,9 @@ fn dvlb_json(d: &Dvlb, base: u64) -> Value {
     })
 }
 
+/// The non-empty strings of a string table.
 fn split_strings(table: &[u8]) -> Vec<String> {
-    table
-        .split(|&c| c == 0)
-        .filter(|s| !s.is_empty())
-        .map(|s| String::from_utf8_lossy(s).into_owned())
-        .collect()
+    tables::strings(table).filter(|(_, s)| !s.is_empty()).map(|(_, s)| s.text().into_owned()).collect()
 }
 
 fn summary(f: &ShaderFile) -> String {
@@ -362,7 +414,7 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
 fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     let l = d.layout.as_ref();
     let dvlp = base + u64::from(d.dvlp_offset());
-    let code_at = dvlp + u64::from(l.map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+    let code_at = base + d.code_offset();
     let n = d.dvlp.code.len() as u32;
     if n > 512 {
         out.push(Finding::warning(
@@ -482,19 +534,19 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                     format!("{p}label {k} points at 0x{:x}, outside the {n}-word program", lab.address),
                 ));
             }
-            if symbol_text(&e.symbols, lab.name_offset).is_none() {
+            if let Some(why) = bad_symbol(e, lab.name_offset) {
                 out.push(Finding::error(
                     at + 12,
-                    format!("{p}label {k} name offset 0x{:x} is outside the symbol table", lab.name_offset),
+                    format!("{p}label {k} name offset 0x{:x} {why}", lab.name_offset),
                 ));
             }
         }
         for (k, u) in e.uniforms.iter().enumerate() {
             let at = o + u64::from(t[3]) + 8 * k as u64;
-            if symbol_text(&e.symbols, u.name_offset).is_none() {
+            if let Some(why) = bad_symbol(e, u.name_offset) {
                 out.push(Finding::error(
                     at,
-                    format!("{p}uniform {k} name offset 0x{:x} is outside the symbol table", u.name_offset),
+                    format!("{p}uniform {k} name offset 0x{:x} {why}", u.name_offset),
                 ));
             }
             let space = |r: u16| match r {
@@ -515,6 +567,17 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                 )),
             }
         }
+    }
+}
+
+/// What is wrong with the name at a symbol-table offset, if anything.
+fn bad_symbol(e: &Dvle, offset: u32) -> Option<&'static str> {
+    match e.symbol_at(offset) {
+        Ok(_) => None,
+        Err(err) if matches!(err.kind(), crate::error::ErrorKind::OutOfBounds { .. }) => {
+            Some("is outside the symbol table")
+        }
+        Err(_) => Some("starts a name the symbol table does not end with a NUL"),
     }
 }
 
@@ -597,62 +660,62 @@ impl Container for ShaderFile {
         if let Payload::Dvoj(d) = &self.payload {
             return self.print_dvoj(d, opts, out).map_err(fmt_err);
         }
-        let programs = self.programs();
+        let dvles = self.dvles();
         if let Some(n) = opts.program {
-            let Some(p) = programs.get(n) else {
+            let Some(p) = dvles.get(n) else {
                 return Err(Error::invalid(
                     0,
                     "DVLE index",
-                    format!("DVLE {n} does not exist ({} in the file)", programs.len()),
+                    format!("DVLE {n} does not exist ({} in the file)", dvles.len()),
                 ));
             };
-            return self.print_program(p, opts, out).map_err(fmt_err);
+            return p.write_source(opts, out).map_err(fmt_err);
         }
         let many_dvlbs = self.dvlbs().len() > 1;
-        for (k, p) in programs.iter().enumerate() {
-            let e = p.dvlb.dvles.get(p.index);
+        for (k, p) in dvles.iter().enumerate() {
             if k > 0 {
+                out.start_line(None);
                 out.write_str("\n").map_err(fmt_err)?;
             }
-            let place = if many_dvlbs {
-                format!(" (DVLB at 0x{:x}, DVLE {})", p.base, p.index)
-            } else {
-                String::new()
-            };
-            out.start_line(None);
+            // The DVLE's header: its type and entry range.
+            out.start_line(p.offset());
             out.style(crate::print::Style::Comment);
+            write!(out, "; DVLE {k}").map_err(fmt_err)?;
+            if many_dvlbs {
+                write!(out, " (DVLB at 0x{:x}, DVLE {})", p.base, p.index).map_err(fmt_err)?;
+            }
             write!(
                 out,
-                "; DVLE {k}{place}: {} shader, main 0x{:x}, endmain 0x{:x}",
-                e.map(Dvle::type_name).unwrap_or_default(),
-                e.map(|e| e.main).unwrap_or(0),
-                e.map(|e| e.endmain).unwrap_or(0)
+                ": {} shader, main 0x{:x}, endmain 0x{:x}",
+                p.dvle.type_name(),
+                p.dvle.main,
+                p.dvle.endmain
             )
             .map_err(fmt_err)?;
             out.reset();
             out.write_str("\n").map_err(fmt_err)?;
-            self.print_program(p, opts, out).map_err(fmt_err)?;
+            p.write_source(opts, out).map_err(fmt_err)?;
         }
         for (base, d) in self.dvlbs() {
-            print_unreached(d, base, out).map_err(fmt_err)?;
+            let entries: Vec<(u32, u32)> = d.dvles.iter().map(|e| (e.main, e.endmain)).collect();
+            pica::write_unreached(out, &d.dvlp.code, &d.opdesc_words(), base + d.code_offset(), &entries)
+                .map_err(fmt_err)?;
         }
         Ok(())
     }
 
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<Value> {
         let mut programs = Vec::new();
-        let list = self.programs();
+        let list = self.dvles();
         for (k, p) in list.iter().enumerate() {
             if opts.program.is_some_and(|n| n != k) {
                 continue;
             }
             let mut text = crate::print::TextBuf::default();
-            self.print_program(p, &DisasmOptions { program: None, ..opts.clone() }, &mut text)
+            p.write_source(opts, &mut text)
                 .map_err(|_| Error::invalid(0, "listing", "the printer failed"))?;
-            let e = p.dvlb.dvles.get(p.index);
-            let code_at = p.base
-                + u64::from(p.dvlb.dvlp_offset())
-                + u64::from(p.dvlb.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+            let e = Some(p.dvle);
+            let code_at = p.code_offset();
             let opd = p.dvlb.opdesc_words();
             let instructions: Vec<Value> = p
                 .dvlb
@@ -745,9 +808,7 @@ impl Container for ShaderFile {
                     format!("embedded DVLB ({} DVLE)", d.dvles.len()),
                 ));
             }
-            let code_at = base
-                + u64::from(d.dvlp_offset())
-                + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(0));
+            let code_at = base + d.code_offset();
             v.push(Part::new(
                 format!("{pre}code"),
                 code_at,
@@ -775,44 +836,6 @@ impl Container for ShaderFile {
         }
         v
     }
-}
-
-/// Code words no DVLE of `d` runs (an uncalled subroutine, dead code after the last program),
-/// as comments with address, word and instruction, so the full listing hides no instruction.
-/// (Per-DVLE picasso source cannot carry them: picasso would re-emit them and move the code.)
-fn print_unreached(d: &Dvlb, base: u64, out: &mut dyn Printer) -> std::fmt::Result {
-    let code = &d.dvlp.code;
-    let mut reached = vec![false; code.len()];
-    for e in &d.dvles {
-        for r in pica::reached_ranges(code, e.main, e.endmain) {
-            if let Some(s) = reached.get_mut(r.start as usize..r.end as usize) {
-                s.fill(true);
-            }
-        }
-    }
-    let opdescs = d.opdesc_words();
-    let code_at = base
-        + u64::from(d.dvlp_offset())
-        + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[0]).unwrap_or(dvlb::DVLP_HEADER_SIZE));
-    let mut header = false;
-    for (i, (w, seen)) in code.iter().zip(&reached).enumerate() {
-        if *seen {
-            continue;
-        }
-        if !header {
-            out.write_str("\n")?;
-            out.start_line(None);
-            out.styled(crate::print::Style::Comment, "; code no DVLE runs:")?;
-            out.write_str("\n")?;
-            header = true;
-        }
-        out.start_line(Some(code_at + 4 * i as u64));
-        out.style(crate::print::Style::Comment);
-        write!(out, ";   0x{i:03x}  {w:08x}  {}", pica::describe_word(*w, &opdescs))?;
-        out.reset();
-        out.write_str("\n")?;
-    }
-    Ok(())
 }
 
 /// main..endmain clamped to the code blob, as (start, length) in words.

@@ -3,9 +3,10 @@
 //! Every entry keeps its raw words so that re-encoding reproduces unknown bits exactly; the
 //! decoded views used by the disassembler are computed from them.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::isa::pica;
-use crate::toolkit::{Reader, Writer};
+use crate::toolkit::layout::Placement;
+use crate::toolkit::{Cstr, Endian, Reader};
 
 /// A 20-byte constant-table entry: u16 type, u16 register, four payload words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,37 +34,38 @@ impl ConstantEntry {
         Ok(ConstantEntry { kind, register, payload })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u16(self.kind);
-        w.u16(self.register);
-        for p in self.payload {
-            w.u32(p);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u16(at, self.kind);
+        p.patch_u16(at + 2, self.register);
+        for (k, v) in self.payload.iter().enumerate() {
+            p.patch_u32(at + 4 + 4 * k, *v);
         }
     }
 
     /// The decoded constant, or `None` for an unknown type.
     pub fn decode(&self) -> Option<pica::Constant> {
-        let register = self.register as u8;
-        match self.kind {
-            0 => Some(pica::Constant::Bool { register, value: self.payload[0] & 0xff != 0 }),
-            1 => Some(pica::Constant::Int { register, value: self.payload[0].to_le_bytes() }),
-            2 => Some(pica::Constant::Float { register, value: self.payload.map(|v| v & 0x00ff_ffff) }),
-            _ => None,
-        }
+        let value = match self.kind {
+            0 => pica::ConstantValue::Bool(self.payload[0] & 0xff != 0),
+            1 => pica::ConstantValue::Int(self.payload[0].to_le_bytes()),
+            2 => pica::ConstantValue::Float(self.payload.map(|v| v & 0x00ff_ffff)),
+            _ => return None,
+        };
+        Some(pica::Constant::new(self.register as u8, value))
     }
 
     /// Human-readable `c5 = (0, 1, 2, 3)` form.
     pub fn describe(&self) -> String {
-        match self.decode() {
-            Some(pica::Constant::Bool { register, value }) => format!("b{register} = {value}"),
-            Some(pica::Constant::Int { register, value: [x, y, z, w] }) => {
-                format!("i{register} = ({x}, {y}, {z}, {w})")
-            }
-            Some(pica::Constant::Float { register, value }) => {
+        let Some(c) = self.decode() else {
+            return format!("unknown constant type {} for register {}", self.kind, self.register);
+        };
+        let register = c.register;
+        match c.value {
+            pica::ConstantValue::Bool(value) => format!("b{register} = {value}"),
+            pica::ConstantValue::Int([x, y, z, w]) => format!("i{register} = ({x}, {y}, {z}, {w})"),
+            pica::ConstantValue::Float(value) => {
                 let v = value.map(pica::float24::to_f32);
                 format!("c{register} = ({}, {}, {}, {})", v[0], v[1], v[2], v[3])
             }
-            None => format!("unknown constant type {} for register {}", self.kind, self.register),
         }
     }
 }
@@ -94,9 +96,9 @@ impl LabelEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        for v in [self.id, self.address, self.length, self.name_offset] {
-            w.u32(v);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        for (k, v) in [self.id, self.address, self.length, self.name_offset].into_iter().enumerate() {
+            p.patch_u32(at + 4 * k, v);
         }
     }
 }
@@ -127,9 +129,9 @@ impl OutputEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        for v in [self.semantic, self.register, self.mask, self.pad] {
-            w.u16(v);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        for (k, v) in [self.semantic, self.register, self.mask, self.pad].into_iter().enumerate() {
+            p.patch_u16(at + 2 * k, v);
         }
     }
 }
@@ -139,7 +141,7 @@ impl OutputEntry {
 pub struct UniformEntry {
     /// Offset of the name in the symbol table.
     pub name_offset: u32,
-    /// First register, unified numbering (see [`unified_register_name`]).
+    /// First register, unified numbering (see [`pica::unified_register_name`]).
     pub first: u16,
     /// Last register (inclusive).
     pub last: u16,
@@ -157,10 +159,10 @@ impl UniformEntry {
         })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u32(self.name_offset);
-        w.u16(self.first);
-        w.u16(self.last);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u32(at, self.name_offset);
+        p.patch_u16(at + 4, self.first);
+        p.patch_u16(at + 6, self.last);
     }
 }
 
@@ -181,37 +183,15 @@ impl LineEntry {
         Ok(LineEntry { file_offset: r.u32("line-number entry")?, line: r.u32("line-number entry")? })
     }
 
-    pub(crate) fn write(&self, w: &mut Writer) {
-        w.u32(self.file_offset);
-        w.u32(self.line);
+    pub(crate) fn put(&self, p: &mut Placement, at: usize) {
+        p.patch_u32(at, self.file_offset);
+        p.patch_u32(at + 4, self.line);
     }
 }
 
 /// The name of an output semantic, as picasso spells it.
 pub fn output_semantic_name(semantic: u16) -> Option<&'static str> {
-    Some(match semantic {
-        0 => "position",
-        1 => "normalquat",
-        2 => "color",
-        3 => "texcoord0",
-        4 => "texcoord0w",
-        5 => "texcoord1",
-        6 => "texcoord2",
-        8 => "view",
-        9 => "dummy",
-        _ => return None,
-    })
-}
-
-/// `v3`, `c12`, `i1`, `b4` for a register of the DVLE uniform table's unified numbering.
-pub fn unified_register_name(reg: u16) -> Option<String> {
-    match reg {
-        0x00..=0x0f => Some(format!("v{reg}")),
-        0x10..=0x6f => Some(format!("c{}", reg - 0x10)),
-        0x70..=0x73 => Some(format!("i{}", reg - 0x70)),
-        0x78..=0x87 => Some(format!("b{}", reg - 0x78)),
-        _ => None,
-    }
+    pica::Output::new(semantic, 0, 0).semantic_name()
 }
 
 /// `xyzw`-style text of a mask with bit 0 = x.
@@ -221,17 +201,53 @@ pub fn mask_text(mask: u16) -> String {
     if s.is_empty() { "-".to_string() } else { s }
 }
 
-/// The NUL-terminated string at `offset` of a symbol table; `None` if the offset is outside.
-/// A string that runs to the end of the table without a NUL ends there.
-pub fn symbol_at(table: &[u8], offset: u32) -> Option<&[u8]> {
-    let rest = table.get(offset as usize..)?;
-    let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
-    rest.get(..end)
+/// The NUL-terminated string at `offset` of a symbol table (its offset counted from the
+/// table's start).
+pub fn symbol_at(table: &[u8], offset: u32) -> Result<Cstr<'_>> {
+    Reader::new(table, Endian::Little).cstr_at(offset as usize, "symbol")
 }
 
-/// A symbol as text, lossily decoded.
-pub fn symbol_text(table: &[u8], offset: u32) -> Option<String> {
-    symbol_at(table, offset).map(|s| String::from_utf8_lossy(s).into_owned())
+/// The symbol at `offset` as text, or a placeholder that says why there is none.
+pub(crate) fn symbol_or_placeholder(table: &[u8], offset: u32) -> String {
+    match symbol_at(table, offset) {
+        Ok(s) => s.text().into_owned(),
+        Err(e) if matches!(e.kind(), ErrorKind::OutOfBounds { .. }) => {
+            format!("<symbol offset 0x{offset:x} out of range>")
+        }
+        Err(_) => format!("<symbol offset 0x{offset:x} unterminated>"),
+    }
+}
+
+/// The strings of a string table in order, each with its offset in the table: NUL-terminated,
+/// except that a table that does not end in a NUL has its last string run to its end. Every
+/// byte of the table belongs to one string or its NUL.
+pub fn strings(table: &[u8]) -> impl Iterator<Item = (usize, Cstr<'_>)> {
+    let r = Reader::new(table, Endian::Little);
+    let mut at = 0usize;
+    std::iter::from_fn(move || {
+        if at >= table.len() {
+            return None;
+        }
+        let s = r
+            .cstr_at(at, "string")
+            .unwrap_or(Cstr { bytes: table.get(at..).unwrap_or(&[]), offset: at as u64 });
+        let start = at;
+        at += s.len() + 1;
+        Some((start, s))
+    })
+}
+
+/// Put `items` one after the other from `at`, `size` bytes each, with `put`.
+pub(crate) fn put_table<T>(
+    p: &mut Placement,
+    at: usize,
+    items: &[T],
+    size: usize,
+    put: impl Fn(&T, &mut Placement, usize),
+) {
+    for (k, item) in items.iter().enumerate() {
+        put(item, p, at + k * size);
+    }
 }
 
 /// Read `count` fixed-size entries at `offset` of `section` (a reader over the section that the

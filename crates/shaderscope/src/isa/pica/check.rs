@@ -250,27 +250,8 @@ mod tests {
     fn geometry_outputs() {
         // mov o8, r0 in a geometry shader
         let code = [0x4d01_0000, 0x8800_0000];
-        let ctx = SourceContext {
-            code: &code,
-            opdescs: &[0xf],
-            main: 0,
-            endmain: 2,
-            shader_type: ShaderType::Geometry,
-            merge_outmaps: false,
-            geometry: super::super::GeometryMode {
-                mode: 0,
-                fixed_start: 0,
-                variable_count: 0,
-                fixed_count: 0,
-            },
-            uniforms: &[],
-            outputs: &[],
-            constants: &[],
-            labels: &[],
-            code_offset: 0,
-            offsets: false,
-            raw: false,
-        };
+        let mut ctx = SourceContext::new(&code, &[0xf]);
+        ctx.shader_type = ShaderType::Geometry;
         let issues = check_executable(&ctx);
         assert_eq!(issues.len(), 1, "{issues:?}");
         assert_eq!(issues[0].index, 0);

@@ -40,7 +40,7 @@ pub fn from_f32(value: f32) -> u32 {
 
 /// Write a float24 as decimal text that picasso (`atof`, then f32, then [`from_f32`]) turns
 /// back into the same bits: the shortest text that round-trips the exact f32 value.
-pub fn write(out: &mut dyn std::fmt::Write, raw: u32) -> std::fmt::Result {
+pub fn write<W: std::fmt::Write + ?Sized>(out: &mut W, raw: u32) -> std::fmt::Result {
     write!(out, "{:?}", to_f32(raw))
 }
 

@@ -4,7 +4,8 @@
 //! kept whole, and bits that no field of an instruction covers are kept in
 //! [`Instruction::unused`]. So `decode(w).encode() == w` for every 32-bit word.
 
-use super::opcodes::{self, Field, Op, OpInfo};
+use super::opcodes::{self, Op, OpInfo};
+use crate::toolkit::Field;
 use std::fmt;
 
 /// One decoded instruction. Fields the instruction does not have are 0 (see the table's

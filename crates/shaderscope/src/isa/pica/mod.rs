@@ -10,13 +10,21 @@
 //! * [`decode`] / [`Instruction::encode`]: every word decodes (unused opcodes to
 //!   [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and [`Register`] read
 //!   the operands.
-//! * [`write_source`]: one DVLE as complete picasso source; [`describe_word`] and
-//!   [`describe_opdesc`]: one-line text for byte dumps.
+//! * [`write_source`]: one DVLE as complete picasso source, through any
+//!   [`Printer`](crate::print::Printer): every token styled with its kind, every line started
+//!   with the input offset of what it shows (an instruction its word, a declaration its table
+//!   entry, the header comment the DVLE header).
+//! * [`records`]: the same listing's instructions as
+//!   [`InstructionRecord`](crate::isa::InstructionRecord)s, printed by the same instruction
+//!   printer; [`code_records`], [`write_word`] / [`describe_word`] and [`write_opdesc`] /
+//!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
+//!   [`write_unreached`]: code no executable runs, as comments.
 //! * [`check_program`] / [`check_executable`]: semantic findings per word.
 //! * [`float24`]: the 24-bit float both ways.
 //!
-//! The container ([`crate::format::shbin`]) owns the tables; it hands them to
-//! [`write_source`] through a [`SourceContext`]. This module never looks at container bytes.
+//! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
+//! of their entries, to [`write_source`] through a [`SourceContext`]. This module never looks
+//! at container bytes.
 
 mod check;
 pub mod float24;
@@ -29,18 +37,10 @@ mod source;
 pub use check::{check_executable, check_program};
 pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
-pub use source::{describe_opdesc, describe_word, write_source};
-
-/// The word ranges an executable with entry range `main..endmain` runs: the entry range, every
-/// range its calls reach (transitively) and code reached only by jumps. Sorted, may overlap.
-pub fn reached_ranges(code: &[u32], main: u32, endmain: u32) -> Vec<std::ops::Range<u32>> {
-    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
-    flow::procedures(&insts, main, endmain, 4 * insts.len() + 4096)
-        .ranges
-        .iter()
-        .map(|r| r.start..r.end)
-        .collect()
-}
+pub use source::{
+    code_records, describe_opdesc, describe_word, records, write_opdesc, write_source, write_unreached,
+    write_word,
+};
 
 /// Shader stage of a DVLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +53,29 @@ pub enum ShaderType {
     Other(u8),
 }
 
+impl ShaderType {
+    /// The type of a DVLE type byte (0 vertex, 1 geometry).
+    pub fn from_byte(t: u8) -> ShaderType {
+        match t {
+            0 => ShaderType::Vertex,
+            1 => ShaderType::Geometry,
+            t => ShaderType::Other(t),
+        }
+    }
+
+    /// The pipeline stage, if the type is one.
+    pub fn stage(self) -> Option<crate::model::Stage> {
+        match self {
+            ShaderType::Vertex => Some(crate::model::Stage::Vertex),
+            ShaderType::Geometry => Some(crate::model::Stage::Geometry),
+            ShaderType::Other(_) => None,
+        }
+    }
+}
+
 /// Geometry shader primitive mode (DVLE byte 0x14) and its parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct GeometryMode {
     /// 0 point, 1 variable (subdivision), 2 fixed (particle).
     pub mode: u8,
@@ -66,9 +87,17 @@ pub struct GeometryMode {
     pub fixed_count: u8,
 }
 
+impl GeometryMode {
+    /// The mode from the four DVLE bytes 0x14..0x18.
+    pub fn from_bytes([mode, fixed_start, variable_count, fixed_count]: [u8; 4]) -> GeometryMode {
+        GeometryMode { mode, fixed_start, variable_count, fixed_count }
+    }
+}
+
 /// A uniform-table entry, in the DVLE's unified register numbering
 /// (0x00–0x0F v0–v15, 0x10–0x6F c0–c95, 0x70–0x73 i0–i3, 0x78–0x87 b0–b15).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Uniform {
     /// Symbol name as stored (may contain `.swizzle` text in Nintendo files).
     pub name: String,
@@ -76,10 +105,51 @@ pub struct Uniform {
     pub first: u16,
     /// Last register (== first for non-arrays), unified numbering.
     pub last: u16,
+    /// Absolute offset of the table entry in the input, if it came from one.
+    pub offset: Option<u64>,
+}
+
+impl Uniform {
+    /// The uniform `name` on registers `first..=last` (unified numbering).
+    pub fn new(name: impl Into<String>, first: u16, last: u16) -> Uniform {
+        Uniform { name: name.into(), first, last, offset: None }
+    }
+
+    /// The same, read from the table entry at absolute `offset`.
+    pub fn at(self, offset: Option<u64>) -> Uniform {
+        Uniform { offset, ..self }
+    }
+
+    /// `c0-c3`, `v1`, `b2`, or the raw numbers when outside the unified register space.
+    pub fn registers(&self) -> String {
+        register_range(self.first, self.last)
+    }
+}
+
+/// `c0-c3`, `v1` or raw numbers when outside the unified register space, for a range of the
+/// DVLE uniform table's unified numbering.
+pub fn register_range(first: u16, last: u16) -> String {
+    match (unified_register_name(first), unified_register_name(last)) {
+        (Some(a), _) if first == last => a,
+        (Some(a), Some(b)) => format!("{a}-{b}"),
+        _ => format!("registers 0x{first:x}-0x{last:x}"),
+    }
+}
+
+/// `v3`, `c12`, `i1`, `b4` for a register of the DVLE uniform table's unified numbering.
+pub fn unified_register_name(reg: u16) -> Option<String> {
+    match reg {
+        0x00..=0x0f => Some(format!("v{reg}")),
+        0x10..=0x6f => Some(format!("c{}", reg - 0x10)),
+        0x70..=0x73 => Some(format!("i{}", reg - 0x70)),
+        0x78..=0x87 => Some(format!("b{}", reg - 0x78)),
+        _ => None,
+    }
 }
 
 /// An output-table entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Output {
     /// Semantic: 0 position, 1 normalquat, 2 color, 3 texcoord0, 4 texcoord0w, 5 texcoord1,
     /// 6 texcoord2, 8 view, 9 picasso's dummy; others are printed numerically.
@@ -88,45 +158,106 @@ pub struct Output {
     pub register: u16,
     /// Component mask (bit 0 = x … bit 3 = w).
     pub mask: u16,
+    /// Absolute offset of the table entry in the input, if it came from one.
+    pub offset: Option<u64>,
 }
 
-/// A constant-table entry (the register number is the plain index: c5 = 5).
+impl Output {
+    /// Output register `register` with `semantic` and component `mask` (bit 0 = x).
+    pub fn new(semantic: u16, register: u16, mask: u16) -> Output {
+        Output { semantic, register, mask, offset: None }
+    }
+
+    /// The same, read from the table entry at absolute `offset`.
+    pub fn at(self, offset: Option<u64>) -> Output {
+        Output { offset, ..self }
+    }
+
+    /// The semantic as picasso spells it (`position`, `texcoord0`, …), if it has a name.
+    pub fn semantic_name(&self) -> Option<&'static str> {
+        semantic_names(self.semantic).map(|(name, _)| name)
+    }
+}
+
+/// An output semantic's picasso name and the alias a listing gives its register.
+pub(crate) fn semantic_names(s: u16) -> Option<(&'static str, &'static str)> {
+    Some(match s {
+        0 => ("position", "outpos"),
+        1 => ("normalquat", "outnq"),
+        2 => ("color", "outclr"),
+        3 => ("texcoord0", "outtc0"),
+        4 => ("texcoord0w", "outtc0w"),
+        5 => ("texcoord1", "outtc1"),
+        6 => ("texcoord2", "outtc2"),
+        8 => ("view", "outview"),
+        9 => ("dummy", "outdummy"),
+        _ => return None,
+    })
+}
+
+/// A constant-table entry's value (the register number is the plain index: c5 = 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Constant {
+pub enum ConstantValue {
     /// `.setb bN value`
-    Bool {
-        /// Register b0–b15.
-        register: u8,
-        /// Value.
-        value: bool,
-    },
+    Bool(bool),
     /// `.seti`/`.consti` iN (x = loop count − 1, y = initial aL, z = step, w unused).
-    Int {
-        /// Register i0–i3.
-        register: u8,
-        /// x, y, z, w.
-        value: [u8; 4],
-    },
-    /// `.constf`/`.setf` cN as four raw float24 values.
-    Float {
-        /// Register c0–c95.
-        register: u8,
-        /// x, y, z, w as float24 bit patterns (low 24 bits).
-        value: [u32; 4],
-    },
+    Int([u8; 4]),
+    /// `.constf`/`.setf` cN as four raw float24 values (x, y, z, w; low 24 bits).
+    Float([u32; 4]),
+}
+
+/// A constant-table entry of a known type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Constant {
+    /// Register index in the file the value's type names (b0–b15, i0–i3, c0–c95).
+    pub register: u8,
+    /// The value.
+    pub value: ConstantValue,
+    /// Absolute offset of the table entry in the input, if it came from one.
+    pub offset: Option<u64>,
+}
+
+impl Constant {
+    /// `value` for register `register` of its file.
+    pub fn new(register: u8, value: ConstantValue) -> Constant {
+        Constant { register, value, offset: None }
+    }
+
+    /// The same, read from the table entry at absolute `offset`.
+    pub fn at(self, offset: Option<u64>) -> Constant {
+        Constant { offset, ..self }
+    }
 }
 
 /// A label-table entry (word address into the shared code blob).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Label {
     /// Symbol name.
     pub name: String,
     /// Word address.
     pub address: u32,
+    /// Absolute offset of the table entry in the input, if it came from one.
+    pub offset: Option<u64>,
 }
 
-/// Everything needed to print one executable (DVLE) as picasso source.
+impl Label {
+    /// Label `name` at word `address`.
+    pub fn new(name: impl Into<String>, address: u32) -> Label {
+        Label { name: name.into(), address, offset: None }
+    }
+
+    /// The same, read from the table entry at absolute `offset`.
+    pub fn at(self, offset: Option<u64>) -> Label {
+        Label { offset, ..self }
+    }
+}
+
+/// Everything needed to print one executable (DVLE) as picasso source. The container makes
+/// one (`shbin::DvleRef::source_context`); [`SourceContext::new`] starts one for bare code.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SourceContext<'a> {
     /// The whole code blob shared by all DVLEs.
     pub code: &'a [u32],
@@ -152,14 +283,41 @@ pub struct SourceContext<'a> {
     pub labels: &'a [Label],
     /// Byte offset of `code[0]` in the input, for `--offsets` and printer line offsets.
     pub code_offset: u64,
+    /// Byte offset of the executable's header in the input (the lines that show its fields
+    /// point there), if it has one.
+    pub header_offset: Option<u64>,
     /// Show each instruction's address (as a comment).
     pub offsets: bool,
     /// Show each instruction's raw word (as a comment).
     pub raw: bool,
 }
 
+impl<'a> SourceContext<'a> {
+    /// A vertex shader whose entry range is all of `code`, with no tables, at offset 0.
+    pub fn new(code: &'a [u32], opdescs: &'a [u32]) -> SourceContext<'a> {
+        SourceContext {
+            code,
+            opdescs,
+            main: 0,
+            endmain: u32::try_from(code.len()).unwrap_or(u32::MAX),
+            shader_type: ShaderType::Vertex,
+            merge_outmaps: false,
+            geometry: GeometryMode::default(),
+            uniforms: &[],
+            outputs: &[],
+            constants: &[],
+            labels: &[],
+            code_offset: 0,
+            header_offset: None,
+            offsets: false,
+            raw: false,
+        }
+    }
+}
+
 /// A problem found in a program by [`check_program`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProgramIssue {
     /// Word index of the instruction.
     pub index: usize,

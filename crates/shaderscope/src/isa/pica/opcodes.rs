@@ -5,46 +5,15 @@
 //! source syntax (lower case, e.g. `for`). Bit layouts follow 3dbrew and nihstro's
 //! `shader_bytecode.h`, cross-checked against every word of the corpus.
 
-/// One bit field of an instruction word: `width` bits starting at bit `shift`.
-/// A width of 0 means the instruction has no such field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Field {
-    /// Lowest bit.
-    pub shift: u8,
-    /// Number of bits (0: absent).
-    pub width: u8,
-}
+use crate::toolkit::Field;
 
-impl Field {
-    /// No field.
-    pub const NONE: Field = Field { shift: 0, width: 0 };
-
-    const fn at(shift: u8, width: u8) -> Field {
-        Field { shift, width }
-    }
-
-    /// Whether the instruction has this field.
-    #[inline]
-    pub const fn present(self) -> bool {
-        self.width != 0
-    }
-
-    /// The bits this field occupies.
-    #[inline]
-    pub const fn mask(self) -> u32 {
-        if self.width == 0 { 0 } else { (u32::MAX >> (32 - self.width as u32)) << self.shift }
-    }
-
-    /// Extract the field from `word`.
-    #[inline]
-    pub const fn get(self, word: u32) -> u32 {
-        (word & self.mask()) >> self.shift
-    }
-
-    /// `value` placed in the field (excess bits dropped).
-    #[inline]
-    pub const fn put(self, value: u32) -> u32 {
-        if self.width == 0 { 0 } else { (value << self.shift) & self.mask() }
+/// The bits `f` covers in a 32-bit word, at compile time (the table below is a constant;
+/// [`Field::mask`] is the same for run-time use).
+const fn bits(f: Field) -> u32 {
+    if f.width == 0 || f.width > 32 || f.shift >= 32 {
+        0
+    } else {
+        (u32::MAX >> (32 - f.width as u32)) << f.shift
     }
 }
 
@@ -52,6 +21,7 @@ impl Field {
 /// [`Field::NONE`]; bits covered by no field (and not by the opcode) are kept verbatim by the
 /// decoder so that re-encoding is exact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Layout {
     /// Destination register (5 bits: o0–o15, r0–r15).
     pub dst: Field,
@@ -140,24 +110,24 @@ impl Layout {
 
     /// The bits covered by some field.
     pub const fn mask(&self) -> u32 {
-        self.dst.mask()
-            | self.idx.mask()
-            | self.src1.mask()
-            | self.src2.mask()
-            | self.src3.mask()
-            | self.desc.mask()
-            | self.cmpx.mask()
-            | self.cmpy.mask()
-            | self.refx.mask()
-            | self.refy.mask()
-            | self.condop.mask()
-            | self.uniform.mask()
-            | self.target.mask()
-            | self.num.mask()
-            | self.negate.mask()
-            | self.vertex.mask()
-            | self.primitive.mask()
-            | self.invert.mask()
+        bits(self.dst)
+            | bits(self.idx)
+            | bits(self.src1)
+            | bits(self.src2)
+            | bits(self.src3)
+            | bits(self.desc)
+            | bits(self.cmpx)
+            | bits(self.cmpy)
+            | bits(self.refx)
+            | bits(self.refy)
+            | bits(self.condop)
+            | bits(self.uniform)
+            | bits(self.target)
+            | bits(self.num)
+            | bits(self.negate)
+            | bits(self.vertex)
+            | bits(self.primitive)
+            | bits(self.invert)
     }
 }
 
@@ -360,6 +330,7 @@ pub enum Lanes {
 
 /// One row of the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OpInfo {
     /// Identity.
     pub op: Op,
@@ -539,8 +510,9 @@ mod tests {
         for r in &OPCODES {
             let mut seen = r.opcode_mask;
             for f in r.layout.fields() {
-                assert_eq!(seen & f.mask(), 0, "{} overlaps", r.name);
-                seen |= f.mask();
+                assert_eq!(bits(f), f.mask::<u32>(), "{}", r.name);
+                assert_eq!(seen & bits(f), 0, "{} overlaps", r.name);
+                seen |= bits(f);
             }
         }
     }

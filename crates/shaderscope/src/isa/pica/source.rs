@@ -20,10 +20,11 @@ use super::flow;
 use super::instruction::{COMPONENTS, Instruction, OperandDescriptor, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
-use super::{Constant, ShaderType, SourceContext, float24};
-use crate::print::{Printer, Style};
+use super::{Constant, ConstantValue, Label, ShaderType, SourceContext, float24, semantic_names};
+use crate::isa::{Capture, InstructionRecord};
+use crate::print::{Printer, Style, TextBuf, write_hex, write_u64};
 use std::collections::BTreeMap;
-use std::fmt::{self, Write};
+use std::fmt;
 
 /// Most instruction lines one listing prints (procedures called with many different ranges
 /// could otherwise repeat the code without bound).
@@ -76,20 +77,76 @@ impl Aliases {
     }
 }
 
-/// A declaration line before the code.
+/// A declaration line before the code. `at` is the table entry the line shows.
 #[derive(Debug)]
 enum Decl {
-    Uniform { directive: &'static str, name: String, size: u16, original: Option<String>, first: String },
-    Input { name: String, register: String, original: Option<String> },
-    ConstF { name: String, value: [u32; 4], register: u8 },
-    ConstFa { name: String, values: Vec<[u32; 4]>, register: u8 },
-    ConstI { name: String, value: [u8; 4], register: u8 },
-    SetF { register: u8, value: [u32; 4] },
-    SetI { register: u8, value: [u8; 4] },
-    SetB { register: u8, value: bool },
-    Out { name: Option<String>, semantic: &'static str, register: String },
-    Alias { name: String, register: String },
-    Comment(String),
+    Uniform {
+        directive: &'static str,
+        name: String,
+        size: u16,
+        original: Option<String>,
+        first: String,
+        at: Option<u64>,
+    },
+    Input {
+        name: String,
+        register: String,
+        original: Option<String>,
+        at: Option<u64>,
+    },
+    ConstF {
+        name: String,
+        value: [u32; 4],
+        register: u8,
+        at: Option<u64>,
+    },
+    /// A `.constfa` array: one line per element, each showing its entry.
+    ConstFa {
+        name: String,
+        values: Vec<([u32; 4], Option<u64>)>,
+        register: u8,
+    },
+    ConstI {
+        name: String,
+        value: [u8; 4],
+        register: u8,
+        at: Option<u64>,
+    },
+    SetF {
+        register: u8,
+        value: [u32; 4],
+        at: Option<u64>,
+    },
+    SetI {
+        register: u8,
+        value: [u8; 4],
+        at: Option<u64>,
+    },
+    SetB {
+        register: u8,
+        value: bool,
+        at: Option<u64>,
+    },
+    Out {
+        name: Option<String>,
+        semantic: &'static str,
+        register: String,
+        at: Option<u64>,
+    },
+    Alias {
+        name: String,
+        register: String,
+    },
+    Comment(String, Option<u64>),
+}
+
+/// The `.gsh` line: mode, first free float uniform, fixed-mode start register, vertex count.
+#[derive(Debug)]
+struct Gsh {
+    mode: &'static str,
+    first: u8,
+    fixed_start: Option<u8>,
+    count: Option<u8>,
 }
 
 /// One procedure of the listing: a word range of the code.
@@ -100,6 +157,8 @@ struct Proc {
     /// Reached only by jumps.
     by_jump: bool,
     name: String,
+    /// The label-table entry the name comes from.
+    at: Option<u64>,
 }
 
 /// A block opened by IFC/IFU/LOOP.
@@ -126,16 +185,16 @@ struct Listing<'c> {
     insts: Vec<Instruction>,
     geometry: bool,
     aliases: Aliases,
-    gsh: Option<String>,
+    gsh: Option<Gsh>,
     decls: Vec<Decl>,
     procs: Vec<Proc>,
     entry: usize,
-    /// The DVLE label of the entry, where it is not `main`.
-    entry_label: Option<String>,
+    /// The DVLE label of the entry.
+    entry_label: Option<&'c Label>,
     /// (start, length) of a CALL range → procedure index.
     proc_by_range: BTreeMap<(u32, u32), usize>,
-    /// (procedure, word address) → label name.
-    labels: BTreeMap<(usize, u32), String>,
+    /// (procedure, word address) → label name, and the label-table entry it comes from.
+    labels: BTreeMap<(usize, u32), (String, Option<u64>)>,
     /// Jump instruction (procedure, address) → label name, or None when the target is
     /// outside every procedure.
     jumps: BTreeMap<(usize, u32), Option<String>>,
@@ -143,72 +202,149 @@ struct Listing<'c> {
 }
 
 /// Print one executable as complete picasso source.
-pub fn write_source(ctx: &SourceContext<'_>, out: &mut dyn Printer) -> fmt::Result {
-    let listing = Listing::new(ctx);
-    listing.write(out)
+pub fn write_source<P: Printer + ?Sized>(ctx: &SourceContext<'_>, out: &mut P) -> fmt::Result {
+    Listing::new(ctx).write(out)
 }
 
-/// One-line text of an instruction word without DVLE names (registers spelled plainly,
-/// targets as word addresses), for byte dumps.
-pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
-    let ctx = SourceContext {
-        code: &[],
-        opdescs,
-        main: 0,
-        endmain: 0,
-        shader_type: ShaderType::Vertex,
-        merge_outmaps: false,
-        geometry: super::GeometryMode { mode: 0, fixed_start: 0, variable_count: 0, fixed_count: 0 },
-        uniforms: &[],
-        outputs: &[],
-        constants: &[],
-        labels: &[],
-        code_offset: 0,
-        offsets: false,
-        raw: false,
-    };
+/// The instructions of one executable as records, in the order its listing
+/// ([`write_source`]) prints them, each printed by the listing's own instruction printer into
+/// a [`Capture`]: the same text, names and labels. An instruction the listing can only show in
+/// a comment (an unknown opcode, a block that does not nest) is recorded with its targets as
+/// word addresses. `offset` is absolute; `words` holds the code word.
+///
+/// ```
+/// use shaderscope::isa::pica::{self, SourceContext};
+///
+/// // mov r0, v0 (operand descriptor 0: full mask, identity swizzles); end
+/// let (code, opdescs) = ([0x4e00_0000, 0x8800_0000], [0x0d86_c36f]);
+/// let records = pica::records(&SourceContext::new(&code, &opdescs));
+/// assert_eq!(records[0].text, "mov r0, v0");
+/// assert_eq!((records[0].mnemonic.as_str(), &records[0].operands[..]), ("mov", &["r0".to_string(), "v0".to_string()][..]));
+/// assert_eq!((records[1].offset, &records[1].words[..]), (4, &[0x8800_0000][..]));
+/// ```
+pub fn records(ctx: &SourceContext<'_>) -> Vec<InstructionRecord> {
+    let listing = Listing::new(ctx);
+    let mut capture = Capture::default();
+    let mut out = Vec::new();
+    for (k, p) in listing.procs.iter().enumerate() {
+        let _ = listing.walk_proc(k, p, |step| {
+            if let Step::Instruction { a, inst, dropped, .. } = step {
+                listing.write_instruction(&mut capture, inst, Some((k, a)), dropped.is_some())?;
+                let word = ctx.code.get(a as usize).copied().unwrap_or(0);
+                out.push(capture.record(ctx.code_offset.saturating_add(4 * u64::from(a)), vec![word]));
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+/// Every word of a code blob as a record, printed as [`write_word`] prints it (registers
+/// spelled plainly, targets as word addresses); `code[0]` sits at absolute `code_offset`.
+pub fn code_records(code: &[u32], opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
+    let ctx = SourceContext::new(&[], opdescs);
     let listing = Listing::bare(&ctx);
-    let mut s = crate::print::TextBuf::default();
-    let _ = listing.write_instruction(&mut s, &decode(word), None, true);
+    let mut capture = Capture::default();
+    let mut at = code_offset;
+    let mut out = Vec::with_capacity(code.len());
+    for &w in code {
+        let _ = listing.write_instruction(&mut capture, &decode(w), None, true);
+        out.push(capture.record(at, vec![w]));
+        at = at.saturating_add(4);
+    }
+    out
+}
+
+/// Print one instruction word without DVLE names (registers spelled plainly, targets as word
+/// addresses, block extents and the operand descriptor index in brackets), through the
+/// listing's instruction printer.
+pub fn write_word<P: Printer + ?Sized>(out: &mut P, word: u32, opdescs: &[u32]) -> fmt::Result {
+    let ctx = SourceContext::new(&[], opdescs);
+    Listing::bare(&ctx).write_instruction(out, &decode(word), None, true)
+}
+
+/// [`write_word`] as a string, for byte dumps.
+pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
+    let mut s = TextBuf::default();
+    let _ = write_word(&mut s, word, opdescs);
     s.into_string()
 }
 
-/// One-line text of an operand descriptor: mask, then each source's negation and swizzle.
-pub fn describe_opdesc(word: u32) -> String {
+/// Print an operand descriptor: the write mask, then each source's negation and swizzle, with
+/// the letters the listing's instruction printer uses.
+pub fn write_opdesc<W: fmt::Write + ?Sized>(out: &mut W, word: u32) -> fmt::Result {
     let d = OperandDescriptor(word);
-    let mut s = String::from("mask .");
-    for (lane, c) in COMPONENTS.iter().enumerate() {
-        if d.writes(lane) {
-            s.push(*c);
-        }
-    }
+    out.write_str("mask .")?;
+    write_mask(out, d.mask())?;
     for n in 0..3 {
-        let _ = write!(s, ", src{} {}.{}", n + 1, if d.negate(n) { "-" } else { "+" }, d.swizzle(n));
+        out.write_str(", src")?;
+        write_u64(out, n as u64 + 1)?;
+        out.write_str(if d.negate(n) { " -." } else { " +." })?;
+        write_lanes(out, &d.swizzle(n).lanes())?;
     }
     if word & 0x8000_0000 != 0 {
-        s.push_str(", bit 31 set");
+        out.write_str(", bit 31 set")?;
     }
-    s
+    Ok(())
+}
+
+/// [`write_opdesc`] as a string, for byte dumps.
+pub fn describe_opdesc(word: u32) -> String {
+    let mut s = TextBuf::default();
+    let _ = write_opdesc(&mut s, word);
+    s.into_string()
+}
+
+/// The words of `code` that none of the executables with entry ranges `entries`
+/// (`main..endmain`) runs (an uncalled subroutine, dead code after the last program), as
+/// comments after a blank line: word address, word and the instruction as [`write_word`]
+/// prints it, each line at the word's offset (`code[0]` at absolute `code_offset`). Nothing
+/// when every word runs. (Per-executable picasso source cannot carry these words: picasso
+/// would re-emit them and move the code.)
+pub fn write_unreached<P: Printer + ?Sized>(
+    out: &mut P,
+    code: &[u32],
+    opdescs: &[u32],
+    code_offset: u64,
+    entries: &[(u32, u32)],
+) -> fmt::Result {
+    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
+    let mut reached = vec![false; insts.len()];
+    for &(main, endmain) in entries {
+        for r in flow::procedures(&insts, main, endmain, 4 * insts.len() + 4096).ranges {
+            if let Some(s) = reached.get_mut(r.start as usize..r.end as usize) {
+                s.fill(true);
+            }
+        }
+    }
+    if reached.iter().all(|r| *r) {
+        return Ok(());
+    }
+    let ctx = SourceContext::new(&[], opdescs);
+    let listing = Listing::bare(&ctx);
+    out.start_line(None);
+    out.write_char('\n')?;
+    comment_line(out, None, "code no DVLE runs:")?;
+    for (a, (inst, seen)) in insts.iter().zip(&reached).enumerate() {
+        if *seen {
+            continue;
+        }
+        out.start_line(Some(code_offset.saturating_add(4 * a as u64)));
+        out.style(Style::Comment);
+        out.write_str(";   0x")?;
+        write_hex(out, a as u64, 3)?;
+        out.write_str("  ")?;
+        write_hex(out, u64::from(code.get(a).copied().unwrap_or(0)), 8)?;
+        out.write_str("  ")?;
+        listing.write_instruction(&mut Unstyled(&mut *out), inst, None, true)?;
+        out.reset();
+        out.write_char('\n')?;
+    }
+    Ok(())
 }
 
 /// Full write mask, identity swizzles, no negation.
 const IDENTITY_DESC: u32 = 0x0d86_c36f;
-
-/// Output semantics picasso can name.
-fn semantic_name(s: u16) -> Option<(&'static str, &'static str)> {
-    Some(match s {
-        0 => ("position", "outpos"),
-        1 => ("normalquat", "outnq"),
-        2 => ("color", "outclr"),
-        3 => ("texcoord0", "outtc0"),
-        4 => ("texcoord0w", "outtc0w"),
-        5 => ("texcoord1", "outtc1"),
-        6 => ("texcoord2", "outtc2"),
-        8 => ("view", "outview"),
-        9 => ("dummy", "outdummy"),
-        _ => return None,
-    })
-}
 
 /// Mask text in lane order (`xy`, `xzw`…), bit 0 = x as in the output table.
 fn out_mask(mask: u16) -> String {
@@ -274,7 +410,7 @@ impl<'c> Listing<'c> {
         self.procs = found
             .ranges
             .iter()
-            .map(|r| Proc { start: r.start, end: r.end, by_jump: r.by_jump, name: String::new() })
+            .map(|r| Proc { start: r.start, end: r.end, by_jump: r.by_jump, name: String::new(), at: None })
             .collect();
         for (k, p) in self.procs.iter().enumerate() {
             self.proc_by_range.insert((p.start, p.end - p.start), k);
@@ -288,31 +424,31 @@ impl<'c> Listing<'c> {
         // plus another label's name gives way to any other name at its address.
         let marks_an_end =
             |n: &str| n.strip_prefix("end").is_some_and(|r| ctx.labels.iter().any(|l| l.name == r));
-        let mut by_address: BTreeMap<u32, &str> = BTreeMap::new();
+        let mut by_address: BTreeMap<u32, &'c Label> = BTreeMap::new();
         for l in ctx.labels {
             let better = match by_address.get(&l.address) {
                 None => true,
-                Some(old) => marks_an_end(old) && !marks_an_end(&l.name),
+                Some(old) => marks_an_end(&old.name) && !marks_an_end(&l.name),
             };
             if better {
-                by_address.insert(l.address, &l.name);
+                by_address.insert(l.address, l);
             }
         }
         // The entry keeps its DVLE label as its name where that is a usable identifier, else it
         // is `main`; an `.entry` line always names it, so picasso puts main where it was.
-        self.entry_label = by_address
-            .get(&self.procs.get(self.entry).map_or(u32::MAX, |p| p.start))
-            .and_then(|n| (*n != "main").then(|| n.to_string()));
+        self.entry_label = by_address.get(&self.procs.get(self.entry).map_or(u32::MAX, |p| p.start)).copied();
         if let Some(p) = self.procs.get(self.entry) {
             by_address.remove(&p.start);
         }
-        let mut pick = |names: &mut NameSet, at: u32, fallback: String| -> String {
-            match by_address.get(&at).and_then(|n| label_name(n)) {
+        // A name from the label table where it is free, with the entry it comes from.
+        let mut pick = |names: &mut NameSet, at: u32, fallback: String| -> (String, Option<u64>) {
+            let label = by_address.get(&at).copied();
+            match label.and_then(|l| label_name(&l.name)) {
                 Some(n) if names.is_free_label(&n) => {
                     by_address.remove(&at);
-                    names.claim_label(&n)
+                    (names.claim_label(&n), label.and_then(|l| l.offset))
                 }
-                _ => names.claim_label(&fallback),
+                _ => (names.claim_label(&fallback), None),
             }
         };
         let order: Vec<usize> =
@@ -320,14 +456,17 @@ impl<'c> Listing<'c> {
         for k in order {
             let Some(p) = self.procs.get(k) else { continue };
             let start = p.start;
-            let name = if k == self.entry {
-                let own = self.entry_label.as_deref().and_then(label_name).filter(|n| names.is_free_label(n));
-                names.claim_label(own.as_deref().unwrap_or("main"))
+            let (name, at) = if k == self.entry {
+                // The `.proc` line shows the entry's label whether or not it names it.
+                let label = self.entry_label;
+                let own = label.and_then(|l| label_name(&l.name)).filter(|n| names.is_free_label(n));
+                (names.claim_label(own.as_deref().unwrap_or("main")), label.and_then(|l| l.offset))
             } else {
                 pick(names, start, format!("proc_{start:03x}"))
             };
             if let Some(p) = self.procs.get_mut(k) {
                 p.name = name;
+                p.at = at;
             }
         }
         // Jump targets: a label in the jumping procedure if the target is inside it, else in the
@@ -360,11 +499,11 @@ impl<'c> Listing<'c> {
                 .or(past_the_end);
             let label = home.map(|h| {
                 let at = self.procs.get(h).filter(|p| !inside(p)).map_or(t, |p| p.end);
-                if let Some(n) = self.labels.get(&(h, at)) {
+                if let Some((n, _)) = self.labels.get(&(h, at)) {
                     return n.clone();
                 }
-                let n = pick(names, t, format!("l_{t:03x}"));
-                self.labels.insert((h, at), n.clone());
+                let (n, entry) = pick(names, t, format!("l_{t:03x}"));
+                self.labels.insert((h, at), (n.clone(), entry));
                 n
             });
             if label.is_none() {
@@ -397,13 +536,13 @@ impl<'c> Listing<'c> {
             _ => lowest_uniform.unwrap_or(0),
         };
         self.gsh = Some(match g.mode {
-            1 => format!("variable c{first} {}", g.variable_count),
-            2 => format!("fixed c{first} c{} {}", g.fixed_start, g.fixed_count),
+            1 => Gsh { mode: "variable", first, fixed_start: None, count: Some(g.variable_count) },
+            2 => Gsh { mode: "fixed", first, fixed_start: Some(g.fixed_start), count: Some(g.fixed_count) },
             m => {
                 if m != 0 {
                     self.notes.push(format!("geometry mode {m} is unknown; listed as point mode"));
                 }
-                format!("point c{first}")
+                Gsh { mode: "point", first, fixed_start: None, count: None }
             }
         });
         first
@@ -425,12 +564,15 @@ impl<'c> Listing<'c> {
             let original = u.name.clone();
             let name = names.claim(&sanitize(&u.name));
             if u.last != u.first {
-                self.decls.push(Decl::Comment(format!(
-                    "input \"{}\" covers v{}-v{}; picasso's .in takes one register",
-                    printable(&original),
-                    u.first,
-                    u.last
-                )));
+                self.decls.push(Decl::Comment(
+                    format!(
+                        "input \"{}\" covers v{}-v{}; picasso's .in takes one register",
+                        printable(&original),
+                        u.first,
+                        u.last
+                    ),
+                    u.offset,
+                ));
             }
             let a = self.aliases.add(name.clone());
             if let Some(slot) = self.aliases.v.get_mut(usize::from(u.first)) {
@@ -438,7 +580,7 @@ impl<'c> Listing<'c> {
             }
             let register = if u.first == 15 { "v14[1]".to_string() } else { format!("v{}", u.first) };
             let original = (sanitize(&original).replace('$', ".") != original).then_some(original);
-            self.decls.push(Decl::Input { name, register, original });
+            self.decls.push(Decl::Input { name, register, original, at: u.offset });
         }
         let mut alloc_end = [0u16; 3];
         for (ci, &(directive, base, span, count, letter, start)) in classes.iter().enumerate() {
@@ -450,10 +592,13 @@ impl<'c> Listing<'c> {
                 if !fits {
                     // No declaration: re-assembled, the uniform would land elsewhere. Its
                     // registers are printed plainly and the table entry is lost.
-                    self.decls.push(Decl::Comment(format!(
-                        "uniform \"{}\" ({letter}{first}-{letter}{last}) cannot be placed by picasso's allocator here",
-                        printable(&original)
-                    )));
+                    self.decls.push(Decl::Comment(
+                        format!(
+                            "uniform \"{}\" ({letter}{first}-{letter}{last}) cannot be placed by picasso's allocator here",
+                            printable(&original)
+                        ),
+                        u.offset,
+                    ));
                     continue;
                 }
                 let name = names.claim(&sanitize(&u.name));
@@ -478,6 +623,7 @@ impl<'c> Listing<'c> {
                         size,
                         original: None,
                         first: format!("{letter}{next}"),
+                        at: None,
                     });
                 }
                 let shown = (sanitize(&original).replace('$', ".") != original).then_some(original);
@@ -487,6 +633,7 @@ impl<'c> Listing<'c> {
                     size,
                     original: shown,
                     first: format!("{letter}{first}"),
+                    at: u.offset,
                 });
                 next = last + 1;
             }
@@ -495,12 +642,15 @@ impl<'c> Listing<'c> {
             }
         }
         for u in sorted.iter().filter(|u| u.first >= 0x88 || (0x74..0x78).contains(&u.first)) {
-            self.decls.push(Decl::Comment(format!(
-                "uniform \"{}\" has register 0x{:x}-0x{:x}, which is no register",
-                printable(&u.name),
-                u.first,
-                u.last
-            )));
+            self.decls.push(Decl::Comment(
+                format!(
+                    "uniform \"{}\" has register 0x{:x}-0x{:x}, which is no register",
+                    printable(&u.name),
+                    u.first,
+                    u.last
+                ),
+                u.offset,
+            ));
         }
         self.declare_constants(names, alloc_end);
     }
@@ -512,11 +662,13 @@ impl<'c> Listing<'c> {
         let mut k = 0;
         while let Some(c) = consts.get(k) {
             k += 1;
-            match *c {
-                Constant::Float { register, value } => {
+            let (register, at) = (c.register, c.offset);
+            match c.value {
+                ConstantValue::Float(value) => {
                     let r = u16::from(register);
                     if r >= 96 {
-                        self.decls.push(Decl::Comment(format!("constant for c{r}, which does not exist")));
+                        self.decls
+                            .push(Decl::Comment(format!("constant for c{r}, which does not exist"), at));
                         continue;
                     }
                     let want = fend.saturating_sub(r);
@@ -526,7 +678,8 @@ impl<'c> Listing<'c> {
                         .iter()
                         .enumerate()
                         .take_while(|(j, c)| {
-                            matches!(c, Constant::Float { register: q, .. } if u16::from(*q) == r + 1 + *j as u16)
+                            matches!(c.value, ConstantValue::Float(_))
+                                && u16::from(c.register) == r + 1 + *j as u16
                         })
                         .count() as u16;
                     if want >= 1
@@ -542,12 +695,14 @@ impl<'c> Listing<'c> {
                             }
                         }
                         if want == 1 {
-                            self.decls.push(Decl::ConstF { name, value, register });
+                            self.decls.push(Decl::ConstF { name, value, register, at });
                         } else {
-                            let mut values = vec![value];
+                            let mut values = vec![(value, at)];
                             for _ in 1..want {
-                                if let Some(Constant::Float { value, .. }) = consts.get(k) {
-                                    values.push(*value);
+                                if let Some(Constant { value: ConstantValue::Float(value), offset, .. }) =
+                                    consts.get(k)
+                                {
+                                    values.push((*value, *offset));
                                 }
                                 k += 1;
                             }
@@ -555,13 +710,14 @@ impl<'c> Listing<'c> {
                         }
                         fend = r;
                     } else {
-                        self.decls.push(Decl::SetF { register, value });
+                        self.decls.push(Decl::SetF { register, value, at });
                     }
                 }
-                Constant::Int { register, value } => {
+                ConstantValue::Int(value) => {
                     let r = u16::from(register);
                     if r >= 4 {
-                        self.decls.push(Decl::Comment(format!("constant for i{r}, which does not exist")));
+                        self.decls
+                            .push(Decl::Comment(format!("constant for i{r}, which does not exist"), at));
                     } else if r + 1 == iend
                         && r >= istart
                         && self.aliases.i.get(usize::from(r)).is_some_and(Option::is_none)
@@ -571,18 +727,20 @@ impl<'c> Listing<'c> {
                         if let Some(slot) = self.aliases.i.get_mut(usize::from(r)) {
                             *slot = Some(AliasRef { alias: a, offset: 0, array: false });
                         }
-                        self.decls.push(Decl::ConstI { name, value, register });
+                        self.decls.push(Decl::ConstI { name, value, register, at });
                         iend = r;
                     } else {
-                        self.decls.push(Decl::SetI { register, value });
+                        self.decls.push(Decl::SetI { register, value, at });
                     }
                 }
-                Constant::Bool { register, value } => {
+                ConstantValue::Bool(value) => {
                     if register >= 16 {
-                        self.decls
-                            .push(Decl::Comment(format!("constant for b{register}, which does not exist")));
+                        self.decls.push(Decl::Comment(
+                            format!("constant for b{register}, which does not exist"),
+                            at,
+                        ));
                     } else {
-                        self.decls.push(Decl::SetB { register, value });
+                        self.decls.push(Decl::SetB { register, value, at });
                     }
                 }
             }
@@ -594,13 +752,16 @@ impl<'c> Listing<'c> {
         let outputs = self.ctx.outputs;
         let mut used = [0u16; 16];
         for o in outputs {
-            let Some((semantic, base)) = semantic_name(o.semantic) else {
-                self.decls.push(Decl::Comment(format!(
-                    "output o{} with semantic {} (no picasso name), mask .{}",
-                    o.register,
-                    o.semantic,
-                    out_mask(o.mask)
-                )));
+            let Some((semantic, base)) = semantic_names(o.semantic) else {
+                self.decls.push(Decl::Comment(
+                    format!(
+                        "output o{} with semantic {} (no picasso name), mask .{}",
+                        o.register,
+                        o.semantic,
+                        out_mask(o.mask)
+                    ),
+                    o.offset,
+                ));
                 continue;
             };
             // picasso: o7 and up are dummy-only (and absent in a geometry shader), a mask needs
@@ -611,10 +772,13 @@ impl<'c> Listing<'c> {
                 || o.mask & 0xF == 0
                 || taken & o.mask != 0
             {
-                self.decls.push(Decl::Comment(format!(
-                    "output {semantic} on o{} mask 0x{:x} cannot be declared in picasso",
-                    o.register, o.mask
-                )));
+                self.decls.push(Decl::Comment(
+                    format!(
+                        "output {semantic} on o{} mask 0x{:x} cannot be declared in picasso",
+                        o.register, o.mask
+                    ),
+                    o.offset,
+                ));
                 continue;
             }
             if let Some(u) = used.get_mut(usize::from(o.register)) {
@@ -635,7 +799,7 @@ impl<'c> Listing<'c> {
             } else {
                 None
             };
-            self.decls.push(Decl::Out { name, semantic, register });
+            self.decls.push(Decl::Out { name, semantic, register, at: o.offset });
         }
         let dummy = outputs.iter().any(|o| o.semantic == 9);
         if self.ctx.merge_outmaps != (dummy && self.geometry) {
@@ -677,32 +841,46 @@ impl<'c> Listing<'c> {
 
     // ------------------------------------------------------------------ printing
 
-    fn write(&self, out: &mut dyn Printer) -> fmt::Result {
+    fn write<P: Printer + ?Sized>(&self, out: &mut P) -> fmt::Result {
         let ctx = self.ctx;
         let kind = if self.geometry { "geometry" } else { "vertex" };
-        comment_line(
+        out.start_line(ctx.header_offset);
+        out.style(Style::Comment);
+        write!(
             out,
-            &format!(
-                "{kind} shader: entry 0x{:03x}..0x{:03x} of {} code words, {} operand descriptors",
-                ctx.main,
-                ctx.endmain,
-                ctx.code.len(),
-                ctx.opdescs.len()
-            ),
+            "; {kind} shader: entry 0x{:03x}..0x{:03x} of {} code words, {} operand descriptors",
+            ctx.main,
+            ctx.endmain,
+            ctx.code.len(),
+            ctx.opdescs.len()
         )?;
+        out.reset();
+        out.write_char('\n')?;
         for n in &self.notes {
-            comment_line(out, n)?;
+            comment_line(out, None, n)?;
         }
         if let Some(g) = &self.gsh {
-            out.start_line(None);
+            out.start_line(ctx.header_offset);
             out.styled(Style::Directive, ".gsh")?;
-            writeln!(out, " {g}")?;
+            out.write_char(' ')?;
+            out.styled(Style::Literal, g.mode)?;
+            out.write_char(' ')?;
+            register(out, 'c', g.first)?;
+            if let Some(r) = g.fixed_start {
+                out.write_char(' ')?;
+                register(out, 'c', r)?;
+            }
+            if let Some(n) = g.count {
+                out.write_char(' ')?;
+                literal_u64(out, u64::from(n))?;
+            }
+            out.write_char('\n')?;
         }
         for d in &self.decls {
             self.write_decl(out, d)?;
         }
         if let Some(p) = self.procs.get(self.entry) {
-            out.start_line(None);
+            out.start_line(ctx.header_offset);
             out.styled(Style::Directive, ".entry")?;
             out.write_char(' ')?;
             out.styled(Style::Label, &p.name)?;
@@ -716,100 +894,127 @@ impl<'c> Listing<'c> {
         Ok(())
     }
 
-    fn write_decl(&self, out: &mut dyn Printer, d: &Decl) -> fmt::Result {
-        out.start_line(None);
+    fn write_decl<P: Printer + ?Sized>(&self, out: &mut P, d: &Decl) -> fmt::Result {
         match d {
-            Decl::Uniform { directive, name, size, original, first } => {
+            Decl::Uniform { directive, name, size, original, first, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, directive)?;
-                write!(out, " {name}")?;
+                out.write_char(' ')?;
+                alias(out, name)?;
                 if *size != 1 {
-                    write!(out, "[{size}]")?;
+                    out.write_char('[')?;
+                    literal_u64(out, u64::from(*size))?;
+                    out.write_char(']')?;
                 }
+                out.write_char(' ')?;
                 out.style(Style::Comment);
-                write!(out, " ; {first}")?;
+                write!(out, "; {first}")?;
                 if let Some(o) = original {
                     write!(out, " \"{}\"", printable(o))?;
                 }
                 out.reset();
             }
-            Decl::Input { name, register, original } => {
+            Decl::Input { name, register, original, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".in")?;
-                write!(out, " {name} ")?;
-                out.styled(Style::Register, register)?;
+                out.write_char(' ')?;
+                alias(out, name)?;
+                out.write_char(' ')?;
+                alias(out, register)?;
                 if let Some(o) = original {
+                    out.write_char(' ')?;
                     out.style(Style::Comment);
-                    write!(out, " ; \"{}\"", printable(o))?;
+                    write!(out, "; \"{}\"", printable(o))?;
                     out.reset();
                 }
             }
-            Decl::ConstF { name, value, register } => {
+            Decl::ConstF { name, value, register, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".constf")?;
-                write!(out, " {name}")?;
+                out.write_char(' ')?;
+                alias(out, name)?;
                 write_f24s(out, value)?;
+                out.write_char(' ')?;
                 out.style(Style::Comment);
-                write!(out, " ; c{register}")?;
+                write!(out, "; c{register}")?;
                 out.reset();
             }
             Decl::ConstFa { name, values, register } => {
+                out.start_line(values.first().and_then(|v| v.1));
                 out.styled(Style::Directive, ".constfa")?;
-                write!(out, " {name}[]")?;
+                out.write_char(' ')?;
+                alias(out, name)?;
+                out.write_str("[] ")?;
                 out.style(Style::Comment);
-                write!(out, " ; c{register}-c{}", usize::from(*register) + values.len() - 1)?;
+                write!(out, "; c{register}-c{}", usize::from(*register) + values.len() - 1)?;
                 out.reset();
                 out.write_char('\n')?;
-                for v in values {
-                    out.start_line(None);
-                    out.styled(Style::Directive, ".constfa ")?;
+                for (v, at) in values {
+                    out.start_line(*at);
+                    out.styled(Style::Directive, ".constfa")?;
+                    out.write_char(' ')?;
                     write_f24s(out, v)?;
                     out.write_char('\n')?;
                 }
                 out.start_line(None);
                 out.styled(Style::Directive, ".end")?;
             }
-            Decl::ConstI { name, value, register } => {
+            Decl::ConstI { name, value, register, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".consti")?;
-                write!(out, " {name}")?;
+                out.write_char(' ')?;
+                alias(out, name)?;
                 write_ints(out, value)?;
+                out.write_char(' ')?;
                 out.style(Style::Comment);
-                write!(out, " ; i{register}")?;
+                write!(out, "; i{register}")?;
                 out.reset();
             }
-            Decl::SetF { register, value } => {
+            Decl::SetF { register: r, value, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".setf")?;
                 out.write_char(' ')?;
-                out.style(Style::Register);
-                write!(out, "c{register}")?;
-                out.reset();
+                register(out, 'c', *r)?;
                 write_f24s(out, value)?;
             }
-            Decl::SetI { register, value } => {
+            Decl::SetI { register: r, value, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".seti")?;
                 out.write_char(' ')?;
-                out.style(Style::Register);
-                write!(out, "i{register}")?;
-                out.reset();
+                register(out, 'i', *r)?;
                 write_ints(out, value)?;
             }
-            Decl::SetB { register, value } => {
+            Decl::SetB { register: r, value, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".setb")?;
                 out.write_char(' ')?;
-                out.style(Style::Register);
-                write!(out, "b{register}")?;
-                out.reset();
+                register(out, 'b', *r)?;
                 out.write_char(' ')?;
                 out.styled(Style::Literal, if *value { "true" } else { "false" })?;
             }
-            Decl::Out { name, semantic, register } => {
+            Decl::Out { name, semantic, register, at } => {
+                out.start_line(*at);
                 out.styled(Style::Directive, ".out")?;
-                write!(out, " {} {semantic} ", name.as_deref().unwrap_or("-"))?;
-                out.styled(Style::Register, register)?;
+                out.write_char(' ')?;
+                match name {
+                    Some(n) => alias(out, n)?,
+                    None => out.write_char('-')?,
+                }
+                out.write_char(' ')?;
+                out.styled(Style::Literal, semantic)?;
+                out.write_char(' ')?;
+                alias(out, register)?;
             }
             Decl::Alias { name, register } => {
+                out.start_line(None);
                 out.styled(Style::Directive, ".alias")?;
-                write!(out, " {name} ")?;
-                out.styled(Style::Register, register)?;
+                out.write_char(' ')?;
+                alias(out, name)?;
+                out.write_char(' ')?;
+                alias(out, register)?;
             }
-            Decl::Comment(c) => {
+            Decl::Comment(c, at) => {
+                out.start_line(*at);
                 out.style(Style::Comment);
                 write!(out, "; {}", printable(c))?;
                 out.reset();
@@ -818,17 +1023,61 @@ impl<'c> Listing<'c> {
         out.write_char('\n')
     }
 
-    fn write_proc(&self, out: &mut dyn Printer, k: usize, p: &Proc) -> fmt::Result {
-        out.start_line(None);
+    fn write_proc<P: Printer + ?Sized>(&self, out: &mut P, k: usize, p: &Proc) -> fmt::Result {
+        out.start_line(p.at);
         out.styled(Style::Directive, ".proc")?;
         out.write_char(' ')?;
         out.styled(Style::Label, &p.name)?;
-        if let Some(l) = self.entry_label.as_ref().filter(|l| k == self.entry && **l != p.name) {
+        let shown = self.entry_label.filter(|l| k == self.entry && l.name != "main" && l.name != p.name);
+        if let Some(l) = shown {
+            out.write_char(' ')?;
             out.style(Style::Comment);
-            write!(out, " ; DVLE label \"{}\"", printable(l))?;
+            write!(out, "; DVLE label \"{}\"", printable(&l.name))?;
             out.reset();
         }
         out.write_char('\n')?;
+        self.walk_proc(k, p, |step| match step {
+            Step::Directive { depth, text } => {
+                out.start_line(None);
+                indent(out, depth)?;
+                out.styled(Style::Directive, text)?;
+                out.write_char('\n')
+            }
+            Step::Padding { depth } => {
+                out.start_line(None);
+                indent(out, depth + 1)?;
+                out.styled(
+                    Style::Comment,
+                    "; picasso inserts a padding nop here, which this binary does not have",
+                )?;
+                out.write_char('\n')
+            }
+            Step::Label { name, at } => {
+                out.start_line(at);
+                out.styled(Style::Label, name)?;
+                out.write_str(":\n")
+            }
+            Step::Instruction { a, inst, depth, dropped } => {
+                out.start_line(Some(self.ctx.code_offset.saturating_add(4 * u64::from(a))));
+                indent(out, depth)?;
+                if let Some(problem) = &dropped {
+                    // The whole line is one comment.
+                    out.style(Style::Comment);
+                    write!(out, "; {problem}: ")?;
+                    self.write_instruction(&mut Unstyled(&mut *out), inst, Some((k, a)), true)?;
+                    out.reset();
+                } else {
+                    self.write_instruction(out, inst, Some((k, a)), false)?;
+                }
+                self.write_trailer(out, a)?;
+                out.write_char('\n')
+            }
+        })
+    }
+
+    /// Walk procedure `k` in listing order: its instructions, labels, block directives and the
+    /// padding notes between them, ending with its `.end`.
+    fn walk_proc(&self, k: usize, p: &Proc, mut step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
         let mut stack: Vec<Block> = Vec::new();
         // picasso's padding rules, to point out where it will insert a NOP that the binary lacks.
         let mut last_was_end = false;
@@ -840,53 +1089,41 @@ impl<'c> Listing<'c> {
                 if top.is_if && !top.in_else && a == top.split && top.end > top.split {
                     let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
                     if last_was_end || ends_block_badly(last_op, false) || body < 2 {
-                        self.padding_note(out, stack.len())?;
+                        step(Step::Padding { depth: stack.len() })?;
                     }
                     if let Some(t) = stack.last_mut() {
                         t.in_else = true;
                     }
                     last_was_end = false;
-                    self.directive_line(out, stack.len(), ".else")?;
+                    step(Step::Directive { depth: stack.len(), text: ".else" })?;
                 } else if a == top.part_end() {
                     let is_loop = !top.is_if;
                     let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
                     if last_was_end || ends_block_badly(last_op, is_loop) || body < 2 {
-                        self.padding_note(out, stack.len())?;
+                        step(Step::Padding { depth: stack.len() })?;
                     }
                     stack.pop();
                     opened_at.pop();
-                    self.directive_line(out, stack.len() + 1, ".end")?;
+                    step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
                     last_was_end = true;
                 } else {
                     break;
                 }
             }
-            if let Some(name) = self.labels.get(&(k, a)) {
-                out.start_line(None);
-                out.styled(Style::Label, name)?;
-                out.write_str(":\n")?;
+            if let Some((name, at)) = self.labels.get(&(k, a)) {
+                step(Step::Label { name, at: *at })?;
             }
             if a == p.end {
                 break;
             }
             let Some(inst) = self.insts.get(a as usize) else { break };
             let depth = stack.len() + 1;
-            out.start_line(Some(self.ctx.code_offset.saturating_add(4 * u64::from(a))));
-            indent(out, depth)?;
             let dropped = self.block_problem(inst, a, stack.last().map(Block::part_end).unwrap_or(p.end));
-            if let Some(problem) = &dropped {
-                out.style(Style::Comment);
-                write!(out, "; {problem}: ")?;
-                self.write_instruction(out, inst, Some((k, a)), true)?;
-                out.reset();
-            } else {
-                self.write_instruction(out, inst, Some((k, a)), false)?;
-            }
-            self.write_trailer(out, a)?;
-            out.write_char('\n')?;
+            let opens = dropped.is_none();
+            step(Step::Instruction { a, inst, depth, dropped })?;
             last_was_end = false;
             last_op = Some(inst.op);
-            if dropped.is_none() {
+            if opens {
                 match inst.op {
                     Op::Ifc | Op::Ifu => {
                         let split = u32::from(inst.target);
@@ -914,13 +1151,13 @@ impl<'c> Listing<'c> {
         // Blocks still open cannot happen (targets are checked against the enclosing part), but
         // keep the output balanced whatever the input.
         while stack.pop().is_some() {
-            self.directive_line(out, stack.len() + 1, ".end")?;
+            step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
             last_was_end = true;
         }
         if last_was_end || ends_block_badly(last_op, false) || p.end == p.start {
-            self.padding_note(out, 0)?;
+            step(Step::Padding { depth: 0 })?;
         }
-        self.directive_line(out, 0, ".end")
+        step(Step::Directive { depth: 0, text: ".end" })
     }
 
     /// Why an IF/LOOP at `a` cannot be written as a block ending inside `limit`, if it cannot.
@@ -940,31 +1177,21 @@ impl<'c> Listing<'c> {
         }
     }
 
-    fn padding_note(&self, out: &mut dyn Printer, depth: usize) -> fmt::Result {
-        out.start_line(None);
-        indent(out, depth + 1)?;
-        out.styled(Style::Comment, "; picasso inserts a padding nop here, which this binary does not have\n")
-    }
-
-    fn directive_line(&self, out: &mut dyn Printer, depth: usize, d: &str) -> fmt::Result {
-        out.start_line(None);
-        indent(out, depth)?;
-        out.styled(Style::Directive, d)?;
-        out.write_char('\n')
-    }
-
-    fn write_trailer(&self, out: &mut dyn Printer, a: u32) -> fmt::Result {
+    /// The `--offsets`/`--raw` columns after an instruction, as one comment.
+    fn write_trailer<P: Printer + ?Sized>(&self, out: &mut P, a: u32) -> fmt::Result {
         if !self.ctx.offsets && !self.ctx.raw {
             return Ok(());
         }
+        out.write_char(' ')?;
         out.style(Style::Address);
-        out.write_str(" ;")?;
+        out.write_char(';')?;
         if self.ctx.offsets {
-            write!(out, " 0x{:06x}", self.ctx.code_offset.saturating_add(4 * u64::from(a)))?;
+            out.write_str(" 0x")?;
+            write_hex(out, self.ctx.code_offset.saturating_add(4 * u64::from(a)), 6)?;
         }
         if self.ctx.raw {
-            let w = self.ctx.code.get(a as usize).copied().unwrap_or(0);
-            write!(out, " {w:08x}")?;
+            out.write_char(' ')?;
+            write_hex(out, u64::from(self.ctx.code.get(a as usize).copied().unwrap_or(0)), 8)?;
         }
         out.reset();
         Ok(())
@@ -972,9 +1199,9 @@ impl<'c> Listing<'c> {
 
     /// One instruction. `at` is (procedure, address) in a listing, None for a bare word;
     /// `describe` prints targets numerically instead of through labels and blocks.
-    fn write_instruction(
+    fn write_instruction<P: Printer + ?Sized>(
         &self,
-        out: &mut dyn Printer,
+        out: &mut P,
         i: &Instruction,
         at: Option<(usize, u32)>,
         describe: bool,
@@ -993,8 +1220,9 @@ impl<'c> Listing<'c> {
             };
         if writes_nothing && !describe {
             out.styled(Style::Mnemonic, "nop")?;
+            out.write_char(' ')?;
             out.style(Style::Comment);
-            write!(out, " ; {} with an empty write mask", info.mnemonic)?;
+            write!(out, "; {} with an empty write mask", info.mnemonic)?;
             out.reset();
             return Ok(());
         }
@@ -1011,14 +1239,12 @@ impl<'c> Listing<'c> {
             }
             Syntax::Mova => {
                 out.write_char(' ')?;
-                out.styled(
-                    Style::Register,
-                    match d.mask() & 0xC {
-                        8 => "a0.x",
-                        4 => "a0.y",
-                        _ => "a0.xy",
-                    },
-                )?;
+                let a0 = match d.mask() & 0xC {
+                    8 => "a0.x",
+                    4 => "a0.y",
+                    _ => "a0.xy",
+                };
+                alias(out, a0)?;
                 out.write_str(", ")?;
                 self.write_src(out, i, 0, d)?;
             }
@@ -1027,14 +1253,17 @@ impl<'c> Listing<'c> {
                 self.write_src(out, i, 0, d)?;
                 for op in i.cmp {
                     out.write_str(", ")?;
+                    out.start_operand();
+                    out.style(Style::Literal);
                     match CMP_OPERATORS.get(usize::from(op)) {
-                        Some(s) => out.styled(Style::Literal, s)?,
+                        Some(s) => out.write_str(s)?,
                         None => {
-                            out.style(Style::Literal);
-                            write!(out, "op{op}")?;
-                            out.reset();
+                            out.write_str("op")?;
+                            write_u64(out, u64::from(op))?;
                         }
                     }
+                    out.reset();
+                    out.end_operand();
                 }
                 out.write_str(", ")?;
                 self.write_src(out, i, 1, d)?;
@@ -1055,10 +1284,7 @@ impl<'c> Listing<'c> {
             }
             Syntax::BoolProc | Syntax::BoolLabel | Syntax::BoolBlock => {
                 out.write_char(' ')?;
-                if i.op == Op::Jmpu && i.negate {
-                    out.write_char('!')?;
-                }
-                self.write_uniform(out, 'b', i.uniform)?;
+                self.write_uniform(out, 'b', i.uniform, i.op == Op::Jmpu && i.negate)?;
                 if info.syntax != Syntax::BoolBlock {
                     out.write_str(", ")?;
                     self.write_target(out, i, at, describe)?;
@@ -1066,70 +1292,100 @@ impl<'c> Listing<'c> {
             }
             Syntax::Loop => {
                 out.write_char(' ')?;
-                self.write_uniform(out, 'i', i.uniform)?;
+                self.write_uniform(out, 'i', i.uniform, false)?;
             }
             Syntax::SetEmit => {
-                out.style(Style::Literal);
-                write!(out, " {}", i.vertex)?;
-                out.reset();
+                out.write_char(' ')?;
+                out.start_operand();
+                literal_u64(out, u64::from(i.vertex))?;
+                out.end_operand();
                 if i.primitive || i.invert {
-                    out.write_char(',')?;
+                    out.write_str(", ")?;
+                    out.start_operand();
                     if i.primitive {
-                        out.styled(Style::Literal, " prim")?;
+                        out.styled(Style::Literal, "prim")?;
                     }
                     if i.invert {
-                        out.styled(Style::Literal, " inv")?;
+                        if i.primitive {
+                            out.write_char(' ')?;
+                        }
+                        out.styled(Style::Literal, "inv")?;
                     }
+                    out.end_operand();
                 }
             }
             Syntax::Raw => {
-                out.style(Style::Literal);
-                write!(out, " 0x{:08x}", i.encode())?;
-                out.reset();
+                out.write_char(' ')?;
+                out.start_operand();
+                literal_hex(out, u64::from(i.encode()), 8)?;
+                out.end_operand();
             }
         }
         if describe {
             match info.syntax {
                 Syntax::CondBlock | Syntax::BoolBlock => {
-                    write!(out, " (else 0x{:03x}, {} words)", i.target, i.num)?;
+                    out.write_str(" (else ")?;
+                    literal_hex(out, u64::from(i.target), 3)?;
+                    out.write_str(", ")?;
+                    literal_u64(out, u64::from(i.num))?;
+                    out.write_str(" words)")?;
                 }
-                Syntax::Loop => write!(out, " (to 0x{:03x})", i.target)?,
+                Syntax::Loop => {
+                    out.write_str(" (to ")?;
+                    literal_hex(out, u64::from(i.target), 3)?;
+                    out.write_char(')')?;
+                }
                 _ => {}
             }
             if i.has_desc() {
-                write!(out, " [opdesc 0x{:02x}]", i.desc)?;
+                out.write_str(" [opdesc ")?;
+                literal_hex(out, u64::from(i.desc), 2)?;
+                out.write_char(']')?;
             }
         }
         if !desc_ok {
+            out.write_char(' ')?;
             out.style(Style::Comment);
-            write!(out, " ; opdesc 0x{:02x} is outside the table", i.desc)?;
+            out.write_str("; opdesc 0x")?;
+            write_hex(out, u64::from(i.desc), 2)?;
+            out.write_str(" is outside the table")?;
             out.reset();
         }
         if i.unused != 0 && i.op != Op::Unknown {
+            out.write_char(' ')?;
             out.style(Style::Comment);
-            write!(out, " ; unused bits 0x{:08x} set", i.unused)?;
+            out.write_str("; unused bits 0x")?;
+            write_hex(out, u64::from(i.unused), 8)?;
+            out.write_str(" set")?;
             out.reset();
         }
         Ok(())
     }
 
-    fn write_target(
+    fn write_target<P: Printer + ?Sized>(
         &self,
-        out: &mut dyn Printer,
+        out: &mut P,
         i: &Instruction,
         at: Option<(usize, u32)>,
         describe: bool,
     ) -> fmt::Result {
+        out.start_operand();
         out.style(Style::Label);
-        let r = if describe || at.is_none() {
-            match i.op {
-                Op::Jmpc | Op::Jmpu => write!(out, "0x{:03x}", i.target),
-                _ => write!(out, "0x{:03x}+{}", i.target, i.num),
+        let jump = matches!(i.op, Op::Jmpc | Op::Jmpu);
+        if describe || at.is_none() {
+            out.write_str("0x")?;
+            write_hex(out, u64::from(i.target), 3)?;
+            if !jump {
+                out.write_char('+')?;
+                write_u64(out, u64::from(i.num))?;
             }
-        } else if matches!(i.op, Op::Jmpc | Op::Jmpu) {
-            match at.and_then(|k| self.jumps.get(&k)).cloned().flatten() {
-                Some(name) => out.write_str(&name),
-                None => write!(out, "l_{:03x}", i.target),
+        } else if jump {
+            match at.and_then(|k| self.jumps.get(&k)).and_then(Option::as_deref) {
+                Some(name) => out.write_str(name)?,
+                None => {
+                    out.write_str("l_")?;
+                    write_hex(out, u64::from(i.target), 3)?;
+                }
             }
         } else {
             match self
@@ -1137,63 +1393,99 @@ impl<'c> Listing<'c> {
                 .get(&(u32::from(i.target), u32::from(i.num)))
                 .and_then(|k| self.procs.get(*k))
             {
-                Some(p) => out.write_str(&p.name),
-                None => write!(out, "invalid_0x{:03x}_{}", i.target, i.num),
+                Some(p) => out.write_str(&p.name)?,
+                None => {
+                    out.write_str("invalid_0x")?;
+                    write_hex(out, u64::from(i.target), 3)?;
+                    out.write_char('_')?;
+                    write_u64(out, u64::from(i.num))?;
+                }
             }
-        };
-        out.reset();
-        r
-    }
-
-    fn write_uniform(&self, out: &mut dyn Printer, letter: char, n: u8) -> fmt::Result {
-        let table = if letter == 'b' { self.aliases.b.as_slice() } else { self.aliases.i.as_slice() };
-        out.style(Style::Register);
-        match table.get(usize::from(n)).copied().flatten() {
-            Some(a) => self.write_alias(out, a, None)?,
-            None => write!(out, "{letter}{n}")?,
         }
         out.reset();
+        out.end_operand();
         Ok(())
     }
 
-    fn write_alias(&self, out: &mut dyn Printer, a: AliasRef, idx: Option<&str>) -> fmt::Result {
+    /// A boolean (`b`) or integer (`i`) uniform operand, through its alias; `not` puts `!`
+    /// before it.
+    fn write_uniform<P: Printer + ?Sized>(&self, out: &mut P, letter: char, n: u8, not: bool) -> fmt::Result {
+        let table = if letter == 'b' { self.aliases.b.as_slice() } else { self.aliases.i.as_slice() };
+        out.start_operand();
+        out.style(Style::Register);
+        if not {
+            out.write_char('!')?;
+        }
+        match table.get(usize::from(n)).copied().flatten() {
+            Some(a) => self.write_alias(out, a, None)?,
+            None => {
+                out.write_char(letter)?;
+                write_u64(out, u64::from(n))?;
+            }
+        }
+        out.reset();
+        out.end_operand();
+        Ok(())
+    }
+
+    fn write_alias<P: Printer + ?Sized>(&self, out: &mut P, a: AliasRef, idx: Option<&str>) -> fmt::Result {
         out.write_str(self.aliases.name(a.alias))?;
         match (idx, a.array) {
-            (Some(ix), true) if a.offset > 0 => write!(out, "[{ix}+{}]", a.offset),
-            (Some(ix), _) => write!(out, "[{ix}]"),
-            (None, true) => write!(out, "[{}]", a.offset),
+            (Some(ix), true) if a.offset > 0 => {
+                out.write_char('[')?;
+                out.write_str(ix)?;
+                out.write_char('+')?;
+                write_u64(out, u64::from(a.offset))?;
+                out.write_char(']')
+            }
+            (Some(ix), _) => {
+                out.write_char('[')?;
+                out.write_str(ix)?;
+                out.write_char(']')
+            }
+            (None, true) => {
+                out.write_char('[')?;
+                write_u64(out, u64::from(a.offset))?;
+                out.write_char(']')
+            }
             (None, false) => Ok(()),
         }
     }
 
-    fn write_dst(&self, out: &mut dyn Printer, field: u8, mask: u8) -> fmt::Result {
+    fn write_dst<P: Printer + ?Sized>(&self, out: &mut P, field: u8, mask: u8) -> fmt::Result {
+        out.start_operand();
         out.style(Style::Register);
         if field < 0x10 {
             match self.aliases.o.get(usize::from(field)).copied().flatten() {
                 Some(a) => self.write_alias(out, a, None)?,
                 // picasso only names o0–o6 in a geometry shader; o6[k] reaches the rest.
-                None if self.geometry && field >= 7 => write!(out, "o6[{}]", field - 6)?,
-                None => write!(out, "o{field}")?,
+                None if self.geometry && field >= 7 => {
+                    out.write_str("o6[")?;
+                    write_u64(out, u64::from(field - 6))?;
+                    out.write_char(']')?;
+                }
+                None => {
+                    out.write_char('o')?;
+                    write_u64(out, u64::from(field))?;
+                }
             }
         } else {
-            write!(out, "r{}", field - 0x10)?;
+            out.write_char('r')?;
+            write_u64(out, u64::from(field - 0x10))?;
         }
         if mask & 0xF != 0xF {
             out.write_char('.')?;
-            for (lane, c) in COMPONENTS.iter().enumerate() {
-                if mask & (8 >> lane) != 0 {
-                    out.write_char(*c)?;
-                }
-            }
+            write_mask(out, mask)?;
         }
         out.reset();
+        out.end_operand();
         Ok(())
     }
 
     /// Source `n` of `i` with its negation, register, relative index and swizzle.
-    fn write_src(
+    fn write_src<P: Printer + ?Sized>(
         &self,
-        out: &mut dyn Printer,
+        out: &mut P,
         i: &Instruction,
         n: usize,
         d: OperandDescriptor,
@@ -1204,35 +1496,87 @@ impl<'c> Listing<'c> {
         } else {
             None
         };
+        out.start_operand();
         out.style(Style::Register);
         if d.negate(n) {
             out.write_char('-')?;
         }
+        let indexed = |out: &mut P, ix: &str| -> fmt::Result {
+            out.write_char('[')?;
+            out.write_str(ix)?;
+            out.write_char(']')
+        };
         match field {
             0x00..=0x1F => match (idx, self.aliases.rel.get(usize::from(field)).copied().flatten()) {
-                (Some(ix), Some(a)) => write!(out, "{}[{ix}]", self.aliases.name(a))?,
-                (Some(ix), None) => write!(out, "{}[{ix}]", super::instruction::Register::source(field))?,
+                (Some(ix), Some(a)) => {
+                    out.write_str(self.aliases.name(a))?;
+                    indexed(out, ix)?;
+                }
+                (Some(ix), None) => {
+                    write_register(out, super::instruction::Register::source(field))?;
+                    indexed(out, ix)?;
+                }
                 _ if field < 0x10 => match self.aliases.v.get(usize::from(field)).copied().flatten() {
                     Some(a) => self.write_alias(out, a, None)?,
                     None if field == 15 => out.write_str("v14[1]")?,
-                    None => write!(out, "v{field}")?,
+                    None => {
+                        out.write_char('v')?;
+                        write_u64(out, u64::from(field))?;
+                    }
                 },
-                _ => write!(out, "r{}", field - 0x10)?,
+                _ => {
+                    out.write_char('r')?;
+                    write_u64(out, u64::from(field - 0x10))?;
+                }
             },
             _ => {
                 let c = field - 0x20;
                 match (self.aliases.c.get(usize::from(c)).copied().flatten(), idx) {
                     (Some(a), ix) => self.write_alias(out, a, ix)?,
-                    (None, Some(ix)) => write!(out, "c{c}[{ix}]")?,
-                    (None, None) => write!(out, "c{c}")?,
+                    (None, ix) => {
+                        out.write_char('c')?;
+                        write_u64(out, u64::from(c))?;
+                        if let Some(ix) = ix {
+                            indexed(out, ix)?;
+                        }
+                    }
                 }
             }
         }
         write_swizzle(out, d, n, used_lanes(i.info().lanes, d, n))?;
         out.reset();
+        out.end_operand();
         Ok(())
     }
 }
+
+/// One step of a procedure's listing (see [`Listing::walk_proc`]).
+enum Step<'l> {
+    /// `.else` or `.end` at `depth`.
+    Directive { depth: usize, text: &'static str },
+    /// A note where picasso inserts a NOP the binary lacks, inside a block at `depth`.
+    Padding { depth: usize },
+    /// A label line, and the label-table entry it shows.
+    Label { name: &'l str, at: Option<u64> },
+    /// The instruction at word `a`, at block `depth`; `dropped` says why it cannot be written
+    /// as source (it is then shown in a comment).
+    Instruction { a: u32, inst: &'l Instruction, depth: usize, dropped: Option<String> },
+}
+
+/// A printer that passes the text on and drops every style and operand mark: an instruction
+/// shown inside a comment is part of that one token.
+struct Unstyled<'p, P: ?Sized>(&'p mut P);
+
+impl<P: Printer + ?Sized> fmt::Write for Unstyled<'_, P> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write_str(s)
+    }
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.0.write_char(c)
+    }
+}
+
+impl<P: Printer + ?Sized> Printer for Unstyled<'_, P> {}
 
 /// The source lanes an instruction reads, as picasso counts them (bit i = lane i, x = 0).
 fn used_lanes(lanes: Lanes, d: OperandDescriptor, n: usize) -> u8 {
@@ -1253,7 +1597,12 @@ fn used_lanes(lanes: Lanes, d: OperandDescriptor, n: usize) -> u8 {
 /// A swizzle showing only the lanes read: nothing when they read their own component,
 /// otherwise the lanes with unread ones repeating their left neighbour, and trailing repeats
 /// dropped (picasso repeats the last component).
-fn write_swizzle(out: &mut dyn Printer, d: OperandDescriptor, n: usize, used: u8) -> fmt::Result {
+fn write_swizzle<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    d: OperandDescriptor,
+    n: usize,
+    used: u8,
+) -> fmt::Result {
     let sw = d.swizzle(n).lanes();
     let identity = (0..4).all(|l| used & (1 << l) == 0 || usize::from(sw.get(l).copied().unwrap_or(0)) == l);
     if identity || used == 0 {
@@ -1273,20 +1622,39 @@ fn write_swizzle(out: &mut dyn Printer, d: OperandDescriptor, n: usize, used: u8
         len -= 1;
     }
     out.write_char('.')?;
-    for s in t.iter().take(len) {
-        out.write_char(COMPONENTS.get(usize::from(*s)).copied().unwrap_or('x'))?;
+    write_lanes(out, t.get(..len).unwrap_or(&[]))
+}
+
+/// Component letters of lane selectors (0 = x … 3 = w).
+fn write_lanes<W: fmt::Write + ?Sized>(out: &mut W, selectors: &[u8]) -> fmt::Result {
+    for s in selectors {
+        out.write_char(COMPONENTS.get(usize::from(*s & 3)).copied().unwrap_or('x'))?;
     }
     Ok(())
 }
 
-fn write_condition(out: &mut dyn Printer, i: &Instruction) -> fmt::Result {
-    out.style(Style::Register);
-    let flag = |out: &mut dyn Printer, n: usize| -> fmt::Result {
+/// The letters of a destination write mask (bit 3 = x … bit 0 = w), in lane order.
+fn write_mask<W: fmt::Write + ?Sized>(out: &mut W, mask: u8) -> fmt::Result {
+    for (lane, c) in COMPONENTS.iter().enumerate() {
+        if mask & (8 >> lane) != 0 {
+            out.write_char(*c)?;
+        }
+    }
+    Ok(())
+}
+
+/// A condition operand: `cmp.x && !cmp.y`, `cmp.x || cmp.y`, `!cmp.x`, `cmp.y`.
+fn write_condition<P: Printer + ?Sized>(out: &mut P, i: &Instruction) -> fmt::Result {
+    let flag = |out: &mut P, n: usize| -> fmt::Result {
+        out.style(Style::Register);
         if !i.refs.get(n).copied().unwrap_or(true) {
             out.write_char('!')?;
         }
-        out.write_str(if n == 0 { "cmp.x" } else { "cmp.y" })
+        out.write_str(if n == 0 { "cmp.x" } else { "cmp.y" })?;
+        out.reset();
+        Ok(())
     };
+    out.start_operand();
     match i.condop {
         0 | 1 => {
             flag(out, 0)?;
@@ -1296,7 +1664,7 @@ fn write_condition(out: &mut dyn Printer, i: &Instruction) -> fmt::Result {
         2 => flag(out, 0)?,
         _ => flag(out, 1)?,
     }
-    out.reset();
+    out.end_operand();
     Ok(())
 }
 
@@ -1307,40 +1675,89 @@ fn ends_block_badly(op: Option<Op>, is_loop: bool) -> bool {
         || (is_loop && matches!(op, Some(Op::Break | Op::Breakc)))
 }
 
-fn indent(out: &mut dyn Printer, depth: usize) -> fmt::Result {
+fn indent<P: Printer + ?Sized>(out: &mut P, depth: usize) -> fmt::Result {
     for _ in 0..depth {
         out.write_char('\t')?;
     }
     Ok(())
 }
 
-fn comment_line(out: &mut dyn Printer, text: &str) -> fmt::Result {
-    out.start_line(None);
+/// A line that is one comment, showing the input bytes at `at`.
+fn comment_line<P: Printer + ?Sized>(out: &mut P, at: Option<u64>, text: &str) -> fmt::Result {
+    out.start_line(at);
     out.style(Style::Comment);
-    write!(out, "; {}", printable(text))?;
+    out.write_str("; ")?;
+    out.write_str(&printable(text))?;
     out.reset();
     out.write_char('\n')
 }
 
-fn write_f24s(out: &mut dyn Printer, v: &[u32; 4]) -> fmt::Result {
-    out.write_char('(')?;
+/// A register or alias (or any text that stands for one) as one operand.
+fn alias<P: Printer + ?Sized>(out: &mut P, text: &str) -> fmt::Result {
+    out.start_operand();
+    out.styled(Style::Register, text)?;
+    out.end_operand();
+    Ok(())
+}
+
+/// Register `n` of the file `letter` as one operand.
+fn register<P: Printer + ?Sized>(out: &mut P, letter: char, n: u8) -> fmt::Result {
+    out.start_operand();
+    out.style(Style::Register);
+    out.write_char(letter)?;
+    write_u64(out, u64::from(n))?;
+    out.reset();
+    out.end_operand();
+    Ok(())
+}
+
+/// `v3`, `r0`, `c12`.
+fn write_register<W: fmt::Write + ?Sized>(out: &mut W, r: super::instruction::Register) -> fmt::Result {
+    out.write_char(r.file.letter())?;
+    write_u64(out, u64::from(r.index))
+}
+
+/// A decimal number token.
+fn literal_u64<P: Printer + ?Sized>(out: &mut P, v: u64) -> fmt::Result {
     out.style(Style::Literal);
+    write_u64(out, v)?;
+    out.reset();
+    Ok(())
+}
+
+/// A `0x…` number token with at least `digits` digits.
+fn literal_hex<P: Printer + ?Sized>(out: &mut P, v: u64, digits: usize) -> fmt::Result {
+    out.style(Style::Literal);
+    out.write_str("0x")?;
+    write_hex(out, v, digits)?;
+    out.reset();
+    Ok(())
+}
+
+/// `(x, y, z, w)` of float24 values, each a number token.
+fn write_f24s<P: Printer + ?Sized>(out: &mut P, v: &[u32; 4]) -> fmt::Result {
+    out.write_char('(')?;
     for (k, x) in v.iter().enumerate() {
         if k > 0 {
             out.write_str(", ")?;
         }
+        out.style(Style::Literal);
         float24::write(out, *x)?;
+        out.reset();
     }
-    out.reset();
     out.write_char(')')
 }
 
-fn write_ints(out: &mut dyn Printer, v: &[u8; 4]) -> fmt::Result {
-    let [x, y, z, w] = *v;
-    out.style(Style::Literal);
-    write!(out, "({x}, {y}, {z}, {w})")?;
-    out.reset();
-    Ok(())
+/// `(x, y, z, w)` of integers, each a number token.
+fn write_ints<P: Printer + ?Sized>(out: &mut P, v: &[u8; 4]) -> fmt::Result {
+    out.write_char('(')?;
+    for (k, x) in v.iter().enumerate() {
+        if k > 0 {
+            out.write_str(", ")?;
+        }
+        literal_u64(out, u64::from(*x))?;
+    }
+    out.write_char(')')
 }
 
 /// Text safe inside a one-line comment (no line breaks or control characters).
@@ -1371,22 +1788,9 @@ mod tests {
     }
 
     fn ctx<'a>(code: &'a [u32], opdescs: &'a [u32]) -> SourceContext<'a> {
-        SourceContext {
-            code,
-            opdescs,
-            main: 0,
-            endmain: code.len() as u32,
-            shader_type: ShaderType::Vertex,
-            merge_outmaps: false,
-            geometry: GeometryMode { mode: 0, fixed_start: 0, variable_count: 0, fixed_count: 0 },
-            uniforms: &[],
-            outputs: &[],
-            constants: &[],
-            labels: &[],
-            code_offset: 0x40,
-            offsets: false,
-            raw: false,
-        }
+        let mut c = SourceContext::new(code, opdescs);
+        c.code_offset = 0x40;
+        c
     }
 
     fn listing(ctx: &SourceContext<'_>) -> String {
@@ -1427,23 +1831,19 @@ mod tests {
             alu(Op::Rcp, 0x14, [0x11, 0, 0], 5),
         ];
         let uniforms = [
-            Uniform { name: "aPosition.xyz".into(), first: 0x00, last: 0x00 },
-            Uniform { name: "uColor".into(), first: 0x16, last: 0x16 },
-            Uniform { name: "uProj".into(), first: 0x10, last: 0x13 },
-            Uniform { name: "bFlag".into(), first: 0x79, last: 0x79 },
-            Uniform { name: "iCount".into(), first: 0x70, last: 0x70 },
+            Uniform::new("aPosition.xyz", 0x00, 0x00),
+            Uniform::new("uColor", 0x16, 0x16),
+            Uniform::new("uProj", 0x10, 0x13),
+            Uniform::new("bFlag", 0x79, 0x79),
+            Uniform::new("iCount", 0x70, 0x70),
         ];
         let constants = [
-            Constant::Float { register: 95, value: [0x3f0000, 0, 0x3e0000, 0xbf0000] },
-            Constant::Float { register: 20, value: [0x3d0000; 4] },
-            Constant::Int { register: 3, value: [3, 0, 1, 0] },
-            Constant::Bool { register: 2, value: true },
+            Constant::new(95, ConstantValue::Float([0x3f0000, 0, 0x3e0000, 0xbf0000])),
+            Constant::new(20, ConstantValue::Float([0x3d0000; 4])),
+            Constant::new(3, ConstantValue::Int([3, 0, 1, 0])),
+            Constant::new(2, ConstantValue::Bool(true)),
         ];
-        let outputs = [
-            Output { semantic: 0, register: 0, mask: 0xF },
-            Output { semantic: 3, register: 1, mask: 0x3 },
-            Output { semantic: 4, register: 1, mask: 0x4 },
-        ];
+        let outputs = [Output::new(0, 0, 0xF), Output::new(3, 1, 0x3), Output::new(4, 1, 0x4)];
         let mut c = ctx(&code, &opdescs);
         c.endmain = 16;
         c.uniforms = &uniforms;
@@ -1508,16 +1908,15 @@ l_00f:
             Instruction { vertex: 2, invert: true, ..ins(Op::Setemit) }.encode(),
             ins(Op::End).encode(),
         ];
-        let uniforms = [Uniform { name: "_secret".into(), first: 0x18, last: 0x19 }];
-        let outputs =
-            [Output { semantic: 0, register: 0, mask: 0xF }, Output { semantic: 9, register: 1, mask: 0xF }];
+        let uniforms = [Uniform::new("_secret", 0x18, 0x19)];
+        let outputs = [Output::new(0, 0, 0xF), Output::new(9, 1, 0xF)];
         let mut c = ctx(&code, &opdescs);
         c.shader_type = ShaderType::Geometry;
         c.merge_outmaps = true;
         c.geometry = GeometryMode { mode: 2, fixed_start: 0, variable_count: 0, fixed_count: 4 };
         c.uniforms = &uniforms;
         c.outputs = &outputs;
-        let labels = [Label { name: "gmain".into(), address: 0 }];
+        let labels = [Label::new("gmain", 0)];
         c.labels = &labels;
         let expected = "\
 ; geometry shader: entry 0x000..0x006 of 6 code words, 1 operand descriptors
@@ -1542,7 +1941,7 @@ l_00f:
     #[test]
     fn the_entry_is_main_unless_an_alias_took_the_name() {
         let code = [ins(Op::End).encode()];
-        let uniforms = [Uniform { name: "main".into(), first: 0x10, last: 0x10 }];
+        let uniforms = [Uniform::new("main", 0x10, 0x10)];
         let mut c = ctx(&code, &[]);
         c.uniforms = &uniforms;
         let text = listing(&c);
@@ -1715,30 +2114,25 @@ l_00f:
             let uniforms: Vec<Uniform> = (0..next() % 5)
                 .map(|k| {
                     let first = (next() % 0x90) as u16;
-                    Uniform {
-                        name: format!("u.{k}\n"),
+                    Uniform::new(
+                        format!("u.{k}\n"),
                         first,
-                        last: first.wrapping_add((next() % 6) as u16).wrapping_sub(1),
-                    }
+                        first.wrapping_add((next() % 6) as u16).wrapping_sub(1),
+                    )
                 })
                 .collect();
             let constants: Vec<Constant> = (0..next() % 5)
                 .map(|_| match next() % 3 {
-                    0 => Constant::Bool { register: (next() % 20) as u8, value: next() % 2 == 0 },
-                    1 => Constant::Int { register: (next() % 6) as u8, value: [1, 2, 3, 4] },
-                    _ => Constant::Float { register: (next() % 100) as u8, value: [next() as u32; 4] },
+                    0 => Constant::new((next() % 20) as u8, ConstantValue::Bool(next() % 2 == 0)),
+                    1 => Constant::new((next() % 6) as u8, ConstantValue::Int([1, 2, 3, 4])),
+                    _ => Constant::new((next() % 100) as u8, ConstantValue::Float([next() as u32; 4])),
                 })
                 .collect();
             let outputs: Vec<Output> = (0..next() % 4)
-                .map(|_| Output {
-                    semantic: (next() % 12) as u16,
-                    register: (next() % 18) as u16,
-                    mask: (next() % 17) as u16,
-                })
+                .map(|_| Output::new((next() % 12) as u16, (next() % 18) as u16, (next() % 17) as u16))
                 .collect();
-            let labels: Vec<Label> = (0..next() % 3)
-                .map(|_| Label { name: "end".into(), address: (next() % 50) as u32 })
-                .collect();
+            let labels: Vec<Label> =
+                (0..next() % 3).map(|_| Label::new("end", (next() % 50) as u32)).collect();
             let mut c = ctx(&code, &opdescs);
             c.main = (next() % 50) as u32;
             c.endmain = (next() % 50) as u32;
