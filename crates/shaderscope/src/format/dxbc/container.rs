@@ -132,14 +132,12 @@ impl<'a> Frame<'a> {
     pub fn layout(&self) -> Layout {
         let container = self.container();
         let index_end = HEADER_SIZE + 4 * self.chunks.len();
-        let piece = |start: usize, end: usize| (start, container.get(start..end).unwrap_or(&[]).to_vec());
-        let pieces: Vec<(usize, Vec<u8>)> = std::iter::once(piece(0, index_end))
-            .chain(self.chunks.iter().map(|c| piece(c.offset, c.end())))
-            .collect();
+        let claimed: Vec<std::ops::Range<usize>> =
+            std::iter::once(0..index_end).chain(self.chunks.iter().map(|c| c.offset..c.end())).collect();
         Layout {
             size: container.len(),
             offsets: self.chunks.iter().map(|c| c.offset as u32).collect(),
-            filler: layout::filler(container, container.len(), &pieces),
+            filler: layout::filler(container, container.len(), &claimed),
         }
     }
 }
