@@ -42,6 +42,7 @@
 
 use std::fmt;
 
+pub mod float;
 mod text;
 pub use text::TextBuf;
 pub(crate) use text::{Writer, decimal, mask_letters, swizzle_letters};

@@ -74,7 +74,7 @@ pub fn write_listing(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut dyn Printer)
     let _ = out.styled(Style::Comment, s.as_str());
     if let Some(p) = &d.program {
         if true {
-            super::program::print_to(p, &ctx, opts, out)?;
+            super::program::print(d, p, &ctx, opts, out)?;
         } else {
             // One buffer, one write: plain text and colour do not use line offsets.
             s.clear();
