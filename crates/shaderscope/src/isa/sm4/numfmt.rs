@@ -25,7 +25,8 @@ pub fn write_i64<W: fmt::Write + ?Sized>(out: &mut W, v: i64) -> fmt::Result {
     write_u64(out, v.unsigned_abs())
 }
 
-/// `%u`: small numbers from [`decimal_text`], others a digit at a time.
+/// `%u`: numbers below 1000 as slices of one string of all of them, others a digit at a
+/// time.
 pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     if let Some(text) = decimal_text(v) {
         return out.write_str(text);
