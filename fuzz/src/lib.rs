@@ -106,8 +106,10 @@ pub fn dxbc(data: &[u8]) {
 pub fn sm4(data: &[u8]) {
     use shaderscope::isa::sm4;
     if let Ok(p) = sm4::Program::parse(data, 0) {
-        let mut s = String::new();
-        let _ = sm4::write_listing(&p, &sm4::ListingStyle::FXC_10, &mut s);
+        let mut s = shaderscope::print::TextBuf::default();
+        let style = sm4::ListingStyle { offsets: true, raw: true, ..sm4::ListingStyle::FXC_10 };
+        let _ = sm4::write_listing(&p, &style, &mut s);
+        let _ = sm4::records(&p, &sm4::ListingStyle::FXC_9_29);
         let _ = sm4::validate(&p);
     }
 }

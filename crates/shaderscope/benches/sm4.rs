@@ -3,6 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::isa::sm4::{ListingStyle, Program, write_listing};
+use shaderscope::print::TextBuf;
 use std::path::{Path, PathBuf};
 
 /// The SHDR/SHEX chunk data of every corpus DXBC program (a minimal chunk walk).
@@ -51,7 +52,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("listing", |b| {
-        let mut text = String::new();
+        let mut text = TextBuf::default();
         b.iter(|| {
             for p in &programs {
                 let Ok(program) = Program::parse(p, 0) else { continue };

@@ -1,14 +1,16 @@
 //! SM4/SM5 program text against fxc's own listings, and a decode sweep over every DXBC program
 //! of the corpus.
 //!
-//! The container module is not on this branch yet, so a minimal chunk walk finds SHDR/SHEX,
-//! the RDEF creator string and, for level-9 shaders built with `/Zi`, the creator recorded in
-//! the embedded SM2 debug block. The creator only selects the [`ListingStyle`] (see its docs).
+//! The DXBC container finds SHDR/SHEX and says which fxc generation made the file (its RDEF
+//! creator string, or the one in the Aon9 debug block); the generation only selects the
+//! [`ListingStyle`] (see its docs).
 
 mod common;
 use common::Rng;
 
-use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, validate, write_listing};
+use shaderscope::dxbc::{Dxbc, Generation, GenerationSource};
+use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, records, validate, write_listing};
+use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -22,56 +24,31 @@ const EXPECTED_FINDINGS: &[(&str, &str)] = &[(
     "break outside a loop or switch",
 )];
 
+/// The program of a DXBC container: its chunk data, the data's absolute offset, the style of
+/// the fxc generation the container points to, and whether the container says which one it
+/// is (a creator string) rather than leaving it to a default.
 struct Container<'a> {
     program: Option<(&'a [u8], u64)>,
-    creator: Option<String>,
-    level9: bool,
+    style: ListingStyle,
+    known: bool,
 }
 
-fn le32(d: &[u8], o: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?))
+fn style_of(generation: Generation) -> ListingStyle {
+    match generation {
+        Generation::Fxc9_29 => ListingStyle::FXC_9_29,
+        Generation::Fxc9_30 | Generation::Fxc6_3 => ListingStyle::FXC_9_30,
+        Generation::Fxc10 => ListingStyle::FXC_10,
+    }
 }
 
 fn walk(data: &[u8]) -> Option<Container<'_>> {
-    if data.get(..4)? != b"DXBC" {
-        return None;
-    }
-    let count = le32(data, 28)? as usize;
-    let mut c = Container { program: None, creator: None, level9: false };
-    let mut aon9_creator = None;
-    for i in 0..count.min(64) {
-        let off = le32(data, 32 + 4 * i)? as usize;
-        let tag = data.get(off..off + 4)?;
-        let size = le32(data, off + 4)? as usize;
-        let body = data.get(off + 8..off + 8 + size)?;
-        match tag {
-            b"SHDR" | b"SHEX" => c.program = Some((body, off as u64 + 8)),
-            b"RDEF" => {
-                let at = le32(body, 24)? as usize;
-                let s = body.get(at..)?;
-                let end = s.iter().position(|&b| b == 0)?;
-                c.creator = Some(String::from_utf8_lossy(s.get(..end)?).into_owned());
-            }
-            b"Aon9" => {
-                c.level9 = true;
-                aon9_creator = find_creator(body);
-            }
-            _ => {}
-        }
-    }
-    if c.creator.is_none() {
-        c.creator = aon9_creator;
-    }
-    Some(c)
-}
-
-/// The compiler name recorded in an embedded SM2 debug block (`/Zi` builds).
-fn find_creator(b: &[u8]) -> Option<String> {
-    let needle = b"Microsoft (R) HLSL Shader Compiler ";
-    let at = b.windows(needle.len()).position(|w| w == needle)?;
-    let s = b.get(at..)?;
-    let end = s.iter().position(|&c| c == 0)?;
-    Some(String::from_utf8_lossy(s.get(..end)?).into_owned())
+    let d = Dxbc::parse(data).ok()?;
+    let (generation, source) = d.generation();
+    Some(Container {
+        program: d.program.map(|p| (p.chunk.data, p.chunk.data_offset() as u64)),
+        style: style_of(generation),
+        known: matches!(source, GenerationSource::RdefCreator | GenerationSource::Aon9Creator),
+    })
 }
 
 fn is_version_line(l: &str) -> bool {
@@ -133,23 +110,27 @@ fn program_text_matches_fxc_listings() {
         let (chunk, base) = c.program.expect("SHDR/SHEX chunk");
         let program = Program::parse(chunk, base).expect("program header");
         let theirs = reference_program(&listing);
-        let derived = ListingStyle::for_container(c.creator.as_deref(), c.level9);
+        let derived = c.style;
         // What the binary does not say is accepted in every known variant, and counted apart:
         // without a creator string, which disassembler generation printed the listing; with
         // fxc 10, how the Windows C runtime rounded exact ties.
-        let candidates: &[ListingStyle] = match c.creator {
-            None => {
-                &[derived, ListingStyle::FXC_10_LEGACY_UCRT, ListingStyle::FXC_9_30, ListingStyle::FXC_9_29]
-            }
-            Some(_) if derived == ListingStyle::FXC_10 => &[derived, ListingStyle::FXC_10_LEGACY_UCRT],
-            Some(_) => &[derived],
+        let candidates: &[ListingStyle] = match c.known {
+            false => &[
+                derived,
+                ListingStyle::FXC_10,
+                ListingStyle::FXC_10_LEGACY_UCRT,
+                ListingStyle::FXC_9_30,
+                ListingStyle::FXC_9_29,
+            ],
+            true if derived == ListingStyle::FXC_10 => &[derived, ListingStyle::FXC_10_LEGACY_UCRT],
+            true => &[derived],
         };
         let mut first: Option<(Vec<String>, Option<String>)> = None;
         let mut matched = None;
         for (i, style) in candidates.iter().enumerate() {
-            let mut text = String::new();
+            let mut text = TextBuf::default();
             let result = write_listing(&program, style, &mut text);
-            let ours = our_program(&text);
+            let ours = our_program(text.as_str());
             if result.is_ok() && ours == theirs {
                 matched = Some(i);
                 break;
@@ -229,13 +210,19 @@ fn every_corpus_program_decodes_and_validates() {
                 bad.push(format!("{}: declarations: {e}", row.path));
             }
         }
-        let mut text = String::new();
-        match Program::parse(chunk, base).and_then(|p| {
-            write_listing(&p, &ListingStyle::for_container(c.creator.as_deref(), c.level9), &mut text)
-        }) {
+        let mut text = TextBuf::default();
+        match Program::parse(chunk, base).and_then(|p| write_listing(&p, &c.style, &mut text)) {
             Ok(report) if report.unknown_opcodes.is_empty() => {}
             Ok(report) => bad.push(format!("{}: unknown opcodes {:?}", row.path, report.unknown_opcodes)),
             Err(e) => bad.push(format!("{}: {e}", row.path)),
+        }
+        // The records are the listing's lines, one per instruction that prints one.
+        if let Ok(r) = Program::parse(chunk, base).and_then(|p| records(&p, &c.style)) {
+            let lines: Vec<&str> = text.as_str().lines().skip(1).map(str::trim).collect();
+            let texts: Vec<&str> = r.iter().flat_map(|r| r.text.lines().map(str::trim)).collect();
+            if lines != texts {
+                bad.push(format!("{}: records differ from the listing", row.path));
+            }
         }
     }
     println!("{n} programs decoded");
@@ -250,8 +237,9 @@ fn every_corpus_program_decodes_and_validates() {
 fn exercise(data: &[u8]) {
     let Ok(p) = Program::parse(data, 0x40) else { return };
     for style in [ListingStyle::FXC_10, ListingStyle::FXC_9_29] {
-        let mut text = String::new();
-        let _ = write_listing(&p, &ListingStyle { offsets: true, ..style }, &mut text);
+        let mut text = TextBuf::default();
+        let _ = write_listing(&p, &ListingStyle { offsets: true, raw: true, ..style }, &mut text);
+        let _ = records(&p, &style);
     }
     let _ = validate(&p);
     let _ = Declarations::collect(&p);

@@ -42,9 +42,10 @@
 
 use std::fmt;
 
+pub mod float;
 mod text;
 pub use text::TextBuf;
-pub(crate) use text::{Writer, decimal, mask_letters, swizzle_letters};
+pub(crate) use text::decimal;
 
 /// The kind of token about to be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -112,7 +112,7 @@ pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, o
     header(d, generation, opts.checksum, out)?;
     if let Some(p) = &d.program {
         let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
-        super::program::print_to(p, &ctx, opts, &mut &mut *out)?;
+        super::program::print(d, p, &ctx, opts, out)?;
     }
     let mut c = Comments::new(out);
     if d.program.is_none() {

@@ -7,7 +7,7 @@ use super::{Dxbc, Generation, Program};
 use crate::error::Result;
 use crate::isa::{d3d9, sm4};
 use crate::model::Finding;
-use crate::print::{Printer, TextBuf};
+use crate::print::Printer;
 
 /// The sm4 printer's settings for an fxc generation.
 pub fn sm4_style(generation: Generation, legacy_crt: bool, offsets: bool) -> sm4::ListingStyle {
@@ -25,30 +25,20 @@ pub fn decode<'a>(p: &Program<'a>) -> Result<sm4::Program<'a>> {
     sm4::Program::parse(p.chunk.data, p.chunk.data_offset() as u64)
 }
 
-/// Print the SM4/5 program, from the version line to the last instruction, into `s`.
-/// On a decoding error the text decoded so far stays in `s`.
-pub fn print(
+/// Print the SM4/5 program, from the version line to the last instruction, into `out`: each
+/// token with its style, each line with its instruction's offset, the offsets and raw words
+/// when `opts` asks for them. On a decoding error the text decoded so far stays in `out`.
+pub fn print<P: Printer + ?Sized>(
     _d: &Dxbc<'_>,
     p: &Program<'_>,
     ctx: &ProgramContext,
     opts: &ListingOptions,
-    s: &mut TextBuf,
+    out: &mut P,
 ) -> Result<()> {
     let program = decode(p)?;
-    sm4::listing::write_listing_buf(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), s)
-        .map(|_| ())
-}
-
-/// Print the SM4/5 program into a printer, each line announced with its instruction's offset.
-pub fn print_to(
-    p: &Program<'_>,
-    ctx: &ProgramContext,
-    opts: &ListingOptions,
-    out: &mut dyn Printer,
-) -> Result<()> {
-    let program = decode(p)?;
-    sm4::write_listing_printer(&program, &sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets), out)
-        .map(|_| ())
+    let style =
+        sm4::ListingStyle { raw: opts.raw, ..sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets) };
+    sm4::write_listing(&program, &style, out).map(|_| ())
 }
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line.

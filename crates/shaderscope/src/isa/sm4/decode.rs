@@ -7,6 +7,8 @@
 
 use super::opcodes::{self, Format, OpInfo};
 use crate::error::{Error, Result};
+use crate::model::Stage;
+use crate::toolkit::Field;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::U32;
 
@@ -30,51 +32,95 @@ pub(crate) fn tokens(data: &[u8]) -> Tokens<'_> {
 /// nests deeper than one level; the limit keeps hostile input from recursing without end.
 const MAX_REL_DEPTH: u8 = 4;
 
-/// Program type from the version token (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ProgramType {
-    /// `D3D10_SB_PIXEL_SHADER`
-    Pixel,
-    /// `D3D10_SB_VERTEX_SHADER`
-    Vertex,
-    /// `D3D10_SB_GEOMETRY_SHADER`
-    Geometry,
-    /// `D3D11_SB_HULL_SHADER`
-    Hull,
-    /// `D3D11_SB_DOMAIN_SHADER`
-    Domain,
-    /// `D3D11_SB_COMPUTE_SHADER`
-    Compute,
-    /// Any other value (12-bit raw type).
-    Other(u16),
+/// The bit fields of the tokens, named after `d3d11TokenizedProgramFormat.hpp` (the
+/// `D3D10_SB_…_MASK`/`_SHIFT` pairs, without the `D3D1x_SB_` prefix).
+pub mod field {
+    use crate::toolkit::Field;
+
+    // The version token.
+    /// `D3D10_SB_TOKENIZED_PROGRAM_MINOR_VERSION`.
+    pub const PROGRAM_MINOR_VERSION: Field = Field::at(0, 4);
+    /// `D3D10_SB_TOKENIZED_PROGRAM_MAJOR_VERSION`.
+    pub const PROGRAM_MAJOR_VERSION: Field = Field::at(4, 4);
+    /// `D3D10_SB_TOKENIZED_PROGRAM_TYPE` (a `D3D10_SB_TOKENIZED_PROGRAM_TYPE` value).
+    pub const PROGRAM_TYPE: Field = Field::at(16, 16);
+
+    // The opcode token.
+    /// `D3D10_SB_OPCODE_TYPE`: the opcode number.
+    pub const OPCODE_TYPE: Field = Field::at(0, 11);
+    /// `D3D10_SB_OPCODE_SPECIFIC_CONTROL`: bits 11–23, whose meaning depends on the opcode.
+    pub const OPCODE_SPECIFIC_CONTROL: Field = Field::at(11, 13);
+    /// `D3D10_SB_RESINFO_INSTRUCTION_RETURN_TYPE` (and `sampleinfo`'s).
+    pub const RESINFO_INSTRUCTION_RETURN_TYPE: Field = Field::at(11, 2);
+    /// `D3D10_SB_INSTRUCTION_SATURATE`: `_sat`.
+    pub const INSTRUCTION_SATURATE: Field = Field::at(13, 1);
+    /// `D3D10_SB_INSTRUCTION_TEST_BOOLEAN`: `_nz` (1) or `_z` (0).
+    pub const INSTRUCTION_TEST_BOOLEAN: Field = Field::at(18, 1);
+    /// `D3D11_SB_INSTRUCTION_PRECISE_VALUES`: one bit per destination component.
+    pub const INSTRUCTION_PRECISE_VALUES: Field = Field::at(19, 4);
+    /// `D3D10_SB_TOKENIZED_INSTRUCTION_LENGTH`: DWORDs of the instruction.
+    pub const TOKENIZED_INSTRUCTION_LENGTH: Field = Field::at(24, 7);
+    /// `D3D10_SB_OPCODE_EXTENDED`: an extended opcode token follows (for the interface and
+    /// thread-group declarations whose length may not fit in 7 bits: a length token follows).
+    pub const OPCODE_EXTENDED: Field = Field::at(31, 1);
+    /// `D3D10_SB_CUSTOMDATA_CLASS` of a custom-data block.
+    pub const CUSTOMDATA_CLASS: Field = Field::at(11, 21);
+
+    // Extended opcode tokens.
+    /// `D3D10_SB_EXTENDED_OPCODE_TYPE`.
+    pub const EXTENDED_OPCODE_TYPE: Field = Field::at(0, 6);
+    /// `D3D10_SB_IMMEDIATE_ADDRESS_OFFSET` u, v and w (signed 4-bit texel offsets).
+    pub const IMMEDIATE_ADDRESS_OFFSET: [Field; 3] = [Field::at(9, 4), Field::at(13, 4), Field::at(17, 4)];
+    /// `D3D11_SB_EXTENDED_RESOURCE_DIMENSION`.
+    pub const EXTENDED_RESOURCE_DIMENSION: Field = Field::at(6, 5);
+    /// `D3D11_SB_EXTENDED_RESOURCE_DIMENSION_STRUCTURE_STRIDE`.
+    pub const EXTENDED_RESOURCE_DIMENSION_STRUCTURE_STRIDE: Field = Field::at(11, 12);
+    /// `D3D11_SB_EXTENDED_RESOURCE_RETURN_TYPE` of x, y, z and w.
+    pub const EXTENDED_RESOURCE_RETURN_TYPE: [Field; 4] =
+        [Field::at(6, 4), Field::at(10, 4), Field::at(14, 4), Field::at(18, 4)];
+    /// `D3D10_SB_OPCODE_DOUBLE_EXTENDED`: another extended opcode token follows.
+    pub const OPCODE_DOUBLE_EXTENDED: Field = Field::at(31, 1);
+
+    // The operand token.
+    /// `D3D10_SB_OPERAND_NUM_COMPONENTS`.
+    pub const OPERAND_NUM_COMPONENTS: Field = Field::at(0, 2);
+    /// `D3D10_SB_OPERAND_4_COMPONENT_SELECTION_MODE`: mask, swizzle or select-1.
+    pub const OPERAND_4_COMPONENT_SELECTION_MODE: Field = Field::at(2, 2);
+    /// `D3D10_SB_OPERAND_4_COMPONENT_MASK`.
+    pub const OPERAND_4_COMPONENT_MASK: Field = Field::at(4, 4);
+    /// `D3D10_SB_OPERAND_4_COMPONENT_SWIZZLE`: two bits per component, x first.
+    pub const OPERAND_4_COMPONENT_SWIZZLE: Field = Field::at(4, 8);
+    /// `D3D10_SB_OPERAND_4_COMPONENT_SELECT_1`.
+    pub const OPERAND_4_COMPONENT_SELECT_1: Field = Field::at(4, 2);
+    /// `D3D10_SB_OPERAND_TYPE`: the register file.
+    pub const OPERAND_TYPE: Field = Field::at(12, 8);
+    /// `D3D10_SB_OPERAND_INDEX_DIMENSION`: 0–3 indices.
+    pub const OPERAND_INDEX_DIMENSION: Field = Field::at(20, 2);
+    /// `D3D10_SB_OPERAND_INDEX_REPRESENTATION` of the first, second and third index.
+    pub const OPERAND_INDEX_REPRESENTATION: [Field; 3] =
+        [Field::at(22, 3), Field::at(25, 3), Field::at(28, 3)];
+    /// `D3D10_SB_OPERAND_EXTENDED`: an extended operand token follows.
+    pub const OPERAND_EXTENDED: Field = Field::at(31, 1);
+
+    // Extended operand tokens.
+    /// `D3D10_SB_EXTENDED_OPERAND_TYPE`.
+    pub const EXTENDED_OPERAND_TYPE: Field = Field::at(0, 6);
+    /// `D3D10_SB_OPERAND_MODIFIER`: none, `-`, `|…|`, `-|…|`.
+    pub const OPERAND_MODIFIER: Field = Field::at(6, 8);
+    /// `D3D11_SB_OPERAND_MIN_PRECISION`.
+    pub const OPERAND_MIN_PRECISION: Field = Field::at(14, 3);
+    /// `D3D12_SB_OPERAND_NON_UNIFORM`.
+    pub const OPERAND_NON_UNIFORM: Field = Field::at(17, 1);
+    /// `D3D10_SB_OPERAND_DOUBLE_EXTENDED`: another extended operand token follows.
+    pub const OPERAND_DOUBLE_EXTENDED: Field = Field::at(31, 1);
 }
 
-impl ProgramType {
-    /// From the upper 16 bits of the version token.
-    pub fn from_raw(v: u16) -> Self {
-        match v {
-            0 => ProgramType::Pixel,
-            1 => ProgramType::Vertex,
-            2 => ProgramType::Geometry,
-            3 => ProgramType::Hull,
-            4 => ProgramType::Domain,
-            5 => ProgramType::Compute,
-            other => ProgramType::Other(other),
-        }
-    }
+use field::*;
 
-    /// The profile prefix fxc prints: `ps`, `vs`, `gs`, `hs`, `ds`, `cs`.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            ProgramType::Pixel => "ps",
-            ProgramType::Vertex => "vs",
-            ProgramType::Geometry => "gs",
-            ProgramType::Hull => "hs",
-            ProgramType::Domain => "ds",
-            ProgramType::Compute => "cs",
-            ProgramType::Other(_) => "xs",
-        }
-    }
+/// Whether the one-bit field `f` is set in `token`.
+#[inline]
+fn is_set(f: Field, token: u32) -> bool {
+    f.get(token) != 0
 }
 
 /// A decoded SHDR/SHEX program: the version and length tokens and a view of the instruction
@@ -84,8 +130,8 @@ impl ProgramType {
 pub struct Program<'a> {
     tokens: Tokens<'a>,
     base: u64,
-    /// Program type from the version token.
-    pub program_type: ProgramType,
+    /// The stage, from the program type of the version token.
+    pub stage: Stage,
     /// Major shader model (4 or 5).
     pub major: u8,
     /// Minor shader model (0 or 1).
@@ -98,8 +144,9 @@ impl<'a> Program<'a> {
     /// Parse the data of an SHDR/SHEX chunk whose first byte is at absolute offset `base`.
     ///
     /// The model comes from the version token, never from the chunk tag (fxc puts SM4.0
-    /// compute shaders in SHEX, and some SM5.0 programs sit in SHDR). The instruction stream
-    /// ends at the length token; bytes after it (padding) are ignored.
+    /// compute shaders in SHEX, and some SM5.0 programs sit in SHDR); a program type the
+    /// format does not define is an error at the version token. The instruction stream ends
+    /// at the length token; bytes after it (padding) are ignored.
     pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
         let all = tokens(data);
         let (Some(version), Some(len)) = (tok(all, 0), tok(all, 1)) else {
@@ -112,15 +159,23 @@ impl<'a> Program<'a> {
                 format!("{len} DWORDs is shorter than the 2-DWORD header"),
             ));
         }
+        let program_type = PROGRAM_TYPE.get(version);
+        let Some(stage) = Stage::from_sm4(program_type) else {
+            return Err(Error::invalid(
+                base,
+                "SM4 version token",
+                format!("program type {program_type} is not one the format defines"),
+            ));
+        };
         let Some(tokens) = all.get(..len as usize) else {
             return Err(Error::truncated(base, "SM4 program", u64::from(len) * 4, data.len() as u64));
         };
         Ok(Program {
             tokens,
             base,
-            program_type: ProgramType::from_raw((version >> 16) as u16),
-            major: ((version >> 4) & 0xf) as u8,
-            minor: (version & 0xf) as u8,
+            stage,
+            major: PROGRAM_MAJOR_VERSION.get(version) as u8,
+            minor: PROGRAM_MINOR_VERSION.get(version) as u8,
             declared_len: len,
         })
     }
@@ -147,17 +202,12 @@ impl<'a> Program<'a> {
 
     /// The version line fxc prints, e.g. `ps_5_0`.
     pub fn version_name(&self) -> String {
-        format!("{}_{}_{}", self.program_type.prefix(), self.major, self.minor)
+        format!("{}_{}_{}", self.stage.prefix(), self.major, self.minor)
     }
 
     /// Size of the program in bytes (from the length token).
     pub fn byte_len(&self) -> u64 {
         u64::from(self.declared_len) * 4
-    }
-
-    /// The tokens after the version and length tokens (the instruction stream).
-    pub(crate) fn body_tokens(&self) -> Tokens<'a> {
-        self.tokens.get(2..).unwrap_or(&[])
     }
 
     /// The instructions in order, each with its absolute byte offset.
@@ -228,7 +278,7 @@ impl<'a> Instruction<'a> {
     /// Only the length and the extended opcode tokens are read here.
     pub fn decode(t: Tokens<'a>, offset: u64) -> Result<Instruction<'a>> {
         let op0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 instruction", 4, 0))?;
-        let opcode = (op0 & 0x7ff) as u16;
+        let opcode = OPCODE_TYPE.get(op0) as u16;
         let info = opcodes::info(opcode);
         let have = t.len() as u64 * 4;
         // Length: custom data keeps it in the second token; a few declarations may move it
@@ -237,8 +287,8 @@ impl<'a> Instruction<'a> {
             let len = tok(t, 1).ok_or_else(|| Error::truncated(offset, "custom data length", 8, have))?;
             (len as usize, 2)
         } else {
-            let len = ((op0 >> 24) & 0x7f) as usize;
-            if op0 & 0x8000_0000 != 0 && long_form(opcode) {
+            let len = TOKENIZED_INSTRUCTION_LENGTH.get(op0) as usize;
+            if is_set(OPCODE_EXTENDED, op0) && long_form(opcode) {
                 let len = tok(t, 1).ok_or_else(|| Error::truncated(offset, "instruction length", 8, have))?;
                 (len as usize, 2)
             } else {
@@ -256,14 +306,14 @@ impl<'a> Instruction<'a> {
             return Err(Error::truncated(offset, "SM4 instruction", len as u64 * 4, have));
         };
         let is_custom = opcode == opcodes::CUSTOMDATA;
-        if !is_custom && body == 1 && op0 & 0x8000_0000 != 0 {
+        if !is_custom && body == 1 && is_set(OPCODE_EXTENDED, op0) {
             // Any number of extended opcode tokens can be chained (bit 31 of each).
             loop {
                 let Some(ext) = tok(tokens, body) else {
                     return Err(Error::truncated(offset + body as u64 * 4, "extended opcode token", 4, 0));
                 };
                 body += 1;
-                if ext & 0x8000_0000 == 0 {
+                if !is_set(OPCODE_DOUBLE_EXTENDED, ext) {
                     break;
                 }
             }
@@ -279,18 +329,20 @@ impl<'a> Instruction<'a> {
         }
         for ext in self.tokens.get(1..self.body).unwrap_or(&[]) {
             let ext = ext.get();
-            match ext & 0x3f {
+            match EXTENDED_OPCODE_TYPE.get(ext) {
+                // D3D10_SB_EXTENDED_OPCODE_SAMPLE_CONTROLS: signed 4-bit offsets.
                 1 => {
-                    let s = |shift: u32| ((((ext >> shift) & 0xf) as i8) << 4) >> 4;
-                    extended.offsets = Some([s(9), s(13), s(17)]);
+                    extended.offsets = Some(IMMEDIATE_ADDRESS_OFFSET.map(|f| ((f.get(ext) as i8) << 4) >> 4))
                 }
+                // D3D11_SB_EXTENDED_OPCODE_RESOURCE_DIM
                 2 => {
-                    extended.resource_dim = Some((((ext >> 6) & 0x1f) as u8, ((ext >> 11) & 0xfff) as u16));
+                    extended.resource_dim = Some((
+                        EXTENDED_RESOURCE_DIMENSION.get(ext) as u8,
+                        EXTENDED_RESOURCE_DIMENSION_STRUCTURE_STRIDE.get(ext) as u16,
+                    ))
                 }
-                3 => {
-                    let r = |i: u32| ((ext >> (6 + 4 * i)) & 0xf) as u8;
-                    extended.return_type = Some([r(0), r(1), r(2), r(3)]);
-                }
+                // D3D11_SB_EXTENDED_OPCODE_RESOURCE_RETURN_TYPE
+                3 => extended.return_type = Some(EXTENDED_RESOURCE_RETURN_TYPE.map(|f| f.get(ext) as u8)),
                 _ => {}
             }
         }
@@ -302,7 +354,7 @@ impl<'a> Instruction<'a> {
         self.body > 1
             && self.opcode != opcodes::CUSTOMDATA
             && !long_form(self.opcode)
-            && self.token0() & 0x8000_0000 != 0
+            && is_set(OPCODE_EXTENDED, self.token0())
     }
 
     /// The opcode token.
@@ -312,7 +364,7 @@ impl<'a> Instruction<'a> {
 
     /// The opcode-specific control bits 11–23 of the opcode token, shifted down.
     pub fn controls(&self) -> u32 {
-        (self.token0() >> 11) & 0x1fff
+        OPCODE_SPECIFIC_CONTROL.get(self.token0())
     }
 
     /// fxc's mnemonic, or `None` for an unknown opcode.
@@ -342,22 +394,22 @@ impl<'a> Instruction<'a> {
 
     /// `_sat` (bit 13).
     pub fn saturate(&self) -> bool {
-        self.token0() & (1 << 13) != 0
+        is_set(INSTRUCTION_SATURATE, self.token0())
     }
 
     /// `_nz` (true) or `_z` (false) of conditional instructions (bit 18).
     pub fn test_nonzero(&self) -> bool {
-        self.token0() & (1 << 18) != 0
+        is_set(INSTRUCTION_TEST_BOOLEAN, self.token0())
     }
 
     /// The precise mask (bits 19–22), one bit per destination component.
     pub fn precise_mask(&self) -> u8 {
-        ((self.token0() >> 19) & 0xf) as u8
+        INSTRUCTION_PRECISE_VALUES.get(self.token0()) as u8
     }
 
     /// Custom-data class (bits 11–31) when this is a custom-data block.
     pub fn custom_data_class(&self) -> Option<u32> {
-        (self.opcode == opcodes::CUSTOMDATA).then(|| self.token0() >> 11)
+        (self.opcode == opcodes::CUSTOMDATA).then(|| CUSTOMDATA_CLASS.get(self.token0()))
     }
 
     /// The operands of an instruction-format opcode, decoded one by one from the body: as
@@ -519,16 +571,16 @@ impl Components {
     /// The component selection of an operand token; `None` for the undefined selection mode 3.
     #[inline]
     pub fn of(tok0: u32) -> Option<Components> {
-        Some(match tok0 & 3 {
+        Some(match OPERAND_NUM_COMPONENTS.get(tok0) {
             0 => Components::Zero,
             1 => Components::One,
-            2 => match (tok0 >> 2) & 3 {
-                0 => Components::Mask(((tok0 >> 4) & 0xf) as u8),
+            2 => match OPERAND_4_COMPONENT_SELECTION_MODE.get(tok0) {
+                0 => Components::Mask(OPERAND_4_COMPONENT_MASK.get(tok0) as u8),
                 1 => {
-                    let c = |i: u32| ((tok0 >> (4 + 2 * i)) & 3) as u8;
-                    Components::Swizzle([c(0), c(1), c(2), c(3)])
+                    let s = OPERAND_4_COMPONENT_SWIZZLE.get(tok0);
+                    Components::Swizzle([0, 2, 4, 6].map(|at| ((s >> at) & 3) as u8))
                 }
-                2 => Components::Select(((tok0 >> 4) & 3) as u8),
+                2 => Components::Select(OPERAND_4_COMPONENT_SELECT_1.get(tok0) as u8),
                 _ => return None,
             },
             _ => Components::N,
@@ -580,24 +632,24 @@ fn operand_len(t: Tokens<'_>, offset: u64, depth: u8) -> Result<usize> {
     let have = t.len() as u64 * 4;
     let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
     let mut pos = 1usize;
-    let mut extended = tok0 & 0x8000_0000 != 0;
+    let mut extended = is_set(OPERAND_EXTENDED, tok0);
     while extended {
         let ext = tok(t, pos)
             .ok_or_else(|| Error::truncated(offset + pos as u64 * 4, "extended operand token", 4, 0))?;
         pos += 1;
-        extended = ext & 0x8000_0000 != 0;
+        extended = is_set(OPERAND_DOUBLE_EXTENDED, ext);
     }
-    let ty = ((tok0 >> 12) & 0xff) as u8;
+    let ty = OPERAND_TYPE.get(tok0) as u8;
     if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
-        pos += match (tok0 & 3, ty) {
+        pos += match (OPERAND_NUM_COMPONENTS.get(tok0), ty) {
             (1, operand_type::IMMEDIATE32) => 1,
             (1, _) => 2,
             (0, _) => 0,
             _ => 4,
         };
     }
-    for d in 0..(tok0 >> 20) & 3 {
-        let rep = (tok0 >> (22 + 3 * d)) & 7;
+    let reps = OPERAND_INDEX_REPRESENTATION.map(|f| f.get(tok0));
+    for &rep in reps.iter().take(OPERAND_INDEX_DIMENSION.get(tok0) as usize) {
         pos += match rep {
             0 | 3 => 1,
             1 | 4 => 2,
@@ -667,8 +719,37 @@ impl<'a> Operand<'a> {
         let Some(components) = Components::of(tok0) else {
             return Err(Error::invalid(offset, "SM4 operand", "component selection mode 3 is undefined"));
         };
-        let ty = ((tok0 >> 12) & 0xff) as u8;
-        let index_dim = ((tok0 >> 20) & 3) as u8;
+        let ty = OPERAND_TYPE.get(tok0) as u8;
+        let index_dim = OPERAND_INDEX_DIMENSION.get(tok0) as u8;
+        let reps = OPERAND_INDEX_REPRESENTATION.map(|f| f.get(tok0));
+        let dim = usize::from(index_dim);
+        // The commonest operand by far, read straight: a register with no extended operand
+        // token and immediate 32-bit indices (`r0.xyzw`, `cb0[12].x`, `v[1][2]`).
+        if !is_set(OPERAND_EXTENDED, tok0)
+            && ty != operand_type::IMMEDIATE32
+            && ty != operand_type::IMMEDIATE64
+            && reps.iter().take(dim).all(|&r| r == 0)
+        {
+            // (Indices missing: the general reading below says which.)
+            if let Some(index) = t.get(1..1 + dim) {
+                let i = |d: usize| index.get(d).map_or(0, |v| u64::from(v.get()));
+                return Ok(Operand {
+                    offset,
+                    tokens: t.get(..1 + dim).unwrap_or(&[]),
+                    index_imm: [i(0), i(1), i(2)],
+                    imm: [0; 4],
+                    ty,
+                    components,
+                    modifier: Modifier::None,
+                    min_precision: 0,
+                    non_uniform: false,
+                    index_dim,
+                    imm_len: 0,
+                    index_rel: [0; 3],
+                    depth,
+                });
+            }
+        }
         // Fields are gathered in locals and the operand is written once at the end: writing
         // it field by field and then moving it stalls store forwarding in hot loops.
         let (mut modifier, mut min_precision, mut non_uniform) = (Modifier::None, 0u8, false);
@@ -678,22 +759,23 @@ impl<'a> Operand<'a> {
         let (mut x0, mut x1, mut x2) = (0u64, 0u64, 0u64);
         let (mut r0, mut r1, mut r2) = (0u8, 0u8, 0u8);
         // Extended operand tokens (chained by bit 31).
-        let mut extended = tok0 & 0x8000_0000 != 0;
+        let mut extended = is_set(OPERAND_EXTENDED, tok0);
         while extended {
             let at = offset + pos as u64 * 4;
             let ext = tok(t, pos).ok_or_else(|| Error::truncated(at, "extended operand token", 4, 0))?;
             pos += 1;
-            if ext & 0x3f == 1 {
-                modifier = match (ext >> 6) & 0xff {
+            // D3D10_SB_EXTENDED_OPERAND_MODIFIER
+            if EXTENDED_OPERAND_TYPE.get(ext) == 1 {
+                modifier = match OPERAND_MODIFIER.get(ext) {
                     1 => Modifier::Neg,
                     2 => Modifier::Abs,
                     3 => Modifier::AbsNeg,
                     _ => Modifier::None,
                 };
-                min_precision = ((ext >> 14) & 7) as u8;
-                non_uniform = ext & (1 << 17) != 0;
+                min_precision = OPERAND_MIN_PRECISION.get(ext) as u8;
+                non_uniform = is_set(OPERAND_NON_UNIFORM, ext);
             }
-            extended = ext & 0x8000_0000 != 0;
+            extended = is_set(OPERAND_DOUBLE_EXTENDED, ext);
         }
         if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
             let words = match (components, ty) {
@@ -715,8 +797,7 @@ impl<'a> Operand<'a> {
             }
             imm_len = words as u8;
         }
-        for d in 0..usize::from(index_dim) {
-            let rep = (tok0 >> (22 + 3 * d)) & 7;
+        for (d, &rep) in reps.iter().enumerate().take(dim) {
             let at = offset + pos as u64 * 4;
             let mut value = 0u64;
             match rep {
@@ -889,9 +970,25 @@ mod tests {
         let p = Program::parse(&data, 0x100).unwrap();
         assert_eq!(p.version_name(), "vs_4_0");
         assert_eq!(p.instructions().count(), 0);
+        assert_eq!(p.stage, Stage::Vertex);
         let data = bytes(&[0x0005_0051, 9]);
         let e = Program::parse(&data, 0x100).unwrap_err();
         assert_eq!(e.to_string(), "truncated SM4 program at offset 0x100 (need 36 bytes, have 8)");
+    }
+
+    #[test]
+    fn a_program_type_the_format_does_not_define_is_an_error_at_the_version_token() {
+        let data = bytes(&[0x0006_0050, 2]);
+        let e = Program::parse(&data, 0x100).unwrap_err();
+        assert_eq!(e.offset(), 0x100);
+        assert_eq!(
+            e.to_string(),
+            "invalid SM4 version token at offset 0x100: program type 6 is not one the format defines"
+        );
+        let data = bytes(&[0xfffe_0050, 2]);
+        assert!(Program::parse(&data, 0).is_err());
+        let data = bytes(&[0x0005_0050, 2]);
+        assert_eq!(Program::parse(&data, 0).unwrap().stage, Stage::Compute);
     }
 
     #[test]

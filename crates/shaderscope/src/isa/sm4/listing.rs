@@ -1,21 +1,48 @@
 //! The program text exactly as fxc's `D3DDisassemble` prints it: from the version line to the
 //! last instruction, with fxc's indentation, operand syntax and literal formatting.
 //!
+//! One printer makes every form of it: [`write_listing`] writes each token into a
+//! [`Printer`] with its kind, so plain text ([`TextBuf`](crate::print::TextBuf)), colour,
+//! HTML and [`records`] all come from the same code:
+//!
+//! | token | [`Style`] |
+//! |---|---|
+//! | the version line (`ps_5_0`) | [`Style::Directive`] |
+//! | the mnemonic with everything glued to it (`sample_l_aoffimmi_indexable(-1,0,0)(texture2d)(float,float,float,float)`, `dcl_resource_texture2d`, `discard_nz`, `mov_sat`) | [`Style::Mnemonic`] |
+//! | a register with its indices and components (`r0.xyzw`, `cb0[3].x`, `CB0[0:0][26]`) | [`Style::Register`] |
+//! | a literal (`l(1.000000, 2)`, `d(1.000000l)`, the numbers of declarations and immediate constant buffers, a shader message's string) | [`Style::Literal`] |
+//! | a function body, table or interface (`fb0`, `ft1`, `fp0[1][2]`) and a label (`l3`) | [`Style::Label`] |
+//! | `// unknown opcode …` | [`Style::Comment`] |
+//! | the `--offsets` prefix and the `--raw` words | [`Style::Address`] |
+//!
+//! Punctuation, white space, modifiers (`-`, `|`, ` {min16f}`, ` [precise(x)]`) and the names
+//! of declarations (`linear`, `position`, `immediateIndexed`) are unstyled. Each line starts
+//! with [`Printer::start_line`] and the absolute offset of its instruction (the version line:
+//! the program's), the continuation lines of an immediate constant buffer with `None`. Each
+//! operand is framed by [`Printer::start_operand`] and [`Printer::end_operand`]: the operands
+//! of an instruction, the declared register and each value after it in a declaration, each
+//! row of an immediate constant buffer; the operand of a relative index is framed inside its
+//! register (and the register's style is paused around it: `cb0[` `r1.y` ` + 26].x`).
+//!
 //! A few details of the text are not stored in the binary but depend on which fxc build
 //! disassembled it; [`ListingStyle`] carries them (see its fields for the evidence).
 
 use super::decode::{Components, Instruction, Modifier, Operand, Program, operand_type as ot};
 use super::names;
-use super::numfmt::{self, FloatStyle, TextBuf, write_hex8, write_i64, write_int, write_u64};
+use super::numfmt::{self, write_hex8, write_i64, write_int};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
+use crate::isa::{Capture, InstructionRecord};
+use crate::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
+use crate::print::{Printer, Style, write_hex, write_spaces};
+use std::fmt;
 
-mod fast;
-
-/// The parts of fxc's text that do not come from the token stream.
+/// The parts of fxc's text that do not come from the token stream, and the columns this tool
+/// adds (`offsets`, `raw`).
 ///
-/// Three disassembler generations are seen in the corpus; [`ListingStyle::for_creator`] picks
-/// one from the RDEF creator string.
+/// Three disassembler generations are seen in the corpus, one constant each; which one made a
+/// listing is a question about the container (DXBC's RDEF creator string), not about the
+/// token stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ListingStyle {
     /// `dcl_constantbuffer CB0[4]` (fxc 10.x) instead of `cb0[4]` (fxc 9.x) in SM4.0–5.0
@@ -42,6 +69,9 @@ pub struct ListingStyle {
     /// Prefix every line with fxc's `/No` byte offset (`0x00000008: `), counted from the
     /// version token.
     pub offsets: bool,
+    /// End each instruction's line (the last line of a multi-line one) with its tokens as
+    /// hexadecimal words: `ret   // 0100003e` (not fxc text).
+    pub raw: bool,
 }
 
 impl Default for ListingStyle {
@@ -59,6 +89,7 @@ impl ListingStyle {
         discard_test: true,
         sgv_interpolation: true,
         offsets: false,
+        raw: false,
     };
     /// fxc 10.x run on a Windows whose UCRT predates 2019 (ties round away from zero).
     pub const FXC_10_LEGACY_UCRT: ListingStyle =
@@ -71,6 +102,7 @@ impl ListingStyle {
         discard_test: true,
         sgv_interpolation: false,
         offsets: false,
+        raw: false,
     };
     /// fxc 9.29 (DirectX SDK, June 2010).
     pub const FXC_9_29: ListingStyle = ListingStyle {
@@ -80,37 +112,8 @@ impl ListingStyle {
         discard_test: false,
         sgv_interpolation: false,
         offsets: false,
+        raw: false,
     };
-
-    /// The style of the compiler named by an RDEF creator string such as
-    /// `Microsoft (R) HLSL Shader Compiler 9.29.952.3111` (`…10.1`, `…6.3.9600.16384`);
-    /// `None` or an unrecognised string gives fxc 10.x, the disassembler that still ships.
-    pub fn for_creator(creator: Option<&str>) -> ListingStyle {
-        let Some(c) = creator else { return ListingStyle::FXC_10 };
-        let version = c.rsplit(' ').next().unwrap_or("");
-        let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
-        let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
-        match (major, minor) {
-            (9, m) if m <= 29 => ListingStyle::FXC_9_29,
-            (9, _) | (6, _) => ListingStyle::FXC_9_30,
-            _ => ListingStyle::FXC_10,
-        }
-    }
-
-    /// The best guess for a whole container. `creator` is the RDEF creator string or, for
-    /// level-9 shaders built with `/Zi`, the one in the debug comment of the embedded SM2
-    /// program (both say which fxc built the file). Without one, a container with a level-9
-    /// (Aon9) program is taken to come from fxc 9.30: every such container in the corpus
-    /// (121, DirectXTK 2012 and 2013) was built by fxc 9.x, while fxc 10 builds carried debug
-    /// info; the 2012 ones are really fxc 9.29 and differ only in a bare `discard` (4 files),
-    /// which the binary cannot tell apart (their chunks are byte-identical to the 2013 ones).
-    pub fn for_container(creator: Option<&str>, has_level9: bool) -> ListingStyle {
-        match creator {
-            Some(_) => ListingStyle::for_creator(creator),
-            None if has_level9 => ListingStyle::FXC_9_30,
-            None => ListingStyle::FXC_10,
-        }
-    }
 }
 
 /// What [`write_listing`] noticed while printing.
@@ -123,617 +126,607 @@ pub struct ListingReport {
     pub unknown_opcodes: Vec<(u64, u16)>,
 }
 
-/// Print `program` as fxc does, from the version line to the last instruction, appending to
-/// `out` (one `\n` after each line). On a decoding error the text printed so far stays in
-/// `out` and the error is returned.
-pub fn write_listing(program: &Program<'_>, style: &ListingStyle, out: &mut String) -> Result<ListingReport> {
-    let mut buf = TextBuf::from(std::mem::take(out));
-    let result = write_program(program, style, &mut buf, None);
-    *out = buf.into_string();
-    result
-}
-
-/// [`write_listing`] appended to a [`TextBuf`] (no copy, no UTF-8 check of the text before it).
-pub fn write_listing_buf(
+/// Print `program` as fxc does, from the version line to the last instruction, into `out`
+/// (one `\n` after each line; see the [module documentation](self) for the tokens and line
+/// offsets the printer gets). On a decoding error the text printed so far stays in `out` and
+/// the error is returned; a printer that refuses text gives an error at the program's offset.
+pub fn write_listing<P: Printer + ?Sized>(
     program: &Program<'_>,
     style: &ListingStyle,
-    out: &mut TextBuf,
+    out: &mut P,
 ) -> Result<ListingReport> {
-    write_program(program, style, out, None)
-}
-
-/// Where the text of one instruction starts in the output of [`write_listing_with_lines`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LineStart {
-    /// Byte index in the output string where the instruction's first line starts.
-    pub text: usize,
-    /// Absolute byte offset of the instruction (of the version token for the first line).
-    pub offset: u64,
-}
-
-/// [`write_listing`], also recording where each instruction's text starts, so that a viewer
-/// can link lines to bytes. Instructions that print nothing (comment blocks) get no entry.
-pub fn write_listing_with_lines(
-    program: &Program<'_>,
-    style: &ListingStyle,
-    out: &mut String,
-    lines: &mut Vec<LineStart>,
-) -> Result<ListingReport> {
-    let mut buf = TextBuf::from(std::mem::take(out));
-    let result = write_program(program, style, &mut buf, Some(lines));
-    *out = buf.into_string();
-    result
-}
-
-/// [`write_listing`] into a [`Printer`](crate::print::Printer) sink: every line is announced
-/// with [`start_line`](crate::print::Printer::start_line) and the absolute offset of its
-/// instruction (continuation lines of an immediate constant buffer with `None`). The text is
-/// written unstyled, line by line.
-pub fn write_listing_printer(
-    program: &Program<'_>,
-    style: &ListingStyle,
-    out: &mut dyn crate::print::Printer,
-) -> Result<ListingReport> {
-    let (mut text, mut lines) = (String::new(), Vec::new());
-    let result = write_listing_with_lines(program, style, &mut text, &mut lines);
-    let mut starts = lines.iter().peekable();
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        let offset = match starts.peek() {
-            Some(s) if s.text == pos => starts.next().map(|s| s.offset),
-            _ => None,
-        };
-        out.start_line(offset);
-        let written = out.write_str(line);
-        if written.is_err() {
-            return Err(Error::invalid(program.base(), "listing output", "the printer refused the text"));
-        }
-        pos += line.len();
-    }
-    result
-}
-
-fn write_program(
-    program: &Program<'_>,
-    style: &ListingStyle,
-    out: &mut TextBuf,
-    lines: Option<&mut Vec<LineStart>>,
-) -> Result<ListingReport> {
-    write_program_with(program, style, out, lines, true)
-}
-
-/// Print the program; `fast` lets plain instructions take [`Printer::fast_line`] (tests turn
-/// it off to compare with the general printer).
-fn write_program_with(
-    program: &Program<'_>,
-    style: &ListingStyle,
-    out: &mut TextBuf,
-    mut lines: Option<&mut Vec<LineStart>>,
-    fast: bool,
-) -> Result<ListingReport> {
-    let mut p = Printer { style: *style, sm51: program.is_sm51(), base: program.base(), indent: 0 };
+    let mut l = Lister::new(program, style, out);
+    l.version_line(program);
     let mut report = ListingReport::default();
-    out.reserve(program.byte_len() as usize * 3);
-    if let Some(l) = lines.as_deref_mut() {
-        l.push(LineStart { text: out.len(), offset: program.base() });
-    }
-    if style.offsets {
-        out.push_str("0x00000000: ");
-    }
-    out.push_str(program.program_type.prefix());
-    out.push('_');
-    out.push_u64(u64::from(program.major));
-    out.push('_');
-    out.push_u64(u64::from(program.minor));
-    out.push('\n');
-    // The instructions one after the other, as `Program::instructions` decodes them: runs of
-    // plain ones printed by the fast path, the others decoded and printed one by one.
-    let body = program.body_tokens();
-    let mut pos = 0;
-    let mut need = 0;
-    while pos < body.len() {
-        if fast && fast::is_plain(body.get(pos..).unwrap_or(&[])) {
-            let at = out.len();
-            let room = p.run_room(need, body.len() - pos);
-            let (next, printed, stop) =
-                out.write_with(room, |w| p.fast_run(body, pos, at, lines.as_deref_mut(), w));
-            report.instructions += printed;
-            pos = next;
-            match stop {
-                fast::Stop::End => break,
-                fast::Stop::Room(n) => {
-                    need = n;
-                    continue;
-                }
-                fast::Stop::General => {}
-            }
-        }
-        let rest = body.get(pos..).unwrap_or(&[]);
-        let offset = program.base() + (2 + pos as u64) * 4;
-        let start = out.len();
-        let inst = Instruction::decode(rest, offset)?;
+    for inst in program.instructions() {
+        let inst = inst?;
         report.instructions += 1;
         if inst.info.is_none() {
             report.unknown_opcodes.push((inst.offset, inst.opcode));
         }
-        p.line(&inst, out)?;
-        if let Some(l) = lines.as_deref_mut() {
-            if out.len() > start {
-                l.push(LineStart { text: start, offset });
-            }
-        }
-        pos += inst.tokens.len();
+        l.line(&inst)?;
     }
     Ok(report)
 }
 
-struct Printer {
+/// Every instruction of `program` as an [`InstructionRecord`], printed by the same printer as
+/// [`write_listing`] (so the text is the listing's, without indentation, offsets and raw
+/// words): the mnemonic with its suffixes, each operand, and the instruction's tokens as its
+/// words. Blocks that print nothing (comments, debug data) give no record; an unknown opcode
+/// gives one with its words and no text.
+pub fn records(program: &Program<'_>, style: &ListingStyle) -> Result<Vec<InstructionRecord>> {
+    let mut l = Lister::new(program, style, Capture::default());
+    let mut out = Vec::new();
+    for inst in program.instructions() {
+        let inst = inst?;
+        if !prints_line(&inst) {
+            continue;
+        }
+        l.line(&inst)?;
+        let words = inst.tokens.iter().map(|t| t.get()).collect();
+        out.push(l.out.record(inst.offset, words));
+    }
+    Ok(out)
+}
+
+/// Whether the instruction prints a line: everything but the custom-data blocks that are not
+/// an immediate constant buffer or a shader message (comments, debug data, opaque data).
+fn prints_line(inst: &Instruction<'_>) -> bool {
+    inst.info.is_none_or(|i| i.format != Format::CustomData)
+        || matches!(inst.custom_data_class(), Some(3 | 4))
+}
+
+/// The printer of one program: its settings, the block depth, and the sink.
+///
+/// Every piece of text is a `&str` that exists already (a name from a table, a number or a
+/// component selection from [`numfmt::decimal_text`] and [`COMPONENTS`]), so a token costs
+/// one write per piece and nothing is built or checked on the way.
+struct Lister<P> {
+    out: P,
     style: ListingStyle,
     sm51: bool,
+    /// Absolute offset of the version token.
     base: u64,
+    /// Block depth (two spaces each).
     indent: usize,
+    /// The sink refused some text (reported after the line).
+    refused: bool,
 }
 
-/// A plain register operand ([`Printer::simple_operand`]).
-struct Simple {
-    name: &'static str,
-    i0: u32,
-    i1: Option<u32>,
-    selection: Components,
-    /// Tokens it takes.
-    len: usize,
-}
+impl<P: Printer> Lister<P> {
+    fn new(program: &Program<'_>, style: &ListingStyle, out: P) -> Self {
+        Lister {
+            out,
+            style: *style,
+            sm51: program.is_sm51(),
+            base: program.base(),
+            indent: 0,
+            refused: false,
+        }
+    }
 
-/// Characters of the component names.
-const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
+    /// The error for a sink that refused text, if it did.
+    fn check(&self) -> Result<()> {
+        if self.refused {
+            return Err(Error::invalid(self.base, "SM4 listing output", "the printer refused the text"));
+        }
+        Ok(())
+    }
 
-impl Printer {
-    fn line(&mut self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
+    /// Text, in the current style.
+    #[inline]
+    fn text(&mut self, s: &str) {
+        if self.out.write_str(s).is_err() {
+            self.refused = true;
+        }
+    }
+
+    /// The next text is in `style`.
+    #[inline]
+    fn begin(&mut self, style: Style) {
+        self.out.style(style);
+    }
+
+    /// The next text is unstyled.
+    #[inline]
+    fn end(&mut self) {
+        self.out.reset();
+    }
+
+    #[inline]
+    fn start_operand(&mut self) {
+        self.out.start_operand();
+    }
+
+    #[inline]
+    fn end_operand(&mut self) {
+        self.out.end_operand();
+    }
+
+    #[inline]
+    fn start_line(&mut self, offset: Option<u64>) {
+        self.out.start_line(offset);
+    }
+
+    /// A whole token in `style`.
+    #[inline]
+    fn token(&mut self, style: Style, s: &str) {
+        self.begin(style);
+        self.text(s);
+        self.end();
+    }
+
+    /// Text of at most five bytes, written as a copy of a size known at compile time (for
+    /// plain text: a few moves rather than a `memcpy` call). Register names, indices and
+    /// component selections are nearly all this short.
+    #[inline(always)]
+    fn short(&mut self, s: &str) {
+        match s.len() {
+            1 => self.text(s.get(..1).unwrap_or_default()),
+            2 => self.text(s.get(..2).unwrap_or_default()),
+            3 => self.text(s.get(..3).unwrap_or_default()),
+            4 => self.text(s.get(..4).unwrap_or_default()),
+            5 => self.text(s.get(..5).unwrap_or_default()),
+            _ => self.text(s),
+        }
+    }
+
+    /// `v` in decimal, in the current style.
+    #[inline]
+    fn number(&mut self, v: u64) {
+        match numfmt::decimal_text(v) {
+            Some(text) => self.short(text),
+            None => {
+                let _ = numfmt::write_u64(self, v);
+            }
+        }
+    }
+
+    /// `v` in decimal as a [`Style::Literal`] token.
+    #[inline]
+    fn literal(&mut self, v: u64) {
+        self.begin(Style::Literal);
+        self.number(v);
+        self.end();
+    }
+
+    /// A declaration's value after the mnemonic or a comma, as an operand.
+    fn value(&mut self, v: u64) {
+        self.start_operand();
+        self.literal(v);
+        self.end_operand();
+    }
+
+    /// A name the table gives, or the raw value when the format does not define it.
+    fn name(&mut self, name: Option<&str>, raw: u32) {
+        match name {
+            Some(n) => self.text(n),
+            None => self.number(u64::from(raw)),
+        }
+    }
+
+    /// A declaration's named value (`immediateIndexed`, `position`, `mode_default`) as an
+    /// operand.
+    fn name_operand(&mut self, name: Option<&str>, raw: u32) {
+        self.start_operand();
+        self.name(name, raw);
+        self.end_operand();
+    }
+
+    /// The version line: `ps_5_0`.
+    fn version_line(&mut self, program: &Program<'_>) {
+        self.start_line(Some(self.base));
+        if self.style.offsets {
+            self.token(Style::Address, "0x00000000: ");
+        }
+        self.begin(Style::Directive);
+        self.text(program.stage.prefix());
+        self.text("_");
+        self.number(u64::from(program.major));
+        self.text("_");
+        self.number(u64::from(program.minor));
+        self.end();
+        self.text("\n");
+    }
+
+    /// One instruction's line (or lines, for an immediate constant buffer); nothing for a
+    /// block that prints nothing.
+    fn line(&mut self, inst: &Instruction<'_>) -> Result<()> {
         let Some(info) = inst.info else {
-            out.push_str("// unknown opcode ");
-            write_u64(out, u64::from(inst.opcode));
-            out.push_str(" (");
-            write_u64(out, inst.len_dwords() as u64);
-            out.push_str(" DWORDs) skipped\n");
-            return Ok(());
+            self.start_line(Some(inst.offset));
+            self.begin(Style::Comment);
+            self.text("// unknown opcode ");
+            self.number(u64::from(inst.opcode));
+            self.text(" (");
+            self.number(inst.len_dwords() as u64);
+            self.text(" DWORDs) skipped");
+            self.end();
+            if self.style.raw {
+                self.raw(inst);
+            }
+            self.text("\n");
+            return self.check();
         };
+        if !prints_line(inst) {
+            return Ok(());
+        }
         if info.has(flag::CLOSE) || info.has(flag::ELSE) {
             self.indent = self.indent.saturating_sub(1);
         }
-        let start = out.len();
+        self.start_line(Some(inst.offset));
         if self.style.offsets {
-            out.push_str("0x");
-            let rel = inst.offset.saturating_sub(self.base) as u32;
-            for shift in (0..8).rev() {
-                let nib = (rel >> (shift * 4)) & 0xf;
-                out.push(char::from_digit(nib, 16).unwrap_or('0'));
-            }
-            out.push_str(": ");
+            self.begin(Style::Address);
+            let _ = write_hex8(self, inst.offset.saturating_sub(self.base) as u32);
+            self.text(": ");
+            self.end();
         }
-        out.push_spaces(2 * self.indent);
-        let body_start = out.len();
+        if self.indent > 0 {
+            let _ = write_spaces(self, 2 * self.indent);
+        }
         match info.format {
-            Format::Inst => self.instruction(inst, info, out)?,
-            Format::Sync => sync(inst, out),
-            Format::InterfaceCall => self.interface_call(inst, out)?,
+            Format::Inst => self.instruction(inst, info)?,
+            Format::Sync => self.sync(inst),
+            Format::InterfaceCall => self.interface_call(inst)?,
             Format::Phase => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
+                self.token(Style::Mnemonic, info.mnemonic);
+                self.text(" ");
             }
-            Format::CustomData => self.custom_data(inst, out)?,
-            Format::Decl(d) => self.declaration(inst, info, d, out)?,
+            Format::CustomData => self.custom_data(inst)?,
+            Format::Decl(d) => self.declaration(inst, info, d)?,
         }
-        if out.len() == body_start {
-            // Nothing to print (e.g. a comment block): drop the indentation too.
-            out.truncate(start);
-        } else {
-            out.push('\n');
+        if self.style.raw {
+            self.raw(inst);
         }
+        self.text("\n");
         if info.has(flag::OPEN) || info.has(flag::ELSE) {
             self.indent += 1;
         }
-        Ok(())
+        self.check()
     }
 
-    fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo, out: &mut TextBuf) -> Result<()> {
-        match super::opcodes::padded_mnemonic(inst.opcode) {
-            Some((padded, len)) => out.push_prefix(padded, len),
-            None => out.push_str(info.mnemonic),
+    /// `  // 0100003e …`: the instruction's tokens (`--raw`).
+    fn raw(&mut self, inst: &Instruction<'_>) {
+        self.begin(Style::Address);
+        self.text("  //");
+        for t in inst.tokens {
+            self.text(" ");
+            let _ = write_hex(self, u64::from(t.get()), 8);
         }
+        self.end();
+    }
+
+    fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
+        self.begin(Style::Mnemonic);
+        self.text(info.mnemonic);
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
-            if inst.test_nonzero() {
-                out.push_str("_nz");
-            } else {
-                out.push_str("_z");
-            }
+            self.text(if inst.test_nonzero() { "_nz" } else { "_z" });
         }
         if inst.saturate() {
-            out.push_str("_sat");
+            self.text("_sat");
         }
-        let ext = if inst.has_extended() { inst.extended() } else { Default::default() };
+        let ext = inst.extended();
         if ext.offsets.is_some() && self.style.aoffimmi {
-            out.push_str("_aoffimmi");
+            self.text("_aoffimmi");
         }
         if ext.resource_dim.is_some() {
-            out.push_str("_indexable");
+            self.text("_indexable");
         }
         if let Some(o) = ext.offsets {
-            out.push('(');
+            self.text("(");
             for (i, v) in o.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    self.text(",");
                 }
-                write_i64(out, i64::from(*v));
+                let _ = write_i64(self, i64::from(*v));
             }
-            out.push(')');
+            self.text(")");
         }
         if let Some((dim, stride)) = ext.resource_dim {
-            out.push('(');
-            push_name(out, names::resource_dimension(u32::from(dim)), u32::from(dim));
+            self.text("(");
+            self.name(names::resource_dimension(u32::from(dim)), u32::from(dim));
             if dim == 12 {
-                out.push_str(", stride=");
-                write_u64(out, u64::from(stride));
+                self.text(", stride=");
+                self.number(u64::from(stride));
             }
-            out.push(')');
+            self.text(")");
         }
         if let Some(rt) = ext.return_type {
-            return_types(out, rt.map(u32::from));
+            self.return_types(rt.map(u32::from));
         }
         if info.has(flag::RET_TYPE) {
             match inst.controls() & 3 {
-                1 => out.push_str("_rcpFloat"),
-                2 => out.push_str("_uint"),
+                1 => self.text("_rcpFloat"),
+                2 => self.text("_uint"),
                 _ => {}
             }
         }
+        self.end();
         let precise = inst.precise_mask();
         if precise != 0 {
-            precise_components(u32::from(precise), out);
+            // The letters of the destination components marked precise.
+            self.text(" [precise(");
+            self.text(components_text(Components::Mask(precise)).and_then(|t| t.get(1..)).unwrap_or(""));
+            self.text(")]");
         }
-        let mut dst_precision = 0;
-        let mut any = false;
+        // The operands the table lists: tokens after them are not operands. A source shows
+        // its precision when it differs from the destination's.
+        let mut dst_precision = None;
         let mut rest = inst.body();
         let mut offset = inst.body_offset(0);
-        let mut i = 0;
-        // Only the operands the table lists: tokens after them are not operands.
-        while !rest.is_empty() && i < info.operands.len() {
-            // Two constant pushes, not one of a length known only at run time (a `memcpy` call).
-            if any {
-                out.push_str(", ");
-            } else {
-                out.push(' ');
+        for &ty in info.operands {
+            if rest.is_empty() {
+                break;
             }
-            any = true;
-            let ty = info.operands.get(i).copied().unwrap_or(Ty::X);
-            // The commonest operands print straight from their tokens; they print the same
-            // wherever they are, unless a source has to show its precision against a
-            // non-default destination.
-            if i == 0 || dst_precision == 0 {
-                if let Some(simple) = self.simple_operand(rest) {
-                    let n = simple.len;
-                    Self::write_simple(&simple, out);
-                    rest = rest.get(n..).unwrap_or(&[]);
-                    offset += n as u64 * 4;
-                    if i == 0 {
-                        dst_precision = 0;
-                    }
-                    i += 1;
-                    continue;
+            self.text(if dst_precision.is_some() { ", " } else { " " });
+            // Printed where it was decoded: moving the operand costs more than decoding it.
+            match Operand::decode(rest, offset, 0) {
+                Ok(ref o) => {
+                    self.operand(o, ty, dst_precision)?;
+                    dst_precision.get_or_insert(o.min_precision);
+                    rest = rest.get(o.len()..).unwrap_or(&[]);
+                    offset += o.len() as u64 * 4;
                 }
+                Err(e) => return Err(e),
             }
-            // Borrowed out of the result rather than moved: moving the freshly written operand
-            // costs more than decoding it.
-            let decoded = Operand::decode(rest, offset, 0);
-            let operand = match &decoded {
-                Ok(o) => o,
-                Err(e) => return Err(e.clone()),
-            };
-            let used = operand.len();
-            rest = rest.get(used..).unwrap_or(&[]);
-            offset += used as u64 * 4;
-            if i == 0 {
-                dst_precision = operand.min_precision;
-                self.operand(operand, ty, None, out)?;
-            } else {
-                self.operand(operand, ty, Some(dst_precision), out)?;
-            }
-            i += 1;
         }
-        if !any {
-            out.push(' ');
+        if dst_precision.is_none() {
+            self.text(" ");
         }
         Ok(())
     }
 
-    /// A register with no extended token and one or two immediate 32-bit indices, whose first
-    /// index follows the name (`r3.xyzx`, `cb0[4].x`, `T1[1]`): such operands, the commonest,
-    /// are printed by [`Printer::write_simple`] without being decoded into an [`Operand`].
-    /// `None` for any other operand.
-    #[inline]
-    fn simple_operand(&self, t: &[zerocopy::little_endian::U32]) -> Option<Simple> {
-        let tok0 = t.first()?.get();
-        if tok0 & 0x8000_0000 != 0 || (tok0 >> 22) & 0x3f != 0 {
-            return None;
-        }
-        let ty = ((tok0 >> 12) & 0xff) as u8;
-        let (name, shape) = register_name(ty, self.sm51);
-        let selection = Components::of(tok0)?;
-        let dim = (tok0 >> 20) & 3;
-        // Attached names never belong to immediates; 2D inputs and outputs bracket both indices.
-        if shape != Shape::Attached
-            || dim == 0
-            || dim > 2
-            || (dim == 2 && matches!(ty, ot::INPUT | ot::OUTPUT))
-        {
-            return None;
-        }
-        let i0 = t.get(1)?.get();
-        let i1 = if dim == 2 { Some(t.get(2)?.get()) } else { None };
-        Some(Simple { name, i0, i1, selection, len: 1 + dim as usize })
-    }
-
-    /// The text of a [`Simple`] operand: the same as [`Printer::operand`] gives for it.
-    #[inline]
-    fn write_simple(s: &Simple, out: &mut TextBuf) {
-        match s.name.as_bytes() {
-            &[c] => out.push_ascii(&[c]),
-            _ => out.push_str(s.name),
-        }
-        write_u64(out, u64::from(s.i0));
-        if let Some(i1) = s.i1 {
-            out.push('[');
-            write_u64(out, u64::from(i1));
-            out.push(']');
-        }
-        components(s.selection, out);
-    }
-
-    /// The first operand of a declaration body, printed as [`Printer::operand`] does; returns
-    /// its length in tokens. The mnemonic and a space come first, written once the operand is
-    /// known to decode (a broken one leaves nothing of the line).
-    fn decl_operand(&self, inst: &Instruction<'_>, mnemonic: &str, out: &mut TextBuf) -> Result<usize> {
-        if let Some(simple) = self.simple_operand(inst.body()) {
-            out.push_str(mnemonic);
-            out.push(' ');
-            Self::write_simple(&simple, out);
-            return Ok(simple.len);
-        }
+    /// The first operand of a declaration body after the mnemonic and a space; returns its
+    /// length in tokens. Nothing is written when the operand does not decode.
+    fn decl_operand(&mut self, inst: &Instruction<'_>, mnemonic: &str) -> Result<usize> {
         let o = inst.first_operand()?;
-        out.push_str(mnemonic);
-        out.push(' ');
-        self.operand(&o, Ty::R, None, out)?;
+        self.token(Style::Mnemonic, mnemonic);
+        self.text(" ");
+        self.operand(&o, Ty::R, None)?;
         Ok(o.len())
     }
 
-    fn interface_call(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
-        out.push_str("fcall ");
+    /// `fcall fp0[1][2]`: the interface operand, then the function index.
+    fn interface_call(&mut self, inst: &Instruction<'_>) -> Result<()> {
+        self.token(Style::Mnemonic, "fcall");
+        self.text(" ");
         let function = inst.body_token(0, "fcall function index")?;
-        let mut ops = inst.operands();
-        if let Some(op) = ops.next() {
-            self.operand(&op?, Ty::R, None, out)?;
+        if let Some(o) = inst.operands().next() {
+            self.operand(&o?, Ty::R, None)?;
         }
-        out.push('[');
-        write_u64(out, u64::from(function));
-        out.push(']');
+        self.text("[");
+        self.literal(u64::from(function));
+        self.text("]");
         Ok(())
     }
 
     /// One operand. `dst_precision` is `None` for the destination (or a declared register)
     /// and the destination's precision for sources.
-    fn operand(&self, o: &Operand<'_>, ty: Ty, dst_precision: Option<u8>, out: &mut TextBuf) -> Result<()> {
+    fn operand(&mut self, o: &Operand<'_>, ty: Ty, dst_precision: Option<u8>) -> Result<()> {
+        self.start_operand();
         match o.modifier {
             Modifier::None => {}
-            Modifier::Neg => out.push('-'),
-            Modifier::Abs => out.push('|'),
-            Modifier::AbsNeg => out.push_str("-|"),
+            Modifier::Neg => self.text("-"),
+            Modifier::Abs => self.text("|"),
+            Modifier::AbsNeg => self.text("-|"),
         }
-        self.register(o, ty, false, out)?;
+        self.register(o, ty, false)?;
         if matches!(o.modifier, Modifier::Abs | Modifier::AbsNeg) {
-            out.push('|');
+            self.text("|");
         }
         if o.min_precision != 0 || dst_precision.is_some_and(|d| d != 0) {
-            precision(o.min_precision, dst_precision, out);
+            self.precision(o.min_precision, dst_precision);
         }
         if o.non_uniform {
-            out.push_str(" {nonuniform}");
+            self.text(" {nonuniform}");
         }
+        self.end_operand();
         Ok(())
     }
 
-    /// Register name, indices and component selection (no modifiers). `decl` selects the
-    /// declaration forms of SM5.1 ranges (`T1[1:1]`).
-    fn register(&self, o: &Operand<'_>, ty: Ty, decl: bool, out: &mut TextBuf) -> Result<()> {
+    /// Register name, indices and component selection (no modifiers), or a literal. `decl`
+    /// selects the declaration forms of SM5.1 ranges (`T1[1:1]`).
+    fn register(&mut self, o: &Operand<'_>, ty: Ty, decl: bool) -> Result<()> {
         match o.ty {
             ot::IMMEDIATE32 => {
-                out.push_str("l(");
-                self.imm32(o, ty, out);
-                out.push(')');
+                self.begin(Style::Literal);
+                self.text("l(");
+                let n = usize::from(o.imm_len);
+                self.literal_values(o.imm.get(..n).unwrap_or(&[]), ty);
+                self.text(")");
+                self.end();
                 return Ok(());
             }
             ot::IMMEDIATE64 => {
-                out.push_str("d(");
+                self.begin(Style::Literal);
+                self.text("d(");
                 let n = if o.imm_len == 2 { 1 } else { 2 };
                 for i in 0..n {
                     if i > 0 {
-                        out.push_str(", ");
+                        self.text(", ");
                     }
                     let lo = o.imm.get(2 * i).copied().unwrap_or(0);
                     let hi = o.imm.get(2 * i + 1).copied().unwrap_or(0);
-                    numfmt::write_f64(out, (u64::from(hi) << 32) | u64::from(lo), self.style.floats);
+                    let _ = write_f64_fixed(self, (u64::from(hi) << 32) | u64::from(lo), self.style.floats);
                     // fxc marks double literals with a trailing `l` (`d(1.000000l, 0.000000l)`),
                     // as RenderDoc's and vkd3d's fxc-style printers also do.
-                    out.push('l');
+                    self.text("l");
                 }
-                out.push(')');
+                self.text(")");
+                self.end();
                 return Ok(());
             }
             _ => {}
         }
-        let (name, shape) = register_name(o.ty, self.sm51);
-        match name.as_bytes() {
-            // Most registers (`r`, `v`, `o`, `t`, …) are one letter: skip the copy call.
-            &[c] => out.push_ascii(&[c]),
-            _ => out.push_str(name),
-        }
+        let (name, shape) = register(o.ty, self.sm51);
+        let style = register_style(o.ty);
+        self.begin(style);
+        self.short(name);
         match shape {
-            Shape::Attached => self.indices_attached(o, decl, out)?,
+            Shape::Attached => self.indices_attached(o, decl, style)?,
             Shape::Bracketed => {
                 for i in 0..usize::from(o.index_dim) {
-                    self.index(o, i, out)?;
+                    self.index(o, i, style)?;
                 }
             }
             Shape::Fixed => {}
         }
-        components(o.components, out);
+        self.components(o.components);
+        self.end();
         Ok(())
     }
 
     /// `r0`, `cb0[3]`, `v[r0.x + 0]`, `T1[1:1]`: the first index follows the name unless it
-    /// is relative (or the register is a 2D input).
-    fn indices_attached(&self, o: &Operand<'_>, decl: bool, out: &mut TextBuf) -> Result<()> {
+    /// is relative (or the register is a 2D input); `style` is the register's.
+    fn indices_attached(&mut self, o: &Operand<'_>, decl: bool, style: Style) -> Result<()> {
         let dim = usize::from(o.index_dim);
         if dim == 0 {
             return Ok(());
         }
         let first_bracketed = matches!(o.ty, ot::INPUT | ot::OUTPUT) && dim >= 2;
         match o.imm_index(0) {
-            Some(v) if !first_bracketed => write_u64(out, v),
-            _ => self.index(o, 0, out)?,
+            Some(v) if !first_bracketed => self.number(v),
+            _ => self.index(o, 0, style)?,
         }
         if decl && self.sm51 && dim == 3 && is_descriptor(o.ty) {
             // Declared range: [lower:upper], upper 0xffffffff meaning unbounded.
-            out.push('[');
-            write_u64(out, o.index(1).map(|x| x.imm).unwrap_or(0));
-            out.push(':');
+            self.text("[");
+            self.number(o.index(1).map(|x| x.imm).unwrap_or(0));
+            self.text(":");
             match o.index(2).map(|x| x.imm) {
-                Some(0xffff_ffff) => out.push('*'),
-                v => write_u64(out, v.unwrap_or(0)),
+                Some(0xffff_ffff) => self.text("*"),
+                v => self.number(v.unwrap_or(0)),
             }
-            out.push(']');
+            self.text("]");
             return Ok(());
         }
         for i in 1..dim {
-            self.index(o, i, out)?;
+            self.index(o, i, style)?;
         }
         Ok(())
     }
 
-    /// `[imm]` or `[rel + imm]`.
-    fn index(&self, o: &Operand<'_>, i: usize, out: &mut TextBuf) -> Result<()> {
+    /// `[imm]` or `[rel + imm]`; the register's `style` pauses around a relative operand.
+    fn index(&mut self, o: &Operand<'_>, i: usize, style: Style) -> Result<()> {
         let Some(ix) = o.index(i) else { return Ok(()) };
-        out.push('[');
+        self.text("[");
         if let Some(rel) = ix.rel {
             let r = rel.decode()?;
-            self.operand(&r, Ty::I, None, out)?;
-            out.push_str(" + ");
+            self.end();
+            self.operand(&r, Ty::I, None)?;
+            self.begin(style);
+            self.text(" + ");
         }
-        write_u64(out, ix.imm);
-        out.push(']');
+        self.number(ix.imm);
+        self.text("]");
         Ok(())
     }
 
-    fn imm32(&self, o: &Operand<'_>, ty: Ty, out: &mut TextBuf) {
-        let n = usize::from(o.imm_len);
-        self.literal_values(o.imm.get(..n).unwrap_or(&[]).iter().copied(), ty, out);
+    /// The component selection: `.xyzw`, `.x`; nothing for an operand without one.
+    #[inline]
+    fn components(&mut self, c: Components) {
+        if let Some(text) = components_text(c) {
+            self.short(text);
+        }
     }
 
     /// The values inside `l(…)`, each printed as the operand's type says.
-    #[inline]
-    fn literal_values(&self, vals: impl Iterator<Item = u32>, ty: Ty, out: &mut TextBuf) {
-        for (i, v) in vals.enumerate() {
+    fn literal_values(&mut self, values: &[u32], ty: Ty) {
+        for (i, &v) in values.iter().enumerate() {
             if i > 0 {
                 // Untyped values are joined without a space.
-                if ty == Ty::X {
-                    out.push(',');
-                } else {
-                    out.push_str(", ");
-                }
+                self.text(if ty == Ty::X { "," } else { ", " });
             }
             match ty {
-                Ty::F | Ty::D => numfmt::write_f32(out, v, self.style.floats),
-                Ty::I | Ty::R => write_int(out, v),
-                Ty::X => self.untyped(v, out),
+                Ty::F | Ty::D => self.float(v),
+                Ty::I | Ty::R => self.int(v),
+                Ty::X => self.untyped(v),
             }
         }
+    }
+
+    /// `%f` of a 32-bit float.
+    fn float(&mut self, bits: u32) {
+        let _ = write_f32_fixed(self, bits, self.style.floats);
+    }
+
+    /// An integer literal, decimal or `0x%08x`.
+    fn int(&mut self, v: u32) {
+        let _ = write_int(self, v);
     }
 
     /// An untyped 32-bit value: a float unless its bits look like an integer.
-    fn untyped(&self, v: u32, out: &mut TextBuf) {
-        if untyped_is_float(v) {
-            numfmt::write_f32(out, v, self.style.floats);
-        } else {
-            write_int(out, v);
-        }
+    fn untyped(&mut self, v: u32) {
+        if untyped_is_float(v) { self.float(v) } else { self.int(v) }
     }
 
-    fn custom_data(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
+    fn custom_data(&mut self, inst: &Instruction<'_>) -> Result<()> {
         match inst.custom_data_class() {
             // D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER
             Some(3) => {
-                const OPEN: &str = "dcl_immediateConstantBuffer { ";
-                out.push_str(OPEN);
-                let body = inst.body();
-                let rows = body.chunks(4);
+                const MNEMONIC: &str = "dcl_immediateConstantBuffer";
+                self.token(Style::Mnemonic, MNEMONIC);
+                self.text(" { ");
+                let rows = inst.body().chunks(4);
                 let n = rows.len();
                 if n == 0 {
-                    out.push('}');
+                    self.text("}");
                 }
                 for (r, row) in rows.enumerate() {
                     if r > 0 {
-                        out.push_str(",\n");
-                        for _ in 0..self.indent {
-                            out.push_str("  ");
-                        }
-                        for _ in 0..OPEN.len() {
-                            out.push(' ');
-                        }
+                        // Rows line up under the first one.
+                        self.text(",\n");
+                        self.start_line(None);
+                        let _ = write_spaces(self, 2 * self.indent + MNEMONIC.len() + 3);
                     }
-                    out.push_str("{ ");
+                    self.start_operand();
+                    self.text("{ ");
                     for (c, v) in row.iter().enumerate() {
                         if c > 0 {
-                            out.push_str(", ");
+                            self.text(", ");
                         }
-                        self.untyped(v.get(), out);
+                        self.begin(Style::Literal);
+                        self.untyped(v.get());
+                        self.end();
                     }
-                    out.push('}');
+                    self.text("}");
+                    self.end_operand();
                     if r + 1 == n {
-                        out.push_str(" }");
+                        self.text(" }");
                     }
                 }
                 Ok(())
             }
             // D3D11_SB_CUSTOMDATA_SHADER_MESSAGE
-            Some(4) => self.shader_message(inst, out),
+            Some(4) => self.shader_message(inst),
             // Comments, debug info, opaque data and DX9 clip-plane mappings print nothing.
             _ => Ok(()),
         }
     }
 
     /// `printf "fmt", r0.x` / `errorf "fmt", …` from a shader-message block.
-    fn shader_message(&self, inst: &Instruction<'_>, out: &mut TextBuf) -> Result<()> {
+    fn shader_message(&mut self, inst: &Instruction<'_>) -> Result<()> {
         let id = inst.body_token(0, "shader message id")?;
         let _format = inst.body_token(1, "shader message format")?;
         let chars = inst.body_token(2, "shader message length")? as usize;
         let n_ops = inst.body_token(3, "shader message operand count")?;
         let ops_len = inst.body_token(4, "shader message operand length")? as usize;
-        out.push_str(if id == 0x0020_0103 { "errorf" } else { "printf" });
+        self.token(Style::Mnemonic, if id == 0x0020_0103 { "errorf" } else { "printf" });
         let body = inst.body();
         let ops_tokens = body.get(5..).and_then(|t| t.get(..ops_len)).ok_or_else(|| {
             Error::truncated(inst.body_offset(5), "shader message operands", ops_len as u64 * 4, 0)
         })?;
         let text_tokens = body.get(ops_len.saturating_add(5)..).unwrap_or(&[]);
-        out.push_str(" \"");
-        let mut written = 0;
-        'text: for t in text_tokens {
-            for b in t.get().to_le_bytes() {
-                if written == chars || b == 0 {
-                    break 'text;
-                }
-                out.push(char::from(b));
-                written += 1;
-            }
+        self.text(" ");
+        self.start_operand();
+        self.begin(Style::Literal);
+        self.text("\"");
+        let text = text_tokens.iter().flat_map(|t| t.get().to_le_bytes()).take(chars).take_while(|&b| b != 0);
+        for b in text {
+            let _ = fmt::Write::write_char(self, char::from(b));
         }
-        out.push('"');
+        self.text("\"");
+        self.end();
+        self.end_operand();
         let mut offset = inst.body_offset(5);
         let mut rest = ops_tokens;
         for _ in 0..n_ops {
@@ -741,433 +734,493 @@ impl Printer {
                 break;
             }
             let o = Operand::decode(rest, offset, 0)?;
-            let used = o.len();
-            out.push_str(", ");
-            self.operand(&o, Ty::X, None, out)?;
-            rest = rest.get(used..).unwrap_or(&[]);
-            offset += used as u64 * 4;
+            self.text(", ");
+            self.operand(&o, Ty::X, None)?;
+            rest = rest.get(o.len()..).unwrap_or(&[]);
+            offset += o.len() as u64 * 4;
         }
         Ok(())
     }
 
-    fn declaration(&self, inst: &Instruction<'_>, info: &OpInfo, d: Decl, out: &mut TextBuf) -> Result<()> {
+    /// `sync` with its flags: `_uglobal`, `_ugroup`, `_g` (shared memory), `_t` (thread group).
+    fn sync(&mut self, inst: &Instruction<'_>) {
+        let c = inst.controls();
+        self.begin(Style::Mnemonic);
+        self.text("sync");
+        for (bit, suffix) in [(8, "_uglobal"), (4, "_ugroup"), (2, "_g"), (1, "_t")] {
+            if c & bit != 0 {
+                self.text(suffix);
+            }
+        }
+        self.end();
+    }
+
+    /// `_glc` (globally coherent), `_rov`, `_opc` (order-preserving counter) of a UAV
+    /// declaration, in the mnemonic's style.
+    fn uav_flags(&mut self, c: u32, structured: bool) {
+        if c & (1 << 5) != 0 {
+            self.text("_glc");
+        }
+        if c & (1 << 6) != 0 {
+            self.text("_rov");
+        }
+        if structured && c & (1 << 12) != 0 {
+            self.text("_opc");
+        }
+    }
+
+    /// `(float,float,float,float)`.
+    fn return_types(&mut self, rt: [u32; 4]) {
+        self.text("(");
+        for (i, t) in rt.iter().enumerate() {
+            if i > 0 {
+                self.text(",");
+            }
+            self.name(names::return_type(*t), *t);
+        }
+        self.text(")");
+    }
+
+    /// ` {min16f}` on a destination; ` {def32 as min16f}` on a source whose precision differs
+    /// from the destination's.
+    fn precision(&mut self, p: u8, dst: Option<u8>) {
+        match dst {
+            Some(d) if d != p => {
+                self.text(" {");
+                self.text(names::min_precision(p));
+                self.text(" as ");
+                self.text(names::min_precision(d));
+                self.text("}");
+            }
+            _ if p != 0 => {
+                self.text(" {");
+                self.text(names::min_precision(p));
+                self.text("}");
+            }
+            _ => {}
+        }
+    }
+
+    /// The mnemonic of a declaration and the space after it.
+    fn mnemonic(&mut self, mnemonic: &str) {
+        self.token(Style::Mnemonic, mnemonic);
+        self.text(" ");
+    }
+
+    fn declaration(&mut self, inst: &Instruction<'_>, info: &OpInfo, d: Decl) -> Result<()> {
         let c = inst.controls();
         let mn = info.mnemonic;
         match d {
             Decl::Resource => {
                 let o = inst.first_operand()?;
                 let dim = c & 0x1f;
-                out.push_str("dcl_resource_");
-                push_name(out, names::resource_dimension(dim), dim);
+                self.begin(Style::Mnemonic);
+                self.text("dcl_resource_");
+                self.name(names::resource_dimension(dim), dim);
                 if dim == 4 || dim == 9 {
-                    out.push('(');
-                    write_u64(out, u64::from((c >> 5) & 0x7f));
-                    out.push(')');
+                    // The sample count of a multisampled texture.
+                    self.text("(");
+                    self.number(u64::from((c >> 5) & 0x7f));
+                    self.text(")");
                 }
-                self.typed_tail(inst, &o, out)?;
+                self.end();
+                self.typed_tail(inst, &o)?;
             }
             Decl::ConstantBuffer => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
+                self.mnemonic(mn);
+                self.start_operand();
                 if self.sm51 {
-                    self.decl_register(&o, out)?;
-                    out.push('[');
-                    write_u64(out, u64::from(inst.body_token(used, "constant buffer size")?));
-                    out.push(']');
+                    self.register(&o.without_components(), Ty::R, true)?;
+                    self.precision(o.min_precision, None);
+                    self.begin(Style::Register);
+                    self.text("[");
+                    self.number(u64::from(inst.body_token(used, "constant buffer size")?));
+                    self.text("]");
+                    self.end();
                 } else {
                     // cb#[size]: the slot follows the name, the size is bracketed.
-                    out.push_str(if self.style.upper_case_cb_decl { "CB" } else { "cb" });
-                    self.indices_attached(&o, false, out)?;
+                    self.begin(Style::Register);
+                    self.text(if self.style.upper_case_cb_decl { "CB" } else { "cb" });
+                    self.indices_attached(&o, false, Style::Register)?;
+                    self.end();
                 }
-                out.push_str(if c & 1 != 0 { ", dynamicIndexed" } else { ", immediateIndexed" });
+                self.end_operand();
+                self.text(", ");
+                self.name_operand(Some(if c & 1 != 0 { "dynamicIndexed" } else { "immediateIndexed" }), 0);
                 if self.sm51 {
-                    self.space(inst, used + 1, out)?;
+                    self.space(inst, used + 1)?;
                 }
             }
             Decl::Sampler => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                out.push_str(", ");
+                self.mnemonic(mn);
+                self.decl_register(&o)?;
+                self.text(", ");
                 let mode = c & 0xf;
-                push_name(out, names::sampler_mode(mode), mode);
-                self.space(inst, used, out)?;
+                self.name_operand(names::sampler_mode(mode), mode);
+                self.space(inst, used)?;
             }
             Decl::IndexRange => {
-                let used = self.decl_operand(inst, mn, out)?;
-                out.push(' ');
-                write_u64(out, u64::from(inst.body_token(used, "index range count")?));
+                let used = self.decl_operand(inst, mn)?;
+                self.text(" ");
+                self.value(u64::from(inst.body_token(used, "index range count")?));
             }
-            Decl::GsOutputTopology => {
-                out.push_str(mn);
-                out.push(' ');
+            Decl::GsOutputTopology | Decl::GsInputPrimitive => {
+                self.mnemonic(mn);
                 let v = c & 0x3f;
-                push_name(out, names::topology(v), v);
-                out.push(' ');
-            }
-            Decl::GsInputPrimitive => {
-                out.push_str(mn);
-                out.push(' ');
-                let v = c & 0x3f;
-                push_name(out, names::primitive(v), v);
-                out.push(' ');
+                let name = if d == Decl::GsOutputTopology { names::topology(v) } else { names::primitive(v) };
+                self.name_operand(name, v);
+                self.text(" ");
             }
             Decl::MaxOutputVertexCount
             | Decl::HsForkPhaseInstanceCount
             | Decl::HsJoinPhaseInstanceCount
             | Decl::GsInstanceCount
-            | Decl::Temps
-            | Decl::FunctionBody => {
-                out.push_str(mn);
-                out.push(' ');
-                if d == Decl::FunctionBody {
-                    out.push_str("fb");
-                }
-                write_u64(out, u64::from(inst.body_token(0, "declaration value")?));
+            | Decl::Temps => {
+                self.mnemonic(mn);
+                self.value(u64::from(inst.body_token(0, "declaration value")?));
+            }
+            Decl::FunctionBody => {
+                self.mnemonic(mn);
+                self.label("fb", inst.body_token(0, "declaration value")?);
             }
             Decl::Input | Decl::Output | Decl::Stream => {
-                self.decl_operand(inst, mn, out)?;
+                self.decl_operand(inst, mn)?;
             }
             Decl::InputSgv | Decl::InputSiv | Decl::OutputSgv | Decl::OutputSiv => {
-                let used = self.decl_operand(inst, mn, out)?;
-                out.push_str(", ");
+                let used = self.decl_operand(inst, mn)?;
+                self.text(", ");
                 let name = inst.body_token(used, "system value name")? & 0xffff;
-                push_name(out, names::system_value(name), name);
+                self.name_operand(names::system_value(name), name);
             }
             Decl::InputPs | Decl::InputPsSgv | Decl::InputPsSiv => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
+                self.mnemonic(mn);
                 // fxc 9.x shows no interpolation mode on system-generated values although the
                 // bits say `constant`; fxc 10.x shows it.
                 let interp = if d == Decl::InputPsSgv && !self.style.sgv_interpolation { 0 } else { c & 0xf };
                 let text = names::interpolation(interp);
                 if text != Some("") {
-                    push_name(out, text, interp);
-                    out.push(' ');
+                    self.name(text, interp);
+                    self.text(" ");
                 }
-                self.operand(&o, Ty::R, None, out)?;
+                self.operand(&o, Ty::R, None)?;
                 if d != Decl::InputPs {
-                    out.push_str(", ");
+                    self.text(", ");
                     let name = inst.body_token(used, "system value name")? & 0xffff;
-                    push_name(out, names::system_value(name), name);
+                    self.name_operand(names::system_value(name), name);
                 }
             }
             Decl::IndexableTemp => {
-                out.push_str(mn);
-                out.push_str(" x");
-                write_u64(out, u64::from(inst.body_token(0, "indexable temp register")?));
-                out.push('[');
-                write_u64(out, u64::from(inst.body_token(1, "indexable temp size")?));
-                out.push_str("], ");
-                write_u64(out, u64::from(inst.body_token(2, "indexable temp components")?));
+                self.mnemonic(mn);
+                self.start_operand();
+                self.begin(Style::Register);
+                self.text("x");
+                self.number(u64::from(inst.body_token(0, "indexable temp register")?));
+                self.text("[");
+                self.number(u64::from(inst.body_token(1, "indexable temp size")?));
+                self.text("]");
+                self.end();
+                self.end_operand();
+                self.text(", ");
+                self.value(u64::from(inst.body_token(2, "indexable temp components")?));
             }
             Decl::GlobalFlags => {
-                out.push_str(mn);
-                out.push(' ');
+                self.mnemonic(mn);
+                self.start_operand();
                 let bits = inst.token0();
                 let mut first = true;
                 for (bit, name) in names::GLOBAL_FLAGS {
                     if bits & bit != 0 {
                         if !first {
-                            out.push_str(" | ");
+                            self.text(" | ");
                         }
-                        out.push_str(name);
+                        self.text(name);
                         first = false;
                     }
                 }
                 let unknown = bits & 0x00ff_f800 & !0x000f_f800;
                 if unknown != 0 {
                     if !first {
-                        out.push_str(" | ");
+                        self.text(" | ");
                     }
-                    write_hex8(out, unknown);
+                    self.begin(Style::Literal);
+                    let _ = write_hex8(self, unknown);
+                    self.end();
                 }
+                self.end_operand();
             }
             Decl::FunctionTable => {
-                out.push_str(mn);
-                out.push_str(" ft");
-                write_u64(out, u64::from(inst.body_token(0, "function table id")?));
-                out.push_str(" = {");
+                self.mnemonic(mn);
+                self.label("ft", inst.body_token(0, "function table id")?);
+                self.text(" = {");
                 let n = inst.body_token(1, "function table length")?;
                 for i in 0..n as usize {
                     if i > 0 {
-                        out.push_str(", ");
+                        self.text(", ");
                     }
-                    out.push_str("fb");
-                    write_u64(out, u64::from(inst.body_token(2 + i, "function table entry")?));
+                    self.label("fb", inst.body_token(2 + i, "function table entry")?);
                 }
-                out.push('}');
+                self.text("}");
             }
             Decl::Interface => {
-                out.push_str(mn);
+                self.begin(Style::Mnemonic);
+                self.text(mn);
                 if c & 1 != 0 {
-                    out.push_str("_dynamicindexed");
+                    self.text("_dynamicindexed");
                 }
-                out.push_str(" fp");
-                write_u64(out, u64::from(inst.body_token(0, "interface id")?));
+                self.end();
+                self.text(" ");
+                let id = inst.body_token(0, "interface id")?;
                 let expected = inst.body_token(1, "interface table length")?;
                 let lens = inst.body_token(2, "interface array length")?;
-                out.push('[');
-                write_u64(out, u64::from(lens >> 16));
-                out.push_str("][");
-                write_u64(out, u64::from(expected));
-                out.push_str("] = {");
+                self.start_operand();
+                self.begin(Style::Label);
+                self.text("fp");
+                self.number(u64::from(id));
+                self.text("[");
+                self.number(u64::from(lens >> 16));
+                self.text("][");
+                self.number(u64::from(expected));
+                self.text("]");
+                self.end();
+                self.end_operand();
+                self.text(" = {");
                 for i in 0..(lens & 0xffff) as usize {
                     if i > 0 {
-                        out.push_str(", ");
+                        self.text(", ");
                     }
-                    out.push_str("ft");
-                    write_u64(out, u64::from(inst.body_token(3 + i, "interface function table")?));
+                    self.label("ft", inst.body_token(3 + i, "interface function table")?);
                 }
-                out.push('}');
+                self.text("}");
             }
             Decl::InputControlPointCount | Decl::OutputControlPointCount => {
-                out.push_str(mn);
-                out.push(' ');
-                write_u64(out, u64::from(c & 0x3f));
+                self.mnemonic(mn);
+                self.value(u64::from(c & 0x3f));
             }
             Decl::TessDomain => {
-                out.push_str(mn);
-                out.push(' ');
-                push_name(out, names::tess_domain(c & 3), c & 3);
+                self.mnemonic(mn);
+                self.name_operand(names::tess_domain(c & 3), c & 3);
             }
             Decl::TessPartitioning => {
-                out.push_str(mn);
-                out.push(' ');
-                push_name(out, names::tess_partitioning(c & 7), c & 7);
+                self.mnemonic(mn);
+                self.name_operand(names::tess_partitioning(c & 7), c & 7);
             }
             Decl::TessOutputPrimitive => {
-                out.push_str(mn);
-                out.push(' ');
-                push_name(out, names::tess_output_primitive(c & 7), c & 7);
+                self.mnemonic(mn);
+                self.name_operand(names::tess_output_primitive(c & 7), c & 7);
             }
             Decl::HsMaxTessFactor => {
-                out.push_str(mn);
-                out.push_str(" l(");
-                numfmt::write_f32(out, inst.body_token(0, "max tessfactor")?, self.style.floats);
-                out.push(')');
+                self.mnemonic(mn);
+                let v = inst.body_token(0, "max tessfactor")?;
+                self.start_operand();
+                self.begin(Style::Literal);
+                self.text("l(");
+                self.float(v);
+                self.text(")");
+                self.end();
+                self.end_operand();
             }
             Decl::ThreadGroup => {
-                out.push_str(mn);
-                out.push(' ');
+                self.mnemonic(mn);
                 for i in 0..3 {
                     if i > 0 {
-                        out.push_str(", ");
+                        self.text(", ");
                     }
-                    write_u64(out, u64::from(inst.body_token(i, "thread group size")?));
+                    self.value(u64::from(inst.body_token(i, "thread group size")?));
                 }
             }
             Decl::UavTyped => {
                 let o = inst.first_operand()?;
                 let dim = c & 0x1f;
-                out.push_str("dcl_uav_typed_");
-                push_name(out, names::resource_dimension(dim), dim);
-                uav_flags(c, false, out);
-                self.typed_tail(inst, &o, out)?;
+                self.begin(Style::Mnemonic);
+                self.text("dcl_uav_typed_");
+                self.name(names::resource_dimension(dim), dim);
+                self.uav_flags(c, false);
+                self.end();
+                self.typed_tail(inst, &o)?;
             }
-            Decl::UavRaw => {
+            Decl::UavRaw | Decl::UavStructured => {
+                let structured = d == Decl::UavStructured;
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                uav_flags(c, false, out);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                self.space(inst, used, out)?;
-            }
-            Decl::UavStructured => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                out.push_str(mn);
-                uav_flags(c, true, out);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                out.push_str(", ");
-                write_u64(out, u64::from(inst.body_token(used, "structure stride")?));
-                self.space(inst, used + 1, out)?;
+                self.begin(Style::Mnemonic);
+                self.text(mn);
+                self.uav_flags(c, structured);
+                self.end();
+                self.text(" ");
+                self.decl_register(&o)?;
+                if structured {
+                    self.text(", ");
+                    self.value(u64::from(inst.body_token(used, "structure stride")?));
+                    self.space(inst, used + 1)?;
+                } else {
+                    self.space(inst, used)?;
+                }
             }
             Decl::TgsmRaw => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                out.push_str(", ");
-                write_u64(out, u64::from(inst.body_token(used, "shared memory size")?));
+                self.mnemonic(mn);
+                self.decl_register(&o)?;
+                self.text(", ");
+                self.value(u64::from(inst.body_token(used, "shared memory size")?));
             }
             Decl::TgsmStructured => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                out.push_str(", ");
-                write_u64(out, u64::from(inst.body_token(used, "structure stride")?));
-                out.push_str(", ");
-                write_u64(out, u64::from(inst.body_token(used + 1, "structure count")?));
+                self.mnemonic(mn);
+                self.decl_register(&o)?;
+                self.text(", ");
+                self.value(u64::from(inst.body_token(used, "structure stride")?));
+                self.text(", ");
+                self.value(u64::from(inst.body_token(used + 1, "structure count")?));
             }
             Decl::ResourceRaw => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                self.space(inst, used, out)?;
+                self.mnemonic(mn);
+                self.decl_register(&o)?;
+                self.space(inst, used)?;
             }
             Decl::ResourceStructured => {
                 let o = inst.first_operand()?;
                 let used = o.len();
-                out.push_str(mn);
-                out.push(' ');
-                self.decl_register(&o, out)?;
-                out.push_str(", ");
-                write_u64(out, u64::from(inst.body_token(used, "structure stride")?));
+                self.mnemonic(mn);
+                self.decl_register(&o)?;
+                self.text(", ");
+                self.value(u64::from(inst.body_token(used, "structure stride")?));
                 if self.sm51 {
-                    self.space(inst, used + 1, out)?;
+                    self.space(inst, used + 1)?;
                 } else {
-                    out.push(' ');
+                    self.text(" ");
                 }
             }
         }
         Ok(())
     }
 
-    /// A declared register: SM5.1 ranges print `T1[1:1]`, earlier models `t1`; the
-    /// component selection of the declared operand is not printed.
-    fn decl_register(&self, o: &Operand<'_>, out: &mut TextBuf) -> Result<()> {
-        self.register(&o.without_components(), Ty::R, true, out)?;
-        precision(o.min_precision, None, out);
+    /// `fb3`, `ft0`: a function body or table named in a declaration, as an operand.
+    fn label(&mut self, prefix: &str, v: u32) {
+        self.start_operand();
+        self.begin(Style::Label);
+        self.text(prefix);
+        self.number(u64::from(v));
+        self.end();
+        self.end_operand();
+    }
+
+    /// A declared register as an operand: SM5.1 ranges print `T1[1:1]`, earlier models `t1`;
+    /// the component selection of the declared operand is not printed.
+    fn decl_register(&mut self, o: &Operand<'_>) -> Result<()> {
+        self.start_operand();
+        self.register(&o.without_components(), Ty::R, true)?;
+        self.precision(o.min_precision, None);
+        self.end_operand();
         Ok(())
     }
 
     /// What follows the mnemonic of a typed resource or UAV declaration: ` (float,float,float,float) t0`
     /// and the SM5.1 space; the return-type token follows the operand.
-    fn typed_tail(&self, inst: &Instruction<'_>, o: &Operand, out: &mut TextBuf) -> Result<()> {
+    fn typed_tail(&mut self, inst: &Instruction<'_>, o: &Operand) -> Result<()> {
         let used = o.len();
-        out.push(' ');
+        self.text(" ");
         let rt = inst.body_token(used, "resource return type")?;
-        return_types(out, [rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
-        out.push(' ');
-        self.decl_register(o, out)?;
-        self.space(inst, used + 1, out)
+        self.return_types([rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
+        self.text(" ");
+        self.decl_register(o)?;
+        self.space(inst, used + 1)
     }
 
-    /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body).
-    fn space(&self, inst: &Instruction<'_>, at: usize, out: &mut TextBuf) -> Result<()> {
+    /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body), as an
+    /// operand.
+    fn space(&mut self, inst: &Instruction<'_>, at: usize) -> Result<()> {
         if self.sm51 {
-            out.push_str(", space=");
-            write_u64(out, u64::from(inst.body_token(at, "register space")?));
+            self.text(", ");
+            let space = inst.body_token(at, "register space")?;
+            self.start_operand();
+            self.text("space=");
+            self.literal(u64::from(space));
+            self.end_operand();
         }
         Ok(())
     }
 }
 
-/// ` [precise(xy)]`: the destination components marked precise (bits x=1 … w=8).
-fn precise_components(mask: u32, out: &mut TextBuf) {
-    out.push_str(" [precise(");
-    for (i, c) in XYZW.iter().enumerate() {
-        if mask & (1 << i) != 0 {
-            out.push(*c);
+/// The listing's number and float writers write through the lister, which notes a sink that
+/// refuses text (reported after the line); this never fails.
+impl<P: Printer> fmt::Write for Lister<P> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.short(s);
+        Ok(())
+    }
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        if self.out.write_char(c).is_err() {
+            self.refused = true;
         }
-    }
-    out.push_str(")]");
-}
-
-/// `sync` with its flags: `_uglobal`, `_ugroup`, `_g` (shared memory), `_t` (thread group).
-fn sync(inst: &Instruction<'_>, out: &mut TextBuf) {
-    let c = inst.controls();
-    out.push_str("sync");
-    if c & 8 != 0 {
-        out.push_str("_uglobal");
-    }
-    if c & 4 != 0 {
-        out.push_str("_ugroup");
-    }
-    if c & 2 != 0 {
-        out.push_str("_g");
-    }
-    if c & 1 != 0 {
-        out.push_str("_t");
+        Ok(())
     }
 }
 
-/// `_glc` (globally coherent), `_opc` (order-preserving counter), `_rov`.
-fn uav_flags(c: u32, structured: bool, out: &mut TextBuf) {
-    if c & (1 << 5) != 0 {
-        out.push_str("_glc");
-    }
-    if c & (1 << 6) != 0 {
-        out.push_str("_rov");
-    }
-    if structured && c & (1 << 12) != 0 {
-        out.push_str("_opc");
-    }
-}
-
-/// `(float,float,float,float)`.
-fn return_types(out: &mut TextBuf, rt: [u32; 4]) {
-    out.push('(');
-    for (i, t) in rt.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_name(out, names::return_type(*t), *t);
-    }
-    out.push(')');
-}
-
-/// ` {min16f}` on a destination; ` {def32 as min16f}` on a source whose precision differs
-/// from the destination's.
-fn precision(p: u8, dst: Option<u8>, out: &mut TextBuf) {
-    match dst {
-        Some(d) if d != p => {
-            out.push_str(" {");
-            out.push_str(names::min_precision(p));
-            out.push_str(" as ");
-            out.push_str(names::min_precision(d));
-            out.push('}');
-        }
-        _ if p != 0 => {
-            out.push_str(" {");
-            out.push_str(names::min_precision(p));
-            out.push('}');
-        }
-        _ => {}
-    }
-}
-
-fn push_name(out: &mut TextBuf, name: Option<&str>, raw: u32) {
-    match name {
-        Some(n) => out.push_str(n),
-        None => write_u64(out, u64::from(raw)),
-    }
-}
-
-fn components(c: Components, out: &mut TextBuf) {
-    const L: [u8; 4] = *b"xyzw";
-    let l = |v: u8| L.get(usize::from(v & 3)).copied().unwrap_or(b'x');
+/// The text of a component selection: a `.` and the letters (`None` for none).
+fn components_text(c: Components) -> Option<&'static str> {
     match c {
-        Components::Mask(m) if m != 0 => {
-            let mut b = [b'.'; 5];
-            let mut n = 1;
-            for (i, ch) in L.iter().enumerate() {
-                if m & (1 << i) != 0 {
-                    if let Some(slot) = b.get_mut(n) {
-                        *slot = *ch;
-                    }
-                    n += 1;
-                }
-            }
-            out.push_prefix(&b, n);
+        Components::Mask(m) => MASKS.get(usize::from(m)).copied().filter(|t| !t.is_empty()),
+        Components::Swizzle([x, y, z, w]) => {
+            let at = 5 * usize::from((x & 3) | (y & 3) << 2 | (z & 3) << 4 | (w & 3) << 6);
+            COMPONENTS.get(at..at + 5)
         }
-        Components::Swizzle(s) => out.push_ascii(&[b'.', l(s[0]), l(s[1]), l(s[2]), l(s[3])]),
-        Components::Select(v) => out.push_ascii(&[b'.', l(v)]),
-        _ => {}
+        Components::Select(v) => {
+            // `.x` is the start of the swizzle `.xxxx`, `.y` of `.yyyy`, …
+            let at = 5 * usize::from(v & 3) * 0x55;
+            COMPONENTS.get(at..at + 2)
+        }
+        Components::Zero | Components::One | Components::N => None,
+    }
+}
+
+/// Write masks, by mask (bit 0 x … bit 3 w).
+const MASKS: [&str; 16] = [
+    "", ".x", ".y", ".xy", ".z", ".xz", ".yz", ".xyz", ".w", ".xw", ".yw", ".xyw", ".zw", ".xzw", ".yzw",
+    ".xyzw",
+];
+
+/// Every swizzle, `.xxxx` to `.wwww`, five bytes each, by the swizzle byte of the operand
+/// token (two bits a component, x lowest).
+const COMPONENTS: &str = match std::str::from_utf8(&swizzles()) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+/// The bytes of [`COMPONENTS`].
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn swizzles() -> [u8; 5 * 256] {
+    let mut t = [b'.'; 5 * 256];
+    let mut s = 0;
+    while s < 256 {
+        let mut c = 0;
+        while c < 4 {
+            t[5 * s + 1 + c] = b"xyzw"[(s >> (2 * c)) & 3];
+            c += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// The style of a register file's tokens: function bodies, tables and interfaces and labels
+/// are [`Style::Label`], everything else [`Style::Register`].
+fn register_style(t: u8) -> Style {
+    match t {
+        ot::LABEL | ot::FUNCTION_BODY | ot::FUNCTION_TABLE | ot::INTERFACE => Style::Label,
+        _ => Style::Register,
     }
 }
 
@@ -1188,7 +1241,32 @@ fn is_descriptor(t: u8) -> bool {
 
 /// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
 pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
-    register_name(t, sm51).0
+    register(t, sm51).0
+}
+
+/// [`register_name`] from a table (built at compile time) rather than a `match`.
+#[inline]
+fn register(t: u8, sm51: bool) -> (&'static str, Shape) {
+    REGISTERS.get(usize::from(sm51)).and_then(|r| r.get(usize::from(t))).copied().unwrap_or(UNKNOWN_REGISTER)
+}
+
+/// [`register_name`] of every register file the format defines (`D3D10_SB_OPERAND_TYPE`
+/// 0–42), before SM5.1 and from SM5.1 on.
+static REGISTERS: [[(&str, Shape); 43]; 2] = [registers(false), registers(true)];
+
+/// What [`register_name`] says of a number the format does not define.
+const UNKNOWN_REGISTER: (&str, Shape) = register_name(u8::MAX, false);
+
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn registers(sm51: bool) -> [(&'static str, Shape); 43] {
+    let mut t = [UNKNOWN_REGISTER; 43];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = register_name(i as u8, sm51);
+        i += 1;
+    }
+    t
 }
 
 /// fxc's name of a register file; SM5.1 descriptors are upper case.
@@ -1252,6 +1330,7 @@ pub(crate) fn untyped_is_float(v: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::print::{Html, TextBuf};
 
     /// Operand token helpers (d3d12TokenizedProgramFormat.hpp layout).
     fn reg(ty: u32, dim: u32) -> u32 {
@@ -1270,16 +1349,21 @@ mod tests {
         opcode | (len << 24)
     }
 
-    fn listing(version: u32, body: &[u32], style: ListingStyle) -> String {
+    /// The bytes of a program: the version token, the length token and `body`.
+    fn program(version: u32, body: &[u32]) -> Vec<u8> {
         let mut words = vec![version, 0];
         words.extend_from_slice(body);
         words[1] = words.len() as u32;
-        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    fn listing(version: u32, body: &[u32], style: ListingStyle) -> String {
+        let data = program(version, body);
         let p = Program::parse(&data, 0).unwrap();
-        let mut s = String::new();
+        let mut s = TextBuf::default();
         let report = write_listing(&p, &style, &mut s).unwrap();
         assert!(report.unknown_opcodes.is_empty());
-        s
+        s.into_string()
     }
 
     #[test]
@@ -1467,21 +1551,6 @@ mod tests {
     }
 
     #[test]
-    fn line_starts_map_text_to_instruction_offsets() {
-        let body = [op(0x68, 2), 1, op(0x3e, 1)];
-        let mut words = vec![0x0000_0040, 0];
-        words.extend_from_slice(&body);
-        words[1] = words.len() as u32;
-        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let p = Program::parse(&data, 0x30).unwrap();
-        let (mut s, mut lines) = (String::new(), Vec::new());
-        write_listing_with_lines(&p, &ListingStyle::FXC_10, &mut s, &mut lines).unwrap();
-        assert_eq!(s, "ps_4_0\ndcl_temps 1\nret \n");
-        let starts: Vec<(usize, u64)> = lines.iter().map(|l| (l.text, l.offset)).collect();
-        assert_eq!(starts, vec![(0, 0x30), (7, 0x38), (19, 0x40)]);
-    }
-
-    #[test]
     fn repeated_operands_keep_their_precision_context() {
         // mov r0.x, r1.x / mov r2.x {min16f}, r1.x: the second r1.x must show its conversion
         // even though the same tokens printed plainly before.
@@ -1528,12 +1597,10 @@ mod tests {
                 self.0.push((offset, String::new()));
             }
         }
-        let mut words = vec![0x0000_0040, 0, op(0x68, 2), 1, 53 | (3 << 11), 10, 0, 0, 0, 0, 0, 0, 0, 0];
-        words[1] = words.len() as u32;
-        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let data = program(0x0000_0040, &[op(0x68, 2), 1, 53 | (3 << 11), 10, 0, 0, 0, 0, 0, 0, 0, 0]);
         let p = Program::parse(&data, 0).unwrap();
         let mut sink = Lines::default();
-        write_listing_printer(&p, &ListingStyle::FXC_10, &mut sink).unwrap();
+        write_listing(&p, &ListingStyle::FXC_10, &mut sink).unwrap();
         let got: Vec<(Option<u64>, &str)> = sink.0.iter().map(|(o, s)| (*o, s.as_str())).collect();
         assert_eq!(
             got,
@@ -1553,13 +1620,198 @@ mod tests {
         assert_eq!(listing(0x0005_0050, &body, style), "0x00000000: cs_5_0\n0x00000008: ret \n");
     }
 
+    /// A printer that keeps every event: lines with their offsets, tokens with their styles,
+    /// operand boundaries.
+    #[derive(Default)]
+    struct Events {
+        log: Vec<String>,
+        style: Option<Style>,
+    }
+
+    impl fmt::Write for Events {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            match self.style {
+                Some(style) => self.log.push(format!("{style:?}({s})")),
+                None => self.log.push(format!("{s:?}")),
+            }
+            Ok(())
+        }
+    }
+
+    impl Printer for Events {
+        fn start_line(&mut self, offset: Option<u64>) {
+            self.log.push(format!("@{offset:x?}"));
+        }
+        fn style(&mut self, style: Style) {
+            self.style = Some(style);
+        }
+        fn reset(&mut self) {
+            self.style = None;
+        }
+        fn start_operand(&mut self) {
+            self.log.push("<".into());
+        }
+        fn end_operand(&mut self) {
+            self.log.push(">".into());
+        }
+    }
+
+    /// Adjacent writes in the same style (and unstyled ones) merged, so that the test does
+    /// not depend on how a token is cut into writes.
+    fn merged(log: &[String]) -> String {
+        let mut out: Vec<String> = Vec::new();
+        for e in log {
+            let kind = |s: &str| s.split_once('(').map(|(k, _)| k.to_string()).filter(|_| s.ends_with(')'));
+            match (out.last_mut(), e.starts_with('"')) {
+                (Some(last), true) if last.starts_with('"') => {
+                    last.pop();
+                    last.push_str(&e[1..]);
+                }
+                (Some(last), false) if kind(last).is_some() && kind(last) == kind(e) => {
+                    let k = kind(e).unwrap_or_default();
+                    last.pop();
+                    last.push_str(&e[k.len() + 1..]);
+                }
+                _ => out.push(e.clone()),
+            }
+        }
+        out.join(" ")
+    }
+
     #[test]
-    fn creators_pick_the_disassembler_generation() {
-        let c = |s: &str| ListingStyle::for_creator(Some(s));
-        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"), ListingStyle::FXC_9_29);
-        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 9.30.9200.20714"), ListingStyle::FXC_9_30);
-        assert_eq!(c("Microsoft (R) HLSL Shader Compiler 10.1"), ListingStyle::FXC_10);
-        assert_eq!(ListingStyle::for_container(None, true), ListingStyle::FXC_9_30);
-        assert_eq!(ListingStyle::for_container(None, false), ListingStyle::FXC_10);
+    fn every_token_reaches_the_printer_with_its_style_and_every_line_its_offset() {
+        let body = [
+            op(0x68, 2),
+            1,
+            // mov_sat r0.x, l(1.000000)
+            op(0x36, 5) | (1 << 13),
+            reg(0, 1) | mask(1),
+            0,
+            reg(4, 0) | 1,
+            0x3f80_0000,
+            // mov r1.y, -cb0[r0.x + 2].z
+            op(0x36, 9),
+            reg(0, 1) | mask(2),
+            1,
+            reg(8, 2) | sel(2) | (3 << 25) | 1 << 31,
+            1 << 6 | 1,
+            0,
+            2,
+            reg(0, 1) | sel(0),
+            0,
+            // an opcode the format does not define
+            op(0x7ff, 1),
+        ];
+        let data = program(0x0000_0050, &body);
+        let p = Program::parse(&data, 0x40).unwrap();
+        let mut e = Events::default();
+        let report =
+            write_listing(&p, &ListingStyle { offsets: true, ..ListingStyle::FXC_10 }, &mut e).unwrap();
+        assert_eq!(report.unknown_opcodes, vec![(0x40 + 4 * 18, 0x7ff)]);
+        assert_eq!(
+            merged(&e.log),
+            [
+                "@Some(40) Address(0x00000000: ) Directive(ps_5_0) \"\\n\"",
+                "@Some(48) Address(0x00000008: ) Mnemonic(dcl_temps) \" \" < Literal(1) > \"\\n\"",
+                "@Some(50) Address(0x00000010: ) Mnemonic(mov_sat) \" \" < Register(r0.x) > \", \" < Literal(l(1.000000)) > \"\\n\"",
+                "@Some(64) Address(0x00000024: ) Mnemonic(mov) \" \" < Register(r1.y) > \", \" < \"-\" Register(cb0[) < Register(r0.x) > Register( + 2].z) > \"\\n\"",
+                "@Some(88) Comment(// unknown opcode 2047 (1 DWORDs) skipped) \"\\n\"",
+            ]
+            .join(" ")
+        );
+    }
+
+    #[test]
+    fn html_and_colour_get_the_same_text_in_spans() {
+        let body = [op(0x36, 5), reg(0, 1) | mask(1), 0, reg(4, 0) | 1, 0x3f80_0000];
+        let data = program(0x0000_0050, &body);
+        let p = Program::parse(&data, 0x40).unwrap();
+        let mut h = Html::default();
+        write_listing(&p, &ListingStyle::FXC_10, &mut h).unwrap();
+        assert_eq!(
+            h.finish(),
+            "<div data-offset=\"64\"><span class=\"dir\">ps_5_0</span></div>\n\
+             <div data-offset=\"72\"><span class=\"mn\">mov</span> <span class=\"reg\">r0.x</span>, \
+             <span class=\"lit\">l(1.000000)</span></div>\n"
+        );
+        let mut a = crate::print::Ansi::default();
+        write_listing(&p, &ListingStyle::FXC_10, &mut a).unwrap();
+        assert_eq!(
+            a.out,
+            "\x1b[36mps_5_0\x1b[0m\n\x1b[1;34mmov\x1b[0m \x1b[32mr0.x\x1b[0m, \x1b[33ml(1.000000)\x1b[0m\n"
+        );
+    }
+
+    #[test]
+    fn raw_words_end_each_instructions_last_line() {
+        let body = [op(0x68, 2), 1, 53 | (3 << 11), 10, 0, 0, 0, 0, 0, 0, 0, 0x3f80_0000, op(0x3e, 1)];
+        let style = ListingStyle { raw: true, ..ListingStyle::FXC_10 };
+        assert_eq!(
+            listing(0x0000_0040, &body, style),
+            "ps_4_0\ndcl_temps 1  // 02000068 00000001\n\
+             dcl_immediateConstantBuffer { { 0, 0, 0, 0},\n\
+             \x20                             { 0, 0, 0, 1.000000} }  \
+             // 00001835 0000000a 00000000 00000000 00000000 00000000 00000000 00000000 00000000 3f800000\n\
+             ret   // 0100003e\n"
+        );
+        let style = ListingStyle { raw: true, offsets: true, ..ListingStyle::FXC_10 };
+        assert_eq!(
+            listing(0x0005_0050, &[op(0x3e, 1)], style),
+            "0x00000000: cs_5_0\n0x00000008: ret   // 0100003e\n"
+        );
+    }
+
+    #[test]
+    fn records_come_from_the_same_printer() {
+        let body = [
+            op(0x68, 2),
+            1,
+            // a comment block prints nothing and gives no record
+            53,
+            3,
+            0x1234,
+            // mul r0.xy, r1.xyxx, cb0[2].xyxx
+            op(0x38, 8),
+            reg(0, 1) | mask(3),
+            0,
+            reg(0, 1) | swz([0, 1, 0, 0]),
+            1,
+            reg(8, 2) | swz([0, 1, 0, 0]),
+            0,
+            2,
+            // if_nz r0.x / ret / endif
+            op(0x1f, 3) | (1 << 18),
+            reg(0, 1) | sel(0),
+            0,
+            op(0x3e, 1),
+            op(0x15, 1),
+        ];
+        let data = program(0x0000_0050, &body);
+        let p = Program::parse(&data, 0x100).unwrap();
+        let style = ListingStyle { offsets: true, raw: true, ..ListingStyle::FXC_10 };
+        let r = records(&p, &style).unwrap();
+        let got: Vec<(u64, &str, Vec<&str>, &str, usize)> = r
+            .iter()
+            .map(|r| {
+                (
+                    r.offset,
+                    r.mnemonic.as_str(),
+                    r.operands.iter().map(String::as_str).collect(),
+                    r.text.as_str(),
+                    r.words.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0x108, "dcl_temps", vec!["1"], "dcl_temps 1", 2),
+                (0x11c, "mul", vec!["r0.xy", "r1.xyxx", "cb0[2].xyxx"], "mul r0.xy, r1.xyxx, cb0[2].xyxx", 8),
+                (0x13c, "if_nz", vec!["r0.x"], "if_nz r0.x", 3),
+                (0x148, "ret", vec![], "ret", 1),
+                (0x14c, "endif", vec![], "endif", 1),
+            ]
+        );
+        assert_eq!(r[1].words, body[5..13].to_vec());
     }
 }

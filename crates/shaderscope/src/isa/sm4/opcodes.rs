@@ -420,66 +420,6 @@ const fn build_index() -> [u8; MAX_OPCODE + 1] {
     index
 }
 
-/// Longest mnemonic (`dcl_tessellator_output_primitive`).
-pub(crate) const MNEMONIC_MAX: usize = 32;
-
-/// How the listing prints an opcode, precomputed from its table row at compile time: the
-/// mnemonic padded with spaces to [`MNEMONIC_MAX`] bytes (printing it is then a copy of known
-/// size cut to its length, not a `memcpy` call of a few bytes), its flags and operand types.
-#[derive(Debug)]
-pub(crate) struct Plan {
-    /// The mnemonic, space-padded.
-    pub mnemonic: [u8; MNEMONIC_MAX],
-    /// Bytes of the mnemonic.
-    pub mnemonic_len: usize,
-    /// [`flag`] bits.
-    pub flags: u16,
-    /// What each operand position holds.
-    pub operands: &'static [Ty],
-    /// A plain instruction ([`Format::Inst`]): a mnemonic, suffixes from the opcode token and a
-    /// list of operands, which the listing's fast path prints.
-    pub inst: bool,
-}
-
-/// Every row's [`Plan`], by row.
-static PLANS: [Plan; TABLE.len()] = build_plans();
-
-#[allow(clippy::indexing_slicing)]
-const fn build_plans() -> [Plan; TABLE.len()] {
-    const EMPTY: Plan =
-        Plan { mnemonic: [b' '; MNEMONIC_MAX], mnemonic_len: 0, flags: 0, operands: &[], inst: false };
-    let mut plans = [EMPTY; TABLE.len()];
-    let mut row = 0;
-    while row < TABLE.len() {
-        let info = &TABLE[row];
-        let m = info.mnemonic.as_bytes();
-        assert!(m.len() <= MNEMONIC_MAX);
-        let mut i = 0;
-        while i < m.len() {
-            plans[row].mnemonic[i] = m[i];
-            i += 1;
-        }
-        plans[row].mnemonic_len = m.len();
-        plans[row].flags = info.flags;
-        plans[row].operands = info.operands;
-        plans[row].inst = matches!(info.format, Format::Inst);
-        row += 1;
-    }
-    plans
-}
-
-/// The print plan of `opcode`, or `None` for a number the format does not define.
-#[inline]
-pub(crate) fn plan(opcode: u16) -> Option<&'static Plan> {
-    PLANS.get(usize::from(*INDEX.get(usize::from(opcode))?))
-}
-
-/// The mnemonic of `opcode` padded to [`MNEMONIC_MAX`] bytes, and its length.
-#[inline]
-pub(crate) fn padded_mnemonic(opcode: u16) -> Option<(&'static [u8; MNEMONIC_MAX], usize)> {
-    plan(opcode).map(|p| (&p.mnemonic, p.mnemonic_len))
-}
-
 /// The table row of `opcode`, or `None` for a number the format does not define.
 #[inline]
 pub fn info(opcode: u16) -> Option<&'static OpInfo> {
@@ -495,23 +435,6 @@ pub fn all() -> &'static [OpInfo] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn padded_mnemonics_are_the_mnemonics() {
-        for row in all() {
-            let (padded, len) = padded_mnemonic(row.opcode).unwrap();
-            assert_eq!(&padded[..len], row.mnemonic.as_bytes());
-        }
-        assert!(padded_mnemonic(0x7ff).is_none());
-    }
-
-    #[test]
-    fn plans_follow_the_table() {
-        for row in all() {
-            let p = plan(row.opcode).unwrap();
-            assert_eq!((p.flags, p.operands, p.inst), (row.flags, row.operands, row.format == Format::Inst));
-        }
-    }
 
     #[test]
     fn rows_are_sorted_unique_and_indexed() {
