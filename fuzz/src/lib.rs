@@ -114,6 +114,34 @@ pub fn sm4(data: &[u8]) {
     }
 }
 
+/// The SM4 listing's specialisations print what its general operand printer prints: the
+/// program of a DXBC container (or `data` as the instruction stream of a `ps_5_0` program)
+/// listed both ways must give the same text and the same outcome.
+pub fn sm4_specialised(data: &[u8]) {
+    use shaderscope::isa::sm4;
+    let owned;
+    let (bytes, base) = match shaderscope::dxbc::Dxbc::parse(data).ok().and_then(|d| d.program) {
+        Some(p) => (p.chunk.data, p.chunk.data_offset() as u64),
+        None => {
+            let words = u32::try_from(data.len() / 4 + 2).unwrap_or(u32::MAX);
+            owned = [&0x0000_0050u32.to_le_bytes()[..], &words.to_le_bytes(), data].concat();
+            (&owned[..], 0)
+        }
+    };
+    let Ok(p) = sm4::Program::parse(bytes, base) else { return };
+    for style in [
+        sm4::ListingStyle::FXC_10,
+        sm4::ListingStyle { offsets: true, raw: true, ..sm4::ListingStyle::FXC_9_29 },
+    ] {
+        let (mut fast, mut general) =
+            (shaderscope::print::TextBuf::default(), shaderscope::print::TextBuf::default());
+        let a = sm4::write_listing(&p, &style, &mut fast);
+        let b = sm4::listing::write_listing_general(&p, &style, &mut general);
+        assert_eq!(fast.as_str(), general.as_str(), "specialised and general SM4 listings differ");
+        assert_eq!(a.is_ok(), b.is_ok(), "specialised and general SM4 listings end differently");
+    }
+}
+
 /// Direct3D 9 token streams (standalone `.o` or the program inside Aon9).
 pub fn d3d9(data: &[u8]) {
     use shaderscope::isa::d3d9;
@@ -137,6 +165,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("pica", pica),
     ("dxbc", dxbc),
     ("sm4", sm4),
+    ("sm4_specialised", sm4_specialised),
     ("d3d9", d3d9),
 ];
 

@@ -18,22 +18,34 @@
 
 /// Word types a [`Field`] applies to.
 pub trait Word: Copy {
-    /// The word widened to 128 bits.
-    fn wide(self) -> u128;
-    /// The low bits of a 128-bit value.
-    fn narrow(v: u128) -> Self;
+    /// Bits in the word.
+    const BITS: u32;
+    /// No bit set.
+    const ZERO: Self;
+    /// `self & mask`, shifted down by `shift` (`shift` below `BITS`).
+    fn extract(self, mask: Self, shift: u32) -> Self;
+    /// `self` shifted up by `shift` (below `BITS`), then `& mask`.
+    fn place(self, mask: Self, shift: u32) -> Self;
+    /// `width` ones (1 to `BITS`) shifted up by `shift` (below `BITS`), cut to the word.
+    fn ones(width: u32, shift: u32) -> Self;
 }
 
 macro_rules! word {
     ($($t:ty),*) => {$(
         impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
             #[inline]
-            fn wide(self) -> u128 {
-                self as u128
+            fn extract(self, mask: Self, shift: u32) -> Self {
+                (self & mask) >> shift
             }
             #[inline]
-            fn narrow(v: u128) -> Self {
-                v as $t
+            fn place(self, mask: Self, shift: u32) -> Self {
+                (self << shift) & mask
+            }
+            #[inline]
+            fn ones(width: u32, shift: u32) -> Self {
+                (<$t>::MAX >> (<$t>::BITS - width)) << shift
             }
         }
     )*};
@@ -64,38 +76,34 @@ impl Field {
         self.width != 0
     }
 
-    /// The field's bits within 128.
-    #[inline]
-    const fn mask128(self) -> u128 {
-        if self.width == 0 || self.shift >= 128 {
-            return 0;
-        }
-        let ones = if self.width >= 128 { u128::MAX } else { (1u128 << self.width) - 1 };
-        ones << self.shift
-    }
-
-    /// The bits this field occupies in a word.
+    /// The bits this field occupies in a word (the part of it that fits the word).
     #[inline]
     pub fn mask<W: Word>(self) -> W {
-        W::narrow(self.mask128())
+        let shift = u32::from(self.shift);
+        if self.width == 0 || shift >= W::BITS {
+            return W::ZERO;
+        }
+        W::ones(u32::from(self.width).min(W::BITS - shift), shift)
     }
 
     /// The field's value in `word`.
     #[inline]
     pub fn get<W: Word>(self, word: W) -> W {
-        if self.width == 0 || self.shift >= 128 {
-            return W::narrow(0);
+        let shift = u32::from(self.shift);
+        if self.width == 0 || shift >= W::BITS {
+            return W::ZERO;
         }
-        W::narrow((word.wide() & self.mask128()) >> self.shift)
+        word.extract(self.mask(), shift)
     }
 
     /// `value` placed in the field (bits that do not fit are dropped).
     #[inline]
     pub fn put<W: Word>(self, value: W) -> W {
-        if self.width == 0 || self.shift >= 128 {
-            return W::narrow(0);
+        let shift = u32::from(self.shift);
+        if self.width == 0 || shift >= W::BITS {
+            return W::ZERO;
         }
-        W::narrow((value.wide() << self.shift) & self.mask128())
+        value.place(self.mask(), shift)
     }
 
     /// The field (at most 64 bits wide) read from `bytes` as one little-endian bit string:
@@ -124,6 +132,9 @@ mod tests {
         assert_eq!(Field::NONE.get(u32::MAX), 0);
         assert_eq!(Field::NONE.put(7u32), 0);
         assert_eq!(Field::at(200, 4).get(u128::MAX), 0);
+        assert_eq!(Field::at(30, 4).get(u32::MAX), 3);
+        assert_eq!(Field::at(30, 4).mask::<u32>(), 0xc000_0000);
+        assert_eq!(Field::at(4, 8).get(0xabcu16), 0xab);
         assert_eq!(Field::at(28, 8).put(0xffu32), 0xf000_0000);
         assert_eq!(Field::at(14, 4).get_bits(&[0, 0xc0, 0x03]), 0xf);
         assert_eq!(Field::at(20, 8).get_bits(&[0xff, 0xff]), 0);

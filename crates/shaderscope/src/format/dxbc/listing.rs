@@ -29,7 +29,7 @@ use super::{Dxbc, Generation};
 use crate::any::DisasmOptions;
 use crate::error::{Error, Result};
 use crate::model::Stage;
-use crate::print::{Printer, Style};
+use crate::print::{Left, Printer, Right, Style};
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
@@ -146,7 +146,8 @@ struct Comments<'o, P: ?Sized> {
 
 impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     fn new(out: &'o mut P) -> Self {
-        Comments { out, line: String::new() }
+        // Room for the longest table row, so that a line's text does not grow piecemeal.
+        Comments { out, line: String::with_capacity(256) }
     }
 
     /// End the line being written; it shows the structure at `offset`.
@@ -472,9 +473,9 @@ enum Tail {
 impl fmt::Display for Tail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Tail::Member(at) => write!(f, "// Offset: {at:>4}"),
+            Tail::Member(at) => write!(f, "// Offset: {}", Right(at, 4)),
             Tail::Variable { start, size, used } => {
-                write!(f, "// Offset: {start:>4} Size: {size:>5}")?;
+                write!(f, "// Offset: {} Size: {}", Right(start, 4), Right(size, 5))?;
                 if !used {
                     f.write_str(" [unused]")?;
                 }
@@ -516,19 +517,19 @@ fn declaration<P: Printer + ?Sized>(
         n => format!("[{n}]"),
     };
     let text = if ty.class == 5 && decl.depth < 16 {
-        write!(c, "//{:indent$}struct", "")?;
+        write!(c, "//{}struct", Left("", indent))?;
         if let Some(n) = ty.name.as_ref().filter(|n| !n.is_empty()) {
             write!(c, " {}", n.text())?;
         }
         c.end(Some(ty.offset as u64))?;
-        write!(c, "//{:indent$}{{", "")?;
+        write!(c, "//{}{{", Left("", indent))?;
         c.end(None)?;
-        write!(c, "//{:1$}", "", indent + 4)?;
+        write!(c, "//{}", Left("", indent + 4))?;
         c.end(None)?;
         for (i, m) in ty.members.iter().enumerate() {
             let Some(mty) = r.ty(m.ty) else { continue };
             if i > 0 && mty.class == 5 {
-                write!(c, "//{:1$}", "", indent + 4)?;
+                write!(c, "//{}", Left("", indent + 4))?;
                 c.end(None)?;
             }
             let at = decl.start.wrapping_add(m.start);
@@ -546,7 +547,7 @@ fn declaration<P: Printer + ?Sized>(
     } else {
         format!("{} {}{array};", type_name(ty), decl.name)
     };
-    write!(c, "//{:indent$}{text:<width$}{}", "", decl.tail)?;
+    write!(c, "//{}{}{}", Left("", indent), Left(text, width), decl.tail)?;
     c.end(Some(decl.offset))
 }
 
@@ -613,11 +614,11 @@ fn resource_bindings<P: Printer + ?Sized>(
     for b in &r.bindings {
         write!(
             c,
-            "// {:<30} {:>10} {:>7} {:>11}",
-            b.name.text(),
-            binding_type(b),
-            binding_format(b),
-            binding_dimension(b)
+            "// {} {} {} {}",
+            Left(b.name.text(), 30),
+            Right(binding_type(b), 10),
+            Right(binding_format(b), 7),
+            Right(binding_dimension(b), 11)
         )?;
         let count: Cow<'_, str> = match b.bind_count {
             0 => "unbounded".into(),
@@ -626,16 +627,16 @@ fn resource_bindings<P: Printer + ?Sized>(
         let (upper, lower) = register_prefix(b);
         let [space, id] = b.space_id.unwrap_or([0, 0]);
         if sm51 {
-            write!(c, " {:>7}", format!("{upper}{id}"))?;
+            write!(c, " {}", Right(format!("{upper}{id}"), 7))?;
         }
         if fxc10 {
             let bind = match space {
                 0 => format!("{lower}{}", b.bind_point),
                 _ => format!("{lower}{},space{space}", b.bind_point),
             };
-            write!(c, " {bind:>14} {count:>6} ")?;
+            write!(c, " {} {} ", Right(bind, 14), Right(count, 6))?;
         } else {
-            write!(c, " {:>4} {count:>8}", b.bind_point)?;
+            write!(c, " {} {}", Right(b.bind_point, 4), Right(count, 8))?;
         }
         c.end(Some(b.offset as u64))?;
     }
@@ -792,11 +793,11 @@ impl fmt::Display for CbRow<'_> {
         });
         write!(
             f,
-            "// {:<10} {:<7} {:>9} {:>9}  ({})",
-            format!("c{}", m.target),
-            format!("cb{}", m.buffer),
-            m.start,
-            m.count,
+            "// {} {} {} {}  ({})",
+            Left(format!("c{}", m.target), 10),
+            Left(format!("cb{}", m.buffer), 7),
+            Right(m.start, 9),
+            Right(m.count, 9),
             conversion.join(",")
         )
     }
@@ -812,7 +813,7 @@ impl fmt::Display for RuntimeRow<'_> {
             0 => "Vertex Shader position offset".into(),
             k => format!("Unknown runtime constant {k}").into(),
         };
-        write!(f, "// {:<10} {what:>50}", format!("c{}", c.target))
+        write!(f, "// {} {}", Left(format!("c{}", c.target), 10), Right(what, 50))
     }
 }
 
@@ -824,10 +825,10 @@ impl fmt::Display for SamplerRow<'_> {
         let m = self.0;
         write!(
             f,
-            "// {:<14} {:<15} {:<16} ",
-            format!("s{}", m.target),
-            format!("s{}", m.sampler),
-            format!("t{}", m.resource)
+            "// {} {} {} ",
+            Left(format!("s{}", m.target), 14),
+            Left(format!("s{}", m.sampler), 15),
+            Left(format!("t{}", m.resource), 16)
         )
     }
 }
@@ -885,20 +886,25 @@ fn signature<P: Printer + ?Sized>(
             name_width -= stream.len().min(name_width);
             c.write_str(&stream)?;
         }
-        write!(c, "{:<name_width$} {:>5} ", e.name.text(), e.semantic_index)?;
+        write!(c, "{} {} ", Left(e.name.text(), name_width), Right(e.semantic_index, 5))?;
         // Outputs without an `o#` register (`oDepth`) show no mask, and only whether they are used.
         match special_output_register(system_value).filter(|_| is_output) {
             Some(register) => write!(
                 c,
-                "{:>6} {register:>8} {system_value_text:>8} {format:>format_width$} {:>6}",
-                "N/A",
-                if used_mask != 0 { "YES" } else { "NO" }
+                "{} {} {} {} {}",
+                Right("N/A", 6),
+                Right(register, 8),
+                Right(&system_value_text, 8),
+                Right(format, format_width),
+                Right(if used_mask != 0 { "YES" } else { "NO" }, 6)
             )?,
             None => write!(
                 c,
-                "  {} {:>8} {system_value_text:>8} {format:>format_width$}   {}",
+                "  {} {} {} {}   {}",
                 mask_text(e.mask),
-                e.register,
+                Right(e.register, 8),
+                Right(&system_value_text, 8),
+                Right(format, format_width),
                 mask_text(used_mask)
             )?,
         }
@@ -950,7 +956,7 @@ fn tessellation<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> f
     };
     c.line(chunk_at(st.offset), "// Tessellation Domain   # of control points")?;
     c.line(None, "// -------------------- --------------------")?;
-    write!(c, "// {domain:<20} {:>20}", st.get(30))?;
+    write!(c, "// {} {}", Left(domain, 20), Right(st.get(30), 20))?;
     c.end(word(33))?;
     c.line(None, "//")?;
     if stage == Stage::Hull {
@@ -970,7 +976,7 @@ fn tessellation<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> f
         };
         c.line(chunk_at(st.offset), "// Tessellation Output Primitive  Partitioning Type ")?;
         c.line(None, "// ------------------------------ ------------------")?;
-        write!(c, "// {primitive:<30} {partitioning:<18}")?;
+        write!(c, "// {} {}", Left(primitive, 30), Left(partitioning, 18))?;
         c.end(word(31))?;
         c.line(None, "//")?;
     }
@@ -988,7 +994,15 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
          // ------------------------------ ---- --------- ------- -------\n",
     )?;
     for (i, t) in ifce.class_types.iter().enumerate() {
-        write!(c, "// {:<30} {i:>4} {:>9} {:>7} {:>7}", t.name.text(), t.cb_stride, t.texture, t.sampler)?;
+        write!(
+            c,
+            "// {} {} {} {} {}",
+            Left(t.name.text(), 30),
+            Right(i, 4),
+            Right(t.cb_stride, 9),
+            Right(t.texture, 7),
+            Right(t.sampler, 7)
+        )?;
         c.end(Some(t.offset as u64))?;
     }
     c.line(None, "//")?;
@@ -1003,13 +1017,13 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
             let slot = |v: u16| if v == 0xFFFF { "-".to_string() } else { v.to_string() };
             write!(
                 c,
-                "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
-                ci.name.text(),
-                ci.ty,
-                ci.cb,
-                ci.cb_offset,
-                slot(ci.texture),
-                slot(ci.sampler)
+                "// {} {} {} {} {} {}",
+                Left(ci.name.text(), 27),
+                Right(ci.ty, 4),
+                Right(ci.cb, 2),
+                Right(ci.cb_offset, 9),
+                Right(slot(ci.texture), 7),
+                Right(slot(ci.sampler), 7)
             )?;
             c.end(Some(ci.offset as u64))?;
         }
@@ -1029,14 +1043,14 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
         } else {
             format!("{}-{}", start, start.saturating_add(slot.span - 1))
         };
-        write!(c, "// | Type ID  |   {span:<6}|")?;
+        write!(c, "// | Type ID  |   {}|", Left(span, 6))?;
         for t in &slot.type_ids {
-            write!(c, "{t:<5}")?;
+            write!(c, "{}", Left(*t, 5))?;
         }
         c.end(Some(slot.offset as u64))?;
         c.write_str("// | Table ID |         |")?;
         for t in &slot.table_ids {
-            write!(c, "{t:<5}")?;
+            write!(c, "{}", Left(*t, 5))?;
         }
         c.end(None)?;
         c.line(None, "// +----------+---------+---------------------------------------")?;
