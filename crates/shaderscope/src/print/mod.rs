@@ -43,7 +43,9 @@
 use std::fmt;
 
 pub mod float;
+mod line;
 mod text;
+pub use line::{Line, Mark, Short};
 pub use text::TextBuf;
 pub(crate) use text::decimal;
 
@@ -113,25 +115,70 @@ pub trait Printer: fmt::Write {
         self.reset();
         Ok(())
     }
+    /// Write a whole [`Line`]: its text, with the hooks its marks give at their positions
+    /// (styles, operand boundaries). Sinks that ignore styles and operands may copy the text
+    /// at once.
+    fn write_line(&mut self, line: &Line) -> fmt::Result {
+        let text = line.as_str();
+        let mut at = 0;
+        for &(pos, mark) in line.marks() {
+            let pos = (pos as usize).clamp(at, text.len());
+            if pos > at {
+                self.write_str(text.get(at..pos).unwrap_or(""))?;
+            }
+            at = pos;
+            match mark {
+                Mark::Style(s) => self.style(s),
+                Mark::Reset => self.reset(),
+                Mark::StartOperand => self.start_operand(),
+                Mark::EndOperand => self.end_operand(),
+            }
+        }
+        match text.get(at..) {
+            Some(rest) if !rest.is_empty() => self.write_str(rest),
+            _ => Ok(()),
+        }
+    }
 }
 
-impl Printer for TextBuf {}
+/// Plain text: styles and operands leave no trace, so a marked line is its text.
+impl Printer for TextBuf {
+    #[inline]
+    fn write_line(&mut self, line: &Line) -> fmt::Result {
+        // A line holds whole UTF-8 sequences only, as this buffer does.
+        self.push_utf8(line.bytes());
+        Ok(())
+    }
+}
 
 impl<P: Printer + ?Sized> Printer for &mut P {
+    #[inline]
     fn start_line(&mut self, offset: Option<u64>) {
         (**self).start_line(offset)
     }
+    #[inline]
     fn style(&mut self, style: Style) {
         (**self).style(style)
     }
+    #[inline]
     fn reset(&mut self) {
         (**self).reset()
     }
+    #[inline]
     fn start_operand(&mut self) {
         (**self).start_operand()
     }
+    #[inline]
     fn end_operand(&mut self) {
         (**self).end_operand()
+    }
+    #[inline]
+    fn styled(&mut self, style: Style, text: &str) -> fmt::Result {
+        (**self).styled(style, text)
+    }
+    #[inline]
+    fn write_line(&mut self, line: &Line) -> fmt::Result {
+        (**self).write_line(line)
     }
 }
 

@@ -27,6 +27,12 @@ impl TextBuf {
         self.0.extend_from_slice(s.as_bytes());
     }
 
+    /// Append bytes that are whole UTF-8 sequences (a [`Line`](super::Line)'s text).
+    #[inline]
+    pub(crate) fn push_utf8(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+
     /// Length in bytes.
     #[inline]
     pub fn len(&self) -> usize {

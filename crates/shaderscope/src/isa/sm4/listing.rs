@@ -29,12 +29,12 @@
 
 use super::decode::{Components, Instruction, Modifier, Operand, Program, operand_type as ot};
 use super::names;
-use super::numfmt::{self, write_hex8, write_i64, write_int};
+use super::numfmt::{write_hex8, write_i64, write_int};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
-use crate::print::{Printer, Style, write_hex, write_spaces};
+use crate::print::{Line, Printer, Short, Style, write_hex, write_spaces};
 use std::fmt;
 
 /// The parts of fxc's text that do not come from the token stream, and the columns this tool
@@ -177,7 +177,8 @@ fn write_program<P: Printer + ?Sized>(
 /// words. Blocks that print nothing (comments, debug data) give no record; an unknown opcode
 /// gives one with its words and no text.
 pub fn records(program: &Program<'_>, style: &ListingStyle) -> Result<Vec<InstructionRecord>> {
-    let mut l = Lister::new(program, style, Capture::default());
+    let mut capture = Capture::default();
+    let mut l = Lister::new(program, style, &mut capture);
     let mut out = Vec::new();
     for inst in program.instructions() {
         let inst = inst?;
@@ -198,13 +199,17 @@ fn prints_line(inst: &Instruction<'_>) -> bool {
         || matches!(inst.custom_data_class(), Some(3 | 4))
 }
 
-/// The printer of one program: its settings, the block depth, and the sink.
+/// The printer of one program: its settings, the block depth, the line being built, and the
+/// sink.
 ///
-/// Every piece of text is a `&str` that exists already (a name from a table, a number or a
-/// component selection from [`numfmt::decimal_text`] and [`COMPONENTS`]), so a token costs
-/// one write per piece and nothing is built or checked on the way.
-struct Lister<P> {
-    out: P,
+/// Each line is built in a [`Line`] (the text and the marks of its tokens) and handed to the
+/// sink whole when the next begins or the instruction ends; a line cut short by a decoding
+/// error is handed over as it is.
+struct Lister<'o, P: ?Sized> {
+    line: Line,
+    /// The sink, borrowed: its methods are then called directly (through a `&mut &mut P`,
+    /// the standard library's forwarding impl would be a call per piece of text).
+    out: &'o mut P,
     style: ListingStyle,
     sm51: bool,
     /// Absolute offset of the version token.
@@ -217,9 +222,10 @@ struct Lister<P> {
     plain_registers: bool,
 }
 
-impl<P: Printer> Lister<P> {
-    fn new(program: &Program<'_>, style: &ListingStyle, out: P) -> Self {
+impl<'o, P: Printer + ?Sized> Lister<'o, P> {
+    fn new(program: &Program<'_>, style: &ListingStyle, out: &'o mut P) -> Self {
         Lister {
+            line: Line::new(),
             out,
             style: *style,
             sm51: program.is_sm51(),
@@ -241,36 +247,43 @@ impl<P: Printer> Lister<P> {
     /// Text, in the current style.
     #[inline]
     fn text(&mut self, s: &str) {
-        if self.out.write_str(s).is_err() {
-            self.refused = true;
-        }
+        self.line.push_str(s);
     }
 
     /// The next text is in `style`.
     #[inline]
     fn begin(&mut self, style: Style) {
-        self.out.style(style);
+        self.line.style(style);
     }
 
     /// The next text is unstyled.
     #[inline]
     fn end(&mut self) {
-        self.out.reset();
+        self.line.reset();
     }
 
     #[inline]
     fn start_operand(&mut self) {
-        self.out.start_operand();
+        self.line.start_operand();
     }
 
     #[inline]
     fn end_operand(&mut self) {
-        self.out.end_operand();
+        self.line.end_operand();
     }
 
+    /// Hand the line built so far to the sink.
+    fn flush(&mut self) {
+        if !self.line.is_empty() && self.line.flush(self.out).is_err() {
+            self.refused = true;
+        }
+    }
+
+    /// A new line, showing the input at `offset`, begins (the one before goes to the sink).
     #[inline]
     fn start_line(&mut self, offset: Option<u64>) {
-        self.out.start_line(offset);
+        self.flush();
+        self.line.start(offset);
     }
 
     /// A whole token in `style`.
@@ -299,12 +312,7 @@ impl<P: Printer> Lister<P> {
     /// `v` in decimal, in the current style.
     #[inline]
     fn number(&mut self, v: u64) {
-        match numfmt::decimal_text(v) {
-            Some(text) => self.short(text),
-            None => {
-                let _ = numfmt::write_u64(self, v);
-            }
-        }
+        self.line.push_u64(v);
     }
 
     /// `v` in decimal as a [`Style::Literal`] token.
@@ -352,6 +360,7 @@ impl<P: Printer> Lister<P> {
         self.number(u64::from(program.minor));
         self.end();
         self.text("\n");
+        self.flush();
     }
 
     /// One instruction's line (or lines, for an immediate constant buffer); nothing for a
@@ -370,6 +379,7 @@ impl<P: Printer> Lister<P> {
                 self.raw(inst);
             }
             self.text("\n");
+            self.flush();
             return self.check();
         };
         if !prints_line(inst) {
@@ -388,21 +398,31 @@ impl<P: Printer> Lister<P> {
         if self.indent > 0 {
             let _ = write_spaces(self, 2 * self.indent);
         }
-        match info.format {
-            Format::Inst => self.instruction(inst, info)?,
-            Format::Sync => self.sync(inst),
-            Format::InterfaceCall => self.interface_call(inst)?,
+        let printed = match info.format {
+            Format::Inst => self.instruction(inst, info),
+            Format::Sync => {
+                self.sync(inst);
+                Ok(())
+            }
+            Format::InterfaceCall => self.interface_call(inst),
             Format::Phase => {
                 self.token(Style::Mnemonic, info.mnemonic);
                 self.text(" ");
+                Ok(())
             }
-            Format::CustomData => self.custom_data(inst)?,
-            Format::Decl(d) => self.declaration(inst, info, d)?,
+            Format::CustomData => self.custom_data(inst),
+            Format::Decl(d) => self.declaration(inst, info, d),
+        };
+        if let Err(e) = printed {
+            // What was printed of the line stays.
+            self.flush();
+            return Err(e);
         }
         if self.style.raw {
             self.raw(inst);
         }
         self.text("\n");
+        self.flush();
         if info.has(flag::OPEN) || info.has(flag::ELSE) {
             self.indent += 1;
         }
@@ -422,7 +442,10 @@ impl<P: Printer> Lister<P> {
 
     fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
         self.begin(Style::Mnemonic);
-        self.text(info.mnemonic);
+        match super::opcodes::mnemonic_short(inst.opcode) {
+            Some(m) => self.line.push_short(m),
+            None => self.text(info.mnemonic),
+        }
         if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
             self.text(if inst.test_nonzero() { "_nz" } else { "_z" });
         }
@@ -470,7 +493,9 @@ impl<P: Printer> Lister<P> {
         if precise != 0 {
             // The letters of the destination components marked precise.
             self.text(" [precise(");
-            self.text(components_text(Components::Mask(precise)).and_then(|t| t.get(1..)).unwrap_or(""));
+            self.text(
+                components_text(Components::Mask(precise)).and_then(|t| t.as_str().get(1..)).unwrap_or(""),
+            );
             self.text(")]");
         }
         // The operands the table lists: tokens after them are not operands. A source shows
@@ -549,7 +574,7 @@ impl<P: Printer> Lister<P> {
         let tok0 = t.first()?.get();
         let dim = OPERAND_INDEX_DIMENSION.get(tok0) as usize;
         let ty = OPERAND_TYPE.get(tok0) as u8;
-        let (name, shape) = register(ty, self.sm51);
+        let shape = register(ty, self.sm51).1;
         let immediate_indices = OPERAND_INDEX_REPRESENTATION.iter().take(dim).all(|f| f.get(tok0) == 0);
         // Immediates are never `Attached`; 2D inputs and outputs bracket their first index.
         if OPERAND_EXTENDED.get(tok0) != 0
@@ -564,7 +589,7 @@ impl<P: Printer> Lister<P> {
         let index = t.get(1..1 + dim)?;
         self.start_operand();
         self.begin(register_style(ty));
-        self.short(name);
+        self.line.push_short(register_text(ty, self.sm51));
         for (i, v) in index.iter().enumerate() {
             if i > 0 {
                 self.text("[");
@@ -638,10 +663,10 @@ impl<P: Printer> Lister<P> {
             }
             _ => {}
         }
-        let (name, shape) = register(o.ty, self.sm51);
+        let shape = register(o.ty, self.sm51).1;
         let style = register_style(o.ty);
         self.begin(style);
-        self.short(name);
+        self.line.push_short(register_text(o.ty, self.sm51));
         match shape {
             Shape::Attached => self.indices_attached(o, decl, style)?,
             Shape::Bracketed => {
@@ -706,7 +731,7 @@ impl<P: Printer> Lister<P> {
     #[inline]
     fn components(&mut self, c: Components) {
         if let Some(text) = components_text(c) {
-            self.short(text);
+            self.line.push_short(text);
         }
     }
 
@@ -1234,7 +1259,7 @@ impl<P: Printer> Lister<P> {
 
 /// The listing's number and float writers write through the lister, which notes a sink that
 /// refuses text (reported after the line); this never fails.
-impl<P: Printer> fmt::Write for Lister<P> {
+impl<P: Printer + ?Sized> fmt::Write for Lister<'_, P> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.short(s);
@@ -1242,56 +1267,86 @@ impl<P: Printer> fmt::Write for Lister<P> {
     }
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
-        if self.out.write_char(c).is_err() {
-            self.refused = true;
-        }
+        let mut b = [0u8; 4];
+        self.line.push_str(c.encode_utf8(&mut b));
         Ok(())
     }
 }
 
 /// The text of a component selection: a `.` and the letters (`None` for none).
-fn components_text(c: Components) -> Option<&'static str> {
-    match c {
-        Components::Mask(m) => MASKS.get(usize::from(m)).copied().filter(|t| !t.is_empty()),
+fn components_text(c: Components) -> Option<&'static Short<8>> {
+    let at = match c {
+        Components::Mask(0) | Components::Zero | Components::One | Components::N => return None,
+        Components::Mask(m) => usize::from(m & 15),
         Components::Swizzle([x, y, z, w]) => {
-            let at = 5 * usize::from((x & 3) | (y & 3) << 2 | (z & 3) << 4 | (w & 3) << 6);
-            COMPONENTS.get(at..at + 5)
+            16 + usize::from((x & 3) | (y & 3) << 2 | (z & 3) << 4 | (w & 3) << 6)
         }
-        Components::Select(v) => {
-            // `.x` is the start of the swizzle `.xxxx`, `.y` of `.yyyy`, …
-            let at = 5 * usize::from(v & 3) * 0x55;
-            COMPONENTS.get(at..at + 2)
-        }
-        Components::Zero | Components::One | Components::N => None,
-    }
+        Components::Select(v) => 16 + 256 + usize::from(v & 3),
+    };
+    COMPONENTS.get(at)
 }
 
-/// Write masks, by mask (bit 0 x … bit 3 w).
-const MASKS: [&str; 16] = [
-    "", ".x", ".y", ".xy", ".z", ".xz", ".yz", ".xyz", ".w", ".xw", ".yw", ".xyw", ".zw", ".xzw", ".yzw",
-    ".xyzw",
-];
+/// Every component selection: the 16 write masks (bit 0 x … bit 3 w), the 256 swizzles by
+/// the swizzle byte of the operand token (two bits a component, x lowest), the 4 selects.
+static COMPONENTS: [Short<8>; 16 + 256 + 4] = component_texts();
 
-/// Every swizzle, `.xxxx` to `.wwww`, five bytes each, by the swizzle byte of the operand
-/// token (two bits a component, x lowest).
-const COMPONENTS: &str = match std::str::from_utf8(&swizzles()) {
-    Ok(s) => s,
-    Err(_) => "",
-};
-
-/// The bytes of [`COMPONENTS`].
 // Only evaluated at compile time: an index out of range fails the build.
 #[allow(clippy::indexing_slicing)]
-const fn swizzles() -> [u8; 5 * 256] {
-    let mut t = [b'.'; 5 * 256];
-    let mut s = 0;
-    while s < 256 {
+const fn component_texts() -> [Short<8>; 16 + 256 + 4] {
+    const XYZW: &[u8; 4] = b"xyzw";
+    let mut t = [Short::new(""); 16 + 256 + 4];
+    let mut m = 1;
+    while m < 16 {
+        let mut b = [b'.'; 5];
+        let mut n = 1;
         let mut c = 0;
         while c < 4 {
-            t[5 * s + 1 + c] = b"xyzw"[(s >> (2 * c)) & 3];
+            if m & (1 << c) != 0 {
+                b[n] = XYZW[c];
+                n += 1;
+            }
             c += 1;
         }
+        t[m] = Short::from_ascii(b.split_at(n).0);
+        m += 1;
+    }
+    let mut s = 0;
+    while s < 256 {
+        let b = [b'.', XYZW[s & 3], XYZW[(s >> 2) & 3], XYZW[(s >> 4) & 3], XYZW[(s >> 6) & 3]];
+        t[16 + s] = Short::from_ascii(&b);
         s += 1;
+    }
+    let mut c = 0;
+    while c < 4 {
+        t[16 + 256 + c] = Short::from_ascii(&[b'.', XYZW[c]]);
+        c += 1;
+    }
+    t
+}
+
+/// A register file's name as a table text ([`register`]).
+#[inline]
+fn register_text(t: u8, sm51: bool) -> &'static Short<32> {
+    REGISTER_TEXTS
+        .get(usize::from(sm51))
+        .and_then(|r| r.get(usize::from(t)))
+        .unwrap_or(&UNKNOWN_REGISTER_TEXT)
+}
+
+/// The names of [`REGISTERS`] as table texts.
+static REGISTER_TEXTS: [[Short<32>; 43]; 2] = [register_texts(false), register_texts(true)];
+
+/// The name of a number the format does not define, as a table text.
+const UNKNOWN_REGISTER_TEXT: Short<32> = Short::new(UNKNOWN_REGISTER.0);
+
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn register_texts(sm51: bool) -> [Short<32>; 43] {
+    let mut t = [UNKNOWN_REGISTER_TEXT; 43];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = Short::new(register_name(i as u8, sm51).0);
+        i += 1;
     }
     t
 }

@@ -155,6 +155,7 @@ macro_rules! opcodes {
     };
 }
 
+use crate::print::Short;
 use Decl as D;
 use Format::{CustomData, Decl as Dcl, Inst, InterfaceCall, Phase, Sync};
 use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST};
@@ -425,6 +426,27 @@ const fn build_index() -> [u8; MAX_OPCODE + 1] {
 pub fn info(opcode: u16) -> Option<&'static OpInfo> {
     let row = *INDEX.get(usize::from(opcode))?;
     TABLE.get(usize::from(row))
+}
+
+/// The mnemonics of the table's rows as table texts, for the listing.
+static MNEMONICS: [Short<32>; TABLE.len()] = mnemonics();
+
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn mnemonics() -> [Short<32>; TABLE.len()] {
+    let mut t = [Short::new(""); TABLE.len()];
+    let mut row = 0;
+    while row < TABLE.len() {
+        t[row] = Short::new(TABLE[row].mnemonic);
+        row += 1;
+    }
+    t
+}
+
+/// fxc's mnemonic of a defined opcode, as a table text.
+pub(crate) fn mnemonic_short(opcode: u16) -> Option<&'static Short<32>> {
+    let row = *INDEX.get(usize::from(opcode))?;
+    MNEMONICS.get(usize::from(row))
 }
 
 /// Every row of the table, in opcode order.
