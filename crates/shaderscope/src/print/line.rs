@@ -108,7 +108,8 @@ impl<const N: usize> Short<N> {
 /// Room kept after the text, so that a [`Short`] always fits without a check of its own.
 const SLACK: usize = 64;
 
-/// One line of a listing being built (see the [module documentation](self)).
+/// One line of a listing being built: its text, the marks of its tokens, and the input offset
+/// it shows.
 #[derive(Debug, Clone)]
 pub struct Line {
     /// The text, then zeros (at least [`SLACK`] of them).
