@@ -6,31 +6,40 @@
 //! ```
 
 use shaderscope::File;
+use std::fmt::Write;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: shbin_dvles FILE.shbin")?;
-    let bytes = std::fs::read(&path)?;
-    let File::Shbin(file) = shaderscope::parse(&bytes)? else {
-        return Err(format!("{path} is not a 3DS shader file").into());
+    let mut text = String::new();
+    run(&std::fs::read(&path)?, &mut text)?;
+    print!("{text}");
+    Ok(())
+}
+
+/// Each DVLE: where it is, its stage and entry range, uniforms, outputs and instructions.
+pub fn run(bytes: &[u8], out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
+    let File::Shbin(file) = shaderscope::parse(bytes)? else {
+        return Err("not a 3DS shader file".into());
     };
     for dvle in file.dvles() {
         let stage = dvle.stage().map_or("unknown", |s| s.name());
         let at = dvle.offset().unwrap_or(dvle.base);
-        println!(
+        writeln!(
+            out,
             "DVLE {} at 0x{at:x}: {stage} shader, entry 0x{:x}..0x{:x}",
             dvle.index, dvle.dvle.main, dvle.dvle.endmain
-        );
+        )?;
         let names = dvle.names();
         for u in &names.uniforms {
-            println!("  uniform {:<24} {}", u.name, u.registers());
+            writeln!(out, "  uniform {:<24} {}", u.name, u.registers())?;
         }
         for o in &names.outputs {
             let semantic =
                 o.semantic_name().map_or_else(|| format!("semantic {}", o.semantic), str::to_string);
-            println!("  output  o{:<23} {semantic}", o.register);
+            writeln!(out, "  output  o{:<23} {semantic}", o.register)?;
         }
         for r in dvle.records() {
-            println!("  0x{:06x}  {:08x}  {}", r.offset, r.words.first().copied().unwrap_or(0), r.text);
+            writeln!(out, "  0x{:06x}  {:08x}  {}", r.offset, r.words.first().copied().unwrap_or(0), r.text)?;
         }
     }
     Ok(())
