@@ -33,7 +33,7 @@
 mod annotate;
 pub mod checksum;
 pub mod chunks;
-pub mod container;
+mod container;
 mod json;
 pub mod listing;
 // `program::print` (into a `TextBuf`) is no longer called: the listing goes through one printer.
@@ -56,7 +56,7 @@ use crate::error::{Error, Result};
 use crate::model::{Finding, Part, Stage};
 use crate::print::Printer;
 use crate::toolkit::Endian;
-pub use container::{Chunk, FourCC, Frame, Header, Layout};
+pub use container::{CHUNK_HEADER_SIZE, Chunk, FourCC, Frame, HEADER_SIZE, Header, Layout};
 use signature::{ElementLayout, Signature, SignatureKind};
 
 /// The SM4/5 program of a SHDR/SHEX chunk: its version and tokens, not yet decoded.
