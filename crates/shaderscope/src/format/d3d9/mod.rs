@@ -88,7 +88,8 @@ impl<'a> D3d9File<'a> {
     }
 }
 
-/// Parse a standalone program for the CLI.
+/// Parse a standalone program as a boxed [`Container`] ([`crate::parse`] gives the same model
+/// as a [`crate::File`]).
 pub fn parse_any(data: &[u8]) -> Result<Box<dyn Container + '_>> {
     Ok(Box::new(D3d9File::parse(data)?))
 }

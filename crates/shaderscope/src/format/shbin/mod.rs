@@ -5,9 +5,10 @@
 //! [`dvlb::Layout`]); [`Dvlb::write`] gives the same bytes back for an unmodified file and a
 //! picasso-style layout for a model built in code ([`build`]). The fixed headers are declared
 //! once in [`headers`]; writers place structures through
-//! [`toolkit::layout`](crate::toolkit::layout). [`parse_any`] wraps any of the four kinds in a
-//! [`Container`] for the CLI; [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]:
-//! stage, uniforms, outputs, listing, instruction records).
+//! [`toolkit::layout`](crate::toolkit::layout). [`ShaderFile`] holds any of the four kinds and
+//! is the [`Container`] that [`crate::parse`] returns for them (as [`crate::File::Shbin`]);
+//! [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]: stage, uniforms, outputs,
+//! listing, instruction records).
 //!
 //! ```
 //! use shaderscope::format::shbin::{self, Dvlb, ShaderFile};
@@ -134,7 +135,8 @@ impl ShaderFile {
     }
 }
 
-/// Parse any 3DS shader file for the CLI.
+/// Parse any 3DS shader file as a boxed [`Container`] ([`crate::parse`] gives the same model
+/// as a [`crate::File`]).
 pub fn parse_any(data: &[u8], format: Format) -> Result<Box<dyn Container + '_>> {
     Ok(Box::new(ShaderFile::parse(data, format)?))
 }
