@@ -24,7 +24,7 @@ fn src_dir() -> PathBuf {
 /// `file` (the module `path`) and every public module under it, in declaration order.
 fn walk(src: &Path, file: &Path, path: &str, out: &mut Vec<Module>) {
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let rel = file.strip_prefix(src).unwrap_or(file).display().to_string();
+    let rel = file.strip_prefix(src).unwrap_or(file).display().to_string().replace('\\', "/");
     out.push(Module { path: path.to_string(), file: rel, runnable: runnable_examples(&text) > 0 });
     let is_root = matches!(file.file_name().and_then(|n| n.to_str()), Some("lib.rs" | "mod.rs"));
     let dir = if is_root { file.parent().unwrap_or(src).to_path_buf() } else { file.with_extension("") };
