@@ -2,7 +2,29 @@
 //!
 //! Every magic of the product is recognised here, including the ones this build cannot read
 //! yet, so that the CLI can say plainly "this is a SHARCFB archive; reading it is not
-//! implemented in this build" instead of "unknown file".
+//! implemented in this build" instead of "unknown file". [`crate::parse`] calls [`detect`]
+//! first; call it directly to sort files without parsing them.
+//!
+//! ```
+//! use shaderscope::detect::{Format, d3d9_version, detect};
+//!
+//! assert_eq!(detect(b"DXBC\0\0\0\0"), Some(Format::Dxbc));
+//! // Direct3D 9 bytecode has no magic: its first token is the version (here vs_2_0).
+//! assert_eq!(detect(&[0x00, 0x02, 0xfe, 0xff]), Some(Format::D3d9));
+//! assert_eq!(d3d9_version(&[0x00, 0x02, 0xfe, 0xff]), Some(('v', 2, 0)));
+//! // Base64 text whose first bytes decode to "DVLB".
+//! assert_eq!(detect(b"RFZMQgEAAAA="), Some(Format::Csdr));
+//! assert_eq!(detect(b"\x7fELF"), None);
+//!
+//! // Known, but not read by this build.
+//! let sharc = detect(b"SHAB\0\0\0\0");
+//! assert_eq!(sharc.map(|f| (f.name(), f.supported())), Some(("sharcfb", false)));
+//! assert_eq!(
+//!     shaderscope::parse(b"SHAB\0\0\0\0").unwrap_err().to_string(),
+//!     "unsupported Wii U AGL shader archive (SHARCFB) at offset 0x0: \
+//!      recognised, but reading it is not implemented in this build"
+//! );
+//! ```
 
 use serde::Serialize;
 

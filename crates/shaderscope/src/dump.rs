@@ -3,7 +3,38 @@
 //! A container fills an [`Annotations`] with sections (titles over a byte range) and fields
 //! (the bytes of one value and what they mean). [`Annotations::render`] prints them as
 //! `offset | hex | meaning`, wasm-tools style, and shows every byte no field claims as
-//! `(unclaimed)`, so nothing in the file is ever hidden.
+//! `(unclaimed)`, so nothing in the file is ever hidden. Every format fills one through
+//! [`Container::annotate`](crate::Container::annotate).
+//!
+//! ```
+//! use shaderscope::dump::Annotations;
+//!
+//! let data = b"DVLB\x01\0\0\0\x10\0\0\0\xee\xee";
+//! let mut a = Annotations::new();
+//! a.section(0, 12, "DVLB header");
+//! a.field(0, 4, "magic \"DVLB\"");
+//! a.field(4, 4, "DVLE count: 1");
+//! let mut text = String::new();
+//! a.render(data, &mut text);
+//! assert_eq!(
+//!     text,
+//!     "  0x0000 |                         | == DVLB header (0x0..0xc)\n\
+//!      \x20 0x0000 | 44 56 4c 42             | magic \"DVLB\"\n\
+//!      \x20 0x0004 | 01 00 00 00             | DVLE count: 1\n\
+//!      \x20 0x0008 | 10 00 00 00 ee ee       | (unclaimed)\n"
+//! );
+//!
+//! // A whole file, annotated by its format.
+//! use shaderscope::Container;
+//! let bytes = shaderscope::shbin::build::example_vertex_shader();
+//! let mut a = Annotations::new();
+//! shaderscope::parse(&bytes)?.annotate(&mut a);
+//! let mut text = String::new();
+//! a.render(&bytes, &mut text);
+//! assert_eq!(text.lines().nth(3), Some("  0x0008 | 8c 00 00 00             | DVLE 0 offset: 0x8c"));
+//! assert!(!text.contains("(unclaimed)"));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use std::fmt::Write;
 

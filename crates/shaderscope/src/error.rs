@@ -4,6 +4,21 @@
 //! where the problem is, and why. `Display` reads like
 //! `truncated DVLE header at offset 0x1c4 (need 64 bytes, have 12)`.
 //! The payload is boxed so that `Result<T>` stays small on the happy path.
+//!
+//! ```
+//! use shaderscope::{Error, ErrorKind};
+//! use shaderscope::format::shbin::Dvlb;
+//!
+//! // A DVLB cut short inside its header.
+//! let e = Dvlb::parse(b"DVLB\x01\0").unwrap_err();
+//! assert_eq!(e.to_string(), "truncated DVLB header at offset 0x0 (need 8 bytes, have 6)");
+//! assert_eq!((e.offset(), e.what()), (0, "DVLB header"));
+//! assert_eq!(e.kind(), &ErrorKind::Truncated { need: 8, have: 6 });
+//!
+//! // An error found in an embedded blob, moved to where the blob sits in the file.
+//! let e = Error::truncated(0x1c4, "DVLE header", 64, 12).context("DVLB 1 ").rebase(0x100);
+//! assert_eq!(e.to_string(), "truncated DVLB 1 DVLE header at offset 0x2c4 (need 64 bytes, have 12)");
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;

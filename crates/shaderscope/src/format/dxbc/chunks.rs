@@ -1,5 +1,33 @@
 //! The smaller chunks: STAT (statistics), SFI0 (required features), IFCE (class linkage),
 //! Aon9 (the Direct3D 9 program of `*_level_9_x` targets) and RTS0 (root signature).
+//! [`Dxbc::parse`](super::Dxbc::parse) parses the first chunk of each kind into
+//! [`Dxbc::stat`](super::Dxbc::stat), [`Dxbc::sfi0`](super::Dxbc::sfi0), … and keeps the error
+//! of one that does not parse.
+//!
+//! ```
+//! use shaderscope::format::dxbc::{Dxbc, chunks::STAT_FIELDS, write::Builder};
+//!
+//! let mut stat = [0u32; 37];
+//! stat[0] = 12; // instruction_count
+//! stat[1] = 3; // temp_register_count
+//! let stat: Vec<u8> = stat.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let mut b = Builder::new();
+//! b.push(*b"STAT", stat).push(*b"SFI0", (0x11u64 | 1 << 40).to_le_bytes().to_vec());
+//! let bytes = b.finish()?;
+//! let d = Dxbc::parse(&bytes)?;
+//! let stat = d.stat.as_ref().unwrap();
+//! assert_eq!((stat.instruction_count(), STAT_FIELDS[1], stat.get(1)), (12, "temp_register_count", 3));
+//! assert_eq!(d.sfi0.as_ref().unwrap().names(), ["doubles", "minimum_precision", "bit_40"]);
+//!
+//! // An SFI0 of four bytes: the container still parses, the chunk's error is kept.
+//! b.chunks[1].data = vec![1, 0, 0, 0].into();
+//! let bytes = b.finish()?;
+//! let d = Dxbc::parse(&bytes)?;
+//! assert!(d.sfi0.is_none());
+//! let (index, e) = &d.chunk_errors[0];
+//! assert_eq!((*index, e.to_string().as_str()), (1, "truncated SFI0 flags at offset 0xcc (need 8 bytes, have 4)"));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use crate::toolkit::raw::{LittleEndian, U32};

@@ -53,7 +53,28 @@ impl Layout {
     }
 }
 
-/// The parsed container frame.
+/// The parsed container frame: the header, the chunk index and every chunk header, read in
+/// place, and where they sit ([`Frame::layout`]). [`Dxbc::parse`](super::Dxbc::parse) starts
+/// here and then parses the chunks it models.
+///
+/// ```
+/// use shaderscope::format::dxbc::{Frame, HEADER_SIZE, write::Builder};
+///
+/// let mut b = Builder::new();
+/// b.push(*b"PRIV", b"abc".to_vec());
+/// let bytes = b.finish()?;
+/// let frame = Frame::parse(&bytes)?;
+/// let chunk = &frame.chunks[0];
+/// assert_eq!((&chunk.fourcc.0, chunk.offset, chunk.data), (b"PRIV", HEADER_SIZE + 4, &b"abc"[..]));
+/// // The byte that pads the chunk to four belongs to no structure: the layout keeps it.
+/// assert_eq!(frame.header.total_size.get(), 48);
+/// assert_eq!(frame.layout().filler, [(47, vec![0])]);
+/// assert_eq!(
+///     Frame::parse(&bytes[..40]).unwrap_err().to_string(),
+///     "truncated DXBC container at offset 0x0 (need 48 bytes, have 40)"
+/// );
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Frame<'a> {
     /// The whole input.

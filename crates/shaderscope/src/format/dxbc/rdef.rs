@@ -8,6 +8,38 @@
 //!   sizes (60, 24, 32, 40, 36, 12, 0); variables are 40 bytes (texture and sampler ranges
 //!   follow), types 36 bytes and carry a name;
 //! * SM5.1: the same, but bindings are 40 bytes (register space and range ID follow).
+//!
+//! Every name is read where the tables point, and every record knows its absolute offset.
+//! [`Dxbc::parse`](super::Dxbc::parse) parses the first RDEF into
+//! [`Dxbc::rdef`](super::Dxbc::rdef); [`super::reflect`] names the numbers.
+//!
+//! ```
+//! use shaderscope::format::dxbc::{rdef::Rdef, reflect};
+//!
+//! // An SM4 pixel-shader RDEF with no constant buffer and one sampler bound to s0.
+//! let mut rdef = Vec::new();
+//! for w in [0u32, 0, 1, 28, 0xffff_0400, 0, 67] {
+//!     rdef.extend(w.to_le_bytes()); // counts and offsets, ps_4_0, flags, creator at 67
+//! }
+//! for w in [60u32, 3, 0, 0, 0, 0, 1, 0] {
+//!     rdef.extend(w.to_le_bytes()); // name at 60, D3D_SIT_SAMPLER, register 0, 1 register
+//! }
+//! rdef.extend(b"linear\0Microsoft (R) HLSL Shader Compiler 10.1\0");
+//!
+//! // The chunk's payload at offset 0x40 of its file.
+//! let r = Rdef::parse(&rdef, 0x40)?;
+//! assert_eq!((r.major, r.minor, r.program_type), (4, 0, 0xffff));
+//! assert_eq!(r.creator.text(), "Microsoft (R) HLSL Shader Compiler 10.1");
+//! let s = &r.bindings[0];
+//! assert_eq!((s.name.text().as_ref(), s.name.offset, s.bind_point), ("linear", 0x40 + 60, 0));
+//! assert_eq!(reflect::input_type(s.input_type), Some("D3D_SIT_SAMPLER"));
+//!
+//! assert_eq!(
+//!     Rdef::parse(&rdef[..20], 0x40).unwrap_err().to_string(),
+//!     "truncated RDEF header at offset 0x54 (need 4 bytes, have 0)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use crate::toolkit::{Cstr, Endian, Reader};

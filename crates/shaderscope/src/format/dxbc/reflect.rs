@@ -2,6 +2,25 @@
 //! reads like `ID3D11ShaderReflection` (`D3D_SIT_TEXTURE`, `D3D_SRV_DIMENSION_TEXTURE2D`, …)
 //! and not only as raw values. The listing uses fxc's own shorter spellings
 //! ([`super::listing`]); these are the API's.
+//!
+//! Each function names one enum and gives `None` for a value it does not have;
+//! [`flag_names`] names the bits of a flag word from one of the flag tables.
+//!
+//! ```
+//! use shaderscope::format::dxbc::reflect::{self, INPUT_FLAGS};
+//!
+//! // A `Texture2D<float4>` binding as RDEF stores it: input type 2, return type 5, dimension 4.
+//! assert_eq!(reflect::input_type(2), Some("D3D_SIT_TEXTURE"));
+//! assert_eq!(reflect::return_type(5), Some("D3D_RETURN_TYPE_FLOAT"));
+//! assert_eq!(reflect::dimension(4), Some("D3D_SRV_DIMENSION_TEXTURE2D"));
+//! // Flags 0xc: all four components of the texture are used.
+//! assert_eq!(
+//!     reflect::flag_names(0xc, &INPUT_FLAGS),
+//!     ["D3D_SIF_TEXTURE_COMPONENT_0", "D3D_SIF_TEXTURE_COMPONENT_1"]
+//! );
+//! assert_eq!(reflect::topology(35).as_deref(), Some("D3D_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST"));
+//! assert_eq!(reflect::input_type(99), None);
+//! ```
 
 /// A value's name in a table indexed from 0, `None` past its end.
 fn at(table: &[&'static str], v: u32) -> Option<&'static str> {

@@ -1,5 +1,39 @@
 //! Signature chunks: ISGN/OSGN/PCSG (24-byte elements), OSG5 (28: a stream first) and
 //! ISG1/OSG1/PSG1 (32: stream first, minimum precision last).
+//!
+//! [`Dxbc::parse`](super::Dxbc::parse) parses them into [`Dxbc::input`](super::Dxbc::input),
+//! [`Dxbc::output`](super::Dxbc::output) and
+//! [`Dxbc::patch_constant`](super::Dxbc::patch_constant); the functions at the end give the
+//! text of the listing's signature tables.
+//!
+//! ```
+//! use shaderscope::format::dxbc::signature::{self, ElementLayout, Signature, SignatureKind};
+//!
+//! // ISGN: two elements from offset 8, names after them.
+//! let mut isgn = Vec::new();
+//! for w in [2u32, 8] {
+//!     isgn.extend(w.to_le_bytes());
+//! }
+//! // name offset, semantic index, system value, component type (3 float), register; masks
+//! for (fields, masks) in [([56u32, 0, 0, 3, 0], [0x7u8, 0x7]), ([65, 0, 1, 3, 1], [0xf, 0])] {
+//!     fields.iter().for_each(|w| isgn.extend(w.to_le_bytes()));
+//!     isgn.extend([masks[0], masks[1], 0, 0]);
+//! }
+//! isgn.extend(b"POSITION\0SV_Position\0");
+//!
+//! let s = Signature::parse(&isgn, 0x100, SignatureKind::Input, ElementLayout::Plain)?;
+//! let [pos, sv] = &s.elements[..] else { panic!() };
+//! assert_eq!((pos.name.text().as_ref(), pos.register, signature::mask_text(pos.mask)), ("POSITION", 0, "xyz "));
+//! assert_eq!((sv.name.text().as_ref(), sv.offset), ("SV_Position", 0x100 + 32));
+//! assert_eq!(signature::system_value_name(sv.system_value), Some("POS"));
+//! assert_eq!(signature::format_name(sv.component_type, sv.min_precision), "float");
+//!
+//! assert_eq!(
+//!     Signature::parse(&isgn[..40], 0x100, SignatureKind::Input, ElementLayout::Plain).unwrap_err().to_string(),
+//!     "invalid signature header at offset 0x100: 2 elements of 24 bytes from offset 8 need 56 bytes, the chunk has 40"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use crate::toolkit::raw::{LittleEndian, U16, U32};

@@ -17,6 +17,32 @@
 //!   that was never validated) keeps that stored value, so that parse → write of an unmodified
 //!   file is the identity and an unsigned container stays unsigned. `shaderscope checksum --fix`
 //!   switches the policy to `Compute` to repair such a file.
+//!
+//! ```
+//! use shaderscope::format::dxbc::Dxbc;
+//! use shaderscope::format::dxbc::write::{Builder, ChecksumPolicy};
+//!
+//! let mut b = Builder::new();
+//! b.push(*b"STAT", vec![0u8; 4 * 37]).push(*b"PRIV", b"notes".to_vec());
+//! let bytes = b.finish()?;
+//! // Header, two index entries, then each chunk 4-byte aligned.
+//! assert_eq!(bytes.len(), 32 + 2 * 4 + (8 + 148) + (8 + 5 + 3));
+//!
+//! // Edit a parsed container: drop the private chunk. The checksum is computed again.
+//! let mut edit = Dxbc::parse(&bytes)?.to_builder();
+//! assert_eq!(edit.finish()?, bytes);
+//! edit.chunks.retain(|c| &c.fourcc.0 != b"PRIV");
+//! let smaller = edit.finish()?;
+//! let d = Dxbc::parse(&smaller)?;
+//! assert_eq!((d.chunks().len(), smaller.len(), d.checksum_ok()), (1, 32 + 4 + 8 + 148, true));
+//!
+//! // An unsigned container (all-zero checksum) stays unsigned.
+//! edit.checksum = ChecksumPolicy::Keep([0; 16]);
+//! let unsigned = edit.finish()?;
+//! assert_eq!(unsigned[4..20], [0; 16]);
+//! assert_eq!(Dxbc::parse(&unsigned)?.to_builder().checksum, ChecksumPolicy::Keep([0; 16]));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::checksum;
 use super::container::{CHUNK_HEADER_SIZE, FourCC, Frame, HEADER_SIZE, Layout};

@@ -1,6 +1,23 @@
 //! Building DVLBs in code. A [`Dvlb`] built here has no recorded layout, so
 //! [`Dvlb::write`] lays it out the way picasso does. The README's sample files come from
 //! [`example_vertex_shader`].
+//!
+//! ```
+//! use shaderscope::format::shbin::{Dvlb, build, tables::UniformEntry};
+//!
+//! let mut dvlb = build::example_vertex_dvlb();
+//! assert!(dvlb.layout.is_none());
+//! assert_eq!(dvlb.write()?, build::example_vertex_shader());
+//!
+//! // One more uniform, `tint` on c4 (0x10 is c0 in the unified register numbering).
+//! let dvle = &mut dvlb.dvles[0];
+//! let name = dvle.add_symbol("tint");
+//! dvle.uniforms.push(UniformEntry { name_offset: name, first: 0x14, last: 0x14 });
+//! let back = Dvlb::parse(&dvlb.write()?)?;
+//! let uniforms = back.dvles[0].names().uniforms;
+//! assert_eq!((uniforms[1].name.as_str(), uniforms[1].registers()), ("tint", "c4".to_string()));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::dvlb::{Dvlb, Dvle, Dvlp};
 use super::tables::{ConstantEntry, OutputEntry, UniformEntry};

@@ -1,7 +1,5 @@
 //! CGFX (`.bcsdr`, `.bcres`): NintendoWare's graphics container. Shaders sit in it as whole
-//! DVLBs. The container itself is kept byte for byte; the DVLBs inside are found by their magic
-//! on 4-byte boundaries and accepted only when they parse completely, so a stray "DVLB" in
-//! texture data is not mistaken for a shader.
+//! DVLBs; see [`Cgfx`], re-exported from [`super`].
 
 use super::dvlb::Dvlb;
 use super::headers::{CgfxHeader, check_magic};
@@ -10,7 +8,35 @@ use crate::error::{Error, Result};
 use crate::toolkit::raw::{BigEndian, ByteOrder, LittleEndian};
 use crate::toolkit::{Endian, Reader, Writer};
 
-/// A CGFX file with the DVLBs found inside it.
+/// A CGFX file (`.bcsdr`, `.bcres`) with the DVLBs found inside it.
+///
+/// The file is kept byte for byte; the DVLBs inside are found by their magic on 4-byte
+/// boundaries and accepted only when they parse completely, so a stray "DVLB" in texture data
+/// is not mistaken for a shader. [`Cgfx::write`] puts each DVLB back where it was.
+///
+/// ```
+/// use shaderscope::format::shbin::{Cgfx, build};
+/// use shaderscope::toolkit::Endian;
+///
+/// // A little-endian CGFX header (0x14 bytes, one block), then a DVLB.
+/// let dvlb = build::example_vertex_shader();
+/// let mut file = b"CGFX\xff\xfe\x14\x00\x00\x00\x00\x05".to_vec();
+/// file.extend((0x14 + dvlb.len() as u32).to_le_bytes());
+/// file.extend(1u32.to_le_bytes());
+/// file.extend(&dvlb);
+///
+/// let c = Cgfx::parse(&file)?;
+/// assert_eq!((c.endian, c.file_size, c.blocks), (Endian::Little, 0x14 + 259, 1));
+/// assert_eq!((c.dvlbs[0].0, c.dvlbs[0].1.dvles.len()), (0x14, 1));
+/// assert_eq!(c.write()?, file);
+///
+/// file[4] = 0;
+/// assert_eq!(
+///     Cgfx::parse(&file).unwrap_err().to_string(),
+///     "invalid CGFX header at offset 0x4: byte-order mark 00fe"
+/// );
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Cgfx {

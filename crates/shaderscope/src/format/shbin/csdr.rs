@@ -1,12 +1,30 @@
-//! `.csdr`: 3DS shader binaries as base64 text (seen in AR Games). The decoded bytes are a
-//! DVLB or a CGFX. The text's line breaks and surrounding whitespace are recorded so the text is
-//! reproduced exactly when the binary inside is unchanged.
+//! `.csdr`: 3DS shader binaries as base64 text; see [`Csdr`], re-exported from [`super`].
 
 use crate::error::{Error, Result};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 
-/// The text layout of a `.csdr` file around its base64 payload.
+/// A `.csdr` file: 3DS shader binaries as base64 text (seen in AR Games). The decoded bytes are
+/// a DVLB or a CGFX.
+///
+/// The text's line breaks and surrounding whitespace are recorded, so [`Csdr::write`] gives the
+/// same text back while the binary inside keeps its length.
+///
+/// ```
+/// use shaderscope::format::shbin::Csdr;
+///
+/// let text = b"  RFZM\r\nQgEA\r\nAA==\r\n";
+/// let c = Csdr::parse(text)?;
+/// assert_eq!(c.decoded, b"DVLB\x01\0\0");
+/// assert_eq!(c.write(&c.decoded), text);
+/// // A binary of another length is written in lines of 76 characters.
+/// assert_eq!(c.write(b"DVLB"), b"RFZMQg==\n");
+/// assert_eq!(
+///     Csdr::parse(b"RFZMQ!").unwrap_err().to_string(),
+///     "invalid base64 text at offset 0x5: byte 0x21 is neither base64 nor whitespace"
+/// );
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Csdr {

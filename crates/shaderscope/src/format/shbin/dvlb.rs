@@ -7,6 +7,26 @@
 //! every byte no structure claims, is recorded in a [`Layout`] so that writing an unmodified
 //! file reproduces it byte for byte. A model built in code (no layout) is written in picasso's
 //! layout.
+//!
+//! ```
+//! use shaderscope::format::shbin::Dvlb;
+//!
+//! let mut bytes = shaderscope::shbin::build::example_vertex_shader();
+//! bytes.extend([0xee; 5]); // bytes after the last structure
+//! let dvlb = Dvlb::parse(&bytes)?;
+//! let layout = dvlb.layout.as_ref().unwrap();
+//! assert_eq!((layout.dvlp_header, layout.dvle_offsets.as_slice()), (0x28, &[0x8c][..]));
+//! assert_eq!(layout.filler, [(259, vec![0xee; 5])]);
+//! assert_eq!(dvlb.write()?, bytes);
+//!
+//! let dvle = &dvlb.dvles[0];
+//! assert_eq!((dvle.type_name(), dvle.symbol(0)), ("vertex".to_string(), "projection".to_string()));
+//! assert_eq!(
+//!     Dvlb::parse(&bytes[..200]).unwrap_err().to_string(),
+//!     "truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 60)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::headers::{DvlbHeader, DvleHeader, DvlpHeader, DvlpHeaderTail, TableRef, check_magic};
 use super::tables::{

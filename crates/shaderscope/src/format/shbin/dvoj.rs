@@ -5,6 +5,31 @@
 //!
 //! No public file of this kind was found, so the layout follows 3dbrew and GBATEK; like the
 //! DVLB reader, every offset is followed and every byte outside the tables is kept.
+//!
+//! ```
+//! use shaderscope::format::shbin::{Dvoj, build, tables::UniformEntry};
+//!
+//! // An object with the example shader's code and one uniform.
+//! let vs = build::example_vertex_dvlb();
+//! let mut o = Dvoj::new(*b"DVOJ");
+//! o.code = vs.dvlp.code.clone();
+//! o.opdescs = vs.dvlp.opdescs.clone();
+//! o.symbols = b"projection\0".to_vec();
+//! o.uniforms.push(UniformEntry { name_offset: 0, first: 0x10, last: 0x13 });
+//! let bytes = o.write()?;
+//! // The 0x58-byte header, then the tables in header order: code, descriptors, uniforms, symbols.
+//! assert_eq!(bytes.len(), 0x58 + 8 * 4 + 7 * 8 + 8 + 11);
+//!
+//! let back = Dvoj::parse(&bytes)?;
+//! assert_eq!((back.code_offset(), back.symbol(back.uniforms[0].name_offset)), (0x58, "projection".into()));
+//! assert_eq!(back.names().uniforms[0].registers(), "c0-c3");
+//! assert_eq!(back.write()?, bytes);
+//! assert_eq!(
+//!     Dvoj::parse(&bytes[..0x30]).unwrap_err().to_string(),
+//!     "truncated DVOJ header at offset 0x0 (need 88 bytes, have 48)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::headers::{DvojHeader, TableRef};
 use super::tables::{

@@ -5,13 +5,36 @@
 //! [`dvlb::Layout`]); [`Dvlb::write`] gives the same bytes back for an unmodified file and a
 //! picasso-style layout for a model built in code ([`build`]). The fixed headers are declared
 //! once in [`headers`]; writers place structures through
-//! [`toolkit::layout`](crate::toolkit::layout). [`parse_any`] wraps any of the four kinds in a
-//! [`Container`] for the CLI; [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]:
-//! stage, uniforms, outputs, listing, instruction records).
+//! [`toolkit::layout`](crate::toolkit::layout). [`ShaderFile`] holds any of the four kinds and
+//! is the [`Container`] that [`crate::parse`] returns for them (as [`crate::File::Shbin`]);
+//! [`ShaderFile::dvles`] walks a file's executables ([`DvleRef`]: stage, uniforms, outputs,
+//! listing, instruction records).
+//!
+//! ```
+//! use shaderscope::format::shbin::{self, Dvlb, ShaderFile};
+//! use shaderscope::{Format, isa::pica};
+//!
+//! let bytes = shbin::build::example_vertex_shader();
+//! let mut dvlb = Dvlb::parse(&bytes)?;
+//! assert_eq!((dvlb.dvlp.code.len(), dvlb.dvles.len(), shbin::producer(&dvlb)), (8, 1, "picasso"));
+//! assert_eq!(dvlb.write()?, bytes);
+//!
+//! // Pass v0 instead of v1 to the colour output: decode the word, change it, encode it.
+//! let mut mov = pica::decode(dvlb.dvlp.code[6]);
+//! mov.src[0] = 0;
+//! dvlb.dvlp.code[6] = mov.encode();
+//! let edited = dvlb.write()?;
+//! assert_eq!(edited.len(), bytes.len());
+//! let file = ShaderFile::parse(&edited, Format::Dvlb)?;
+//! let dvle = file.dvles()[0];
+//! assert_eq!((dvle.offset(), dvle.code_offset()), (Some(0x8c), 0x34));
+//! assert_eq!(dvle.records()[6].text, "mov outclr, v0");
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 pub mod build;
-pub mod cgfx;
-pub mod csdr;
+mod cgfx;
+mod csdr;
 pub mod dvlb;
 pub mod dvoj;
 pub mod headers;
@@ -112,7 +135,8 @@ impl ShaderFile {
     }
 }
 
-/// Parse any 3DS shader file for the CLI.
+/// Parse any 3DS shader file as a boxed [`Container`] ([`crate::parse`] gives the same model
+/// as a [`crate::File`]).
 pub fn parse_any(data: &[u8], format: Format) -> Result<Box<dyn Container + '_>> {
     Ok(Box::new(ShaderFile::parse(data, format)?))
 }

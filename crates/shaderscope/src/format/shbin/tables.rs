@@ -2,6 +2,27 @@
 //!
 //! Every entry keeps its raw words so that re-encoding reproduces unknown bits exactly; the
 //! decoded views used by the disassembler are computed from them.
+//!
+//! ```
+//! use shaderscope::format::shbin::tables::{self, ConstantEntry, OutputEntry};
+//!
+//! // `.constf c95(0.0, 1.0, -1.0, 0.1)`: four float24 bit patterns.
+//! let c = ConstantEntry { kind: 2, register: 95, payload: [0x000000, 0x3f0000, 0xbf0000, 0x3b9999] };
+//! assert_eq!(c.describe(), "c95 = (0, 1, -1, 0.09999943)");
+//!
+//! let out = OutputEntry { semantic: 2, register: 1, mask: 0b0111, pad: 0 };
+//! assert_eq!((tables::output_semantic_name(out.semantic), tables::mask_text(out.mask)), (Some("color"), "xyz".into()));
+//!
+//! let symbols = b"main\0projection\0";
+//! assert_eq!(tables::symbol_at(symbols, 5)?.text(), "projection");
+//! let all: Vec<(usize, String)> = tables::strings(symbols).map(|(at, s)| (at, s.text().into())).collect();
+//! assert_eq!(all, [(0, "main".to_string()), (5, "projection".to_string())]);
+//! assert_eq!(
+//!     tables::symbol_at(symbols, 20).unwrap_err().to_string(),
+//!     "symbol at offset 0x14 points outside its range (0x14 + 0x1 is outside 0x10)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::isa::pica;

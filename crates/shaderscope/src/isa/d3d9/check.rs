@@ -57,7 +57,29 @@ fn limit(v: Version, ty: RegisterType) -> Option<Limit> {
     })
 }
 
-/// Findings for `program`, sorted by offset; empty when it is fine.
+/// Findings for `program`, sorted by offset; empty when it is fine: what the Direct3D 9
+/// runtime's validator would reject beyond the token structure that parsing already enforces
+/// (registers past the limits of the shader model, instructions it lacks, unclosed blocks, a
+/// missing end token, a constant table for another version).
+///
+/// ```
+/// use shaderscope::isa::d3d9::{Program, check_program};
+/// use shaderscope::model::Severity;
+///
+/// // vs_2_0: mov r12, v0 (vs_2_0 has r0-r11), and no end token.
+/// let words = [0xfffe0200u32, 0x02000001, 0x800f000c, 0x90e40000];
+/// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let findings = check_program(&Program::parse(&bytes, 0)?);
+/// let found: Vec<_> = findings.iter().map(|f| (f.severity, f.offset, f.message.as_str())).collect();
+/// assert_eq!(
+///     found,
+///     [
+///         (Severity::Error, 0x8, "register r12 is out of range: vs_2_0 has 12"),
+///         (Severity::Error, 0x10, "program has no end token (0x0000ffff)"),
+///     ]
+/// );
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
     let v = program.version;
     let name = v.name();

@@ -5,6 +5,40 @@
 //! count and offset, flags, target), an array of 20-byte `D3DXSHADER_CONSTANTINFO` and 16-byte
 //! `D3DXSHADER_TYPEINFO` records with `D3DXSHADER_STRUCTMEMBERINFO` pairs for structs. Every
 //! offset is relative to the first byte after the `CTAB` FourCC.
+//! [`Program::constant_table`](super::Program::constant_table) finds and parses it.
+//!
+//! ```
+//! use shaderscope::isa::d3d9::ConstantTable;
+//!
+//! // Header: size, creator at 85, version vs_2_0, 1 constant at 28, flags, target at 78.
+//! let mut t = Vec::new();
+//! [28u32, 85, 0xfffe_0200, 1, 28, 0, 78].iter().for_each(|w| t.extend(w.to_le_bytes()));
+//! // 28: name at 64, register set 2 (float4) from c0, 4 registers, type at 48, no default.
+//! t.extend(64u32.to_le_bytes());
+//! [2u16, 0, 4, 0].iter().for_each(|h| t.extend(h.to_le_bytes()));
+//! [48u32, 0].iter().for_each(|w| t.extend(w.to_le_bytes()));
+//! // 48: class 3 (column-major matrix) of type 3 (float), 4x4, one element, no members.
+//! [3u16, 3, 4, 4, 1, 0].iter().for_each(|h| t.extend(h.to_le_bytes()));
+//! t.extend(0u32.to_le_bytes());
+//! t.extend(b"WorldViewProj\0vs_2_0\0Microsoft (R) HLSL Shader Compiler 9.29.952.3111\0");
+//!
+//! let table = ConstantTable::parse(&t, 0x10)?;
+//! assert_eq!((table.target.as_str(), table.constants[0].register_text()), ("vs_2_0", "c0".into()));
+//! let mut text = String::new();
+//! table.write_text(&mut text);
+//! assert_eq!(
+//!     text,
+//!     "// Parameters:\n//\n//   float4x4 WorldViewProj;\n//\n//\n// Registers:\n//\n\
+//!      //   Name          Reg   Size\n//   ------------- ----- ----\n\
+//!      //   WorldViewProj c0       4\n//\n"
+//! );
+//! t[12] = 100; // constants
+//! assert_eq!(
+//!     ConstantTable::parse(&t, 0x10).unwrap_err().to_string(),
+//!     "CTAB constant info at offset 0x20 points outside its range (0x2c + 0x7d0 is outside 0x96)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::{Error, Result};
 use crate::toolkit::raw::{LittleEndian, U16, U32};

@@ -19,6 +19,35 @@
 //! A variable entry is 12 bytes: u32 instruction number (an index into the instruction
 //! records), then four u16 component numbers of the variable written by the x, y, z and w of the
 //! destination (0xffff where nothing is written).
+//!
+//! [`Program::debug_info`](super::Program::debug_info) finds and parses it.
+//!
+//! ```
+//! use shaderscope::isa::d3d9::{DebugInfo, debug::LineRecord};
+//!
+//! // Header: size, creator at 104, 0, 1 file (table at 40), 1 instruction (records at 44),
+//! // 1 variable (record at 52, its one write at 72), entry-point name at 93.
+//! let mut b = Vec::new();
+//! let mut w = |v: u32| b.extend(v.to_le_bytes());
+//! [40, 104, 0, 1, 40, 1, 44, 1, 52, 93].into_iter().for_each(&mut w);
+//! w(84); // 40: file 0's name
+//! [0x0000_0007, 0x4].into_iter().for_each(&mut w); // 44: line 7 of file 0, at byte 4
+//! [0, 98, 0, 1, 72].into_iter().for_each(&mut w); // 52: local `color`, one write
+//! [0, 0x0001_0000, 0x0003_0002].into_iter().for_each(&mut w); // 72: instruction 0 writes .xyzw
+//! b.extend(b"Light.fx\0main\0color\0fxc\0"); // 84, 93, 98, 104
+//!
+//! let d = DebugInfo::parse(&b, 0x100)?;
+//! assert_eq!((d.files[0].text(), d.entry.text(), d.creator.text()), ("Light.fx".into(), "main".into(), "fxc".into()));
+//! assert_eq!(d.lines, [LineRecord { line: 7, file: 0, offset: 4 }]);
+//! let v = &d.variables[0];
+//! assert_eq!((d.variable_label(v), v.writes.as_slice()), ("::color".to_string(), &[(0, [0, 1, 2, 3])][..]));
+//! b[20] = 200; // instruction count
+//! assert_eq!(
+//!     DebugInfo::parse(&b, 0x100).unwrap_err().to_string(),
+//!     "DBUG instruction table at offset 0x118 points outside its range (0x12c + 0x640 is outside 0x16c)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use crate::error::Result;
 use crate::toolkit::raw::{LittleEndian, U16, U32};

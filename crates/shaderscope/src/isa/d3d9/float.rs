@@ -4,6 +4,21 @@
 //! The nine digits are computed exactly with integer arithmetic (rounded half to even on the
 //! exact binary value, as Rust's `{:.8e}` does) and written without temporary strings; only
 //! values below about 1e-36, whose exact scaling does not fit 128 bits, go through `fmt`.
+//!
+//! ```
+//! use shaderscope::isa::d3d9::float::{format_g9, write_g9};
+//!
+//! let mut s = String::new();
+//! for v in [1.0f32, 0.5, -3.14159274, -1.55009923e-6, 1.0e9, f32::INFINITY] {
+//!     format_g9(v, &mut s);
+//!     s.push(' ');
+//! }
+//! assert_eq!(s, "1 0.5 -3.14159274 -1.55009923e-006 1e+009 1.#INF ");
+//! // Any writer: the bits of a `def` token.
+//! let mut t = String::new();
+//! write_g9(f32::from_bits(0x3f61_47ae), &mut t).unwrap();
+//! assert_eq!(t, "0.879999995");
+//! ```
 
 use std::cmp::Ordering;
 use std::fmt;

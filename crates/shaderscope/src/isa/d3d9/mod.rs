@@ -41,7 +41,7 @@
 //! ```
 
 mod annotate;
-pub mod check;
+mod check;
 pub mod ctab;
 pub mod debug;
 pub mod fields;

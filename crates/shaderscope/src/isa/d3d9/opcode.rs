@@ -6,6 +6,24 @@
 //! length; from shader model 2 on, the length field in bits 24–27 is authoritative and the
 //! counts here are only checked. Slot costs reproduce the "approximately N instruction slots
 //! used" line of fxc's listings; see [`Cost`].
+//!
+//! ```
+//! use shaderscope::isa::d3d9::opcode::{self, Cost, Form, Opcode};
+//! use shaderscope::isa::d3d9::Version;
+//!
+//! // Bits 0-15 of an instruction token: 0x42 is D3DSIO_TEX.
+//! let tex = opcode::lookup(0x42).unwrap();
+//! assert_eq!((tex.opcode, tex.name, tex.form, tex.cost), (Opcode::Tex, "texld", Form::Tex, Cost::Tex(1)));
+//! let ps_1_1 = Version::from_token(0xffff_0101).unwrap();
+//! let ps_3_0 = Version::from_token(0xffff_0300).unwrap();
+//! assert!(tex.available(ps_1_1) && tex.available(ps_3_0));
+//! assert_eq!(tex.srcs[ps_1_1.src_column()], 0); // `tex t0`: no source in ps_1_1
+//!
+//! let lrp = opcode::lookup(0x12).unwrap();
+//! assert_eq!((lrp.name, lrp.cost.slots(ps_3_0)), ("lrp", (1, 0)));
+//! assert_eq!(opcode::lookup(0x31), None);
+//! assert_eq!(opcode::comparison_name(4), Some("lt"));
+//! ```
 
 use super::{ShaderKind, Version};
 

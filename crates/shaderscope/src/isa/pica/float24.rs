@@ -9,6 +9,19 @@
 //! with a non-zero mantissa reads as 2^-63·(1 + m/2^16) here; the hardware probably treats it
 //! as zero, but picasso produces such patterns for values in [2^-63, 2^-62), so this is the
 //! reading that lets a listing re-assemble to the same bits.)
+//!
+//! ```
+//! use shaderscope::isa::pica::float24;
+//!
+//! assert_eq!((float24::to_f32(0x3f0000), float24::to_f32(0xbf0000)), (1.0, -1.0));
+//! // 0.1 has no exact float24: picasso truncates the mantissa.
+//! assert_eq!(float24::from_f32(0.1), 0x3b9999);
+//! let mut text = String::new();
+//! float24::write(&mut text, 0x3b9999).unwrap();
+//! assert_eq!(text, "0.09999943");
+//! // The text assembles back to the same bits.
+//! assert_eq!(float24::from_f32(text.parse().unwrap()), 0x3b9999);
+//! ```
 
 /// Exact value of a float24 bit pattern (the low 24 bits of `raw`).
 pub fn to_f32(raw: u32) -> f32 {

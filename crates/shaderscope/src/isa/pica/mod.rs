@@ -25,6 +25,37 @@
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
 //! of their entries, to [`write_source`] through a [`SourceContext`]. This module never looks
 //! at container bytes.
+//!
+//! ```
+//! use shaderscope::isa::pica::{self, Op, SourceContext, Uniform};
+//! use shaderscope::print::TextBuf;
+//!
+//! // mov r0.xyz, v0 (descriptor 0); dp4 o0.x, c0, r0 (descriptor 1); end
+//! let code = [0x4e00_0000, 0x0802_0801, 0x8800_0000];
+//! // Descriptors: write mask in bits 3..0 (bit 3 is x), then the sources' swizzles (.xyzw).
+//! let opdescs = [0x0006_c36e, 0x0006_c368];
+//!
+//! let dp4 = pica::decode(code[1]);
+//! assert_eq!((dp4.op, dp4.dst, dp4.src[0], dp4.src[1], dp4.desc), (Op::Dp4, 0x00, 0x20, 0x10, 1));
+//! assert_eq!(dp4.encode(), code[1]);
+//! assert_eq!(pica::describe_word(code[1], &opdescs), "dp4 o0.x, c0, r0 [opdesc 0x01]");
+//!
+//! // The whole program as picasso source, with a uniform named.
+//! let uniforms = [Uniform::new("projection", 0x10, 0x13)];
+//! let mut ctx = SourceContext::new(&code, &opdescs);
+//! ctx.uniforms = &uniforms;
+//! let mut out = TextBuf::default();
+//! pica::write_source(&ctx, &mut out).unwrap();
+//! assert_eq!(
+//!     out.as_str(),
+//!     "; vertex shader: entry 0x000..0x003 of 3 code words, 2 operand descriptors\n\
+//!      .fvec projection[4] ; c0\n.entry main\n\n.proc main\n\
+//!      \tmov r0.xyz, v0\n\tdp4 o0.x, projection[0], r0\n\tend\n.end\n"
+//! );
+//! let records = pica::records(&ctx);
+//! assert_eq!((records[1].offset, records[1].words.as_slice()), (4, &code[1..2]));
+//! assert!(pica::check_program(&code, opdescs.len()).is_empty());
+//! ```
 
 mod check;
 pub mod float24;

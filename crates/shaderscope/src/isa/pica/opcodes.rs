@@ -4,6 +4,20 @@
 //! Names follow 3dbrew's "Shader Instruction Set" page (upper case, e.g. `LOOP`) and picasso's
 //! source syntax (lower case, e.g. `for`). Bit layouts follow 3dbrew and nihstro's
 //! `shader_bytecode.h`, cross-checked against every word of the corpus.
+//!
+//! ```
+//! use shaderscope::isa::pica::opcodes::{self, Format, OPCODES, Op};
+//!
+//! let word = 0x4e00_0000; // mov r0.xyz, v0
+//! let row = opcodes::info(word);
+//! assert_eq!((row.op, row.name, row.mnemonic, row.format), (Op::Mov, "MOV", "mov", Format::OneU));
+//! let l = &row.layout;
+//! assert_eq!((l.dst.get(word), l.src1.get(word), l.desc.get(word)), (0x10, 0x00, 0));
+//! // LOOP is `for` in picasso's syntax; MAD's opcode is bits 31..29, so it has eight rows.
+//! assert_eq!((Op::Loop.info().name, Op::Loop.info().mnemonic), ("LOOP", "for"));
+//! assert_eq!(OPCODES.iter().filter(|r| r.op == Op::Mad).count(), 8);
+//! assert_eq!(opcodes::info(0x4000_0000).op, Op::Unknown);
+//! ```
 
 use crate::toolkit::Field;
 

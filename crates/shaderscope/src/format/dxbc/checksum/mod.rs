@@ -13,6 +13,23 @@
 //!
 //! [`compute`] hashes one container; [`compute_many`] hashes many side by side (`disasm` of a
 //! batch of files uses it).
+//!
+//! ```
+//! use shaderscope::format::dxbc::{checksum, write::Builder};
+//!
+//! let mut b = Builder::new();
+//! b.push(*b"STAT", vec![0u8; 4 * 37]);
+//! let bytes = b.finish()?;
+//! // The writer stores the checksum of what follows the field in bytes 4..20.
+//! let sum = checksum::compute(&bytes);
+//! assert_eq!(bytes[4..20], sum);
+//! assert_eq!(sum, checksum::digest(&bytes[checksum::HASHED_FROM..]));
+//! // Unlike MD5 (d41d8cd9…), the empty body hashes to:
+//! assert_eq!(checksum::hex(&checksum::digest(b"")), "140d60f6b775e2ba4e4abed401b2e9a1");
+//! // A batch of files of any format: the DXBC containers among them hashed side by side.
+//! assert_eq!(checksum::compute_where_dxbc(&[&bytes, b"DVLB"]), [Some(sum), None]);
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use md5::block_api::compress;
 
