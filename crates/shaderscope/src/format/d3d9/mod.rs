@@ -88,12 +88,6 @@ impl<'a> D3d9File<'a> {
     }
 }
 
-/// Parse a standalone program as a boxed [`Container`] ([`crate::parse`] gives the same model
-/// as a [`crate::File`]).
-pub fn parse_any(data: &[u8]) -> Result<Box<dyn Container + '_>> {
-    Ok(Box::new(D3d9File::parse(data)?))
-}
-
 fn constant_json(c: &ctab::Constant) -> Value {
     json!({
         "name": c.name,

@@ -445,14 +445,6 @@ fn aon9_creator_bytes(program: &[u8]) -> Option<&[u8]> {
     rest.get(..memchr::memchr(0, rest).unwrap_or(rest.len()))
 }
 
-/// Parse a DXBC file for the [`Container`] interface.
-pub fn parse_container(data: &[u8]) -> Result<Box<dyn Container + '_>> {
-    // Parsed in its box: the container is large, and moving it in would be a copy.
-    let mut d = Box::new(Dxbc::unparsed(Frame::parse(data)?));
-    d.parse_chunks();
-    Ok(d)
-}
-
 impl Container for Dxbc<'_> {
     fn format(&self) -> Format {
         Format::Dxbc

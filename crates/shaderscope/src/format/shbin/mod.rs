@@ -135,12 +135,6 @@ impl ShaderFile {
     }
 }
 
-/// Parse any 3DS shader file as a boxed [`Container`] ([`crate::parse`] gives the same model
-/// as a [`crate::File`]).
-pub fn parse_any(data: &[u8], format: Format) -> Result<Box<dyn Container + '_>> {
-    Ok(Box::new(ShaderFile::parse(data, format)?))
-}
-
 /// Which tool wrote a DVLB, from the traits each producer leaves (docs/shbin-pica.md §6).
 pub fn producer(d: &Dvlb) -> &'static str {
     let short = d.layout.as_ref().is_some_and(|l| l.dvlp_header == dvlb::DVLP_SHORT_HEADER_SIZE);
