@@ -2,8 +2,8 @@
 //! format-specific code.
 //!
 //! [`parse`] recognises the format and returns a [`File`], an enum with one variant per format
-//! that reads; match on it to reach a format's own model, or use it through the [`Container`]
-//! trait, which every format implements.
+//! that reads; match on it to reach a format's own model, or use it through the
+//! [`Container`] trait, which every format implements.
 //!
 //! ```
 //! use shaderscope::{Container, File, Format};
@@ -18,80 +18,13 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+use crate::container::Container;
 use crate::detect::{Format, detect};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::format::{d3d9::D3d9File, dxbc, dxbc::Dxbc, shbin::ShaderFile};
-use crate::model::{Finding, Part};
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
+use crate::model::{DisasmOptions, Finding, Part};
 use crate::print::Printer;
-
-/// Options for [`Container::disasm`]: the ones every format understands, then one group per
-/// format (a format ignores the others' groups).
-#[derive(Debug, Default, Clone)]
-#[non_exhaustive]
-pub struct DisasmOptions {
-    /// One program only (SHBIN: the DVLE index, printed as complete picasso source).
-    pub program: Option<usize>,
-    /// Show each instruction's byte address.
-    pub offsets: bool,
-    /// Show each instruction's raw encoding.
-    pub raw: bool,
-    /// DXBC: which fxc to imitate, and the container checksum when already computed.
-    pub dxbc: dxbc::listing::ListingOptions,
-}
-
-impl DisasmOptions {
-    /// Program `index` only.
-    pub fn with_program(mut self, index: usize) -> Self {
-        self.program = Some(index);
-        self
-    }
-
-    /// Show (or not) each instruction's byte address.
-    pub fn with_offsets(mut self, on: bool) -> Self {
-        self.offsets = on;
-        self
-    }
-
-    /// Show (or not) each instruction's raw encoding.
-    pub fn with_raw(mut self, on: bool) -> Self {
-        self.raw = on;
-        self
-    }
-}
-
-/// A parsed file of any format this build reads.
-pub trait Container {
-    /// The detected format.
-    fn format(&self) -> Format;
-    /// Human-readable summary for `shaderscope info`.
-    fn info_text(&self, out: &mut String);
-    /// Machine-readable summary for `shaderscope info --json` (integer offsets).
-    fn info_json(&self) -> serde_json::Value;
-    /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
-    /// …). On an error the text written so far stays in `out`.
-    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
-    /// The listing as data for `shaderscope disasm --json`.
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;
-    /// Every byte annotated, for `shaderscope dump`.
-    fn annotate(&self, out: &mut Annotations);
-    /// Semantic checks beyond what parsing needs; empty when the file is fine.
-    fn validate(&self) -> Vec<Finding>;
-    /// Re-encode from the parsed model (byte-identical for an unmodified file).
-    fn write(&self) -> Result<Vec<u8>>;
-    /// What `extract` can pull out, with the bytes of each.
-    fn parts(&self) -> Vec<Part<'_>>;
-    /// The part named `name` ([`Container::parts`]); names match without regard to case.
-    fn part(&self, name: &str) -> Result<Part<'_>> {
-        let parts = self.parts();
-        let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
-        let why = format!("no part named \"{name}\" (parts: {})", names.join(", "));
-        parts
-            .into_iter()
-            .find(|p| p.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| Error::invalid(0, "part name", why))
-    }
-}
 
 /// A file of any format this build reads, as its format's own model.
 #[derive(Debug, Clone)]

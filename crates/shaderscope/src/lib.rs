@@ -37,6 +37,7 @@
 )]
 
 pub mod any;
+pub mod container;
 pub mod detect;
 pub mod dump;
 pub mod error;
@@ -52,9 +53,10 @@ pub mod toolkit;
 #[path = "../tests/common/mod.rs"]
 mod test_corpus;
 
-pub use any::{Container, DisasmOptions, File, parse};
+pub use any::{File, parse};
+pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
 pub use format::{dxbc, shbin};
 pub use isa::{InstructionRecord, d3d9, pica, sm4};
-pub use model::{Finding, Part, Severity, Stage};
+pub use model::{DisasmOptions, DxbcOptions, Finding, Part, Severity, Stage};

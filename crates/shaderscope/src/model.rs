@@ -1,5 +1,6 @@
-//! What every format and instruction set reports in the same shape: validation findings, the
-//! parts `extract` can pull out, and the pipeline stage of a program.
+//! What every format and instruction set reports or takes in the same shape: validation
+//! findings, the parts `extract` can pull out, the pipeline stage of a program, and the
+//! options of a listing (with one group per format that has its own).
 //!
 //! This module depends on nothing else in the crate, so that instruction sets, containers and
 //! the [`Container`](crate::Container) interface can all use it without depending on each
@@ -141,4 +142,68 @@ impl Stage {
             Stage::Compute => "compute",
         }
     }
+}
+
+/// Which fxc printed a DXBC listing (the text differs between them): a value of
+/// [`DxbcOptions::generation`]. The DXBC module reads it from a container's creator string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Generation {
+    /// fxc 9.29 (DirectX SDK, June 2010): narrower signature Format column, command-line echo.
+    Fxc9_29,
+    /// fxc 9.30.9200 (Windows 8 SDK): an empty command-line comment, printed as a lone `/`.
+    Fxc9_30,
+    /// fxc 6.3.9600 (Windows 8.1 SDK).
+    Fxc6_3,
+    /// fxc 10.x (Windows 10 SDK).
+    Fxc10,
+}
+
+/// Options for [`Container::disasm`](crate::Container::disasm): the ones every format
+/// understands, then one group per format that has its own (a format ignores the others').
+#[derive(Debug, Default, Clone)]
+#[non_exhaustive]
+pub struct DisasmOptions {
+    /// One program only (SHBIN: the DVLE index, printed as complete picasso source).
+    pub program: Option<usize>,
+    /// Show each instruction's byte address.
+    pub offsets: bool,
+    /// Show each instruction's raw encoding.
+    pub raw: bool,
+    /// DXBC: which fxc to imitate, and the container checksum when already computed.
+    pub dxbc: DxbcOptions,
+}
+
+impl DisasmOptions {
+    /// Program `index` only.
+    pub fn with_program(mut self, index: usize) -> Self {
+        self.program = Some(index);
+        self
+    }
+
+    /// Show (or not) each instruction's byte address.
+    pub fn with_offsets(mut self, on: bool) -> Self {
+        self.offsets = on;
+        self
+    }
+
+    /// Show (or not) each instruction's raw encoding.
+    pub fn with_raw(mut self, on: bool) -> Self {
+        self.raw = on;
+        self
+    }
+}
+
+/// The DXBC group of [`DisasmOptions`].
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DxbcOptions {
+    /// Print as this fxc generation instead of the one the file suggests (nothing in a
+    /// stripped binary tells fxc 9.29 from 6.3).
+    pub generation: Option<Generation>,
+    /// Imitate a C runtime that rounds exact decimal ties away from zero (fxc 10 on a Windows
+    /// from before 2019).
+    pub legacy_crt: bool,
+    /// The container checksum when the caller has already computed it (a batch hashes many
+    /// files at once); `None` computes it. It decides fxc's note on wrong checksums.
+    pub checksum: Option<[u8; 16]>,
 }

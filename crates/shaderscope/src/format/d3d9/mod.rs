@@ -39,7 +39,7 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
-use crate::any::{Container, DisasmOptions};
+use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};

@@ -26,8 +26,8 @@ use super::container::CHUNK_HEADER_SIZE;
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
 use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
 use super::{Dxbc, Generation};
-use crate::any::DisasmOptions;
 use crate::error::{Error, Result};
+use crate::model::DisasmOptions;
 use crate::model::Stage;
 use crate::print::{Left, Printer, Right, Style};
 use std::borrow::Cow;
@@ -57,7 +57,14 @@ pub struct ListingOptions {
 impl ListingOptions {
     /// The DXBC options that follow from the generic ones.
     pub fn from_disasm(o: &DisasmOptions) -> Self {
-        ListingOptions { offsets: o.offsets, raw: o.raw, ..o.dxbc.clone() }
+        let d = &o.dxbc;
+        ListingOptions {
+            generation: d.generation,
+            legacy_crt: d.legacy_crt,
+            offsets: o.offsets,
+            raw: o.raw,
+            checksum: d.checksum,
+        }
     }
 
     /// Print as fxc `generation` prints.

@@ -76,7 +76,7 @@ mod tests;
 mod validate;
 pub mod write;
 
-use crate::any::{Container, DisasmOptions};
+use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
@@ -112,18 +112,7 @@ impl Program<'_> {
     }
 }
 
-/// Which fxc printed a listing: the text differs between them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-pub enum Generation {
-    /// fxc 9.29 (DirectX SDK, June 2010): narrower signature Format column, command-line echo.
-    Fxc9_29,
-    /// fxc 9.30.9200 (Windows 8 SDK): an empty command-line comment, printed as a lone `/`.
-    Fxc9_30,
-    /// fxc 6.3.9600 (Windows 8.1 SDK).
-    Fxc6_3,
-    /// fxc 10.x (Windows 10 SDK).
-    Fxc10,
-}
+pub use crate::model::Generation;
 
 impl Generation {
     /// The generation that wrote a given creator string, if it names a known compiler.

@@ -547,24 +547,24 @@ fn a_broken_chunk_is_reported_but_the_container_still_parses() {
     let bytes = container(&[(b"ISGN", vec![0xFF, 0xFF, 0xFF, 0x0F, 8, 0, 0, 0]), (b"XXXX", vec![7; 4])]);
     let d = Dxbc::parse(&bytes).unwrap();
     assert_eq!(d.chunk_errors.len(), 1);
-    let v = crate::any::Container::validate(&d);
+    let v = crate::container::Container::validate(&d);
     assert!(v.iter().any(|f| f.message.contains("elements of 24 bytes")), "{v:?}");
     assert!(
-        crate::any::Container::disasm(&d, &Default::default(), &mut crate::print::TextBuf::default())
+        crate::container::Container::disasm(&d, &Default::default(), &mut crate::print::TextBuf::default())
             .is_err()
     );
-    assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
-    assert_eq!(crate::any::Container::part(&d, "XXXX").unwrap().bytes, vec![7; 4]);
+    assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
+    assert_eq!(crate::container::Container::part(&d, "XXXX").unwrap().bytes, vec![7; 4]);
 }
 
 #[test]
 fn repeated_tags_are_index_qualified_parts() {
     let bytes = container(&[(b"PRIV", vec![1; 4]), (b"PRIV", vec![2; 4]), (b"STAT", vec![0; 4])]);
     let d = Dxbc::parse(&bytes).unwrap();
-    let names: Vec<String> = crate::any::Container::parts(&d).into_iter().map(|p| p.name).collect();
+    let names: Vec<String> = crate::container::Container::parts(&d).into_iter().map(|p| p.name).collect();
     assert_eq!(names, vec!["PRIV.0", "PRIV.1", "STAT"]);
-    assert_eq!(crate::any::Container::part(&d, "PRIV.1").unwrap().bytes, vec![2; 4]);
-    assert!(crate::any::Container::part(&d, "PRIV").is_err());
+    assert_eq!(crate::container::Container::part(&d, "PRIV.1").unwrap().bytes, vec![2; 4]);
+    assert!(crate::container::Container::part(&d, "PRIV").is_err());
 }
 
 #[test]
@@ -633,7 +633,7 @@ fn nested_shared_struct_types_cannot_blow_up_the_listing() {
     let d = Dxbc::parse(&bytes).unwrap();
     let start = std::time::Instant::now();
     let s = header_text(&d, Generation::Fxc10);
-    let json = crate::any::Container::info_json(&d).to_string();
+    let json = crate::container::Container::info_json(&d).to_string();
     assert!(s.lines().count() < 1_000_000, "{} lines", s.lines().count());
     assert!(json.len() < 100_000_000);
     assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
@@ -724,24 +724,24 @@ fn gaps_and_overlaps_are_found_where_they_are() {
     let sum = checksum::compute(&bytes);
     bytes[4..20].copy_from_slice(&sum);
     let d = Dxbc::parse(&bytes).unwrap();
-    let findings = crate::any::Container::validate(&d);
+    let findings = crate::container::Container::validate(&d);
     let texts: Vec<(u64, &str)> = findings.iter().map(|f| (f.offset, f.message.as_str())).collect();
     assert_eq!(texts, vec![(52, "4 non-zero bytes between chunks before chunk 1 (BBBB)")]);
     let mut a = crate::dump::Annotations::new();
-    crate::any::Container::annotate(&d, &mut a);
+    crate::container::Container::annotate(&d, &mut a);
     let mut dump = String::new();
     a.render(&bytes, &mut dump);
     assert!(dump.contains("0x0034 | ee ee ee ee             | padding before chunk"), "{dump}");
-    assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
+    assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
 
     // The second index entry points at the first chunk (checksum left as it was).
     bytes[36..40].copy_from_slice(&40u32.to_le_bytes());
     let d = Dxbc::parse(&bytes).unwrap();
-    let findings = crate::any::Container::validate(&d);
+    let findings = crate::container::Container::validate(&d);
     let texts: Vec<(u64, &str)> = findings.iter().skip(1).map(|f| (f.offset, f.message.as_str())).collect();
     assert_eq!(
         texts,
         vec![(40, "chunk 1 (AAAA) overlaps chunk 0 (AAAA)"), (40, "chunk 1 repeats the tag AAAA")]
     );
-    assert_eq!(crate::any::Container::write(&d).unwrap(), bytes);
+    assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
 }

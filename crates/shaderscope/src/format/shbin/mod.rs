@@ -45,7 +45,7 @@ pub use csdr::Csdr;
 pub use dvlb::{Dvlb, Dvle, DvleNames, Dvlp};
 pub use dvoj::Dvoj;
 
-use crate::any::{Container, DisasmOptions};
+use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};

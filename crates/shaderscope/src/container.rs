@@ -1,0 +1,64 @@
+//! The interface every format implements, so that a caller (the CLI among them) needs no
+//! format-specific code: [`Container`]. [`crate::File`] implements it for whatever
+//! [`crate::parse`] found.
+//!
+//! The trait sits below the formats (it names only the neutral types of [`crate::model`],
+//! the printer sink and the byte annotations), so a format depends on it and nothing depends
+//! on a format but [`crate::any`].
+//!
+//! ```
+//! use shaderscope::{Container, DisasmOptions};
+//! use shaderscope::print::TextBuf;
+//!
+//! /// Any format's listing of its first program, with offsets.
+//! fn first_program(file: &dyn Container) -> shaderscope::Result<String> {
+//!     let mut text = TextBuf::default();
+//!     file.disasm(&DisasmOptions::default().with_program(0).with_offsets(true), &mut text)?;
+//!     Ok(text.into_string())
+//! }
+//! let bytes = shaderscope::shbin::build::example_vertex_shader();
+//! let file = shaderscope::parse(&bytes)?;
+//! assert!(first_program(&file)?.contains("0x000034"));
+//! assert!(file.validate().is_empty());
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
+
+use crate::detect::Format;
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+pub use crate::model::DisasmOptions;
+use crate::model::{Finding, Part};
+use crate::print::Printer;
+
+/// A parsed file of any format this build reads.
+pub trait Container {
+    /// The detected format.
+    fn format(&self) -> Format;
+    /// Human-readable summary for `shaderscope info`.
+    fn info_text(&self, out: &mut String);
+    /// Machine-readable summary for `shaderscope info --json` (integer offsets).
+    fn info_json(&self) -> serde_json::Value;
+    /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
+    /// …). On an error the text written so far stays in `out`.
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
+    /// The listing as data for `shaderscope disasm --json`.
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;
+    /// Every byte annotated, for `shaderscope dump`.
+    fn annotate(&self, out: &mut Annotations);
+    /// Semantic checks beyond what parsing needs; empty when the file is fine.
+    fn validate(&self) -> Vec<Finding>;
+    /// Re-encode from the parsed model (byte-identical for an unmodified file).
+    fn write(&self) -> Result<Vec<u8>>;
+    /// What `extract` can pull out, with the bytes of each.
+    fn parts(&self) -> Vec<Part<'_>>;
+    /// The part named `name` ([`Container::parts`]); names match without regard to case.
+    fn part(&self, name: &str) -> Result<Part<'_>> {
+        let parts = self.parts();
+        let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+        let why = format!("no part named \"{name}\" (parts: {})", names.join(", "));
+        parts
+            .into_iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Error::invalid(0, "part name", why))
+    }
+}
