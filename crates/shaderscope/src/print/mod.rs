@@ -121,8 +121,8 @@ pub trait Printer: fmt::Write {
     fn write_line(&mut self, line: &Line) -> fmt::Result {
         let text = line.as_str();
         let mut at = 0;
-        for &(pos, mark) in line.marks() {
-            let pos = (pos as usize).clamp(at, text.len());
+        for (pos, mark) in line.marks() {
+            let pos = pos.clamp(at, text.len());
             if pos > at {
                 self.write_str(text.get(at..pos).unwrap_or(""))?;
             }
