@@ -318,13 +318,39 @@ impl Line {
     /// Append `n` spaces.
     #[inline]
     pub fn push_spaces(&mut self, n: usize) {
-        const SPACES: Short<16> = Short::new("                ");
+        const SPACES: Short<32> = Short::new("                                ");
         let mut n = n;
-        while n > 16 {
+        while n > 32 {
             self.push_short(&SPACES);
-            n -= 16;
+            n -= 32;
         }
         self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[]));
+    }
+
+    /// Append `s` left-aligned in `width` columns, like `{:<width}`: the text, then spaces (a
+    /// longer text is not cut).
+    pub fn push_left(&mut self, s: &str, width: usize) {
+        self.push_str(s);
+        self.push_spaces(width.saturating_sub(columns(s.as_bytes())));
+    }
+
+    /// Append `s` right-aligned in `width` columns, like `{:>width}`.
+    pub fn push_right(&mut self, s: &str, width: usize) {
+        self.push_spaces(width.saturating_sub(columns(s.as_bytes())));
+        self.push_str(s);
+    }
+
+    /// Append `v` in decimal, right-aligned in `width` columns (`{:>width}`).
+    pub fn push_u64_right(&mut self, v: u64, width: usize) {
+        self.push_spaces(width.saturating_sub(decimal_len(v)));
+        self.push_u64(v);
+    }
+
+    /// Append spaces until what was written since byte `start` (a length this line reported)
+    /// fills `width` columns: a cell of a table, left-aligned.
+    pub fn pad_from(&mut self, start: usize, width: usize) {
+        let written = self.bytes().get(start..).map_or(0, columns);
+        self.push_spaces(width.saturating_sub(written));
     }
 
     /// Append `v` in decimal.
@@ -344,8 +370,11 @@ impl Line {
 
     #[inline]
     fn mark(&mut self, m: Mark) {
-        // A line longer than 2^28 bytes is not a listing's; its marks would only be misplaced.
-        let packed = (self.len as u32) << MARK_BITS | m.code();
+        self.push_mark(pack(self.len, m));
+    }
+
+    #[inline]
+    fn push_mark(&mut self, packed: u32) {
         match self.marks.get_mut(self.n_marks) {
             Some(slot) => *slot = packed,
             None => self.push_more_marks(packed),
@@ -361,6 +390,44 @@ impl Line {
             self.more_marks.extend_from_slice(&self.marks);
         }
         self.more_marks.push(packed);
+    }
+
+    /// The marks of an operand written from byte `start` to the end of the text so far, whose
+    /// one token (bytes `token`, in order) has `style`: what [`Line::start_operand`],
+    /// [`Line::style`], [`Line::reset`] and [`Line::end_operand`] at those positions give, at
+    /// the cost of one.
+    #[inline]
+    pub fn mark_operand(&mut self, start: usize, token: std::ops::Range<usize>, style: Style) {
+        let marks = [
+            pack(start, Mark::StartOperand),
+            pack(token.start, Mark::Style(style)),
+            pack(token.end, Mark::Reset),
+            pack(self.len, Mark::EndOperand),
+        ];
+        match self.marks.get_mut(self.n_marks..).and_then(|m| m.first_chunk_mut::<4>()) {
+            Some(slots) => {
+                *slots = marks;
+                self.n_marks += 4;
+            }
+            None => {
+                for m in marks {
+                    self.push_mark(m);
+                }
+            }
+        }
+    }
+
+    /// The marks of a token (bytes `token` of the text) in `style`: [`Line::style`] and
+    /// [`Line::reset`] at its ends. No mark may follow its start yet.
+    #[inline]
+    pub fn mark_token(&mut self, token: std::ops::Range<usize>, style: Style) {
+        self.push_mark(pack(token.start, Mark::Style(style)));
+        self.push_mark(pack(token.end, Mark::Reset));
+    }
+
+    /// Set the input offset the line shows (when it is known only once the line is written).
+    pub fn set_offset(&mut self, offset: Option<u64>) {
+        self.offset = offset;
     }
 
     /// The text from here has `style`.
@@ -403,6 +470,29 @@ impl fmt::Write for Line {
         self.push_str(s);
         Ok(())
     }
+}
+
+/// A mark at byte `pos` as a line keeps it. (A line longer than 2^28 bytes is not a
+/// listing's; its marks would only be misplaced.)
+#[inline]
+fn pack(pos: usize, m: Mark) -> u32 {
+    (pos as u32) << MARK_BITS | m.code()
+}
+
+/// Columns (characters) of UTF-8 text.
+fn columns(text: &[u8]) -> usize {
+    if text.is_ascii() { text.len() } else { text.iter().filter(|&&b| (b as i8) >= -0x40).count() }
+}
+
+/// Number of decimal digits of `v`.
+fn decimal_len(v: u64) -> usize {
+    let mut n = 1;
+    let mut v = v;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
 }
 
 /// `0` to `99`.

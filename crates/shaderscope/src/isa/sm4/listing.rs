@@ -694,15 +694,15 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 _ => 4,
             };
             let values = t.get(head..head + n)?;
-            self.start_operand();
+            let start = self.line.len();
             self.modifier_before(modifier);
-            self.begin(Style::Literal);
+            let token = self.line.len();
             self.text("l(");
             self.literal_values(values.iter().map(|v| v.get()), ty);
             self.text(")");
-            self.end();
+            let token = token..self.line.len();
             self.modifier_after(modifier);
-            self.end_operand();
+            self.line.mark_operand(start, token, Style::Literal);
             return Some(head + n);
         }
         if matches!(file, ot::IMMEDIATE32 | ot::IMMEDIATE64) || !immediate_indices {
@@ -714,9 +714,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         // indices are all bracketed (`icb[7]`) and 2D inputs and outputs (`v[1][2]`).
         let attached =
             register.shape == Shape::Attached && !(dim >= 2 && matches!(file, ot::INPUT | ot::OUTPUT));
-        self.start_operand();
+        let start = self.line.len();
         self.modifier_before(modifier);
-        self.begin(register.style);
+        let token = self.line.len();
         self.line.push_short(&register.text);
         if register.shape != Shape::Fixed {
             for (i, v) in index.iter().enumerate() {
@@ -730,9 +730,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             }
         }
         self.line.push_short(selection);
-        self.end();
+        let token = token..self.line.len();
         self.modifier_after(modifier);
-        self.end_operand();
+        self.line.mark_operand(start, token, register.style);
         Some(head + dim)
     }
 
@@ -920,7 +920,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// An integer literal, decimal or `0x%08x`.
     #[inline]
     fn int(&mut self, v: u32) {
-        self.line.push_short(&int_text(v));
+        if v < 100 {
+            self.number(u64::from(v));
+        } else {
+            self.line.push_short(&int_text(v));
+        }
     }
 
     /// An untyped 32-bit value: a float unless its bits look like an integer.
