@@ -276,9 +276,13 @@ impl Line {
     /// of that size.
     #[inline]
     fn push_bytes(&mut self, b: &[u8]) {
-        match self.text.get_mut(self.len..).and_then(|d| d.get_mut(..b.len())) {
-            Some(dst) => dst.copy_from_slice(b),
-            None => self.push_long(b),
+        let room = self.text.get_mut(self.len..);
+        match room.and_then(|d| d.first_chunk_mut::<16>()) {
+            Some(dst) if b.len() <= 16 => copy_short(dst, b),
+            _ => match self.text.get_mut(self.len..).and_then(|d| d.get_mut(..b.len())) {
+                Some(dst) => dst.copy_from_slice(b),
+                None => self.push_long(b),
+            },
         }
         self.len += b.len();
     }
@@ -477,6 +481,31 @@ impl fmt::Write for Line {
 #[inline]
 fn pack(pos: usize, m: Mark) -> u32 {
     (pos as u32) << MARK_BITS | m.code()
+}
+
+/// Copy `b` (at most 16 bytes) to the start of `dst` as two copies of a fixed size that may
+/// overlap (the first and the last 8, 4, 2 or 1 bytes): a short text of a length known only
+/// at run time costs a few moves instead of a call to `memcpy`.
+#[inline]
+fn copy_short(dst: &mut [u8; 16], b: &[u8]) {
+    fn two<const N: usize>(dst: &mut [u8; 16], b: &[u8]) {
+        if let (Some(head), Some(tail)) = (b.first_chunk::<N>(), b.last_chunk::<N>()) {
+            let n = b.len();
+            if let Some(d) = dst.first_chunk_mut::<N>() {
+                *d = *head;
+            }
+            if let Some(d) = dst.get_mut(n - N..).and_then(|d| d.first_chunk_mut::<N>()) {
+                *d = *tail;
+            }
+        }
+    }
+    match b.len() {
+        8.. => two::<8>(dst, b),
+        4..8 => two::<4>(dst, b),
+        2..4 => two::<2>(dst, b),
+        1 => two::<1>(dst, b),
+        _ => {}
+    }
 }
 
 /// Columns (characters) of UTF-8 text.
