@@ -188,9 +188,16 @@ impl Small {
             n += len;
         }
         let m = self.micros;
-        let ([a, b1], [c, d], [e, f]) = (pair(m / 10_000), pair(m / 100 % 100), pair(m % 100));
+        let decimals = match m {
+            // Whole numbers, the commonest literals.
+            0 => *b".000000",
+            _ => {
+                let ([a, b1], [c, d], [e, f]) = (pair(m / 10_000), pair(m / 100 % 100), pair(m % 100));
+                [b'.', a, b1, c, d, e, f]
+            }
+        };
         if let Some(to) = b.get_mut(n..).and_then(|t| t.first_chunk_mut::<7>()) {
-            *to = [b'.', a, b1, c, d, e, f];
+            *to = decimals;
         }
         Short::from_ascii_bytes(b, n + 7)
     }

@@ -436,7 +436,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     }
 
     /// What starts an instruction's line: the `--offsets` prefix and the block indentation.
-    #[inline]
+    #[inline(always)]
     fn line_prefix(&mut self, offset: u64) {
         if self.style.offsets {
             self.begin(Style::Address);
@@ -562,7 +562,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// An instruction's mnemonic with everything glued to it, from its opcode token `tok0`
     /// and its extended opcode tokens `ext`: `sample_l_aoffimmi_indexable(-1,0,0)(texture2d)(float,float,float,float)`,
     /// `discard_nz`, `resinfo_uint`, `mov_sat`; then ` [precise(xz)]`.
-    #[inline]
+    #[inline(always)]
     fn opcode_text(&mut self, tok0: u32, info: &OpInfo, ext: &Extended) {
         use super::decode::field::{
             INSTRUCTION_PRECISE_VALUES, INSTRUCTION_SATURATE, INSTRUCTION_TEST_BOOLEAN,
@@ -633,6 +633,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The first operand of a declaration body after the mnemonic and a space; returns its
     /// length in tokens. Nothing is written when the operand does not decode.
     fn decl_operand(&mut self, inst: &Instruction<'_>, mnemonic: &str) -> Result<usize> {
+        let start = self.line.len();
+        self.token(Style::Mnemonic, mnemonic);
+        self.text(" ");
+        if let Some(used) = self.plain_operand(inst.body(), Ty::R) {
+            return Ok(used);
+        }
+        self.line.truncate(start);
         let o = inst.first_operand()?;
         self.token(Style::Mnemonic, mnemonic);
         self.text(" ");
@@ -662,7 +669,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// source, when the destination has the default precision). `None`, with nothing written,
     /// for any other operand: the general printer prints it, or reports what is wrong with
     /// it. Gives the tokens it used.
-    #[inline]
+    #[inline(always)]
     fn plain_operand(&mut self, t: Tokens<'_>, ty: Ty) -> Option<usize> {
         use super::decode::field::{
             EXTENDED_OPERAND_TYPE, OPERAND_EXTENDED, OPERAND_INDEX_DIMENSION, OPERAND_MODIFIER, OPERAND_TYPE,
@@ -928,6 +935,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     }
 
     /// An untyped 32-bit value: a float unless its bits look like an integer.
+    #[inline]
     fn untyped(&mut self, v: u32) {
         if untyped_is_float(v) { self.float(v) } else { self.int(v) }
     }
