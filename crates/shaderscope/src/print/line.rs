@@ -147,6 +147,13 @@ impl<const N: usize> Short<N> {
     }
 }
 
+/// A point of a line's writing ([`Line::point`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Point {
+    len: usize,
+    marks: usize,
+}
+
 /// Bytes of text a line holds in place; a longer line moves to the heap.
 const TEXT_IN_PLACE: usize = 384;
 /// Marks a line holds in place; more move to the heap.
@@ -244,10 +251,15 @@ impl Line {
         self.len == 0
     }
 
-    /// Drop the text after `len` bytes (a length this line reported) and the marks after it.
-    pub fn truncate(&mut self, len: usize) {
-        let len = self.len.min(len);
-        let keep = self.marks().take_while(|&(at, _)| at <= len).count();
+    /// Where the writing of the line is: [`Line::back_to`] goes back there.
+    pub fn point(&self) -> Point {
+        Point { len: self.len, marks: self.n_marks }
+    }
+
+    /// Drop the text and the marks written since `point` (one this line gave).
+    pub fn back_to(&mut self, point: Point) {
+        let len = self.len.min(point.len);
+        let keep = self.n_marks.min(point.marks);
         if self.len > TEXT_IN_PLACE {
             self.long_text.truncate(len);
             if let (Some(to), Some(from)) = (self.text.get_mut(..len), self.long_text.get(..len)) {
@@ -474,6 +486,12 @@ impl fmt::Write for Line {
         self.push_str(s);
         Ok(())
     }
+
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
 }
 
 /// A mark at byte `pos` as a line keeps it. (A line longer than 2^28 bytes is not a
@@ -560,10 +578,13 @@ mod tests {
         assert_eq!(l.as_str(), format!("0 7 10 99 100 12345 {} dcl_input_ps_siv", u64::MAX));
         l.style(Style::Comment);
         let at = l.len();
+        let point = l.point();
         l.push_str("// gone");
         l.reset();
-        l.truncate(at);
+        l.style(Style::Literal);
+        l.back_to(point);
         assert_eq!(l.marks().collect::<Vec<_>>(), vec![(at, Mark::Style(Style::Comment))]);
+        assert_eq!(l.len(), at);
         // A line longer than the first buffer grows it.
         let long = "x".repeat(1000);
         l.push_str(&long);

@@ -45,7 +45,7 @@ use std::fmt;
 pub mod float;
 mod line;
 mod text;
-pub use line::{Line, Mark, Short};
+pub use line::{Line, Mark, Point, Short};
 pub use text::TextBuf;
 pub(crate) use text::decimal;
 

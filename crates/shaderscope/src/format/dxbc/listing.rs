@@ -167,15 +167,11 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
         self.end(offset)
     }
 
-    /// Lines of text that show no structure of their own. Text after the last line break
-    /// starts the next line (fxc 9.30's lone `/`).
-    fn lines(&mut self, text: &str) -> fmt::Result {
-        let mut rest = text;
-        while let Some((line, after)) = rest.split_once('\n') {
-            self.line(None, line)?;
-            rest = after;
+    /// Whole lines of text that show no structure of their own.
+    fn lines(&mut self, lines: &[&str]) -> fmt::Result {
+        for text in lines {
+            self.line(None, text)?;
         }
-        self.line.push_str(rest);
         Ok(())
     }
 
@@ -285,9 +281,10 @@ fn tables<P: Printer + ?Sized>(
         c.line(None, "//")?;
     }
     match generation {
-        Generation::Fxc9_29 => c.lines("//\n//\n")?,
+        Generation::Fxc9_29 => c.lines(&["//", "//"])?,
         Generation::Fxc9_30 if d.rdef.is_some() => c.line(None, "///")?,
-        Generation::Fxc9_30 => c.lines("/")?,
+        // A lone `/` glued to the next line.
+        Generation::Fxc9_30 => c.put("/"),
         _ => {}
     }
     notes(d, generation, checksum, c)?;
@@ -322,7 +319,7 @@ fn notes<P: Printer + ?Sized>(
     }
     if d.stored_checksum() != checksum.unwrap_or_else(|| d.computed_checksum()) {
         c.line(Some(4), "// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.")?;
-        c.lines("//\n//\n")?;
+        c.lines(&["//", "//"])?;
     }
     let Some(sfi0) = &d.sfi0 else { return Ok(()) };
     // 0x2 (raw and structured buffers on 4.x) is never noted.
@@ -340,7 +337,7 @@ fn notes<P: Printer + ?Sized>(
         c.put(w);
         c.end(None)?;
     }
-    c.lines("//\n//\n")
+    c.lines(&["//", "//"])
 }
 
 /// Containers without an SM4/5 program: DXIL programs are named, not disassembled; a root
@@ -489,9 +486,9 @@ fn buffer_definitions<P: Printer + ?Sized>(r: &Rdef<'_>, c: &mut Comments<'_, P>
         c.put(" ");
         c.put(&cb.name.text());
         c.end(Some(cb.offset as u64))?;
-        c.lines("// {\n//\n")?;
+        c.lines(&["// {", "//"])?;
         variables(r, cb, &mut budget, c)?;
-        c.lines("//\n// }\n//\n")?;
+        c.lines(&["//", "// }", "//"])?;
     }
     c.line(None, "//")
 }
@@ -708,14 +705,20 @@ fn resource_bindings<P: Printer + ?Sized>(
     c.line(chunk_at(r.offset), "// Resource Bindings:")?;
     c.line(None, "//")?;
     c.lines(if sm51 {
-        "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n\
-         // ------------------------------ ---------- ------- ----------- ------- -------------- ------\n"
+        &[
+            "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count",
+            "// ------------------------------ ---------- ------- ----------- ------- -------------- ------",
+        ]
     } else if fxc10 {
-        "// Name                                 Type  Format         Dim      HLSL Bind  Count\n\
-         // ------------------------------ ---------- ------- ----------- -------------- ------\n"
+        &[
+            "// Name                                 Type  Format         Dim      HLSL Bind  Count",
+            "// ------------------------------ ---------- ------- ----------- -------------- ------",
+        ]
     } else {
-        "// Name                                 Type  Format         Dim Slot Elements\n\
-         // ------------------------------ ---------- ------- ----------- ---- --------\n"
+        &[
+            "// Name                                 Type  Format         Dim Slot Elements",
+            "// ------------------------------ ---------- ------- ----------- ---- --------",
+        ]
     })?;
     for b in &r.bindings {
         c.put("// ");
@@ -776,7 +779,7 @@ fn resource_bindings<P: Printer + ?Sized>(
         }
         c.end(Some(b.offset as u64))?;
     }
-    c.lines("//\n//\n")
+    c.lines(&["//", "//"])
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -867,11 +870,11 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.cb_mappings.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Constant buffer to DX9 shader constant mappings:")?;
-        c.lines(
-            "//\n\
-             // Target Reg Buffer  Start Reg # of Regs        Data Conversion\n\
-             // ---------- ------- --------- --------- ----------------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Reg Buffer  Start Reg # of Regs        Data Conversion",
+            "// ---------- ------- --------- --------- ----------------------",
+        ])?;
         for m in &a.cb_mappings {
             cb_row(m, c);
             c.end(Some(m.offset as u64))?;
@@ -881,11 +884,11 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.runtime_constants.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Runtime generated constant mappings:")?;
-        c.lines(
-            "//\n\
-             // Target Reg                               Constant Description\n\
-             // ---------- --------------------------------------------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Reg                               Constant Description",
+            "// ---------- --------------------------------------------------",
+        ])?;
         for rc in &a.runtime_constants {
             runtime_row(rc, c);
             c.end(Some(rc.offset as u64))?;
@@ -895,11 +898,11 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.sampler_mappings.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Sampler/Resource to DX9 shader sampler mappings:")?;
-        c.lines(
-            "//\n\
-             // Target Sampler Source Sampler  Source Resource\n\
-             // -------------- --------------- ----------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Sampler Source Sampler  Source Resource",
+            "// -------------- --------------- ----------------",
+        ])?;
         for m in &a.sampler_mappings {
             sampler_row(m, c);
             c.end(Some(m.offset as u64))?;
@@ -995,11 +998,15 @@ fn signature<P: Printer + ?Sized>(
     // fxc 9.29's Format column is one narrower.
     let format_width = if generation.narrow_signatures() { 6 } else { 7 };
     c.lines(if format_width == 6 {
-        "// Name                 Index   Mask Register SysValue Format   Used\n\
-         // -------------------- ----- ------ -------- -------- ------ ------\n"
+        &[
+            "// Name                 Index   Mask Register SysValue Format   Used",
+            "// -------------------- ----- ------ -------- -------- ------ ------",
+        ]
     } else {
-        "// Name                 Index   Mask Register SysValue  Format   Used\n\
-         // -------------------- ----- ------ -------- -------- ------- ------\n"
+        &[
+            "// Name                 Index   Mask Register SysValue  Format   Used",
+            "// -------------------- ----- ------ -------- -------- ------- ------",
+        ]
     })?;
     if sig.elements.is_empty() {
         return c.line(None, empty);
@@ -1148,11 +1155,11 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
     let title = chunk_at(ifce.offset);
     c.line(None, "//")?;
     c.line(title, "// Available Class Types:")?;
-    c.lines(
-        "//\n\
-         // Name                             ID CB Stride Texture Sampler\n\
-         // ------------------------------ ---- --------- ------- -------\n",
-    )?;
+    c.lines(&[
+        "//",
+        "// Name                             ID CB Stride Texture Sampler",
+        "// ------------------------------ ---- --------- ------- -------",
+    ])?;
     for (i, t) in ifce.class_types.iter().enumerate() {
         c.put("// ");
         c.left(&t.name.text(), 30);
@@ -1169,11 +1176,11 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
     c.line(None, "//")?;
     if !ifce.class_instances.is_empty() {
         c.line(title, "// Available Class Instances:")?;
-        c.lines(
-            "//\n\
-             // Name                        Type CB CB Offset Texture Sampler\n\
-             // --------------------------- ---- -- --------- ------- -------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Name                        Type CB CB Offset Texture Sampler",
+            "// --------------------------- ---- -- --------- ------- -------",
+        ])?;
         for ci in &ifce.class_instances {
             c.put("// ");
             c.left(&ci.name.text(), 27);
@@ -1199,11 +1206,11 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
     c.num(ifce.slot_count);
     c.put(" total:");
     c.end(title)?;
-    c.lines(
-        "//\n\
-         //             Slots\n\
-         // +----------+---------+---------------------------------------\n",
-    )?;
+    c.lines(&[
+        "//",
+        "//             Slots",
+        "// +----------+---------+---------------------------------------",
+    ])?;
     let mut start = 0u32;
     for slot in &ifce.slots {
         c.put("// | Type ID  |   ");

@@ -12,7 +12,6 @@ use super::operand::{self, Param, RegisterType};
 use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version, float};
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::{Line, Printer, Style, write_hex, write_u64};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
@@ -209,9 +208,9 @@ fn fxc9_build(creator: &str) -> Option<u32> {
 /// Source lines and variable comments from the program's `DBUG` block.
 struct DebugLines<'a> {
     info: DebugInfo<'a>,
-    /// The instruction record of each instruction offset (from the version token); the last
-    /// record of an offset wins.
-    by_offset: BTreeMap<u64, usize>,
+    /// The instruction records by instruction offset (from the version token), sorted by
+    /// offset and, for one offset, in record order (the last one wins).
+    by_offset: Vec<(u64, usize)>,
     /// Every variable write as (instruction record, variable, the variable's components the
     /// destination's x, y, z and w write), sorted by record and, within a record, in variable
     /// order (the order fxc lists them in).
@@ -223,7 +222,10 @@ type Record = (usize, u16, u16);
 
 impl<'a> DebugLines<'a> {
     fn new(info: DebugInfo<'a>) -> DebugLines<'a> {
-        let by_offset = info.lines.iter().enumerate().map(|(k, l)| (u64::from(l.offset), k)).collect();
+        let mut by_offset: Vec<(u64, usize)> =
+            info.lines.iter().enumerate().map(|(k, l)| (u64::from(l.offset), k)).collect();
+        // Stable: the records of one offset stay in order.
+        by_offset.sort_by_key(|&(offset, _)| offset);
         let mut writes: Vec<(usize, usize, [u16; 4])> = info
             .variables
             .iter()
@@ -238,7 +240,9 @@ impl<'a> DebugLines<'a> {
 
     /// The record of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<Record> {
-        let &k = self.by_offset.get(&offset)?;
+        let after = self.by_offset.partition_point(|&(o, _)| o <= offset);
+        let &(_, k) =
+            after.checked_sub(1).and_then(|i| self.by_offset.get(i)).filter(|(o, _)| *o == offset)?;
         let l = self.info.lines.get(k)?;
         Some((k, l.line, l.file))
     }

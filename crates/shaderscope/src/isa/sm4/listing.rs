@@ -633,13 +633,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The first operand of a declaration body after the mnemonic and a space; returns its
     /// length in tokens. Nothing is written when the operand does not decode.
     fn decl_operand(&mut self, inst: &Instruction<'_>, mnemonic: &str) -> Result<usize> {
-        let start = self.line.len();
+        let start = self.line.point();
         self.token(Style::Mnemonic, mnemonic);
         self.text(" ");
         if let Some(used) = self.plain_operand(inst.body(), Ty::R) {
             return Ok(used);
         }
-        self.line.truncate(start);
+        self.line.back_to(start);
         let o = inst.first_operand()?;
         self.token(Style::Mnemonic, mnemonic);
         self.text(" ");
@@ -2035,6 +2035,226 @@ mod tests {
             ]
             .join(" ")
         );
+    }
+
+    /// The text, the events and the outcome of a listing with and without the
+    /// specialisations ([`Lister::plain_line`], [`Lister::plain_operand`]).
+    fn same_with_and_without_specialisations(p: &Program<'_>, what: &str) {
+        let styles = [
+            ListingStyle::FXC_10,
+            ListingStyle::FXC_9_29,
+            ListingStyle { offsets: true, raw: true, ..ListingStyle::FXC_9_30 },
+            ListingStyle::FXC_10_LEGACY_UCRT,
+        ];
+        for style in styles {
+            let mut got = Vec::new();
+            for specialised in [true, false] {
+                let mut text = TextBuf::default();
+                let mut events = Hooks::default();
+                let report = write_program(p, &style, &mut text, specialised);
+                write_program(p, &style, &mut events, specialised).ok();
+                got.push((text.into_string(), events.0, format!("{report:?}")));
+            }
+            assert!(got[0] == got[1], "{what} ({style:?}): the specialised listing differs\n{got:#?}");
+        }
+    }
+
+    /// Every call a printer gets, in order (adjacent text joined).
+    #[derive(Default)]
+    struct Hooks(String);
+
+    impl fmt::Write for Hooks {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.push_str(s);
+            Ok(())
+        }
+    }
+
+    impl Printer for Hooks {
+        fn start_line(&mut self, offset: Option<u64>) {
+            self.0 += &format!("\u{1}line {offset:?}\u{1}");
+        }
+        fn style(&mut self, style: Style) {
+            self.0 += &format!("\u{1}{style:?}\u{1}");
+        }
+        fn reset(&mut self) {
+            self.0 += "\u{1}reset\u{1}";
+        }
+        fn start_operand(&mut self) {
+            self.0 += "\u{1}<\u{1}";
+        }
+        fn end_operand(&mut self) {
+            self.0 += "\u{1}>\u{1}";
+        }
+    }
+
+    /// Hand-made programs that take each branch of the specialisations and of their
+    /// fallbacks to the general printer.
+    #[test]
+    fn specialised_lines_print_as_the_general_printer_prints_them() {
+        let min16f = 1 | (1 << 14);
+        let bodies: Vec<Vec<u32>> = vec![
+            // mad_sat r0.xz, -|r1.wzyx|, cb0[12].y, l(1.5, -2, 0, 3e9) [precise(x)]
+            vec![
+                op(0x32, 14) | (1 << 13) | (1 << 19),
+                reg(0, 1) | mask(5),
+                0,
+                reg(0, 1) | swz([3, 2, 1, 0]) | 1 << 31,
+                3 << 6 | 1,
+                1,
+                reg(8, 2) | sel(1),
+                0,
+                12,
+                reg(4, 0) | swz([0, 1, 2, 3]),
+                0x3fc0_0000,
+                0xc000_0000,
+                0,
+                0x4f32_d05e,
+            ],
+            // mov o[3][1].x, v[2][0].xyzw; mov r0, icb[7].xy; mov r0.x, vThreadID.x;
+            // mov x1[2].y, l(4) (untyped); iadd r0.x, r1.x, l(-70000)
+            vec![
+                op(0x36, 7),
+                reg(2, 2) | mask(1),
+                3,
+                1,
+                reg(1, 2) | swz([0, 1, 2, 3]),
+                2,
+                0,
+                op(0x36, 5),
+                reg(0, 1),
+                0,
+                reg(9, 1) | mask(3),
+                7,
+                op(0x36, 4),
+                reg(0, 1) | mask(1),
+                0,
+                reg(32, 0) | sel(0),
+                op(0x36, 6),
+                reg(3, 2) | mask(2),
+                1,
+                2,
+                reg(4, 0) | 1,
+                4,
+                op(0x1e, 7),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0),
+                1,
+                reg(4, 0) | 1,
+                (-70000i32) as u32,
+            ],
+            // Blocks and tests: if_nz r0.x / discard_z r0.w / else / ret / endif, resinfo_uint
+            vec![
+                op(0x1f, 3) | (1 << 18),
+                reg(0, 1) | sel(0),
+                0,
+                op(0x0d, 3),
+                reg(0, 1) | sel(3),
+                0,
+                op(0x12, 1),
+                op(0x3e, 1),
+                op(0x15, 1),
+                op(0x3d, 6) | (2 << 11),
+                reg(0, 1) | mask(15),
+                0,
+                reg(0, 1) | sel(0),
+                0,
+                reg(7, 1) | swz([0, 1, 2, 3]),
+            ],
+            // Fallbacks, each after a plain `ret`: a relative index, a precision on the
+            // destination and on a source, `nonuniform`, a chained extended token, selection
+            // mode 3, a 64-bit literal, indices after a literal, an undefined index
+            // representation, a length past the end.
+            vec![
+                op(0x3e, 1),
+                op(0x36, 8),
+                reg(0, 1) | mask(1),
+                0,
+                reg(8, 2) | sel(0) | (3 << 25),
+                0,
+                1,
+                reg(0, 1) | sel(0),
+                1,
+            ],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1) | 1 << 31, min16f, 0, reg(0, 1) | sel(0), 1],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(0, 1) | sel(0) | 1 << 31, min16f, 1],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 6),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0) | 1 << 31,
+                1 | 1 << 17,
+                1,
+            ],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 7),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0) | 1 << 31,
+                1 << 31 | 1,
+                1 << 6 | 1,
+                1,
+            ],
+            vec![op(0x3e, 1), op(0x36, 5), reg(0, 1) | mask(1), 0, reg(0, 1) | 2 | 3 << 2, 1],
+            vec![op(0x3e, 1), op(0xc7, 7), reg(0, 1) | mask(3), 0, reg(5, 0) | 1, 0, 0x3ff0_0000, 0],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(4, 1) | 1, 5, 0],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(0, 1) | sel(0) | (5 << 22), 0, 0],
+            vec![op(0x3e, 1), op(0x36, 9), reg(0, 1) | mask(1), 0],
+            // Declarations: dcl_input v0.xy, dcl_output o0.xyzw {min16f}, a relative range.
+            vec![
+                op(0x5f, 3),
+                reg(1, 1) | mask(3),
+                0,
+                op(0x65, 4),
+                reg(2, 1) | mask(15) | 1 << 31,
+                min16f,
+                0,
+                op(0x5f, 3),
+                reg(1, 1) | mask(3) | (2 << 22),
+                reg(0, 1) | sel(0),
+            ],
+        ];
+        for (k, body) in bodies.iter().enumerate() {
+            for version in [0x0000_0050u32, 0x0000_0051, 0x0001_0040] {
+                let data = program(version, body);
+                let p = Program::parse(&data, 0x40).unwrap();
+                same_with_and_without_specialisations(&p, &format!("body {k}"));
+            }
+        }
+    }
+
+    /// Every corpus program, and damaged copies of each, list the same with and without the
+    /// specialisations: text, tokens, line offsets, report or error.
+    #[test]
+    fn corpus_programs_print_the_same_with_and_without_specialisations() {
+        use crate::test_corpus::{Rng, corpus_dir, manifest};
+        let Some(root) = corpus_dir() else { return };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut programs = 0;
+        for row in manifest(&root, "dxbc").into_iter().filter(|r| r.kind == "dxbc-binary") {
+            let path = root.join("dxbc").join(&row.path);
+            let data = std::fs::read(&path).unwrap();
+            let Ok(d) = crate::format::dxbc::Dxbc::parse(&data) else { continue };
+            let Some(chunk) = d.program.map(|p| p.chunk) else { continue };
+            let base = chunk.data_offset() as u64;
+            let Ok(p) = Program::parse(chunk.data, base) else { continue };
+            same_with_and_without_specialisations(&p, &path.display().to_string());
+            programs += 1;
+            let mut damaged = chunk.data.to_vec();
+            for _ in 0..3 {
+                let at = 8 + rng.below(damaged.len().saturating_sub(8));
+                if let Some(b) = damaged.get_mut(at) {
+                    *b ^= 1 << rng.below(8);
+                }
+            }
+            if let Ok(p) = Program::parse(&damaged, base) {
+                same_with_and_without_specialisations(&p, &format!("{} (damaged)", path.display()));
+            }
+        }
+        assert!(programs > 1000, "expected the corpus programs, found {programs}");
     }
 
     #[test]
