@@ -186,6 +186,7 @@ pub fn register_type(token: u32) -> RegisterType {
 }
 
 /// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
+#[inline]
 pub fn write_register_name<W: fmt::Write + ?Sized>(
     ty: RegisterType,
     number: u32,
@@ -244,12 +245,14 @@ pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::R
 }
 
 /// `.xz`-style write-mask text (nothing for a full mask).
+#[inline]
 pub fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {
     out.write_str(MASKS.get(usize::from(mask & 0xf)).copied().unwrap_or(""))
 }
 
 /// Swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four components
 /// are the same, all four letters otherwise.
+#[inline]
 pub fn write_swizzle<W: fmt::Write + ?Sized>(swizzle: u8, out: &mut W) -> fmt::Result {
     out.write_str(SWIZZLES.get(usize::from(swizzle)).copied().unwrap_or(""))
 }

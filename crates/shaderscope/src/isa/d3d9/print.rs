@@ -561,6 +561,7 @@ fn write_dcl_suffix<W: fmt::Write + ?Sized>(
 }
 
 /// A destination: register, relative address and write mask (`o0[aL].xy`).
+#[inline]
 pub(super) fn write_destination<W: fmt::Write + ?Sized>(
     p: &Param,
     version: Version,
@@ -572,30 +573,40 @@ pub(super) fn write_destination<W: fmt::Write + ?Sized>(
 }
 
 /// A source: modifier, register, relative address, swizzle (`-r0_abs.x`, `c0[a0.x]`).
+#[inline]
 pub(super) fn write_source<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
-    let m = p.source_modifier();
-    match m {
-        1 | 3 | 5 | 8 | 12 => out.write_str("-")?,
-        6 => out.write_str("1 - ")?,
-        13 => out.write_str("!")?,
-        _ => {}
-    }
+    let (before, after) = SOURCE_MODIFIERS.get(usize::from(p.source_modifier())).copied().unwrap_or(("", ""));
+    out.write_str(before)?;
     operand::write_register_name(p.register_type(), p.number(), version, out)?;
     write_relative(p, version, out)?;
-    match m {
-        2 | 3 => out.write_str("_bias")?,
-        4 | 5 => out.write_str("_bx2")?,
-        7 | 8 => out.write_str("_x2")?,
-        9 => out.write_str("_dz")?,
-        10 => out.write_str("_dw")?,
-        11 | 12 => out.write_str("_abs")?,
-        0 | 1 | 6 | 13 => {}
-        other => write!(out, "_srcmod{other}")?,
-    }
+    out.write_str(after)?;
     operand::write_swizzle(p.swizzle(), out)
 }
 
+/// What each source modifier (`D3DSHADER_PARAM_SRCMOD_TYPE`, bits 24–27) writes before and
+/// after the register: `-r0`, `1 - r0`, `!p0`, `r0_bias`, `-r0_bx2`, `r0_abs`, … (14 and 15 are
+/// not defined).
+const SOURCE_MODIFIERS: [(&str, &str); 16] = [
+    ("", ""),
+    ("-", ""),
+    ("", "_bias"),
+    ("-", "_bias"),
+    ("", "_bx2"),
+    ("-", "_bx2"),
+    ("1 - ", ""),
+    ("", "_x2"),
+    ("-", "_x2"),
+    ("", "_dz"),
+    ("", "_dw"),
+    ("", "_abs"),
+    ("-", "_abs"),
+    ("!", ""),
+    ("", "_srcmod14"),
+    ("", "_srcmod15"),
+];
+
 /// `[a0.x]`, `[aL]`; shader model 1 has no address token and always means `a0.x`.
+#[inline]
 fn write_relative<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     if !p.is_relative() {
         return Ok(());
