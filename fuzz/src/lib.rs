@@ -114,9 +114,10 @@ pub fn sm4(data: &[u8]) {
     }
 }
 
-/// The SM4 listing's specialisations print what its general operand printer prints: the
-/// program of a DXBC container (or `data` as the instruction stream of a `ps_5_0` program)
-/// listed both ways must give the same text and the same outcome.
+/// The SM4 listing's specialisations (plain lines and operands printed straight from their
+/// tokens) print what its general printer prints: the program of a DXBC container (or `data`
+/// as the instruction stream of a `ps_5_0` program) listed both ways must give the same text,
+/// the same tokens with the same styles, operands and line offsets, and the same outcome.
 pub fn sm4_specialised(data: &[u8]) {
     use shaderscope::isa::sm4;
     let owned;
@@ -139,6 +140,60 @@ pub fn sm4_specialised(data: &[u8]) {
         let b = sm4::listing::write_listing_general(&p, &style, &mut general);
         assert_eq!(fast.as_str(), general.as_str(), "specialised and general SM4 listings differ");
         assert_eq!(a.is_ok(), b.is_ok(), "specialised and general SM4 listings end differently");
+        let (mut fast, mut general) = (Events::default(), Events::default());
+        let _ = sm4::write_listing(&p, &style, &mut fast);
+        let _ = sm4::listing::write_listing_general(&p, &style, &mut general);
+        assert!(fast == general, "specialised and general SM4 listings give different tokens");
+    }
+}
+
+/// Everything a printer is told, in order: lines with their offsets, styles, operand
+/// boundaries, and the text between them (adjacent pieces joined).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Events(Vec<Event>);
+
+/// One thing a printer is told.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Event {
+    /// [`Printer::start_line`](shaderscope::print::Printer::start_line).
+    Line(Option<u64>),
+    /// [`Printer::style`](shaderscope::print::Printer::style).
+    Style(shaderscope::print::Style),
+    /// [`Printer::reset`](shaderscope::print::Printer::reset).
+    Reset,
+    /// [`Printer::start_operand`](shaderscope::print::Printer::start_operand).
+    StartOperand,
+    /// [`Printer::end_operand`](shaderscope::print::Printer::end_operand).
+    EndOperand,
+    /// Text.
+    Text(String),
+}
+
+impl std::fmt::Write for Events {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        match self.0.last_mut() {
+            Some(Event::Text(t)) => t.push_str(s),
+            _ => self.0.push(Event::Text(s.to_string())),
+        }
+        Ok(())
+    }
+}
+
+impl shaderscope::print::Printer for Events {
+    fn start_line(&mut self, offset: Option<u64>) {
+        self.0.push(Event::Line(offset));
+    }
+    fn style(&mut self, style: shaderscope::print::Style) {
+        self.0.push(Event::Style(style));
+    }
+    fn reset(&mut self) {
+        self.0.push(Event::Reset);
+    }
+    fn start_operand(&mut self) {
+        self.0.push(Event::StartOperand);
+    }
+    fn end_operand(&mut self) {
+        self.0.push(Event::EndOperand);
     }
 }
 

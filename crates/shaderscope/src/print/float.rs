@@ -32,6 +32,7 @@
 //! assert_eq!(s, "18.851562 18.851563 1.#INF00");
 //! ```
 
+use super::Short;
 use std::fmt;
 
 /// Which C runtime's `%f` to imitate.
@@ -49,10 +50,17 @@ pub enum FloatStyle {
 
 /// `%f` of a 32-bit float given by its bits (converted to double first, as C's varargs do).
 pub fn write_f32_fixed<W: fmt::Write + ?Sized>(out: &mut W, bits: u32, style: FloatStyle) -> fmt::Result {
-    match Small::of_f32(bits, style) {
-        Some(small) => small.write(out),
+    match f32_fixed_text(bits, style) {
+        Some(text) => out.write_str(text.as_str()),
         None => write_f64_fixed(out, f64::from(f32::from_bits(bits)).to_bits(), style),
     }
+}
+
+/// [`write_f32_fixed`]'s text as a [`Short`] (for a [`Line`](super::Line), which copies it
+/// whole) when the value is below 2^40 and, for msvcrt, not within reach of its 17-digit
+/// pre-rounding of a tie: nearly every literal of a program. `None` for the others.
+pub fn f32_fixed_text(bits: u32, style: FloatStyle) -> Option<Short<24>> {
+    Small::of_f32(bits, style).map(|s| s.text())
 }
 
 /// `%f` of a 64-bit float given by its bits.
@@ -124,17 +132,18 @@ impl Small {
             return Some(Small { neg, int: mant << e, micros: 0 });
         }
         let k = e.unsigned_abs();
-        if k > 100 {
-            // Below 2^-76: prints as zero under every runtime.
+        if k > 44 {
+            // Below 2^-21 (mant < 2^24): prints as zero under every runtime, and is too far
+            // from the tie at 0.0000005 for msvcrt's pre-rounding to matter.
             return Some(Small { neg, int: 0, micros: 0 });
         }
-        // mant < 2^24 and k <= 100, so everything fits in 128 bits.
-        let int = if k >= 64 { 0 } else { mant >> k };
-        let fraction = u128::from(mant) & ((1u128 << k) - 1);
+        // mant < 2^24 and k <= 44, so fraction * 10^6 < 2^64.
+        let int = mant >> k;
+        let fraction = mant & ((1u64 << k) - 1);
         let scaled = fraction * 1_000_000;
-        let micros = (scaled >> k) as u64;
-        let rest = scaled & ((1u128 << k) - 1);
-        let half = 1u128 << (k - 1);
+        let micros = scaled >> k;
+        let rest = scaled & ((1u64 << k) - 1);
+        let half = 1u64 << (k - 1);
         let up = match style {
             FloatStyle::Ucrt => rest > half || (rest == half && micros % 2 == 1),
             FloatStyle::UcrtLegacy => rest >= half,
@@ -142,7 +151,7 @@ impl Small {
                 // Pre-rounding to 17 significant digits moves a value below 2^24 by less than
                 // 0.0005 units of the sixth decimal, so it can only matter this close to the
                 // tie.
-                if rest.abs_diff(half) <= (1u128 << k) / 1000 {
+                if rest.abs_diff(half) <= (1u64 << k) / 1000 {
                     return None;
                 }
                 rest >= half
@@ -155,39 +164,49 @@ impl Small {
         })
     }
 
-    fn write<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
-        if self.neg {
-            out.write_str("-")?;
+    /// The text: sign, integer digits (at most 13: the value is below 2^40), point and six
+    /// decimals.
+    fn text(&self) -> Short<24> {
+        let mut b = [0u8; 24];
+        let mut n = 0;
+        if self.neg
+            && let Some(sign) = b.first_mut()
+        {
+            *sign = b'-';
+            n = 1;
         }
-        if self.int < 100 {
-            out.write_str(pair(self.int).get(usize::from(self.int < 10)..).unwrap_or(""))?;
+        if self.int < 10 {
+            if let Some(d) = b.get_mut(n) {
+                *d = b'0' + self.int as u8;
+            }
+            n += 1;
         } else {
-            let (digits, n) = super::decimal(self.int);
-            write_digits(out, digits.get(..n).unwrap_or(&[]))?;
+            let (digits, len) = super::decimal(self.int);
+            if let Some(to) = b.get_mut(n..).and_then(|t| t.first_chunk_mut::<20>()) {
+                *to = digits;
+            }
+            n += len;
         }
-        // `.` and the six decimals, two at a time.
         let m = self.micros;
-        out.write_str(".")?;
-        out.write_str(pair(m / 10_000))?;
-        out.write_str(pair(m / 100 % 100))?;
-        out.write_str(pair(m % 100))
+        let decimals = match m {
+            // Whole numbers, the commonest literals.
+            0 => *b".000000",
+            _ => {
+                let ([a, b1], [c, d], [e, f]) = (pair(m / 10_000), pair(m / 100 % 100), pair(m % 100));
+                [b'.', a, b1, c, d, e, f]
+            }
+        };
+        if let Some(to) = b.get_mut(n..).and_then(|t| t.first_chunk_mut::<7>()) {
+            *to = decimals;
+        }
+        Short::from_ascii_bytes(b, n + 7)
     }
 }
 
-/// `00` to `99`.
-const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-                     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-                     8081828384858687888990919293949596979899";
-
 /// The two digits of `v` (below 100).
-fn pair(v: u64) -> &'static str {
-    let at = 2 * (v as usize % 100);
-    PAIRS.get(at..at + 2).unwrap_or("00")
-}
-
-/// ASCII digits, one `write_char` each (no UTF-8 check of a digit string).
-fn write_digits<W: fmt::Write + ?Sized>(out: &mut W, digits: &[u8]) -> fmt::Result {
-    digits.iter().try_for_each(|&d| out.write_char(char::from(d)))
+#[inline]
+fn pair(v: u64) -> [u8; 2] {
+    [b'0' + (v / 10 % 10) as u8, b'0' + (v % 10) as u8]
 }
 
 /// Number of fractional digits `%f` prints.
@@ -479,8 +498,7 @@ mod tests {
         for b in bits {
             for style in STYLES {
                 let Some(small) = Small::of_f32(b, style) else { continue };
-                let mut fast = String::new();
-                small.write(&mut fast).unwrap();
+                let fast = small.text().as_str().to_string();
                 let mut exact = String::new();
                 write_f64_fixed(&mut exact, f64::from(f32::from_bits(b)).to_bits(), style).unwrap();
                 assert_eq!(fast, exact, "{b:#010x} {style:?}");

@@ -1,5 +1,5 @@
 //! [`Line`]: one line of a listing being built, with the marks of its tokens, handed to a
-//! sink whole ([`Printer::write_marked`]).
+//! sink whole ([`Printer::write_line`]).
 //!
 //! A listing is thousands of short tokens. Built into a `Line` they cost a copy each into a
 //! buffer that always has room, and the sink gets one call a line ([`Printer::write_line`]): the plain-text sink copies
@@ -55,6 +55,42 @@ pub enum Mark {
     EndOperand,
 }
 
+/// A line keeps each mark in one `u32`: the position times 16 plus the mark's code, so that
+/// recording one is a single store.
+const MARK_BITS: u32 = 4;
+
+impl Mark {
+    /// Every style, by code.
+    const STYLES: [Style; 7] = [
+        Style::Mnemonic,
+        Style::Register,
+        Style::Literal,
+        Style::Comment,
+        Style::Label,
+        Style::Directive,
+        Style::Address,
+    ];
+
+    #[inline]
+    const fn code(self) -> u32 {
+        match self {
+            Mark::Style(s) => s as u32,
+            Mark::Reset => 8,
+            Mark::StartOperand => 9,
+            Mark::EndOperand => 10,
+        }
+    }
+
+    fn from_code(code: u32) -> Mark {
+        match code {
+            8 => Mark::Reset,
+            9 => Mark::StartOperand,
+            10 => Mark::EndOperand,
+            c => Mark::Style(Mark::STYLES.get(c as usize).copied().unwrap_or(Style::Comment)),
+        }
+    }
+}
+
 /// A text of at most `N` bytes, padded with zeros to `N`, for tables of tokens
 /// ([`Line::push_short`] copies all `N` bytes and keeps the text's length).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,25 +135,50 @@ impl<const N: usize> Short<N> {
         Short { bytes, len: b.len() as u8 }
     }
 
+    /// The first `len` of `bytes` (the crate's number formatters: they are ASCII).
+    #[inline]
+    pub(crate) fn from_ascii_bytes(bytes: [u8; N], len: usize) -> Short<N> {
+        Short { bytes, len: len.min(N).min(255) as u8 }
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(self.bytes.get(..usize::from(self.len)).unwrap_or(&[])).unwrap_or("")
     }
 }
 
-/// Room kept after the text, so that a [`Short`] always fits without a check of its own.
-const SLACK: usize = 64;
+/// A point of a line's writing ([`Line::point`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Point {
+    len: usize,
+    marks: usize,
+}
+
+/// Bytes of text a line holds in place; a longer line moves to the heap.
+const TEXT_IN_PLACE: usize = 384;
+/// Marks a line holds in place; more move to the heap.
+const MARKS_IN_PLACE: usize = 64;
 
 /// One line of a listing being built: its text, the marks of its tokens, and the input offset
 /// it shows.
+///
+/// The text and the marks are kept in arrays inside the line as long as they fit (nearly
+/// always), so that adding a piece is one comparison with a constant and one copy; a longer
+/// line moves to buffers on the heap.
 #[derive(Debug, Clone)]
 pub struct Line {
-    /// The text, then zeros (at least [`SLACK`] of them).
-    buf: Vec<u8>,
+    /// The text while it fits (`len` at most [`TEXT_IN_PLACE`]).
+    text: [u8; TEXT_IN_PLACE],
     /// Bytes of text.
     len: usize,
-    /// The marks, at byte positions of the text, in order.
-    marks: Vec<(u32, Mark)>,
+    /// The whole text once it is longer than [`TEXT_IN_PLACE`].
+    long_text: Vec<u8>,
+    /// The marks while they fit (see [`MARK_BITS`]).
+    marks: [u32; MARKS_IN_PLACE],
+    /// Number of marks.
+    n_marks: usize,
+    /// All the marks once there are more than [`MARKS_IN_PLACE`].
+    more_marks: Vec<u32>,
     /// The absolute input offset the line shows.
     offset: Option<u64>,
 }
@@ -131,32 +192,51 @@ impl Default for Line {
 impl Line {
     /// An empty line.
     pub fn new() -> Line {
-        Line { buf: vec![0; 4 * SLACK], len: 0, marks: Vec::with_capacity(32), offset: None }
+        Line {
+            text: [0; TEXT_IN_PLACE],
+            len: 0,
+            long_text: Vec::new(),
+            marks: [0; MARKS_IN_PLACE],
+            n_marks: 0,
+            more_marks: Vec::new(),
+            offset: None,
+        }
     }
 
     /// Start a new line (dropping anything not flushed) that shows the input at `offset`.
     #[inline]
     pub fn start(&mut self, offset: Option<u64>) {
+        if self.len > TEXT_IN_PLACE || self.n_marks > MARKS_IN_PLACE {
+            self.long_text.clear();
+            self.more_marks.clear();
+        }
         self.len = 0;
-        self.marks.clear();
+        self.n_marks = 0;
         self.offset = offset;
     }
 
     /// The text so far.
     pub fn as_str(&self) -> &str {
         // Only whole UTF-8 sequences are ever written.
-        std::str::from_utf8(self.buf.get(..self.len).unwrap_or(&[])).unwrap_or("")
+        std::str::from_utf8(self.bytes()).unwrap_or("")
     }
 
     /// The text as bytes (whole UTF-8 sequences: only `&str` and [`Short`] texts are written).
     #[inline]
     pub fn bytes(&self) -> &[u8] {
-        self.buf.get(..self.len).unwrap_or(&[])
+        match self.text.get(..self.len) {
+            Some(text) => text,
+            None => &self.long_text,
+        }
     }
 
-    /// The marks, at byte positions of the text, in order.
-    pub fn marks(&self) -> &[(u32, Mark)] {
-        &self.marks
+    /// The marks with their byte positions in the text, in order.
+    pub fn marks(&self) -> impl Iterator<Item = (usize, Mark)> + '_ {
+        let marks = match self.marks.get(..self.n_marks) {
+            Some(marks) => marks,
+            None => &self.more_marks,
+        };
+        marks.iter().map(|&m| ((m >> MARK_BITS) as usize, Mark::from_code(m & ((1 << MARK_BITS) - 1))))
     }
 
     /// Bytes of text so far.
@@ -171,69 +251,199 @@ impl Line {
         self.len == 0
     }
 
-    /// Drop the text after `len` bytes (a length this line reported) and the marks after it.
-    pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
-        while self.marks.last().is_some_and(|m| m.0 as usize > self.len) {
-            self.marks.pop();
-        }
+    /// Where the writing of the line is: [`Line::back_to`] goes back there.
+    pub fn point(&self) -> Point {
+        Point { len: self.len, marks: self.n_marks }
     }
 
-    /// Keep [`SLACK`] bytes of room after `more` new bytes.
-    #[inline]
-    fn room(&mut self, more: usize) {
-        let need = self.len + more + SLACK;
-        if need > self.buf.len() {
-            self.grow(need);
+    /// Drop the text and the marks written since `point` (one this line gave).
+    pub fn back_to(&mut self, point: Point) {
+        let len = self.len.min(point.len);
+        let keep = self.n_marks.min(point.marks);
+        if self.len > TEXT_IN_PLACE {
+            self.long_text.truncate(len);
+            if let (Some(to), Some(from)) = (self.text.get_mut(..len), self.long_text.get(..len)) {
+                to.copy_from_slice(from);
+                self.long_text.clear();
+            }
         }
-    }
-
-    #[cold]
-    fn grow(&mut self, need: usize) {
-        let size = need.max(2 * self.buf.len());
-        self.buf.resize(size, 0);
+        self.len = len;
+        if self.n_marks > MARKS_IN_PLACE {
+            self.more_marks.truncate(keep);
+            if let (Some(to), Some(from)) = (self.marks.get_mut(..keep), self.more_marks.get(..keep)) {
+                to.copy_from_slice(from);
+                self.more_marks.clear();
+            }
+        }
+        self.n_marks = keep;
     }
 
     /// Append `s`.
     #[inline]
     pub fn push_str(&mut self, s: &str) {
-        let b = s.as_bytes();
-        self.room(b.len());
-        if let Some(dst) = self.buf.get_mut(self.len..self.len + b.len()) {
-            dst.copy_from_slice(b);
+        self.push_bytes(s.as_bytes());
+    }
+
+    /// Append bytes that are whole UTF-8 sequences. Inlined, a text of known length is a copy
+    /// of that size.
+    #[inline]
+    fn push_bytes(&mut self, b: &[u8]) {
+        let room = self.text.get_mut(self.len..);
+        match room.and_then(|d| d.first_chunk_mut::<16>()) {
+            Some(dst) if b.len() <= 16 => copy_short(dst, b),
+            _ => match self.text.get_mut(self.len..).and_then(|d| d.get_mut(..b.len())) {
+                Some(dst) => dst.copy_from_slice(b),
+                None => self.push_long(b),
+            },
         }
         self.len += b.len();
     }
 
-    /// Append a table text: all `N` bytes are copied, the text's length is kept.
+    /// Append `b` to a text that it makes (or that already is) longer than fits in place.
+    #[cold]
+    #[inline(never)]
+    fn push_long(&mut self, b: &[u8]) {
+        if self.len <= TEXT_IN_PLACE {
+            self.long_text.clear();
+            self.long_text.extend_from_slice(self.text.get(..self.len).unwrap_or(&[]));
+        }
+        self.long_text.extend_from_slice(b);
+    }
+
+    /// Append a table text: all `N` bytes are copied (a copy of a size known at compile
+    /// time), the text's length is kept.
     #[inline]
     pub fn push_short<const N: usize>(&mut self, s: &Short<N>) {
-        self.room(N);
-        if let Some(dst) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<N>()) {
-            *dst = s.bytes;
+        match self.text.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<N>()) {
+            Some(dst) => *dst = s.bytes,
+            // Near the end of the room, or past it.
+            None => self.push_short_slow(s.bytes.get(..usize::from(s.len)).unwrap_or(&[])),
         }
         self.len += usize::from(s.len);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_short_slow(&mut self, b: &[u8]) {
+        match self.text.get_mut(self.len..).and_then(|d| d.get_mut(..b.len())) {
+            Some(dst) => dst.copy_from_slice(b),
+            None => self.push_long(b),
+        }
+    }
+
+    /// Append `n` spaces.
+    #[inline]
+    pub fn push_spaces(&mut self, n: usize) {
+        const SPACES: Short<32> = Short::new("                                ");
+        let mut n = n;
+        while n > 32 {
+            self.push_short(&SPACES);
+            n -= 32;
+        }
+        self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[]));
+    }
+
+    /// Append `s` left-aligned in `width` columns, like `{:<width}`: the text, then spaces (a
+    /// longer text is not cut).
+    pub fn push_left(&mut self, s: &str, width: usize) {
+        self.push_str(s);
+        self.push_spaces(width.saturating_sub(columns(s.as_bytes())));
+    }
+
+    /// Append `s` right-aligned in `width` columns, like `{:>width}`.
+    pub fn push_right(&mut self, s: &str, width: usize) {
+        self.push_spaces(width.saturating_sub(columns(s.as_bytes())));
+        self.push_str(s);
+    }
+
+    /// Append `v` in decimal, right-aligned in `width` columns (`{:>width}`).
+    pub fn push_u64_right(&mut self, v: u64, width: usize) {
+        self.push_spaces(width.saturating_sub(decimal_len(v)));
+        self.push_u64(v);
+    }
+
+    /// Append spaces until what was written since byte `start` (a length this line reported)
+    /// fills `width` columns: a cell of a table, left-aligned.
+    pub fn pad_from(&mut self, start: usize, width: usize) {
+        let written = self.bytes().get(start..).map_or(0, columns);
+        self.push_spaces(width.saturating_sub(written));
     }
 
     /// Append `v` in decimal.
     #[inline]
     pub fn push_u64(&mut self, v: u64) {
-        match SMALL.get(v as usize) {
-            Some(s) if v < 100 => self.push_short(s),
-            _ => {
-                let (digits, n) = decimal(v);
-                self.room(20);
-                if let Some(dst) = self.buf.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<20>()) {
-                    *dst = digits;
-                }
-                self.len += n;
-            }
+        match SMALL.get(v.min(SMALL.len() as u64) as usize) {
+            Some(s) => self.push_short(s),
+            None => self.push_large(v),
         }
+    }
+
+    #[inline(never)]
+    fn push_large(&mut self, v: u64) {
+        let (digits, n) = decimal(v);
+        self.push_bytes(digits.get(..n).unwrap_or(&[]));
     }
 
     #[inline]
     fn mark(&mut self, m: Mark) {
-        self.marks.push((self.len as u32, m));
+        self.push_mark(pack(self.len, m));
+    }
+
+    #[inline]
+    fn push_mark(&mut self, packed: u32) {
+        match self.marks.get_mut(self.n_marks) {
+            Some(slot) => *slot = packed,
+            None => self.push_more_marks(packed),
+        }
+        self.n_marks += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_more_marks(&mut self, packed: u32) {
+        if self.n_marks == MARKS_IN_PLACE {
+            self.more_marks.clear();
+            self.more_marks.extend_from_slice(&self.marks);
+        }
+        self.more_marks.push(packed);
+    }
+
+    /// The marks of an operand written from byte `start` to the end of the text so far, whose
+    /// one token (bytes `token`, in order) has `style`: what [`Line::start_operand`],
+    /// [`Line::style`], [`Line::reset`] and [`Line::end_operand`] at those positions give, at
+    /// the cost of one.
+    #[inline]
+    pub fn mark_operand(&mut self, start: usize, token: std::ops::Range<usize>, style: Style) {
+        let marks = [
+            pack(start, Mark::StartOperand),
+            pack(token.start, Mark::Style(style)),
+            pack(token.end, Mark::Reset),
+            pack(self.len, Mark::EndOperand),
+        ];
+        match self.marks.get_mut(self.n_marks..).and_then(|m| m.first_chunk_mut::<4>()) {
+            Some(slots) => {
+                *slots = marks;
+                self.n_marks += 4;
+            }
+            None => {
+                for m in marks {
+                    self.push_mark(m);
+                }
+            }
+        }
+    }
+
+    /// The marks of a token (bytes `token` of the text) in `style`: [`Line::style`] and
+    /// [`Line::reset`] at its ends. No mark may follow its start yet.
+    #[inline]
+    pub fn mark_token(&mut self, token: std::ops::Range<usize>, style: Style) {
+        self.push_mark(pack(token.start, Mark::Style(style)));
+        self.push_mark(pack(token.end, Mark::Reset));
+    }
+
+    /// Set the input offset the line shows (when it is known only once the line is written).
+    pub fn set_offset(&mut self, offset: Option<u64>) {
+        self.offset = offset;
     }
 
     /// The text from here has `style`.
@@ -276,6 +486,60 @@ impl fmt::Write for Line {
         self.push_str(s);
         Ok(())
     }
+
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+}
+
+/// A mark at byte `pos` as a line keeps it. (A line longer than 2^28 bytes is not a
+/// listing's; its marks would only be misplaced.)
+#[inline]
+fn pack(pos: usize, m: Mark) -> u32 {
+    (pos as u32) << MARK_BITS | m.code()
+}
+
+/// Copy `b` (at most 16 bytes) to the start of `dst` as two copies of a fixed size that may
+/// overlap (the first and the last 8, 4, 2 or 1 bytes): a short text of a length known only
+/// at run time costs a few moves instead of a call to `memcpy`.
+#[inline]
+fn copy_short(dst: &mut [u8; 16], b: &[u8]) {
+    fn two<const N: usize>(dst: &mut [u8; 16], b: &[u8]) {
+        if let (Some(head), Some(tail)) = (b.first_chunk::<N>(), b.last_chunk::<N>()) {
+            let n = b.len();
+            if let Some(d) = dst.first_chunk_mut::<N>() {
+                *d = *head;
+            }
+            if let Some(d) = dst.get_mut(n - N..).and_then(|d| d.first_chunk_mut::<N>()) {
+                *d = *tail;
+            }
+        }
+    }
+    match b.len() {
+        8.. => two::<8>(dst, b),
+        4..8 => two::<4>(dst, b),
+        2..4 => two::<2>(dst, b),
+        1 => two::<1>(dst, b),
+        _ => {}
+    }
+}
+
+/// Columns (characters) of UTF-8 text.
+fn columns(text: &[u8]) -> usize {
+    if text.is_ascii() { text.len() } else { text.iter().filter(|&&b| (b as i8) >= -0x40).count() }
+}
+
+/// Number of decimal digits of `v`.
+fn decimal_len(v: u64) -> usize {
+    let mut n = 1;
+    let mut v = v;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
 }
 
 /// `0` to `99`.
@@ -314,10 +578,13 @@ mod tests {
         assert_eq!(l.as_str(), format!("0 7 10 99 100 12345 {} dcl_input_ps_siv", u64::MAX));
         l.style(Style::Comment);
         let at = l.len();
+        let point = l.point();
         l.push_str("// gone");
         l.reset();
-        l.truncate(at);
-        assert_eq!(l.marks, vec![(at as u32, Mark::Style(Style::Comment))]);
+        l.style(Style::Literal);
+        l.back_to(point);
+        assert_eq!(l.marks().collect::<Vec<_>>(), vec![(at, Mark::Style(Style::Comment))]);
+        assert_eq!(l.len(), at);
         // A line longer than the first buffer grows it.
         let long = "x".repeat(1000);
         l.push_str(&long);

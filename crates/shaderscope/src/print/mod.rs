@@ -45,7 +45,7 @@ use std::fmt;
 pub mod float;
 mod line;
 mod text;
-pub use line::{Line, Mark, Short};
+pub use line::{Line, Mark, Point, Short};
 pub use text::TextBuf;
 pub(crate) use text::decimal;
 
@@ -121,8 +121,8 @@ pub trait Printer: fmt::Write {
     fn write_line(&mut self, line: &Line) -> fmt::Result {
         let text = line.as_str();
         let mut at = 0;
-        for &(pos, mark) in line.marks() {
-            let pos = (pos as usize).clamp(at, text.len());
+        for (pos, mark) in line.marks() {
+            let pos = pos.clamp(at, text.len());
             if pos > at {
                 self.write_str(text.get(at..pos).unwrap_or(""))?;
             }
@@ -219,92 +219,6 @@ pub fn write_spaces<W: fmt::Write + ?Sized>(out: &mut W, n: usize) -> fmt::Resul
         n -= k;
     }
     Ok(())
-}
-
-/// Text of a table cell: [`Left`] and [`Right`] pad it to its column.
-pub trait Cell {
-    /// How many columns (characters) the text takes.
-    fn columns(&self) -> usize;
-    /// Write the text.
-    fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result;
-}
-
-impl Cell for str {
-    fn columns(&self) -> usize {
-        if self.is_ascii() { self.len() } else { self.chars().count() }
-    }
-    fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-        out.write_str(self)
-    }
-}
-
-impl<T: Cell + ?Sized> Cell for &T {
-    fn columns(&self) -> usize {
-        (**self).columns()
-    }
-    fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-        (**self).write_cell(out)
-    }
-}
-
-impl Cell for String {
-    fn columns(&self) -> usize {
-        self.as_str().columns()
-    }
-    fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-        out.write_str(self)
-    }
-}
-
-impl Cell for std::borrow::Cow<'_, str> {
-    fn columns(&self) -> usize {
-        self.as_ref().columns()
-    }
-    fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-        out.write_str(self)
-    }
-}
-
-macro_rules! integer_cell {
-    ($($t:ty),*) => {$(
-        impl Cell for $t {
-            fn columns(&self) -> usize {
-                decimal(*self as u64).1
-            }
-            fn write_cell(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-                write_u64(out, *self as u64)
-            }
-        }
-    )*};
-}
-integer_cell!(u8, u16, u32, u64, usize);
-
-/// A cell left-aligned in `width` columns, like `{:<width}` but written in two pieces (the
-/// text, then the spaces) instead of a character at a time.
-///
-/// ```
-/// use shaderscope::print::{Left, Right};
-/// assert_eq!(format!("|{}|{}|", Left("ab", 4), Right(42u32, 5)), format!("|{:<4}|{:>5}|", "ab", 42));
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Left<T>(pub T, pub usize);
-
-/// A cell right-aligned in `width` columns, like `{:>width}` ([`Left`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Right<T>(pub T, pub usize);
-
-impl<T: Cell> fmt::Display for Left<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.write_cell(f)?;
-        write_spaces(f, self.1.saturating_sub(self.0.columns()))
-    }
-}
-
-impl<T: Cell> fmt::Display for Right<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_spaces(f, self.1.saturating_sub(self.0.columns()))?;
-        self.0.write_cell(f)
-    }
 }
 
 /// Bytes known to be ASCII as a `str`.

@@ -29,8 +29,7 @@ use super::{Dxbc, Generation};
 use crate::error::{Error, Result};
 use crate::model::DisasmOptions;
 use crate::model::Stage;
-use crate::print::{Left, Printer, Right, Style};
-use std::borrow::Cow;
+use crate::print::{Line, Printer, Style, write_hex, write_u64};
 use std::fmt::{self, Write};
 
 /// Options of the DXBC listing. Build them with [`Default`] and the `with_*` methods (or set
@@ -144,27 +143,29 @@ fn sink_failed(_: fmt::Error) -> Error {
     Error::invalid(0, "listing", "the output sink failed")
 }
 
-/// The comment lines of the listing, written one at a time.
+/// The comment lines of the listing, written one at a time: each is built in a [`Line`]
+/// (plain text and table cells pushed into it, no formatting machinery) and handed to the
+/// printer whole, its text one [`Style::Comment`] token.
 struct Comments<'o, P: ?Sized> {
     out: &'o mut P,
-    /// The text of the line being written.
-    line: String,
+    /// The line being written.
+    line: Line,
 }
 
 impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     fn new(out: &'o mut P) -> Self {
-        // Room for the longest table row, so that a line's text does not grow piecemeal.
-        Comments { out, line: String::with_capacity(256) }
+        Comments { out, line: Line::new() }
     }
 
     /// End the line being written; it shows the structure at `offset`.
     fn end(&mut self, offset: Option<u64>) -> fmt::Result {
-        self.out.start_line(offset);
-        if !self.line.is_empty() {
-            self.out.styled(Style::Comment, &self.line)?;
-            self.line.clear();
+        let len = self.line.len();
+        if len > 0 {
+            self.line.mark_token(0..len, Style::Comment);
         }
-        self.out.write_str("\n")
+        self.line.push_str("\n");
+        self.line.set_offset(offset);
+        self.line.flush(self.out)
     }
 
     /// A whole line of text, showing the structure at `offset`.
@@ -173,41 +174,94 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
         self.end(offset)
     }
 
-    /// Lines of text that show no structure of their own. Text after the last line break
-    /// starts the next line (fxc 9.30's lone `/`).
-    fn text(&mut self, text: &str) -> fmt::Result {
-        let mut rest = text;
-        while let Some((line, after)) = rest.split_once('\n') {
-            self.line(None, line)?;
-            rest = after;
+    /// Whole lines of text that show no structure of their own.
+    fn lines(&mut self, lines: &[&str]) -> fmt::Result {
+        for text in lines {
+            self.line(None, text)?;
         }
-        self.line.push_str(rest);
         Ok(())
     }
 
     /// Write a started line that nothing ended, without a line break.
     fn finish(&mut self) -> fmt::Result {
-        if self.line.is_empty() {
+        let len = self.line.len();
+        if len == 0 {
             return Ok(());
         }
-        self.out.start_line(None);
-        self.out.styled(Style::Comment, &self.line)?;
-        self.line.clear();
-        Ok(())
+        self.line.mark_token(0..len, Style::Comment);
+        self.line.set_offset(None);
+        self.line.flush(self.out)
+    }
+
+    /// Text.
+    #[inline]
+    fn put(&mut self, text: &str) {
+        self.line.push_str(text);
+    }
+
+    /// `v` in decimal.
+    #[inline]
+    fn num(&mut self, v: impl Into<u64>) {
+        self.line.push_u64(v.into());
+    }
+
+    /// `n` spaces.
+    fn spaces(&mut self, n: usize) {
+        self.line.push_spaces(n);
+    }
+
+    /// A cell: `text` left-aligned in `width` columns.
+    fn left(&mut self, text: &str, width: usize) {
+        self.line.push_left(text, width);
+    }
+
+    /// A cell: `text` right-aligned in `width` columns.
+    fn right(&mut self, text: &str, width: usize) {
+        self.line.push_right(text, width);
+    }
+
+    /// A cell: `v` in decimal, right-aligned in `width` columns.
+    fn num_right(&mut self, v: impl Into<u64>, width: usize) {
+        self.line.push_u64_right(v.into(), width);
+    }
+
+    /// Where the next cell starts (for [`Comments::pad_from`]).
+    fn here(&self) -> usize {
+        self.line.len()
+    }
+
+    /// Spaces until what was written since `start` fills `width` columns: a cell written in
+    /// pieces, left-aligned.
+    fn pad_from(&mut self, start: usize, width: usize) {
+        self.line.pad_from(start, width);
+    }
+
+    /// A cell written in pieces by `write`, right-aligned in `width` columns: the pieces'
+    /// length is `columns`.
+    fn right_of(&mut self, columns: usize, width: usize, write: impl FnOnce(&mut Self)) {
+        self.spaces(width.saturating_sub(columns));
+        write(self);
     }
 }
 
+/// The rare lines with formatted numbers (`{:?}` floats, hexadecimal) are written with
+/// `write!`.
 impl<P: ?Sized> fmt::Write for Comments<'_, P> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.line.push_str(s);
         Ok(())
     }
+}
 
-    // Padding to a column comes a character at a time.
-    fn write_char(&mut self, c: char) -> fmt::Result {
-        self.line.push(c);
-        Ok(())
+/// Decimal digits of `v`.
+fn digits(v: u64) -> usize {
+    let mut n = 1;
+    let mut v = v;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
     }
+    n
 }
 
 /// The absolute offset of the chunk whose payload starts at `payload`.
@@ -223,9 +277,10 @@ fn tables<P: Printer + ?Sized>(
     c: &mut Comments<'_, P>,
 ) -> fmt::Result {
     c.line(None, "//")?;
+    c.put("// Generated by ");
     match &d.rdef {
-        Some(r) => write!(c, "// Generated by {}", r.creator.text())?,
-        None => c.write_str("// Generated by Microsoft (R) D3D Shader Disassembler")?,
+        Some(r) => c.put(&r.creator.text()),
+        None => c.put("Microsoft (R) D3D Shader Disassembler"),
     }
     c.end(d.rdef.as_ref().map(|r| r.creator.offset))?;
     c.line(None, "//")?;
@@ -233,9 +288,10 @@ fn tables<P: Printer + ?Sized>(
         c.line(None, "//")?;
     }
     match generation {
-        Generation::Fxc9_29 => c.text("//\n//\n")?,
+        Generation::Fxc9_29 => c.lines(&["//", "//"])?,
         Generation::Fxc9_30 if d.rdef.is_some() => c.line(None, "///")?,
-        Generation::Fxc9_30 => c.text("/")?,
+        // A lone `/` glued to the next line.
+        Generation::Fxc9_30 => c.put("/"),
         _ => {}
     }
     notes(d, generation, checksum, c)?;
@@ -270,7 +326,7 @@ fn notes<P: Printer + ?Sized>(
     }
     if d.stored_checksum() != checksum.unwrap_or_else(|| d.computed_checksum()) {
         c.line(Some(4), "// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.")?;
-        c.text("//\n//\n")?;
+        c.lines(&["//", "//"])?;
     }
     let Some(sfi0) = &d.sfi0 else { return Ok(()) };
     // 0x2 (raw and structured buffers on 4.x) is never noted.
@@ -284,10 +340,11 @@ fn notes<P: Printer + ?Sized>(
     }
     c.line(chunk_at(sfi0.offset), "// Note: shader requires additional functionality:")?;
     for w in wanted {
-        write!(c, "//       {w}")?;
+        c.put("//       ");
+        c.put(w);
         c.end(None)?;
     }
-    c.text("//\n//\n")
+    c.lines(&["//", "//"])
 }
 
 /// Containers without an SM4/5 program: DXIL programs are named, not disassembled; a root
@@ -409,7 +466,9 @@ fn root_lines<P: Printer + ?Sized>(rs: &RootSignature, c: &mut Comments<'_, P>) 
 /// `// Approximately N instruction slots used`, from STAT (0 without it).
 fn footer<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
     let n = d.stat.as_ref().map_or(0, |s| s.instruction_count());
-    write!(c, "// Approximately {n} instruction slots used")?;
+    c.put("// Approximately ");
+    c.num(n);
+    c.put(" instruction slots used");
     c.end(d.stat.as_ref().map(|s| s.offset as u64))
 }
 
@@ -429,11 +488,14 @@ fn buffer_definitions<P: Printer + ?Sized>(r: &Rdef<'_>, c: &mut Comments<'_, P>
             3 => "Resource bind info for",
             _ => "cbuffer",
         };
-        write!(c, "// {title} {}", cb.name.text())?;
+        c.put("// ");
+        c.put(title);
+        c.put(" ");
+        c.put(&cb.name.text());
         c.end(Some(cb.offset as u64))?;
-        c.text("// {\n//\n")?;
+        c.lines(&["// {", "//"])?;
         variables(r, cb, &mut budget, c)?;
-        c.text("//\n// }\n//\n")?;
+        c.lines(&["//", "// }", "//"])?;
     }
     c.line(None, "//")
 }
@@ -458,11 +520,12 @@ fn variables<P: Printer + ?Sized>(
         };
         declaration(r, ty, &declared, budget, c)?;
         if let Some(def) = v.default {
-            c.write_str("//      =")?;
+            c.put("//      =");
             for w in super::chunks::Words::new(def).iter() {
-                write!(c, " 0x{w:08x}")?;
+                c.put(" 0x");
+                write_hex(c, u64::from(w), 8)?;
             }
-            c.write_str(" ")?;
+            c.put(" ");
             c.end(Some(r.offset as u64 + u64::from(v.default_offset)))?;
         }
     }
@@ -477,16 +540,18 @@ enum Tail {
     Variable { start: u32, size: u32, used: bool },
 }
 
-impl fmt::Display for Tail {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Tail::Member(at) => write!(f, "// Offset: {}", Right(at, 4)),
+impl Tail {
+    fn write<P: Printer + ?Sized>(self, c: &mut Comments<'_, P>) {
+        c.put("// Offset: ");
+        match self {
+            Tail::Member(at) => c.num_right(at, 4),
             Tail::Variable { start, size, used } => {
-                write!(f, "// Offset: {} Size: {}", Right(start, 4), Right(size, 5))?;
+                c.num_right(start, 4);
+                c.put(" Size: ");
+                c.num_right(size, 5);
                 if !used {
-                    f.write_str(" [unused]")?;
+                    c.put(" [unused]");
                 }
-                Ok(())
             }
         }
     }
@@ -519,24 +584,28 @@ fn declaration<P: Printer + ?Sized>(
     *budget = left;
     let indent = 3 + 4 * decl.depth;
     let width = 35usize.saturating_sub(4 * decl.depth);
-    let array = match ty.elements {
-        0 => String::new(),
-        n => format!("[{n}]"),
-    };
-    let text = if ty.class == 5 && decl.depth < 16 {
-        write!(c, "//{}struct", Left("", indent))?;
+    let is_struct = ty.class == 5 && decl.depth < 16;
+    if is_struct {
+        c.put("//");
+        c.spaces(indent);
+        c.put("struct");
         if let Some(n) = ty.name.as_ref().filter(|n| !n.is_empty()) {
-            write!(c, " {}", n.text())?;
+            c.put(" ");
+            c.put(&n.text());
         }
         c.end(Some(ty.offset as u64))?;
-        write!(c, "//{}{{", Left("", indent))?;
+        c.put("//");
+        c.spaces(indent);
+        c.put("{");
         c.end(None)?;
-        write!(c, "//{}", Left("", indent + 4))?;
+        c.put("//");
+        c.spaces(indent + 4);
         c.end(None)?;
         for (i, m) in ty.members.iter().enumerate() {
             let Some(mty) = r.ty(m.ty) else { continue };
             if i > 0 && mty.class == 5 {
-                write!(c, "//{}", Left("", indent + 4))?;
+                c.put("//");
+                c.spaces(indent + 4);
                 c.end(None)?;
             }
             let at = decl.start.wrapping_add(m.start);
@@ -550,11 +619,25 @@ fn declaration<P: Printer + ?Sized>(
             declaration(r, mty, &member, budget, c)?;
         }
         c.line(None, "//")?;
-        format!("}} {}{array};", decl.name)
+    }
+    c.put("//");
+    c.spaces(indent);
+    let cell = c.here();
+    if is_struct {
+        c.put("} ");
     } else {
-        format!("{} {}{array};", type_name(ty), decl.name)
-    };
-    write!(c, "//{}{}{}", Left("", indent), Left(text, width), decl.tail)?;
+        write_type_name(ty, c)?;
+        c.put(" ");
+    }
+    c.put(decl.name);
+    if ty.elements != 0 {
+        c.put("[");
+        c.num(ty.elements);
+        c.put("]");
+    }
+    c.put(";");
+    c.pad_from(cell, width);
+    decl.tail.write(c);
     c.end(Some(decl.offset))
 }
 
@@ -567,6 +650,14 @@ pub fn type_budget(r: &Rdef<'_>) -> usize {
 
 /// The HLSL spelling of a (non-struct) type: `float4`, `row_major float4x4`, `interface I`.
 pub fn type_name(ty: &Type<'_>) -> String {
+    let mut s = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_type_name(ty, &mut s);
+    s
+}
+
+/// [`type_name`] into `out`.
+fn write_type_name(ty: &Type<'_>, out: &mut impl fmt::Write) -> fmt::Result {
     // 0–18 are the D3D9 (D3DX) parameter types, which D3D10 kept.
     let base = match ty.ty {
         0..=18 => crate::isa::d3d9::ctab::type_name(ty.ty),
@@ -581,15 +672,27 @@ pub fn type_name(ty: &Type<'_>) -> String {
         57 => "min16uint",
         _ => "",
     };
-    let name = ty.name.map(|n| n.text()).unwrap_or_default();
-    match ty.class {
-        0 => base.to_string(),
-        1 => format!("{base}{}", ty.columns),
-        2 => format!("row_major {base}{}x{}", ty.rows, ty.columns),
-        3 => format!("{base}{}x{}", ty.rows, ty.columns),
-        6 | 7 => format!("interface {name}"),
-        _ if ty.name.is_some() => name.into_owned(),
-        _ => base.to_string(),
+    match (ty.class, &ty.name) {
+        (0, _) => out.write_str(base),
+        (1, _) => {
+            out.write_str(base)?;
+            write_u64(out, u64::from(ty.columns))
+        }
+        (2 | 3, _) => {
+            if ty.class == 2 {
+                out.write_str("row_major ")?;
+            }
+            out.write_str(base)?;
+            write_u64(out, u64::from(ty.rows))?;
+            out.write_str("x")?;
+            write_u64(out, u64::from(ty.columns))
+        }
+        (6 | 7, name) => {
+            out.write_str("interface ")?;
+            out.write_str(&name.map(|n| n.text()).unwrap_or_default())
+        }
+        (_, Some(name)) => out.write_str(&name.text()),
+        _ => out.write_str(base),
     }
 }
 
@@ -608,46 +711,82 @@ fn resource_bindings<P: Printer + ?Sized>(
     let fxc10 = sm51 || generation >= Generation::Fxc10;
     c.line(chunk_at(r.offset), "// Resource Bindings:")?;
     c.line(None, "//")?;
-    c.text(if sm51 {
-        "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n\
-         // ------------------------------ ---------- ------- ----------- ------- -------------- ------\n"
+    c.lines(if sm51 {
+        &[
+            "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count",
+            "// ------------------------------ ---------- ------- ----------- ------- -------------- ------",
+        ]
     } else if fxc10 {
-        "// Name                                 Type  Format         Dim      HLSL Bind  Count\n\
-         // ------------------------------ ---------- ------- ----------- -------------- ------\n"
+        &[
+            "// Name                                 Type  Format         Dim      HLSL Bind  Count",
+            "// ------------------------------ ---------- ------- ----------- -------------- ------",
+        ]
     } else {
-        "// Name                                 Type  Format         Dim Slot Elements\n\
-         // ------------------------------ ---------- ------- ----------- ---- --------\n"
+        &[
+            "// Name                                 Type  Format         Dim Slot Elements",
+            "// ------------------------------ ---------- ------- ----------- ---- --------",
+        ]
     })?;
     for b in &r.bindings {
-        write!(
-            c,
-            "// {} {} {} {}",
-            Left(b.name.text(), 30),
-            Right(binding_type(b), 10),
-            Right(binding_format(b), 7),
-            Right(binding_dimension(b), 11)
-        )?;
-        let count: Cow<'_, str> = match b.bind_count {
-            0 => "unbounded".into(),
-            n => n.to_string().into(),
-        };
+        c.put("// ");
+        c.left(&b.name.text(), 30);
+        c.put(" ");
+        c.right(binding_type(b), 10);
+        c.put(" ");
+        let (format, components) = binding_format(b);
+        let suffix = |n: u32| if n > 1 { digits(u64::from(n)) } else { 0 };
+        c.right_of(format.len() + suffix(components), 7, |c| {
+            c.put(format);
+            if components > 1 {
+                c.num(components);
+            }
+        });
+        c.put(" ");
+        let (dimension, samples) = binding_dimension(b);
+        c.right_of(dimension.len() + samples.map_or(0, |n| digits(u64::from(n))), 11, |c| {
+            c.put(dimension);
+            if let Some(n) = samples {
+                c.num(n);
+            }
+        });
         let (upper, lower) = register_prefix(b);
         let [space, id] = b.space_id.unwrap_or([0, 0]);
         if sm51 {
-            write!(c, " {}", Right(format!("{upper}{id}"), 7))?;
+            c.put(" ");
+            c.right_of(upper.len() + digits(u64::from(id)), 7, |c| {
+                c.put(upper);
+                c.num(id);
+            });
         }
+        // The count: 0 means unbounded.
+        let count = |c: &mut Comments<'_, P>, width: usize| match b.bind_count {
+            0 => c.right("unbounded", width),
+            n => c.num_right(n, width),
+        };
         if fxc10 {
-            let bind = match space {
-                0 => format!("{lower}{}", b.bind_point),
-                _ => format!("{lower}{},space{space}", b.bind_point),
-            };
-            write!(c, " {} {} ", Right(bind, 14), Right(count, 6))?;
+            c.put(" ");
+            let bind = lower.len() + digits(u64::from(b.bind_point));
+            let space_len = if space == 0 { 0 } else { ",space".len() + digits(u64::from(space)) };
+            c.right_of(bind + space_len, 14, |c| {
+                c.put(lower);
+                c.num(b.bind_point);
+                if space != 0 {
+                    c.put(",space");
+                    c.num(space);
+                }
+            });
+            c.put(" ");
+            count(c, 6);
+            c.put(" ");
         } else {
-            write!(c, " {} {}", Right(b.bind_point, 4), Right(count, 8))?;
+            c.put(" ");
+            c.num_right(b.bind_point, 4);
+            c.put(" ");
+            count(c, 8);
         }
         c.end(Some(b.offset as u64))?;
     }
-    c.text("//\n//\n")
+    c.lines(&["//", "//"])
 }
 
 fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
@@ -671,12 +810,13 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
     }
 }
 
-/// The Format column: `NA`, `struct`, `byte`, or the return type and its component count.
-fn binding_format(b: &Binding<'_>) -> Cow<'static, str> {
+/// The Format column: `NA`, `struct`, `byte`, or the return type, then its component count
+/// when more than one (`float4`).
+fn binding_format(b: &Binding<'_>) -> (&'static str, u32) {
     match b.input_type {
-        0 | 1 | 3 => "NA".into(),
-        5 | 6 | 9 | 10 | 11 => "struct".into(),
-        7 | 8 => "byte".into(),
+        0 | 1 | 3 => ("NA", 0),
+        5 | 6 | 9 | 10 | 11 => ("struct", 0),
+        7 | 8 => ("byte", 0),
         _ => {
             let base = match b.return_type {
                 1 => "unorm",
@@ -689,17 +829,14 @@ fn binding_format(b: &Binding<'_>) -> Cow<'static, str> {
                 8 => "cont",
                 _ => "",
             };
-            match ((b.flags >> 2) & 3) + 1 {
-                1 => base.into(),
-                n => format!("{base}{n}").into(),
-            }
+            (base, ((b.flags >> 2) & 3) + 1)
         }
     }
 }
 
-/// The Dim column: what a buffer is (`r/o`, `append`, …) or the texture dimension, with the
-/// sample count of multisampled textures.
-fn binding_dimension(b: &Binding<'_>) -> Cow<'static, str> {
+/// The Dim column: what a buffer is (`r/o`, `append`, …) or the texture dimension, then the
+/// sample count of multisampled textures when it is known (`2dMS4`).
+fn binding_dimension(b: &Binding<'_>) -> (&'static str, Option<u32>) {
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
@@ -710,7 +847,7 @@ fn binding_dimension(b: &Binding<'_>) -> Cow<'static, str> {
         _ => "",
     };
     if !fixed.is_empty() {
-        return fixed.into();
+        return (fixed, None);
     }
     let name = match b.dimension {
         1 => "buf",
@@ -727,9 +864,9 @@ fn binding_dimension(b: &Binding<'_>) -> Cow<'static, str> {
         _ => "NA",
     };
     if matches!(b.dimension, 6 | 7) && b.samples != 0 && b.samples != u32::MAX {
-        format!("{name}{}", b.samples).into()
+        (name, Some(b.samples))
     } else {
-        name.into()
+        (name, None)
     }
 }
 
@@ -740,13 +877,13 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.cb_mappings.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Constant buffer to DX9 shader constant mappings:")?;
-        c.text(
-            "//\n\
-             // Target Reg Buffer  Start Reg # of Regs        Data Conversion\n\
-             // ---------- ------- --------- --------- ----------------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Reg Buffer  Start Reg # of Regs        Data Conversion",
+            "// ---------- ------- --------- --------- ----------------------",
+        ])?;
         for m in &a.cb_mappings {
-            write!(c, "{}", CbRow(m))?;
+            cb_row(m, c);
             c.end(Some(m.offset as u64))?;
         }
         c.line(None, "//")?;
@@ -754,13 +891,13 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.runtime_constants.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Runtime generated constant mappings:")?;
-        c.text(
-            "//\n\
-             // Target Reg                               Constant Description\n\
-             // ---------- --------------------------------------------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Reg                               Constant Description",
+            "// ---------- --------------------------------------------------",
+        ])?;
         for rc in &a.runtime_constants {
-            write!(c, "{}", RuntimeRow(rc))?;
+            runtime_row(rc, c);
             c.end(Some(rc.offset as u64))?;
         }
         c.line(None, "//")?;
@@ -768,13 +905,13 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     if !a.sampler_mappings.is_empty() {
         c.line(None, "//")?;
         c.line(title, "// Sampler/Resource to DX9 shader sampler mappings:")?;
-        c.text(
-            "//\n\
-             // Target Sampler Source Sampler  Source Resource\n\
-             // -------------- --------------- ----------------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Target Sampler Source Sampler  Source Resource",
+            "// -------------- --------------- ----------------",
+        ])?;
         for m in &a.sampler_mappings {
-            write!(c, "{}", SamplerRow(m))?;
+            sampler_row(m, c);
             c.end(Some(m.offset as u64))?;
         }
         c.line(None, "//")?;
@@ -787,56 +924,65 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
 }
 
 /// A row of the constant-buffer mappings: `// c0         cb0             1         2  ( FLT, FLT, FLT, FLT)`.
-struct CbRow<'m>(&'m CbMapping);
-
-impl fmt::Display for CbRow<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let m = self.0;
-        let conversion = m.conversion.map(|c| match c {
+fn cb_row<P: Printer + ?Sized>(m: &CbMapping, c: &mut Comments<'_, P>) {
+    c.put("// ");
+    let cell = c.here();
+    c.put("c");
+    c.num(m.target);
+    c.pad_from(cell, 10);
+    c.put(" ");
+    let cell = c.here();
+    c.put("cb");
+    c.num(m.buffer);
+    c.pad_from(cell, 7);
+    c.put(" ");
+    c.num_right(m.start, 9);
+    c.put(" ");
+    c.num_right(m.count, 9);
+    c.put("  (");
+    for (i, conversion) in m.conversion.iter().enumerate() {
+        if i > 0 {
+            c.put(",");
+        }
+        c.put(match conversion {
             0 => " FLT",
             1 => " INT",
             2 => "BOOL",
             _ => " UNK",
         });
-        write!(
-            f,
-            "// {} {} {} {}  ({})",
-            Left(format!("c{}", m.target), 10),
-            Left(format!("cb{}", m.buffer), 7),
-            Right(m.start, 9),
-            Right(m.count, 9),
-            conversion.join(",")
-        )
     }
+    c.put(")");
 }
 
 /// A row of the runtime constants: the register and what the runtime puts there.
-struct RuntimeRow<'c>(&'c RuntimeConstant);
-
-impl fmt::Display for RuntimeRow<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = self.0;
-        let what: Cow<'_, str> = match c.kind {
-            0 => "Vertex Shader position offset".into(),
-            k => format!("Unknown runtime constant {k}").into(),
-        };
-        write!(f, "// {} {}", Left(format!("c{}", c.target), 10), Right(what, 50))
+fn runtime_row<P: Printer + ?Sized>(rc: &RuntimeConstant, c: &mut Comments<'_, P>) {
+    c.put("// ");
+    let cell = c.here();
+    c.put("c");
+    c.num(rc.target);
+    c.pad_from(cell, 10);
+    c.put(" ");
+    match rc.kind {
+        0 => c.right("Vertex Shader position offset", 50),
+        k => {
+            const UNKNOWN: &str = "Unknown runtime constant ";
+            c.right_of(UNKNOWN.len() + digits(u64::from(k)), 50, |c| {
+                c.put(UNKNOWN);
+                c.num(k);
+            });
+        }
     }
 }
 
 /// A row of the sampler mappings: `// s0             s0              t0               `.
-struct SamplerRow<'m>(&'m SamplerMapping);
-
-impl fmt::Display for SamplerRow<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let m = self.0;
-        write!(
-            f,
-            "// {} {} {} ",
-            Left(format!("s{}", m.target), 14),
-            Left(format!("s{}", m.sampler), 15),
-            Left(format!("t{}", m.resource), 16)
-        )
+fn sampler_row<P: Printer + ?Sized>(m: &SamplerMapping, c: &mut Comments<'_, P>) {
+    c.put("// ");
+    for (letter, v, width) in [("s", m.target, 14), ("s", m.sampler, 15), ("t", m.resource, 16)] {
+        let cell = c.here();
+        c.put(letter);
+        c.num(v);
+        c.pad_from(cell, width);
+        c.put(" ");
     }
 }
 
@@ -858,12 +1004,16 @@ fn signature<P: Printer + ?Sized>(
     c.line(None, "//")?;
     // fxc 9.29's Format column is one narrower.
     let format_width = if generation.narrow_signatures() { 6 } else { 7 };
-    c.text(if format_width == 6 {
-        "// Name                 Index   Mask Register SysValue Format   Used\n\
-         // -------------------- ----- ------ -------- -------- ------ ------\n"
+    c.lines(if format_width == 6 {
+        &[
+            "// Name                 Index   Mask Register SysValue Format   Used",
+            "// -------------------- ----- ------ -------- -------- ------ ------",
+        ]
     } else {
-        "// Name                 Index   Mask Register SysValue  Format   Used\n\
-         // -------------------- ----- ------ -------- -------- ------- ------\n"
+        &[
+            "// Name                 Index   Mask Register SysValue  Format   Used",
+            "// -------------------- ----- ------ -------- -------- ------- ------",
+        ]
     })?;
     if sig.elements.is_empty() {
         return c.line(None, empty);
@@ -880,40 +1030,51 @@ fn signature<P: Printer + ?Sized>(
             0 if is_output => implied_system_value(e.name.bytes),
             v => v,
         };
-        let system_value_text: Cow<'_, str> = match system_value_name(system_value) {
-            Some(name) => name.into(),
-            None => system_value.to_string().into(),
-        };
         let format = format_name(e.component_type, e.min_precision);
         let used_mask = if is_output { e.mask & !e.rw_mask } else { e.rw_mask };
-        c.write_str("// ")?;
+        c.put("// ");
         let mut name_width = 20;
         if streams {
-            let stream = format!("m{}:", e.stream);
-            name_width -= stream.len().min(name_width);
-            c.write_str(&stream)?;
+            let cell = c.here();
+            c.put("m");
+            c.num(e.stream);
+            c.put(":");
+            name_width -= (c.here() - cell).min(name_width);
         }
-        write!(c, "{} {} ", Left(e.name.text(), name_width), Right(e.semantic_index, 5))?;
+        c.left(&e.name.text(), name_width);
+        c.put(" ");
+        c.num_right(e.semantic_index, 5);
+        c.put(" ");
+        // The SysValue column: the name, or the number the format does not define.
+        let system_value_cell = |c: &mut Comments<'_, P>| match system_value_name(system_value) {
+            Some(name) => c.right(name, 8),
+            None => c.num_right(system_value, 8),
+        };
         // Outputs without an `o#` register (`oDepth`) show no mask, and only whether they are used.
         match special_output_register(system_value).filter(|_| is_output) {
-            Some(register) => write!(
-                c,
-                "{} {} {} {} {}",
-                Right("N/A", 6),
-                Right(register, 8),
-                Right(&system_value_text, 8),
-                Right(format, format_width),
-                Right(if used_mask != 0 { "YES" } else { "NO" }, 6)
-            )?,
-            None => write!(
-                c,
-                "  {} {} {} {}   {}",
-                mask_text(e.mask),
-                Right(e.register, 8),
-                Right(&system_value_text, 8),
-                Right(format, format_width),
-                mask_text(used_mask)
-            )?,
+            Some(register) => {
+                c.right("N/A", 6);
+                c.put(" ");
+                c.right(register, 8);
+                c.put(" ");
+                system_value_cell(c);
+                c.put(" ");
+                c.right(format, format_width);
+                c.put(" ");
+                c.right(if used_mask != 0 { "YES" } else { "NO" }, 6);
+            }
+            None => {
+                c.put("  ");
+                c.put(mask_text(e.mask));
+                c.put(" ");
+                c.num_right(e.register, 8);
+                c.put(" ");
+                system_value_cell(c);
+                c.put(" ");
+                c.right(format, format_width);
+                c.put("   ");
+                c.put(mask_text(used_mask));
+            }
         }
         c.end(Some(e.offset as u64))?;
     }
@@ -963,7 +1124,10 @@ fn tessellation<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> f
     };
     c.line(chunk_at(st.offset), "// Tessellation Domain   # of control points")?;
     c.line(None, "// -------------------- --------------------")?;
-    write!(c, "// {} {}", Left(domain, 20), Right(st.get(30), 20))?;
+    c.put("// ");
+    c.left(domain, 20);
+    c.put(" ");
+    c.num_right(st.get(30), 20);
     c.end(word(33))?;
     c.line(None, "//")?;
     if stage == Stage::Hull {
@@ -983,7 +1147,10 @@ fn tessellation<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> f
         };
         c.line(chunk_at(st.offset), "// Tessellation Output Primitive  Partitioning Type ")?;
         c.line(None, "// ------------------------------ ------------------")?;
-        write!(c, "// {} {}", Left(primitive, 30), Left(partitioning, 18))?;
+        c.put("// ");
+        c.left(primitive, 30);
+        c.put(" ");
+        c.left(partitioning, 18);
         c.end(word(31))?;
         c.line(None, "//")?;
     }
@@ -995,69 +1162,84 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
     let title = chunk_at(ifce.offset);
     c.line(None, "//")?;
     c.line(title, "// Available Class Types:")?;
-    c.text(
-        "//\n\
-         // Name                             ID CB Stride Texture Sampler\n\
-         // ------------------------------ ---- --------- ------- -------\n",
-    )?;
+    c.lines(&[
+        "//",
+        "// Name                             ID CB Stride Texture Sampler",
+        "// ------------------------------ ---- --------- ------- -------",
+    ])?;
     for (i, t) in ifce.class_types.iter().enumerate() {
-        write!(
-            c,
-            "// {} {} {} {} {}",
-            Left(t.name.text(), 30),
-            Right(i, 4),
-            Right(t.cb_stride, 9),
-            Right(t.texture, 7),
-            Right(t.sampler, 7)
-        )?;
+        c.put("// ");
+        c.left(&t.name.text(), 30);
+        c.put(" ");
+        c.num_right(i as u64, 4);
+        c.put(" ");
+        c.num_right(t.cb_stride, 9);
+        c.put(" ");
+        c.num_right(t.texture, 7);
+        c.put(" ");
+        c.num_right(t.sampler, 7);
         c.end(Some(t.offset as u64))?;
     }
     c.line(None, "//")?;
     if !ifce.class_instances.is_empty() {
         c.line(title, "// Available Class Instances:")?;
-        c.text(
-            "//\n\
-             // Name                        Type CB CB Offset Texture Sampler\n\
-             // --------------------------- ---- -- --------- ------- -------\n",
-        )?;
+        c.lines(&[
+            "//",
+            "// Name                        Type CB CB Offset Texture Sampler",
+            "// --------------------------- ---- -- --------- ------- -------",
+        ])?;
         for ci in &ifce.class_instances {
-            let slot = |v: u16| if v == 0xFFFF { "-".to_string() } else { v.to_string() };
-            write!(
-                c,
-                "// {} {} {} {} {} {}",
-                Left(ci.name.text(), 27),
-                Right(ci.ty, 4),
-                Right(ci.cb, 2),
-                Right(ci.cb_offset, 9),
-                Right(slot(ci.texture), 7),
-                Right(slot(ci.sampler), 7)
-            )?;
+            c.put("// ");
+            c.left(&ci.name.text(), 27);
+            c.put(" ");
+            c.num_right(ci.ty, 4);
+            c.put(" ");
+            c.num_right(ci.cb, 2);
+            c.put(" ");
+            c.num_right(ci.cb_offset, 9);
+            // A slot of 0xffff is none.
+            for v in [ci.texture, ci.sampler] {
+                c.put(" ");
+                match v {
+                    0xffff => c.right("-", 7),
+                    v => c.num_right(v, 7),
+                }
+            }
             c.end(Some(ci.offset as u64))?;
         }
         c.line(None, "//")?;
     }
-    write!(c, "// Interface slots, {} total:", ifce.slot_count)?;
+    c.put("// Interface slots, ");
+    c.num(ifce.slot_count);
+    c.put(" total:");
     c.end(title)?;
-    c.text(
-        "//\n\
-         //             Slots\n\
-         // +----------+---------+---------------------------------------\n",
-    )?;
+    c.lines(&[
+        "//",
+        "//             Slots",
+        "// +----------+---------+---------------------------------------",
+    ])?;
     let mut start = 0u32;
     for slot in &ifce.slots {
-        let span = if slot.span <= 1 {
-            start.to_string()
-        } else {
-            format!("{}-{}", start, start.saturating_add(slot.span - 1))
-        };
-        write!(c, "// | Type ID  |   {}|", Left(span, 6))?;
-        for t in &slot.type_ids {
-            write!(c, "{}", Left(*t, 5))?;
+        c.put("// | Type ID  |   ");
+        let cell = c.here();
+        c.num(start);
+        if slot.span > 1 {
+            c.put("-");
+            c.num(start.saturating_add(slot.span - 1));
+        }
+        c.pad_from(cell, 6);
+        c.put("|");
+        for &t in &slot.type_ids {
+            let cell = c.here();
+            c.num(t);
+            c.pad_from(cell, 5);
         }
         c.end(Some(slot.offset as u64))?;
-        c.write_str("// | Table ID |         |")?;
-        for t in &slot.table_ids {
-            write!(c, "{}", Left(*t, 5))?;
+        c.put("// | Table ID |         |");
+        for &t in &slot.table_ids {
+            let cell = c.here();
+            c.num(t);
+            c.pad_from(cell, 5);
         }
         c.end(None)?;
         c.line(None, "// +----------+---------+---------------------------------------")?;
@@ -1069,6 +1251,7 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::print::TextBuf;
 
     fn named(class: u16, ty: u16, rows: u16, columns: u16) -> String {
         let t = Type {
@@ -1097,6 +1280,15 @@ mod tests {
         assert_eq!(named(0, 58, 1, 1), "");
     }
 
+    /// The text of one comment row.
+    fn row(write: impl FnOnce(&mut Comments<'_, TextBuf>)) -> String {
+        let mut out = TextBuf::default();
+        let mut c = Comments::new(&mut out);
+        write(&mut c);
+        c.finish().unwrap();
+        out.into_string()
+    }
+
     /// The level-9 mapping rows, against rows of fxc's listings (DirectXTK's level-9 effects),
     /// and the columns fxc's format strings give values no listing shows.
     #[test]
@@ -1110,11 +1302,11 @@ mod tests {
             conversion,
         };
         assert_eq!(
-            CbRow(&cb(0, 0, 0, 11, [0; 4])).to_string(),
+            row(|c| cb_row(&cb(0, 0, 0, 11, [0; 4]), c)),
             "// c0         cb0             0        11  ( FLT, FLT, FLT, FLT)"
         );
         assert_eq!(
-            CbRow(&cb(255, 12, 999, 65535, [0, 1, 2, 9])).to_string(),
+            row(|c| cb_row(&cb(255, 12, 999, 65535, [0, 1, 2, 9]), c)),
             format!(
                 "// c255{}cb12{}999{}65535  ( FLT, INT,BOOL, UNK)",
                 " ".repeat(7),
@@ -1124,21 +1316,21 @@ mod tests {
         );
         let rc = |kind, target| RuntimeConstant { offset: 0, kind, target };
         assert_eq!(
-            RuntimeRow(&rc(0, 216)).to_string(),
+            row(|c| runtime_row(&rc(0, 216), c)),
             "// c216                            Vertex Shader position offset"
         );
         assert_eq!(
-            RuntimeRow(&rc(7, 10)).to_string(),
+            row(|c| runtime_row(&rc(7, 10), c)),
             format!("// c10{}Unknown runtime constant 7", " ".repeat(8 + 24))
         );
         let sampler =
             |target, sampler, resource| SamplerMapping { offset: 0, target, sampler, resource, unknown: 0 };
         assert_eq!(
-            SamplerRow(&sampler(1, 1, 1)).to_string(),
+            row(|c| sampler_row(&sampler(1, 1, 1), c)),
             "// s1             s1              t1               "
         );
         assert_eq!(
-            SamplerRow(&sampler(15, 200, 255)).to_string(),
+            row(|c| sampler_row(&sampler(15, 200, 255), c)),
             format!("// s15{}s200{}t255{}", " ".repeat(12), " ".repeat(12), " ".repeat(13))
         );
     }

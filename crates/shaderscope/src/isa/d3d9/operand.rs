@@ -186,6 +186,7 @@ pub fn register_type(token: u32) -> RegisterType {
 }
 
 /// The register as fxc writes it: `r0`, `c12`, `oPos`, `vFace`, `c2050` for `D3DSPR_CONST2`.
+#[inline]
 pub fn write_register_name<W: fmt::Write + ?Sized>(
     ty: RegisterType,
     number: u32,
@@ -244,32 +245,80 @@ pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::R
 }
 
 /// `.xz`-style write-mask text (nothing for a full mask).
+#[inline]
 pub fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {
-    if mask == 0xf {
-        return Ok(());
-    }
-    out.write_char('.')?;
-    for (i, &c) in COMPONENTS.iter().enumerate() {
-        if mask & (1 << i) != 0 {
-            out.write_char(c)?;
-        }
-    }
-    Ok(())
+    out.write_str(MASKS.get(usize::from(mask & 0xf)).copied().unwrap_or(""))
 }
 
 /// Swizzle text as fxc prints it: nothing for `.xyzw`, one letter when all four components
 /// are the same, all four letters otherwise.
+#[inline]
 pub fn write_swizzle<W: fmt::Write + ?Sized>(swizzle: u8, out: &mut W) -> fmt::Result {
-    if swizzle == IDENTITY_SWIZZLE {
-        return Ok(());
+    out.write_str(SWIZZLES.get(usize::from(swizzle)).copied().unwrap_or(""))
+}
+
+/// [`write_mask`]'s text of each mask.
+static MASKS: [&str; 16] = texts(&MASK_BYTES);
+/// [`write_swizzle`]'s text of each swizzle.
+static SWIZZLES: [&str; 256] = texts(&SWIZZLE_BYTES);
+static MASK_BYTES: [([u8; 5], usize); 16] = mask_bytes();
+static SWIZZLE_BYTES: [([u8; 5], usize); 256] = swizzle_bytes();
+
+// The tables are built at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn mask_bytes() -> [([u8; 5], usize); 16] {
+    let mut t = [([b'.'; 5], 0); 16];
+    let mut m = 0;
+    while m < 15 {
+        let mut n = 1;
+        let mut c = 0;
+        while c < 4 {
+            if m & (1 << c) != 0 {
+                t[m].0[n] = COMPONENTS[c] as u8;
+                n += 1;
+            }
+            c += 1;
+        }
+        t[m].1 = if m == 0 { 1 } else { n };
+        m += 1;
     }
-    let component = |i: u8| COMPONENTS.get(usize::from((swizzle >> (2 * i)) & 3)).copied().unwrap_or('x');
-    let replicated = (1..4).all(|i| component(i) == component(0));
-    out.write_char('.')?;
-    for i in 0..if replicated { 1 } else { 4 } {
-        out.write_char(component(i))?;
+    t
+}
+
+#[allow(clippy::indexing_slicing)]
+const fn swizzle_bytes() -> [([u8; 5], usize); 256] {
+    let mut t = [([b'.'; 5], 0); 256];
+    let mut s = 0;
+    while s < 256 {
+        let mut c = 0;
+        while c < 4 {
+            t[s].0[1 + c] = COMPONENTS[(s >> (2 * c)) & 3] as u8;
+            c += 1;
+        }
+        let replicated = s & 3 == (s >> 2) & 3 && s & 3 == (s >> 4) & 3 && s & 3 == s >> 6;
+        t[s].1 = match s as u8 {
+            IDENTITY_SWIZZLE => 0,
+            _ if replicated => 2,
+            _ => 5,
+        };
+        s += 1;
     }
-    Ok(())
+    t
+}
+
+/// The texts of a table of ASCII bytes and lengths.
+#[allow(clippy::indexing_slicing)]
+const fn texts<const N: usize>(bytes: &'static [([u8; 5], usize); N]) -> [&'static str; N] {
+    let mut t = [""; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = match std::str::from_utf8(bytes[i].0.split_at(bytes[i].1).0) {
+            Ok(s) => s,
+            Err(_) => "",
+        };
+        i += 1;
+    }
+    t
 }
 
 #[cfg(test)]

@@ -11,8 +11,7 @@ use super::opcode::{self, Form, OpInfo, Opcode};
 use super::operand::{self, Param, RegisterType};
 use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version, float};
 use crate::isa::{Capture, InstructionRecord};
-use crate::print::{Printer, Style, write_hex, write_spaces, write_u64};
-use std::collections::BTreeMap;
+use crate::print::{Line, Printer, Style, write_hex, write_u64};
 use std::fmt;
 
 /// What [`write_listing`] prints besides the program.
@@ -36,7 +35,8 @@ const MAX_DEPTH: usize = 64;
 
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
-/// information), and the instruction-slot statistics line.
+/// information), and the instruction-slot statistics line. Each line is built in a [`Line`]
+/// and handed to `out` whole.
 pub fn write_listing<P: Printer + ?Sized>(
     program: &Program<'_>,
     opts: &ListingOptions,
@@ -45,10 +45,14 @@ pub fn write_listing<P: Printer + ?Sized>(
     if opts.header {
         write_header(program, out)?;
     }
-    out.start_line(Some(program.base));
-    out.write_str(INDENT)?;
-    out.styled(Style::Directive, &program.version.name())?;
-    out.write_str("\n")?;
+    let mut line = Line::new();
+    line.start(Some(program.base));
+    line.push_str(INDENT);
+    line.style(Style::Directive);
+    write_version(program.version, &mut line);
+    line.reset();
+    line.push_str("\n");
+    line.flush(out)?;
 
     let debug = program.debug_info().and_then(Result::ok).map(DebugLines::new);
     let mut level = 0usize;
@@ -62,31 +66,32 @@ pub fn write_listing<P: Printer + ?Sized>(
         if closes_block(opcode) {
             level = level.saturating_sub(1);
         }
-        out.start_line(Some(ins.offset));
+        line.start(Some(ins.offset));
         if opts.offsets {
-            out.style(Style::Address);
-            out.write_str("0x")?;
-            write_hex(out, ins.offset, 8)?;
-            out.write_str(": ")?;
-            out.reset();
+            line.style(Style::Address);
+            line.push_str("0x");
+            write_hex(&mut line, ins.offset, 8)?;
+            line.push_str(": ");
+            line.reset();
         }
-        out.write_str(INDENT)?;
-        write_spaces(out, 2 * level.min(MAX_DEPTH))?;
-        write_instruction(ins, program.version, out)?;
+        line.push_str(INDENT);
+        line.push_spaces(2 * level.min(MAX_DEPTH));
+        instruction_text(ins, program.version, &mut line);
         if let Some((d, r)) = record {
-            d.write_comment(r, out)?;
+            d.write_comment(r, &mut line);
         }
         if opts.raw {
-            out.write_str("  ")?;
-            out.style(Style::Address);
-            out.write_str("//")?;
+            line.push_str("  ");
+            line.style(Style::Address);
+            line.push_str("//");
             for token in std::iter::once(ins.token).chain(ins.tokens()) {
-                out.write_str(" ")?;
-                write_hex(out, u64::from(token), 8)?;
+                line.push_str(" ");
+                write_hex(&mut line, u64::from(token), 8)?;
             }
-            out.reset();
+            line.reset();
         }
-        out.write_str("\n")?;
+        line.push_str("\n");
+        line.flush(out)?;
         if opens_block(opcode) {
             level += 1;
         }
@@ -94,15 +99,34 @@ pub fn write_listing<P: Printer + ?Sized>(
     write_slots(program.slots(), out)
 }
 
+/// The profile name fxc prints ([`Version::name`]) into a line.
+fn write_version(version: Version, line: &mut Line) {
+    line.push_str(match version.kind {
+        ShaderKind::Vertex => "vs_",
+        ShaderKind::Pixel => "ps_",
+    });
+    line.push_u64(u64::from(version.major));
+    match (version.major, version.minor) {
+        (_, 0xff) => line.push_str("_sw"),
+        (2, 1) => line.push_str("_x"),
+        (_, minor) => {
+            line.push_str("_");
+            line.push_u64(u64::from(minor));
+        }
+    }
+}
+
 /// Each instruction of `program` as an [`InstructionRecord`], printed by the listing's
 /// instruction printer; its words are the instruction token and the tokens after it.
 pub fn records(program: &Program<'_>) -> Vec<InstructionRecord> {
     let mut capture = Capture::default();
+    let mut line = Line::new();
     program
         .instructions()
         .map(|ins| {
+            instruction_text(ins, program.version, &mut line);
             // Writing into a Capture cannot fail.
-            let _ = write_instruction(ins, program.version, &mut capture);
+            let _ = line.flush(&mut capture);
             capture.record(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect())
         })
         .collect()
@@ -184,9 +208,9 @@ fn fxc9_build(creator: &str) -> Option<u32> {
 /// Source lines and variable comments from the program's `DBUG` block.
 struct DebugLines<'a> {
     info: DebugInfo<'a>,
-    /// The instruction record of each instruction offset (from the version token); the last
-    /// record of an offset wins.
-    by_offset: BTreeMap<u64, usize>,
+    /// The instruction records by instruction offset (from the version token), sorted by
+    /// offset and, for one offset, in record order (the last one wins).
+    by_offset: Vec<(u64, usize)>,
     /// Every variable write as (instruction record, variable, the variable's components the
     /// destination's x, y, z and w write), sorted by record and, within a record, in variable
     /// order (the order fxc lists them in).
@@ -198,7 +222,10 @@ type Record = (usize, u16, u16);
 
 impl<'a> DebugLines<'a> {
     fn new(info: DebugInfo<'a>) -> DebugLines<'a> {
-        let by_offset = info.lines.iter().enumerate().map(|(k, l)| (u64::from(l.offset), k)).collect();
+        let mut by_offset: Vec<(u64, usize)> =
+            info.lines.iter().enumerate().map(|(k, l)| (u64::from(l.offset), k)).collect();
+        // Stable: the records of one offset stay in order.
+        by_offset.sort_by_key(|&(offset, _)| offset);
         let mut writes: Vec<(usize, usize, [u16; 4])> = info
             .variables
             .iter()
@@ -213,7 +240,9 @@ impl<'a> DebugLines<'a> {
 
     /// The record of the instruction at `offset` from the version token.
     fn record(&self, offset: u64) -> Option<Record> {
-        let &k = self.by_offset.get(&offset)?;
+        let after = self.by_offset.partition_point(|&(o, _)| o <= offset);
+        let &(_, k) =
+            after.checked_sub(1).and_then(|i| self.by_offset.get(i)).filter(|(o, _)| *o == offset)?;
         let l = self.info.lines.get(k)?;
         Some((k, l.line, l.file))
     }
@@ -254,93 +283,104 @@ impl<'a> DebugLines<'a> {
 
     /// `  // ::color<0,1,2,3>, pin<0>`: the variables the instruction with debug record
     /// `record` writes, if any.
-    fn write_comment<P: Printer + ?Sized>(&self, (k, _, _): Record, out: &mut P) -> fmt::Result {
+    fn write_comment(&self, (k, _, _): Record, line: &mut Line) {
         let start = self.writes.partition_point(|&(record, _, _)| record < k);
         let end = self.writes.partition_point(|&(record, _, _)| record <= k);
         let writes = self.writes.get(start..end).unwrap_or(&[]);
         if writes.is_empty() {
-            return Ok(());
+            return;
         }
-        out.write_str("  ")?;
-        out.style(Style::Comment);
-        out.write_str("//")?;
+        line.push_str("  ");
+        line.style(Style::Comment);
+        line.push_str("//");
         for (i, (_, v, components)) in writes.iter().enumerate() {
-            out.write_str(if i == 0 { " " } else { ", " })?;
+            line.push_str(if i == 0 { " " } else { ", " });
             if let Some(var) = self.info.variables.get(*v) {
-                self.write_label(var, out)?;
+                self.write_label(var, line);
             }
-            out.write_str("<")?;
+            line.push_str("<");
             for (j, c) in components.iter().filter(|&&c| c != 0xffff).enumerate() {
                 if j > 0 {
-                    out.write_str(",")?;
+                    line.push_str(",");
                 }
-                write_u64(out, u64::from(*c))?;
+                line.push_u64(u64::from(*c));
             }
-            out.write_str(">")?;
+            line.push_str(">");
         }
-        out.reset();
-        Ok(())
+        line.reset();
     }
 
     /// How fxc names a variable: `::color` for a local of the entry point, `color` for its
     /// parameters, `ApplyFog::color` for those of an inlined function.
-    fn write_label<P: Printer + ?Sized>(&self, v: &Variable<'_>, out: &mut P) -> fmt::Result {
+    fn write_label(&self, v: &Variable<'_>, line: &mut Line) {
         match &v.scope {
-            None => out.write_str("::")?,
+            None => line.push_str("::"),
             Some(s) if self.info.is_entry(s) => {}
             Some(s) => {
-                out.write_str(&s.text())?;
-                out.write_str("::")?;
+                line.push_str(&s.text());
+                line.push_str("::");
             }
         }
-        out.write_str(&v.name.text())
+        line.push_str(&v.name.text());
     }
 }
 
-/// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`;
-/// the mnemonic with its suffixes in [`Style::Mnemonic`], each operand (registers in
-/// [`Style::Register`], the numbers of `def` in [`Style::Literal`]) between
-/// [`Printer::start_operand`] and [`Printer::end_operand`].
+/// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`,
+/// into `out` (a line built by [`instruction_text`]).
 pub(super) fn write_instruction<P: Printer + ?Sized>(
     ins: &Instruction,
     version: Version,
     out: &mut P,
 ) -> fmt::Result {
+    let mut line = Line::new();
+    instruction_text(ins, version, &mut line);
+    line.flush(out)
+}
+
+/// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`;
+/// the mnemonic with its suffixes in [`Style::Mnemonic`], each operand (registers in
+/// [`Style::Register`], the numbers of `def` in [`Style::Literal`]) marked as one.
+fn instruction_text(ins: &Instruction, version: Version, line: &mut Line) {
+    // Writing into a line cannot fail.
+    let _ = write_instruction_into(ins, version, line);
+}
+
+fn write_instruction_into(ins: &Instruction, version: Version, line: &mut Line) -> fmt::Result {
     if ins.is_coissue() && version.kind == ShaderKind::Pixel && version.major < 2 {
-        out.write_str("+")?;
+        line.push_str("+");
     }
     if let Some(p) = ins.predicate() {
-        out.write_str("(")?;
-        operand(out, Style::Register, |out| write_source(p, version, out))?;
-        out.write_str(") ")?;
+        line.push_str("(");
+        operand(line, Style::Register, |line| write_source(p, version, line))?;
+        line.push_str(") ");
     }
     let info = match (ins.info, &ins.malformed) {
         (Some(info), None) => info,
-        (info, _) => return write_undecoded(ins, info, out),
+        (info, _) => return write_undecoded(ins, info, line),
     };
-    out.style(Style::Mnemonic);
-    write_mnemonic(ins, info, version, out)?;
-    out.reset();
+    let mnemonic = line.len();
+    write_mnemonic(ins, info, version, line)?;
+    line.mark_token(mnemonic..line.len(), Style::Mnemonic);
     let mut separator = " ";
     for op in &ins.operands {
         match op {
             // The usage is part of the mnemonic, the predicate comes first.
             Operand::Usage(_) | Operand::Pred(_) => continue,
             Operand::Dst(p) => {
-                out.write_str(separator)?;
-                operand(out, Style::Register, |out| write_destination(p, version, out))?;
+                line.push_str(separator);
+                operand(line, Style::Register, |line| write_destination(p, version, line))?;
             }
             Operand::Src(p) => {
-                out.write_str(separator)?;
-                operand(out, Style::Register, |out| write_source(p, version, out))?;
+                line.push_str(separator);
+                operand(line, Style::Register, |line| write_source(p, version, line))?;
             }
             Operand::Imm(v) => {
-                out.write_str(separator)?;
-                operand(out, Style::Literal, |out| write_literal(*v, info.form, out))?;
+                line.push_str(separator);
+                operand(line, Style::Literal, |line| write_literal(*v, info.form, line))?;
             }
             Operand::Raw(v) => {
-                out.write_str(separator)?;
-                operand(out, Style::Literal, |out| write!(out, "0x{v:08x}"))?;
+                line.push_str(separator);
+                operand(line, Style::Literal, |line| write_hex_literal(*v, line))?;
             }
         }
         separator = ", ";
@@ -348,37 +388,37 @@ pub(super) fn write_instruction<P: Printer + ?Sized>(
     Ok(())
 }
 
-/// An operand: `write` between the operand hooks, in `style`.
-fn operand<P: Printer + ?Sized>(
-    out: &mut P,
-    style: Style,
-    write: impl FnOnce(&mut P) -> fmt::Result,
-) -> fmt::Result {
-    out.start_operand();
-    out.style(style);
-    write(out)?;
-    out.reset();
-    out.end_operand();
+/// An operand: what `write` writes, one token in `style`.
+#[inline]
+fn operand(line: &mut Line, style: Style, write: impl FnOnce(&mut Line) -> fmt::Result) -> fmt::Result {
+    let start = line.len();
+    write(line)?;
+    line.mark_operand(start, start..line.len(), style);
     Ok(())
+}
+
+/// `0x%08x`.
+fn write_hex_literal(v: u32, line: &mut Line) -> fmt::Result {
+    line.push_str("0x");
+    write_hex(line, u64::from(v), 8)
 }
 
 /// An instruction whose tokens do not fit its opcode (or whose opcode is unknown): the
 /// mnemonic (`opcode_0x0037` when unknown) and every token after the instruction token in
 /// hexadecimal.
-fn write_undecoded<P: Printer + ?Sized>(
-    ins: &Instruction,
-    info: Option<&OpInfo>,
-    out: &mut P,
-) -> fmt::Result {
-    out.style(Style::Mnemonic);
+fn write_undecoded(ins: &Instruction, info: Option<&OpInfo>, line: &mut Line) -> fmt::Result {
+    let mnemonic = line.len();
     match info {
-        Some(i) => out.write_str(i.name)?,
-        None => write!(out, "opcode_0x{:04x}", ins.code())?,
+        Some(i) => line.push_str(i.name),
+        None => {
+            line.push_str("opcode_0x");
+            write_hex(line, u64::from(ins.code()), 4)?;
+        }
     }
-    out.reset();
+    line.mark_token(mnemonic..line.len(), Style::Mnemonic);
     for (k, w) in ins.tokens().enumerate() {
-        out.write_str(if k == 0 { " " } else { ", " })?;
-        operand(out, Style::Literal, |out| write!(out, "0x{w:08x}"))?;
+        line.push_str(if k == 0 { " " } else { ", " });
+        operand(line, Style::Literal, |line| write_hex_literal(w, line))?;
     }
     Ok(())
 }
@@ -521,6 +561,7 @@ fn write_dcl_suffix<W: fmt::Write + ?Sized>(
 }
 
 /// A destination: register, relative address and write mask (`o0[aL].xy`).
+#[inline]
 pub(super) fn write_destination<W: fmt::Write + ?Sized>(
     p: &Param,
     version: Version,
@@ -532,30 +573,40 @@ pub(super) fn write_destination<W: fmt::Write + ?Sized>(
 }
 
 /// A source: modifier, register, relative address, swizzle (`-r0_abs.x`, `c0[a0.x]`).
+#[inline]
 pub(super) fn write_source<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
-    let m = p.source_modifier();
-    match m {
-        1 | 3 | 5 | 8 | 12 => out.write_str("-")?,
-        6 => out.write_str("1 - ")?,
-        13 => out.write_str("!")?,
-        _ => {}
-    }
+    let (before, after) = SOURCE_MODIFIERS.get(usize::from(p.source_modifier())).copied().unwrap_or(("", ""));
+    out.write_str(before)?;
     operand::write_register_name(p.register_type(), p.number(), version, out)?;
     write_relative(p, version, out)?;
-    match m {
-        2 | 3 => out.write_str("_bias")?,
-        4 | 5 => out.write_str("_bx2")?,
-        7 | 8 => out.write_str("_x2")?,
-        9 => out.write_str("_dz")?,
-        10 => out.write_str("_dw")?,
-        11 | 12 => out.write_str("_abs")?,
-        0 | 1 | 6 | 13 => {}
-        other => write!(out, "_srcmod{other}")?,
-    }
+    out.write_str(after)?;
     operand::write_swizzle(p.swizzle(), out)
 }
 
+/// What each source modifier (`D3DSHADER_PARAM_SRCMOD_TYPE`, bits 24–27) writes before and
+/// after the register: `-r0`, `1 - r0`, `!p0`, `r0_bias`, `-r0_bx2`, `r0_abs`, … (14 and 15 are
+/// not defined).
+const SOURCE_MODIFIERS: [(&str, &str); 16] = [
+    ("", ""),
+    ("-", ""),
+    ("", "_bias"),
+    ("-", "_bias"),
+    ("", "_bx2"),
+    ("-", "_bx2"),
+    ("1 - ", ""),
+    ("", "_x2"),
+    ("-", "_x2"),
+    ("", "_dz"),
+    ("", "_dw"),
+    ("", "_abs"),
+    ("-", "_abs"),
+    ("!", ""),
+    ("", "_srcmod14"),
+    ("", "_srcmod15"),
+];
+
 /// `[a0.x]`, `[aL]`; shader model 1 has no address token and always means `a0.x`.
+#[inline]
 fn write_relative<W: fmt::Write + ?Sized>(p: &Param, version: Version, out: &mut W) -> fmt::Result {
     if !p.is_relative() {
         return Ok(());

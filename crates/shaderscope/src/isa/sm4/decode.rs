@@ -181,6 +181,7 @@ impl<'a> Program<'a> {
     }
 
     /// Absolute offset of the version token.
+    #[inline]
     pub fn base(&self) -> u64 {
         self.base
     }
@@ -191,6 +192,7 @@ impl<'a> Program<'a> {
     }
 
     /// Whether the model is 5.1 or later (register ranges and spaces in declarations).
+    #[inline]
     pub fn is_sm51(&self) -> bool {
         (self.major, self.minor) >= (5, 1)
     }
@@ -211,6 +213,7 @@ impl<'a> Program<'a> {
     }
 
     /// The instructions in order, each with its absolute byte offset.
+    #[inline]
     pub fn instructions(&self) -> Instructions<'a> {
         Instructions { tokens: self.tokens, pos: 2, base: self.base, done: false }
     }
@@ -225,9 +228,31 @@ pub struct Instructions<'a> {
     done: bool,
 }
 
+impl<'a> Instructions<'a> {
+    /// The tokens from the next instruction on (none after an error).
+    #[inline]
+    pub(crate) fn rest(&self) -> Tokens<'a> {
+        if self.done { &[] } else { self.tokens.get(self.pos..).unwrap_or(&[]) }
+    }
+
+    /// Absolute byte offset of the next instruction.
+    #[inline]
+    pub(crate) fn offset(&self) -> u64 {
+        self.base + self.pos as u64 * 4
+    }
+
+    /// Step over `n` tokens: an instruction read from [`Instructions::rest`] without
+    /// decoding it.
+    #[inline]
+    pub(crate) fn step_over(&mut self, n: usize) {
+        self.pos += n;
+    }
+}
+
 impl<'a> Iterator for Instructions<'a> {
     type Item = Result<Instruction<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.done || self.pos >= self.tokens.len() {
             return None;
@@ -276,6 +301,7 @@ pub struct Instruction<'a> {
 impl<'a> Instruction<'a> {
     /// Decode the instruction at the start of `t` (whose first token is at absolute `offset`).
     /// Only the length and the extended opcode tokens are read here.
+    #[inline]
     pub fn decode(t: Tokens<'a>, offset: u64) -> Result<Instruction<'a>> {
         let op0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 instruction", 4, 0))?;
         let opcode = OPCODE_TYPE.get(op0) as u16;
@@ -322,6 +348,7 @@ impl<'a> Instruction<'a> {
     }
 
     /// The extended opcode tokens (`D3D10_SB_EXTENDED_OPCODE_*`), decoded.
+    #[inline]
     pub fn extended(&self) -> Extended {
         let mut extended = Extended::default();
         if !self.has_extended() {
@@ -350,6 +377,7 @@ impl<'a> Instruction<'a> {
     }
 
     /// Whether extended opcode tokens follow the opcode token.
+    #[inline]
     pub fn has_extended(&self) -> bool {
         self.body > 1
             && self.opcode != opcodes::CUSTOMDATA
@@ -358,56 +386,67 @@ impl<'a> Instruction<'a> {
     }
 
     /// The opcode token.
+    #[inline]
     pub fn token0(&self) -> u32 {
         tok(self.tokens, 0).unwrap_or(0)
     }
 
     /// The opcode-specific control bits 11–23 of the opcode token, shifted down.
+    #[inline]
     pub fn controls(&self) -> u32 {
         OPCODE_SPECIFIC_CONTROL.get(self.token0())
     }
 
     /// fxc's mnemonic, or `None` for an unknown opcode.
+    #[inline]
     pub fn mnemonic(&self) -> Option<&'static str> {
         self.info.map(|i| i.mnemonic)
     }
 
     /// Length in DWORDs.
+    #[inline]
     pub fn len_dwords(&self) -> usize {
         self.tokens.len()
     }
 
     /// The tokens after the opcode token(s) (and after the length token of custom data).
+    #[inline]
     pub fn body(&self) -> Tokens<'a> {
         self.tokens.get(self.body..).unwrap_or(&[])
     }
 
     /// Absolute byte offset of body token `i`.
+    #[inline]
     pub fn body_offset(&self, i: usize) -> u64 {
         self.offset + (self.body + i) as u64 * 4
     }
 
     /// Body token `i`, or an error naming `what` when the instruction is too short.
+    #[inline]
     pub fn body_token(&self, i: usize, what: &'static str) -> Result<u32> {
         tok(self.body(), i).ok_or_else(|| Error::truncated(self.body_offset(i), what, 4, 0))
     }
 
     /// `_sat` (bit 13).
+    #[inline]
     pub fn saturate(&self) -> bool {
         is_set(INSTRUCTION_SATURATE, self.token0())
     }
 
     /// `_nz` (true) or `_z` (false) of conditional instructions (bit 18).
+    #[inline]
     pub fn test_nonzero(&self) -> bool {
         is_set(INSTRUCTION_TEST_BOOLEAN, self.token0())
     }
 
     /// The precise mask (bits 19–22), one bit per destination component.
+    #[inline]
     pub fn precise_mask(&self) -> u8 {
         INSTRUCTION_PRECISE_VALUES.get(self.token0()) as u8
     }
 
     /// Custom-data class (bits 11–31) when this is a custom-data block.
+    #[inline]
     pub fn custom_data_class(&self) -> Option<u32> {
         (self.opcode == opcodes::CUSTOMDATA).then(|| CUSTOMDATA_CLASS.get(self.token0()))
     }
@@ -417,6 +456,7 @@ impl<'a> Instruction<'a> {
     /// zero DWORD after the last operand of `samplepos` with a texture and of the
     /// `*_s` feedback samples). For [`Format::InterfaceCall`] the leading function-index DWORD
     /// is skipped.
+    #[inline]
     pub fn operands(&self) -> Operands<'a> {
         let (skip, count) = match self.info {
             Some(i) if i.format == Format::InterfaceCall => (1, 1),
@@ -442,12 +482,14 @@ impl<'a> Instruction<'a> {
 
     /// The first operand of the body (declarations: the register being declared); its
     /// [`Operand::len`] says where the rest of the body starts.
+    #[inline]
     pub fn first_operand(&self) -> Result<Operand<'a>> {
         Operand::decode(self.body(), self.body_offset(0), 0)
     }
 }
 
 /// Declarations whose length may not fit in 7 bits; bit 31 then means "a length DWORD follows".
+#[inline]
 fn long_form(opcode: u16) -> bool {
     use opcodes::op::*;
     matches!(
@@ -470,6 +512,7 @@ pub struct Operands<'a> {
 
 impl<'a> Operands<'a> {
     /// Tokens not yet consumed.
+    #[inline]
     pub fn remaining(&self) -> Tokens<'a> {
         self.tokens
     }
@@ -478,6 +521,7 @@ impl<'a> Operands<'a> {
 impl<'a> Iterator for Operands<'a> {
     type Item = Result<Operand<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.tokens.is_empty() || self.count == 0 {
             return None;
@@ -577,8 +621,8 @@ impl Components {
             2 => match OPERAND_4_COMPONENT_SELECTION_MODE.get(tok0) {
                 0 => Components::Mask(OPERAND_4_COMPONENT_MASK.get(tok0) as u8),
                 1 => {
-                    let s = OPERAND_4_COMPONENT_SWIZZLE.get(tok0);
-                    Components::Swizzle([0, 2, 4, 6].map(|at| ((s >> at) & 3) as u8))
+                    let s = OPERAND_4_COMPONENT_SWIZZLE.get(tok0) as u8;
+                    Components::Swizzle([s & 3, (s >> 2) & 3, (s >> 4) & 3, s >> 6])
                 }
                 2 => Components::Select(OPERAND_4_COMPONENT_SELECT_1.get(tok0) as u8),
                 _ => return None,
@@ -621,6 +665,7 @@ pub struct RelOperand<'a> {
 
 impl<'a> RelOperand<'a> {
     /// Decode the nested operand.
+    #[inline]
     pub fn decode(&self) -> Result<Operand<'a>> {
         Operand::decode(self.tokens, self.offset, self.depth)
     }

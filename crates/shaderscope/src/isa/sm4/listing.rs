@@ -27,13 +27,16 @@
 //! A few details of the text are not stored in the binary but depend on which fxc build
 //! disassembled it; [`ListingStyle`] carries them (see its fields for the evidence).
 
-use super::decode::{Components, Instruction, Modifier, Operand, Program, operand_type as ot};
+use super::decode::field::OPERAND_NUM_COMPONENTS;
+use super::decode::{
+    Components, Extended, Instruction, Modifier, Operand, Program, Tokens, operand_type as ot,
+};
 use super::names;
-use super::numfmt::{write_hex8, write_i64, write_int};
+use super::numfmt::{int_text, write_hex8, write_i64};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
 use crate::isa::{Capture, InstructionRecord};
-use crate::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
+use crate::print::float::{FloatStyle, f32_fixed_text, write_f32_fixed, write_f64_fixed};
 use crate::print::{Line, Printer, Short, Style, write_hex, write_spaces};
 use std::fmt;
 
@@ -138,9 +141,10 @@ pub fn write_listing<P: Printer + ?Sized>(
     write_program(program, style, out, true)
 }
 
-/// [`write_listing`] with every operand printed by the general operand printer, never by
-/// [`Lister::plain_register`]: the fuzz target `sm4_plain_registers` checks that both print
-/// the same text. Not for other uses.
+/// [`write_listing`] without its specialisations: every line printed from the decoded
+/// instruction and every operand by the general operand printer, never by
+/// [`Lister::plain_line`] or [`Lister::plain_operand`]. The fuzz target `sm4_specialised`
+/// checks that both print the same. Not for other uses.
 #[doc(hidden)]
 pub fn write_listing_general<P: Printer + ?Sized>(
     program: &Program<'_>,
@@ -154,13 +158,21 @@ fn write_program<P: Printer + ?Sized>(
     program: &Program<'_>,
     style: &ListingStyle,
     out: &mut P,
-    plain_registers: bool,
+    specialised: bool,
 ) -> Result<ListingReport> {
     let mut l = Lister::new(program, style, out);
-    l.plain_registers = plain_registers;
+    l.specialised = specialised;
     l.version_line(program);
     let mut report = ListingReport::default();
-    for inst in program.instructions() {
+    let mut instructions = program.instructions();
+    loop {
+        if let Some(used) = l.plain_line(instructions.rest(), instructions.offset()) {
+            instructions.step_over(used);
+            report.instructions += 1;
+            l.check()?;
+            continue;
+        }
+        let Some(inst) = instructions.next() else { break };
         let inst = inst?;
         report.instructions += 1;
         if inst.info.is_none() {
@@ -194,6 +206,7 @@ pub fn records(program: &Program<'_>, style: &ListingStyle) -> Result<Vec<Instru
 
 /// Whether the instruction prints a line: everything but the custom-data blocks that are not
 /// an immediate constant buffer or a shader message (comments, debug data, opaque data).
+#[inline]
 fn prints_line(inst: &Instruction<'_>) -> bool {
     inst.info.is_none_or(|i| i.format != Format::CustomData)
         || matches!(inst.custom_data_class(), Some(3 | 4))
@@ -218,8 +231,9 @@ struct Lister<'o, P: ?Sized> {
     indent: usize,
     /// The sink refused some text (reported after the line).
     refused: bool,
-    /// Whether [`Lister::plain_register`] may print the commonest operands.
-    plain_registers: bool,
+    /// Whether the specialisations ([`Lister::plain_line`], [`Lister::plain_operand`]) may
+    /// print what they know.
+    specialised: bool,
 }
 
 impl<'o, P: Printer + ?Sized> Lister<'o, P> {
@@ -232,7 +246,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             base: program.base(),
             indent: 0,
             refused: false,
-            plain_registers: true,
+            specialised: true,
         }
     }
 
@@ -376,7 +390,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.text(" DWORDs) skipped");
             self.end();
             if self.style.raw {
-                self.raw(inst);
+                self.raw(inst.tokens);
             }
             self.text("\n");
             self.flush();
@@ -389,15 +403,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.indent = self.indent.saturating_sub(1);
         }
         self.start_line(Some(inst.offset));
-        if self.style.offsets {
-            self.begin(Style::Address);
-            let _ = write_hex8(self, inst.offset.saturating_sub(self.base) as u32);
-            self.text(": ");
-            self.end();
-        }
-        if self.indent > 0 {
-            let _ = write_spaces(self, 2 * self.indent);
-        }
+        self.line_prefix(inst.offset);
         let printed = match info.format {
             Format::Inst => self.instruction(inst, info),
             Format::Sync => {
@@ -419,7 +425,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             return Err(e);
         }
         if self.style.raw {
-            self.raw(inst);
+            self.raw(inst.tokens);
         }
         self.text("\n");
         self.flush();
@@ -429,30 +435,154 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.check()
     }
 
+    /// What starts an instruction's line: the `--offsets` prefix and the block indentation.
+    #[inline(always)]
+    fn line_prefix(&mut self, offset: u64) {
+        if self.style.offsets {
+            self.begin(Style::Address);
+            let _ = write_hex8(self, offset.saturating_sub(self.base) as u32);
+            self.text(": ");
+            self.end();
+        }
+        if self.indent > 0 {
+            self.line.push_spaces(2 * self.indent);
+        }
+    }
+
     /// `  // 0100003e …`: the instruction's tokens (`--raw`).
-    fn raw(&mut self, inst: &Instruction<'_>) {
+    fn raw(&mut self, tokens: Tokens<'_>) {
         self.begin(Style::Address);
         self.text("  //");
-        for t in inst.tokens {
+        for t in tokens {
             self.text(" ");
             let _ = write_hex(self, u64::from(t.get()), 8);
         }
         self.end();
     }
 
+    /// The commonest line, printed straight from the tokens: an instruction
+    /// ([`Format::Inst`]) without extended opcode tokens, all of whose operands
+    /// [`Lister::plain_operand`] prints (nine lines in ten in the corpus). It prints what
+    /// [`Lister::line`] prints for the decoded instruction, without decoding an
+    /// [`Instruction`] first; `None`, with nothing written, for any other line. Gives the
+    /// tokens it used.
+    #[inline]
+    fn plain_line(&mut self, t: Tokens<'_>, offset: u64) -> Option<usize> {
+        use super::decode::field::{OPCODE_EXTENDED, OPCODE_TYPE, TOKENIZED_INSTRUCTION_LENGTH};
+        if !self.specialised {
+            return None;
+        }
+        let tok0 = t.first()?.get();
+        let opcode = OPCODE_TYPE.get(tok0) as u16;
+        let info = super::opcodes::info(opcode).filter(|i| i.format == Format::Inst)?;
+        // Extended opcode tokens, or a length of 0 or past the end: the general printer.
+        let len = TOKENIZED_INSTRUCTION_LENGTH.get(tok0) as usize;
+        let mut rest = t.get(1..len).filter(|_| OPCODE_EXTENDED.get(tok0) == 0)?;
+        let indent = self.indent;
+        if info.has(flag::CLOSE) || info.has(flag::ELSE) {
+            self.indent = indent.saturating_sub(1);
+        }
+        self.line.start(Some(offset));
+        self.line_prefix(offset);
+        self.opcode_text(tok0, info, &Extended::default());
+        let mut first = true;
+        for &ty in info.operands {
+            if rest.is_empty() {
+                break;
+            }
+            if first {
+                self.text(" ");
+            } else {
+                self.text(", ");
+            }
+            let Some(used) = self.plain_operand(rest, ty) else {
+                self.line.start(None);
+                self.indent = indent;
+                return None;
+            };
+            rest = rest.get(used..).unwrap_or(&[]);
+            first = false;
+        }
+        if first {
+            self.text(" ");
+        }
+        if self.style.raw {
+            self.raw(t.get(..len).unwrap_or(&[]));
+        }
+        self.text("\n");
+        self.flush();
+        if info.has(flag::OPEN) || info.has(flag::ELSE) {
+            self.indent += 1;
+        }
+        Some(len)
+    }
+
     fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
+        self.opcode_text(inst.token0(), info, &inst.extended());
+        // The operands the table lists: tokens after them are not operands. A source shows
+        // its precision when it differs from the destination's.
+        let mut dst_precision = None;
+        let mut rest = inst.body();
+        let mut offset = inst.body_offset(0);
+        for &ty in info.operands {
+            if rest.is_empty() {
+                break;
+            }
+            if dst_precision.is_some() {
+                self.text(", ");
+            } else {
+                self.text(" ");
+            }
+            // A source shows no precision of its own when the destination has none.
+            if dst_precision.is_none_or(|p| p == 0)
+                && let Some(used) = self.plain_operand(rest, ty)
+            {
+                dst_precision.get_or_insert(0);
+                rest = rest.get(used..).unwrap_or(&[]);
+                offset += used as u64 * 4;
+                continue;
+            }
+            // Printed where it was decoded: moving the operand costs more than decoding it.
+            match Operand::decode(rest, offset, 0) {
+                Ok(ref o) => {
+                    self.operand(o, ty, dst_precision)?;
+                    dst_precision.get_or_insert(o.min_precision);
+                    rest = rest.get(o.len()..).unwrap_or(&[]);
+                    offset += o.len() as u64 * 4;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if dst_precision.is_none() {
+            self.text(" ");
+        }
+        Ok(())
+    }
+
+    /// An instruction's mnemonic with everything glued to it, from its opcode token `tok0`
+    /// and its extended opcode tokens `ext`: `sample_l_aoffimmi_indexable(-1,0,0)(texture2d)(float,float,float,float)`,
+    /// `discard_nz`, `resinfo_uint`, `mov_sat`; then ` [precise(xz)]`.
+    #[inline(always)]
+    fn opcode_text(&mut self, tok0: u32, info: &OpInfo, ext: &Extended) {
+        use super::decode::field::{
+            INSTRUCTION_PRECISE_VALUES, INSTRUCTION_SATURATE, INSTRUCTION_TEST_BOOLEAN,
+            RESINFO_INSTRUCTION_RETURN_TYPE,
+        };
         self.begin(Style::Mnemonic);
-        match super::opcodes::mnemonic_short(inst.opcode) {
+        match super::opcodes::mnemonic_short(info.opcode) {
             Some(m) => self.line.push_short(m),
             None => self.text(info.mnemonic),
         }
-        if info.has(flag::TEST) && (self.style.discard_test || inst.opcode != op::D3D10_SB_OPCODE_DISCARD) {
-            self.text(if inst.test_nonzero() { "_nz" } else { "_z" });
+        if info.has(flag::TEST) && (self.style.discard_test || info.opcode != op::D3D10_SB_OPCODE_DISCARD) {
+            if INSTRUCTION_TEST_BOOLEAN.get(tok0) != 0 {
+                self.text("_nz");
+            } else {
+                self.text("_z");
+            }
         }
-        if inst.saturate() {
+        if INSTRUCTION_SATURATE.get(tok0) != 0 {
             self.text("_sat");
         }
-        let ext = inst.extended();
         if ext.offsets.is_some() && self.style.aoffimmi {
             self.text("_aoffimmi");
         }
@@ -482,14 +612,14 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.return_types(rt.map(u32::from));
         }
         if info.has(flag::RET_TYPE) {
-            match inst.controls() & 3 {
+            match RESINFO_INSTRUCTION_RETURN_TYPE.get(tok0) {
                 1 => self.text("_rcpFloat"),
                 2 => self.text("_uint"),
                 _ => {}
             }
         }
         self.end();
-        let precise = inst.precise_mask();
+        let precise = INSTRUCTION_PRECISE_VALUES.get(tok0) as u8;
         if precise != 0 {
             // The letters of the destination components marked precise.
             self.text(" [precise(");
@@ -498,45 +628,18 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             );
             self.text(")]");
         }
-        // The operands the table lists: tokens after them are not operands. A source shows
-        // its precision when it differs from the destination's.
-        let mut dst_precision = None;
-        let mut rest = inst.body();
-        let mut offset = inst.body_offset(0);
-        for &ty in info.operands {
-            if rest.is_empty() {
-                break;
-            }
-            self.text(if dst_precision.is_some() { ", " } else { " " });
-            // A source shows no precision of its own when the destination has none.
-            if dst_precision.is_none_or(|p| p == 0)
-                && let Some(used) = self.plain_register(rest)
-            {
-                dst_precision.get_or_insert(0);
-                rest = rest.get(used..).unwrap_or(&[]);
-                offset += used as u64 * 4;
-                continue;
-            }
-            // Printed where it was decoded: moving the operand costs more than decoding it.
-            match Operand::decode(rest, offset, 0) {
-                Ok(ref o) => {
-                    self.operand(o, ty, dst_precision)?;
-                    dst_precision.get_or_insert(o.min_precision);
-                    rest = rest.get(o.len()..).unwrap_or(&[]);
-                    offset += o.len() as u64 * 4;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        if dst_precision.is_none() {
-            self.text(" ");
-        }
-        Ok(())
     }
 
     /// The first operand of a declaration body after the mnemonic and a space; returns its
     /// length in tokens. Nothing is written when the operand does not decode.
     fn decl_operand(&mut self, inst: &Instruction<'_>, mnemonic: &str) -> Result<usize> {
+        let start = self.line.point();
+        self.token(Style::Mnemonic, mnemonic);
+        self.text(" ");
+        if let Some(used) = self.plain_operand(inst.body(), Ty::R) {
+            return Ok(used);
+        }
+        self.line.back_to(start);
         let o = inst.first_operand()?;
         self.token(Style::Mnemonic, mnemonic);
         self.text(" ");
@@ -558,51 +661,106 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         Ok(())
     }
 
-    /// The commonest operand, printed straight from its tokens: a register with no extended
-    /// operand token and one or two immediate indices, the first attached to its name
-    /// (`r3.xyzx`, `cb0[4].x`, `x1[2].y`; about nine operands in ten). It prints what
-    /// [`Lister::operand`] prints for it, without decoding an [`Operand`] first; `None` (and
-    /// nothing written) for any other operand. Gives the tokens it used.
-    #[inline]
-    fn plain_register(&mut self, t: &[zerocopy::little_endian::U32]) -> Option<usize> {
+    /// The commonest operands, printed straight from their tokens: a register whose indices
+    /// are all immediate (`r3.xyzx`, `cb0[4].x`, `v[1][2].y`, `icb[7].xy`, `vThreadID.x`) or a
+    /// 32-bit literal (`l(1.000000, 2)`), with at most one extended operand token, holding
+    /// nothing but a modifier (`-r0.x`, `|r1.y|`); 98 operands in 100 in the corpus. It prints
+    /// what [`Lister::operand`] prints for them, without decoding an [`Operand`] first (for a
+    /// source, when the destination has the default precision). `None`, with nothing written,
+    /// for any other operand: the general printer prints it, or reports what is wrong with
+    /// it. Gives the tokens it used.
+    #[inline(always)]
+    fn plain_operand(&mut self, t: Tokens<'_>, ty: Ty) -> Option<usize> {
         use super::decode::field::{
-            OPERAND_EXTENDED, OPERAND_INDEX_DIMENSION, OPERAND_INDEX_REPRESENTATION, OPERAND_TYPE,
+            EXTENDED_OPERAND_TYPE, OPERAND_EXTENDED, OPERAND_INDEX_DIMENSION, OPERAND_MODIFIER, OPERAND_TYPE,
         };
-        if !self.plain_registers {
+        if !self.specialised {
             return None;
         }
         let tok0 = t.first()?.get();
+        let (modifier, head) = if OPERAND_EXTENDED.get(tok0) == 0 {
+            (0, 1)
+        } else {
+            let ext = t.get(1)?.get();
+            // A precision, `nonuniform` or another extended token (bits 14 and up).
+            if ext >> 14 != 0 {
+                return None;
+            }
+            (if EXTENDED_OPERAND_TYPE.get(ext) == 1 { OPERAND_MODIFIER.get(ext) } else { 0 }, 2)
+        };
+        let file = OPERAND_TYPE.get(tok0) as u8;
         let dim = OPERAND_INDEX_DIMENSION.get(tok0) as usize;
-        let ty = OPERAND_TYPE.get(tok0) as u8;
-        let shape = register(ty, self.sm51).1;
-        let immediate_indices = OPERAND_INDEX_REPRESENTATION.iter().take(dim).all(|f| f.get(tok0) == 0);
-        // Immediates are never `Attached`; 2D inputs and outputs bracket their first index.
-        if OPERAND_EXTENDED.get(tok0) != 0
-            || shape != Shape::Attached
-            || !(1..=2).contains(&dim)
-            || !immediate_indices
-            || (dim == 2 && matches!(ty, ot::INPUT | ot::OUTPUT))
-        {
+        let selection = selection_text(tok0)?;
+        // Relative indices (and the undefined representations) need the general printer:
+        // the representations of the `dim` indices, three bits each from bit 22, are zero.
+        let immediate_indices = (tok0 >> 22) & !(u32::MAX << (3 * dim)) == 0;
+        if file == ot::IMMEDIATE32 && dim == 0 {
+            let n = match OPERAND_NUM_COMPONENTS.get(tok0) {
+                0 => 0,
+                1 => 1,
+                _ => 4,
+            };
+            let values = t.get(head..head + n)?;
+            let start = self.line.len();
+            self.modifier_before(modifier);
+            let token = self.line.len();
+            self.text("l(");
+            self.literal_values(values.iter().map(|v| v.get()), ty);
+            self.text(")");
+            let token = token..self.line.len();
+            self.modifier_after(modifier);
+            self.line.mark_operand(start, token, Style::Literal);
+            return Some(head + n);
+        }
+        if matches!(file, ot::IMMEDIATE32 | ot::IMMEDIATE64) || !immediate_indices {
             return None;
         }
-        let components = Components::of(tok0)?;
-        let index = t.get(1..1 + dim)?;
-        self.start_operand();
-        self.begin(register_style(ty));
-        self.line.push_short(register_text(ty, self.sm51));
-        for (i, v) in index.iter().enumerate() {
-            if i > 0 {
-                self.text("[");
-            }
-            self.number(u64::from(v.get()));
-            if i > 0 {
-                self.text("]");
+        let index = t.get(head..head + dim)?;
+        let register = register_file(file, self.sm51);
+        // The first index follows the name (`r3`, `cb0[4]`) except for registers whose
+        // indices are all bracketed (`icb[7]`) and 2D inputs and outputs (`v[1][2]`).
+        let attached =
+            register.shape == Shape::Attached && !(dim >= 2 && matches!(file, ot::INPUT | ot::OUTPUT));
+        let start = self.line.len();
+        self.modifier_before(modifier);
+        let token = self.line.len();
+        self.line.push_short(&register.text);
+        if register.shape != Shape::Fixed {
+            for (i, v) in index.iter().enumerate() {
+                if i == 0 && attached {
+                    self.number(u64::from(v.get()));
+                } else {
+                    self.text("[");
+                    self.number(u64::from(v.get()));
+                    self.text("]");
+                }
             }
         }
-        self.components(components);
-        self.end();
-        self.end_operand();
-        Some(1 + dim)
+        self.line.push_short(selection);
+        let token = token..self.line.len();
+        self.modifier_after(modifier);
+        self.line.mark_operand(start, token, register.style);
+        Some(head + dim)
+    }
+
+    /// What a source modifier (`D3D10_SB_OPERAND_MODIFIER`) puts before the register: `-`,
+    /// `|`, `-|`; other values print nothing.
+    #[inline(always)]
+    fn modifier_before(&mut self, modifier: u32) {
+        match modifier {
+            1 => self.text("-"),
+            2 => self.text("|"),
+            3 => self.text("-|"),
+            _ => {}
+        }
+    }
+
+    /// What a source modifier puts after the register: `|` for the absolute values.
+    #[inline]
+    fn modifier_after(&mut self, modifier: u32) {
+        if matches!(modifier, 2 | 3) {
+            self.text("|");
+        }
     }
 
     /// One operand. `dst_precision` is `None` for the destination (or a declared register)
@@ -637,7 +795,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 self.begin(Style::Literal);
                 self.text("l(");
                 let n = usize::from(o.imm_len);
-                self.literal_values(o.imm.get(..n).unwrap_or(&[]), ty);
+                self.literal_values(o.imm.iter().copied().take(n), ty);
                 self.text(")");
                 self.end();
                 return Ok(());
@@ -663,11 +821,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             }
             _ => {}
         }
-        let shape = register(o.ty, self.sm51).1;
-        let style = register_style(o.ty);
+        let file = register_file(o.ty, self.sm51);
+        let style = file.style;
         self.begin(style);
-        self.line.push_short(register_text(o.ty, self.sm51));
-        match shape {
+        self.line.push_short(&file.text);
+        match file.shape {
             Shape::Attached => self.indices_attached(o, decl, style)?,
             Shape::Bracketed => {
                 for i in 0..usize::from(o.index_dim) {
@@ -736,11 +894,16 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     }
 
     /// The values inside `l(…)`, each printed as the operand's type says.
-    fn literal_values(&mut self, values: &[u32], ty: Ty) {
-        for (i, &v) in values.iter().enumerate() {
+    #[inline]
+    fn literal_values(&mut self, values: impl Iterator<Item = u32>, ty: Ty) {
+        for (i, v) in values.enumerate() {
             if i > 0 {
                 // Untyped values are joined without a space.
-                self.text(if ty == Ty::X { "," } else { ", " });
+                if ty == Ty::X {
+                    self.text(",");
+                } else {
+                    self.text(", ");
+                }
             }
             match ty {
                 Ty::F | Ty::D => self.float(v),
@@ -751,16 +914,28 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     }
 
     /// `%f` of a 32-bit float.
+    #[inline]
     fn float(&mut self, bits: u32) {
-        let _ = write_f32_fixed(self, bits, self.style.floats);
+        match f32_fixed_text(bits, self.style.floats) {
+            Some(text) => self.line.push_short(&text),
+            None => {
+                let _ = write_f32_fixed(self, bits, self.style.floats);
+            }
+        }
     }
 
     /// An integer literal, decimal or `0x%08x`.
+    #[inline]
     fn int(&mut self, v: u32) {
-        let _ = write_int(self, v);
+        if v < 100 {
+            self.number(u64::from(v));
+        } else {
+            self.line.push_short(&int_text(v));
+        }
     }
 
     /// An untyped 32-bit value: a float unless its bits look like an integer.
+    #[inline]
     fn untyped(&mut self, v: u32) {
         if untyped_is_float(v) { self.float(v) } else { self.int(v) }
     }
@@ -1273,7 +1448,26 @@ impl<P: Printer + ?Sized> fmt::Write for Lister<'_, P> {
     }
 }
 
+/// The component selection of an operand token as [`components_text`] gives it, read from
+/// the token: the empty text for none, `None` for the undefined selection mode.
+#[inline]
+fn selection_text(tok0: u32) -> Option<&'static Short<8>> {
+    use super::decode::field::{OPERAND_4_COMPONENT_SELECTION_MODE, OPERAND_4_COMPONENT_SWIZZLE};
+    if OPERAND_NUM_COMPONENTS.get(tok0) != 2 {
+        return COMPONENTS.first();
+    }
+    // The mask (4 bits), swizzle (8) or selected component (2) all start at bit 4.
+    let bits = OPERAND_4_COMPONENT_SWIZZLE.get(tok0) as usize;
+    match OPERAND_4_COMPONENT_SELECTION_MODE.get(tok0) {
+        0 => COMPONENTS.get(bits & 15),
+        1 => COMPONENTS.get(16 + bits),
+        2 => COMPONENTS.get(16 + 256 + (bits & 3)),
+        _ => None,
+    }
+}
+
 /// The text of a component selection: a `.` and the letters (`None` for none).
+#[inline]
 fn components_text(c: Components) -> Option<&'static Short<8>> {
     let at = match c {
         Components::Mask(0) | Components::Zero | Components::One | Components::N => return None,
@@ -1324,40 +1518,49 @@ const fn component_texts() -> [Short<8>; 16 + 256 + 4] {
     t
 }
 
-/// A register file's name as a table text ([`register`]).
-#[inline]
-fn register_text(t: u8, sm51: bool) -> &'static Short<32> {
-    REGISTER_TEXTS
-        .get(usize::from(sm51))
-        .and_then(|r| r.get(usize::from(t)))
-        .unwrap_or(&UNKNOWN_REGISTER_TEXT)
+/// How the listing prints a register file: fxc's name ([`register_name`]), also as a table
+/// text, how its indices print, and the style of its tokens (function bodies, tables,
+/// interfaces and labels are [`Style::Label`], everything else [`Style::Register`]).
+#[derive(Debug, Clone, Copy)]
+struct RegisterFile {
+    name: &'static str,
+    text: Short<32>,
+    shape: Shape,
+    style: Style,
 }
 
-/// The names of [`REGISTERS`] as table texts.
-static REGISTER_TEXTS: [[Short<32>; 43]; 2] = [register_texts(false), register_texts(true)];
+/// The register file `t` (a `D3D10_SB_OPERAND_TYPE`), from a table built at compile time.
+#[inline]
+fn register_file(t: u8, sm51: bool) -> &'static RegisterFile {
+    REGISTER_FILES.get(usize::from(sm51)).and_then(|r| r.get(usize::from(t))).unwrap_or(&UNKNOWN_REGISTER)
+}
 
-/// The name of a number the format does not define, as a table text.
-const UNKNOWN_REGISTER_TEXT: Short<32> = Short::new(UNKNOWN_REGISTER.0);
+/// Every register file the format defines (`D3D10_SB_OPERAND_TYPE` 0–42), before SM5.1 and
+/// from SM5.1 on.
+static REGISTER_FILES: [[RegisterFile; 43]; 2] = [register_files(false), register_files(true)];
+
+/// What the listing prints for a number the format does not define.
+const UNKNOWN_REGISTER: RegisterFile = describe_register_file(u8::MAX, false);
 
 // Only evaluated at compile time: an index out of range fails the build.
 #[allow(clippy::indexing_slicing)]
-const fn register_texts(sm51: bool) -> [Short<32>; 43] {
-    let mut t = [UNKNOWN_REGISTER_TEXT; 43];
+const fn register_files(sm51: bool) -> [RegisterFile; 43] {
+    let mut t = [UNKNOWN_REGISTER; 43];
     let mut i = 0;
     while i < t.len() {
-        t[i] = Short::new(register_name(i as u8, sm51).0);
+        t[i] = describe_register_file(i as u8, sm51);
         i += 1;
     }
     t
 }
 
-/// The style of a register file's tokens: function bodies, tables and interfaces and labels
-/// are [`Style::Label`], everything else [`Style::Register`].
-fn register_style(t: u8) -> Style {
-    match t {
+const fn describe_register_file(t: u8, sm51: bool) -> RegisterFile {
+    let (name, shape) = register_name(t, sm51);
+    let style = match t {
         ot::LABEL | ot::FUNCTION_BODY | ot::FUNCTION_TABLE | ot::INTERFACE => Style::Label,
         _ => Style::Register,
-    }
+    };
+    RegisterFile { name, text: Short::new(name), shape, style }
 }
 
 /// How a register file prints its indices.
@@ -1371,38 +1574,14 @@ enum Shape {
     Fixed,
 }
 
+#[inline]
 fn is_descriptor(t: u8) -> bool {
     matches!(t, ot::SAMPLER | ot::RESOURCE | ot::CONSTANT_BUFFER | ot::UNORDERED_ACCESS_VIEW)
 }
 
 /// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
 pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
-    register(t, sm51).0
-}
-
-/// [`register_name`] from a table (built at compile time) rather than a `match`.
-#[inline]
-fn register(t: u8, sm51: bool) -> (&'static str, Shape) {
-    REGISTERS.get(usize::from(sm51)).and_then(|r| r.get(usize::from(t))).copied().unwrap_or(UNKNOWN_REGISTER)
-}
-
-/// [`register_name`] of every register file the format defines (`D3D10_SB_OPERAND_TYPE`
-/// 0–42), before SM5.1 and from SM5.1 on.
-static REGISTERS: [[(&str, Shape); 43]; 2] = [registers(false), registers(true)];
-
-/// What [`register_name`] says of a number the format does not define.
-const UNKNOWN_REGISTER: (&str, Shape) = register_name(u8::MAX, false);
-
-// Only evaluated at compile time: an index out of range fails the build.
-#[allow(clippy::indexing_slicing)]
-const fn registers(sm51: bool) -> [(&'static str, Shape); 43] {
-    let mut t = [UNKNOWN_REGISTER; 43];
-    let mut i = 0;
-    while i < t.len() {
-        t[i] = register_name(i as u8, sm51);
-        i += 1;
-    }
-    t
+    register_file(t, sm51).name
 }
 
 /// fxc's name of a register file; SM5.1 descriptors are upper case.
@@ -1458,6 +1637,7 @@ const fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
 /// field is neither all zeros nor all ones, and for `-0.0`; integers (small values are
 /// denormal patterns, negative ones have all exponent bits set), NaN and Inf print as integers.
 /// Corpus evidence: `l(0,128,0.000000,0)` (0x00800000 is a float), `l(0,0x00008000,-0.000000,0)`.
+#[inline]
 pub(crate) fn untyped_is_float(v: u32) -> bool {
     let exp = (v >> 23) & 0xff;
     (exp != 0 && exp != 0xff) || v == 0x8000_0000
@@ -1855,6 +2035,226 @@ mod tests {
             ]
             .join(" ")
         );
+    }
+
+    /// The text, the events and the outcome of a listing with and without the
+    /// specialisations ([`Lister::plain_line`], [`Lister::plain_operand`]).
+    fn same_with_and_without_specialisations(p: &Program<'_>, what: &str) {
+        let styles = [
+            ListingStyle::FXC_10,
+            ListingStyle::FXC_9_29,
+            ListingStyle { offsets: true, raw: true, ..ListingStyle::FXC_9_30 },
+            ListingStyle::FXC_10_LEGACY_UCRT,
+        ];
+        for style in styles {
+            let mut got = Vec::new();
+            for specialised in [true, false] {
+                let mut text = TextBuf::default();
+                let mut events = Hooks::default();
+                let report = write_program(p, &style, &mut text, specialised);
+                write_program(p, &style, &mut events, specialised).ok();
+                got.push((text.into_string(), events.0, format!("{report:?}")));
+            }
+            assert!(got[0] == got[1], "{what} ({style:?}): the specialised listing differs\n{got:#?}");
+        }
+    }
+
+    /// Every call a printer gets, in order (adjacent text joined).
+    #[derive(Default)]
+    struct Hooks(String);
+
+    impl fmt::Write for Hooks {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.push_str(s);
+            Ok(())
+        }
+    }
+
+    impl Printer for Hooks {
+        fn start_line(&mut self, offset: Option<u64>) {
+            self.0 += &format!("\u{1}line {offset:?}\u{1}");
+        }
+        fn style(&mut self, style: Style) {
+            self.0 += &format!("\u{1}{style:?}\u{1}");
+        }
+        fn reset(&mut self) {
+            self.0 += "\u{1}reset\u{1}";
+        }
+        fn start_operand(&mut self) {
+            self.0 += "\u{1}<\u{1}";
+        }
+        fn end_operand(&mut self) {
+            self.0 += "\u{1}>\u{1}";
+        }
+    }
+
+    /// Hand-made programs that take each branch of the specialisations and of their
+    /// fallbacks to the general printer.
+    #[test]
+    fn specialised_lines_print_as_the_general_printer_prints_them() {
+        let min16f = 1 | (1 << 14);
+        let bodies: Vec<Vec<u32>> = vec![
+            // mad_sat r0.xz, -|r1.wzyx|, cb0[12].y, l(1.5, -2, 0, 3e9) [precise(x)]
+            vec![
+                op(0x32, 14) | (1 << 13) | (1 << 19),
+                reg(0, 1) | mask(5),
+                0,
+                reg(0, 1) | swz([3, 2, 1, 0]) | 1 << 31,
+                3 << 6 | 1,
+                1,
+                reg(8, 2) | sel(1),
+                0,
+                12,
+                reg(4, 0) | swz([0, 1, 2, 3]),
+                0x3fc0_0000,
+                0xc000_0000,
+                0,
+                0x4f32_d05e,
+            ],
+            // mov o[3][1].x, v[2][0].xyzw; mov r0, icb[7].xy; mov r0.x, vThreadID.x;
+            // mov x1[2].y, l(4) (untyped); iadd r0.x, r1.x, l(-70000)
+            vec![
+                op(0x36, 7),
+                reg(2, 2) | mask(1),
+                3,
+                1,
+                reg(1, 2) | swz([0, 1, 2, 3]),
+                2,
+                0,
+                op(0x36, 5),
+                reg(0, 1),
+                0,
+                reg(9, 1) | mask(3),
+                7,
+                op(0x36, 4),
+                reg(0, 1) | mask(1),
+                0,
+                reg(32, 0) | sel(0),
+                op(0x36, 6),
+                reg(3, 2) | mask(2),
+                1,
+                2,
+                reg(4, 0) | 1,
+                4,
+                op(0x1e, 7),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0),
+                1,
+                reg(4, 0) | 1,
+                (-70000i32) as u32,
+            ],
+            // Blocks and tests: if_nz r0.x / discard_z r0.w / else / ret / endif, resinfo_uint
+            vec![
+                op(0x1f, 3) | (1 << 18),
+                reg(0, 1) | sel(0),
+                0,
+                op(0x0d, 3),
+                reg(0, 1) | sel(3),
+                0,
+                op(0x12, 1),
+                op(0x3e, 1),
+                op(0x15, 1),
+                op(0x3d, 6) | (2 << 11),
+                reg(0, 1) | mask(15),
+                0,
+                reg(0, 1) | sel(0),
+                0,
+                reg(7, 1) | swz([0, 1, 2, 3]),
+            ],
+            // Fallbacks, each after a plain `ret`: a relative index, a precision on the
+            // destination and on a source, `nonuniform`, a chained extended token, selection
+            // mode 3, a 64-bit literal, indices after a literal, an undefined index
+            // representation, a length past the end.
+            vec![
+                op(0x3e, 1),
+                op(0x36, 8),
+                reg(0, 1) | mask(1),
+                0,
+                reg(8, 2) | sel(0) | (3 << 25),
+                0,
+                1,
+                reg(0, 1) | sel(0),
+                1,
+            ],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1) | 1 << 31, min16f, 0, reg(0, 1) | sel(0), 1],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(0, 1) | sel(0) | 1 << 31, min16f, 1],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 6),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0) | 1 << 31,
+                1 | 1 << 17,
+                1,
+            ],
+            vec![
+                op(0x3e, 1),
+                op(0x36, 7),
+                reg(0, 1) | mask(1),
+                0,
+                reg(0, 1) | sel(0) | 1 << 31,
+                1 << 31 | 1,
+                1 << 6 | 1,
+                1,
+            ],
+            vec![op(0x3e, 1), op(0x36, 5), reg(0, 1) | mask(1), 0, reg(0, 1) | 2 | 3 << 2, 1],
+            vec![op(0x3e, 1), op(0xc7, 7), reg(0, 1) | mask(3), 0, reg(5, 0) | 1, 0, 0x3ff0_0000, 0],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(4, 1) | 1, 5, 0],
+            vec![op(0x3e, 1), op(0x36, 6), reg(0, 1) | mask(1), 0, reg(0, 1) | sel(0) | (5 << 22), 0, 0],
+            vec![op(0x3e, 1), op(0x36, 9), reg(0, 1) | mask(1), 0],
+            // Declarations: dcl_input v0.xy, dcl_output o0.xyzw {min16f}, a relative range.
+            vec![
+                op(0x5f, 3),
+                reg(1, 1) | mask(3),
+                0,
+                op(0x65, 4),
+                reg(2, 1) | mask(15) | 1 << 31,
+                min16f,
+                0,
+                op(0x5f, 3),
+                reg(1, 1) | mask(3) | (2 << 22),
+                reg(0, 1) | sel(0),
+            ],
+        ];
+        for (k, body) in bodies.iter().enumerate() {
+            for version in [0x0000_0050u32, 0x0000_0051, 0x0001_0040] {
+                let data = program(version, body);
+                let p = Program::parse(&data, 0x40).unwrap();
+                same_with_and_without_specialisations(&p, &format!("body {k}"));
+            }
+        }
+    }
+
+    /// Every corpus program, and damaged copies of each, list the same with and without the
+    /// specialisations: text, tokens, line offsets, report or error.
+    #[test]
+    fn corpus_programs_print_the_same_with_and_without_specialisations() {
+        use crate::test_corpus::{Rng, corpus_dir, manifest};
+        let Some(root) = corpus_dir() else { return };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut programs = 0;
+        for row in manifest(&root, "dxbc").into_iter().filter(|r| r.kind == "dxbc-binary") {
+            let path = root.join("dxbc").join(&row.path);
+            let data = std::fs::read(&path).unwrap();
+            let Ok(d) = crate::format::dxbc::Dxbc::parse(&data) else { continue };
+            let Some(chunk) = d.program.map(|p| p.chunk) else { continue };
+            let base = chunk.data_offset() as u64;
+            let Ok(p) = Program::parse(chunk.data, base) else { continue };
+            same_with_and_without_specialisations(&p, &path.display().to_string());
+            programs += 1;
+            let mut damaged = chunk.data.to_vec();
+            for _ in 0..3 {
+                let at = 8 + rng.below(damaged.len().saturating_sub(8));
+                if let Some(b) = damaged.get_mut(at) {
+                    *b ^= 1 << rng.below(8);
+                }
+            }
+            if let Ok(p) = Program::parse(&damaged, base) {
+                same_with_and_without_specialisations(&p, &format!("{} (damaged)", path.display()));
+            }
+        }
+        assert!(programs > 1000, "expected the corpus programs, found {programs}");
     }
 
     #[test]

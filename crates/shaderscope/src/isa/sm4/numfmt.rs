@@ -4,7 +4,7 @@
 //! Numbers below 1000 are slices of one string of all of them; the digits of larger ones go
 //! out one `write_char` each. Either way no digit string needs a UTF-8 check.
 
-use crate::print::decimal;
+use crate::print::{Short, decimal};
 use std::fmt;
 
 /// Largest magnitude fxc prints in decimal; anything bigger is printed as `0x%08x`.
@@ -13,8 +13,36 @@ const DECIMAL_LIMIT: i64 = 10000;
 
 /// An integer literal: signed decimal when small, `0x%08x` otherwise.
 pub fn write_int<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
+    out.write_str(int_text(v).as_str())
+}
+
+/// [`write_int`]'s text as a [`Short`] (for a [`Line`](crate::print::Line), which copies it
+/// whole).
+pub(crate) fn int_text(v: u32) -> Short<16> {
+    let mut b = [0u8; 16];
     let s = i64::from(v as i32);
-    if (-DECIMAL_LIMIT..=DECIMAL_LIMIT).contains(&s) { write_i64(out, s) } else { write_hex8(out, v) }
+    if !(-DECIMAL_LIMIT..=DECIMAL_LIMIT).contains(&s) {
+        for (i, to) in b.iter_mut().take(10).enumerate() {
+            *to = match i {
+                0 => b'0',
+                1 => b'x',
+                _ => HEX.get(((v >> (36 - 4 * i)) & 0xf) as usize).copied().unwrap_or(b'0'),
+            };
+        }
+        return Short::from_ascii_bytes(b, 10);
+    }
+    // The sign, then at most 5 digits (|s| <= 10000).
+    let sign = usize::from(s < 0);
+    if let Some(first) = b.first_mut() {
+        *first = b'-';
+    }
+    let (digits, n) = decimal(s.unsigned_abs());
+    if let Some(to) = b.get_mut(sign..).and_then(|t| t.first_chunk_mut::<8>())
+        && let Some(from) = digits.first_chunk::<8>()
+    {
+        *to = *from;
+    }
+    Short::from_ascii_bytes(b, sign + n)
 }
 
 /// `%d`.

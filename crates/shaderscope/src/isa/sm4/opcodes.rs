@@ -444,6 +444,7 @@ const fn mnemonics() -> [Short<32>; TABLE.len()] {
 }
 
 /// fxc's mnemonic of a defined opcode, as a table text.
+#[inline]
 pub(crate) fn mnemonic_short(opcode: u16) -> Option<&'static Short<32>> {
     let row = *INDEX.get(usize::from(opcode))?;
     MNEMONICS.get(usize::from(row))
