@@ -1,9 +1,22 @@
 //! Float text: the crate's one place for turning float bits into the decimal text a reference
-//! tool prints.
+//! tool prints. Each function imitates one C `printf` conversion as a Microsoft C runtime
+//! writes it:
 //!
-//! Today it holds C's `printf("%f")` as the Microsoft C runtimes write it, which is how fxc's
-//! disassembler prints the literals of SM4/SM5 programs ([`write_f32_fixed`],
-//! [`write_f64_fixed`]). Which runtime depends on the compiler build ([`FloatStyle`]):
+//! | function | C conversion | runtime | prints |
+//! |---|---|---|---|
+//! | [`write_f32_fixed`], [`write_f64_fixed`] (and [`f32_fixed_text`]) | `printf("%f", v)` | msvcrt or the UCRT ([`FloatStyle`]) | the literals of SM4/SM5 programs (`l(1.000000)`, `d(…)`) |
+//! | [`write_f32_g9`] | `printf("%.9g", v)` | msvcrt | the `def` constants of D3D9 programs |
+//!
+//! Every function writes into any [`fmt::Write`] (a [`Printer`](super::Printer) or a
+//! `String`), takes the float as its bits (a `def` or `l(…)` token as stored), and computes
+//! the digits exactly from those bits in integer arithmetic, rounding the exact binary value.
+//! The one exception is `%.9g` of values below about 1e-36 (whose exact scaling does not fit
+//! 128 bits): their digits come from Rust's `{:.8e}`, which is exact too.
+//!
+//! # `%f`: SM4/SM5 literals
+//!
+//! fxc's disassembler prints the float literals of SM4/SM5 programs with `%f`, and which C
+//! runtime it links depends on the compiler build ([`FloatStyle`]):
 //!
 //! - fxc 9.x links the old `msvcrt`, whose `%f` keeps only 17 significant digits and pads with
 //!   zeros (`-1237951254905777100000000000.000000` in SlimShader's `BC7Encode_137.asm`);
@@ -16,13 +29,20 @@
 //!   zero (`1/128` prints `0.007813`); newer ones round them to even (`0.8359375` still prints
 //!   `0.835938`).
 //!
-//! Every function writes into any [`fmt::Write`] (a [`Printer`](super::Printer) or a
-//! `String`), and the digits are exact: they are computed from the bits in integer
-//! arithmetic, never through Rust's own float formatting.
+//! A 32-bit float goes to `printf` as a double (C's varargs); a NaN becomes quiet on the way,
+//! as x86's conversion makes it, so a signalling NaN token prints as a quiet one.
+//!
+//! # `%.9g`: D3D9 `def` constants
+//!
+//! The D3D9 disassembler prints each float of a `def` with `%.9g` and msvcrt's spellings:
+//! nine significant digits, rounded half to even on the exact value, without trailing zeros;
+//! the exponent form below 1e-4 and from 1e9 on, with at least three exponent digits
+//! (`-1.55009923e-006`); `1.#INF`, `-1.#INF`, `1.#QNAN` and `-1.#IND` for the specials.
 //!
 //! ```
-//! use shaderscope::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
+//! use shaderscope::print::float::{FloatStyle, write_f32_fixed, write_f32_g9, write_f64_fixed};
 //!
+//! // %f: the same tie under two runtimes, and msvcrt's infinity.
 //! let mut s = String::new();
 //! write_f32_fixed(&mut s, 0x4196_d000, FloatStyle::Ucrt).unwrap();
 //! s.push(' ');
@@ -30,10 +50,21 @@
 //! s.push(' ');
 //! write_f64_fixed(&mut s, f64::INFINITY.to_bits(), FloatStyle::Msvcrt).unwrap();
 //! assert_eq!(s, "18.851562 18.851563 1.#INF00");
+//!
+//! // %.9g: the four values of a `def`, then a small one and an infinity.
+//! let mut t = String::new();
+//! for bits in [0x3f80_0000, 0x3f61_47ae, 0xc049_0fdb, 0xb5d0_0d01, 0x7f80_0000] {
+//!     write_f32_g9(&mut t, bits).unwrap();
+//!     t.push(' ');
+//! }
+//! assert_eq!(t, "1 0.879999995 -3.14159274 -1.55009923e-006 1.#INF ");
 //! ```
 
 use super::Short;
+use std::cmp::Ordering;
 use std::fmt;
+
+// `%f` (SM4/SM5 literals).
 
 /// Which C runtime's `%f` to imitate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -48,12 +79,25 @@ pub enum FloatStyle {
     UcrtLegacy,
 }
 
-/// `%f` of a 32-bit float given by its bits (converted to double first, as C's varargs do).
+/// `printf("%f", v)` of the 32-bit float with these bits, converted to a double first as C's
+/// varargs do (a NaN becomes quiet).
 pub fn write_f32_fixed<W: fmt::Write + ?Sized>(out: &mut W, bits: u32, style: FloatStyle) -> fmt::Result {
     match f32_fixed_text(bits, style) {
         Some(text) => out.write_str(text.as_str()),
-        None => write_f64_fixed(out, f64::from(f32::from_bits(bits)).to_bits(), style),
+        None => write_f64_fixed(out, f32_to_f64_bits(bits), style),
     }
+}
+
+/// The double a C program passes to `printf` for a float: the same value; a NaN keeps its sign
+/// and payload and becomes quiet, as x86's conversion (`cvtss2sd`) makes it. Written out
+/// because Rust leaves the NaN of an `f32`-to-`f64` conversion to the host.
+fn f32_to_f64_bits(bits: u32) -> u64 {
+    let v = f32::from_bits(bits);
+    if !v.is_nan() {
+        return f64::from(v).to_bits();
+    }
+    let sign = u64::from(bits >> 31) << 63;
+    sign | 0x7ff8_0000_0000_0000 | (u64::from(bits & 0x7f_ffff) << 29)
 }
 
 /// [`write_f32_fixed`]'s text as a [`Short`] (for a [`Line`](super::Line), which copies it
@@ -63,7 +107,7 @@ pub fn f32_fixed_text(bits: u32, style: FloatStyle) -> Option<Short<24>> {
     Small::of_f32(bits, style).map(|s| s.text())
 }
 
-/// `%f` of a 64-bit float given by its bits.
+/// `printf("%f", v)` of the 64-bit float with these bits.
 pub fn write_f64_fixed<W: fmt::Write + ?Sized>(out: &mut W, bits: u64, style: FloatStyle) -> fmt::Result {
     let neg = bits >> 63 != 0;
     let exp = ((bits >> 52) & 0x7ff) as i32;
@@ -406,6 +450,178 @@ impl Digits {
     }
 }
 
+// `%.9g` (D3D9 `def` constants).
+
+/// `printf("%.9g", v)` as msvcrt writes it, of the 32-bit float with these bits (see the
+/// [module documentation](self)), in one `write_str` or, for a whole number, its digits.
+pub fn write_f32_g9<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Result {
+    let v = f32::from_bits(bits);
+    // Whole numbers below 1e9 (most `def` constants: 0, 1, -1, 2) are their digits: nine
+    // significant digits hold them exactly, and `%g` writes them without a point.
+    let magnitude = v.abs();
+    if magnitude < 1.0e9 {
+        let whole = magnitude as u32;
+        if whole as f32 == magnitude {
+            if v.is_sign_negative() {
+                out.write_char('-')?;
+            }
+            return super::write_u64(out, u64::from(whole));
+        }
+    }
+    let mut buf = Buf::default();
+    g9(v, &mut buf);
+    out.write_str(buf.as_str())
+}
+
+/// Longest text: `-1.23456789e-038` (16 bytes).
+#[derive(Default)]
+struct Buf {
+    b: [u8; 24],
+    n: usize,
+}
+
+impl Buf {
+    #[inline]
+    fn push(&mut self, c: u8) {
+        if let Some(x) = self.b.get_mut(self.n) {
+            *x = c;
+            self.n += 1;
+        }
+    }
+
+    #[inline]
+    fn extend(&mut self, s: &[u8]) {
+        s.iter().for_each(|&c| self.push(c));
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.b.get(..self.n).unwrap_or(&[])).unwrap_or("")
+    }
+}
+
+fn g9(v: f32, out: &mut Buf) {
+    if v.is_nan() {
+        out.extend(if v.is_sign_negative() { b"-1.#IND" } else { b"1.#QNAN" });
+        return;
+    }
+    if v.is_infinite() {
+        out.extend(if v.is_sign_negative() { b"-1.#INF" } else { b"1.#INF" });
+        return;
+    }
+    if v.is_sign_negative() {
+        out.push(b'-');
+    }
+    if v == 0.0 {
+        out.push(b'0');
+        return;
+    }
+    let (n, exp) = digits9(v).unwrap_or_else(|| digits9_fmt(v));
+    let (digits, _) = super::decimal(u64::from(n));
+    // n has exactly nine digits; trailing zeros are never printed.
+    let digits = digits.get(..9).unwrap_or(&[]);
+    let kept = digits.iter().rposition(|&c| c != b'0').map_or(1, |i| i + 1);
+    if !(-4..9).contains(&exp) {
+        let (first, rest) = digits.get(..kept).unwrap_or(&[]).split_at(1.min(kept));
+        out.extend(first);
+        if !rest.is_empty() {
+            out.push(b'.');
+            out.extend(rest);
+        }
+        out.push(b'e');
+        out.push(if exp < 0 { b'-' } else { b'+' });
+        let e = exp.unsigned_abs();
+        out.extend(&[b'0' + (e / 100 % 10) as u8, b'0' + (e / 10 % 10) as u8, b'0' + (e % 10) as u8]);
+        return;
+    }
+    // Fixed notation with 9 - 1 - exp decimals, trailing zeros removed.
+    if exp < 0 {
+        out.extend(b"0.");
+        for _ in 0..(-exp - 1) {
+            out.push(b'0');
+        }
+        out.extend(digits.get(..kept).unwrap_or(&[]));
+    } else {
+        let int_len = exp as usize + 1;
+        out.extend(digits.get(..int_len).unwrap_or(&[]));
+        if kept > int_len {
+            out.push(b'.');
+            out.extend(digits.get(int_len..kept).unwrap_or(&[]));
+        }
+    }
+}
+
+/// The nine significant digits of a finite nonzero `v` (sign ignored) rounded half to even,
+/// and the decimal exponent of the first: `(n, k)` with `10^8 <= n < 10^9`, `|v| ≈ n·10^(k-8)`.
+/// `None` when the exact scaling does not fit `u128` (only for `|v|` below about 1e-36).
+fn digits9(v: f32) -> Option<(u32, i32)> {
+    let bits = v.to_bits() & 0x7fff_ffff;
+    let biased = (bits >> 23) as i32;
+    let fraction = bits & 0x7f_ffff;
+    // |v| = m·2^e exactly.
+    let (m, e) = if biased == 0 { (fraction, -149) } else { (fraction | 0x80_0000, biased - 150) };
+    if m == 0 {
+        return None;
+    }
+    // 2^b <= |v| < 2^(b+1), so floor(log10 |v|) is near b·log10 2 (1233/4096, a little low);
+    // the checks below move the guess by one when it is off.
+    let b = e + (31 - m.leading_zeros() as i32);
+    let mut k = (b * 1233) >> 12;
+    for _ in 0..4 {
+        let (q, rest) = scaled(m, e, k - 8)?;
+        if q >= 1_000_000_000 {
+            k += 1;
+            continue;
+        }
+        if q < 100_000_000 {
+            k -= 1;
+            continue;
+        }
+        let up = rest == Ordering::Greater || (rest == Ordering::Equal && q & 1 == 1);
+        let n = u32::try_from(q).ok()? + u32::from(up);
+        return Some(if n == 1_000_000_000 { (100_000_000, k + 1) } else { (n, k) });
+    }
+    None
+}
+
+/// `floor(m·2^e / 10^s)` and how the remainder compares with half the divisor.
+fn scaled(m: u32, e: i32, s: i32) -> Option<(u128, Ordering)> {
+    let m = u128::from(m);
+    if e >= 0 {
+        let v = m.checked_shl(e.unsigned_abs()).filter(|x| x >> e.unsigned_abs() == m)?;
+        if s <= 0 {
+            return Some((v.checked_mul(10u128.checked_pow(s.unsigned_abs())?)?, Ordering::Less));
+        }
+        let d = 10u128.checked_pow(s.unsigned_abs())?;
+        let (q, r) = (v / d, v % d);
+        return Some((q, r.checked_mul(2)?.cmp(&d)));
+    }
+    if s > 0 {
+        return None;
+    }
+    // m·2^e·10^-s = m·5^-s / 2^(-e+s).
+    let num = m.checked_mul(5u128.checked_pow(s.unsigned_abs())?)?;
+    let shift = -e + s;
+    if shift <= 0 {
+        let q = num.checked_shl(shift.unsigned_abs()).filter(|x| x >> shift.unsigned_abs() == num)?;
+        return Some((q, Ordering::Less));
+    }
+    let shift = shift.unsigned_abs();
+    if shift >= 128 {
+        return None;
+    }
+    let r = num & ((1u128 << shift) - 1);
+    Some((num >> shift, r.cmp(&(1u128 << (shift - 1)))))
+}
+
+/// [`digits9`] through `fmt` (`{:.8e}` of the exact value), for the values it cannot scale.
+fn digits9_fmt(v: f32) -> (u32, i32) {
+    let e = format!("{:.8e}", f64::from(v));
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let n = mantissa.bytes().filter(u8::is_ascii_digit).fold(0u32, |n, c| n * 10 + u32::from(c - b'0'));
+    (n, exp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,6 +696,69 @@ mod tests {
         assert_eq!(f64s(signalling, FloatStyle::Msvcrt), "-1.#SNAN0");
     }
 
+    #[test]
+    fn zeros_and_denormals_print_as_signed_zero() {
+        for style in STYLES {
+            for (bits, text) in [
+                (0x0000_0000, "0.000000"),
+                (0x8000_0000, "-0.000000"),
+                (0x0000_0001, "0.000000"),
+                (0x8000_0001, "-0.000000"),
+                (0x007f_ffff, "0.000000"),
+                (0x0080_0000, "0.000000"),
+            ] {
+                assert_eq!(f32s(f32::from_bits(bits), style), text, "{bits:#010x} {style:?}");
+            }
+            assert_eq!(f64s(f64::from_bits(1), style), "0.000000");
+            assert_eq!(f64s(f64::from_bits(0x8000_0000_0000_0001), style), "-0.000000");
+            assert_eq!(f64s(-0.0, style), "-0.000000");
+        }
+    }
+
+    #[test]
+    fn float_infinities_and_nans_are_the_double_ones() {
+        // msvcrt, then the UCRT (both UCRT builds spell them alike).
+        let cases = [
+            (0x7f80_0000, "1.#INF00", "inf"),
+            (0xff80_0000, "-1.#INF00", "-inf"),
+            // The NaN x86 makes (negative, quiet): "indefinite".
+            (0xffc0_0000, "-1.#IND00", "-nan(ind)"),
+            (0x7fc0_0000, "1.#QNAN0", "nan"),
+            (0x7fff_ffff, "1.#QNAN0", "nan"),
+            // Signalling NaNs become quiet on their way to printf.
+            (0x7fa0_0000, "1.#QNAN0", "nan"),
+            (0xff80_0001, "-1.#IND00", "-nan(ind)"),
+        ];
+        for (bits, msvcrt, ucrt) in cases {
+            assert_eq!(f32s(f32::from_bits(bits), FloatStyle::Msvcrt), msvcrt, "{bits:#010x}");
+            assert_eq!(f32s(f32::from_bits(bits), FloatStyle::Ucrt), ucrt, "{bits:#010x}");
+            assert_eq!(f32s(f32::from_bits(bits), FloatStyle::UcrtLegacy), ucrt, "{bits:#010x}");
+            assert_eq!(f32_fixed_text(bits, FloatStyle::Ucrt), None);
+        }
+    }
+
+    #[test]
+    fn ties_in_each_direction() {
+        // 3/128 = 0.0234375: the kept digit is odd, so even rounding goes up too.
+        for style in STYLES {
+            assert_eq!(f32s(3.0 / 128.0, style), "0.023438");
+        }
+        // A negative tie: to even, or away from zero.
+        assert_eq!(f32s(-1.0 / 128.0, FloatStyle::Ucrt), "-0.007812");
+        assert_eq!(f32s(-1.0 / 128.0, FloatStyle::UcrtLegacy), "-0.007813");
+        assert_eq!(f32s(-1.0 / 128.0, FloatStyle::Msvcrt), "-0.007813");
+        // Doubles just below a tie: msvcrt's 17 significant digits make them the tie
+        // (0.12345649999999999680 -> 0.12345650000000000), and it rounds that up; the UCRT
+        // rounds the exact value, down.
+        for (v, msvcrt, ucrt) in
+            [(0.123_456_5, "0.123457", "0.123456"), (100.000_000_5, "100.000001", "100.000000")]
+        {
+            assert_eq!(f64s(v, FloatStyle::Msvcrt), msvcrt);
+            assert_eq!(f64s(v, FloatStyle::Ucrt), ucrt);
+            assert_eq!(f64s(v, FloatStyle::UcrtLegacy), ucrt);
+        }
+    }
+
     /// The integer shortcut of `write_f32_fixed` gives the exact path's text on floats of every
     /// exponent, near ties and away from them.
     #[test]
@@ -503,6 +782,235 @@ mod tests {
                 write_f64_fixed(&mut exact, f64::from(f32::from_bits(b)).to_bits(), style).unwrap();
                 assert_eq!(fast, exact, "{b:#010x} {style:?}");
             }
+        }
+    }
+
+    /// `%.9g`, checked against the plain string-based formatting it replaced.
+    mod g9 {
+        use super::super::*;
+
+        /// The former string-based implementation, kept as the reference of the tests: `v` formatted like MSVC's `printf("%.9g", v)`.
+        pub fn format_g9_reference(v: f32, out: &mut String) {
+            if v.is_nan() {
+                out.push_str(if v.is_sign_negative() { "-1.#IND" } else { "1.#QNAN" });
+                return;
+            }
+            if v.is_infinite() {
+                out.push_str(if v.is_sign_negative() { "-1.#INF" } else { "1.#INF" });
+                return;
+            }
+            // Nine significant digits, correctly rounded from the exact value: d.dddddddde[-]X.
+            let e = format!("{:.8e}", f64::from(v));
+            let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+            let exp: i32 = exp.parse().unwrap_or(0);
+            let negative = mantissa.starts_with('-');
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            if negative {
+                out.push('-');
+            }
+            if !(-4..9).contains(&exp) {
+                let trimmed = digits.trim_end_matches('0');
+                let (first, rest) = trimmed.split_at(1.min(trimmed.len()));
+                out.push_str(if first.is_empty() { "0" } else { first });
+                if !rest.is_empty() {
+                    out.push('.');
+                    out.push_str(rest);
+                }
+                out.push('e');
+                out.push(if exp < 0 { '-' } else { '+' });
+                out.push_str(&format!("{:03}", exp.unsigned_abs()));
+                return;
+            }
+            // Fixed notation with 9 - 1 - exp decimals, trailing zeros removed.
+            let mut text = String::new();
+            if exp < 0 {
+                text.push_str("0.");
+                for _ in 0..(-exp - 1) {
+                    text.push('0');
+                }
+                text.push_str(&digits);
+            } else {
+                let int_len = (exp + 1) as usize;
+                let (int, frac) = digits.split_at(int_len.min(digits.len()));
+                text.push_str(int);
+                text.push('.');
+                text.push_str(frac);
+            }
+            let text = text.trim_end_matches('0').trim_end_matches('.');
+            out.push_str(text);
+        }
+
+        fn g(v: f32) -> String {
+            let mut s = String::new();
+            write_f32_g9(&mut s, v.to_bits()).unwrap();
+            s
+        }
+
+        #[test]
+        fn matches_fxc_def_text() {
+            // `def` tokens from the corpus binaries and fxc's text for them.
+            let cases = [
+                (0x3f7f_fe11, "0.999970496"),
+                (0x40c9_0fdb, "6.28318548"),
+                (0xc049_0fdb, "-3.14159274"),
+                (0xb5d0_0d01, "-1.55009923e-006"),
+                (0x3988_8889, "0.00026041668"),
+                (0xbd2a_aaab, "-0.0416666679"),
+                (0x3ffb_4a7d, "1.9632107"),
+                (0x3f61_47ae, "0.879999995"),
+            ];
+            for (bits, text) in cases {
+                assert_eq!(g(f32::from_bits(bits)), text);
+            }
+            assert_eq!(g(32.0), "32");
+            assert_eq!(g(-16.0), "-16");
+            assert_eq!(g(0.5), "0.5");
+            assert_eq!(g(0.0), "0");
+            assert_eq!(g(-0.0), "-0");
+        }
+
+        #[test]
+        fn switches_to_exponent_form_like_printf() {
+            assert_eq!(g(1.0e9), "1e+009");
+            assert_eq!(g(123456789.0), "123456792");
+            // 0.0001 is 9.99999974737875e-05 as a float: %g switches to the exponent form below 1e-4.
+            assert_eq!(g(0.0001), "9.99999975e-005");
+            assert_eq!(g(0.0009765625), "0.0009765625");
+            assert_eq!(g(0.00001), "9.99999975e-006");
+            assert_eq!(g(f32::INFINITY), "1.#INF");
+            assert_eq!(g(f32::NAN), "1.#QNAN");
+        }
+
+        #[test]
+        fn specials_zeros_and_denormals() {
+            let cases = [
+                (0x0000_0000, "0"),
+                (0x8000_0000, "-0"),
+                (0x7f80_0000, "1.#INF"),
+                (0xff80_0000, "-1.#INF"),
+                (0x7fc0_0000, "1.#QNAN"),
+                (0x7fa0_0000, "1.#QNAN"),
+                (0xffc0_0000, "-1.#IND"),
+                (0xff80_0001, "-1.#IND"),
+                // The smallest and largest denormals, the smallest normal, the largest float.
+                (0x0000_0001, "1.40129846e-045"),
+                (0x8000_0001, "-1.40129846e-045"),
+                (0x007f_ffff, "1.17549421e-038"),
+                (0x0080_0000, "1.17549435e-038"),
+                (0x7f7f_ffff, "3.40282347e+038"),
+            ];
+            for (bits, text) in cases {
+                let mut s = String::new();
+                write_f32_g9(&mut s, bits).unwrap();
+                assert_eq!(s, text, "{bits:#010x}");
+            }
+        }
+
+        #[test]
+        fn exact_ties_round_half_to_even() {
+            // Ten significant digits ending in 5: 1/8192 = 0.0001220703125 keeps its even 2,
+            // 3/8192 = 0.0003662109375 rounds its odd 7 up; 2^-14 = 6.103515625e-5 is the only
+            // such tie in the exponent form.
+            assert_eq!(g(1.0 / 8192.0), "0.000122070312");
+            assert_eq!(g(3.0 / 8192.0), "0.000366210938");
+            assert_eq!(g(1.0 / 16384.0), "6.10351562e-005");
+            assert_eq!(g(-1.0 / 16384.0), "-6.10351562e-005");
+        }
+
+        /// Pseudo-random bits (xorshift64*), reproducible.
+        fn rng(seed: u64) -> impl FnMut() -> u32 {
+            let mut x = seed;
+            move || {
+                x ^= x >> 12;
+                x ^= x << 25;
+                x ^= x >> 27;
+                (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32) as u32
+            }
+        }
+
+        fn same(bits: u32) {
+            let v = f32::from_bits(bits);
+            let mut want = String::new();
+            format_g9_reference(v, &mut want);
+            assert_eq!(g(v), want, "bits 0x{bits:08x}");
+        }
+
+        #[test]
+        fn integer_path_matches_the_reference_on_random_bits() {
+            let n = if cfg!(debug_assertions) { 1 << 18 } else { 1 << 22 };
+            let mut next = rng(0x9e37_79b9_7f4a_7c15);
+            for _ in 0..n {
+                same(next());
+            }
+            // Values in the range `def` constants live in (exponents around 1e-6 to 1e6).
+            for _ in 0..n / 4 {
+                same((next() & 0x80ff_ffff) | ((next() % 40 + 107) << 23));
+            }
+        }
+
+        #[test]
+        fn whole_numbers_match_the_reference() {
+            for i in -100_000i32..=100_000 {
+                same((i as f32).to_bits());
+            }
+            for i in
+                (0..32).map(|k| 1u32 << k).chain([999_999_936, 999_999_999, 1_000_000_000, 1_000_000_064])
+            {
+                for b in (i as f32).to_bits().saturating_sub(2)..=(i as f32).to_bits().saturating_add(2) {
+                    same(b);
+                    same(b | 0x8000_0000);
+                }
+            }
+            same(0x8000_0000);
+        }
+
+        #[test]
+        fn integer_path_matches_the_reference_at_the_edges() {
+            let mut cases: Vec<u32> = vec![0, 0x8000_0000, 1, 2, 3, 0x007f_ffff, 0x0080_0000, 0x0080_0001];
+            cases.extend([0x7f7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0000, 0x7f80_0001]);
+            // Powers of ten and their neighbours, and the %g switches at 1e-4 and 1e9.
+            for k in -46..=39 {
+                let p = format!("1e{k}").parse::<f32>().unwrap().to_bits();
+                let q = format!("9.99999999e{k}").parse::<f32>().unwrap().to_bits();
+                let r = format!("9.999999995e{k}").parse::<f32>().unwrap().to_bits();
+                for c in [p, q, r] {
+                    cases.extend(
+                        (c.saturating_sub(4)..=c.saturating_add(4)).flat_map(|b| [b, b | 0x8000_0000]),
+                    );
+                }
+            }
+            // Every subnormal exponent range, and all subnormals sampled.
+            cases.extend((0..23).map(|i| 1u32 << i));
+            cases.extend((0..0x80_0000).step_by(97));
+            // Ties: 1000000.125 has exactly ten digits, the last a 5 (half to even: ...12).
+            // (Written as quotients: the literals would look too precise for an f32 to clippy.)
+            let (tie_even, tie_odd) = (8_000_001.0f32 / 8.0, 8_000_003.0f32 / 8.0);
+            cases.extend([tie_even, tie_odd, 0.5, 2.5, 1.0e8, 999_999_999.0].map(f32::to_bits));
+            for c in cases {
+                same(c);
+            }
+            assert_eq!(g(tie_even), "1000000.12");
+            assert_eq!(g(tie_odd), "1000000.38");
+        }
+
+        /// Every f32 bit pattern (about 90 minutes of CPU in release), or every `G9_STRIDE`th;
+        /// run with `--ignored`.
+        #[test]
+        #[ignore]
+        fn integer_path_matches_the_reference_everywhere() {
+            let stride: u64 = std::env::var("G9_STRIDE").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+            std::thread::scope(|s| {
+                for t in 0..threads {
+                    s.spawn(move || {
+                        let mut bits = t * stride;
+                        while bits <= u64::from(u32::MAX) {
+                            same(bits as u32);
+                            bits += threads * stride;
+                        }
+                    });
+                }
+            });
         }
     }
 }

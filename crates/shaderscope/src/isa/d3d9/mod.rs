@@ -45,7 +45,6 @@ mod check;
 pub mod ctab;
 pub mod debug;
 pub mod fields;
-pub mod float;
 pub mod opcode;
 pub mod operand;
 mod print;

@@ -239,11 +239,6 @@ pub fn write_register_name<W: fmt::Write + ?Sized>(
     crate::print::write_u64(out, u64::from(number))
 }
 
-/// `v` in decimal (for [`super::float`]).
-pub(super) fn push_number<W: fmt::Write + ?Sized>(out: &mut W, v: u32) -> fmt::Result {
-    crate::print::write_u64(out, u64::from(v))
-}
-
 /// `.xz`-style write-mask text (nothing for a full mask).
 #[inline]
 pub fn write_mask<W: fmt::Write + ?Sized>(mask: u8, out: &mut W) -> fmt::Result {

@@ -9,7 +9,7 @@ use super::debug::{DebugInfo, Variable};
 use super::fields::{D3DSI_TEXLD_VARIANT, D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_TEXTURETYPE};
 use super::opcode::{self, Form, OpInfo, Opcode};
 use super::operand::{self, Param, RegisterType};
-use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version, float};
+use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version};
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::{Line, Printer, Style, write_hex, write_u64};
 use std::fmt;
@@ -484,7 +484,7 @@ fn write_mnemonic<W: fmt::Write + ?Sized>(
 /// A literal of `def` (a float as `%.9g`), `defi` (an integer) or `defb` (a boolean).
 fn write_literal<W: fmt::Write + ?Sized>(v: u32, form: Form, out: &mut W) -> fmt::Result {
     match form {
-        Form::Def => float::write_g9(f32::from_bits(v), out),
+        Form::Def => crate::print::float::write_f32_g9(out, v),
         Form::DefI => write!(out, "{}", v as i32),
         _ => out.write_str(if v != 0 { "true" } else { "false" }),
     }
