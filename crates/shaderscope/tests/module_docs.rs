@@ -66,35 +66,14 @@ fn runnable_examples(text: &str) -> usize {
     runnable
 }
 
-/// The public modules without a runnable example, as `path (file)`, skipping the files for
-/// which `skip` is true.
-fn missing(skip: impl Fn(&str) -> bool) -> Vec<String> {
-    public_modules()
-        .into_iter()
-        .filter(|m| !m.runnable && !skip(&m.file))
-        .map(|m| format!("{} ({})", m.path, m.file))
-        .collect()
+/// The public modules without a runnable example, as `path (file)`.
+fn missing() -> Vec<String> {
+    public_modules().into_iter().filter(|m| !m.runnable).map(|m| format!("{} ({})", m.path, m.file)).collect()
 }
 
-/// Files whose examples are being written on another branch; [`every_public_module`] covers
-/// them too once that lands, and then this list and its test go.
-const PENDING: [&str; 5] =
-    ["isa/sm4/", "isa/d3d9/operand.rs", "print/", "format/dxbc/listing.rs", "format/dxbc/program.rs"];
-
 #[test]
-#[ignore = "until the sm4/print modules have examples"]
 fn every_public_module() {
-    let missing = missing(|_| false);
-    assert!(
-        missing.is_empty(),
-        "public modules without a runnable example in their //! docs:\n  {}",
-        missing.join("\n  ")
-    );
-}
-
-#[test]
-fn every_public_module_outside_the_pending_files() {
-    let missing = missing(|file| PENDING.iter().any(|p| file.starts_with(p)));
+    let missing = missing();
     assert!(
         missing.is_empty(),
         "public modules without a runnable example in their //! docs:\n  {}",

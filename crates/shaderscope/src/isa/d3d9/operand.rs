@@ -5,6 +5,42 @@
 //! relative addressing in bit 13, and bit 31 always set. A destination has its write mask in
 //! bits 16–19, result modifiers in 20–23 and a shift in 24–27; a source has its swizzle in bits
 //! 16–23 and a modifier in 24–27.
+//!
+//! ```
+//! use shaderscope::isa::d3d9::operand::{Param, RegisterType, write_mask, write_register_name, write_swizzle};
+//! use shaderscope::isa::d3d9::{ShaderKind, Version};
+//!
+//! let ps_3_0 = Version::from_token(0xffff_0300).unwrap();
+//! // The destination of `mov_sat r2.xz, …`: bit 31, temp register 2, mask x|z, result modifier 1.
+//! let dst = Param { token: 0x8015_0002, rel: None, offset: 0x1c };
+//! assert_eq!((dst.register_type(), dst.number()), (RegisterType::Temp, 2));
+//! assert_eq!((dst.write_mask(), dst.result_modifiers(), dst.shift()), (0b0101, 1, 0));
+//! let mut text = String::new();
+//! write_register_name(dst.register_type(), dst.number(), ps_3_0, &mut text)?;
+//! write_mask(dst.write_mask(), &mut text)?;
+//! assert_eq!(text, "r2.xz");
+//!
+//! // A source: c14, swizzle .yzwx, source modifier 1 (negate).
+//! let src = Param { token: 0xa139_000e, rel: None, offset: 0x20 };
+//! assert_eq!((src.register_type(), src.number(), src.source_modifier()), (RegisterType::Const, 14, 1));
+//! text.clear();
+//! write_register_name(src.register_type(), src.number(), ps_3_0, &mut text)?;
+//! write_swizzle(src.swizzle(), &mut text)?;
+//! assert_eq!(text, "c14.yzwx");
+//!
+//! // D3DSPR_CONSTBOOL (14) needs both parts of the type field: 6 in bits 28–30, 1 in 11–12.
+//! let b3 = Param { token: 0xe000_0803, rel: None, offset: 0 };
+//! assert_eq!(b3.register_type(), RegisterType::ConstBool);
+//! assert_eq!(b3.register_type().d3d_name(ShaderKind::Pixel), "D3DSPR_CONSTBOOL");
+//! // Type 3 is the address register in vertex shaders and a texture register in pixel shaders.
+//! let vs_2_0 = Version::from_token(0xfffe_0200).unwrap();
+//! text.clear();
+//! write_register_name(RegisterType::AddrOrTexture, 0, vs_2_0, &mut text)?;
+//! text.push(' ');
+//! write_register_name(RegisterType::AddrOrTexture, 3, ps_3_0, &mut text)?;
+//! assert_eq!(text, "a0 t3");
+//! # Ok::<(), std::fmt::Error>(())
+//! ```
 
 use super::fields::{
     D3DSHADER_ADDRESSMODE, D3DSP_DSTMOD, D3DSP_DSTSHIFT, D3DSP_REGNUM, D3DSP_SRCMOD, D3DSP_SWIZZLE,

@@ -4,6 +4,44 @@
 //! Nothing here allocates: an [`Instruction`] borrows its tokens, its operands are decoded on
 //! demand by [`Instruction::operands`], and a relative index keeps the tokens of its nested
 //! operand so that it can be decoded again when printed.
+//!
+//! ```
+//! use shaderscope::isa::sm4::{Components, Program, operand_type};
+//!
+//! let words = [
+//!     0x0000_0040u32, 13, // ps_4_0, 13 DWORDs
+//!     0x0a00_0038,     // mul (opcode 0x38), 10 DWORDs:
+//!     0x0010_20f2, 0,  //   o0.xyzw: output register file, mask mode, index 0
+//!     0x0010_0e46, 0,  //   r0.xyzw: temp register file, swizzle mode
+//!     0x0620_8006, 0, 3, 0x0010_000a, 1, // cb0[r1.x + 3].xxxx: index 1 = 3 plus an operand
+//!     0x0100_003e,     // ret
+//! ];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let program = Program::parse(&bytes, 0x100)?;
+//! assert_eq!((program.version_name().as_str(), program.byte_len()), ("ps_4_0", 52));
+//!
+//! let instructions = program.instructions().collect::<Result<Vec<_>, _>>()?;
+//! let mul = &instructions[0];
+//! assert_eq!((mul.offset, mul.opcode, mul.mnemonic(), mul.len_dwords()), (0x108, 0x38, Some("mul"), 10));
+//! assert_eq!((instructions[1].offset, instructions[1].mnemonic()), (0x130, Some("ret")));
+//!
+//! let [o0, r0, cb] = mul.operands().collect::<Result<Vec<_>, _>>()?[..] else { unreachable!() };
+//! assert_eq!((o0.offset, o0.ty, o0.components), (0x10c, operand_type::OUTPUT, Components::Mask(0b1111)));
+//! assert_eq!((r0.ty, r0.imm_index(0), r0.components), (operand_type::TEMP, Some(0), Components::Swizzle([0, 1, 2, 3])));
+//! assert_eq!((cb.ty, cb.index_dim, cb.imm_index(0), cb.is_relative(1)), (operand_type::CONSTANT_BUFFER, 2, Some(0), true));
+//! // The relative part of cb0's second index is an operand of its own, decoded on demand.
+//! let index = cb.index(1).unwrap();
+//! let r1 = index.rel.unwrap().decode()?;
+//! assert_eq!((index.imm, r1.offset, r1.ty, r1.imm_index(0)), (3, 0x128, operand_type::TEMP, Some(1)));
+//! assert_eq!(r1.components, Components::Select(0));
+//!
+//! // A program shorter than its length token is an error at its offset.
+//! assert_eq!(
+//!     Program::parse(&bytes[..40], 0x100).unwrap_err().to_string(),
+//!     "truncated SM4 program at offset 0x100 (need 52 bytes, have 40)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::opcodes::{self, Format, OpInfo};
 use crate::error::{Error, Result};

@@ -1,6 +1,42 @@
 //! What a program declares, gathered in one pass: register counts, inputs and outputs,
 //! resource bindings, thread-group size, geometry/hull/domain parameters. Reflection and
 //! validation read this instead of walking the declarations themselves.
+//!
+//! ```
+//! use shaderscope::isa::sm4::{BindingKind, Declarations, Phase, Program, operand_type};
+//!
+//! let words = [
+//!     0x0000_0040u32, 18, // ps_4_0, 18 DWORDs
+//!     0x0400_0059, 0x0020_8e46, 0, 4,          // dcl_constantbuffer cb0[4], immediateIndexed
+//!     0x0300_005a, 0x0010_6000, 0,             // dcl_sampler s0, mode_default
+//!     0x0400_1858, 0x0010_7000, 0, 0x5555,     // dcl_resource_texture2d (float,float,float,float) t0
+//!     0x0300_1062, 0x0010_1032, 1,             // dcl_input_ps linear v1.xy
+//!     0x0200_0068, 2,                          // dcl_temps 2
+//! ];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let d = Declarations::collect(&Program::parse(&bytes, 0)?)?;
+//!
+//! let bindings: Vec<_> = d.bindings.iter().map(|b| (b.offset, b.kind, b.id, b.size)).collect();
+//! assert_eq!(
+//!     bindings,
+//!     [
+//!         (8, BindingKind::ConstantBuffer, 0, Some(4)),
+//!         (24, BindingKind::Sampler, 0, None),
+//!         (36, BindingKind::Texture, 0, None),
+//!     ]
+//! );
+//! // t0: dimension 3 (texture2d), return type 5 (float) in each component.
+//! assert_eq!((d.bindings[2].dimension, d.bindings[2].return_type), (Some(3), Some([5; 4])));
+//! assert_eq!(d.bindings_of(operand_type::SAMPLER).count(), 1);
+//!
+//! // Not a hull shader: one set of register declarations.
+//! let [global] = &d.phases[..] else { unreachable!() };
+//! assert_eq!((global.phase, global.temps, global.outputs.len()), (Phase::Global, 2, 0));
+//! let v1 = &global.inputs[0];
+//! // Register 1, components x and y, interpolation mode 2 (linear).
+//! assert_eq!((v1.file, v1.register, v1.mask, v1.interpolation), (operand_type::INPUT, Some(1), 0b0011, Some(2)));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::opcodes::{Decl, Format, op};

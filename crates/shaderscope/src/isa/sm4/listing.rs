@@ -26,6 +26,60 @@
 //!
 //! A few details of the text are not stored in the binary but depend on which fxc build
 //! disassembled it; [`ListingStyle`] carries them (see its fields for the evidence).
+//!
+//! ```
+//! use shaderscope::isa::sm4::{ListingStyle, Program, records, write_listing};
+//! use shaderscope::print::{Html, TextBuf};
+//!
+//! let words = [
+//!     0x0000_0040u32, 21,                           // ps_4_0
+//!     0x0400_0059, 0x0020_8e46, 0, 4,               // dcl_constantbuffer cb0[4], immediateIndexed
+//!     0x0300_0065, 0x0010_20f2, 0,                  // dcl_output o0.xyzw
+//!     0x0b00_0038, 0x0010_20f2, 0, 0x0020_8006, 0, 3, // mul o0.xyzw, cb0[3].xxxx,
+//!     0x0000_4002, 0x3f80_0000, 0x3f00_0000, 0x4196_d000, 0xc000_0000, // l(1, 0.5, 18.8515625, -2)
+//!     0x0100_003e,                                  // ret
+//! ];
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let program = Program::parse(&bytes, 0)?;
+//!
+//! let mut text = TextBuf::default();
+//! write_listing(&program, &ListingStyle::FXC_10, &mut text)?;
+//! assert_eq!(
+//!     text.as_str(),
+//!     "ps_4_0\n\
+//!      dcl_constantbuffer CB0[4], immediateIndexed\n\
+//!      dcl_output o0.xyzw\n\
+//!      mul o0.xyzw, cb0[3].xxxx, l(1.000000, 0.500000, 18.851562, -2.000000)\n\
+//!      ret \n"
+//! );
+//!
+//! // fxc 9.30 prints the declared buffer in lower case, and its C runtime rounds the tie
+//! // 18.8515625 up; the offsets and raw columns are this tool's.
+//! let style = ListingStyle { offsets: true, raw: true, ..ListingStyle::FXC_9_30 };
+//! let mut text = TextBuf::default();
+//! write_listing(&program, &style, &mut text)?;
+//! let lines: Vec<&str> = text.as_str().lines().collect();
+//! assert_eq!(lines[1], "0x00000008: dcl_constantbuffer cb0[4], immediateIndexed  // 04000059 00208e46 00000000 00000004");
+//! assert!(lines[3].starts_with("0x00000024: mul o0.xyzw, cb0[3].xxxx, l(1.000000, 0.500000, 18.851563, -2.000000)  // 0b000038"));
+//!
+//! // Every token with its kind, and every line with its offset.
+//! let mut html = Html::default();
+//! write_listing(&program, &ListingStyle::FXC_10, &mut html)?;
+//! assert_eq!(
+//!     html.finish().lines().nth(3),
+//!     Some(
+//!         "<div data-offset=\"36\"><span class=\"mn\">mul</span> <span class=\"reg\">o0.xyzw</span>, \
+//!          <span class=\"reg\">cb0[3].xxxx</span>, \
+//!          <span class=\"lit\">l(1.000000, 0.500000, 18.851562, -2.000000)</span></div>"
+//!     )
+//! );
+//!
+//! // The same printer makes the records.
+//! let mul = &records(&program, &ListingStyle::FXC_10)?[2];
+//! assert_eq!((mul.offset, mul.mnemonic.as_str(), mul.words.len()), (36, "mul", 11));
+//! assert_eq!(mul.operands, ["o0.xyzw", "cb0[3].xxxx", "l(1.000000, 0.500000, 18.851562, -2.000000)"]);
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::decode::field::OPERAND_NUM_COMPONENTS;
 use super::decode::{

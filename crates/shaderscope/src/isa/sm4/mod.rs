@@ -22,23 +22,44 @@
 //! it is skipped by the length in its opcode token, reported in
 //! [`ListingReport::unknown_opcodes`] and printed as a `//` comment line.
 //!
-//! How a container prints the program part of its listing:
+//! How a container prints the program part of its listing, here on a hand-made pixel shader
+//! with an opcode the format does not define:
 //!
-//! ```no_run
-//! use shaderscope::isa::sm4::{ListingStyle, Program, validate, write_listing};
+//! ```
+//! use shaderscope::isa::sm4::{ListingStyle, Program, records, validate, write_listing};
 //! use shaderscope::print::TextBuf;
-//! # fn f(shex: &[u8], shex_offset: u64) -> shaderscope::Result<()> {
-//! // `shex` is the chunk data (after tag and size), `shex_offset` its absolute offset.
-//! let program = Program::parse(shex, shex_offset)?;
-//! let mut text = TextBuf::default();
+//!
+//! // The data of an SHDR chunk: the version token (ps_4_0), the length in DWORDs, then each
+//! // instruction: an opcode token (opcode in bits 0–10, length in 24–30) and its operands.
+//! let words = [
+//!     0x0000_0040u32, 16,
+//!     0x0300_0065, 0x0010_20f2, 0, // dcl_output o0.xyzw
+//!     0x0800_0036, 0x0010_20f2, 0, 0x0000_4002, 0, 0, 0, 0x3f80_0000, // mov o0.xyzw, l(0,0,0,1)
+//!     0x0200_00f0, 7, // opcode 240, 2 DWORDs: not defined by the format
+//!     0x0100_003e, // ret
+//! ];
+//! let shdr: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! // The chunk data starts at byte 0x40 of its file: every offset below is absolute.
+//! let program = Program::parse(&shdr, 0x40)?;
+//!
 //! // The container knows which fxc made the file (DXBC: the RDEF creator string).
-//! let style = ListingStyle { offsets: true, ..ListingStyle::FXC_10 };
-//! let report = write_listing(&program, &style, &mut text)?;
-//! for (offset, opcode) in &report.unknown_opcodes {
-//!     eprintln!("warning: unknown opcode {opcode} at offset 0x{offset:x}");
-//! }
-//! let findings = validate(&program); // Vec<crate::Finding>, empty when fine
-//! # let _ = findings; Ok(()) }
+//! let mut text = TextBuf::default();
+//! let report = write_listing(&program, &ListingStyle::FXC_10, &mut text)?;
+//! assert_eq!(
+//!     text.as_str(),
+//!     "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,1.000000)\n\
+//!      // unknown opcode 240 (2 DWORDs) skipped\nret \n"
+//! );
+//! assert_eq!(report.unknown_opcodes, [(0x74, 240)]);
+//!
+//! // The same printer gives each instruction as a record.
+//! let mov = &records(&program, &ListingStyle::FXC_10)?[1];
+//! assert_eq!((mov.offset, mov.mnemonic.as_str(), mov.operands.len()), (0x54, "mov", 2));
+//!
+//! let findings = validate(&program);
+//! assert_eq!(findings.len(), 1);
+//! assert_eq!((findings[0].offset, findings[0].message.as_str()), (0x74, "unknown opcode 240 (2 DWORDs skipped)"));
+//! # Ok::<(), shaderscope::Error>(())
 //! ```
 
 pub mod decode;

@@ -2,6 +2,17 @@
 //! interpolation modes, system values, primitives, tessellator modes, flags).
 //! Each function takes the raw field value and returns `None` for values the format does not
 //! define; the printer then shows the number.
+//!
+//! ```
+//! use shaderscope::isa::sm4::names;
+//!
+//! assert_eq!(names::resource_dimension(3), Some("texture2d"));
+//! assert_eq!(names::return_type(5), Some("float"));
+//! assert_eq!(names::interpolation(4), Some("linear noperspective"));
+//! assert_eq!(names::system_value(9), Some("is_front_face"));
+//! // Values the format does not define.
+//! assert_eq!((names::resource_dimension(13), names::return_type(0)), (None, None));
+//! ```
 
 /// `D3D10_SB_RESOURCE_DIMENSION` as used in `dcl_resource_*`, `dcl_uav_typed_*` and
 /// `_indexable(…)`.

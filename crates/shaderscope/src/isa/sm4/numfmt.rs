@@ -3,6 +3,27 @@
 //!
 //! Numbers below 1000 are slices of one string of all of them; the digits of larger ones go
 //! out one `write_char` each. Either way no digit string needs a UTF-8 check.
+//!
+//! ```
+//! use shaderscope::isa::sm4::numfmt::{write_hex8, write_i64, write_int, write_u64};
+//!
+//! let mut s = String::new();
+//! // An integer literal token: signed decimal up to 10000 in magnitude, else `0x%08x`.
+//! for token in [8192, 10001, -2i32 as u32, 0x3f80_0000] {
+//!     write_int(&mut s, token)?;
+//!     s.push(' ');
+//! }
+//! assert_eq!(s, "8192 0x00002711 -2 0x3f800000 ");
+//!
+//! s.clear();
+//! write_u64(&mut s, 4_294_967_296)?;
+//! s.push(' ');
+//! write_i64(&mut s, -17)?;
+//! s.push(' ');
+//! write_hex8(&mut s, 0xcccc)?;
+//! assert_eq!(s, "4294967296 -17 0x0000cccc");
+//! # Ok::<(), std::fmt::Error>(())
+//! ```
 
 use crate::print::{Short, decimal};
 use std::fmt;

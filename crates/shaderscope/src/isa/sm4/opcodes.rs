@@ -5,6 +5,27 @@
 //! Numbers and constant names follow `d3d12TokenizedProgramFormat.hpp`
 //! (`D3D10_SB_OPCODE_*`, `D3D10_1_SB_*`, `D3D11_SB_*`, `D3D11_1_SB_*`, `D3DWDDM1_3_SB_*`);
 //! mnemonics are the ones fxc's `D3DDisassemble` prints.
+//!
+//! ```
+//! use shaderscope::isa::sm4::opcodes::{self, Decl, Format, Ty, flag, op};
+//!
+//! let mul = opcodes::info(op::D3D10_SB_OPCODE_MUL).unwrap();
+//! assert_eq!((mul.opcode, mul.name, mul.mnemonic), (0x38, "D3D10_SB_OPCODE_MUL", "mul"));
+//! // A destination register and two float sources (their literals print as `%f`).
+//! assert_eq!((mul.format, mul.operands), (Format::Inst, &[Ty::R, Ty::F, Ty::F][..]));
+//!
+//! // `if` has a `_z`/`_nz` test and opens a block.
+//! let if_ = opcodes::info(op::D3D10_SB_OPCODE_IF).unwrap();
+//! assert!(if_.has(flag::TEST) && if_.has(flag::OPEN) && !if_.is_declaration());
+//!
+//! let cb = opcodes::info(op::D3D10_SB_OPCODE_DCL_CONSTANT_BUFFER).unwrap();
+//! assert_eq!((cb.mnemonic, cb.format), ("dcl_constantbuffer", Format::Decl(Decl::ConstantBuffer)));
+//! assert!(cb.is_declaration());
+//!
+//! // Numbers the format leaves undefined have no row.
+//! assert!(opcodes::info(107).is_none());
+//! assert!(opcodes::all().iter().all(|row| opcodes::info(row.opcode) == Some(row)));
+//! ```
 
 /// How the tokens after the opcode token are laid out, and how the instruction is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
