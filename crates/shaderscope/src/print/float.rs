@@ -789,7 +789,8 @@ mod tests {
     mod g9 {
         use super::super::*;
 
-        /// The former string-based implementation, kept as the reference of the tests: `v` formatted like MSVC's `printf("%.9g", v)`.
+        /// The former string-based implementation, kept as the reference of the tests: `v`
+        /// formatted like msvcrt's `printf("%.9g", v)`.
         pub fn format_g9_reference(v: f32, out: &mut String) {
             if v.is_nan() {
                 out.push_str(if v.is_sign_negative() { "-1.#IND" } else { "1.#QNAN" });

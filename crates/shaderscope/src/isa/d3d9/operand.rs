@@ -7,7 +7,8 @@
 //! 16–23 and a modifier in 24–27.
 //!
 //! ```
-//! use shaderscope::isa::d3d9::operand::{Param, RegisterType, write_mask, write_register_name, write_swizzle};
+//! use shaderscope::isa::d3d9::operand::{Param, RegisterType};
+//! use shaderscope::isa::d3d9::operand::{write_mask, write_register_name, write_swizzle};
 //! use shaderscope::isa::d3d9::{ShaderKind, Version};
 //!
 //! let ps_3_0 = Version::from_token(0xffff_0300).unwrap();

@@ -27,8 +27,10 @@
 //!
 //! let [o0, r0, cb] = mul.operands().collect::<Result<Vec<_>, _>>()?[..] else { unreachable!() };
 //! assert_eq!((o0.offset, o0.ty, o0.components), (0x10c, operand_type::OUTPUT, Components::Mask(0b1111)));
-//! assert_eq!((r0.ty, r0.imm_index(0), r0.components), (operand_type::TEMP, Some(0), Components::Swizzle([0, 1, 2, 3])));
-//! assert_eq!((cb.ty, cb.index_dim, cb.imm_index(0), cb.is_relative(1)), (operand_type::CONSTANT_BUFFER, 2, Some(0), true));
+//! assert_eq!((r0.ty, r0.imm_index(0)), (operand_type::TEMP, Some(0)));
+//! assert_eq!(r0.components, Components::Swizzle([0, 1, 2, 3]));
+//! assert_eq!((cb.ty, cb.index_dim, cb.imm_index(0)), (operand_type::CONSTANT_BUFFER, 2, Some(0)));
+//! assert!(cb.is_relative(1));
 //! // The relative part of cb0's second index is an operand of its own, decoded on demand.
 //! let index = cb.index(1).unwrap();
 //! let r1 = index.rel.unwrap().decode()?;
@@ -72,6 +74,26 @@ const MAX_REL_DEPTH: u8 = 4;
 
 /// The bit fields of the tokens, named after `d3d11TokenizedProgramFormat.hpp` (the
 /// `D3D10_SB_…_MASK`/`_SHIFT` pairs, without the `D3D1x_SB_` prefix).
+///
+/// ```
+/// use shaderscope::isa::sm4::decode::field;
+///
+/// // The opcode token of `if_nz` (3 DWORDs) and the operand token of `cb0[3].x`.
+/// let (opcode, operand) = (0x0304_001fu32, 0x0020_800au32);
+/// assert_eq!(field::OPCODE_TYPE.get(opcode), 0x1f);
+/// assert_eq!(field::TOKENIZED_INSTRUCTION_LENGTH.get(opcode), 3);
+/// assert_eq!(field::INSTRUCTION_TEST_BOOLEAN.get(opcode), 1);
+/// assert_eq!(field::OPERAND_TYPE.get(operand), 8); // constant buffer
+/// assert_eq!(field::OPERAND_INDEX_DIMENSION.get(operand), 2); // cb0[3]
+/// assert_eq!(field::OPERAND_4_COMPONENT_SELECT_1.get(operand), 0); // .x
+/// // And back: the operand token of `r1.y` (temp, one index, select-1 mode, component 1).
+/// let r1_y = field::OPERAND_TYPE.put(0u32)
+///     | field::OPERAND_INDEX_DIMENSION.put(1)
+///     | field::OPERAND_NUM_COMPONENTS.put(2)
+///     | field::OPERAND_4_COMPONENT_SELECTION_MODE.put(2)
+///     | field::OPERAND_4_COMPONENT_SELECT_1.put(1);
+/// assert_eq!(r1_y, 0x0010_001a);
+/// ```
 pub mod field {
     use crate::toolkit::Field;
 
@@ -583,7 +605,20 @@ impl<'a> Iterator for Operands<'a> {
 /// Operand register file (`D3D10_SB_OPERAND_TYPE`), raw.
 pub type OperandType = u8;
 
-/// Operand types by their header names.
+/// Operand types by their header names (`D3D10_SB_OPERAND_TYPE_TEMP` is [`TEMP`](operand_type::TEMP)).
+///
+/// ```
+/// use shaderscope::isa::sm4::{Program, operand_type};
+///
+/// // ps_4_0; mov r0.x, cb0[3].x
+/// let words = [0x0000_0040u32, 8, 0x0600_0036, 0x0010_0012, 0, 0x0020_800a, 0, 3];
+/// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let program = Program::parse(&bytes, 0)?;
+/// let mov = program.instructions().next().unwrap()?;
+/// let types = mov.operands().map(|o| o.map(|o| o.ty)).collect::<Result<Vec<_>, _>>()?;
+/// assert_eq!(types, [operand_type::TEMP, operand_type::CONSTANT_BUFFER]);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 #[allow(missing_docs)]
 pub mod operand_type {
     use super::OperandType;

@@ -34,7 +34,8 @@
 //! assert_eq!((global.phase, global.temps, global.outputs.len()), (Phase::Global, 2, 0));
 //! let v1 = &global.inputs[0];
 //! // Register 1, components x and y, interpolation mode 2 (linear).
-//! assert_eq!((v1.file, v1.register, v1.mask, v1.interpolation), (operand_type::INPUT, Some(1), 0b0011, Some(2)));
+//! assert_eq!((v1.file, v1.register, v1.mask), (operand_type::INPUT, Some(1), 0b0011));
+//! assert_eq!(v1.interpolation, Some(2));
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 

@@ -59,8 +59,13 @@
 //! let mut text = TextBuf::default();
 //! write_listing(&program, &style, &mut text)?;
 //! let lines: Vec<&str> = text.as_str().lines().collect();
-//! assert_eq!(lines[1], "0x00000008: dcl_constantbuffer cb0[4], immediateIndexed  // 04000059 00208e46 00000000 00000004");
-//! assert!(lines[3].starts_with("0x00000024: mul o0.xyzw, cb0[3].xxxx, l(1.000000, 0.500000, 18.851563, -2.000000)  // 0b000038"));
+//! assert_eq!(
+//!     lines[1],
+//!     "0x00000008: dcl_constantbuffer cb0[4], immediateIndexed  // 04000059 00208e46 00000000 00000004"
+//! );
+//! assert!(lines[3].starts_with(
+//!     "0x00000024: mul o0.xyzw, cb0[3].xxxx, l(1.000000, 0.500000, 18.851563, -2.000000)  // 0b000038"
+//! ));
 //!
 //! // Every token with its kind, and every line with its offset.
 //! let mut html = Html::default();

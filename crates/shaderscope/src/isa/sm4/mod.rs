@@ -58,7 +58,8 @@
 //!
 //! let findings = validate(&program);
 //! assert_eq!(findings.len(), 1);
-//! assert_eq!((findings[0].offset, findings[0].message.as_str()), (0x74, "unknown opcode 240 (2 DWORDs skipped)"));
+//! assert_eq!(findings[0].offset, 0x74);
+//! assert_eq!(findings[0].message, "unknown opcode 240 (2 DWORDs skipped)");
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 

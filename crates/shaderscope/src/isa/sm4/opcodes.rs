@@ -107,7 +107,17 @@ pub enum Ty {
     D,
 }
 
-/// Flags of an opcode.
+/// Flags of an opcode ([`OpInfo::flags`], tested with [`OpInfo::has`]).
+///
+/// ```
+/// use shaderscope::isa::sm4::opcodes::{all, flag};
+///
+/// // The opcodes that open a block and those that close one (the listing indents between).
+/// let with = |f| all().iter().filter(move |r| r.has(f)).map(|r| r.mnemonic).collect::<Vec<_>>();
+/// assert_eq!(with(flag::OPEN), ["if", "loop", "switch"]);
+/// assert_eq!(with(flag::CLOSE), ["endif", "endloop", "endswitch"]);
+/// assert_eq!(with(flag::ELSE), ["else"]);
+/// ```
 pub mod flag {
     /// Bit 18 selects `_z`/`_nz` (`D3D10_SB_INSTRUCTION_TEST_BOOLEAN`).
     pub const TEST: u16 = 1;
@@ -158,6 +168,14 @@ pub const CUSTOMDATA: u16 = 53;
 macro_rules! opcodes {
     ($( $num:literal $name:ident $mn:literal $fmt:expr, $flags:expr, [$($ty:ident),*]; )*) => {
         /// Opcode numbers by their `d3d12TokenizedProgramFormat.hpp` names.
+        ///
+        /// ```
+        /// use shaderscope::isa::sm4::opcodes::{info, op};
+        ///
+        /// assert_eq!((op::D3D10_SB_OPCODE_RET, op::D3D11_SB_OPCODE_DCL_THREAD_GROUP), (0x3e, 0x9b));
+        /// let row = info(op::D3D11_SB_OPCODE_DCL_THREAD_GROUP);
+        /// assert_eq!(row.map(|r| r.mnemonic), Some("dcl_thread_group"));
+        /// ```
         #[allow(missing_docs, non_upper_case_globals)]
         pub mod op {
             $( pub const $name: u16 = $num; )*
