@@ -44,6 +44,7 @@ pub mod error;
 pub mod format;
 pub mod isa;
 pub mod model;
+pub mod page;
 pub mod print;
 pub mod toolkit;
 
