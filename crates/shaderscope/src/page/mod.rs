@@ -349,6 +349,35 @@ mod tests {
         assert_eq!(instruction_lengths(&v), [(52, 4), (56, 12)]);
     }
 
+    /// Damaged files give whole pages whose lines stay inside the bytes shown.
+    #[test]
+    fn damaged_files_give_whole_pages() {
+        let dxbc: &[u8] = include_bytes!("../../../../samples/ps_color.dxbc");
+        let shbin = crate::shbin::build::example_vertex_shader();
+        for good in [dxbc, &shbin] {
+            let mut inputs: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
+            for i in 0..good.len() {
+                let mut bad = good.to_vec();
+                bad[i] ^= 0xff;
+                inputs.push(bad);
+            }
+            for data in inputs {
+                let Ok(file) = crate::parse(&data) else { continue };
+                let view = viewer(&file, &data, "x", &DisasmOptions::default());
+                assert!(view.html.ends_with("</html>\n"));
+                for line in view.html.lines().filter(|l| l.starts_with("<div class=\"l\" data-offset=")) {
+                    let num = |key: &str| -> Option<u64> {
+                        let at = line.find(key)? + key.len();
+                        line[at..].split('"').next()?.parse().ok()
+                    };
+                    if let (Some(o), Some(n)) = (num("data-offset=\""), num("data-len=\"")) {
+                        assert!(n > 0 && o + n <= data.len() as u64, "{line}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn embedded_text_cannot_close_the_script() {
         let mut out = String::new();
