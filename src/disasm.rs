@@ -23,8 +23,8 @@ pub struct Opts {
     /// JSON Lines: the listing as data, one record per file
     #[arg(long)]
     json: bool,
-    /// A standalone HTML page: the listing with each token coloured by kind and each line's
-    /// file offset (`shaderscope view` adds a hex view of the file)
+    /// A standalone HTML page: the listing with each token coloured by kind, each line with its
+    /// file offset in `data-offset` (`shaderscope view` adds a hex view of the file)
     #[arg(long, conflicts_with = "json")]
     html: bool,
     /// Colour the listing
