@@ -2,6 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::format::dxbc::Generation;
+use shaderscope::page;
 use shaderscope::print::{Ansi, Html};
 use shaderscope::{Container, DisasmOptions};
 
@@ -22,7 +23,8 @@ pub struct Opts {
     /// JSON Lines: the listing as data, one record per file
     #[arg(long)]
     json: bool,
-    /// HTML with one span per token and the byte offset of each line
+    /// A standalone HTML page: the listing with each token coloured by kind, each line with its
+    /// file offset in `data-offset` (`shaderscope view` adds a hex view of the file)
     #[arg(long, conflicts_with = "json")]
     html: bool,
     /// Colour the listing
@@ -97,7 +99,16 @@ pub fn run(o: Opts) -> u8 {
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
     let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
-    batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
+    // An HTML page starts before the first file's listing and ends after the last.
+    if o.html {
+        let title =
+            if many { "shaderscope disasm" } else { o.files.first().map_or("", |f| batch::display_name(f)) };
+        let status = batch::write_stdout(page::listing_head(title).as_bytes());
+        if status != batch::OK {
+            return status;
+        }
+    }
+    let status = batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
         let mut opts = opts.clone();
         opts.dxbc.checksum = checksum.copied().flatten();
         let opts = &opts;
@@ -114,7 +125,9 @@ pub fn run(o: Opts) -> u8 {
         let result = if o.html {
             let mut p = Html::default();
             let r = file.disasm(opts, &mut p);
-            out.stdout.push_str(&p.finish());
+            let mut section = String::new();
+            page::listing_file(&mut section, path, p);
+            out.stdout.push_str(&section);
             r
         } else {
             if many {
@@ -135,5 +148,9 @@ pub fn run(o: Opts) -> u8 {
         if let Err(e) = result {
             out.fail(path, e, batch::INVALID);
         }
-    })
+    });
+    if o.html {
+        return status.max(batch::write_stdout(page::LISTING_TAIL.as_bytes()));
+    }
+    status
 }

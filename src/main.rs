@@ -11,6 +11,7 @@ mod info;
 mod rewrite;
 mod scan;
 mod validate;
+mod view;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -56,6 +57,9 @@ enum Command {
     /// DXBC: show, verify (--verify) or repair (--fix -o OUT) the container checksum
     #[command(after_help = checksum::HELP)]
     Checksum(checksum::Opts),
+    /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
+    #[command(after_help = EXIT_STATUS)]
+    View(view::Opts),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Command::Rewrite(o) => rewrite::run(o),
         Command::Scan(o) => scan::run(o),
         Command::Checksum(o) => checksum::run(o),
+        Command::View(o) => view::run(o),
     };
     ExitCode::from(status)
 }

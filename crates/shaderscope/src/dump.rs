@@ -46,6 +46,12 @@ struct Item {
     text: String,
 }
 
+impl Item {
+    fn range(&self) -> (std::ops::Range<u64>, &str) {
+        (self.start..self.start.saturating_add(self.len), &self.text)
+    }
+}
+
 /// Annotated byte ranges of one file.
 #[derive(Debug, Default, Clone)]
 pub struct Annotations {
@@ -79,6 +85,16 @@ impl Annotations {
     /// True when nothing was annotated.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// Each section (a titled range): its bytes and title, in the order they were added.
+    pub fn sections(&self) -> impl Iterator<Item = (std::ops::Range<u64>, &str)> + '_ {
+        self.items.iter().filter(|i| i.section).map(Item::range)
+    }
+
+    /// Each field (one value): its bytes and meaning, in the order they were added.
+    pub fn fields(&self) -> impl Iterator<Item = (std::ops::Range<u64>, &str)> + '_ {
+        self.items.iter().filter(|i| !i.section).map(Item::range)
     }
 
     /// Render against the file bytes.
@@ -170,5 +186,9 @@ mod tests {
              \x20 0x0004 | 01 00 00 00             | DVLE count: 1\n\
              \x20 0x0008 | 10 00 00 00 5a 5a       | (unclaimed)\n"
         );
+        let sections: Vec<_> = a.sections().collect();
+        assert_eq!(sections, [(0..12, "DVLB header")]);
+        let fields: Vec<_> = a.fields().collect();
+        assert_eq!(fields, [(0..4, "magic \"DVLB\""), (4..8, "DVLE count: 1")]);
     }
 }

@@ -27,7 +27,8 @@
 //! byte order, raw structs, chunks, lossless layout, two-phase writer, bit fields),
 //! [`print`](mod@print) (the printer sink: plain text, ANSI, HTML), [`isa`] (instruction sets),
 //! [`format`](mod@format) (containers), [`detect`](mod@detect) (magic), [`dump`] (byte
-//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]).
+//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`page`] (standalone
+//! HTML pages: a listing page, and the viewer with a hex view linked to the listing).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -44,6 +45,7 @@ pub mod error;
 pub mod format;
 pub mod isa;
 pub mod model;
+pub mod page;
 pub mod print;
 pub mod toolkit;
 

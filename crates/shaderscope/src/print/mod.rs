@@ -43,8 +43,11 @@
 use std::fmt;
 
 pub mod float;
+mod html;
 mod line;
 mod text;
+pub(crate) use html::escape_into;
+pub use html::{Html, HtmlLines};
 pub use line::{Line, Mark, Point, Short};
 pub use text::TextBuf;
 pub(crate) use text::decimal;
@@ -274,105 +277,6 @@ impl Printer for Ansi {
         }
         self.styled = None;
         self.active = false;
-    }
-}
-
-/// HTML: one `<div>` a line, with `data-offset` when the line describes input bytes, and one
-/// `<span class="…">` per styled token (classes from [`Style::class`]). A span never crosses a
-/// line. Call [`Html::finish`] for the markup.
-#[derive(Debug, Default, Clone)]
-pub struct Html {
-    out: String,
-    /// A `<div>` is open.
-    open_line: bool,
-    /// The offset of the line to open next.
-    offset: Option<u64>,
-    /// The current style, and whether its span is open.
-    styled: Option<(Style, bool)>,
-}
-
-impl Html {
-    /// The markup, with any open line closed.
-    pub fn finish(mut self) -> String {
-        self.close_line();
-        self.out
-    }
-
-    fn open_line(&mut self) {
-        if self.open_line {
-            return;
-        }
-        match self.offset.take() {
-            Some(o) => {
-                self.out.push_str("<div data-offset=\"");
-                let _ = write_u64(&mut self.out, o);
-                self.out.push_str("\">");
-            }
-            None => self.out.push_str("<div>"),
-        }
-        self.open_line = true;
-    }
-
-    fn close_span(&mut self) {
-        if let Some((_, open @ true)) = &mut self.styled {
-            *open = false;
-            self.out.push_str("</span>");
-        }
-    }
-
-    fn close_line(&mut self) {
-        self.close_span();
-        if self.open_line {
-            self.out.push_str("</div>\n");
-            self.open_line = false;
-        }
-    }
-}
-
-impl fmt::Write for Html {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for (i, part) in s.split('\n').enumerate() {
-            if i > 0 {
-                self.open_line();
-                self.close_line();
-            }
-            if part.is_empty() {
-                continue;
-            }
-            self.open_line();
-            if let Some((style, open @ false)) = &mut self.styled {
-                *open = true;
-                self.out.push_str("<span class=\"");
-                self.out.push_str(style.class());
-                self.out.push_str("\">");
-            }
-            for c in part.chars() {
-                match c {
-                    '<' => self.out.push_str("&lt;"),
-                    '>' => self.out.push_str("&gt;"),
-                    '&' => self.out.push_str("&amp;"),
-                    c => self.out.push(c),
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Printer for Html {
-    fn start_line(&mut self, offset: Option<u64>) {
-        if self.open_line {
-            self.close_line();
-        }
-        self.offset = offset;
-    }
-    fn style(&mut self, style: Style) {
-        self.close_span();
-        self.styled = Some((style, false));
-    }
-    fn reset(&mut self) {
-        self.close_span();
-        self.styled = None;
     }
 }
 

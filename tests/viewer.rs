@@ -1,0 +1,630 @@
+//! The pages: `shaderscope view` and `disasm --html` write complete standalone documents for
+//! every format, whose listing lines carry the bytes they show; and, in a real browser (headless
+//! Chromium driven through chromedriver's WebDriver protocol), clicking an instruction
+//! highlights exactly its bytes, clicking a byte highlights its field and its instruction, each
+//! byte's tooltip is its `dump` annotation, and a screenshot shows the page.
+//!
+//! Corpus files come from `SHADERSCOPE_CORPUS` (default `../shared/corpus`). Without Chromium
+//! and chromedriver the browser test says `skipped: chromium not found` and passes, unless
+//! `SHADERSCOPE_REQUIRE_BROWSER` is set (CI sets it).
+
+use base64::Engine;
+use serde_json::{Value, json};
+use shaderscope::Container;
+use shaderscope::dump::Annotations;
+use std::collections::{BTreeMap, HashSet};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A line on the terminal even when the test harness captures output.
+fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+fn corpus() -> Option<PathBuf> {
+    let p = match std::env::var_os("SHADERSCOPE_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    };
+    if p.is_dir() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("SHADERSCOPE_REQUIRE_CORPUS").is_none(),
+        "corpus not found at {} and SHADERSCOPE_REQUIRE_CORPUS is set",
+        p.display()
+    );
+    say(&format!("skipped: corpus not found at {}", p.display()));
+    None
+}
+
+/// The instruction set of a listing line, which says how long an instruction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Isa {
+    Sm4,
+    D3d9,
+    Pica,
+}
+
+/// A file to show, and which instruction set its listing lines use at an offset.
+struct Sample {
+    label: &'static str,
+    path: PathBuf,
+    data: Vec<u8>,
+}
+
+impl Sample {
+    fn isa_at(&self, offset: u64) -> Isa {
+        match &self.data[..4] {
+            b"DXBC" if dxbc_chunk(&self.data, b"Aon9").is_some_and(|r| r.contains(&offset)) => Isa::D3d9,
+            b"DXBC" => Isa::Sm4,
+            b"DVLB" => Isa::Pica,
+            _ => Isa::D3d9,
+        }
+    }
+
+    /// The length in bytes of the instruction at `o`, from its own length field.
+    fn instruction_len(&self, o: u64) -> u64 {
+        let word = |at: u64| u32::from_le_bytes(self.data[at as usize..at as usize + 4].try_into().unwrap());
+        let token = word(o);
+        match self.isa_at(o) {
+            // customdata (dcl_immediateConstantBuffer) has its length in the next token.
+            Isa::Sm4 if token & 0x7ff == 0x35 => 4 * u64::from(word(o + 4)),
+            Isa::Sm4 => 4 * u64::from((token >> 24) & 0x7f),
+            Isa::D3d9 => 4 * (u64::from((token >> 24) & 0xf) + 1),
+            Isa::Pica => 4,
+        }
+    }
+}
+
+/// The byte range of a DXBC chunk's whole (header and data).
+fn dxbc_chunk(data: &[u8], tag: &[u8; 4]) -> Option<std::ops::Range<u64>> {
+    let u32_at = |at: usize| data.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize);
+    (0..u32_at(28)?).find_map(|i| {
+        let at = u32_at(32 + 4 * i)?;
+        let end = at + 8 + u32_at(at + 4)?;
+        (data.get(at..at + 4)? == tag).then_some(at as u64..end as u64)
+    })
+}
+
+/// One file of each kind the tool reads that the corpus has: DXBC with an SM4/5 program,
+/// DXBC with an Aon9 (Direct3D 9) program beside it, standalone Direct3D 9 (SM2+), SHBIN;
+/// and the shipped base64 `.csdr` sample.
+fn samples(corpus: &Path) -> Vec<Sample> {
+    let manifest = |format: &str, kind: &str| -> Vec<PathBuf> {
+        let text = std::fs::read_to_string(corpus.join(format).join("MANIFEST.tsv")).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let k = header.iter().position(|h| *h == "kind").unwrap();
+        lines
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|c| c.get(k) == Some(&kind))
+            .map(|c| corpus.join(format).join(c[0]))
+            .collect()
+    };
+    let first = |label: &'static str, paths: Vec<PathBuf>, fits: &dyn Fn(&[u8]) -> bool| {
+        let path = paths
+            .into_iter()
+            .find(|p| {
+                let data = std::fs::read(p).unwrap();
+                fits(&data) && shaderscope::parse(&data).is_ok()
+            })
+            .unwrap_or_else(|| panic!("no {label} file in the corpus"));
+        Sample { label, data: std::fs::read(&path).unwrap(), path }
+    };
+    let has = |data: &[u8], tag: &[u8; 4]| dxbc_chunk(data, tag).is_some();
+    vec![
+        first("dxbc", manifest("dxbc", "dxbc-binary"), &|d| {
+            has(d, b"ISGN") && (has(d, b"SHDR") || has(d, b"SHEX")) && !has(d, b"Aon9")
+        }),
+        first("aon9", manifest("dxbc", "dxbc-binary"), &|d| has(d, b"Aon9")),
+        first("d3d9", manifest("dxbc", "d3dbc-binary"), &|d| d.len() > 4 && d[1] >= 2),
+        first("shbin", manifest("shbin", "shbin"), &|_| true),
+        {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/vshader.csdr");
+            let data = std::fs::read(&path).unwrap();
+            Sample { label: "csdr", path, data }
+        },
+    ]
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_shaderscope")).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+/// A listing line of a viewer page.
+#[derive(Debug, Clone)]
+struct Line {
+    offset: u64,
+    len: Option<u64>,
+    markup: String,
+}
+
+impl Line {
+    fn is_instruction(&self) -> bool {
+        self.markup.contains("<span class=\"mn\">")
+    }
+}
+
+/// The listing lines of a viewer page that show bytes.
+fn page_lines(page: &str) -> Vec<Line> {
+    let attr = |line: &str, name: &str| -> Option<u64> {
+        let at = line.find(&format!(" {name}=\""))? + name.len() + 3;
+        line[at..].split('"').next()?.parse().ok()
+    };
+    page.lines()
+        .filter(|l| l.starts_with("<div class=\"l\" data-offset="))
+        .map(|l| Line {
+            offset: attr(l, "data-offset").unwrap(),
+            len: attr(l, "data-len"),
+            markup: l[l.find('>').unwrap() + 1..l.len() - "</div>".len()].to_string(),
+        })
+        .collect()
+}
+
+/// The data a viewer page embeds.
+fn page_data(page: &str) -> Value {
+    let start = page.find("<script type=\"application/json\" id=\"ss-data\">").unwrap();
+    let json = &page[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    assert!(!json.contains('<'), "the embedded data must not contain '<'");
+    serde_json::from_str(json).unwrap()
+}
+
+/// A page is a whole document that needs nothing from the network.
+fn assert_standalone(page: &str, what: &str) {
+    assert!(
+        page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"),
+        "{what}"
+    );
+    assert!(page.ends_with("</body>\n</html>\n"), "{what}");
+    assert!(page.contains("white-space: pre;") && page.contains("monospace"), "{what}");
+    for external in ["http:", "https:", "//fonts", " src=", "@import", "url(", "<link", "<iframe", "<img"] {
+        assert!(!page.contains(external), "{what}: the page refers to something outside it ({external})");
+    }
+}
+
+#[test]
+fn view_writes_a_standalone_page_whose_lines_carry_their_bytes() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for s in samples(&corpus) {
+        let out = dir.path().join(format!("{}.html", s.label));
+        let (code, stdout, err) = run(&["view", s.path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!((code, stdout.as_str(), err.as_str()), (0, "", ""), "{}", s.path.display());
+        let page = std::fs::read_to_string(&out).unwrap();
+        assert_standalone(&page, s.label);
+        // The page holds the bytes it shows (a .csdr's decoded binary) and their annotations.
+        let data = page_data(&page);
+        let bytes = base64::engine::general_purpose::STANDARD.decode(data["data"].as_str().unwrap()).unwrap();
+        let file = if s.label == "csdr" {
+            let f = shaderscope::parse(&s.data).unwrap();
+            f.part("decoded").unwrap().bytes.into_owned()
+        } else {
+            s.data.clone()
+        };
+        assert_eq!(bytes, file, "{}", s.label);
+        assert_eq!(data["size"], bytes.len());
+        let mut notes = Annotations::new();
+        shaderscope::parse(&bytes).unwrap().annotate(&mut notes);
+        assert_eq!(
+            data["sections"].as_array().unwrap().len() + data["fields"].as_array().unwrap().len(),
+            notes.len()
+        );
+
+        // Every line that shows bytes stays in the file; each instruction covers its encoding
+        // exactly, as its own length field gives it, wherever another instruction follows it
+        // (the last of a program reaches the end of its structure, or its record's words).
+        let lines = page_lines(&page);
+        let size = bytes.len() as u64;
+        assert!(lines.iter().all(|l| l.len.is_some_and(|n| n > 0 && l.offset + n <= size)), "{}", s.label);
+        let sample = Sample { label: s.label, path: s.path.clone(), data: bytes.clone() };
+        let starts: HashSet<u64> = lines.iter().filter(|l| l.is_instruction()).map(|l| l.offset).collect();
+        let mut exact = 0;
+        for l in lines.iter().filter(|l| l.is_instruction()) {
+            let want = sample.instruction_len(l.offset);
+            let got = l.len.unwrap();
+            if starts.contains(&(l.offset + want)) {
+                assert_eq!(got, want, "{}: instruction at {:#x}: {}", s.label, l.offset, l.markup);
+                exact += 1;
+            } else {
+                assert!(got >= want, "{}: last instruction at {:#x}: {}", s.label, l.offset, l.markup);
+            }
+        }
+        assert!(exact >= 3, "{}: {exact} instructions checked", s.label);
+    }
+}
+
+#[test]
+fn disasm_html_is_a_complete_page_with_a_section_per_file() {
+    let samples_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let a = samples_dir.join("ps_color.dxbc");
+    let b = samples_dir.join("vshader.shbin");
+    let (code, page, err) = run(&["disasm", "--html", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_standalone(&page, "disasm --html");
+    assert_eq!(page.matches("<section class=\"file\">").count(), 2);
+    assert!(page.contains(&format!("<h2>{}</h2>", a.display())));
+    // The listing's lines and tokens, as the HTML sink writes them.
+    assert!(page.contains(
+        "<div data-offset=\"52\">\t<span class=\"mn\">mov</span> <span class=\"reg\">r0.xyz</span>"
+    ));
+    let (code, one, _) = run(&["disasm", "--html", b.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(one.contains(&format!("<title>{} · shaderscope</title>", b.display())));
+    assert_eq!(one.matches("<section class=\"file\">").count(), 1);
+}
+
+#[test]
+fn view_reports_what_it_cannot_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, b"not a shader at all").unwrap();
+    let out = dir.path().join("page.html");
+    let (code, _, err) = run(&["view", junk.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.starts_with(&format!("error: {}: ", junk.display())), "{err}");
+    assert!(!out.exists());
+    let (code, _, err) = run(&["view", dir.path().join("missing").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser.
+
+/// An executable on `PATH`.
+fn which(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|d| names.iter().map(move |n| d.join(n))).find(|p| p.is_file())
+}
+
+/// chromedriver, started on a free local port; stopped when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(exe: &Path) -> Driver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(exe)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let driver = Driver { child, port };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(v) = driver.try_call("GET", "/status", None) {
+                if v["ready"] == true {
+                    return driver;
+                }
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// One WebDriver call: the response's `value`, or why it failed.
+    fn try_call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
+        s.set_read_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json; charset=utf-8\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port,
+            body.len()
+        );
+        s.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+        // Read the header, then as much body as it announces (the server may keep the
+        // connection open after it).
+        let mut response = Vec::new();
+        let mut buf = [0u8; 1 << 16];
+        let complete = |r: &[u8]| -> Option<usize> {
+            let split = r.windows(4).position(|w| w == b"\r\n\r\n")?;
+            let head = String::from_utf8_lossy(&r[..split]).to_ascii_lowercase();
+            let body = &r[split + 4..];
+            let header = |name: &str| {
+                head.lines().find_map(|l| {
+                    l.split_once(':').filter(|(n, _)| n.trim() == name).map(|(_, v)| v.trim().to_string())
+                })
+            };
+            if header("transfer-encoding").is_some_and(|v| v == "chunked") {
+                return body.ends_with(b"0\r\n\r\n").then_some(split);
+            }
+            let len: usize = header("content-length")?.parse().ok()?;
+            (body.len() >= len).then_some(split)
+        };
+        let split = loop {
+            if let Some(split) = complete(&response) {
+                break split;
+            }
+            let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Err(format!("{method} {path}: the connection closed early"));
+            }
+            response.extend_from_slice(&buf[..n]);
+        };
+        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
+        let mut content = response[split + 4..].to_vec();
+        if head.contains("chunked") {
+            content = dechunk(&content)?;
+        }
+        let v: Value = serde_json::from_slice(&content)
+            .map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&content)))?;
+        let status = head.split_whitespace().nth(1).unwrap_or("");
+        if status != "200" {
+            return Err(format!("{method} {path}: HTTP {status}: {v}"));
+        }
+        Ok(v["value"].clone())
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The body of a chunked HTTP response.
+fn dechunk(mut b: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    loop {
+        let eol = b.windows(2).position(|w| w == b"\r\n").ok_or("bad chunk")?;
+        let size_text = String::from_utf8_lossy(&b[..eol]);
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|e| e.to_string())?;
+        if size == 0 {
+            return Ok(out);
+        }
+        let data = b.get(eol + 2..eol + 2 + size).ok_or("short chunk")?;
+        out.extend_from_slice(data);
+        b = b.get(eol + 4 + size..).ok_or("short chunk")?;
+    }
+}
+
+/// A browser session; closed when dropped.
+struct Session<'a> {
+    driver: &'a Driver,
+    id: String,
+}
+
+impl<'a> Session<'a> {
+    fn new(driver: &'a Driver, browser: &Path) -> Session<'a> {
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": browser,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--force-device-scale-factor=1", "--window-size=1280,800", "--lang=en-US"]
+            }
+        }}});
+        let v = driver.try_call("POST", "/session", Some(&caps)).unwrap();
+        Session { driver, id: v["sessionId"].as_str().unwrap().to_string() }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.driver.try_call(method, &format!("/session/{}{path}", self.id), body.as_ref()).unwrap()
+    }
+
+    fn open(&self, page: &Path) {
+        self.call("POST", "/url", Some(json!({"url": format!("file://{}", page.display())})));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.js("return document.body && document.body.dataset.ready === '1'", json!([])) != true {
+            assert!(Instant::now() < deadline, "the page's script did not run: {}", page.display());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn js(&self, script: &str, args: Value) -> Value {
+        self.call("POST", "/execute/sync", Some(json!({"script": script, "args": args})))
+    }
+
+    /// Click the element `css` selects, as a user would (WebDriver scrolls it into view).
+    fn click(&self, css: &str) {
+        let e = self.call("POST", "/element", Some(json!({"using": "css selector", "value": css})));
+        let id = e.as_object().and_then(|m| m.values().next()).and_then(Value::as_str).unwrap().to_string();
+        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// The `data-o` of every hex cell (`.b`) or text cell (`.c`) with class `class`.
+    fn cells(&self, kind: &str, class: &str) -> Vec<u64> {
+        let script = "return Array.from(document.querySelectorAll(arguments[0])).map(e => +e.dataset.o)";
+        let v = self.js(script, json!([format!(".{kind}.{class}")]));
+        v.as_array().unwrap().iter().map(|o| o.as_u64().unwrap()).collect()
+    }
+
+    /// The offsets of the listing lines marked current.
+    fn current_lines(&self) -> Vec<u64> {
+        let v = self.js(
+            "return Array.from(document.querySelectorAll('.l.cur')).map(e => +e.dataset.offset)",
+            json!([]),
+        );
+        v.as_array().unwrap().iter().map(|o| o.as_u64().unwrap()).collect()
+    }
+
+    fn text(&self, script: &str) -> String {
+        self.js(script, json!([])).as_str().unwrap_or_default().to_string()
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let _ = self.driver.try_call("DELETE", &format!("/session/{}", self.id), None);
+    }
+}
+
+/// What the viewer says of byte `b`: the meaning of the innermost field holding it and the
+/// path of structures around it, from the library's own annotations.
+fn annotation_of(notes: &Annotations, b: u64) -> (std::ops::Range<u64>, String, String) {
+    let field = notes
+        .fields()
+        .filter(|(r, _)| r.contains(&b))
+        .min_by_key(|(r, _)| (r.end - r.start, std::cmp::Reverse(r.start)))
+        .map(|(r, t)| (r, t.to_string()))
+        .unwrap_or((b..b + 1, "(unclaimed)".to_string()));
+    let mut sections: Vec<_> = notes.sections().filter(|(r, _)| r.contains(&b)).collect();
+    sections.sort_by(|x, y| x.0.start.cmp(&y.0.start).then(y.0.end.cmp(&x.0.end)));
+    let path: Vec<&str> = sections.iter().map(|(_, t)| *t).collect();
+    (field.0, field.1, path.join(" › "))
+}
+
+#[test]
+fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
+    let driver_exe = which(&["chromedriver"]);
+    let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
+    let (Some(driver_exe), Some(browser)) = (driver_exe, browser) else {
+        assert!(
+            std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
+            "chromium or chromedriver not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
+        );
+        say("skipped: chromium not found");
+        return;
+    };
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let driver = Driver::start(&driver_exe);
+    let session = Session::new(&driver, &browser);
+    let mut screenshot_taken = false;
+    for s in samples(&corpus).into_iter().filter(|s| ["dxbc", "aon9", "d3d9", "shbin"].contains(&s.label)) {
+        let page_path = dir.path().join(format!("{}.html", s.label));
+        let (code, _, err) = run(&["view", s.path.to_str().unwrap(), "-o", page_path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        let page = std::fs::read_to_string(&page_path).unwrap();
+        let lines = page_lines(&page);
+        let digits = format!("{:x}", s.data.len().max(2) - 1).len().max(4);
+        let mut notes = Annotations::new();
+        shaderscope::parse(&s.data).unwrap().annotate(&mut notes);
+        session.open(&page_path);
+
+        // An instruction in the middle of the program, followed by another.
+        let starts: HashSet<u64> = lines.iter().filter(|l| l.is_instruction()).map(|l| l.offset).collect();
+        let inner: Vec<&Line> = lines
+            .iter()
+            .filter(|l| l.is_instruction() && starts.contains(&(l.offset + s.instruction_len(l.offset))))
+            .collect();
+        let ins = inner[inner.len() / 2];
+        let (o, len) = (ins.offset, s.instruction_len(ins.offset));
+        session.click(&format!(".l[data-offset=\"{o}\"]:has(.mn)"));
+        let want: Vec<u64> = (o..o + len).collect();
+        assert_eq!(session.cells("b", "sel"), want, "{}: bytes of the instruction at {o:#x}", s.label);
+        assert_eq!(session.cells("c", "sel"), want, "{}: text of the instruction at {o:#x}", s.label);
+        assert_eq!(session.current_lines(), [o], "{}", s.label);
+        let status = session.text("return document.getElementById('status').textContent");
+        assert!(
+            status.starts_with(&format!("0x{o:0digits$x}..0x{:0digits$x} ({len} bytes)  ", o + len)),
+            "{status}"
+        );
+
+        if !screenshot_taken {
+            check_screenshot(&session);
+            screenshot_taken = true;
+        }
+
+        // A byte of it: its field, its instruction, the structures around it.
+        let b = o + len - 1;
+        session.click(&format!(".b[data-o=\"{b}\"]"));
+        let (field, meaning, path) = annotation_of(&notes, b);
+        assert_eq!(session.current_lines(), [o], "{}: the line of byte {b:#x}", s.label);
+        assert_eq!(session.cells("b", "sel"), want, "{}", s.label);
+        assert_eq!(
+            session.cells("b", "fld"),
+            field.collect::<Vec<_>>(),
+            "{}: the field of byte {b:#x}",
+            s.label
+        );
+        assert_eq!(session.cells("b", "hit"), [b], "{}", s.label);
+        let status = session.text("return document.getElementById('status').textContent");
+        let byte = s.data[b as usize];
+        assert_eq!(status, format!("0x{b:0digits$x} = 0x{byte:02x}  {meaning}  · in {path}"), "{}", s.label);
+        assert!(!path.is_empty(), "{}: byte {b:#x} is in no structure", s.label);
+
+        // Its tooltip is its dump annotation.
+        let tip = session
+            .js("return document.querySelector(arguments[0]).title", json!([format!(".b[data-o=\"{b}\"]")]));
+        assert_eq!(tip, format!("0x{b:0digits$x}: {meaning}\nin {path}"), "{}", s.label);
+
+        // A table row (a comment table's, a directive's): its bytes.
+        if let Some(row) = lines.iter().find(|l| !l.is_instruction()) {
+            let css = format!(".l[data-offset=\"{}\"]", row.offset);
+            session.click(&css);
+            let want: Vec<u64> = (row.offset..row.offset + row.len.unwrap()).collect();
+            let shown = session.cells("b", "sel");
+            // Long ranges are drawn where the view is; the part drawn is the range's start.
+            assert_eq!(shown, want[..shown.len()], "{}: table row at {:#x}", s.label, row.offset);
+            assert!(!shown.is_empty(), "{}", s.label);
+        }
+    }
+    assert!(screenshot_taken);
+}
+
+/// The page as the browser shows it: a PNG of the window's size, not blank, with the selected
+/// bytes and line in their highlight colours.
+fn check_screenshot(session: &Session) {
+    let png = session.call("GET", "/screenshot", None);
+    let png = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // To look at it: SHADERSCOPE_SCREENSHOT=page.png cargo test --test viewer
+    if let Some(path) = std::env::var_os("SHADERSCOPE_SCREENSHOT") {
+        std::fs::write(path, &png).unwrap();
+    }
+    let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let size =
+        session.js("return [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]", json!([]));
+    assert_eq!(json!([info.width, info.height]), size, "screenshot size");
+    assert!(info.width >= 800 && info.height >= 400, "{}x{}", info.width, info.height);
+    let channels = info.color_type.samples();
+    assert!(
+        info.bit_depth == png::BitDepth::Eight && channels >= 3,
+        "{:?} {:?}",
+        info.color_type,
+        info.bit_depth
+    );
+    let pixel = |x: u32, y: u32| -> [u8; 3] {
+        let at = (y as usize * info.width as usize + x as usize) * channels;
+        [buf[at], buf[at + 1], buf[at + 2]]
+    };
+    // Not blank: many colours, none covering nearly everything.
+    let mut histogram: BTreeMap<[u8; 3], usize> = BTreeMap::new();
+    for y in 0..info.height {
+        for x in 0..info.width {
+            *histogram.entry(pixel(x, y)).or_default() += 1;
+        }
+    }
+    let total = (info.width * info.height) as usize;
+    let top = histogram.values().max().copied().unwrap_or(0);
+    assert!(histogram.len() >= 32, "{} colours", histogram.len());
+    assert!(top * 10 < total * 9, "one colour covers {top} of {total} pixels");
+    // The colour that covers most of an element's box.
+    let dominant = |css: &str| -> [u8; 3] {
+        let r = session.js(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]",
+            json!([css]),
+        );
+        let r: Vec<f64> = r.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let mut counts: BTreeMap<[u8; 3], usize> = BTreeMap::new();
+        for y in r[1].ceil() as u32..r[3].floor() as u32 {
+            for x in r[0].ceil() as u32..r[2].floor() as u32 {
+                *counts.entry(pixel(x, y)).or_default() += 1;
+            }
+        }
+        counts.into_iter().max_by_key(|(_, n)| *n).map(|(c, _)| c).unwrap()
+    };
+    assert_eq!(dominant(".b.sel"), [0xff, 0xc8, 0x57], "a selected byte is drawn in the selection colour");
+    assert_eq!(dominant(".l.cur"), [0xff, 0xe8, 0xa3], "the current line is drawn in its colour");
+    assert_eq!(dominant("header"), [0xf6, 0xf8, 0xfa], "the header");
+}
