@@ -2,6 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::format::dxbc::Generation;
+use shaderscope::json::{Record, RecordType};
 use shaderscope::print::{Ansi, Html};
 use shaderscope::{Container, DisasmOptions};
 
@@ -19,7 +20,8 @@ pub struct Opts {
     /// Show each instruction's raw encoding
     #[arg(long)]
     raw: bool,
-    /// JSON Lines: the listing as data, one record per file
+    /// JSON Lines: one record per file with the listing and every program's instructions
+    /// (offset, words, mnemonic, operands, text)
     #[arg(long)]
     json: bool,
     /// HTML with one span per token and the byte offset of each line
@@ -94,6 +96,10 @@ pub fn run(o: Opts) -> u8 {
     (opts.dxbc.generation, opts.dxbc.legacy_crt) = o.fxc.options();
     let color = o.color.enabled();
     let many = o.files.len() > 1;
+    let json = o.json.then_some(RecordType::Disasm);
+    if let Some(t) = json {
+        batch::json_records(t);
+    }
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
     let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
@@ -103,12 +109,14 @@ pub fn run(o: Opts) -> u8 {
         let opts = &opts;
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
+            Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
         if o.json {
             return out.push(match file.disasm_json(opts) {
-                Ok(v) => Outcome::out(batch::record("disasm", path, v)),
-                Err(e) => batch::parse_failure(path, &e, true),
+                Ok(v) => Outcome::out(
+                    Record::new(RecordType::Disasm, path, Some(file.format())).with_body(v).to_line(),
+                ),
+                Err(e) => batch::failure(path, data, &e, json),
             });
         }
         let result = if o.html {

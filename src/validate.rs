@@ -3,6 +3,7 @@
 use crate::batch::{self, Outcome};
 use shaderscope::Container;
 use shaderscope::Severity;
+use shaderscope::json::{Record, RecordType};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -18,10 +19,14 @@ pub struct Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
+    let json = o.json.then_some(RecordType::Validate);
+    if let Some(t) = json {
+        batch::json_records(t);
+    }
     batch::run_all(&o.files, |path, data| {
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return batch::parse_failure(path, &e, o.json),
+            Err(e) => return batch::failure(path, data, &e, json),
         };
         let findings = file.validate();
         let bad = findings
@@ -29,8 +34,10 @@ pub fn run(o: Opts) -> u8 {
             .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
         let status = if bad { batch::INVALID } else { batch::OK };
         if o.json {
-            let v = serde_json::json!({"valid": !bad, "findings": findings});
-            return Outcome { stdout: batch::record("validate", path, v), status, ..Default::default() };
+            let body = serde_json::json!({ "findings": findings });
+            let r =
+                Record::new(RecordType::Validate, path, Some(file.format())).with_body(body).with_valid(!bad);
+            return Outcome { stdout: r.to_line(), status, ..Default::default() };
         }
         let mut err = String::new();
         for f in &findings {

@@ -62,7 +62,7 @@ impl Container for File<'_> {
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         self.container().disasm(opts, out)
     }
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
         self.container().disasm_json(opts)
     }
     fn annotate(&self, out: &mut Annotations) {

@@ -43,6 +43,7 @@ pub mod dump;
 pub mod error;
 pub mod format;
 pub mod isa;
+pub mod json;
 pub mod model;
 pub mod print;
 pub mod toolkit;

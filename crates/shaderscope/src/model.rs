@@ -146,7 +146,8 @@ impl Stage {
 
 /// Which fxc printed a DXBC listing (the text differs between them): a value of
 /// [`DxbcOptions::generation`]. The DXBC module reads it from a container's creator string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// In JSON and text it is the name `--fxc` takes ([`Generation::name`]: `"9.30"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
     /// fxc 9.29 (DirectX SDK, June 2010): narrower signature Format column, command-line echo.
     Fxc9_29,
@@ -156,6 +157,24 @@ pub enum Generation {
     Fxc6_3,
     /// fxc 10.x (Windows 10 SDK).
     Fxc10,
+}
+
+impl Generation {
+    /// The name `disasm --fxc` takes and JSON gives: `9.29`, `9.30`, `6.3`, `10`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Fxc9_29 => "9.29",
+            Generation::Fxc9_30 => "9.30",
+            Generation::Fxc6_3 => "6.3",
+            Generation::Fxc10 => "10",
+        }
+    }
+}
+
+impl Serialize for Generation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// Options for [`Container::disasm`](crate::Container::disasm): the ones every format
