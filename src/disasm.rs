@@ -2,7 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::format::dxbc::Generation;
-use shaderscope::json::{Record, RecordType};
+use shaderscope::json::RecordType;
 use shaderscope::print::{Ansi, Html};
 use shaderscope::{Container, DisasmOptions};
 
@@ -112,12 +112,9 @@ pub fn run(o: Opts) -> u8 {
             Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
         if o.json {
-            return out.push(match file.disasm_json(opts) {
-                Ok(v) => Outcome::out(
-                    Record::new(RecordType::Disasm, path, Some(file.format())).with_body(v).to_line(),
-                ),
-                Err(e) => batch::failure(path, data, &e, json),
-            });
+            let r = file.disasm_record(path, opts);
+            let status = if r.valid { batch::OK } else { batch::INVALID };
+            return out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
         }
         let result = if o.html {
             let mut p = Html::default();

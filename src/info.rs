@@ -2,7 +2,7 @@
 
 use crate::batch::{self, Outcome};
 use shaderscope::Container;
-use shaderscope::json::{Record, RecordType};
+use shaderscope::json::RecordType;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -23,9 +23,7 @@ pub fn run(o: Opts) -> u8 {
     }
     batch::run_all(&o.files, |path, data| match shaderscope::parse(data) {
         Err(e) => batch::failure(path, data, &e, json),
-        Ok(file) if o.json => Outcome::out(
-            Record::new(RecordType::Info, path, Some(file.format())).with_body(file.info_json()).to_line(),
-        ),
+        Ok(file) if o.json => Outcome::out(file.info_record(path).to_line()),
         Ok(file) => {
             let mut s = String::new();
             if many {

@@ -3,7 +3,7 @@
 use crate::batch::{self, Outcome};
 use shaderscope::Container;
 use shaderscope::Severity;
-use shaderscope::json::{Record, RecordType};
+use shaderscope::json::RecordType;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -28,17 +28,16 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return batch::failure(path, data, &e, json),
         };
+        if o.json {
+            let r = file.validate_record(path, o.strict);
+            let status = if r.valid { batch::OK } else { batch::INVALID };
+            return Outcome { stdout: r.to_line(), status, ..Default::default() };
+        }
         let findings = file.validate();
         let bad = findings
             .iter()
             .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
         let status = if bad { batch::INVALID } else { batch::OK };
-        if o.json {
-            let body = serde_json::json!({ "findings": findings });
-            let r =
-                Record::new(RecordType::Validate, path, Some(file.format())).with_body(body).with_valid(!bad);
-            return Outcome { stdout: r.to_line(), status, ..Default::default() };
-        }
         let mut err = String::new();
         for f in &findings {
             let sev = match f.severity {
