@@ -949,15 +949,17 @@ fn signature_text(sig: &SignatureInfo, s: &mut String) -> std::fmt::Result {
         SignatureKind::Output => "output signature",
         SignatureKind::PatchConstant => "patch constant signature",
     };
-    writeln!(s, "{title} ({}, data at 0x{:x}): {} elements", sig.chunk, sig.offset, sig.elements.len())?;
+    let n = sig.elements.len();
+    let word = if n == 1 { "element" } else { "elements" };
+    writeln!(s, "{title} ({}, data at 0x{:x}): {n} {word}", sig.chunk, sig.offset)?;
     if sig.elements.is_empty() {
         return Ok(());
     }
-    writeln!(s, "  Name                 Index   Mask Register SysValue  Format   Used  Stream")?;
+    writeln!(s, "  Name                 Index   Mask Register SysValue  Format ReadWrite Stream")?;
     for e in &sig.elements {
         writeln!(
             s,
-            "  {:<20} {:>5}   {} {:>8} {:>8} {:>7}   {} {:>6}",
+            "  {:<20} {:>5}   {} {:>8} {:>8} {:>7}      {} {:>6}",
             e.semantic_name,
             e.semantic_index,
             mask_text(e.mask),
