@@ -13,6 +13,11 @@
 //! assert_eq!(f.severity, Severity::Error);
 //! assert_eq!(Stage::from_sm4(5), Some(Stage::Compute));
 //! assert_eq!(Stage::Compute.prefix(), "cs");
+//!
+//! // In JSON, values are the names the command line takes.
+//! use shaderscope::model::Generation;
+//! assert_eq!(serde_json::to_string(&Generation::Fxc9_30).unwrap(), "\"9.30\"");
+//! assert_eq!(serde_json::to_string(&Stage::Pixel).unwrap(), "\"pixel\"");
 //! ```
 
 use serde::Serialize;

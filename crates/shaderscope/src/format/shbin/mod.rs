@@ -307,11 +307,12 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     );
     let _ = writeln!(
         s,
-        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions, {} operand descriptors{}",
+        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions (code at 0x{:x}), {} operand descriptors{}",
         base + u64::from(d.dvlp_offset()),
         d.dvlp.version,
         l.map(|l| l.dvlp_header).unwrap_or(dvlb::DVLP_HEADER_SIZE),
         d.dvlp.code.len(),
+        base + d.code_offset(),
         d.dvlp.opdescs.len(),
         if d.dvlp.line_numbers.is_empty() {
             String::new()
@@ -582,8 +583,9 @@ impl Container for ShaderFile {
             Payload::Dvoj(o) => {
                 let _ = writeln!(
                     s,
-                    "DVOJ: {} instructions, {} operand descriptors, {} line numbers, {} relocations",
+                    "DVOJ: {} instructions (code at 0x{:x}), {} operand descriptors, {} line numbers, {} relocations",
                     o.code.len(),
+                    o.code_offset(),
                     o.opdescs.len(),
                     o.line_numbers.len(),
                     o.relocations.len()
