@@ -32,7 +32,7 @@
 //! let line = Record::failure(RecordType::Disasm, "x.dxbc", Some(shaderscope::Format::Dxbc), ErrorInfo::from_error(&e)).to_line();
 //! let v: serde_json::Value = serde_json::from_str(&line).unwrap();
 //! assert_eq!((v["valid"].as_bool(), v["error"]["offset"].as_u64()), (Some(false), Some(0)));
-//! assert_eq!(v["error"]["message"], "truncated DXBC container at offset 0x0 (need 32 bytes, have 4)");
+//! assert_eq!(v["error"]["message"], "truncated DXBC header at offset 0x0 (need 32 bytes, have 4)");
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 

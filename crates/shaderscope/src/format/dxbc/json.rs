@@ -978,12 +978,13 @@ fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut String) -> std::fmt
     for cb in cbs {
         writeln!(
             s,
-            "  {} {} at 0x{:x}: {} bytes, {} variables{}",
+            "  {} {} at 0x{:x}: {} bytes, {} {}{}",
             cb.type_name.unwrap_or("D3D_CT_?"),
             cb.name,
             cb.offset,
             cb.size,
             cb.variables.len(),
+            if cb.variables.len() == 1 { "variable" } else { "variables" },
             if cb.flag_names.is_empty() {
                 String::new()
             } else {
