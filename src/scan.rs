@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 pub struct Opts {
     /// Folder to walk
     dir: String,
-    /// JSON Lines: one record per shader file, then a summary record
+    /// JSON Lines: one record per shader file, then a summary record (schema in
+    /// schema/shaderscope.schema.json)
     #[arg(long)]
     json: bool,
     /// Also list files that are not shader binaries

@@ -13,7 +13,8 @@ pub struct Opts {
     /// Treat warnings as errors
     #[arg(long)]
     strict: bool,
-    /// JSON Lines: one record per file with its findings (on stdout)
+    /// JSON Lines: one record per file with its findings, on stdout (schema in
+    /// schema/shaderscope.schema.json)
     #[arg(long)]
     json: bool,
 }

@@ -241,12 +241,12 @@ impl<'a> DxilProgram<'a> {
 
     /// Absolute offset of the bitcode header (its `DXIL` magic).
     pub fn bitcode_header_position(&self) -> usize {
-        self.position() + 8
+        self.position().saturating_add(8)
     }
 
     /// Absolute offset of the bitcode.
     pub fn bitcode_position(&self) -> usize {
-        self.bitcode_header_position() + self.bitcode_offset as usize
+        self.bitcode_header_position().saturating_add(self.bitcode_offset as usize)
     }
 
     /// What a reader would object to beyond what parsing needs: a declared size other than the
