@@ -2,8 +2,10 @@
 //! short runs, on every core for long ones) while printing in input order, exit statuses, quiet exit on a closed pipe, colour decisions, and
 //! JSON records.
 
+use shaderscope::json::{ErrorInfo, Record, RecordType};
 use shaderscope::print::TextBuf;
 use std::io::{self, IsTerminal, Read, Write};
+use std::sync::OnceLock;
 
 /// Everything is fine.
 pub const OK: u8 = 0;
@@ -11,9 +13,6 @@ pub const OK: u8 = 0;
 pub const INVALID: u8 = 1;
 /// Usage or I/O error.
 pub const IO: u8 = 2;
-
-/// Version of the `--json` record layout.
-pub const SCHEMA: u32 = 1;
 
 /// What one input produced.
 #[derive(Default)]
@@ -240,7 +239,14 @@ where
         let name = display_name(path);
         match r {
             Ok(span) => work(name, data(&span), next.next(), out),
-            Err(e) => out.fail(name, format!("cannot read: {e}"), IO),
+            Err(e) => {
+                let message = format!("cannot read: {e}");
+                if let Some(&t) = JSON_RECORDS.get() {
+                    let r = Record::failure(t, name, None, ErrorInfo::other("io", message.clone()));
+                    out.stdout.push_str(&r.to_line());
+                }
+                out.fail(name, message, IO)
+            }
         }
     }
     // A rare huge input should not pin its buffer for the rest of the run.
@@ -385,44 +391,35 @@ impl ColorChoice {
     }
 }
 
-/// A JSON Lines record: `{"schema":1,"type":…,"path":…, …fields}`.
-pub fn record(kind: &str, path: &str, fields: serde_json::Value) -> String {
-    let mut m = serde_json::Map::new();
-    m.insert("schema".into(), SCHEMA.into());
-    m.insert("type".into(), kind.into());
-    m.insert("path".into(), path.into());
-    if let serde_json::Value::Object(f) = fields {
-        m.extend(f);
-    } else {
-        m.insert("data".into(), fields);
-    }
-    let mut line = serde_json::to_string(&serde_json::Value::Object(m)).unwrap_or_default();
-    line.push('\n');
-    line
+/// The kind of JSON record this run writes, when it writes JSON: an input that cannot be read
+/// then gets a record too (`valid: false`, error kind `io`), besides the message on stderr.
+static JSON_RECORDS: OnceLock<RecordType> = OnceLock::new();
+
+/// Say that this run writes JSON records of type `t` (once, before the run).
+pub fn json_records(t: RecordType) {
+    let _ = JSON_RECORDS.set(t);
 }
 
-/// The JSON record for a parse error.
-pub fn error_record(path: &str, e: &shaderscope::Error) -> String {
-    let kind = match e.kind() {
-        shaderscope::ErrorKind::Truncated { .. } => "truncated",
-        shaderscope::ErrorKind::BadMagic { .. } => "bad-magic",
-        shaderscope::ErrorKind::OutOfBounds { .. } => "out-of-bounds",
-        shaderscope::ErrorKind::Overflow => "overflow",
-        shaderscope::ErrorKind::Unsupported(_) => "unsupported",
-        _ => "invalid",
-    };
-    record(
-        "error",
-        path,
-        serde_json::json!({"offset": e.offset(), "what": e.what(), "kind": kind, "message": e.to_string()}),
-    )
+/// The JSON record of an input that failed to parse (`valid: false`, with the error and its
+/// offset); `data` names the format when its first bytes are recognised.
+pub fn error_record(t: RecordType, path: &str, data: &[u8], e: &shaderscope::Error) -> String {
+    Record::failure(t, path, shaderscope::detect(data), ErrorInfo::from_error(e)).to_line()
 }
 
-/// Parse-failure outcome in text or JSON form.
+/// Parse-failure outcome: the message on stderr, or with `json` the error record (of the
+/// type [`json_records`] set) on stdout.
 pub fn parse_failure(path: &str, e: &shaderscope::Error, json: bool) -> Outcome {
-    if json {
-        Outcome { stdout: error_record(path, e), status: INVALID, stderr: String::new() }
-    } else {
-        Outcome::fail(path, e, INVALID)
+    match JSON_RECORDS.get().filter(|_| json) {
+        Some(&t) => failure(path, &[], e, Some(t)),
+        None => Outcome::fail(path, e, INVALID),
+    }
+}
+
+/// Parse-failure outcome of `data`: the message on stderr, or with `json` the error record
+/// on stdout (naming the format when `data`'s first bytes are recognised).
+pub fn failure(path: &str, data: &[u8], e: &shaderscope::Error, json: Option<RecordType>) -> Outcome {
+    match json {
+        Some(t) => Outcome { stdout: error_record(t, path, data, e), status: INVALID, stderr: String::new() },
+        None => Outcome::fail(path, e, INVALID),
     }
 }

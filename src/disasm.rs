@@ -2,6 +2,7 @@
 
 use crate::batch::{self, ColorChoice, Outcome};
 use shaderscope::format::dxbc::Generation;
+use shaderscope::json::RecordType;
 use shaderscope::page;
 use shaderscope::print::{Ansi, Html};
 use shaderscope::{Container, DisasmOptions};
@@ -20,7 +21,8 @@ pub struct Opts {
     /// Show each instruction's raw encoding
     #[arg(long)]
     raw: bool,
-    /// JSON Lines: the listing as data, one record per file
+    /// JSON Lines: one record per file with the listing and every program's instructions
+    /// (offset, words, mnemonic, operands, text)
     #[arg(long)]
     json: bool,
     /// A standalone HTML page: the listing with each token coloured by kind, each line with its
@@ -96,6 +98,10 @@ pub fn run(o: Opts) -> u8 {
     (opts.dxbc.generation, opts.dxbc.legacy_crt) = o.fxc.options();
     let color = o.color.enabled();
     let many = o.files.len() > 1;
+    let json = o.json.then_some(RecordType::Disasm);
+    if let Some(t) = json {
+        batch::json_records(t);
+    }
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
     let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
@@ -114,13 +120,12 @@ pub fn run(o: Opts) -> u8 {
         let opts = &opts;
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
+            Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
         if o.json {
-            return out.push(match file.disasm_json(opts) {
-                Ok(v) => Outcome::out(batch::record("disasm", path, v)),
-                Err(e) => batch::parse_failure(path, &e, true),
-            });
+            let r = file.disasm_record(path, opts);
+            let status = if r.valid { batch::OK } else { batch::INVALID };
+            return out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
         }
         let result = if o.html {
             let mut p = Html::default();

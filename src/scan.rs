@@ -2,13 +2,15 @@
 
 use crate::batch::{self, Outcome};
 use shaderscope::Container;
+use shaderscope::json::{ErrorInfo, Record, RecordType};
 use std::collections::BTreeMap;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
     /// Folder to walk
     dir: String,
-    /// JSON Lines: one record per shader file, then a summary record
+    /// JSON Lines: one record per shader file, then a summary record (schema in
+    /// schema/shaderscope.schema.json)
     #[arg(long)]
     json: bool,
     /// Also list files that are not shader binaries
@@ -37,21 +39,26 @@ pub fn run(o: Opts) -> u8 {
                 Outcome::default()
             };
         };
-        let (summary, ok) = match shaderscope::parse(data) {
+        let (summary, error) = match shaderscope::parse(data) {
             Ok(f) => {
                 let v = f.info_json();
-                (one_line(&v), true)
+                (one_line(&v), None)
             }
-            Err(e) => (e.to_string(), false),
+            Err(e) => (e.to_string(), Some(e)),
         };
+        let ok = error.is_none();
         if let Ok(mut c) = counts.lock() {
             let slot = c.entry(format.name().to_string()).or_default();
             slot.0 += 1;
             slot.1 += u64::from(ok);
         }
         let text = if o.json {
-            let v = serde_json::json!({"format": format.name(), "size": data.len(), "parsed": ok, "summary": summary});
-            batch::record("shader", path, v)
+            let body = serde_json::json!({"size": data.len(), "summary": summary});
+            let r = match &error {
+                None => Record::new(RecordType::Scan, path, Some(format)),
+                Some(e) => Record::failure(RecordType::Scan, path, Some(format), ErrorInfo::from_error(e)),
+            };
+            r.with_body(body).to_line()
         } else {
             format!("{path}\t{}\t{}\n", format.name(), summary)
         };
@@ -65,11 +72,11 @@ pub fn run(o: Opts) -> u8 {
             .iter()
             .map(|(k, (n, ok))| (k.clone(), serde_json::json!({"files": n, "parsed": ok})))
             .collect();
-        batch::record(
-            "summary",
-            &o.dir,
-            serde_json::json!({"files": files.len(), "shaders": total, "formats": by}),
-        )
+        let parsed: u64 = counts.values().map(|c| c.1).sum();
+        Record::new(RecordType::ScanSummary, &o.dir, None)
+            .with_body(serde_json::json!({"files": files.len(), "shaders": total, "formats": by}))
+            .with_valid(parsed == total)
+            .to_line()
     } else {
         let mut s = format!("{total} shader binaries in {} files", files.len());
         for (k, (n, ok)) in &counts {

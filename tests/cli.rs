@@ -37,9 +37,10 @@ fn info_json_is_one_record_per_file_with_integer_offsets() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2);
     let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
-    assert_eq!(v["schema"], 1);
-    assert_eq!(v["type"], "file");
+    assert_eq!(v["schema"], 2);
+    assert_eq!(v["type"], "info");
     assert_eq!(v["format"], "shbin");
+    assert_eq!(v["valid"], true);
     let dvle = &v["dvlbs"][0]["dvles"][0];
     assert_eq!(dvle["offset"], 0x8c);
     assert_eq!(dvle["uniforms"][0]["name"], "projection");
@@ -177,10 +178,7 @@ fn fxc_option_chooses_the_listing_generation() {
     assert!(old.contains("// COLOR                    0   xyzw        0     NONE  float   xyzw\n"), "{old}");
     let (_, json, _) = run(&["disasm", "--json", "--fxc", "10-legacy-crt", &sample("ps_color.dxbc")]);
     let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
-    assert_eq!(
-        (v["fxc_generation"].as_str(), v["generation_source"].as_str()),
-        (Some("Fxc10"), Some("option"))
-    );
+    assert_eq!((v["fxc"]["generation"].as_str(), v["fxc"]["source"].as_str()), (Some("10"), Some("option")));
     let (code, _, err) = run(&["disasm", "--fxc", "11", &sample("ps_color.dxbc")]);
     assert_eq!(code, 2, "{err}");
 }

@@ -23,7 +23,8 @@ use crate::detect::{Format, detect};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
-use crate::model::{DisasmOptions, Finding, Part};
+use crate::json::{ErrorInfo, Record, RecordType};
+use crate::model::{DisasmOptions, Finding, Part, Severity};
 use crate::print::Printer;
 
 /// A file of any format this build reads, as its format's own model.
@@ -39,6 +40,34 @@ pub enum File<'a> {
 }
 
 impl File<'_> {
+    /// The `info --json` record of this file, read from `path`.
+    pub fn info_record<'p>(&self, path: &'p str) -> Record<'p> {
+        Record::new(RecordType::Info, path, Some(self.format())).with_body(self.info_json())
+    }
+
+    /// The `disasm --json` record: the listing and every program's instruction records, or
+    /// (when the listing fails) a record with `valid: false` and the error.
+    pub fn disasm_record<'p>(&self, path: &'p str, opts: &DisasmOptions) -> Record<'p> {
+        match self.disasm_json(opts) {
+            Ok(d) => Record::new(RecordType::Disasm, path, Some(self.format())).with_body(d),
+            Err(e) => {
+                Record::failure(RecordType::Disasm, path, Some(self.format()), ErrorInfo::from_error(&e))
+            }
+        }
+    }
+
+    /// The `validate --json` record: every finding; `valid` is false when one is an error (with
+    /// `strict`, also a warning).
+    pub fn validate_record<'p>(&self, path: &'p str, strict: bool) -> Record<'p> {
+        let findings = self.validate();
+        let bad = findings
+            .iter()
+            .any(|f| f.severity == Severity::Error || (strict && f.severity == Severity::Warning));
+        let mut body = serde_json::Map::new();
+        body.insert("findings".into(), serde_json::to_value(findings).unwrap_or_default());
+        Record::new(RecordType::Validate, path, Some(self.format())).with_body(body).with_valid(!bad)
+    }
+
     /// The file through the format-independent interface.
     pub fn container(&self) -> &dyn Container {
         match self {
@@ -62,7 +91,7 @@ impl Container for File<'_> {
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         self.container().disasm(opts, out)
     }
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
         self.container().disasm_json(opts)
     }
     fn annotate(&self, out: &mut Annotations) {

@@ -36,13 +36,16 @@ pub trait Container {
     fn format(&self) -> Format;
     /// Human-readable summary for `shaderscope info`.
     fn info_text(&self, out: &mut String);
-    /// Machine-readable summary for `shaderscope info --json` (integer offsets).
+    /// Machine-readable summary for `shaderscope info --json`: the fields of an `info`
+    /// record after the envelope ([`crate::json::Record`]), with the same facts as
+    /// [`Container::info_text`]; offsets are absolute.
     fn info_json(&self) -> serde_json::Value;
     /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
     /// …). On an error the text written so far stays in `out`.
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
-    /// The listing as data for `shaderscope disasm --json`.
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value>;
+    /// The listing as data for `shaderscope disasm --json`: the whole text and every program
+    /// with its [`InstructionRecord`](crate::isa::InstructionRecord)s.
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm>;
     /// Every byte annotated, for `shaderscope dump`.
     fn annotate(&self, out: &mut Annotations);
     /// Semantic checks beyond what parsing needs; empty when the file is fine.

@@ -4,7 +4,7 @@
 //!
 //! | container | module | instruction set |
 //! |---|---|---|
-//! | Direct3D DXBC (fxc/D3DCompile output; DXIL containers at container level) | [`format::dxbc`] | SM4/5/5.1 token programs; the SM2 program of Aon9 |
+//! | Direct3D DXBC (fxc/D3DCompile output; DXIL containers: program header and LLVM bitcode) | [`format::dxbc`] | SM4/5/5.1 token programs; the SM2 program of Aon9 |
 //! | Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX `.bcsdr`, base64 `.csdr`) | [`format::shbin`] | PICA200 ([`isa::pica`]) |
 //!
 //! The library does no file I/O, contains no `unsafe`, and never panics on input: every read
@@ -27,8 +27,10 @@
 //! byte order, raw structs, chunks, lossless layout, two-phase writer, bit fields),
 //! [`print`](mod@print) (the printer sink: plain text, ANSI, HTML), [`isa`] (instruction sets),
 //! [`format`](mod@format) (containers), [`detect`](mod@detect) (magic), [`dump`] (byte
-//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`page`] (standalone
-//! HTML pages: a listing page, and the viewer with a hex view linked to the listing).
+//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`json`] (the
+//! `--json` records: one versioned schema for every command and format, documented in
+//! `schema/shaderscope.schema.json`), [`page`] (standalone HTML pages: a listing page, and
+//! the viewer with a hex view linked to the listing).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -44,6 +46,7 @@ pub mod dump;
 pub mod error;
 pub mod format;
 pub mod isa;
+pub mod json;
 pub mod model;
 pub mod page;
 pub mod print;

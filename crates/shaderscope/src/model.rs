@@ -13,6 +13,11 @@
 //! assert_eq!(f.severity, Severity::Error);
 //! assert_eq!(Stage::from_sm4(5), Some(Stage::Compute));
 //! assert_eq!(Stage::Compute.prefix(), "cs");
+//!
+//! // In JSON, values are the names the command line takes.
+//! use shaderscope::model::Generation;
+//! assert_eq!(serde_json::to_string(&Generation::Fxc9_30).unwrap(), "\"9.30\"");
+//! assert_eq!(serde_json::to_string(&Stage::Pixel).unwrap(), "\"pixel\"");
 //! ```
 
 use serde::Serialize;
@@ -146,7 +151,8 @@ impl Stage {
 
 /// Which fxc printed a DXBC listing (the text differs between them): a value of
 /// [`DxbcOptions::generation`]. The DXBC module reads it from a container's creator string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// In JSON and text it is the name `--fxc` takes ([`Generation::name`]: `"9.30"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Generation {
     /// fxc 9.29 (DirectX SDK, June 2010): narrower signature Format column, command-line echo.
     Fxc9_29,
@@ -156,6 +162,24 @@ pub enum Generation {
     Fxc6_3,
     /// fxc 10.x (Windows 10 SDK).
     Fxc10,
+}
+
+impl Generation {
+    /// The name `disasm --fxc` takes and JSON gives: `9.29`, `9.30`, `6.3`, `10`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Fxc9_29 => "9.29",
+            Generation::Fxc9_30 => "9.30",
+            Generation::Fxc6_3 => "6.3",
+            Generation::Fxc10 => "10",
+        }
+    }
+}
+
+impl Serialize for Generation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// Options for [`Container::disasm`](crate::Container::disasm): the ones every format

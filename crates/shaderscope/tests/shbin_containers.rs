@@ -42,7 +42,9 @@ fn dvoj_objects_write_parse_and_round_trip() {
     let mut info = String::new();
     file.info_text(&mut info);
     assert!(
-        info.contains("DVOJ: 8 instructions, 7 operand descriptors, 8 line numbers, 2 relocations"),
+        info.contains(
+            "DVOJ: 8 instructions (code at 0x7c), 7 operand descriptors, 8 line numbers, 2 relocations"
+        ),
         "{info}"
     );
     assert_eq!(file.part("code").unwrap().bytes.len(), 32);

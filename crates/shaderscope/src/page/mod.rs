@@ -251,30 +251,10 @@ fn embed_data(out: &mut String, data: &[u8], sections: &[(Range<u64>, &str)], fi
     }
 }
 
-/// The byte length of each instruction record in a `disasm --json` value (any array named
-/// `instructions` whose items have an `offset` and `words`), by offset.
-fn instruction_lengths(v: &serde_json::Value) -> Vec<(u64, u64)> {
-    fn walk(v: &serde_json::Value, out: &mut Vec<(u64, u64)>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                if let Some(serde_json::Value::Array(items)) = m.get("instructions") {
-                    for it in items {
-                        let offset = it.get("offset").and_then(serde_json::Value::as_u64);
-                        let words = it.get("words").and_then(serde_json::Value::as_array);
-                        if let (Some(o), Some(w)) = (offset, words) {
-                            out.push((o, 4 * w.len() as u64));
-                        }
-                    }
-                }
-                m.values().for_each(|v| walk(v, out));
-            }
-            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(v, &mut out);
-    out
+/// The byte length of each instruction record of every program in a file's `disasm` records,
+/// by offset.
+fn instruction_lengths(d: &crate::json::Disasm) -> Vec<(u64, u64)> {
+    d.programs.iter().flat_map(|p| &p.instructions).map(|i| (i.offset, 4 * i.words.len() as u64)).collect()
 }
 
 /// The bytes each listing line shows, from the lines' offsets, the dump sections and the
@@ -337,16 +317,24 @@ mod tests {
         );
     }
 
+    /// Every instruction of every program gives its exact byte range: the SM4 program of the
+    /// sample DXBC starts with its version token (24 bytes into the SHEX data, which starts
+    /// after the chunk header) and each record's length is its opcode token's.
     #[test]
-    fn instruction_records_are_found_anywhere() {
-        let v = serde_json::json!({
-            "programs": [{"instructions": [
-                {"offset": 52, "words": [1]},
-                {"offset": 56, "words": [1, 2, 3]},
-                {"offset": 60, "text": "no words"}
-            ]}]
-        });
-        assert_eq!(instruction_lengths(&v), [(52, 4), (56, 12)]);
+    fn instruction_records_give_exact_lengths() {
+        let dxbc: &[u8] = include_bytes!("../../../../samples/ps_color.dxbc");
+        let file = crate::parse(dxbc).unwrap();
+        let records = file.disasm_json(&DisasmOptions::default()).unwrap();
+        let lengths = instruction_lengths(&records);
+        assert!(!lengths.is_empty());
+        for (offset, len) in lengths {
+            let start = usize::try_from(offset).unwrap();
+            let token = u32::from_le_bytes(dxbc[start..start + 4].try_into().unwrap());
+            let from_token = u64::from(token >> 24 & 0x7f);
+            // Declarations and instructions say their length in bits 24..31; the version and
+            // length tokens have no such field and are one word each.
+            assert!(len == 4 * from_token || len == 4, "{offset:#x}: {len} bytes, token {token:#010x}");
+        }
     }
 
     /// Damaged files give whole pages whose lines stay inside the bytes shown.

@@ -44,9 +44,12 @@ use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::d3d9::{self, ConstantTable, ListingOptions, Program, ctab};
+use crate::json::{Disasm, Program as JsonProgram};
+use crate::model::Stage;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use std::fmt::Write as _;
 
 /// A standalone Direct3D 9 program.
@@ -88,36 +91,222 @@ impl<'a> D3d9File<'a> {
     }
 }
 
-fn constant_json(c: &ctab::Constant) -> Value {
-    json!({
-        "name": c.name,
-        "register": c.register_text(),
-        "register_set": c.register_set,
-        "register_index": c.register_index,
-        "register_count": c.register_count,
-        "type": type_json(&c.ty),
-        "default_value_offset": c.default_value,
-    })
+#[derive(Debug, Serialize)]
+struct TypeInfo {
+    class: u16,
+    #[serde(rename = "type")]
+    ty: u16,
+    text: String,
+    rows: u16,
+    columns: u16,
+    elements: u16,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    members: Vec<MemberInfo>,
 }
 
-fn type_json(t: &ctab::Type) -> Value {
-    let mut v = json!({
-        "class": t.class,
-        "type": t.ty,
-        "text": if t.class == 5 { "struct".to_string() } else { ctab::type_text(t) },
-        "rows": t.rows,
-        "columns": t.columns,
-        "elements": t.elements,
-    });
-    if !t.members.is_empty()
-        && let Some(o) = v.as_object_mut()
-    {
-        o.insert(
-            "members".into(),
-            t.members.iter().map(|m| json!({"name": m.name, "type": type_json(&m.ty)})).collect(),
-        );
+#[derive(Debug, Serialize)]
+struct MemberInfo {
+    name: String,
+    #[serde(rename = "type")]
+    ty: TypeInfo,
+}
+
+impl TypeInfo {
+    fn new(t: &ctab::Type) -> Self {
+        TypeInfo {
+            class: t.class,
+            ty: t.ty,
+            text: if t.class == 5 { "struct".to_string() } else { ctab::type_text(t) },
+            rows: t.rows,
+            columns: t.columns,
+            elements: t.elements,
+            members: t
+                .members
+                .iter()
+                .map(|m| MemberInfo { name: m.name.clone(), ty: TypeInfo::new(&m.ty) })
+                .collect(),
+        }
     }
-    v
+}
+
+#[derive(Debug, Serialize)]
+struct ConstantInfo {
+    name: String,
+    register: String,
+    register_set: u16,
+    register_index: u16,
+    register_count: u16,
+    #[serde(rename = "type")]
+    ty: TypeInfo,
+    default_value_offset: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct CommentInfo {
+    offset: u64,
+    data_offset: u64,
+    size: usize,
+    fourcc: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Slots {
+    total: u32,
+    texture: u32,
+    arithmetic: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct DebugInfoJson {
+    entry: String,
+    files: Vec<String>,
+    creator: String,
+}
+
+/// Everything `info` says about a Direct3D 9 program (text and JSON alike).
+#[derive(Debug, Serialize)]
+struct Info {
+    summary: String,
+    size: usize,
+    stage: Stage,
+    model: String,
+    version_token: u32,
+    program_size: u64,
+    trailing_bytes: usize,
+    has_end: bool,
+    instructions: usize,
+    slots: Slots,
+    comments: Vec<CommentInfo>,
+    creator: Option<String>,
+    target: Option<String>,
+    constants: Option<Vec<ConstantInfo>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constant_table_error: Option<String>,
+    debug: Option<DebugInfoJson>,
+}
+
+fn stage_of(kind: d3d9::ShaderKind) -> Stage {
+    match kind {
+        d3d9::ShaderKind::Vertex => Stage::Vertex,
+        d3d9::ShaderKind::Pixel => Stage::Pixel,
+    }
+}
+
+impl Info {
+    fn new(f: &D3d9File<'_>) -> Self {
+        let p = &f.program;
+        let slots = p.slots();
+        let (table, table_error) = match p.constant_table() {
+            None => (None, None),
+            Some(Ok(t)) => (Some(t), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+        };
+        let debug = p.debug_info().and_then(Result::ok);
+        Info {
+            summary: f.summary(),
+            size: f.data.len(),
+            stage: stage_of(p.version.kind),
+            model: p.version.name(),
+            version_token: p.version_token,
+            program_size: p.program_len(),
+            trailing_bytes: p.trailing.len(),
+            has_end: p.has_end(),
+            instructions: p.instructions().count(),
+            slots: Slots { total: slots.total, texture: slots.texture, arithmetic: slots.arithmetic() },
+            comments: p
+                .comments()
+                .map(|(offset, data)| CommentInfo {
+                    offset,
+                    data_offset: offset + 4,
+                    size: data.len(),
+                    fourcc: d3d9::comment_fourcc(data).map(str::to_string),
+                })
+                .collect(),
+            creator: table.as_ref().map(|t| t.creator.clone()),
+            target: table.as_ref().map(|t| t.target.clone()),
+            constants: table.as_ref().map(|t| {
+                t.constants
+                    .iter()
+                    .map(|c| ConstantInfo {
+                        name: c.name.clone(),
+                        register: c.register_text(),
+                        register_set: c.register_set,
+                        register_index: c.register_index,
+                        register_count: c.register_count,
+                        ty: TypeInfo::new(&c.ty),
+                        default_value_offset: c.default_value,
+                    })
+                    .collect()
+            }),
+            constant_table_error: table_error,
+            debug: debug.map(|d| DebugInfoJson {
+                entry: d.entry.text().into_owned(),
+                files: d.files.iter().map(|f| f.text().into_owned()).collect(),
+                creator: d.creator.text().into_owned(),
+            }),
+        }
+    }
+
+    fn text(&self, s: &mut String) -> std::fmt::Result {
+        writeln!(s, "format: {}", Format::D3d9.description())?;
+        writeln!(s, "summary: {}", self.summary)?;
+        writeln!(
+            s,
+            "version: {} ({} shader, token 0x{:08x})",
+            self.model,
+            self.stage.name(),
+            self.version_token
+        )?;
+        writeln!(
+            s,
+            "size: {} bytes (program {}, after the end token {})",
+            self.size, self.program_size, self.trailing_bytes
+        )?;
+        writeln!(
+            s,
+            "instructions: {} (approximately {} slots: {} texture, {} arithmetic){}",
+            self.instructions,
+            self.slots.total,
+            self.slots.texture,
+            self.slots.arithmetic,
+            if self.has_end { "" } else { ", no end token" }
+        )?;
+        for c in &self.comments {
+            writeln!(
+                s,
+                "comment at 0x{:x}: {} ({} bytes, data at 0x{:x})",
+                c.offset,
+                c.fourcc.as_deref().unwrap_or("untagged"),
+                c.size,
+                c.data_offset
+            )?;
+        }
+        if let Some(e) = &self.constant_table_error {
+            writeln!(s, "constant table: unreadable ({e})")?;
+        }
+        if let (Some(creator), Some(target), Some(constants)) = (&self.creator, &self.target, &self.constants)
+        {
+            writeln!(s, "creator: {creator}")?;
+            writeln!(s, "target: {target}")?;
+            writeln!(s, "constants: {}", constants.len())?;
+            let width = constants.iter().map(|c| c.name.len()).max().unwrap_or(0);
+            for c in constants {
+                let array = if c.ty.elements > 1 { format!("[{}]", c.ty.elements) } else { String::new() };
+                writeln!(
+                    s,
+                    "  {:<width$}  {:<6} {:>4}  {}{array}",
+                    c.name, c.register, c.register_count, c.ty.text
+                )?;
+            }
+        }
+        if let Some(d) = &self.debug {
+            writeln!(s, "debug information: entry {}, {} source files", d.entry, d.files.len())?;
+            for f in &d.files {
+                writeln!(s, "  {f}")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 fn fmt_error(_: std::fmt::Error) -> Error {
@@ -130,94 +319,11 @@ impl Container for D3d9File<'_> {
     }
 
     fn info_text(&self, s: &mut String) {
-        let p = &self.program;
-        let _ = writeln!(s, "format: {}", Format::D3d9.description());
-        let _ = writeln!(s, "summary: {}", self.summary());
-        let _ = writeln!(s, "version: {} (token 0x{:08x})", p.version.name(), p.version_token);
-        let _ = writeln!(
-            s,
-            "size: {} bytes (program {}, after the end token {})",
-            self.data.len(),
-            p.program_len(),
-            p.trailing.len()
-        );
-        let slots = p.slots();
-        let _ = writeln!(
-            s,
-            "instructions: {} (approximately {} slots: {} texture, {} arithmetic){}",
-            p.instructions().count(),
-            slots.total,
-            slots.texture,
-            slots.arithmetic(),
-            if p.has_end() { "" } else { ", no end token" }
-        );
-        for (offset, data) in p.comments() {
-            let _ = writeln!(
-                s,
-                "comment at 0x{offset:x}: {} ({} bytes)",
-                d3d9::comment_fourcc(data).unwrap_or("untagged"),
-                data.len()
-            );
-        }
-        match p.constant_table() {
-            None => {}
-            Some(Err(e)) => {
-                let _ = writeln!(s, "constant table: unreadable ({e})");
-            }
-            Some(Ok(t)) => {
-                let _ = writeln!(s, "creator: {}", t.creator);
-                let _ = writeln!(s, "target: {}", t.target);
-                let _ = writeln!(s, "constants: {}", t.constants.len());
-                let width = t.constants.iter().map(|c| c.name.len()).max().unwrap_or(0);
-                for c in &t.constants {
-                    let reg = c.register_text();
-                    let ty = if c.ty.class == 5 { "struct".to_string() } else { ctab::type_text(&c.ty) };
-                    let array =
-                        if c.ty.elements > 1 { format!("[{}]", c.ty.elements) } else { String::new() };
-                    let _ =
-                        writeln!(s, "  {:<width$}  {reg:<6} {:>4}  {ty}{array}", c.name, c.register_count);
-                }
-            }
-        }
-        if let Some(Ok(d)) = p.debug_info() {
-            let _ = writeln!(s, "debug information: entry {}, {} source files", d.entry, d.files.len());
-            for f in &d.files {
-                let _ = writeln!(s, "  {f}");
-            }
-        }
+        let _ = Info::new(self).text(s);
     }
 
     fn info_json(&self) -> Value {
-        let p = &self.program;
-        let slots = p.slots();
-        let comments: Vec<Value> = p
-            .comments()
-            .map(|(offset, data)| json!({"offset": offset, "size": data.len(), "fourcc": d3d9::comment_fourcc(data)}))
-            .collect();
-        let table = self.constant_table();
-        let debug = p.debug_info().and_then(Result::ok);
-        json!({
-            "format": Format::D3d9.name(),
-            "summary": self.summary(),
-            "size": self.data.len(),
-            "version": p.version.name(),
-            "version_token": p.version_token,
-            "shader_type": match p.version.kind { d3d9::ShaderKind::Vertex => "vertex", d3d9::ShaderKind::Pixel => "pixel" },
-            "program_size": p.program_len(),
-            "trailing_bytes": p.trailing.len(),
-            "has_end": p.has_end(),
-            "instructions": p.instructions().count(),
-            "slots": {"total": slots.total, "texture": slots.texture, "arithmetic": slots.arithmetic()},
-            "comments": comments,
-            "creator": table.as_ref().map(|t| t.creator.clone()),
-            "target": table.as_ref().map(|t| t.target.clone()),
-            "constants": table.as_ref().map(|t| t.constants.iter().map(constant_json).collect::<Vec<_>>()),
-            "debug": debug.map(|d| json!({
-                "entry": d.entry.text(),
-                "files": d.files.iter().map(|f| f.text()).collect::<Vec<_>>(),
-                "creator": d.creator.text(),
-            })),
-        })
+        serde_json::to_value(Info::new(self)).unwrap_or(Value::Null)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -225,31 +331,19 @@ impl Container for D3d9File<'_> {
         d3d9::write_listing(&self.program, &options, out).map_err(fmt_error)
     }
 
-    fn disasm_json(&self, _opts: &DisasmOptions) -> Result<Value> {
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
         let p = &self.program;
-        let version = p.version;
-        let instructions: Vec<Value> = p
-            .instructions()
-            .zip(d3d9::records(p))
-            .map(|(ins, record)| {
-                let (slots, texture) = ins.info.map(|i| i.cost.slots(version)).unwrap_or((0, 0));
-                json!({
-                    "offset": record.offset,
-                    "size": 4 * record.words.len(),
-                    "opcode": ins.code(),
-                    "text": record.text,
-                    "slots": slots,
-                    "texture_slots": texture,
-                    "valid": ins.info.is_some() && ins.malformed.is_none(),
-                })
-            })
-            .collect();
+        let mut text = crate::print::TextBuf::default();
+        self.disasm(opts, &mut text)?;
         let slots = p.slots();
-        Ok(json!({
-            "version": version.name(),
-            "instructions": instructions,
-            "slots": {"total": slots.total, "texture": slots.texture, "arithmetic": slots.arithmetic()},
-        }))
+        let mut program = JsonProgram::new("program", "d3d9", 0, p.program_len())
+            .with_stage(Some(stage_of(p.version.kind)), Some(p.version.name().to_string()))
+            .with_extra(
+                "slots",
+                Slots { total: slots.total, texture: slots.texture, arithmetic: slots.arithmetic() },
+            );
+        program.instructions = d3d9::records(p);
+        Ok(Disasm { listing: text.into_string(), programs: vec![program], ..Disasm::default() })
     }
 
     fn annotate(&self, a: &mut Annotations) {

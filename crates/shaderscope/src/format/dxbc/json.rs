@@ -1,15 +1,374 @@
-//! `info` (text and JSON reflection) and `disasm --json` for DXBC.
+//! `info` (text and JSON) and `disasm --json` for DXBC.
+//!
+//! Both forms of `info` come from one value, [`Info`]: the JSON is that value serialised, the
+//! text is the same facts written for people, so the two cannot disagree.
 
-use super::chunks::STAT_FIELDS;
+use super::chunks::{FEATURE_FLAGS, RootSignature, STAT_FIELDS};
+use super::dxil::DxilProgram;
 use super::rdef::{Rdef, Type};
 use super::reflect::{self, flag_names};
-use super::signature::{Signature, format_name, system_value_name};
-use super::{Dxbc, checksum, chunk_description};
+use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
+use super::{Dxbc, Generation, GenerationSource, checksum, chunk_description};
 use crate::error::Result;
-use crate::model::DisasmOptions;
-use crate::model::Stage;
-use serde_json::{Map, Value, json};
+use crate::json::{Disasm, Program as JsonProgram};
+use crate::model::{DisasmOptions, Stage};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::fmt::Write;
+
+/// The container checksum and whether it holds.
+#[derive(Debug, Serialize)]
+struct Checksum {
+    status: &'static str,
+    stored: String,
+    computed: String,
+}
+
+/// The fxc generation whose listing applies, and why.
+#[derive(Debug, Serialize)]
+struct Fxc {
+    generation: Generation,
+    source: GenerationSource,
+}
+
+#[derive(Debug, Serialize)]
+struct ChunkInfo {
+    index: usize,
+    fourcc: String,
+    /// The chunk header (its FourCC).
+    offset: usize,
+    /// The payload, after the 8-byte header.
+    data_offset: usize,
+    size: usize,
+    description: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct ProgramInfo {
+    chunk: String,
+    stage: Stage,
+    model: String,
+    major: u8,
+    minor: u8,
+    tokens: u32,
+    offset: usize,
+    size: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct DxilInfo {
+    chunk: String,
+    stage: &'static str,
+    model: String,
+    major: u8,
+    minor: u8,
+    program_version: u32,
+    offset: usize,
+    size_in_dwords: u32,
+    dxil_version: String,
+    bitcode_header_offset: usize,
+    bitcode_offset_field: u32,
+    bitcode_offset: usize,
+    bitcode_size: u32,
+}
+
+impl DxilInfo {
+    fn new(p: &DxilProgram<'_>) -> Self {
+        DxilInfo {
+            chunk: p.chunk.fourcc.name(),
+            stage: p.kind.name(),
+            model: p.model(),
+            major: p.major,
+            minor: p.minor,
+            program_version: p.program_version,
+            offset: p.position(),
+            size_in_dwords: p.size_in_dwords,
+            dxil_version: p.dxil_version_text(),
+            bitcode_header_offset: p.bitcode_header_position(),
+            bitcode_offset_field: p.bitcode_offset,
+            bitcode_offset: p.bitcode_position(),
+            bitcode_size: p.bitcode_size,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct DeclarationsInfo {
+    global_flags: u32,
+    temp_registers: u32,
+    thread_group: Option<[u32; 3]>,
+    gs_input_primitive: Option<u32>,
+    gs_output_topology: Option<u32>,
+    gs_max_output_vertices: Option<u32>,
+    gs_instances: Option<u32>,
+    gs_streams: Vec<u32>,
+    input_control_points: Option<u32>,
+    output_control_points: Option<u32>,
+    tessellator_domain: Option<u32>,
+    tessellator_partitioning: Option<u32>,
+    tessellator_output_primitive: Option<u32>,
+    hs_max_tessfactor: Option<f32>,
+    immediate_constant_buffer_rows: Option<u32>,
+    function_bodies: usize,
+    function_tables: usize,
+    interfaces: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct RdefInfo {
+    target: String,
+    program_type: u16,
+    compile_flags: u32,
+    layout: &'static str,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct TypeInfo {
+    name: String,
+    class: u16,
+    class_name: Option<&'static str>,
+    #[serde(rename = "type")]
+    ty: u16,
+    type_name: Option<&'static str>,
+    rows: u16,
+    columns: u16,
+    elements: u16,
+    members: Vec<MemberInfo>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct MemberInfo {
+    name: String,
+    offset: u32,
+    #[serde(rename = "type")]
+    ty: Option<TypeInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct VariableInfo {
+    name: String,
+    start_offset: u32,
+    size: u32,
+    flags: u32,
+    flag_names: Vec<&'static str>,
+    used: bool,
+    default_value: Option<Vec<u32>>,
+    texture_sampler: Option<[u32; 4]>,
+    offset: usize,
+    #[serde(rename = "type")]
+    ty: Option<TypeInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct ConstantBufferInfo {
+    name: String,
+    #[serde(rename = "type")]
+    kind: u32,
+    type_name: Option<&'static str>,
+    size: u32,
+    flags: u32,
+    flag_names: Vec<&'static str>,
+    offset: usize,
+    variables: Vec<VariableInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct BindingInfo {
+    name: String,
+    input_type: u32,
+    input_type_name: Option<&'static str>,
+    return_type: u32,
+    return_type_name: Option<&'static str>,
+    dimension: u32,
+    dimension_name: Option<&'static str>,
+    num_samples: u32,
+    bind_point: u32,
+    bind_count: u32,
+    flags: u32,
+    flag_names: Vec<&'static str>,
+    space: Option<u32>,
+    id: Option<u32>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct SignatureInfo {
+    kind: SignatureKind,
+    chunk: String,
+    offset: usize,
+    elements: Vec<ElementInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct ElementInfo {
+    semantic_name: String,
+    semantic_index: u32,
+    register: u32,
+    system_value: &'static str,
+    system_value_id: u32,
+    system_value_name: Option<&'static str>,
+    component_type: &'static str,
+    component_type_name: Option<&'static str>,
+    mask: u8,
+    read_write_mask: u8,
+    stream: u32,
+    min_precision: u32,
+    min_precision_name: Option<&'static str>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct FeaturesInfo {
+    flags: u64,
+    names: Vec<String>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct ClassTypeInfo {
+    name: String,
+    id: u16,
+    cb_stride: u16,
+    texture: u16,
+    sampler: u16,
+}
+
+#[derive(Debug, Serialize)]
+struct ClassInstanceInfo {
+    name: String,
+    #[serde(rename = "type")]
+    ty: u16,
+    cb: u16,
+    cb_offset: u16,
+    texture: u16,
+    sampler: u16,
+}
+
+#[derive(Debug, Serialize)]
+struct SlotInfo {
+    span: u32,
+    type_ids: Vec<u16>,
+    table_ids: Vec<u32>,
+}
+
+#[derive(Debug, Serialize)]
+struct ClassLinkageInfo {
+    interface_slots: u32,
+    class_types: Vec<ClassTypeInfo>,
+    class_instances: Vec<ClassInstanceInfo>,
+    slots: Vec<SlotInfo>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct CbMappingInfo {
+    target: u16,
+    buffer: u16,
+    start: u16,
+    count: u16,
+}
+
+#[derive(Debug, Serialize)]
+struct SamplerMappingInfo {
+    target: u8,
+    sampler: u8,
+    resource: u8,
+}
+
+#[derive(Debug, Serialize)]
+struct RuntimeConstantInfo {
+    target: u16,
+    kind: u16,
+}
+
+#[derive(Debug, Serialize)]
+struct Level9Info {
+    version: String,
+    model: Option<String>,
+    program_offset: usize,
+    program_size: usize,
+    cb_mappings: Vec<CbMappingInfo>,
+    sampler_mappings: Vec<SamplerMappingInfo>,
+    runtime_constants: Vec<RuntimeConstantInfo>,
+    offset: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct GeometryInfo {
+    input_primitive: u32,
+    input_primitive_name: Option<String>,
+    output_topology: u32,
+    output_topology_name: Option<String>,
+    max_output_vertices: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct TessellationInfo {
+    control_points: u32,
+    output_primitive: u32,
+    output_primitive_name: Option<&'static str>,
+    partitioning: u32,
+    partitioning_name: Option<&'static str>,
+    domain: u32,
+    domain_name: Option<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+struct ChunkError {
+    chunk: usize,
+    offset: u64,
+    message: String,
+}
+
+/// Everything `info` says about a DXBC container: the container facts and reflection as
+/// complete as `ID3D11ShaderReflection` gives it.
+#[derive(Debug, Serialize)]
+pub struct Info<'a> {
+    summary: String,
+    size: usize,
+    declared_size: u32,
+    checksum: Checksum,
+    fxc: Fxc,
+    chunks: Vec<ChunkInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    program: Option<ProgramInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dxil: Option<DxilInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declarations: Option<DeclarationsInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    creator: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rdef: Option<RdefInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constant_buffers: Option<Vec<ConstantBufferInfo>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bound_resources: Option<Vec<BindingInfo>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_signature: Option<SignatureInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_signature: Option<SignatureInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch_constant_signature: Option<SignatureInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    required_features: Option<FeaturesInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    class_linkage: Option<ClassLinkageInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level9: Option<Level9Info>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    root_signature: Option<&'a RootSignature>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    geometry_shader: Option<GeometryInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tessellation: Option<TessellationInfo>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    chunk_errors: Vec<ChunkError>,
+}
 
 fn checksum_status(d: &Dxbc<'_>) -> &'static str {
     if d.checksum_ok() {
@@ -21,69 +380,18 @@ fn checksum_status(d: &Dxbc<'_>) -> &'static str {
     }
 }
 
-/// The text summary.
-pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
-    let f = &d.frame;
-    let _ = writeln!(s, "format:    DXBC container");
-    let _ = writeln!(s, "size:      {} bytes (declared {})", f.data.len(), f.header.total_size.get());
-    let stored = checksum::hex(&d.stored_checksum());
-    match checksum_status(d) {
-        "ok" => {
-            let _ = writeln!(s, "checksum:  ok ({stored})");
-        }
-        st => {
-            let _ = writeln!(
-                s,
-                "checksum:  {} (stored {stored}, computed {})",
-                if st == "bad" { "BAD" } else { "unsigned (all zero)" },
-                checksum::hex(&d.computed_checksum())
-            );
-        }
-    }
-    if let Some(p) = &d.program {
-        let _ = writeln!(s, "program:   {} ({}, {} tokens)", p.version_text(), p.chunk.fourcc, p.length);
-    } else if d.chunk(b"DXIL").is_some() {
-        let _ = writeln!(s, "program:   DXIL (not disassembled)");
-    }
-    if let Some(c) = d.creator() {
-        let _ = writeln!(s, "creator:   {c}");
-    }
-    if let Some(a) = &d.aon9 {
-        let _ = writeln!(s, "level 9:   D3D9 program of {} bytes", a.program.len());
-    }
-    let _ = writeln!(s, "chunks:    {}", f.chunks.len());
-    for (i, c) in f.chunks.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "  {:>2}  {:<6} offset 0x{:06x}  size {:>7}  {}",
-            i,
-            c.fourcc.name(),
-            c.offset,
-            c.data.len(),
-            chunk_description(&c.fourcc.0)
-        );
-    }
-    for (i, e) in &d.chunk_errors {
-        let _ = writeln!(s, "  chunk {i}: {e}");
-    }
-}
-
-fn type_json(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> Value {
+fn type_info(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> TypeInfo {
     // Bounded like the listing: shared struct types could otherwise expand exponentially.
     let n = ty.members.len();
-    let members: Vec<Value> = match budget.checked_sub(n) {
+    let members = match budget.checked_sub(n) {
         Some(left) if depth < 16 => {
             *budget = left;
             ty.members
                 .iter()
-                .map(|m| {
-                    let t = r.ty(m.ty).map(|t| type_json(r, t, depth + 1, budget)).unwrap_or(Value::Null);
-                    // Built by moving, not with json!{} (which would deep-copy `t`).
-                    let mut o = Map::new();
-                    o.insert("name".into(), Value::String(m.name.text().into_owned()));
-                    o.insert("offset".into(), m.start.into());
-                    o.insert("type".into(), t);
-                    Value::Object(o)
+                .map(|m| MemberInfo {
+                    name: m.name.text().into_owned(),
+                    offset: m.start,
+                    ty: r.ty(m.ty).map(|t| type_info(r, t, depth + 1, budget)),
                 })
                 .collect()
         }
@@ -97,281 +405,703 @@ fn type_json(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> V
     } else {
         super::listing::type_name(ty)
     };
-    let mut o = Map::new();
-    o.insert("name".into(), Value::String(name));
-    o.insert("class".into(), ty.class.into());
-    o.insert("class_name".into(), reflect::variable_class(u32::from(ty.class)).into());
-    o.insert("type".into(), ty.ty.into());
-    o.insert("type_name".into(), reflect::variable_type(u32::from(ty.ty)).into());
-    o.insert("rows".into(), ty.rows.into());
-    o.insert("columns".into(), ty.columns.into());
-    o.insert("elements".into(), ty.elements.into());
-    o.insert("members".into(), Value::Array(members));
-    o.insert("offset".into(), ty.offset.into());
-    Value::Object(o)
+    TypeInfo {
+        name,
+        class: ty.class,
+        class_name: reflect::variable_class(u32::from(ty.class)),
+        ty: ty.ty,
+        type_name: reflect::variable_type(u32::from(ty.ty)),
+        rows: ty.rows,
+        columns: ty.columns,
+        elements: ty.elements,
+        members,
+        offset: ty.offset,
+    }
 }
 
-fn signature_json(sig: &Signature<'_>) -> Value {
-    let elements: Vec<Value> = sig
-        .elements
-        .iter()
-        .map(|e| {
-            json!({
-                "semantic_name": e.name.text(),
-                "semantic_index": e.semantic_index,
-                "register": e.register,
-                "system_value": system_value_name(e.system_value).unwrap_or("unknown"),
-                "system_value_id": e.system_value,
-                "system_value_name": reflect::system_value(e.system_value),
-                "component_type": format_name(e.component_type, 0),
-                "component_type_name": reflect::component_type(e.component_type),
-                "mask": e.mask,
-                "read_write_mask": e.rw_mask,
-                "stream": e.stream,
-                "min_precision": e.min_precision,
-                "min_precision_name": reflect::min_precision(e.min_precision),
-                "offset": e.offset,
-            })
-        })
-        .collect();
-    json!({"kind": sig.kind, "elements": elements})
-}
-
-/// Reflection as complete as `ID3D11ShaderReflection` gives it, plus the container facts.
-pub fn info_json(d: &Dxbc<'_>) -> Value {
-    let f = &d.frame;
-    let chunks: Vec<Value> = f
+fn signature_info(sig: &Signature<'_>, d: &Dxbc<'_>) -> SignatureInfo {
+    // The chunk whose payload the signature was read from.
+    let chunk = d
+        .frame
         .chunks
         .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            json!({"index": i, "fourcc": c.fourcc.name(), "offset": c.offset, "size": c.data.len(),
-                   "description": chunk_description(&c.fourcc.0)})
+        .find(|c| c.data_offset() == sig.offset)
+        .map(|c| c.fourcc.name())
+        .unwrap_or_default();
+    let elements = sig
+        .elements
+        .iter()
+        .map(|e| ElementInfo {
+            semantic_name: e.name.text().into_owned(),
+            semantic_index: e.semantic_index,
+            register: e.register,
+            system_value: system_value_name(e.system_value).unwrap_or("unknown"),
+            system_value_id: e.system_value,
+            system_value_name: reflect::system_value(e.system_value),
+            component_type: format_name(e.component_type, 0),
+            component_type_name: reflect::component_type(e.component_type),
+            mask: e.mask,
+            read_write_mask: e.rw_mask,
+            stream: e.stream,
+            min_precision: e.min_precision,
+            min_precision_name: reflect::min_precision(e.min_precision),
+            offset: e.offset,
         })
         .collect();
-    let mut v = json!({
-        "format": "dxbc",
-        "summary": summary(d),
-        "size": f.data.len(),
-        "declared_size": f.header.total_size.get(),
-        "checksum": {
-            "status": checksum_status(d),
-            "stored": checksum::hex(&d.stored_checksum()),
-            "computed": checksum::hex(&d.computed_checksum()),
-        },
-        "chunks": chunks,
-    });
-    let Some(obj) = v.as_object_mut() else { return v };
-    let (generation, source) = d.generation();
-    obj.insert("fxc_generation".into(), json!({"generation": generation, "source": source}));
-    if let Some(p) = &d.program {
-        obj.insert(
-            "program".into(),
-            json!({"version": p.version_text(), "stage": p.stage, "major": p.major, "minor": p.minor,
-                   "chunk": p.chunk.fourcc.name(), "tokens": p.length}),
-        );
-        if let Some(decl) = super::program::declarations(p) {
-            let temps: u32 = decl.phases.iter().map(|ph| ph.temps).max().unwrap_or(0);
-            obj.insert(
-                "declarations".into(),
-                json!({
-                    "global_flags": decl.global_flags,
-                    "temp_registers": temps,
-                    "thread_group": decl.thread_group,
-                    "gs_input_primitive": decl.gs_input_primitive,
-                    "gs_output_topology": decl.gs_output_topology,
-                    "gs_max_output_vertices": decl.gs_max_output_vertices,
-                    "gs_instances": decl.gs_instances,
-                    "gs_streams": decl.streams,
-                    "input_control_points": decl.input_control_points,
-                    "output_control_points": decl.output_control_points,
-                    "tessellator_domain": decl.tess_domain,
-                    "tessellator_partitioning": decl.tess_partitioning,
-                    "tessellator_output_primitive": decl.tess_output_primitive,
-                    "hs_max_tessfactor": decl.hs_max_tessfactor,
-                    "immediate_constant_buffer_rows": decl.icb_rows,
-                    "function_bodies": decl.function_bodies.len(),
-                    "function_tables": decl.function_tables.len(),
-                    "interfaces": decl.interfaces.len(),
-                }),
-            );
+    SignatureInfo { kind: sig.kind, chunk, offset: sig.offset, elements }
+}
+
+impl<'a> Info<'a> {
+    /// Gather what `info` says about `d`.
+    pub fn new(d: &'a Dxbc<'_>) -> Self {
+        let f = &d.frame;
+        let (generation, source) = d.generation();
+        let mut info = Info {
+            summary: summary(d),
+            size: f.data.len(),
+            declared_size: f.header.total_size.get(),
+            checksum: Checksum {
+                status: checksum_status(d),
+                stored: checksum::hex(&d.stored_checksum()),
+                computed: checksum::hex(&d.computed_checksum()),
+            },
+            fxc: Fxc { generation, source },
+            chunks: f
+                .chunks
+                .iter()
+                .enumerate()
+                .map(|(index, c)| ChunkInfo {
+                    index,
+                    fourcc: c.fourcc.name(),
+                    offset: c.offset,
+                    data_offset: c.data_offset(),
+                    size: c.data.len(),
+                    description: chunk_description(&c.fourcc.0),
+                })
+                .collect(),
+            program: d.program.map(|p| ProgramInfo {
+                chunk: p.chunk.fourcc.name(),
+                stage: p.stage,
+                model: p.version_text(),
+                major: p.major,
+                minor: p.minor,
+                tokens: p.length,
+                offset: p.chunk.data_offset(),
+                size: p.chunk.data.len(),
+            }),
+            dxil: d.dxil.as_ref().map(DxilInfo::new),
+            declarations: None,
+            creator: d.creator(),
+            rdef: None,
+            constant_buffers: None,
+            bound_resources: None,
+            input_signature: d.input.as_ref().map(|s| signature_info(s, d)),
+            output_signature: d.output.as_ref().map(|s| signature_info(s, d)),
+            patch_constant_signature: d.patch_constant.as_ref().map(|s| signature_info(s, d)),
+            stats: None,
+            required_features: d.sfi0.as_ref().map(|sf| FeaturesInfo {
+                flags: sf.flags,
+                names: sf.names(),
+                offset: sf.offset,
+            }),
+            class_linkage: None,
+            level9: None,
+            root_signature: d.root_signature.as_ref(),
+            geometry_shader: None,
+            tessellation: None,
+            chunk_errors: d
+                .chunk_errors
+                .iter()
+                .map(|(i, e)| ChunkError { chunk: *i, offset: e.offset(), message: e.to_string() })
+                .collect(),
+        };
+        if let Some(decl) = d.program.as_ref().and_then(super::program::declarations) {
+            info.declarations = Some(DeclarationsInfo {
+                global_flags: decl.global_flags,
+                temp_registers: decl.phases.iter().map(|ph| ph.temps).max().unwrap_or(0),
+                thread_group: decl.thread_group,
+                gs_input_primitive: decl.gs_input_primitive,
+                gs_output_topology: decl.gs_output_topology,
+                gs_max_output_vertices: decl.gs_max_output_vertices,
+                gs_instances: decl.gs_instances,
+                gs_streams: decl.streams.clone(),
+                input_control_points: decl.input_control_points,
+                output_control_points: decl.output_control_points,
+                tessellator_domain: decl.tess_domain,
+                tessellator_partitioning: decl.tess_partitioning,
+                tessellator_output_primitive: decl.tess_output_primitive,
+                hs_max_tessfactor: decl.hs_max_tessfactor,
+                immediate_constant_buffer_rows: decl.icb_rows,
+                function_bodies: decl.function_bodies.len(),
+                function_tables: decl.function_tables.len(),
+                interfaces: decl.interfaces.len(),
+            });
         }
+        if let Some(r) = &d.rdef {
+            info.reflection(r);
+        }
+        if let Some(st) = &d.stat {
+            let mut m = Map::new();
+            for (i, w) in st.words.iter().enumerate() {
+                let name = STAT_FIELDS.get(i).map(|s| s.to_string()).unwrap_or_else(|| format!("word_{i}"));
+                m.insert(name, w.into());
+            }
+            info.stats = Some(m);
+        }
+        if let Some(i) = &d.ifce {
+            info.class_linkage = Some(ClassLinkageInfo {
+                interface_slots: i.slot_count,
+                class_types: i
+                    .class_types
+                    .iter()
+                    .map(|t| ClassTypeInfo {
+                        name: t.name.text().into_owned(),
+                        id: t.id,
+                        cb_stride: t.cb_stride,
+                        texture: t.texture,
+                        sampler: t.sampler,
+                    })
+                    .collect(),
+                class_instances: i
+                    .class_instances
+                    .iter()
+                    .map(|c| ClassInstanceInfo {
+                        name: c.name.text().into_owned(),
+                        ty: c.ty,
+                        cb: c.cb,
+                        cb_offset: c.cb_offset,
+                        texture: c.texture,
+                        sampler: c.sampler,
+                    })
+                    .collect(),
+                slots: i
+                    .slots
+                    .iter()
+                    .map(|s| SlotInfo {
+                        span: s.span,
+                        type_ids: s.type_ids.clone(),
+                        table_ids: s.table_ids.clone(),
+                    })
+                    .collect(),
+                offset: i.offset,
+            });
+        }
+        if let Some(a) = &d.aon9 {
+            info.level9 = Some(Level9Info {
+                version: format!("0x{:08x}", a.version),
+                model: crate::detect::d3d9_version(&a.version.to_le_bytes())
+                    .map(|(kind, major, minor)| format!("{kind}s_{major}_{minor}")),
+                program_offset: a.program_position(),
+                program_size: a.program.len(),
+                cb_mappings: a
+                    .cb_mappings
+                    .iter()
+                    .map(|m| CbMappingInfo {
+                        target: m.target,
+                        buffer: m.buffer,
+                        start: m.start,
+                        count: m.count,
+                    })
+                    .collect(),
+                sampler_mappings: a
+                    .sampler_mappings
+                    .iter()
+                    .map(|m| SamplerMappingInfo {
+                        target: m.target,
+                        sampler: m.sampler,
+                        resource: m.resource,
+                    })
+                    .collect(),
+                runtime_constants: a
+                    .runtime_constants
+                    .iter()
+                    .map(|c| RuntimeConstantInfo { target: c.target, kind: c.kind })
+                    .collect(),
+                offset: a.offset,
+            });
+        }
+        if let (Some(st), Some(p)) = (&d.stat, &d.program) {
+            match p.stage {
+                Stage::Geometry => {
+                    info.geometry_shader = Some(GeometryInfo {
+                        input_primitive: st.get(23),
+                        input_primitive_name: reflect::primitive(st.get(23)),
+                        output_topology: st.get(24),
+                        output_topology_name: reflect::topology(st.get(24)),
+                        max_output_vertices: st.get(25),
+                    });
+                }
+                Stage::Hull | Stage::Domain => {
+                    info.tessellation = Some(TessellationInfo {
+                        control_points: st.get(30),
+                        output_primitive: st.get(31),
+                        output_primitive_name: reflect::tessellator_output_primitive(st.get(31)),
+                        partitioning: st.get(32),
+                        partitioning_name: reflect::tessellator_partitioning(st.get(32)),
+                        domain: st.get(33),
+                        domain_name: reflect::tessellator_domain(st.get(33)),
+                    });
+                }
+                _ => {}
+            }
+        }
+        info
     }
-    if let Some(r) = &d.rdef {
+
+    /// The RDEF parts: constant buffers, their variables and types, bindings.
+    fn reflection(&mut self, r: &Rdef<'_>) {
         let mut budget = super::listing::type_budget(r);
-        let cbs: Vec<Value> = r
+        let cbs = r
             .constant_buffers
             .iter()
             .map(|cb| {
-                let vars: Vec<Value> = cb
+                let variables = cb
                     .variables
                     .iter()
-                    .map(|v| {
-                        let ty = r.ty(v.ty).map(|t| type_json(r, t, 0, &mut budget)).unwrap_or(Value::Null);
-                        let default: Option<Vec<u32>> = v.default.map(|b| {
+                    .map(|v| VariableInfo {
+                        name: v.name.text().into_owned(),
+                        start_offset: v.start,
+                        size: v.size,
+                        flags: v.flags,
+                        flag_names: flag_names(v.flags, &reflect::VARIABLE_FLAGS),
+                        used: v.used(),
+                        default_value: v.default.map(|b| {
                             b.chunks_exact(4)
                                 .filter_map(|w| <[u8; 4]>::try_from(w).ok())
                                 .map(u32::from_le_bytes)
                                 .collect()
-                        });
-                        let mut o = json!({"name": v.name.text(), "start_offset": v.start, "size": v.size,
-                               "flags": v.flags, "flag_names": flag_names(v.flags, &reflect::VARIABLE_FLAGS), "used": v.used(), "default_value": default,
-                               "texture_sampler": v.texture_sampler, "offset": v.offset});
-                        if let Some(m) = o.as_object_mut() {
-                            m.insert("type".into(), ty);
-                        }
-                        o
+                        }),
+                        texture_sampler: v.texture_sampler,
+                        offset: v.offset,
+                        ty: r.ty(v.ty).map(|t| type_info(r, t, 0, &mut budget)),
                     })
                     .collect();
-                let mut o = json!({"name": cb.name.text(), "type": cb.kind, "type_name": reflect::cbuffer_type(cb.kind), "size": cb.size,
-                       "flags": cb.flags, "flag_names": flag_names(cb.flags, &reflect::CBUFFER_FLAGS),
-                       "offset": cb.offset});
-                if let Some(m) = o.as_object_mut() {
-                    m.insert("variables".into(), Value::Array(vars));
+                ConstantBufferInfo {
+                    name: cb.name.text().into_owned(),
+                    kind: cb.kind,
+                    type_name: reflect::cbuffer_type(cb.kind),
+                    size: cb.size,
+                    flags: cb.flags,
+                    flag_names: flag_names(cb.flags, &reflect::CBUFFER_FLAGS),
+                    offset: cb.offset,
+                    variables,
                 }
-                o
             })
             .collect();
-        let binds: Vec<Value> = r
+        let binds = r
             .bindings
             .iter()
-            .map(|b| {
-                json!({"name": b.name.text(), "input_type": b.input_type,
-                       "input_type_name": reflect::input_type(b.input_type), "return_type": b.return_type,
-                       "return_type_name": reflect::return_type(b.return_type), "dimension": b.dimension,
-                       "dimension_name": reflect::dimension(b.dimension), "num_samples": b.samples,
-                       "bind_point": b.bind_point, "bind_count": b.bind_count, "flags": b.flags,
-                       "flag_names": flag_names(b.flags, &reflect::INPUT_FLAGS),
-                       "space": b.space_id.map(|s| s[0]), "id": b.space_id.map(|s| s[1]), "offset": b.offset})
+            .map(|b| BindingInfo {
+                name: b.name.text().into_owned(),
+                input_type: b.input_type,
+                input_type_name: reflect::input_type(b.input_type),
+                return_type: b.return_type,
+                return_type_name: reflect::return_type(b.return_type),
+                dimension: b.dimension,
+                dimension_name: reflect::dimension(b.dimension),
+                num_samples: b.samples,
+                bind_point: b.bind_point,
+                bind_count: b.bind_count,
+                flags: b.flags,
+                flag_names: flag_names(b.flags, &reflect::INPUT_FLAGS),
+                space: b.space_id.map(|s| s[0]),
+                id: b.space_id.map(|s| s[1]),
+                offset: b.offset,
             })
             .collect();
-        obj.insert("creator".into(), json!(r.creator.text()));
-        obj.insert(
-            "rdef".into(),
-            json!({"target": format!("{}.{}", r.major, r.minor), "program_type": r.program_type,
-                   "compile_flags": r.flags, "layout": if r.rd11.is_some() { "RD11" } else { "SM4" }}),
-        );
-        obj.insert("constant_buffers".into(), Value::Array(cbs));
-        obj.insert("bound_resources".into(), Value::Array(binds));
+        self.rdef = Some(RdefInfo {
+            target: format!("{}.{}", r.major, r.minor),
+            program_type: r.program_type,
+            compile_flags: r.flags,
+            layout: if r.rd11.is_some() { "RD11" } else { "SM4" },
+            offset: r.offset,
+        });
+        self.constant_buffers = Some(cbs);
+        self.bound_resources = Some(binds);
     }
-    for (key, sig) in [
-        ("input_signature", &d.input),
-        ("output_signature", &d.output),
-        ("patch_constant_signature", &d.patch_constant),
-    ] {
-        if let Some(s) = sig {
-            obj.insert(key.into(), signature_json(s));
+
+    /// The same facts as text, for people.
+    pub fn write_text(&self, s: &mut String) {
+        let _ = self.text(s);
+    }
+
+    fn text(&self, s: &mut String) -> std::fmt::Result {
+        writeln!(s, "format:    DXBC container")?;
+        writeln!(s, "size:      {} bytes (declared {})", self.size, self.declared_size)?;
+        let c = &self.checksum;
+        match c.status {
+            "ok" => writeln!(s, "checksum:  ok ({})", c.stored)?,
+            "unsigned" => writeln!(s, "checksum:  unsigned (all zero; computed {})", c.computed)?,
+            _ => writeln!(s, "checksum:  BAD (stored {}, computed {})", c.stored, c.computed)?,
         }
-    }
-    if let Some(st) = &d.stat {
-        let mut m = serde_json::Map::new();
-        for (i, w) in st.words.iter().enumerate() {
-            let name = STAT_FIELDS.get(i).map(|s| s.to_string()).unwrap_or_else(|| format!("word_{i}"));
-            m.insert(name, json!(w));
+        if let Some(p) = &self.program {
+            writeln!(
+                s,
+                "program:   {} ({} shader) in {}: {} tokens at 0x{:x}, {} bytes",
+                p.model,
+                p.stage.name(),
+                p.chunk,
+                p.tokens,
+                p.offset,
+                p.size
+            )?;
         }
-        obj.insert("stats".into(), Value::Object(m));
+        if let Some(x) = &self.dxil {
+            writeln!(
+                s,
+                "program:   DXIL {} ({} shader) in {}: program header at 0x{:x}, {} dwords",
+                x.model, x.stage, x.chunk, x.offset, x.size_in_dwords
+            )?;
+            writeln!(
+                s,
+                "           DXIL version {}, bitcode header at 0x{:x}; bitcode at 0x{:x} (header + {}), {} bytes (part `bitcode`)",
+                x.dxil_version,
+                x.bitcode_header_offset,
+                x.bitcode_offset,
+                x.bitcode_offset_field,
+                x.bitcode_size
+            )?;
+        }
+        if let Some(c) = &self.creator {
+            writeln!(s, "creator:   {c}")?;
+        }
+        writeln!(s, "fxc:       {} ({})", self.fxc.generation.name(), source_text(&self.fxc.source))?;
+        if let Some(r) = &self.rdef {
+            writeln!(
+                s,
+                "RDEF:      target {}, program type 0x{:04x}, compile flags 0x{:x}, {} layout, at 0x{:x}",
+                r.target, r.program_type, r.compile_flags, r.layout, r.offset
+            )?;
+        }
+        if let Some(d) = &self.declarations {
+            declarations_text(d, s)?;
+        }
+        if let Some(f) = &self.required_features {
+            let names: Vec<String> = FEATURE_FLAGS
+                .iter()
+                .filter(|x| f.flags & x.0 != 0)
+                .map(|x| x.2.to_string())
+                .chain(
+                    (0..64)
+                        .filter(|b| {
+                            f.flags & (1u64 << b) != 0 && !FEATURE_FLAGS.iter().any(|x| x.0 == 1u64 << b)
+                        })
+                        .map(|b| format!("bit {b}")),
+                )
+                .collect();
+            let list = if names.is_empty() { "none".to_string() } else { names.join("; ") };
+            writeln!(s, "features:  0x{:x} at 0x{:x}: {list}", f.flags, f.offset)?;
+        }
+        if let Some(g) = &self.geometry_shader {
+            writeln!(
+                s,
+                "geometry:  input {}, output {}, at most {} vertices",
+                g.input_primitive_name.as_deref().unwrap_or("unknown"),
+                g.output_topology_name.as_deref().unwrap_or("unknown"),
+                g.max_output_vertices
+            )?;
+        }
+        if let Some(t) = &self.tessellation {
+            writeln!(
+                s,
+                "tessellation: {} control points, domain {}, partitioning {}, output {}",
+                t.control_points,
+                t.domain_name.unwrap_or("unknown"),
+                t.partitioning_name.unwrap_or("unknown"),
+                t.output_primitive_name.unwrap_or("unknown")
+            )?;
+        }
+        if let Some(l) = &self.level9 {
+            writeln!(
+                s,
+                "level 9:   {} program ({}) at 0x{:x}, {} bytes; {} constant buffer, {} sampler, {} runtime constant mappings",
+                l.model.as_deref().unwrap_or("D3D9"),
+                l.version,
+                l.program_offset,
+                l.program_size,
+                l.cb_mappings.len(),
+                l.sampler_mappings.len(),
+                l.runtime_constants.len()
+            )?;
+        }
+        let n = self.chunks.len();
+        writeln!(s, "chunks:    {n} {}", if n == 1 { "chunk" } else { "chunks" })?;
+        for c in &self.chunks {
+            writeln!(
+                s,
+                "  {:>2}  {:<6} header 0x{:06x}  data 0x{:06x}  size {:>7}  {}",
+                c.index, c.fourcc, c.offset, c.data_offset, c.size, c.description
+            )?;
+        }
+        for sig in [&self.patch_constant_signature, &self.input_signature, &self.output_signature]
+            .into_iter()
+            .flatten()
+        {
+            signature_text(sig, s)?;
+        }
+        if let Some(cbs) = &self.constant_buffers {
+            constant_buffers_text(cbs, s)?;
+        }
+        if let Some(b) = &self.bound_resources {
+            bindings_text(b, s)?;
+        }
+        if let Some(cl) = &self.class_linkage {
+            writeln!(
+                s,
+                "class linkage at 0x{:x}: {} interface slots, {} class types, {} class instances",
+                cl.offset,
+                cl.interface_slots,
+                cl.class_types.len(),
+                cl.class_instances.len()
+            )?;
+        }
+        if let Some(rs) = self.root_signature {
+            writeln!(
+                s,
+                "root signature at 0x{:x}: version 1.{}, flags 0x{:x}, {} parameters, {} static samplers",
+                rs.offset,
+                rs.version.saturating_sub(1),
+                rs.flags,
+                rs.parameters.len(),
+                rs.static_samplers.len()
+            )?;
+        }
+        if let Some(st) = &self.stats {
+            let set: Vec<String> = st
+                .iter()
+                .filter(|(_, v)| v.as_u64().is_some_and(|v| v != 0))
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            writeln!(
+                s,
+                "statistics: {}",
+                if set.is_empty() { "all zero".to_string() } else { set.join(", ") }
+            )?;
+        }
+        for e in &self.chunk_errors {
+            writeln!(s, "error in chunk {}: {}", e.chunk, e.message)?;
+        }
+        Ok(())
     }
-    if let Some(sf) = &d.sfi0 {
-        obj.insert("required_features".into(), json!({"flags": sf.flags, "names": sf.names()}));
+}
+
+fn source_text(source: &GenerationSource) -> &'static str {
+    match source {
+        GenerationSource::RdefCreator => "from the RDEF creator",
+        GenerationSource::Aon9Creator => "from the creator in the Aon9 program",
+        GenerationSource::ShaderModel => "shader model 5.1 needs fxc 10",
+        GenerationSource::Default => "nothing in the file tells; the default",
+        GenerationSource::Option => "given with --fxc",
     }
-    if let Some(i) = &d.ifce {
-        let types: Vec<Value> = i
-            .class_types
-            .iter()
-            .map(|t| json!({"name": t.name.text(), "id": t.id, "cb_stride": t.cb_stride, "texture": t.texture, "sampler": t.sampler}))
-            .collect();
-        let inst: Vec<Value> = i
-            .class_instances
-            .iter()
-            .map(|c| json!({"name": c.name.text(), "type": c.ty, "cb": c.cb, "cb_offset": c.cb_offset, "texture": c.texture, "sampler": c.sampler}))
-            .collect();
-        let slots: Vec<Value> = i
-            .slots
-            .iter()
-            .map(|s| json!({"span": s.span, "type_ids": s.type_ids, "table_ids": s.table_ids}))
-            .collect();
-        obj.insert(
-            "class_linkage".into(),
-            json!({"interface_slots": i.slot_count, "class_types": types, "class_instances": inst, "slots": slots}),
-        );
+}
+
+fn declarations_text(d: &DeclarationsInfo, s: &mut String) -> std::fmt::Result {
+    if let Some([x, y, z]) = d.thread_group {
+        writeln!(s, "thread group: {x}, {y}, {z}")?;
     }
-    if let Some(a) = &d.aon9 {
-        let cbm: Vec<Value> = a
-            .cb_mappings
-            .iter()
-            .map(|m| json!({"target": m.target, "buffer": m.buffer, "start": m.start, "count": m.count}))
-            .collect();
-        let sm: Vec<Value> = a
-            .sampler_mappings
-            .iter()
-            .map(|m| json!({"target": m.target, "sampler": m.sampler, "resource": m.resource}))
-            .collect();
-        let rc: Vec<Value> =
-            a.runtime_constants.iter().map(|c| json!({"target": c.target, "kind": c.kind})).collect();
-        obj.insert(
-            "level9".into(),
-            json!({"version": format!("0x{:08x}", a.version), "program_offset": a.program_position(),
-                   "program_size": a.program.len(), "cb_mappings": cbm, "sampler_mappings": sm, "runtime_constants": rc}),
-        );
+    writeln!(s, "temp registers: {}", d.temp_registers)?;
+    if d.global_flags != 0 {
+        writeln!(s, "global flags: 0x{:x}", d.global_flags)?;
     }
-    if let Some(rs) = &d.root_signature {
-        obj.insert("root_signature".into(), serde_json::to_value(rs).unwrap_or(Value::Null));
+    let opt = |v: Option<u32>| v.map(|v| v.to_string());
+    let gs: Vec<String> = [
+        ("input primitive", opt(d.gs_input_primitive)),
+        ("output topology", opt(d.gs_output_topology)),
+        ("max output vertices", opt(d.gs_max_output_vertices)),
+        ("instances", opt(d.gs_instances)),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| format!("{k} {v}")))
+    .collect();
+    if !gs.is_empty() {
+        writeln!(s, "geometry declarations: {}", gs.join(", "))?;
     }
-    if let (Some(st), Some(p)) = (&d.stat, &d.program) {
-        match p.stage {
-            Stage::Geometry => {
-                obj.insert(
-                    "geometry_shader".into(),
-                    json!({"input_primitive": st.get(23), "input_primitive_name": reflect::primitive(st.get(23)),
-                           "output_topology": st.get(24), "output_topology_name": reflect::topology(st.get(24)),
-                           "max_output_vertices": st.get(25)}),
-                );
+    let hs: Vec<String> = [
+        ("input control points", opt(d.input_control_points)),
+        ("output control points", opt(d.output_control_points)),
+        ("domain", opt(d.tessellator_domain)),
+        ("partitioning", opt(d.tessellator_partitioning)),
+        ("output primitive", opt(d.tessellator_output_primitive)),
+        ("max tessfactor", d.hs_max_tessfactor.map(|f| f.to_string())),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| format!("{k} {v}")))
+    .collect();
+    if !hs.is_empty() {
+        writeln!(s, "tessellation declarations: {}", hs.join(", "))?;
+    }
+    if let Some(rows) = d.immediate_constant_buffer_rows {
+        writeln!(s, "immediate constant buffer: {rows} rows")?;
+    }
+    if d.function_bodies + d.function_tables + d.interfaces > 0 {
+        writeln!(
+            s,
+            "interfaces: {} function bodies, {} function tables, {} interfaces",
+            d.function_bodies, d.function_tables, d.interfaces
+        )?;
+    }
+    Ok(())
+}
+
+fn signature_text(sig: &SignatureInfo, s: &mut String) -> std::fmt::Result {
+    let title = match sig.kind {
+        SignatureKind::Input => "input signature",
+        SignatureKind::Output => "output signature",
+        SignatureKind::PatchConstant => "patch constant signature",
+    };
+    let n = sig.elements.len();
+    let word = if n == 1 { "element" } else { "elements" };
+    writeln!(s, "{title} ({}, data at 0x{:x}): {n} {word}", sig.chunk, sig.offset)?;
+    if sig.elements.is_empty() {
+        return Ok(());
+    }
+    writeln!(s, "  Name                 Index   Mask Register SysValue  Format ReadWrite Stream")?;
+    for e in &sig.elements {
+        writeln!(
+            s,
+            "  {:<20} {:>5}   {} {:>8} {:>8} {:>7}      {} {:>6}",
+            e.semantic_name,
+            e.semantic_index,
+            mask_text(e.mask),
+            e.register,
+            e.system_value,
+            if e.min_precision != 0 { format_name(0, e.min_precision) } else { e.component_type },
+            mask_text(e.read_write_mask),
+            e.stream
+        )?;
+    }
+    Ok(())
+}
+
+fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut String) -> std::fmt::Result {
+    writeln!(s, "constant buffers: {}", cbs.len())?;
+    for cb in cbs {
+        writeln!(
+            s,
+            "  {} {} at 0x{:x}: {} bytes, {} {}{}",
+            cb.type_name.unwrap_or("D3D_CT_?"),
+            cb.name,
+            cb.offset,
+            cb.size,
+            cb.variables.len(),
+            if cb.variables.len() == 1 { "variable" } else { "variables" },
+            if cb.flag_names.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", cb.flag_names.join(" | "))
             }
-            Stage::Hull | Stage::Domain => {
-                obj.insert(
-                    "tessellation".into(),
-                    json!({"control_points": st.get(30), "output_primitive": st.get(31),
-                           "output_primitive_name": reflect::tessellator_output_primitive(st.get(31)),
-                           "partitioning": st.get(32),
-                           "partitioning_name": reflect::tessellator_partitioning(st.get(32)),
-                           "domain": st.get(33), "domain_name": reflect::tessellator_domain(st.get(33))}),
-                );
-            }
-            _ => {}
+        )?;
+        for v in &cb.variables {
+            let ty = v.ty.as_ref().map(|t| t.name.as_str()).unwrap_or("?");
+            let array = match v.ty.as_ref().map(|t| t.elements) {
+                Some(n) if n > 0 => format!("[{n}]"),
+                _ => String::new(),
+            };
+            writeln!(
+                s,
+                "    {ty} {}{array}; offset {}, size {}{}",
+                v.name,
+                v.start_offset,
+                v.size,
+                if v.used { "" } else { ", unused" }
+            )?;
         }
     }
-    if !d.chunk_errors.is_empty() {
-        let errs: Vec<Value> = d
-            .chunk_errors
-            .iter()
-            .map(|(i, e)| json!({"chunk": i, "offset": e.offset(), "message": e.to_string()}))
-            .collect();
-        obj.insert("chunk_errors".into(), Value::Array(errs));
+    Ok(())
+}
+
+fn bindings_text(b: &[BindingInfo], s: &mut String) -> std::fmt::Result {
+    writeln!(s, "bound resources: {}", b.len())?;
+    for r in b {
+        let space = r.space.map(|sp| format!(", space {sp}")).unwrap_or_default();
+        writeln!(
+            s,
+            "  {}: {}, {}, {}, bind point {}, count {}{space}",
+            r.name,
+            r.input_type_name.unwrap_or("D3D_SIT_?"),
+            r.return_type_name.unwrap_or("no return type"),
+            r.dimension_name.unwrap_or("D3D_SRV_DIMENSION_?"),
+            r.bind_point,
+            r.bind_count
+        )?;
     }
-    v
+    Ok(())
+}
+
+/// The text summary.
+pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
+    Info::new(d).write_text(s);
+}
+
+/// The JSON summary.
+pub fn info_json(d: &Dxbc<'_>) -> Value {
+    serde_json::to_value(Info::new(d)).unwrap_or(Value::Null)
 }
 
 fn summary(d: &Dxbc<'_>) -> String {
-    let prog = match &d.program {
-        Some(p) => p.version_text(),
-        None if d.chunk(b"DXIL").is_some() => "DXIL".to_string(),
-        None => "no program".to_string(),
+    let prog = match (&d.program, &d.dxil) {
+        (Some(p), _) => p.version_text(),
+        (None, Some(x)) => format!("DXIL {}", x.model()),
+        (None, None) if d.chunk(b"DXIL").is_some() => "DXIL".to_string(),
+        _ => "no program".to_string(),
     };
     let tags: Vec<String> = d.frame.chunks.iter().map(|c| c.fourcc.name()).collect();
-    format!("{prog}, {} chunks ({}), checksum {}", tags.len(), tags.join(","), checksum_status(d))
+    let n = tags.len();
+    let word = if n == 1 { "chunk" } else { "chunks" };
+    format!("{prog}, {n} {word} ({}), checksum {}", tags.join(","), checksum_status(d))
 }
 
-/// `disasm --json`: the listing text with the facts that chose its form.
-pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Value> {
-    let mut p = crate::print::TextBuf::default();
-    super::listing::write_listing(d, &super::listing::ListingOptions::from_disasm(opts), &mut p)?;
+/// `disasm --json`: the program (SM4/5, the Aon9 D3D9 program, or DXIL's header) with its
+/// instruction records, and the fxc generation that chose the listing's form.
+pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
+    let mut text = crate::print::TextBuf::default();
+    let lopts = super::listing::ListingOptions::from_disasm(opts);
+    super::listing::write_listing(d, &lopts, &mut text)?;
+    let listing = text.into_string();
     let (generation, source) = match opts.dxbc.generation {
-        Some(g) => (g, super::GenerationSource::Option),
+        Some(g) => (g, GenerationSource::Option),
         None => d.generation(),
     };
-    let program = d.program.map(
-        |p| json!({"version": p.version_text(), "offset": p.chunk.data_offset(), "size": p.chunk.data.len()}),
-    );
-    Ok(json!({"format": "dxbc", "fxc_generation": generation, "generation_source": source,
-              "program": program, "listing": p.into_string()}))
+    let mut programs = Vec::new();
+    if let Some(p) = &d.program {
+        let program = super::program::decode(p)?;
+        let style = super::program::sm4_style(generation, opts.dxbc.legacy_crt, false);
+        let instructions = crate::isa::sm4::records(&program, &style)?;
+        let mut j = JsonProgram::new(
+            p.chunk.fourcc.name(),
+            "sm4",
+            p.chunk.data_offset() as u64,
+            p.chunk.data.len() as u64,
+        )
+        .with_stage(Some(p.stage), Some(p.version_text()));
+        j.instructions = instructions;
+        programs.push(j);
+    }
+    if let Some(a) = &d.aon9 {
+        let at = a.program_position() as u64;
+        if let Ok(program) = crate::isa::d3d9::Program::parse(a.program, at) {
+            let stage = match program.version.kind {
+                crate::isa::d3d9::ShaderKind::Vertex => Stage::Vertex,
+                crate::isa::d3d9::ShaderKind::Pixel => Stage::Pixel,
+            };
+            let mut j = JsonProgram::new("Aon9", "d3d9", at, a.program.len() as u64)
+                .with_stage(Some(stage), Some(program.version.name().to_string()));
+            j.instructions = crate::isa::d3d9::records(&program);
+            programs.push(j);
+        }
+    }
+    if let Some(x) = &d.dxil {
+        let mut j =
+            JsonProgram::new(x.chunk.fourcc.name(), "dxil", x.position() as u64, x.chunk.data.len() as u64);
+        j.stage = Some(x.kind.name());
+        j.model = Some(x.model());
+        programs.push(
+            j.with_extra("dxil_version", x.dxil_version_text())
+                .with_extra("bitcode_offset", x.bitcode_position())
+                .with_extra("bitcode_size", x.bitcode_size),
+        );
+    }
+    let mut extra = Map::new();
+    extra.insert("fxc".into(), serde_json::to_value(Fxc { generation, source }).unwrap_or(Value::Null));
+    Ok(Disasm { listing, programs, extra })
 }

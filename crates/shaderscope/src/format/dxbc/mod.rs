@@ -19,8 +19,9 @@
 //! | IFCE | [`chunks::Ifce`] (class types, instances, interface slots) |
 //! | Aon9 | [`chunks::Aon9`] (register mappings and the embedded D3D9 program) |
 //! | RTS0 | [`chunks::RootSignature`] (root signature 1.0 and 1.1) |
+//! | DXIL, ILDB | [`dxil::DxilProgram`]: DXC's program header (stage, shader model, DXIL version) and where the LLVM bitcode is; the bitcode is the part `bitcode` |
 //!
-//! Every other chunk (SDBG, SPDB, ILDB, ILDN, DXIL, HASH, PSV0, RDAT, PRIV, …) is kept as
+//! Every other chunk (SDBG, SPDB, ILDN, HASH, PSV0, RDAT, PRIV, …) is kept as
 //! bytes: listed, extractable, written back unchanged.
 //!
 //! A chunk that fails to parse does not make the container fail: its error is kept
@@ -61,6 +62,7 @@ mod annotate;
 pub mod checksum;
 pub mod chunks;
 mod container;
+pub mod dxil;
 mod json;
 pub mod listing;
 // `program::print` (into a `TextBuf`) is no longer called: the listing goes through one printer.
@@ -195,6 +197,9 @@ pub struct Dxbc<'a> {
     pub aon9: Option<chunks::Aon9<'a>>,
     /// RTS0.
     pub root_signature: Option<chunks::RootSignature>,
+    /// The DXIL program header of a DXC container (the `DXIL` chunk, or `ILDB` when there is
+    /// no `DXIL`).
+    pub dxil: Option<dxil::DxilProgram<'a>>,
     /// Modelled chunks that failed to parse: (chunk index, error).
     pub chunk_errors: Vec<(usize, Error)>,
 }
@@ -249,6 +254,7 @@ impl<'a> Dxbc<'a> {
             ifce: None,
             aon9: None,
             root_signature: None,
+            dxil: None,
             chunk_errors: Vec::new(),
         }
     }
@@ -296,6 +302,15 @@ impl<'a> Dxbc<'a> {
                 b"Aon9" if d.aon9.is_none() => chunks::Aon9::parse(c.data, base).map(|v| d.aon9 = Some(v)),
                 b"RTS0" if d.root_signature.is_none() => {
                     chunks::RootSignature::parse(c.data, base).map(|v| d.root_signature = Some(v))
+                }
+                // DXIL is the program; ILDB (the same with debug information) stands in for it
+                // only in a container without one.
+                b"DXIL" | b"ILDB" if d.dxil.is_none_or(|p| &p.chunk.fourcc.0 == b"ILDB") => {
+                    dxil::DxilProgram::parse(*c).map(|v| {
+                        if d.dxil.is_none() || &c.fourcc.0 == b"DXIL" {
+                            d.dxil = Some(v);
+                        }
+                    })
                 }
                 _ => Ok(()),
             };
@@ -451,7 +466,7 @@ impl Container for Dxbc<'_> {
         listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<serde_json::Value> {
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
         json::disasm_json(self, opts)
     }
 
@@ -468,13 +483,19 @@ impl Container for Dxbc<'_> {
     }
 
     fn parts(&self) -> Vec<Part<'_>> {
-        self.frame
+        let mut parts: Vec<Part<'_>> = self
+            .frame
             .chunks
             .iter()
             .enumerate()
             .map(|(i, c)| {
                 Part::new(self.part_name(i), c.data_offset() as u64, c.data, chunk_description(&c.fourcc.0))
             })
-            .collect()
+            .collect();
+        if let Some(p) = &self.dxil {
+            let description = format!("LLVM bitcode of the {} program (for llvm-dis)", p.chunk.fourcc);
+            parts.push(Part::new("bitcode", p.bitcode_position() as u64, p.bitcode, description));
+        }
+        parts
     }
 }

@@ -112,6 +112,9 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         }
         out.extend(super::program::validate(d, p));
     }
+    if let Some(p) = &d.dxil {
+        out.extend(p.validate());
+    }
     if let Some(a) = &d.aon9 {
         if !a.program.ends_with(&[0xFF, 0xFF, 0, 0]) {
             out.push(Finding::warning(

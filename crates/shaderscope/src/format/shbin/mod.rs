@@ -38,6 +38,7 @@ mod csdr;
 pub mod dvlb;
 pub mod dvoj;
 pub mod headers;
+mod json;
 pub mod tables;
 
 pub use cgfx::Cgfx;
@@ -52,7 +53,7 @@ use crate::error::{Error, Result};
 use crate::isa::pica;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::fmt::Write as _;
 use tables::{mask_text, output_semantic_name};
 
@@ -239,16 +240,16 @@ impl ShaderFile {
         v
     }
 
-    /// The DVOJ object as one executable: its entry range is the whole code.
-    fn print_dvoj<P: Printer + ?Sized>(
+    /// What the ISA needs to print a DVOJ object as one executable (its entry range is the
+    /// whole code); `names` from [`Dvoj::names`], `opdescs` from [`Dvoj::opdesc_words`].
+    fn dvoj_context<'a>(
         &self,
-        d: &Dvoj,
+        d: &'a Dvoj,
+        names: &'a DvleNames,
+        opdescs: &'a [u32],
         opts: &DisasmOptions,
-        out: &mut P,
-    ) -> std::fmt::Result {
-        let names = d.names();
-        let opdescs = d.opdesc_words();
-        let mut ctx = pica::SourceContext::new(&d.code, &opdescs);
+    ) -> pica::SourceContext<'a> {
+        let mut ctx = pica::SourceContext::new(&d.code, opdescs);
         if d.unknown[0] & 0xff == 1 {
             ctx.shader_type = pica::ShaderType::Geometry;
         }
@@ -260,63 +261,20 @@ impl ShaderFile {
         ctx.header_offset = d.layout.as_ref().map(|_| 0);
         ctx.offsets = opts.offsets;
         ctx.raw = opts.raw;
-        pica::write_source(&ctx, out)
+        ctx
     }
-}
 
-fn dvle_json(d: &Dvlb, i: usize, e: &Dvle, base: u64) -> Value {
-    let offset = d.layout.as_ref().and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o));
-    json!({
-        "index": i,
-        "offset": offset,
-        "version": e.version,
-        "type": e.type_name(),
-        "merge_outmaps": e.flags & 1 != 0,
-        "flags": e.flags,
-        "main": e.main,
-        "endmain": e.endmain,
-        "input_mask": e.input_mask,
-        "output_mask": e.output_mask,
-        "geometry": {
-            "mode": dvlb::geometry_mode_name(e.geometry[0]),
-            "mode_value": e.geometry[0],
-            "fixed_start_register": e.geometry[1],
-            "variable_vertex_count": e.geometry[2],
-            "fixed_vertex_count": e.geometry[3],
-        },
-        "constants": e.constants.iter().map(|c| {
-            let v = match c.decode().map(|c| c.value) {
-                Some(pica::ConstantValue::Bool(value)) => json!(value),
-                Some(pica::ConstantValue::Int(value)) => json!({"count": value[0], "start": value[1], "step": value[2], "w": value[3]}),
-                Some(pica::ConstantValue::Float(value)) => json!(value.map(|f| pica::float24::to_f32(f) as f64)),
-                None => Value::Null,
-            };
-            let reg = match c.kind { 0 => format!("b{}", c.register), 1 => format!("i{}", c.register), 2 => format!("c{}", c.register), _ => c.register.to_string() };
-            json!({"register": reg, "type": c.kind, "value": v, "raw": c.payload})
-        }).collect::<Vec<_>>(),
-        "labels": e.labels.iter().map(|l| json!({"name": e.symbol(l.name_offset), "address": l.address, "id": l.id, "length": l.length})).collect::<Vec<_>>(),
-        "outputs": e.outputs.iter().map(|o| json!({"register": format!("o{}", o.register), "semantic": output_semantic_name(o.semantic), "semantic_value": o.semantic, "mask": mask_text(o.mask)})).collect::<Vec<_>>(),
-        "uniforms": e.uniforms.iter().map(|u| json!({"name": e.symbol(u.name_offset), "registers": dvlb::register_range(u.first, u.last), "first": u.first, "last": u.last})).collect::<Vec<_>>(),
-    })
-}
-
-fn dvlb_json(d: &Dvlb, base: u64) -> Value {
-    let files: Vec<String> = split_strings(&d.dvlp.filenames);
-    json!({
-        "offset": base,
-        "size": d.size(),
-        "producer": producer(d),
-        "dvlp": {
-            "offset": base + u64::from(d.dvlp_offset()),
-            "version": d.dvlp.version,
-            "header_size": d.layout.as_ref().map(|l| l.dvlp_header),
-            "instructions": d.dvlp.code.len(),
-            "opdescs": d.dvlp.opdescs.len(),
-            "line_numbers": d.dvlp.line_numbers.len(),
-            "filenames": files,
-        },
-        "dvles": d.dvles.iter().enumerate().map(|(i, e)| dvle_json(d, i, e, base)).collect::<Vec<_>>(),
-    })
+    /// The DVOJ object as one executable: its entry range is the whole code.
+    fn print_dvoj<P: Printer + ?Sized>(
+        &self,
+        d: &Dvoj,
+        opts: &DisasmOptions,
+        out: &mut P,
+    ) -> std::fmt::Result {
+        let names = d.names();
+        let opdescs = d.opdesc_words();
+        pica::write_source(&self.dvoj_context(d, &names, &opdescs, opts), out)
+    }
 }
 
 /// The non-empty strings of a string table.
@@ -349,11 +307,12 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     );
     let _ = writeln!(
         s,
-        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions, {} operand descriptors{}",
+        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions (code at 0x{:x}), {} operand descriptors{}",
         base + u64::from(d.dvlp_offset()),
         d.dvlp.version,
         l.map(|l| l.dvlp_header).unwrap_or(dvlb::DVLP_HEADER_SIZE),
         d.dvlp.code.len(),
+        base + d.code_offset(),
         d.dvlp.opdescs.len(),
         if d.dvlp.line_numbers.is_empty() {
             String::new()
@@ -624,8 +583,9 @@ impl Container for ShaderFile {
             Payload::Dvoj(o) => {
                 let _ = writeln!(
                     s,
-                    "DVOJ: {} instructions, {} operand descriptors, {} line numbers, {} relocations",
+                    "DVOJ: {} instructions (code at 0x{:x}), {} operand descriptors, {} line numbers, {} relocations",
                     o.code.len(),
+                    o.code_offset(),
                     o.opdescs.len(),
                     o.line_numbers.len(),
                     o.relocations.len()
@@ -648,29 +608,7 @@ impl Container for ShaderFile {
     }
 
     fn info_json(&self) -> Value {
-        let mut v = serde_json::Map::new();
-        v.insert("format".into(), json!(self.format.name()));
-        v.insert("summary".into(), json!(summary(self)));
-        v.insert("dvlbs".into(), self.dvlbs().iter().map(|(b, d)| dvlb_json(d, *b)).collect());
-        if let Payload::Dvoj(o) = &self.payload {
-            v.insert("dvoj".into(), json!({
-                "instructions": o.code.len(),
-                "opdescs": o.opdescs.len(),
-                "line_numbers": o.line_numbers.iter().map(|l| json!({"file": o.symbol(l.file_offset), "line": l.line})).collect::<Vec<_>>(),
-                "relocations": o.relocations,
-                "dvle": dvle_json(&Dvlb { dvlp: Dvlp::default(), dvles: vec![], layout: None }, 0, &o.as_dvle(), 0),
-            }));
-        }
-        if let Payload::Cgfx(c) = &self.payload {
-            v.insert(
-                "cgfx".into(),
-                json!({"endian": c.endian.name(), "revision": c.revision, "blocks": c.blocks, "file_size": c.file_size}),
-            );
-        }
-        if let Some(c) = &self.csdr {
-            v.insert("decoded_size".into(), json!(c.decoded.len()));
-        }
-        Value::Object(v)
+        json::info_json(self)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -722,46 +660,8 @@ impl Container for ShaderFile {
         Ok(())
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Value> {
-        let mut programs = Vec::new();
-        let list = self.dvles();
-        for (k, p) in list.iter().enumerate() {
-            if opts.program.is_some_and(|n| n != k) {
-                continue;
-            }
-            let mut text = crate::print::TextBuf::default();
-            p.write_source(opts, &mut text)
-                .map_err(|_| Error::invalid(0, "listing", "the printer failed"))?;
-            let e = Some(p.dvle);
-            let code_at = p.code_offset();
-            let opd = p.dvlb.opdesc_words();
-            let instructions: Vec<Value> = p
-                .dvlb
-                .dvlp
-                .code
-                .iter()
-                .enumerate()
-                .map(|(i, w)| json!({"address": i, "offset": code_at + 4 * i as u64, "word": w, "text": pica::describe_word(*w, &opd)}))
-                .collect();
-            programs.push(json!({
-                "dvle": k,
-                "type": e.map(Dvle::type_name),
-                "main": e.map(|e| e.main),
-                "endmain": e.map(|e| e.endmain),
-                "instructions": instructions,
-                "source": text.into_string(),
-            }));
-        }
-        if let Some(n) = opts.program
-            && programs.is_empty()
-        {
-            return Err(Error::invalid(
-                0,
-                "DVLE index",
-                format!("DVLE {n} does not exist ({} in the file)", list.len()),
-            ));
-        }
-        Ok(json!({"format": self.format.name(), "programs": programs}))
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
+        json::disasm_json(self, opts)
     }
 
     fn annotate(&self, a: &mut Annotations) {

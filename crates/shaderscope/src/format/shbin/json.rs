@@ -1,0 +1,329 @@
+//! `info --json` and `disasm --json` for 3DS shader files: the same facts as `info`'s text,
+//! as serde types.
+
+use super::tables::{mask_text, output_semantic_name};
+use super::{Dvlb, Dvle, DvleRef, Payload, ShaderFile, dvlb, producer, split_strings, summary};
+use crate::container::DisasmOptions;
+use crate::error::{Error, Result};
+use crate::isa::pica;
+use crate::json::{Disasm, Program};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Debug, Serialize)]
+struct Geometry {
+    mode: &'static str,
+    mode_value: u8,
+    fixed_start_register: u8,
+    variable_vertex_count: u8,
+    fixed_vertex_count: u8,
+}
+
+#[derive(Debug, Serialize)]
+struct IntConstant {
+    count: u8,
+    start: u8,
+    step: u8,
+    w: u8,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum ConstantValue {
+    Bool(bool),
+    Int(IntConstant),
+    Float([f64; 4]),
+}
+
+#[derive(Debug, Serialize)]
+struct ConstantInfo {
+    register: String,
+    #[serde(rename = "type")]
+    kind: u16,
+    value: Option<ConstantValue>,
+    raw: [u32; 4],
+}
+
+#[derive(Debug, Serialize)]
+struct LabelInfo {
+    name: String,
+    address: u32,
+    id: u32,
+    length: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct OutputInfo {
+    register: String,
+    semantic: Option<&'static str>,
+    semantic_value: u16,
+    mask: String,
+}
+
+#[derive(Debug, Serialize)]
+struct UniformInfo {
+    name: String,
+    registers: String,
+    first: u16,
+    last: u16,
+}
+
+#[derive(Debug, Serialize)]
+struct DvleInfo {
+    index: usize,
+    offset: Option<u64>,
+    version: u16,
+    #[serde(rename = "type")]
+    kind: String,
+    stage: Option<&'static str>,
+    merge_outmaps: bool,
+    flags: u8,
+    main: u32,
+    endmain: u32,
+    input_mask: u16,
+    output_mask: u16,
+    geometry: Geometry,
+    constants: Vec<ConstantInfo>,
+    labels: Vec<LabelInfo>,
+    outputs: Vec<OutputInfo>,
+    uniforms: Vec<UniformInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct DvlpInfo {
+    offset: u64,
+    code_offset: u64,
+    version: u32,
+    header_size: Option<u32>,
+    instructions: usize,
+    opdescs: usize,
+    line_numbers: usize,
+    filenames: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct DvlbInfo {
+    offset: u64,
+    size: usize,
+    producer: &'static str,
+    dvlp: DvlpInfo,
+    dvles: Vec<DvleInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct LineInfo {
+    file: String,
+    line: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct DvojInfo {
+    instructions: usize,
+    opdescs: usize,
+    code_offset: u64,
+    line_numbers: Vec<LineInfo>,
+    relocations: Vec<[u32; 3]>,
+    dvle: DvleInfo,
+}
+
+#[derive(Debug, Serialize)]
+struct CgfxInfo {
+    endian: &'static str,
+    revision: u32,
+    blocks: u32,
+    file_size: u32,
+}
+
+/// What `info --json` says about a 3DS shader file.
+#[derive(Debug, Serialize)]
+struct Info {
+    summary: String,
+    dvlbs: Vec<DvlbInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dvoj: Option<DvojInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cgfx: Option<CgfxInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoded_size: Option<usize>,
+}
+
+fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle) -> DvleInfo {
+    DvleInfo {
+        index: i,
+        offset,
+        version: e.version,
+        kind: e.type_name(),
+        stage: pica::ShaderType::from_byte(e.shader_type).stage().map(crate::model::Stage::name),
+        merge_outmaps: e.flags & 1 != 0,
+        flags: e.flags,
+        main: e.main,
+        endmain: e.endmain,
+        input_mask: e.input_mask,
+        output_mask: e.output_mask,
+        geometry: Geometry {
+            mode: dvlb::geometry_mode_name(e.geometry[0]),
+            mode_value: e.geometry[0],
+            fixed_start_register: e.geometry[1],
+            variable_vertex_count: e.geometry[2],
+            fixed_vertex_count: e.geometry[3],
+        },
+        constants: e
+            .constants
+            .iter()
+            .map(|c| {
+                let value = c.decode().map(|c| match c.value {
+                    pica::ConstantValue::Bool(v) => ConstantValue::Bool(v),
+                    pica::ConstantValue::Int(v) => {
+                        ConstantValue::Int(IntConstant { count: v[0], start: v[1], step: v[2], w: v[3] })
+                    }
+                    pica::ConstantValue::Float(v) => {
+                        ConstantValue::Float(v.map(|f| f64::from(pica::float24::to_f32(f))))
+                    }
+                });
+                let register = match c.kind {
+                    0 => format!("b{}", c.register),
+                    1 => format!("i{}", c.register),
+                    2 => format!("c{}", c.register),
+                    _ => c.register.to_string(),
+                };
+                ConstantInfo { register, kind: c.kind, value, raw: c.payload }
+            })
+            .collect(),
+        labels: e
+            .labels
+            .iter()
+            .map(|l| LabelInfo {
+                name: e.symbol(l.name_offset),
+                address: l.address,
+                id: l.id,
+                length: l.length,
+            })
+            .collect(),
+        outputs: e
+            .outputs
+            .iter()
+            .map(|o| OutputInfo {
+                register: format!("o{}", o.register),
+                semantic: output_semantic_name(o.semantic),
+                semantic_value: o.semantic,
+                mask: mask_text(o.mask),
+            })
+            .collect(),
+        uniforms: e
+            .uniforms
+            .iter()
+            .map(|u| UniformInfo {
+                name: e.symbol(u.name_offset),
+                registers: dvlb::register_range(u.first, u.last),
+                first: u.first,
+                last: u.last,
+            })
+            .collect(),
+    }
+}
+
+fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
+    DvlbInfo {
+        offset: base,
+        size: d.size(),
+        producer: producer(d),
+        dvlp: DvlpInfo {
+            offset: base + u64::from(d.dvlp_offset()),
+            code_offset: base + d.code_offset(),
+            version: d.dvlp.version,
+            header_size: d.layout.as_ref().map(|l| l.dvlp_header),
+            instructions: d.dvlp.code.len(),
+            opdescs: d.dvlp.opdescs.len(),
+            line_numbers: d.dvlp.line_numbers.len(),
+            filenames: split_strings(&d.dvlp.filenames),
+        },
+        dvles: d
+            .dvles
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let offset =
+                    d.layout.as_ref().and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o));
+                dvle_info(offset, i, e)
+            })
+            .collect(),
+    }
+}
+
+/// `info --json`.
+pub fn info_json(f: &ShaderFile) -> Value {
+    let info = Info {
+        summary: summary(f),
+        dvlbs: f.dvlbs().iter().map(|(b, d)| dvlb_info(d, *b)).collect(),
+        dvoj: match &f.payload {
+            Payload::Dvoj(o) => Some(DvojInfo {
+                instructions: o.code.len(),
+                opdescs: o.opdescs.len(),
+                code_offset: o.code_offset(),
+                line_numbers: o
+                    .line_numbers
+                    .iter()
+                    .map(|l| LineInfo { file: o.symbol(l.file_offset), line: l.line })
+                    .collect(),
+                relocations: o.relocations.clone(),
+                dvle: dvle_info(None, 0, &o.as_dvle()),
+            }),
+            _ => None,
+        },
+        cgfx: match &f.payload {
+            Payload::Cgfx(c) => Some(CgfxInfo {
+                endian: c.endian.name(),
+                revision: c.revision,
+                blocks: c.blocks,
+                file_size: c.file_size,
+            }),
+            _ => None,
+        },
+        decoded_size: f.csdr.as_ref().map(|c| c.decoded.len()),
+    };
+    serde_json::to_value(info).unwrap_or(Value::Null)
+}
+
+fn printer_failed(_: std::fmt::Error) -> Error {
+    Error::invalid(0, "listing", "the printer failed")
+}
+
+/// One DVLE as a program: its records, entry range and picasso source.
+fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions) -> Result<Program> {
+    let mut source = crate::print::TextBuf::default();
+    p.write_source(opts, &mut source).map_err(printer_failed)?;
+    let code = &p.dvlb.dvlp.code;
+    let mut program = Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
+        .with_stage(p.stage(), None)
+        .with_extra("dvle", k)
+        .with_extra("dvle_offset", p.offset())
+        .with_extra("main", p.dvle.main)
+        .with_extra("endmain", p.dvle.endmain)
+        .with_extra("source", source.into_string());
+    program.instructions = p.records();
+    Ok(program)
+}
+
+/// `disasm --json`: every DVLE (or the DVOJ object) as a program of PICA200 instruction
+/// records, with the listing.
+pub fn disasm_json(f: &ShaderFile, opts: &DisasmOptions) -> Result<Disasm> {
+    use crate::container::Container;
+    let mut text = crate::print::TextBuf::default();
+    f.disasm(opts, &mut text)?;
+    let mut programs = Vec::new();
+    if let Payload::Dvoj(o) = &f.payload {
+        let names = o.names();
+        let opdescs = o.opdesc_words();
+        let ctx = f.dvoj_context(o, &names, &opdescs, opts);
+        let mut program = Program::new("DVOJ", "pica", o.code_offset(), 4 * o.code.len() as u64)
+            .with_stage(ctx.shader_type.stage(), None);
+        program.instructions = pica::records(&ctx);
+        programs.push(program);
+    }
+    for (k, p) in f.dvles().iter().enumerate() {
+        if opts.program.is_none_or(|n| n == k) {
+            programs.push(dvle_program(k, p, opts)?);
+        }
+    }
+    Ok(Disasm { listing: text.into_string(), programs, ..Disasm::default() })
+}

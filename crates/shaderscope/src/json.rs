@@ -1,0 +1,290 @@
+//! The JSON records of `--json` (JSON Lines: one record per input), one schema for every
+//! command and format.
+//!
+//! Every record starts with the same envelope ([`Record`]): `schema` ([`SCHEMA_VERSION`]),
+//! `type` (the command: `info`, `disasm`, `validate`, `scan`, `scan-summary`), `format` (the
+//! name [`Format::name`] gives, `null` when the input could not be recognised), `path`, `valid`
+//! and, when the input could not be read or parsed, `error` ([`ErrorInfo`]: message, kind,
+//! structure and absolute offset). The command's own fields follow: an `info` record has the
+//! format's summary (DXBC reflection, the DVLBs of a 3DS file, …), a `disasm` record has
+//! `programs[]` ([`Program`]) whose `instructions[]` are the
+//! [`InstructionRecord`]s every instruction set shares, a `validate` record has `findings[]`.
+//! Every offset is an absolute byte offset in the input (in the decoded bytes of a `.csdr`);
+//! every enum value is the name a user types on the command line (the fxc generation is
+//! `"9.30"`).
+//!
+//! The schema is documented field by field in `schema/shaderscope.schema.json` (JSON Schema
+//! draft 2020-12) in the repository; a test checks every record the corpus gives against it.
+//!
+//! ```
+//! use shaderscope::json::{ErrorInfo, Record, RecordType};
+//! use shaderscope::Container;
+//!
+//! # let bytes = shaderscope::shbin::build::example_vertex_shader();
+//! let file = shaderscope::parse(&bytes)?;
+//! let line = Record::new(RecordType::Info, "v.shbin", Some(file.format())).with_body(file.info_json()).to_line();
+//! let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+//! assert_eq!((v["schema"].as_u64(), v["type"].as_str(), v["format"].as_str()), (Some(2), Some("info"), Some("shbin")));
+//! assert_eq!((v["path"].as_str(), v["valid"].as_bool()), (Some("v.shbin"), Some(true)));
+//!
+//! // An input that does not parse still gives a record, with the error and its offset.
+//! let e = shaderscope::parse(b"DXBC").unwrap_err();
+//! let line = Record::failure(RecordType::Disasm, "x.dxbc", Some(shaderscope::Format::Dxbc), ErrorInfo::from_error(&e)).to_line();
+//! let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+//! assert_eq!((v["valid"].as_bool(), v["error"]["offset"].as_u64()), (Some(false), Some(0)));
+//! assert_eq!(v["error"]["message"], "truncated DXBC header at offset 0x0 (need 32 bytes, have 4)");
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
+
+use crate::detect::Format;
+use crate::error::{Error, ErrorKind};
+use crate::isa::InstructionRecord;
+use crate::model::Stage;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The version of the record layout, the `schema` field of every record. Version 1 was the
+/// layout before records shared one envelope; a change that removes or renames a field, or
+/// changes its meaning, gives a new version.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Which command made a record (its `type` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum RecordType {
+    /// `info --json`: what the file is.
+    Info,
+    /// `disasm --json`: the programs and their instructions.
+    Disasm,
+    /// `validate --json`: the findings.
+    Validate,
+    /// `scan --json`: one file found under the folder.
+    Scan,
+    /// `scan --json`: the closing summary of a scan.
+    ScanSummary,
+}
+
+/// One JSON Lines record: the envelope every record shares, then the command's own fields
+/// (`body`, flattened into the same object).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Record<'a> {
+    /// [`SCHEMA_VERSION`].
+    pub schema: u32,
+    /// The command that made it.
+    #[serde(rename = "type")]
+    pub record_type: RecordType,
+    /// The format's name ([`Format::name`]); `None` (`null`) when the input was not recognised.
+    pub format: Option<&'static str>,
+    /// The input as named on the command line (`<stdin>` for `-`).
+    pub path: &'a str,
+    /// Whether the command found the input fine (false: it failed to read or parse, or a check
+    /// failed).
+    pub valid: bool,
+    /// Why the input could not be read or parsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// The command's fields.
+    #[serde(flatten)]
+    pub body: Map<String, Value>,
+}
+
+impl<'a> Record<'a> {
+    /// A valid record with no fields of its own yet.
+    pub fn new(record_type: RecordType, path: &'a str, format: Option<Format>) -> Self {
+        Record {
+            schema: SCHEMA_VERSION,
+            record_type,
+            format: format.map(Format::name),
+            path,
+            valid: true,
+            error: None,
+            body: Map::new(),
+        }
+    }
+
+    /// The record of an input that could not be read or parsed: `valid` false, with `error`.
+    pub fn failure(record_type: RecordType, path: &'a str, format: Option<Format>, error: ErrorInfo) -> Self {
+        Record { valid: false, error: Some(error), ..Record::new(record_type, path, format) }
+    }
+
+    /// The same record with `body`'s fields (an object; anything else is kept under `data`).
+    pub fn with_body(mut self, body: impl Serialize) -> Self {
+        match serde_json::to_value(body) {
+            Ok(Value::Object(m)) => self.body = m,
+            Ok(Value::Null) => {}
+            Ok(other) => {
+                self.body.insert("data".into(), other);
+            }
+            Err(e) => {
+                self.valid = false;
+                self.error = Some(ErrorInfo::other("internal", format!("cannot encode the record: {e}")));
+            }
+        }
+        self
+    }
+
+    /// The same record with `valid` set.
+    pub fn with_valid(mut self, valid: bool) -> Self {
+        self.valid = valid;
+        self
+    }
+
+    /// The record as one line of JSON, newline included.
+    pub fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).unwrap_or_else(|e| {
+            // Only a map with non-string keys fails to encode; no record has one.
+            format!("{{\"schema\":{SCHEMA_VERSION},\"valid\":false,\"error\":{{\"kind\":\"internal\",\"message\":{:?}}}}}", e.to_string())
+        });
+        line.push('\n');
+        line
+    }
+}
+
+/// Why an input could not be read or parsed (the `error` field of a record).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ErrorInfo {
+    /// The message as the command prints it on stderr (without `error: PATH: `).
+    pub message: String,
+    /// What kind of failure: `truncated`, `bad-magic`, `out-of-bounds`, `overflow`,
+    /// `invalid`, `unsupported` (a parse error), `io` (the input could not be read), `usage`.
+    pub kind: &'static str,
+    /// Absolute byte offset the error is about (parse errors only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    /// The structure being read (parse errors only), e.g. `DVLE header`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub what: Option<String>,
+}
+
+impl ErrorInfo {
+    /// The record of a parse error.
+    pub fn from_error(e: &Error) -> Self {
+        ErrorInfo {
+            message: e.to_string(),
+            kind: error_kind_name(e.kind()),
+            offset: Some(e.offset()),
+            what: Some(e.what().to_string()),
+        }
+    }
+
+    /// An error without an offset: `kind` (`io`, `usage`, …) and the message.
+    pub fn other(kind: &'static str, message: impl Into<String>) -> Self {
+        ErrorInfo { message: message.into(), kind, offset: None, what: None }
+    }
+}
+
+/// The `kind` name of a parse error.
+pub fn error_kind_name(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Truncated { .. } => "truncated",
+        ErrorKind::BadMagic { .. } => "bad-magic",
+        ErrorKind::OutOfBounds { .. } => "out-of-bounds",
+        ErrorKind::Overflow => "overflow",
+        ErrorKind::Unsupported(_) => "unsupported",
+        _ => "invalid",
+    }
+}
+
+/// The fields of a `disasm` record: every program of the file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Disasm {
+    /// The whole text `disasm` prints with the same options.
+    pub listing: String,
+    /// The programs, in file order.
+    pub programs: Vec<Program>,
+    /// Format-specific facts about the listing as a whole (DXBC: `fxc`, the generation whose
+    /// text it imitates and why).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One program of a `disasm` record, in the same shape for every instruction set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Program {
+    /// Its name in the file: the chunk (`SHEX`, `Aon9`, `DXIL`), `DVLE 1`, `program`.
+    pub name: String,
+    /// The instruction set: `sm4` (SM4/5 tokens), `d3d9` (SM1–3 tokens), `pica` (PICA200
+    /// words), `dxil` (LLVM bitcode, not disassembled).
+    pub isa: &'static str,
+    /// The pipeline stage (`pixel`, `vertex`, …, and for DXIL `library`, `mesh`,
+    /// `amplification`, …), when the program says.
+    pub stage: Option<&'static str>,
+    /// The shader model as its profile is spelled (`ps_5_0`, `vs_2_0`, `cs_6_6`, `lib_6_3`),
+    /// when the instruction set has one.
+    pub model: Option<String>,
+    /// Absolute offset of the program's first byte (its version token or first code word).
+    pub offset: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Every instruction the listing shows, in listing order.
+    pub instructions: Vec<InstructionRecord>,
+    /// Format-specific facts about the program (PICA: `dvle`, `main`, `endmain`, `source`;
+    /// D3D9: `slots`; DXIL: where the bitcode is).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Program {
+    /// A program with no instructions or extra facts yet.
+    pub fn new(name: impl Into<String>, isa: &'static str, offset: u64, size: u64) -> Self {
+        Program {
+            name: name.into(),
+            isa,
+            stage: None,
+            model: None,
+            offset,
+            size,
+            instructions: Vec::new(),
+            extra: Map::new(),
+        }
+    }
+
+    /// The same program with its stage and shader model.
+    pub fn with_stage(mut self, stage: Option<Stage>, model: Option<String>) -> Self {
+        self.stage = stage.map(Stage::name);
+        self.model = model;
+        self
+    }
+
+    /// The same program with one more format-specific fact.
+    pub fn with_extra(mut self, key: &str, value: impl Serialize) -> Self {
+        self.extra.insert(key.into(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_comes_first_and_body_follows() {
+        let mut body = Map::new();
+        body.insert("summary".into(), "x".into());
+        let r = Record::new(RecordType::Validate, "a b", Some(Format::Dvlb)).with_body(body);
+        assert_eq!(
+            r.to_line(),
+            "{\"schema\":2,\"type\":\"validate\",\"format\":\"shbin\",\"path\":\"a b\",\"valid\":true,\"summary\":\"x\"}\n"
+        );
+        let e = ErrorInfo::other("io", "cannot read: No such file or directory (os error 2)");
+        let r = Record::failure(RecordType::ScanSummary, "-", None, e);
+        assert_eq!(
+            r.to_line(),
+            "{\"schema\":2,\"type\":\"scan-summary\",\"format\":null,\"path\":\"-\",\"valid\":false,\
+             \"error\":{\"message\":\"cannot read: No such file or directory (os error 2)\",\"kind\":\"io\"}}\n"
+        );
+    }
+
+    #[test]
+    fn parse_errors_carry_kind_offset_and_structure() {
+        let e = Error::truncated(0x1c4, "DVLE header", 64, 12);
+        let i = ErrorInfo::from_error(&e);
+        assert_eq!((i.kind, i.offset, i.what.as_deref()), ("truncated", Some(0x1c4), Some("DVLE header")));
+        assert_eq!(i.message, "truncated DVLE header at offset 0x1c4 (need 64 bytes, have 12)");
+    }
+}

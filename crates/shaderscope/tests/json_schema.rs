@@ -1,0 +1,128 @@
+//! Every `--json` record the corpus gives agrees with the documented schema
+//! (`schema/shaderscope.schema.json`): `info`, `disasm` and `validate` of every corpus file,
+//! and the error record of a damaged copy of each; and the schema refuses what it should.
+//!
+//! The records are built by the same library calls the CLI makes (`File::info_record`, …).
+
+mod common;
+
+use serde_json::Value;
+use shaderscope::json::{ErrorInfo, Record, RecordType};
+use shaderscope::{DisasmOptions, Format};
+
+fn schema() -> Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../schema/shaderscope.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("schema file")).expect("schema is JSON")
+}
+
+fn validator() -> jsonschema::Validator {
+    jsonschema::draft202012::new(&schema()).expect("a valid draft 2020-12 schema")
+}
+
+/// The schema's complaints about one record line (empty when it is valid).
+fn problems(v: &jsonschema::Validator, line: &str) -> Vec<String> {
+    let value: Value = serde_json::from_str(line).expect("a record is one JSON object");
+    v.iter_errors(&value).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+}
+
+#[test]
+fn schema_rejects_a_record_without_format_or_with_an_undocumented_field() {
+    let v = validator();
+    let bytes = shaderscope::shbin::build::example_vertex_shader();
+    let file = shaderscope::parse(&bytes).unwrap();
+    let line = file.info_record("v.shbin").to_line();
+    assert_eq!(problems(&v, &line), Vec::<String>::new());
+
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record.as_object_mut().unwrap().remove("format");
+    assert!(!v.is_valid(&record), "a record without format passes");
+
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record["dvlbs"][0]["dvles"][0]["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented nested field passes");
+
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record["schema"] = Value::from(1);
+    assert!(!v.is_valid(&record), "schema version 1 passes");
+
+    // valid: true with an error is a contradiction.
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record["error"] = serde_json::json!({"message": "x", "kind": "io"});
+    assert!(!v.is_valid(&record));
+}
+
+#[test]
+fn error_records_follow_the_schema() {
+    let v = validator();
+    let io =
+        Record::failure(RecordType::Info, "missing.dxbc", None, ErrorInfo::other("io", "cannot read: gone"));
+    assert_eq!(problems(&v, &io.to_line()), Vec::<String>::new());
+    let e = shaderscope::parse(b"DXBC\x01").unwrap_err();
+    let line =
+        Record::failure(RecordType::Disasm, "x", Some(Format::Dxbc), ErrorInfo::from_error(&e)).to_line();
+    assert_eq!(problems(&v, &line), Vec::<String>::new());
+    let value: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(value["error"]["kind"], "truncated");
+    assert_eq!(value["error"]["offset"], 0);
+    // An error record has no command fields.
+    let mut value = value;
+    value["listing"] = Value::from("");
+    assert!(!v.is_valid(&value));
+}
+
+#[test]
+fn every_corpus_record_follows_the_schema() {
+    let Some(corpus) = common::corpus_dir() else { return };
+    let v = validator();
+    let kinds = ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin"];
+    let mut checked = 0usize;
+    let mut failures = Vec::new();
+    for format in ["dxbc", "shbin"] {
+        for row in common::manifest(&corpus, format) {
+            if !kinds.contains(&row.kind.as_str()) {
+                continue;
+            }
+            let path = corpus.join(format).join(&row.path);
+            let name = path.display().to_string();
+            let bytes = std::fs::read(&path).expect("corpus file");
+            let mut lines = Vec::new();
+            match shaderscope::parse(&bytes) {
+                Ok(file) => {
+                    lines.push(file.info_record(&name).to_line());
+                    lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
+                    lines.push(file.validate_record(&name, false).to_line());
+                }
+                Err(e) => {
+                    let t = RecordType::Info;
+                    lines.push(
+                        Record::failure(t, &name, shaderscope::detect(&bytes), ErrorInfo::from_error(&e))
+                            .to_line(),
+                    );
+                }
+            }
+            // A copy cut in half: the record of whatever that gives.
+            let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]);
+            match shaderscope::parse(half) {
+                Ok(file) => lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line()),
+                Err(e) => lines.push(
+                    Record::failure(
+                        RecordType::Disasm,
+                        &name,
+                        shaderscope::detect(half),
+                        ErrorInfo::from_error(&e),
+                    )
+                    .to_line(),
+                ),
+            }
+            for line in &lines {
+                checked += 1;
+                let p = problems(&v, line);
+                if !p.is_empty() && failures.len() < 10 {
+                    failures.push(format!("{name}: {}", p.join("; ")));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "records that break the schema:\n{}", failures.join("\n"));
+    assert!(checked > 5000, "only {checked} records checked");
+}

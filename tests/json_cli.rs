@@ -1,0 +1,129 @@
+//! The `--json` records the command writes: one envelope for every command, instruction
+//! records for every instruction set, a record for inputs that cannot be read or parsed, and
+//! every record agreeing with `schema/shaderscope.schema.json`.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_shaderscope")
+}
+
+fn sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(name).display().to_string()
+}
+
+/// Exit status and the records on stdout.
+fn records(args: &[&str]) -> (i32, Vec<Value>) {
+    let out = Command::new(bin()).args(args).output().expect("run shaderscope");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let v = text.lines().map(|l| serde_json::from_str(l).expect("one JSON object a line")).collect();
+    (out.status.code().unwrap_or(-1), v)
+}
+
+fn validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/shaderscope.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::draft202012::new(&schema).expect("a valid schema")
+}
+
+fn assert_valid(v: &jsonschema::Validator, records: &[Value]) {
+    for r in records {
+        let errors: Vec<String> = v.iter_errors(r).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{r}\n{}", errors.join("\n"));
+    }
+}
+
+#[test]
+fn every_command_writes_the_same_envelope() {
+    let v = validator();
+    let files = [sample("ps_color.dxbc"), sample("vshader.shbin"), sample("vshader.csdr")];
+    for command in ["info", "disasm", "validate"] {
+        let mut args = vec![command, "--json"];
+        args.extend(files.iter().map(String::as_str));
+        let (code, recs) = records(&args);
+        assert_eq!(code, 0, "{command}");
+        assert_eq!(recs.len(), 3, "{command}");
+        assert_valid(&v, &recs);
+        for (r, (file, format)) in recs.iter().zip(files.iter().zip(["dxbc", "shbin", "csdr"])) {
+            assert_eq!(
+                (&r["schema"], r["type"].as_str(), r["format"].as_str(), r["path"].as_str(), &r["valid"]),
+                (&Value::from(2), Some(command), Some(format), Some(file.as_str()), &Value::from(true))
+            );
+        }
+    }
+    let (code, recs) = records(&["scan", "--json", &sample("")]);
+    assert_eq!(code, 0);
+    assert_valid(&v, &recs);
+    let last = recs.last().unwrap();
+    assert_eq!(
+        (last["type"].as_str(), last["shaders"].as_u64(), &last["format"]),
+        (Some("scan-summary"), Some(3), &Value::Null)
+    );
+}
+
+#[test]
+fn disasm_records_carry_instruction_records_with_file_offsets() {
+    let (_, recs) = records(&["disasm", "--json", &sample("ps_color.dxbc"), &sample("vshader.shbin")]);
+    let dxbc = &recs[0]["programs"][0];
+    assert_eq!(
+        (dxbc["isa"].as_str(), dxbc["model"].as_str(), dxbc["offset"].as_u64()),
+        (Some("sm4"), Some("ps_4_0"), Some(0x98))
+    );
+    let mov = &dxbc["instructions"][2];
+    assert_eq!(
+        mov,
+        &serde_json::json!({"offset": 0xb8, "words": [0x0500_0036, 0x0010_20f2, 0, 0x0010_1e46, 0],
+                            "mnemonic": "mov", "operands": ["o0.xyzw", "v0.xyzw"], "text": "mov o0.xyzw, v0.xyzw"})
+    );
+    assert_eq!(recs[0]["fxc"], serde_json::json!({"generation": "10", "source": "default"}));
+    assert!(recs[0]["listing"].as_str().unwrap().contains("\nmov o0.xyzw, v0.xyzw\n"));
+    let pica = &recs[1]["programs"][0];
+    assert_eq!(
+        (pica["isa"].as_str(), pica["stage"].as_str(), pica["dvle_offset"].as_u64()),
+        (Some("pica"), Some("vertex"), Some(0x8c))
+    );
+    assert_eq!(
+        pica["instructions"][0],
+        serde_json::json!({"offset": 0x34, "words": [0x4e00_0000], "mnemonic": "mov", "operands": ["r0.xyz", "v0"], "text": "mov r0.xyz, v0"})
+    );
+}
+
+#[test]
+fn inputs_that_cannot_be_read_or_parsed_still_give_a_record() {
+    let v = validator();
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, b"").unwrap();
+    let cut = dir.path().join("cut.dxbc");
+    std::fs::write(&cut, &std::fs::read(sample("ps_color.dxbc")).unwrap()[..40]).unwrap();
+    let missing = dir.path().join("missing.dxbc");
+    let (empty, cut, missing) =
+        (empty.display().to_string(), cut.display().to_string(), missing.display().to_string());
+    for command in ["info", "disasm", "validate"] {
+        let (code, recs) = records(&[command, "--json", &empty, &cut, &missing, &sample("vshader.shbin")]);
+        assert_eq!(code, 2, "{command}: a missing file is an I/O error");
+        assert_valid(&v, &recs);
+        let errors: Vec<(&str, &Value, &Value)> = recs
+            .iter()
+            .take(3)
+            .map(|r| (r["error"]["kind"].as_str().unwrap_or(""), &r["error"]["offset"], &r["format"]))
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                ("invalid", &Value::from(0), &Value::Null),
+                ("truncated", &Value::from(0), &Value::from("dxbc")),
+                ("io", &Value::Null, &Value::Null),
+            ],
+            "{command}"
+        );
+        assert!(recs.iter().take(3).all(|r| r["valid"] == false && r["type"] == command));
+        assert_eq!(
+            recs[1]["error"]["message"],
+            "truncated DXBC container at offset 0x0 (need 208 bytes, have 40)"
+        );
+        assert_eq!(recs[3]["valid"], true);
+    }
+}
