@@ -99,7 +99,10 @@ impl Container for File<'_> {
 /// a.render(&bytes[..0x40], &mut text)?;
 /// assert!(text.contains("| DVLE count: 1"), "{text}");
 /// let errors: Vec<_> = a.errors().collect();
-/// assert_eq!(errors[0].0, 0x20);
+/// assert_eq!(
+///     errors,
+///     [(0x14, "DVLP code at offset 0x14 points outside its range (0x34 + 0x20 is outside 0x40)")]
+/// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {

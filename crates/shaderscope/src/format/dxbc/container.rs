@@ -156,8 +156,8 @@ impl<'a> Frame<'a> {
     /// assert_eq!(
     ///     errors,
     ///     [
-    ///         "truncated DXBC container at offset 0x0 (need 72 bytes, have 60)",
-    ///         "chunk 1 STAT chunk at offset 0x34: 0x38 + 0x8 is outside 0x3c",
+    ///         "truncated DXBC container at offset 0x0 (need 68 bytes, have 60)",
+    ///         "chunk 1 STAT chunk at offset 0x38 points outside its range (0x3c + 0x8 is outside 0x3c)",
     ///     ]
     /// );
     /// # Ok::<(), shaderscope::Error>(())

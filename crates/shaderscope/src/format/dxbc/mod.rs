@@ -24,7 +24,9 @@
 //! bytes: listed, extractable, written back unchanged.
 //!
 //! A chunk that fails to parse does not make the container fail: its error is kept
-//! ([`Dxbc::chunk_errors`]), `validate` reports it and `disasm` fails with it.
+//! ([`Dxbc::chunk_errors`], [`Container::damage`]), `validate` reports it, and `disasm` lists
+//! the rest with a note where the chunk's table would be, then returns it. A container whose
+//! frame is damaged (cut short) is read as far as it goes by [`Dxbc::parse_partial`].
 //!
 //! The listing ([`listing`]) reproduces what fxc's `/Fc` (`D3DDisassemble`) prints, including
 //! the differences between fxc generations ([`Generation`]). Writing goes through
