@@ -38,22 +38,24 @@ pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
     a.section(HEADER_SIZE as u64, 4 * count, "chunk index");
     a.table(HEADER_SIZE as u64, 4, count, index_entry);
     // Each chunk once, by the first index entry that names it.
-    let mut order: Vec<usize> = (0..f.chunks.len()).collect();
-    order.sort_by_key(|&i| (f.chunks.get(i).map(|c| c.offset), i));
-    order.dedup_by_key(|i| f.chunks.get(*i).map(|c| c.offset));
+    // (offset, index), both below 2^32 (the container size is a u32).
+    let mut order: Vec<(u32, u32)> =
+        f.chunks.iter().zip(0..).map(|(c, i)| (u32::try_from(c.offset).unwrap_or(u32::MAX), i)).collect();
+    order.sort_unstable();
+    order.dedup_by_key(|c| c.0);
     let index_end = (HEADER_SIZE as u64 + 4 * count).min(container.len() as u64) as usize;
     let cut = cut_chunk(d, a);
     let claimed: Vec<std::ops::Range<usize>> = std::iter::once(0..index_end)
-        .chain(order.iter().filter_map(|&i| f.chunks.get(i)).map(|c| c.offset..c.end()))
+        .chain(order.iter().filter_map(|&(_, i)| f.chunks.get(i as usize)).map(|c| c.offset..c.end()))
         .chain(cut)
         .collect();
     for (at, bytes) in crate::toolkit::layout::filler(container, container.len(), &claimed) {
         let what = if bytes.iter().all(|&b| b == 0) { "padding" } else { "bytes outside every chunk" };
         a.field(u64::from(at), bytes.len() as u64, what);
     }
-    for i in order {
-        if let Some(c) = f.chunks.get(i) {
-            chunk(d, i, c, a);
+    for (_, i) in order {
+        if let Some(c) = f.chunks.get(i as usize) {
+            chunk(d, i as usize, c, a);
         }
     }
     if !f.trailing.is_empty() {
