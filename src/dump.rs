@@ -85,7 +85,9 @@ pub fn run(o: Opts) -> u8 {
     status
 }
 
-/// The JSON record: `{"schema","type":"dump","path","format","valid","size","errors","rows"}`.
+/// The JSON record: the envelope of every record (`schema`, `type`: `dump`, `format`, `path`,
+/// `valid`), then `size`, `errors` (what could not be read: offset and message) and `rows`
+/// ([`Annotations::render_json`]), written as it goes.
 fn json(
     out: &mut dyn fmt::Write,
     path: &str,
@@ -94,10 +96,10 @@ fn json(
     a: &Annotations,
     range: std::ops::Range<u64>,
 ) -> fmt::Result {
-    let mut head = format!(r#"{{"schema":{},"type":"dump","path":"#, batch::SCHEMA);
-    json_string(&mut head, path);
-    head.push_str(r#","format":"#);
+    let mut head = format!(r#"{{"schema":{},"type":"dump","format":"#, batch::SCHEMA);
     json_string(&mut head, format.name());
+    head.push_str(r#","path":"#);
+    json_string(&mut head, path);
     let valid = a.errors().next().is_none();
     head.push_str(&format!(r#","valid":{valid},"size":{},"errors":["#, data.len()));
     for (i, (offset, message)) in a.errors().enumerate() {

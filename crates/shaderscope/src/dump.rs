@@ -266,6 +266,24 @@ impl Annotations {
         self.items.is_empty()
     }
 
+    /// Each section (a titled range): its bytes and title, in the order they were added.
+    pub fn sections(&self) -> impl Iterator<Item = (Range<u64>, &str)> + '_ {
+        self.items
+            .iter()
+            .filter(|i| i.kind == Kind::Section)
+            .map(|i| (i.start..i.start.saturating_add(i.len), self.text_of(i)))
+    }
+
+    /// Each field (one value): its bytes and meaning, in the order they were added. Table
+    /// entries and fallback ranges are not among them, and fields may overlap:
+    /// [`Annotations::rows`] gives the meaning of every byte, once.
+    pub fn fields(&self) -> impl Iterator<Item = (Range<u64>, &str)> + '_ {
+        self.items
+            .iter()
+            .filter(|i| i.kind == Kind::Field)
+            .map(|i| (i.start..i.start.saturating_add(i.len), self.text_of(i)))
+    }
+
     fn text_of(&self, it: &Item) -> &str {
         self.text.get(it.text..it.text + it.text_len as usize).unwrap_or("")
     }
@@ -688,6 +706,10 @@ mod tests {
              \x20 0x0004 | 01 00 00 00             | DVLE count: 1\n\
              \x20 0x0008 | 10 00 00 00 5a 5a       | (unclaimed)\n"
         );
+        let sections: Vec<_> = a.sections().collect();
+        assert_eq!(sections, [(0..12, "DVLB header")]);
+        let fields: Vec<_> = a.fields().collect();
+        assert_eq!(fields, [(0..4, "magic \"DVLB\""), (4..8, "DVLE count: 1")]);
     }
 
     #[test]
