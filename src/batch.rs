@@ -406,15 +406,6 @@ pub fn error_record(t: RecordType, path: &str, data: &[u8], e: &shaderscope::Err
     Record::failure(t, path, shaderscope::detect(data), ErrorInfo::from_error(e)).to_line()
 }
 
-/// Parse-failure outcome: the message on stderr, or with `json` the error record (of the
-/// type [`json_records`] set) on stdout.
-pub fn parse_failure(path: &str, e: &shaderscope::Error, json: bool) -> Outcome {
-    match JSON_RECORDS.get().filter(|_| json) {
-        Some(&t) => failure(path, &[], e, Some(t)),
-        None => Outcome::fail(path, e, INVALID),
-    }
-}
-
 /// Parse-failure outcome of `data`: the message on stderr, or with `json` the error record
 /// on stdout (naming the format when `data`'s first bytes are recognised).
 pub fn failure(path: &str, data: &[u8], e: &shaderscope::Error, json: Option<RecordType>) -> Outcome {

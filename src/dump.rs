@@ -1,25 +1,118 @@
-//! `shaderscope dump`: every byte annotated.
+//! `shaderscope dump`: every byte annotated, written row by row as it is resolved.
 
-use crate::batch::{self, Outcome};
-use shaderscope::Container;
-use shaderscope::dump::Annotations;
+use crate::batch;
+use shaderscope::dump::{Annotations, json_string};
+use std::fmt;
+use std::io::{self, Write};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
     /// Input file (`-` for stdin)
     file: String,
+    /// One JSON record: the format, whether the file is intact, what could not be read, and
+    /// every row (section, field, note, unclaimed) with its absolute offset and length
+    #[arg(long)]
+    json: bool,
+    /// Only the bytes from this offset on (hex with 0x, or decimal)
+    #[arg(long, value_name = "OFFSET", value_parser = offset)]
+    start: Option<u64>,
+    /// Only the bytes before this offset (hex with 0x, or decimal)
+    #[arg(long, value_name = "OFFSET", value_parser = offset)]
+    stop: Option<u64>,
+}
+
+/// An offset option: `0x1c` or `28`.
+fn offset(s: &str) -> Result<u64, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("\"{s}\" is not an offset (hex with 0x, or decimal)"))
+}
+
+/// `fmt::Write` over an `io::Write`, keeping the I/O error that stopped it.
+struct Sink<W> {
+    out: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> fmt::Write for Sink<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.out.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
 }
 
 pub fn run(o: Opts) -> u8 {
-    batch::run_all(std::slice::from_ref(&o.file), |path, data| match shaderscope::parse(data) {
-        Err(e) => batch::parse_failure(path, &e, false),
-        Ok(file) => {
-            let mut a = Annotations::new();
-            file.annotate(&mut a);
-            let mut s = String::with_capacity(data.len() * 8);
-            s.push_str("  offset | bytes                   | meaning\n");
-            a.render(data, &mut s);
-            Outcome::out(s)
+    let path = batch::display_name(&o.file);
+    let data = match batch::read_input(&o.file) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {path}: cannot read: {e}");
+            return batch::IO;
         }
-    })
+    };
+    let mut a = Annotations::new();
+    let format = match shaderscope::annotate(&data, &mut a) {
+        Ok(f) => f,
+        Err(e) => {
+            let json = o.json.then_some(shaderscope::json::RecordType::Dump);
+            let failure = batch::failure(path, &data, &e, json);
+            eprint!("{}", failure.stderr);
+            return failure.status.max(batch::write_stdout(failure.stdout.as_bytes()));
+        }
+    };
+    let range = o.start.unwrap_or(0)..o.stop.unwrap_or(u64::MAX);
+    let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), error: None };
+    let written = if o.json {
+        json(&mut sink, path, format, &data, &a, range)
+    } else {
+        a.render_range(&data, range, &mut sink)
+    };
+    let status = if a.errors().next().is_some() { batch::INVALID } else { batch::OK };
+    let flushed = written.map_err(|_| ()).and_then(|()| sink.out.flush().map_err(|e| sink.error = Some(e)));
+    if flushed.is_err() {
+        if let Some(e) = sink.error.take() {
+            return batch::broken_pipe_or(e, status);
+        }
+    }
+    if !o.json {
+        for (_, message) in a.errors() {
+            eprintln!("error: {path}: {message}");
+        }
+    }
+    status
+}
+
+/// The JSON record: the envelope of every record (`schema`, `type`: `dump`, `format`, `path`,
+/// `valid`), then `size`, `errors` (what could not be read: offset and message) and `rows`
+/// ([`Annotations::render_json`]), written as it goes.
+fn json(
+    out: &mut dyn fmt::Write,
+    path: &str,
+    format: shaderscope::Format,
+    data: &[u8],
+    a: &Annotations,
+    range: std::ops::Range<u64>,
+) -> fmt::Result {
+    let mut head = format!(r#"{{"schema":{},"type":"dump","format":"#, shaderscope::json::SCHEMA_VERSION);
+    json_string(&mut head, format.name());
+    head.push_str(r#","path":"#);
+    json_string(&mut head, path);
+    let valid = a.errors().next().is_none();
+    head.push_str(&format!(r#","valid":{valid},"size":{},"errors":["#, data.len()));
+    for (i, (offset, message)) in a.errors().enumerate() {
+        if i > 0 {
+            head.push(',');
+        }
+        head.push_str(&format!(r#"{{"offset":{offset},"message":"#));
+        json_string(&mut head, message);
+        head.push('}');
+    }
+    head.push_str(r#"],"rows":"#);
+    out.write_str(&head)?;
+    a.render_json(data, range, out)?;
+    out.write_str("}\n")
 }

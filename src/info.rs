@@ -23,17 +23,30 @@ pub fn run(o: Opts) -> u8 {
     }
     batch::run_all(&o.files, |path, data| match shaderscope::parse(data) {
         Err(e) => batch::failure(path, data, &e, json),
-        Ok(file) if o.json => Outcome::out(file.info_record(path).to_line()),
         Ok(file) => {
-            let mut s = String::new();
-            if many {
-                s.push_str(&format!("== {path}\n"));
+            let mut out = if o.json {
+                {
+                    let mut r = file.info_record(path);
+                    r.valid = file.damage().is_empty();
+                    Outcome::out(r.to_line())
+                }
+            } else {
+                let mut s = String::new();
+                if many {
+                    s.push_str(&format!("== {path}\n"));
+                }
+                file.info_text(&mut s);
+                if many {
+                    s.push('\n');
+                }
+                Outcome::out(s)
+            };
+            // A damaged part: what could be read is shown, the damage reported.
+            for d in file.damage() {
+                out.stderr.push_str(&format!("error: {path}: {}\n", d.message));
+                out.status = batch::INVALID;
             }
-            file.info_text(&mut s);
-            if many {
-                s.push('\n');
-            }
-            Outcome::out(s)
+            out
         }
     })
 }

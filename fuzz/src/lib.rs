@@ -10,6 +10,7 @@ use shaderscope::{Container, DisasmOptions, print::TextBuf};
 /// Detect, parse, and walk everything a parsed file offers: summaries, every listing, the
 /// byte dump, validation, the writer and every extractable part.
 pub fn parse_any(data: &[u8]) {
+    dump_any(data);
     let Ok(file) = shaderscope::parse(data) else { return };
     let mut s = String::new();
     file.info_text(&mut s);
@@ -17,10 +18,6 @@ pub fn parse_any(data: &[u8]) {
     let mut p = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut p);
     let _ = file.disasm_json(&DisasmOptions::default());
-    let mut a = shaderscope::dump::Annotations::new();
-    file.annotate(&mut a);
-    let mut d = String::new();
-    a.render(data, &mut d);
     let _ = file.validate();
     if let Ok(bytes) = file.write() {
         // A file that parsed must re-encode to something that parses again.
@@ -29,6 +26,30 @@ pub fn parse_any(data: &[u8]) {
     for part in file.parts() {
         let _ = file.part(&part.name.to_uppercase());
     }
+}
+
+/// `dump` of any input, damaged or not: every byte it shows is shown once, in file order, and
+/// every byte of the file is in a row.
+pub fn dump_any(data: &[u8]) {
+    let mut a = shaderscope::dump::Annotations::new();
+    if shaderscope::annotate(data, &mut a).is_err() {
+        return;
+    }
+    let mut next = 0u64;
+    let _ = a.rows(data, 0..u64::MAX, |row| {
+        if let shaderscope::dump::Row::Field { start, len, .. }
+        | shaderscope::dump::Row::Unclaimed { start, len } = row
+        {
+            assert_eq!(start, next, "rows out of order or overlapping: {row:?}");
+            next = start + len;
+        }
+        Ok::<(), ()>(())
+    });
+    assert_eq!(next, data.len() as u64, "bytes not shown");
+    let mut d = String::new();
+    let _ = a.render(data, &mut d);
+    let mut j = String::new();
+    let _ = a.render_json(data, 0..u64::MAX, &mut j);
 }
 
 /// DVLB: parse; a parsed file re-encodes to exactly its input, and each DVLE's listing,

@@ -100,12 +100,70 @@ impl Container for File<'_> {
     fn validate(&self) -> Vec<Finding> {
         self.container().validate()
     }
+    fn damage(&self) -> Vec<Finding> {
+        self.container().damage()
+    }
     fn write(&self) -> Result<Vec<u8>> {
         self.container().write()
     }
     fn parts(&self) -> Vec<Part<'_>> {
         self.container().parts()
     }
+}
+
+/// Annotate every byte of `data` for `dump`, in whatever state the file is: the whole file
+/// when it parses, and otherwise every structure read before the failure. What could not be
+/// read is recorded with [`Annotations::error`] (a damaged chunk, a program that does not
+/// decode, the failure that stopped the parse). Fails, annotating nothing, when the format is
+/// not recognised or not read by this build.
+///
+/// ```
+/// use shaderscope::dump::Annotations;
+///
+/// let bytes = shaderscope::shbin::build::example_vertex_shader();
+/// let mut a = Annotations::new();
+/// // Cut short in the middle of the code: the headers before it are still annotated.
+/// shaderscope::annotate(&bytes[..0x40], &mut a)?;
+/// let mut text = String::new();
+/// a.render(&bytes[..0x40], &mut text)?;
+/// assert!(text.contains("| DVLE count: 1"), "{text}");
+/// let errors: Vec<_> = a.errors().collect();
+/// assert_eq!(
+///     errors,
+///     [(0x14, "DVLP code at offset 0x14 points outside its range (0x34 + 0x20 is outside 0x40)")]
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
+    let e = match parse(data) {
+        Ok(file) => {
+            file.annotate(a);
+            return Ok(file.format());
+        }
+        Err(e) => e,
+    };
+    let Some(format) = detect(data).filter(|f| f.supported()) else { return Err(e) };
+    // What the partial reading below does not claim is what the failure left unread.
+    a.fallback(0, data.len() as u64, format_args!("not read: {e}"));
+    match format {
+        Format::Dxbc => {
+            if let Ok((d, errors)) = Dxbc::parse_partial(data) {
+                for e in &errors {
+                    a.error(e.offset(), e);
+                }
+                d.annotate(a);
+                return Ok(format);
+            }
+        }
+        Format::D3d9 => {
+            if let Ok((p, _)) = crate::isa::d3d9::Program::parse_partial(data, 0) {
+                crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
+            }
+        }
+        _ => crate::format::shbin::annotate_damaged(data, format, a),
+    }
+    a.error(e.offset(), &e);
+    Ok(format)
 }
 
 /// Recognise the format of `data` and parse it.

@@ -50,6 +50,12 @@ pub trait Container {
     fn annotate(&self, out: &mut Annotations);
     /// Semantic checks beyond what parsing needs; empty when the file is fine.
     fn validate(&self) -> Vec<Finding>;
+    /// The parts of the file that could not be read while the rest was (a DXBC chunk that
+    /// fails to parse): empty for an intact file. Every command still shows the rest, and
+    /// reports these as errors (exit status 1).
+    fn damage(&self) -> Vec<Finding> {
+        Vec::new()
+    }
     /// Re-encode from the parsed model (byte-identical for an unmodified file).
     fn write(&self) -> Result<Vec<u8>>;
     /// What `extract` can pull out, with the bytes of each.

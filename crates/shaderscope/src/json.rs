@@ -63,6 +63,8 @@ pub enum RecordType {
     Scan,
     /// `scan --json`: the closing summary of a scan.
     ScanSummary,
+    /// `dump --json`: every row of the dump (written row by row by the CLI).
+    Dump,
 }
 
 /// One JSON Lines record: the envelope every record shares, then the command's own fields

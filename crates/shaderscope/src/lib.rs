@@ -58,7 +58,7 @@ pub mod toolkit;
 #[path = "../tests/common/mod.rs"]
 mod test_corpus;
 
-pub use any::{File, parse};
+pub use any::{File, annotate, parse};
 pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};

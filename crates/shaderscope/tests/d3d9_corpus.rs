@@ -230,7 +230,7 @@ fn exercise(data: &[u8], container: bool) {
         let _ = f.disasm_json(&DisasmOptions::default());
         let mut a = Annotations::new();
         f.annotate(&mut a);
-        a.render(data, &mut s);
+        a.render(data, &mut s).unwrap();
         let _ = f.validate();
         for part in f.parts() {
             assert!(f.part(&part.name).is_ok());
@@ -258,7 +258,7 @@ fn corpus_programs_validate_cleanly_and_dump_every_byte() {
         let mut a = Annotations::new();
         f.annotate(&mut a);
         let mut dump = String::new();
-        a.render(data, &mut dump);
+        a.render(data, &mut dump).unwrap();
         assert!(!dump.contains("(unclaimed)"), "{path}: bytes without annotation");
         let ctab = f.parts().into_iter().find(|p| p.name == "CTAB").expect("fxc writes a constant table");
         assert!(f.part("CTAB").unwrap().bytes.starts_with(b"CTAB"));

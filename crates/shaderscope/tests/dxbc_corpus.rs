@@ -287,7 +287,7 @@ fn walk(data: &[u8]) {
     let mut a = shaderscope::dump::Annotations::new();
     file.annotate(&mut a);
     let mut d = String::new();
-    a.render(data, &mut d);
+    a.render(data, &mut d).unwrap();
     let _ = file.validate();
     if let Ok(bytes) = file.write() {
         assert!(shaderscope::parse(&bytes).is_ok(), "re-encoded file does not parse");
@@ -345,7 +345,7 @@ fn dump_claims_every_byte() {
         let mut a = shaderscope::dump::Annotations::new();
         d.annotate(&mut a);
         let mut s = String::new();
-        a.render(&data, &mut s);
+        a.render(&data, &mut s).unwrap();
         if s.contains("(unclaimed)") && d.ifce.is_none() {
             unclaimed_files.push(row.path.clone());
         }

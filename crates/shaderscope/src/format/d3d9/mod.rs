@@ -441,7 +441,7 @@ mod tests {
         let mut a = Annotations::new();
         f.annotate(&mut a);
         let mut s = String::new();
-        a.render(&data, &mut s);
+        a.render(&data, &mut s).unwrap();
         assert!(!s.contains("(unclaimed)"), "{s}");
         assert!(s.contains("source 0x90e40000: v0 (D3DSPR_INPUT)"), "{s}");
         assert!(s.contains("dcl usage 0x80000000: position, index 0"), "{s}");

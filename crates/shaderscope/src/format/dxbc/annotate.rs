@@ -1,12 +1,20 @@
-//! `dump` for DXBC: the header, the index, and each chunk's fields.
+//! `dump` for DXBC: the header, the index, and each chunk's fields, every byte range once.
+//!
+//! The index is one table (described entry by entry when shown), and each chunk is annotated
+//! once however many index entries point at it: a container of a few megabytes whose index
+//! names one chunk millions of times costs one record for the index and one chunk's
+//! annotations. A chunk that failed to parse shows its payload as one field that says why,
+//! and the failure is recorded ([`Annotations::error`]).
 
 use super::Dxbc;
 use super::chunks::Words;
-use super::container::{Chunk, HEADER_SIZE};
+use super::container::{Chunk, FourCC, HEADER_SIZE};
 use super::rdef::Rdef;
 use super::signature::{ElementLayout, Signature};
 use crate::dump::Annotations;
+use crate::error::Error;
 use crate::toolkit::{Cstr, Endian};
+use std::fmt::Write;
 
 /// Annotate every byte of the container.
 pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
@@ -16,28 +24,39 @@ pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
     a.field(
         4,
         16,
-        format!(
+        format_args!(
             "checksum {} ({})",
             super::checksum::hex(&f.header.checksum),
             if d.checksum_ok() { "matches" } else { "does not match the contents" }
         ),
     );
-    a.field(20, 4, format!("version word: {}", f.header.one.get()));
-    a.field(24, 4, format!("container size: {}", f.header.total_size.get()));
-    a.field(28, 4, format!("chunk count: {}", f.chunks.len()));
-    let index_len = 4 * f.chunks.len() as u64;
-    a.section(HEADER_SIZE as u64, index_len, "chunk index");
-    for (i, c) in f.chunks.iter().enumerate() {
-        a.field((HEADER_SIZE + 4 * i) as u64, 4, format!("chunk {i} ({}) at 0x{:x}", c.fourcc, c.offset));
+    a.field(20, 4, format_args!("version word: {}", f.header.one.get()));
+    a.field(24, 4, format_args!("container size: {}", f.header.total_size.get()));
+    a.field(28, 4, format_args!("chunk count: {}", f.header.chunk_count.get()));
+    let container = f.container();
+    let count = u64::from(f.header.chunk_count.get());
+    a.section(HEADER_SIZE as u64, 4 * count, "chunk index");
+    a.table(HEADER_SIZE as u64, 4, count, index_entry);
+    // Each chunk once, by the first index entry that names it.
+    // (offset, index), both below 2^32 (the container size is a u32).
+    let mut order: Vec<(u32, u32)> =
+        f.chunks.iter().zip(0..).map(|(c, i)| (u32::try_from(c.offset).unwrap_or(u32::MAX), i)).collect();
+    order.sort_unstable();
+    order.dedup_by_key(|c| c.0);
+    let index_end = (HEADER_SIZE as u64 + 4 * count).min(container.len() as u64) as usize;
+    let cut = cut_chunk(d, a);
+    let claimed: Vec<std::ops::Range<usize>> = std::iter::once(0..index_end)
+        .chain(order.iter().filter_map(|&(_, i)| f.chunks.get(i as usize)).map(|c| c.offset..c.end()))
+        .chain(cut)
+        .collect();
+    for (at, bytes) in crate::toolkit::layout::filler(container, container.len(), &claimed) {
+        let what = if bytes.iter().all(|&b| b == 0) { "padding" } else { "bytes outside every chunk" };
+        a.field(u64::from(at), bytes.len() as u64, what);
     }
-    let layout = f.layout();
-    for c in &f.chunks {
-        if let Some((at, gap)) = layout.gap_before(c.offset) {
-            a.field(u64::from(*at), gap.len() as u64, "padding before chunk");
+    for (_, i) in order {
+        if let Some(c) = f.chunks.get(i as usize) {
+            chunk(d, i as usize, c, a);
         }
-    }
-    for (i, c) in f.chunks.iter().enumerate() {
-        chunk(d, i, c, a);
     }
     if !f.trailing.is_empty() {
         a.field(
@@ -48,302 +67,463 @@ pub fn annotate(d: &Dxbc<'_>, a: &mut Annotations) {
     }
 }
 
+/// In a container read only in part ([`Dxbc::parse_partial`]), the chunk where reading
+/// stopped: its header where the file has it, and what the file has of its payload. Returns
+/// the bytes it claims.
+fn cut_chunk(d: &Dxbc<'_>, a: &mut Annotations) -> Option<std::ops::Range<usize>> {
+    let f = &d.frame;
+    let index = f.chunks.len();
+    if index as u64 >= u64::from(f.header.chunk_count.get()) {
+        return None;
+    }
+    let r = crate::toolkit::Reader::new(f.container(), Endian::Little);
+    let offset = r.u32_at(HEADER_SIZE + 4 * index, "index entry").ok()?;
+    let at = offset as usize;
+    let (Ok(tag), Ok(size)) = (r.array_at::<4>(at, "FourCC"), r.u32_at(at.saturating_add(4), "size")) else {
+        return None;
+    };
+    let tag = FourCC(tag);
+    let start = u64::from(offset);
+    let have = (f.container().len() as u64).saturating_sub(start + 8).min(u64::from(size));
+    a.section(
+        start,
+        8 + have,
+        format_args!("chunk {index} {tag} ({}), cut short", super::chunk_description(&tag.0)),
+    );
+    a.field(start, 4, format_args!("FourCC \"{tag}\""));
+    a.field(start + 4, 4, format_args!("size: {size}"));
+    if have > 0 {
+        a.field(start + 8, have, format_args!("payload, cut short: {have} of {size} bytes in the file"));
+    }
+    Some(at..at + 8 + have as usize)
+}
+
+/// An index entry: the chunk offset, with the tag found there.
+fn index_entry(data: &[u8], i: u64, at: u64, out: &mut String) {
+    let word = |o: u64| {
+        let o = usize::try_from(o).ok()?;
+        data.get(o..o.checked_add(4)?)?.try_into().ok()
+    };
+    let Some(offset) = word(at).map(u32::from_le_bytes) else { return };
+    let _ = match word(u64::from(offset)) {
+        Some(tag) => write!(out, "chunk {i} ({}) at 0x{offset:x}", FourCC(tag)),
+        None => write!(out, "chunk {i} at 0x{offset:x} (past the end)"),
+    };
+}
+
+/// The error of the chunk at `c`'s offset, if it failed to parse.
+fn chunk_error<'d>(d: &'d Dxbc<'_>, c: &Chunk<'_>) -> Option<&'d Error> {
+    d.chunk_errors
+        .iter()
+        .find(|(i, _)| d.frame.chunks.get(*i).is_some_and(|x| x.offset == c.offset))
+        .map(|(_, e)| e)
+}
+
 fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     let start = c.offset as u64;
     a.section(
         start,
         8 + c.data.len() as u64,
-        format!("chunk {index} {} ({})", c.fourcc, super::chunk_description(&c.fourcc.0)),
+        format_args!("chunk {index} {} ({})", c.fourcc, super::chunk_description(&c.fourcc.0)),
     );
-    a.field(start, 4, format!("FourCC \"{}\"", c.fourcc));
-    a.field(start + 4, 4, format!("size: {}", c.data.len()));
+    a.field(start, 4, format_args!("FourCC \"{}\"", c.fourcc));
+    a.field(start + 4, 4, format_args!("size: {}", c.data.len()));
+    let base = c.data_offset() as u64;
+    let len = c.data.len() as u64;
+    if let Some(e) = chunk_error(d, c) {
+        a.field(base, len, format_args!("payload not read: {e}"));
+        a.error(e.offset(), format_args!("chunk {index} ({}): {e}", c.fourcc));
+        return;
+    }
+    if payload(d, c, a) {
+        // Whatever the model of the chunk does not cover.
+        a.fallback(base, len, format_args!("{} data not modelled", c.fourcc));
+    } else if len > 0 {
+        let modelled = matches!(
+            &c.fourcc.0,
+            b"RDEF"
+                | b"ISGN"
+                | b"OSGN"
+                | b"PCSG"
+                | b"OSG5"
+                | b"ISG1"
+                | b"OSG1"
+                | b"PSG1"
+                | b"SHDR"
+                | b"SHEX"
+                | b"STAT"
+                | b"SFI0"
+                | b"IFCE"
+                | b"Aon9"
+                | b"RTS0"
+        );
+        if modelled {
+            a.field(base, len, format_args!("payload (another {} chunk: only the first is read)", c.fourcc));
+        } else {
+            a.field(base, len, "payload (kept as bytes, not modelled)");
+        }
+    }
+}
+
+/// The fields of a modelled chunk's payload; false when `c` is not the chunk its model was
+/// read from.
+fn payload(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) -> bool {
     let base = c.data_offset();
     match &c.fourcc.0 {
-        b"RDEF" => {
-            if let Some(r) = d.rdef.as_ref().filter(|r| r.offset == base) {
-                rdef(r, c, a);
-            }
-        }
+        b"RDEF" => d.rdef.as_ref().filter(|r| r.offset == base).map(|r| rdef(r, c, a)).is_some(),
         b"ISGN" | b"OSGN" | b"PCSG" | b"OSG5" | b"ISG1" | b"OSG1" | b"PSG1" => {
-            if let Some(s) =
-                [&d.input, &d.output, &d.patch_constant].into_iter().flatten().find(|s| s.offset == base)
-            {
-                signature(s, c, a);
-            }
+            [&d.input, &d.output, &d.patch_constant]
+                .into_iter()
+                .flatten()
+                .find(|s| s.offset == base)
+                .map(|s| signature(s, c, a))
+                .is_some()
         }
         b"SHDR" | b"SHEX" => {
-            let r = c.reader(Endian::Little);
-            let v = r.u32_at(0, "version token").unwrap_or(0);
-            let p = d.program.filter(|p| p.chunk.offset == c.offset);
-            a.field(
-                base as u64,
-                4,
-                format!(
-                    "version token 0x{v:08x}{}",
-                    p.map(|p| format!(" ({})", p.version_text())).unwrap_or_default()
-                ),
-            );
-            a.field(
-                base as u64 + 4,
-                4,
-                format!("length: {} tokens", r.u32_at(4, "length token").unwrap_or(0)),
-            );
-            if c.data.len() > 8 {
-                a.field(
-                    base as u64 + 8,
-                    c.data.len() as u64 - 8,
-                    "instruction tokens (see disasm --offsets)",
-                );
-            }
+            d.program.filter(|p| p.chunk.offset == c.offset).map(|p| program(d, &p, a)).is_some()
         }
         b"STAT" => {
-            for (i, w) in Words::new(c.data).iter().enumerate() {
-                let name = super::chunks::STAT_FIELDS.get(i).copied().unwrap_or("unknown");
-                a.field((base + 4 * i) as u64, 4, format!("{name}: {w}"));
+            if d.stat.as_ref().is_none_or(|s| s.offset != base) {
+                return false;
             }
+            let words = Words::new(c.data);
+            for (i, w) in words.iter().enumerate() {
+                let name = super::chunks::STAT_FIELDS.get(i).copied().unwrap_or("unknown");
+                a.field((base + 4 * i) as u64, 4, format_args!("{name}: {w}"));
+            }
+            true
         }
-        b"SFI0" => {
-            if let Some(s) = &d.sfi0 {
+        b"SFI0" => d
+            .sfi0
+            .as_ref()
+            .filter(|s| s.offset == base)
+            .map(|s| {
                 a.field(
                     base as u64,
                     8,
-                    format!("required features 0x{:x}: {}", s.flags, s.names().join(", ")),
+                    format_args!("required features 0x{:x}: {}", s.flags, s.names().join(", ")),
                 );
-            }
-        }
-        b"Aon9" => {
-            if let Some(x) = d.aon9.as_ref().filter(|x| x.offset == base) {
-                a.field(base as u64, 4, format!("size word: {}", x.size_word));
-                a.field(base as u64 + 4, 4, format!("D3D9 version token 0x{:08x}", x.version));
-                a.field(base as u64 + 8, 4, format!("D3D9 program size: {}", x.program.len()));
-                a.field(base as u64 + 12, 4, format!("D3D9 program offset: {}", x.program_offset));
-                for (i, (n, o)) in x.tables.iter().enumerate() {
-                    a.field((base + 16 + 4 * i) as u64, 4, format!("mapping table {i}: {n} entries at {o}"));
+                if !s.rest.is_empty() {
+                    a.field(base as u64 + 8, s.rest.len() as u64, "bytes after the feature flags");
                 }
-                for m in &x.cb_mappings {
-                    a.field(
-                        m.offset as u64,
-                        12,
-                        format!("c{} <- cb{}[{}..+{}]", m.target, m.buffer, m.start, m.count),
-                    );
-                }
-                for m in &x.sampler_mappings {
-                    a.field(m.offset as u64, 4, format!("s{} <- s{} / t{}", m.target, m.sampler, m.resource));
-                }
-                for r in &x.runtime_constants {
-                    a.field(r.offset as u64, 4, format!("c{}: runtime constant {}", r.target, r.kind));
-                }
-                a.field(x.program_position() as u64, x.program.len() as u64, "D3D9 program (see disasm)");
-            }
-        }
-        b"IFCE" => {
-            if let Some(i) = d.ifce.as_ref().filter(|x| x.offset == base) {
-                a.field(
-                    base as u64,
-                    36,
-                    format!(
-                        "class linkage header: {} instances, {} types, {} slot records, {} slots",
-                        i.class_instances.len(),
-                        i.class_types.len(),
-                        i.slots.len(),
-                        i.slot_count
-                    ),
-                );
-                for t in &i.class_types {
-                    a.field(t.offset as u64, 12, format!("class type {}", t.name));
-                    string(a, c, &t.name, "name");
-                }
-                for t in &i.class_instances {
-                    a.field(t.offset as u64, 16, format!("class instance {}", t.name));
-                    string(a, c, &t.name, "name");
-                }
-                for sl in &i.slots {
-                    a.field(
-                        sl.offset as u64,
-                        16,
-                        format!("interface slot record: span {}, {} types", sl.span, sl.type_ids.len()),
-                    );
-                }
-            }
-        }
+            })
+            .is_some(),
+        b"Aon9" => d.aon9.as_ref().filter(|x| x.offset == base).map(|x| aon9(x, a)).is_some(),
+        b"IFCE" => d.ifce.as_ref().filter(|x| x.offset == base).map(|i| ifce(i, c, a)).is_some(),
         b"RTS0" => {
-            if let Some(rs) = d.root_signature.as_ref().filter(|x| x.offset == base) {
-                a.field(
-                    base as u64,
-                    24,
-                    format!(
-                        "root signature {} header: {} parameters, {} static samplers, flags 0x{:x}",
-                        if rs.version == 2 { "1.1" } else { "1.0" },
-                        rs.parameters.len(),
-                        rs.static_samplers.len(),
-                        rs.flags
-                    ),
-                );
-                for p in &rs.parameters {
-                    a.field(
-                        p.offset as u64,
-                        12,
-                        format!("parameter type {}, visibility {}", p.parameter_type, p.visibility),
-                    );
-                    let at = p.payload_offset as u64;
-                    match &p.payload {
-                        super::chunks::RootPayload::Table { ranges } => {
-                            a.field(at, 8, format!("descriptor table: {} ranges", ranges.len()));
-                            let size = if rs.version == 2 { 24 } else { 20 };
-                            for r in ranges {
-                                a.field(
-                                    r.offset as u64,
-                                    size,
-                                    format!(
-                                        "range type {}, {} descriptors from register {} space {}",
-                                        r.range_type, r.count, r.base_register, r.space
-                                    ),
-                                );
-                            }
-                        }
-                        super::chunks::RootPayload::Constants { register, space, count } => {
-                            a.field(at, 12, format!("{count} root constants at b{register} space {space}"));
-                        }
-                        super::chunks::RootPayload::Descriptor { register, space, .. } => {
-                            let size = if rs.version == 2 { 12 } else { 8 };
-                            a.field(at, size, format!("root descriptor register {register} space {space}"));
-                        }
-                    }
-                }
-                for smp in &rs.static_samplers {
-                    a.field(
-                        smp.offset as u64,
-                        52,
-                        format!("static sampler s{} space {}", smp.register, smp.space),
-                    );
-                }
-            }
+            d.root_signature.as_ref().filter(|x| x.offset == base).map(|rs| root_signature(rs, a)).is_some()
         }
-        _ => {
-            if !c.data.is_empty() && !matches!(&c.fourcc.0, b"IFCE" | b"SFI0") {
-                a.field(base as u64, c.data.len() as u64, "payload (kept as bytes, not modelled)");
+        _ => false,
+    }
+}
+
+/// The SM4/5 program: its two header tokens, then each instruction's tokens with the
+/// instruction as the listing prints it.
+fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
+    let c = &p.chunk;
+    let base = c.data_offset() as u64;
+    let r = c.reader(Endian::Little);
+    let v = r.u32_at(0, "version token").unwrap_or(0);
+    a.field(base, 4, format_args!("version token 0x{v:08x} ({})", p.version_text()));
+    a.field(base + 4, 4, format_args!("length: {} tokens", p.length));
+    let end = base + c.data.len() as u64;
+    let program = match super::program::decode(p) {
+        Ok(program) => program,
+        Err(e) => {
+            if end > base + 8 {
+                a.field(base + 8, end - base - 8, format_args!("tokens not decoded: {e}"));
             }
+            a.error(e.offset(), format_args!("{} program: {e}", c.fourcc));
+            return;
+        }
+    };
+    let (generation, _) = d.generation();
+    let style = super::program::sm4_style(generation, false, false);
+    let mut next = base + 8;
+    let result = crate::isa::sm4::each_record(&program, &style, |inst, record| {
+        let len = 4 * inst.tokens.len() as u64;
+        next = inst.offset + len;
+        match (record, inst.custom_data_class()) {
+            (Some(r), _) if r.text.is_empty() => {
+                a.field(inst.offset, len, format_args!("unknown opcode {}", inst.opcode));
+            }
+            (Some(r), _) => a.field(inst.offset, len, OneLine(&r.text)),
+            (None, class) => a.field(
+                inst.offset,
+                len,
+                format_args!(
+                    "custom data block ({}, {} tokens)",
+                    match class {
+                        Some(0) => "comment",
+                        Some(1) => "debug information",
+                        Some(2) => "opaque data",
+                        _ => "unknown class",
+                    },
+                    inst.tokens.len()
+                ),
+            ),
+        }
+    });
+    if let Err(e) = result {
+        if end > next {
+            a.field(next, end - next, format_args!("tokens not decoded: {e}"));
+        }
+        a.error(e.offset(), format_args!("{} program: {e}", c.fourcc));
+        return;
+    }
+    if end > next {
+        a.field(next, end - next, "after the last instruction (the length token ends the program)");
+    }
+}
+
+/// A listing text on one line (an immediate constant buffer spans several).
+struct OneLine<'t>(&'t str);
+
+impl std::fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, part) in self.0.split('\n').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+            if i > 0 {
+                f.write_char(' ')?;
+            }
+            f.write_str(part)?;
+        }
+        Ok(())
+    }
+}
+
+fn aon9(x: &super::chunks::Aon9<'_>, a: &mut Annotations) {
+    let base = x.offset as u64;
+    a.field(base, 4, format_args!("size word: {}", x.size_word));
+    a.field(base + 4, 4, format_args!("D3D9 version token 0x{:08x}", x.version));
+    a.field(base + 8, 4, format_args!("D3D9 program size: {}", x.program.len()));
+    a.field(base + 12, 4, format_args!("D3D9 program offset: {}", x.program_offset));
+    for (i, (n, o)) in x.tables.iter().enumerate() {
+        a.field(base + 16 + 4 * i as u64, 4, format_args!("mapping table {i}: {n} entries at {o}"));
+    }
+    for m in &x.cb_mappings {
+        a.field(
+            m.offset as u64,
+            12,
+            format_args!("c{} <- cb{}[{}..+{}]", m.target, m.buffer, m.start, m.count),
+        );
+    }
+    for m in &x.sampler_mappings {
+        a.field(m.offset as u64, 4, format_args!("s{} <- s{} / t{}", m.target, m.sampler, m.resource));
+    }
+    for r in &x.runtime_constants {
+        a.field(r.offset as u64, 4, format_args!("c{}: runtime constant {}", r.target, r.kind));
+    }
+    let at = x.program_position() as u64;
+    match crate::isa::d3d9::Program::parse_partial(x.program, at) {
+        Ok((p, None)) => crate::isa::d3d9::annotate_program(&p, a),
+        Ok((p, Some(e))) => {
+            crate::isa::d3d9::annotate_partial(&p, &e, at + x.program.len() as u64, a);
+            a.error(e.offset(), format_args!("Aon9 D3D9 program: {e}"));
+        }
+        Err(e) => {
+            a.field(at, x.program.len() as u64, format_args!("D3D9 program not read: {e}"));
+            a.error(e.offset(), format_args!("Aon9 D3D9 program: {e}"));
         }
     }
 }
 
-/// The bytes between the end of a chunk's last string and the chunk's end: fxc pads its string
-/// pools with 0xAB up to a multiple of 4.
-fn string_padding(c: &Chunk<'_>, last_string_end: usize, a: &mut Annotations) {
-    if last_string_end > c.data_offset() && last_string_end < c.end() {
-        let n = c.end() - last_string_end;
-        let what = if c.data.ends_with(&vec![0xAB; n]) { "padding (0xAB)" } else { "padding" };
-        a.field(last_string_end as u64, n as u64, what);
+fn ifce(i: &super::chunks::Ifce<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let base = c.data_offset() as u64;
+    a.field(
+        base,
+        36,
+        format_args!(
+            "class linkage header: {} instances, {} types, {} slot records, {} slots",
+            i.class_instances.len(),
+            i.class_types.len(),
+            i.slots.len(),
+            i.slot_count
+        ),
+    );
+    let mut strings = Strings::default();
+    for t in &i.class_types {
+        a.field(t.offset as u64, 12, format_args!("class type {}", t.name));
+        strings.add(&t.name, "name");
+    }
+    for t in &i.class_instances {
+        a.field(t.offset as u64, 16, format_args!("class instance {}", t.name));
+        strings.add(&t.name, "name");
+    }
+    for sl in &i.slots {
+        a.field(
+            sl.offset as u64,
+            16,
+            format_args!("interface slot record: span {}, {} types", sl.span, sl.type_ids.len()),
+        );
+    }
+    strings.finish(c, 0, a);
+}
+
+fn root_signature(rs: &super::chunks::RootSignature, a: &mut Annotations) {
+    let base = rs.offset as u64;
+    a.field(
+        base,
+        24,
+        format_args!(
+            "root signature {} header: {} parameters, {} static samplers, flags 0x{:x}",
+            if rs.version == 2 { "1.1" } else { "1.0" },
+            rs.parameters.len(),
+            rs.static_samplers.len(),
+            rs.flags
+        ),
+    );
+    for p in &rs.parameters {
+        a.field(
+            p.offset as u64,
+            12,
+            format_args!("parameter type {}, visibility {}", p.parameter_type, p.visibility),
+        );
+        let at = p.payload_offset as u64;
+        match &p.payload {
+            super::chunks::RootPayload::Table { ranges } => {
+                a.field(at, 8, format_args!("descriptor table: {} ranges", ranges.len()));
+                let size = if rs.version == 2 { 24 } else { 20 };
+                for r in ranges {
+                    a.field(
+                        r.offset as u64,
+                        size,
+                        format_args!(
+                            "range type {}, {} descriptors from register {} space {}",
+                            r.range_type, r.count, r.base_register, r.space
+                        ),
+                    );
+                }
+            }
+            super::chunks::RootPayload::Constants { register, space, count } => {
+                a.field(at, 12, format_args!("{count} root constants at b{register} space {space}"));
+            }
+            super::chunks::RootPayload::Descriptor { register, space, .. } => {
+                let size = if rs.version == 2 { 12 } else { 8 };
+                a.field(at, size, format_args!("root descriptor register {register} space {space}"));
+            }
+        }
+    }
+    for smp in &rs.static_samplers {
+        a.field(smp.offset as u64, 52, format_args!("static sampler s{} space {}", smp.register, smp.space));
     }
 }
 
-/// Absolute offset just past a string's NUL.
-fn string_end(s: &Cstr<'_>) -> usize {
-    s.offset as usize + s.len() + 1
+/// The strings of a chunk's string pool, each annotated once however many records name it,
+/// with the 0xAB bytes fxc pads after them.
+#[derive(Default)]
+struct Strings<'a> {
+    /// (string, label), in the order met.
+    list: Vec<(Cstr<'a>, &'static str)>,
 }
 
-/// A string and the 0xAB bytes fxc writes after it up to the next 4-byte boundary.
-fn string(a: &mut Annotations, c: &Chunk<'_>, s: &Cstr<'_>, label: &str) {
-    let end = s.offset as usize + s.len() + 1;
-    a.field(s.offset, s.len() as u64 + 1, format!("{label} \"{s}\""));
-    let rel = end.saturating_sub(c.data_offset());
-    let aligned = (rel + 3) & !3;
-    let pad = aligned - rel;
-    let bytes = c.data.get(rel..aligned).unwrap_or(&[]);
-    if pad > 0 && bytes.len() == pad && bytes.iter().all(|&b| b == 0xAB) {
-        a.field(end as u64, pad as u64, "padding (0xAB)");
+impl<'a> Strings<'a> {
+    fn add(&mut self, s: &Cstr<'a>, label: &'static str) {
+        self.list.push((*s, label));
+    }
+
+    /// Annotate the strings and the padding after them; `last` is the end of the chunk's last
+    /// structure that is not a string (a default value), so that the bytes from the last of
+    /// everything to the chunk's end are padding.
+    fn finish(mut self, c: &Chunk<'_>, last: usize, a: &mut Annotations) {
+        self.list.sort_by_key(|(s, label)| (s.offset, *label));
+        self.list.dedup_by_key(|(s, label)| (s.offset, *label));
+        let chunk_end = c.end() as u64;
+        let mut end_of_all = last as u64;
+        for (k, (s, label)) in self.list.iter().enumerate() {
+            let end = s.offset + s.len() as u64 + 1;
+            a.field(s.offset, s.len() as u64 + 1, format_args!("{label} \"{s}\""));
+            // The 0xAB run after it, up to the next string.
+            let next =
+                self.list.get(k + 1..).unwrap_or(&[]).iter().map(|(n, _)| n.offset).find(|&o| o >= end);
+            let limit = next.unwrap_or(chunk_end).min(chunk_end);
+            let rel = (end as usize).saturating_sub(c.data_offset());
+            let run = c.data.get(rel..).unwrap_or(&[]).iter().take((limit.saturating_sub(end)) as usize);
+            let pad = run.take_while(|&&b| b == 0xAB).count() as u64;
+            if pad > 0 {
+                a.field(end, pad, "padding (0xAB)");
+            }
+            end_of_all = end_of_all.max(end + pad);
+        }
+        if end_of_all > c.data_offset() as u64 && end_of_all < chunk_end {
+            a.field(end_of_all, chunk_end - end_of_all, "padding");
+        }
     }
 }
 
 fn signature(s: &Signature<'_>, c: &Chunk<'_>, a: &mut Annotations) {
-    let last = s.elements.iter().map(|e| string_end(&e.name)).max().unwrap_or(0);
-    string_padding(c, last, a);
     let base = c.data_offset() as u64;
-    a.field(base, 4, format!("element count: {}", s.elements.len()));
-    a.field(base + 4, 4, format!("element offset: {}", s.element_offset));
+    a.field(base, 4, format_args!("element count: {}", s.elements.len()));
+    a.field(base + 4, 4, format_args!("element offset: {}", s.element_offset));
     let size = s.layout.size() as u64;
+    let mut strings = Strings::default();
     for e in &s.elements {
-        let what = format!(
-            "{} {}{}: register {}, mask 0x{:x}, rw 0x{:x}, system value {}, type {}",
-            match s.layout {
-                ElementLayout::Plain => "element",
-                _ => "element (with stream)",
-            },
-            e.name,
-            e.semantic_index,
-            e.register,
-            e.mask,
-            e.rw_mask,
-            e.system_value,
-            e.component_type
+        a.field(
+            e.offset as u64,
+            size,
+            format_args!(
+                "{} {}{}: register {}, mask 0x{:x}, rw 0x{:x}, system value {}, type {}",
+                match s.layout {
+                    ElementLayout::Plain => "element",
+                    _ => "element (with stream)",
+                },
+                e.name,
+                e.semantic_index,
+                e.register,
+                e.mask,
+                e.rw_mask,
+                e.system_value,
+                e.component_type
+            ),
         );
-        a.field(e.offset as u64, size, what);
-        string(a, c, &e.name, "name");
+        strings.add(&e.name, "name");
     }
+    strings.finish(c, 0, a);
 }
 
 fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
-    let mut last = string_end(&r.creator);
-    for cb in &r.constant_buffers {
-        last = last.max(string_end(&cb.name));
-        for v in &cb.variables {
-            last = last.max(string_end(&v.name));
-            if let Some(d) = v.default {
-                last = last.max(c.data_offset() + v.default_offset as usize + d.len());
-            }
-        }
-    }
-    for t in &r.types {
-        if let Some(n) = &t.name {
-            last = last.max(string_end(n));
-        }
-        for m in &t.members {
-            last = last.max(string_end(&m.name));
-        }
-    }
-    for b in &r.bindings {
-        last = last.max(string_end(&b.name));
-    }
-    string_padding(c, last, a);
     let base = c.data_offset() as u64;
-    a.field(base, 4, format!("constant buffer count: {}", r.constant_buffers.len()));
-    a.field(base + 4, 4, format!("constant buffer offset: {}", r.cb_offset));
-    a.field(base + 8, 4, format!("binding count: {}", r.bindings.len()));
-    a.field(base + 12, 4, format!("binding offset: {}", r.binding_offset));
-    a.field(base + 16, 4, format!("target {}.{}, program type 0x{:04x}", r.major, r.minor, r.program_type));
-    a.field(base + 20, 4, format!("compile flags: 0x{:x}", r.flags));
-    a.field(base + 24, 4, format!("creator offset: {}", r.creator_offset));
+    a.field(base, 4, format_args!("constant buffer count: {}", r.constant_buffers.len()));
+    a.field(base + 4, 4, format_args!("constant buffer offset: {}", r.cb_offset));
+    a.field(base + 8, 4, format_args!("binding count: {}", r.bindings.len()));
+    a.field(base + 12, 4, format_args!("binding offset: {}", r.binding_offset));
+    a.field(
+        base + 16,
+        4,
+        format_args!("target {}.{}, program type 0x{:04x}", r.major, r.minor, r.program_type),
+    );
+    a.field(base + 20, 4, format_args!("compile flags: 0x{:x}", r.flags));
+    a.field(base + 24, 4, format_args!("creator offset: {}", r.creator_offset));
     if let Some(w) = r.rd11 {
         a.field(
             base + 28,
             32,
-            format!(
+            format_args!(
                 "RD11 header: magic 0x{:08x}, sizes: header {}, cbuffer {}, binding {}, variable {}, type {}, member {}; interface slots {}",
                 w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]
             ),
         );
     }
+    let mut strings = Strings::default();
+    let mut last = 0;
     let var_size = if r.rd11.is_some() { 40 } else { 24 };
     for cb in &r.constant_buffers {
         a.field(
             cb.offset as u64,
             24,
-            format!("constant buffer {} (size {}, type {})", cb.name, cb.size, cb.kind),
+            format_args!("constant buffer {} (size {}, type {})", cb.name, cb.size, cb.kind),
         );
-        string(a, c, &cb.name, "name");
+        strings.add(&cb.name, "name");
         for v in &cb.variables {
             a.field(
                 v.offset as u64,
                 var_size,
-                format!("variable {} (offset {}, size {})", v.name, v.start, v.size),
+                format_args!("variable {} (offset {}, size {})", v.name, v.start, v.size),
             );
-            string(a, c, &v.name, "name");
+            strings.add(&v.name, "name");
             if let Some(def) = v.default {
-                a.field(
-                    base + u64::from(v.default_offset),
-                    def.len() as u64,
-                    format!("default value of {}", v.name),
-                );
+                let at = base + u64::from(v.default_offset);
+                a.field(at, def.len() as u64, format_args!("default value of {}", v.name));
+                last = last.max(at as usize + def.len());
             }
         }
     }
@@ -352,14 +532,19 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         a.field(
             t.offset as u64,
             type_size,
-            format!("type {} (class {}, {} members)", super::listing::type_name(t), t.class, t.members.len()),
+            format_args!(
+                "type {} (class {}, {} members)",
+                super::listing::type_name(t),
+                t.class,
+                t.members.len()
+            ),
         );
-        if let Some(n) = t.name {
-            string(a, c, &n, "type name");
+        if let Some(n) = &t.name {
+            strings.add(n, "type name");
         }
         for m in &t.members {
-            a.field(m.offset as u64, 12, format!("member {} at {}", m.name, m.start));
-            string(a, c, &m.name, "name");
+            a.field(m.offset as u64, 12, format_args!("member {} at {}", m.name, m.start));
+            strings.add(&m.name, "name");
         }
     }
     let bind_size = if r.bindings.iter().any(|b| b.space_id.is_some()) { 40 } else { 32 };
@@ -367,12 +552,13 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         a.field(
             b.offset as u64,
             bind_size,
-            format!(
+            format_args!(
                 "binding {} (type {}, slot {}, count {})",
                 b.name, b.input_type, b.bind_point, b.bind_count
             ),
         );
-        string(a, c, &b.name, "name");
+        strings.add(&b.name, "name");
     }
-    string(a, c, &r.creator, "creator");
+    strings.add(&r.creator, "creator");
+    strings.finish(c, last, a);
 }

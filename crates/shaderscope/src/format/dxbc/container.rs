@@ -138,6 +138,63 @@ impl<'a> Frame<'a> {
         Ok(Frame { data, header, chunks, trailing })
     }
 
+    /// [`Frame::parse`] that keeps what it can read of a damaged container: the header, then
+    /// the chunks of the index in order up to the first that is not inside the file, with
+    /// the failures (the one [`Frame::parse`] gives first). A container longer than the
+    /// file is read as far as the file goes. Fails only without a whole header.
+    ///
+    /// ```
+    /// use shaderscope::format::dxbc::{Frame, write::Builder};
+    ///
+    /// let mut b = Builder::new();
+    /// b.push(*b"PRIV", b"abc".to_vec());
+    /// b.push(*b"STAT", vec![0; 8]);
+    /// let bytes = b.finish()?;
+    /// let (frame, errors) = Frame::parse_partial(&bytes[..60])?;
+    /// assert_eq!(frame.chunks.len(), 1);
+    /// let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(
+    ///     errors,
+    ///     [
+    ///         "truncated DXBC container at offset 0x0 (need 68 bytes, have 60)",
+    ///         "chunk 1 STAT chunk at offset 0x38 points outside its range (0x3c + 0x8 is outside 0x3c)",
+    ///     ]
+    /// );
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn parse_partial(data: &'a [u8]) -> Result<(Self, Vec<Error>)> {
+        let first = match Self::parse(data) {
+            Ok(frame) => return Ok((frame, Vec::new())),
+            Err(e) => e,
+        };
+        let mut r = Reader::new(data, Endian::Little);
+        r.magic(b"DXBC", "DXBC header")?;
+        let header: &Header = r.read_at(0, "DXBC header")?;
+        let total_size = header.total_size.get() as usize;
+        let size = if total_size < HEADER_SIZE { data.len() } else { total_size.min(data.len()) };
+        let (container, trailing) = data.split_at_checked(size).unwrap_or((data, &[]));
+        let entries = (container.len() - HEADER_SIZE) / 4;
+        let count = (header.chunk_count.get() as usize).min(entries);
+        let r = Reader::new(container, Endian::Little);
+        let mut chunks = Vec::new();
+        let mut errors = vec![first];
+        for i in 0..count {
+            let read = r.u32_at(HEADER_SIZE + 4 * i, "DXBC chunk index").and_then(|offset| {
+                Chunk::read(&r, offset as usize, "header").map_err(|e| e.context(&format!("chunk {i} ")))
+            });
+            match read {
+                Ok(chunk) => chunks.push(chunk),
+                Err(e) => {
+                    if errors.first() != Some(&e) {
+                        errors.push(e);
+                    }
+                    break;
+                }
+            }
+        }
+        Ok((Frame { data, header, chunks, trailing }, errors))
+    }
+
     /// The container bytes (up to the declared size).
     pub fn container(&self) -> &'a [u8] {
         self.data.get(..self.header.total_size.get() as usize).unwrap_or(self.data)

@@ -171,10 +171,10 @@ pub struct ProgramContext {
 
 /// Write the whole listing: the comment tables, the program and the footer. On an error the
 /// text written so far stays in `out`.
+///
+/// A chunk that failed to parse is named in a note at the top and left out, the rest printed;
+/// its error is then returned.
 pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut P) -> Result<()> {
-    if let Some((_, e)) = d.chunk_errors.first() {
-        return Err(e.clone());
-    }
     let generation = opts.generation.unwrap_or_else(|| d.generation().0);
     header(d, generation, opts.checksum, out)?;
     if let Some(p) = &d.program {
@@ -185,7 +185,29 @@ pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, o
     if d.program.is_none() {
         no_program(d, &mut c).map_err(sink_failed)?;
     }
-    footer(d, &mut c).map_err(sink_failed)
+    footer(d, &mut c).map_err(sink_failed)?;
+    match d.chunk_errors.first() {
+        Some((_, e)) => Err(e.clone()),
+        None => Ok(()),
+    }
+}
+
+/// A note for each chunk that failed to parse (in the form of fxc's notes), which the listing
+/// leaves out.
+fn damage_notes<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+    for (i, e) in &d.chunk_errors {
+        let chunk = d.frame.chunks.get(*i);
+        c.put("// Note: chunk ");
+        c.num(*i as u64);
+        if let Some(chunk) = chunk {
+            c.put(" (");
+            c.put(&chunk.fourcc.name());
+            c.put(")");
+        }
+        write!(c, " is damaged and not shown: {e}")?;
+        c.end(chunk.map(|ch| ch.offset as u64))?;
+    }
+    if d.chunk_errors.is_empty() { Ok(()) } else { c.lines(&["//", "//"]) }
 }
 
 /// Everything before the program: the comment tables, as fxc `generation` prints them.
@@ -355,6 +377,7 @@ fn tables<P: Printer + ?Sized>(
         Generation::Fxc9_30 => c.put("/"),
         _ => {}
     }
+    damage_notes(d, c)?;
     notes(d, generation, checksum, c)?;
     if let Some(r) = &d.rdef {
         buffer_definitions(r, c)?;

@@ -25,7 +25,9 @@
 //! bytes: listed, extractable, written back unchanged.
 //!
 //! A chunk that fails to parse does not make the container fail: its error is kept
-//! ([`Dxbc::chunk_errors`]), `validate` reports it and `disasm` fails with it.
+//! ([`Dxbc::chunk_errors`], [`Container::damage`]), `validate` reports it, and `disasm` lists
+//! the rest with a note where the chunk's table would be, then returns it. A container whose
+//! frame is damaged (cut short) is read as far as it goes by [`Dxbc::parse_partial`].
 //!
 //! The listing ([`listing`]) reproduces what fxc's `/Fc` (`D3DDisassemble`) prints, including
 //! the differences between fxc generations ([`Generation`]). Writing goes through
@@ -240,6 +242,16 @@ impl<'a> Dxbc<'a> {
         Ok(d)
     }
 
+    /// Parse what can be read of a container whose frame is damaged (cut short, an index
+    /// entry outside the file): the chunks [`Frame::parse_partial`] finds, with the frame's
+    /// failures. Fails only without a whole header.
+    pub fn parse_partial(data: &'a [u8]) -> Result<(Self, Vec<Error>)> {
+        let (frame, errors) = Frame::parse_partial(data)?;
+        let mut d = Dxbc::unparsed(frame);
+        d.parse_chunks();
+        Ok((d, errors))
+    }
+
     /// A container whose chunks are not parsed yet.
     fn unparsed(frame: Frame<'a>) -> Self {
         Dxbc {
@@ -260,10 +272,16 @@ impl<'a> Dxbc<'a> {
     }
 
     /// Parse the chunks this module models (the first of each kind), keeping their errors.
+    /// After a chunk of a tag fails, later chunks of that tag are not tried (an index that
+    /// names one broken chunk a million times gives one error).
     fn parse_chunks(&mut self) {
         let d = self;
+        let mut failed: Vec<FourCC> = Vec::new();
         for index in 0..d.frame.chunks.len() {
             let Some(c) = d.frame.chunks.get(index).copied() else { break };
+            if failed.contains(&c.fourcc) {
+                continue;
+            }
             let c = &c;
             let base = c.data_offset();
             let sig = |kind, layout| Signature::parse(c.data, base, kind, layout);
@@ -315,6 +333,7 @@ impl<'a> Dxbc<'a> {
                 _ => Ok(()),
             };
             if let Err(e) = r {
+                failed.push(c.fourcc);
                 d.chunk_errors.push((index, e));
             }
         }
@@ -476,6 +495,16 @@ impl Container for Dxbc<'_> {
 
     fn validate(&self) -> Vec<Finding> {
         validate::validate(self)
+    }
+
+    fn damage(&self) -> Vec<Finding> {
+        self.chunk_errors
+            .iter()
+            .map(|(i, e)| {
+                let tag = self.frame.chunks.get(*i).map(|c| c.fourcc.name()).unwrap_or_default();
+                Finding::error(e.offset(), format!("chunk {i} ({tag}) not read: {e}"))
+            })
+            .collect()
     }
 
     fn write(&self) -> Result<Vec<u8>> {

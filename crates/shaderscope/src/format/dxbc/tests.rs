@@ -730,8 +730,8 @@ fn gaps_and_overlaps_are_found_where_they_are() {
     let mut a = crate::dump::Annotations::new();
     crate::container::Container::annotate(&d, &mut a);
     let mut dump = String::new();
-    a.render(&bytes, &mut dump);
-    assert!(dump.contains("0x0034 | ee ee ee ee             | padding before chunk"), "{dump}");
+    a.render(&bytes, &mut dump).unwrap();
+    assert!(dump.contains("0x0034 | ee ee ee ee             | bytes outside every chunk"), "{dump}");
     assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
 
     // The second index entry points at the first chunk (checksum left as it was).
@@ -744,4 +744,23 @@ fn gaps_and_overlaps_are_found_where_they_are() {
         vec![(40, "chunk 1 (AAAA) overlaps chunk 0 (AAAA)"), (40, "chunk 1 repeats the tag AAAA")]
     );
     assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
+    // The dump shows the chunk once, and both index entries.
+    let mut a = crate::dump::Annotations::new();
+    crate::container::Container::annotate(&d, &mut a);
+    let mut dump = String::new();
+    a.render(&bytes, &mut dump).unwrap();
+    let rows: Vec<&str> = dump.lines().skip(9).collect();
+    assert_eq!(
+        rows,
+        [
+            "  0x0020 | 28 00 00 00             | chunk 0 (AAAA) at 0x28",
+            "  0x0024 | 28 00 00 00             | chunk 1 (AAAA) at 0x28",
+            "         |                         | == chunk 0 AAAA (unknown chunk) (0x28..0x34)",
+            "  0x0028 | 41 41 41 41             | FourCC \"AAAA\"",
+            "  0x002c | 04 00 00 00             | size: 4",
+            "  0x0030 | 01 01 01 01             | payload (kept as bytes, not modelled)",
+            "  0x0034 | ee ee ee ee 42 42 42 42 | bytes outside every chunk",
+            "  0x003c | 04 00 00 00 02 02 02 02 |",
+        ]
+    );
 }

@@ -139,8 +139,10 @@ impl Cgfx {
         a.field(8, 4, format!("revision: 0x{:x}", self.revision));
         a.field(0xc, 4, format!("file size: {}", self.file_size));
         a.field(0x10, 4, format!("blocks: {}", self.blocks));
-        for (at, d) in &self.dvlbs {
-            super::dvlb::annotate(d, *at, a);
+        let end = self.data.len() as u64;
+        a.fallback(0x14, end.saturating_sub(0x14), "CGFX data outside the shaders (not modelled)");
+        for (start, d) in &self.dvlbs {
+            super::dvlb::annotate(d, *start, a);
         }
     }
 }

@@ -101,6 +101,51 @@ impl Csdr {
     }
 }
 
+/// Where the base64 characters of a `.csdr` sit in its text.
+#[derive(Debug)]
+pub(crate) struct TextMap {
+    /// (index of the character a whitespace run precedes, whitespace bytes up to and
+    /// including that run), in text order.
+    runs: Vec<(u64, u64)>,
+    /// Base64 characters (padding included).
+    chars: u64,
+    /// Decoded bytes.
+    decoded: u64,
+    /// Length of the text.
+    text: u64,
+}
+
+impl TextMap {
+    pub(crate) fn new(c: &Csdr, text_len: usize) -> TextMap {
+        let mut ws = 0u64;
+        let runs = c
+            .whitespace
+            .iter()
+            .map(|(at, run)| {
+                let before = *at as u64 - ws;
+                ws += run.len() as u64;
+                (before, ws)
+            })
+            .collect();
+        TextMap { runs, chars: c.encoded_len as u64, decoded: c.decoded.len() as u64, text: text_len as u64 }
+    }
+
+    /// The text offset where the characters of decoded byte `k` on begin: those whose first
+    /// bit is in byte `k` or later (a character carries six bits, so character `j` begins in
+    /// byte `6j / 8`). Whitespace before a character goes with the bytes before it; the end of
+    /// the decoded bytes maps to the end of the text, padding and final line break included.
+    pub(crate) fn position(&self, k: u64) -> u64 {
+        let j = (4 * k).div_ceil(3);
+        if k >= self.decoded || j >= self.chars {
+            return self.text;
+        }
+        // Whitespace runs that come before character j.
+        let n = self.runs.partition_point(|&(before, _)| before <= j);
+        let ws = n.checked_sub(1).and_then(|i| self.runs.get(i)).map_or(0, |r| r.1);
+        j + ws
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -502,19 +502,9 @@ fn place(d: &Dvlb, l: &Layout, p: &mut Placement) {
     }
     let dvlp = d.dvlp_offset() as usize;
     let (v, o) = (&d.dvlp, l.dvlp_offsets);
-    let header = DvlpHeader {
-        magic: *b"DVLP",
-        version: U32::new(v.version),
-        shader_binary: TableRef::new(o[0], v.code.len() as u32),
-        operand_descriptor_table: TableRef::new(o[1], v.opdescs.len() as u32),
-        line_number_table_offset: U32::new(o[2]),
-    };
+    let (header, tail) = dvlp_header_of(d, l);
     p.put_at(dvlp, header.as_bytes());
-    if l.dvlp_header == DVLP_HEADER_SIZE {
-        let tail = DvlpHeaderTail {
-            line_number_table_entries: U32::new(v.line_numbers.len() as u32),
-            filename_symbol_table: TableRef::new(o[3], v.filenames.len() as u32),
-        };
+    if let Some(tail) = tail {
         p.put_at(dvlp + DVLP_SHORT_HEADER_SIZE as usize, tail.as_bytes());
     }
     let [code, opdescs, lines, files] = o.map(|x| dvlp + x as usize);
@@ -527,33 +517,54 @@ fn place(d: &Dvlb, l: &Layout, p: &mut Placement) {
     p.put_at(files, &v.filenames);
     for ((e, t), &off) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets) {
         let off = off as usize;
-        let table = |k: usize, n: usize| TableRef::new(t.get(k).copied().unwrap_or(0), n as u32);
-        let header = DvleHeader {
-            magic: *b"DVLE",
-            version: U16::new(e.version),
-            shader_type: e.shader_type,
-            merge_output_maps: e.flags,
-            main_offset: U32::new(e.main),
-            endmain_offset: U32::new(e.endmain),
-            used_input_registers: U16::new(e.input_mask),
-            used_output_registers: U16::new(e.output_mask),
-            geometry_shader_type: e.geometry[0],
-            fixed_start_register: e.geometry[1],
-            variable_vertex_count: e.geometry[2],
-            fixed_vertex_count: e.geometry[3],
-            constant_table: table(0, e.constants.len()),
-            label_table: table(1, e.labels.len()),
-            output_register_table: table(2, e.outputs.len()),
-            uniform_table: table(3, e.uniforms.len()),
-            symbol_table: table(4, e.symbols.len()),
-        };
-        p.put_at(off, header.as_bytes());
+        p.put_at(off, dvle_header_of(e, *t).as_bytes());
         let [constants, labels, outputs, uniforms, symbols] = t.map(|x| off + x as usize);
         put_table(p, constants, &e.constants, ConstantEntry::SIZE, ConstantEntry::put);
         put_table(p, labels, &e.labels, LabelEntry::SIZE, LabelEntry::put);
         put_table(p, outputs, &e.outputs, OutputEntry::SIZE, OutputEntry::put);
         put_table(p, uniforms, &e.uniforms, UniformEntry::SIZE, UniformEntry::put);
         p.put_at(symbols, &e.symbols);
+    }
+}
+
+/// The DVLP header (and the rest of a full one) that `l` gives `d`.
+fn dvlp_header_of(d: &Dvlb, l: &Layout) -> (DvlpHeader, Option<DvlpHeaderTail>) {
+    let (v, o) = (&d.dvlp, l.dvlp_offsets);
+    let header = DvlpHeader {
+        magic: *b"DVLP",
+        version: U32::new(v.version),
+        shader_binary: TableRef::new(o[0], v.code.len() as u32),
+        operand_descriptor_table: TableRef::new(o[1], v.opdescs.len() as u32),
+        line_number_table_offset: U32::new(o[2]),
+    };
+    let tail = (l.dvlp_header == DVLP_HEADER_SIZE).then(|| DvlpHeaderTail {
+        line_number_table_entries: U32::new(v.line_numbers.len() as u32),
+        filename_symbol_table: TableRef::new(o[3], v.filenames.len() as u32),
+    });
+    (header, tail)
+}
+
+/// The header of DVLE `e` whose tables sit at offsets `t`.
+fn dvle_header_of(e: &Dvle, t: [u32; 5]) -> DvleHeader {
+    let table = |k: usize, n: usize| TableRef::new(t.get(k).copied().unwrap_or(0), n as u32);
+    DvleHeader {
+        magic: *b"DVLE",
+        version: U16::new(e.version),
+        shader_type: e.shader_type,
+        merge_output_maps: e.flags,
+        main_offset: U32::new(e.main),
+        endmain_offset: U32::new(e.endmain),
+        used_input_registers: U16::new(e.input_mask),
+        used_output_registers: U16::new(e.output_mask),
+        geometry_shader_type: e.geometry[0],
+        fixed_start_register: e.geometry[1],
+        variable_vertex_count: e.geometry[2],
+        fixed_vertex_count: e.geometry[3],
+        constant_table: table(0, e.constants.len()),
+        label_table: table(1, e.labels.len()),
+        output_register_table: table(2, e.outputs.len()),
+        uniform_table: table(3, e.uniforms.len()),
+        symbol_table: table(4, e.symbols.len()),
     }
 }
 
@@ -622,49 +633,20 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
 /// Annotate every structure of a DVLB whose first byte sits at absolute `base`.
 pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
     let Some(l) = &d.layout else { return };
-    let n = d.dvles.len() as u64;
-    a.section(base, 8 + 4 * n, "DVLB header");
-    a.field(base, 4, "magic \"DVLB\"");
-    a.field(base + 4, 4, format!("DVLE count: {n}"));
-    for (i, o) in l.dvle_offsets.iter().enumerate() {
-        a.field(base + 8 + 4 * i as u64, 4, format!("DVLE {i} offset: 0x{o:x}"));
-    }
+    dvlb_header(a, base, l.dvle_offsets.len() as u32, &l.dvle_offsets);
     let dvlp = base + u64::from(d.dvlp_offset());
     let p = &d.dvlp;
-    a.section(dvlp, u64::from(l.dvlp_header), "DVLP header");
-    a.field(dvlp, 4, "magic \"DVLP\"");
-    a.field(dvlp + 4, 4, format!("version: 0x{:x}", p.version));
-    a.field(dvlp + 8, 4, format!("code offset: 0x{:x}", l.dvlp_offsets[0]));
-    a.field(dvlp + 0xc, 4, format!("code size: {} words", p.code.len()));
-    a.field(dvlp + 0x10, 4, format!("operand descriptor table offset: 0x{:x}", l.dvlp_offsets[1]));
-    a.field(dvlp + 0x14, 4, format!("operand descriptor count: {}", p.opdescs.len()));
-    if l.dvlp_header == DVLP_HEADER_SIZE {
-        a.field(dvlp + 0x18, 4, format!("line-number table offset: 0x{:x}", l.dvlp_offsets[2]));
-        a.field(dvlp + 0x1c, 4, format!("line-number entries: {}", p.line_numbers.len()));
-        a.field(dvlp + 0x20, 4, format!("filename table offset: 0x{:x}", l.dvlp_offsets[3]));
-        a.field(dvlp + 0x24, 4, format!("filename table size: {} bytes", p.filenames.len()));
-    } else {
-        a.field(
-            dvlp + 0x18,
-            4,
-            format!("filename table offset (short nihstro header): 0x{:x}", l.dvlp_offsets[2]),
-        );
-    }
-    let code = dvlp + u64::from(l.dvlp_offsets[0]);
-    if !p.code.is_empty() {
-        a.section(code, 4 * p.code.len() as u64, "code");
-        let opd = d.opdesc_words();
-        for (i, w) in p.code.iter().enumerate() {
-            a.field(code + 4 * i as u64, 4, format!("[{i:03x}] {}", pica::describe_word(*w, &opd)));
-        }
-    }
+    let (header, tail) = dvlp_header_of(d, l);
+    dvlp_header(a, dvlp, &header, tail.as_ref());
+    let opd = d.opdesc_words();
+    code(a, dvlp + u64::from(l.dvlp_offsets[0]), &p.code, &opd);
     let od = dvlp + u64::from(l.dvlp_offsets[1]);
     if !p.opdescs.is_empty() {
         a.section(od, 8 * p.opdescs.len() as u64, "operand descriptors");
         for (i, [w0, w1]) in p.opdescs.iter().enumerate() {
             let at = od + 8 * i as u64;
-            a.field(at, 4, format!("opdesc {i:#04x}: {}", pica::describe_opdesc(*w0)));
-            a.field(at + 4, 4, format!("opdesc {i:#04x} second word: 0x{w1:x}"));
+            a.field(at, 4, format_args!("opdesc {i:#04x}: {}", pica::describe_opdesc(*w0)));
+            a.field(at + 4, 4, format_args!("opdesc {i:#04x} second word: 0x{w1:x}"));
         }
     }
     let lt = dvlp + u64::from(l.dvlp_offsets[2]);
@@ -672,7 +654,7 @@ pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
         a.field(
             lt + 8 * i as u64,
             8,
-            format!("line number {i}: file offset 0x{:x}, line {}", e.file_offset, e.line),
+            format_args!("line number {i}: file offset 0x{:x}, line {}", e.file_offset, e.line),
         );
     }
     if !p.filenames.is_empty() {
@@ -681,6 +663,98 @@ pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
     for (i, ((e, t), &off)) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets).enumerate() {
         annotate_dvle(a, base + u64::from(off), i, e, *t);
     }
+    filler(a, base, &l.filler);
+}
+
+/// The bytes between the structures (offsets from `base`): alignment padding, or bytes that
+/// no structure holds.
+pub(super) fn filler(a: &mut Annotations, base: u64, filler: &[(u32, Vec<u8>)]) {
+    for (at, bytes) in filler {
+        let what = if bytes.iter().all(|&b| b == 0) { "padding" } else { "bytes outside every structure" };
+        a.field(base + u64::from(*at), bytes.len() as u64, what);
+    }
+}
+
+/// Annotate what can be read of a DVLB at absolute `base` that fails to parse (`data` starts
+/// at its magic): the headers and the code words inside the file, read straight from the
+/// bytes; the tables are left to the parse that failed.
+pub fn annotate_damaged(data: &[u8], base: u64, a: &mut Annotations) {
+    let r = Reader::with_base(data, base, Endian::Little);
+    let Ok(h) = r.read_at::<DvlbHeader>(0, "DVLB header") else { return };
+    let count = h.dvle_count.get();
+    let offsets: Vec<u32> =
+        (0..u64::from(count)).map_while(|i| r.u32_at((8 + 4 * i) as usize, "DVLE offset").ok()).collect();
+    dvlb_header(a, base, count, &offsets);
+    let dvlp = 8 + 4 * u64::from(count);
+    let Some(dvlp_at) = usize::try_from(dvlp).ok() else { return };
+    if let Ok(p) = r.read_at::<DvlpHeader>(dvlp_at, "DVLP header") {
+        let tail = r.read_at::<DvlpHeaderTail>(dvlp_at + DVLP_SHORT_HEADER_SIZE as usize, "DVLP header").ok();
+        dvlp_header(a, base + dvlp, p, tail);
+        let words = |at: u64, n: u64| -> Vec<u32> {
+            (0..n).map_while(|i| r.u32_at(usize::try_from(dvlp + at + 4 * i).ok()?, "word").ok()).collect()
+        };
+        let (od, n) = (p.operand_descriptor_table.offset.get(), p.operand_descriptor_table.entries.get());
+        let opd: Vec<u32> =
+            words(u64::from(od), 2 * u64::from(n)).iter().step_by(2).map(|w| w & 0x7fff_ffff).collect();
+        let (at, n) = (p.shader_binary.offset.get(), p.shader_binary.entries.get());
+        code(a, base + dvlp + u64::from(at), &words(u64::from(at), u64::from(n)), &opd);
+    }
+    for (i, &o) in offsets.iter().enumerate() {
+        if let Ok(h) = r.read_at::<DvleHeader>(o as usize, "DVLE header") {
+            dvle_header(a, base + u64::from(o), i, h);
+        }
+    }
+}
+
+/// The DVLB header and its DVLE offset table.
+fn dvlb_header(a: &mut Annotations, base: u64, count: u32, offsets: &[u32]) {
+    a.section(base, 8 + 4 * u64::from(count), "DVLB header");
+    a.field(base, 4, "magic \"DVLB\"");
+    a.field(base + 4, 4, format_args!("DVLE count: {count}"));
+    for (i, o) in offsets.iter().enumerate() {
+        a.field(base + 8 + 4 * i as u64, 4, format_args!("DVLE {i} offset: 0x{o:x}"));
+    }
+}
+
+/// The DVLP header at absolute `dvlp` (`tail` for a full 0x28-byte one).
+fn dvlp_header(a: &mut Annotations, dvlp: u64, h: &DvlpHeader, tail: Option<&DvlpHeaderTail>) {
+    let size = if tail.is_some() { DVLP_HEADER_SIZE } else { DVLP_SHORT_HEADER_SIZE };
+    a.section(dvlp, u64::from(size), "DVLP header");
+    a.field(dvlp, 4, "magic \"DVLP\"");
+    a.field(dvlp + 4, 4, format_args!("version: 0x{:x}", h.version.get()));
+    a.field(dvlp + 8, 4, format_args!("code offset: 0x{:x}", h.shader_binary.offset.get()));
+    a.field(dvlp + 0xc, 4, format_args!("code size: {} words", h.shader_binary.entries.get()));
+    let od = &h.operand_descriptor_table;
+    a.field(dvlp + 0x10, 4, format_args!("operand descriptor table offset: 0x{:x}", od.offset.get()));
+    a.field(dvlp + 0x14, 4, format_args!("operand descriptor count: {}", od.entries.get()));
+    let lt = h.line_number_table_offset.get();
+    match tail {
+        Some(t) => {
+            a.field(dvlp + 0x18, 4, format_args!("line-number table offset: 0x{lt:x}"));
+            a.field(
+                dvlp + 0x1c,
+                4,
+                format_args!("line-number entries: {}", t.line_number_table_entries.get()),
+            );
+            let f = &t.filename_symbol_table;
+            a.field(dvlp + 0x20, 4, format_args!("filename table offset: 0x{:x}", f.offset.get()));
+            a.field(dvlp + 0x24, 4, format_args!("filename table size: {} bytes", f.entries.get()));
+        }
+        None => {
+            a.field(dvlp + 0x18, 4, format_args!("filename table offset (short nihstro header): 0x{lt:x}"))
+        }
+    }
+}
+
+/// The code words at absolute `at`, each with its instruction.
+fn code(a: &mut Annotations, at: u64, words: &[u32], opd: &[u32]) {
+    if words.is_empty() {
+        return;
+    }
+    a.section(at, 4 * words.len() as u64, "code");
+    for (i, w) in words.iter().enumerate() {
+        a.field(at + 4 * i as u64, 4, format_args!("[{i:03x}] {}", pica::describe_word(*w, opd)));
+    }
 }
 
 fn strings(a: &mut Annotations, at: u64, table: &[u8], title: &str) {
@@ -688,39 +762,54 @@ fn strings(a: &mut Annotations, at: u64, table: &[u8], title: &str) {
     for (start, s) in super::tables::strings(table) {
         // The string and its NUL, where the table has one.
         let len = (s.len() + 1).min(table.len() - start);
-        a.field(at + start as u64, len as u64, format!("+0x{start:x}: \"{}\"", s.text().escape_default()));
+        a.field(
+            at + start as u64,
+            len as u64,
+            format_args!("+0x{start:x}: \"{}\"", s.text().escape_default()),
+        );
+    }
+}
+
+/// The header of DVLE `i` at absolute `o`.
+fn dvle_header(a: &mut Annotations, o: u64, i: usize, h: &DvleHeader) {
+    a.section(o, u64::from(DVLE_HEADER_SIZE), format_args!("DVLE {i} header"));
+    a.field(o, 4, "magic \"DVLE\"");
+    a.field(o + 4, 2, format_args!("version: 0x{:x}", h.version.get()));
+    let ty = match h.shader_type {
+        0 => "vertex".into(),
+        1 => "geometry".into(),
+        t => format!("type {t}"),
+    };
+    a.field(o + 6, 1, format_args!("shader type: {ty}"));
+    let flags = h.merge_output_maps;
+    a.field(o + 7, 1, format_args!("flags: 0x{flags:x} (merge output maps: {})", flags & 1 != 0));
+    a.field(o + 8, 4, format_args!("main: 0x{:x}", h.main_offset.get()));
+    a.field(o + 0xc, 4, format_args!("endmain: 0x{:x}", h.endmain_offset.get()));
+    a.field(o + 0x10, 2, format_args!("input register mask: 0x{:04x}", h.used_input_registers.get()));
+    a.field(o + 0x12, 2, format_args!("output register mask: 0x{:04x}", h.used_output_registers.get()));
+    let g = h.geometry_shader_type;
+    a.field(o + 0x14, 1, format_args!("geometry mode: {g} ({})", geometry_mode_name(g)));
+    a.field(o + 0x15, 1, format_args!("fixed-mode start register: c{}", h.fixed_start_register));
+    a.field(o + 0x16, 1, format_args!("variable-mode vertex count: {}", h.variable_vertex_count));
+    a.field(o + 0x17, 1, format_args!("fixed-mode vertex count: {}", h.fixed_vertex_count));
+    let names = ["constant", "label", "output", "uniform", "symbol"];
+    let tables = [h.constant_table, h.label_table, h.output_register_table, h.uniform_table, h.symbol_table];
+    for (k, (name, t)) in names.iter().zip(tables).enumerate() {
+        let at = o + 0x18 + 8 * k as u64;
+        a.field(at, 4, format_args!("{name} table offset: 0x{:x}", t.offset.get()));
+        let unit = if k == 4 { "bytes" } else { "entries" };
+        a.field(at + 4, 4, format_args!("{name} table size: {} {unit}", t.entries.get()));
     }
 }
 
 fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
-    a.section(o, u64::from(DVLE_HEADER_SIZE), format!("DVLE {i} header"));
-    a.field(o, 4, "magic \"DVLE\"");
-    a.field(o + 4, 2, format!("version: 0x{:x}", e.version));
-    a.field(o + 6, 1, format!("shader type: {}", e.type_name()));
-    a.field(o + 7, 1, format!("flags: 0x{:x} (merge output maps: {})", e.flags, e.flags & 1 != 0));
-    a.field(o + 8, 4, format!("main: 0x{:x}", e.main));
-    a.field(o + 0xc, 4, format!("endmain: 0x{:x}", e.endmain));
-    a.field(o + 0x10, 2, format!("input register mask: 0x{:04x}", e.input_mask));
-    a.field(o + 0x12, 2, format!("output register mask: 0x{:04x}", e.output_mask));
-    let g = e.geometry;
-    a.field(o + 0x14, 1, format!("geometry mode: {} ({})", g[0], geometry_mode_name(g[0])));
-    a.field(o + 0x15, 1, format!("fixed-mode start register: c{}", g[1]));
-    a.field(o + 0x16, 1, format!("variable-mode vertex count: {}", g[2]));
-    a.field(o + 0x17, 1, format!("fixed-mode vertex count: {}", g[3]));
-    let names = ["constant", "label", "output", "uniform", "symbol"];
-    let counts = [e.constants.len(), e.labels.len(), e.outputs.len(), e.uniforms.len(), e.symbols.len()];
-    for (k, ((name, n), off)) in names.iter().zip(counts).zip(t).enumerate() {
-        let at = o + 0x18 + 8 * k as u64;
-        a.field(at, 4, format!("{name} table offset: 0x{off:x}"));
-        let unit = if k == 4 { "bytes" } else { "entries" };
-        a.field(at + 4, 4, format!("{name} table size: {n} {unit}"));
-    }
+    dvle_header(a, o, i, &dvle_header_of(e, t));
     let ct = o + u64::from(t[0]);
     for (k, c) in e.constants.iter().enumerate() {
         a.field(
             ct + (ConstantEntry::SIZE * k) as u64,
             ConstantEntry::SIZE as u64,
-            format!("constant {k}: {}", c.describe()),
+            format_args!("constant {k}: {}", c.describe()),
         );
     }
     let lt = o + u64::from(t[1]);
@@ -728,7 +817,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
         a.field(
             lt + (LabelEntry::SIZE * k) as u64,
             LabelEntry::SIZE as u64,
-            format!(
+            format_args!(
                 "label {k}: \"{}\" at 0x{:x} (id 0x{:x}, length 0x{:x})",
                 e.symbol(l.name_offset),
                 l.address,
@@ -745,7 +834,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
         a.field(
             ot + (OutputEntry::SIZE * k) as u64,
             OutputEntry::SIZE as u64,
-            format!("output {k}: o{} {} {}", x.register, sem, super::tables::mask_text(x.mask)),
+            format_args!("output {k}: o{} {} {}", x.register, sem, super::tables::mask_text(x.mask)),
         );
     }
     let ut = o + u64::from(t[3]);
@@ -754,7 +843,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
         a.field(
             ut + (UniformEntry::SIZE * k) as u64,
             UniformEntry::SIZE as u64,
-            format!("uniform {k}: \"{}\" {regs}", e.symbol(u.name_offset)),
+            format_args!("uniform {k}: \"{}\" {regs}", e.symbol(u.name_offset)),
         );
     }
     if !e.symbols.is_empty() {

@@ -91,6 +91,39 @@ pub struct DvojLayout {
     pub filler: Vec<(u32, Vec<u8>)>,
 }
 
+/// Annotate the header and the code words of a DVOJ/DVOB that fails to parse, read straight
+/// from the bytes.
+pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
+    let r = Reader::new(data, Endian::Little);
+    let Ok(h) = r.read_at::<DvojHeader>(0, "DVOJ header") else { return };
+    let offsets = h.tables.map(|t| u64::from(t.offset.get()));
+    let sizes = h.tables.map(|t| u64::from(t.entries.get()));
+    header(a, &h.magic, h.unknown.map(|u| u.get()), offsets, sizes);
+    let code: Vec<u32> = (0..sizes[2])
+        .map_while(|i| r.u32_at(usize::try_from(offsets[2] + 4 * i).ok()?, "code").ok())
+        .collect();
+    for (i, w) in code.iter().enumerate() {
+        a.field(
+            offsets[2] + 4 * i as u64,
+            4,
+            format_args!("[{i:03x}] {}", crate::isa::pica::describe_word(*w, &[])),
+        );
+    }
+}
+
+/// The header: the magic, three unknown words and the nine tables' offsets and sizes.
+fn header(a: &mut Annotations, magic: &[u8; 4], unknown: [u32; 3], offsets: [u64; 9], sizes: [u64; 9]) {
+    a.section(0, u64::from(HEADER_SIZE), "DVOJ header");
+    a.field(0, 4, format_args!("magic \"{}\"", String::from_utf8_lossy(magic)));
+    for (i, u) in unknown.iter().enumerate() {
+        a.field(4 + 4 * i as u64, 4, format_args!("unknown word {i}: 0x{u:x}"));
+    }
+    for (i, ((name, o), n)) in NAMES.iter().zip(offsets).zip(sizes).enumerate() {
+        a.field(0x10 + 8 * i as u64, 4, format_args!("{name} offset: 0x{o:x}"));
+        a.field(0x14 + 8 * i as u64, 4, format_args!("{name} size: {n}"));
+    }
+}
+
 const SIZES: [usize; 9] = [20, 16, 4, 8, 8, 12, 8, 8, 1];
 const NAMES: [&str; 9] = [
     "constant table",
@@ -284,15 +317,8 @@ impl Dvoj {
     /// Annotate every structure.
     pub fn annotate(&self, a: &mut Annotations) {
         let Some(l) = &self.layout else { return };
-        a.section(0, u64::from(HEADER_SIZE), "DVOJ header");
-        a.field(0, 4, format!("magic \"{}\"", String::from_utf8_lossy(&self.magic)));
-        for (i, u) in self.unknown.iter().enumerate() {
-            a.field(4 + 4 * i as u64, 4, format!("unknown word {i}: 0x{u:x}"));
-        }
-        for (i, ((name, o), n)) in NAMES.iter().zip(l.offsets).zip(self.shape()).enumerate() {
-            a.field(0x10 + 8 * i as u64, 4, format!("{name} offset: 0x{o:x}"));
-            a.field(0x14 + 8 * i as u64, 4, format!("{name} size: {n}"));
-        }
+        let sizes = self.shape().map(|n| n as u64);
+        header(a, &self.magic, self.unknown, l.offsets.map(u64::from), sizes);
         let opd = self.opdesc_words();
         for (i, w) in self.code.iter().enumerate() {
             let at = u64::from(l.offsets[2]) + 4 * i as u64;
@@ -346,5 +372,6 @@ impl Dvoj {
         if !self.symbols.is_empty() {
             a.field(u64::from(l.offsets[8]), self.symbols.len() as u64, "symbol table");
         }
+        super::dvlb::filler(a, 0, &l.filler);
     }
 }

@@ -117,6 +117,15 @@ impl ShaderFile {
         }
     }
 
+    /// Annotate the binary (decoded, for `.csdr`), its offsets its own.
+    fn annotate_binary(&self, a: &mut Annotations) {
+        match &self.payload {
+            Payload::Dvlb(d) => dvlb::annotate(d, 0, a),
+            Payload::Dvoj(d) => d.annotate(a),
+            Payload::Cgfx(c) => c.annotate(a),
+        }
+    }
+
     /// Every DVLB in the file with its absolute offset (in the decoded bytes for `.csdr`).
     pub fn dvlbs(&self) -> Vec<(u64, &Dvlb)> {
         match &self.payload {
@@ -133,6 +142,17 @@ impl ShaderFile {
             Payload::Dvoj(d) => d.write(),
             Payload::Cgfx(c) => c.write(),
         }
+    }
+}
+
+/// Annotate what can be read of a 3DS shader file of `format` that fails to parse: its
+/// headers, read straight from the bytes, and the code words inside the file.
+pub fn annotate_damaged(data: &[u8], format: Format, a: &mut Annotations) {
+    match format {
+        Format::Dvlb => dvlb::annotate_damaged(data, 0, a),
+        Format::Dvoj => dvoj::annotate_damaged(data, a),
+        Format::Cgfx if data.len() >= 4 => a.field(0, 4, "magic \"CGFX\""),
+        _ => {}
     }
 }
 
@@ -665,16 +685,32 @@ impl Container for ShaderFile {
     }
 
     fn annotate(&self, a: &mut Annotations) {
-        if self.csdr.is_some() {
-            // The dump of a .csdr shows the text; the decoded binary is reached with extract.
-            a.field(0, 0, "base64 text; run `shaderscope extract FILE decoded` for the binary");
-            return;
+        let Some(c) = &self.csdr else { return self.annotate_binary(a) };
+        // The text of a .csdr shows the structures of the binary it encodes, each over the
+        // base64 characters that carry its bits.
+        let mut inner = Annotations::new();
+        self.annotate_binary(&mut inner);
+        let text_len = c.encoded_len + c.whitespace.iter().map(|w| w.1.len()).sum::<usize>();
+        let what = match &self.payload {
+            Payload::Dvlb(_) => "DVLB",
+            Payload::Dvoj(_) => "DVOJ",
+            Payload::Cgfx(_) => "CGFX",
+        };
+        a.section(
+            0,
+            text_len as u64,
+            format_args!(
+                "base64 text of a {what} of {} bytes, each row at the characters that encode it \
+                 (offsets of the decoded bytes in brackets; `shaderscope extract FILE decoded` writes them)",
+                c.decoded.len()
+            ),
+        );
+        let map = csdr::TextMap::new(c, text_len);
+        let first = map.position(0);
+        if first > 0 {
+            a.field(0, first, "whitespace");
         }
-        match &self.payload {
-            Payload::Dvlb(d) => dvlb::annotate(d, 0, a),
-            Payload::Dvoj(d) => d.annotate(a),
-            Payload::Cgfx(c) => c.annotate(a),
-        }
+        a.absorb(&inner, &c.decoded, |k| map.position(k));
     }
 
     fn validate(&self) -> Vec<Finding> {

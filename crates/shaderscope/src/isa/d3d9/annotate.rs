@@ -74,11 +74,10 @@ pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
                             D3DSP_TEXTURETYPE.get(*u)
                         ),
                         Operand::Imm(v) => {
-                            format!(
-                                "literal 0x{v:08x} ({} as float, {} as int)",
-                                f32::from_bits(*v),
-                                *v as i32
-                            )
+                            // The float as fxc writes a `def` constant (`%.9g`).
+                            let mut float = String::new();
+                            let _ = crate::print::float::write_f32_g9(&mut float, *v);
+                            format!("literal 0x{v:08x} ({float} as float, {} as int)", *v as i32)
                         }
                         Operand::Raw(v) => format!("token 0x{v:08x} (does not fit the instruction's layout)"),
                     };
@@ -91,6 +90,16 @@ pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
     if !p.trailing.is_empty() {
         let at = p.base + p.program_len();
         a.field(at, p.trailing.len() as u64, "bytes after the end token");
+    }
+}
+
+/// Annotate a program read only up to a failure ([`Program::parse_partial`]): its items, then
+/// the bytes from the failure to absolute `end` as not read, saying why.
+pub fn annotate_partial(p: &Program<'_>, error: &crate::error::Error, end: u64, a: &mut Annotations) {
+    annotate_program(p, a);
+    let done = p.base + p.program_len();
+    if end > done {
+        a.field(done, end - done, format_args!("tokens not read: {error}"));
     }
 }
 

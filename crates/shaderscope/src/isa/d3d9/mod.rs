@@ -49,7 +49,7 @@ pub mod opcode;
 pub mod operand;
 mod print;
 
-pub use annotate::{annotate_program, comment_fourcc};
+pub use annotate::{annotate_partial, annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
@@ -331,6 +331,16 @@ impl<'a> Program<'a> {
     /// input (so every error and offset points into the original file). Parsing stops after
     /// the end token; anything beyond is kept as [`Program::trailing`].
     pub fn parse(data: &'a [u8], base: u64) -> Result<Program<'a>> {
+        match Self::parse_partial(data, base)? {
+            (program, None) => Ok(program),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// [`Program::parse`] that keeps what it read before a failure: the program up to the
+    /// item that fails (with no trailing bytes), and the error. Fails only when there is no
+    /// version token of a Direct3D 9 program.
+    pub fn parse_partial(data: &'a [u8], base: u64) -> Result<(Program<'a>, Option<Error>)> {
         let mut r = Reader::with_base(data, base, Endian::Little);
         let version_token = r.u32("d3d9 version token")?;
         let version = Version::from_token(version_token).ok_or_else(|| {
@@ -338,24 +348,27 @@ impl<'a> Program<'a> {
         })?;
         // Instructions take three to four tokens on average: room for that many items.
         let mut items = Vec::with_capacity(data.len() / 16);
-        while !r.is_empty() {
-            let offset = r.original_position();
-            let token = r.u32_at(r.position(), "d3d9 token")?;
-            if token == opcode::END_TOKEN {
-                r.skip(4, "d3d9 token")?;
-                items.push(Item::End { offset, token });
-                break;
+        let read = (|| {
+            while !r.is_empty() {
+                let offset = r.original_position();
+                let token = r.u32_at(r.position(), "d3d9 token")?;
+                if token == opcode::END_TOKEN {
+                    r.skip(4, "d3d9 token")?;
+                    items.push(Item::End { offset, token });
+                    break;
+                }
+                if D3DSI_OPCODE.get(token) == u32::from(opcode::COMMENT) {
+                    r.skip(4, "d3d9 token")?;
+                    let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "d3d9 comment")?;
+                    items.push(Item::Comment { offset, token, data });
+                    continue;
+                }
+                items.push(Item::Instruction(decode_instruction(&mut r, token, version)?));
             }
-            if D3DSI_OPCODE.get(token) == u32::from(opcode::COMMENT) {
-                r.skip(4, "d3d9 token")?;
-                let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "d3d9 comment")?;
-                items.push(Item::Comment { offset, token, data });
-                continue;
-            }
-            items.push(Item::Instruction(decode_instruction(&mut r, token, version)?));
-        }
-        let trailing = data.get(r.position()..).unwrap_or(&[]);
-        Ok(Program { base, version, version_token, items, trailing })
+            Ok(())
+        })();
+        let trailing = if read.is_ok() { data.get(r.position()..).unwrap_or(&[]) } else { &[] };
+        Ok((Program { base, version, version_token, items, trailing }, read.err()))
     }
 
     /// The instructions in order.

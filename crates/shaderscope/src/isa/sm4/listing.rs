@@ -248,19 +248,33 @@ fn write_program<P: Printer + ?Sized>(
 /// words. Blocks that print nothing (comments, debug data) give no record; an unknown opcode
 /// gives one with its words and no text.
 pub fn records(program: &Program<'_>, style: &ListingStyle) -> Result<Vec<InstructionRecord>> {
+    let mut out = Vec::new();
+    each_record(program, style, |_, record| out.extend(record))?;
+    Ok(out)
+}
+
+/// Every instruction of `program` in order, each with its [`InstructionRecord`] (as
+/// [`records`] makes it) or `None` for a block that prints nothing: what byte annotations
+/// need, instruction by instruction. On a decoding error `f` has had every instruction before
+/// it, and the error is returned.
+pub fn each_record<'a>(
+    program: &Program<'a>,
+    style: &ListingStyle,
+    mut f: impl FnMut(&Instruction<'a>, Option<InstructionRecord>),
+) -> Result<()> {
     let mut capture = Capture::default();
     let mut l = Lister::new(program, style, &mut capture);
-    let mut out = Vec::new();
     for inst in program.instructions() {
         let inst = inst?;
         if !prints_line(&inst) {
+            f(&inst, None);
             continue;
         }
         l.line(&inst)?;
         let words = inst.tokens.iter().map(|t| t.get()).collect();
-        out.push(l.out.record(inst.offset, words));
+        f(&inst, Some(l.out.record(inst.offset, words)));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Whether the instruction prints a line: everything but the custom-data blocks that are not
