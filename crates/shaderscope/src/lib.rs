@@ -27,7 +27,8 @@
 //! byte order, raw structs, chunks, lossless layout, two-phase writer, bit fields),
 //! [`print`](mod@print) (the printer sink: plain text, ANSI, HTML), [`isa`] (instruction sets),
 //! [`format`](mod@format) (containers), [`detect`](mod@detect) (magic), [`dump`] (byte
-//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]).
+//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`bare`] (programs
+//! without a container: a token stream or code blob, or a byte range of a file).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -37,6 +38,7 @@
 )]
 
 pub mod any;
+pub mod bare;
 pub mod container;
 pub mod detect;
 pub mod dump;
