@@ -34,8 +34,9 @@ pub struct Opts {
     /// Colour the listing
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
-    /// DXBC: the fxc generation to imitate (by default the one the creator string names);
-    /// `10-legacy-crt` is fxc 10 on a C runtime that rounds ties away from zero (before 2019)
+    /// DXBC and --format sm4: the fxc generation to imitate (by default the one the creator
+    /// string names; fxc 10 for a bare program); `10-legacy-crt` is fxc 10 on a C runtime that
+    /// rounds ties away from zero (before 2019)
     #[arg(long, value_enum, value_name = "GENERATION", default_value_t)]
     fxc: Fxc,
     /// DXBC, Direct3D 9: number the instructions as fxc /Ni does
