@@ -1,11 +1,12 @@
 //! `shaderscope disasm`: the listing.
 
 use crate::batch::{self, ColorChoice, Outcome};
+use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Generation;
-use shaderscope::json::RecordType;
+use shaderscope::json::{ErrorInfo, Record, RecordType};
 use shaderscope::page;
-use shaderscope::print::{Ansi, Html};
-use shaderscope::{Container, DisasmOptions};
+use shaderscope::print::{Ansi, Html, Printer};
+use shaderscope::{Container, DisasmOptions, Format};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -15,9 +16,14 @@ pub struct Opts {
     /// Only program N (SHBIN: DVLE N, printed as complete picasso source)
     #[arg(long, visible_alias = "program", value_name = "N")]
     dvle: Option<usize>,
-    /// Show each instruction's byte address
+    /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from
+    /// the program's version token, 0x0000001C: ), for other formats the file offset
     #[arg(long)]
     offsets: bool,
+    /// Show each instruction's absolute file offset, in every format (DXBC and Direct3D 9: in
+    /// the layout of fxc's /No column)
+    #[arg(long, conflicts_with = "offsets")]
+    file_offsets: bool,
     /// Show each instruction's raw encoding
     #[arg(long)]
     raw: bool,
@@ -32,10 +38,69 @@ pub struct Opts {
     /// Colour the listing
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
-    /// DXBC: the fxc generation to imitate (by default the one the creator string names);
-    /// `10-legacy-crt` is fxc 10 on a C runtime that rounds ties away from zero (before 2019)
+    /// DXBC and --format sm4: the fxc generation to imitate (by default the one the creator
+    /// string names; fxc 10 for a bare program); `10-legacy-crt` is fxc 10 on a C runtime that
+    /// rounds ties away from zero (before 2019)
     #[arg(long, value_enum, value_name = "GENERATION", default_value_t)]
     fxc: Fxc,
+    /// DXBC, Direct3D 9: number the instructions as fxc /Ni does
+    #[arg(long)]
+    numbering: bool,
+    /// DXBC, Direct3D 9: literal values as their bits in hexadecimal, as fxc /Lx prints them
+    #[arg(long)]
+    hex_literals: bool,
+    /// DXBC, Direct3D 9: the program without fxc's comment tables
+    #[arg(long)]
+    no_header: bool,
+    /// DXBC, Direct3D 9: the version line and the instructions only
+    /// (D3DDisassemble's D3D_DISASM_INSTRUCTION_ONLY)
+    #[arg(long)]
+    instruction_only: bool,
+    /// Read each FILE as a bare program of this instruction set, with no container: the data
+    /// of a DXBC SHDR/SHEX chunk, a Direct3D 9 token stream, PICA200 code words (what
+    /// `extract` writes)
+    #[arg(long, value_enum, value_name = "ISA", conflicts_with = "dvle")]
+    format: Option<BareIsa>,
+    /// With --format: the program starts at this byte of the file (0x.. or decimal); offsets
+    /// shown are the file's
+    #[arg(long, value_name = "OFFSET", value_parser = parse_offset, requires = "format")]
+    start: Option<u64>,
+    /// With --format: the program ends before this byte of the file (0x.. or decimal)
+    #[arg(long, value_name = "OFFSET", value_parser = parse_offset, requires = "format")]
+    stop: Option<u64>,
+    /// With --format pica: the operand descriptors, as `extract FILE opdescs` writes them
+    #[arg(long, value_name = "FILE", requires = "format")]
+    opdesc: Option<String>,
+}
+
+/// `--format`: the instruction set of a bare program.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum BareIsa {
+    /// SM4/SM5 tokens (an extracted SHDR or SHEX chunk)
+    Sm4,
+    /// Direct3D 9 tokens, version token to end token
+    D3d9,
+    /// PICA200 code words (an extracted DVLP code blob)
+    Pica,
+}
+
+impl From<BareIsa> for Isa {
+    fn from(i: BareIsa) -> Isa {
+        match i {
+            BareIsa::Sm4 => Isa::Sm4,
+            BareIsa::D3d9 => Isa::D3d9,
+            BareIsa::Pica => Isa::Pica,
+        }
+    }
+}
+
+/// A byte offset: `0x` and hexadecimal digits, or decimal.
+fn parse_offset(s: &str) -> Result<u64, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("`{s}` is not a byte offset (0x1c or 28)"))
 }
 
 /// `--fxc`: which fxc's listing to reproduce.
@@ -86,7 +151,40 @@ impl Opts {
             html: false,
             color: ColorChoice::default(),
             fxc: Fxc::default(),
+            file_offsets: false,
+            numbering: false,
+            hex_literals: false,
+            no_header: false,
+            instruction_only: false,
+            format: None,
+            start: None,
+            stop: None,
+            opdesc: None,
         }
+    }
+
+    /// fxc's listing switches given (the options only DXBC and Direct3D 9 listings take).
+    fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.numbering, "--numbering"),
+            (self.hex_literals, "--hex-literals"),
+            (self.no_header, "--no-header"),
+            (self.instruction_only, "--instruction-only"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+    }
+}
+
+/// Whether the listing switches given apply to a file of `format`: fxc's switches to DXBC and
+/// Direct3D 9 listings only. Otherwise the usage error's message.
+fn switches_apply(o: &Opts, format: Format) -> Result<(), String> {
+    match o.fxc_switches().next() {
+        Some(name) if !matches!(format, Format::Dxbc | Format::D3d9) => Err(format!(
+            "{name} applies only to DXBC and Direct3D 9 listings (this file: {})",
+            format.description()
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -94,8 +192,16 @@ pub fn run(o: Opts) -> u8 {
     let mut opts = DisasmOptions::default();
     opts.program = o.dvle;
     opts.offsets = o.offsets;
+    opts.file_offsets = o.file_offsets;
     opts.raw = o.raw;
     (opts.dxbc.generation, opts.dxbc.legacy_crt) = o.fxc.options();
+    opts.dxbc.numbering = o.numbering;
+    opts.dxbc.hex_literals = o.hex_literals;
+    opts.dxbc.no_header = o.no_header;
+    opts.dxbc.instruction_only = o.instruction_only;
+    if let Some(isa) = o.format {
+        return run_bare(&o, isa.into(), &opts);
+    }
     let color = o.color.enabled();
     let many = o.files.len() > 1;
     let json = o.json.then_some(RecordType::Disasm);
@@ -122,6 +228,9 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
+        if let Err(usage) = switches_apply(&o, file.format()) {
+            return out.fail(path, usage, batch::IO);
+        }
         if o.json {
             let r = file.disasm_record(path, opts);
             let status = if r.valid { batch::OK } else { batch::INVALID };
@@ -158,4 +267,78 @@ pub fn run(o: Opts) -> u8 {
         return status.max(batch::write_stdout(page::LISTING_TAIL.as_bytes()));
     }
     status
+}
+
+/// `disasm --format ISA FILE...`: each FILE (or its `--start`/`--stop` range) as a bare program.
+fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
+    let usage = |msg: String| {
+        eprintln!("error: {msg}");
+        batch::IO
+    };
+    if o.fxc != Fxc::Auto && isa != Isa::Sm4 {
+        return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
+    }
+    if let Some(name) = o.fxc_switches().next().filter(|_| isa == Isa::Pica) {
+        return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
+    }
+    let opdescs = match (&o.opdesc, isa) {
+        (None, _) => None,
+        (Some(_), isa) if isa != Isa::Pica => {
+            return usage(format!("--opdesc applies only to --format pica (not --format {isa})"));
+        }
+        (Some(path), _) => {
+            let table = batch::read_input(path)
+                .map_err(|e| format!("{}: cannot read: {e}", batch::display_name(path)));
+            match table.and_then(|t| bare::opdesc_table(&t, 0).map_err(|e| format!("{path}: {e}"))) {
+                Ok(t) => Some(t),
+                Err(e) => return usage(e),
+            }
+        }
+    };
+    let color = o.color.enabled();
+    let many = o.files.len() > 1;
+    batch::run_each(&o.files, |path, data, out| {
+        let (bytes, base) = match bare::select(data, o.start, o.stop) {
+            Ok(range) => range,
+            Err(e) => return out.fail(path, e, batch::IO),
+        };
+        let mut program = Bare::new(isa, bytes).at(base);
+        if let Some(t) = &opdescs {
+            program = program.with_opdescs(t.clone());
+        }
+        if o.json {
+            // A bare program has no container format: the record's `format` is null and its
+            // program's `isa` says what the bytes were read as.
+            let record = match program.disasm_json(opts) {
+                Ok(d) => Record::new(RecordType::Disasm, path, None).with_body(d),
+                Err(e) => Record::failure(RecordType::Disasm, path, None, ErrorInfo::from_error(&e)),
+            };
+            let status = if record.valid { batch::OK } else { batch::INVALID };
+            return out.push(Outcome { stdout: record.to_line(), status, ..Default::default() });
+        }
+        let listing = |p: &mut dyn Printer| program.disasm(opts, p);
+        let result = if o.html {
+            let mut p = Html::default();
+            let r = listing(&mut p);
+            out.stdout.push_str(&p.finish());
+            r
+        } else {
+            if many {
+                out.stdout.push_str("// ");
+                out.stdout.push_str(path);
+                out.stdout.push('\n');
+            }
+            if color {
+                let mut p = Ansi::default();
+                let r = listing(&mut p);
+                out.stdout.push_str(&p.out);
+                r
+            } else {
+                listing(&mut out.stdout)
+            }
+        };
+        if let Err(e) = result {
+            out.fail(path, e, batch::INVALID);
+        }
+    })
 }

@@ -154,6 +154,12 @@ pub fn sm4_specialised(data: &[u8]) {
     for style in [
         sm4::ListingStyle::FXC_10,
         sm4::ListingStyle { offsets: true, raw: true, ..sm4::ListingStyle::FXC_9_29 },
+        sm4::ListingStyle {
+            numbering: true,
+            hex_literals: true,
+            file_offsets: true,
+            ..sm4::ListingStyle::FXC_10
+        },
     ] {
         let (mut fast, mut general) =
             (shaderscope::print::TextBuf::default(), shaderscope::print::TextBuf::default());
@@ -222,10 +228,45 @@ impl shaderscope::print::Printer for Events {
 pub fn d3d9(data: &[u8]) {
     use shaderscope::isa::d3d9;
     if let Ok(p) = d3d9::Program::parse(data, 0) {
-        let opts = d3d9::ListingOptions { header: true, offsets: true, raw: true };
+        let opts = d3d9::ListingOptions {
+            header: true,
+            offsets: true,
+            raw: true,
+            numbering: true,
+            ..Default::default()
+        };
         let _ = d3d9::write_listing(&p, &opts, &mut shaderscope::print::Html::default());
         let _ = d3d9::records(&p);
         let _ = d3d9::check_program(&p);
+    }
+}
+
+/// Bare programs of every instruction set, over a byte range the first two bytes choose,
+/// with fxc's switches and without, as text and records (and PICA code with the input's own
+/// words as its operand descriptors).
+pub fn bare(data: &[u8]) {
+    use shaderscope::DisasmOptions;
+    use shaderscope::bare::{Bare, Isa, select};
+    let start = data.first().map(|&b| u64::from(b) % 16);
+    let stop = data.get(1).map(|&b| (data.len() as u64).saturating_sub(u64::from(b) % 8));
+    let Ok((bytes, base)) = select(data, start, stop) else { return };
+    let fxc = shaderscope::DxbcOptions::default().with_numbering(true).with_hex_literals(true);
+    let options = [
+        DisasmOptions::default(),
+        DisasmOptions::default().with_offsets(true).with_raw(true).with_dxbc(fxc),
+        DisasmOptions::default().with_file_offsets(true),
+    ];
+    for isa in Isa::ALL {
+        let mut program = Bare::new(isa, bytes).at(base);
+        if isa == Isa::Pica {
+            program = program.with_opdescs(
+                bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect(),
+            );
+        }
+        for opts in &options {
+            let _ = program.disasm(opts, &mut shaderscope::print::Html::default());
+            let _ = program.records(opts);
+        }
     }
 }
 
@@ -243,6 +284,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("sm4", sm4),
     ("sm4_specialised", sm4_specialised),
     ("d3d9", d3d9),
+    ("bare", bare),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.

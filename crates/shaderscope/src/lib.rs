@@ -30,7 +30,9 @@
 //! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`json`] (the
 //! `--json` records: one versioned schema for every command and format, documented in
 //! `schema/shaderscope.schema.json`), [`page`] (standalone HTML pages: a listing page, and
-//! the viewer with a hex view linked to the listing).
+//! the viewer with a hex view linked to the listing),
+//! [`bare`] (programs without a container: a token stream or code blob, or a byte range of a
+//! file).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -40,6 +42,7 @@
 )]
 
 pub mod any;
+pub mod bare;
 pub mod container;
 pub mod detect;
 pub mod dump;

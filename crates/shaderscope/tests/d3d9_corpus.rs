@@ -216,7 +216,11 @@ fn all_programs(corpus: &Path) -> Vec<(String, Vec<u8>)> {
 fn exercise(data: &[u8], container: bool) {
     if let Ok(p) = Program::parse(data, 0) {
         let mut out = TextBuf::default();
-        let _ = d3d9::write_listing(&p, &ListingOptions { header: true, offsets: true, raw: true }, &mut out);
+        let _ = d3d9::write_listing(
+            &p,
+            &ListingOptions { header: true, offsets: true, raw: true, ..Default::default() },
+            &mut out,
+        );
         let _ = d3d9::check_program(&p);
         assert_eq!(p.write(), data);
     }

@@ -34,9 +34,47 @@ pub mod d3d9;
 pub mod pica;
 pub mod sm4;
 
-use crate::print::{Printer, Style};
+use crate::print::{Line, Printer, Style};
 use serde::Serialize;
 use std::fmt;
+
+/// What `D3DDisassemble` puts before a program line with its instruction-numbering (fxc `/Ni`)
+/// and instruction-offset (fxc `/No`) switches, shared by the SM4 and Direct3D 9 printers:
+///
+/// - `number`: `None` without numbering; `Some(None)` for a line that gets no number (a
+///   declaration, the SM4 version line), six spaces; `Some(Some(n))` for a numbered line,
+///   `n` right-aligned in four columns, then `: ` (`   7: mul …`), or two spaces when an
+///   offset follows (`   7  0x000000F4: mul …`).
+/// - `offset`: `0x%08X: `, upper-case hexadecimal (more digits past 4 GiB).
+///
+/// Both are one [`Style::Address`] token. Seen in public fxc listings: 3Dmigoto ShaderFixes
+/// dumps made with `/Ni /No` (SM5 and ps_3_0), Unity's compiled-shader view (`/Ni`).
+pub(crate) fn write_fxc_prefix(line: &mut Line, number: Option<Option<u64>>, offset: Option<u64>) {
+    if number.is_none() && offset.is_none() {
+        return;
+    }
+    line.style(Style::Address);
+    match number {
+        None => {}
+        Some(None) => line.push_spaces(6),
+        Some(Some(n)) => {
+            line.push_u64_right(n, 4);
+            line.push_str(if offset.is_some() { "  " } else { ": " });
+        }
+    }
+    if let Some(offset) = offset {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        let digits = (64 - offset.leading_zeros() as usize).div_ceil(4).max(8);
+        let mut buf = [b'0'; 16];
+        for (i, b) in buf.iter_mut().rev().take(digits).enumerate() {
+            *b = HEX.get(((offset >> (4 * i)) & 0xf) as usize).copied().unwrap_or(b'0');
+        }
+        line.push_str("0x");
+        line.push_str(std::str::from_utf8(buf.get(16 - digits..).unwrap_or(&[])).unwrap_or(""));
+        line.push_str(": ");
+    }
+    line.reset();
+}
 
 /// One instruction as every instruction set reports it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -327,7 +327,7 @@ impl Container for D3d9File<'_> {
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        let options = ListingOptions { header: true, offsets: opts.offsets, raw: opts.raw };
+        let options = ListingOptions::from_disasm(opts);
         d3d9::write_listing(&self.program, &options, out).map_err(fmt_error)
     }
 

@@ -112,6 +112,16 @@ pub struct ListingOptions {
     /// The container's checksum when the caller has already computed it; `None` computes it.
     /// It decides fxc's note on containers whose stored checksum is wrong.
     pub checksum: Option<[u8; 16]>,
+    /// Show each instruction's absolute file offset, in the offset column's layout.
+    pub file_offsets: bool,
+    /// fxc's `/Ni`: number the instructions.
+    pub numbering: bool,
+    /// fxc's `/Lx`: literal values in hexadecimal.
+    pub hex_literals: bool,
+    /// Leave out the comment tables before the program.
+    pub no_header: bool,
+    /// The version line and the instructions only (`D3D_DISASM_INSTRUCTION_ONLY`).
+    pub instruction_only: bool,
 }
 
 impl ListingOptions {
@@ -124,6 +134,22 @@ impl ListingOptions {
             offsets: o.offsets,
             raw: o.raw,
             checksum: d.checksum,
+            file_offsets: o.file_offsets,
+            numbering: d.numbering,
+            hex_literals: d.hex_literals,
+            no_header: d.no_header,
+            instruction_only: d.instruction_only,
+        }
+    }
+
+    /// The options of the level-9 (Direct3D 9) program these give.
+    fn level9(&self) -> crate::isa::d3d9::ListingOptions {
+        crate::isa::d3d9::ListingOptions {
+            offsets: self.offsets,
+            file_offsets: self.file_offsets,
+            numbering: self.numbering,
+            hex_literals: self.hex_literals,
+            ..Default::default()
         }
     }
 
@@ -176,10 +202,16 @@ pub struct ProgramContext {
 /// its error is then returned.
 pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut P) -> Result<()> {
     let generation = opts.generation.unwrap_or_else(|| d.generation().0);
-    header(d, generation, opts.checksum, out)?;
+    if !(opts.no_header || opts.instruction_only) {
+        let mut c = Comments::new(&mut *out);
+        tables(d, generation, opts.checksum, opts.level9(), &mut c).map_err(sink_failed)?;
+    }
     if let Some(p) = &d.program {
         let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
         super::program::print(d, p, &ctx, opts, out)?;
+    }
+    if opts.instruction_only {
+        return Ok(());
     }
     let mut c = Comments::new(out);
     if d.program.is_none() {
@@ -219,7 +251,7 @@ pub fn header<P: Printer + ?Sized>(
     out: &mut P,
 ) -> Result<()> {
     let mut c = Comments::new(out);
-    tables(d, generation, checksum, &mut c).map_err(sink_failed)
+    tables(d, generation, checksum, Default::default(), &mut c).map_err(sink_failed)
 }
 
 fn sink_failed(_: fmt::Error) -> Error {
@@ -357,6 +389,7 @@ fn tables<P: Printer + ?Sized>(
     d: &Dxbc<'_>,
     generation: Generation,
     checksum: Option<[u8; 16]>,
+    l9: crate::isa::d3d9::ListingOptions,
     c: &mut Comments<'_, P>,
 ) -> fmt::Result {
     c.line(None, "//")?;
@@ -388,7 +421,7 @@ fn tables<P: Printer + ?Sized>(
         signature(sig, stage, generation, c)?;
     }
     if let Some(a) = &d.aon9 {
-        level9(d, a, c)?;
+        level9(d, a, l9, c)?;
     }
     tessellation(d, c)?;
     class_linkage(d, c)?;
@@ -956,7 +989,12 @@ fn binding_dimension(b: &Binding<'_>) -> (&'static str, Option<u32>) {
 
 // ------------------------------------------------------------------ Level 9
 
-fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, P>) -> fmt::Result {
+fn level9<P: Printer + ?Sized>(
+    d: &Dxbc<'_>,
+    a: &Aon9<'_>,
+    l9: crate::isa::d3d9::ListingOptions,
+    c: &mut Comments<'_, P>,
+) -> fmt::Result {
     let title = chunk_at(a.offset);
     if !a.cb_mappings.is_empty() {
         c.line(None, "//")?;
@@ -1003,7 +1041,7 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     c.line(None, "//")?;
     c.line(title, "// Level9 shader bytecode:")?;
     c.line(None, "//")?;
-    super::program::level9(d, a, &mut *c.out);
+    super::program::level9(d, a, &l9, &mut *c.out);
     Ok(())
 }
 

@@ -71,7 +71,7 @@ pub mod listing;
 // The SM4 branch replaces `print` and `print_to` by one `print` into any printer; then this
 // `allow` goes.
 #[allow(dead_code)]
-mod program;
+pub(crate) mod program;
 pub mod rdef;
 pub mod reflect;
 pub mod signature;

@@ -36,16 +36,26 @@ pub fn print<P: Printer + ?Sized>(
     out: &mut P,
 ) -> Result<()> {
     let program = decode(p)?;
-    let style =
-        sm4::ListingStyle { raw: opts.raw, ..sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets) };
+    let style = sm4::ListingStyle {
+        raw: opts.raw,
+        numbering: opts.numbering,
+        hex_literals: opts.hex_literals,
+        file_offsets: opts.file_offsets,
+        ..sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets)
+    };
     sm4::write_listing(&program, &style, out).map(|_| ())
 }
 
-/// Print the Aon9 D3D9 program, 4-space indented, with its slot line.
-/// Nothing when the program does not parse.
-pub fn level9<P: Printer + ?Sized>(_d: &Dxbc<'_>, a: &super::chunks::Aon9<'_>, out: &mut P) {
+/// Print the Aon9 D3D9 program, 4-space indented, with its slot line, as `opts` say (fxc's
+/// switches; its header is the DXBC listing's). Nothing when the program does not parse.
+pub fn level9<P: Printer + ?Sized>(
+    _d: &Dxbc<'_>,
+    a: &super::chunks::Aon9<'_>,
+    opts: &d3d9::ListingOptions,
+    out: &mut P,
+) {
     if let Ok(program) = d3d9::Program::parse(a.program, a.program_position() as u64) {
-        let _ = d3d9::write_listing(&program, &d3d9::ListingOptions::default(), out);
+        let _ = d3d9::write_listing(&program, opts, out);
     }
 }
 

@@ -242,7 +242,7 @@ impl<'a> DvleRef<'a> {
         let names = self.names();
         let opdescs = self.dvlb.opdesc_words();
         let mut ctx = self.source_context(&names, &opdescs);
-        ctx.offsets = opts.offsets;
+        ctx.offsets = opts.offsets || opts.file_offsets;
         ctx.raw = opts.raw;
         pica::write_source(&ctx, out)
     }
@@ -279,7 +279,7 @@ impl ShaderFile {
         ctx.labels = &names.labels;
         ctx.code_offset = d.code_offset();
         ctx.header_offset = d.layout.as_ref().map(|_| 0);
-        ctx.offsets = opts.offsets;
+        ctx.offsets = opts.offsets || opts.file_offsets;
         ctx.raw = opts.raw;
         ctx
     }

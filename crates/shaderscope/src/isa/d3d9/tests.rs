@@ -331,7 +331,7 @@ fn html_listing_styles_every_token_and_gives_line_offsets() {
     let data = styled_program();
     let p = Program::parse(&data, 0).unwrap();
     let mut html = crate::print::Html::default();
-    let opts = ListingOptions { header: true, offsets: true, raw: true };
+    let opts = ListingOptions { header: true, offsets: true, raw: true, ..Default::default() };
     write_listing(&p, &opts, &mut html).unwrap();
     let html = html.finish();
     let lines: Vec<&str> = html.lines().collect();
@@ -515,4 +515,94 @@ fn debug_blocks_give_line_directives_and_variable_comments() {
         };
         assert_eq!(out.as_str(), want, "{layout}");
     }
+}
+
+/// fxc's `/Ni`, `/No` and `/Lx` layouts (seen in public `ps_3_0` listings made with
+/// `/Ni /No`): the version line alone, six spaces before a declaration, the arithmetic slots
+/// used so far before an instruction (a texture instruction adds none), offsets in upper case
+/// from the version token.
+#[test]
+fn numbering_offsets_and_hex_literals_in_fxc_layouts() {
+    let data = styled_program();
+    let p = Program::parse(&data, 0).unwrap();
+    let text = |opts: ListingOptions| {
+        let mut out = TextBuf::default();
+        write_listing(&p, &opts, &mut out).unwrap();
+        out.into_string()
+    };
+    let both = text(ListingOptions { numbering: true, offsets: true, ..Default::default() });
+    assert_eq!(
+        both,
+        "    ps_3_0\n\
+         \x20     0x00000050:     def c0, 1, 0.5, -2, 0\n\
+         \x20     0x00000068:     dcl_2d s0\n\
+         \x20  0  0x00000074:     texld r0, v0, s0\n\
+         \x20  0  0x00000084:     (p0.x) mov oC0, -r0_abs.x\n\
+         \n\
+         // approximately 2 instruction slots used (1 texture, 1 arithmetic)\n"
+    );
+    let ni = text(ListingOptions { numbering: true, ..Default::default() });
+    assert!(ni.contains("\n          def c0, 1, 0.5, -2, 0\n          dcl_2d s0\n   0:     texld r0, v0, s0\n   0:     (p0.x) mov"));
+    let no = text(ListingOptions { offsets: true, ..Default::default() });
+    assert!(no.starts_with("    ps_3_0\n0x00000050:     def c0, 1, 0.5, -2, 0\n0x00000068:     dcl_2d s0\n"));
+    let lx = text(ListingOptions { hex_literals: true, ..Default::default() });
+    assert!(lx.contains("\n    def c0, 0x3f800000, 0x3f000000, 0xc0000000, 0x00000000\n"));
+    // Instructions only: no statistics line.
+    let only = text(ListingOptions { instruction_only: true, ..Default::default() });
+    assert!(only.ends_with("    (p0.x) mov oC0, -r0_abs.x\n"));
+    // The same program 0x40 bytes into a file: /No counts from the version token, file
+    // offsets from the start of the file.
+    let mut shifted = vec![0u8; 0x40];
+    shifted.extend_from_slice(&data);
+    let q = Program::parse(shifted.get(0x40..).unwrap(), 0x40).unwrap();
+    let mut out = TextBuf::default();
+    write_listing(&q, &ListingOptions { offsets: true, ..Default::default() }, &mut out).unwrap();
+    assert!(out.as_str().contains("\n0x00000074:     texld"));
+    let mut out = TextBuf::default();
+    write_listing(
+        &q,
+        &ListingOptions { file_offsets: true, numbering: true, ..Default::default() },
+        &mut out,
+    )
+    .unwrap();
+    assert!(out.as_str().contains("\n   0  0x000000B4:     texld r0, v0, s0\n"));
+}
+
+/// Every slot cost fxc's numbering shows in the public listings: `pow` 3, `dp2add` 2,
+/// `sincos` 8, a texture load 0 (it shows the count before it).
+#[test]
+fn numbering_counts_arithmetic_slots() {
+    // ps_2_0: texld r0, t0, s0; sincos r1.xy, r0.x, c0, c1; pow r2.x, r0.x, r0.y; mov oC0, r0
+    let words = [
+        0xffff_0200u32,
+        0x0200_001f,
+        0x8000_0000,
+        0xb00f_0000, // dcl t0
+        0x0200_001f,
+        0x9000_0000,
+        0xa00f_0800, // dcl_2d s0
+        0x0300_0042,
+        0x800f_0000,
+        0xb0e4_0000,
+        0xa0e4_0800, // texld r0, t0, s0
+        0x0400_0025,
+        0x8003_0001,
+        0x8000_0000,
+        0xa0e4_0000,
+        0xa0e4_0001, // sincos r1.xy, r0.x, c0, c1
+        0x0300_0020,
+        0x8001_0002,
+        0x8000_0000,
+        0x8055_0000, // pow r2.x, r0.x, r0.y
+        0x0200_0001,
+        0x800f_0800,
+        0x80e4_0000, // mov oC0, r0
+        opcode::END_TOKEN,
+    ];
+    let data = bytes(&words);
+    let p = Program::parse(&data, 0).unwrap();
+    let mut out = TextBuf::default();
+    write_listing(&p, &ListingOptions { numbering: true, ..Default::default() }, &mut out).unwrap();
+    let numbers: Vec<&str> = out.as_str().lines().skip(1).take(6).map(|l| l.get(..6).unwrap_or("")).collect();
+    assert_eq!(numbers, ["      ", "      ", "   0: ", "   0: ", "   8: ", "  11: "]);
 }

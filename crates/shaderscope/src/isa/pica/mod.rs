@@ -69,8 +69,8 @@ pub use check::{check_executable, check_program};
 pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use source::{
-    code_records, describe_opdesc, describe_word, records, write_opdesc, write_source, write_unreached,
-    write_word,
+    bare_entry, code_records, describe_opdesc, describe_word, records, write_opdesc, write_source,
+    write_unlisted, write_unreached, write_word,
 };
 
 /// Shader stage of a DVLE.

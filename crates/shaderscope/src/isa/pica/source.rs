@@ -308,6 +308,71 @@ pub fn write_unreached<P: Printer + ?Sized>(
     code_offset: u64,
     entries: &[(u32, u32)],
 ) -> fmt::Result {
+    write_words_outside(out, code, opdescs, code_offset, entries, "code no DVLE runs:")
+}
+
+/// The entry range a code blob with no executable around it is listed with (as `main`): the
+/// longest run of words that no CALL, CALLC or CALLU anywhere in the blob reaches (the first
+/// of equally long ones), so that each called procedure is listed once, as a procedure of
+/// its own; all of the code when every word is called or nothing is.
+///
+/// ```
+/// use shaderscope::isa::pica;
+///
+/// // 0: mov; 1: end (a subroutine), then main at 2..5: call 0..2; mov; end.
+/// let code = [0x4e00_0000, 0x8800_0000, 0x9000_0002, 0x4e00_0000, 0x8800_0000];
+/// assert_eq!(pica::bare_entry(&code), (2, 5));
+/// ```
+pub fn bare_entry(code: &[u32]) -> (u32, u32) {
+    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
+    let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
+    let found = flow::procedures(&insts, 0, len, 4 * insts.len() + 4096);
+    let mut called = vec![false; insts.len()];
+    for (k, r) in found.ranges.iter().enumerate() {
+        if k != found.entry
+            && let Some(s) = called.get_mut(r.start as usize..r.end as usize)
+        {
+            s.fill(true);
+        }
+    }
+    let (mut best, mut run_start) = ((0, 0), None);
+    for (a, c) in called.iter().chain([&true]).enumerate() {
+        let a = a as u32;
+        match (c, run_start) {
+            (false, None) => run_start = Some(a),
+            (true, Some(s)) => {
+                if a - s > best.1 - best.0 {
+                    best = (s, a);
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    if best.1 == best.0 { (0, len) } else { best }
+}
+
+/// The words of `code` that the executables with entry ranges `entries` do not run, as
+/// comments under `title`: [`write_unreached`] for a code blob listed without its
+/// executables (the entry range of [`bare_entry`]).
+pub fn write_unlisted<P: Printer + ?Sized>(
+    out: &mut P,
+    code: &[u32],
+    opdescs: &[u32],
+    code_offset: u64,
+    entry: (u32, u32),
+) -> fmt::Result {
+    write_words_outside(out, code, opdescs, code_offset, &[entry], "code the entry range does not run:")
+}
+
+fn write_words_outside<P: Printer + ?Sized>(
+    out: &mut P,
+    code: &[u32],
+    opdescs: &[u32],
+    code_offset: u64,
+    entries: &[(u32, u32)],
+    title: &str,
+) -> fmt::Result {
     let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
     let mut reached = vec![false; insts.len()];
     for &(main, endmain) in entries {
@@ -324,7 +389,7 @@ pub fn write_unreached<P: Printer + ?Sized>(
     let listing = Listing::bare(&ctx);
     out.start_line(None);
     out.write_char('\n')?;
-    comment_line(out, None, "code no DVLE runs:")?;
+    comment_line(out, None, title)?;
     for (a, (inst, seen)) in insts.iter().zip(&reached).enumerate() {
         if *seen {
             continue;

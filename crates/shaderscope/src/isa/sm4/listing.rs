@@ -128,12 +128,22 @@ pub struct ListingStyle {
     /// Evidence: every 9.29/9.30 listing of the corpus omits it; public fxc 10.1 listings
     /// (vvvv/Stride shader logs with `SV_IsFrontFace`) print it.
     pub sgv_interpolation: bool,
-    /// Prefix every line with fxc's `/No` byte offset (`0x00000008: `), counted from the
+    /// Prefix every line with fxc's `/No` byte offset (`0x0000001C: `), counted from the
     /// version token.
     pub offsets: bool,
     /// End each instruction's line (the last line of a multi-line one) with its tokens as
     /// hexadecimal words: `ret   // 0100003e` (not fxc text).
     pub raw: bool,
+    /// fxc's `/Ni`: number the instructions from 0 (`  12: mul …`; with offsets
+    /// `  12  0x000000F4: mul …`); the version line and the declarations get six spaces
+    /// instead (see `write_fxc_prefix` in [`crate::isa`]).
+    pub numbering: bool,
+    /// fxc's `/Lx`: every value of a literal (`l(…)`, `d(…)`, an immediate constant buffer)
+    /// as its bits in hexadecimal, `0x%08x` (`0x%016x` for a double).
+    pub hex_literals: bool,
+    /// The offset column counts from the start of the input (the absolute offsets the
+    /// printer gets) instead of from the version token, in the `/No` layout.
+    pub file_offsets: bool,
 }
 
 impl Default for ListingStyle {
@@ -152,6 +162,9 @@ impl ListingStyle {
         sgv_interpolation: true,
         offsets: false,
         raw: false,
+        numbering: false,
+        hex_literals: false,
+        file_offsets: false,
     };
     /// fxc 10.x run on a Windows whose UCRT predates 2019 (ties round away from zero).
     pub const FXC_10_LEGACY_UCRT: ListingStyle =
@@ -165,6 +178,9 @@ impl ListingStyle {
         sgv_interpolation: false,
         offsets: false,
         raw: false,
+        numbering: false,
+        hex_literals: false,
+        file_offsets: false,
     };
     /// fxc 9.29 (DirectX SDK, June 2010).
     pub const FXC_9_29: ListingStyle = ListingStyle {
@@ -175,6 +191,9 @@ impl ListingStyle {
         sgv_interpolation: false,
         offsets: false,
         raw: false,
+        numbering: false,
+        hex_literals: false,
+        file_offsets: false,
     };
 }
 
@@ -302,6 +321,8 @@ struct Lister<'o, P: ?Sized> {
     base: u64,
     /// Block depth (two spaces each).
     indent: usize,
+    /// The number of the next instruction (`numbering`).
+    number: u64,
     /// The sink refused some text (reported after the line).
     refused: bool,
     /// Whether the specialisations ([`Lister::plain_line`], [`Lister::plain_operand`]) may
@@ -318,6 +339,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             sm51: program.is_sm51(),
             base: program.base(),
             indent: 0,
+            number: 0,
             refused: false,
             specialised: true,
         }
@@ -436,9 +458,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The version line: `ps_5_0`.
     fn version_line(&mut self, program: &Program<'_>) {
         self.start_line(Some(self.base));
-        if self.style.offsets {
-            self.token(Style::Address, "0x00000000: ");
-        }
+        self.line_prefix(self.base, false);
         self.begin(Style::Directive);
         self.text(program.stage.prefix());
         self.text("_");
@@ -476,7 +496,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.indent = self.indent.saturating_sub(1);
         }
         self.start_line(Some(inst.offset));
-        self.line_prefix(inst.offset);
+        // Declarations (an immediate constant buffer among them) and phase marks get no number.
+        let numbered = match info.format {
+            Format::Decl(_) | Format::Phase => false,
+            Format::CustomData => inst.custom_data_class() != Some(3),
+            _ => true,
+        };
+        self.line_prefix(inst.offset, numbered);
         let printed = match info.format {
             Format::Inst => self.instruction(inst, info),
             Format::Sync => {
@@ -508,18 +534,33 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.check()
     }
 
-    /// What starts an instruction's line: the `--offsets` prefix and the block indentation.
+    /// What starts a line (`numbered` when it shows an instruction rather than a declaration):
+    /// fxc's numbering and offset columns, then the block indentation.
     #[inline(always)]
-    fn line_prefix(&mut self, offset: u64) {
-        if self.style.offsets {
-            self.begin(Style::Address);
-            let _ = write_hex8(self, offset.saturating_sub(self.base) as u32);
-            self.text(": ");
-            self.end();
+    fn line_prefix(&mut self, offset: u64, numbered: bool) {
+        if self.style.offsets | self.style.numbering | self.style.file_offsets {
+            self.columns(offset, numbered);
         }
         if self.indent > 0 {
             self.line.push_spaces(2 * self.indent);
         }
+    }
+
+    /// The numbering and offset columns of a line ([`Lister::line_prefix`]).
+    #[inline(never)]
+    fn columns(&mut self, offset: u64, numbered: bool) {
+        let number = self.style.numbering.then(|| {
+            numbered.then(|| {
+                self.number += 1;
+                self.number - 1
+            })
+        });
+        let offset = if self.style.file_offsets {
+            Some(offset)
+        } else {
+            self.style.offsets.then(|| offset.saturating_sub(self.base))
+        };
+        crate::isa::write_fxc_prefix(&mut self.line, number, offset);
     }
 
     /// `  // 0100003e …`: the instruction's tokens (`--raw`).
@@ -556,7 +597,8 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.indent = indent.saturating_sub(1);
         }
         self.line.start(Some(offset));
-        self.line_prefix(offset);
+        let number = self.number;
+        self.line_prefix(offset, true);
         self.opcode_text(tok0, info, &Extended::default());
         let mut first = true;
         for &ty in info.operands {
@@ -571,6 +613,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             let Some(used) = self.plain_operand(rest, ty) else {
                 self.line.start(None);
                 self.indent = indent;
+                self.number = number;
                 return None;
             };
             rest = rest.get(used..).unwrap_or(&[]);
@@ -883,7 +926,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                     }
                     let lo = o.imm.get(2 * i).copied().unwrap_or(0);
                     let hi = o.imm.get(2 * i + 1).copied().unwrap_or(0);
-                    let _ = write_f64_fixed(self, (u64::from(hi) << 32) | u64::from(lo), self.style.floats);
+                    let bits = (u64::from(hi) << 32) | u64::from(lo);
+                    if self.style.hex_literals {
+                        self.text("0x");
+                        let _ = write_hex(self, bits, 16);
+                        continue;
+                    }
+                    let _ = write_f64_fixed(self, bits, self.style.floats);
                     // fxc marks double literals with a trailing `l` (`d(1.000000l, 0.000000l)`),
                     // as RenderDoc's and vkd3d's fxc-style printers also do.
                     self.text("l");
@@ -966,7 +1015,8 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         }
     }
 
-    /// The values inside `l(…)`, each printed as the operand's type says.
+    /// The values inside `l(…)`, each printed as the operand's type says (or in hexadecimal,
+    /// `hex_literals`).
     #[inline]
     fn literal_values(&mut self, values: impl Iterator<Item = u32>, ty: Ty) {
         for (i, v) in values.enumerate() {
@@ -977,6 +1027,10 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 } else {
                     self.text(", ");
                 }
+            }
+            if self.style.hex_literals {
+                let _ = write_hex8(self, v);
+                continue;
             }
             match ty {
                 Ty::F | Ty::D => self.float(v),
@@ -1039,7 +1093,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                             self.text(", ");
                         }
                         self.begin(Style::Literal);
-                        self.untyped(v.get());
+                        if self.style.hex_literals {
+                            let _ = write_hex8(self, v.get());
+                        } else {
+                            self.untyped(v.get());
+                        }
                         self.end();
                     }
                     self.text("}");
@@ -2118,6 +2176,7 @@ mod tests {
             ListingStyle::FXC_9_29,
             ListingStyle { offsets: true, raw: true, ..ListingStyle::FXC_9_30 },
             ListingStyle::FXC_10_LEGACY_UCRT,
+            ListingStyle { numbering: true, hex_literals: true, file_offsets: true, ..ListingStyle::FXC_10 },
         ];
         for style in styles {
             let mut got = Vec::new();
@@ -2422,5 +2481,128 @@ mod tests {
             ]
         );
         assert_eq!(r[1].words, body[5..13].to_vec());
+    }
+
+    /// A small program for fxc's `/Ni`, `/No` and `/Lx` layouts: a declaration, an immediate
+    /// constant buffer, a block, literals of each type.
+    fn switches_program() -> Vec<u32> {
+        vec![
+            op(0x68, 2), // dcl_temps 1
+            1,
+            // dcl_immediateConstantBuffer { { 1.0, 2, 0x7f800000, 0 } }
+            0x35 | (3 << 11),
+            6,
+            0x3f80_0000,
+            2,
+            0x7f80_0000,
+            0,
+            // mov r0.xy, l(0.5, -2.0, 0, 0)
+            op(0x36, 8),
+            reg(0, 1) | mask(3),
+            0,
+            0x0000_4002,
+            0x3f00_0000,
+            0xc000_0000,
+            0,
+            0,
+            // if_nz r0.x
+            op(0x1f, 3) | (1 << 18),
+            reg(0, 1) | sel(0),
+            0,
+            // iadd r1.x, r0.x, l(300)
+            op(0x1e, 7),
+            reg(0, 1) | mask(1),
+            1,
+            reg(0, 1) | sel(0),
+            0,
+            0x0000_4001,
+            300,
+            op(0x15, 1), // endif
+            op(0x3e, 1), // ret
+        ]
+    }
+
+    #[test]
+    fn numbering_offsets_and_hex_literals_in_fxc_layouts() {
+        let body = switches_program();
+        let plain = listing(0x0000_0040, &body, ListingStyle::FXC_10);
+        assert_eq!(
+            plain,
+            "ps_4_0\n\
+             dcl_temps 1\n\
+             dcl_immediateConstantBuffer { { 1.000000, 2, 0x7f800000, 0} }\n\
+             mov r0.xy, l(0.500000,-2.000000,0,0)\n\
+             if_nz r0.x\n\
+             \x20 iadd r1.x, r0.x, l(300)\n\
+             endif \n\
+             ret \n"
+        );
+        // /Ni: the version line and the declarations get six spaces, instructions their number.
+        let ni = listing(0x0000_0040, &body, ListingStyle { numbering: true, ..ListingStyle::FXC_10 });
+        assert_eq!(
+            ni,
+            "      ps_4_0\n\
+             \x20     dcl_temps 1\n\
+             \x20     dcl_immediateConstantBuffer { { 1.000000, 2, 0x7f800000, 0} }\n\
+             \x20  0: mov r0.xy, l(0.500000,-2.000000,0,0)\n\
+             \x20  1: if_nz r0.x\n\
+             \x20  2:   iadd r1.x, r0.x, l(300)\n\
+             \x20  3: endif \n\
+             \x20  4: ret \n"
+        );
+        // /No: every line, upper-case hexadecimal, from the version token.
+        let no = listing(0x0000_0040, &body, ListingStyle { offsets: true, ..ListingStyle::FXC_10 });
+        assert_eq!(
+            no,
+            "0x00000000: ps_4_0\n\
+             0x00000008: dcl_temps 1\n\
+             0x00000010: dcl_immediateConstantBuffer { { 1.000000, 2, 0x7f800000, 0} }\n\
+             0x00000028: mov r0.xy, l(0.500000,-2.000000,0,0)\n\
+             0x00000048: if_nz r0.x\n\
+             0x00000054:   iadd r1.x, r0.x, l(300)\n\
+             0x00000070: endif \n\
+             0x00000074: ret \n"
+        );
+        // /Ni /No together: four columns of number, two spaces, the offset.
+        let both = listing(
+            0x0000_0040,
+            &body,
+            ListingStyle { numbering: true, offsets: true, ..ListingStyle::FXC_10 },
+        );
+        assert_eq!(
+            both,
+            "      0x00000000: ps_4_0\n\
+             \x20     0x00000008: dcl_temps 1\n\
+             \x20     0x00000010: dcl_immediateConstantBuffer { { 1.000000, 2, 0x7f800000, 0} }\n\
+             \x20  0  0x00000028: mov r0.xy, l(0.500000,-2.000000,0,0)\n\
+             \x20  1  0x00000048: if_nz r0.x\n\
+             \x20  2  0x00000054:   iadd r1.x, r0.x, l(300)\n\
+             \x20  3  0x00000070: endif \n\
+             \x20  4  0x00000074: ret \n"
+        );
+        // /Lx: every literal value as its bits.
+        let lx = listing(0x0000_0040, &body, ListingStyle { hex_literals: true, ..ListingStyle::FXC_10 });
+        assert!(lx.contains(
+            "\ndcl_immediateConstantBuffer { { 0x3f800000, 0x00000002, 0x7f800000, 0x00000000} }\n"
+        ));
+        assert!(lx.contains("\nmov r0.xy, l(0x3f000000,0xc0000000,0x00000000,0x00000000)\n"));
+        assert!(lx.contains("\n  iadd r1.x, r0.x, l(0x0000012c)\n"));
+        // File offsets: the same layout, counted from the start of the input.
+        let data = program(0x0000_0040, &body);
+        let p = Program::parse(&data, 0x1c0).unwrap();
+        let mut s = TextBuf::default();
+        write_listing(
+            &p,
+            &ListingStyle { file_offsets: true, numbering: true, ..ListingStyle::FXC_10 },
+            &mut s,
+        )
+        .unwrap();
+        let lines: Vec<&str> = s.as_str().lines().collect();
+        assert_eq!(lines[0], "      0x000001C0: ps_4_0");
+        assert_eq!(lines[5], "   2  0x00000214:   iadd r1.x, r0.x, l(300)");
+        // The columns are addresses; the records do not carry them.
+        let r =
+            records(&p, &ListingStyle { numbering: true, offsets: true, ..ListingStyle::FXC_10 }).unwrap();
+        assert_eq!((r[4].offset, r[4].text.as_str()), (0x214, "iadd r1.x, r0.x, l(300)"));
     }
 }

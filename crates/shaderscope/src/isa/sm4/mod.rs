@@ -10,8 +10,9 @@
 //!   token with its kind (mnemonic, register, literal, …), every line with the offset of its
 //!   instruction, so plain text, colour and HTML come from the same printer, and so do the
 //!   [`records`] of the instructions. [`ListingStyle`] carries what the text depends on but
-//!   the token stream does not say (which fxc generation disassembled it), and the offsets
-//!   and raw words this tool can add.
+//!   the token stream does not say (which fxc generation disassembled it), fxc's listing
+//!   switches (`/No` offsets, `/Ni` numbering, `/Lx` hexadecimal literals) and what this tool
+//!   adds (file offsets, raw words).
 //! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
 //!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
 //! - [`validate`](mod@validate) reports registers used but not declared, indices outside declared sizes,

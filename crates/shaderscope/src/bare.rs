@@ -1,0 +1,265 @@
+//! Bare programs: an instruction stream with no container around it, such as `extract` writes
+//! (the data of a DXBC `SHDR`/`SHEX` chunk, a Direct3D 9 token stream, the PICA200 code words
+//! of a DVLP), or a byte range of a larger file.
+//!
+//! A [`Bare`] names the instruction set, the bytes and the absolute offset of their first
+//! byte in the input, so every offset it reports is a file offset; [`select`] cuts the range
+//! out of a larger input as llvm-objdump's `--start-address`/`--stop-address` do. The listing
+//! is the one the instruction set prints inside its container, through the same printer:
+//!
+//! | [`Isa`] | bytes | listing |
+//! |---|---|---|
+//! | `sm4` | an SM4/5 token stream: version token, length token, instructions (bytes after the length the length token gives are ignored) | fxc's program text, from the version line to the last instruction ([`crate::isa::sm4`]); the fxc generation from [`DxbcOptions::generation`](crate::DxbcOptions::generation), fxc 10 by default |
+//! | `d3d9` | a Direct3D 9 token stream, version token to end token | fxc's listing with the constant table of its `CTAB` comment ([`crate::isa::d3d9`]) |
+//! | `pica` | PICA200 code words | picasso source ([`crate::isa::pica`]): `main` is the longest stretch of words no call reaches ([`pica::bare_entry`]), each called range a procedure; words neither reaches follow as comments. Without an operand-descriptor table ([`Bare::with_opdescs`]) masks and swizzles show as the identity and each instruction that uses a descriptor says so |
+//!
+//! ```
+//! use shaderscope::bare::{Bare, Isa, select};
+//! use shaderscope::print::TextBuf;
+//! use shaderscope::DisasmOptions;
+//!
+//! // An SM4 program 8 bytes into a larger input: ps_4_0; ret.
+//! let mut file = vec![0u8; 8];
+//! for w in [0x0000_0040u32, 3, 0x0100_003e] {
+//!     file.extend(w.to_le_bytes());
+//! }
+//! let (bytes, base) = select(&file, Some(8), None)?;
+//! let program = Bare::new(Isa::Sm4, bytes).at(base);
+//! let mut text = TextBuf::default();
+//! program.disasm(&DisasmOptions::default().with_file_offsets(true), &mut text)?;
+//! assert_eq!(text.as_str(), "0x00000008: ps_4_0\n0x00000010: ret \n");
+//! assert_eq!(program.records(&DisasmOptions::default())?[0].offset, 0x10);
+//!
+//! // PICA200 words without their operand descriptors: what can be printed, and why not more.
+//! let code: Vec<u8> = [0x4e00_0000u32, 0x8800_0000].iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let mut text = TextBuf::default();
+//! Bare::new(Isa::Pica, &code).disasm(&DisasmOptions::default(), &mut text)?;
+//! assert!(text.as_str().contains("\tmov r0, v0 ; opdesc 0x00 is outside the table\n"));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
+
+use crate::error::{Error, Result};
+use crate::format::dxbc::program::sm4_style;
+use crate::isa::{InstructionRecord, d3d9, pica, sm4};
+use crate::model::{DisasmOptions, Generation};
+use crate::print::{Printer, Style, TextBuf};
+use std::fmt;
+
+/// The instruction set of a bare program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Isa {
+    /// Direct3D 10–12 shader model 4.0–5.1 tokens (the data of a DXBC `SHDR`/`SHEX` chunk).
+    Sm4,
+    /// Direct3D 9 shader model 1–3 tokens.
+    D3d9,
+    /// Nintendo 3DS PICA200 code words.
+    Pica,
+}
+
+impl Isa {
+    /// Every instruction set a bare program can be.
+    pub const ALL: [Isa; 3] = [Isa::Sm4, Isa::D3d9, Isa::Pica];
+
+    /// The name used on the command line and in JSON: `sm4`, `d3d9`, `pica`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Sm4 => "sm4",
+            Isa::D3d9 => "d3d9",
+            Isa::Pica => "pica",
+        }
+    }
+
+    /// The instruction set named `name` (any case).
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name().eq_ignore_ascii_case(name))
+    }
+
+    /// What the bytes are, for messages.
+    pub fn description(self) -> &'static str {
+        match self {
+            Isa::Sm4 => "SM4/SM5 token stream",
+            Isa::D3d9 => "Direct3D 9 token stream",
+            Isa::Pica => "PICA200 code",
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The bytes `start..stop` of `data` (either end optional) and the absolute offset of the
+/// first: the range a bare program is read from. An end past the input or before the start is
+/// an error naming both.
+pub fn select(data: &[u8], start: Option<u64>, stop: Option<u64>) -> Result<(&[u8], u64)> {
+    let len = data.len() as u64;
+    let begin = start.unwrap_or(0);
+    let end = stop.unwrap_or(len);
+    if begin > len || end > len {
+        let at = if begin > len { begin } else { end };
+        return Err(Error::invalid(
+            at,
+            "byte range",
+            format!("0x{begin:x}..0x{end:x} reaches past the end of the input (0x{len:x} bytes)"),
+        ));
+    }
+    if begin > end {
+        return Err(Error::invalid(
+            begin,
+            "byte range",
+            format!("the start 0x{begin:x} is after the stop 0x{end:x}"),
+        ));
+    }
+    // Both ends are within `data`, whose length fits a usize.
+    let bytes = data.get(begin as usize..end as usize).unwrap_or(&[]);
+    Ok((bytes, begin))
+}
+
+/// The operand descriptors of a PICA200 operand-descriptor table as a DVLP stores it (and
+/// `extract FILE opdescs` writes it): 8 bytes per entry, the descriptor in the first 4
+/// (little-endian). `base` is the absolute offset of the table, for errors.
+pub fn opdesc_table(bytes: &[u8], base: u64) -> Result<Vec<u32>> {
+    if bytes.len() % 8 != 0 {
+        return Err(Error::invalid(
+            base,
+            "operand descriptor table",
+            format!("{} bytes is not a whole number of 8-byte entries", bytes.len()),
+        ));
+    }
+    Ok(bytes.chunks_exact(8).filter_map(|e| e.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)).collect())
+}
+
+/// A program with no container: its instruction set, its bytes and where they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Bare<'a> {
+    /// The instruction set.
+    pub isa: Isa,
+    /// The program's bytes.
+    pub bytes: &'a [u8],
+    /// Absolute offset of the first byte in the input.
+    pub base: u64,
+    /// PICA200: the operand descriptors, if known.
+    pub opdescs: Option<Vec<u32>>,
+}
+
+impl<'a> Bare<'a> {
+    /// `bytes` as a program of `isa`, at offset 0.
+    pub fn new(isa: Isa, bytes: &'a [u8]) -> Self {
+        Bare { isa, bytes, base: 0, opdescs: None }
+    }
+
+    /// The bytes sit at absolute offset `base` of the input.
+    pub fn at(mut self, base: u64) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// PICA200: the operand descriptors the code's instructions point into.
+    pub fn with_opdescs(mut self, opdescs: Vec<u32>) -> Self {
+        self.opdescs = Some(opdescs);
+        self
+    }
+
+    /// The listing, written through `out` (see the [module documentation](self) for what each
+    /// instruction set prints). On an error the text written so far stays in `out`.
+    pub fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        let failed = |_| Error::invalid(self.base, "listing", "the printer failed");
+        match self.isa {
+            Isa::Sm4 => {
+                let program = sm4::Program::parse(self.bytes, self.base)?;
+                sm4::write_listing(&program, &sm4_listing_style(opts), out).map(|_| ())
+            }
+            Isa::D3d9 => {
+                let program = d3d9::Program::parse(self.bytes, self.base)?;
+                d3d9::write_listing(&program, &d3d9::ListingOptions::from_disasm(opts), out).map_err(failed)
+            }
+            Isa::Pica => {
+                let code = self.words()?;
+                let opdescs = self.opdescs.as_deref().unwrap_or(&[]);
+                if self.opdescs.is_none() {
+                    out.start_line(None);
+                    out.styled(
+                        Style::Comment,
+                        "; no operand descriptors (they sit in the DVLP: `extract FILE opdescs`, then \
+                         --opdesc): write masks and swizzles are shown as the identity",
+                    )
+                    .map_err(failed)?;
+                    out.write_str("\n").map_err(failed)?;
+                }
+                let mut ctx = self.pica_context(&code, opdescs);
+                ctx.offsets = opts.offsets || opts.file_offsets;
+                ctx.raw = opts.raw;
+                pica::write_source(&ctx, out).map_err(failed)?;
+                pica::write_unlisted(out, &code, opdescs, self.base, (ctx.main, ctx.endmain)).map_err(failed)
+            }
+        }
+    }
+
+    /// Every instruction as an [`InstructionRecord`], printed by the listing's printer.
+    pub fn records(&self, opts: &DisasmOptions) -> Result<Vec<InstructionRecord>> {
+        match self.isa {
+            Isa::Sm4 => sm4::records(&sm4::Program::parse(self.bytes, self.base)?, &sm4_listing_style(opts)),
+            Isa::D3d9 => Ok(d3d9::records(&d3d9::Program::parse(self.bytes, self.base)?)),
+            Isa::Pica => {
+                let code = self.words()?;
+                Ok(pica::records(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[]))))
+            }
+        }
+    }
+
+    /// The listing as data, in the one `disasm` record shape ([`crate::json::Disasm`]): the
+    /// text and one program (named `program`, its `isa`, `offset` and `size` those of the
+    /// bytes) with its instruction records.
+    pub fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
+        let mut text = TextBuf::default();
+        self.disasm(opts, &mut text)?;
+        let mut program =
+            crate::json::Program::new("program", self.isa.name(), self.base, self.bytes.len() as u64);
+        program.instructions = self.records(opts)?;
+        Ok(crate::json::Disasm { listing: text.into_string(), programs: vec![program], ..Default::default() })
+    }
+
+    /// How PICA200 code with no executable is listed: as a vertex shader whose entry is the
+    /// longest stretch no call reaches ([`pica::bare_entry`]).
+    fn pica_context<'c>(&self, code: &'c [u32], opdescs: &'c [u32]) -> pica::SourceContext<'c> {
+        let mut ctx = pica::SourceContext::new(code, opdescs);
+        (ctx.main, ctx.endmain) = pica::bare_entry(code);
+        ctx.code_offset = self.base;
+        ctx
+    }
+
+    /// The PICA200 code words; a length that is not a whole number of words is an error.
+    fn words(&self) -> Result<Vec<u32>> {
+        let whole = self.bytes.len() / 4 * 4;
+        if whole != self.bytes.len() {
+            return Err(Error::invalid(
+                self.base.saturating_add(whole as u64),
+                "PICA200 code",
+                format!("{} bytes is not a whole number of 4-byte words", self.bytes.len()),
+            ));
+        }
+        Ok(self
+            .bytes
+            .chunks_exact(4)
+            .filter_map(|w| w.first_chunk::<4>())
+            .map(|w| u32::from_le_bytes(*w))
+            .collect())
+    }
+}
+
+/// The SM4 printer's settings for `opts`: the fxc generation asked for (fxc 10, the
+/// disassembler that still ships, when none is) and fxc's switches.
+fn sm4_listing_style(opts: &DisasmOptions) -> sm4::ListingStyle {
+    let d = &opts.dxbc;
+    sm4::ListingStyle {
+        raw: opts.raw,
+        numbering: d.numbering,
+        hex_literals: d.hex_literals,
+        file_offsets: opts.file_offsets,
+        ..sm4_style(d.generation.unwrap_or(Generation::Fxc10), d.legacy_crt, opts.offsets)
+    }
+}

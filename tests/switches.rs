@@ -1,0 +1,323 @@
+//! `disasm`'s listing switches and bare programs from the command line: fxc's `/Ni`, `/No`,
+//! `/Lx`, instruction-only and no-header layouts on the DXBC sample, `--file-offsets` in every
+//! format, `disasm --format sm4|d3d9|pica` on what `extract` writes and on `--start`/`--stop`
+//! ranges of the container, and the usage errors (exit 2) of options that do not apply.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_shaderscope")).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+/// stdout of a run that must succeed.
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn sample(name: &str) -> String {
+    format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch file for this test process.
+fn scratch(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("shaderscope-switches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// `(offset, size)` of a part in `extract FILE`'s table.
+fn part(file: &str, name: &str) -> (u64, u64) {
+    let table = ok(&["extract", file]);
+    let row = table.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    (u64::from_str_radix(cols[1].trim_start_matches("0x"), 16).unwrap(), cols[2].parse().unwrap())
+}
+
+#[test]
+fn fxc_switches_on_the_dxbc_sample() {
+    let f = sample("ps_color.dxbc");
+    let program = "ps_4_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, v0.xyzw\nret \n";
+    let footer = "// Approximately 0 instruction slots used\n";
+    assert_eq!(ok(&["disasm", "--no-header", &f]), format!("{program}{footer}"));
+    assert_eq!(ok(&["disasm", "--instruction-only", &f]), program);
+    assert_eq!(
+        ok(&["disasm", "--instruction-only", "--numbering", "--offsets", &f]),
+        "      0x00000000: ps_4_0\n      0x00000008: dcl_input_ps linear v0.xyzw\n      0x00000014: dcl_output o0.xyzw\n   0  0x00000020: mov o0.xyzw, v0.xyzw\n   1  0x00000034: ret \n"
+    );
+    assert_eq!(
+        ok(&["disasm", "--instruction-only", "--numbering", &f]),
+        "      ps_4_0\n      dcl_input_ps linear v0.xyzw\n      dcl_output o0.xyzw\n   0: mov o0.xyzw, v0.xyzw\n   1: ret \n"
+    );
+    // The SHDR data starts at 0x98 of the file.
+    assert_eq!(
+        ok(&["disasm", "--instruction-only", "--file-offsets", &f]),
+        "0x00000098: ps_4_0\n0x000000A0: dcl_input_ps linear v0.xyzw\n0x000000AC: dcl_output o0.xyzw\n0x000000B8: mov o0.xyzw, v0.xyzw\n0x000000CC: ret \n"
+    );
+    // The comment tables are untouched by the switches.
+    let full = ok(&["disasm", "--numbering", "--offsets", "--hex-literals", &f]);
+    let plain = ok(&["disasm", &f]);
+    let header = plain.split("ps_4_0").next().unwrap();
+    assert!(full.starts_with(header) && full.ends_with(footer));
+}
+
+#[test]
+fn file_offsets_in_every_format() {
+    // SHBIN shows file offsets either way; a .csdr shows offsets in its decoded bytes.
+    let f = sample("vshader.shbin");
+    assert_eq!(ok(&["disasm", "--file-offsets", &f]), ok(&["disasm", "--offsets", &f]));
+    assert!(ok(&["disasm", "--file-offsets", &f]).contains("\tend ; 0x000050\n"));
+    let (code, _, err) = run(&["disasm", "--offsets", "--file-offsets", &f]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn bare_programs_of_the_samples() {
+    // SM4: the extracted SHDR, and the same bytes as a range of the container.
+    let f = sample("ps_color.dxbc");
+    let shdr = scratch("ps_color.shdr");
+    ok(&["extract", &f, "SHDR", "-o", &shdr]);
+    assert_eq!(ok(&["disasm", "--format", "sm4", &shdr]), ok(&["disasm", "--instruction-only", &f]));
+    assert_eq!(
+        ok(&["disasm", "--format", "sm4", "--offsets", "--numbering", &shdr]),
+        ok(&["disasm", "--instruction-only", "--offsets", "--numbering", &f])
+    );
+    for (start, stop) in [("0x98", "0xd0"), ("152", "208")] {
+        assert_eq!(
+            ok(&["disasm", "--format", "sm4", "--start", start, "--stop", stop, "--file-offsets", &f]),
+            ok(&["disasm", "--instruction-only", "--file-offsets", &f])
+        );
+    }
+    // From --start to the end of the file: the length token ends the program.
+    assert_eq!(
+        ok(&["disasm", "--format", "sm4", "--start", "0x98", &f]),
+        ok(&["disasm", "--format", "sm4", &shdr])
+    );
+
+    // PICA200: the code blob with its operand descriptors is the DVLE's program, registers
+    // named plainly (a bare blob has no tables); without them it says what is missing.
+    let f = sample("vshader.shbin");
+    let (code, opdescs) = (scratch("vshader.code"), scratch("vshader.opdescs"));
+    ok(&["extract", &f, "code", "-o", &code]);
+    ok(&["extract", &f, "opdescs", "-o", &opdescs]);
+    let expected = "; vertex shader: entry 0x000..0x008 of 8 code words, 7 operand descriptors\n.entry main\n\n.proc main\n\
+                    \tmov r0.xyz, v0 ; 0x000034\n\tmov r0.w, c95.y ; 0x000038\n\tdp4 o0.x, c0, r0 ; 0x00003c\n\
+                    \tdp4 o0.y, c1, r0 ; 0x000040\n\tdp4 o0.z, c2, r0 ; 0x000044\n\tdp4 o0.w, c3, r0 ; 0x000048\n\
+                    \tmov o1, v1 ; 0x00004c\n\tend ; 0x000050\n.end\n";
+    assert_eq!(
+        ok(&[
+            "disasm",
+            "--format",
+            "pica",
+            "--opdesc",
+            &opdescs,
+            "--start",
+            "0x34",
+            "--stop",
+            "0x54",
+            "--file-offsets",
+            &f
+        ]),
+        expected
+    );
+    assert_eq!(
+        ok(&["disasm", "--format", "pica", "--opdesc", &opdescs, "--offsets", &code]),
+        expected.lines().map(|l| shift_pica_offset(l, 0x34)).collect::<Vec<_>>().join("\n") + "\n"
+    );
+    let bare = ok(&["disasm", "--format", "pica", &code]);
+    assert!(bare.starts_with("; no operand descriptors"), "{bare}");
+    assert!(bare.contains("\tdp4 o0, c0, r0 ; opdesc 0x02 is outside the table\n"), "{bare}");
+
+    // D3D9 and SM4 records as JSON carry the ISA and file offsets.
+    let json = ok(&["disasm", "--format", "sm4", "--json", "--start", "0x98", &sample("ps_color.dxbc")]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (v["type"].as_str(), v["format"].as_str(), v["valid"].as_bool()),
+        (Some("disasm"), None, Some(true))
+    );
+    let program = &v["programs"][0];
+    assert_eq!((program["isa"].as_str(), program["offset"].as_u64()), (Some("sm4"), Some(0x98)));
+    assert_eq!(program["instructions"][2]["offset"], 0xb8);
+    assert_eq!(program["instructions"][2]["text"], "mov o0.xyzw, v0.xyzw");
+}
+
+/// A PICA listing line's trailing `; 0x…` offset moved back by `by` (the extracted blob
+/// starts at 0).
+fn shift_pica_offset(line: &str, by: u64) -> String {
+    match line.rsplit_once(" ; 0x") {
+        Some((text, o)) => {
+            let o = u64::from_str_radix(o, 16).unwrap() - by;
+            format!("{text} ; 0x{o:06x}")
+        }
+        None => line.to_string(),
+    }
+}
+
+#[test]
+fn options_that_do_not_apply_are_usage_errors() {
+    let shbin = sample("vshader.shbin");
+    let dxbc = sample("ps_color.dxbc");
+    let cases: &[(&[&str], &str)] = &[
+        (&["disasm", "--numbering", &shbin], "--numbering applies only to DXBC and Direct3D 9 listings"),
+        (
+            &["disasm", "--hex-literals", &shbin],
+            "--hex-literals applies only to DXBC and Direct3D 9 listings",
+        ),
+        (&["disasm", "--no-header", &shbin], "--no-header applies only"),
+        (&["disasm", "--instruction-only", &shbin], "--instruction-only applies only"),
+        (
+            &["disasm", "--format", "pica", "--numbering", &shbin],
+            "--numbering applies only to DXBC and Direct3D 9",
+        ),
+        (
+            &["disasm", "--format", "d3d9", "--opdesc", &shbin, &dxbc],
+            "--opdesc applies only to --format pica",
+        ),
+        (
+            &["disasm", "--format", "pica", "--fxc", "10", &shbin],
+            "--fxc applies only to DXBC containers and --format sm4",
+        ),
+        (&["disasm", "--start", "4", &dxbc], "--format"),
+        (&["disasm", "--format", "sm4", "--dvle", "0", &dxbc], "cannot be used with"),
+        (&["disasm", "--format", "sm4", "--start", "0xZZ", &dxbc], "is not a byte offset"),
+        (
+            &["disasm", "--format", "sm4", "--start", "0x10", "--stop", "8", &dxbc],
+            "the start 0x10 is after the stop 0x8",
+        ),
+        (&["disasm", "--format", "sm4", "--stop", "0x100000", &dxbc], "reaches past the end of the input"),
+        (&["disasm", "--format", "pica", "--opdesc", "/nonexistent/opdescs", &shbin], "cannot read"),
+    ];
+    for (args, message) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty() && err.contains(message), "{args:?}: {err}");
+    }
+    // A bare program that is not one is invalid input (exit 1), with the offset.
+    let (code, _, err) = run(&["disasm", "--format", "d3d9", &dxbc]);
+    assert_eq!(code, 1);
+    assert!(err.contains("offset 0x0"), "{err}");
+    let (code, _, err) = run(&["disasm", "--format", "pica", "--start", "1", &shbin]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a whole number of 4-byte words"), "{err}");
+}
+
+/// The corpus, when present: for a spread of DXBC, Direct3D 9 and SHBIN files, what `extract`
+/// writes disassembles as a bare program to the container's own lines, and so does the
+/// container's byte range.
+#[test]
+fn bare_programs_of_corpus_files_match_their_containers() {
+    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if !corpus.is_dir() {
+        println!("skipped: corpus not found at {}", corpus.display());
+        return;
+    }
+    let manifest = |format: &str, kind: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(corpus.join(format).join("MANIFEST.tsv")).unwrap_or_default();
+        text.lines()
+            .skip(1)
+            .filter(|l| l.split('\t').nth(6) == Some(kind))
+            .map(|l| corpus.join(format).join(l.split('\t').next().unwrap()).to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut checked = 0;
+    let dxbc = manifest("dxbc", "dxbc-binary");
+    for f in dxbc.iter().step_by(97) {
+        let table = ok(&["extract", f]);
+        let Some(tag) = ["SHEX", "SHDR"].into_iter().find(|t| table.lines().any(|l| l.starts_with(t))) else {
+            continue;
+        };
+        let (offset, size) = part(f, tag);
+        let out = scratch("program.bin");
+        ok(&["extract", f, tag, "-o", &out]);
+        // The container's fxc generation, so both print floats alike.
+        let info = ok(&["disasm", "--json", f]);
+        let v: serde_json::Value = serde_json::from_str(info.lines().next().unwrap()).unwrap();
+        let generation = v["fxc"]["generation"].as_str().unwrap_or("10");
+        let container =
+            ok(&["disasm", "--fxc", generation, "--instruction-only", "--offsets", "--numbering", f]);
+        assert_eq!(
+            ok(&["disasm", "--format", "sm4", "--fxc", generation, "--offsets", "--numbering", &out]),
+            container,
+            "{f}"
+        );
+        let (start, stop) = (format!("0x{offset:x}"), format!("{}", offset + size));
+        assert_eq!(
+            ok(&[
+                "disasm",
+                "--format",
+                "sm4",
+                "--fxc",
+                generation,
+                "--file-offsets",
+                "--start",
+                &start,
+                "--stop",
+                &stop,
+                f
+            ]),
+            ok(&["disasm", "--fxc", generation, "--instruction-only", "--file-offsets", f]),
+            "{f}"
+        );
+        checked += 1;
+    }
+    for f in manifest("dxbc", "d3dbc-binary").iter().step_by(3) {
+        let out = scratch("program.d3d9");
+        ok(&["extract", f, "program", "-o", &out]);
+        assert_eq!(
+            ok(&["disasm", "--format", "d3d9", "--numbering", "--offsets", &out]),
+            ok(&["disasm", "--numbering", "--offsets", f]),
+            "{f}"
+        );
+        checked += 1;
+    }
+    for f in manifest("shbin", "shbin").iter().step_by(9) {
+        let (offset, size) = part(f, "code");
+        let (code, opdescs) = (scratch("code.bin"), scratch("opdescs.bin"));
+        ok(&["extract", f, "code", "-o", &code]);
+        ok(&["extract", f, "opdescs", "-o", &opdescs]);
+        let extracted = ok(&["disasm", "--format", "pica", "--opdesc", &opdescs, &code]);
+        let (start, stop) = (format!("{offset}"), format!("0x{:x}", offset + size));
+        let ranged =
+            ok(&["disasm", "--format", "pica", "--opdesc", &opdescs, "--start", &start, "--stop", &stop, f]);
+        assert_eq!(extracted, ranged, "{f}");
+        // Every instruction line of the DVLE listings (with file offsets and raw words) is in
+        // the bare listing with the same offset and word.
+        let bare = ok(&[
+            "disasm",
+            "--format",
+            "pica",
+            "--opdesc",
+            &opdescs,
+            "--file-offsets",
+            "--raw",
+            "--start",
+            &start,
+            "--stop",
+            &stop,
+            f,
+        ]);
+        let tail = |l: &str| l.rsplit_once(" ; ").map(|(_, t)| t.to_string());
+        let bare_tails: std::collections::HashSet<String> = bare.lines().filter_map(tail).collect();
+        let dvles = ok(&["disasm", "--file-offsets", "--raw", f]);
+        let in_procs = dvles.lines().take_while(|l| !l.starts_with("; code no DVLE runs"));
+        for l in in_procs.filter(|l| l.starts_with('\t')).filter_map(tail) {
+            if l.starts_with("0x") && !bare_tails.contains(&l) {
+                // Words the bare entry does not reach are listed as comments with their word.
+                let word = l.split(' ').nth(1).unwrap();
+                assert!(bare.contains(&format!("  {word}  ")), "{f}: {l}");
+            }
+        }
+        checked += 1;
+    }
+    println!("{checked} corpus files checked");
+    assert!(checked > 20);
+}
