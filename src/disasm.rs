@@ -1,9 +1,9 @@
 //! `shaderscope disasm`: the listing.
 
-use crate::batch::{self, ColorChoice, Outcome};
+use crate::batch::{self, ColorChoice, Outcome, Settings};
 use shaderscope::format::dxbc::Generation;
 use shaderscope::print::{Ansi, Html};
-use shaderscope::{Container, DisasmOptions};
+use shaderscope::{Container, DisasmOptions, File, Format};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -70,22 +70,6 @@ impl Fxc {
     }
 }
 
-impl Opts {
-    /// `disasm FILE...` with every option at its default.
-    pub fn files_only(files: Vec<String>) -> Self {
-        Opts {
-            files,
-            dvle: None,
-            offsets: false,
-            raw: false,
-            json: false,
-            html: false,
-            color: ColorChoice::default(),
-            fxc: Fxc::default(),
-        }
-    }
-}
-
 pub fn run(o: Opts) -> u8 {
     let mut opts = DisasmOptions::default();
     opts.program = o.dvle;
@@ -97,7 +81,8 @@ pub fn run(o: Opts) -> u8 {
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
     let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
-    batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
+    let settings = Settings { json: o.json, ..Settings::default() };
+    batch::run_grouped(&o.files, settings, prepare, |path, data, checksum, out| {
         let mut opts = opts.clone();
         opts.dxbc.checksum = checksum.copied().flatten();
         let opts = &opts;
@@ -105,11 +90,15 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
         };
+        if let Err(usage) = applies(&o, &file) {
+            return out.fail(path, usage, batch::IO);
+        }
         if o.json {
-            return out.push(match file.disasm_json(opts) {
+            out.push(match file.disasm_json(opts) {
                 Ok(v) => Outcome::out(batch::record("disasm", path, v)),
                 Err(e) => batch::parse_failure(path, &e, true),
             });
+            return batch::damage(path, &file, None, out);
         }
         let result = if o.html {
             let mut p = Html::default();
@@ -132,8 +121,40 @@ pub fn run(o: Opts) -> u8 {
                 file.disasm(opts, &mut out.stdout)
             }
         };
-        if let Err(e) = result {
+        let failed = result.err();
+        if let Some(e) = &failed {
             out.fail(path, e, batch::INVALID);
         }
+        batch::damage(path, &file, failed.as_ref(), out);
     })
 }
+
+/// Whether the options given apply to this file: `--dvle N` to a file with DVLEs (and N
+/// among them), `--fxc` to a DXBC container. Otherwise the usage error's message.
+fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
+    let format = file.format();
+    if let Some(n) = o.dvle {
+        let count = match file {
+            File::Shbin(s) if format != Format::Dvoj => s.dvles().len(),
+            _ => {
+                return Err(format!(
+                    "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
+                    format.description()
+                ));
+            }
+        };
+        if n >= count {
+            let has = match count {
+                0 => "no DVLE".to_string(),
+                1 => "1 DVLE (--dvle 0)".to_string(),
+                _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
+            };
+            return Err(format!("--dvle {n} is out of range: the file has {has}"));
+        }
+    }
+    if o.fxc != Fxc::Auto && format != Format::Dxbc {
+        return Err(format!("--fxc applies only to DXBC containers (this file: {})", format.description()));
+    }
+    Ok(())
+}
+

@@ -1,6 +1,6 @@
 //! `shaderscope dump`: every byte annotated.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use shaderscope::dump::Annotations;
 
@@ -11,15 +11,18 @@ pub struct Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
-    batch::run_all(std::slice::from_ref(&o.file), |path, data| match shaderscope::parse(data) {
-        Err(e) => batch::parse_failure(path, &e, false),
-        Ok(file) => {
-            let mut a = Annotations::new();
-            file.annotate(&mut a);
-            let mut s = String::with_capacity(data.len() * 8);
-            s.push_str("  offset | bytes                   | meaning\n");
-            a.render(data, &mut s);
-            Outcome::out(s)
+    batch::run_each(std::slice::from_ref(&o.file), Settings::default(), |path, data, out| {
+        match shaderscope::parse(data) {
+            Err(e) => out.push(batch::parse_failure(path, &e, false)),
+            Ok(file) => {
+                let mut a = Annotations::new();
+                file.annotate(&mut a);
+                let mut s = String::with_capacity(data.len() * 8);
+                s.push_str("  offset | bytes                   | meaning\n");
+                a.render(data, &mut s);
+                out.push(Outcome::out(s));
+                batch::damage(path, &file, None, out);
+            }
         }
     })
 }

@@ -1,6 +1,6 @@
 //! `shaderscope info`: what a file is.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 
 #[derive(clap::Args, Debug)]
@@ -15,19 +15,24 @@ pub struct Opts {
 
 pub fn run(o: Opts) -> u8 {
     let many = o.files.len() > 1;
-    batch::run_all(&o.files, |path, data| match shaderscope::parse(data) {
-        Err(e) => batch::parse_failure(path, &e, o.json),
-        Ok(file) if o.json => Outcome::out(batch::record("file", path, file.info_json())),
+    let settings = Settings { json: o.json, ..Settings::default() };
+    batch::run_each(&o.files, settings, |path, data, out| match shaderscope::parse(data) {
+        Err(e) => out.push(batch::parse_failure(path, &e, o.json)),
         Ok(file) => {
-            let mut s = String::new();
-            if many {
-                s.push_str(&format!("== {path}\n"));
+            if o.json {
+                out.push(Outcome::out(batch::record("file", path, file.info_json())));
+            } else {
+                let mut s = String::new();
+                if many {
+                    s.push_str(&format!("== {path}\n"));
+                }
+                file.info_text(&mut s);
+                if many {
+                    s.push('\n');
+                }
+                out.push(Outcome::out(s));
             }
-            file.info_text(&mut s);
-            if many {
-                s.push('\n');
-            }
-            Outcome::out(s)
+            batch::damage(path, &file, None, out);
         }
     })
 }

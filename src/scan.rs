@@ -1,6 +1,10 @@
 //! `shaderscope scan`: find and summarise every shader binary under a folder.
+//!
+//! Each file is recognised from its first bytes ([`shaderscope::detect::HEAD`]); only the
+//! shader binaries this build reads are read whole. A file that is recognised but fails to
+//! parse is reported and makes the scan exit 1.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use std::collections::BTreeMap;
 
@@ -16,6 +20,9 @@ pub struct Opts {
     all: bool,
 }
 
+/// Per format: files seen, files read without error.
+type Counts = BTreeMap<&'static str, (u64, u64)>;
+
 pub fn run(o: Opts) -> u8 {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&o.dir).sort_by_file_name() {
@@ -28,8 +35,9 @@ pub fn run(o: Opts) -> u8 {
             }
         }
     }
-    let counts = std::sync::Mutex::new(BTreeMap::<String, (u64, u64)>::new());
-    let status = batch::run_all(&files, |path, data| {
+    let counts = std::sync::Mutex::new(Counts::new());
+    let settings = Settings { json: o.json, heads: true };
+    let status = batch::run_all(&files, settings, |path, data| {
         let Some(format) = shaderscope::detect(data) else {
             return if o.all && !o.json {
                 Outcome::out(format!("{path}\t-\tnot a shader binary\n"))
@@ -37,15 +45,18 @@ pub fn run(o: Opts) -> u8 {
                 Outcome::default()
             };
         };
-        let (summary, ok) = match shaderscope::parse(data) {
-            Ok(f) => {
-                let v = f.info_json();
-                (one_line(&v), true)
+        // Recognised but not supported yet: listed, not a failure (only its first bytes were read).
+        let (summary, ok, status) = if !format.supported() {
+            ("recognised, not supported yet".to_string(), false, batch::OK)
+        } else {
+            match shaderscope::parse(data) {
+                Ok(f) if f.damage().is_empty() => (one_line(&f.info_json()), true, batch::OK),
+                Ok(f) => (f.damage().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "), false, batch::INVALID),
+                Err(e) => (e.to_string(), false, batch::INVALID),
             }
-            Err(e) => (e.to_string(), false),
         };
         if let Ok(mut c) = counts.lock() {
-            let slot = c.entry(format.name().to_string()).or_default();
+            let slot = c.entry(format.name()).or_default();
             slot.0 += 1;
             slot.1 += u64::from(ok);
         }
@@ -55,15 +66,14 @@ pub fn run(o: Opts) -> u8 {
         } else {
             format!("{path}\t{}\t{}\n", format.name(), summary)
         };
-        // Files that fail to parse are reported, not failures of the scan.
-        Outcome::out(text)
+        Outcome { stdout: text, status, ..Default::default() }
     });
     let counts = counts.into_inner().unwrap_or_default();
     let total: u64 = counts.values().map(|c| c.0).sum();
     let out = if o.json {
         let by: serde_json::Map<String, serde_json::Value> = counts
             .iter()
-            .map(|(k, (n, ok))| (k.clone(), serde_json::json!({"files": n, "parsed": ok})))
+            .map(|(k, (n, ok))| (k.to_string(), serde_json::json!({"files": n, "parsed": ok})))
             .collect();
         batch::record(
             "summary",
@@ -71,7 +81,7 @@ pub fn run(o: Opts) -> u8 {
             serde_json::json!({"files": files.len(), "shaders": total, "formats": by}),
         )
     } else {
-        let mut s = format!("{total} shader binaries in {} files", files.len());
+        let mut s = format!("{total} shader {} in {} {}", plural(total, "binary", "binaries"), files.len(), plural(files.len() as u64, "file", "files"));
         for (k, (n, ok)) in &counts {
             s.push_str(&format!("; {k}: {n} ({ok} parsed)"));
         }
@@ -79,6 +89,10 @@ pub fn run(o: Opts) -> u8 {
         s
     };
     status.max(batch::write_stdout(out.as_bytes()))
+}
+
+fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// A short summary of an `info --json` value: its `summary` field when the format gives one.

@@ -1,6 +1,6 @@
 //! `shaderscope validate`: silent on success, findings with offsets on stderr.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use shaderscope::Severity;
 
@@ -18,28 +18,41 @@ pub struct Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
-    batch::run_all(&o.files, |path, data| {
+    let settings = Settings { json: o.json, ..Settings::default() };
+    batch::run_each(&o.files, settings, |path, data, out| {
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return batch::parse_failure(path, &e, o.json),
+            Err(e) => return out.push(batch::parse_failure(path, &e, o.json)),
         };
         let findings = file.validate();
         let bad = findings
             .iter()
             .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
         let status = if bad { batch::INVALID } else { batch::OK };
+        // A damaged part is an error finding of its own where the format does not list it.
+        let listed = |e: &shaderscope::Error| {
+            findings.iter().any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message == e.reason())
+        };
+        let damage: Vec<_> = file.damage().into_iter().filter(|e| !listed(e)).collect();
         if o.json {
-            let v = serde_json::json!({"valid": !bad, "findings": findings});
-            return Outcome { stdout: batch::record("validate", path, v), status, ..Default::default() };
+            let v = serde_json::json!({"valid": !bad && file.damage().is_empty(), "findings": findings});
+            out.push(Outcome { stdout: batch::record("validate", path, v), status, ..Default::default() });
+        } else {
+            let mut err = String::new();
+            for f in &findings {
+                let sev = match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+            }
+            out.push(Outcome { stderr: err, status, ..Default::default() });
         }
-        let mut err = String::new();
-        for f in &findings {
-            let sev = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+        for e in damage {
+            out.fail(path, e, batch::INVALID);
         }
-        Outcome { stderr: err, status, ..Default::default() }
+        if !file.damage().is_empty() {
+            out.status = out.status.max(batch::INVALID);
+        }
     })
 }

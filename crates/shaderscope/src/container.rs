@@ -47,6 +47,13 @@ pub trait Container {
     fn annotate(&self, out: &mut Annotations);
     /// Semantic checks beyond what parsing needs; empty when the file is fine.
     fn validate(&self) -> Vec<Finding>;
+    /// The parts that failed to parse and were left out of the model while the rest of the
+    /// file reads (a DXBC chunk whose contents are broken): each error names the part, its
+    /// absolute offset and why. A file with any is invalid: the CLI's `info`, `disasm`, `dump`
+    /// and `validate` all exit 1 on it. Empty for a file that parsed whole.
+    fn damage(&self) -> Vec<&Error> {
+        Vec::new()
+    }
     /// Re-encode from the parsed model (byte-identical for an unmodified file).
     fn write(&self) -> Result<Vec<u8>>;
     /// What `extract` can pull out, with the bytes of each.

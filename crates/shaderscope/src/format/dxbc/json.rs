@@ -358,7 +358,8 @@ fn summary(d: &Dxbc<'_>) -> String {
         None => "no program".to_string(),
     };
     let tags: Vec<String> = d.frame.chunks.iter().map(|c| c.fourcc.name()).collect();
-    format!("{prog}, {} chunks ({}), checksum {}", tags.len(), tags.join(","), checksum_status(d))
+    let chunks = if tags.len() == 1 { "chunk" } else { "chunks" };
+    format!("{prog}, {} {chunks} ({}), checksum {}", tags.len(), tags.join(","), checksum_status(d))
 }
 
 /// `disasm --json`: the listing text with the facts that chose its form.

@@ -463,6 +463,10 @@ impl Container for Dxbc<'_> {
         validate::validate(self)
     }
 
+    fn damage(&self) -> Vec<&Error> {
+        self.chunk_errors.iter().map(|(_, e)| e).collect()
+    }
+
     fn write(&self) -> Result<Vec<u8>> {
         self.to_builder().finish()
     }
