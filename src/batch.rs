@@ -171,7 +171,12 @@ pub fn run_each<F>(paths: &[String], settings: Settings, work: F) -> u8
 where
     F: Fn(&str, &[u8], &mut Output) + Sync,
 {
-    run_grouped(paths, settings, |_| Vec::<()>::new(), |path, data, _: Option<&()>, out| work(path, data, out))
+    run_grouped(
+        paths,
+        settings,
+        |_| Vec::<()>::new(),
+        |path, data, _: Option<&()>, out| work(path, data, out),
+    )
 }
 
 /// [`run_each`] with a step over each group of [`GROUP`] inputs before they are worked on:
@@ -328,8 +333,7 @@ fn parallel<P, S, F>(
     work: &F,
     threads: usize,
     run: &mut Run,
-) 
-where
+) where
     P: Fn(&[&[u8]]) -> Vec<S> + Sync,
     F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
 {

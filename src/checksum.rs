@@ -55,7 +55,11 @@ pub fn run(o: Opts) -> u8 {
             Ok(File::Dxbc(d)) => d,
             Ok(other) => {
                 let format = shaderscope::Container::format(&other).description();
-                return out.fail(path, format!("checksum applies only to DXBC containers (this file: {format})"), batch::IO);
+                return out.fail(
+                    path,
+                    format!("checksum applies only to DXBC containers (this file: {format})"),
+                    batch::IO,
+                );
             }
             Err(e) => return out.fail(path, e, batch::INVALID),
         };

@@ -134,9 +134,9 @@ pub fn run(o: Opts) -> u8 {
 fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
     let format = file.format();
     if let Some(n) = o.dvle {
-        let count = match file {
-            File::Shbin(s) if format != Format::Dvoj => s.dvles().len(),
-            _ => {
+        let count = match file.programs() {
+            Some(count) => count,
+            None => {
                 return Err(format!(
                     "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
                     format.description()
@@ -157,4 +157,3 @@ fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
     }
     Ok(())
 }
-

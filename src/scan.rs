@@ -51,7 +51,11 @@ pub fn run(o: Opts) -> u8 {
         } else {
             match shaderscope::parse(data) {
                 Ok(f) if f.damage().is_empty() => (one_line(&f.info_json()), true, batch::OK),
-                Ok(f) => (f.damage().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "), false, batch::INVALID),
+                Ok(f) => (
+                    f.damage().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "),
+                    false,
+                    batch::INVALID,
+                ),
                 Err(e) => (e.to_string(), false, batch::INVALID),
             }
         };
@@ -81,7 +85,12 @@ pub fn run(o: Opts) -> u8 {
             serde_json::json!({"files": files.len(), "shaders": total, "formats": by}),
         )
     } else {
-        let mut s = format!("{total} shader {} in {} {}", plural(total, "binary", "binaries"), files.len(), plural(files.len() as u64, "file", "files"));
+        let mut s = format!(
+            "{total} shader {} in {} {}",
+            plural(total, "binary", "binaries"),
+            files.len(),
+            plural(files.len() as u64, "file", "files")
+        );
         for (k, (n, ok)) in &counts {
             s.push_str(&format!("; {k}: {n} ({ok} parsed)"));
         }

@@ -31,7 +31,9 @@ pub fn run(o: Opts) -> u8 {
         let status = if bad { batch::INVALID } else { batch::OK };
         // A damaged part is an error finding of its own where the format does not list it.
         let listed = |e: &shaderscope::Error| {
-            findings.iter().any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message == e.reason())
+            findings
+                .iter()
+                .any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message == e.reason())
         };
         let damage: Vec<_> = file.damage().into_iter().filter(|e| !listed(e)).collect();
         if o.json {

@@ -70,7 +70,12 @@ fn usage_errors_and_other_formats_exit_2_and_invalid_input_exits_1() {
     let (code, _, err) = run(&["checksum", "--verify", p]);
     assert_eq!(
         (code, err),
-        (2, format!("error: {p}: checksum applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"))
+        (
+            2,
+            format!(
+                "error: {p}: checksum applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+            )
+        )
     );
     let mut short = container();
     short.truncate(40);
@@ -80,7 +85,13 @@ fn usage_errors_and_other_formats_exit_2_and_invalid_input_exits_1() {
     let (code, _, err) = run(&["checksum", q]);
     assert_eq!(
         (code, err),
-        (1, format!("error: {q}: truncated DXBC container at offset 0x0 (need {} bytes, have 40)\n", container().len()))
+        (
+            1,
+            format!(
+                "error: {q}: truncated DXBC container at offset 0x0 (need {} bytes, have 40)\n",
+                container().len()
+            )
+        )
     );
 }
 

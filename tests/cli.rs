@@ -79,7 +79,10 @@ fn exit_status_separates_bad_input_from_io_errors() {
     // A program index out of range is a usage error (tests/contract.rs has more).
     let s = sample("vshader.shbin");
     let (code, _, err) = run(&["disasm", "--dvle", "3", &s]);
-    assert_eq!((code, err), (2, format!("error: {s}: --dvle 3 is out of range: the file has 1 DVLE (--dvle 0)\n")));
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {s}: --dvle 3 is out of range: the file has 1 DVLE (--dvle 0)\n"))
+    );
 }
 
 #[test]

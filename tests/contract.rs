@@ -72,7 +72,8 @@ fn two_dvles() -> Vec<u8> {
 /// The DXBC sample with an RDEF whose one struct type has a member of its own type.
 fn cyclic_rdef() -> Vec<u8> {
     let mut r = Vec::new();
-    let mut u32s = |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
+    let u32s =
+        |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
     // Header: 1 constant buffer at 28, no bindings, ps_4_0, creator at 104.
     u32s(&mut r, &[1, 28, 0, 0, 0xFFFF_0400, 0, 104]);
     // Constant buffer: name 104, 1 variable at 52, 16 bytes.
@@ -135,9 +136,13 @@ fn an_invalid_input_exits_1_for_every_command() {
         (f.put("empty.bin", b""), "empty file".to_string()),
         (
             f.put("text.txt", b"hello world"),
-            r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "hell")"#.to_string(),
+            r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "hell")"#
+                .to_string(),
         ),
-        (f.put("cut.dxbc", &dxbc), "truncated DXBC container at offset 0x0 (need 208 bytes, have 100)".into()),
+        (
+            f.put("cut.dxbc", &dxbc),
+            "truncated DXBC container at offset 0x0 (need 208 bytes, have 100)".into(),
+        ),
         (f.put("cut.shbin", &shbin), "truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)".into()),
         (f.put("cut.o", &d3d9), "truncated D3D9 instruction at offset 0x4 (need 12 bytes, have 8)".into()),
     ];
@@ -188,19 +193,27 @@ fn options_that_do_not_apply_are_usage_errors() {
     let cases: Vec<(Vec<&str>, String)> = vec![
         (
             vec!["disasm", "--dvle", "0", &dxbc],
-            format!("error: {dxbc}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D DXBC container)\n"),
+            format!(
+                "error: {dxbc}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D DXBC container)\n"
+            ),
         ),
         (
             vec!["disasm", "--dvle", "0", &d3d9],
-            format!("error: {d3d9}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D 9 shader bytecode)\n"),
+            format!(
+                "error: {d3d9}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D 9 shader bytecode)\n"
+            ),
         ),
         (
             vec!["disasm", "--fxc", "9.29", &shbin],
-            format!("error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"),
+            format!(
+                "error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+            ),
         ),
         (
             vec!["disasm", "--fxc", "10", &d3d9],
-            format!("error: {d3d9}: --fxc applies only to DXBC containers (this file: Direct3D 9 shader bytecode)\n"),
+            format!(
+                "error: {d3d9}: --fxc applies only to DXBC containers (this file: Direct3D 9 shader bytecode)\n"
+            ),
         ),
         (
             vec!["disasm", "--dvle", "5", &two],
@@ -214,7 +227,10 @@ fn options_that_do_not_apply_are_usage_errors() {
             vec!["extract", &shbin, "-o", "out.bin"],
             format!("error: -o needs a PART to write (`shaderscope extract {shbin}` lists the parts)\n"),
         ),
-        (vec!["info", "-", "-"], "error: `-` (standard input) is named more than once; it can be read only once\n".into()),
+        (
+            vec!["info", "-", "-"],
+            "error: `-` (standard input) is named more than once; it can be read only once\n".into(),
+        ),
         (
             vec!["validate", &shbin, "-", &dxbc, "-"],
             "error: `-` (standard input) is named more than once; it can be read only once\n".into(),
@@ -277,7 +293,9 @@ fn a_recognised_unsupported_format_says_so() {
             }
             let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
             let (code, _, err) = run(&args);
-            let want = format!("error: {path}: unsupported {description} at offset 0x0: recognised, not supported yet\n");
+            let want = format!(
+                "error: {path}: unsupported {description} at offset 0x0: recognised, not supported yet\n"
+            );
             assert_eq!((code, err), (2, want), "{args:?}");
         }
     }
@@ -304,7 +322,10 @@ fn a_failing_check_exits_1() {
     // validate reports it as a finding.
     let (code, _, err) = run(&["validate", &bad]);
     assert_eq!(code, 1);
-    assert!(err.starts_with(&format!("error: {bad}: offset 0x4: checksum mismatch (stored e0f1305f")), "{err}");
+    assert!(
+        err.starts_with(&format!("error: {bad}: offset 0x4: checksum mismatch (stored e0f1305f")),
+        "{err}"
+    );
     // The listing is fine (fxc's note about the checksum is part of it).
     assert_eq!(run(&["disasm", &bad]).0, 0);
 }
@@ -338,7 +359,10 @@ fn scan_reads_only_shaders_and_fails_on_broken_ones() {
     // A shader over the limit is an I/O error.
     let (code, _, err) = run(&["--max-size", "100", "scan", dir]);
     assert_eq!(code, 2);
-    assert!(err.contains(&format!("error: {dir}/a.dxbc: 208 bytes, over the --max-size limit of 100 bytes\n")), "{err}");
+    assert!(
+        err.contains(&format!("error: {dir}/a.dxbc: 208 bytes, over the --max-size limit of 100 bytes\n")),
+        "{err}"
+    );
 }
 
 /// The size limit: checked against a file's length before reading, and while reading a stream
@@ -348,7 +372,10 @@ fn the_size_limit_holds_for_files_and_streams() {
     let f = Files::new();
     let path = f.put("ps.dxbc", &sample("ps_color.dxbc"));
     let (code, _, err) = run(&["--max-size", "207", "info", &path]);
-    assert_eq!((code, err), (2, format!("error: {path}: 208 bytes, over the --max-size limit of 207 bytes\n")));
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {path}: 208 bytes, over the --max-size limit of 207 bytes\n"))
+    );
     assert_eq!(run(&["--max-size", "208", "info", &path]).0, 0);
     let (code, _, err) = run(&["info", "--max-size", "1x", &path]);
     assert_eq!(code, 2);
@@ -469,7 +496,11 @@ fn an_impossible_chunk_count_is_called_that() {
 fn completions_are_printed_for_a_shell() {
     let (code, out, _) = run(&["completions", "bash"]);
     assert_eq!(code, 0);
-    assert!(out.contains("shaderscope__subcmd__disasm") && out.contains("--max-size"), "{}", &out[..out.len().min(400)]);
+    assert!(
+        out.contains("shaderscope__subcmd__disasm") && out.contains("--max-size"),
+        "{}",
+        &out[..out.len().min(400)]
+    );
     assert_eq!(run(&["completions", "nosuchshell"]).0, 2);
 }
 

@@ -74,6 +74,9 @@ impl Container for File<'_> {
     fn damage(&self) -> Vec<&crate::Error> {
         self.container().damage()
     }
+    fn programs(&self) -> Option<usize> {
+        self.container().programs()
+    }
     fn write(&self) -> Result<Vec<u8>> {
         self.container().write()
     }

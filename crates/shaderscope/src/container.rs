@@ -54,6 +54,11 @@ pub trait Container {
     fn damage(&self) -> Vec<&Error> {
         Vec::new()
     }
+    /// How many programs [`DisasmOptions::program`] chooses among (the CLI's `--dvle N`), or
+    /// `None` when the format has no such choice (the option does not apply to it).
+    fn programs(&self) -> Option<usize> {
+        None
+    }
     /// Re-encode from the parsed model (byte-identical for an unmodified file).
     fn write(&self) -> Result<Vec<u8>>;
     /// What `extract` can pull out, with the bytes of each.
