@@ -10,12 +10,12 @@ use std::io::{self, IsTerminal, Write};
 
 /// Everything is fine.
 pub const OK: u8 = 0;
-/// An input is invalid (it does not parse, or a part of it is damaged), or a check fails
-/// (a finding, a checksum mismatch, a re-encoding that differs).
+/// An input cannot be used as asked: it is invalid (it does not parse, or a part of it is
+/// damaged), a check fails (a finding, a checksum mismatch, a re-encoding that differs), or its
+/// format is recognised but not supported yet (said so, not called invalid).
 pub const INVALID: u8 = 1;
 /// Usage or I/O error: an option that does not apply to the file's format, a program index
-/// out of range, a missing or unreadable file, the size limit, `-` named twice, a format
-/// recognised but not supported yet (nothing to do).
+/// out of range, a missing or unreadable file, the size limit, `-` named twice.
 pub const IO: u8 = 2;
 
 /// Version of the `--json` record layout.

@@ -65,8 +65,8 @@ pub fn size_text(bytes: u64) -> String {
 /// Why an input was not read, and the exit status that goes with it.
 #[derive(Debug)]
 pub struct Refusal {
-    /// [`INVALID`] for an input that is no shader this tool knows (empty, unknown bytes);
-    /// [`IO`] for I/O errors, the size limit, and formats recognised but not supported yet.
+    /// [`INVALID`] for an input that this build cannot read (empty, unknown bytes, a format
+    /// recognised but not supported yet); [`IO`] for I/O errors and the size limit.
     pub status: u8,
     /// The message (after `error: PATH: `).
     pub message: String,
@@ -83,15 +83,12 @@ impl Refusal {
         Self::io(format!("cannot read: {e}"))
     }
 
-    /// The refusal for what [`detect::readable`] said about the first bytes.
+    /// The refusal for what [`detect::readable`] said about the first bytes. A format that is
+    /// recognised but not read yet exits 1 like an input that does not read: the message says
+    /// "recognised, not supported yet" (it is not called invalid), and once the format is read
+    /// the same file gives 0 or 1, so the status a script sees keeps its kind.
     fn format(e: shaderscope::Error) -> Self {
-        // Recognised but not read yet: nothing to do, like a usage error; the file is not
-        // called invalid.
-        let status = match e.kind() {
-            shaderscope::ErrorKind::Unsupported(_) => IO,
-            _ => INVALID,
-        };
-        Refusal { status, message: e.to_string(), error: Some(e) }
+        Refusal { status: INVALID, message: e.to_string(), error: Some(e) }
     }
 }
 

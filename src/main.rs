@@ -20,11 +20,11 @@ use std::process::ExitCode;
 const EXIT_STATUS: &str = "\
 Exit status (the same for every command on the same input):
   0  every input is fine
-  1  an input is invalid (it does not parse, or a part of it is damaged) or a check fails
-     (a finding, a checksum mismatch, a re-encoding that differs, a broken file met by scan)
+  1  an input is invalid (it does not parse, or a part of it is damaged), a check fails
+     (a finding, a checksum mismatch, a re-encoding that differs, a broken file met by scan),
+     or its format is recognised but not supported yet (said so, not called invalid)
   2  usage or I/O error: an option that does not apply to the file's format, a program index
-     out of range, a missing or unreadable file, an input over --max-size, `-` named twice,
-     a format recognised but not supported yet";
+     out of range, a missing or unreadable file, an input over --max-size, `-` named twice";
 
 /// Read, validate, explain, disassemble and write compiled GPU shader binaries.
 ///
