@@ -465,7 +465,7 @@ pub fn parse_failure(path: &str, e: &shaderscope::Error, json: bool) -> Outcome 
 /// error the command has printed already (it is not repeated).
 pub fn damage(path: &str, file: &dyn Container, reported: Option<&shaderscope::Error>, out: &mut Output) {
     for e in file.damage() {
-        if Some(e) != reported {
+        if Some(&e) != reported {
             out.fail(path, e, INVALID);
         }
         out.status = out.status.max(INVALID);

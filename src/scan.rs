@@ -50,12 +50,14 @@ pub fn run(o: Opts) -> u8 {
             ("recognised, not supported yet".to_string(), false, batch::OK)
         } else {
             match shaderscope::parse(data) {
-                Ok(f) if f.damage().is_empty() => (one_line(&f.info_json()), true, batch::OK),
-                Ok(f) => (
-                    f.damage().iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "),
-                    false,
-                    batch::INVALID,
-                ),
+                Ok(f) => match f.damage() {
+                    d if d.is_empty() => (one_line(&f.info_json()), true, batch::OK),
+                    d => (
+                        d.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "),
+                        false,
+                        batch::INVALID,
+                    ),
+                },
                 Err(e) => (e.to_string(), false, batch::INVALID),
             }
         };

@@ -31,13 +31,14 @@ pub fn run(o: Opts) -> u8 {
         let status = if bad { batch::INVALID } else { batch::OK };
         // A damaged part is an error finding of its own where the format does not list it.
         let listed = |e: &shaderscope::Error| {
-            findings
-                .iter()
-                .any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message == e.reason())
+            let reason = e.reason();
+            findings.iter().any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason))
         };
-        let damage: Vec<_> = file.damage().into_iter().filter(|e| !listed(e)).collect();
+        let all_damage = file.damage();
+        let damaged = !all_damage.is_empty();
+        let damage: Vec<_> = all_damage.into_iter().filter(|e| !listed(e)).collect();
         if o.json {
-            let v = serde_json::json!({"valid": !bad && file.damage().is_empty(), "findings": findings});
+            let v = serde_json::json!({"valid": !bad && !damaged, "findings": findings});
             out.push(Outcome { stdout: batch::record("validate", path, v), status, ..Default::default() });
         } else {
             let mut err = String::new();
@@ -53,7 +54,7 @@ pub fn run(o: Opts) -> u8 {
         for e in damage {
             out.fail(path, e, batch::INVALID);
         }
-        if !file.damage().is_empty() {
+        if damaged {
             out.status = out.status.max(batch::INVALID);
         }
     })

@@ -72,8 +72,7 @@ fn two_dvles() -> Vec<u8> {
 /// The DXBC sample with an RDEF whose one struct type has a member of its own type.
 fn cyclic_rdef() -> Vec<u8> {
     let mut r = Vec::new();
-    let u32s =
-        |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
+    let u32s = |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
     // Header: 1 constant buffer at 28, no bindings, ps_4_0, creator at 104.
     u32s(&mut r, &[1, 28, 0, 0, 0xFFFF_0400, 0, 104]);
     // Constant buffer: name 104, 1 variable at 52, 16 bytes.
@@ -178,6 +177,50 @@ fn a_damaged_part_exits_1_for_every_command() {
             format!("error: {path}: {why}\n")
         };
         assert_eq!((code, err), (1, want), "{args:?}");
+    }
+}
+
+/// A Direct3D 9 program whose constant table does not read: the listing is printed without
+/// it, and every command exits 1 on the damaged file.
+#[test]
+fn a_damaged_constant_table_exits_1_for_every_command() {
+    let words: [u32; 14] = [
+        0xFFFE_0200,
+        0x0008_FFFE,
+        u32::from_le_bytes(*b"CTAB"),
+        28,
+        0,
+        0xFFFE_0200,
+        100, // 100 constants of 20 bytes cannot fit in the comment
+        28,
+        0,
+        0,
+        0x0200_0001,
+        0xC00F_0000,
+        0x90E4_0000,
+        0x0000_FFFF,
+    ];
+    let f = Files::new();
+    let path = f.put("ctab.o", &words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+    let why = "CTAB constant info at offset 0x1c points outside its range (0x28 + 0x7d0 is outside 0x28)";
+    for cmd in COMMANDS {
+        let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+        let (code, out, err) = run(&args);
+        let want = match *cmd {
+            ["validate"] => format!(
+                "error: {path}: offset 0x1c: constant table: CTAB constant info points outside its range (0x28 + 0x7d0 is outside 0x28)\n"
+            ),
+            ["validate", "--json"] => String::new(),
+            ["checksum"] => {
+                assert_eq!(code, 2);
+                continue;
+            }
+            _ => format!("error: {path}: {why}\n"),
+        };
+        assert_eq!((code, err), (1, want), "{args:?}");
+        if cmd == &["disasm"] {
+            assert!(out.ends_with("    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"), "{out}");
+        }
     }
 }
 

@@ -71,7 +71,7 @@ impl Container for File<'_> {
     fn validate(&self) -> Vec<Finding> {
         self.container().validate()
     }
-    fn damage(&self) -> Vec<&crate::Error> {
+    fn damage(&self) -> Vec<crate::Error> {
         self.container().damage()
     }
     fn programs(&self) -> Option<usize> {

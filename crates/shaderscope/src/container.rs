@@ -48,10 +48,11 @@ pub trait Container {
     /// Semantic checks beyond what parsing needs; empty when the file is fine.
     fn validate(&self) -> Vec<Finding>;
     /// The parts that failed to parse and were left out of the model while the rest of the
-    /// file reads (a DXBC chunk whose contents are broken): each error names the part, its
-    /// absolute offset and why. A file with any is invalid: the CLI's `info`, `disasm`, `dump`
-    /// and `validate` all exit 1 on it. Empty for a file that parsed whole.
-    fn damage(&self) -> Vec<&Error> {
+    /// file reads (a DXBC chunk whose contents are broken, a Direct3D 9 constant table that
+    /// does not read): each error names the part, its absolute offset and why. A file with any
+    /// is invalid: every command of the CLI exits 1 on it. Empty for a file that parsed whole.
+    /// Instructions are not decoded for this (a listing reports what it cannot decode).
+    fn damage(&self) -> Vec<Error> {
         Vec::new()
     }
     /// How many programs [`DisasmOptions::program`] chooses among (the CLI's `--dvle N`), or

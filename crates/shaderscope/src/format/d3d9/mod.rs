@@ -260,6 +260,15 @@ impl Container for D3d9File<'_> {
         d3d9::check_program(&self.program)
     }
 
+    fn damage(&self) -> Vec<Error> {
+        // The constant table is a comment the listing and `info` show; one that does not read
+        // is left out of them (the debug information is optional: a warning of `validate`).
+        match self.program.constant_table() {
+            Some(Err(e)) => vec![e],
+            _ => Vec::new(),
+        }
+    }
+
     fn write(&self) -> Result<Vec<u8>> {
         Ok(self.program.write())
     }

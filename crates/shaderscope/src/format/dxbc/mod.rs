@@ -463,8 +463,8 @@ impl Container for Dxbc<'_> {
         validate::validate(self)
     }
 
-    fn damage(&self) -> Vec<&Error> {
-        self.chunk_errors.iter().map(|(_, e)| e).collect()
+    fn damage(&self) -> Vec<Error> {
+        self.chunk_errors.iter().map(|(_, e)| e.clone()).collect()
     }
 
     fn write(&self) -> Result<Vec<u8>> {
