@@ -32,7 +32,9 @@ pub fn run(o: Opts) -> u8 {
         // A damaged part is an error finding of its own where the format does not list it.
         let listed = |e: &shaderscope::Error| {
             let reason = e.reason();
-            findings.iter().any(|f| f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason))
+            findings.iter().any(|f| {
+                f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
+            })
         };
         let all_damage = file.damage();
         let damaged = !all_damage.is_empty();

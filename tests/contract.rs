@@ -219,7 +219,10 @@ fn a_damaged_constant_table_exits_1_for_every_command() {
         };
         assert_eq!((code, err), (1, want), "{args:?}");
         if cmd == &["disasm"] {
-            assert!(out.ends_with("    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"), "{out}");
+            assert!(
+                out.ends_with("    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"),
+                "{out}"
+            );
         }
     }
 }
