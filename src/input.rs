@@ -131,7 +131,7 @@ pub fn open(path: &str, buf: &mut Vec<u8>) -> Result<Head, Refusal> {
     };
     let start = buf.len();
     let head = len.map_or(HEAD as u64, |n| n.min(HEAD as u64));
-    reserve(buf, head as usize);
+    reserve(buf, start, head as usize);
     if let Err(e) = (&mut source).take(HEAD as u64).read_to_end(buf) {
         buf.truncate(start);
         return Err(Refusal::cannot_read(&e));
@@ -175,7 +175,7 @@ impl Head {
                     size_text(limit)
                 )));
             }
-            reserve(buf, len.saturating_sub(have) as usize);
+            reserve(buf, self.start, len.saturating_sub(have) as usize);
         }
         if have > limit {
             return Err(over());
@@ -225,15 +225,16 @@ pub fn read_or_head(path: &str, buf: &mut Vec<u8>) -> Result<(), Refusal> {
     r
 }
 
-/// Make room for `additional` more bytes: exactly that when the buffer is empty or the need is
-/// large, by doubling (within [`SLACK`]) when small inputs are added one after another.
-fn reserve(buf: &mut Vec<u8>, additional: usize) {
+/// Make room for `additional` more bytes of the input that starts at `start`: exactly that when
+/// it is the buffer's only input, by doubling (within [`SLACK`]) when small inputs are added
+/// after others.
+fn reserve(buf: &mut Vec<u8>, start: usize, additional: usize) {
     let need = buf.len().saturating_add(additional);
     if need <= buf.capacity() {
         return;
     }
     let doubled = buf.capacity().saturating_mul(2).min(need.saturating_add(SLACK));
-    let target = need.max(if buf.is_empty() { 0 } else { doubled });
+    let target = need.max(if start == 0 { 0 } else { doubled });
     buf.reserve_exact(target - buf.len());
 }
 
@@ -258,17 +259,20 @@ mod tests {
         assert_eq!(size_text(1), "1 byte");
     }
 
+    /// A power of two among the sizes: a doubling buffer would end at twice the size.
     #[test]
     fn a_regular_file_is_read_into_exactly_its_size() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("big.dxbc");
-        let mut data = b"DXBC".to_vec();
-        data.resize((1 << 20) + 3, 7);
-        std::fs::write(&p, &data).unwrap();
-        let mut buf = Vec::new();
-        assert_eq!(read(p.to_str().unwrap(), &mut buf).ok(), Some(Format::Dxbc));
-        assert_eq!(buf, data);
-        assert_eq!(buf.capacity(), data.len());
+        for size in [1 << 20, (1 << 20) + 3, 100, HEAD, HEAD + 1] {
+            let mut data = b"DXBC".to_vec();
+            data.resize(size, 7);
+            std::fs::write(&p, &data).unwrap();
+            let mut buf = Vec::new();
+            assert_eq!(read(p.to_str().unwrap(), &mut buf).ok(), Some(Format::Dxbc));
+            assert_eq!(buf, data);
+            assert_eq!(buf.capacity(), data.len(), "{size}");
+        }
     }
 
     #[test]
