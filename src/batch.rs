@@ -1,17 +1,23 @@
-//! Shared plumbing: reading inputs (`-` is stdin), running per-file work (on one thread for
-//! short runs, on every core for long ones) while printing in input order, exit statuses, quiet exit on a closed pipe, colour decisions, and
+//! Shared plumbing: running per-file work over inputs read through [`crate::input`] (on one
+//! thread for short runs, on every core for long ones) while printing each file's output in
+//! input order as it is done, exit statuses, quiet exit on a closed pipe, colour decisions, and
 //! JSON records.
 
+use crate::input::{self, Refusal};
+use shaderscope::Container;
 use shaderscope::json::{ErrorInfo, Record, RecordType};
 use shaderscope::print::TextBuf;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::OnceLock;
 
 /// Everything is fine.
 pub const OK: u8 = 0;
-/// An input is invalid.
+/// An input cannot be used as asked: it is invalid (it does not parse, or a part of it is
+/// damaged), a check fails (a finding, a checksum mismatch, a re-encoding that differs), or its
+/// format is recognised but not supported yet (said so, not called invalid).
 pub const INVALID: u8 = 1;
-/// Usage or I/O error.
+/// Usage or I/O error: an option that does not apply to the file's format, a program index
+/// out of range, a missing or unreadable file, the size limit, `-` named twice.
 pub const IO: u8 = 2;
 
 /// What one input produced.
@@ -58,77 +64,94 @@ impl Output {
     }
 }
 
-/// Read a whole input; `-` reads stdin.
-pub fn read_input(path: &str) -> io::Result<Vec<u8>> {
-    let mut inputs = Inputs::default();
-    inputs.append(path)?;
-    inputs.buf.truncate(inputs.used);
-    Ok(inputs.buf)
+/// How a run reads its inputs and reports the ones it cannot read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// The command prints JSON Lines: an input refused for what its first bytes are (empty,
+    /// not a shader, not supported yet) gives an error record on stdout instead of a message.
+    pub json: bool,
+    /// `scan`: an input that is no format this build reads is not refused; its first bytes
+    /// (at most [`shaderscope::detect::HEAD`]) are given to the work, the rest is not read.
+    pub heads: bool,
+    /// `disasm --format`: every input is read whole whatever its first bytes are (a bare
+    /// program has no magic).
+    pub raw: bool,
 }
 
-/// A reusable buffer that holds the contents of a whole group of inputs back to back. Its
-/// vector is kept initialised to its full length (the data is its first `used` bytes), so
-/// reading the next file into it needs no zeroing, no allocation, and no size query: open,
-/// read until end of file, close. One buffer for the group (rather than one per file) grows
-/// to about the size of a group's inputs, not to the largest file each slot ever saw.
+/// A reusable buffer that holds the contents of a whole group of inputs back to back, read
+/// through [`crate::input`] (first bytes, then the rest within the size limit). One buffer for
+/// the group (rather than one per file) grows to about the size of a group's inputs, not to
+/// the largest file each slot ever saw.
 #[derive(Default)]
 struct Inputs {
     buf: Vec<u8>,
-    used: usize,
-    /// Where each input of the group is in `buf`, or why it could not be read.
-    spans: Vec<io::Result<std::ops::Range<usize>>>,
+    /// Where each input of the group is in `buf`, or why it was not read.
+    spans: Vec<Result<std::ops::Range<usize>, Refusal>>,
 }
 
 impl Inputs {
     /// Read every input of a group, replacing the previous group.
-    fn read_group(&mut self, files: &[String]) {
-        self.used = 0;
+    fn read_group(&mut self, files: &[String], settings: Settings) {
+        self.buf.clear();
         self.spans.clear();
         for path in files {
-            let start = self.used;
-            let span = self.append(path).map(|()| start..self.used);
-            if span.is_err() {
-                self.used = start;
-            }
-            self.spans.push(span);
+            let start = self.buf.len();
+            let r = if settings.raw {
+                input::read_raw(path, &mut self.buf)
+            } else if settings.heads {
+                input::read_or_head(path, &mut self.buf)
+            } else {
+                input::read(path, &mut self.buf).map(|_| ())
+            };
+            self.spans.push(r.map(|()| start..self.buf.len()));
         }
-    }
-
-    /// Read a whole input after the data so far; `-` reads stdin.
-    fn append(&mut self, path: &str) -> io::Result<()> {
-        if path == "-" {
-            return self.read_to_end(&mut io::stdin().lock());
-        }
-        self.read_to_end(&mut std::fs::File::open(path)?)
-    }
-
-    /// Read `r` to its end after the data so far, straight into the buffer.
-    fn read_to_end(&mut self, r: &mut impl Read) -> io::Result<()> {
-        loop {
-            if self.used == self.buf.len() {
-                self.grow();
-            }
-            match r.read(self.buf.get_mut(self.used..).unwrap_or(&mut [])) {
-                Ok(0) => return Ok(()),
-                Ok(n) => self.used += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    /// Double the room (the new half is zeroed once, then reused by every later group).
-    fn grow(&mut self) {
-        let len = (2 * self.buf.len()).max(INPUT_BUFFER);
-        self.buf.resize(len, 0);
     }
 
     /// Let go of a buffer that grew past [`INPUT_KEEP`] for a rare huge input.
     fn trim(&mut self) {
-        if self.buf.len() > INPUT_KEEP {
+        if self.buf.capacity() > INPUT_KEEP {
             *self = Inputs::default();
         }
     }
+}
+
+/// Report an input that was not read. A refusal for what the first bytes are is a JSON error
+/// record in JSON mode; I/O errors (a missing file, the size limit) are messages on stderr.
+// The JSON records of missing and unreadable inputs are to come (a record with `valid: false`
+// for every refusal): this is the one place that decides.
+fn refused(path: &str, r: Refusal, settings: Settings, out: &mut Output) {
+    if !settings.json {
+        return out.fail(path, r.message, r.status);
+    }
+    // Under --json every input gets its record, an unread one with `valid: false`; an I/O
+    // failure (no error of the file's own) is also said on stderr.
+    let t = JSON_RECORDS.get().copied().unwrap_or(RecordType::Info);
+    let error =
+        r.error.as_ref().map_or_else(|| ErrorInfo::other("io", r.message.clone()), ErrorInfo::from_error);
+    let record = Record::failure(t, path, None, error).to_line();
+    match r.error {
+        Some(_) => out.push(Outcome { stdout: record, status: r.status, stderr: String::new() }),
+        None => {
+            out.stdout.push_str(&record);
+            out.fail(path, r.message, r.status)
+        }
+    }
+}
+
+/// One whole input (a file or `-`) within the size limit, whatever its bytes are, for the
+/// commands that take one file ([`input::read_raw`]).
+pub fn read_input(path: &str) -> Result<Vec<u8>, Refusal> {
+    let mut buf = Vec::new();
+    input::read_raw(path, &mut buf).map(|()| buf)
+}
+
+/// Standard input can be read once: `-` named twice is a usage error.
+pub fn stdin_once(paths: &[String]) -> Result<(), u8> {
+    if paths.iter().filter(|p| *p == "-").count() > 1 {
+        eprintln!("error: `-` (standard input) is named more than once; it can be read only once");
+        return Err(IO);
+    }
+    Ok(())
 }
 
 /// The name of an input in messages.
@@ -136,8 +159,6 @@ pub fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
-/// Room first given to a group's input buffer (a group of DXBC files is typically tens of KiB).
-const INPUT_BUFFER: usize = 1 << 16;
 /// A buffer that grew past this for a rare huge input is released after its group.
 const INPUT_KEEP: usize = 1 << 22;
 /// Stdout text is handed to the OS in blocks of about this size.
@@ -158,20 +179,25 @@ fn parallel_after() -> u64 {
 
 /// Run `work` on every input and print the outcomes in input order. Returns the worst status:
 /// 2 beats 1 beats 0. A closed stdout ends the run quietly.
-pub fn run_all<F>(paths: &[String], work: F) -> u8
+pub fn run_all<F>(paths: &[String], settings: Settings, work: F) -> u8
 where
     F: Fn(&str, &[u8]) -> Outcome + Sync,
 {
-    run_each(paths, |path, data, out| out.push(work(path, data)))
+    run_each(paths, settings, |path, data, out| out.push(work(path, data)))
 }
 
 /// Run `work` on every input, each appending to one [`Output`], and print in input order.
 /// Returns the worst status: 2 beats 1 beats 0. A closed stdout ends the run quietly.
-pub fn run_each<F>(paths: &[String], work: F) -> u8
+pub fn run_each<F>(paths: &[String], settings: Settings, work: F) -> u8
 where
     F: Fn(&str, &[u8], &mut Output) + Sync,
 {
-    run_grouped(paths, |_| Vec::<()>::new(), |path, data, _: Option<&()>, out| work(path, data, out))
+    run_grouped(
+        paths,
+        settings,
+        |_| Vec::<()>::new(),
+        |path, data, _: Option<&()>, out| work(path, data, out),
+    )
 }
 
 /// [`run_each`] with a step over each group of [`GROUP`] inputs before they are worked on:
@@ -179,14 +205,19 @@ where
 /// (in order) that `work` then receives with it. It serves work that is cheaper done for many
 /// files at once (the DXBC checksums of a group are hashed side by side).
 ///
-/// Groups are done one after the other on this thread, reading into reused buffers and
-/// writing into one output buffer; once the run has read [`PARALLEL_AFTER`] bytes, the remaining
-/// groups are shared among all cores and printed in order.
-pub fn run_grouped<P, S, F>(paths: &[String], prepare: P, work: F) -> u8
+/// Every input is read through [`crate::input`] (refused from its first bytes when it is no
+/// shader, bounded by `--max-size`); `-` may be named once. Groups are done one after the
+/// other on this thread, reading into reused buffers, and each file's output goes to stdout
+/// as soon as it is done (in blocks of [`FLUSH_AT`]); once the run has read [`PARALLEL_AFTER`]
+/// bytes, the remaining groups are shared among all cores and printed in order.
+pub fn run_grouped<P, S, F>(paths: &[String], settings: Settings, prepare: P, work: F) -> u8
 where
     P: Fn(&[&[u8]]) -> Vec<S> + Sync,
     F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
 {
+    if let Err(status) = stdin_once(paths) {
+        return status;
+    }
     let progress = progress_bar(paths.len());
     let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
     let mut inputs = Inputs::default();
@@ -201,35 +232,49 @@ where
                 run.emit(&mut out);
                 if !run.closed {
                     let rest: Vec<&[String]> = std::iter::once(files).chain(groups.map(|(_, f)| f)).collect();
-                    parallel(&rest, &prepare, &work, threads, &mut run);
+                    parallel(&rest, settings, &prepare, &work, threads, &mut run);
                 }
                 return run.finish();
             }
         }
-        read += group(files, &mut inputs, &prepare, &work, &mut out);
+        // Each file's output is printed once it is done (when there is a block of it, or a
+        // message), so a batch never holds more than one file's output and a block.
+        let mut after_each = |out: &mut Output| {
+            if !out.stderr.is_empty() || out.stdout.len() >= FLUSH_AT {
+                run.emit(out);
+            }
+            !run.closed
+        };
+        read += group(files, settings, &mut inputs, &prepare, &work, &mut out, &mut after_each);
         if let Some(pb) = &run.progress {
             pb.inc(files.len() as u64);
         }
-        if !out.stderr.is_empty() || out.stdout.len() >= FLUSH_AT {
-            run.emit(&mut out);
-            if run.closed {
-                return run.finish();
-            }
+        if run.closed {
+            return run.finish();
         }
     }
     run.emit(&mut out);
     run.finish()
 }
 
-/// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each.
+/// Read a group of inputs (into `inputs`, reused), prepare them, and run `work` on each,
+/// calling `after_each` after each input (it returns false to stop: stdout is closed).
 /// Returns the number of bytes read.
-fn group<P, S, F>(files: &[String], inputs: &mut Inputs, prepare: &P, work: &F, out: &mut Output) -> u64
+fn group<P, S, F>(
+    files: &[String],
+    settings: Settings,
+    inputs: &mut Inputs,
+    prepare: &P,
+    work: &F,
+    out: &mut Output,
+    after_each: &mut dyn FnMut(&mut Output) -> bool,
+) -> u64
 where
     P: Fn(&[&[u8]]) -> Vec<S>,
     F: Fn(&str, &[u8], Option<&S>, &mut Output),
 {
-    inputs.read_group(files);
-    let Inputs { buf, spans, .. } = &mut *inputs;
+    inputs.read_group(files, settings);
+    let Inputs { buf, spans } = &mut *inputs;
     let data = |span: &std::ops::Range<usize>| buf.get(span.clone()).unwrap_or(&[]);
     let readable: Vec<&[u8]> = spans.iter().filter_map(|r| r.as_ref().ok()).map(data).collect();
     let bytes = readable.iter().map(|d| d.len() as u64).sum();
@@ -239,14 +284,10 @@ where
         let name = display_name(path);
         match r {
             Ok(span) => work(name, data(&span), next.next(), out),
-            Err(e) => {
-                let message = format!("cannot read: {e}");
-                if let Some(&t) = JSON_RECORDS.get() {
-                    let r = Record::failure(t, name, None, ErrorInfo::other("io", message.clone()));
-                    out.stdout.push_str(&r.to_line());
-                }
-                out.fail(name, message, IO)
-            }
+            Err(r) => refused(name, r, settings, out),
+        }
+        if !after_each(out) {
+            break;
         }
     }
     // A rare huge input should not pin its buffer for the rest of the run.
@@ -306,8 +347,14 @@ impl Run {
 
 /// The rest of a long run on all cores (rayon), a window of groups at a time, printed in input
 /// order. Each worker thread keeps its own reusable input buffer.
-fn parallel<P, S, F>(chunks: &[&[String]], prepare: &P, work: &F, threads: usize, run: &mut Run)
-where
+fn parallel<P, S, F>(
+    chunks: &[&[String]],
+    settings: Settings,
+    prepare: &P,
+    work: &F,
+    threads: usize,
+    run: &mut Run,
+) where
     P: Fn(&[&[u8]]) -> Vec<S> + Sync,
     F: Fn(&str, &[u8], Option<&S>, &mut Output) + Sync,
 {
@@ -318,7 +365,7 @@ where
             .par_iter()
             .map_init(Inputs::default, |inputs, files| {
                 let mut out = Output::default();
-                group(files, inputs, prepare, work, &mut out);
+                group(files, settings, inputs, prepare, work, &mut out, &mut |_| true);
                 out
             })
             .collect();
@@ -412,5 +459,17 @@ pub fn failure(path: &str, data: &[u8], e: &shaderscope::Error, json: Option<Rec
     match json {
         Some(t) => Outcome { stdout: error_record(t, path, data, e), status: INVALID, stderr: String::new() },
         None => Outcome::fail(path, e, INVALID),
+    }
+}
+
+/// Report the damaged parts of a parsed file ([`Container::damage`]), each as an error on
+/// stderr, and mark the input invalid: every command exits 1 on such a file. `reported` is an
+/// error the command has printed already (it is not repeated).
+pub fn damage(path: &str, file: &dyn Container, reported: Option<&shaderscope::Error>, out: &mut Output) {
+    for e in file.damage() {
+        if Some(&e) != reported {
+            out.fail(path, e, INVALID);
+        }
+        out.status = out.status.max(INVALID);
     }
 }

@@ -1,12 +1,12 @@
 //! `shaderscope disasm`: the listing.
 
-use crate::batch::{self, ColorChoice, Outcome};
+use crate::batch::{self, ColorChoice, Outcome, Settings};
 use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Generation;
 use shaderscope::json::{ErrorInfo, Record, RecordType};
 use shaderscope::page;
 use shaderscope::print::{Ansi, Html, Printer};
-use shaderscope::{Container, DisasmOptions, Format};
+use shaderscope::{Container, DisasmOptions, File, Format};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -140,29 +140,6 @@ impl Fxc {
 }
 
 impl Opts {
-    /// `disasm FILE...` with every option at its default.
-    pub fn files_only(files: Vec<String>) -> Self {
-        Opts {
-            files,
-            dvle: None,
-            offsets: false,
-            raw: false,
-            json: false,
-            html: false,
-            color: ColorChoice::default(),
-            fxc: Fxc::default(),
-            file_offsets: false,
-            numbering: false,
-            hex_literals: false,
-            no_header: false,
-            instruction_only: false,
-            format: None,
-            start: None,
-            stop: None,
-            opdesc: None,
-        }
-    }
-
     /// fxc's listing switches given (the options only DXBC and Direct3D 9 listings take).
     fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
         [
@@ -220,7 +197,8 @@ pub fn run(o: Opts) -> u8 {
             return status;
         }
     }
-    let status = batch::run_grouped(&o.files, prepare, |path, data, checksum, out| {
+    let settings = Settings { json: o.json, ..Settings::default() };
+    let status = batch::run_grouped(&o.files, settings, prepare, |path, data, checksum, out| {
         let mut opts = opts.clone();
         opts.dxbc.checksum = checksum.copied().flatten();
         let opts = &opts;
@@ -228,13 +206,15 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
-        if let Err(usage) = switches_apply(&o, file.format()) {
+        if let Err(usage) = applies(&o, &file).and_then(|()| switches_apply(&o, file.format())) {
             return out.fail(path, usage, batch::IO);
         }
         if o.json {
-            let r = file.disasm_record(path, opts);
+            let mut r = file.disasm_record(path, opts);
+            r.valid = r.valid && file.damage().is_empty();
             let status = if r.valid { batch::OK } else { batch::INVALID };
-            return out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+            out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+            return batch::damage(path, &file, None, out);
         }
         let result = if o.html {
             let mut p = Html::default();
@@ -259,9 +239,11 @@ pub fn run(o: Opts) -> u8 {
                 file.disasm(opts, &mut out.stdout)
             }
         };
-        if let Err(e) = result {
+        let failed = result.err();
+        if let Some(e) = &failed {
             out.fail(path, e, batch::INVALID);
         }
+        batch::damage(path, &file, failed.as_ref(), out);
     });
     if o.html {
         return status.max(batch::write_stdout(page::LISTING_TAIL.as_bytes()));
@@ -287,8 +269,8 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             return usage(format!("--opdesc applies only to --format pica (not --format {isa})"));
         }
         (Some(path), _) => {
-            let table = batch::read_input(path)
-                .map_err(|e| format!("{}: cannot read: {e}", batch::display_name(path)));
+            let table =
+                batch::read_input(path).map_err(|r| format!("{}: {}", batch::display_name(path), r.message));
             match table.and_then(|t| bare::opdesc_table(&t, 0).map_err(|e| format!("{path}: {e}"))) {
                 Ok(t) => Some(t),
                 Err(e) => return usage(e),
@@ -297,7 +279,8 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     };
     let color = o.color.enabled();
     let many = o.files.len() > 1;
-    batch::run_each(&o.files, |path, data, out| {
+    let settings = Settings { json: o.json, raw: true, ..Settings::default() };
+    batch::run_each(&o.files, settings, |path, data, out| {
         let (bytes, base) = match bare::select(data, o.start, o.stop) {
             Ok(range) => range,
             Err(e) => return out.fail(path, e, batch::IO),
@@ -341,4 +324,33 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             out.fail(path, e, batch::INVALID);
         }
     })
+}
+
+/// Whether the options given apply to this file: `--dvle N` to a file with DVLEs (and N
+/// among them), `--fxc` to a DXBC container. Otherwise the usage error's message.
+fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
+    let format = file.format();
+    if let Some(n) = o.dvle {
+        let count = match file.programs() {
+            Some(count) => count,
+            None => {
+                return Err(format!(
+                    "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
+                    format.description()
+                ));
+            }
+        };
+        if n >= count {
+            let has = match count {
+                0 => "no DVLE".to_string(),
+                1 => "1 DVLE (--dvle 0)".to_string(),
+                _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
+            };
+            return Err(format!("--dvle {n} is out of range: the file has {has}"));
+        }
+    }
+    if o.fxc != Fxc::Auto && format != Format::Dxbc {
+        return Err(format!("--fxc applies only to DXBC containers (this file: {})", format.description()));
+    }
+    Ok(())
 }

@@ -49,9 +49,9 @@ pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file);
     let data = match batch::read_input(&o.file) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {path}: cannot read: {e}");
-            return batch::IO;
+        Err(r) => {
+            eprintln!("error: {path}: {}", r.message);
+            return r.status;
         }
     };
     let mut a = Annotations::new();

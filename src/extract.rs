@@ -1,6 +1,7 @@
 //! `shaderscope extract`: list or pull out embedded parts.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Output};
+use crate::input;
 use shaderscope::Container;
 use std::io::IsTerminal;
 
@@ -8,7 +9,7 @@ use std::io::IsTerminal;
 pub struct Opts {
     /// Input file (`-` for stdin)
     file: String,
-    /// The part to extract; without it, the parts are listed
+    /// The part to extract (its name in any case); without it, the parts are listed
     part: Option<String>,
     /// Write the part here instead of stdout
     #[arg(short, long, value_name = "OUT")]
@@ -17,13 +18,15 @@ pub struct Opts {
 
 pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file).to_string();
-    let data = match batch::read_input(&o.file) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {path}: cannot read: {e}");
-            return batch::IO;
-        }
-    };
+    if o.part.is_none() && o.output.is_some() {
+        eprintln!("error: -o needs a PART to write (`shaderscope extract {path}` lists the parts)");
+        return batch::IO;
+    }
+    let mut data = Vec::new();
+    if let Err(r) = input::read(&o.file, &mut data) {
+        eprintln!("error: {path}: {}", r.message);
+        return r.status;
+    }
     let file = match shaderscope::parse(&data) {
         Ok(f) => f,
         Err(e) => {
@@ -31,22 +34,35 @@ pub fn run(o: Opts) -> u8 {
             return batch::INVALID;
         }
     };
-    let Some(name) = o.part else {
-        let mut s = String::from("part                 offset      size  description\n");
-        for p in file.parts() {
-            s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
+    // A damaged part makes the file invalid, whatever is extracted from it.
+    let mut damage = Output::default();
+    batch::damage(&path, &file, None, &mut damage);
+    eprint!("{}", damage.stderr);
+    let status = match o.part {
+        None => {
+            let mut s = String::from("part                 offset      size  description\n");
+            for p in file.parts() {
+                s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
+            }
+            batch::write_stdout(s.as_bytes())
         }
-        return batch::write_stdout(s.as_bytes());
+        Some(name) => write_part(&path, &file, &name, o.output.as_deref()),
     };
-    let bytes = match file.part(&name) {
+    status.max(damage.status)
+}
+
+/// Write the part named `name` (matched without regard to case) to `output` or stdout.
+fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, output: Option<&str>) -> u8 {
+    let bytes = match file.part(name) {
         Ok(p) => p.bytes,
         Err(e) => {
-            eprintln!("error: {path}: {e}");
+            // The reason alone: the name is not in the file, there is no offset to show.
+            eprintln!("error: {path}: {}", e.kind());
             return batch::IO;
         }
     };
-    match o.output {
-        Some(out) => match std::fs::write(&out, &bytes) {
+    match output {
+        Some(out) => match std::fs::write(out, &bytes) {
             Ok(()) => batch::OK,
             Err(e) => {
                 eprintln!("error: {out}: cannot write: {e}");
@@ -54,10 +70,8 @@ pub fn run(o: Opts) -> u8 {
             }
         },
         None if std::io::stdout().is_terminal() => {
-            let o =
-                Outcome::fail(&path, "refusing to write binary output to a terminal; use -o FILE", batch::IO);
-            eprint!("{}", o.stderr);
-            o.status
+            eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
+            batch::IO
         }
         None => batch::write_stdout(&bytes),
     }

@@ -1,6 +1,6 @@
 //! `shaderscope info`: what a file is.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use shaderscope::json::RecordType;
 
@@ -21,15 +21,14 @@ pub fn run(o: Opts) -> u8 {
     if let Some(t) = json {
         batch::json_records(t);
     }
-    batch::run_all(&o.files, |path, data| match shaderscope::parse(data) {
-        Err(e) => batch::failure(path, data, &e, json),
+    let settings = Settings { json: o.json, ..Settings::default() };
+    batch::run_each(&o.files, settings, |path, data, out| match shaderscope::parse(data) {
+        Err(e) => out.push(batch::failure(path, data, &e, json)),
         Ok(file) => {
-            let mut out = if o.json {
-                {
-                    let mut r = file.info_record(path);
-                    r.valid = file.damage().is_empty();
-                    Outcome::out(r.to_line())
-                }
+            if o.json {
+                let mut r = file.info_record(path);
+                r.valid = file.damage().is_empty();
+                out.push(Outcome::out(r.to_line()));
             } else {
                 let mut s = String::new();
                 if many {
@@ -39,14 +38,9 @@ pub fn run(o: Opts) -> u8 {
                 if many {
                     s.push('\n');
                 }
-                Outcome::out(s)
-            };
-            // A damaged part: what could be read is shown, the damage reported.
-            for d in file.damage() {
-                out.stderr.push_str(&format!("error: {path}: {}\n", d.message));
-                out.status = batch::INVALID;
+                out.push(Outcome::out(s));
             }
-            out
+            batch::damage(path, &file, None, out);
         }
     })
 }

@@ -1,6 +1,7 @@
 //! `shaderscope`: read, validate, explain, disassemble and write compiled GPU shader binaries.
 //!
-//! Each subcommand lives in its own file and is a thin layer over the `shaderscope` library.
+//! Each subcommand lives in its own file and is a thin layer over the `shaderscope` library;
+//! every input is read through [`input`] and every batch runs through [`batch`].
 
 mod batch;
 mod checksum;
@@ -8,16 +9,23 @@ mod disasm;
 mod dump;
 mod extract;
 mod info;
+mod input;
 mod rewrite;
 mod scan;
 mod validate;
 mod view;
 
-use clap::{Parser, Subcommand};
-use std::ffi::OsString;
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
-const EXIT_STATUS: &str = "Exit status:\n  0  every input is fine\n  1  an input is invalid (parse error, finding, mismatch)\n  2  usage or I/O error";
+const EXIT_STATUS: &str = "\
+Exit status (the same for every command on the same input):
+  0  every input is fine
+  1  an input is invalid (it does not parse, or a part of it is damaged), a check fails
+     (a finding, a checksum mismatch, a re-encoding that differs, a broken file met by scan),
+     or its format is recognised but not supported yet (said so, not called invalid)
+  2  usage or I/O error: an option that does not apply to the file's format, a program index
+     out of range, a missing or unreadable file, an input over --max-size, `-` named twice";
 
 /// Read, validate, explain, disassemble and write compiled GPU shader binaries.
 ///
@@ -27,6 +35,10 @@ const EXIT_STATUS: &str = "Exit status:\n  0  every input is fine\n  1  an input
 #[derive(Parser, Debug)]
 #[command(name = "shaderscope", version, after_help = EXIT_STATUS)]
 struct Cli {
+    /// Refuse inputs larger than this many bytes (suffixes k, M, G: KiB, MiB, GiB); checked
+    /// before reading a file and while reading a stream
+    #[arg(long, global = true, value_name = "BYTES", value_parser = input::parse_size, default_value = "1G")]
+    max_size: u64,
     #[command(subcommand)]
     command: Command,
 }
@@ -54,21 +66,23 @@ enum Command {
     /// Find and summarise every shader binary under a folder
     #[command(after_help = EXIT_STATUS)]
     Scan(scan::Opts),
-    /// DXBC: show, verify (--verify) or repair (--fix -o OUT) the container checksum
+    /// DXBC: show and verify (exit 1 on a mismatch) or repair (--fix -o OUT) the checksum
     #[command(after_help = checksum::HELP)]
     Checksum(checksum::Opts),
     /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
+    /// Print a completion script for a shell (e.g. `shaderscope completions bash`)
+    Completions {
+        /// The shell to complete for
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().collect();
-    let command = match plain_disasm(args) {
-        Ok(files) => Command::Disasm(disasm::Opts::files_only(files)),
-        Err(args) => Cli::parse_from(args).command,
-    };
-    let status = match command {
+    let cli = Cli::parse();
+    input::set_max_size(cli.max_size);
+    let status = match cli.command {
         Command::Info(o) => info::run(o),
         Command::Disasm(o) => disasm::run(o),
         Command::Dump(o) => dump::run(o),
@@ -78,70 +92,24 @@ fn main() -> ExitCode {
         Command::Scan(o) => scan::run(o),
         Command::Checksum(o) => checksum::run(o),
         Command::View(o) => view::run(o),
+        Command::Completions { shell } => completions(shell),
     };
     ExitCode::from(status)
 }
 
-/// The files of `shaderscope disasm FILE...` when every FILE is a plain name: valid UTF-8 and
-/// not starting with `-` (so no flag, no `-` for stdin, no `--`), which clap would take as
-/// nothing but positional files, everything else at its default. Such a command line is
-/// built directly, because clap's per-value work (a copy, a UTF-8 check and a shared
-/// allocation for each value, then a copy out) was about 4% of the CPU time of a run over
-/// 5000 files; the names are moved out of `args`, not copied. Any other command line is given
-/// back for clap; a test checks both agree.
-fn plain_disasm(args: Vec<OsString>) -> Result<Vec<String>, Vec<OsString>> {
-    let plain = |f: &OsString| f.to_str().is_some_and(|f| !f.starts_with('-'));
-    let is_plain = match args.get(1..).and_then(<[OsString]>::split_first) {
-        Some((command, files)) => {
-            matches!(command.to_str(), Some("disasm" | "dis")) && !files.is_empty() && files.iter().all(plain)
-        }
-        None => false,
-    };
-    if !is_plain {
-        return Err(args);
-    }
-    // Every name is valid UTF-8 (checked above), so each converts without a copy.
-    Ok(args.into_iter().skip(2).filter_map(|f| f.into_string().ok()).collect())
+/// Write the completion script for `shell` to stdout.
+fn completions(shell: clap_complete::Shell) -> u8 {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "shaderscope", &mut script);
+    batch::write_stdout(&script)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The fast path of [`plain_disasm`] gives what clap gives, and leaves every other command
-    /// line to clap.
     #[test]
-    fn plain_disasm_agrees_with_clap() {
-        let plain: &[&[&str]] = &[
-            &["x", "disasm", "a.dxbc"],
-            &["x", "dis", "a", "b/c.dxbc", "", "help", "disasm", "a=b", "/abs/p"],
-        ];
-        for argv in plain {
-            let args: Vec<OsString> = argv.iter().map(OsString::from).collect();
-            let files = plain_disasm(args.clone()).expect("plain command line");
-            let fast = format!("{:?}", Command::Disasm(disasm::Opts::files_only(files)));
-            let clap = format!("{:?}", Cli::try_parse_from(&args).expect("clap parses it").command);
-            assert_eq!(fast, clap, "{argv:?}");
-        }
-        let other: &[&[&str]] = &[
-            &["x"],
-            &["x", "disasm"],
-            &["x", "disasm", "-"],
-            &["x", "disasm", "a", "--raw"],
-            &["x", "disasm", "--", "a"],
-            &["x", "disasm", "a", "-h"],
-            &["x", "info", "a"],
-            &["x", "--version"],
-        ];
-        for argv in other {
-            let args: Vec<OsString> = argv.iter().map(OsString::from).collect();
-            assert_eq!(plain_disasm(args.clone()), Err(args), "{argv:?}");
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStringExt;
-            let args = vec!["x".into(), "disasm".into(), OsString::from_vec(vec![0xff, b'a'])];
-            assert_eq!(plain_disasm(args.clone()), Err(args));
-        }
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 }

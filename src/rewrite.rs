@@ -1,6 +1,6 @@
 //! `shaderscope rewrite`: parse and re-encode.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Settings};
 use shaderscope::Container;
 
 #[derive(clap::Args, Debug)]
@@ -25,29 +25,32 @@ pub fn run(o: Opts) -> u8 {
         eprintln!("error: -o takes exactly one input");
         return batch::IO;
     }
-    batch::run_all(&o.files, |path, data| {
-        let bytes = match shaderscope::parse(data).and_then(|f| f.write()) {
-            Ok(b) => b,
-            Err(e) => return Outcome::fail(path, e, batch::INVALID),
+    batch::run_each(&o.files, Settings::default(), |path, data, out| {
+        let file = match shaderscope::parse(data) {
+            Ok(f) => f,
+            Err(e) => return out.fail(path, e, batch::INVALID),
         };
-        if let Some(out) = &o.output {
-            return match std::fs::write(out, &bytes) {
-                Ok(()) => Outcome::default(),
-                Err(e) => Outcome::fail(out, format!("cannot write: {e}"), batch::IO),
-            };
+        let bytes = match file.write() {
+            Ok(b) => b,
+            Err(e) => return out.fail(path, e, batch::INVALID),
+        };
+        if let Some(to) = &o.output {
+            if let Err(e) = std::fs::write(to, &bytes) {
+                out.fail(to, format!("cannot write: {e}"), batch::IO);
+            }
+        } else if bytes != data {
+            let first =
+                bytes.iter().zip(data).position(|(a, b)| a != b).unwrap_or(bytes.len().min(data.len()));
+            out.fail(
+                path,
+                format!(
+                    "re-encoding differs from the input at offset 0x{first:x} (input {} bytes, re-encoded {} bytes)",
+                    data.len(),
+                    bytes.len()
+                ),
+                batch::INVALID,
+            );
         }
-        if bytes == data {
-            return Outcome::default();
-        }
-        let first = bytes.iter().zip(data).position(|(a, b)| a != b).unwrap_or(bytes.len().min(data.len()));
-        Outcome::fail(
-            path,
-            format!(
-                "re-encoding differs from the input at offset 0x{first:x} (input {} bytes, re-encoded {} bytes)",
-                data.len(),
-                bytes.len()
-            ),
-            batch::INVALID,
-        )
+        batch::damage(path, &file, None, out);
     })
 }

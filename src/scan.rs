@@ -1,6 +1,10 @@
 //! `shaderscope scan`: find and summarise every shader binary under a folder.
+//!
+//! Each file is recognised from its first bytes ([`shaderscope::detect::HEAD`]); only the
+//! shader binaries this build reads are read whole. A file that is recognised but fails to
+//! parse is reported and makes the scan exit 1.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use shaderscope::json::{ErrorInfo, Record, RecordType};
 use std::collections::BTreeMap;
@@ -18,6 +22,9 @@ pub struct Opts {
     all: bool,
 }
 
+/// Per format: files seen, files read without error.
+type Counts = BTreeMap<&'static str, (u64, u64)>;
+
 pub fn run(o: Opts) -> u8 {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&o.dir).sort_by_file_name() {
@@ -30,8 +37,9 @@ pub fn run(o: Opts) -> u8 {
             }
         }
     }
-    let counts = std::sync::Mutex::new(BTreeMap::<String, (u64, u64)>::new());
-    let status = batch::run_all(&files, |path, data| {
+    let counts = std::sync::Mutex::new(Counts::new());
+    let settings = Settings { json: o.json, heads: true, ..Settings::default() };
+    let status = batch::run_all(&files, settings, |path, data| {
         let Some(format) = shaderscope::detect(data) else {
             return if o.all && !o.json {
                 Outcome::out(format!("{path}\t-\tnot a shader binary\n"))
@@ -39,38 +47,48 @@ pub fn run(o: Opts) -> u8 {
                 Outcome::default()
             };
         };
-        let (summary, error) = match shaderscope::parse(data) {
-            Ok(f) => {
-                let v = f.info_json();
-                (one_line(&v), None)
+        // Recognised but not supported yet: listed, not a failure (only its first bytes were read).
+        let (summary, ok, status, error) = if !format.supported() {
+            let text = "recognised, not supported yet".to_string();
+            let error = ErrorInfo::other("unsupported", text.clone());
+            (text, false, batch::OK, Some(error))
+        } else {
+            match shaderscope::parse(data) {
+                Ok(f) => match f.damage() {
+                    d if d.is_empty() => (one_line(&f.info_json()), true, batch::OK, None),
+                    d => (
+                        d.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "),
+                        false,
+                        batch::INVALID,
+                        d.first().map(ErrorInfo::from_error),
+                    ),
+                },
+                Err(e) => (e.to_string(), false, batch::INVALID, Some(ErrorInfo::from_error(&e))),
             }
-            Err(e) => (e.to_string(), Some(e)),
         };
-        let ok = error.is_none();
         if let Ok(mut c) = counts.lock() {
-            let slot = c.entry(format.name().to_string()).or_default();
+            let slot = c.entry(format.name()).or_default();
             slot.0 += 1;
             slot.1 += u64::from(ok);
         }
         let text = if o.json {
             let body = serde_json::json!({"size": data.len(), "summary": summary});
-            let r = match &error {
+            let r = match error {
                 None => Record::new(RecordType::Scan, path, Some(format)),
-                Some(e) => Record::failure(RecordType::Scan, path, Some(format), ErrorInfo::from_error(e)),
+                Some(e) => Record::failure(RecordType::Scan, path, Some(format), e),
             };
             r.with_body(body).to_line()
         } else {
             format!("{path}\t{}\t{}\n", format.name(), summary)
         };
-        // Files that fail to parse are reported, not failures of the scan.
-        Outcome::out(text)
+        Outcome { stdout: text, status, ..Default::default() }
     });
     let counts = counts.into_inner().unwrap_or_default();
     let total: u64 = counts.values().map(|c| c.0).sum();
     let out = if o.json {
         let by: serde_json::Map<String, serde_json::Value> = counts
             .iter()
-            .map(|(k, (n, ok))| (k.clone(), serde_json::json!({"files": n, "parsed": ok})))
+            .map(|(k, (n, ok))| (k.to_string(), serde_json::json!({"files": n, "parsed": ok})))
             .collect();
         let parsed: u64 = counts.values().map(|c| c.1).sum();
         Record::new(RecordType::ScanSummary, &o.dir, None)
@@ -78,7 +96,12 @@ pub fn run(o: Opts) -> u8 {
             .with_valid(parsed == total)
             .to_line()
     } else {
-        let mut s = format!("{total} shader binaries in {} files", files.len());
+        let mut s = format!(
+            "{total} shader {} in {} {}",
+            plural(total, "binary", "binaries"),
+            files.len(),
+            plural(files.len() as u64, "file", "files")
+        );
         for (k, (n, ok)) in &counts {
             s.push_str(&format!("; {k}: {n} ({ok} parsed)"));
         }
@@ -86,6 +109,10 @@ pub fn run(o: Opts) -> u8 {
         s
     };
     status.max(batch::write_stdout(out.as_bytes()))
+}
+
+fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// A short summary of an `info --json` value: its `summary` field when the format gives one.

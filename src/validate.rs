@@ -1,6 +1,6 @@
 //! `shaderscope validate`: silent on success, findings with offsets on stderr.
 
-use crate::batch::{self, Outcome};
+use crate::batch::{self, Outcome, Settings};
 use shaderscope::Container;
 use shaderscope::Severity;
 use shaderscope::json::RecordType;
@@ -24,29 +24,48 @@ pub fn run(o: Opts) -> u8 {
     if let Some(t) = json {
         batch::json_records(t);
     }
-    batch::run_all(&o.files, |path, data| {
+    let settings = Settings { json: o.json, ..Settings::default() };
+    batch::run_each(&o.files, settings, |path, data, out| {
         let file = match shaderscope::parse(data) {
             Ok(f) => f,
-            Err(e) => return batch::failure(path, data, &e, json),
+            Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
-        if o.json {
-            let r = file.validate_record(path, o.strict);
-            let status = if r.valid { batch::OK } else { batch::INVALID };
-            return Outcome { stdout: r.to_line(), status, ..Default::default() };
-        }
         let findings = file.validate();
         let bad = findings
             .iter()
             .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
         let status = if bad { batch::INVALID } else { batch::OK };
-        let mut err = String::new();
-        for f in &findings {
-            let sev = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
-            err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+        // A damaged part is an error finding of its own where the format does not list it.
+        let listed = |e: &shaderscope::Error| {
+            let reason = e.reason();
+            findings.iter().any(|f| {
+                f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
+            })
+        };
+        let all_damage = file.damage();
+        let damaged = !all_damage.is_empty();
+        let damage: Vec<_> = all_damage.into_iter().filter(|e| !listed(e)).collect();
+        if o.json {
+            let mut r = file.validate_record(path, o.strict);
+            r.valid = r.valid && !damaged;
+            let status = if r.valid { batch::OK } else { batch::INVALID };
+            out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+        } else {
+            let mut err = String::new();
+            for f in &findings {
+                let sev = match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                };
+                err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+            }
+            out.push(Outcome { stderr: err, status, ..Default::default() });
+            for e in damage {
+                out.fail(path, e, batch::INVALID);
+            }
         }
-        Outcome { stderr: err, status, ..Default::default() }
+        if damaged {
+            out.status = out.status.max(batch::INVALID);
+        }
     })
 }

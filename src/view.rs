@@ -16,9 +16,9 @@ pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file).to_string();
     let data = match batch::read_input(&o.file) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {path}: cannot read: {e}");
-            return batch::IO;
+        Err(r) => {
+            eprintln!("error: {path}: {}", r.message);
+            return r.status;
         }
     };
     let file = match shaderscope::parse(&data) {

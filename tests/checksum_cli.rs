@@ -35,9 +35,9 @@ fn verify_accepts_a_good_checksum_and_rejects_a_bad_one() {
     let stored = checksum::hex(bad[4..20].try_into().unwrap());
     let (code, out, _) = run(&["checksum", "--verify", bad_path.to_str().unwrap()]);
     assert_eq!((code, out), (1, format!("mismatch: stored {stored}, computed {sum}\n")));
-    // Without --verify the mismatch is reported but is not a failure.
-    let (code, _, _) = run(&["checksum", bad_path.to_str().unwrap()]);
-    assert_eq!(code, 0);
+    // A mismatch is a failing check with or without --verify.
+    let (code, out, _) = run(&["checksum", bad_path.to_str().unwrap()]);
+    assert_eq!((code, out), (1, format!("mismatch: stored {stored}, computed {sum}\n")));
 
     let fixed = dir.path().join("fixed.dxbc");
     let (code, out, _) =
@@ -61,15 +61,38 @@ fn unsigned_containers_pass_unless_a_signature_is_required() {
 }
 
 #[test]
-fn usage_errors_exit_2_and_non_dxbc_input_exits_1() {
+fn usage_errors_and_other_formats_exit_2_and_invalid_input_exits_1() {
     let (code, _, err) = run(&["checksum", "--fix", "x.dxbc"]);
     assert_eq!(code, 2, "{err}");
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("not.dxbc");
-    std::fs::write(&p, b"DVLB\x01\0\0\0").unwrap();
-    let (code, _, err) = run(&["checksum", "--verify", p.to_str().unwrap()]);
-    assert_eq!(code, 1);
-    assert!(err.contains("bad DXBC header magic at offset 0x0"), "{err}");
+    let p = format!("{}/samples/vshader.shbin", env!("CARGO_MANIFEST_DIR"));
+    let p = p.as_str();
+    let (code, _, err) = run(&["checksum", "--verify", p]);
+    assert_eq!(
+        (code, err),
+        (
+            2,
+            format!(
+                "error: {p}: checksum applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+            )
+        )
+    );
+    let mut short = container();
+    short.truncate(40);
+    let q = dir.path().join("short.dxbc");
+    std::fs::write(&q, &short).unwrap();
+    let q = q.to_str().unwrap();
+    let (code, _, err) = run(&["checksum", q]);
+    assert_eq!(
+        (code, err),
+        (
+            1,
+            format!(
+                "error: {q}: truncated DXBC container at offset 0x0 (need {} bytes, have 40)\n",
+                container().len()
+            )
+        )
+    );
 }
 
 /// `disasm` hashes the checksums of a group of files side by side; each listing must still get

@@ -77,9 +77,13 @@ fn exit_status_separates_bad_input_from_io_errors() {
     // 2 beats 1 when a batch has both.
     assert_eq!(run(&["validate", junk, "/nonexistent/x.shbin"]).0, 2);
     assert_eq!(run(&["bogus-subcommand"]).0, 2);
-    let (code, _, err) = run(&["disasm", "--dvle", "3", &sample("vshader.shbin")]);
-    assert_eq!(code, 1);
-    assert!(err.contains("DVLE 3 does not exist (1 in the file)"), "{err}");
+    // A program index out of range is a usage error (tests/contract.rs has more).
+    let s = sample("vshader.shbin");
+    let (code, _, err) = run(&["disasm", "--dvle", "3", &s]);
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {s}: --dvle 3 is out of range: the file has 1 DVLE (--dvle 0)\n"))
+    );
 }
 
 #[test]

@@ -19,9 +19,9 @@
 //! ```
 
 use crate::container::Container;
-use crate::detect::{Format, detect};
+use crate::detect::Format;
 use crate::dump::Annotations;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
 use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part, Severity};
@@ -100,8 +100,11 @@ impl Container for File<'_> {
     fn validate(&self) -> Vec<Finding> {
         self.container().validate()
     }
-    fn damage(&self) -> Vec<Finding> {
+    fn damage(&self) -> Vec<crate::Error> {
         self.container().damage()
+    }
+    fn programs(&self) -> Option<usize> {
+        self.container().programs()
     }
     fn write(&self) -> Result<Vec<u8>> {
         self.container().write()
@@ -142,7 +145,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
         }
         Err(e) => e,
     };
-    let Some(format) = detect(data).filter(|f| f.supported()) else { return Err(e) };
+    let Some(format) = crate::detect::detect(data).filter(|f| f.supported()) else { return Err(e) };
     // What the partial reading below does not claim is what the failure left unread.
     a.fallback(0, data.len() as u64, format_args!("not read: {e}"));
     match format {
@@ -166,29 +169,17 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
     Ok(format)
 }
 
-/// Recognise the format of `data` and parse it.
+/// Recognise the format of `data` and parse it. An input this build cannot read is refused
+/// with [`crate::detect::readable`]'s error (empty, not a shader binary, or recognised but not
+/// supported yet).
 pub fn parse(data: &[u8]) -> Result<File<'_>> {
-    let Some(format) = detect(data) else {
-        let found = data.get(..4).unwrap_or(data);
-        return Err(Error::invalid(
-            0,
-            "file",
-            format!(
-                "not a shader binary this tool knows (first bytes \"{}\")",
-                crate::error::escape_bytes(found)
-            ),
-        ));
-    };
+    let format = crate::detect::readable(data)?;
     match format {
         Format::Dxbc => Dxbc::parse(data).map(|d| File::Dxbc(Box::new(d))),
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
-        other => Err(Error::unsupported(
-            0,
-            other.description(),
-            "recognised, but reading it is not implemented in this build",
-        )),
+        other => Err(crate::detect::unsupported(other)),
     }
 }

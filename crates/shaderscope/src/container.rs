@@ -50,11 +50,18 @@ pub trait Container {
     fn annotate(&self, out: &mut Annotations);
     /// Semantic checks beyond what parsing needs; empty when the file is fine.
     fn validate(&self) -> Vec<Finding>;
-    /// The parts of the file that could not be read while the rest was (a DXBC chunk that
-    /// fails to parse): empty for an intact file. Every command still shows the rest, and
-    /// reports these as errors (exit status 1).
-    fn damage(&self) -> Vec<Finding> {
+    /// The parts that failed to parse and were left out of the model while the rest of the
+    /// file reads (a DXBC chunk whose contents are broken, a Direct3D 9 constant table that
+    /// does not read): each error names the part, its absolute offset and why. A file with any
+    /// is invalid: every command of the CLI exits 1 on it. Empty for a file that parsed whole.
+    /// Instructions are not decoded for this (a listing reports what it cannot decode).
+    fn damage(&self) -> Vec<Error> {
         Vec::new()
+    }
+    /// How many programs [`DisasmOptions::program`] chooses among (the CLI's `--dvle N`), or
+    /// `None` when the format has no such choice (the option does not apply to it).
+    fn programs(&self) -> Option<usize> {
+        None
     }
     /// Re-encode from the parsed model (byte-identical for an unmodified file).
     fn write(&self) -> Result<Vec<u8>>;

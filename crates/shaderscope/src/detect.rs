@@ -1,9 +1,13 @@
 //! Sniff what a file is from its first bytes.
 //!
 //! Every magic of the product is recognised here, including the ones this build cannot read
-//! yet, so that the CLI can say plainly "this is a SHARCFB archive; reading it is not
-//! implemented in this build" instead of "unknown file". [`crate::parse`] calls [`detect`]
-//! first; call it directly to sort files without parsing them.
+//! yet, so that the CLI can say plainly "this is a SHARCFB archive, recognised, not supported
+//! yet" instead of "unknown file". [`crate::parse`] calls [`readable`] first; call [`detect`]
+//! directly to sort files without parsing them.
+//!
+//! Recognition looks at no more than the first [`HEAD`] bytes, so a reader can decide what a
+//! file or stream is before it reads the rest (and refuse one that is no shader at once): the
+//! answer for those bytes is the answer for the whole input.
 //!
 //! ```
 //! use shaderscope::detect::{Format, d3d9_version, detect};
@@ -21,12 +25,24 @@
 //! assert_eq!(sharc.map(|f| (f.name(), f.supported())), Some(("sharcfb", false)));
 //! assert_eq!(
 //!     shaderscope::parse(b"SHAB\0\0\0\0").unwrap_err().to_string(),
-//!     "unsupported Wii U AGL shader archive (SHARCFB) at offset 0x0: \
-//!      recognised, but reading it is not implemented in this build"
+//!     "unsupported Wii U AGL shader archive (SHARCFB) at offset 0x0: recognised, not supported yet"
 //! );
+//! // Why an input cannot be read, from its first bytes.
+//! use shaderscope::detect::readable;
+//! assert_eq!(readable(b"").unwrap_err().to_string(), "empty file");
+//! assert_eq!(
+//!     readable(b"\x7fELF\x02").unwrap_err().to_string(),
+//!     r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "\x7fELF")"#
+//! );
+//! assert_eq!(readable(b"DXBC").ok(), Some(Format::Dxbc));
 //! ```
 
+use crate::error::{Error, Result};
 use serde::Serialize;
+
+/// How many first bytes [`detect`] and [`readable`] look at, at most: their answer for an input
+/// is their answer for its first `HEAD` bytes.
+pub const HEAD: usize = 4096;
 
 /// A recognised kind of file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -89,7 +105,36 @@ impl Format {
     }
 }
 
-/// Recognise `data` from its magic; `None` when it is none of the product's formats.
+/// The format of `data` when this build reads it; otherwise why not: an empty input (`empty
+/// file`), bytes that are none of the product's formats (`invalid`, naming the first bytes), or
+/// a format that is recognised but not read yet ([`crate::ErrorKind::Unsupported`]). Looks at
+/// the first [`HEAD`] bytes only.
+pub fn readable(data: &[u8]) -> Result<Format> {
+    if data.is_empty() {
+        return Err(Error::empty("file"));
+    }
+    match detect(data) {
+        Some(format) if format.supported() => Ok(format),
+        Some(format) => Err(unsupported(format)),
+        None => {
+            let found = data.get(..4).unwrap_or(data);
+            let found = crate::error::escape_bytes(found);
+            Err(Error::invalid(
+                0,
+                "file",
+                format!("not a shader binary this tool knows (first bytes \"{found}\")"),
+            ))
+        }
+    }
+}
+
+/// The error for a file of `format`, which this build recognises but does not read.
+pub fn unsupported(format: Format) -> Error {
+    Error::unsupported(0, format.description(), "recognised, not supported yet")
+}
+
+/// Recognise `data` from its magic; `None` when it is none of the product's formats. Looks at
+/// the first [`HEAD`] bytes only.
 pub fn detect(data: &[u8]) -> Option<Format> {
     let magic = data.get(..4)?;
     match magic {
@@ -131,8 +176,10 @@ pub fn d3d9_version(data: &[u8]) -> Option<(char, u8, u8)> {
     ok.then_some((kind, major, minor))
 }
 
-/// Base64 text whose first decoded bytes are a 3DS shader container magic.
+/// Base64 text whose first decoded bytes are a 3DS shader container magic (after at most
+/// [`HEAD`] bytes of leading white space, all of which must be within the first `HEAD`).
 fn looks_like_csdr(data: &[u8]) -> bool {
+    let data = data.get(..HEAD).unwrap_or(data);
     let start = data.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(data.len());
     let head = data.get(start..).unwrap_or(&[]);
     // base64 of "DVLB", "DVOJ", "DVOB" and "CGFX" (first 5 characters fix the first 3 bytes).
@@ -161,5 +208,36 @@ mod tests {
         assert_eq!(detect(b"\nRFZMQgEAAAA="), Some(Format::Csdr));
         assert_eq!(detect(b"abc"), None);
         assert_eq!(detect(b"ELF\x7f"), None);
+    }
+
+    /// The answer for the first `HEAD` bytes is the answer for the whole input.
+    #[test]
+    fn only_the_head_counts() {
+        let mut text = vec![b' '; HEAD - 5];
+        text.extend_from_slice(b"RFZMQgEAAAA=");
+        assert_eq!(detect(&text), Some(Format::Csdr));
+        assert_eq!(detect(&text[..HEAD]), Some(Format::Csdr));
+        let mut far = vec![b'\n'; HEAD - 4];
+        far.extend_from_slice(b"RFZMQgEAAAA=");
+        assert_eq!(detect(&far), None);
+        assert_eq!(detect(&far[..HEAD]), None);
+    }
+
+    #[test]
+    fn readable_says_why_not() {
+        assert_eq!(readable(b"").unwrap_err().kind(), &crate::ErrorKind::Empty);
+        assert_eq!(
+            readable(b"ab").unwrap_err().to_string(),
+            r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "ab")"#
+        );
+        assert_eq!(
+            readable(b"Gfx2\0\0\0\x20").unwrap_err().to_string(),
+            "unsupported Wii U GX2 file (GFD) at offset 0x0: recognised, not supported yet"
+        );
+        assert_eq!(
+            readable(b"MBS1").unwrap_err().kind(),
+            &crate::ErrorKind::Unsupported("recognised, not supported yet".into())
+        );
+        assert_eq!(readable(b"DVLB").ok(), Some(Format::Dvlb));
     }
 }

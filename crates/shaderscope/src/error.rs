@@ -65,6 +65,9 @@ pub enum ErrorKind {
     /// Valid for the format, but this build cannot read it yet.
     #[error("{0}")]
     Unsupported(String),
+    /// There are no bytes at all (an empty file), so there is nothing to recognise.
+    #[error("no bytes")]
+    Empty,
 }
 
 fn bounds_text(start: u64, len: u64, limit: u64) -> String {
@@ -111,6 +114,12 @@ impl Error {
         Self::new(ErrorKind::Unsupported(why.into()), offset, what)
     }
 
+    /// `what` (an input) has no bytes at all: `empty file`.
+    #[cold]
+    pub fn empty(what: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(ErrorKind::Empty, 0, what)
+    }
+
     /// Overflowing offset arithmetic while locating `what`.
     #[cold]
     pub fn overflow(offset: u64, what: impl Into<Cow<'static, str>>) -> Self {
@@ -154,6 +163,13 @@ impl Error {
         &self.0.what
     }
 
+    /// The message without its offset, for a caller that shows the offset beside it (a
+    /// finding of `validate` is printed as `offset 0x1c4: truncated DVLE header (need 64 bytes,
+    /// have 12)`).
+    pub fn reason(&self) -> String {
+        Text { error: self, offset: false }.to_string()
+    }
+
     /// The same error with `prefix` put before the structure name, e.g. `DVLE 2 ` + `label table`.
     pub fn context(mut self, prefix: &str) -> Self {
         self.0.what = Cow::Owned(format!("{prefix}{}", self.0.what));
@@ -186,16 +202,41 @@ pub fn escape_bytes(b: &[u8]) -> String {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Inner { kind, offset, what } = &*self.0;
+        Text { error: self, offset: true }.fmt(f)
+    }
+}
+
+/// An error's message, with or without ` at offset 0x…`.
+struct Text<'a> {
+    error: &'a Error,
+    offset: bool,
+}
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Inner { kind, offset, what } = &*self.error.0;
+        let at = At(self.offset.then_some(*offset));
         match kind {
-            ErrorKind::Truncated { .. } => write!(f, "truncated {what} at offset 0x{offset:x} ({kind})"),
-            ErrorKind::BadMagic { .. } => write!(f, "bad {what} magic at offset 0x{offset:x}: {kind}"),
-            ErrorKind::OutOfBounds { .. } => {
-                write!(f, "{what} at offset 0x{offset:x} points outside its range ({kind})")
-            }
-            ErrorKind::Overflow => write!(f, "{what} at offset 0x{offset:x}: {kind}"),
-            ErrorKind::Invalid(_) => write!(f, "invalid {what} at offset 0x{offset:x}: {kind}"),
-            ErrorKind::Unsupported(_) => write!(f, "unsupported {what} at offset 0x{offset:x}: {kind}"),
+            ErrorKind::Truncated { .. } => write!(f, "truncated {what}{at} ({kind})"),
+            ErrorKind::BadMagic { .. } => write!(f, "bad {what} magic{at}: {kind}"),
+            ErrorKind::OutOfBounds { .. } => write!(f, "{what}{at} points outside its range ({kind})"),
+            ErrorKind::Overflow => write!(f, "{what}{at}: {kind}"),
+            ErrorKind::Invalid(_) => write!(f, "invalid {what}{at}: {kind}"),
+            ErrorKind::Unsupported(_) => write!(f, "unsupported {what}{at}: {kind}"),
+            // Nothing to locate: the whole input is missing.
+            ErrorKind::Empty => write!(f, "empty {what}"),
+        }
+    }
+}
+
+/// ` at offset 0x…`, or nothing.
+struct At(Option<u64>);
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(offset) => write!(f, " at offset 0x{offset:x}"),
+            None => Ok(()),
         }
     }
 }
@@ -224,6 +265,21 @@ mod tests {
             "constant table at offset 0x18 points outside its range (0x200 + 0x28 is outside 0x1e0)"
         );
         assert_eq!(e.context("DVLE 1 ").what(), "DVLE 1 constant table");
+        assert_eq!(Error::empty("file").to_string(), "empty file");
+    }
+
+    #[test]
+    fn reason_is_the_message_without_the_offset() {
+        let e = Error::truncated(0x1c4, "DVLE header", 64, 12);
+        assert_eq!(e.reason(), "truncated DVLE header (need 64 bytes, have 12)");
+        let e = Error::invalid(0x30, "RDEF struct member", "a struct contains itself");
+        assert_eq!(e.reason(), "invalid RDEF struct member: a struct contains itself");
+        let e = Error::out_of_bounds(0x18, "constant table", 0x200, 0x28, 0x1e0);
+        assert_eq!(e.reason(), "constant table points outside its range (0x200 + 0x28 is outside 0x1e0)");
+        assert_eq!(
+            Error::bad_magic(8, "DVLP", b"DVLP", b"DVLE").reason(),
+            r#"bad DVLP magic: expected "DVLP", found "DVLE""#
+        );
     }
 
     #[test]

@@ -2,25 +2,59 @@
 //! library's own unit tests include this file too (`lib.rs`, `test_corpus`).
 //!
 //! The corpus path comes from `SHADERSCOPE_CORPUS`, defaulting to `../shared/corpus` beside the
-//! project. Where it is absent the test prints one `skipped: corpus not found` line and passes,
-//! unless `SHADERSCOPE_REQUIRE_CORPUS` is set (CI sets it), in which case a missing corpus fails.
+//! project. A relative `SHADERSCOPE_CORPUS` is taken from the folder the command runs in
+//! ([`invoking_dir`]), not from the crate folder cargo runs each test binary in. Where the
+//! corpus is absent a test skips (its `skipped: corpus not found` line is captured like any
+//! test output); `tests/corpus.rs` says it once where it shows without `--nocapture`. With
+//! `SHADERSCOPE_REQUIRE_CORPUS` set (CI sets it), a missing corpus fails instead.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// The corpus root, or `None` (after printing the skip line) when it is absent.
 pub fn corpus_dir() -> Option<PathBuf> {
-    let p = std::env::var_os("SHADERSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let p = corpus_path();
     if p.is_dir() {
         return Some(p);
     }
-    if std::env::var_os("SHADERSCOPE_REQUIRE_CORPUS").is_some() {
+    if required() {
         panic!("corpus not found at {} and SHADERSCOPE_REQUIRE_CORPUS is set", p.display());
     }
     println!("skipped: corpus not found at {}", p.display());
     None
+}
+
+/// Whether a missing corpus is a failure (`SHADERSCOPE_REQUIRE_CORPUS` set, as CI does).
+pub fn required() -> bool {
+    std::env::var_os("SHADERSCOPE_REQUIRE_CORPUS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Where the corpus is looked for: `SHADERSCOPE_CORPUS` (relative to [`invoking_dir`]) or
+/// `../shared/corpus` beside the workspace.
+pub fn corpus_path() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let pwd = std::env::var_os("PWD");
+    resolve(std::env::var_os("SHADERSCOPE_CORPUS").as_deref(), invoking_dir(pwd.as_deref()).as_deref(), &root)
+}
+
+/// The folder the command runs in. Cargo runs each test binary in its crate's folder, so the
+/// process's own current folder is not it; `PWD`, which the shell sets to the folder the user
+/// typed the command in and cargo passes on unchanged, is (when it names a folder by an
+/// absolute path). Without it (a launcher that is no shell), `None`.
+pub fn invoking_dir(pwd: Option<&OsStr>) -> Option<PathBuf> {
+    let pwd = PathBuf::from(pwd?);
+    (pwd.is_absolute() && pwd.is_dir()).then_some(pwd)
+}
+
+/// `value` (an absolute path as it is, a relative one joined to `invoking`, else to the
+/// workspace `root`), or the default `root/../shared/corpus`.
+pub fn resolve(value: Option<&OsStr>, invoking: Option<&Path>, root: &Path) -> PathBuf {
+    match value.filter(|v| !v.is_empty()) {
+        None => root.join("../shared/corpus"),
+        Some(v) if Path::new(v).is_absolute() => PathBuf::from(v),
+        Some(v) => invoking.unwrap_or(root).join(v),
+    }
 }
 
 /// One row of a corpus `MANIFEST.tsv`.

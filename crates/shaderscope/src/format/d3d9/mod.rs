@@ -34,7 +34,7 @@
 //! ps4[..4].copy_from_slice(&0xffff0400u32.to_le_bytes());
 //! assert_eq!(
 //!     D3d9File::parse(&ps4).unwrap_err().to_string(),
-//!     "invalid d3d9 version token at offset 0x0: 0xffff0400 is not vs/ps 1.x–3.0"
+//!     "invalid D3D9 version token at offset 0x0: 0xffff0400 is not vs/ps 1.x–3.0"
 //! );
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
@@ -352,6 +352,15 @@ impl Container for D3d9File<'_> {
 
     fn validate(&self) -> Vec<Finding> {
         d3d9::check_program(&self.program)
+    }
+
+    fn damage(&self) -> Vec<Error> {
+        // The constant table is a comment the listing and `info` show; one that does not read
+        // is left out of them (the debug information is optional: a warning of `validate`).
+        match self.program.constant_table() {
+            Some(Err(e)) => vec![e],
+            _ => Vec::new(),
+        }
     }
 
     fn write(&self) -> Result<Vec<u8>> {

@@ -306,7 +306,11 @@ impl<'a> Ifce<'a> {
                 return Err(Error::invalid(
                     base as u64,
                     what,
-                    format!("{count} records of {size} bytes at offset {offset} do not fit in the chunk"),
+                    format!(
+                        "{count} records of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        base as u64 + u64::from(offset),
+                        base + data.len()
+                    ),
                 ));
             }
             Ok(())

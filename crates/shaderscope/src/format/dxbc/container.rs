@@ -107,22 +107,41 @@ impl<'a> Frame<'a> {
         }
         let (container, trailing) = data.split_at_checked(total_size).unwrap_or((data, &[]));
         let after_header = container.len() - HEADER_SIZE;
-        let index_bytes = u64::from(count) * 4;
-        if index_bytes > after_header as u64 {
+        // Each chunk takes at least its 4-byte index entry (headers may be shared).
+        let room = after_header / 4;
+        if count as usize > room {
+            let chunks = if room == 1 { "chunk" } else { "chunks" };
             return Err(Error::invalid(
                 28,
-                "DXBC chunk index",
+                "DXBC header",
                 format!(
-                    "{count} chunks need {index_bytes} bytes of index, but the container has {after_header} after the header"
+                    "chunk count {count} is impossible: the {}-byte container has room for at most {room} {chunks}",
+                    container.len()
                 ),
             ));
         }
         let r = Reader::new(container, Endian::Little);
-        let mut chunks = Vec::with_capacity(count as usize);
+        let mut chunks: Vec<Chunk<'a>> = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
             let entry_at = HEADER_SIZE + 4 * i;
             let offset = r.u32_at(entry_at, "DXBC chunk index")?;
             if offset as usize > container.len() {
+                // An index that has run into a chunk read before it: the count is wrong, not
+                // this "offset" (which is chunk data, often a tag).
+                if let Some((j, c)) =
+                    chunks.iter().enumerate().find(|(_, c)| (c.offset..c.end()).contains(&entry_at))
+                {
+                    return Err(Error::invalid(
+                        28,
+                        "DXBC header",
+                        format!(
+                            "chunk count {count} is impossible: entry {i} of the index (0x{entry_at:x}) lies in chunk {j} ({}) at 0x{:x}, and its value 0x{offset:x} is past the end 0x{:x}",
+                            c.fourcc,
+                            c.offset,
+                            container.len()
+                        ),
+                    ));
+                }
                 return Err(Error::out_of_bounds(
                     entry_at as u64,
                     format!("chunk {i} offset"),

@@ -497,14 +497,8 @@ impl Container for Dxbc<'_> {
         validate::validate(self)
     }
 
-    fn damage(&self) -> Vec<Finding> {
-        self.chunk_errors
-            .iter()
-            .map(|(i, e)| {
-                let tag = self.frame.chunks.get(*i).map(|c| c.fourcc.name()).unwrap_or_default();
-                Finding::error(e.offset(), format!("chunk {i} ({tag}) not read: {e}"))
-            })
-            .collect()
+    fn damage(&self) -> Vec<Error> {
+        self.chunk_errors.iter().map(|(_, e)| e.clone()).collect()
     }
 
     fn write(&self) -> Result<Vec<u8>> {

@@ -64,12 +64,12 @@ pub fn level9<P: Printer + ?Sized>(
 /// unbalanced blocks) and the Aon9 program.
 pub fn validate(d: &Dxbc<'_>, p: &Program<'_>) -> Vec<Finding> {
     let mut out = match decode(p) {
-        Err(e) => vec![Finding::error(e.offset(), e.to_string())],
+        Err(e) => vec![Finding::error(e.offset(), e.reason())],
         Ok(program) => sm4::validate::validate(&program),
     };
     if let Some(a) = &d.aon9 {
         if let Err(e) = d3d9::Program::parse(a.program, a.program_position() as u64) {
-            out.push(Finding::error(e.offset(), format!("Aon9 D3D9 program: {e}")));
+            out.push(Finding::error(e.offset(), format!("Aon9 D3D9 program: {}", e.reason())));
         }
     }
     out

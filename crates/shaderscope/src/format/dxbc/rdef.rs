@@ -297,8 +297,9 @@ impl<'a> Rdef<'a> {
                     at,
                     what,
                     format!(
-                        "{count} records of {size} bytes at offset {offset} do not fit in the {}-byte chunk",
-                        data.len()
+                        "{count} records of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        base as u64 + u64::from(offset),
+                        base + data.len()
                     ),
                 ));
             }
@@ -492,7 +493,11 @@ impl<'a> Ctx<'a, '_> {
             return Err(Error::invalid(
                 member_count_at,
                 "RDEF type",
-                format!("{member_count} members at offset {member_offset} do not fit in the chunk"),
+                format!(
+                    "{member_count} members from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    self.base as u64 + u64::from(member_offset),
+                    self.base + self.data.len()
+                ),
             ));
         }
         // Reserve the slot before the members so that a type that contains itself stops here.

@@ -30,7 +30,7 @@
 //!
 //! assert_eq!(
 //!     Signature::parse(&isgn[..40], 0x100, SignatureKind::Input, ElementLayout::Plain).unwrap_err().to_string(),
-//!     "invalid signature header at offset 0x100: 2 elements of 24 bytes from offset 8 need 56 bytes, the chunk has 40"
+//!     "invalid signature header at offset 0x100: 2 elements of 24 bytes from 0x108 do not fit in the chunk (it ends at 0x128)"
 //! );
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
@@ -147,8 +147,9 @@ impl<'a> Signature<'a> {
                 count_at,
                 "signature header",
                 format!(
-                    "{count} elements of {size} bytes from offset {element_offset} need {need} bytes, the chunk has {}",
-                    data.len()
+                    "{count} elements of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    count_at + u64::from(element_offset),
+                    count_at + data.len() as u64
                 ),
             ));
         }

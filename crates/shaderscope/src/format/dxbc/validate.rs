@@ -76,7 +76,7 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         seen.push(c.fourcc.0);
     }
     for (_, e) in &d.chunk_errors {
-        out.push(Finding::error(e.offset(), e.to_string()));
+        out.push(Finding::error(e.offset(), e.reason()));
     }
     if let Some(p) = &d.program {
         let tokens = (p.chunk.data.len() / 4) as u64;

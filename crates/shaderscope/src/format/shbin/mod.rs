@@ -713,6 +713,11 @@ impl Container for ShaderFile {
         a.absorb(&inner, &c.decoded, |k| map.position(k));
     }
 
+    fn programs(&self) -> Option<usize> {
+        // An unlinked object is one program with no DVLE to choose.
+        (!matches!(self.payload, Payload::Dvoj(_))).then(|| self.dvles().len())
+    }
+
     fn validate(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         for (base, d) in self.dvlbs() {

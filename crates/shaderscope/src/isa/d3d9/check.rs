@@ -137,7 +137,7 @@ pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
         ));
     }
     match program.constant_table() {
-        Some(Err(e)) => out.push(Finding::error(e.offset(), format!("constant table: {e}"))),
+        Some(Err(e)) => out.push(Finding::error(e.offset(), format!("constant table: {}", e.reason()))),
         Some(Ok(t)) if t.version != program.version_token => out.push(Finding::warning(
             t.offset + 8,
             format!("constant table is for version 0x{:08x}, the program is {name}", t.version),
@@ -148,7 +148,7 @@ pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
         _ => {}
     }
     if let Some(Err(e)) = program.debug_info() {
-        out.push(Finding::warning(e.offset(), format!("debug information: {e}")));
+        out.push(Finding::warning(e.offset(), format!("debug information: {}", e.reason())));
     }
     out.sort_by_key(|f| f.offset);
     out

@@ -342,24 +342,24 @@ impl<'a> Program<'a> {
     /// version token of a Direct3D 9 program.
     pub fn parse_partial(data: &'a [u8], base: u64) -> Result<(Program<'a>, Option<Error>)> {
         let mut r = Reader::with_base(data, base, Endian::Little);
-        let version_token = r.u32("d3d9 version token")?;
+        let version_token = r.u32("D3D9 version token")?;
         let version = Version::from_token(version_token).ok_or_else(|| {
-            Error::invalid(base, "d3d9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
+            Error::invalid(base, "D3D9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
         })?;
         // Instructions take three to four tokens on average: room for that many items.
         let mut items = Vec::with_capacity(data.len() / 16);
         let read = (|| {
             while !r.is_empty() {
                 let offset = r.original_position();
-                let token = r.u32_at(r.position(), "d3d9 token")?;
+                let token = r.u32_at(r.position(), "D3D9 token")?;
                 if token == opcode::END_TOKEN {
-                    r.skip(4, "d3d9 token")?;
+                    r.skip(4, "D3D9 token")?;
                     items.push(Item::End { offset, token });
                     break;
                 }
                 if D3DSI_OPCODE.get(token) == u32::from(opcode::COMMENT) {
-                    r.skip(4, "d3d9 token")?;
-                    let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "d3d9 comment")?;
+                    r.skip(4, "D3D9 token")?;
+                    let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "D3D9 comment")?;
                     items.push(Item::Comment { offset, token, data });
                     continue;
                 }
@@ -480,7 +480,7 @@ fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Resul
     let info = info.ok_or_else(|| {
         Error::invalid(
             offset,
-            "d3d9 instruction",
+            "D3D9 instruction",
             format!("unknown opcode 0x{code:04x} (shader model 1 has no length field to skip it)"),
         )
     })?;
@@ -496,7 +496,7 @@ fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Resul
     };
     let body = body(r, count)?;
     ins.operands = layout(info, &ins, body, version, false)
-        .map_err(|why| Error::invalid(offset, "d3d9 instruction", why))?;
+        .map_err(|why| Error::invalid(offset, "D3D9 instruction", why))?;
     Ok(ins)
 }
 
@@ -504,7 +504,7 @@ fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Resul
 /// own (which keeps absolute offsets); the reader moves past them.
 fn body<'a>(r: &mut Reader<'a>, len: usize) -> Result<Reader<'a>> {
     let base = r.original_position() + 4;
-    let all = r.bytes(4 + 4 * len, "d3d9 instruction")?;
+    let all = r.bytes(4 + 4 * len, "D3D9 instruction")?;
     Ok(Reader::with_base(all.get(4..).unwrap_or(&[]), base, Endian::Little))
 }
 
@@ -519,7 +519,7 @@ fn raw(mut body: Reader<'_>) -> Operands {
 
 /// The next token of an instruction body, if any is left.
 fn next(body: &mut Reader<'_>) -> Option<u32> {
-    if body.is_empty() { None } else { body.u32("d3d9 token").ok() }
+    if body.is_empty() { None } else { body.u32("D3D9 token").ok() }
 }
 
 /// Split an instruction body into operands following the opcode's form. `rel_tokens`: a

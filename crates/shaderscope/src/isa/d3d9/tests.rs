@@ -201,7 +201,7 @@ fn sm1_unknown_opcodes_and_truncation_are_errors() {
     assert_eq!(e.offset(), 0x44);
     let data = bytes(&[VS20, 0x0300_0001, 0x800f_0000]);
     let e = Program::parse(&data, 0x100).unwrap_err();
-    assert_eq!(e.to_string(), "truncated d3d9 instruction at offset 0x104 (need 16 bytes, have 8)");
+    assert_eq!(e.to_string(), "truncated D3D9 instruction at offset 0x104 (need 16 bytes, have 8)");
     let data = bytes(&[VS20, 0x0010_fffe, 0]);
     assert!(Program::parse(&data, 0).is_err());
     assert!(Program::parse(&[0, 2, 0xfe], 0).is_err());

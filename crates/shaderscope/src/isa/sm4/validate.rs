@@ -38,7 +38,7 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
     match Declarations::collect(program) {
         Ok(d) => v.decls = d,
         Err(e) => {
-            v.findings.push(Finding::error(e.offset(), e.to_string()));
+            v.findings.push(Finding::error(e.offset(), e.reason()));
             return v.findings;
         }
     }
@@ -54,7 +54,7 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
         let inst = match inst {
             Ok(i) => i,
             Err(e) => {
-                v.findings.push(Finding::error(e.offset(), e.to_string()));
+                v.findings.push(Finding::error(e.offset(), e.reason()));
                 break;
             }
         };
@@ -145,7 +145,7 @@ impl Validator {
             match o {
                 Ok(o) => self.operand(&o, phase),
                 Err(e) => {
-                    self.findings.push(Finding::error(e.offset(), e.to_string()));
+                    self.findings.push(Finding::error(e.offset(), e.reason()));
                     return;
                 }
             }
@@ -166,7 +166,7 @@ impl Validator {
             if let Some(rel) = o.index(i).and_then(|x| x.rel) {
                 match rel.decode() {
                     Ok(r) => self.operand(&r, phase),
-                    Err(e) => self.findings.push(Finding::error(e.offset(), e.to_string())),
+                    Err(e) => self.findings.push(Finding::error(e.offset(), e.reason())),
                 }
             }
         }

@@ -1,0 +1,584 @@
+//! The command contract, point by point, for DXBC, Direct3D 9 and SHBIN: the exit status of
+//! every command on the same input, option applicability, bounded input, and the exact
+//! messages. Runs the built binary on files made here by the library's writers.
+
+use shaderscope::format::dxbc::write::Builder;
+use shaderscope::format::shbin::build;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Every command that reads a shader, as it is run on one FILE.
+const COMMANDS: &[&[&str]] = &[
+    &["info"],
+    &["info", "--json"],
+    &["disasm"],
+    &["disasm", "--json"],
+    &["dump"],
+    &["validate"],
+    &["validate", "--json"],
+    &["extract"],
+    &["rewrite", "--check"],
+    &["checksum"],
+];
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).stdin(Stdio::null()).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// A folder of test files that lives as long as the test.
+struct Files(tempfile::TempDir);
+
+impl Files {
+    fn new() -> Self {
+        Files(tempfile::tempdir().unwrap())
+    }
+    fn put(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.0.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_string()
+    }
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// `vs_2_0` with one `mov oPos, v0` and the end token.
+fn d3d9() -> Vec<u8> {
+    let words: [u32; 5] = [0xFFFE_0200, 0x0200_0001, 0xC00F_0000, 0x90E4_0000, 0x0000_FFFF];
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The sample DVLB with its DVLE twice.
+fn two_dvles() -> Vec<u8> {
+    let mut d = build::example_vertex_dvlb();
+    d.dvles.push(d.dvles[0].clone());
+    d.write().unwrap()
+}
+
+/// The DXBC sample with an RDEF whose one struct type has a member of its own type.
+fn cyclic_rdef() -> Vec<u8> {
+    let mut r = Vec::new();
+    let u32s = |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
+    // Header: 1 constant buffer at 28, no bindings, ps_4_0, creator at 104.
+    u32s(&mut r, &[1, 28, 0, 0, 0xFFFF_0400, 0, 104]);
+    // Constant buffer: name 104, 1 variable at 52, 16 bytes.
+    u32s(&mut r, &[104, 1, 52, 16, 0, 0]);
+    // Variable: name 104, offset 0, 16 bytes, used, type at 76.
+    u32s(&mut r, &[104, 0, 16, 2, 76, 0]);
+    // Type at 76: a struct (class 5), 1 row, 4 columns, 1 member at 92.
+    u32s(&mut r, &[5, 1 | 4 << 16, 1 << 16, 92]);
+    // Member at 92: name 104, type 76 (the struct itself), offset 0.
+    u32s(&mut r, &[104, 76, 0]);
+    r.extend_from_slice(b"s\0\0\0");
+    let sample = sample("ps_color.dxbc");
+    let d = shaderscope::format::dxbc::Dxbc::parse(&sample).unwrap();
+    let mut b = Builder::new();
+    b.push(*b"RDEF", r);
+    for c in d.chunks() {
+        b.push(c.fourcc.0, c.data.to_vec());
+    }
+    b.finish().unwrap()
+}
+
+/// Exit 0 for every command on a good file of each format (`checksum` applies to DXBC only:
+/// 2 elsewhere, with the reason).
+#[test]
+fn a_good_file_is_fine_for_every_command() {
+    let f = Files::new();
+    let files = [
+        ("dxbc", f.put("ps.dxbc", &sample("ps_color.dxbc")), "Direct3D DXBC container"),
+        ("d3d9", f.put("vs.o", &d3d9()), "Direct3D 9 shader bytecode"),
+        ("shbin", f.put("vs.shbin", &sample("vshader.shbin")), "Nintendo 3DS shader binary (DVLB)"),
+    ];
+    for (format, path, description) in &files {
+        for cmd in COMMANDS {
+            let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+            let (code, _, err) = run(&args);
+            if cmd[0] == "checksum" && *format != "dxbc" {
+                let want = format!(
+                    "error: {path}: checksum applies only to DXBC containers (this file: {description})\n"
+                );
+                assert_eq!((code, err), (2, want), "{args:?}");
+            } else {
+                assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+            }
+        }
+    }
+}
+
+/// An input that is no shader, an empty one, and a truncated one of each format: exit 1 for
+/// every command, with the same message.
+#[test]
+fn an_invalid_input_exits_1_for_every_command() {
+    let f = Files::new();
+    let mut dxbc = sample("ps_color.dxbc");
+    dxbc.truncate(100);
+    let mut shbin = sample("vshader.shbin");
+    shbin.truncate(0x90);
+    let mut d3d9 = d3d9();
+    d3d9.truncate(12);
+    let cases = [
+        (f.put("empty.bin", b""), "empty file".to_string()),
+        (
+            f.put("text.txt", b"hello world"),
+            r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "hell")"#
+                .to_string(),
+        ),
+        (
+            f.put("cut.dxbc", &dxbc),
+            "truncated DXBC container at offset 0x0 (need 208 bytes, have 100)".into(),
+        ),
+        (f.put("cut.shbin", &shbin), "truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)".into()),
+        (f.put("cut.o", &d3d9), "truncated D3D9 instruction at offset 0x4 (need 12 bytes, have 8)".into()),
+    ];
+    for (path, message) in &cases {
+        for cmd in COMMANDS {
+            if cmd.contains(&"--json") {
+                continue;
+            }
+            let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+            let (code, _, err) = run(&args);
+            assert_eq!((code, err), (1, format!("error: {path}: {message}\n")), "{args:?}");
+        }
+    }
+}
+
+/// A struct type that contains itself: the RDEF is damaged, the rest of the container reads.
+/// Every command says so and exits 1.
+#[test]
+fn a_damaged_part_exits_1_for_every_command() {
+    let f = Files::new();
+    let path = f.put("cyclic.dxbc", &cyclic_rdef());
+    // The member's type word: 0x38 (the RDEF chunk's data) + 92 + 4.
+    let why = "invalid RDEF struct member at offset 0x98: a struct contains itself";
+    for cmd in COMMANDS {
+        let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+        let (code, out, err) = run(&args);
+        let want = if cmd[0] == "validate" && cmd.len() == 1 {
+            format!("error: {path}: offset 0x98: invalid RDEF struct member: a struct contains itself\n")
+        } else if cmd == &["validate", "--json"] {
+            assert!(out.contains(r#""valid":false"#), "{out}");
+            String::new()
+        } else {
+            format!("error: {path}: {why}\n")
+        };
+        assert_eq!((code, err), (1, want), "{args:?}");
+    }
+}
+
+/// A Direct3D 9 program whose constant table does not read: the listing is printed without
+/// it, and every command exits 1 on the damaged file.
+#[test]
+fn a_damaged_constant_table_exits_1_for_every_command() {
+    let words: [u32; 14] = [
+        0xFFFE_0200,
+        0x0008_FFFE,
+        u32::from_le_bytes(*b"CTAB"),
+        28,
+        0,
+        0xFFFE_0200,
+        100, // 100 constants of 20 bytes cannot fit in the comment
+        28,
+        0,
+        0,
+        0x0200_0001,
+        0xC00F_0000,
+        0x90E4_0000,
+        0x0000_FFFF,
+    ];
+    let f = Files::new();
+    let path = f.put("ctab.o", &words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+    let why = "CTAB constant info at offset 0x1c points outside its range (0x28 + 0x7d0 is outside 0x28)";
+    for cmd in COMMANDS {
+        let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+        let (code, out, err) = run(&args);
+        let want = match *cmd {
+            ["validate"] => format!(
+                "error: {path}: offset 0x1c: constant table: CTAB constant info points outside its range (0x28 + 0x7d0 is outside 0x28)\n"
+            ),
+            ["validate", "--json"] => String::new(),
+            ["checksum"] => {
+                assert_eq!(code, 2);
+                continue;
+            }
+            _ => format!("error: {path}: {why}\n"),
+        };
+        assert_eq!((code, err), (1, want), "{args:?}");
+        if cmd == &["disasm"] {
+            assert!(
+                out.ends_with("    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"),
+                "{out}"
+            );
+        }
+    }
+}
+
+/// Options that do not apply to the file's format, and a program index out of range, are
+/// usage errors (2) that say why.
+#[test]
+fn options_that_do_not_apply_are_usage_errors() {
+    let f = Files::new();
+    let dxbc = f.put("ps.dxbc", &sample("ps_color.dxbc"));
+    let d3d9 = f.put("vs.o", &d3d9());
+    let shbin = f.put("vs.shbin", &sample("vshader.shbin"));
+    let two = f.put("two.shbin", &two_dvles());
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["disasm", "--dvle", "0", &dxbc],
+            format!(
+                "error: {dxbc}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D DXBC container)\n"
+            ),
+        ),
+        (
+            vec!["disasm", "--dvle", "0", &d3d9],
+            format!(
+                "error: {d3d9}: --dvle applies only to 3DS shader binaries with DVLEs (this file: Direct3D 9 shader bytecode)\n"
+            ),
+        ),
+        (
+            vec!["disasm", "--fxc", "9.29", &shbin],
+            format!(
+                "error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+            ),
+        ),
+        (
+            vec!["disasm", "--fxc", "10", &d3d9],
+            format!(
+                "error: {d3d9}: --fxc applies only to DXBC containers (this file: Direct3D 9 shader bytecode)\n"
+            ),
+        ),
+        (
+            vec!["disasm", "--dvle", "5", &two],
+            format!("error: {two}: --dvle 5 is out of range: the file has 2 DVLEs (--dvle 0 to 1)\n"),
+        ),
+        (
+            vec!["disasm", "--json", "--dvle", "2", &two],
+            format!("error: {two}: --dvle 2 is out of range: the file has 2 DVLEs (--dvle 0 to 1)\n"),
+        ),
+        (
+            vec!["extract", &shbin, "-o", "out.bin"],
+            format!("error: -o needs a PART to write (`shaderscope extract {shbin}` lists the parts)\n"),
+        ),
+        (
+            vec!["info", "-", "-"],
+            "error: `-` (standard input) is named more than once; it can be read only once\n".into(),
+        ),
+        (
+            vec!["validate", &shbin, "-", &dxbc, "-"],
+            "error: `-` (standard input) is named more than once; it can be read only once\n".into(),
+        ),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = run(&args);
+        assert_eq!((code, out.as_str(), err), (2, "", want), "{args:?}");
+    }
+    // The index in range prints that DVLE.
+    let (code, out, _) = run(&["disasm", "--dvle", "1", &two]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("; vertex shader: entry 0x000..0x008"), "{out}");
+    // --fxc auto is no option given.
+    assert_eq!(run(&["disasm", "--fxc", "auto", &shbin]).0, 0);
+}
+
+/// A missing file and a folder are I/O errors (2); in a batch, 2 beats 1 and the other files
+/// are still done.
+#[test]
+fn missing_files_and_folders_exit_2() {
+    let f = Files::new();
+    let good = f.put("ps.dxbc", &sample("ps_color.dxbc"));
+    let junk = f.put("junk", b"junk");
+    let missing = f.path().join("missing.dxbc");
+    let missing = missing.to_str().unwrap();
+    let dir = f.path().to_str().unwrap();
+    for cmd in COMMANDS {
+        let args: Vec<&str> = cmd.iter().copied().chain([missing]).collect();
+        let (code, _, err) = run(&args);
+        assert_eq!(
+            (code, err),
+            (2, format!("error: {missing}: cannot read: No such file or directory (os error 2)\n")),
+            "{args:?}"
+        );
+        let args: Vec<&str> = cmd.iter().copied().chain([dir]).collect();
+        let (code, _, err) = run(&args);
+        assert_eq!((code, err), (2, format!("error: {dir}: cannot read: is a directory\n")), "{args:?}");
+    }
+    let (code, out, err) = run(&["info", &junk, missing, &good]);
+    assert_eq!(code, 2);
+    assert!(out.contains("format:    DXBC container"), "{out}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+/// A format recognised but not read yet says so, for every command, and exits 1 (as it will
+/// exit 0 or 1 once the format is read); it is not called invalid.
+#[test]
+fn a_recognised_unsupported_format_says_so() {
+    let f = Files::new();
+    let cases = [
+        (f.put("a.gsh", b"Gfx2\0\0\0\x20\0\0\0\x07"), "Wii U GX2 file (GFD)"),
+        (f.put("a.sharcfb", b"BAHS\0\0\0\0"), "Wii U AGL shader archive (SHARCFB)"),
+        (f.put("a.mbs", b"MBS1\0\0\0\0"), "ARM Mali offline shader binary (MBS)"),
+    ];
+    for (path, description) in &cases {
+        for cmd in COMMANDS {
+            if cmd.contains(&"--json") {
+                continue;
+            }
+            let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+            let (code, _, err) = run(&args);
+            let want = format!(
+                "error: {path}: unsupported {description} at offset 0x0: recognised, not supported yet\n"
+            );
+            assert_eq!((code, err), (1, want), "{args:?}");
+        }
+    }
+    // In JSON Lines, the same as an error record.
+    let (code, out, _) = run(&["info", "--json", &cases[0].0]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["kind"].as_str(), v["offset"].as_u64()), (Some("unsupported"), Some(0)));
+}
+
+/// `checksum` on a mismatching DXBC exits 1 with or without --verify; an unsigned one passes
+/// unless a signature is required.
+#[test]
+fn a_failing_check_exits_1() {
+    let f = Files::new();
+    let mut bad = sample("ps_color.dxbc");
+    bad[4] ^= 1;
+    let bad = f.put("bad.dxbc", &bad);
+    for args in [vec!["checksum", &bad], vec!["checksum", "--verify", &bad]] {
+        let (code, out, _) = run(&args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(out.starts_with("mismatch: stored e0f1305f"), "{out}");
+    }
+    // validate reports it as a finding.
+    let (code, _, err) = run(&["validate", &bad]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(&format!("error: {bad}: offset 0x4: checksum mismatch (stored e0f1305f")),
+        "{err}"
+    );
+    // The listing is fine (fxc's note about the checksum is part of it).
+    assert_eq!(run(&["disasm", &bad]).0, 0);
+}
+
+/// `scan` reads only what is a shader: a large file of something else is recognised from its
+/// first bytes and skipped; a broken shader file makes it exit 1; a format not supported yet is
+/// listed, not a failure.
+#[test]
+fn scan_reads_only_shaders_and_fails_on_broken_ones() {
+    let f = Files::new();
+    f.put("a.dxbc", &sample("ps_color.dxbc"));
+    f.put("b.gsh", b"Gfx2\0\0\0\x20");
+    // Bigger than the size limit given below: read whole, it would be refused.
+    f.put("c.bin", &vec![0u8; 1 << 20]);
+    let dir = f.path().to_str().unwrap();
+    let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains(&format!("{dir}/b.gsh\tgfd\trecognised, not supported yet\n")), "{out}");
+    assert!(out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); gfd: 1 (0 parsed)\n"), "{out}");
+    let mut cut = sample("vshader.shbin");
+    cut.truncate(0x90);
+    f.put("d.shbin", &cut);
+    let (code, out, _) = run(&["scan", dir]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!(
+            "{dir}/d.shbin\tshbin\ttruncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)\n"
+        )),
+        "{out}"
+    );
+    // A shader over the limit is an I/O error.
+    let (code, _, err) = run(&["--max-size", "100", "scan", dir]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("error: {dir}/a.dxbc: 208 bytes, over the --max-size limit of 100 bytes\n")),
+        "{err}"
+    );
+}
+
+/// The size limit: checked against a file's length before reading, and while reading a stream
+/// (an endless one stops at the limit).
+#[test]
+fn the_size_limit_holds_for_files_and_streams() {
+    let f = Files::new();
+    let path = f.put("ps.dxbc", &sample("ps_color.dxbc"));
+    let (code, _, err) = run(&["--max-size", "207", "info", &path]);
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {path}: 208 bytes, over the --max-size limit of 207 bytes\n"))
+    );
+    assert_eq!(run(&["--max-size", "208", "info", &path]).0, 0);
+    let (code, _, err) = run(&["info", "--max-size", "1x", &path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown unit `x` (use k, M or G)"), "{err}");
+    // An endless stream that starts like a DXBC container.
+    let mut child = bin()
+        .args(["--max-size", "1M", "info", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = [0u8; 1 << 16];
+        let _ = stdin.write_all(b"DXBC");
+        // Until the reader stops reading (a closed pipe), at most 64 MiB.
+        for _ in 0..1024 {
+            if stdin.write_all(&block).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let o = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap(), "the tool read on past its limit");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: <stdin>: more than the --max-size limit of 1 MiB; stopped reading\n"
+    );
+    // A stream that is no shader is refused from its first bytes.
+    #[cfg(unix)]
+    {
+        let (code, _, err) = run(&["info", "/dev/zero"]);
+        assert_eq!(
+            (code, err),
+            (
+                1,
+                r#"error: /dev/zero: invalid file at offset 0x0: not a shader binary this tool knows (first bytes "\x00\x00\x00\x00")"#
+                    .to_string()
+                    + "\n"
+            )
+        );
+    }
+}
+
+/// Standard input is read when named once, whichever command.
+#[test]
+fn stdin_is_read_once() {
+    for cmd in COMMANDS {
+        let mut child = bin()
+            .args(cmd.iter().copied().chain(["-"]))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&sample("ps_color.dxbc")).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!((o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()), (Some(0), ""), "{cmd:?}");
+    }
+}
+
+/// Part names match without regard to case; an unknown name is a usage error that lists the
+/// parts.
+#[test]
+fn extract_matches_part_names_in_any_case() {
+    let f = Files::new();
+    let path = f.put("vs.shbin", &sample("vshader.shbin"));
+    let out = f.path().join("code.bin");
+    for name in ["dvle0.code", "DVLE0.CODE", "Dvle0.Code"] {
+        let (code, _, err) = run(&["extract", &path, name, "-o", out.to_str().unwrap()]);
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert_eq!(std::fs::read(&out).unwrap(), sample("vshader.shbin")[0x34..0x54]);
+    }
+    let (code, _, err) = run(&["extract", &path, "nothing"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, format!("error: {path}: no part named \"nothing\" (parts: code, opdescs, dvle0.code)\n"));
+}
+
+/// Messages: an impossible DXBC chunk count is called that, with the room the file has.
+#[test]
+fn an_impossible_chunk_count_is_called_that() {
+    let f = Files::new();
+    let mut d = sample("ps_color.dxbc");
+    d[28..32].copy_from_slice(&65535u32.to_le_bytes());
+    let path = f.put("count.dxbc", &d);
+    let (code, _, err) = run(&["info", &path]);
+    assert_eq!(
+        (code, err),
+        (
+            1,
+            format!(
+                "error: {path}: invalid DXBC header at offset 0x1c: chunk count 65535 is impossible: \
+                 the 208-byte container has room for at most 44 chunks\n"
+            )
+        )
+    );
+    // A count the index has room for, but whose entries run into the first chunk (its tag is
+    // read as an offset).
+    let mut big = sample("ps_color.dxbc");
+    big[28..32].copy_from_slice(&4u32.to_le_bytes());
+    let path = f.put("count4.dxbc", &big);
+    let (code, _, err) = run(&["info", &path]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {path}: invalid DXBC header at offset 0x1c: chunk count 4 is impossible: entry 3 of the index \
+             (0x2c) lies in chunk 0 (ISGN) at 0x2c, and its value 0x4e475349 is past the end 0xd0\n"
+        )
+    );
+}
+
+/// `shaderscope completions SHELL` prints a script that names the subcommands.
+#[test]
+fn completions_are_printed_for_a_shell() {
+    let (code, out, _) = run(&["completions", "bash"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("shaderscope__subcmd__disasm") && out.contains("--max-size"),
+        "{}",
+        &out[..out.len().min(400)]
+    );
+    assert_eq!(run(&["completions", "nosuchshell"]).0, 2);
+}
+
+/// Output goes out as the batch goes, not at its end: the listings of the first files are on
+/// stdout while a later input is still to be read (here: the tool is still waiting for stdin).
+#[test]
+fn output_is_written_as_the_batch_goes() {
+    let dir = Files::new();
+    let first = dir.put("ps.dxbc", &sample("ps_color.dxbc"));
+    // A listing over the block size, so that it is written before the next input is read.
+    let many: Vec<String> = std::iter::repeat_n(first, 400).collect();
+    let mut child = bin()
+        .arg("disasm")
+        .args(&many)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut got = vec![0u8; 1 << 16];
+    let mut have = 0;
+    use std::io::Read;
+    while have < got.len() {
+        let n = stdout.read(&mut got[have..]).unwrap();
+        assert!(n > 0, "stdout closed early");
+        have += n;
+    }
+    // stdin is still open: everything read so far came before the last input.
+    child.stdin.take().unwrap().write_all(&sample("ps_color.dxbc")).unwrap();
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+}
