@@ -47,7 +47,7 @@ fn every_byte_once_with_a_range_and_as_json() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "{\"schema\":1,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":259,\
+        "{\"schema\":2,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":259,\
          \"errors\":[],\"rows\":[{\"kind\":\"section\",\"offset\":0,\"length\":12,\"depth\":0,\"title\":\"DVLB header\"},\
          {\"kind\":\"field\",\"offset\":0,\"length\":4,\"meaning\":\"magic \\\"DVLB\\\"\"}]}\n"
     );
@@ -112,13 +112,13 @@ fn a_dxbc_with_a_broken_chunk_still_lists_its_program() {
     );
     let (code, out, err) = run(&["info", "FILE"], &ps);
     assert_eq!(code, 1);
-    assert!(out.contains("program:   ps_4_0 (SHDR, 14 tokens)\n"), "{out}");
-    assert_eq!(err, format!("error: FILE: chunk 0 (ISGN) not read: {error}\n"));
+    assert!(out.contains("program:   ps_4_0 (pixel shader) in SHDR: 14 tokens at 0x98, 56 bytes\n"), "{out}");
+    assert_eq!(err, format!("error: FILE: {error}\n"));
     let (code, out, err) = run(&["dump", "FILE"], &ps);
     assert_eq!(code, 1);
     assert!(
         out.contains(&format!("  0x0034 | 01 00 00 00 08 00 00 00 | payload not read: {error}\n")),
         "{out}"
     );
-    assert_eq!(err, format!("error: FILE: chunk 0 (ISGN): {error}\n"));
+    assert_eq!(err, format!("error: FILE: {error}\n"));
 }

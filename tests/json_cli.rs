@@ -127,3 +127,45 @@ fn inputs_that_cannot_be_read_or_parsed_still_give_a_record() {
         assert_eq!(recs[3]["valid"], true);
     }
 }
+
+/// `dump --json` and bare-program `disasm --format … --json` records follow the same schema:
+/// intact files, a file cut short (rows up to the failure, the error listed, `valid: false`),
+/// and a bare SM4 program whose record names no container format.
+#[test]
+fn dump_and_bare_program_records_follow_the_schema() {
+    let v = validator();
+    for (file, format) in [("ps_color.dxbc", "dxbc"), ("vshader.shbin", "shbin"), ("vshader.csdr", "csdr")] {
+        let (code, recs) = records(&["dump", "--json", &sample(file)]);
+        assert_eq!(code, 0, "{file}");
+        assert_valid(&v, &recs);
+        let r = &recs[0];
+        assert_eq!(
+            (r["type"].as_str(), r["format"].as_str(), &r["valid"]),
+            (Some("dump"), Some(format), &Value::from(true))
+        );
+        // Every byte is in exactly one field, note-free row or unclaimed row, in order.
+        let mut next = 0;
+        for row in r["rows"].as_array().unwrap() {
+            if matches!(row["kind"].as_str(), Some("field" | "unclaimed")) {
+                assert_eq!(row["offset"].as_u64(), Some(next), "{file}: {row}");
+                next += row["length"].as_u64().unwrap();
+            }
+        }
+        assert_eq!(Some(next), r["size"].as_u64(), "{file}");
+    }
+    let data = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    let cut = std::env::temp_dir().join(format!("shaderscope-json-cut-{}.dxbc", std::process::id()));
+    std::fs::write(&cut, &data[..100]).unwrap();
+    let (code, recs) = records(&["dump", "--json", cut.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&cut);
+    assert_eq!(code, 1);
+    assert_valid(&v, &recs);
+    assert_eq!(recs[0]["valid"], Value::from(false));
+    assert!(!recs[0]["errors"].as_array().unwrap().is_empty());
+
+    let (code, recs) =
+        records(&["disasm", "--format", "sm4", "--json", "--start", "0x98", &sample("ps_color.dxbc")]);
+    assert_eq!(code, 0);
+    assert_valid(&v, &recs);
+    assert_eq!((recs[0]["format"].is_null(), recs[0]["programs"][0]["isa"].as_str()), (true, Some("sm4")));
+}

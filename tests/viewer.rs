@@ -217,7 +217,7 @@ fn view_writes_a_standalone_page_whose_lines_carry_their_bytes() {
         shaderscope::parse(&bytes).unwrap().annotate(&mut notes);
         assert_eq!(
             data["sections"].as_array().unwrap().len() + data["fields"].as_array().unwrap().len(),
-            notes.len()
+            notes.sections().count() + notes.fields().count()
         );
 
         // Every line that shows bytes stays in the file; each instruction covers its encoding

@@ -141,6 +141,12 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
     let e = match parse(data) {
         Ok(file) => {
             file.annotate(a);
+            // A damaged part the annotator did not report itself (every command reports it).
+            for e in file.damage() {
+                if !a.errors().any(|(offset, _)| offset == e.offset()) {
+                    a.error(e.offset(), &e);
+                }
+            }
             return Ok(file.format());
         }
         Err(e) => e,

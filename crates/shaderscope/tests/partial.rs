@@ -108,10 +108,10 @@ fn a_broken_rdef_leaves_the_program_listed() {
     let rdef_data = 44 + 8;
     bad[rdef_data + 8..rdef_data + 16].copy_from_slice(&[3, 0, 0, 0, 0, 0x10, 0, 0]);
     let d = Dxbc::parse(&bad).unwrap();
-    let error = "invalid RDEF binding table at offset 0x3c: 3 records of 32 bytes at offset 4096 do not fit in \
-                 the 68-byte chunk";
-    let damage: Vec<(u64, String)> = d.damage().into_iter().map(|f| (f.offset, f.message)).collect();
-    assert_eq!(damage, [(0x3c, format!("chunk 0 (RDEF) not read: {error}"))]);
+    let error = "invalid RDEF binding table at offset 0x3c: 3 records of 32 bytes from 0x1034 do not fit in \
+                 the chunk (it ends at 0x78)";
+    let damage: Vec<(u64, String)> = d.damage().into_iter().map(|e| (e.offset(), e.to_string())).collect();
+    assert_eq!(damage, [(0x3c, error.to_string())]);
     let (text, r) = listing(&d);
     assert_eq!(r, Err(error.to_string()));
     assert_eq!(
@@ -131,15 +131,18 @@ fn a_broken_rdef_leaves_the_program_listed() {
     // `info` still says what it read, the damage among it.
     let mut info = String::new();
     d.info_text(&mut info);
-    assert!(info.contains("program:   ps_4_0 (SHDR, 14 tokens)\n"), "{info}");
-    assert!(info.contains(&format!("  chunk 0: {error}\n")), "{info}");
+    assert!(
+        info.contains("program:   ps_4_0 (pixel shader) in SHDR: 14 tokens at 0xb0, 56 bytes\n"),
+        "{info}"
+    );
+    assert!(info.contains(&format!("error in chunk 0: {error}\n")), "{info}");
     // The dump shows the payload it could not read as one field, and says why.
     let (rows, errors) = dump(&bad);
     assert!(
         rows.contains(&format!("  0x0034 | 00 00 00 00 1c 00 00 00 | payload not read: {error}")),
         "{rows:#?}"
     );
-    assert_eq!(errors, [format!("0x3c: chunk 0 (RDEF): {error}")]);
+    assert_eq!(errors, [format!("0x3c: {error}")]);
 }
 
 #[test]
@@ -269,7 +272,7 @@ fn damaged_d3d9_and_shbin_files_are_dumped_up_to_the_failure() {
     let words = [0xfffe_0200u32, 0x0200_001f, 0x8000_0000, 0x900f_0000, 0x0200_0001, 0xc00f_0000];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let (rows, errors) = dump(&bytes);
-    assert_eq!(errors, ["0x10: truncated d3d9 instruction at offset 0x10 (need 12 bytes, have 8)"]);
+    assert_eq!(errors, ["0x10: truncated D3D9 instruction at offset 0x10 (need 12 bytes, have 8)"]);
     assert_eq!(
         rows,
         [
@@ -278,7 +281,7 @@ fn damaged_d3d9_and_shbin_files_are_dumped_up_to_the_failure() {
             "  0x0004 | 1f 00 00 02             | instruction 0x0200001f: dcl_position v0 (opcode 0x001f)",
             "  0x0008 | 00 00 00 80             | dcl usage 0x80000000: position, index 0, texture type 0",
             "  0x000c | 00 00 0f 90             | destination 0x900f0000: v0 (D3DSPR_INPUT)",
-            "  0x0010 | 01 00 00 02 00 00 0f c0 | tokens not read: truncated d3d9 instruction at offset 0x10 (need 12 bytes, have 8)",
+            "  0x0010 | 01 00 00 02 00 00 0f c0 | tokens not read: truncated D3D9 instruction at offset 0x10 (need 12 bytes, have 8)",
         ]
     );
     let vs = shaderscope::shbin::build::example_vertex_shader();

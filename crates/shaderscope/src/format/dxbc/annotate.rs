@@ -132,7 +132,7 @@ fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     let len = c.data.len() as u64;
     if let Some(e) = chunk_error(d, c) {
         a.field(base, len, format_args!("payload not read: {e}"));
-        a.error(e.offset(), format_args!("chunk {index} ({}): {e}", c.fourcc));
+        a.error(e.offset(), e);
         return;
     }
     if payload(d, c, a) {
