@@ -181,6 +181,8 @@ pub struct Line {
     more_marks: Vec<u32>,
     /// The absolute input offset the line shows.
     offset: Option<u64>,
+    /// Whether marks are recorded (not for a sink that ignores them: [`Line::for_sink`]).
+    keep_marks: bool,
 }
 
 impl Default for Line {
@@ -200,7 +202,15 @@ impl Line {
             n_marks: 0,
             more_marks: Vec::new(),
             offset: None,
+            keep_marks: true,
         }
+    }
+
+    /// An empty line for `sink`: it records marks only if the sink uses them
+    /// ([`Printer::uses_marks`]); a line for plain text records none, which saves a store per
+    /// token. Such a line flushed to a sink that does use marks gives it unstyled text.
+    pub fn for_sink<P: Printer + ?Sized>(sink: &P) -> Line {
+        Line { keep_marks: sink.uses_marks(), ..Line::new() }
     }
 
     /// Start a new line (dropping anything not flushed) that shows the input at `offset`.
@@ -386,7 +396,9 @@ impl Line {
 
     #[inline]
     fn mark(&mut self, m: Mark) {
-        self.push_mark(pack(self.len, m));
+        if self.keep_marks {
+            self.push_mark(pack(self.len, m));
+        }
     }
 
     #[inline]
@@ -414,6 +426,9 @@ impl Line {
     /// the cost of one.
     #[inline]
     pub fn mark_operand(&mut self, start: usize, token: std::ops::Range<usize>, style: Style) {
+        if !self.keep_marks {
+            return;
+        }
         let marks = [
             pack(start, Mark::StartOperand),
             pack(token.start, Mark::Style(style)),
@@ -437,6 +452,9 @@ impl Line {
     /// [`Line::reset`] at its ends. No mark may follow its start yet.
     #[inline]
     pub fn mark_token(&mut self, token: std::ops::Range<usize>, style: Style) {
+        if !self.keep_marks {
+            return;
+        }
         self.push_mark(pack(token.start, Mark::Style(style)));
         self.push_mark(pack(token.end, Mark::Reset));
     }
@@ -611,5 +629,30 @@ mod tests {
         l.flush(&mut a).unwrap();
         assert_eq!(a.out, "\x1b[2m// a\x1b[0m\n");
         assert!(l.is_empty());
+    }
+
+    #[test]
+    fn a_line_for_plain_text_records_no_marks_and_gives_the_same_text() {
+        let build = |l: &mut Line| {
+            l.start(Some(4));
+            l.style(Style::Mnemonic);
+            l.push_str("mov");
+            l.reset();
+            l.push_str(" ");
+            l.mark_operand(4, 4..6, Style::Register);
+            l.mark_token(0..3, Style::Comment);
+            l.push_str("r0\n");
+        };
+        let mut t = TextBuf::default();
+        let mut l = Line::for_sink(&t);
+        build(&mut l);
+        assert_eq!(l.marks().count(), 0);
+        l.flush(&mut t).unwrap();
+        assert_eq!(t.as_str(), "mov r0\n");
+        let a = Ansi::default();
+        let mut l = Line::for_sink(&a);
+        build(&mut l);
+        assert_eq!(l.marks().count(), 8);
+        assert!(!t.uses_marks() && a.uses_marks() && !(&mut &mut t).uses_marks());
     }
 }

@@ -115,6 +115,13 @@ pub trait Printer: fmt::Write {
         self.reset();
         Ok(())
     }
+    /// Whether [`Printer::write_line`] looks at a line's marks (styles, operand boundaries).
+    /// A sink that ignores them says so, and a [`Line`] built for it ([`Line::for_sink`])
+    /// then records none: every line still reaches the sink through `write_line`, only
+    /// without marks it would drop.
+    fn uses_marks(&self) -> bool {
+        true
+    }
     /// Write a whole [`Line`]: its text, with the hooks its marks give at their positions
     /// (styles, operand boundaries). Sinks that ignore styles and operands may copy the text
     /// at once.
@@ -143,6 +150,10 @@ pub trait Printer: fmt::Write {
 
 /// Plain text: styles and operands leave no trace, so a marked line is its text.
 impl Printer for TextBuf {
+    #[inline]
+    fn uses_marks(&self) -> bool {
+        false
+    }
     #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {
         // A line holds whole UTF-8 sequences only, as this buffer does.
@@ -175,6 +186,10 @@ impl<P: Printer + ?Sized> Printer for &mut P {
     #[inline]
     fn styled(&mut self, style: Style, text: &str) -> fmt::Result {
         (**self).styled(style, text)
+    }
+    #[inline]
+    fn uses_marks(&self) -> bool {
+        (**self).uses_marks()
     }
     #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {

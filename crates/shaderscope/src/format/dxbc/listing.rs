@@ -154,7 +154,7 @@ struct Comments<'o, P: ?Sized> {
 
 impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     fn new(out: &'o mut P) -> Self {
-        Comments { out, line: Line::new() }
+        Comments { line: Line::for_sink(&*out), out }
     }
 
     /// End the line being written; it shows the structure at `offset`.

@@ -45,7 +45,7 @@ pub fn write_listing<P: Printer + ?Sized>(
     if opts.header {
         write_header(program, out)?;
     }
-    let mut line = Line::new();
+    let mut line = Line::for_sink(out);
     line.start(Some(program.base));
     line.push_str(INDENT);
     line.style(Style::Directive);
@@ -332,7 +332,7 @@ pub(super) fn write_instruction<P: Printer + ?Sized>(
     version: Version,
     out: &mut P,
 ) -> fmt::Result {
-    let mut line = Line::new();
+    let mut line = Line::for_sink(out);
     instruction_text(ins, version, &mut line);
     line.flush(out)
 }

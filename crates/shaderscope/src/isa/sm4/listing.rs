@@ -239,7 +239,7 @@ struct Lister<'o, P: ?Sized> {
 impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     fn new(program: &Program<'_>, style: &ListingStyle, out: &'o mut P) -> Self {
         Lister {
-            line: Line::new(),
+            line: Line::for_sink(&*out),
             out,
             style: *style,
             sm51: program.is_sm51(),
