@@ -209,6 +209,12 @@ pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
         let at = 2 * v as usize + usize::from(v < 10);
         return out.write_str(PAIRS.get(at..2 * v as usize + 2).unwrap_or(""));
     }
+    write_large(out, v)
+}
+
+/// [`write_u64`] of 100 and more, apart so that the common case inlines.
+#[inline(never)]
+fn write_large<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     let (digits, n) = decimal(v);
     out.write_str(ascii(digits.get(..n).unwrap_or(&[])))
 }
