@@ -115,12 +115,13 @@ pub trait Printer: fmt::Write {
         self.reset();
         Ok(())
     }
-    /// Whether [`Printer::write_line`] looks at a line's marks (styles, operand boundaries).
-    /// A sink that ignores them says so, and a [`Line`] built for it ([`Line::for_sink`])
-    /// then records none: every line still reaches the sink through `write_line`, only
-    /// without marks it would drop.
-    fn uses_marks(&self) -> bool {
-        true
+    /// Whether the sink keeps nothing but the text: line offsets ([`Printer::start_line`]),
+    /// styles and operand boundaries leave no trace in it (plain text: [`TextBuf`]). A
+    /// [`Line`] built for such a sink ([`Line::for_sink`]) records no marks and hands it
+    /// several lines at a time ([`Line::end_line`]): every line still reaches the sink through
+    /// [`Printer::write_line`], without the hooks it would ignore.
+    fn text_only(&self) -> bool {
+        false
     }
     /// Write a whole [`Line`]: its text, with the hooks its marks give at their positions
     /// (styles, operand boundaries). Sinks that ignore styles and operands may copy the text
@@ -151,8 +152,8 @@ pub trait Printer: fmt::Write {
 /// Plain text: styles and operands leave no trace, so a marked line is its text.
 impl Printer for TextBuf {
     #[inline]
-    fn uses_marks(&self) -> bool {
-        false
+    fn text_only(&self) -> bool {
+        true
     }
     #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {
@@ -188,8 +189,8 @@ impl<P: Printer + ?Sized> Printer for &mut P {
         (**self).styled(style, text)
     }
     #[inline]
-    fn uses_marks(&self) -> bool {
-        (**self).uses_marks()
+    fn text_only(&self) -> bool {
+        (**self).text_only()
     }
     #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {

@@ -124,7 +124,7 @@ pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, o
     if d.program.is_none() {
         no_program(d, &mut c).map_err(sink_failed)?;
     }
-    footer(d, &mut c).map_err(sink_failed)
+    footer(d, &mut c).and_then(|()| c.finish()).map_err(sink_failed)
 }
 
 /// Everything before the program: the comment tables, as fxc `generation` prints them.
@@ -159,13 +159,17 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
 
     /// End the line being written; it shows the structure at `offset`.
     fn end(&mut self, offset: Option<u64>) -> fmt::Result {
-        let len = self.line.len();
-        if len > 0 {
-            self.line.mark_token(0..len, Style::Comment);
-        }
+        self.mark_text();
         self.line.push_str("\n");
         self.line.set_offset(offset);
-        self.line.flush(self.out)
+        self.line.end_line(self.out)
+    }
+
+    /// The text of the line being written is one [`Style::Comment`] token.
+    fn mark_text(&mut self) {
+        if !self.line.is_empty() {
+            self.line.mark_token(self.line.line_start()..self.line.len(), Style::Comment);
+        }
     }
 
     /// A whole line of text, showing the structure at `offset`.
@@ -182,13 +186,14 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
         Ok(())
     }
 
-    /// Write a started line that nothing ended, without a line break.
+    /// Hand everything written so far to the printer: the lines that wait for a text-only sink
+    /// ([`Line::end_line`]) and a started line that nothing ended, without a line break. Called
+    /// last, and before anything is written to the printer by other means.
     fn finish(&mut self) -> fmt::Result {
-        let len = self.line.len();
-        if len == 0 {
+        if self.line.len() == 0 {
             return Ok(());
         }
-        self.line.mark_token(0..len, Style::Comment);
+        self.mark_text();
         self.line.set_offset(None);
         self.line.flush(self.out)
     }
@@ -367,7 +372,8 @@ fn no_program<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt
 
 /// A root signature as the HLSL root-signature language spells it, one element a line.
 pub fn root_signature<P: Printer + ?Sized>(rs: &RootSignature, out: &mut P) -> Result<()> {
-    root_lines(rs, &mut Comments::new(out)).map_err(sink_failed)
+    let mut c = Comments::new(out);
+    root_lines(rs, &mut c).and_then(|()| c.finish()).map_err(sink_failed)
 }
 
 fn root_lines<P: Printer + ?Sized>(rs: &RootSignature, c: &mut Comments<'_, P>) -> fmt::Result {
@@ -919,6 +925,8 @@ fn level9<P: Printer + ?Sized>(d: &Dxbc<'_>, a: &Aon9<'_>, c: &mut Comments<'_, 
     c.line(None, "//")?;
     c.line(title, "// Level9 shader bytecode:")?;
     c.line(None, "//")?;
+    // The comment lines before the program's.
+    c.finish()?;
     super::program::level9(d, a, &mut *c.out);
     Ok(())
 }
