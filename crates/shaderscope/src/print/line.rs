@@ -158,6 +158,9 @@ pub struct Point {
 const TEXT_IN_PLACE: usize = 384;
 /// Marks a line holds in place; more move to the heap.
 const MARKS_IN_PLACE: usize = 64;
+/// A line for a text-only sink keeps the lines ended before it while they are shorter than
+/// this ([`Line::end_line`]): the sink gets them in one call.
+const BATCH: usize = 256;
 
 /// One line of a listing being built: its text, the marks of its tokens, and the input offset
 /// it shows.
@@ -165,6 +168,11 @@ const MARKS_IN_PLACE: usize = 64;
 /// The text and the marks are kept in arrays inside the line as long as they fit (nearly
 /// always), so that adding a piece is one comparison with a constant and one copy; a longer
 /// line moves to buffers on the heap.
+///
+/// A line built for a sink that keeps only the text ([`Line::for_sink`], [`Printer::text_only`])
+/// records no marks, and [`Line::end_line`] keeps the ended lines of such a sink until they
+/// fill a few hundred bytes: the sink gets them in one [`Printer::write_line`]. Whoever builds
+/// lines ends with [`Line::flush`], which writes what is left.
 #[derive(Debug, Clone)]
 pub struct Line {
     /// The text while it fits (`len` at most [`TEXT_IN_PLACE`]).
@@ -181,6 +189,11 @@ pub struct Line {
     more_marks: Vec<u32>,
     /// The absolute input offset the line shows.
     offset: Option<u64>,
+    /// Built for a sink that keeps only the text ([`Line::for_sink`]): no marks are recorded
+    /// and ended lines wait for the next ones.
+    text_only: bool,
+    /// Bytes of ended lines waiting at the start of the text (only with `text_only`).
+    done: usize,
 }
 
 impl Default for Line {
@@ -200,22 +213,41 @@ impl Line {
             n_marks: 0,
             more_marks: Vec::new(),
             offset: None,
+            text_only: false,
+            done: 0,
         }
     }
 
-    /// Start a new line (dropping anything not flushed) that shows the input at `offset`.
+    /// An empty line for `sink`. When the sink keeps only the text ([`Printer::text_only`]:
+    /// plain text), the line records no marks and ended lines wait for the next ones
+    /// ([`Line::end_line`]); such a line is for that sink only (another would get unstyled
+    /// text without line offsets).
+    pub fn for_sink<P: Printer + ?Sized>(sink: &P) -> Line {
+        Line { text_only: sink.text_only(), ..Line::new() }
+    }
+
+    /// Start a new line that shows the input at `offset`, dropping the text of the line being
+    /// built (not the ended lines that wait for the sink).
     #[inline]
     pub fn start(&mut self, offset: Option<u64>) {
         if self.len > TEXT_IN_PLACE || self.n_marks > MARKS_IN_PLACE {
-            self.long_text.clear();
-            self.more_marks.clear();
+            self.drop_long();
         }
-        self.len = 0;
+        self.len = self.done;
         self.n_marks = 0;
         self.offset = offset;
     }
 
-    /// The text so far.
+    /// Back to the ended lines, in place, from a line that had moved to the heap.
+    #[cold]
+    #[inline(never)]
+    fn drop_long(&mut self) {
+        self.back_to(Point { len: self.done, marks: 0 });
+        self.long_text.clear();
+        self.more_marks.clear();
+    }
+
+    /// The text so far (with the ended lines that wait for a text-only sink).
     pub fn as_str(&self) -> &str {
         // Only whole UTF-8 sequences are ever written.
         std::str::from_utf8(self.bytes()).unwrap_or("")
@@ -239,16 +271,24 @@ impl Line {
         marks.iter().map(|&m| ((m >> MARK_BITS) as usize, Mark::from_code(m & ((1 << MARK_BITS) - 1))))
     }
 
-    /// Bytes of text so far.
+    /// Bytes of text so far (positions in the text, as [`Line::mark_token`] takes them, count
+    /// from the start of the ended lines that wait for a text-only sink).
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
-    /// True when no text was written since [`Line::start`].
+    /// Where the line being built starts in the text: 0, but after the ended lines that wait
+    /// for a text-only sink.
+    #[inline]
+    pub fn line_start(&self) -> usize {
+        self.done
+    }
+
+    /// True when the line being built has no text yet.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == self.done
     }
 
     /// Where the writing of the line is: [`Line::back_to`] goes back there.
@@ -386,7 +426,9 @@ impl Line {
 
     #[inline]
     fn mark(&mut self, m: Mark) {
-        self.push_mark(pack(self.len, m));
+        if !self.text_only {
+            self.push_mark(pack(self.len, m));
+        }
     }
 
     #[inline]
@@ -414,6 +456,9 @@ impl Line {
     /// the cost of one.
     #[inline]
     pub fn mark_operand(&mut self, start: usize, token: std::ops::Range<usize>, style: Style) {
+        if self.text_only {
+            return;
+        }
         let marks = [
             pack(start, Mark::StartOperand),
             pack(token.start, Mark::Style(style)),
@@ -437,6 +482,9 @@ impl Line {
     /// [`Line::reset`] at its ends. No mark may follow its start yet.
     #[inline]
     pub fn mark_token(&mut self, token: std::ops::Range<usize>, style: Style) {
+        if self.text_only {
+            return;
+        }
         self.push_mark(pack(token.start, Mark::Style(style)));
         self.push_mark(pack(token.end, Mark::Reset));
     }
@@ -471,12 +519,27 @@ impl Line {
     }
 
     /// Write the line to `out` ([`Printer::start_line`] with its offset, then
-    /// [`Printer::write_line`]) and start an empty one.
+    /// [`Printer::write_line`]), with the ended lines that wait for a text-only sink, and start
+    /// an empty one.
     pub fn flush<P: Printer + ?Sized>(&mut self, out: &mut P) -> fmt::Result {
         out.start_line(self.offset);
         let r = out.write_line(self);
+        self.done = 0;
         self.start(None);
         r
+    }
+
+    /// The line is complete: it goes to `out` now ([`Line::flush`]), or, built for a sink that
+    /// keeps only the text ([`Line::for_sink`]), with the lines after it once they fill a
+    /// few hundred bytes. What follows is a new line (as after [`Line::start`] with no offset).
+    #[inline]
+    pub fn end_line<P: Printer + ?Sized>(&mut self, out: &mut P) -> fmt::Result {
+        if self.text_only && self.len < BATCH {
+            // No marks to drop, no offset the sink would look at.
+            self.done = self.len;
+            return Ok(());
+        }
+        self.flush(out)
     }
 }
 
@@ -611,5 +674,66 @@ mod tests {
         l.flush(&mut a).unwrap();
         assert_eq!(a.out, "\x1b[2m// a\x1b[0m\n");
         assert!(l.is_empty());
+    }
+
+    #[test]
+    fn a_line_for_plain_text_records_no_marks_and_hands_over_several_lines_at_once() {
+        let build = |l: &mut Line, n: usize| {
+            l.start(Some(4 * n as u64));
+            l.style(Style::Mnemonic);
+            l.push_str("mov");
+            l.reset();
+            l.push_str(" ");
+            let at = l.len();
+            l.push_str("r");
+            l.push_u64(n as u64);
+            l.mark_operand(at, at..l.len(), Style::Register);
+            l.push_str("\n");
+        };
+        /// A plain-text sink that counts the calls it gets.
+        #[derive(Default)]
+        struct Calls(TextBuf, usize);
+        impl fmt::Write for Calls {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0.write_str(s)
+            }
+        }
+        impl Printer for Calls {
+            fn text_only(&self) -> bool {
+                true
+            }
+            fn write_line(&mut self, line: &Line) -> fmt::Result {
+                self.1 += 1;
+                self.0.write_line(line)
+            }
+        }
+        let mut t = Calls::default();
+        let mut l = Line::for_sink(&t);
+        let mut want = String::new();
+        for n in 0..100 {
+            build(&mut l, n);
+            assert_eq!(l.marks().count(), 0);
+            l.end_line(&mut t).unwrap();
+            want += &format!("mov r{n}\n");
+        }
+        // A line begun and dropped leaves the ended ones.
+        l.start(None);
+        l.push_str("gone");
+        l.start(None);
+        l.push_str(&"x".repeat(500));
+        l.start(None);
+        assert!(l.is_empty() && l.line_start() > 0);
+        l.flush(&mut t).unwrap();
+        assert_eq!(t.0.as_str(), want);
+        assert!(t.1 < 10, "{} calls", t.1);
+        // Any other sink gets each line with its marks when it ends.
+        let mut a = Ansi::default();
+        let mut l = Line::for_sink(&a);
+        build(&mut l, 1);
+        assert_eq!(l.marks().count(), 6);
+        l.end_line(&mut a).unwrap();
+        assert_eq!(a.out, "\x1b[1;34mmov\x1b[0m \x1b[32mr1\x1b[0m\n");
+        assert!(l.is_empty() && l.line_start() == 0);
+        assert!(TextBuf::default().text_only() && !a.text_only() && (&mut &mut t).text_only());
     }
 }

@@ -118,6 +118,14 @@ pub trait Printer: fmt::Write {
         self.reset();
         Ok(())
     }
+    /// Whether the sink keeps nothing but the text: line offsets ([`Printer::start_line`]),
+    /// styles and operand boundaries leave no trace in it (plain text: [`TextBuf`]). A
+    /// [`Line`] built for such a sink ([`Line::for_sink`]) records no marks and hands it
+    /// several lines at a time ([`Line::end_line`]): every line still reaches the sink through
+    /// [`Printer::write_line`], without the hooks it would ignore.
+    fn text_only(&self) -> bool {
+        false
+    }
     /// Write a whole [`Line`]: its text, with the hooks its marks give at their positions
     /// (styles, operand boundaries). Sinks that ignore styles and operands may copy the text
     /// at once.
@@ -146,6 +154,10 @@ pub trait Printer: fmt::Write {
 
 /// Plain text: styles and operands leave no trace, so a marked line is its text.
 impl Printer for TextBuf {
+    #[inline]
+    fn text_only(&self) -> bool {
+        true
+    }
     #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {
         // A line holds whole UTF-8 sequences only, as this buffer does.
@@ -180,6 +192,10 @@ impl<P: Printer + ?Sized> Printer for &mut P {
         (**self).styled(style, text)
     }
     #[inline]
+    fn text_only(&self) -> bool {
+        (**self).text_only()
+    }
+    #[inline]
     fn write_line(&mut self, line: &Line) -> fmt::Result {
         (**self).write_line(line)
     }
@@ -197,6 +213,12 @@ pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
         let at = 2 * v as usize + usize::from(v < 10);
         return out.write_str(PAIRS.get(at..2 * v as usize + 2).unwrap_or(""));
     }
+    write_large(out, v)
+}
+
+/// [`write_u64`] of 100 and more, apart so that the common case inlines.
+#[inline(never)]
+fn write_large<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {
     let (digits, n) = decimal(v);
     out.write_str(ascii(digits.get(..n).unwrap_or(&[])))
 }

@@ -217,7 +217,7 @@ pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, o
     if d.program.is_none() {
         no_program(d, &mut c).map_err(sink_failed)?;
     }
-    footer(d, &mut c).map_err(sink_failed)?;
+    footer(d, &mut c).and_then(|()| c.finish()).map_err(sink_failed)?;
     match d.chunk_errors.first() {
         Some((_, e)) => Err(e.clone()),
         None => Ok(()),
@@ -269,18 +269,22 @@ struct Comments<'o, P: ?Sized> {
 
 impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     fn new(out: &'o mut P) -> Self {
-        Comments { out, line: Line::new() }
+        Comments { line: Line::for_sink(&*out), out }
     }
 
     /// End the line being written; it shows the structure at `offset`.
     fn end(&mut self, offset: Option<u64>) -> fmt::Result {
-        let len = self.line.len();
-        if len > 0 {
-            self.line.mark_token(0..len, Style::Comment);
-        }
+        self.mark_text();
         self.line.push_str("\n");
         self.line.set_offset(offset);
-        self.line.flush(self.out)
+        self.line.end_line(self.out)
+    }
+
+    /// The text of the line being written is one [`Style::Comment`] token.
+    fn mark_text(&mut self) {
+        if !self.line.is_empty() {
+            self.line.mark_token(self.line.line_start()..self.line.len(), Style::Comment);
+        }
     }
 
     /// A whole line of text, showing the structure at `offset`.
@@ -297,13 +301,14 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
         Ok(())
     }
 
-    /// Write a started line that nothing ended, without a line break.
+    /// Hand everything written so far to the printer: the lines that wait for a text-only sink
+    /// ([`Line::end_line`]) and a started line that nothing ended, without a line break. Called
+    /// last, and before anything is written to the printer by other means.
     fn finish(&mut self) -> fmt::Result {
-        let len = self.line.len();
-        if len == 0 {
+        if self.line.len() == 0 {
             return Ok(());
         }
-        self.line.mark_token(0..len, Style::Comment);
+        self.mark_text();
         self.line.set_offset(None);
         self.line.flush(self.out)
     }
@@ -484,7 +489,8 @@ fn no_program<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt
 
 /// A root signature as the HLSL root-signature language spells it, one element a line.
 pub fn root_signature<P: Printer + ?Sized>(rs: &RootSignature, out: &mut P) -> Result<()> {
-    root_lines(rs, &mut Comments::new(out)).map_err(sink_failed)
+    let mut c = Comments::new(out);
+    root_lines(rs, &mut c).and_then(|()| c.finish()).map_err(sink_failed)
 }
 
 fn root_lines<P: Printer + ?Sized>(rs: &RootSignature, c: &mut Comments<'_, P>) -> fmt::Result {
@@ -1041,6 +1047,8 @@ fn level9<P: Printer + ?Sized>(
     c.line(None, "//")?;
     c.line(title, "// Level9 shader bytecode:")?;
     c.line(None, "//")?;
+    // The comment lines before the program's.
+    c.finish()?;
     super::program::level9(d, a, &l9, &mut *c.out);
     Ok(())
 }

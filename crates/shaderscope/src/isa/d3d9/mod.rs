@@ -346,8 +346,8 @@ impl<'a> Program<'a> {
         let version = Version::from_token(version_token).ok_or_else(|| {
             Error::invalid(base, "D3D9 version token", format!("0x{version_token:08x} is not vs/ps 1.x–3.0"))
         })?;
-        // Instructions take three to four tokens on average: room for that many items.
-        let mut items = Vec::with_capacity(data.len() / 16);
+        // Most instructions take three or four tokens: room for an item every three.
+        let mut items = Vec::with_capacity(data.len() / 12);
         let read = (|| {
             while !r.is_empty() {
                 let offset = r.original_position();
@@ -363,7 +363,18 @@ impl<'a> Program<'a> {
                     items.push(Item::Comment { offset, token, data });
                     continue;
                 }
-                items.push(Item::Instruction(decode_instruction(&mut r, token, version)?));
+                // Decoded where it is kept: an instruction, with its operands inline, is large.
+                let info = opcode::lookup(D3DSI_OPCODE.get(token) as u16);
+                items.push(Item::Instruction(Instruction {
+                    offset,
+                    token,
+                    info,
+                    operands: Operands::new(),
+                    malformed: None,
+                }));
+                if let Some(Item::Instruction(ins)) = items.last_mut() {
+                    decode_instruction(&mut r, ins, version)?;
+                }
             }
             Ok(())
         })();
@@ -451,30 +462,28 @@ impl<'a> Program<'a> {
     }
 }
 
-/// Decode the instruction whose token (`token`, already read) is at the reader's position, and
-/// move past it.
-fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Result<Instruction> {
-    let offset = r.original_position();
-    let code = D3DSI_OPCODE.get(token) as u16;
-    let info = opcode::lookup(code);
-    let mut ins = Instruction { offset, token, info, operands: Operands::new(), malformed: None };
+/// Decode the operands of `ins` (its offset, token and table row set, no operands yet), whose
+/// token is at the reader's position, and move past it.
+fn decode_instruction(r: &mut Reader<'_>, ins: &mut Instruction, version: Version) -> Result<()> {
+    let offset = ins.offset;
+    let code = ins.code();
+    let info = ins.info;
     if version.has_lengths() {
-        let len = D3DSI_INSTLENGTH.get(token) as usize;
+        let len = D3DSI_INSTLENGTH.get(ins.token) as usize;
         let body = body(r, len)?;
         match info {
             None => {
                 ins.operands = raw(body);
                 ins.malformed = Some(format!("unknown opcode 0x{code:04x}"));
             }
-            Some(info) => match layout(info, &ins, body.clone(), version, true) {
-                Ok(ops) => ins.operands = ops,
-                Err(why) => {
+            Some(info) => {
+                if let Err(why) = layout(info, ins, body.clone(), version, true) {
                     ins.operands = raw(body);
                     ins.malformed = Some(why);
                 }
-            },
+            }
         }
-        return Ok(ins);
+        return Ok(());
     }
     // Shader model 1: no length field; the table's operand counts say how many tokens follow.
     let info = info.ok_or_else(|| {
@@ -495,9 +504,7 @@ fn decode_instruction(r: &mut Reader<'_>, token: u32, version: Version) -> Resul
         }
     };
     let body = body(r, count)?;
-    ins.operands = layout(info, &ins, body, version, false)
-        .map_err(|why| Error::invalid(offset, "D3D9 instruction", why))?;
-    Ok(ins)
+    layout(info, ins, body, version, false).map_err(|why| Error::invalid(offset, "D3D9 instruction", why))
 }
 
 /// The `len` tokens after the instruction token at the reader's position, as a reader of their
@@ -522,16 +529,18 @@ fn next(body: &mut Reader<'_>) -> Option<u32> {
     if body.is_empty() { None } else { body.u32("D3D9 token").ok() }
 }
 
-/// Split an instruction body into operands following the opcode's form. `rel_tokens`: a
-/// parameter with bit 13 set is followed by its address token (shader model 2 and later).
+/// Split an instruction body into the operands of `ins` (which has none yet) following the
+/// opcode's form. `rel_tokens`: a parameter with bit 13 set is followed by its address token
+/// (shader model 2 and later).
 fn layout(
     info: &OpInfo,
-    ins: &Instruction,
+    ins: &mut Instruction,
     mut body: Reader<'_>,
     version: Version,
     rel_tokens: bool,
-) -> std::result::Result<Operands, String> {
-    let mut ops = Operands::new();
+) -> std::result::Result<(), String> {
+    let predicated = ins.is_predicated();
+    let ops = &mut ins.operands;
     let param = |body: &mut Reader<'_>| -> std::result::Result<Param, String> {
         let offset = body.original_position();
         let token = next(body).ok_or("too few parameter tokens")?;
@@ -557,7 +566,7 @@ fn layout(
             if info.dst > 0 {
                 ops.push(Operand::Dst(param(&mut body)?));
             }
-            if ins.is_predicated() {
+            if predicated {
                 ops.push(Operand::Pred(param(&mut body)?));
             }
             let mut have = 0usize;
@@ -574,7 +583,7 @@ fn layout(
     if !body.is_empty() {
         return Err(format!("{} tokens left after the operands", body.remaining() / 4));
     }
-    Ok(ops)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use super::operand::{self, Param, RegisterType};
 use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version};
 use crate::isa::{Capture, InstructionRecord};
 use crate::model::DisasmOptions;
-use crate::print::{Line, Printer, Style, write_hex, write_u64};
-use std::fmt;
+use crate::print::{Line, Printer, Style, write_hex};
+use std::fmt::{self, Write};
 
 /// What [`write_listing`] prints besides the program, and fxc's switches that change it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -75,14 +75,14 @@ pub fn write_listing<P: Printer + ?Sized>(
     if opts.header {
         write_header(program, out)?;
     }
-    let mut line = Line::new();
+    let mut line = Line::for_sink(out);
     line.start(Some(program.base));
     line.push_str(INDENT);
     line.style(Style::Directive);
     write_version(program.version, &mut line);
     line.reset();
     line.push_str("\n");
-    line.flush(out)?;
+    line.end_line(out)?;
 
     let debug = program.debug_info().and_then(Result::ok).map(DebugLines::new);
     let mut level = 0usize;
@@ -92,7 +92,7 @@ pub fn write_listing<P: Printer + ?Sized>(
     for ins in program.instructions() {
         let record = debug.as_ref().and_then(|d| Some((d, d.record(ins.offset - program.base)?)));
         if let Some((d, r)) = record {
-            d.write_line_directive(r, &mut previous, out)?;
+            d.write_line_directive(r, &mut previous, &mut line, out)?;
         }
         let opcode = ins.opcode();
         if closes_block(opcode) {
@@ -132,15 +132,15 @@ pub fn write_listing<P: Printer + ?Sized>(
             line.reset();
         }
         line.push_str("\n");
-        line.flush(out)?;
+        line.end_line(out)?;
         if opens_block(opcode) {
             level += 1;
         }
     }
-    if opts.instruction_only {
-        return Ok(());
+    if !opts.instruction_only {
+        write_slots(program.slots(), &mut line, out)?;
     }
-    write_slots(program.slots(), out)
+    line.flush(out)
 }
 
 /// The profile name fxc prints ([`Version::name`]) into a line.
@@ -177,18 +177,20 @@ pub fn records(program: &Program<'_>) -> Vec<InstructionRecord> {
 }
 
 /// The statistics line that ends the program, after an empty line.
-fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, out: &mut P) -> fmt::Result {
-    out.start_line(None);
-    out.write_str("\n")?;
-    out.start_line(None);
-    out.style(Style::Comment);
+fn write_slots<P: Printer + ?Sized>(slots: SlotCounts, line: &mut Line, out: &mut P) -> fmt::Result {
+    line.start(None);
+    line.push_str("\n");
+    line.end_line(out)?;
+    line.start(None);
+    line.style(Style::Comment);
     let plural = if slots.total == 1 { "" } else { "s" };
-    write!(out, "// approximately {} instruction slot{plural} used", slots.total)?;
+    write!(line, "// approximately {} instruction slot{plural} used", slots.total)?;
     if slots.texture > 0 {
-        write!(out, " ({} texture, {} arithmetic)", slots.texture, slots.arithmetic())?;
+        write!(line, " ({} texture, {} arithmetic)", slots.texture, slots.arithmetic())?;
     }
-    out.reset();
-    out.write_str("\n")
+    line.reset();
+    line.push_str("\n");
+    line.end_line(out)
 }
 
 /// Whether an instruction of this opcode indents the lines after it.
@@ -294,10 +296,12 @@ impl<'a> DebugLines<'a> {
     /// `#line 83 "Lighting.fxh"` after an empty line, before an instruction with debug
     /// record `record`, when fxc writes one: the line, and the file's name when the file
     /// changes; `previous` is the (file, line) of the last instruction that had a position.
+    /// Built in `line`, which the instruction's line starts again.
     fn write_line_directive<P: Printer + ?Sized>(
         &self,
-        (_, line, file): Record,
+        (_, number, file): Record,
         previous: &mut Option<(u16, u16)>,
+        line: &mut Line,
         out: &mut P,
     ) -> fmt::Result {
         if file == 0xffff {
@@ -306,23 +310,27 @@ impl<'a> DebugLines<'a> {
         // fxc starts a new `#line` when the file changes or the line moves by 3 or more
         // from the previous instruction's (checked on every /Zi listing of the corpus).
         let new_file = previous.is_none_or(|(f, _)| f != file);
-        let jump = previous.is_some_and(|(_, l)| l.abs_diff(line) >= 3);
-        *previous = Some((file, line));
+        let jump = previous.is_some_and(|(_, l)| l.abs_diff(number) >= 3);
+        *previous = Some((file, number));
         if !new_file && !jump {
             return Ok(());
         }
-        out.start_line(None);
-        out.write_str("\n")?;
-        out.start_line(None);
-        out.style(Style::Directive);
-        out.write_str("#line ")?;
-        write_u64(out, u64::from(line))?;
+        line.start(None);
+        line.push_str("\n");
+        line.end_line(out)?;
+        line.start(None);
+        line.style(Style::Directive);
+        line.push_str("#line ");
+        line.push_u64(u64::from(number));
         if new_file {
             let name = self.info.files.get(usize::from(file)).map(|f| f.text()).unwrap_or_default();
-            write!(out, " \"{name}\"")?;
+            line.push_str(" \"");
+            line.push_str(&name);
+            line.push_str("\"");
         }
-        out.reset();
-        out.write_str("\n")
+        line.reset();
+        line.push_str("\n");
+        line.end_line(out)
     }
 
     /// `  // ::color<0,1,2,3>, pin<0>`: the variables the instruction with debug record
@@ -376,7 +384,7 @@ pub(super) fn write_instruction<P: Printer + ?Sized>(
     version: Version,
     out: &mut P,
 ) -> fmt::Result {
-    let mut line = Line::new();
+    let mut line = Line::for_sink(out);
     instruction_text(ins, version, false, &mut line);
     line.flush(out)
 }

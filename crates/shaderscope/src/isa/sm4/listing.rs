@@ -240,24 +240,11 @@ fn write_program<P: Printer + ?Sized>(
 ) -> Result<ListingReport> {
     let mut l = Lister::new(program, style, out);
     l.specialised = specialised;
-    l.version_line(program);
-    let mut report = ListingReport::default();
-    let mut instructions = program.instructions();
-    loop {
-        if let Some(used) = l.plain_line(instructions.rest(), instructions.offset()) {
-            instructions.step_over(used);
-            report.instructions += 1;
-            l.check()?;
-            continue;
-        }
-        let Some(inst) = instructions.next() else { break };
-        let inst = inst?;
-        report.instructions += 1;
-        if inst.info.is_none() {
-            report.unknown_opcodes.push((inst.offset, inst.opcode));
-        }
-        l.line(&inst)?;
-    }
+    let listed = l.program(program);
+    // Lines that wait for a text-only sink go to it, after an error too.
+    l.flush();
+    let report = listed?;
+    l.check()?;
     Ok(report)
 }
 
@@ -333,7 +320,7 @@ struct Lister<'o, P: ?Sized> {
 impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     fn new(program: &Program<'_>, style: &ListingStyle, out: &'o mut P) -> Self {
         Lister {
-            line: Line::new(),
+            line: Line::for_sink(&*out),
             out,
             style: *style,
             sm51: program.is_sm51(),
@@ -343,6 +330,29 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             refused: false,
             specialised: true,
         }
+    }
+
+    /// The version line and every instruction's line.
+    fn program(&mut self, program: &Program<'_>) -> Result<ListingReport> {
+        self.version_line(program);
+        let mut report = ListingReport::default();
+        let mut instructions = program.instructions();
+        loop {
+            if let Some(used) = self.plain_line(instructions.rest(), instructions.offset()) {
+                instructions.step_over(used);
+                report.instructions += 1;
+                self.check()?;
+                continue;
+            }
+            let Some(inst) = instructions.next() else { break };
+            let inst = inst?;
+            report.instructions += 1;
+            if inst.info.is_none() {
+                report.unknown_opcodes.push((inst.offset, inst.opcode));
+            }
+            self.line(&inst)?;
+        }
+        Ok(report)
     }
 
     /// The error for a sink that refused text, if it did.
@@ -381,17 +391,26 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.line.end_operand();
     }
 
-    /// Hand the line built so far to the sink.
-    fn flush(&mut self) {
-        if !self.line.is_empty() && self.line.flush(self.out).is_err() {
+    /// The line built so far is complete: it goes to the sink ([`Line::end_line`]).
+    #[inline]
+    fn end_line(&mut self) {
+        if !self.line.is_empty() && self.line.end_line(self.out).is_err() {
             self.refused = true;
         }
     }
 
-    /// A new line, showing the input at `offset`, begins (the one before goes to the sink).
+    /// Hand everything built so far to the sink: the line being built and the lines that
+    /// wait for a text-only sink.
+    fn flush(&mut self) {
+        if self.line.len() > 0 && self.line.flush(self.out).is_err() {
+            self.refused = true;
+        }
+    }
+
+    /// A new line, showing the input at `offset`, begins (the one before is complete).
     #[inline]
     fn start_line(&mut self, offset: Option<u64>) {
-        self.flush();
+        self.end_line();
         self.line.start(offset);
     }
 
@@ -467,7 +486,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.number(u64::from(program.minor));
         self.end();
         self.text("\n");
-        self.flush();
+        self.end_line();
     }
 
     /// One instruction's line (or lines, for an immediate constant buffer); nothing for a
@@ -486,7 +505,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 self.raw(inst.tokens);
             }
             self.text("\n");
-            self.flush();
+            self.end_line();
             return self.check();
         };
         if !prints_line(inst) {
@@ -527,7 +546,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.raw(inst.tokens);
         }
         self.text("\n");
-        self.flush();
+        self.end_line();
         if info.has(flag::OPEN) || info.has(flag::ELSE) {
             self.indent += 1;
         }
@@ -626,7 +645,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.raw(t.get(..len).unwrap_or(&[]));
         }
         self.text("\n");
-        self.flush();
+        self.end_line();
         if info.has(flag::OPEN) || info.has(flag::ELSE) {
             self.indent += 1;
         }
