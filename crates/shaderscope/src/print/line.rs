@@ -285,6 +285,13 @@ impl Line {
         self.done
     }
 
+    /// True when there is any text: the line being built or ended lines that wait for a
+    /// text-only sink (what [`Line::flush`] would write).
+    #[inline]
+    pub fn has_text(&self) -> bool {
+        self.len > 0
+    }
+
     /// True when the line being built has no text yet.
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -734,6 +741,6 @@ mod tests {
         l.end_line(&mut a).unwrap();
         assert_eq!(a.out, "\x1b[1;34mmov\x1b[0m \x1b[32mr1\x1b[0m\n");
         assert!(l.is_empty() && l.line_start() == 0);
-        assert!(TextBuf::default().text_only() && !a.text_only() && (&mut &mut t).text_only());
+        assert!(TextBuf::default().text_only() && !a.text_only() && (&&mut t).text_only());
     }
 }

@@ -305,7 +305,7 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     /// ([`Line::end_line`]) and a started line that nothing ended, without a line break. Called
     /// last, and before anything is written to the printer by other means.
     fn finish(&mut self) -> fmt::Result {
-        if self.line.len() == 0 {
+        if !self.line.has_text() {
             return Ok(());
         }
         self.mark_text();

@@ -373,7 +373,11 @@ impl<'a> Program<'a> {
                     malformed: None,
                 }));
                 if let Some(Item::Instruction(ins)) = items.last_mut() {
-                    decode_instruction(&mut r, ins, version)?;
+                    if let Err(e) = decode_instruction(&mut r, ins, version) {
+                        // A partial reading keeps only whole instructions.
+                        items.pop();
+                        return Err(e);
+                    }
                 }
             }
             Ok(())

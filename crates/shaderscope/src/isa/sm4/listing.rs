@@ -402,7 +402,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// Hand everything built so far to the sink: the line being built and the lines that
     /// wait for a text-only sink.
     fn flush(&mut self) {
-        if self.line.len() > 0 && self.line.flush(self.out).is_err() {
+        if self.line.has_text() && self.line.flush(self.out).is_err() {
             self.refused = true;
         }
     }
