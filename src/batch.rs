@@ -138,11 +138,13 @@ fn refused(path: &str, r: Refusal, settings: Settings, out: &mut Output) {
     }
 }
 
-/// One whole input (a file or `-`) within the size limit, whatever its bytes are, for the
-/// commands that take one file ([`input::read_raw`]).
-pub fn read_input(path: &str) -> Result<Vec<u8>, Refusal> {
+/// One whole input (a file or `-`) within the size limit, for the commands that take one
+/// file: with `recognise`, refused at once when its first bytes are no format this build reads
+/// ([`input::read`]); without, whatever its bytes are ([`input::read_raw`]).
+pub fn read_input(path: &str, recognise: bool) -> Result<Vec<u8>, Refusal> {
     let mut buf = Vec::new();
-    input::read_raw(path, &mut buf).map(|()| buf)
+    if recognise { input::read(path, &mut buf).map(|_| ()) } else { input::read_raw(path, &mut buf) }
+        .map(|()| buf)
 }
 
 /// Standard input can be read once: `-` named twice is a usage error.

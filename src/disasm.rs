@@ -1,6 +1,6 @@
 //! `shaderscope disasm`: the listing.
 
-use crate::batch::{self, ColorChoice, Outcome, Settings};
+use crate::batch::{self, ColorChoice, Outcome, Output, Settings};
 use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Generation;
 use shaderscope::json::{ErrorInfo, Record, RecordType};
@@ -176,79 +176,93 @@ pub fn run(o: Opts) -> u8 {
     opts.dxbc.hex_literals = o.hex_literals;
     opts.dxbc.no_header = o.no_header;
     opts.dxbc.instruction_only = o.instruction_only;
-    if let Some(isa) = o.format {
-        return run_bare(&o, isa.into(), &opts);
-    }
-    let color = o.color.enabled();
-    let many = o.files.len() > 1;
     let json = o.json.then_some(RecordType::Disasm);
     if let Some(t) = json {
         batch::json_records(t);
     }
+    if let Some(isa) = o.format {
+        return run_bare(&o, isa.into(), &opts);
+    }
     // The DXBC checksums of a group of files are hashed side by side (several times faster
     // than one after the other); each listing then gets its file's.
     let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
-    // An HTML page starts before the first file's listing and ends after the last.
-    if o.html {
-        let title =
-            if many { "shaderscope disasm" } else { o.files.first().map_or("", |f| batch::display_name(f)) };
-        let status = batch::write_stdout(page::listing_head(title).as_bytes());
-        if status != batch::OK {
-            return status;
-        }
-    }
     let settings = Settings { json: o.json, ..Settings::default() };
-    let status = batch::run_grouped(&o.files, settings, prepare, |path, data, checksum, out| {
-        let mut opts = opts.clone();
-        opts.dxbc.checksum = checksum.copied().flatten();
-        let opts = &opts;
-        let file = match shaderscope::parse(data) {
-            Ok(f) => f,
-            Err(e) => return out.push(batch::failure(path, data, &e, json)),
-        };
-        if let Err(usage) = applies(&o, &file).and_then(|()| switches_apply(&o, file.format())) {
-            return out.fail(path, usage, batch::IO);
-        }
-        if o.json {
-            let mut r = file.disasm_record(path, opts);
-            r.valid = r.valid && file.damage().is_empty();
-            let status = if r.valid { batch::OK } else { batch::INVALID };
-            out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
-            return batch::damage(path, &file, None, out);
-        }
-        let result = if o.html {
-            let mut p = Html::default();
-            let r = file.disasm(opts, &mut p);
-            let mut section = String::new();
-            page::listing_file(&mut section, path, p);
-            out.stdout.push_str(&section);
-            r
-        } else {
-            if many {
-                out.stdout.push_str("// ");
-                out.stdout.push_str(path);
-                out.stdout.push('\n');
+    in_page(&o, || {
+        batch::run_grouped(&o.files, settings, prepare, |path, data, checksum, out| {
+            let mut opts = opts.clone();
+            opts.dxbc.checksum = checksum.copied().flatten();
+            let opts = &opts;
+            let file = match shaderscope::parse(data) {
+                Ok(f) => f,
+                Err(e) => return out.push(batch::failure(path, data, &e, json)),
+            };
+            if let Err(usage) = applies(&o, &file).and_then(|()| switches_apply(&o, file.format())) {
+                return out.fail(path, usage, batch::IO);
             }
-            if color {
-                let mut p = Ansi::default();
-                let r = file.disasm(opts, &mut p);
-                out.stdout.push_str(&p.out);
-                r
-            } else {
-                // Plain text goes straight into the output buffer: no per-file string, no copy.
-                file.disasm(opts, &mut out.stdout)
+            if o.json {
+                let mut r = file.disasm_record(path, opts);
+                r.valid = r.valid && file.damage().is_empty();
+                let status = if r.valid { batch::OK } else { batch::INVALID };
+                out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+                return batch::damage(path, &file, None, out);
             }
-        };
-        let failed = result.err();
-        if let Some(e) = &failed {
-            out.fail(path, e, batch::INVALID);
-        }
-        batch::damage(path, &file, failed.as_ref(), out);
-    });
-    if o.html {
-        return status.max(batch::write_stdout(page::LISTING_TAIL.as_bytes()));
+            let failed = write_listing(&o, path, out, |p| file.disasm(opts, p)).err();
+            if let Some(e) = &failed {
+                out.fail(path, e, batch::INVALID);
+            }
+            batch::damage(path, &file, failed.as_ref(), out);
+        })
+    })
+}
+
+/// Run `body` (the listings), inside one HTML page with `--html`: the page starts before the
+/// first file's listing and ends after the last.
+fn in_page(o: &Opts, body: impl FnOnce() -> u8) -> u8 {
+    if !o.html {
+        return body();
     }
-    status
+    let title = if o.files.len() > 1 {
+        "shaderscope disasm"
+    } else {
+        o.files.first().map_or("", |f| batch::display_name(f))
+    };
+    let status = batch::write_stdout(page::listing_head(title).as_bytes());
+    if status != batch::OK {
+        return status;
+    }
+    body().max(batch::write_stdout(page::LISTING_TAIL.as_bytes()))
+}
+
+/// One file's listing into the batch output in the mode asked: a section of the HTML page,
+/// ANSI colour, or plain text (straight into the output buffer: no per-file string, no copy),
+/// after a `// PATH` line when several files are listed.
+fn write_listing(
+    o: &Opts,
+    path: &str,
+    out: &mut Output,
+    listing: impl FnOnce(&mut dyn Printer) -> shaderscope::Result<()>,
+) -> shaderscope::Result<()> {
+    if o.html {
+        let mut p = Html::default();
+        let r = listing(&mut p);
+        let mut section = String::new();
+        page::listing_file(&mut section, path, p);
+        out.stdout.push_str(&section);
+        return r;
+    }
+    if o.files.len() > 1 {
+        out.stdout.push_str("// ");
+        out.stdout.push_str(path);
+        out.stdout.push('\n');
+    }
+    if o.color.enabled() {
+        let mut p = Ansi::default();
+        let r = listing(&mut p);
+        out.stdout.push_str(&p.out);
+        r
+    } else {
+        listing(&mut out.stdout)
+    }
 }
 
 /// `disasm --format ISA FILE...`: each FILE (or its `--start`/`--stop` range) as a bare program.
@@ -269,60 +283,39 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             return usage(format!("--opdesc applies only to --format pica (not --format {isa})"));
         }
         (Some(path), _) => {
-            let table =
-                batch::read_input(path).map_err(|r| format!("{}: {}", batch::display_name(path), r.message));
+            let table = batch::read_input(path, false)
+                .map_err(|r| format!("{}: {}", batch::display_name(path), r.message));
             match table.and_then(|t| bare::opdesc_table(&t, 0).map_err(|e| format!("{path}: {e}"))) {
                 Ok(t) => Some(t),
                 Err(e) => return usage(e),
             }
         }
     };
-    let color = o.color.enabled();
-    let many = o.files.len() > 1;
     let settings = Settings { json: o.json, raw: true, ..Settings::default() };
-    batch::run_each(&o.files, settings, |path, data, out| {
-        let (bytes, base) = match bare::select(data, o.start, o.stop) {
-            Ok(range) => range,
-            Err(e) => return out.fail(path, e, batch::IO),
-        };
-        let mut program = Bare::new(isa, bytes).at(base);
-        if let Some(t) = &opdescs {
-            program = program.with_opdescs(t.clone());
-        }
-        if o.json {
-            // A bare program has no container format: the record's `format` is null and its
-            // program's `isa` says what the bytes were read as.
-            let record = match program.disasm_json(opts) {
-                Ok(d) => Record::new(RecordType::Disasm, path, None).with_body(d),
-                Err(e) => Record::failure(RecordType::Disasm, path, None, ErrorInfo::from_error(&e)),
+    in_page(o, || {
+        batch::run_each(&o.files, settings, |path, data, out| {
+            let (bytes, base) = match bare::select(data, o.start, o.stop) {
+                Ok(range) => range,
+                Err(e) => return out.fail(path, e, batch::IO),
             };
-            let status = if record.valid { batch::OK } else { batch::INVALID };
-            return out.push(Outcome { stdout: record.to_line(), status, ..Default::default() });
-        }
-        let listing = |p: &mut dyn Printer| program.disasm(opts, p);
-        let result = if o.html {
-            let mut p = Html::default();
-            let r = listing(&mut p);
-            out.stdout.push_str(&p.finish());
-            r
-        } else {
-            if many {
-                out.stdout.push_str("// ");
-                out.stdout.push_str(path);
-                out.stdout.push('\n');
+            let mut program = Bare::new(isa, bytes).at(base);
+            if let Some(t) = &opdescs {
+                program = program.with_opdescs(t.clone());
             }
-            if color {
-                let mut p = Ansi::default();
-                let r = listing(&mut p);
-                out.stdout.push_str(&p.out);
-                r
-            } else {
-                listing(&mut out.stdout)
+            if o.json {
+                // A bare program has no container format: the record's `format` is null and its
+                // program's `isa` says what the bytes were read as.
+                let record = match program.disasm_json(opts) {
+                    Ok(d) => Record::new(RecordType::Disasm, path, None).with_body(d),
+                    Err(e) => Record::failure(RecordType::Disasm, path, None, ErrorInfo::from_error(&e)),
+                };
+                let status = if record.valid { batch::OK } else { batch::INVALID };
+                return out.push(Outcome { stdout: record.to_line(), status, ..Default::default() });
             }
-        };
-        if let Err(e) = result {
-            out.fail(path, e, batch::INVALID);
-        }
+            if let Err(e) = write_listing(o, path, out, |p| program.disasm(opts, p)) {
+                out.fail(path, e, batch::INVALID);
+            }
+        })
     })
 }
 

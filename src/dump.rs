@@ -47,7 +47,7 @@ impl<W: Write> fmt::Write for Sink<W> {
 
 pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file);
-    let data = match batch::read_input(&o.file) {
+    let data = match batch::read_input(&o.file, false) {
         Ok(d) => d,
         Err(r) => {
             eprintln!("error: {path}: {}", r.message);

@@ -1,7 +1,6 @@
 //! `shaderscope extract`: list or pull out embedded parts.
 
 use crate::batch::{self, Output};
-use crate::input;
 use shaderscope::Container;
 use std::io::IsTerminal;
 
@@ -22,11 +21,13 @@ pub fn run(o: Opts) -> u8 {
         eprintln!("error: -o needs a PART to write (`shaderscope extract {path}` lists the parts)");
         return batch::IO;
     }
-    let mut data = Vec::new();
-    if let Err(r) = input::read(&o.file, &mut data) {
-        eprintln!("error: {path}: {}", r.message);
-        return r.status;
-    }
+    let data = match batch::read_input(&o.file, true) {
+        Ok(d) => d,
+        Err(r) => {
+            eprintln!("error: {path}: {}", r.message);
+            return r.status;
+        }
+    };
     let file = match shaderscope::parse(&data) {
         Ok(f) => f,
         Err(e) => {

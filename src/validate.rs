@@ -30,11 +30,16 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
+        let all_damage = file.damage();
+        let damaged = !all_damage.is_empty();
+        if o.json {
+            let mut r = file.validate_record(path, o.strict);
+            r.valid = r.valid && !damaged;
+            let status = if r.valid { batch::OK } else { batch::INVALID };
+            return out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+        }
         let findings = file.validate();
-        let bad = findings
-            .iter()
-            .any(|f| f.severity == Severity::Error || (o.strict && f.severity == Severity::Warning));
-        let status = if bad { batch::INVALID } else { batch::OK };
+        let status = if findings.iter().any(|f| f.fails(o.strict)) { batch::INVALID } else { batch::OK };
         // A damaged part is an error finding of its own where the format does not list it.
         let listed = |e: &shaderscope::Error| {
             let reason = e.reason();
@@ -42,27 +47,18 @@ pub fn run(o: Opts) -> u8 {
                 f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
             })
         };
-        let all_damage = file.damage();
-        let damaged = !all_damage.is_empty();
         let damage: Vec<_> = all_damage.into_iter().filter(|e| !listed(e)).collect();
-        if o.json {
-            let mut r = file.validate_record(path, o.strict);
-            r.valid = r.valid && !damaged;
-            let status = if r.valid { batch::OK } else { batch::INVALID };
-            out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
-        } else {
-            let mut err = String::new();
-            for f in &findings {
-                let sev = match f.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                };
-                err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
-            }
-            out.push(Outcome { stderr: err, status, ..Default::default() });
-            for e in damage {
-                out.fail(path, e, batch::INVALID);
-            }
+        let mut err = String::new();
+        for f in &findings {
+            let sev = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
+        }
+        out.push(Outcome { stderr: err, status, ..Default::default() });
+        for e in damage {
+            out.fail(path, e, batch::INVALID);
         }
         if damaged {
             out.status = out.status.max(batch::INVALID);

@@ -14,7 +14,7 @@ pub struct Opts {
 
 pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file).to_string();
-    let data = match batch::read_input(&o.file) {
+    let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
         Err(r) => {
             eprintln!("error: {path}: {}", r.message);

@@ -24,7 +24,7 @@ use crate::dump::Annotations;
 use crate::error::Result;
 use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
 use crate::json::{ErrorInfo, Record, RecordType};
-use crate::model::{DisasmOptions, Finding, Part, Severity};
+use crate::model::{DisasmOptions, Finding, Part};
 use crate::print::Printer;
 
 /// A file of any format this build reads, as its format's own model.
@@ -60,9 +60,7 @@ impl File<'_> {
     /// `strict`, also a warning).
     pub fn validate_record<'p>(&self, path: &'p str, strict: bool) -> Record<'p> {
         let findings = self.validate();
-        let bad = findings
-            .iter()
-            .any(|f| f.severity == Severity::Error || (strict && f.severity == Severity::Warning));
+        let bad = findings.iter().any(|f| f.fails(strict));
         let mut body = serde_json::Map::new();
         body.insert("findings".into(), serde_json::to_value(findings).unwrap_or_default());
         Record::new(RecordType::Validate, path, Some(self.format())).with_body(body).with_valid(!bad)

@@ -55,6 +55,12 @@ impl Finding {
     pub fn warning(offset: u64, message: impl Into<String>) -> Self {
         Finding { severity: Severity::Warning, offset, message: message.into() }
     }
+
+    /// Whether this finding makes `validate` fail: an error does; a warning does with
+    /// `strict`.
+    pub fn fails(&self, strict: bool) -> bool {
+        self.severity == Severity::Error || (strict && self.severity == Severity::Warning)
+    }
 }
 
 /// Something `extract` can pull out of a file, with its bytes.
