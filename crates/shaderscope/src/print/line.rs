@@ -2,9 +2,10 @@
 //! sink whole ([`Printer::write_line`]).
 //!
 //! A listing is thousands of short tokens. Built into a `Line` they cost a copy each into a
-//! buffer that always has room, and the sink gets one call a line ([`Printer::write_line`]): the plain-text sink copies
-//! the line at once, the styling sinks replay the marks (a style, its end, an operand's start
-//! and end) at their positions. The commonest tokens (register names, component selections,
+//! buffer that always has room, and the sink gets one call a line ([`Printer::write_line`]): the
+//! styling sinks replay the marks (a style, its end, an operand's start and end) at their
+//! positions; the plain-text sink, which keeps only the text, gets a few lines a call
+//! ([`Line::end_line`]) and copies them at once. The commonest tokens (register names, component selections,
 //! small numbers, mnemonics) come from tables of [`Short`] texts, padded to a fixed size, so
 //! that copying one is a few moves whatever its length.
 //!
@@ -278,6 +279,12 @@ impl Line {
         self.len
     }
 
+    /// True when there is no text at all.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Where the line being built starts in the text: 0, but after the ended lines that wait
     /// for a text-only sink.
     #[inline]
@@ -285,10 +292,10 @@ impl Line {
         self.done
     }
 
-    /// True when the line being built has no text yet.
+    /// Bytes of the line being built (after the ended lines that wait for a text-only sink).
     #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == self.done
+    pub fn line_len(&self) -> usize {
+        self.len - self.done
     }
 
     /// Where the writing of the line is: [`Line::back_to`] goes back there.
@@ -722,7 +729,7 @@ mod tests {
         l.start(None);
         l.push_str(&"x".repeat(500));
         l.start(None);
-        assert!(l.is_empty() && l.line_start() > 0);
+        assert!(l.line_len() == 0 && l.line_start() > 0 && !l.is_empty());
         l.flush(&mut t).unwrap();
         assert_eq!(t.0.as_str(), want);
         assert!(t.1 < 10, "{} calls", t.1);
@@ -734,6 +741,7 @@ mod tests {
         l.end_line(&mut a).unwrap();
         assert_eq!(a.out, "\x1b[1;34mmov\x1b[0m \x1b[32mr1\x1b[0m\n");
         assert!(l.is_empty() && l.line_start() == 0);
-        assert!(TextBuf::default().text_only() && !a.text_only() && (&mut &mut t).text_only());
+        let mut t = &mut t;
+        assert!(TextBuf::default().text_only() && !a.text_only() && Printer::text_only(&&mut t));
     }
 }

@@ -167,7 +167,7 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
 
     /// The text of the line being written is one [`Style::Comment`] token.
     fn mark_text(&mut self) {
-        if !self.line.is_empty() {
+        if self.line.line_len() > 0 {
             self.line.mark_token(self.line.line_start()..self.line.len(), Style::Comment);
         }
     }
@@ -190,7 +190,7 @@ impl<'o, P: Printer + ?Sized> Comments<'o, P> {
     /// ([`Line::end_line`]) and a started line that nothing ended, without a line break. Called
     /// last, and before anything is written to the printer by other means.
     fn finish(&mut self) -> fmt::Result {
-        if self.line.len() == 0 {
+        if self.line.is_empty() {
             return Ok(());
         }
         self.mark_text();

@@ -299,7 +299,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The line built so far is complete: it goes to the sink ([`Line::end_line`]).
     #[inline]
     fn end_line(&mut self) {
-        if !self.line.is_empty() && self.line.end_line(self.out).is_err() {
+        if self.line.line_len() > 0 && self.line.end_line(self.out).is_err() {
             self.refused = true;
         }
     }
@@ -307,7 +307,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// Hand everything built so far to the sink: the line being built and the lines that
     /// wait for a text-only sink.
     fn flush(&mut self) {
-        if self.line.len() > 0 && self.line.flush(self.out).is_err() {
+        if !self.line.is_empty() && self.line.flush(self.out).is_err() {
             self.refused = true;
         }
     }
