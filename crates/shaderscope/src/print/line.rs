@@ -378,6 +378,16 @@ impl Line {
         }
     }
 
+    /// Append bytes meant as text (a name read from a file): ASCII, nearly always, as it is
+    /// (a check a word at a time); anything else as [`String::from_utf8_lossy`] reads it.
+    pub fn push_lossy(&mut self, b: &[u8]) {
+        if b.is_ascii() {
+            self.push_bytes(b);
+        } else {
+            self.push_str(&String::from_utf8_lossy(b));
+        }
+    }
+
     /// Append `n` spaces.
     #[inline]
     pub fn push_spaces(&mut self, n: usize) {

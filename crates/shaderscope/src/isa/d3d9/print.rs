@@ -292,9 +292,10 @@ impl<'a> DebugLines<'a> {
         line.push_str("#line ");
         line.push_u64(u64::from(number));
         if new_file {
-            let name = self.info.files.get(usize::from(file)).map(|f| f.text()).unwrap_or_default();
             line.push_str(" \"");
-            line.push_str(&name);
+            if let Some(name) = self.info.files.get(usize::from(file)) {
+                line.push_lossy(name.bytes);
+            }
             line.push_str("\"");
         }
         line.reset();
@@ -337,11 +338,11 @@ impl<'a> DebugLines<'a> {
             None => line.push_str("::"),
             Some(s) if self.info.is_entry(s) => {}
             Some(s) => {
-                line.push_str(&s.text());
+                line.push_lossy(s.bytes);
                 line.push_str("::");
             }
         }
-        line.push_str(&v.name.text());
+        line.push_lossy(v.name.bytes);
     }
 }
 
