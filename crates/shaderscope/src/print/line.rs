@@ -673,6 +673,18 @@ mod tests {
     }
 
     #[test]
+    fn bytes_from_a_file_are_text_with_invalid_sequences_replaced() {
+        let mut l = Line::new();
+        for b in [&b"POSITION"[..], "é".as_bytes(), b"a\xffb", b""] {
+            let at = l.len();
+            l.push_lossy(b);
+            l.pad_from(at, 10);
+            l.push_str("|");
+        }
+        assert_eq!(l.as_str(), "POSITION  |é         |a\u{fffd}b       |          |");
+    }
+
+    #[test]
     fn marks_reach_styling_sinks_and_plain_text_gets_the_text() {
         let mut l = Line::new();
         let build = |l: &mut Line| {
