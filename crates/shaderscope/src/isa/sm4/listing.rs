@@ -2072,6 +2072,10 @@ mod tests {
                 let mut events = Hooks::default();
                 let report = write_program(p, &style, &mut text, specialised);
                 write_program(p, &style, &mut events, specialised).ok();
+                // The plain-text sink gets several lines at a call, the other sinks one: the
+                // same text (between the hooks).
+                let between_hooks: String = events.0.split('\u{1}').step_by(2).collect();
+                assert_eq!(text.as_str(), between_hooks, "{what} ({style:?}): text-only sink");
                 got.push((text.into_string(), events.0, format!("{report:?}")));
             }
             assert!(got[0] == got[1], "{what} ({style:?}): the specialised listing differs\n{got:#?}");
