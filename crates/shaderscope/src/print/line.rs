@@ -397,7 +397,14 @@ impl Line {
             self.push_short(&SPACES);
             n -= 32;
         }
-        self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[]));
+        // All 32 spaces are copied (a copy of a fixed size), `n` of them kept.
+        match self.text.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<32>()) {
+            Some(dst) => {
+                *dst = SPACES.bytes;
+                self.len += n;
+            }
+            None => self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[])),
+        }
     }
 
     /// Append `s` left-aligned in `width` columns, like `{:<width}`: the text, then spaces (a
