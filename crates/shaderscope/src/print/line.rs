@@ -2,9 +2,10 @@
 //! sink whole ([`Printer::write_line`]).
 //!
 //! A listing is thousands of short tokens. Built into a `Line` they cost a copy each into a
-//! buffer that always has room, and the sink gets one call a line ([`Printer::write_line`]): the plain-text sink copies
-//! the line at once, the styling sinks replay the marks (a style, its end, an operand's start
-//! and end) at their positions. The commonest tokens (register names, component selections,
+//! buffer that always has room, and the sink gets one call a line ([`Printer::write_line`]): the
+//! styling sinks replay the marks (a style, its end, an operand's start and end) at their
+//! positions; the plain-text sink, which keeps only the text, gets a few lines a call
+//! ([`Line::end_line`]) and copies them at once. The commonest tokens (register names, component selections,
 //! small numbers, mnemonics) come from tables of [`Short`] texts, padded to a fixed size, so
 //! that copying one is a few moves whatever its length.
 //!
@@ -278,6 +279,12 @@ impl Line {
         self.len
     }
 
+    /// True when there is no text at all.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Where the line being built starts in the text: 0, but after the ended lines that wait
     /// for a text-only sink.
     #[inline]
@@ -285,17 +292,10 @@ impl Line {
         self.done
     }
 
-    /// True when there is any text: the line being built or ended lines that wait for a
-    /// text-only sink (what [`Line::flush`] would write).
+    /// Bytes of the line being built (after the ended lines that wait for a text-only sink).
     #[inline]
-    pub fn has_text(&self) -> bool {
-        self.len > 0
-    }
-
-    /// True when the line being built has no text yet.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == self.done
+    pub fn line_len(&self) -> usize {
+        self.len - self.done
     }
 
     /// Where the writing of the line is: [`Line::back_to`] goes back there.
@@ -378,6 +378,16 @@ impl Line {
         }
     }
 
+    /// Append bytes meant as text (a name read from a file): ASCII, nearly always, as it is
+    /// (a check a word at a time); anything else as [`String::from_utf8_lossy`] reads it.
+    pub fn push_lossy(&mut self, b: &[u8]) {
+        if b.is_ascii() {
+            self.push_bytes(b);
+        } else {
+            self.push_str(&String::from_utf8_lossy(b));
+        }
+    }
+
     /// Append `n` spaces.
     #[inline]
     pub fn push_spaces(&mut self, n: usize) {
@@ -387,7 +397,14 @@ impl Line {
             self.push_short(&SPACES);
             n -= 32;
         }
-        self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[]));
+        // All 32 spaces are copied (a copy of a fixed size), `n` of them kept.
+        match self.text.get_mut(self.len..).and_then(|d| d.first_chunk_mut::<32>()) {
+            Some(dst) => {
+                *dst = SPACES.bytes;
+                self.len += n;
+            }
+            None => self.push_bytes(SPACES.bytes.get(..n).unwrap_or(&[])),
+        }
     }
 
     /// Append `s` left-aligned in `width` columns, like `{:<width}`: the text, then spaces (a
@@ -663,6 +680,18 @@ mod tests {
     }
 
     #[test]
+    fn bytes_from_a_file_are_text_with_invalid_sequences_replaced() {
+        let mut l = Line::new();
+        for b in [&b"POSITION"[..], "é".as_bytes(), b"a\xffb", b""] {
+            let at = l.len();
+            l.push_lossy(b);
+            l.pad_from(at, 10);
+            l.push_str("|");
+        }
+        assert_eq!(l.as_str(), "POSITION  |é         |a\u{fffd}b       |          |");
+    }
+
+    #[test]
     fn marks_reach_styling_sinks_and_plain_text_gets_the_text() {
         let mut l = Line::new();
         let build = |l: &mut Line| {
@@ -729,7 +758,7 @@ mod tests {
         l.start(None);
         l.push_str(&"x".repeat(500));
         l.start(None);
-        assert!(l.is_empty() && l.line_start() > 0);
+        assert!(l.line_len() == 0 && l.line_start() > 0 && !l.is_empty());
         l.flush(&mut t).unwrap();
         assert_eq!(t.0.as_str(), want);
         assert!(t.1 < 10, "{} calls", t.1);
@@ -741,6 +770,7 @@ mod tests {
         l.end_line(&mut a).unwrap();
         assert_eq!(a.out, "\x1b[1;34mmov\x1b[0m \x1b[32mr1\x1b[0m\n");
         assert!(l.is_empty() && l.line_start() == 0);
-        assert!(TextBuf::default().text_only() && !a.text_only() && (&&mut t).text_only());
+        let mut t = &mut t;
+        assert!(TextBuf::default().text_only() && !a.text_only() && Printer::text_only(&&mut t));
     }
 }

@@ -363,10 +363,7 @@ pub struct Cstr<'a> {
 impl<'a> Cstr<'a> {
     /// The text, with invalid UTF-8 replaced.
     pub fn text(&self) -> Cow<'a, str> {
-        match std::str::from_utf8(self.bytes) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(self.bytes),
-        }
+        String::from_utf8_lossy(self.bytes)
     }
 
     /// Length in bytes (without the NUL).

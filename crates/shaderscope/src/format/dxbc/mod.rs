@@ -463,7 +463,10 @@ pub fn aon9_creator(program: &[u8]) -> Option<String> {
 
 /// [`aon9_creator`] as the bytes the program holds.
 fn aon9_creator_bytes(program: &[u8]) -> Option<&[u8]> {
-    let at = memchr::memmem::find(program, b"Microsoft (R) HLSL Shader Compiler ")?;
+    // The searcher is built once (building it costs more than searching a program).
+    static CREATOR: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"Microsoft (R) HLSL Shader Compiler "));
+    let at = CREATOR.find(program)?;
     let rest = program.get(at..)?;
     rest.get(..memchr::memchr(0, rest).unwrap_or(rest.len()))
 }

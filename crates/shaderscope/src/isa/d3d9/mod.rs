@@ -58,12 +58,14 @@ pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, records, usage_name, write_listing};
 
 use crate::error::{Error, Result};
+use crate::toolkit::raw::{LittleEndian, U32};
 use crate::toolkit::{Endian, Reader, Writer};
 use fields::{
     D3DSHADER_COMPARISON, D3DSHADER_INSTRUCTION_PREDICATED, D3DSHADER_VERSION_MAJOR, D3DSHADER_VERSION_MINOR,
     D3DSHADER_VERSION_TYPE, D3DSI_COISSUE, D3DSI_COMMENTSIZE, D3DSI_INSTLENGTH, D3DSI_OPCODE,
     D3DSP_OPCODESPECIFICCONTROL,
 };
+use zerocopy::FromBytes;
 
 /// Vertex or pixel shader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -481,7 +483,7 @@ fn decode_instruction(r: &mut Reader<'_>, ins: &mut Instruction, version: Versio
                 ins.malformed = Some(format!("unknown opcode 0x{code:04x}"));
             }
             Some(info) => {
-                if let Err(why) = layout(info, ins, body.clone(), version, true) {
+                if let Err(why) = layout(info, ins, body, version, true) {
                     ins.operands = raw(body);
                     ins.malformed = Some(why);
                 }
@@ -511,26 +513,17 @@ fn decode_instruction(r: &mut Reader<'_>, ins: &mut Instruction, version: Versio
     layout(info, ins, body, version, false).map_err(|why| Error::invalid(offset, "D3D9 instruction", why))
 }
 
-/// The `len` tokens after the instruction token at the reader's position, as a reader of their
-/// own (which keeps absolute offsets); the reader moves past them.
-fn body<'a>(r: &mut Reader<'a>, len: usize) -> Result<Reader<'a>> {
-    let base = r.original_position() + 4;
+/// The `len` tokens after the instruction token at the reader's position; the reader moves
+/// past them.
+fn body<'a>(r: &mut Reader<'a>, len: usize) -> Result<&'a [U32<LittleEndian>]> {
     let all = r.bytes(4 + 4 * len, "D3D9 instruction")?;
-    Ok(Reader::with_base(all.get(4..).unwrap_or(&[]), base, Endian::Little))
+    // Whole tokens: the view of `4 * len` bytes cannot fail.
+    Ok(<[U32<LittleEndian>]>::ref_from_bytes(all.get(4..).unwrap_or(&[])).unwrap_or(&[]))
 }
 
 /// Every token of `body` as [`Operand::Raw`].
-fn raw(mut body: Reader<'_>) -> Operands {
-    let mut ops = Operands::new();
-    while let Some(token) = next(&mut body) {
-        ops.push(Operand::Raw(token));
-    }
-    ops
-}
-
-/// The next token of an instruction body, if any is left.
-fn next(body: &mut Reader<'_>) -> Option<u32> {
-    if body.is_empty() { None } else { body.u32("D3D9 token").ok() }
+fn raw(body: &[U32<LittleEndian>]) -> Operands {
+    body.iter().map(|t| Operand::Raw(t.get())).collect()
 }
 
 /// Split an instruction body into the operands of `ins` (which has none yet) following the
@@ -539,14 +532,18 @@ fn next(body: &mut Reader<'_>) -> Option<u32> {
 fn layout(
     info: &OpInfo,
     ins: &mut Instruction,
-    mut body: Reader<'_>,
+    tokens: &[U32<LittleEndian>],
     version: Version,
     rel_tokens: bool,
 ) -> std::result::Result<(), String> {
     let predicated = ins.is_predicated();
+    // Absolute offset of the first token after the instruction token.
+    let base = ins.offset + 4;
     let ops = &mut ins.operands;
-    let param = |body: &mut Reader<'_>| -> std::result::Result<Param, String> {
-        let offset = body.original_position();
+    let mut body = tokens.iter();
+    let next = |body: &mut std::slice::Iter<'_, U32<LittleEndian>>| body.next().map(|t| t.get());
+    let param = |body: &mut std::slice::Iter<'_, U32<LittleEndian>>| -> std::result::Result<Param, String> {
+        let offset = base + 4 * (tokens.len() - body.len()) as u64;
         let token = next(body).ok_or("too few parameter tokens")?;
         let mut p = Param { token, rel: None, offset };
         if rel_tokens && p.is_relative() {
@@ -574,7 +571,7 @@ fn layout(
                 ops.push(Operand::Pred(param(&mut body)?));
             }
             let mut have = 0usize;
-            while !body.is_empty() {
+            while !body.as_slice().is_empty() {
                 ops.push(Operand::Src(param(&mut body)?));
                 have += 1;
             }
@@ -584,8 +581,8 @@ fn layout(
             }
         }
     }
-    if !body.is_empty() {
-        return Err(format!("{} tokens left after the operands", body.remaining() / 4));
+    if !body.as_slice().is_empty() {
+        return Err(format!("{} tokens left after the operands", body.len()));
     }
     Ok(())
 }

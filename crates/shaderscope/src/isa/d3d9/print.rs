@@ -261,6 +261,9 @@ struct DebugLines<'a> {
     /// destination's x, y, z and w write), sorted by record and, within a record, in variable
     /// order (the order fxc lists them in).
     writes: Vec<(usize, usize, [u16; 4])>,
+    /// Where the writes of each record start in `writes` (one more entry than records: the
+    /// writes of record `k` are `first_write[k]..first_write[k + 1]`).
+    first_write: Vec<usize>,
 }
 
 /// A debug record found for an instruction: `(record index, line, file)`.
@@ -281,7 +284,16 @@ impl<'a> DebugLines<'a> {
             .collect();
         // Stable: each record's writes stay in variable order.
         writes.sort_by_key(|&(record, _, _)| record);
-        DebugLines { info, by_offset, writes }
+        // The writes are sorted by record: each record's start follows the previous one's.
+        let mut first_write = Vec::with_capacity(info.lines.len() + 1);
+        let mut at = 0;
+        for k in 0..=info.lines.len() {
+            while writes.get(at).is_some_and(|&(record, _, _)| record < k) {
+                at += 1;
+            }
+            first_write.push(at);
+        }
+        DebugLines { info, by_offset, writes, first_write }
     }
 
     /// The record of the instruction at `offset` from the version token.
@@ -323,9 +335,10 @@ impl<'a> DebugLines<'a> {
         line.push_str("#line ");
         line.push_u64(u64::from(number));
         if new_file {
-            let name = self.info.files.get(usize::from(file)).map(|f| f.text()).unwrap_or_default();
             line.push_str(" \"");
-            line.push_str(&name);
+            if let Some(name) = self.info.files.get(usize::from(file)) {
+                line.push_lossy(name.bytes);
+            }
             line.push_str("\"");
         }
         line.reset();
@@ -336,9 +349,8 @@ impl<'a> DebugLines<'a> {
     /// `  // ::color<0,1,2,3>, pin<0>`: the variables the instruction with debug record
     /// `record` writes, if any.
     fn write_comment(&self, (k, _, _): Record, line: &mut Line) {
-        let start = self.writes.partition_point(|&(record, _, _)| record < k);
-        let end = self.writes.partition_point(|&(record, _, _)| record <= k);
-        let writes = self.writes.get(start..end).unwrap_or(&[]);
+        let (start, end) = (self.first_write.get(k), self.first_write.get(k + 1));
+        let writes = start.zip(end).and_then(|(&start, &end)| self.writes.get(start..end)).unwrap_or(&[]);
         if writes.is_empty() {
             return;
         }
@@ -369,11 +381,11 @@ impl<'a> DebugLines<'a> {
             None => line.push_str("::"),
             Some(s) if self.info.is_entry(s) => {}
             Some(s) => {
-                line.push_str(&s.text());
+                line.push_lossy(s.bytes);
                 line.push_str("::");
             }
         }
-        line.push_str(&v.name.text());
+        line.push_lossy(v.name.bytes);
     }
 }
 
