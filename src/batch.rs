@@ -10,6 +10,58 @@ use shaderscope::print::TextBuf;
 use std::io::{self, IsTerminal, Write};
 use std::sync::OnceLock;
 
+/// `-o FILE`: where a command's output goes instead of stdout (the same option, the same text
+/// and the same behaviour for every command that prints).
+#[derive(clap::Args, Debug, Default)]
+pub struct OutputArg {
+    /// Write the output to this file instead of stdout (created or truncated)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+impl OutputArg {
+    /// Send this run's output to the file `-o` names, if any: created (or truncated) once,
+    /// before anything is read. Err is the status to exit with, the message said.
+    pub fn open(&self) -> Result<(), u8> {
+        let Some(path) = &self.output else { return Ok(()) };
+        match std::fs::File::create(path) {
+            Ok(f) => {
+                let _ = OUTPUT_FILE.set(f);
+                Ok(())
+            }
+            Err(e) => {
+                eprintln!("error: {path}: cannot write: {e}");
+                Err(IO)
+            }
+        }
+    }
+}
+
+/// The file `-o` named, once it is open ([`OutputArg::open`]).
+static OUTPUT_FILE: OnceLock<std::fs::File> = OnceLock::new();
+
+/// Where this run's output goes: the `-o` file, or stdout.
+pub fn destination() -> Box<dyn Write> {
+    match OUTPUT_FILE.get() {
+        Some(f) => Box::new(f),
+        None => Box::new(io::stdout().lock()),
+    }
+}
+
+/// Whether the output goes to a terminal (never when `-o` names a file).
+pub fn to_terminal() -> bool {
+    OUTPUT_FILE.get().is_none() && io::stdout().is_terminal()
+}
+
+/// A byte offset option (`--start`, `--stop`): `0x` and hexadecimal digits, or decimal.
+pub fn parse_offset(s: &str) -> Result<u64, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    parsed.map_err(|_| format!("`{s}` is not a byte offset (0x1c or 28)"))
+}
+
 /// Everything is fine.
 pub const OK: u8 = 0;
 /// An input cannot be used as asked: it is invalid (it does not parse, or a part of it is
@@ -221,7 +273,7 @@ where
         return status;
     }
     let progress = progress_bar(paths.len());
-    let mut run = Run { stdout: io::stdout(), status: OK, progress, closed: false };
+    let mut run = Run { status: OK, progress, closed: false };
     let mut inputs = Inputs::default();
     let mut out = Output::default();
     let mut read = 0u64;
@@ -305,7 +357,6 @@ fn helpers() -> Option<usize> {
 
 /// The printing side of a run.
 struct Run {
-    stdout: io::Stdout,
     status: u8,
     progress: Option<indicatif::ProgressBar>,
     closed: bool,
@@ -325,7 +376,7 @@ impl Run {
             out.stderr.clear();
         }
         if !out.stdout.is_empty() && !self.closed {
-            if let Err(e) = self.stdout.lock().write_all(out.stdout.as_bytes()) {
+            if let Err(e) = destination().write_all(out.stdout.as_bytes()) {
                 self.status = broken_pipe_or(e, self.status);
                 self.closed = true;
             }
@@ -340,7 +391,7 @@ impl Run {
         if self.closed {
             return self.status;
         }
-        match self.stdout.lock().flush() {
+        match destination().flush() {
             Ok(()) => self.status,
             Err(e) => broken_pipe_or(e, self.status),
         }
@@ -393,9 +444,9 @@ pub fn broken_pipe_or(e: io::Error, status: u8) -> u8 {
     }
 }
 
-/// Write bytes to stdout, handling a closed pipe.
-pub fn write_stdout(bytes: &[u8]) -> u8 {
-    let mut out = io::stdout().lock();
+/// Write bytes to the output ([`destination`]), handling a closed pipe.
+pub fn write_out(bytes: &[u8]) -> u8 {
+    let mut out = destination();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => OK,
         Err(e) => broken_pipe_or(e, OK),
@@ -426,13 +477,13 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
-    /// Whether to colour stdout.
+    /// Whether to colour the output.
     pub fn enabled(self) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                io::stdout().is_terminal()
+                to_terminal()
                     && std::env::var_os("NO_COLOR").is_none()
                     && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(true)
             }

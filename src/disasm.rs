@@ -63,14 +63,16 @@ pub struct Opts {
     format: Option<BareIsa>,
     /// With --format: the program starts at this byte of the file (0x.. or decimal); offsets
     /// shown are the file's
-    #[arg(long, value_name = "OFFSET", value_parser = parse_offset, requires = "format")]
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
     start: Option<u64>,
     /// With --format: the program ends before this byte of the file (0x.. or decimal)
-    #[arg(long, value_name = "OFFSET", value_parser = parse_offset, requires = "format")]
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
     stop: Option<u64>,
     /// With --format pica: the operand descriptors, as `extract FILE opdescs` writes them
     #[arg(long, value_name = "FILE", requires = "format")]
     opdesc: Option<String>,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 /// `--format`: the instruction set of a bare program.
@@ -92,15 +94,6 @@ impl From<BareIsa> for Isa {
             BareIsa::Pica => Isa::Pica,
         }
     }
-}
-
-/// A byte offset: `0x` and hexadecimal digits, or decimal.
-fn parse_offset(s: &str) -> Result<u64, String> {
-    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => s.parse(),
-    };
-    parsed.map_err(|_| format!("`{s}` is not a byte offset (0x1c or 28)"))
 }
 
 /// `--fxc`: which fxc's listing to reproduce.
@@ -166,6 +159,9 @@ fn switches_apply(o: &Opts, format: Format) -> Result<(), String> {
 }
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let mut opts = DisasmOptions::default();
     opts.program = o.dvle;
     opts.offsets = o.offsets;
@@ -226,11 +222,11 @@ fn in_page(o: &Opts, body: impl FnOnce() -> u8) -> u8 {
     } else {
         o.files.first().map_or("", |f| batch::display_name(f))
     };
-    let status = batch::write_stdout(page::listing_head(title).as_bytes());
+    let status = batch::write_out(page::listing_head(title).as_bytes());
     if status != batch::OK {
         return status;
     }
-    body().max(batch::write_stdout(page::LISTING_TAIL.as_bytes()))
+    body().max(batch::write_out(page::LISTING_TAIL.as_bytes()))
 }
 
 /// One file's listing into the batch output in the mode asked: a section of the HTML page,

@@ -14,20 +14,13 @@ pub struct Opts {
     #[arg(long)]
     json: bool,
     /// Only the bytes from this offset on (hex with 0x, or decimal)
-    #[arg(long, value_name = "OFFSET", value_parser = offset)]
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
     start: Option<u64>,
     /// Only the bytes before this offset (hex with 0x, or decimal)
-    #[arg(long, value_name = "OFFSET", value_parser = offset)]
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
     stop: Option<u64>,
-}
-
-/// An offset option: `0x1c` or `28`.
-fn offset(s: &str) -> Result<u64, String> {
-    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => s.parse(),
-    };
-    parsed.map_err(|_| format!("\"{s}\" is not an offset (hex with 0x, or decimal)"))
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 /// `fmt::Write` over an `io::Write`, keeping the I/O error that stopped it.
@@ -46,6 +39,9 @@ impl<W: Write> fmt::Write for Sink<W> {
 }
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let path = batch::display_name(&o.file);
     let data = match batch::read_input(&o.file, false) {
         Ok(d) => d,
@@ -61,11 +57,11 @@ pub fn run(o: Opts) -> u8 {
             let json = o.json.then_some(shaderscope::json::RecordType::Dump);
             let failure = batch::failure(path, &data, &e, json);
             eprint!("{}", failure.stderr);
-            return failure.status.max(batch::write_stdout(failure.stdout.as_bytes()));
+            return failure.status.max(batch::write_out(failure.stdout.as_bytes()));
         }
     };
     let range = o.start.unwrap_or(0)..o.stop.unwrap_or(u64::MAX);
-    let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()), error: None };
+    let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, batch::destination()), error: None };
     let written = if o.json {
         json(&mut sink, path, format, &data, &a, range)
     } else {

@@ -2,7 +2,6 @@
 
 use crate::batch::{self, Output};
 use shaderscope::Container;
-use std::io::IsTerminal;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -10,14 +9,13 @@ pub struct Opts {
     file: String,
     /// The part to extract (its name in any case); without it, the parts are listed
     part: Option<String>,
-    /// Write the part here instead of stdout
-    #[arg(short, long, value_name = "OUT")]
-    output: Option<String>,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 pub fn run(o: Opts) -> u8 {
     let path = batch::display_name(&o.file).to_string();
-    if o.part.is_none() && o.output.is_some() {
+    if o.part.is_none() && o.out.output.is_some() {
         eprintln!("error: -o needs a PART to write (`shaderscope extract {path}` lists the parts)");
         return batch::IO;
     }
@@ -45,15 +43,15 @@ pub fn run(o: Opts) -> u8 {
             for p in file.parts() {
                 s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
             }
-            batch::write_stdout(s.as_bytes())
+            batch::write_out(s.as_bytes())
         }
-        Some(name) => write_part(&path, &file, &name, o.output.as_deref()),
+        Some(name) => write_part(&path, &file, &name, &o.out),
     };
     status.max(damage.status)
 }
 
-/// Write the part named `name` (matched without regard to case) to `output` or stdout.
-fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, output: Option<&str>) -> u8 {
+/// Write the part named `name` (matched without regard to case) to the output (`-o`).
+fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, out: &batch::OutputArg) -> u8 {
     let bytes = match file.part(name) {
         Ok(p) => p.bytes,
         Err(e) => {
@@ -62,18 +60,13 @@ fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, output: Opti
             return batch::IO;
         }
     };
-    match output {
-        Some(out) => match std::fs::write(out, &bytes) {
-            Ok(()) => batch::OK,
-            Err(e) => {
-                eprintln!("error: {out}: cannot write: {e}");
-                batch::IO
-            }
-        },
-        None if std::io::stdout().is_terminal() => {
-            eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
-            batch::IO
-        }
-        None => batch::write_stdout(&bytes),
+    // Opened once the part is found: a failed extract leaves no empty file behind.
+    if let Err(status) = out.open() {
+        return status;
     }
+    if batch::to_terminal() {
+        eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
+        return batch::IO;
+    }
+    batch::write_out(&bytes)
 }

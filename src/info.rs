@@ -13,9 +13,14 @@ pub struct Opts {
     /// absolute offsets
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let many = o.files.len() > 1;
     let json = o.json.then_some(RecordType::Info);
     if let Some(t) = json {

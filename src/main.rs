@@ -101,7 +101,7 @@ fn main() -> ExitCode {
 fn completions(shell: clap_complete::Shell) -> u8 {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "shaderscope", &mut script);
-    batch::write_stdout(&script)
+    batch::write_out(&script)
 }
 
 #[cfg(test)]

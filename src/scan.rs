@@ -20,12 +20,17 @@ pub struct Opts {
     /// Also list files that are not shader binaries
     #[arg(long)]
     all: bool,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 /// Per format: files seen, files read without error.
 type Counts = BTreeMap<&'static str, (u64, u64)>;
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&o.dir).sort_by_file_name() {
         match entry {
@@ -108,7 +113,7 @@ pub fn run(o: Opts) -> u8 {
         s.push('\n');
         s
     };
-    status.max(batch::write_stdout(out.as_bytes()))
+    status.max(batch::write_out(out.as_bytes()))
 }
 
 fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {

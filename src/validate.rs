@@ -17,9 +17,14 @@ pub struct Opts {
     /// schema/shaderscope.schema.json)
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let json = o.json.then_some(RecordType::Validate);
     if let Some(t) = json {
         batch::json_records(t);

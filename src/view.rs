@@ -7,12 +7,14 @@ use crate::batch;
 pub struct Opts {
     /// Input file (`-` for stdin)
     file: String,
-    /// Write the page here instead of stdout
-    #[arg(short, long, value_name = "PAGE")]
-    output: Option<String>,
+    #[command(flatten)]
+    out: batch::OutputArg,
 }
 
 pub fn run(o: Opts) -> u8 {
+    if let Err(status) = o.out.open() {
+        return status;
+    }
     let path = batch::display_name(&o.file).to_string();
     let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
@@ -29,16 +31,7 @@ pub fn run(o: Opts) -> u8 {
         }
     };
     let view = shaderscope::page::viewer(&file, &data, &path, &shaderscope::DisasmOptions::default());
-    let status = match o.output {
-        Some(out) => match std::fs::write(&out, view.html.as_bytes()) {
-            Ok(()) => batch::OK,
-            Err(e) => {
-                eprintln!("error: {out}: cannot write: {e}");
-                return batch::IO;
-            }
-        },
-        None => batch::write_stdout(view.html.as_bytes()),
-    };
+    let status = batch::write_out(view.html.as_bytes());
     match view.error {
         // The page holds what was listed before the error, and says so.
         Some(e) => {

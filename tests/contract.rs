@@ -592,3 +592,61 @@ fn output_is_written_as_the_batch_goes() {
     stdout.read_to_end(&mut rest).unwrap();
     assert!(child.wait().unwrap().success());
 }
+
+/// `-o FILE` writes exactly what stdout would get, for every command that prints, on every
+/// format; a file that cannot be created is an I/O error (2) naming it; `extract` writes a
+/// part there (and refuses `-o` without one, see `options_that_do_not_apply_are_usage_errors`),
+/// and an extract that fails leaves no file behind.
+#[test]
+fn dash_o_writes_what_stdout_gets() {
+    let f = Files::new();
+    let inputs = [
+        f.put("ps.dxbc", &sample("ps_color.dxbc")),
+        f.put("vs.o", &d3d9()),
+        f.put("vs.shbin", &sample("vshader.shbin")),
+    ];
+    let dir = f.path().to_str().unwrap().to_string();
+    let out = f.path().join("out").to_str().unwrap().to_string();
+    for input in &inputs {
+        let commands: &[&[&str]] = &[
+            &["info", input],
+            &["info", "--json", input],
+            &["disasm", input],
+            &["disasm", "--json", input],
+            &["disasm", "--html", input],
+            &["disasm", "--color", "always", input],
+            &["dump", input],
+            &["dump", "--json", input],
+            &["validate", "--json", input],
+            &["view", input],
+            &["scan", &dir],
+        ];
+        for cmd in commands {
+            let (code, stdout, _) = run(cmd);
+            assert_eq!(code, 0, "{cmd:?}");
+            assert!(!stdout.is_empty(), "{cmd:?}");
+            let args: Vec<&str> = cmd.iter().copied().chain(["-o", &out]).collect();
+            let (code, to_stdout, err) = run(&args);
+            assert_eq!((code, to_stdout.as_str(), err.as_str()), (0, "", ""), "{args:?}");
+            assert_eq!(std::fs::read_to_string(&out).unwrap(), stdout, "{args:?}");
+        }
+    }
+    // Colour is decided for the file, not for the terminal the command runs in.
+    let (_, _, _) = run(&["disasm", &inputs[0], "-o", &out]);
+    assert!(!std::fs::read_to_string(&out).unwrap().contains('\x1b'));
+    let bad = format!("{dir}/no/such/folder/x.txt");
+    let (code, stdout, err) = run(&["disasm", &inputs[0], "-o", &bad]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(err.starts_with(&format!("error: {bad}: cannot write: ")), "{err}");
+    let part = f.path().join("part.bin");
+    let (code, _, _) = run(&["extract", &inputs[0], "nosuch", "-o", part.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(!part.exists());
+    let (code, _, _) = run(&["extract", &inputs[0], "shdr", "-o", part.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(&part).unwrap(), run_bytes(&["extract", &inputs[0], "shdr"]));
+}
+
+fn run_bytes(args: &[&str]) -> Vec<u8> {
+    bin().args(args).stdin(Stdio::null()).output().unwrap().stdout
+}
