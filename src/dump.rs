@@ -1,8 +1,10 @@
 //! `shaderscope dump`: every byte annotated, written row by row as it is resolved.
 
 use crate::batch;
-use shaderscope::dump::{Annotations, json_string};
-use std::fmt;
+use shaderscope::dump::{self, Annotations, json_string};
+use shaderscope::page;
+use shaderscope::print::{Ansi, Html};
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 #[derive(clap::Args, Debug)]
@@ -13,6 +15,13 @@ pub struct Opts {
     /// every row (section, field, note, unclaimed) with its absolute offset and length
     #[arg(long)]
     json: bool,
+    /// A standalone HTML page: each row a line with its file offset in `data-offset`, every
+    /// token coloured by kind
+    #[arg(long, conflicts_with = "json")]
+    html: bool,
+    /// Colour the dump
+    #[arg(long, value_enum, default_value_t, conflicts_with_all = ["json", "html"])]
+    color: batch::ColorChoice,
     /// Only the bytes from this offset on (hex with 0x, or decimal)
     #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
     start: Option<u64>,
@@ -64,6 +73,19 @@ pub fn run(o: Opts) -> u8 {
     let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, batch::destination()), error: None };
     let written = if o.json {
         json(&mut sink, path, format, &data, &a, range)
+    } else if o.html {
+        html(&mut sink, path, &data, &a, range)
+    } else if o.color.enabled() {
+        // Each row coloured on its own and written as it is done: the output is never whole
+        // in memory.
+        let mut ansi = Ansi::default();
+        let mut row = |p: &mut dyn FnMut(&mut Ansi) -> fmt::Result| {
+            ansi.out.clear();
+            p(&mut ansi)?;
+            sink.write_str(&ansi.out)
+        };
+        row(&mut |p| dump::print_heading(&data, p))
+            .and_then(|()| a.rows(&data, range, |r| row(&mut |p| dump::print_row(&data, &r, p))))
     } else {
         a.render_range(&data, range, &mut sink)
     };
@@ -80,6 +102,27 @@ pub fn run(o: Opts) -> u8 {
         }
     }
     status
+}
+
+/// A standalone HTML page of the dump, written a row at a time.
+fn html(
+    out: &mut dyn fmt::Write,
+    path: &str,
+    data: &[u8],
+    a: &Annotations,
+    range: std::ops::Range<u64>,
+) -> fmt::Result {
+    out.write_str(&page::listing_head(&format!("dump of {path}")))?;
+    out.write_str(&page::listing_file_start(path))?;
+    let mut row = |p: &mut dyn FnMut(&mut Html) -> fmt::Result| {
+        let mut h = Html::default();
+        p(&mut h)?;
+        out.write_str(&h.finish())
+    };
+    row(&mut |p| dump::print_heading(data, p))?;
+    a.rows(data, range, |r| row(&mut |p| dump::print_row(data, &r, p)))?;
+    out.write_str(page::LISTING_FILE_END)?;
+    out.write_str(page::LISTING_TAIL)
 }
 
 /// The JSON record: the envelope of every record (`schema`, `type`: `dump`, `format`, `path`,

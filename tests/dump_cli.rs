@@ -56,7 +56,7 @@ fn every_byte_once_with_a_range_and_as_json() {
 
     let (code, _, err) = run(&["dump", "FILE", "--start", "zz"], &vs);
     assert_eq!(code, 2);
-    assert!(err.contains("\"zz\" is not an offset (hex with 0x, or decimal)"), "{err}");
+    assert!(err.contains("`zz` is not a byte offset (0x1c or 28)"), "{err}");
 }
 
 /// Rows of a text dump (lines after the heading).
@@ -121,4 +121,60 @@ fn a_dxbc_with_a_broken_chunk_still_lists_its_program() {
         "{out}"
     );
     assert_eq!(err, format!("error: FILE: {error}\n"));
+}
+
+/// `--color` and `--html` show the same text as the plain dump: with the escapes (or tags)
+/// taken out, line for line; every HTML line that shows bytes carries the offset of its
+/// first byte; colour never runs past a line break; the page is whole.
+#[test]
+fn color_and_html_dumps_show_the_plain_text() {
+    for name in ["ps_color.dxbc", "vshader.shbin"] {
+        let file = sample(name);
+        let (_, plain, _) = run(&["dump", "FILE"], &file);
+        let (code, ansi, _) = run(&["dump", "FILE", "--color", "always"], &file);
+        assert_eq!(code, 0);
+        assert!(ansi.contains("\x1b[33m"), "bytes are coloured");
+        // The last escape of each coloured line is a reset.
+        assert!(
+            ansi.lines().filter_map(|l| l.rfind('\x1b').map(|i| &l[i..])).all(|e| e.starts_with("\x1b[0m"))
+        );
+        let stripped: String = {
+            let mut s = String::new();
+            let mut rest = ansi.as_str();
+            while let Some(i) = rest.find('\x1b') {
+                s.push_str(&rest[..i]);
+                rest = &rest[i..];
+                rest = &rest[rest.find('m').unwrap() + 1..];
+            }
+            s + rest
+        };
+        assert_eq!(stripped, plain, "{name}");
+
+        let (code, html, _) = run(&["dump", "FILE", "--html"], &file);
+        assert_eq!(code, 0);
+        assert!(html.starts_with("<!DOCTYPE html>\n") && html.ends_with("</html>\n"));
+        let mut lines = Vec::new();
+        for l in html.lines().filter(|l| l.starts_with("<div") && l.ends_with("</div>")) {
+            let offset = l
+                .strip_prefix("<div data-offset=\"")
+                .map(|r| r[..r.find('"').unwrap()].parse::<u64>().unwrap());
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in l.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            let text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+            if let Some(o) = offset {
+                let column = text.trim_start().strip_prefix("0x").unwrap().split(' ').next().unwrap();
+                assert_eq!(u64::from_str_radix(column, 16).unwrap(), o, "{text}");
+            }
+            lines.push(text);
+        }
+        assert_eq!(lines.join("\n") + "\n", plain, "{name}");
+    }
 }

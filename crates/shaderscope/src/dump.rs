@@ -19,7 +19,8 @@
 //! [`Annotations::render`] writes the rows as `offset | hex | meaning` lines (as `wasm-tools
 //! dump` does; a section's title line has no offset of its own, its range is in its text) and
 //! [`Annotations::render_json`] as JSON objects, both row by row into any [`fmt::Write`]: the
-//! output is never built whole in memory.
+//! output is never built whole in memory. The text goes through [`print_heading`] and
+//! [`print_row`], which write to a [`Printer`], so the same rows come out coloured or as HTML.
 //!
 //! ```
 //! use shaderscope::dump::Annotations;
@@ -53,6 +54,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::print::{Printer, Style};
 use std::fmt::{self, Write};
 use std::ops::Range;
 
@@ -408,17 +410,9 @@ impl Annotations {
 
     /// [`Annotations::render`] of the bytes inside `range` only.
     pub fn render_range(&self, data: &[u8], range: Range<u64>, out: &mut dyn fmt::Write) -> fmt::Result {
-        let width = format!("{:x}", data.len().max(1)).len().max(4);
-        let mut line = String::with_capacity(128);
-        line.push_str("  offset");
-        pad(&mut line, width + 5);
-        line.push_str("| bytes                   | meaning\n");
-        out.write_str(&line)?;
-        self.rows(data, range, |row| {
-            line.clear();
-            write_row(&mut line, data, width, &row);
-            out.write_str(&line)
-        })
+        let mut out = Plain(out);
+        print_heading(data, &mut out)?;
+        self.rows(data, range, |row| print_row(data, &row, &mut out))
     }
 
     /// Write the rows of `data` inside `range` as a JSON array, one object per row:
@@ -544,88 +538,153 @@ impl Resolver<'_, '_> {
     }
 }
 
-fn pad(line: &mut String, to: usize) {
-    while line.len() < to {
-        line.push(' ');
+/// A plain-text [`Printer`] over any [`fmt::Write`]: the text and nothing else.
+struct Plain<'a>(&'a mut dyn fmt::Write);
+
+impl fmt::Write for Plain<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write_str(s)
     }
+}
+
+impl Printer for Plain<'_> {
+    fn text_only(&self) -> bool {
+        true
+    }
+}
+
+/// Digits of the offset column: enough for the file's size, at least four.
+fn offset_width(data: &[u8]) -> usize {
+    let size = data.len().max(1) as u64;
+    ((64 - size.leading_zeros()).div_ceil(4) as usize).max(4)
+}
+
+/// The heading line of the text dump of `data` (`  offset | bytes | meaning`), its columns as
+/// wide as the rows [`print_row`] writes for the same data.
+pub fn print_heading(data: &[u8], out: &mut dyn Printer) -> fmt::Result {
+    out.start_line(None);
+    out.styled(Style::Comment, "  offset")?;
+    spaces(out, offset_width(data) + 5 - 8)?;
+    out.styled(Style::Comment, "| bytes                   | meaning")?;
+    out.write_char('\n')
+}
+
+/// One row of the text dump: `offset | hex | meaning` lines, eight bytes a line, the meaning
+/// on the first; a section's title line or a note has no bytes of its own. Each line starts
+/// with [`Printer::start_line`] at the offset of the bytes it shows; offsets are styled as
+/// addresses, bytes as literals, section titles as labels, notes and unclaimed bytes as
+/// comments.
+pub fn print_row(data: &[u8], row: &Row<'_>, out: &mut dyn Printer) -> fmt::Result {
+    let width = offset_width(data);
+    match *row {
+        Row::Section { start, len, title, .. } => {
+            blank_columns(out, width)?;
+            out.style(Style::Label);
+            write!(out, "== {title} (0x{start:x}..0x{:x})", start.saturating_add(len))?;
+            out.reset();
+            out.write_char('\n')
+        }
+        Row::Field { start, len, text, from } if from < start => {
+            let text = format!("{text} (continued from 0x{from:x})");
+            hex_lines(out, data, start, start + len, width, &text, None)
+        }
+        Row::Field { start, len, text, .. } => hex_lines(out, data, start, start + len, width, text, None),
+        Row::Note { start, len, text, reason } => {
+            blank_columns(out, width)?;
+            let end = start.saturating_add(len);
+            out.style(Style::Comment);
+            match reason {
+                NoteReason::Overlap => write!(out, "{text} (0x{start:x}..0x{end:x}, bytes shown above)"),
+                NoteReason::PastEnd => {
+                    write!(out, "{text} (0x{start:x}..0x{end:x}, past the end of the file)")
+                }
+                NoteReason::Empty => write!(out, "{text} (at 0x{start:x}, no bytes)"),
+            }?;
+            out.reset();
+            out.write_char('\n')
+        }
+        Row::Unclaimed { start, len } => {
+            hex_lines(out, data, start, start + len, width, "(unclaimed)", Some(Style::Comment))
+        }
+    }
+}
+
+fn spaces(out: &mut dyn Printer, n: usize) -> fmt::Result {
+    const SPACES: &str = "                                ";
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(SPACES.len());
+        out.write_str(SPACES.get(..k).unwrap_or(""))?;
+        left -= k;
+    }
+    Ok(())
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// `  0x0010 | `: the offset column.
-fn offset_column(line: &mut String, at: u64, width: usize) {
-    line.push_str("  0x");
+/// `  0x0010 | `: the offset column, the line started at `at`.
+fn offset_column(out: &mut dyn Printer, at: u64, width: usize) -> fmt::Result {
+    out.start_line(Some(at));
+    let mut col = String::with_capacity(width + 4);
+    col.push_str("  0x");
     let digits = (64 - at.leading_zeros()).div_ceil(4).max(1) as usize;
     for _ in digits..width {
-        line.push('0');
+        col.push('0');
     }
     for k in (0..digits).rev() {
-        line.push(char::from(HEX.get(((at >> (4 * k)) & 0xf) as usize).copied().unwrap_or(b'0')));
+        col.push(char::from(HEX.get(((at >> (4 * k)) & 0xf) as usize).copied().unwrap_or(b'0')));
     }
-    line.push_str(" | ");
+    out.styled(Style::Address, &col)?;
+    out.write_str(" | ")
 }
 
 /// The empty offset and bytes columns of a line that shows no bytes.
-fn blank_columns(line: &mut String, width: usize) {
-    pad(line, width + 5);
-    line.push_str("|                         | ");
+fn blank_columns(out: &mut dyn Printer, width: usize) -> fmt::Result {
+    out.start_line(None);
+    spaces(out, width + 5)?;
+    out.write_str("|                         | ")
 }
 
-/// Lines showing `data[from..to]`, eight bytes a line, `text` on the first.
-fn hex_lines(line: &mut String, data: &[u8], from: u64, to: u64, width: usize, text: &str) {
+/// Lines showing `data[from..to]`, eight bytes a line, `text` (in `style`) on the first.
+fn hex_lines(
+    out: &mut dyn Printer,
+    data: &[u8],
+    from: u64,
+    to: u64,
+    width: usize,
+    text: &str,
+    style: Option<Style>,
+) -> fmt::Result {
     let mut at = from;
     let mut first = true;
+    let mut hex = String::with_capacity(PER_LINE as usize * 3);
     while at < to {
         let n = (to - at).min(PER_LINE);
-        offset_column(line, at, width);
-        let col = line.len();
+        offset_column(out, at, width)?;
         let bytes = data.get(at as usize..(at + n) as usize).unwrap_or(&[]);
+        hex.clear();
         for (i, b) in bytes.iter().enumerate() {
             if i > 0 {
-                line.push(' ');
+                hex.push(' ');
             }
-            line.push(char::from(HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0')));
-            line.push(char::from(HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0')));
+            hex.push(char::from(HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0')));
+            hex.push(char::from(HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0')));
         }
-        pad(line, col + (PER_LINE * 3 - 1) as usize);
-        line.push_str(" |");
+        out.styled(Style::Literal, &hex)?;
+        spaces(out, (PER_LINE * 3 - 1) as usize - hex.len())?;
+        out.write_str(" |")?;
         if first && !text.is_empty() {
-            line.push(' ');
-            line.push_str(text);
+            out.write_char(' ')?;
+            match style {
+                Some(s) => out.styled(s, text)?,
+                None => out.write_str(text)?,
+            }
         }
-        line.push('\n');
+        out.write_char('\n')?;
         first = false;
         at += n;
     }
-}
-
-fn write_row(line: &mut String, data: &[u8], width: usize, row: &Row<'_>) {
-    match *row {
-        Row::Section { start, len, title, .. } => {
-            blank_columns(line, width);
-            let _ = writeln!(line, "== {title} (0x{start:x}..0x{:x})", start.saturating_add(len));
-        }
-        Row::Field { start, len, text, from } => {
-            if from < start {
-                let text = format!("{text} (continued from 0x{from:x})");
-                hex_lines(line, data, start, start + len, width, &text);
-            } else {
-                hex_lines(line, data, start, start + len, width, text);
-            }
-        }
-        Row::Note { start, len, text, reason } => {
-            blank_columns(line, width);
-            let end = start.saturating_add(len);
-            let _ = match reason {
-                NoteReason::Overlap => writeln!(line, "{text} (0x{start:x}..0x{end:x}, bytes shown above)"),
-                NoteReason::PastEnd => {
-                    writeln!(line, "{text} (0x{start:x}..0x{end:x}, past the end of the file)")
-                }
-                NoteReason::Empty => writeln!(line, "{text} (at 0x{start:x}, no bytes)"),
-            };
-        }
-        Row::Unclaimed { start, len } => hex_lines(line, data, start, start + len, width, "(unclaimed)"),
-    }
+    Ok(())
 }
 
 fn json_row(line: &mut String, row: &Row<'_>) {

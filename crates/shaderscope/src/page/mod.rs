@@ -77,12 +77,22 @@ pub fn listing_head(title: &str) -> String {
 
 /// One file's listing, as a section of a listing page headed by its name.
 pub fn listing_file(out: &mut String, name: &str, listing: Html) {
-    out.push_str("<section class=\"file\">\n<h2>");
-    escape_into(out, name);
-    out.push_str("</h2>\n<div class=\"listing\">\n");
+    out.push_str(&listing_file_start(name));
     out.push_str(&listing.finish());
-    out.push_str("</div>\n</section>\n");
+    out.push_str(LISTING_FILE_END);
 }
+
+/// The start of [`listing_file`]'s section, for a listing written a piece at a time (the
+/// lines of [`Html`] sinks follow, then [`LISTING_FILE_END`]).
+pub fn listing_file_start(name: &str) -> String {
+    let mut out = String::from("<section class=\"file\">\n<h2>");
+    escape_into(&mut out, name);
+    out.push_str("</h2>\n<div class=\"listing\">\n");
+    out
+}
+
+/// The end of a file's section of a listing page.
+pub const LISTING_FILE_END: &str = "</div>\n</section>\n";
 
 /// The end of a listing page.
 pub const LISTING_TAIL: &str = "</main>\n</body>\n</html>\n";
