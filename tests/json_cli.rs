@@ -169,3 +169,75 @@ fn dump_and_bare_program_records_follow_the_schema() {
     assert_valid(&v, &recs);
     assert_eq!((recs[0]["format"].is_null(), recs[0]["programs"][0]["isa"].as_str()), (true, Some("sm4")));
 }
+
+/// A DXBC whose signature does not read, or whose instruction stream is cut short, still gives
+/// its listing and the instructions before the damage in `disasm --json`, with `valid: false`
+/// and the damage as the record's error; every command exits 1 on both files.
+#[test]
+fn a_damaged_dxbc_gives_a_partial_disasm_record() {
+    let v = validator();
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    // The ISGN element's name offset points past the chunk.
+    let mut bad_signature = good.clone();
+    bad_signature[0x3c..0x40].copy_from_slice(&0x400u32.to_le_bytes());
+    // `mov o0.xyzw, v0.xyzw` (5 tokens at 0xb8) says it is 3 tokens long: it is read as `mov
+    // o0.xyzw`, and its source operand's first token then reads as an instruction of length 0.
+    let mut cut = good.clone();
+    let token = u32::from_le_bytes(cut[0xb8..0xbc].try_into().unwrap());
+    cut[0xb8..0xbc].copy_from_slice(&((token & !(0x7f << 24)) | (3 << 24)).to_le_bytes());
+    let cases = [
+        (
+            bad_signature,
+            "signature element name at offset 0x434 points outside its range (0x434 + 0x1 is outside 0x5c)",
+            0x434,
+            4,
+        ),
+        (
+            cut,
+            "invalid SM4 instruction length at offset 0xc4: opcode 1606 says 0 DWORDs, fewer than its own header",
+            0xc4,
+            3,
+        ),
+    ];
+    for (bytes, message, offset, instructions) in cases {
+        let path = dir.path().join("damaged.dxbc");
+        std::fs::write(&path, &bytes).unwrap();
+        let path = path.display().to_string();
+        let (code, recs) = records(&["disasm", "--json", &path]);
+        assert_eq!(code, 1, "{message}");
+        assert_valid(&v, &recs);
+        let r = &recs[0];
+        assert_eq!(
+            (&r["valid"], &r["error"]["message"], &r["error"]["offset"]),
+            (&Value::from(false), &Value::from(message), &Value::from(offset))
+        );
+        assert!(
+            r["listing"]
+                .as_str()
+                .unwrap()
+                .contains("ps_4_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\n")
+        );
+        let program = &r["programs"][0];
+        assert_eq!(program["name"], "SHDR");
+        assert_eq!(program["instructions"].as_array().unwrap().len(), instructions, "{message}");
+        for command in [
+            &["info"][..],
+            &["info", "--json"],
+            &["disasm"],
+            &["dump"],
+            &["validate"],
+            &["extract"],
+            &["rewrite", "--check"],
+        ] {
+            let args: Vec<&str> = command.iter().copied().chain([path.as_str()]).collect();
+            let out = Command::new(bin()).args(&args).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{args:?} {message}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            // validate's findings are `offset 0x…: what reason`, the others the error itself.
+            let said =
+                if command[0] == "validate" { format!("offset {offset:#x}: ") } else { message.to_string() };
+            assert!(err.contains(&said), "{args:?}: {err}");
+        }
+    }
+}

@@ -49,7 +49,16 @@ impl File<'_> {
     /// (when the listing fails) a record with `valid: false` and the error.
     pub fn disasm_record<'p>(&self, path: &'p str, opts: &DisasmOptions) -> Record<'p> {
         match self.disasm_json(opts) {
-            Ok(d) => Record::new(RecordType::Disasm, path, Some(self.format())).with_body(d),
+            // A damaged part leaves the rest listed: the record has it, and says why the
+            // file is not valid.
+            Ok(d) => {
+                let mut r = Record::new(RecordType::Disasm, path, Some(self.format())).with_body(d);
+                if let Some(e) = self.damage().first() {
+                    r.valid = false;
+                    r.error = Some(ErrorInfo::from_error(e));
+                }
+                r
+            }
             Err(e) => {
                 Record::failure(RecordType::Disasm, path, Some(self.format()), ErrorInfo::from_error(&e))
             }

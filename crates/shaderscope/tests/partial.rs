@@ -191,7 +191,7 @@ fn the_program_is_dumped_instruction_by_instruction() {
     bad[0x4c..0x50].copy_from_slice(&0x0900_0036u32.to_le_bytes());
     let (rows, errors) = dump(&bad);
     let error = "truncated SM4 instruction at offset 0x4c (need 36 bytes, have 24)";
-    assert_eq!(errors, [format!("0x4c: SHDR program: {error}")]);
+    assert_eq!(errors, [format!("0x4c: {error}")]);
     assert_eq!(
         &rows[rows.len() - 4..],
         [

@@ -233,7 +233,7 @@ fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
             if end > base + 8 {
                 a.field(base + 8, end - base - 8, format_args!("tokens not decoded: {e}"));
             }
-            a.error(e.offset(), format_args!("{} program: {e}", c.fourcc));
+            a.error(e.offset(), format_args!("{e}"));
             return;
         }
     };
@@ -268,7 +268,7 @@ fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
         if end > next {
             a.field(next, end - next, format_args!("tokens not decoded: {e}"));
         }
-        a.error(e.offset(), format_args!("{} program: {e}", c.fourcc));
+        a.error(e.offset(), format_args!("{e}"));
         return;
     }
     if end > next {

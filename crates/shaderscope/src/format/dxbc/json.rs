@@ -1056,7 +1056,14 @@ fn summary(d: &Dxbc<'_>) -> String {
 pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
     let mut text = crate::print::TextBuf::default();
     let lopts = super::listing::ListingOptions::from_disasm(opts);
-    super::listing::write_listing(d, &lopts, &mut text)?;
+    // A damaged part (a chunk that does not read, an instruction stream cut short) leaves the
+    // listing of the rest, which is kept: the record says the file is invalid and why.
+    let damage = crate::Container::damage(d);
+    if let Err(e) = super::listing::write_listing(d, &lopts, &mut text) {
+        if !damage.contains(&e) {
+            return Err(e);
+        }
+    }
     let listing = text.into_string();
     let (generation, source) = match opts.dxbc.generation {
         Some(g) => (g, GenerationSource::Option),
@@ -1066,7 +1073,13 @@ pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
     if let Some(p) = &d.program {
         let program = super::program::decode(p)?;
         let style = super::program::sm4_style(generation, opts.dxbc.legacy_crt, false);
-        let instructions = crate::isa::sm4::records(&program, &style)?;
+        // The instructions before a damaged one.
+        let mut instructions = Vec::new();
+        if let Err(e) = crate::isa::sm4::each_record(&program, &style, |_, r| instructions.extend(r)) {
+            if !damage.contains(&e) {
+                return Err(e);
+            }
+        }
         let mut j = JsonProgram::new(
             p.chunk.fourcc.name(),
             "sm4",

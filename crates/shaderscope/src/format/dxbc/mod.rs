@@ -500,8 +500,17 @@ impl Container for Dxbc<'_> {
         validate::validate(self)
     }
 
+    /// The chunks that do not read, then the program's instruction stream where it does not
+    /// decode to its end (the listing stops there): every command then calls the file
+    /// invalid, not only those that decode the program.
     fn damage(&self) -> Vec<Error> {
-        self.chunk_errors.iter().map(|(_, e)| e.clone()).collect()
+        let mut all: Vec<Error> = self.chunk_errors.iter().map(|(_, e)| e.clone()).collect();
+        if let Some(Err(e)) =
+            self.program.as_ref().map(|p| program::decode(p).and_then(|p| crate::isa::sm4::check(&p)))
+        {
+            all.push(e);
+        }
+        all
     }
 
     fn write(&self) -> Result<Vec<u8>> {

@@ -248,6 +248,14 @@ fn write_program<P: Printer + ?Sized>(
     Ok(report)
 }
 
+/// The error the listing of `program` stops at, if any: every instruction and operand decoded
+/// as [`write_listing`] decodes them (the text is not kept). A container uses it to call a
+/// program whose instruction stream is damaged what it is, whichever command reads the file.
+pub fn check(program: &Program<'_>) -> Result<()> {
+    let mut text = crate::print::TextBuf::default();
+    write_listing(program, &ListingStyle::default(), &mut text).map(|_| ())
+}
+
 /// Every instruction of `program` as an [`InstructionRecord`], printed by the same printer as
 /// [`write_listing`] (so the text is the listing's, without indentation, offsets and raw
 /// words): the mnemonic with its suffixes, each operand, and the instruction's tokens as its

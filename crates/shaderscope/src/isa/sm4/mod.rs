@@ -78,6 +78,6 @@ pub use decode::{
     Program, RelOperand, operand_type,
 };
 pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
-pub use listing::{ListingReport, ListingStyle, each_record, records, write_listing};
+pub use listing::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 pub use opcodes::{Decl, Format, OpInfo, Ty};
 pub use validate::validate;
