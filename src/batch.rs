@@ -20,37 +20,56 @@ pub struct OutputArg {
 }
 
 impl OutputArg {
-    /// Send this run's output to the file `-o` names, if any: created (or truncated) once,
-    /// before anything is read. Err is the status to exit with, the message said.
-    pub fn open(&self) -> Result<(), u8> {
-        let Some(path) = &self.output else { return Ok(()) };
-        match std::fs::File::create(path) {
-            Ok(f) => {
-                let _ = OUTPUT_FILE.set(f);
-                Ok(())
-            }
-            Err(e) => {
-                eprintln!("error: {path}: cannot write: {e}");
-                Err(IO)
-            }
+    /// Send this run's output to the file `-o` names, if any. The file is created (or
+    /// truncated) when the first output is written, so a command that has nothing to write,
+    /// such as one whose input does not parse, leaves no file behind.
+    pub fn open(&self) {
+        if let Some(path) = &self.output {
+            let _ = OUTPUT_PATH.set(path.clone());
         }
     }
 }
 
-/// The file `-o` named, once it is open ([`OutputArg::open`]).
-static OUTPUT_FILE: OnceLock<std::fs::File> = OnceLock::new();
+/// The file `-o` named ([`OutputArg::open`]).
+static OUTPUT_PATH: OnceLock<String> = OnceLock::new();
+/// That file, once the first output is written to it (or why it could not be created).
+static OUTPUT_FILE: OnceLock<Result<std::fs::File, String>> = OnceLock::new();
 
-/// Where this run's output goes: the `-o` file, or stdout.
+/// Where this run's output goes: the `-o` file (created on the first call), or stdout. A file
+/// that cannot be created gives a writer whose writes fail with the file's name and the reason.
 pub fn destination() -> Box<dyn Write> {
-    match OUTPUT_FILE.get() {
-        Some(f) => Box::new(f),
-        None => Box::new(io::stdout().lock()),
+    let Some(path) = OUTPUT_PATH.get() else { return Box::new(io::stdout().lock()) };
+    let file = OUTPUT_FILE.get_or_init(|| std::fs::File::create(path).map_err(|e| format!("{path}: {e}")));
+    match file {
+        Ok(f) => Box::new(f),
+        Err(why) => Box::new(Unwritable(why)),
+    }
+}
+
+/// Flush what was written to the output. A `-o` file is written unbuffered, and is not
+/// created by a flush when nothing was written to it.
+fn flush_output() -> io::Result<()> {
+    match OUTPUT_PATH.get() {
+        Some(_) => Ok(()),
+        None => io::stdout().lock().flush(),
+    }
+}
+
+/// The output file that could not be created: every write says why.
+struct Unwritable(&'static String);
+
+impl Write for Unwritable {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::other(self.0.clone()))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Err(io::Error::other(self.0.clone()))
     }
 }
 
 /// Whether the output goes to a terminal (never when `-o` names a file).
 pub fn to_terminal() -> bool {
-    OUTPUT_FILE.get().is_none() && io::stdout().is_terminal()
+    OUTPUT_PATH.get().is_none() && io::stdout().is_terminal()
 }
 
 /// A byte offset option (`--start`, `--stop`): `0x` and hexadecimal digits, or decimal.
@@ -391,7 +410,7 @@ impl Run {
         if self.closed {
             return self.status;
         }
-        match destination().flush() {
+        match flush_output() {
             Ok(()) => self.status,
             Err(e) => broken_pipe_or(e, self.status),
         }
@@ -446,8 +465,10 @@ pub fn broken_pipe_or(e: io::Error, status: u8) -> u8 {
 
 /// Write bytes to the output ([`destination`]), handling a closed pipe.
 pub fn write_out(bytes: &[u8]) -> u8 {
-    let mut out = destination();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
+    if bytes.is_empty() {
+        return OK;
+    }
+    match destination().write_all(bytes).and_then(|()| flush_output()) {
         Ok(()) => OK,
         Err(e) => broken_pipe_or(e, OK),
     }

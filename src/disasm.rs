@@ -13,20 +13,8 @@ pub struct Opts {
     /// Input files (`-` for stdin)
     #[arg(required = true)]
     files: Vec<String>,
-    /// Only program N (SHBIN: DVLE N, printed as complete picasso source)
-    #[arg(long, visible_alias = "program", value_name = "N")]
-    dvle: Option<usize>,
-    /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from
-    /// the program's version token, 0x0000001C: ), for other formats the file offset
-    #[arg(long)]
-    offsets: bool,
-    /// Show each instruction's absolute file offset, in every format (DXBC and Direct3D 9: in
-    /// the layout of fxc's /No column)
-    #[arg(long, conflicts_with = "offsets")]
-    file_offsets: bool,
-    /// Show each instruction's raw encoding
-    #[arg(long)]
-    raw: bool,
+    #[command(flatten)]
+    pub listing: ListingArgs,
     /// JSON Lines: one record per file with the listing and every program's instructions
     /// (offset, words, mnemonic, operands, text)
     #[arg(long)]
@@ -38,6 +26,42 @@ pub struct Opts {
     /// Colour the listing
     #[arg(long, value_enum, default_value_t)]
     color: ColorChoice,
+    /// Read each FILE as a bare program of this instruction set, with no container: the data
+    /// of a DXBC SHDR/SHEX chunk, a Direct3D 9 token stream, PICA200 code words (what
+    /// `extract` writes)
+    #[arg(long, value_enum, value_name = "ISA", conflicts_with = "dvle")]
+    format: Option<BareIsa>,
+    /// With --format: the program starts at this byte of the file (0x.. or decimal); offsets
+    /// shown are the file's
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
+    start: Option<u64>,
+    /// With --format: the program ends before this byte of the file (0x.. or decimal)
+    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
+    stop: Option<u64>,
+    /// With --format pica: the operand descriptors, as `extract FILE opdescs` writes them
+    #[arg(long, value_name = "FILE", requires = "format")]
+    opdesc: Option<String>,
+    #[command(flatten)]
+    out: batch::OutputArg,
+}
+
+/// The listing options `disasm` and `view` share, and the checks that they apply to a file.
+#[derive(clap::Args, Debug)]
+pub struct ListingArgs {
+    /// Only program N (SHBIN: DVLE N, printed as complete picasso source)
+    #[arg(long, visible_alias = "program", value_name = "N")]
+    pub dvle: Option<usize>,
+    /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from
+    /// the program's version token, 0x0000001C: ), for other formats the file offset
+    #[arg(long)]
+    offsets: bool,
+    /// Show each instruction's absolute file offset, in every format (DXBC and Direct3D 9: in
+    /// the layout of fxc's /No column)
+    #[arg(long, conflicts_with = "offsets")]
+    file_offsets: bool,
+    /// Show each instruction's raw encoding
+    #[arg(long)]
+    raw: bool,
     /// DXBC and --format sm4: the fxc generation to imitate (by default the one the creator
     /// string names; fxc 10 for a bare program); `10-legacy-crt` is fxc 10 on a C runtime that
     /// rounds ties away from zero (before 2019)
@@ -56,23 +80,6 @@ pub struct Opts {
     /// (D3DDisassemble's D3D_DISASM_INSTRUCTION_ONLY)
     #[arg(long)]
     instruction_only: bool,
-    /// Read each FILE as a bare program of this instruction set, with no container: the data
-    /// of a DXBC SHDR/SHEX chunk, a Direct3D 9 token stream, PICA200 code words (what
-    /// `extract` writes)
-    #[arg(long, value_enum, value_name = "ISA", conflicts_with = "dvle")]
-    format: Option<BareIsa>,
-    /// With --format: the program starts at this byte of the file (0x.. or decimal); offsets
-    /// shown are the file's
-    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
-    start: Option<u64>,
-    /// With --format: the program ends before this byte of the file (0x.. or decimal)
-    #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset, requires = "format")]
-    stop: Option<u64>,
-    /// With --format pica: the operand descriptors, as `extract FILE opdescs` writes them
-    #[arg(long, value_name = "FILE", requires = "format")]
-    opdesc: Option<String>,
-    #[command(flatten)]
-    out: batch::OutputArg,
 }
 
 /// `--format`: the instruction set of a bare program.
@@ -132,7 +139,22 @@ impl Fxc {
     }
 }
 
-impl Opts {
+impl ListingArgs {
+    /// The library's options for these switches.
+    pub fn options(&self) -> DisasmOptions {
+        let mut opts = DisasmOptions::default();
+        opts.program = self.dvle;
+        opts.offsets = self.offsets;
+        opts.file_offsets = self.file_offsets;
+        opts.raw = self.raw;
+        (opts.dxbc.generation, opts.dxbc.legacy_crt) = self.fxc.options();
+        opts.dxbc.numbering = self.numbering;
+        opts.dxbc.hex_literals = self.hex_literals;
+        opts.dxbc.no_header = self.no_header;
+        opts.dxbc.instruction_only = self.instruction_only;
+        opts
+    }
+
     /// fxc's listing switches given (the options only DXBC and Direct3D 9 listings take).
     fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
         [
@@ -144,34 +166,50 @@ impl Opts {
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
     }
-}
 
-/// Whether the listing switches given apply to a file of `format`: fxc's switches to DXBC and
-/// Direct3D 9 listings only. Otherwise the usage error's message.
-fn switches_apply(o: &Opts, format: Format) -> Result<(), String> {
-    match o.fxc_switches().next() {
-        Some(name) if !matches!(format, Format::Dxbc | Format::D3d9) => Err(format!(
-            "{name} applies only to DXBC and Direct3D 9 listings (this file: {})",
-            format.description()
-        )),
-        _ => Ok(()),
+    /// Whether these switches apply to `file`: `--dvle` to a file with programs to choose
+    /// from (and in range), `--fxc` to DXBC, fxc's switches to DXBC and Direct3D 9 listings.
+    /// Otherwise the usage error's message.
+    pub fn check(&self, file: &File<'_>) -> Result<(), String> {
+        let format = file.format();
+        if let Some(n) = self.dvle {
+            let count = match file.programs() {
+                Some(count) => count,
+                None => {
+                    return Err(format!(
+                        "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
+                        format.description()
+                    ));
+                }
+            };
+            if n >= count {
+                let has = match count {
+                    0 => "no DVLE".to_string(),
+                    1 => "1 DVLE (--dvle 0)".to_string(),
+                    _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
+                };
+                return Err(format!("--dvle {n} is out of range: the file has {has}"));
+            }
+        }
+        if self.fxc != Fxc::Auto && format != Format::Dxbc {
+            return Err(format!(
+                "--fxc applies only to DXBC containers (this file: {})",
+                format.description()
+            ));
+        }
+        match self.fxc_switches().next() {
+            Some(name) if !matches!(format, Format::Dxbc | Format::D3d9) => Err(format!(
+                "{name} applies only to DXBC and Direct3D 9 listings (this file: {})",
+                format.description()
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
 pub fn run(o: Opts) -> u8 {
-    if let Err(status) = o.out.open() {
-        return status;
-    }
-    let mut opts = DisasmOptions::default();
-    opts.program = o.dvle;
-    opts.offsets = o.offsets;
-    opts.file_offsets = o.file_offsets;
-    opts.raw = o.raw;
-    (opts.dxbc.generation, opts.dxbc.legacy_crt) = o.fxc.options();
-    opts.dxbc.numbering = o.numbering;
-    opts.dxbc.hex_literals = o.hex_literals;
-    opts.dxbc.no_header = o.no_header;
-    opts.dxbc.instruction_only = o.instruction_only;
+    o.out.open();
+    let opts = o.listing.options();
     let json = o.json.then_some(RecordType::Disasm);
     if let Some(t) = json {
         batch::json_records(t);
@@ -192,7 +230,7 @@ pub fn run(o: Opts) -> u8 {
                 Ok(f) => f,
                 Err(e) => return out.push(batch::failure(path, data, &e, json)),
             };
-            if let Err(usage) = applies(&o, &file).and_then(|()| switches_apply(&o, file.format())) {
+            if let Err(usage) = o.listing.check(&file) {
                 return out.fail(path, usage, batch::IO);
             }
             if o.json {
@@ -267,10 +305,10 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
         eprintln!("error: {msg}");
         batch::IO
     };
-    if o.fxc != Fxc::Auto && isa != Isa::Sm4 {
+    if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
         return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
     }
-    if let Some(name) = o.fxc_switches().next().filter(|_| isa == Isa::Pica) {
+    if let Some(name) = o.listing.fxc_switches().next().filter(|_| isa == Isa::Pica) {
         return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
     }
     let opdescs = match (&o.opdesc, isa) {
@@ -313,33 +351,4 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             }
         })
     })
-}
-
-/// Whether the options given apply to this file: `--dvle N` to a file with DVLEs (and N
-/// among them), `--fxc` to a DXBC container. Otherwise the usage error's message.
-fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
-    let format = file.format();
-    if let Some(n) = o.dvle {
-        let count = match file.programs() {
-            Some(count) => count,
-            None => {
-                return Err(format!(
-                    "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
-                    format.description()
-                ));
-            }
-        };
-        if n >= count {
-            let has = match count {
-                0 => "no DVLE".to_string(),
-                1 => "1 DVLE (--dvle 0)".to_string(),
-                _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
-            };
-            return Err(format!("--dvle {n} is out of range: the file has {has}"));
-        }
-    }
-    if o.fxc != Fxc::Auto && format != Format::Dxbc {
-        return Err(format!("--fxc applies only to DXBC containers (this file: {})", format.description()));
-    }
-    Ok(())
 }

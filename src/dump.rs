@@ -48,9 +48,7 @@ impl<W: Write> fmt::Write for Sink<W> {
 }
 
 pub fn run(o: Opts) -> u8 {
-    if let Err(status) = o.out.open() {
-        return status;
-    }
+    o.out.open();
     let path = batch::display_name(&o.file);
     let data = match batch::read_input(&o.file, false) {
         Ok(d) => d,

@@ -19,6 +19,7 @@ pub fn run(o: Opts) -> u8 {
         eprintln!("error: -o needs a PART to write (`shaderscope extract {path}` lists the parts)");
         return batch::IO;
     }
+    o.out.open();
     let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
         Err(r) => {
@@ -45,13 +46,13 @@ pub fn run(o: Opts) -> u8 {
             }
             batch::write_out(s.as_bytes())
         }
-        Some(name) => write_part(&path, &file, &name, &o.out),
+        Some(name) => write_part(&path, &file, &name),
     };
     status.max(damage.status)
 }
 
 /// Write the part named `name` (matched without regard to case) to the output (`-o`).
-fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, out: &batch::OutputArg) -> u8 {
+fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str) -> u8 {
     let bytes = match file.part(name) {
         Ok(p) => p.bytes,
         Err(e) => {
@@ -60,10 +61,6 @@ fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str, out: &batch:
             return batch::IO;
         }
     };
-    // Opened once the part is found: a failed extract leaves no empty file behind.
-    if let Err(status) = out.open() {
-        return status;
-    }
     if batch::to_terminal() {
         eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
         return batch::IO;

@@ -18,9 +18,7 @@ pub struct Opts {
 }
 
 pub fn run(o: Opts) -> u8 {
-    if let Err(status) = o.out.open() {
-        return status;
-    }
+    o.out.open();
     let many = o.files.len() > 1;
     let json = o.json.then_some(RecordType::Info);
     if let Some(t) = json {

@@ -7,14 +7,15 @@ use crate::batch;
 pub struct Opts {
     /// Input file (`-` for stdin)
     file: String,
+    /// The listing's options, as `disasm` takes them
+    #[command(flatten)]
+    listing: crate::disasm::ListingArgs,
     #[command(flatten)]
     out: batch::OutputArg,
 }
 
 pub fn run(o: Opts) -> u8 {
-    if let Err(status) = o.out.open() {
-        return status;
-    }
+    o.out.open();
     let path = batch::display_name(&o.file).to_string();
     let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
@@ -30,7 +31,11 @@ pub fn run(o: Opts) -> u8 {
             return batch::INVALID;
         }
     };
-    let view = shaderscope::page::viewer(&file, &data, &path, &shaderscope::DisasmOptions::default());
+    if let Err(usage) = o.listing.check(&file) {
+        eprintln!("error: {path}: {usage}");
+        return batch::IO;
+    }
+    let view = shaderscope::page::viewer(&file, &data, &path, &o.listing.options());
     let status = batch::write_out(view.html.as_bytes());
     match view.error {
         // The page holds what was listed before the error, and says so.

@@ -595,8 +595,8 @@ fn output_is_written_as_the_batch_goes() {
 
 /// `-o FILE` writes exactly what stdout would get, for every command that prints, on every
 /// format; a file that cannot be created is an I/O error (2) naming it; `extract` writes a
-/// part there (and refuses `-o` without one, see `options_that_do_not_apply_are_usage_errors`),
-/// and an extract that fails leaves no file behind.
+/// part there (and refuses `-o` without one, see `options_that_do_not_apply_are_usage_errors`);
+/// a command that fails with nothing to write leaves no file behind.
 #[test]
 fn dash_o_writes_what_stdout_gets() {
     let f = Files::new();
@@ -637,11 +637,17 @@ fn dash_o_writes_what_stdout_gets() {
     let bad = format!("{dir}/no/such/folder/x.txt");
     let (code, stdout, err) = run(&["disasm", &inputs[0], "-o", &bad]);
     assert_eq!((code, stdout.as_str()), (2, ""));
-    assert!(err.starts_with(&format!("error: {bad}: cannot write: ")), "{err}");
+    assert!(err.starts_with(&format!("error: cannot write output: {bad}: ")), "{err}");
     let part = f.path().join("part.bin");
     let (code, _, _) = run(&["extract", &inputs[0], "nosuch", "-o", part.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(!part.exists());
+    let junk = f.put("junk.bin", b"not a shader");
+    for cmd in ["info", "disasm", "dump", "view"] {
+        let (code, _, _) = run(&[cmd, &junk, "-o", part.to_str().unwrap()]);
+        assert_eq!(code, 1, "{cmd}");
+        assert!(!part.exists(), "{cmd}");
+    }
     let (code, _, _) = run(&["extract", &inputs[0], "shdr", "-o", part.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert_eq!(std::fs::read(&part).unwrap(), run_bytes(&["extract", &inputs[0], "shdr"]));

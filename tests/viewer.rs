@@ -11,7 +11,7 @@
 use base64::Engine;
 use serde_json::{Value, json};
 use shaderscope::Container;
-use shaderscope::dump::Annotations;
+use shaderscope::dump::{Annotations, Row};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -215,10 +215,26 @@ fn view_writes_a_standalone_page_whose_lines_carry_their_bytes() {
         assert_eq!(data["size"], bytes.len());
         let mut notes = Annotations::new();
         shaderscope::parse(&bytes).unwrap().annotate(&mut notes);
-        assert_eq!(
-            data["sections"].as_array().unwrap().len() + data["fields"].as_array().unwrap().len(),
-            notes.sections().count() + notes.fields().count()
-        );
+        // Every row `dump` shows with bytes or a title is in the page, with its meaning.
+        let mut rows = (0, Vec::new());
+        notes
+            .rows(&bytes, 0..u64::MAX, |row| {
+                match row {
+                    Row::Section { .. } => rows.0 += 1,
+                    Row::Field { start, len, .. } => rows.1.push((start, start + len)),
+                    _ => {}
+                }
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        assert_eq!(data["sections"].as_array().unwrap().len(), rows.0, "{}", s.label);
+        let fields: Vec<(u64, u64)> = data["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f[0].as_u64().unwrap(), f[1].as_u64().unwrap()))
+            .collect();
+        assert_eq!(fields, rows.1, "{}", s.label);
 
         // Every line that shows bytes stays in the file; each instruction covers its encoding
         // exactly, as its own length field gives it, wherever another instruction follows it
@@ -274,6 +290,54 @@ fn view_reports_what_it_cannot_show() {
     assert!(err.starts_with(&format!("error: {}: ", junk.display())), "{err}");
     assert!(!out.exists());
     let (code, _, err) = run(&["view", dir.path().join("missing").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// `view` takes the listing options `disasm` takes, with the same checks: its listing is line
+/// for line the one `disasm --html` writes with the same options.
+#[test]
+fn view_takes_the_listing_options_of_disasm() {
+    let samples_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let dxbc = samples_dir.join("ps_color.dxbc");
+    let shbin = samples_dir.join("vshader.shbin");
+    let (dxbc, shbin) = (dxbc.to_str().unwrap(), shbin.to_str().unwrap());
+    let markup = |line: &str| line[line.find('>').unwrap() + 1..line.len() - "</div>".len()].to_string();
+    for (options, file) in [
+        (&["--raw"][..], dxbc),
+        (&["--fxc", "9.29", "--numbering"], dxbc),
+        (&["--file-offsets", "--no-header"], dxbc),
+        (&["--dvle", "0", "--raw"], shbin),
+    ] {
+        let args: Vec<&str> = ["view"].iter().chain(options).chain([&file]).copied().collect();
+        let (code, page, err) = run(&args);
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        let viewed: Vec<String> =
+            page.lines().filter(|l| l.starts_with("<div class=\"l\"")).map(markup).collect();
+        let args: Vec<&str> = ["disasm", "--html"].iter().chain(options).chain([&file]).copied().collect();
+        let (code, page, _) = run(&args);
+        assert_eq!(code, 0, "{args:?}");
+        let body =
+            &page[page.find("<div class=\"listing\">\n").unwrap()..page.find("</div>\n</section>").unwrap()];
+        let listed: Vec<String> = body.lines().skip(1).map(markup).collect();
+        assert!(!viewed.is_empty());
+        assert_eq!(viewed, listed, "{args:?}");
+    }
+    let (code, _, err) = run(&["view", "--fxc", "9.30", shbin]);
+    assert_eq!(
+        (code, err),
+        (
+            2,
+            format!(
+                "error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+            )
+        )
+    );
+    let (code, _, err) = run(&["view", "--dvle", "4", shbin]);
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {shbin}: --dvle 4 is out of range: the file has 1 DVLE (--dvle 0)\n"))
+    );
+    let (code, _, err) = run(&["view", "--numbering", shbin]);
     assert_eq!(code, 2, "{err}");
 }
 

@@ -16,8 +16,9 @@
 //!   program) that holds its offset. So consecutive instructions and table rows divide their
 //!   structure between them, and the last of them ends with it.
 //!
-//! The page embeds the file (base64) and its dump annotations ([`Annotations`]: sections and
-//! fields), from which its script draws the hex rows in view. Clicking a line highlights its
+//! The page embeds the file (base64) and its dump annotations as `dump` resolves them
+//! ([`Annotations::rows`]: each section, and each byte's meaning once, table entries and
+//! unmodelled ranges included), from which its script draws the hex rows in view. Clicking a line highlights its
 //! bytes; clicking a byte highlights the field that holds it, the line that shows it and names
 //! the structures around it; each byte's tooltip is its field's meaning and those structures.
 //!
@@ -38,7 +39,7 @@
 
 use crate::container::Container;
 use crate::detect::Format;
-use crate::dump::Annotations;
+use crate::dump::{Annotations, Row};
 use crate::error::Error;
 use crate::model::DisasmOptions;
 use crate::print::{Html, escape_into, write_hex, write_u64};
@@ -143,11 +144,24 @@ fn page(file: &dyn Container, data: &[u8], name: &str, note: Option<&str>, opts:
     let lines = sink.into_lines();
     let mut notes = Annotations::new();
     file.annotate(&mut notes);
-    let mut sections: Vec<(Range<u64>, &str)> = notes.sections().collect();
-    let mut fields: Vec<(Range<u64>, &str)> = notes.fields().collect();
-    for list in [&mut sections, &mut fields] {
-        list.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
-    }
+    // The rows `dump` shows: every byte's meaning once (table entries and what a format
+    // did not model included), each section once.
+    let mut sections: Vec<(Range<u64>, String)> = Vec::new();
+    let mut fields: Vec<(Range<u64>, String)> = Vec::new();
+    let _ = notes.rows(data, 0..u64::MAX, |row| {
+        match row {
+            Row::Section { start, len, title, .. } => {
+                sections.push((start..start.saturating_add(len), title.into()))
+            }
+            Row::Field { start, len, text, from } if from < start => {
+                fields.push((start..start + len, format!("{text} (continued from 0x{from:x})")))
+            }
+            Row::Field { start, len, text, .. } => fields.push((start..start + len, text.into())),
+            Row::Note { .. } | Row::Unclaimed { .. } => {}
+        }
+        Ok::<(), ()>(())
+    });
+    sections.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
     let exact = match file.disasm_json(opts) {
         Ok(v) => instruction_lengths(&v),
         Err(_) => Vec::new(),
@@ -233,7 +247,12 @@ fn page(file: &dyn Container, data: &[u8], name: &str, note: Option<&str>, opts:
 
 /// The page's data as JSON: `{"size", "data" (base64), "sections", "fields"}`, each range as
 /// `[start, end, text]`. Every `<` is written `\u003c`, so no text can end the script element.
-fn embed_data(out: &mut String, data: &[u8], sections: &[(Range<u64>, &str)], fields: &[(Range<u64>, &str)]) {
+fn embed_data(
+    out: &mut String,
+    data: &[u8],
+    sections: &[(Range<u64>, String)],
+    fields: &[(Range<u64>, String)],
+) {
     use base64::Engine;
     let start = out.len();
     out.push_str("{\"size\":");
@@ -248,7 +267,7 @@ fn embed_data(out: &mut String, data: &[u8], sections: &[(Range<u64>, &str)], fi
                 out.push(',');
             }
             let _ = write!(out, "[{},{},", r.start, r.end);
-            out.push_str(&serde_json::Value::from(*text).to_string());
+            out.push_str(&serde_json::Value::from(text.as_str()).to_string());
             out.push(']');
         }
         out.push(']');
@@ -379,7 +398,7 @@ mod tests {
     #[test]
     fn embedded_text_cannot_close_the_script() {
         let mut out = String::new();
-        embed_data(&mut out, b"\x00\xff<", &[(0..3, "a </script> b")], &[]);
+        embed_data(&mut out, b"\x00\xff<", &[(0..3, "a </script> b".into())], &[]);
         assert_eq!(
             out,
             "{\"size\":3,\"data\":\"AP88\",\"sections\":[[0,3,\"a \\u003c/script> b\"]],\"fields\":[]}"
