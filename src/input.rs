@@ -11,6 +11,7 @@
 
 use crate::batch::{INVALID, IO};
 use shaderscope::detect::{self, Format, HEAD};
+use shaderscope::print::count;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -59,7 +60,7 @@ pub fn size_text(bytes: u64) -> String {
             return format!("{} {unit}", bytes >> shift);
         }
     }
-    if bytes == 1 { "1 byte".into() } else { format!("{bytes} bytes") }
+    if bytes == 1 { "1 byte".into() } else { format!("{}", count(bytes, "byte")) }
 }
 
 /// Why an input was not read, and the exit status that goes with it.
@@ -171,7 +172,8 @@ impl Head {
         if let Some(len) = self.len {
             if len > limit {
                 return Err(Refusal::io(format!(
-                    "{len} bytes, over the --max-size limit of {}",
+                    "{}, over the --max-size limit of {}",
+                    count(len, "byte"),
                     size_text(limit)
                 )));
             }

@@ -2,6 +2,7 @@
 
 use crate::batch::{self, Settings};
 use shaderscope::Container;
+use shaderscope::print::count;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -44,9 +45,9 @@ pub fn run(o: Opts) -> u8 {
             out.fail(
                 path,
                 format!(
-                    "re-encoding differs from the input at offset 0x{first:x} (input {} bytes, re-encoded {} bytes)",
-                    data.len(),
-                    bytes.len()
+                    "re-encoding differs from the input at offset 0x{first:x} (input {}, re-encoded {})",
+                    count(data.len(), "byte"),
+                    count(bytes.len(), "byte")
                 ),
                 batch::INVALID,
             );

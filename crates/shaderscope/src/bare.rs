@@ -42,6 +42,7 @@ use crate::error::{Error, Result};
 use crate::format::dxbc::program::sm4_style;
 use crate::isa::{InstructionRecord, d3d9, pica, sm4};
 use crate::model::{DisasmOptions, Generation};
+use crate::print::count;
 use crate::print::{Printer, Style, TextBuf};
 use std::fmt;
 
@@ -126,7 +127,7 @@ pub fn opdesc_table(bytes: &[u8], base: u64) -> Result<Vec<u32>> {
         return Err(Error::invalid(
             base,
             "operand descriptor table",
-            format!("{} bytes is not a whole number of 8-byte entries", bytes.len()),
+            format!("{} is not a whole number of 8-byte entries", count(bytes.len(), "byte")),
         ));
     }
     Ok(bytes.chunks_exact(8).filter_map(|e| e.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)).collect())
@@ -239,7 +240,7 @@ impl<'a> Bare<'a> {
             return Err(Error::invalid(
                 self.base.saturating_add(whole as u64),
                 "PICA200 code",
-                format!("{} bytes is not a whole number of 4-byte words", self.bytes.len()),
+                format!("{} is not a whole number of 4-byte words", count(self.bytes.len(), "byte")),
             ));
         }
         Ok(self

@@ -9,7 +9,7 @@
 //! // vs_2_0: dcl_position v0; mov oPos, v0; end
 //! let words = [0xfffe0200u32, 0x0200001f, 0x80000000, 0x900f0000, 0x02000001, 0xc00f0000, 0x90e40000, 0xffff];
 //! let d3d9: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-//! assert_eq!(D3d9File::parse(&d3d9)?.summary(), "vs_2_0, 2 instructions, 1 slots");
+//! assert_eq!(D3d9File::parse(&d3d9)?.summary(), "vs_2_0, 2 instructions, 1 slot");
 //!
 //! let shbin = shaderscope::shbin::build::example_vertex_shader();
 //! assert_eq!(Dvlb::parse(&shbin)?.dvles.len(), 1);

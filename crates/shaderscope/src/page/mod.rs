@@ -42,6 +42,7 @@ use crate::detect::Format;
 use crate::dump::{Annotations, Row};
 use crate::error::Error;
 use crate::model::DisasmOptions;
+use crate::print::count;
 use crate::print::{Html, escape_into, write_hex, write_u64};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -132,7 +133,7 @@ pub fn viewer(file: &dyn Container, data: &[u8], name: &str, opts: &DisasmOption
         && let Ok(part) = file.part("decoded")
         && let Ok(inner) = crate::parse(&part.bytes)
     {
-        let note = format!("base64 text, shown decoded ({} bytes of text)", data.len());
+        let note = format!("base64 text, shown decoded ({} of text)", count(data.len(), "byte"));
         return page(&inner, &part.bytes, name, Some(&note), opts);
     }
     page(file, data, name, None, opts)

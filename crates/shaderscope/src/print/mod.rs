@@ -201,6 +201,42 @@ impl<P: Printer + ?Sized> Printer for &mut P {
     }
 }
 
+/// A number with a noun that agrees with it, as every message and table says counts:
+/// `count(1, "word")` shows `1 word`, `count(2, "entry")` shows `2 entries`, `count(0, "DVLE")`
+/// shows `0 DVLEs`.
+///
+/// ```
+/// use shaderscope::print::count;
+/// assert_eq!(count(1u32, "word").to_string(), "1 word");
+/// assert_eq!(count(3usize, "entry").to_string(), "3 entries");
+/// assert_eq!(count(0u64, "DWORD").to_string(), "0 DWORDs");
+/// ```
+pub fn count(n: impl TryInto<u64>, noun: &str) -> Count<'_> {
+    Count(n.try_into().unwrap_or(u64::MAX), noun)
+}
+
+/// See [`count`].
+#[derive(Debug, Clone, Copy)]
+pub struct Count<'a>(pub u64, pub &'a str);
+
+impl fmt::Display for Count<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Count(n, noun) = *self;
+        if n == 1 {
+            return write!(f, "1 {noun}");
+        }
+        // A consonant and `y`: `entry` → `entries`; anything else takes an `s`.
+        let b = noun.as_bytes();
+        let consonant_y = b.len() >= 2
+            && b.last() == Some(&b'y')
+            && !matches!(b.get(b.len() - 2), Some(b'a' | b'e' | b'i' | b'o' | b'u'));
+        match noun.strip_suffix('y').filter(|_| consonant_y) {
+            Some(stem) => write!(f, "{n} {stem}ies"),
+            None => write!(f, "{n} {noun}s"),
+        }
+    }
+}
+
 /// `v` in decimal.
 #[inline]
 pub fn write_u64<W: fmt::Write + ?Sized>(out: &mut W, v: u64) -> fmt::Result {

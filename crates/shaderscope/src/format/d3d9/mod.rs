@@ -17,7 +17,7 @@
 //! let words = [0xfffe0200u32, 0x0200001f, 0x80000000, 0x900f0000, 0x02000001, 0xc00f0000, 0x90e40000, 0xffff];
 //! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
 //! let file = D3d9File::parse(&bytes)?;
-//! assert_eq!(file.summary(), "vs_2_0, 2 instructions, 1 slots");
+//! assert_eq!(file.summary(), "vs_2_0, 2 instructions, 1 slot");
 //! assert!(file.constant_table().is_none());
 //!
 //! let mut out = TextBuf::default();
@@ -48,6 +48,7 @@ use crate::json::{Disasm, Program as JsonProgram};
 use crate::model::Stage;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
+use crate::print::count;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -76,13 +77,13 @@ impl<'a> D3d9File<'a> {
     pub fn summary(&self) -> String {
         let p = &self.program;
         let mut s = format!(
-            "{}, {} instructions, {} slots",
+            "{}, {}, {}",
             p.version.name(),
-            p.instructions().count(),
-            p.slots().total
+            count(p.instructions().count(), "instruction"),
+            count(p.slots().total, "slot")
         );
         if let Some(t) = self.constant_table() {
-            let _ = write!(s, ", {} constants", t.constants.len());
+            let _ = write!(s, ", {}", count(t.constants.len(), "constant"));
         }
         if !p.has_end() {
             s.push_str(", no end token");
@@ -259,14 +260,16 @@ impl Info {
         )?;
         writeln!(
             s,
-            "size: {} bytes (program {}, after the end token {})",
-            self.size, self.program_size, self.trailing_bytes
+            "size: {} (program {}, after the end token {})",
+            count(self.size, "byte"),
+            self.program_size,
+            self.trailing_bytes
         )?;
         writeln!(
             s,
-            "instructions: {} (approximately {} slots: {} texture, {} arithmetic){}",
+            "instructions: {} (approximately {}: {} texture, {} arithmetic){}",
             self.instructions,
-            self.slots.total,
+            count(self.slots.total, "slot"),
             self.slots.texture,
             self.slots.arithmetic,
             if self.has_end { "" } else { ", no end token" }
@@ -274,10 +277,10 @@ impl Info {
         for c in &self.comments {
             writeln!(
                 s,
-                "comment at 0x{:x}: {} ({} bytes, data at 0x{:x})",
+                "comment at 0x{:x}: {} ({}, data at 0x{:x})",
                 c.offset,
                 c.fourcc.as_deref().unwrap_or("untagged"),
-                c.size,
+                count(c.size, "byte"),
                 c.data_offset
             )?;
         }

@@ -13,6 +13,7 @@ use super::rdef::Rdef;
 use super::signature::{ElementLayout, Signature};
 use crate::dump::Annotations;
 use crate::error::Error;
+use crate::print::count;
 use crate::toolkit::{Cstr, Endian};
 use std::fmt::Write;
 
@@ -93,7 +94,11 @@ fn cut_chunk(d: &Dxbc<'_>, a: &mut Annotations) -> Option<std::ops::Range<usize>
     a.field(start, 4, format_args!("FourCC \"{tag}\""));
     a.field(start + 4, 4, format_args!("size: {size}"));
     if have > 0 {
-        a.field(start + 8, have, format_args!("payload, cut short: {have} of {size} bytes in the file"));
+        a.field(
+            start + 8,
+            have,
+            format_args!("payload, cut short: {have} of {} in the file", count(size, "byte")),
+        );
     }
     Some(at..at + 8 + have as usize)
 }
@@ -225,7 +230,7 @@ fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
     let r = c.reader(Endian::Little);
     let v = r.u32_at(0, "version token").unwrap_or(0);
     a.field(base, 4, format_args!("version token 0x{v:08x} ({})", p.version_text()));
-    a.field(base + 4, 4, format_args!("length: {} tokens", p.length));
+    a.field(base + 4, 4, format_args!("length: {}", count(p.length, "token")));
     let end = base + c.data.len() as u64;
     let program = match super::program::decode(p) {
         Ok(program) => program,
@@ -252,14 +257,14 @@ fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
                 inst.offset,
                 len,
                 format_args!(
-                    "custom data block ({}, {} tokens)",
+                    "custom data block ({}, {})",
                     match class {
                         Some(0) => "comment",
                         Some(1) => "debug information",
                         Some(2) => "opaque data",
                         _ => "unknown class",
                     },
-                    inst.tokens.len()
+                    count(inst.tokens.len(), "token")
                 ),
             ),
         }
@@ -298,7 +303,11 @@ fn aon9(x: &super::chunks::Aon9<'_>, a: &mut Annotations) {
     a.field(base + 8, 4, format_args!("D3D9 program size: {}", x.program.len()));
     a.field(base + 12, 4, format_args!("D3D9 program offset: {}", x.program_offset));
     for (i, (n, o)) in x.tables.iter().enumerate() {
-        a.field(base + 16 + 4 * i as u64, 4, format_args!("mapping table {i}: {n} entries at {o}"));
+        a.field(
+            base + 16 + 4 * i as u64,
+            4,
+            format_args!("mapping table {i}: {} at {o}", count(*n, "entry")),
+        );
     }
     for m in &x.cb_mappings {
         a.field(
@@ -333,11 +342,11 @@ fn ifce(i: &super::chunks::Ifce<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         base,
         36,
         format_args!(
-            "class linkage header: {} instances, {} types, {} slot records, {} slots",
-            i.class_instances.len(),
-            i.class_types.len(),
-            i.slots.len(),
-            i.slot_count
+            "class linkage header: {}, {}, {}, {}",
+            count(i.class_instances.len(), "instance"),
+            count(i.class_types.len(), "type"),
+            count(i.slots.len(), "slot record"),
+            count(i.slot_count, "slot")
         ),
     );
     let mut strings = Strings::default();
@@ -353,7 +362,7 @@ fn ifce(i: &super::chunks::Ifce<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         a.field(
             sl.offset as u64,
             16,
-            format_args!("interface slot record: span {}, {} types", sl.span, sl.type_ids.len()),
+            format_args!("interface slot record: span {}, {}", sl.span, count(sl.type_ids.len(), "type")),
         );
     }
     strings.finish(c, 0, a);
@@ -365,10 +374,10 @@ fn root_signature(rs: &super::chunks::RootSignature, a: &mut Annotations) {
         base,
         24,
         format_args!(
-            "root signature {} header: {} parameters, {} static samplers, flags 0x{:x}",
+            "root signature {} header: {}, {}, flags 0x{:x}",
             if rs.version == 2 { "1.1" } else { "1.0" },
-            rs.parameters.len(),
-            rs.static_samplers.len(),
+            count(rs.parameters.len(), "parameter"),
+            count(rs.static_samplers.len(), "static sampler"),
             rs.flags
         ),
     );
@@ -388,14 +397,24 @@ fn root_signature(rs: &super::chunks::RootSignature, a: &mut Annotations) {
                         r.offset as u64,
                         size,
                         format_args!(
-                            "range type {}, {} descriptors from register {} space {}",
-                            r.range_type, r.count, r.base_register, r.space
+                            "range type {}, {} from register {} space {}",
+                            r.range_type,
+                            count(r.count, "descriptor"),
+                            r.base_register,
+                            r.space
                         ),
                     );
                 }
             }
             super::chunks::RootPayload::Constants { register, space, count } => {
-                a.field(at, 12, format_args!("{count} root constants at b{register} space {space}"));
+                a.field(
+                    at,
+                    12,
+                    format_args!(
+                        "{} at b{register} space {space}",
+                        crate::print::count(*count, "root constant")
+                    ),
+                );
             }
             super::chunks::RootPayload::Descriptor { register, space, .. } => {
                 let size = if rs.version == 2 { 12 } else { 8 };
@@ -533,10 +552,10 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             t.offset as u64,
             type_size,
             format_args!(
-                "type {} (class {}, {} members)",
+                "type {} (class {}, {})",
                 super::listing::type_name(t),
                 t.class,
-                t.members.len()
+                count(t.members.len(), "member")
             ),
         );
         if let Some(n) = &t.name {

@@ -307,7 +307,9 @@ impl<'a> Ifce<'a> {
                     base as u64,
                     what,
                     format!(
-                        "{count} records of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        "{} of {} from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        crate::print::count(count, "record"),
+                        crate::print::count(size, "byte"),
                         base as u64 + u64::from(offset),
                         base + data.len()
                     ),

@@ -35,6 +35,7 @@
 
 use crate::error::{Error, Result};
 use crate::model::{Finding, Stage};
+use crate::print::count;
 use crate::toolkit::{Chunk, Endian};
 
 /// Size of the program header and the bitcode header together.
@@ -261,9 +262,10 @@ impl<'a> DxilProgram<'a> {
             out.push(Finding::error(
                 at + 4,
                 format!(
-                    "{what} program header: size {} dwords ({} bytes) is not the payload's {payload} bytes",
-                    self.size_in_dwords,
-                    u64::from(self.size_in_dwords) * 4
+                    "{what} program header: size {} ({}) is not the payload's {}",
+                    count(self.size_in_dwords, "dword"),
+                    count(u64::from(self.size_in_dwords) * 4, "byte"),
+                    count(payload, "byte")
                 ),
             ));
         }

@@ -12,6 +12,7 @@ use super::{Dxbc, Generation, GenerationSource, checksum, chunk_description};
 use crate::error::Result;
 use crate::json::{Disasm, Program as JsonProgram};
 use crate::model::{DisasmOptions, Stage};
+use crate::print::count;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt::Write;
@@ -727,7 +728,7 @@ impl<'a> Info<'a> {
 
     fn text(&self, s: &mut String) -> std::fmt::Result {
         writeln!(s, "format:    DXBC container")?;
-        writeln!(s, "size:      {} bytes (declared {})", self.size, self.declared_size)?;
+        writeln!(s, "size:      {} (declared {})", count(self.size, "byte"), self.declared_size)?;
         let c = &self.checksum;
         match c.status {
             "ok" => writeln!(s, "checksum:  ok ({})", c.stored)?,
@@ -737,29 +738,33 @@ impl<'a> Info<'a> {
         if let Some(p) = &self.program {
             writeln!(
                 s,
-                "program:   {} ({} shader) in {}: {} tokens at 0x{:x}, {} bytes",
+                "program:   {} ({} shader) in {}: {} at 0x{:x}, {}",
                 p.model,
                 p.stage.name(),
                 p.chunk,
-                p.tokens,
+                count(p.tokens, "token"),
                 p.offset,
-                p.size
+                count(p.size, "byte")
             )?;
         }
         if let Some(x) = &self.dxil {
             writeln!(
                 s,
-                "program:   DXIL {} ({} shader) in {}: program header at 0x{:x}, {} dwords",
-                x.model, x.stage, x.chunk, x.offset, x.size_in_dwords
+                "program:   DXIL {} ({} shader) in {}: program header at 0x{:x}, {}",
+                x.model,
+                x.stage,
+                x.chunk,
+                x.offset,
+                count(x.size_in_dwords, "dword")
             )?;
             writeln!(
                 s,
-                "           DXIL version {}, bitcode header at 0x{:x}; bitcode at 0x{:x} (header + {}), {} bytes (part `bitcode`)",
+                "           DXIL version {}, bitcode header at 0x{:x}; bitcode at 0x{:x} (header + {}), {} (part `bitcode`)",
                 x.dxil_version,
                 x.bitcode_header_offset,
                 x.bitcode_offset,
                 x.bitcode_offset_field,
-                x.bitcode_size
+                count(x.bitcode_size, "byte")
             )?;
         }
         if let Some(c) = &self.creator {
@@ -814,14 +819,14 @@ impl<'a> Info<'a> {
         if let Some(l) = &self.level9 {
             writeln!(
                 s,
-                "level 9:   {} program ({}) at 0x{:x}, {} bytes; {} constant buffer, {} sampler, {} runtime constant mappings",
+                "level 9:   {} program ({}) at 0x{:x}, {}; {} constant buffer, {} sampler, {}",
                 l.model.as_deref().unwrap_or("D3D9"),
                 l.version,
                 l.program_offset,
-                l.program_size,
+                count(l.program_size, "byte"),
                 l.cb_mappings.len(),
                 l.sampler_mappings.len(),
-                l.runtime_constants.len()
+                count(l.runtime_constants.len(), "runtime constant mapping")
             )?;
         }
         let n = self.chunks.len();
@@ -858,12 +863,12 @@ impl<'a> Info<'a> {
         if let Some(rs) = self.root_signature {
             writeln!(
                 s,
-                "root signature at 0x{:x}: version 1.{}, flags 0x{:x}, {} parameters, {} static samplers",
+                "root signature at 0x{:x}: version 1.{}, flags 0x{:x}, {}, {}",
                 rs.offset,
                 rs.version.saturating_sub(1),
                 rs.flags,
-                rs.parameters.len(),
-                rs.static_samplers.len()
+                count(rs.parameters.len(), "parameter"),
+                count(rs.static_samplers.len(), "static sampler")
             )?;
         }
         if let Some(st) = &self.stats {
@@ -931,7 +936,7 @@ fn declarations_text(d: &DeclarationsInfo, s: &mut String) -> std::fmt::Result {
         writeln!(s, "tessellation declarations: {}", hs.join(", "))?;
     }
     if let Some(rows) = d.immediate_constant_buffer_rows {
-        writeln!(s, "immediate constant buffer: {rows} rows")?;
+        writeln!(s, "immediate constant buffer: {}", count(rows, "row"))?;
     }
     if d.function_bodies + d.function_tables + d.interfaces > 0 {
         writeln!(
@@ -978,11 +983,11 @@ fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut String) -> std::fmt
     for cb in cbs {
         writeln!(
             s,
-            "  {} {} at 0x{:x}: {} bytes, {} {}{}",
+            "  {} {} at 0x{:x}: {}, {} {}{}",
             cb.type_name.unwrap_or("D3D_CT_?"),
             cb.name,
             cb.offset,
-            cb.size,
+            count(cb.size, "byte"),
             cb.variables.len(),
             if cb.variables.len() == 1 { "variable" } else { "variables" },
             if cb.flag_names.is_empty() {

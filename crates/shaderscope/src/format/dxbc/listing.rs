@@ -90,6 +90,7 @@ use super::{Dxbc, Generation};
 use crate::error::{Error, Result};
 use crate::model::DisasmOptions;
 use crate::model::Stage;
+use crate::print::count;
 use crate::print::{Line, Printer, Style, write_hex, write_u64};
 use std::fmt::{self, Write};
 
@@ -487,9 +488,9 @@ fn no_program<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> fmt
     if let Some(chunk) = d.chunk(b"DXIL").or_else(|| d.chunk(b"ILDB")) {
         write!(
             c,
-            "// {} program of {} bytes (DXIL is not disassembled; `extract` gives the chunk)",
+            "// {} program of {} (DXIL is not disassembled; `extract` gives the chunk)",
             chunk.fourcc,
-            chunk.data.len()
+            count(chunk.data.len(), "byte")
         )?;
         c.end(Some(chunk.offset as u64))?;
     }

@@ -297,7 +297,9 @@ impl<'a> Rdef<'a> {
                     at,
                     what,
                     format!(
-                        "{count} records of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        "{} of {} from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                        crate::print::count(count, "record"),
+                        crate::print::count(size, "byte"),
                         base as u64 + u64::from(offset),
                         base + data.len()
                     ),
@@ -494,7 +496,8 @@ impl<'a> Ctx<'a, '_> {
                 member_count_at,
                 "RDEF type",
                 format!(
-                    "{member_count} members from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    "{} from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    crate::print::count(member_count, "member"),
                     self.base as u64 + u64::from(member_offset),
                     self.base + self.data.len()
                 ),

@@ -147,7 +147,9 @@ impl<'a> Signature<'a> {
                 count_at,
                 "signature header",
                 format!(
-                    "{count} elements of {size} bytes from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    "{} of {} from 0x{:x} do not fit in the chunk (it ends at 0x{:x})",
+                    crate::print::count(count, "element"),
+                    crate::print::count(size, "byte"),
                     count_at + u64::from(element_offset),
                     count_at + data.len() as u64
                 ),

@@ -3,6 +3,7 @@
 use super::Dxbc;
 use super::container::HEADER_SIZE;
 use crate::model::{Finding, Stage};
+use crate::print::count;
 
 /// Every finding; empty when the container is fine.
 pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
@@ -28,7 +29,7 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
     if !f.trailing.is_empty() {
         out.push(Finding::warning(
             u64::from(total_size),
-            format!("{} bytes follow the declared container size {total_size}", f.trailing.len()),
+            format!("{} follow the declared container size {total_size}", count(f.trailing.len(), "byte")),
         ));
     }
     let index_end = HEADER_SIZE + 4 * f.chunks.len();
@@ -84,8 +85,9 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
             out.push(Finding::error(
                 p.chunk.data_offset() as u64 + 4,
                 format!(
-                    "program length token says {} tokens, the {} chunk holds {tokens}",
-                    p.length, p.chunk.fourcc
+                    "program length token says {}, the {} chunk holds {tokens}",
+                    count(p.length, "token"),
+                    p.chunk.fourcc
                 ),
             ));
         }

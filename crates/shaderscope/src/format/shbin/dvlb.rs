@@ -36,6 +36,7 @@ use super::tables::{
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::pica;
+use crate::print::count;
 use crate::toolkit::layout::Placement;
 use crate::toolkit::raw::{LittleEndian, U16, U32};
 use crate::toolkit::{Endian, Reader, Writer};
@@ -723,7 +724,7 @@ fn dvlp_header(a: &mut Annotations, dvlp: u64, h: &DvlpHeader, tail: Option<&Dvl
     a.field(dvlp, 4, "magic \"DVLP\"");
     a.field(dvlp + 4, 4, format_args!("version: 0x{:x}", h.version.get()));
     a.field(dvlp + 8, 4, format_args!("code offset: 0x{:x}", h.shader_binary.offset.get()));
-    a.field(dvlp + 0xc, 4, format_args!("code size: {} words", h.shader_binary.entries.get()));
+    a.field(dvlp + 0xc, 4, format_args!("code size: {}", count(h.shader_binary.entries.get(), "word")));
     let od = &h.operand_descriptor_table;
     a.field(dvlp + 0x10, 4, format_args!("operand descriptor table offset: 0x{:x}", od.offset.get()));
     a.field(dvlp + 0x14, 4, format_args!("operand descriptor count: {}", od.entries.get()));
@@ -738,7 +739,7 @@ fn dvlp_header(a: &mut Annotations, dvlp: u64, h: &DvlpHeader, tail: Option<&Dvl
             );
             let f = &t.filename_symbol_table;
             a.field(dvlp + 0x20, 4, format_args!("filename table offset: 0x{:x}", f.offset.get()));
-            a.field(dvlp + 0x24, 4, format_args!("filename table size: {} bytes", f.entries.get()));
+            a.field(dvlp + 0x24, 4, format_args!("filename table size: {}", count(f.entries.get(), "byte")));
         }
         None => {
             a.field(dvlp + 0x18, 4, format_args!("filename table offset (short nihstro header): 0x{lt:x}"))
@@ -797,8 +798,8 @@ fn dvle_header(a: &mut Annotations, o: u64, i: usize, h: &DvleHeader) {
     for (k, (name, t)) in names.iter().zip(tables).enumerate() {
         let at = o + 0x18 + 8 * k as u64;
         a.field(at, 4, format_args!("{name} table offset: 0x{:x}", t.offset.get()));
-        let unit = if k == 4 { "bytes" } else { "entries" };
-        a.field(at + 4, 4, format_args!("{name} table size: {} {unit}", t.entries.get()));
+        let unit = if k == 4 { "byte" } else { "entry" };
+        a.field(at + 4, 4, format_args!("{name} table size: {}", count(t.entries.get(), unit)));
     }
 }
 

@@ -53,6 +53,7 @@ use crate::error::{Error, Result};
 use crate::isa::pica;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
+use crate::print::count;
 use serde_json::Value;
 use std::fmt::Write as _;
 use tables::{mask_text, output_semantic_name};
@@ -306,12 +307,17 @@ fn summary(f: &ShaderFile) -> String {
     let d = f.dvlbs();
     let dvles: usize = d.iter().map(|(_, d)| d.dvles.len()).sum();
     match &f.payload {
-        Payload::Dvoj(o) => format!("DVOJ object, {} instructions", o.code.len()),
+        Payload::Dvoj(o) => format!("DVOJ object, {}", count(o.code.len(), "instruction")),
         _ => {
             let prod = d.first().map(|(_, d)| producer(d)).unwrap_or("none");
             let kinds: Vec<String> =
                 d.iter().flat_map(|(_, d)| d.dvles.iter().map(Dvle::type_name)).collect();
-            format!("{} DVLB, {dvles} DVLE ({}), producer {prod}", d.len(), kinds.join(", "))
+            format!(
+                "{}, {} ({}), producer {prod}",
+                count(d.len(), "DVLB"),
+                count(dvles, "DVLE"),
+                kinds.join(", ")
+            )
         }
     }
 }
@@ -320,20 +326,20 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     let l = d.layout.as_ref();
     let _ = writeln!(
         s,
-        "DVLB at 0x{base:x}: {} bytes, {} DVLE, producer {}",
-        d.size(),
-        d.dvles.len(),
+        "DVLB at 0x{base:x}: {}, {}, producer {}",
+        count(d.size(), "byte"),
+        count(d.dvles.len(), "DVLE"),
         producer(d)
     );
     let _ = writeln!(
         s,
-        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} instructions (code at 0x{:x}), {} operand descriptors{}",
+        "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} (code at 0x{:x}), {}{}",
         base + u64::from(d.dvlp_offset()),
         d.dvlp.version,
         l.map(|l| l.dvlp_header).unwrap_or(dvlb::DVLP_HEADER_SIZE),
-        d.dvlp.code.len(),
+        count(d.dvlp.code.len(), "instruction"),
         base + d.code_offset(),
-        d.dvlp.opdescs.len(),
+        count(d.dvlp.opdescs.len(), "operand descriptor"),
         if d.dvlp.line_numbers.is_empty() {
             String::new()
         } else {
@@ -416,13 +422,13 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     if n > 512 {
         out.push(Finding::warning(
             dvlp + 0xc,
-            format!("{n} instructions exceed the 512-word shader code memory"),
+            format!("{} exceed the 512-word shader code memory", count(n, "instruction")),
         ));
     }
     if d.dvlp.opdescs.len() > 128 {
         out.push(Finding::error(
             dvlp + 0x14,
-            format!("{} operand descriptors exceed the 128-entry table", d.dvlp.opdescs.len()),
+            format!("{} exceed the 128-entry table", count(d.dvlp.opdescs.len(), "operand descriptor")),
         ));
     }
     for issue in pica::check_program(&d.dvlp.code, d.dvlp.opdescs.len()) {
@@ -587,7 +593,7 @@ impl Container for ShaderFile {
         let _ = writeln!(s, "format: {}", self.format.description());
         let _ = writeln!(s, "summary: {}", summary(self));
         if let Some(c) = &self.csdr {
-            let _ = writeln!(s, "base64 payload: {} bytes decoded", c.decoded.len());
+            let _ = writeln!(s, "base64 payload: {} decoded", count(c.decoded.len(), "byte"));
         }
         match &self.payload {
             Payload::Cgfx(c) => {
@@ -603,12 +609,12 @@ impl Container for ShaderFile {
             Payload::Dvoj(o) => {
                 let _ = writeln!(
                     s,
-                    "DVOJ: {} instructions (code at 0x{:x}), {} operand descriptors, {} line numbers, {} relocations",
-                    o.code.len(),
+                    "DVOJ: {} (code at 0x{:x}), {}, {}, {}",
+                    count(o.code.len(), "instruction"),
                     o.code_offset(),
-                    o.opdescs.len(),
-                    o.line_numbers.len(),
-                    o.relocations.len()
+                    count(o.opdescs.len(), "operand descriptor"),
+                    count(o.line_numbers.len(), "line number"),
+                    count(o.relocations.len(), "relocation")
                 );
                 let dvle = o.as_dvle();
                 for u in &dvle.uniforms {
@@ -700,9 +706,9 @@ impl Container for ShaderFile {
             0,
             text_len as u64,
             format_args!(
-                "base64 text of a {what} of {} bytes, each row at the characters that encode it \
+                "base64 text of a {what} of {}, each row at the characters that encode it \
                  (offsets of the decoded bytes in brackets; `shaderscope extract FILE decoded` writes them)",
-                c.decoded.len()
+                count(c.decoded.len(), "byte")
             ),
         );
         let map = csdr::TextMap::new(c, text_len);
@@ -764,7 +770,7 @@ impl Container for ShaderFile {
                     format!("dvlb{k}"),
                     base,
                     bytes,
-                    format!("embedded DVLB ({} DVLE)", d.dvles.len()),
+                    format!("embedded DVLB ({})", count(d.dvles.len(), "DVLE")),
                 ));
             }
             let code_at = base + d.code_offset();

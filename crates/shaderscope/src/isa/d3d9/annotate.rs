@@ -7,6 +7,7 @@ use super::print::{write_destination, write_instruction, write_source};
 use super::{ConstantTable, Item, Operand, Param, Program, ctab, usage_name};
 use crate::dump::Annotations;
 use crate::print::TextBuf;
+use crate::print::count;
 use crate::toolkit::{Endian, Reader};
 
 /// The FourCC that opens a comment block (`CTAB`, `DBUG`…), when it is alphanumeric.
@@ -29,7 +30,11 @@ pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
                     4 + data.len() as u64,
                     format!("comment {}", fourcc.unwrap_or("(untagged)")),
                 );
-                a.field(*offset, 4, format!("comment token 0x{token:08x}: {} tokens follow", data.len() / 4));
+                a.field(
+                    *offset,
+                    4,
+                    format!("comment token 0x{token:08x}: {} follow", count(data.len() / 4, "token")),
+                );
                 annotate_comment(*offset + 4, data, a);
             }
             Item::End { offset, token } => a.field(*offset, 4, format!("end token 0x{token:08x}")),
@@ -134,11 +139,11 @@ fn annotate_comment(at: u64, data: &[u8], a: &mut Annotations) {
         let info_at = u64::from(h.constant_info.get()) + 4;
         for (i, c) in t.constants.iter().enumerate() {
             let text = format!(
-                "CTAB constant {i}: {} {} in {}, {} registers",
+                "CTAB constant {i}: {} {} in {}, {}",
                 ctab::type_text(&c.ty),
                 c.name,
                 c.register_text(),
-                c.register_count
+                count(c.register_count, "register")
             );
             field(a, info_at + 20 * i as u64, 20, text);
         }

@@ -9,6 +9,7 @@
 use super::operand::RegisterType;
 use super::{Instruction, Item, Opcode, Operand, Param, Program, ShaderKind, Version};
 use crate::model::Finding;
+use crate::print::count;
 
 /// How many registers of a type a version has: `Fixed(n)` is a hard limit, `Caps(n)` the
 /// guaranteed minimum of a caps-dependent file, `None` means the type does not exist there.
@@ -133,7 +134,7 @@ pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
     if !program.trailing.is_empty() {
         out.push(Finding::warning(
             program.base + program.program_len(),
-            format!("{} bytes after the end token", program.trailing.len()),
+            format!("{} after the end token", count(program.trailing.len(), "byte")),
         ));
     }
     match program.constant_table() {

@@ -58,6 +58,7 @@ pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, records, usage_name, write_listing};
 
 use crate::error::{Error, Result};
+use crate::print::count;
 use crate::toolkit::raw::{LittleEndian, U32};
 use crate::toolkit::{Endian, Reader, Writer};
 use fields::{
@@ -582,7 +583,7 @@ fn layout(
         }
     }
     if !body.as_slice().is_empty() {
-        return Err(format!("{} tokens left after the operands", body.len()));
+        return Err(format!("{} left after the operands", count(body.len(), "token")));
     }
     Ok(())
 }

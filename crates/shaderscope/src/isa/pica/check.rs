@@ -5,6 +5,7 @@ use super::flow;
 use super::instruction::{OperandDescriptor, decode};
 use super::opcodes::Op;
 use super::{ProgramIssue, ShaderType, SourceContext};
+use crate::print::count;
 
 /// A mnemonic in lower case, without allocating.
 struct Lower(&'static str);
@@ -39,9 +40,10 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
                 index,
                 true,
                 format!(
-                    "{} uses operand descriptor 0x{:02x}, but the table has {opdesc_count} entries",
+                    "{} uses operand descriptor 0x{:02x}, but the table has {}",
                     Lower(info.name),
-                    i.desc
+                    i.desc,
+                    count(opdesc_count, "entry")
                 ),
             );
         }
@@ -63,8 +65,9 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
                         index,
                         true,
                         format!(
-                            "{} target 0x{target:03x} is outside the program ({len} words)",
-                            Lower(info.name)
+                            "{} target 0x{target:03x} is outside the program ({})",
+                            Lower(info.name),
+                            count(len, "word")
                         ),
                     );
                 } else if target + num > len {
@@ -73,8 +76,9 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
                         index,
                         true,
                         format!(
-                            "{} range 0x{target:03x}+{num} runs off the end of the program ({len} words)",
-                            Lower(info.name)
+                            "{} range 0x{target:03x}+{num} runs off the end of the program ({})",
+                            Lower(info.name),
+                            count(len, "word")
                         ),
                     );
                 } else if num == 0 {
@@ -103,8 +107,9 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
                         index,
                         true,
                         format!(
-                            "{} block 0x{target:03x}+{num} runs off the end of the program ({len} words)",
-                            Lower(info.name)
+                            "{} block 0x{target:03x}+{num} runs off the end of the program ({})",
+                            Lower(info.name),
+                            count(len, "word")
                         ),
                     );
                 }
@@ -125,8 +130,9 @@ pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
                     index,
                     true,
                     format!(
-                        "{} target 0x{target:03x} is outside the program ({len} words)",
-                        Lower(info.name)
+                        "{} target 0x{target:03x} is outside the program ({})",
+                        Lower(info.name),
+                        count(len, "word")
                     ),
                 );
             }

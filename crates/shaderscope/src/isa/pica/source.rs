@@ -1393,7 +1393,7 @@ impl<'c> Listing<'c> {
                     literal_hex(out, u64::from(i.target), 3)?;
                     out.write_str(", ")?;
                     literal_u64(out, u64::from(i.num))?;
-                    out.write_str(" words)")?;
+                    out.write_str(if i.num == 1 { " word)" } else { " words)" })?;
                 }
                 Syntax::Loop => {
                     out.write_str(" (to ")?;
@@ -2148,7 +2148,7 @@ l_00f:
                 ".proc main",
                 "\t; unknown opcode: unk10 0x40001234",
                 "\tnop ; mov with an empty write mask",
-                "\t; if-block 0x002..0x000+1 is not nested: ifc !cmp.x || !cmp.y (else 0x000, 1 words)",
+                "\t; if-block 0x002..0x000+1 is not nested: ifc !cmp.x || !cmp.y (else 0x000, 1 word)",
                 "\tmov r0, r1 ; opdesc 0x01 is outside the table",
                 "\tend",
                 ".end",

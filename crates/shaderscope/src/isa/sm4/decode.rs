@@ -48,6 +48,7 @@
 use super::opcodes::{self, Format, OpInfo};
 use crate::error::{Error, Result};
 use crate::model::Stage;
+use crate::print::count;
 use crate::toolkit::Field;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::U32;
@@ -216,7 +217,7 @@ impl<'a> Program<'a> {
             return Err(Error::invalid(
                 base + 4,
                 "SM4 program length token",
-                format!("{len} DWORDs is shorter than the 2-DWORD header"),
+                format!("{} is shorter than the 2-DWORD header", count(len, "DWORD")),
             ));
         }
         let program_type = PROGRAM_TYPE.get(version);
@@ -385,7 +386,7 @@ impl<'a> Instruction<'a> {
             return Err(Error::invalid(
                 offset,
                 "SM4 instruction length",
-                format!("opcode {opcode} says {len} DWORDs, fewer than its own header"),
+                format!("opcode {opcode} says {}, fewer than its own header", count(len, "DWORD")),
             ));
         }
         let Some(tokens) = t.get(..len) else {

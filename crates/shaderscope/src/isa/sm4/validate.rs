@@ -31,6 +31,7 @@ use super::info::{Declarations, PhaseDecls};
 use super::listing::register_prefix;
 use super::opcodes::{Format, flag, op};
 use crate::model::Finding;
+use crate::print::count;
 
 /// Check `program`; an empty result means nothing was found.
 pub fn validate(program: &Program<'_>) -> Vec<Finding> {
@@ -61,7 +62,7 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
         let Some(info) = inst.info else {
             v.findings.push(Finding::warning(
                 inst.offset,
-                format!("unknown opcode {} ({} DWORDs skipped)", inst.opcode, inst.len_dwords()),
+                format!("unknown opcode {} ({} skipped)", inst.opcode, count(inst.len_dwords(), "DWORD")),
             ));
             continue;
         };
