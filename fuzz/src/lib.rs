@@ -338,6 +338,10 @@ pub fn mutations(seed: &[u8], rng: &mut Rng, count: usize) -> Vec<Vec<u8>> {
 }
 
 #[cfg(test)]
+#[path = "../../crates/shaderscope/tests/common/mod.rs"]
+mod common;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
@@ -349,9 +353,14 @@ mod tests {
             .iter()
             .filter_map(|p| std::fs::read(root.join(p)).ok())
             .collect();
-        let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("../shared/corpus"));
+        // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
+        // command runs in.
+        let pwd = std::env::var_os("PWD");
+        let corpus = common::resolve(
+            std::env::var_os("SHADERSCOPE_CORPUS").as_deref(),
+            common::invoking_dir(pwd.as_deref()).as_deref(),
+            &root,
+        );
         for (dir, ext) in
             [("shbin", "shbin"), ("dxbc", "dxbc"), ("dxbc", "o"), ("gx2", "gsh"), ("mbs", "mbs")]
         {

@@ -2,17 +2,17 @@
 //! picasso source, and parse + every DVLE's instruction records.
 //! `cargo bench -p shaderscope --bench shbin`.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::Container;
 use shaderscope::DisasmOptions;
 use shaderscope::format::shbin::Dvlb;
 use shaderscope::print::TextBuf;
-use std::path::{Path, PathBuf};
 
 fn files() -> Vec<Vec<u8>> {
-    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let corpus = common::corpus_path();
     let manifest = std::fs::read_to_string(corpus.join("shbin/MANIFEST.tsv")).unwrap_or_default();
     let mut v: Vec<Vec<u8>> = manifest
         .lines()

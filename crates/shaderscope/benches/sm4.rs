@@ -1,16 +1,16 @@
 //! SM4/SM5 throughput over the DXBC corpus (bytes of SHDR/SHEX per second): decoding every
 //! instruction and operand, and printing the fxc program text. `cargo bench -p shaderscope --bench sm4`.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::isa::sm4::{ListingStyle, Program, write_listing};
 use shaderscope::print::TextBuf;
-use std::path::{Path, PathBuf};
 
 /// The SHDR/SHEX chunk data of every corpus DXBC program (a minimal chunk walk).
 fn programs() -> Vec<Vec<u8>> {
-    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    let corpus = common::corpus_path();
     let manifest = std::fs::read_to_string(corpus.join("dxbc/MANIFEST.tsv")).unwrap_or_default();
     let le32 =
         |d: &[u8], o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
