@@ -29,4 +29,6 @@
 
 pub mod d3d9;
 pub mod dxbc;
+pub mod sharc;
+pub mod sharcfb;
 pub mod shbin;

@@ -1,0 +1,3 @@
+//! Unit tests of the SHARCFB model on archives built in code.
+
+use super::*;
