@@ -13,6 +13,7 @@ mod input;
 mod rewrite;
 mod scan;
 mod validate;
+mod variant;
 mod view;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -69,6 +70,10 @@ enum Command {
     /// DXBC: show and verify (exit 1 on a mismatch) or repair (--fix -o OUT) the checksum
     #[command(after_help = checksum::HELP)]
     Checksum(checksum::Opts),
+    /// SHARCFB: the binaries one variation of a program uses (--set MACRO=VALUE, else the
+    /// defaults)
+    #[command(after_help = EXIT_STATUS)]
+    Variant(variant::Opts),
     /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
@@ -91,6 +96,7 @@ fn main() -> ExitCode {
         Command::Rewrite(o) => rewrite::run(o),
         Command::Scan(o) => scan::run(o),
         Command::Checksum(o) => checksum::run(o),
+        Command::Variant(o) => variant::run(o),
         Command::View(o) => view::run(o),
         Command::Completions { shell } => completions(shell),
     };

@@ -340,7 +340,13 @@ mod tests {
             // CaptainToad_Resolution: four targets, a sampler2DArray.
             ("83f42767ee584d5a_000000000007fffd_ps", 0xffff, None, &[5], 0x7fffd),
             // BreathOfTheWild Graphics: targets 0, 1, 3 and 5; eight textures.
-            ("a1cb9f79d093badb_0000f0f0ff34db6d_ps", 0xf0f0ff, None, &[1, 5, 1, 5, 5, 5, 5, 5], 0xf0f0_ff34_db6d),
+            (
+                "a1cb9f79d093badb_0000f0f0ff34db6d_ps",
+                0xf0f0ff,
+                None,
+                &[1, 5, 1, 5, 5, 5, 5, 5],
+                0xf0f0_ff34_db6d,
+            ),
         ];
         for &(name, mask, alpha, dims, aux) in cases {
             assert_eq!(pixel_aux_hash(mask, alpha, dims), aux, "{name}");
@@ -358,7 +364,10 @@ mod tests {
 
     #[test]
     fn names_and_sampler_dims() {
-        assert_eq!(file_name(0x70b8_2af4_d170_24d2, 0, Stage::Vertex), "70b82af4d17024d2_0000000000000000_vs");
+        assert_eq!(
+            file_name(0x70b8_2af4_d170_24d2, 0, Stage::Vertex),
+            "70b82af4d17024d2_0000000000000000_vs"
+        );
         assert_eq!(file_name(1, GEOMETRY_AUX_HASH, Stage::Geometry), "0000000000000001_0000000000000000_gs");
         assert_eq!(
             [0, 1, 3, 4, 10, 12, 13, 17, 15, 99].map(sampler_dim),
