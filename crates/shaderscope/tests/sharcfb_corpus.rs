@@ -264,3 +264,48 @@ fn exact_errors_of_damaged_corpus_archives() {
         "shader program 0 uniform var 0 default value at offset 0x4e17 points outside its range (0x4e17 + 0x100 is outside 0x4e28)"
     );
 }
+
+#[test]
+fn every_record_of_the_archives_follows_the_schema() {
+    let Some(mut all) = files("sharcfb") else { return };
+    all.extend(files("sharc").unwrap_or_default());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../schema/shaderscope.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::draft202012::new(&schema).unwrap();
+    let check = |line: String| {
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let errors: Vec<String> =
+            v.iter_errors(&value).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{line}");
+    };
+    for (p, _) in &all {
+        let data = std::fs::read(p).unwrap();
+        let file = shaderscope::parse(&data).unwrap();
+        let name = p.display().to_string();
+        check(file.info_record(&name).to_line());
+        check(file.disasm_record(&name, &shaderscope::DisasmOptions::default()).to_line());
+        check(file.validate_record(&name, false).to_line());
+        if let shaderscope::File::Sharcfb(f) = &file {
+            for prog in &f.programs.items {
+                let r = f.resolve(&prog.name.text(), &[]).unwrap();
+                let record = shaderscope::json::Record::new(
+                    shaderscope::json::RecordType::Variant,
+                    &name,
+                    Some(shaderscope::Format::Sharcfb),
+                )
+                .with_body(&r);
+                check(record.to_line());
+            }
+        }
+    }
+    // A record with an undocumented field is refused.
+    let data = std::fs::read(&all[0].0).unwrap();
+    let mut value = shaderscope::parse(&data).unwrap().info_json();
+    value["programs"][0]["colour"] = serde_json::Value::from(1);
+    let mut record =
+        serde_json::json!({"schema": 2, "type": "info", "format": "sharcfb", "path": "x", "valid": true});
+    for (k, x) in value.as_object().unwrap() {
+        record[k] = x.clone();
+    }
+    assert!(!v.is_valid(&record));
+}
