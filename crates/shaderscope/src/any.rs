@@ -173,6 +173,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
         _ => crate::format::shbin::annotate_damaged(data, format, a),
     }
     a.error(e.offset(), &e);

@@ -68,8 +68,8 @@ pub fn hashed_len(size: u32) -> usize {
 pub fn program_hashes(code: &[u8]) -> (u64, u64) {
     let mut h1 = 0u64;
     let mut h2 = 0u64;
-    for w in code.chunks_exact(4) {
-        let w = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    for w in code.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*w));
         h1 = h1.wrapping_add(w).rotate_left(3);
         h2 = (h2 ^ w).rotate_right(7);
     }
@@ -274,7 +274,7 @@ mod tests {
         // Position in input 1 (POSITION_ENA bit 8, POSITION_ADDR 1 at bit 10): 1 + 1 first,
         // then 0x33 after input 1.
         let c0 = 2 | (1 << 8) | (1 << 10);
-        assert_eq!(ps_input_key(c0, &[0x100, 0x101]), (((2 + 0x100u64) << 7) + 0x101 << 7) + 0x33);
+        assert_eq!(ps_input_key(c0, &[0x100, 0x101]), ((((2 + 0x100u64) << 7) + 0x101) << 7) + 0x33);
         // Parameter generation 0x3 at GPR 5: rotr(3, 7) + rotr(5, 3).
         let c0 = 3 << 15 | 5 << 19;
         assert_eq!(ps_input_key(c0, &[]), 3u64.rotate_right(7).wrapping_add(5u64.rotate_right(3)));
@@ -314,7 +314,9 @@ mod tests {
     /// copies whose samplers were changed by hand.
     #[test]
     fn pixel_aux_hashes_of_published_graphic_packs() {
-        let cases: &[(&str, u32, Option<u32>, &[u32], u64)] = &[
+        /// File name, CB_SHADER_MASK, alpha test function, texture dimensions, aux hash.
+        type Case = (&'static str, u32, Option<u32>, &'static [u32], u64);
+        let cases: &[Case] = &[
             // NewSuperMarioBrosU/Graphics: one target, two sampler2D.
             ("50e29e8929cea348_00000000000003c9_ps", 0xf, None, &[1, 1], 0x3c9),
             // NewSuperMarioBrosU/Graphics: one target, one sampler2D.

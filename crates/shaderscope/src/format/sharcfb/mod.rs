@@ -429,6 +429,31 @@ fn read_program(r: &Reader<'_>, s: res::Slot, version: u32) -> Result<Program> {
     Ok(Program { name, kind, base_index, variations, defaults, symbols, extra, tail, at: s.at as u64 })
 }
 
+/// Annotate the header of a SHARCFB (or, for `format` [`Format::Sharc`], a `.sharc`) that
+/// fails to parse: the words that are there, read in the byte order the magic gives.
+pub fn annotate_damaged(data: &[u8], format: Format, a: &mut Annotations) {
+    let endian = match data.get(..4) {
+        Some(b"SHAB" | b"SHAA") => Endian::Big,
+        Some(b"BAHS" | b"AAHS") => Endian::Little,
+        _ => return,
+    };
+    let r = Reader::new(data, endian);
+    let names: &[&str] = if format == Format::Sharc {
+        &["version", "file size", "endian", "name length"]
+    } else {
+        &["version", "file size", "endian", "resolved", "name length"]
+    };
+    let magic = String::from_utf8_lossy(data.get(..4).unwrap_or(&[])).into_owned();
+    a.field(0, 4, format_args!("magic \"{magic}\" ({}-endian)", endian.name()));
+    for (k, name) in names.iter().enumerate() {
+        let at = 4 + 4 * k;
+        match r.u32_at(at, "header") {
+            Ok(v) => a.field(at as u64, 4, format_args!("{name}: {v}")),
+            Err(_) => break,
+        }
+    }
+}
+
 /// GX2 PLUG-IN POINT: the one place where a shader binary's data meets the GX2 struct reader
 /// (`format::gx2`) and the Latte listing (`isa::latte`). `data` is the binary's whole data
 /// (the GX2 struct at its start, pointers as offsets from it, in the archive's byte order

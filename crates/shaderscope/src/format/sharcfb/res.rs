@@ -496,12 +496,10 @@ impl Symbol {
     pub fn default_words(&self, endian: Endian) -> Vec<u32> {
         self.default
             .chunks_exact(4)
-            .map(|c| {
-                let b = [c[0], c[1], c[2], c[3]];
-                match endian {
-                    Endian::Little => u32::from_le_bytes(b),
-                    Endian::Big => u32::from_be_bytes(b),
-                }
+            .filter_map(|c| c.first_chunk::<4>())
+            .map(|&b| match endian {
+                Endian::Little => u32::from_le_bytes(b),
+                Endian::Big => u32::from_be_bytes(b),
             })
             .collect()
     }

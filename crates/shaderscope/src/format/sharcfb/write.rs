@@ -171,12 +171,9 @@ impl Gx2Layout {
     /// so that the same words are found again in the converted data.
     fn words(&self, data: &[u8], endian: Endian) -> Vec<usize> {
         let word = |at: usize| {
-            data.get(at..at + 4).map(|b| {
-                let b = [b[0], b[1], b[2], b[3]];
-                match endian {
-                    Endian::Little => u32::from_le_bytes(b) as usize,
-                    Endian::Big => u32::from_be_bytes(b) as usize,
-                }
+            data.get(at..).and_then(|b| b.first_chunk::<4>()).map(|&b| match endian {
+                Endian::Little => u32::from_le_bytes(b) as usize,
+                Endian::Big => u32::from_be_bytes(b) as usize,
             })
         };
         let mut taken = vec![false; data.len()];
