@@ -1,5 +1,23 @@
 //! What `info` says about a SHARCFB archive: one [`Info`] value, serialised for `--json` and
 //! written as text by [`Info::write_text`], so the two say the same.
+//!
+//! ```
+//! use shaderscope::format::sharcfb::{Binary, BinaryType, Info, Program, Sharcfb};
+//! use shaderscope::toolkit::Endian;
+//!
+//! let mut archive = Sharcfb::new("demo", Endian::Big);
+//! archive.binaries.items.push(Binary::new(BinaryType::VERTEX, vec![0; 4]));
+//! archive.binaries.items.push(Binary::new(BinaryType::PIXEL, vec![0; 4]));
+//! archive.programs.items.push(Program::new("model", 3, 0));
+//! let archive = Sharcfb::parse(&archive.write()?)?;
+//! let info = Info::new(&archive);
+//! assert_eq!(info.summary, "2 binaries (VS, PS), 1 program");
+//! assert_eq!(serde_json::to_value(&info).unwrap()["binaries"][1]["used_by"][0]["stage"], "pixel");
+//! let mut text = String::new();
+//! info.write_text(&mut text);
+//! assert!(text.contains("  binary 1 at 0x39: PS, data at 0x49, 0x4 bytes; used as pixel of program \"model\" variation 0\n"));
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::res::{ResArray, SymbolKind, Variation};
 use super::{Program, Sharcfb};

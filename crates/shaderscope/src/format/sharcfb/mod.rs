@@ -30,12 +30,12 @@
 //! let mut archive = Sharcfb::new("demo", Endian::Big);
 //! for k in 0..4 {
 //!     let kind = if k % 2 == 0 { BinaryType::VERTEX } else { BinaryType::PIXEL };
-//!     archive.binaries.push(Binary::new(kind, vec![k as u8; 8]));
+//!     archive.binaries.items.push(Binary::new(kind, vec![k as u8; 8]));
 //! }
 //! let mut program = Program::new("model", 0b011, 0);
 //! program.variations.items.push(Variation::new("FOG", &["0", "1"], "fog"));
 //! program.defaults.items.push(Variation::new("FOG", &["1"], "fog"));
-//! archive.programs.push(program);
+//! archive.programs.items.push(program);
 //! let bytes = archive.write()?;
 //! assert_eq!(&bytes[..4], b"SHAB");
 //!
