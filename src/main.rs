@@ -13,6 +13,7 @@ mod input;
 mod rewrite;
 mod scan;
 mod validate;
+mod variant;
 mod view;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -31,7 +32,8 @@ Exit status (the same for every command on the same input):
 ///
 /// Formats: Direct3D DXBC containers (fxc listings, reflection, checksum); Nintendo 3DS SHBIN
 /// (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with PICA200 disassembly as picasso
-/// source; Direct3D 9 SM1-3 bytecode with fxc listings. `-` as a FILE reads standard input.
+/// source; Direct3D 9 SM1-3 bytecode with fxc listings; Wii U AGL shader archives (SHARCFB,
+/// .sharc). `-` as a FILE reads standard input.
 #[derive(Parser, Debug)]
 #[command(name = "shaderscope", version, after_help = EXIT_STATUS)]
 struct Cli {
@@ -69,6 +71,10 @@ enum Command {
     /// DXBC: show and verify (exit 1 on a mismatch) or repair (--fix -o OUT) the checksum
     #[command(after_help = checksum::HELP)]
     Checksum(checksum::Opts),
+    /// SHARCFB: the binaries one variation of a program uses (--set MACRO=VALUE, else the
+    /// defaults)
+    #[command(after_help = EXIT_STATUS)]
+    Variant(variant::Opts),
     /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
@@ -91,6 +97,7 @@ fn main() -> ExitCode {
         Command::Rewrite(o) => rewrite::run(o),
         Command::Scan(o) => scan::run(o),
         Command::Checksum(o) => checksum::run(o),
+        Command::Variant(o) => variant::run(o),
         Command::View(o) => view::run(o),
         Command::Completions { shell } => completions(shell),
     };

@@ -336,7 +336,6 @@ fn a_recognised_unsupported_format_says_so() {
     let f = Files::new();
     let cases = [
         (f.put("a.gsh", b"Gfx2\0\0\0\x20\0\0\0\x07"), "Wii U GX2 file (GFD)"),
-        (f.put("a.sharcfb", b"BAHS\0\0\0\0"), "Wii U AGL shader archive (SHARCFB)"),
         (f.put("a.mbs", b"MBS1\0\0\0\0"), "ARM Mali offline shader binary (MBS)"),
     ];
     for (path, description) in &cases {

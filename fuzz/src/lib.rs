@@ -270,6 +270,49 @@ pub fn bare(data: &[u8]) {
     }
 }
 
+/// SHARCFB: parse; a parsed archive re-encodes to exactly its input and converts to the other
+/// byte order and back unchanged (where its binaries' types are known); every program
+/// resolves (or says why not) with its defaults and with every variation's own settings,
+/// within a bounded number of variations.
+pub fn sharcfb(data: &[u8]) {
+    use shaderscope::format::sharcfb::Sharcfb;
+    use shaderscope::toolkit::Endian;
+    let Ok(f) = Sharcfb::parse(data) else { return };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "SHARCFB does not round-trip");
+    let other = if f.endian == Endian::Big { Endian::Little } else { Endian::Big };
+    if let Ok(swapped) = f.to_endian(other) {
+        let back = swapped.write().and_then(|b| Sharcfb::parse(&b)).and_then(|b| b.to_endian(f.endian));
+        assert_eq!(back.and_then(|b| b.write()).ok().as_deref(), Some(data), "byte order round trip");
+    }
+    for p in &f.programs.items {
+        let name = p.name.text();
+        let _ = f.resolve(&name, &[]);
+        for v in 0..p.variation_count().unwrap_or(0).min(16) {
+            let settings = f.settings(p, v);
+            if let Ok(r) = f.resolve(&name, &settings) {
+                assert_eq!(r.variation, v, "settings of variation {v} resolve elsewhere");
+            }
+        }
+    }
+    for i in 0..f.binaries.items.len().min(64) {
+        let _ = f.owners(i);
+    }
+}
+
+/// `.sharc` source archives: parse; a parsed archive re-encodes to exactly its input, and its
+/// listing, parts and summary come without panic.
+pub fn sharc(data: &[u8]) {
+    use shaderscope::format::sharc::Sharc;
+    let Ok(s) = Sharc::parse(data) else { return };
+    assert_eq!(s.write().ok().as_deref(), Some(data), ".sharc does not round-trip");
+    let mut text = String::new();
+    s.info_text(&mut text);
+    let _ = s.disasm(&DisasmOptions::default(), &mut TextBuf::default());
+    for p in s.parts() {
+        let _ = s.part(&p.name);
+    }
+}
+
 /// A fuzz target body.
 pub type Target = fn(&[u8]);
 
@@ -285,6 +328,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("sm4_specialised", sm4_specialised),
     ("d3d9", d3d9),
     ("bare", bare),
+    ("sharcfb", sharcfb),
+    ("sharc", sharc),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -374,6 +419,15 @@ mod tests {
                     n += 1;
                 }
             }
+        }
+        // One small archive of each AGL kind (every target runs over every seed).
+        for ext in ["sharcfb", "sharc"] {
+            let small = walk(&corpus.join("gx2")).into_iter().find_map(|e| {
+                let small = e.extension().is_some_and(|x| x == ext)
+                    && std::fs::metadata(&e).is_ok_and(|m| m.len() < 0x8000);
+                small.then(|| std::fs::read(&e).ok()).flatten()
+            });
+            v.extend(small);
         }
         v
     }

@@ -22,7 +22,7 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
-use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile};
 use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part};
 use crate::print::Printer;
@@ -37,6 +37,10 @@ pub enum File<'a> {
     D3d9(D3d9File<'a>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     Shbin(Box<ShaderFile>),
+    /// A Wii U AGL binary shader archive (SHARCFB).
+    Sharcfb(Box<Sharcfb>),
+    /// A Wii U AGL shader source archive (`.sharc`).
+    Sharc(Box<Sharc>),
 }
 
 impl File<'_> {
@@ -81,6 +85,8 @@ impl File<'_> {
             File::Dxbc(d) => &**d,
             File::D3d9(d) => d,
             File::Shbin(s) => &**s,
+            File::Sharcfb(s) => &**s,
+            File::Sharc(s) => &**s,
         }
     }
 }
@@ -176,6 +182,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
         _ => crate::format::shbin::annotate_damaged(data, format, a),
     }
     a.error(e.offset(), &e);
@@ -193,6 +200,8 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
+        Format::Sharcfb => Sharcfb::parse(data).map(|s| File::Sharcfb(Box::new(s))),
+        Format::Sharc => Sharc::parse(data).map(|s| File::Sharc(Box::new(s))),
         other => Err(crate::detect::unsupported(other)),
     }
 }

@@ -21,11 +21,11 @@
 //! assert_eq!(detect(b"\x7fELF"), None);
 //!
 //! // Known, but not read by this build.
-//! let sharc = detect(b"SHAB\0\0\0\0");
-//! assert_eq!(sharc.map(|f| (f.name(), f.supported())), Some(("sharcfb", false)));
+//! let mbs = detect(b"MBS1\0\0\0\0");
+//! assert_eq!(mbs.map(|f| (f.name(), f.supported())), Some(("mbs", false)));
 //! assert_eq!(
-//!     shaderscope::parse(b"SHAB\0\0\0\0").unwrap_err().to_string(),
-//!     "unsupported Wii U AGL shader archive (SHARCFB) at offset 0x0: recognised, not supported yet"
+//!     shaderscope::parse(b"MBS1\0\0\0\0").unwrap_err().to_string(),
+//!     "unsupported ARM Mali offline shader binary (MBS) at offset 0x0: recognised, not supported yet"
 //! );
 //! // Why an input cannot be read, from its first bytes.
 //! use shaderscope::detect::readable;
@@ -64,6 +64,8 @@ pub enum Format {
     Sharcfb,
     /// Wii U GX2 file (`Gfx2`, `.gsh`).
     Gfd,
+    /// Wii U AGL shader source archive (`SHAA`, or byte-swapped `AAHS`, `.sharc`).
+    Sharc,
     /// ARM Mali-200/400 offline compiler output (`MBS1`).
     Mbs,
 }
@@ -80,6 +82,7 @@ impl Format {
             Format::Csdr => "csdr",
             Format::Sharcfb => "sharcfb",
             Format::Gfd => "gfd",
+            Format::Sharc => "sharc",
             Format::Mbs => "mbs",
         }
     }
@@ -95,13 +98,14 @@ impl Format {
             Format::Csdr => "Nintendo 3DS base64 shader text (.csdr)",
             Format::Sharcfb => "Wii U AGL shader archive (SHARCFB)",
             Format::Gfd => "Wii U GX2 file (GFD)",
+            Format::Sharc => "Wii U AGL shader source archive (SHARC)",
             Format::Mbs => "ARM Mali offline shader binary (MBS)",
         }
     }
 
     /// Whether this build reads the format ([`crate::parse`] gives it a [`crate::File`]).
     pub fn supported(self) -> bool {
-        !matches!(self, Format::Sharcfb | Format::Gfd | Format::Mbs)
+        !matches!(self, Format::Gfd | Format::Mbs)
     }
 }
 
@@ -143,6 +147,7 @@ pub fn detect(data: &[u8]) -> Option<Format> {
         b"DVOJ" | b"DVOB" => return Some(Format::Dvoj),
         b"CGFX" => return Some(Format::Cgfx),
         b"SHAB" | b"BAHS" => return Some(Format::Sharcfb),
+        b"SHAA" | b"AAHS" => return Some(Format::Sharc),
         b"Gfx2" => return Some(Format::Gfd),
         b"MBS1" => return Some(Format::Mbs),
         _ => {}
@@ -199,6 +204,8 @@ mod tests {
         assert_eq!(detect(b"CGFX\xff\xfe"), Some(Format::Cgfx));
         assert_eq!(detect(b"SHAB"), Some(Format::Sharcfb));
         assert_eq!(detect(b"BAHS"), Some(Format::Sharcfb));
+        assert_eq!(detect(b"AAHS"), Some(Format::Sharc));
+        assert_eq!(detect(b"SHAA"), Some(Format::Sharc));
         assert_eq!(detect(b"Gfx2"), Some(Format::Gfd));
         assert_eq!(detect(b"MBS1"), Some(Format::Mbs));
         assert_eq!(detect(&[0x00, 0x02, 0xFE, 0xFF]), Some(Format::D3d9));

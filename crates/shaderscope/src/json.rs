@@ -65,6 +65,8 @@ pub enum RecordType {
     ScanSummary,
     /// `dump --json`: every row of the dump (written row by row by the CLI).
     Dump,
+    /// `variant --json`: the binaries one variation of a SHARCFB program uses.
+    Variant,
 }
 
 /// One JSON Lines record: the envelope every record shares, then the command's own fields

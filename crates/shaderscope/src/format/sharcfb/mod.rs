@@ -1,0 +1,725 @@
+//! Wii U AGL binary shader archives (SHARCFB, `agl::ResBinaryShaderArchive`): compiled GX2
+//! shaders and the named programs that use them, with their variation macros and symbols.
+//!
+//! ```text
+//! header        magic "SHAB" (a little-endian file, whose every header word is swapped,
+//!               starts "BAHS"), version (8; 9 adds one section), file size,
+//!               endian (0 big, 1 little), resolved (0 on disk), name length, name
+//! binaries      {u32 size, u32 count}, then per binary {size, type 0 VS / 1 PS / 2 GS,
+//!               s32 data offset (from the end of this header), data size}, the data: a GX2
+//!               shader struct whose pointers are offsets from the data's start, its arrays
+//!               and strings, the microcode
+//! programs      {u32 size, u32 count}, then per program {size, name length, kind bitmask
+//!               1 VS | 2 PS | 4 GS, base index}, name, variation macros (all values),
+//!               variation defaults (one value each), symbol arrays: uniform vars,
+//!               [version 9: one more section], uniform blocks, sampler vars, attrib vars
+//! ```
+//!
+//! Every record starts with its own size; what a record holds past its fields is kept, so an
+//! unmodified archive writes back byte for byte ([`Sharcfb::write`]). [`Sharcfb::to_endian`]
+//! converts between the two byte orders (every header word, the symbols' default words, the
+//! GX2 structs and their arrays; never the strings or the microcode).
+//! [`Sharcfb::resolve`] picks the binaries of one variation of a program.
+//!
+//! ```
+//! use shaderscope::format::sharcfb::{Binary, BinaryType, Program, Sharcfb};
+//! use shaderscope::format::sharcfb::res::Variation;
+//! use shaderscope::toolkit::Endian;
+//!
+//! // A program with one macro of two values: four binaries (VS, PS per variation).
+//! let mut archive = Sharcfb::new("demo", Endian::Big);
+//! for k in 0..4 {
+//!     let kind = if k % 2 == 0 { BinaryType::VERTEX } else { BinaryType::PIXEL };
+//!     archive.binaries.items.push(Binary::new(kind, vec![k as u8; 8]));
+//! }
+//! let mut program = Program::new("model", 0b011, 0);
+//! program.variations.items.push(Variation::new("FOG", &["0", "1"], "fog"));
+//! program.defaults.items.push(Variation::new("FOG", &["1"], "fog"));
+//! archive.programs.items.push(program);
+//! let bytes = archive.write()?;
+//! assert_eq!(&bytes[..4], b"SHAB");
+//!
+//! let parsed = Sharcfb::parse(&bytes)?;
+//! let v = parsed.resolve("model", &[])?; // the defaults: FOG=1
+//! assert_eq!((v.variation, v.binaries[0].index, v.binaries[1].index), (1, 2, 3));
+//! let v = parsed.resolve("model", &[("FOG".into(), "0".into())])?;
+//! assert_eq!(v.binaries[1].index, 1);
+//!
+//! // Little-endian and back: the same bytes.
+//! let le = parsed.to_endian(Endian::Little)?.write()?;
+//! assert_eq!(&le[..4], b"BAHS");
+//! assert_eq!(Sharcfb::parse(&le)?.to_endian(Endian::Big)?.write()?, bytes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub(crate) mod annotate;
+pub mod info;
+pub mod res;
+mod variant;
+mod write;
+
+pub use info::Info;
+pub use variant::{Resolved, ResolvedBinary, Setting, VariantError};
+
+use crate::container::{Container, DisasmOptions};
+use crate::detect::Format;
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+use crate::model::{Finding, Part, Stage};
+use crate::print::{Printer, Style};
+use crate::toolkit::{Endian, Reader};
+use res::{ResArray, ResText, Symbol, SymbolKind, Variation};
+
+/// Size of the archive header before the name.
+pub const HEADER_SIZE: usize = 0x18;
+/// Size of a shader binary's header.
+pub const BINARY_HEADER: usize = 0x10;
+/// Size of a shader program's header.
+pub const PROGRAM_HEADER: usize = 0x10;
+/// The version AGL's binary archive reader accepts (`ResBinaryShaderArchiveData::cVersion`).
+pub const VERSION: u32 = 8;
+
+/// The type field of a shader binary (`agl::ShaderType`); an open set, so an unknown value is
+/// kept and shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BinaryType(pub u32);
+
+impl BinaryType {
+    /// A `GX2VertexShader`.
+    pub const VERTEX: BinaryType = BinaryType(0);
+    /// A `GX2PixelShader`.
+    pub const PIXEL: BinaryType = BinaryType(1);
+    /// A `GX2GeometryShader`.
+    pub const GEOMETRY: BinaryType = BinaryType(2);
+
+    /// The stage, for the three known values.
+    pub fn stage(self) -> Option<Stage> {
+        match self.0 {
+            0 => Some(Stage::Vertex),
+            1 => Some(Stage::Pixel),
+            2 => Some(Stage::Geometry),
+            _ => None,
+        }
+    }
+
+    /// `VS`, `PS`, `GS`, or `type N`.
+    pub fn name(self) -> String {
+        match self.0 {
+            0 => "VS".into(),
+            1 => "PS".into(),
+            2 => "GS".into(),
+            n => format!("type {n}"),
+        }
+    }
+}
+
+/// One shader binary (`agl::ResShaderBinary`): its type and its data, a GX2 shader struct
+/// with its arrays, strings and microcode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binary {
+    /// VS, PS or GS.
+    pub kind: BinaryType,
+    /// Bytes between the header and the data (the data offset counts them).
+    pub gap: Vec<u8>,
+    /// The shader data.
+    pub data: Vec<u8>,
+    /// Bytes after the data within the binary's size.
+    pub tail: Vec<u8>,
+    /// Absolute offset of the binary's header (where it was read; 0 for one built in code).
+    pub at: u64,
+}
+
+impl Binary {
+    /// A binary of `kind` holding `data`.
+    pub fn new(kind: BinaryType, data: Vec<u8>) -> Self {
+        Binary { kind, gap: Vec::new(), data, tail: Vec::new(), at: 0 }
+    }
+
+    /// Absolute offset of the data.
+    pub fn data_at(&self) -> u64 {
+        self.at + BINARY_HEADER as u64 + self.gap.len() as u64
+    }
+
+    /// The record's size: header, gap, data and tail.
+    pub fn size(&self) -> u64 {
+        (BINARY_HEADER + self.gap.len() + self.data.len() + self.tail.len()) as u64
+    }
+}
+
+/// A named program (`agl::ResBinaryShaderProgram`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// Its name.
+    pub name: ResText,
+    /// Which shaders it has: 1 VS, 2 PS, 4 GS.
+    pub kind: u32,
+    /// Index of the first binary of its first variation.
+    pub base_index: u32,
+    /// The variation macros with all their values.
+    pub variations: ResArray<Variation>,
+    /// The variation macros with their default value.
+    pub defaults: ResArray<Variation>,
+    /// Uniform vars, uniform blocks, sampler vars, attrib vars.
+    pub symbols: [ResArray<Symbol>; 4],
+    /// The section a version-9 archive has after the uniform vars (its bytes after its size
+    /// word); `None` in a version-8 archive.
+    pub extra: Option<Vec<u8>>,
+    /// Bytes after the last symbol array within the program's size.
+    pub tail: Vec<u8>,
+    /// Absolute offset of the program's header.
+    pub at: u64,
+}
+
+impl Program {
+    /// A program `name` with shaders `kind` (1 VS | 2 PS | 4 GS) from binary `base_index`,
+    /// with no macros or symbols yet.
+    pub fn new(name: &str, kind: u32, base_index: u32) -> Self {
+        Program {
+            name: ResText::new(name),
+            kind,
+            base_index,
+            variations: ResArray::default(),
+            defaults: ResArray::default(),
+            symbols: Default::default(),
+            extra: None,
+            tail: Vec::new(),
+            at: 0,
+        }
+    }
+
+    /// Whether it has a geometry shader (three binaries per variation instead of two).
+    pub fn has_geometry(&self) -> bool {
+        self.kind & 4 != 0
+    }
+
+    /// Binaries per variation: 3 with a geometry shader, else 2.
+    pub fn stride(&self) -> u64 {
+        if self.has_geometry() { 3 } else { 2 }
+    }
+
+    /// How many variations the macros make (the product of their value counts), or `None`
+    /// when that does not fit in 64 bits.
+    pub fn variation_count(&self) -> Option<u64> {
+        self.variations.items.iter().try_fold(1u64, |n, v| n.checked_mul(u64::from(v.value_count)))
+    }
+
+    /// The symbols of `kind`.
+    pub fn symbols(&self, kind: SymbolKind) -> &ResArray<Symbol> {
+        let [uniforms, blocks, samplers, attribs] = &self.symbols;
+        match kind {
+            SymbolKind::UniformVar => uniforms,
+            SymbolKind::UniformBlock => blocks,
+            SymbolKind::SamplerVar => samplers,
+            SymbolKind::AttribVar => attribs,
+        }
+    }
+
+    /// The record's size as written.
+    pub fn size(&self) -> u64 {
+        PROGRAM_HEADER as u64
+            + self.name.len() as u64
+            + self.variations.size(Variation::size)
+            + self.defaults.size(Variation::size)
+            + self.symbols.iter().map(|a| a.size(Symbol::size)).sum::<u64>()
+            + self.extra.as_ref().map_or(0, |e| 4 + e.len() as u64)
+            + self.tail.len() as u64
+    }
+
+    /// `VS+PS`, `VS+PS+GS`, … from the kind bitmask.
+    pub fn kind_text(&self) -> String {
+        let mut v = Vec::new();
+        for (bit, n) in [(1, "VS"), (2, "PS"), (4, "GS")] {
+            if self.kind & bit != 0 {
+                v.push(n.to_string());
+            }
+        }
+        if self.kind & !7 != 0 {
+            v.push(format!("0x{:x}", self.kind & !7));
+        }
+        if v.is_empty() { "none".into() } else { v.join("+") }
+    }
+}
+
+/// A SHARCFB archive, parsed into an editable model that keeps every byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sharcfb {
+    /// Byte order: `SHAB` big, `BAHS` little.
+    pub endian: Endian,
+    /// Version (8; 9 has one more section per program).
+    pub version: u32,
+    /// The endian field as stored (0 big, 1 little).
+    pub endian_field: u32,
+    /// `mResolved`: 0 on disk, 1 once AGL has turned the offsets into pointers.
+    pub resolved: u32,
+    /// The archive's name.
+    pub name: ResText,
+    /// The shader binaries.
+    pub binaries: ResArray<Binary>,
+    /// The programs.
+    pub programs: ResArray<Program>,
+    /// Bytes between the program section and the stated file size.
+    pub tail: Vec<u8>,
+    /// Bytes after the stated file size.
+    pub trailing: Vec<u8>,
+}
+
+impl Sharcfb {
+    /// An empty version-8 archive `name` in byte order `endian`.
+    pub fn new(name: &str, endian: Endian) -> Self {
+        Sharcfb {
+            endian,
+            version: VERSION,
+            endian_field: endian_field(endian),
+            resolved: 0,
+            name: ResText::new(name),
+            binaries: ResArray::default(),
+            programs: ResArray::default(),
+            tail: Vec::new(),
+            trailing: Vec::new(),
+        }
+    }
+
+    /// Parse an archive of either byte order.
+    pub fn parse(data: &[u8]) -> Result<Sharcfb> {
+        let endian = match data.get(..4) {
+            Some(b"SHAB") => Endian::Big,
+            Some(b"BAHS") => Endian::Little,
+            Some(other) => return Err(Error::bad_magic(0, "SHARCFB header", b"SHAB", other)),
+            None => return Err(Error::truncated(0, "SHARCFB header", HEADER_SIZE as u64, data.len() as u64)),
+        };
+        let r = Reader::new(data, endian);
+        r.bytes_at(0, HEADER_SIZE, "SHARCFB header")?;
+        let version = r.u32_at(4, "SHARCFB version")?;
+        if version != 8 && version != 9 {
+            return Err(Error::unsupported(
+                4,
+                "SHARCFB version",
+                format!("version {version} (8 and 9 are read)"),
+            ));
+        }
+        let file_size = r.u32_at(8, "SHARCFB file size")? as usize;
+        if file_size > data.len() {
+            return Err(Error::truncated(0, "SHARCFB file", file_size as u64, data.len() as u64));
+        }
+        let endian_field = r.u32_at(0xc, "SHARCFB endian")?;
+        let resolved = r.u32_at(0x10, "SHARCFB resolved flag")?;
+        let name_len = r.u32_at(0x14, "SHARCFB name length")? as usize;
+        let name = res::read_text(&r, HEADER_SIZE, name_len, file_size, "SHARCFB name")?;
+        let bin_at = HEADER_SIZE + name_len;
+        let binaries =
+            res::read_array(&r, bin_at, file_size, "shader binary", BINARY_HEADER, |s| read_binary(&r, s))?;
+        let prog_at = bin_at + r.u32_at(bin_at, "shader binary array size")? as usize;
+        let programs = res::read_array(&r, prog_at, file_size, "shader program", PROGRAM_HEADER, |s| {
+            read_program(&r, s, version)
+        })?;
+        let end = prog_at + r.u32_at(prog_at, "shader program array size")? as usize;
+        Ok(Sharcfb {
+            endian,
+            version,
+            endian_field,
+            resolved,
+            name,
+            binaries,
+            programs,
+            tail: r.bytes_at(end, file_size - end, "SHARCFB file")?.to_vec(),
+            trailing: data.get(file_size..).unwrap_or(&[]).to_vec(),
+        })
+    }
+
+    /// The file size the writer states: everything but the bytes past the stated size.
+    pub fn file_size(&self) -> u64 {
+        HEADER_SIZE as u64
+            + self.name.len() as u64
+            + self.binaries.size(Binary::size)
+            + self.programs.size(Program::size)
+            + self.tail.len() as u64
+    }
+
+    /// The program named `name` (exact match first, then without regard to case).
+    pub fn program(&self, name: &str) -> Option<(usize, &Program)> {
+        let p = &self.programs.items;
+        p.iter()
+            .position(|p| p.name.text() == name)
+            .or_else(|| p.iter().position(|p| p.name.text().eq_ignore_ascii_case(name)))
+            .and_then(|i| p.get(i).map(|p| (i, p)))
+    }
+
+    /// Every (program index, variation index, stage slot) whose variation uses binary
+    /// `index`, in program order; slot 0 VS, 1 PS, 2 GS.
+    pub fn owners(&self, index: usize) -> Vec<(usize, u64, u64)> {
+        let mut out = Vec::new();
+        for (pi, p) in self.programs.items.iter().enumerate() {
+            let (base, stride) = (u64::from(p.base_index), p.stride());
+            let Some(rel) = (index as u64).checked_sub(base) else { continue };
+            let variation = rel / stride;
+            if p.variation_count().is_some_and(|n| variation < n) {
+                out.push((pi, variation, rel % stride));
+            }
+        }
+        out
+    }
+
+    /// The macro settings of variation `variation` of `program` (its mixed-radix digits, the
+    /// first macro most significant).
+    pub fn settings(&self, program: &Program, mut variation: u64) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for v in program.variations.items.iter().rev() {
+            let n = u64::from(v.value_count).max(1);
+            let digit = variation % n;
+            variation /= n;
+            let values = v.values();
+            let value = values.get(digit as usize).map(|x| x.text.to_string()).unwrap_or(format!("#{digit}"));
+            out.push((v.name.text().into_owned(), value));
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// The endian field for `endian`: 0 big, 1 little.
+pub fn endian_field(endian: Endian) -> u32 {
+    match endian {
+        Endian::Big => 0,
+        Endian::Little => 1,
+    }
+}
+
+fn read_binary(r: &Reader<'_>, s: res::Slot) -> Result<Binary> {
+    let what = format!("shader binary {}", s.index);
+    let kind = BinaryType(r.u32_at(s.at + 4, format!("{what} type"))?);
+    let offset = r.u32_at(s.at + 8, format!("{what} data offset"))? as i32;
+    let size = r.u32_at(s.at + 12, format!("{what} data size"))? as usize;
+    let Ok(gap_len) = usize::try_from(offset) else {
+        return Err(Error::invalid(
+            s.at as u64 + 8,
+            format!("{what} data offset"),
+            format!("{offset} points back into the binary's header"),
+        ));
+    };
+    let data_at = s.at + BINARY_HEADER;
+    let gap = res::read_within(r, data_at, gap_len, s.end, &format!("{what} data offset"))?.to_vec();
+    let data = res::read_within(r, data_at + gap_len, size, s.end, &format!("{what} data"))?.to_vec();
+    let end = data_at + gap_len + size;
+    let tail = r.bytes_at(end, s.end - end, what)?.to_vec();
+    Ok(Binary { kind, gap, data, tail, at: s.at as u64 })
+}
+
+fn read_program(r: &Reader<'_>, s: res::Slot, version: u32) -> Result<Program> {
+    let what = format!("shader program {}", s.index);
+    let name_len = r.u32_at(s.at + 4, format!("{what} name length"))? as usize;
+    let kind = r.u32_at(s.at + 8, format!("{what} kind"))?;
+    let base_index = r.u32_at(s.at + 12, format!("{what} base index"))?;
+    let name = res::read_text(r, s.at + PROGRAM_HEADER, name_len, s.end, &format!("{what} name"))?;
+    let mut at = s.at + PROGRAM_HEADER + name_len;
+    let prefix = format!("{what} ");
+    let var_what = format!("{prefix}variation macro");
+    let variations = res::read_array(r, at, s.end, &var_what, res::VARIATION_HEADER, |v| {
+        Variation::read(r, v, &format!("{var_what} {}", v.index))
+    })?;
+    at += r.u32_at(at, "variation array size")? as usize;
+    let def_what = format!("{prefix}variation default");
+    let defaults = res::read_array(r, at, s.end, &def_what, res::VARIATION_HEADER, |v| {
+        Variation::read(r, v, &format!("{def_what} {}", v.index))
+    })?;
+    at += r.u32_at(at, "variation default array size")? as usize;
+    let mut extra = None;
+    let (symbols, end) =
+        res::read_symbol_arrays(r, at, s.end, &prefix, if version >= 9 { Some(&mut extra) } else { None })?;
+    let tail = r.bytes_at(end, s.end - end, what)?.to_vec();
+    Ok(Program { name, kind, base_index, variations, defaults, symbols, extra, tail, at: s.at as u64 })
+}
+
+/// Annotate the header of a SHARCFB (or, for `format` [`Format::Sharc`], a `.sharc`) that
+/// fails to parse: the words that are there, read in the byte order the magic gives.
+pub fn annotate_damaged(data: &[u8], format: Format, a: &mut Annotations) {
+    let endian = match data.get(..4) {
+        Some(b"SHAB" | b"SHAA") => Endian::Big,
+        Some(b"BAHS" | b"AAHS") => Endian::Little,
+        _ => return,
+    };
+    let r = Reader::new(data, endian);
+    let names: &[&str] = if format == Format::Sharc {
+        &["version", "file size", "endian", "name length"]
+    } else {
+        &["version", "file size", "endian", "resolved", "name length"]
+    };
+    let magic = String::from_utf8_lossy(data.get(..4).unwrap_or(&[])).into_owned();
+    a.field(0, 4, format_args!("magic \"{magic}\" ({}-endian)", endian.name()));
+    for (k, name) in names.iter().enumerate() {
+        let at = 4 + 4 * k;
+        match r.u32_at(at, "header") {
+            Ok(v) => a.field(at as u64, 4, format_args!("{name}: {v}")),
+            Err(_) => break,
+        }
+    }
+}
+
+/// GX2 PLUG-IN POINT: the one place where a shader binary's data meets the GX2 struct reader
+/// (`format::gx2`) and the Latte listing (`isa::latte`). `data` is the binary's whole data
+/// (the GX2 struct at its start, pointers as offsets from it, in the archive's byte order
+/// `endian`; the microcode little-endian words as the GPU reads them), sitting at absolute
+/// offset `data_at`.
+///
+/// Until those modules are connected this prints what the binary is (type, absolute offset,
+/// size). Once they are: read the struct (plain-offset pointers, byte order `endian`), print
+/// its resources, then the microcode's listing through `out` with `opts`; `info` then shows
+/// each shader's resources and its Cemu hashes (`format::gx2::cemu_hash`, from the program
+/// bytes and the struct's SPI/CB registers), and `annotate` claims the struct, arrays,
+/// strings and microcode inside the data range (the data is a `fallback` range today).
+pub fn shader_listing(
+    kind: BinaryType,
+    data: &[u8],
+    data_at: u64,
+    endian: Endian,
+    opts: &DisasmOptions,
+    out: &mut dyn Printer,
+) -> std::fmt::Result {
+    let _ = (endian, opts);
+    let what = match kind.0 {
+        0 => "GX2VertexShader".to_string(),
+        1 => "GX2PixelShader".to_string(),
+        2 => "GX2GeometryShader".to_string(),
+        n => format!("shader of unknown type {n}"),
+    };
+    out.start_line(Some(data_at));
+    out.style(Style::Comment);
+    write!(out, "; {what}: 0x{:x} bytes at 0x{data_at:x} (GX2 struct, arrays and microcode)", data.len())?;
+    out.reset();
+    out.write_str("\n")
+}
+
+impl Container for Sharcfb {
+    fn format(&self) -> Format {
+        Format::Sharcfb
+    }
+
+    fn info_text(&self, out: &mut String) {
+        Info::new(self).write_text(out);
+    }
+
+    fn info_json(&self) -> serde_json::Value {
+        serde_json::to_value(Info::new(self)).unwrap_or_default()
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        let fail = |_| Error::invalid(0, "listing", "the printer failed");
+        for (i, b) in self.binaries.items.iter().enumerate() {
+            if i > 0 {
+                out.start_line(None);
+                out.write_str("\n").map_err(fail)?;
+            }
+            for line in binary_heading(self, i, b) {
+                out.start_line(Some(b.at));
+                out.style(Style::Comment);
+                out.write_str(&line).map_err(fail)?;
+                out.reset();
+                out.write_str("\n").map_err(fail)?;
+            }
+            shader_listing(b.kind, &b.data, b.data_at(), self.endian, opts, out).map_err(fail)?;
+        }
+        Ok(())
+    }
+
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
+        let mut text = crate::print::TextBuf::default();
+        self.disasm(opts, &mut text)?;
+        let mut d = crate::json::Disasm { listing: text.into_string(), ..Default::default() };
+        for (i, b) in self.binaries.items.iter().enumerate() {
+            let owners: Vec<serde_json::Value> = self
+                .owners(i)
+                .into_iter()
+                .filter_map(|(p, v, _)| {
+                    let prog = self.programs.items.get(p)?;
+                    Some(serde_json::json!({
+                        "program": prog.name.text(),
+                        "variation": v,
+                        "settings": self.settings(prog, v).into_iter().map(|(m, v)| serde_json::json!({"macro": m, "value": v})).collect::<Vec<_>>(),
+                    }))
+                })
+                .collect();
+            d.programs.push(
+                crate::json::Program::new(format!("binary {i}"), "latte", b.data_at(), b.data.len() as u64)
+                    .with_stage(b.kind.stage(), None)
+                    .with_extra("binary", i)
+                    .with_extra("used_by", owners),
+            );
+        }
+        Ok(d)
+    }
+
+    fn annotate(&self, a: &mut Annotations) {
+        annotate::annotate(self, a);
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        validate(self)
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        Sharcfb::write(self)
+    }
+
+    fn parts(&self) -> Vec<Part<'_>> {
+        let mut v = Vec::new();
+        for (i, b) in self.binaries.items.iter().enumerate() {
+            v.push(Part::new(
+                format!("binary{i}"),
+                b.data_at(),
+                &b.data[..],
+                format!("{} shader data (GX2 struct, arrays, microcode)", b.kind.name()),
+            ));
+        }
+        v
+    }
+}
+
+/// The comment lines before a binary's listing: which program variations use it.
+fn binary_heading(f: &Sharcfb, index: usize, b: &Binary) -> Vec<String> {
+    let owners = f.owners(index);
+    let mut lines = Vec::new();
+    if owners.is_empty() {
+        lines.push(format!(
+            "; binary {index}: {} at 0x{:x}, used by no program variation",
+            b.kind.name(),
+            b.at
+        ));
+    }
+    for (p, v, slot) in owners {
+        let Some(prog) = f.programs.items.get(p) else { continue };
+        let settings = f.settings(prog, v);
+        let macros = if settings.is_empty() {
+            "no macros".to_string()
+        } else {
+            settings.iter().map(|(m, v)| format!("{m}={v}")).collect::<Vec<_>>().join(" ")
+        };
+        let role = ["VS", "PS", "GS"].get(slot as usize).copied().unwrap_or("?");
+        lines.push(format!(
+            "; binary {index}: {role} of program \"{}\" variation {v} ({macros})",
+            prog.name.text()
+        ));
+    }
+    lines
+}
+
+/// Structural checks: the header, binary types against the programs that use them, variation
+/// ranges, defaults and used-flag counts.
+fn validate(f: &Sharcfb) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if f.endian_field != endian_field(f.endian) {
+        out.push(Finding::error(
+            0xc,
+            format!(
+                "endian field {} contradicts the magic ({} file, expected {})",
+                f.endian_field,
+                f.endian.name(),
+                endian_field(f.endian)
+            ),
+        ));
+    }
+    if f.resolved != 0 {
+        out.push(Finding::warning(
+            0x10,
+            format!("resolved flag {} (0 on disk: pointers are offsets)", f.resolved),
+        ));
+    }
+    if f.version != VERSION {
+        out.push(Finding::warning(
+            4,
+            format!("version {} (AGL's reader of this layout accepts {VERSION})", f.version),
+        ));
+    }
+    let n = f.binaries.items.len() as u64;
+    for (i, b) in f.binaries.items.iter().enumerate() {
+        if b.kind.stage().is_none() {
+            out.push(Finding::error(b.at + 4, format!("binary {i} has unknown type {}", b.kind.0)));
+        }
+    }
+    for (pi, p) in f.programs.items.iter().enumerate() {
+        let name = p.name.text();
+        let pre = format!("program {pi} \"{name}\": ");
+        if p.kind & 3 != 3 {
+            out.push(Finding::error(
+                p.at + 8,
+                format!("{pre}kind 0x{:x} lacks a vertex or pixel shader", p.kind),
+            ));
+        }
+        let Some(count) = p.variation_count() else {
+            out.push(Finding::error(
+                p.at,
+                format!("{pre}the variation macros make more variations than 64 bits count"),
+            ));
+            continue;
+        };
+        if count == 0 {
+            out.push(Finding::error(p.variations.at, format!("{pre}a variation macro has no values")));
+        }
+        let needed = count.checked_mul(p.stride()).and_then(|x| x.checked_add(u64::from(p.base_index)));
+        if needed.is_none_or(|needed| needed > n) {
+            out.push(Finding::error(
+                p.at + 12,
+                format!(
+                    "{pre}{count} variations from base index {} need {} binaries, the archive has {n}",
+                    p.base_index,
+                    needed.map_or("more than 2^64".to_string(), |x| x.to_string())
+                ),
+            ));
+        } else {
+            for v in 0..count.min(n) {
+                for slot in 0..p.stride() {
+                    let index = u64::from(p.base_index) + v * p.stride() + slot;
+                    let want = BinaryType(slot as u32);
+                    if let Some(b) = f.binaries.items.get(index as usize)
+                        && b.kind != want
+                    {
+                        out.push(Finding::error(
+                            b.at + 4,
+                            format!(
+                                "{pre}variation {v} takes binary {index} as its {} but it is a {}",
+                                want.name(),
+                                b.kind.name()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        for (k, d) in p.defaults.items.iter().enumerate() {
+            let dname = d.name.text();
+            match p.variations.items.iter().find(|v| v.name.text() == dname) {
+                None => out.push(Finding::warning(
+                    d.at,
+                    format!("{pre}default {k} names macro \"{dname}\", which the program does not have"),
+                )),
+                Some(v) => {
+                    let value = d.values().first().map(|x| x.text.to_string()).unwrap_or_default();
+                    if !v.values().iter().any(|x| x.text == value) {
+                        out.push(Finding::error(
+                            d.at,
+                            format!("{pre}default \"{value}\" of macro \"{dname}\" is not one of its values"),
+                        ));
+                    }
+                }
+            }
+        }
+        for kind in SymbolKind::ALL {
+            for (k, s) in p.symbols(kind).items.iter().enumerate() {
+                if s.used.len() as u64 != count {
+                    out.push(Finding::warning(
+                        s.at + 20,
+                        format!(
+                            "{pre}{} {k} \"{}\" has {} used flags for {count} variations",
+                            kind.singular(),
+                            s.name.text(),
+                            s.used.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|f| f.offset);
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,142 @@
+//! `shaderscope variant` and the other commands on SHARCFB archives, through the binary:
+//! exact text, exit statuses (2 for names that do not exist, with what does), JSON records.
+
+use shaderscope::format::sharcfb::res::Variation;
+use shaderscope::format::sharcfb::{Binary, BinaryType, Program, Sharcfb};
+use shaderscope::toolkit::Endian;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderscope")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Program "water" (VS+PS, two macros of 2 and 3 values, QUALITY defaulting to "high") over
+/// binaries 0..12, written to a temporary file.
+fn archive(dir: &tempfile::TempDir) -> String {
+    let mut a = Sharcfb::new("demo", Endian::Little);
+    for k in 0..12u8 {
+        let kind = if k % 2 == 0 { BinaryType::VERTEX } else { BinaryType::PIXEL };
+        a.binaries.items.push(Binary::new(kind, vec![k; 0x20]));
+    }
+    let mut p = Program::new("water", 3, 0);
+    p.variations.items.push(Variation::new("REFLECT", &["0", "1"], "reflect"));
+    p.variations.items.push(Variation::new("QUALITY", &["low", "mid", "high"], "quality"));
+    p.defaults.items.push(Variation::new("QUALITY", &["high"], "quality"));
+    a.programs.items.push(p);
+    let path = dir.path().join("demo.sharcfb");
+    std::fs::write(&path, a.write().unwrap()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn variant_names_the_binaries_of_a_variation() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = archive(&dir);
+    let (code, out, err) = run(&["variant", &file, "water"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "program \"water\" (program 0), variation 2 of 6\n  \
+         REFLECT=0 (value 0, first; ID reflect)\n  \
+         QUALITY=high (value 2, default; ID quality)\n\
+         VS: binary 4 at 0xe5, data at 0xf5, 0x20 bytes\n\
+         PS: binary 5 at 0x115, data at 0x125, 0x20 bytes\n"
+    );
+    // By ID, and the last --set of a macro wins.
+    let (code, out, _) = run(&[
+        "variant",
+        &file,
+        "water",
+        "--set",
+        "reflect=1",
+        "--set",
+        "QUALITY=low",
+        "--set",
+        "QUALITY=mid",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("program \"water\" (program 0), variation 4 of 6\n"), "{out}");
+    assert!(out.contains("VS: binary 8 at 0x1a5, data at 0x1b5, 0x20 bytes\n"), "{out}");
+    let (code, out, _) = run(&["variant", &file, "water", "--set", "REFLECT=1", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["type"].as_str(), v["format"].as_str(), v["valid"].as_bool()),
+        (Some("variant"), Some("sharcfb"), Some(true))
+    );
+    assert_eq!(v["variation"], 5);
+    assert_eq!(
+        v["binaries"][1],
+        serde_json::json!({"stage": "pixel", "index": 11, "type": "PS", "header_offset": 0x235, "offset": 0x245, "size": 0x20, "type_matches": true})
+    );
+}
+
+#[test]
+fn names_that_do_not_exist_are_usage_errors_that_list_what_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = archive(&dir);
+    let cases: [(&[&str], &str); 4] = [
+        (&["variant", &file, "sky"], "no program named \"sky\" (programs: \"water\")"),
+        (
+            &["variant", &file, "water", "--set", "FOG=1"],
+            "program \"water\" has no variation macro \"FOG\" (macros: \"REFLECT\", \"QUALITY\")",
+        ),
+        (
+            &["variant", &file, "water", "--set", "QUALITY=ultra"],
+            "macro \"QUALITY\" has no value \"ultra\" (values: \"low\", \"mid\", \"high\")",
+        ),
+        (&["variant", &file, "water", "--set", "REFLECT"], ""),
+    ];
+    for (args, message) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        if message.is_empty() {
+            assert!(err.contains("\"REFLECT\" is not MACRO=VALUE"), "{err}");
+        } else {
+            assert_eq!(err, format!("error: {file}: {message}\n"));
+        }
+    }
+    let (code, out, _) = run(&["variant", &file, "sky", "--json"]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["valid"].as_bool(), v["error"]["kind"].as_str()), (Some(false), Some("usage")));
+    // Not a SHARCFB: the command does not apply.
+    let other = dir.path().join("x.shbin");
+    std::fs::write(&other, b"DVLB\0\0\0\0").unwrap();
+    let (code, _, _) = run(&["variant", &other.to_string_lossy(), "p"]);
+    assert!(code == 1 || code == 2);
+    // A broken archive (a binary past the end) is invalid input: exit 1.
+    let mut a = Sharcfb::parse(&std::fs::read(&file).unwrap()).unwrap();
+    a.binaries.items.truncate(3);
+    let broken = dir.path().join("broken.sharcfb");
+    std::fs::write(&broken, a.write().unwrap()).unwrap();
+    let (code, _, err) = run(&["variant", &broken.to_string_lossy(), "water"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with(
+            "variation 2 of program \"water\" takes binary 4 as its VS, but the archive has 3 binaries\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_command_reads_a_sharcfb() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = archive(&dir);
+    for cmd in [&["info"][..], &["disasm"], &["dump"], &["validate"], &["rewrite", "--check"], &["extract"]] {
+        let args: Vec<&str> = cmd.iter().copied().chain([file.as_str()]).collect();
+        let (code, out, err) = run(&args);
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        assert!(out.is_empty() == matches!(cmd[0], "validate" | "rewrite"), "{args:?}: {out}");
+    }
+    let out_path = dir.path().join("b3.bin");
+    let (code, _, _) = run(&["extract", &file, "binary3", "-o", &out_path.to_string_lossy()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(out_path).unwrap(), vec![3u8; 0x20]);
+}
