@@ -22,7 +22,7 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
-use crate::format::{d3d9::D3d9File, dxbc::Dxbc, shbin::ShaderFile};
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, shbin::ShaderFile};
 use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part};
 use crate::print::Printer;
@@ -37,6 +37,8 @@ pub enum File<'a> {
     D3d9(D3d9File<'a>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     Shbin(Box<ShaderFile>),
+    /// A Wii U GFD (`Gfx2`) file: GX2 shaders and their Latte microcode.
+    Gfd(Box<Gfd<'a>>),
 }
 
 impl File<'_> {
@@ -72,6 +74,7 @@ impl File<'_> {
             File::Dxbc(d) => &**d,
             File::D3d9(d) => d,
             File::Shbin(s) => &**s,
+            File::Gfd(g) => &**g,
         }
     }
 }
@@ -167,6 +170,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         _ => crate::format::shbin::annotate_damaged(data, format, a),
     }
     a.error(e.offset(), &e);
@@ -184,6 +188,7 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
+        Format::Gfd => Gfd::parse(data).map(|g| File::Gfd(Box::new(g))),
         other => Err(crate::detect::unsupported(other)),
     }
 }

@@ -29,4 +29,6 @@
 
 pub mod d3d9;
 pub mod dxbc;
+pub mod gfd;
+pub mod gx2;
 pub mod shbin;
