@@ -23,9 +23,7 @@
 //! ```
 
 use super::{BlockType, HEADER_SIZE, RELOCATION_SIZE};
-use crate::format::gx2::{
-    AttribVar, Kind, Name, PointerKind, Shader, ShaderMode, UniformVar, VarType, regs,
-};
+use crate::format::gx2::{AttribVar, Kind, Name, PointerKind, Shader, ShaderMode, UniformVar, VarType, regs};
 use crate::toolkit::layout::Placement;
 use crate::toolkit::{Cstr, Endian};
 
@@ -73,18 +71,21 @@ impl<'a> Builder<'a> {
             *pos = data + data_len;
             data
         };
-        let pad = |p: &mut Placement, pos: &mut usize, block: &mut dyn FnMut(&mut Placement, &mut usize, BlockType, u32, usize) -> usize| {
-            // The next block's data starts 0x20 after its header; padding needs a header too.
-            let mut n = (0x200 - ((*pos + HEADER_SIZE as usize) & 0x1FF)) & 0x1FF;
-            if n == 0 {
-                return;
-            }
-            if n < HEADER_SIZE as usize {
-                n += 0x200;
-            }
-            n -= HEADER_SIZE as usize;
-            block(p, pos, BlockType::PADDING, 0, n);
-        };
+        let pad =
+            |p: &mut Placement,
+             pos: &mut usize,
+             block: &mut dyn FnMut(&mut Placement, &mut usize, BlockType, u32, usize) -> usize| {
+                // The next block's data starts 0x20 after its header; padding needs a header too.
+                let mut n = (0x200 - ((*pos + HEADER_SIZE as usize) & 0x1FF)) & 0x1FF;
+                if n == 0 {
+                    return;
+                }
+                if n < HEADER_SIZE as usize {
+                    n += 0x200;
+                }
+                n -= HEADER_SIZE as usize;
+                block(p, pos, BlockType::PADDING, 0, n);
+            };
         for (shader, program, copy) in &self.shaders {
             let (header, prog) = match shader.kind {
                 Kind::Vertex => (BlockType::VERTEX_HEADER, BlockType::VERTEX_PROGRAM),
@@ -138,7 +139,8 @@ fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Vec<u8> {
     let mut p = Placement::new(Endian::Big, trailer + RELOCATION_SIZE as usize);
     s.place(&mut p, 0);
     let tag = |offset: u64, text: bool| PointerKind::Tagged.encode(offset as u32, text);
-    let entries = laid.data_fields.iter().map(|f| tag(*f, false)).chain(laid.text_fields.iter().map(|f| tag(*f, true)));
+    let entries =
+        laid.data_fields.iter().map(|f| tag(*f, false)).chain(laid.text_fields.iter().map(|f| tag(*f, true)));
     for (k, e) in entries.enumerate() {
         p.patch_u32(patches_at + 4 * k, e);
     }
@@ -198,12 +200,16 @@ fn example_shader(kind: Kind) -> Shader<'static> {
             set("VGT_VERTEX_REUSE_BLOCK_CNTL", 14);
             set("VGT_HOS_REUSE_DEPTH", 16);
             for i in 0..10 {
-                if let Some(w) = regs::index_of(l.regs, "SPI_VS_OUT_ID").and_then(|k| regs_words.get_mut(k + i)) {
+                if let Some(w) =
+                    regs::index_of(l.regs, "SPI_VS_OUT_ID").and_then(|k| regs_words.get_mut(k + i))
+                {
                     *w = u32::MAX;
                 }
             }
             for i in 1..32 {
-                if let Some(w) = regs::index_of(l.regs, "SQ_VTX_SEMANTIC").and_then(|k| regs_words.get_mut(k + i)) {
+                if let Some(w) =
+                    regs::index_of(l.regs, "SQ_VTX_SEMANTIC").and_then(|k| regs_words.get_mut(k + i))
+                {
                     *w = 0xFF;
                 }
             }

@@ -30,7 +30,9 @@ pub fn program_listing(code: &[u8], base: u64, opts: &DisasmOptions, out: &mut d
     out.start_line(None);
     out.styled(
         Style::Comment,
-        &format!("; Latte microcode: {words} words (listed as words: the Latte disassembler is not connected yet)"),
+        &format!(
+            "; Latte microcode: {words} words (listed as words: the Latte disassembler is not connected yet)"
+        ),
     )
     .map_err(printer_failed)?;
     out.write_char('\n').map_err(printer_failed)?;
@@ -249,7 +251,8 @@ impl Gfd<'_> {
                 }
                 None => {
                     out.start_line(None);
-                    out.styled(Style::Comment, &format!("---- {name}: no program block ----")).map_err(printer_failed)?;
+                    out.styled(Style::Comment, &format!("---- {name}: no program block ----"))
+                        .map_err(printer_failed)?;
                     out.write_char('\n').map_err(printer_failed)?;
                 }
             }
@@ -272,7 +275,11 @@ impl Gfd<'_> {
         a.field(o + 24, 4, format_args!("id: {}", b.id));
         a.field(o + 28, 4, format_args!("index: {}", b.index));
         if b.header_size > HEADER_SIZE {
-            a.fallback(o + 0x20, u64::from(b.header_size - HEADER_SIZE), "block header: bytes past its 0x20 known bytes");
+            a.fallback(
+                o + 0x20,
+                u64::from(b.header_size - HEADER_SIZE),
+                "block header: bytes past its 0x20 known bytes",
+            );
         }
         let data = b.data_offset();
         let len = b.data.len() as u64;
@@ -309,7 +316,10 @@ impl Gfd<'_> {
             out.push(Finding::warning(4, format!("GFD header size is 0x{:x}, not 0x20", h.header_size)));
         }
         if h.major != 7 {
-            out.push(Finding::warning(8, format!("GFD version {}.{}; the GX2 structs read are those of 7.x", h.major, h.minor)));
+            out.push(Finding::warning(
+                8,
+                format!("GFD version {}.{}; the GX2 structs read are those of 7.x", h.major, h.minor),
+            ));
         }
         if h.gpu != 2 {
             out.push(Finding::warning(16, format!("GPU version {} is not 2 (GPU7)", h.gpu)));
@@ -319,17 +329,29 @@ impl Gfd<'_> {
         }
         for (i, b) in self.blocks.iter().enumerate() {
             if b.header_size != HEADER_SIZE {
-                out.push(Finding::warning(b.offset + 4, format!("block {i} header size is 0x{:x}, not 0x20", b.header_size)));
+                out.push(Finding::warning(
+                    b.offset + 4,
+                    format!("block {i} header size is 0x{:x}, not 0x20", b.header_size),
+                ));
             }
             if b.kind.name().is_none() {
                 out.push(Finding::warning(b.offset + 16, format!("block {i} has unknown type {}", b.kind.0)));
             }
             if b.kind == BlockType::END_OF_FILE && !b.data.is_empty() {
-                out.push(Finding::warning(b.offset + 20, format!("block {i}: the end-of-file block has {} bytes of data", b.data.len())));
+                out.push(Finding::warning(
+                    b.offset + 20,
+                    format!("block {i}: the end-of-file block has {} bytes of data", b.data.len()),
+                ));
             }
             let shader_block = b.kind.header_of().is_some() || b.kind.program_of().is_some();
             if shader_block && b.major != 1 && !(b.kind == BlockType::PIXEL_HEADER && b.major == 0) {
-                out.push(Finding::warning(b.offset + 8, format!("block {i} has version {}.{}; the structs read are those of 1.x", b.major, b.minor)));
+                out.push(Finding::warning(
+                    b.offset + 8,
+                    format!(
+                        "block {i} has version {}.{}; the structs read are those of 1.x",
+                        b.major, b.minor
+                    ),
+                ));
             }
         }
         if !self.blocks.iter().any(|b| b.kind == BlockType::END_OF_FILE) {
@@ -337,7 +359,10 @@ impl Gfd<'_> {
         }
         let trailing = self.trailing();
         if !trailing.is_empty() {
-            out.push(Finding::warning(self.trailing_at, format!("{} bytes after the end-of-file block", trailing.len())));
+            out.push(Finding::warning(
+                self.trailing_at,
+                format!("{} bytes after the end-of-file block", trailing.len()),
+            ));
         }
         for s in &self.shaders {
             self.check_shader(s, &mut out);
@@ -350,7 +375,8 @@ impl Gfd<'_> {
         let header = s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i));
         let program = self.program(s, false);
         match (header, program) {
-            (None, Some(p)) => out.push(Finding::warning(p.offset, format!("{title}: a program block without a header block"))),
+            (None, Some(p)) => out
+                .push(Finding::warning(p.offset, format!("{title}: a program block without a header block"))),
             (Some(h), None) => out.push(Finding::error(h.offset, format!("{title}: no program block"))),
             _ => {}
         }
@@ -361,7 +387,11 @@ impl Gfd<'_> {
             if u64::from(g.size) != p.data.len() as u64 {
                 out.push(Finding::error(
                     g.at + l.size as u64,
-                    format!("{title}: the struct gives the program {} bytes but its block has {}", g.size, p.data.len()),
+                    format!(
+                        "{title}: the struct gives the program {} bytes but its block has {}",
+                        g.size,
+                        p.data.len()
+                    ),
                 ));
             }
         }
@@ -369,29 +399,45 @@ impl Gfd<'_> {
             if u64::from(g.copy_size) != p.data.len() as u64 {
                 out.push(Finding::error(
                     g.at + c as u64,
-                    format!("{title}: the struct gives the copy program {} bytes but its block has {}", g.copy_size, p.data.len()),
+                    format!(
+                        "{title}: the struct gives the copy program {} bytes but its block has {}",
+                        g.copy_size,
+                        p.data.len()
+                    ),
                 ));
             }
         }
         if g.program != 0 {
-            out.push(Finding::warning(g.at + l.size as u64 + 4, format!("{title}: the program pointer is 0x{:x}, not 0", g.program)));
+            out.push(Finding::warning(
+                g.at + l.size as u64 + 4,
+                format!("{title}: the program pointer is 0x{:x}, not 0", g.program),
+            ));
         }
         let Some(r) = &h.relocations else {
             out.push(Finding::warning(
                 h.data_offset(),
-                format!("{title}: the header block has no relocation table, so its pointers are not relocated"),
+                format!(
+                    "{title}: the header block has no relocation table, so its pointers are not relocated"
+                ),
             ));
             return;
         };
         let base = h.data_offset();
-        let patched: HashSet<u64> =
-            r.patches.iter().filter(|p| **p != 0).map(|p| base + u64::from(p & crate::format::gx2::GFD_OFFSET_MASK)).collect();
+        let patched: HashSet<u64> = r
+            .patches
+            .iter()
+            .filter(|p| **p != 0)
+            .map(|p| base + u64::from(p & crate::format::gx2::GFD_OFFSET_MASK))
+            .collect();
         for (field, raw, text) in g.pointer_fields() {
             if raw == 0 {
                 continue;
             }
             if !patched.contains(&field) {
-                out.push(Finding::warning(field, format!("{title}: the pointer at 0x{field:x} is not in the relocation table")));
+                out.push(Finding::warning(
+                    field,
+                    format!("{title}: the pointer at 0x{field:x} is not in the relocation table"),
+                ));
             }
             let want = if text { GFD_TEXT_TAG } else { GFD_DATA_TAG };
             if PointerKind::Tagged.tag(raw) != Some(want) {
@@ -405,12 +451,19 @@ impl Gfd<'_> {
         for (k, p) in r.patches.iter().enumerate() {
             if *p != 0 && u64::from(p & crate::format::gx2::GFD_OFFSET_MASK) + 4 > len {
                 let at = r.patches_at.unwrap_or(r.at) + 4 * k as u64;
-                out.push(Finding::warning(at, format!("{title}: relocation {k} (0x{p:08x}) is outside the block")));
+                out.push(Finding::warning(
+                    at,
+                    format!("{title}: relocation {k} (0x{p:08x}) is outside the block"),
+                ));
             }
         }
-        let inside = |o: u32, n: u32| u64::from(o & crate::format::gx2::GFD_OFFSET_MASK) + u64::from(n) <= len;
+        let inside =
+            |o: u32, n: u32| u64::from(o & crate::format::gx2::GFD_OFFSET_MASK) + u64::from(n) <= len;
         if !inside(r.data_offset, r.data_size) || !inside(r.text_offset, r.text_size) {
-            out.push(Finding::warning(r.at + 12, format!("{title}: the relocation trailer's data or text range is outside the block")));
+            out.push(Finding::warning(
+                r.at + 12,
+                format!("{title}: the relocation trailer's data or text range is outside the block"),
+            ));
         }
     }
 }
@@ -422,7 +475,8 @@ fn annotate_relocations(r: &Relocations, data: u64, a: &mut Annotations) {
     a.field(at + 4, 4, format_args!("trailer size: 0x{:x}", r.header_size));
     a.field(at + 8, 4, format_args!("unknown: {}", r.unknown));
     a.field(at + 12, 4, format_args!("data size: 0x{:x}", r.data_size));
-    let tagged = |v: u32| format!("0x{v:08x} (at 0x{:x})", data + u64::from(v & crate::format::gx2::GFD_OFFSET_MASK));
+    let tagged =
+        |v: u32| format!("0x{v:08x} (at 0x{:x})", data + u64::from(v & crate::format::gx2::GFD_OFFSET_MASK));
     a.field(at + 16, 4, format_args!("data offset: {}", tagged(r.data_offset)));
     a.field(at + 20, 4, format_args!("text size: 0x{:x}", r.text_size));
     a.field(at + 24, 4, format_args!("text offset: {}", tagged(r.text_offset)));
@@ -436,16 +490,25 @@ fn annotate_relocations(r: &Relocations, data: u64, a: &mut Annotations) {
     if let Some(t) = r.patches_at {
         fn patch(d: &[u8], i: u64, at: u64, out: &mut String) {
             let k = at as usize;
-            let v = d.get(k..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_be_bytes(*b)).unwrap_or(0);
+            let v =
+                d.get(k..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_be_bytes(*b)).unwrap_or(0);
             let kind = match v >> 20 {
                 _ if v == 0 => "none",
                 GFD_DATA_TAG => "data",
                 GFD_TEXT_TAG => "text",
                 _ => "untagged",
             };
-            let _ = write!(out, "relocation {i}: 0x{v:08x} ({kind}, field +0x{:x})", v & crate::format::gx2::GFD_OFFSET_MASK);
+            let _ = write!(
+                out,
+                "relocation {i}: 0x{v:08x} ({kind}, field +0x{:x})",
+                v & crate::format::gx2::GFD_OFFSET_MASK
+            );
         }
-        a.section(t, 4 * r.patches.len() as u64, format_args!("relocation table ({} entries)", r.patches.len()));
+        a.section(
+            t,
+            4 * r.patches.len() as u64,
+            format_args!("relocation table ({} entries)", r.patches.len()),
+        );
         a.table(t, 4, r.patches.len() as u64, patch);
     }
 }
@@ -459,7 +522,11 @@ impl Container for Gfd<'_> {
         let i = self.info();
         let _ = writeln!(s, "format: {}", Format::Gfd.description());
         let _ = writeln!(s, "summary: {}", i.summary);
-        let _ = writeln!(s, "version: {} (GPU version {}), align flag {}, {} bytes", i.version, i.gpu_version, i.align, i.size);
+        let _ = writeln!(
+            s,
+            "version: {} (GPU version {}), align flag {}, {} bytes",
+            i.version, i.gpu_version, i.align, i.size
+        );
         let _ = writeln!(s, "blocks: {}", i.blocks.len());
         for b in &i.blocks {
             let _ = writeln!(
@@ -552,7 +619,11 @@ impl Container for Gfd<'_> {
         a.field(24, 4, format_args!("reserved: {}", h.reserved[0]));
         a.field(28, 4, format_args!("reserved: {}", h.reserved[1]));
         if h.header_size > HEADER_SIZE {
-            a.fallback(0x20, u64::from(h.header_size - HEADER_SIZE), "file header: bytes past its 0x20 known bytes");
+            a.fallback(
+                0x20,
+                u64::from(h.header_size - HEADER_SIZE),
+                "file header: bytes past its 0x20 known bytes",
+            );
         }
         for (i, b) in self.blocks.iter().enumerate() {
             self.annotate_block(i, b, a);
@@ -597,11 +668,17 @@ impl Container for Gfd<'_> {
                         format!("{stem}.header"),
                         b.data_offset(),
                         b.data,
-                        format!("the {} header block's data: the {} struct, its arrays, names and relocations", s.title(), struct_name(s.kind)),
+                        format!(
+                            "the {} header block's data: the {} struct, its arrays, names and relocations",
+                            s.title(),
+                            struct_name(s.kind)
+                        ),
                     ));
                 }
             }
-            for (copy, suffix, what) in [(false, "program", "microcode"), (true, "copy", "copy program's microcode")] {
+            for (copy, suffix, what) in
+                [(false, "program", "microcode"), (true, "copy", "copy program's microcode")]
+            {
                 let i = if copy { s.copy_program } else { s.program };
                 if let Some(b) = i.and_then(|i| self.blocks.get(i)) {
                     used.extend(i);
@@ -609,14 +686,22 @@ impl Container for Gfd<'_> {
                         format!("{stem}.{suffix}"),
                         b.data_offset(),
                         b.data,
-                        format!("the {}'s {what} (Latte, little-endian words; `disasm --format latte`)", s.title()),
+                        format!(
+                            "the {}'s {what} (Latte, little-endian words; `disasm --format latte`)",
+                            s.title()
+                        ),
                     ));
                 }
             }
         }
         for (i, b) in self.blocks.iter().enumerate() {
             if !used.contains(&i) && !b.data.is_empty() {
-                v.push(Part::new(format!("block{i}"), b.data_offset(), b.data, format!("block {i}'s data ({})", b.kind)));
+                v.push(Part::new(
+                    format!("block{i}"),
+                    b.data_offset(),
+                    b.data,
+                    format!("block {i}'s data ({})", b.kind),
+                ));
             }
         }
         v

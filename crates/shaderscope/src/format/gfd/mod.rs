@@ -308,7 +308,8 @@ impl<'a> Gfd<'a> {
                 format!("0x{:x} is smaller than the 0x20-byte header", header.header_size),
             ));
         }
-        let mut gfd = Gfd { data, header, blocks: Vec::new(), shaders: Vec::new(), trailing_at: data.len() as u64 };
+        let mut gfd =
+            Gfd { data, header, blocks: Vec::new(), shaders: Vec::new(), trailing_at: data.len() as u64 };
         let mut pos = u64::from(header.header_size);
         if pos > data.len() as u64 {
             let e = Error::out_of_bounds(4, "first block", pos, 0, data.len() as u64);
@@ -340,10 +341,23 @@ impl<'a> Gfd<'a> {
         if let Some(kind) = block.kind.header_of() {
             // A pixel shader header of block version 0 predates the GX2R buffer.
             let with_gx2r = !(kind == Kind::Pixel && block.major == 0);
-            let s = Shader::read_sized(kind, block.data, block.data_offset(), Endian::Big, PointerKind::Tagged, with_gx2r)
-                .map_err(|e| e.context(&format!("block {i} ")));
+            let s = Shader::read_sized(
+                kind,
+                block.data,
+                block.data_offset(),
+                Endian::Big,
+                PointerKind::Tagged,
+                with_gx2r,
+            )
+            .map_err(|e| e.context(&format!("block {i} ")));
             let number = self.shaders.iter().filter(|s| s.kind == kind).count();
-            self.shaders.push(GfdShader { kind, number, header: Some((i, s)), program: None, copy_program: None });
+            self.shaders.push(GfdShader {
+                kind,
+                number,
+                header: Some((i, s)),
+                program: None,
+                copy_program: None,
+            });
         } else if let Some((kind, copy)) = block.kind.program_of() {
             // The program goes with the last shader of its kind that still lacks it (decaf's
             // reader: the last one), or stands alone.
@@ -353,7 +367,13 @@ impl<'a> Gfd<'a> {
                 Some(k) if self.shaders.get(k).is_some_and(free) => k,
                 _ => {
                     let number = self.shaders.iter().filter(|s| s.kind == kind).count();
-                    self.shaders.push(GfdShader { kind, number, header: None, program: None, copy_program: None });
+                    self.shaders.push(GfdShader {
+                        kind,
+                        number,
+                        header: None,
+                        program: None,
+                        copy_program: None,
+                    });
                     self.shaders.len() - 1
                 }
             };
@@ -390,7 +410,8 @@ fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<Block<'a>> {
         return Err(Error::bad_magic(pos, what(), &BLOCK_MAGIC, magic));
     }
     let w = |k: usize| r.u32_at(at + 4 * k, what());
-    let (header_size, major, minor, kind, data_size, id, index) = (w(1)?, w(2)?, w(3)?, w(4)?, w(5)?, w(6)?, w(7)?);
+    let (header_size, major, minor, kind, data_size, id, index) =
+        (w(1)?, w(2)?, w(3)?, w(4)?, w(5)?, w(6)?, w(7)?);
     if header_size < HEADER_SIZE {
         return Err(Error::invalid(
             pos + 4,
@@ -398,7 +419,8 @@ fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<Block<'a>> {
             format!("header size 0x{header_size:x} is smaller than the 0x20 bytes it has"),
         ));
     }
-    let data = r.sub(pos + u64::from(header_size), u64::from(data_size), format!("block {i} data"), pos + 0x14)?;
+    let data =
+        r.sub(pos + u64::from(header_size), u64::from(data_size), format!("block {i} data"), pos + 0x14)?;
     let data_offset = data.base();
     let data = data.data();
     let kind = BlockType(kind);

@@ -11,7 +11,8 @@ impl Gfd<'_> {
     pub(crate) fn place(&self, p: &mut Placement) {
         p.put_at(0, &super::MAGIC);
         let h = &self.header;
-        for (k, w) in [h.header_size, h.major, h.minor, h.gpu, h.align, h.reserved[0], h.reserved[1]].iter().enumerate()
+        for (k, w) in
+            [h.header_size, h.major, h.minor, h.gpu, h.align, h.reserved[0], h.reserved[1]].iter().enumerate()
         {
             p.patch_u32(4 + 4 * k, *w);
         }

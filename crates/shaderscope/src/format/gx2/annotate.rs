@@ -43,7 +43,8 @@ impl Shader<'_> {
             let sep = if text.is_empty() { "" } else { ": " };
             a.field(at + 4 * w.word as u64, 4, format_args!("{}{sep}{text}", w.label()));
         }
-        let field = |a: &mut Annotations, o: usize, text: &dyn std::fmt::Display| a.field(at + o as u64, 4, text);
+        let field =
+            |a: &mut Annotations, o: usize, text: &dyn std::fmt::Display| a.field(at + o as u64, 4, text);
         field(a, l.size, &format_args!("program size: {} bytes", self.size));
         field(a, l.size + 4, &format_args!("program pointer: {}", self.pointer_text(self.program)));
         if let Some(c) = l.copy {
@@ -65,7 +66,11 @@ impl Shader<'_> {
         }
         if let Some(o) = l.attribs {
             field(a, o, &format_args!("attrib vars: {}", self.attrib_vars.count));
-            field(a, o + 4, &format_args!("attrib vars pointer: {}", self.pointer_text(self.attrib_vars.pointer)));
+            field(
+                a,
+                o + 4,
+                &format_args!("attrib vars pointer: {}", self.pointer_text(self.attrib_vars.pointer)),
+            );
         }
         if let Some(r) = l.ring {
             field(a, r, &format_args!("ring item size: {}", self.ring_item_size));

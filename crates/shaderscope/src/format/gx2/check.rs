@@ -16,7 +16,10 @@ impl Shader<'_> {
     pub fn check(&self, title: &str, out: &mut Vec<Finding>) {
         let l = self.layout();
         if self.mode.name().is_none() {
-            out.push(Finding::warning(self.at + l.mode as u64, format!("{title}: unknown shader mode {}", self.mode.0)));
+            out.push(Finding::warning(
+                self.at + l.mode as u64,
+                format!("{title}: unknown shader mode {}", self.mode.0),
+            ));
         }
         for w in self.registers() {
             if let Some(d) = w.def {
@@ -43,7 +46,10 @@ impl Shader<'_> {
         if l.ring.is_some() {
             let at = self.at + l.ring.unwrap_or(0) as u64 + 4;
             if self.has_stream_out > 1 {
-                out.push(Finding::warning(at, format!("{title}: has-stream-out flag {} is not 0 or 1", self.has_stream_out)));
+                out.push(Finding::warning(
+                    at,
+                    format!("{title}: has-stream-out flag {} is not 0 or 1", self.has_stream_out),
+                ));
             }
             let buffers = self.reg("VGT_STRMOUT_BUFFER_EN").unwrap_or(0);
             if buffers != 0 && self.has_stream_out == 0 {
@@ -60,7 +66,10 @@ impl Shader<'_> {
         let n = self.reg("num_spi_vs_out_id").unwrap_or(0);
         let at = self.reg_offset("num_spi_vs_out_id");
         if n > 10 {
-            out.push(Finding::error(at, format!("{title}: num_spi_vs_out_id {n} is more than the 10 SPI_VS_OUT_ID words")));
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_spi_vs_out_id {n} is more than the 10 SPI_VS_OUT_ID words"),
+            ));
             return;
         }
         let count = self.reg_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT").unwrap_or(0);
@@ -82,7 +91,10 @@ impl Shader<'_> {
         let n = self.reg("num_sq_vtx_semantic").unwrap_or(0);
         let at = self.reg_offset("num_sq_vtx_semantic");
         if n > 32 {
-            out.push(Finding::error(at, format!("{title}: num_sq_vtx_semantic {n} is more than the 32 SQ_VTX_SEMANTIC words")));
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_sq_vtx_semantic {n} is more than the 32 SQ_VTX_SEMANTIC words"),
+            ));
             return;
         }
         let clear = self.reg("SQ_VTX_SEMANTIC_CLEAR").unwrap_or(0);
@@ -121,13 +133,18 @@ impl Shader<'_> {
         let n = self.reg("num_spi_ps_input_cntl").unwrap_or(0);
         let at = self.reg_offset("num_spi_ps_input_cntl");
         if n > 32 {
-            out.push(Finding::error(at, format!("{title}: num_spi_ps_input_cntl {n} is more than the 32 SPI_PS_INPUT_CNTL words")));
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_spi_ps_input_cntl {n} is more than the 32 SPI_PS_INPUT_CNTL words"),
+            ));
         } else {
             let interp = self.reg_field("SPI_PS_IN_CONTROL_0", "NUM_INTERP").unwrap_or(0);
             if interp != n {
                 out.push(Finding::warning(
                     self.reg_offset("SPI_PS_IN_CONTROL_0"),
-                    format!("{title}: SPI_PS_IN_CONTROL_0.NUM_INTERP is {interp} but num_spi_ps_input_cntl is {n}"),
+                    format!(
+                        "{title}: SPI_PS_IN_CONTROL_0.NUM_INTERP is {interp} but num_spi_ps_input_cntl is {n}"
+                    ),
                 ));
             }
         }
@@ -155,12 +172,18 @@ impl Shader<'_> {
         let mut seen = HashSet::new();
         for (i, b) in self.uniform_blocks.items.iter().enumerate() {
             if !seen.insert(b.offset) {
-                out.push(Finding::warning(b.at + 4, format!("{title}: uniform block {i} shares location {} with another", b.offset)));
+                out.push(Finding::warning(
+                    b.at + 4,
+                    format!("{title}: uniform block {i} shares location {} with another", b.offset),
+                ));
             }
         }
         for (i, v) in self.uniform_vars.items.iter().enumerate() {
             if v.ty.name().is_none() {
-                out.push(Finding::warning(v.at + 4, format!("{title}: uniform var {i} has unknown type {}", v.ty.0)));
+                out.push(Finding::warning(
+                    v.at + 4,
+                    format!("{title}: uniform var {i} has unknown type {}", v.ty.0),
+                ));
             }
             if v.block >= 0 {
                 match self.uniform_blocks.items.get(v.block as usize) {
@@ -180,21 +203,33 @@ impl Shader<'_> {
                     Some(_) => {}
                 }
             } else if v.block != -1 {
-                out.push(Finding::error(v.at + 16, format!("{title}: uniform var {i} has block index {}", v.block)));
+                out.push(Finding::error(
+                    v.at + 16,
+                    format!("{title}: uniform var {i} has block index {}", v.block),
+                ));
             }
         }
         let mut seen = HashSet::new();
         for (i, s) in self.sampler_vars.items.iter().enumerate() {
             if s.ty.name().is_none() {
-                out.push(Finding::warning(s.at + 4, format!("{title}: sampler var {i} has unknown type {}", s.ty.0)));
+                out.push(Finding::warning(
+                    s.at + 4,
+                    format!("{title}: sampler var {i} has unknown type {}", s.ty.0),
+                ));
             }
             if !seen.insert(s.location) {
-                out.push(Finding::warning(s.at + 8, format!("{title}: sampler var {i} shares location {} with another", s.location)));
+                out.push(Finding::warning(
+                    s.at + 8,
+                    format!("{title}: sampler var {i} shares location {} with another", s.location),
+                ));
             }
         }
         for (i, a) in self.attrib_vars.items.iter().enumerate() {
             if a.ty.name().is_none() {
-                out.push(Finding::warning(a.at + 4, format!("{title}: attrib var {i} has unknown type {}", a.ty.0)));
+                out.push(Finding::warning(
+                    a.at + 4,
+                    format!("{title}: attrib var {i} has unknown type {}", a.ty.0),
+                ));
             }
         }
         let named = self

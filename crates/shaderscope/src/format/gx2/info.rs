@@ -285,7 +285,11 @@ impl ShaderInfo {
                 value: x.value.map(f32::from_bits),
                 location: x.offset,
             }),
-            loop_vars: ArrayInfo::new(&s.loop_vars, |x| LoopVarInfo { offset: x.at, location: x.offset, value: x.value }),
+            loop_vars: ArrayInfo::new(&s.loop_vars, |x| LoopVarInfo {
+                offset: x.at,
+                location: x.offset,
+                value: x.value,
+            }),
             sampler_vars: ArrayInfo::new(&s.sampler_vars, |x| SamplerVarInfo {
                 offset: x.at,
                 name: x.name.to_string(),
@@ -315,9 +319,14 @@ impl ShaderInfo {
     /// The same facts as text, each line starting with `indent`: the struct, the mode, every
     /// register (a run of equal unused table entries on one line), the arrays.
     pub fn write_text(&self, s: &mut String, indent: &str) {
-        let _ = writeln!(s, "{indent}{} at 0x{:x} ({} bytes): {}", self.struct_name, self.offset, self.size, self.summary);
+        let _ = writeln!(
+            s,
+            "{indent}{} at 0x{:x} ({} bytes): {}",
+            self.struct_name, self.offset, self.size, self.summary
+        );
         let _ = writeln!(s, "{indent}mode: {} ({})", self.mode, self.mode_value);
-        let _ = write!(s, "{indent}program: {} bytes, pointer 0x{:x}", self.program_size, self.program_pointer);
+        let _ =
+            write!(s, "{indent}program: {} bytes, pointer 0x{:x}", self.program_size, self.program_pointer);
         if let (Some(size), Some(p)) = (self.copy_program_size, self.copy_program_pointer) {
             let _ = write!(s, "; copy program: {size} bytes, pointer 0x{p:x}");
         }
@@ -344,9 +353,13 @@ impl ShaderInfo {
             } else {
                 r.name.clone()
             };
-            let sep = if r.text.is_empty() || r.fields.is_none() { "" } else { " " };
-            let text = if r.fields.is_none() { String::new() } else { r.text.clone() };
-            let _ = writeln!(s, "{indent}  {name} = 0x{:08x}{sep}{text}", r.value);
+            if r.fields.is_none() {
+                // A count.
+                let _ = writeln!(s, "{indent}  {name} = {}", r.value);
+            } else {
+                let sep = if r.text.is_empty() { "" } else { " " };
+                let _ = writeln!(s, "{indent}  {name} = 0x{:08x}{sep}{}", r.value, r.text);
+            }
             k = last + 1;
         }
         let list = |s: &mut String, title: &str, n: usize, lines: Vec<String>| {
@@ -430,7 +443,10 @@ impl ShaderInfo {
                 a.items
                     .iter()
                     .map(|x| {
-                        format!("{} {} count {} location {} (at 0x{:x})", x.name, x.ty, x.count, x.location, x.offset)
+                        format!(
+                            "{} {} count {} location {} (at 0x{:x})",
+                            x.name, x.ty, x.count, x.location, x.offset
+                        )
                     })
                     .collect(),
             );

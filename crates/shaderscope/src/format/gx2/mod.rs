@@ -244,7 +244,8 @@ const GEOMETRY: Layout = Layout {
 };
 
 /// The names of the five symbol arrays every kind has, in struct order.
-pub const ARRAY_NAMES: [&str; 5] = ["uniform blocks", "uniform vars", "initial values", "loop vars", "sampler vars"];
+pub const ARRAY_NAMES: [&str; 5] =
+    ["uniform blocks", "uniform vars", "initial values", "loop vars", "sampler vars"];
 
 /// A name: the pointer as stored and the string it leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -482,10 +483,15 @@ impl<'a> Ctx<'a> {
         }
         let field_at = self.r.base() + at as u64;
         let Some(offset) = self.pointers.resolve(pointer) else {
-            return Err(Error::invalid(field_at + 4, self.what(s), format!("{count} entries but no pointer")));
+            return Err(Error::invalid(
+                field_at + 4,
+                self.what(s),
+                format!("{count} entries but no pointer"),
+            ));
         };
-        let len =
-            u64::from(count).checked_mul(entry as u64).ok_or_else(|| Error::overflow(field_at, self.what(s)))?;
+        let len = u64::from(count)
+            .checked_mul(entry as u64)
+            .ok_or_else(|| Error::overflow(field_at, self.what(s)))?;
         // Checked against the bytes there are before anything is allocated.
         let sub = self.r.sub(u64::from(offset), len, self.what(s), field_at + 4)?;
         let base = sub.base();

@@ -34,14 +34,20 @@ pub struct RegField {
     /// The names of its values, by value, for an enumerated field (empty: a number, or a flag
     /// when the field is one bit wide).
     pub values: &'static [&'static str],
+    /// A bit mask, shown in hexadecimal.
+    pub mask: bool,
 }
 
 const fn f(name: &'static str, shift: u16, width: u8) -> RegField {
-    RegField { name, field: Field::at(shift, width), values: &[] }
+    RegField { name, field: Field::at(shift, width), values: &[], mask: false }
 }
 
 const fn e(name: &'static str, shift: u16, width: u8, values: &'static [&'static str]) -> RegField {
-    RegField { name, field: Field::at(shift, width), values }
+    RegField { name, field: Field::at(shift, width), values, mask: false }
+}
+
+const fn m(name: &'static str, shift: u16, width: u8) -> RegField {
+    RegField { name, field: Field::at(shift, width), values: &[], mask: true }
 }
 
 /// A register: its name and fields.
@@ -102,6 +108,9 @@ impl RegDef {
             }
             match v {
                 FieldValue::Flag(_) => s.push_str(fld.name),
+                FieldValue::Number(n) if fld.mask => {
+                    let _ = write!(s, "{}=0x{n:x}", fld.name);
+                }
                 FieldValue::Number(n) => {
                     let _ = write!(s, "{}={n}", fld.name);
                 }
@@ -232,7 +241,7 @@ pub const PA_CL_VS_OUT_CNTL: RegDef = RegDef {
 
 /// Which entries of the vertex semantic table are cleared (a set bit: entry unused).
 pub const SQ_VTX_SEMANTIC_CLEAR: RegDef =
-    RegDef { name: "SQ_VTX_SEMANTIC_CLEAR", fields: &[f("CLEAR", 0, 32)] };
+    RegDef { name: "SQ_VTX_SEMANTIC_CLEAR", fields: &[m("CLEAR", 0, 32)] };
 
 /// One entry of the vertex semantic table: the semantic id a fetch with it fills (0xFF:
 /// none).
@@ -312,14 +321,14 @@ pub const SPI_PS_INPUT_CNTL: RegDef = RegDef {
 pub const CB_SHADER_MASK: RegDef = RegDef {
     name: "CB_SHADER_MASK",
     fields: &[
-        f("OUTPUT0_ENABLE", 0, 4),
-        f("OUTPUT1_ENABLE", 4, 4),
-        f("OUTPUT2_ENABLE", 8, 4),
-        f("OUTPUT3_ENABLE", 12, 4),
-        f("OUTPUT4_ENABLE", 16, 4),
-        f("OUTPUT5_ENABLE", 20, 4),
-        f("OUTPUT6_ENABLE", 24, 4),
-        f("OUTPUT7_ENABLE", 28, 4),
+        m("OUTPUT0_ENABLE", 0, 4),
+        m("OUTPUT1_ENABLE", 4, 4),
+        m("OUTPUT2_ENABLE", 8, 4),
+        m("OUTPUT3_ENABLE", 12, 4),
+        m("OUTPUT4_ENABLE", 16, 4),
+        m("OUTPUT5_ENABLE", 20, 4),
+        m("OUTPUT6_ENABLE", 24, 4),
+        m("OUTPUT7_ENABLE", 28, 4),
     ],
 };
 
@@ -509,17 +518,15 @@ impl Word {
 
 /// Every word of `values` (a `regs` block laid out as `layout`), in order.
 pub fn each<'a>(layout: &'a [Slot], values: &'a [u32]) -> impl Iterator<Item = Word> + 'a {
-    layout
-        .iter()
-        .flat_map(|s| (0..s.count).map(move |i| (s, i)))
-        .zip(values.iter().enumerate())
-        .map(|((s, i), (word, &value))| Word {
+    layout.iter().flat_map(|s| (0..s.count).map(move |i| (s, i))).zip(values.iter().enumerate()).map(
+        |((s, i), (word, &value))| Word {
             name: s.name,
             index: (s.count > 1).then_some(i),
             word,
             value,
             def: s.def,
-        })
+        },
+    )
 }
 
 #[cfg(test)]
@@ -547,7 +554,10 @@ mod tests {
         values[20] = 3;
         let w: Vec<Word> = each(VERTEX, &values).collect();
         assert_eq!(w.len(), 52);
-        assert_eq!((w[0].label(), w[0].describe()), ("SQ_PGM_RESOURCES_VS".into(), "NUM_GPRS=21 STACK_SIZE=3".into()));
+        assert_eq!(
+            (w[0].label(), w[0].describe()),
+            ("SQ_PGM_RESOURCES_VS".into(), "NUM_GPRS=21 STACK_SIZE=3".into())
+        );
         assert_eq!((w[20].label(), w[20].describe()), ("SQ_VTX_SEMANTIC[3]".into(), "SEMANTIC_ID=3".into()));
         assert_eq!(w[16].label(), "num_sq_vtx_semantic");
         let json = SPI_PS_IN_CONTROL_0.fields_json(0x1400_0006);
