@@ -13,7 +13,7 @@ pub struct Opts {
     /// Input files (`-` for stdin)
     #[arg(required = true)]
     files: Vec<String>,
-    /// Only program N (SHBIN: DVLE N, printed as complete picasso source)
+    /// Only program N (SHBIN: DVLE N, printed as complete picasso source; GFD: shader N)
     #[arg(long, visible_alias = "program", value_name = "N")]
     dvle: Option<usize>,
     /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from

@@ -267,7 +267,7 @@ fn the_builder_lays_out_files_as_decaf_does() {
             let program = f.program(s, false).map(|p| p.data).unwrap_or(&[]);
             b.push(s.gx2().unwrap(), program, &[]);
         }
-        let rebuilt = b.finish();
+        let rebuilt = b.finish().unwrap();
         let again = Gfd::parse(&rebuilt).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(again.validate().is_empty(), "{}: {:?}", path.display(), again.validate());
         assert_eq!(again.shaders.len(), f.shaders.len());
@@ -378,6 +378,31 @@ fn damaged_inputs_give_exact_errors() {
         t.as_str()
     );
     assert!(t.as_str().contains("\nPS mode=0 ubs=0 uvs=1 samplers=0\n"));
+
+    // A relocation table that points past its block: the shader is damaged, the file reads.
+    let mut b = good.clone();
+    set_be(&mut b, 0x40 + 0x1a8 - 4, 0xD060_1000);
+    let f = shaderscope::parse(&b).unwrap();
+    let damage: Vec<String> = f.damage().iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        damage,
+        [
+            "block 0 relocation patch table at offset 0x1e4 points outside its range (0x1040 + 0x10 is outside 0x1e8)"
+        ]
+    );
+    assert_eq!(f.write().unwrap(), b);
+
+    // dump of a file cut inside a block: everything before it, and the error.
+    let mut a = shaderscope::dump::Annotations::new();
+    shaderscope::annotate(&good[..0x210], &mut a).unwrap();
+    let errors: Vec<(u64, &str)> = a.errors().collect();
+    assert_eq!(
+        errors,
+        [(0x1fc, "block 1 data at offset 0x1fc points outside its range (0x208 + 0x10 is outside 0x210)")]
+    );
+    assert!(
+        a.fields().any(|(r, t)| r == (0x128..0x12c) && t == "uniform vars pointer: data +0x134 (at 0x174)")
+    );
 
     // A program block whose size disagrees with the struct; a relocation left out.
     let mut b = good.clone();

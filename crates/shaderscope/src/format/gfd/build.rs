@@ -18,11 +18,12 @@
 //!     let program = gfd.program(s, false).map(|p| p.data).unwrap_or(&[]);
 //!     b.push(s.gx2().unwrap(), program, &[]);
 //! }
-//! assert_eq!(b.finish(), bytes);
+//! assert_eq!(b.finish()?, bytes);
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
 use super::{BlockType, HEADER_SIZE, RELOCATION_SIZE};
+use crate::error::{Error, Result};
 use crate::format::gx2::{AttribVar, Kind, Name, PointerKind, Shader, ShaderMode, UniformVar, VarType, regs};
 use crate::toolkit::layout::Placement;
 use crate::toolkit::{Cstr, Endian};
@@ -51,8 +52,8 @@ impl<'a> Builder<'a> {
         self.shaders.push((shader.clone(), program, copy));
     }
 
-    /// The file.
-    pub fn finish(&self) -> Vec<u8> {
+    /// The file. Fails when a shader's header block would not fit GFD's 20-bit offsets (1 MiB).
+    pub fn finish(&self) -> Result<Vec<u8>> {
         let mut p = Placement::new(Endian::Big, 0);
         p.put_at(0, &super::MAGIC);
         for (k, w) in [HEADER_SIZE, 7, 1, 2, u32::from(self.align), 0, 0].iter().enumerate() {
@@ -101,7 +102,7 @@ impl<'a> Builder<'a> {
             if let Some(c) = count.get_mut(slot) {
                 *c += 1;
             }
-            let data = header_data(shader, program.len(), copy.len());
+            let data = header_data(shader, program.len(), copy.len())?;
             let at = block(&mut p, &mut pos, header, index, data.len());
             p.put_at(at, &data);
             if self.align {
@@ -120,14 +121,26 @@ impl<'a> Builder<'a> {
             }
         }
         block(&mut p, &mut pos, BlockType::END_OF_FILE, 0, 0);
-        p.finish(&[])
+        Ok(p.finish(&[]))
     }
 }
 
 /// The data of a shader's header block: the struct laid out from offset 0, the names, the
 /// patch table (data pointers, then text pointers) and the `}BLK` trailer.
-fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Vec<u8> {
+fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Result<Vec<u8>> {
     let laid = shader.lay_out(0, PointerKind::Tagged);
+    let limit = u64::from(crate::format::gx2::GFD_OFFSET_MASK);
+    let size = laid.text.end + 4 * (laid.data_fields.len() + laid.text_fields.len()) as u64;
+    if size > limit {
+        return Err(Error::invalid(
+            0,
+            "GFD header block",
+            format!(
+                "the {} shader's struct, arrays and names take 0x{size:x} bytes, more than GFD's 20-bit offsets reach",
+                shader.kind.name()
+            ),
+        ));
+    }
     let mut s = laid.shader;
     s.size = program as u32;
     if s.kind == Kind::Geometry {
@@ -159,7 +172,7 @@ fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Vec<u8> {
     for (k, w) in words.iter().enumerate() {
         p.patch_u32(trailer + 4 + 4 * k, *w);
     }
-    p.finish(&[])
+    Ok(p.finish(&[]))
 }
 
 /// A small `.gsh` built in code: a vertex shader that transforms `aPosition` by the
@@ -175,7 +188,8 @@ pub fn example() -> Vec<u8> {
     const PS_CODE: [u8; 16] = [0, 0, 0, 0, 0x88, 0x06, 0x20, 0x94, 0, 0, 0, 0, 0, 0, 0, 0];
     b.push(&vs, &VS_CODE, &[]);
     b.push(&ps, &PS_CODE, &[]);
-    b.finish()
+    // Two small shaders always fit.
+    b.finish().unwrap_or_default()
 }
 
 /// The struct of [`example`]'s shader of `kind` (vertex or pixel).

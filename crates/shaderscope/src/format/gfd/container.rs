@@ -46,7 +46,9 @@ pub fn program_listing(code: &[u8], base: u64, opts: &DisasmOptions, out: &mut d
             for (d, s) in b.iter_mut().zip(w) {
                 *d = *s;
             }
-            out.styled(Style::Literal, &format!("{:08X}", u32::from_le_bytes(b))).map_err(printer_failed)?;
+            out.style(Style::Literal);
+            write!(out, "{:08X}", u32::from_le_bytes(b)).map_err(printer_failed)?;
+            out.reset();
         }
         out.write_char('\n').map_err(printer_failed)?;
     }

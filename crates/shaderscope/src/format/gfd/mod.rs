@@ -317,7 +317,7 @@ impl<'a> Gfd<'a> {
         }
         while pos < data.len() as u64 {
             let i = gfd.blocks.len();
-            let block = match read_block(&r, pos, i) {
+            let (block, broken) = match read_block(&r, pos, i) {
                 Ok(b) => b,
                 Err(e) => {
                     gfd.trailing_at = pos;
@@ -326,7 +326,7 @@ impl<'a> Gfd<'a> {
             };
             pos = block.end();
             let eof = block.kind == BlockType::END_OF_FILE;
-            gfd.add(block);
+            gfd.add(block, broken);
             if eof {
                 break;
             }
@@ -335,20 +335,24 @@ impl<'a> Gfd<'a> {
         Ok((gfd, None))
     }
 
-    /// Add a block read from the file, pairing it with its shader.
-    fn add(&mut self, block: Block<'a>) {
+    /// Add a block read from the file, pairing it with its shader; `broken` is why a header
+    /// block's relocation table does not read.
+    fn add(&mut self, block: Block<'a>, broken: Option<Error>) {
         let i = self.blocks.len();
         if let Some(kind) = block.kind.header_of() {
             // A pixel shader header of block version 0 predates the GX2R buffer.
             let with_gx2r = !(kind == Kind::Pixel && block.major == 0);
-            let s = Shader::read_sized(
-                kind,
-                block.data,
-                block.data_offset(),
-                Endian::Big,
-                PointerKind::Tagged,
-                with_gx2r,
-            )
+            let s = match broken {
+                Some(e) => Err(e),
+                None => Shader::read_sized(
+                    kind,
+                    block.data,
+                    block.data_offset(),
+                    Endian::Big,
+                    PointerKind::Tagged,
+                    with_gx2r,
+                ),
+            }
             .map_err(|e| e.context(&format!("block {i} ")));
             let number = self.shaders.iter().filter(|s| s.kind == kind).count();
             self.shaders.push(GfdShader {
@@ -400,8 +404,9 @@ impl<'a> Gfd<'a> {
     }
 }
 
-/// Read the block whose header is at `pos` (block number `i`).
-fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<Block<'a>> {
+/// Read the block whose header is at `pos` (block number `i`), and, for a shader header block
+/// whose relocation table does not read, why (the block is kept as bytes).
+fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<(Block<'a>, Option<Error>)> {
     let at = pos as usize;
     let what = || format!("block {i} header");
     r.bytes_at(at, HEADER_SIZE as usize, what())?;
@@ -424,12 +429,14 @@ fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<Block<'a>> {
     let data_offset = data.base();
     let data = data.data();
     let kind = BlockType(kind);
-    let relocations = if kind.header_of().is_some() {
-        read_relocations(data, data_offset).map_err(|e| e.context(&format!("block {i} ")))?
-    } else {
-        None
+    let (relocations, broken) = match kind.header_of() {
+        Some(_) => match read_relocations(data, data_offset) {
+            Ok(r) => (r, None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
     };
-    Ok(Block { offset: pos, header_size, major, minor, kind, id, index, data, relocations })
+    Ok((Block { offset: pos, header_size, major, minor, kind, id, index, data, relocations }, broken))
 }
 
 /// The `}BLK` trailer at the end of a header block's `data` (at absolute `base`) and its patch

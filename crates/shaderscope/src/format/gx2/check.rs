@@ -43,8 +43,8 @@ impl Shader<'_> {
             Kind::Pixel => self.check_pixel(title, out),
         }
         self.check_symbols(title, out);
-        if l.ring.is_some() {
-            let at = self.at + l.ring.unwrap_or(0) as u64 + 4;
+        if let Some(ring) = l.ring {
+            let at = self.at + ring as u64 + 4;
             if self.has_stream_out > 1 {
                 out.push(Finding::warning(
                     at,
