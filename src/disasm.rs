@@ -334,10 +334,12 @@ fn applies(o: &Opts, file: &File<'_>) -> Result<(), String> {
             }
         };
         if n >= count {
+            // A GFD file's programs are its shaders.
+            let unit = if format == Format::Gfd { "shader" } else { "DVLE" };
             let has = match count {
-                0 => "no DVLE".to_string(),
-                1 => "1 DVLE (--dvle 0)".to_string(),
-                _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
+                0 => format!("no {unit}"),
+                1 => format!("1 {unit} (--dvle 0)"),
+                _ => format!("{count} {unit}s (--dvle 0 to {})", count - 1),
             };
             return Err(format!("--dvle {n} is out of range: the file has {has}"));
         }

@@ -287,7 +287,7 @@ impl Gfd<'_> {
         let len = b.data.len() as u64;
         if b.kind.header_of().is_some() {
             a.fallback(data, len, "padding");
-            let shader = self.shaders.iter().find(|s| s.header.as_ref().is_some_and(|(h, _)| *h == i));
+            let shader = b.shader.and_then(|k| self.shaders.get(k));
             if let Some(s) = shader {
                 match &s.header {
                     Some((_, Ok(g))) => g.annotate(a, &s.title()),
@@ -630,8 +630,10 @@ impl Container for Gfd<'_> {
         for (i, b) in self.blocks.iter().enumerate() {
             self.annotate_block(i, b, a);
         }
+        // (In a partial reading, what follows the last block read is what did not read.)
         let rest = self.data.len() as u64 - self.trailing_at.min(self.data.len() as u64);
-        if rest > 0 {
+        let ended = self.blocks.last().is_some_and(|b| b.kind == BlockType::END_OF_FILE);
+        if rest > 0 && ended {
             a.fallback(self.trailing_at, rest, "after the end-of-file block");
         }
     }

@@ -218,6 +218,8 @@ pub struct Block<'a> {
     pub data: &'a [u8],
     /// The relocation trailer of a shader header block, when it has one.
     pub relocations: Option<Relocations>,
+    /// The shader (its index in [`Gfd::shaders`]) whose header or program the block holds.
+    pub shader: Option<usize>,
 }
 
 impl Block<'_> {
@@ -272,6 +274,9 @@ pub struct Gfd<'a> {
     pub shaders: Vec<GfdShader<'a>>,
     /// Absolute offset of the bytes after the end-of-file block (or after the last block).
     pub trailing_at: u64,
+    /// Shaders of each kind so far (vertex, pixel, geometry), and the last of each.
+    counts: [usize; 3],
+    last: [Option<usize>; 3],
 }
 
 impl<'a> Gfd<'a> {
@@ -308,8 +313,15 @@ impl<'a> Gfd<'a> {
                 format!("0x{:x} is smaller than the 0x20-byte header", header.header_size),
             ));
         }
-        let mut gfd =
-            Gfd { data, header, blocks: Vec::new(), shaders: Vec::new(), trailing_at: data.len() as u64 };
+        let mut gfd = Gfd {
+            data,
+            header,
+            blocks: Vec::new(),
+            shaders: Vec::new(),
+            trailing_at: data.len() as u64,
+            counts: [0; 3],
+            last: [None; 3],
+        };
         let mut pos = u64::from(header.header_size);
         if pos > data.len() as u64 {
             let e = Error::out_of_bounds(4, "first block", pos, 0, data.len() as u64);
@@ -337,7 +349,7 @@ impl<'a> Gfd<'a> {
 
     /// Add a block read from the file, pairing it with its shader; `broken` is why a header
     /// block's relocation table does not read.
-    fn add(&mut self, block: Block<'a>, broken: Option<Error>) {
+    fn add(&mut self, mut block: Block<'a>, broken: Option<Error>) {
         let i = self.blocks.len();
         if let Some(kind) = block.kind.header_of() {
             // A pixel shader header of block version 0 predates the GX2R buffer.
@@ -354,42 +366,39 @@ impl<'a> Gfd<'a> {
                 ),
             }
             .map_err(|e| e.context(&format!("block {i} ")));
-            let number = self.shaders.iter().filter(|s| s.kind == kind).count();
-            self.shaders.push(GfdShader {
-                kind,
-                number,
-                header: Some((i, s)),
-                program: None,
-                copy_program: None,
-            });
+            block.shader = Some(self.new_shader(kind, Some((i, s))));
         } else if let Some((kind, copy)) = block.kind.program_of() {
-            // The program goes with the last shader of its kind that still lacks it (decaf's
-            // reader: the last one), or stands alone.
+            // The program goes with the last shader of its kind if that still lacks it
+            // (decaf's reader: the last one), or stands alone.
             let free = |s: &GfdShader<'_>| if copy { s.copy_program.is_none() } else { s.program.is_none() };
-            let last = self.shaders.iter().rposition(|s| s.kind == kind);
-            let slot = match last {
+            let last = self.last.get(kind_slot(kind)).copied().flatten();
+            let k = match last {
                 Some(k) if self.shaders.get(k).is_some_and(free) => k,
-                _ => {
-                    let number = self.shaders.iter().filter(|s| s.kind == kind).count();
-                    self.shaders.push(GfdShader {
-                        kind,
-                        number,
-                        header: None,
-                        program: None,
-                        copy_program: None,
-                    });
-                    self.shaders.len() - 1
-                }
+                _ => self.new_shader(kind, None),
             };
-            if let Some(s) = self.shaders.get_mut(slot) {
+            if let Some(s) = self.shaders.get_mut(k) {
                 if copy {
                     s.copy_program = Some(i);
                 } else {
                     s.program = Some(i);
                 }
             }
+            block.shader = Some(k);
         }
         self.blocks.push(block);
+    }
+
+    /// A new shader of `kind` (with its header block and struct); its index.
+    fn new_shader(&mut self, kind: Kind, header: Option<(usize, Result<Shader<'a>>)>) -> usize {
+        let slot = kind_slot(kind);
+        let number = self.counts.get(slot).copied().unwrap_or(0);
+        let k = self.shaders.len();
+        if let (Some(c), Some(l)) = (self.counts.get_mut(slot), self.last.get_mut(slot)) {
+            *c += 1;
+            *l = Some(k);
+        }
+        self.shaders.push(GfdShader { kind, number, header, program: None, copy_program: None });
+        k
     }
 
     /// The bytes after the end-of-file block.
@@ -401,6 +410,15 @@ impl<'a> Gfd<'a> {
     pub fn program(&self, s: &GfdShader<'_>, copy: bool) -> Option<&Block<'a>> {
         let i = if copy { s.copy_program } else { s.program }?;
         self.blocks.get(i)
+    }
+}
+
+/// The index of `kind` in per-kind tables.
+fn kind_slot(kind: Kind) -> usize {
+    match kind {
+        Kind::Vertex => 0,
+        Kind::Pixel => 1,
+        Kind::Geometry => 2,
     }
 }
 
@@ -436,7 +454,10 @@ fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<(Block<'a>, Opti
         },
         None => (None, None),
     };
-    Ok((Block { offset: pos, header_size, major, minor, kind, id, index, data, relocations }, broken))
+    Ok((
+        Block { offset: pos, header_size, major, minor, kind, id, index, data, relocations, shader: None },
+        broken,
+    ))
 }
 
 /// The `}BLK` trailer at the end of a header block's `data` (at absolute `base`) and its patch

@@ -40,7 +40,7 @@ fn place_block(g: &Gfd<'_>, i: usize, b: &Block<'_>, p: &mut Placement) {
         p.patch_u32(at + 4 + 4 * k, *w);
     }
     let data = b.data_offset() as usize;
-    let gx2 = g.shaders.iter().find_map(|s| match &s.header {
+    let gx2 = b.shader.and_then(|k| g.shaders.get(k)).and_then(|s| match &s.header {
         Some((h, Ok(shader))) if *h == i => Some(shader),
         _ => None,
     });

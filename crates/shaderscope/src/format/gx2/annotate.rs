@@ -143,8 +143,8 @@ fn section<T>(a: &mut Annotations, arr: &Array<T>, entry: u64, title: &str) {
 fn name(a: &mut Annotations, s: &Shader<'_>, at: u64, n: &Name<'_>, item: &str, i: usize) {
     let mut text = format!("{item} {i} name: {}", s.pointer_text(n.pointer));
     if let Some(t) = n.text {
-        let _ = write!(text, " \"{}\"", t.text());
-        a.field(t.offset, t.bytes.len() as u64 + 1, format_args!("{item} {i} name \"{}\"", t.text()));
+        let _ = write!(text, " \"{n}\"");
+        a.field(t.offset, t.bytes.len() as u64 + 1, format_args!("{item} {i} name \"{n}\""));
     }
     a.field(at, 4, text);
 }

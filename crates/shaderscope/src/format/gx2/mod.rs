@@ -263,9 +263,23 @@ impl Name<'_> {
     }
 }
 
+/// How much of a name `info` and `dump` show: GX2 names are identifiers, and a hostile file
+/// whose names all point into one long string would otherwise repeat it for every name.
+pub const NAME_SHOWN: usize = 256;
+
+/// The text, cut to [`NAME_SHOWN`] bytes (at a character boundary) and marked `…` when longer.
 impl fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text())
+        let text = self.text();
+        if text.len() <= NAME_SHOWN {
+            return f.write_str(&text);
+        }
+        let mut end = NAME_SHOWN;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        f.write_str(text.get(..end).unwrap_or(""))?;
+        f.write_str("…")
     }
 }
 
@@ -437,6 +451,9 @@ struct Ctx<'a> {
     r: Reader<'a>,
     kind: Kind,
     pointers: PointerKind,
+    /// The terminating NUL of every string found so far: start → NUL, for ranges of the data
+    /// already scanned, so that names pointing into one long string cost one scan in all.
+    nuls: std::cell::RefCell<std::collections::BTreeMap<usize, usize>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -463,8 +480,32 @@ impl<'a> Ctx<'a> {
             let e = Error::out_of_bounds(field_at, s, base + u64::from(offset), 1, base + len as u64);
             return Err(self.named(e));
         }
-        let text = self.r.cstr_at(offset as usize, s).map_err(|e| self.named(e))?;
-        Ok(Name { pointer, text: Some(text) })
+        let start = offset as usize;
+        let Some(end) = self.nul_from(start) else {
+            let e = Error::invalid(self.r.base() + start as u64, s, "string has no terminating NUL");
+            return Err(self.named(e));
+        };
+        let bytes = self.r.data().get(start..end).unwrap_or(&[]);
+        Ok(Name { pointer, text: Some(Cstr { bytes, offset: self.r.base() + start as u64 }) })
+    }
+
+    /// The position of the first NUL at or after `start`: scans only what no earlier search
+    /// scanned (a range whose NUL is known ends a scan early).
+    fn nul_from(&self, start: usize) -> Option<usize> {
+        let mut nuls = self.nuls.borrow_mut();
+        // A known range that holds `start`.
+        if let Some((_, &nul)) = nuls.range(..=start).next_back().filter(|(_, n)| **n >= start) {
+            return Some(nul);
+        }
+        let next = nuls.range(start..).next().map(|(&s, &n)| (s, n));
+        let data = self.r.data();
+        let limit = next.map(|(s, _)| s).unwrap_or(data.len());
+        let nul = match memchr::memchr(0, data.get(start..limit).unwrap_or(&[])) {
+            Some(k) => start + k,
+            None => next?.1,
+        };
+        nuls.insert(start, nul);
+        Some(nul)
     }
 
     /// The array whose (count, pointer) pair is at `at`; each entry of `entry` bytes is read by
@@ -567,7 +608,7 @@ impl<'a> Shader<'a> {
         with_gx2r: bool,
     ) -> Result<Self> {
         let l = kind.layout();
-        let c = Ctx { r: Reader::with_base(data, base, order), kind, pointers };
+        let c = Ctx { r: Reader::with_base(data, base, order), kind, pointers, nuls: Default::default() };
         // The whole fixed part must be there (the last GX2R buffer is looked at below).
         let fixed = l.copy_gx2r.unwrap_or(l.gx2r);
         let need = if with_gx2r && l.copy_gx2r.is_none() { l.size_of } else { fixed };

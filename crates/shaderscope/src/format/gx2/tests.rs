@@ -210,3 +210,37 @@ fn checks_name_the_registers_that_disagree() {
     );
     assert_eq!(f[0].severity, crate::model::Severity::Error);
 }
+
+/// Names that all point into one long string: one scan of it in all, and what is shown of
+/// each is bounded.
+#[test]
+fn names_into_one_long_string_are_cheap_and_shown_cut() {
+    let n = 2000usize;
+    let mut data = vec![0u8; 0xE8];
+    data[0xB8..0xBC].copy_from_slice(&(n as u32).to_le_bytes());
+    data[0xBC..0xC0].copy_from_slice(&0xE8u32.to_le_bytes());
+    let text = 0xE8 + 0x14 * n;
+    for i in 0..n {
+        let mut e = [0u8; 0x14];
+        e[..4].copy_from_slice(&((text + i) as u32).to_le_bytes());
+        e[16..].copy_from_slice(&(-1i32).to_le_bytes());
+        data.extend_from_slice(&e);
+    }
+    data.extend(std::iter::repeat_n(b'a', 100_000));
+    data.push(0);
+    let ps = Shader::read(Kind::Pixel, &data, 0, Endian::Little, PointerKind::Offset).unwrap();
+    let v = &ps.uniform_vars.items;
+    assert_eq!(
+        (v.len(), v[0].name.text.unwrap().len(), v[n - 1].name.text.unwrap().len()),
+        (n, 100_000, 100_000 - n + 1)
+    );
+    let shown = v[0].name.to_string();
+    assert_eq!((shown.len(), shown.ends_with('…')), (NAME_SHOWN + '…'.len_utf8(), true));
+    // No NUL at all after a name: an error at the string.
+    data.pop();
+    let e = Shader::read(Kind::Pixel, &data, 0, Endian::Little, PointerKind::Offset).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("invalid pixel shader uniform var name at offset 0x{text:x}: string has no terminating NUL")
+    );
+}
