@@ -25,8 +25,8 @@
 //!
 //! [`Gfd::parse`] reads every block (texture and compute blocks kept as bytes), reads the
 //! struct of every shader header block, and pairs headers with their program blocks as decaf's
-//! reader does; a header whose struct does not read is reported by [`Container::damage`] while
-//! the rest of the file is read. [`Container::write`] gives back the same bytes.
+//! reader does; a header whose struct does not read is reported by [`Container::damage`](crate::Container::damage) while
+//! the rest of the file is read. [`Container::write`](crate::Container::write) gives back the same bytes.
 //!
 //! ```
 //! use shaderscope::format::gfd::Gfd;
