@@ -48,7 +48,7 @@ pub struct Opts {
 /// The listing options `disasm` and `view` share, and the checks that they apply to a file.
 #[derive(clap::Args, Debug)]
 pub struct ListingArgs {
-    /// Only program N (SHBIN: DVLE N, printed as complete picasso source)
+    /// Only program N (SHBIN: DVLE N, printed as complete picasso source; GFD: shader N)
     #[arg(long, visible_alias = "program", value_name = "N")]
     pub dvle: Option<usize>,
     /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from
@@ -183,10 +183,12 @@ impl ListingArgs {
                 }
             };
             if n >= count {
+                // A GFD file's programs are its shaders.
+                let unit = if format == Format::Gfd { "shader" } else { "DVLE" };
                 let has = match count {
-                    0 => "no DVLE".to_string(),
-                    1 => "1 DVLE (--dvle 0)".to_string(),
-                    _ => format!("{count} DVLEs (--dvle 0 to {})", count - 1),
+                    0 => format!("no {unit}"),
+                    1 => format!("1 {unit} (--dvle 0)"),
+                    _ => format!("{count} {unit}s (--dvle 0 to {})", count - 1),
                 };
                 return Err(format!("--dvle {n} is out of range: the file has {has}"));
             }

@@ -334,10 +334,7 @@ fn missing_files_and_folders_exit_2() {
 #[test]
 fn a_recognised_unsupported_format_says_so() {
     let f = Files::new();
-    let cases = [
-        (f.put("a.gsh", b"Gfx2\0\0\0\x20\0\0\0\x07"), "Wii U GX2 file (GFD)"),
-        (f.put("a.mbs", b"MBS1\0\0\0\0"), "ARM Mali offline shader binary (MBS)"),
-    ];
+    let cases = [(f.put("a.mbs", b"MBS1\0\0\0\0"), "ARM Mali offline shader binary (MBS)")];
     for (path, description) in &cases {
         for cmd in COMMANDS {
             if cmd.contains(&"--json") {
@@ -392,14 +389,17 @@ fn a_failing_check_exits_1() {
 fn scan_reads_only_shaders_and_fails_on_broken_ones() {
     let f = Files::new();
     f.put("a.dxbc", &sample("ps_color.dxbc"));
-    f.put("b.gsh", b"Gfx2\0\0\0\x20");
+    f.put("b.mbs", b"MBS1\0\0\0\0");
     // Bigger than the size limit given below: read whole, it would be refused.
     f.put("c.bin", &vec![0u8; 1 << 20]);
     let dir = f.path().to_str().unwrap();
     let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.contains(&format!("{dir}/b.gsh\tgfd\trecognised, not supported yet\n")), "{out}");
-    assert!(out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); gfd: 1 (0 parsed)\n"), "{out}");
+    assert!(out.contains(&format!("{dir}/b.mbs\tmbs\trecognised, not supported yet\n")), "{out}");
+    assert!(
+        out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); mbs: 1 (0 parsed)\n"),
+        "{out}"
+    );
     let mut cut = sample("vshader.shbin");
     cut.truncate(0x90);
     f.put("d.shbin", &cut);

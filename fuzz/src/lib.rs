@@ -313,6 +313,34 @@ pub fn sharc(data: &[u8]) {
     }
 }
 
+/// GFD `.gsh` files: parse (or parse what reads), and every command's view of the result: a
+/// parsed file writes back to exactly its input, lists in HTML, annotates, validates; its
+/// shaders laid out afresh by the builder parse again with the same structs.
+pub fn gfd(data: &[u8]) {
+    use shaderscope::format::gfd::{Gfd, build::Builder};
+    if let Ok((partial, _)) = Gfd::parse_partial(data) {
+        let mut a = shaderscope::dump::Annotations::new();
+        partial.annotate(&mut a);
+    }
+    let Ok(f) = Gfd::parse(data) else { return };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "GFD does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default(), &mut shaderscope::print::Html::default());
+    let _ = f.validate();
+    let _ = f.info_json();
+    let mut b = Builder::new();
+    let mut n = 0;
+    for s in &f.shaders {
+        if let Some(g) = s.gx2() {
+            let program = f.program(s, false).map(|p| p.data).unwrap_or(&[]);
+            b.push(g, program, f.program(s, true).map(|p| p.data).unwrap_or(&[]));
+            n += 1;
+        }
+    }
+    let Ok(rebuilt) = b.finish() else { return };
+    let again = Gfd::parse(&rebuilt).expect("a built GFD parses");
+    assert_eq!(again.shaders.iter().filter(|s| s.gx2().is_some()).count(), n, "a built GFD lost a shader");
+}
+
 /// A fuzz target body.
 pub type Target = fn(&[u8]);
 
@@ -330,6 +358,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("bare", bare),
     ("sharcfb", sharcfb),
     ("sharc", sharc),
+    ("gfd", gfd),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.

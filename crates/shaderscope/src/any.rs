@@ -22,7 +22,9 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
-use crate::format::{d3d9::D3d9File, dxbc::Dxbc, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile};
+use crate::format::{
+    d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
+};
 use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part};
 use crate::print::Printer;
@@ -37,6 +39,8 @@ pub enum File<'a> {
     D3d9(D3d9File<'a>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     Shbin(Box<ShaderFile>),
+    /// A Wii U GFD (`Gfx2`) file: GX2 shaders and their Latte microcode.
+    Gfd(Box<Gfd<'a>>),
     /// A Wii U AGL binary shader archive (SHARCFB).
     Sharcfb(Box<Sharcfb>),
     /// A Wii U AGL shader source archive (`.sharc`).
@@ -85,6 +89,7 @@ impl File<'_> {
             File::Dxbc(d) => &**d,
             File::D3d9(d) => d,
             File::Shbin(s) => &**s,
+            File::Gfd(g) => &**g,
             File::Sharcfb(s) => &**s,
             File::Sharc(s) => &**s,
         }
@@ -182,6 +187,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
         _ => crate::format::shbin::annotate_damaged(data, format, a),
     }
@@ -200,6 +206,7 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
+        Format::Gfd => Gfd::parse(data).map(|g| File::Gfd(Box::new(g))),
         Format::Sharcfb => Sharcfb::parse(data).map(|s| File::Sharcfb(Box::new(s))),
         Format::Sharc => Sharc::parse(data).map(|s| File::Sharc(Box::new(s))),
         other => Err(crate::detect::unsupported(other)),

@@ -105,7 +105,7 @@ impl Format {
 
     /// Whether this build reads the format ([`crate::parse`] gives it a [`crate::File`]).
     pub fn supported(self) -> bool {
-        !matches!(self, Format::Gfd | Format::Mbs)
+        !matches!(self, Format::Mbs)
     }
 }
 
@@ -238,13 +238,14 @@ mod tests {
             r#"invalid file at offset 0x0: not a shader binary this tool knows (first bytes "ab")"#
         );
         assert_eq!(
-            readable(b"Gfx2\0\0\0\x20").unwrap_err().to_string(),
-            "unsupported Wii U GX2 file (GFD) at offset 0x0: recognised, not supported yet"
+            readable(b"MBS1\0\0\0\x20").unwrap_err().to_string(),
+            "unsupported ARM Mali offline shader binary (MBS) at offset 0x0: recognised, not supported yet"
         );
         assert_eq!(
             readable(b"MBS1").unwrap_err().kind(),
             &crate::ErrorKind::Unsupported("recognised, not supported yet".into())
         );
         assert_eq!(readable(b"DVLB").ok(), Some(Format::Dvlb));
+        assert_eq!(readable(b"Gfx2").ok(), Some(Format::Gfd));
     }
 }

@@ -6,7 +6,8 @@
 //! |---|---|---|
 //! | Direct3D DXBC (fxc/D3DCompile output; DXIL containers: program header and LLVM bitcode) | [`format::dxbc`] | SM4/5/5.1 token programs; the SM2 program of Aon9 |
 //! | Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX `.bcsdr`, base64 `.csdr`) | [`format::shbin`] | PICA200 ([`isa::pica`]) |
-//! | Wii U AGL binary shader archive (SHARCFB, `SHAB`/`BAHS`) | [`format::sharcfb`] | GX2 shaders (R600/R700 "Latte"; listing to come) |
+//! | Wii U GFD `.gsh` (`Gfx2`) with GX2 shader structs ([`format::gx2`]) | [`format::gfd`] | R600/R700 "Latte" microcode |
+//! | Wii U AGL binary shader archive (SHARCFB, `SHAB`/`BAHS`) | [`format::sharcfb`] | GX2 shaders |
 //! | Wii U AGL shader source archive (`.sharc`, `SHAA`/`AAHS`) | [`format::sharc`] | GLSL sources |
 //!
 //! The library does no file I/O, contains no `unsafe`, and never panics on input: every read

@@ -74,10 +74,10 @@ fn error_records_follow_the_schema() {
 fn every_corpus_record_follows_the_schema() {
     let Some(corpus) = common::corpus_dir() else { return };
     let v = validator();
-    let kinds = ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin"];
+    let kinds = ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin", "gsh"];
     let mut checked = 0usize;
     let mut failures = Vec::new();
-    for format in ["dxbc", "shbin"] {
+    for format in ["dxbc", "shbin", "gx2"] {
         for row in common::manifest(&corpus, format) {
             if !kinds.contains(&row.kind.as_str()) {
                 continue;

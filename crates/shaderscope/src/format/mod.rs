@@ -29,6 +29,7 @@
 
 pub mod d3d9;
 pub mod dxbc;
+pub mod gfd;
 pub mod gx2;
 pub mod sharc;
 pub mod sharcfb;

@@ -1,0 +1,731 @@
+//! [`Container`] for GFD: `info`, the listing, `dump` annotations, `validate`, `extract`.
+
+use super::{Block, BlockType, Gfd, GfdShader, HEADER_SIZE, Relocations};
+use crate::container::{Container, DisasmOptions};
+use crate::detect::Format;
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+use crate::format::gx2::{GFD_DATA_TAG, GFD_TEXT_TAG, Kind, PointerKind, ShaderInfo};
+use crate::json::{Disasm, Program};
+use crate::model::{Finding, Part, Stage};
+use crate::print::{Printer, Style};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+fn printer_failed(_: std::fmt::Error) -> Error {
+    Error::invalid(0, "listing", "the printer failed")
+}
+
+/// The listing of one program's Latte microcode `code`, whose first byte is at absolute
+/// offset `base`.
+///
+/// PLACEHOLDER until the Latte disassembler (`isa::latte`) is merged: the microcode as
+/// little-endian 32-bit words, eight to a line, after a comment that says so. The one call to
+/// replace is here (with `latte::write_listing(code, base, opts, out)`); every GX2 container
+/// lists its programs through this function.
+pub fn program_listing(code: &[u8], base: u64, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+    let _ = opts;
+    let words = code.len() / 4;
+    out.start_line(None);
+    out.styled(
+        Style::Comment,
+        &format!(
+            "; Latte microcode: {words} words (listed as words: the Latte disassembler is not connected yet)"
+        ),
+    )
+    .map_err(printer_failed)?;
+    out.write_char('\n').map_err(printer_failed)?;
+    for (i, line) in code.chunks(32).enumerate() {
+        out.start_line(Some(base + 32 * i as u64));
+        for (k, w) in line.chunks(4).enumerate() {
+            if k > 0 {
+                out.write_char(' ').map_err(printer_failed)?;
+            }
+            let mut b = [0u8; 4];
+            for (d, s) in b.iter_mut().zip(w) {
+                *d = *s;
+            }
+            out.style(Style::Literal);
+            write!(out, "{:08X}", u32::from_le_bytes(b)).map_err(printer_failed)?;
+            out.reset();
+        }
+        out.write_char('\n').map_err(printer_failed)?;
+    }
+    Ok(())
+}
+
+/// The `dump` annotations of one program's microcode `code` at absolute `base`.
+///
+/// PLACEHOLDER until the Latte disassembler is merged (which annotates each instruction):
+/// the microcode as 64-bit slots, each with its two little-endian words.
+pub fn program_annotate(code: &[u8], base: u64, a: &mut Annotations) {
+    fn slot(data: &[u8], _: u64, at: u64, out: &mut String) {
+        let w = |k: u64| {
+            let i = (at + k) as usize;
+            data.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b)).unwrap_or(0)
+        };
+        let _ = write!(out, "Latte microcode 0x{:08X} 0x{:08X}", w(0), w(4));
+    }
+    let slots = code.len() as u64 / 8;
+    a.table(base, 8, slots, slot);
+    let rest = code.len() as u64 % 8;
+    if rest > 0 {
+        a.field(base + slots * 8, rest, "Latte microcode (a partial 64-bit slot)");
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct RelocationInfo {
+    offset: u64,
+    data_size: u32,
+    data_offset: u32,
+    text_size: u32,
+    text_offset: u32,
+    patch_count: u32,
+    patch_offset: u32,
+    patches: Vec<u32>,
+}
+
+#[derive(Debug, Serialize)]
+struct BlockInfo {
+    number: usize,
+    offset: u64,
+    header_size: u32,
+    data_offset: u64,
+    data_size: usize,
+    #[serde(rename = "type")]
+    ty: u32,
+    type_name: String,
+    version: String,
+    id: u32,
+    index: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relocations: Option<RelocationInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct ProgramInfo {
+    block: usize,
+    offset: u64,
+    size: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct ShaderEntry {
+    stage: Stage,
+    number: usize,
+    header_block: Option<usize>,
+    program: Option<ProgramInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    copy_program: Option<ProgramInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    gx2: Option<ShaderInfo>,
+}
+
+/// Everything `info` says about a GFD file (text and JSON alike).
+#[derive(Debug, Serialize)]
+struct Info {
+    summary: String,
+    size: usize,
+    version: String,
+    gpu_version: u32,
+    align: u32,
+    header_size: u32,
+    reserved: [u32; 2],
+    blocks: Vec<BlockInfo>,
+    shaders: Vec<ShaderEntry>,
+    trailing_bytes: u64,
+}
+
+impl Gfd<'_> {
+    /// One line: `2 shaders (vertex, pixel) in 7 blocks`.
+    pub fn summary(&self) -> String {
+        let kinds: Vec<&str> = self.shaders.iter().map(|s| s.kind.name()).collect();
+        let n = self.shaders.len();
+        let b = self.blocks.len();
+        format!(
+            "{n} shader{} ({}) in {b} block{}",
+            if n == 1 { "" } else { "s" },
+            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") },
+            if b == 1 { "" } else { "s" }
+        )
+    }
+
+    fn program_info(&self, s: &GfdShader<'_>, copy: bool) -> Option<ProgramInfo> {
+        let i = if copy { s.copy_program } else { s.program }?;
+        let b = self.blocks.get(i)?;
+        Some(ProgramInfo { block: i, offset: b.data_offset(), size: b.data.len() })
+    }
+
+    fn info(&self) -> Info {
+        let h = &self.header;
+        Info {
+            summary: self.summary(),
+            size: self.data.len(),
+            version: format!("{}.{}", h.major, h.minor),
+            gpu_version: h.gpu,
+            align: h.align,
+            header_size: h.header_size,
+            reserved: h.reserved,
+            blocks: self
+                .blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| BlockInfo {
+                    number: i,
+                    offset: b.offset,
+                    header_size: b.header_size,
+                    data_offset: b.data_offset(),
+                    data_size: b.data.len(),
+                    ty: b.kind.0,
+                    type_name: b.kind.to_string(),
+                    version: format!("{}.{}", b.major, b.minor),
+                    id: b.id,
+                    index: b.index,
+                    relocations: b.relocations.as_ref().map(|r| RelocationInfo {
+                        offset: r.at,
+                        data_size: r.data_size,
+                        data_offset: r.data_offset,
+                        text_size: r.text_size,
+                        text_offset: r.text_offset,
+                        patch_count: r.patch_count,
+                        patch_offset: r.patch_offset,
+                        patches: r.patches.clone(),
+                    }),
+                })
+                .collect(),
+            shaders: self
+                .shaders
+                .iter()
+                .map(|s| ShaderEntry {
+                    stage: s.kind.stage(),
+                    number: s.number,
+                    header_block: s.header.as_ref().map(|(i, _)| *i),
+                    program: self.program_info(s, false),
+                    copy_program: self.program_info(s, true),
+                    error: match &s.header {
+                        Some((_, Err(e))) => Some(e.to_string()),
+                        _ => None,
+                    },
+                    gx2: s.gx2().map(|g| {
+                        let mut info = ShaderInfo::new(g);
+                        info.cemu = crate::format::gx2::cemu_hash(g, self.program(s, false).map(|b| b.data));
+                        info
+                    }),
+                })
+                .collect(),
+            trailing_bytes: self.data.len() as u64 - self.trailing_at.min(self.data.len() as u64),
+        }
+    }
+
+    /// Whether `opts` asks for shader `i`.
+    fn chosen(opts: &DisasmOptions, i: usize) -> bool {
+        opts.program.is_none_or(|p| p == i)
+    }
+
+    /// The listing of shader `s`: decaf-emu's summary line, then each program under a
+    /// `---- vertex (N bytes) ----` line.
+    fn list_shader(&self, s: &GfdShader<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        let k = s.kind.short();
+        let head = match &s.header {
+            Some((_, Ok(g))) => g.summary(),
+            Some((_, Err(e))) => format!("{k} header unreadable: {e}"),
+            None => format!("{k} (no header block)"),
+        };
+        out.start_line(s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i)).map(|b| b.offset));
+        out.styled(Style::Directive, &head).map_err(printer_failed)?;
+        out.write_char('\n').map_err(printer_failed)?;
+        let programs: &[(bool, &str)] = match s.kind {
+            Kind::Geometry => &[(false, "geometry"), (true, "geometry copy")],
+            Kind::Vertex => &[(false, "vertex")],
+            Kind::Pixel => &[(false, "pixel")],
+        };
+        for &(copy, name) in programs {
+            match self.program(s, copy) {
+                Some(b) => {
+                    out.start_line(Some(b.offset));
+                    out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", b.data.len()))
+                        .map_err(printer_failed)?;
+                    out.write_char('\n').map_err(printer_failed)?;
+                    program_listing(b.data, b.data_offset(), opts, out)?;
+                }
+                None => {
+                    out.start_line(None);
+                    out.styled(Style::Comment, &format!("---- {name}: no program block ----"))
+                        .map_err(printer_failed)?;
+                    out.write_char('\n').map_err(printer_failed)?;
+                }
+            }
+            out.start_line(None);
+            out.write_char('\n').map_err(printer_failed)?;
+        }
+        Ok(())
+    }
+
+    fn annotate_block(&self, i: usize, b: &Block<'_>, a: &mut Annotations) {
+        let total = u64::from(b.header_size) + b.data.len() as u64;
+        a.section(b.offset, total, format_args!("block {i}: {} (type {})", b.kind, b.kind.0));
+        let o = b.offset;
+        a.field(o, 4, "magic \"BLK{\"");
+        a.field(o + 4, 4, format_args!("header size: 0x{:x}", b.header_size));
+        a.field(o + 8, 4, format_args!("major version: {}", b.major));
+        a.field(o + 12, 4, format_args!("minor version: {}", b.minor));
+        a.field(o + 16, 4, format_args!("type: {} ({})", b.kind.0, b.kind));
+        a.field(o + 20, 4, format_args!("data size: {} bytes", b.data.len()));
+        a.field(o + 24, 4, format_args!("id: {}", b.id));
+        a.field(o + 28, 4, format_args!("index: {}", b.index));
+        if b.header_size > HEADER_SIZE {
+            a.fallback(
+                o + 0x20,
+                u64::from(b.header_size - HEADER_SIZE),
+                "block header: bytes past its 0x20 known bytes",
+            );
+        }
+        let data = b.data_offset();
+        let len = b.data.len() as u64;
+        if b.kind.header_of().is_some() {
+            a.fallback(data, len, "padding");
+            let shader = b.shader.and_then(|k| self.shaders.get(k));
+            if let Some(s) = shader {
+                match &s.header {
+                    Some((_, Ok(g))) => g.annotate(a, &s.title()),
+                    Some((_, Err(e))) => {
+                        a.fallback(data, len, format_args!("{} header (does not read)", s.title()));
+                        a.error(e.offset(), e);
+                    }
+                    None => {}
+                }
+            }
+            if let Some(r) = &b.relocations {
+                annotate_relocations(r, data, a);
+            }
+        } else if b.kind.program_of().is_some() {
+            program_annotate(b.data, data, a);
+        } else if b.kind == BlockType::PADDING {
+            a.fallback(data, len, "padding");
+        } else {
+            a.fallback(data, len, format_args!("{} data (kept as bytes)", b.kind));
+        }
+    }
+
+    /// Structural checks of the file, its blocks, relocations and structs.
+    fn check(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let h = &self.header;
+        if h.header_size != HEADER_SIZE {
+            out.push(Finding::warning(4, format!("GFD header size is 0x{:x}, not 0x20", h.header_size)));
+        }
+        if h.major != 7 {
+            out.push(Finding::warning(
+                8,
+                format!("GFD version {}.{}; the GX2 structs read are those of 7.x", h.major, h.minor),
+            ));
+        }
+        if h.gpu != 2 {
+            out.push(Finding::warning(16, format!("GPU version {} is not 2 (GPU7)", h.gpu)));
+        }
+        if h.align > 1 {
+            out.push(Finding::warning(20, format!("align flag {} is not 0 or 1", h.align)));
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.header_size != HEADER_SIZE {
+                out.push(Finding::warning(
+                    b.offset + 4,
+                    format!("block {i} header size is 0x{:x}, not 0x20", b.header_size),
+                ));
+            }
+            if b.kind.name().is_none() {
+                out.push(Finding::warning(b.offset + 16, format!("block {i} has unknown type {}", b.kind.0)));
+            }
+            if b.kind == BlockType::END_OF_FILE && !b.data.is_empty() {
+                out.push(Finding::warning(
+                    b.offset + 20,
+                    format!("block {i}: the end-of-file block has {} bytes of data", b.data.len()),
+                ));
+            }
+            let shader_block = b.kind.header_of().is_some() || b.kind.program_of().is_some();
+            if shader_block && b.major != 1 && !(b.kind == BlockType::PIXEL_HEADER && b.major == 0) {
+                out.push(Finding::warning(
+                    b.offset + 8,
+                    format!(
+                        "block {i} has version {}.{}; the structs read are those of 1.x",
+                        b.major, b.minor
+                    ),
+                ));
+            }
+        }
+        if !self.blocks.iter().any(|b| b.kind == BlockType::END_OF_FILE) {
+            out.push(Finding::warning(self.trailing_at, "no end-of-file block"));
+        }
+        let trailing = self.trailing();
+        if !trailing.is_empty() {
+            out.push(Finding::warning(
+                self.trailing_at,
+                format!("{} bytes after the end-of-file block", trailing.len()),
+            ));
+        }
+        for s in &self.shaders {
+            self.check_shader(s, &mut out);
+        }
+        out
+    }
+
+    fn check_shader(&self, s: &GfdShader<'_>, out: &mut Vec<Finding>) {
+        let title = s.title();
+        let header = s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i));
+        let program = self.program(s, false);
+        match (header, program) {
+            (None, Some(p)) => out
+                .push(Finding::warning(p.offset, format!("{title}: a program block without a header block"))),
+            (Some(h), None) => out.push(Finding::error(h.offset, format!("{title}: no program block"))),
+            _ => {}
+        }
+        let (Some(g), Some(h)) = (s.gx2(), header) else { return };
+        g.check(&title, out);
+        let l = g.layout();
+        if let Some(p) = program {
+            if u64::from(g.size) != p.data.len() as u64 {
+                out.push(Finding::error(
+                    g.at + l.size as u64,
+                    format!(
+                        "{title}: the struct gives the program {} bytes but its block has {}",
+                        g.size,
+                        p.data.len()
+                    ),
+                ));
+            }
+        }
+        if let (Some(c), Some(p)) = (l.copy, self.program(s, true)) {
+            if u64::from(g.copy_size) != p.data.len() as u64 {
+                out.push(Finding::error(
+                    g.at + c as u64,
+                    format!(
+                        "{title}: the struct gives the copy program {} bytes but its block has {}",
+                        g.copy_size,
+                        p.data.len()
+                    ),
+                ));
+            }
+        }
+        if g.program != 0 {
+            out.push(Finding::warning(
+                g.at + l.size as u64 + 4,
+                format!("{title}: the program pointer is 0x{:x}, not 0", g.program),
+            ));
+        }
+        let Some(r) = &h.relocations else {
+            out.push(Finding::warning(
+                h.data_offset(),
+                format!(
+                    "{title}: the header block has no relocation table, so its pointers are not relocated"
+                ),
+            ));
+            return;
+        };
+        let base = h.data_offset();
+        let patched: HashSet<u64> = r
+            .patches
+            .iter()
+            .filter(|p| **p != 0)
+            .map(|p| base + u64::from(p & crate::format::gx2::GFD_OFFSET_MASK))
+            .collect();
+        for (field, raw, text) in g.pointer_fields() {
+            if raw == 0 {
+                continue;
+            }
+            if !patched.contains(&field) {
+                out.push(Finding::warning(
+                    field,
+                    format!("{title}: the pointer at 0x{field:x} is not in the relocation table"),
+                ));
+            }
+            let want = if text { GFD_TEXT_TAG } else { GFD_DATA_TAG };
+            if PointerKind::Tagged.tag(raw) != Some(want) {
+                out.push(Finding::warning(
+                    field,
+                    format!("{title}: the pointer 0x{raw:08x} at 0x{field:x} is not tagged 0x{want:03x}"),
+                ));
+            }
+        }
+        let len = h.data.len() as u64;
+        for (k, p) in r.patches.iter().enumerate() {
+            if *p != 0 && u64::from(p & crate::format::gx2::GFD_OFFSET_MASK) + 4 > len {
+                let at = r.patches_at.unwrap_or(r.at) + 4 * k as u64;
+                out.push(Finding::warning(
+                    at,
+                    format!("{title}: relocation {k} (0x{p:08x}) is outside the block"),
+                ));
+            }
+        }
+        let inside =
+            |o: u32, n: u32| u64::from(o & crate::format::gx2::GFD_OFFSET_MASK) + u64::from(n) <= len;
+        if !inside(r.data_offset, r.data_size) || !inside(r.text_offset, r.text_size) {
+            out.push(Finding::warning(
+                r.at + 12,
+                format!("{title}: the relocation trailer's data or text range is outside the block"),
+            ));
+        }
+    }
+}
+
+fn annotate_relocations(r: &Relocations, data: u64, a: &mut Annotations) {
+    let at = r.at;
+    a.section(at, 0x28, "relocation trailer");
+    a.field(at, 4, "magic \"}BLK\"");
+    a.field(at + 4, 4, format_args!("trailer size: 0x{:x}", r.header_size));
+    a.field(at + 8, 4, format_args!("unknown: {}", r.unknown));
+    a.field(at + 12, 4, format_args!("data size: 0x{:x}", r.data_size));
+    let tagged =
+        |v: u32| format!("0x{v:08x} (at 0x{:x})", data + u64::from(v & crate::format::gx2::GFD_OFFSET_MASK));
+    a.field(at + 16, 4, format_args!("data offset: {}", tagged(r.data_offset)));
+    a.field(at + 20, 4, format_args!("text size: 0x{:x}", r.text_size));
+    a.field(at + 24, 4, format_args!("text offset: {}", tagged(r.text_offset)));
+    a.field(at + 28, 4, format_args!("patch base: {}", r.patch_base));
+    a.field(at + 32, 4, format_args!("patch count: {}", r.patch_count));
+    a.field(at + 36, 4, format_args!("patch offset: {}", tagged(r.patch_offset)));
+    let text = data + u64::from(r.text_offset & crate::format::gx2::GFD_OFFSET_MASK);
+    if r.text_size > 0 {
+        a.fallback(text, u64::from(r.text_size), "text (names), padding");
+    }
+    if let Some(t) = r.patches_at {
+        fn patch(d: &[u8], i: u64, at: u64, out: &mut String) {
+            let k = at as usize;
+            let v =
+                d.get(k..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_be_bytes(*b)).unwrap_or(0);
+            let kind = match v >> 20 {
+                _ if v == 0 => "none",
+                GFD_DATA_TAG => "data",
+                GFD_TEXT_TAG => "text",
+                _ => "untagged",
+            };
+            let _ = write!(
+                out,
+                "relocation {i}: 0x{v:08x} ({kind}, field +0x{:x})",
+                v & crate::format::gx2::GFD_OFFSET_MASK
+            );
+        }
+        a.section(
+            t,
+            4 * r.patches.len() as u64,
+            format_args!("relocation table ({} entries)", r.patches.len()),
+        );
+        a.table(t, 4, r.patches.len() as u64, patch);
+    }
+}
+
+impl Container for Gfd<'_> {
+    fn format(&self) -> Format {
+        Format::Gfd
+    }
+
+    fn info_text(&self, s: &mut String) {
+        let i = self.info();
+        let _ = writeln!(s, "format: {}", Format::Gfd.description());
+        let _ = writeln!(s, "summary: {}", i.summary);
+        let _ = writeln!(
+            s,
+            "version: {} (GPU version {}), align flag {}, {} bytes",
+            i.version, i.gpu_version, i.align, i.size
+        );
+        let _ = writeln!(s, "blocks: {}", i.blocks.len());
+        for b in &i.blocks {
+            let _ = writeln!(
+                s,
+                "  block {} at 0x{:x}: {} (type {}, version {}, id {}, index {}), data at 0x{:x}, {} bytes",
+                b.number, b.offset, b.type_name, b.ty, b.version, b.id, b.index, b.data_offset, b.data_size
+            );
+            if let Some(r) = &b.relocations {
+                let _ = writeln!(
+                    s,
+                    "    relocation trailer at 0x{:x}: data 0x{:x} bytes, text 0x{:x} bytes at 0x{:08x}, {} patches at 0x{:08x}",
+                    r.offset, r.data_size, r.text_size, r.text_offset, r.patch_count, r.patch_offset
+                );
+            }
+        }
+        for sh in &i.shaders {
+            let _ = write!(s, "{} shader {}:", sh.stage.name(), sh.number);
+            match sh.header_block {
+                Some(h) => {
+                    let _ = write!(s, " header block {h}");
+                }
+                None => s.push_str(" no header block"),
+            }
+            for (title, p) in [("program", &sh.program), ("copy program", &sh.copy_program)] {
+                if let Some(p) = p {
+                    let _ = write!(s, ", {title} block {} ({} bytes at 0x{:x})", p.block, p.size, p.offset);
+                }
+            }
+            if sh.program.is_none() {
+                s.push_str(", no program block");
+            }
+            s.push('\n');
+            if let Some(e) = &sh.error {
+                let _ = writeln!(s, "  header unreadable: {e}");
+            }
+            if let Some(g) = &sh.gx2 {
+                g.write_text(s, "  ");
+            }
+        }
+        if i.trailing_bytes > 0 {
+            let _ = writeln!(s, "after the end-of-file block: {} bytes", i.trailing_bytes);
+        }
+    }
+
+    fn info_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.info()).unwrap_or(serde_json::Value::Null)
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        for (i, s) in self.shaders.iter().enumerate() {
+            if Self::chosen(opts, i) {
+                self.list_shader(s, opts, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
+        let mut text = crate::print::TextBuf::default();
+        self.disasm(opts, &mut text)?;
+        let mut programs = Vec::new();
+        for (i, s) in self.shaders.iter().enumerate() {
+            if !Self::chosen(opts, i) {
+                continue;
+            }
+            for copy in [false, true] {
+                let Some(b) = self.program(s, copy) else { continue };
+                let name = if copy { format!("{} copy", s.title()) } else { s.title() };
+                let mut p = Program::new(name, "latte", b.data_offset(), b.data.len() as u64)
+                    .with_stage(Some(if copy { Stage::Vertex } else { s.kind.stage() }), None)
+                    .with_extra("shader", i);
+                if let Some(g) = s.gx2() {
+                    p = p.with_extra("summary", g.summary());
+                }
+                programs.push(p);
+            }
+        }
+        Ok(Disasm { listing: text.into_string(), programs, ..Disasm::default() })
+    }
+
+    fn annotate(&self, a: &mut Annotations) {
+        a.section(0, u64::from(HEADER_SIZE), "GFD file header");
+        let h = &self.header;
+        a.field(0, 4, "magic \"Gfx2\"");
+        a.field(4, 4, format_args!("header size: 0x{:x}", h.header_size));
+        a.field(8, 4, format_args!("major version: {}", h.major));
+        a.field(12, 4, format_args!("minor version: {}", h.minor));
+        a.field(16, 4, format_args!("GPU version: {}", h.gpu));
+        a.field(20, 4, format_args!("align: {}", h.align));
+        a.field(24, 4, format_args!("reserved: {}", h.reserved[0]));
+        a.field(28, 4, format_args!("reserved: {}", h.reserved[1]));
+        if h.header_size > HEADER_SIZE {
+            a.fallback(
+                0x20,
+                u64::from(h.header_size - HEADER_SIZE),
+                "file header: bytes past its 0x20 known bytes",
+            );
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            self.annotate_block(i, b, a);
+        }
+        // (In a partial reading, what follows the last block read is what did not read.)
+        let rest = self.data.len() as u64 - self.trailing_at.min(self.data.len() as u64);
+        let ended = self.blocks.last().is_some_and(|b| b.kind == BlockType::END_OF_FILE);
+        if rest > 0 && ended {
+            a.fallback(self.trailing_at, rest, "after the end-of-file block");
+        }
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        self.check()
+    }
+
+    fn damage(&self) -> Vec<Error> {
+        self.shaders
+            .iter()
+            .filter_map(|s| match &s.header {
+                Some((_, Err(e))) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn programs(&self) -> Option<usize> {
+        Some(self.shaders.len())
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        Ok(self.write_bytes())
+    }
+
+    fn parts(&self) -> Vec<Part<'_>> {
+        let mut v = Vec::new();
+        let mut used = HashSet::new();
+        for s in &self.shaders {
+            let stem = format!("{}{}", s.kind.name(), s.number);
+            if let Some((i, _)) = &s.header {
+                if let Some(b) = self.blocks.get(*i) {
+                    used.insert(*i);
+                    v.push(Part::new(
+                        format!("{stem}.header"),
+                        b.data_offset(),
+                        b.data,
+                        format!(
+                            "the {} header block's data: the {} struct, its arrays, names and relocations",
+                            s.title(),
+                            struct_name(s.kind)
+                        ),
+                    ));
+                }
+            }
+            for (copy, suffix, what) in
+                [(false, "program", "microcode"), (true, "copy", "copy program's microcode")]
+            {
+                let i = if copy { s.copy_program } else { s.program };
+                if let Some(b) = i.and_then(|i| self.blocks.get(i)) {
+                    used.extend(i);
+                    v.push(Part::new(
+                        format!("{stem}.{suffix}"),
+                        b.data_offset(),
+                        b.data,
+                        format!(
+                            "the {}'s {what} (Latte, little-endian words; `disasm --format latte`)",
+                            s.title()
+                        ),
+                    ));
+                }
+            }
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            if !used.contains(&i) && !b.data.is_empty() {
+                v.push(Part::new(
+                    format!("block{i}"),
+                    b.data_offset(),
+                    b.data,
+                    format!("block {i}'s data ({})", b.kind),
+                ));
+            }
+        }
+        v
+    }
+}
+
+fn struct_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Vertex => "GX2VertexShader",
+        Kind::Pixel => "GX2PixelShader",
+        Kind::Geometry => "GX2GeometryShader",
+    }
+}
+
+/// Annotate what can be read of a GFD file that does not parse: the header and every block
+/// before the one that fails.
+pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
+    if let Ok((g, _)) = Gfd::parse_partial(data) {
+        g.annotate(a);
+    } else if data.len() >= 4 {
+        a.field(0, 4, "magic \"Gfx2\"");
+    }
+}

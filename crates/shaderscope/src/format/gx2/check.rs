@@ -1,0 +1,249 @@
+//! `validate` of a GX2 shader struct: register fields that disagree with each other or with
+//! the struct's arrays, and values the SDK does not define. What the microcode itself uses
+//! (GPRs, exports) is checked where the microcode is decoded.
+
+use super::{Kind, Shader, regs};
+use crate::model::Finding;
+use std::collections::HashSet;
+
+impl Shader<'_> {
+    /// Absolute offset of word `name` of the `regs` block (its first, for a table).
+    fn reg_offset(&self, name: &str) -> u64 {
+        self.at + 4 * regs::index_of(self.layout().regs, name).unwrap_or(0) as u64
+    }
+
+    /// The findings about the struct; `title` names the shader in them (`vertex shader 0`).
+    pub fn check(&self, title: &str, out: &mut Vec<Finding>) {
+        let l = self.layout();
+        if self.mode.name().is_none() {
+            out.push(Finding::warning(
+                self.at + l.mode as u64,
+                format!("{title}: unknown shader mode {}", self.mode.0),
+            ));
+        }
+        for w in self.registers() {
+            if let Some(d) = w.def {
+                let bits = d.unknown_bits(w.value);
+                // Unused table entries are filled with ones (0xFF semantics, 0xFFFFFFFF ids).
+                let filler = w.index.is_some() && (w.value == 0xFF || w.value == u32::MAX);
+                if bits != 0 && !filler {
+                    out.push(Finding::warning(
+                        self.at + 4 * w.word as u64,
+                        format!("{title}: {} has bits no field covers (0x{bits:x})", w.label()),
+                    ));
+                }
+            }
+        }
+        match self.kind {
+            Kind::Vertex => {
+                self.check_exports(title, out);
+                self.check_semantics(title, out);
+            }
+            Kind::Geometry => self.check_exports(title, out),
+            Kind::Pixel => self.check_pixel(title, out),
+        }
+        self.check_symbols(title, out);
+        if let Some(ring) = l.ring {
+            let at = self.at + ring as u64 + 4;
+            if self.has_stream_out > 1 {
+                out.push(Finding::warning(
+                    at,
+                    format!("{title}: has-stream-out flag {} is not 0 or 1", self.has_stream_out),
+                ));
+            }
+            let buffers = self.reg("VGT_STRMOUT_BUFFER_EN").unwrap_or(0);
+            if buffers != 0 && self.has_stream_out == 0 {
+                out.push(Finding::warning(
+                    self.reg_offset("VGT_STRMOUT_BUFFER_EN"),
+                    format!("{title}: VGT_STRMOUT_BUFFER_EN enables stream-out buffers (0x{buffers:x}) but the shader has no stream out"),
+                ));
+            }
+        }
+    }
+
+    /// SPI_VS_OUT_CONFIG's export count against the number of SPI_VS_OUT_ID words.
+    fn check_exports(&self, title: &str, out: &mut Vec<Finding>) {
+        let n = self.reg("num_spi_vs_out_id").unwrap_or(0);
+        let at = self.reg_offset("num_spi_vs_out_id");
+        if n > 10 {
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_spi_vs_out_id {n} is more than the 10 SPI_VS_OUT_ID words"),
+            ));
+            return;
+        }
+        let count = self.reg_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT").unwrap_or(0);
+        let words = (count + 1).div_ceil(4);
+        // A shader without parameter exports has VS_EXPORT_COUNT 0 and no words.
+        if n != words && !(count == 0 && n == 0) {
+            out.push(Finding::warning(
+                at,
+                format!(
+                    "{title}: num_spi_vs_out_id is {n} but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT {count} means {} exports in {words} SPI_VS_OUT_ID words",
+                    count + 1
+                ),
+            ));
+        }
+    }
+
+    /// The vertex semantic table against its count, its clear mask and the attrib vars.
+    fn check_semantics(&self, title: &str, out: &mut Vec<Finding>) {
+        let n = self.reg("num_sq_vtx_semantic").unwrap_or(0);
+        let at = self.reg_offset("num_sq_vtx_semantic");
+        if n > 32 {
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_sq_vtx_semantic {n} is more than the 32 SQ_VTX_SEMANTIC words"),
+            ));
+            return;
+        }
+        let clear = self.reg("SQ_VTX_SEMANTIC_CLEAR").unwrap_or(0);
+        let expect = if n == 32 { 0 } else { !((1u32 << n) - 1) };
+        if clear != expect {
+            out.push(Finding::warning(
+                self.reg_offset("SQ_VTX_SEMANTIC_CLEAR"),
+                format!("{title}: SQ_VTX_SEMANTIC_CLEAR is 0x{clear:08x} but {n} semantics are used (0x{expect:08x})"),
+            ));
+        }
+        // Every location an attrib var takes (a matrix one per column, an array one per
+        // element).
+        let mut taken = HashSet::new();
+        for a in &self.attrib_vars.items {
+            let per = a.ty.registers().unwrap_or(1);
+            for k in 0..per.saturating_mul(a.count.max(1)).min(64) {
+                taken.insert(a.location.saturating_add(k));
+            }
+        }
+        if self.attrib_vars.items.is_empty() {
+            return;
+        }
+        for i in 0..n as usize {
+            let id = self.reg_at("SQ_VTX_SEMANTIC", i).unwrap_or(0) & 0xFF;
+            if id != 0xFF && !taken.contains(&id) {
+                out.push(Finding::warning(
+                    self.reg_offset("SQ_VTX_SEMANTIC") + 4 * i as u64,
+                    format!("{title}: SQ_VTX_SEMANTIC[{i}] is semantic {id}, the location of no attrib var"),
+                ));
+            }
+        }
+    }
+
+    /// The pixel shader's input count and colour outputs.
+    fn check_pixel(&self, title: &str, out: &mut Vec<Finding>) {
+        let n = self.reg("num_spi_ps_input_cntl").unwrap_or(0);
+        let at = self.reg_offset("num_spi_ps_input_cntl");
+        if n > 32 {
+            out.push(Finding::error(
+                at,
+                format!("{title}: num_spi_ps_input_cntl {n} is more than the 32 SPI_PS_INPUT_CNTL words"),
+            ));
+        } else {
+            let interp = self.reg_field("SPI_PS_IN_CONTROL_0", "NUM_INTERP").unwrap_or(0);
+            if interp != n {
+                out.push(Finding::warning(
+                    self.reg_offset("SPI_PS_IN_CONTROL_0"),
+                    format!(
+                        "{title}: SPI_PS_IN_CONTROL_0.NUM_INTERP is {interp} but num_spi_ps_input_cntl is {n}"
+                    ),
+                ));
+            }
+        }
+        let mask = self.reg("CB_SHADER_MASK").unwrap_or(0);
+        let control = self.reg("CB_SHADER_CONTROL").unwrap_or(0);
+        for rt in 0..8 {
+            let writes = (mask >> (4 * rt)) & 0xF != 0;
+            let enabled = (control >> rt) & 1 != 0;
+            if writes != enabled {
+                out.push(Finding::warning(
+                    self.reg_offset("CB_SHADER_CONTROL"),
+                    format!(
+                        "{title}: CB_SHADER_CONTROL.RT{rt}_ENABLE is {} but CB_SHADER_MASK.OUTPUT{rt}_ENABLE is 0x{:x}",
+                        u32::from(enabled),
+                        (mask >> (4 * rt)) & 0xF
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Types the SDK does not name, block indices, names, duplicate bindings.
+    fn check_symbols(&self, title: &str, out: &mut Vec<Finding>) {
+        let blocks = self.uniform_blocks.items.len();
+        let mut seen = HashSet::new();
+        for (i, b) in self.uniform_blocks.items.iter().enumerate() {
+            if !seen.insert(b.offset) {
+                out.push(Finding::warning(
+                    b.at + 4,
+                    format!("{title}: uniform block {i} shares location {} with another", b.offset),
+                ));
+            }
+        }
+        for (i, v) in self.uniform_vars.items.iter().enumerate() {
+            if v.ty.name().is_none() {
+                out.push(Finding::warning(
+                    v.at + 4,
+                    format!("{title}: uniform var {i} has unknown type {}", v.ty.0),
+                ));
+            }
+            if v.block >= 0 {
+                match self.uniform_blocks.items.get(v.block as usize) {
+                    None => out.push(Finding::error(
+                        v.at + 16,
+                        format!("{title}: uniform var {i} is in block {} but the shader has {blocks} uniform blocks", v.block),
+                    )),
+                    Some(b) if u64::from(v.offset) * 4 >= u64::from(b.size) => out.push(Finding::warning(
+                        v.at + 12,
+                        format!(
+                            "{title}: uniform var {i} starts at byte {} of block {}, which has {} bytes",
+                            u64::from(v.offset) * 4,
+                            v.block,
+                            b.size
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+            } else if v.block != -1 {
+                out.push(Finding::error(
+                    v.at + 16,
+                    format!("{title}: uniform var {i} has block index {}", v.block),
+                ));
+            }
+        }
+        let mut seen = HashSet::new();
+        for (i, s) in self.sampler_vars.items.iter().enumerate() {
+            if s.ty.name().is_none() {
+                out.push(Finding::warning(
+                    s.at + 4,
+                    format!("{title}: sampler var {i} has unknown type {}", s.ty.0),
+                ));
+            }
+            if !seen.insert(s.location) {
+                out.push(Finding::warning(
+                    s.at + 8,
+                    format!("{title}: sampler var {i} shares location {} with another", s.location),
+                ));
+            }
+        }
+        for (i, a) in self.attrib_vars.items.iter().enumerate() {
+            if a.ty.name().is_none() {
+                out.push(Finding::warning(
+                    a.at + 4,
+                    format!("{title}: attrib var {i} has unknown type {}", a.ty.0),
+                ));
+            }
+        }
+        let named = self
+            .uniform_blocks
+            .items
+            .iter()
+            .map(|x| (x.at, &x.name, "uniform block"))
+            .chain(self.uniform_vars.items.iter().map(|x| (x.at, &x.name, "uniform var")))
+            .chain(self.sampler_vars.items.iter().map(|x| (x.at, &x.name, "sampler var")))
+            .chain(self.attrib_vars.items.iter().map(|x| (x.at, &x.name, "attrib var")));
+        for (at, name, what) in named {
+            if name.text.is_none() {
+                out.push(Finding::warning(at, format!("{title}: a {what} has no name")));
+            }
+        }
+    }
+}
