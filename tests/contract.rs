@@ -396,10 +396,7 @@ fn scan_reads_only_shaders_and_fails_on_broken_ones() {
     let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.contains(&format!("{dir}/b.mbs\tmbs\trecognised, not supported yet\n")), "{out}");
-    assert!(
-        out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); mbs: 1 (0 parsed)\n"),
-        "{out}"
-    );
+    assert!(out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); mbs: 1 (0 parsed)\n"), "{out}");
     let mut cut = sample("vshader.shbin");
     cut.truncate(0x90);
     f.put("d.shbin", &cut);

@@ -9,12 +9,13 @@ use serde_json::{Map, Value};
 use std::fmt::Write as _;
 
 /// The hashes Cemu names a shader by (its graphic packs' `<base>_<aux>_vs.txt` replacement
-/// files). Computed by the SHARCFB side of the project (see [`ShaderInfo::cemu`]).
+/// files), as far as the file decides them ([`super::cemu_hash`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CemuHash {
-    /// The base hash, over the microcode.
-    #[serde(serialize_with = "hex64")]
-    pub base: u64,
+    /// The base hash, over the microcode and the state it is drawn with; `None` where that
+    /// state is not in the file (a vertex shader's fetch shader).
+    #[serde(serialize_with = "hex64_or_null")]
+    pub base: Option<u64>,
     /// The auxiliary hash, over the state the shader depends on.
     #[serde(serialize_with = "hex64")]
     pub aux: u64,
@@ -22,6 +23,13 @@ pub struct CemuHash {
 
 fn hex64<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{v:016x}"))
+}
+
+fn hex64_or_null<S: serde::Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => hex64(v, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// One word of the `regs` block.
@@ -331,8 +339,17 @@ impl ShaderInfo {
             let _ = write!(s, "; copy program: {size} bytes, pointer 0x{p:x}");
         }
         s.push('\n');
-        if let Some(c) = &self.cemu {
-            let _ = writeln!(s, "{indent}Cemu hash: {:016x}_{:016x}", c.base, c.aux);
+        match self.cemu {
+            Some(CemuHash { base: Some(base), aux }) => {
+                let _ = writeln!(s, "{indent}Cemu hash: {base:016x}_{aux:016x}");
+            }
+            Some(CemuHash { base: None, aux }) => {
+                let _ = writeln!(
+                    s,
+                    "{indent}Cemu hash: ????????????????_{aux:016x} (the base hash depends on state the game sets at draw time)"
+                );
+            }
+            None => {}
         }
         let mut k = 0;
         while let Some(r) = self.registers.get(k) {

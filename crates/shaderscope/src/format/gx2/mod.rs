@@ -78,14 +78,45 @@ use crate::toolkit::{Cstr, Endian, Reader};
 use std::borrow::Cow;
 use std::fmt;
 
-/// The hashes Cemu keys the shader by (its graphic packs' replacement file names), for
-/// `info`; `program` is the shader's microcode.
+/// The hashes Cemu keys the shader by (its graphic packs' `<base>_<aux>_vs.txt` names), as far
+/// as the shader file decides them ([`cemu_hash`](self::cemu_hash) module for the algorithm);
+/// `program` is the shader's microcode.
 ///
-/// PLACEHOLDER: `None` until the Cemu hash function (written with the SHARCFB container) is
-/// merged; every container's `info` asks for the hashes here.
+/// - pixel: both hashes, for a pixel shader drawn without a geometry shader, with the alpha
+///   test off and each sampler's texture of the kind its sampler var declares;
+/// - vertex: the aux hash (stream-out strides; no integer-format textures); the base hash
+///   mixes in the fetch shader GX2 builds from the game's attribute streams, so it is `None`;
+/// - geometry: the aux hash (always 0); the base hash needs the vertex shader's ring
+///   parameter count, so it is `None`.
+///
+/// `None` without the microcode, or (pixel) when a sampler's type has no texture dimension
+/// Cemu's hash knows.
 pub fn cemu_hash(shader: &Shader<'_>, program: Option<&[u8]>) -> Option<CemuHash> {
-    let _ = (shader, program);
-    None
+    let code = program?;
+    match shader.kind {
+        Kind::Pixel => {
+            let control = shader.reg("SPI_PS_IN_CONTROL_0")?;
+            let inputs: Vec<u32> = (0..32).filter_map(|i| shader.reg_at("SPI_PS_INPUT_CNTL", i)).collect();
+            let key = self::cemu_hash::ps_input_key(control, &inputs);
+            let mut samplers: Vec<(u32, u32)> =
+                shader.sampler_vars.items.iter().map(|s| (s.location, s.ty.0)).collect();
+            samplers.sort_unstable();
+            let dims: Option<Vec<u32>> =
+                samplers.iter().map(|&(_, ty)| self::cemu_hash::sampler_dim(ty)).collect();
+            let aux = self::cemu_hash::pixel_aux_hash(shader.reg("CB_SHADER_MASK")?, None, &dims?);
+            Some(CemuHash { base: Some(self::cemu_hash::pixel_base_hash(code, key, None)), aux })
+        }
+        Kind::Vertex => {
+            // GX2 loads each stride as `VGT_STRMOUT_VTX_STRIDE_n`: the byte stride >> 2.
+            let strides: Vec<u32> = if shader.has_stream_out != 0 {
+                shader.stream_out_stride.iter().filter(|&&s| s != 0).map(|s| s >> 2).collect()
+            } else {
+                Vec::new()
+            };
+            Some(CemuHash { base: None, aux: self::cemu_hash::vertex_aux_hash(&strides, 0) })
+        }
+        Kind::Geometry => Some(CemuHash { base: None, aux: self::cemu_hash::GEOMETRY_AUX_HASH }),
+    }
 }
 
 /// GFD's tag of a pointer to data (arrays), in the top 12 bits.

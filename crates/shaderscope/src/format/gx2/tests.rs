@@ -244,3 +244,38 @@ fn names_into_one_long_string_are_cheap_and_shown_cut() {
         format!("invalid pixel shader uniform var name at offset 0x{text:x}: string has no terminating NUL")
     );
 }
+
+/// `cemu_hash` reads the registers Cemu's hashes take from the struct: the pixel shader of the
+/// `cemu_hash` module's worked example (one interpolated input with semantic 0, all colour
+/// channels written, no texture, 16 zero bytes of microcode) gives
+/// `0000000000008000_000000000000000f`; a 2D sampler adds its dimension (1) to the aux hash;
+/// a vertex shader gets only its aux hash (stream-out strides, in dwords).
+#[test]
+fn cemu_hashes_come_from_the_struct_registers() {
+    fn put(data: &mut [u8], at: usize, v: u32) {
+        data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    let mut ps = vec![0u8; 0x100];
+    put(&mut ps, 0x08, 1); // SPI_PS_IN_CONTROL_0: NUM_INTERP 1
+    put(&mut ps, 0x10, 1); // num_spi_ps_input_cntl
+    put(&mut ps, 0x14, 0x100); // SPI_PS_INPUT_CNTL[0]
+    put(&mut ps, 0x94, 0xf); // CB_SHADER_MASK
+    let code = [0u8; 16];
+    let s = Shader::read(Kind::Pixel, &ps, 0, Endian::Little, PointerKind::Offset).unwrap();
+    assert_eq!(cemu_hash(&s, Some(&code)), Some(CemuHash { base: Some(0x8000), aux: 0xf }));
+    assert_eq!(cemu_hash(&s, None), None);
+    // One GX2_SAMPLER_TYPE_2D sampler var at 0xE8, its name at 0xF4.
+    put(&mut ps, 0xD0, 1);
+    put(&mut ps, 0xD4, 0xE8);
+    put(&mut ps, 0xE8, 0xF4);
+    put(&mut ps, 0xEC, 1);
+    ps[0xF4..0xF8].copy_from_slice(b"tex\0");
+    let s = Shader::read(Kind::Pixel, &ps, 0, Endian::Little, PointerKind::Offset).unwrap();
+    assert_eq!(cemu_hash(&s, Some(&code)).map(|h| h.aux), Some((0xf_u64 << 3) + 1));
+
+    let mut vs = vec![0u8; 0x134];
+    put(&mut vs, 0x110, 1); // hasStreamOut
+    put(&mut vs, 0x114, 16); // stream-out stride 0: 16 bytes, 4 dwords
+    let s = Shader::read(Kind::Vertex, &vs, 0, Endian::Little, PointerKind::Offset).unwrap();
+    assert_eq!(cemu_hash(&s, Some(&code)), Some(CemuHash { base: None, aux: 4 }));
+}
