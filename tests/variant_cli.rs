@@ -20,8 +20,13 @@ fn run(args: &[&str]) -> (i32, String, String) {
 fn archive(dir: &tempfile::TempDir) -> String {
     let mut a = Sharcfb::new("demo", Endian::Little);
     for k in 0..12u8 {
-        let kind = if k % 2 == 0 { BinaryType::VERTEX } else { BinaryType::PIXEL };
-        a.binaries.items.push(Binary::new(kind, vec![k; 0x20]));
+        // A GX2 struct with no arrays and no program (0x134 bytes for a vertex shader, 0xE8
+        // for a pixel shader), its first register word telling the binaries apart. Binaries
+        // start at 0x25, each after a 0x10-byte header: binary n of 2k at 0x25 + k * 0x23c.
+        let (kind, size) = if k % 2 == 0 { (BinaryType::VERTEX, 0x134) } else { (BinaryType::PIXEL, 0xE8) };
+        let mut data = vec![0u8; size];
+        data[0] = k;
+        a.binaries.items.push(Binary::new(kind, data));
     }
     let mut p = Program::new("water", 3, 0);
     p.variations.items.push(Variation::new("REFLECT", &["0", "1"], "reflect"));
@@ -44,8 +49,8 @@ fn variant_names_the_binaries_of_a_variation() {
         "program \"water\" (program 0), variation 2 of 6\n  \
          REFLECT=0 (value 0, first; ID reflect)\n  \
          QUALITY=high (value 2, default; ID quality)\n\
-         VS: binary 4 at 0xe5, data at 0xf5, 0x20 bytes\n\
-         PS: binary 5 at 0x115, data at 0x125, 0x20 bytes\n"
+         VS: binary 4 at 0x49d, data at 0x4ad, 0x134 bytes\n\
+         PS: binary 5 at 0x5e1, data at 0x5f1, 0xe8 bytes\n"
     );
     // By ID, and the last --set of a macro wins.
     let (code, out, _) = run(&[
@@ -61,7 +66,7 @@ fn variant_names_the_binaries_of_a_variation() {
     ]);
     assert_eq!(code, 0);
     assert!(out.starts_with("program \"water\" (program 0), variation 4 of 6\n"), "{out}");
-    assert!(out.contains("VS: binary 8 at 0x1a5, data at 0x1b5, 0x20 bytes\n"), "{out}");
+    assert!(out.contains("VS: binary 8 at 0x915, data at 0x925, 0x134 bytes\n"), "{out}");
     let (code, out, _) = run(&["variant", &file, "water", "--set", "REFLECT=1", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -72,7 +77,7 @@ fn variant_names_the_binaries_of_a_variation() {
     assert_eq!(v["variation"], 5);
     assert_eq!(
         v["binaries"][1],
-        serde_json::json!({"stage": "pixel", "index": 11, "type": "PS", "header_offset": 0x235, "offset": 0x245, "size": 0x20, "type_matches": true})
+        serde_json::json!({"stage": "pixel", "index": 11, "type": "PS", "header_offset": 0xc95, "offset": 0xca5, "size": 0xe8, "type_matches": true})
     );
 }
 
@@ -138,5 +143,7 @@ fn every_command_reads_a_sharcfb() {
     let out_path = dir.path().join("b3.bin");
     let (code, _, _) = run(&["extract", &file, "binary3", "-o", &out_path.to_string_lossy()]);
     assert_eq!(code, 0);
-    assert_eq!(std::fs::read(out_path).unwrap(), vec![3u8; 0x20]);
+    let mut want = vec![0u8; 0xE8];
+    want[0] = 3;
+    assert_eq!(std::fs::read(out_path).unwrap(), want);
 }

@@ -77,6 +77,9 @@ pub struct BinaryInfo {
     pub data_size: u64,
     /// The program variations that use it.
     pub used_by: Vec<Owner>,
+    /// Its GX2 shader struct (registers, symbols, Cemu's hashes); `None` for a binary of an
+    /// unknown type or whose struct does not read (a damaged part, which `info` reports).
+    pub shader: Option<crate::format::gx2::ShaderInfo>,
 }
 
 /// A program variation that uses a binary.
@@ -178,6 +181,13 @@ impl Info {
                 offset: b.at,
                 data_offset: b.data_at(),
                 data_size: b.data.len() as u64,
+                shader: b.gx2(f.endian).ok().map(|g| {
+                    let mut info = crate::format::gx2::ShaderInfo::new(&g);
+                    let code =
+                        g.program_offset().and_then(|o| b.data.get(o as usize..)?.get(..g.size as usize));
+                    info.cemu = crate::format::gx2::cemu_hash(&g, code);
+                    info
+                }),
                 used_by: f
                     .owners(i)
                     .into_iter()
@@ -257,6 +267,9 @@ impl Info {
                     format!("used as {}", owners.join(", "))
                 }
             );
+            if let Some(shader) = &b.shader {
+                shader.write_text(s, "    ");
+            }
         }
         let _ = writeln!(
             s,

@@ -65,6 +65,7 @@ use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::format::gx2;
 use crate::model::{Finding, Part, Stage};
 use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader};
@@ -138,6 +139,24 @@ impl Binary {
     /// Absolute offset of the data.
     pub fn data_at(&self) -> u64 {
         self.at + BINARY_HEADER as u64 + self.gap.len() as u64
+    }
+
+    /// Its GX2 shader struct, read with plain-offset pointers in the archive's byte order
+    /// `endian` (an error for a binary of unknown type).
+    pub fn gx2(&self, endian: Endian) -> Result<gx2::Shader<'_>> {
+        let kind = match self.kind.0 {
+            0 => gx2::Kind::Vertex,
+            1 => gx2::Kind::Pixel,
+            2 => gx2::Kind::Geometry,
+            n => {
+                return Err(Error::invalid(
+                    self.data_at(),
+                    "shader binary",
+                    format!("type {n} is not VS, PS or GS"),
+                ));
+            }
+        };
+        gx2::Shader::read(kind, &self.data, self.data_at(), endian, gx2::PointerKind::Offset)
     }
 
     /// The record's size: header, gap, data and tail.
@@ -454,18 +473,11 @@ pub fn annotate_damaged(data: &[u8], format: Format, a: &mut Annotations) {
     }
 }
 
-/// GX2 PLUG-IN POINT: the one place where a shader binary's data meets the GX2 struct reader
-/// (`format::gx2`) and the Latte listing (`isa::latte`). `data` is the binary's whole data
-/// (the GX2 struct at its start, pointers as offsets from it, in the archive's byte order
-/// `endian`; the microcode little-endian words as the GPU reads them), sitting at absolute
-/// offset `data_at`.
-///
-/// Until those modules are connected this prints what the binary is (type, absolute offset,
-/// size). Once they are: read the struct (plain-offset pointers, byte order `endian`), print
-/// its resources, then the microcode's listing through `out` with `opts`; `info` then shows
-/// each shader's resources and its Cemu hashes (`format::gx2::cemu_hash`, from the program
-/// bytes and the struct's SPI/CB registers), and `annotate` claims the struct, arrays,
-/// strings and microcode inside the data range (the data is a `fallback` range today).
+/// The listing of one shader binary: decaf-emu's summary line of its GX2 struct (read with
+/// plain-offset pointers in the archive's byte order `endian`), then each of its programs
+/// (`---- vertex (N bytes) ----` and the Latte listing, as a GFD file lists the same struct).
+/// `data` is the binary's whole data (the struct at its start, the microcode little-endian
+/// words as the GPU reads them), sitting at absolute offset `data_at`.
 pub fn shader_listing(
     kind: BinaryType,
     data: &[u8],
@@ -473,19 +485,72 @@ pub fn shader_listing(
     endian: Endian,
     opts: &DisasmOptions,
     out: &mut dyn Printer,
-) -> std::fmt::Result {
-    let _ = (endian, opts);
-    let what = match kind.0 {
-        0 => "GX2VertexShader".to_string(),
-        1 => "GX2PixelShader".to_string(),
-        2 => "GX2GeometryShader".to_string(),
-        n => format!("shader of unknown type {n}"),
+) -> Result<()> {
+    let fail = |_| Error::invalid(data_at, "listing", "the printer failed");
+    let gx2_kind = match kind.0 {
+        0 => gx2::Kind::Vertex,
+        1 => gx2::Kind::Pixel,
+        2 => gx2::Kind::Geometry,
+        n => {
+            out.start_line(Some(data_at));
+            out.styled(
+                Style::Comment,
+                &format!("; shader of unknown type {n}: 0x{:x} bytes at 0x{data_at:x}", data.len()),
+            )
+            .map_err(fail)?;
+            return out.write_str("\n").map_err(fail);
+        }
+    };
+    let shader = match gx2::Shader::read(gx2_kind, data, data_at, endian, gx2::PointerKind::Offset) {
+        Ok(g) => g,
+        Err(e) => {
+            out.start_line(Some(data_at));
+            out.styled(Style::Directive, &format!("{} header unreadable: {e}", gx2_kind.short()))
+                .map_err(fail)?;
+            out.write_str("\n").map_err(fail)?;
+            return Err(e);
+        }
     };
     out.start_line(Some(data_at));
-    out.style(Style::Comment);
-    write!(out, "; {what}: 0x{:x} bytes at 0x{data_at:x} (GX2 struct, arrays and microcode)", data.len())?;
-    out.reset();
-    out.write_str("\n")
+    out.styled(Style::Directive, &shader.summary()).map_err(fail)?;
+    out.write_str("\n").map_err(fail)?;
+    let programs = match gx2_kind {
+        gx2::Kind::Geometry => vec![
+            ("geometry", shader.program_offset(), shader.size),
+            ("geometry copy", shader.copy_program_offset(), shader.copy_size),
+        ],
+        k => vec![(k.name(), shader.program_offset(), shader.size)],
+    };
+    for (name, offset, size) in programs {
+        let code = offset.and_then(|o| data.get(o as usize..(o as usize).checked_add(size as usize)?));
+        match (offset, code) {
+            (Some(o), Some(code)) => {
+                let at = data_at + u64::from(o);
+                out.start_line(Some(at));
+                out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", code.len()))
+                    .map_err(fail)?;
+                out.write_str("\n").map_err(fail)?;
+                crate::format::gfd::program_listing(code, at, opts, out)?;
+            }
+            (Some(o), None) => {
+                return Err(Error::out_of_bounds(
+                    data_at,
+                    format!("{name} program"),
+                    u64::from(o),
+                    u64::from(size),
+                    data.len() as u64,
+                ));
+            }
+            (None, _) => {
+                out.start_line(None);
+                out.styled(Style::Comment, &format!("---- {name}: no program ----")).map_err(fail)?;
+                out.write_str("\n").map_err(fail)?;
+            }
+        }
+        out.start_line(None);
+        out.write_str("\n").map_err(fail)?;
+    }
+    Ok(())
 }
 
 impl Container for Sharcfb {
@@ -503,6 +568,7 @@ impl Container for Sharcfb {
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         let fail = |_| Error::invalid(0, "listing", "the printer failed");
+        let mut first = None;
         for (i, b) in self.binaries.items.iter().enumerate() {
             if i > 0 {
                 out.start_line(None);
@@ -515,14 +581,32 @@ impl Container for Sharcfb {
                 out.reset();
                 out.write_str("\n").map_err(fail)?;
             }
-            shader_listing(b.kind, &b.data, b.data_at(), self.endian, opts, out).map_err(fail)?;
+            // A binary whose struct does not read is damage of its own: the others still list.
+            if let Err(e) = shader_listing(b.kind, &b.data, b.data_at(), self.endian, opts, out) {
+                first.get_or_insert(e);
+            }
         }
-        Ok(())
+        first.map_or(Ok(()), Err)
+    }
+
+    /// The binaries of a known type whose GX2 struct does not read.
+    fn damage(&self) -> Vec<Error> {
+        self.binaries
+            .items
+            .iter()
+            .filter(|b| b.kind.0 <= 2)
+            .filter_map(|b| b.gx2(self.endian).err())
+            .collect()
     }
 
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
         let mut text = crate::print::TextBuf::default();
-        self.disasm(opts, &mut text)?;
+        // A damaged binary leaves the others listed: the record keeps them.
+        if let Err(e) = self.disasm(opts, &mut text) {
+            if !self.damage().contains(&e) {
+                return Err(e);
+            }
+        }
         let mut d = crate::json::Disasm { listing: text.into_string(), ..Default::default() };
         for (i, b) in self.binaries.items.iter().enumerate() {
             let owners: Vec<serde_json::Value> = self

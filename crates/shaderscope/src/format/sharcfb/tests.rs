@@ -277,12 +277,18 @@ fn dump_claims_every_byte_once_and_info_agrees_with_json() {
 fn disasm_names_the_program_variation_of_each_binary() {
     let f = Sharcfb::parse(&archive(Endian::Big).write().unwrap()).unwrap();
     let mut out = crate::print::TextBuf::default();
-    f.disasm(&DisasmOptions::default(), &mut out).unwrap();
+    // Binary 0 is 8 bytes, no pixel shader struct: it is damage, and the others still list.
+    let e = f.disasm(&DisasmOptions::default(), &mut out).unwrap_err();
+    let why = "truncated pixel shader struct at offset 0x35 (need 232 bytes, have 8)";
+    assert_eq!(e.to_string(), why);
+    assert_eq!(f.damage(), [e]);
     let text = out.into_string();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "; binary 0: PS at 0x25, used by no program variation");
+    assert_eq!(lines[1], format!("PS header unreadable: {why}"));
     assert_eq!(lines[3], "; binary 1: VS of program \"lit\" variation 0 (FOG=off LIGHTS=0)");
-    assert_eq!(lines[4], "; GX2VertexShader: 0x140 bytes at 0x4d (GX2 struct, arrays and microcode)");
+    assert_eq!(lines[4], "VS mode=0 ubs=0 uvs=0 ivs=0 loops=0 samplers=0 attribs=0 ring=0");
+    assert_eq!(lines[5], "---- vertex: no program ----");
     assert!(text.contains("; binary 18: GS of program \"lit\" variation 5 (FOG=on LIGHTS=4)\n"));
     let d = f.disasm_json(&DisasmOptions::default()).unwrap();
     assert_eq!(d.programs.len(), 19);
