@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | [`write_f32_fixed`], [`write_f64_fixed`] (and [`f32_fixed_text`]) | `printf("%f", v)` | msvcrt or the UCRT ([`FloatStyle`]) | the literals of SM4/SM5 programs (`l(1.000000)`, `d(…)`) |
 //! | [`write_f32_g9`] | `printf("%.9g", v)` | msvcrt | the `def` constants of D3D9 programs |
+//! | [`write_f32_shortest`] | {fmt}'s `format("{}", v)` (C++, not C) | — | the literal constants of Latte programs as decaf-emu prints them |
 //!
 //! Every function writes into any [`fmt::Write`] (a [`Printer`](super::Printer) or a
 //! `String`), takes the float as its bits (a `def` or `l(…)` token as stored), and computes
@@ -620,6 +621,168 @@ fn digits9_fmt(v: f32) -> (u32, i32) {
     let exp: i32 = exp.parse().unwrap_or(0);
     let n = mantissa.bytes().filter(u8::is_ascii_digit).fold(0u32, |n, c| n * 10 + u32::from(c - b'0'));
     (n, exp)
+}
+
+// `{}` of {fmt} (Latte literals).
+
+/// `fmt::format("{}", f)` of the 32-bit float with these bits, as the C++ {fmt} library (and
+/// C++20 `std::format`) writes a `float` with no format spec: the shortest decimal that reads
+/// back to the same float; plain digits when the decimal exponent of the first digit is in
+/// `-4..16` (`0.0001`, `1000000`), else `d.ddde±XX` with at least two exponent digits
+/// (`1.1920929e-07`); `inf`, `nan`, `0`, each with a `-` when the sign bit is set (`-nan`,
+/// `-0`). decaf-emu prints the literal constants of Latte ALU groups this way.
+///
+/// ```
+/// use shaderscope::print::float::write_f32_shortest;
+///
+/// let mut s = String::new();
+/// for bits in [0x3f80_0000u32, 0x4049_0fdb, 0x3400_0000, 0x38d1_b717, 0x4b7f_ffff, 0xffc0_0000] {
+///     write_f32_shortest(&mut s, bits).unwrap();
+///     s.push(' ');
+/// }
+/// assert_eq!(s, "1 3.1415927 1.1920929e-07 0.0001 16777215 -nan ");
+/// ```
+pub fn write_f32_shortest<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Result {
+    let v = f32::from_bits(bits);
+    if bits >> 31 != 0 {
+        out.write_char('-')?;
+    }
+    if v.is_nan() {
+        return out.write_str("nan");
+    }
+    if v.is_infinite() {
+        return out.write_str("inf");
+    }
+    if v == 0.0 {
+        return out.write_char('0');
+    }
+    // Rust's `{:e}` writes the same shortest round-trip digits ("d.ddde-x"); only the layout
+    // differs.
+    let mut sci = Ascii::<48>::default();
+    fmt::write(&mut sci, format_args!("{:e}", v.abs()))?;
+    let (mantissa, exp) = sci.as_str().split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let mut digits = [b'0'; 16];
+    let mut n = 0;
+    for (slot, d) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
+        *slot = d;
+        n += 1;
+    }
+    even_tie(&mut digits, n, exp, v);
+    let digits = std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or("0");
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    if !(-4..16).contains(&exp) {
+        out.write_str(first)?;
+        if !rest.is_empty() {
+            out.write_char('.')?;
+            out.write_str(rest)?;
+        }
+        out.write_str(if exp < 0 { "e-" } else { "e+" })?;
+        if exp.unsigned_abs() < 10 {
+            out.write_char('0')?;
+        }
+        return super::write_u64(out, u64::from(exp.unsigned_abs()));
+    }
+    if exp < 0 {
+        out.write_str("0.")?;
+        super::write_spaces(&mut Zeros(out), (-exp - 1) as usize)?;
+        return out.write_str(digits);
+    }
+    let whole = exp as usize + 1;
+    match (digits.get(..whole), digits.get(whole..)) {
+        (Some(int), Some(frac)) if !frac.is_empty() => {
+            out.write_str(int)?;
+            out.write_char('.')?;
+            out.write_str(frac)
+        }
+        _ => {
+            out.write_str(digits)?;
+            super::write_spaces(&mut Zeros(out), whole.saturating_sub(digits.len()))
+        }
+    }
+}
+
+/// {fmt}'s shortest digits break an exact tie between two shortest candidates towards the
+/// even last digit (Dragonbox), where Rust's take the upper one (`0x3E7A0000` is
+/// 0.244140625: {fmt} writes `0.24414062`, Rust `0.24414063`). `digits[..n]` are Rust's
+/// digits of `v`, the first worth `10^exp`; an odd last digit becomes the even neighbour when
+/// that neighbour reads back to `v` too and `v` lies exactly halfway between them.
+fn even_tie(digits: &mut [u8; 16], n: usize, exp: i32, v: f32) {
+    let Some(&last) = digits.get(n.wrapping_sub(1)) else { return };
+    if (last - b'0') % 2 == 0 {
+        return;
+    }
+    for (step, towards) in [(-1i8, b'0'), (1, b'9')] {
+        if last == towards {
+            continue;
+        }
+        let mut alt = *digits;
+        if let Some(d) = alt.get_mut(n - 1) {
+            *d = d.wrapping_add_signed(step);
+        }
+        let text = |d: &[u8; 16]| {
+            let mut t = Ascii::<48>::default();
+            let body = std::str::from_utf8(d.get(..n).unwrap_or(&[])).unwrap_or("0");
+            let (first, rest) = body.split_at(1.min(body.len()));
+            let point = if rest.is_empty() { "" } else { "." };
+            let _ = fmt::write(&mut t, format_args!("{first}{point}{rest}e{exp}"));
+            t
+        };
+        if text(&alt).as_str().parse::<f32>().ok().map(f32::to_bits) != Some(v.to_bits()) {
+            continue;
+        }
+        // Halfway: the lower of the two digits, then 5, then nothing but zeros.
+        let lower = if step < 0 { &alt } else { &*digits };
+        let exact = format!("{:.120e}", f64::from(v));
+        let mantissa: Vec<u8> = exact.split('e').next().unwrap_or("").bytes().filter(u8::is_ascii_digit).collect();
+        let tie = mantissa.get(..n) == lower.get(..n)
+            && mantissa.get(n) == Some(&b'5')
+            && mantissa.get(n + 1..).is_some_and(|r| r.iter().all(|&c| c == b'0'));
+        if tie {
+            *digits = alt;
+            return;
+        }
+    }
+}
+
+/// A writer that turns the spaces written to it into zeros (padding with zeros through
+/// [`super::write_spaces`]).
+struct Zeros<'a, W: fmt::Write + ?Sized>(&'a mut W);
+
+impl<W: fmt::Write + ?Sized> fmt::Write for Zeros<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for _ in 0..s.len() {
+            self.0.write_char('0')?;
+        }
+        Ok(())
+    }
+}
+
+/// A few bytes of ASCII text on the stack (what `{:e}` of a float writes).
+struct Ascii<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for Ascii<N> {
+    fn default() -> Self {
+        Ascii { bytes: [0; N], len: 0 }
+    }
+}
+
+impl<const N: usize> Ascii<N> {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.bytes.get(..self.len).unwrap_or(&[])).unwrap_or("")
+    }
+}
+
+impl<const N: usize> fmt::Write for Ascii<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,274 @@
+//! The listing and the instruction records: two visitors of the [walk](super::walk) that
+//! write every instruction through the same per-instruction printers ([`cf::write_text`],
+//! [`alu::write_text`], [`tex::write_text`], [`vtx::write_text`]).
+
+use super::alu::{self, Group};
+use super::cf::{self, Cf, CfKind, ClauseKind};
+use super::tex::{self, Tex};
+use super::text::push_hex8;
+use super::vtx::{self, Vtx};
+use super::walk::Visit;
+use crate::error::Error;
+use crate::isa::{Capture, InstructionRecord};
+use crate::print::{Line, Printer, Style};
+use std::fmt;
+
+/// The columns a line may start with (`--offsets`, `--raw`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Columns {
+    /// The absolute offset of the bytes the line shows: `0x00000208: `.
+    pub offsets: bool,
+    /// The words the line shows, eight hexadecimal digits each, in a column four words wide.
+    pub raw: bool,
+}
+
+/// Width of the raw column: four words (a fetch instruction) and the space after each.
+const RAW_WIDTH: usize = 4 * 9;
+
+impl Columns {
+    fn any(self) -> bool {
+        self.offsets || self.raw
+    }
+
+    /// Write the columns for a line showing `words` at `at` (blank columns when `at` is
+    /// `None`).
+    fn write(self, line: &mut Line, at: Option<u64>, words: &[u32]) {
+        if !self.any() {
+            return;
+        }
+        line.style(Style::Address);
+        if self.offsets {
+            match at {
+                Some(at) => {
+                    line.push_str("0x");
+                    if at > u64::from(u32::MAX) {
+                        push_hex8(line, (at >> 32) as u32);
+                    }
+                    push_hex8(line, at as u32);
+                    line.push_str(": ");
+                }
+                None => line.push_spaces(12),
+            }
+        }
+        if self.raw {
+            let start = line.len();
+            for &w in words {
+                push_hex8(line, w);
+                line.push_str(" ");
+            }
+            line.pad_from(start, RAW_WIDTH);
+            line.push_str(" ");
+        }
+        line.reset();
+    }
+}
+
+/// `n` in decimal, then spaces to `width` columns.
+fn number_left(line: &mut Line, n: u64, width: usize) {
+    let start = line.len();
+    line.push_u64(n);
+    line.pad_from(start, width);
+}
+
+/// The listing as decaf prints it, into a printer.
+pub(crate) struct Listing<'p, P: Printer + ?Sized> {
+    out: &'p mut P,
+    line: Line,
+    columns: Columns,
+    /// The first error the printer gave.
+    failed: fmt::Result,
+}
+
+impl<'p, P: Printer + ?Sized> Listing<'p, P> {
+    pub(crate) fn new(out: &'p mut P, columns: Columns) -> Self {
+        let line = Line::for_sink(&*out);
+        Listing { out, line, columns, failed: Ok(()) }
+    }
+
+    fn end(&mut self) {
+        self.line.push_str("\n");
+        if let Err(e) = self.line.end_line(self.out) {
+            self.failed = self.failed.and(Err(e));
+        }
+    }
+
+    fn blank(&mut self) {
+        self.line.start(None);
+        self.end();
+    }
+
+    /// Write what is left; the printer's first error, if any.
+    pub(crate) fn finish(mut self) -> fmt::Result {
+        let r = self.line.flush(self.out);
+        self.failed.and(r)
+    }
+}
+
+impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
+    fn cf(&mut self, pc: u32, at: u64, cf: Cf, depth: usize) {
+        let line = &mut self.line;
+        line.start(Some(at));
+        self.columns.write(line, Some(at), &cf.words());
+        line.push_spaces(2 * depth);
+        line.style(Style::Address);
+        if pc < 10 {
+            line.push_str("0");
+        }
+        line.push_u64(u64::from(pc));
+        line.reset();
+        line.push_str(" ");
+        cf::write_text(line, cf);
+        self.end();
+    }
+
+    fn group(&mut self, number: u64, at: u64, depth: usize, group: &Group, units: &[(usize, bool); 5], first: bool) {
+        if !first {
+            self.blank();
+        }
+        for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
+            let at = at + 8 * i as u64;
+            let line = &mut self.line;
+            line.start(Some(at));
+            if self.columns.any() {
+                let mut words = [0u32; 6];
+                let [w0, w1] = inst.words();
+                words[0] = w0;
+                words[1] = w1;
+                let mut n = 2;
+                // The group's literals show with its last instruction.
+                if i + 1 == group.len {
+                    for (w, lit) in words.iter_mut().skip(2).zip(group.literals.iter().take(group.literals_read)) {
+                        *w = *lit;
+                        n += 1;
+                    }
+                }
+                self.columns.write(line, Some(at), words.get(..n).unwrap_or(&[]));
+            }
+            line.push_spaces(2 * depth + 2);
+            if i == 0 {
+                line.style(Style::Address);
+                number_left(line, number, 3);
+                line.reset();
+            } else {
+                line.push_spaces(3);
+            }
+            line.push_str(" ");
+            line.style(Style::Directive);
+            line.push_str(alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?"));
+            line.reset();
+            line.push_str(": ");
+            alu::write_text(line, *inst, number as i64, group.literals.get(..group.literals_read).unwrap_or(&[]));
+            self.end();
+        }
+    }
+
+    fn fetch(&mut self, number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128) {
+        self.blank();
+        let line = &mut self.line;
+        line.start(Some(at));
+        self.columns.write(line, Some(at), &Tex(inst).words());
+        line.push_spaces(2 * depth + 2);
+        line.style(Style::Address);
+        number_left(line, number, 3);
+        line.reset();
+        line.push_spaces(4);
+        match kind {
+            ClauseKind::Tex => tex::write_text(line, Tex(inst)),
+            ClauseKind::Vtx => vtx::write_text(line, Vtx(inst)),
+        }
+        self.end();
+    }
+
+    fn cf_done(&mut self, _cf: Cf, ends: bool) {
+        self.blank();
+        if ends {
+            self.line.start(None);
+            self.columns.write(&mut self.line, None, &[]);
+            self.line.style(Style::Directive);
+            self.line.push_str("END_OF_PROGRAM");
+            self.line.reset();
+            self.end();
+        }
+    }
+
+    fn problem(&mut self, error: Error) {
+        self.line.start(Some(error.offset()));
+        self.columns.write(&mut self.line, None, &[]);
+        self.line.style(Style::Comment);
+        self.line.push_str("; ");
+        let _ = fmt::Write::write_fmt(&mut self.line, format_args!("{error}"));
+        self.line.reset();
+        self.end();
+    }
+}
+
+/// The instruction records: one per control-flow instruction, ALU instruction and fetch,
+/// each printed by the listing's printer into a [`Capture`].
+#[derive(Default)]
+pub(crate) struct Records {
+    pub(crate) records: Vec<InstructionRecord>,
+    line: Line,
+    capture: Capture,
+}
+
+impl Records {
+    fn take(&mut self, at: u64, words: Vec<u32>) {
+        self.line.push_str("\n");
+        let _ = self.line.flush(&mut self.capture);
+        self.records.push(self.capture.record(at, words));
+    }
+}
+
+impl Visit for Records {
+    fn cf(&mut self, _pc: u32, at: u64, cf: Cf, _depth: usize) {
+        self.line.start(Some(at));
+        cf::write_text(&mut self.line, cf);
+        self.take(at, cf.words().to_vec());
+    }
+
+    fn group(&mut self, number: u64, at: u64, _depth: usize, group: &Group, units: &[(usize, bool); 5], _first: bool) {
+        for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
+            let at = at + 8 * i as u64;
+            self.line.start(Some(at));
+            self.line.style(Style::Directive);
+            self.line.push_str(alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?"));
+            self.line.reset();
+            self.line.push_str(": ");
+            alu::write_text(
+                &mut self.line,
+                *inst,
+                number as i64,
+                group.literals.get(..group.literals_read).unwrap_or(&[]),
+            );
+            self.take(at, inst.words().to_vec());
+        }
+    }
+
+    fn fetch(&mut self, _number: u64, at: u64, _depth: usize, kind: ClauseKind, inst: u128) {
+        self.line.start(Some(at));
+        match kind {
+            ClauseKind::Tex => tex::write_text(&mut self.line, Tex(inst)),
+            ClauseKind::Vtx => vtx::write_text(&mut self.line, Vtx(inst)),
+        }
+        self.take(at, Tex(inst).words().to_vec());
+    }
+
+    fn cf_done(&mut self, _cf: Cf, _ends: bool) {}
+
+    fn problem(&mut self, _error: Error) {}
+}
+
+/// The problems of a walk, in listing order.
+#[derive(Default)]
+pub(crate) struct Problems(pub(crate) Vec<Error>);
+
+impl Visit for Problems {
+    fn cf(&mut self, _pc: u32, _at: u64, _cf: Cf, _depth: usize) {}
+    fn group(&mut self, _: u64, _: u64, _: usize, _: &Group, _: &[(usize, bool); 5], _: bool) {}
+    fn fetch(&mut self, _: u64, _: u64, _: usize, _: ClauseKind, _: u128) {}
+    fn cf_done(&mut self, _cf: Cf, _ends: bool) {}
+    fn problem(&mut self, error: Error) {
+        self.0.push(error);
+    }
+}
+

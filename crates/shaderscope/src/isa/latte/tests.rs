@@ -1,0 +1,4 @@
+//! Unit tests of the Latte decoder and listing, on hand-encoded words.
+
+use super::*;
+
