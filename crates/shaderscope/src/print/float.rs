@@ -789,6 +789,54 @@ impl<const N: usize> fmt::Write for Ascii<N> {
 mod tests {
     use super::*;
 
+    fn shortest(v: f32) -> String {
+        let mut s = String::new();
+        write_f32_shortest(&mut s, v.to_bits()).unwrap();
+        s
+    }
+
+    #[test]
+    fn shortest_floats_are_laid_out_as_fmt_writes_them() {
+        // Plain digits for decimal exponents -4..16, else d.ddde±XX with two digits at least.
+        for (v, text) in [
+            (1.0f32, "1"),
+            (0.5, "0.5"),
+            (-2.5, "-2.5"),
+            (100000.0, "100000"),
+            (123456.79, "123456.79"),
+            (1e15, "1000000000000000"),
+            (1e16, "1e+16"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.1920929e-7, "1.1920929e-07"),
+            (f32::MAX, "3.4028235e+38"),
+            (1e-45, "1e-45"),
+            (-0.0, "-0"),
+            (0.0, "0"),
+            (f32::INFINITY, "inf"),
+            (f32::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(shortest(v), text, "{v:e}");
+        }
+        let mut s = String::new();
+        for bits in [0x7fc0_0000u32, 0xffc0_0000, 0xffff_fff9] {
+            write_f32_shortest(&mut s, bits).unwrap();
+            s.push(' ');
+        }
+        assert_eq!(s, "nan -nan -nan ");
+    }
+
+    #[test]
+    fn shortest_ties_go_to_the_even_digit() {
+        // 0x3E7A0000 is 0.244140625: 0.24414062 and 0.24414063 are equally close and both read
+        // back; {fmt} (Dragonbox) takes the even one, as decaf's listings show.
+        assert_eq!(shortest(f32::from_bits(0x3E7A_0000)), "0.24414062");
+        assert_eq!(shortest(f32::from_bits(0x3980_0000)), "0.00024414062");
+        // No tie: the closest digits stay.
+        assert_eq!(shortest(0.15915494), "0.15915494");
+        assert_eq!(shortest(0.1), "0.1");
+    }
+
     fn f32s(v: f32, style: FloatStyle) -> String {
         let mut s = String::new();
         write_f32_fixed(&mut s, v.to_bits(), style).unwrap();

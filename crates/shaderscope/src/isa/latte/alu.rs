@@ -226,12 +226,15 @@ pub struct Group {
     /// Whether the last one has `LAST` set (else the group was cut by five instructions or
     /// by the end of its clause).
     pub ended: bool,
-    /// The literal constants the group's sources use, by channel.
+    /// The literal constants the group's sources use, by channel (then the padding word).
     pub literals: [u32; 4],
     /// Literal channels the sources use.
     pub literals_needed: usize,
     /// Literal channels that were there to read (fewer when the clause ends too soon).
     pub literals_read: usize,
+    /// Words of the literal slots that were there to read, the padding word of an odd
+    /// count included (what a listing with `--raw` shows).
+    pub literal_words: usize,
 }
 
 impl Group {
@@ -254,12 +257,13 @@ impl Group {
                 break;
             }
         }
-        for (i, lit) in g.literals.iter_mut().enumerate().take(g.literals_needed) {
+        for (i, lit) in g.literals.iter_mut().enumerate().take(g.literals_needed.div_ceil(2) * 2) {
             if let Some(w) = bytes.get(at + 4 * i..).and_then(|b| b.first_chunk::<4>()) {
                 *lit = u32::from_le_bytes(*w);
-                g.literals_read = i + 1;
+                g.literal_words = i + 1;
             }
         }
+        g.literals_read = g.literal_words.min(g.literals_needed);
         g
     }
 

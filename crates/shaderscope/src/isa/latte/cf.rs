@@ -85,6 +85,8 @@ pub const BURST_COUNT: Field = w1(17, 4);
 
 /// Normal `CF_INST` values the walk and the listing treat apart.
 pub mod inst {
+    /// No operation.
+    pub const NOP: u32 = 0x00;
     /// Texture clause.
     pub const TEX: u32 = 0x01;
     /// Vertex clause.
@@ -433,7 +435,8 @@ fn normal(line: &mut Line, cf: Cf) {
             if cf.get(POP_COUNT) != 0 {
                 operand(line, |l| number_in(l, Style::Directive, "POP_CNT(", cf.get(POP_COUNT), ")"));
             }
-            if matches!(id, inst::CALL | inst::ELSE | inst::JUMP) {
+            // decaf leaves out POP_JUMP's address, which it jumps to.
+            if matches!(id, inst::CALL | inst::ELSE | inst::JUMP | inst::POP_JUMP) {
                 operand(line, |l| number_in(l, Style::Label, "ADDR(", cf.get(ADDR), ")"));
             }
             if cf.bit(VALID_PIXEL_MODE) {
@@ -448,7 +451,7 @@ fn normal(line: &mut Line, cf: Cf) {
             }
             pop_valid_pix(line, cf);
         }
-        inst::END_PROGRAM | 0 => {}
+        inst::END_PROGRAM | inst::NOP => {}
         _ => flag(line, "UNK_FORMAT"),
     }
 }

@@ -3,7 +3,7 @@
 //! [`alu::write_text`], [`tex::write_text`], [`vtx::write_text`]).
 
 use super::alu::{self, Group};
-use super::cf::{self, Cf, CfKind, ClauseKind};
+use super::cf::{self, Cf, ClauseKind};
 use super::tex::{self, Tex};
 use super::text::push_hex8;
 use super::vtx::{self, Vtx};
@@ -137,7 +137,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
                 let mut n = 2;
                 // The group's literals show with its last instruction.
                 if i + 1 == group.len {
-                    for (w, lit) in words.iter_mut().skip(2).zip(group.literals.iter().take(group.literals_read)) {
+                    for (w, lit) in words.iter_mut().skip(2).zip(group.literals.iter().take(group.literal_words)) {
                         *w = *lit;
                         n += 1;
                     }

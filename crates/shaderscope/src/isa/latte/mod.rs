@@ -91,6 +91,7 @@
 //! | `MOVA_GPR_INT` (OP2 0x60) | two sources, vector units | one source, t only | R600's operation (Mesa: r6xx `AF_S`, one source; none on r7xx); not in the corpus |
 //! | source selects 219–243 (`LDS_OQ_A` … `PRIM_MASK_LO`) | named | `UNKNOWN(219)` | Evergreen values; R700 defines 244–255 (`r600_reg_r7xx.h`: `ALU_SRC_1_DBL_L` = 0xF4 …) |
 //! | `INDEX_MODE` 5, 6 | `[UNKNOWN]` | `[GLOBAL]`, `[GLOBAL+AR.x]` | `R7xx_SQ_INDEX_GLOBAL` = 5, `R7xx_SQ_INDEX_GLOBAL_AR_X` = 6 |
+//! | `POP_JUMP` | no `ADDR(…)` | ` ADDR(n)` | it pops, then jumps to `ADDR` like `JUMP`; not in the corpus |
 //! | `ALT_CONST` of an ALU clause (`SQ_CF_ALU_WORD1` bit 25) | not shown | ` ALT_CONST` | `R7xx_SQ_CF_ALU_WORD1__ALT_CONST_bit` |
 //! | `WAIT_ACK`, `TEX_ACK`, `VTX_ACK`, `VTX_TC_ACK` | aborts | listed (the `_ACK` clauses like TEX and VTX) | `R7xx_SQ_CF_INST_WAIT_ACK` = 0x1A … |
 //!
