@@ -706,42 +706,55 @@ pub fn write_f32_shortest<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt
 /// even last digit (Dragonbox), where Rust's take the upper one (`0x3E7A0000` is
 /// 0.244140625: {fmt} writes `0.24414062`, Rust `0.24414063`). `digits[..n]` are Rust's
 /// digits of `v`, the first worth `10^exp`; an odd last digit becomes the even neighbour when
-/// that neighbour reads back to `v` too and `v` lies exactly halfway between them.
+/// `v` lies exactly halfway between them and that neighbour reads back to `v` too.
 fn even_tie(digits: &mut [u8; 16], n: usize, exp: i32, v: f32) {
     let Some(&last) = digits.get(n.wrapping_sub(1)) else { return };
-    if (last - b'0') % 2 == 0 {
+    if (last - b'0') % 2 == 0 || n > 10 {
         return;
     }
-    for (step, towards) in [(-1i8, b'0'), (1, b'9')] {
-        if last == towards {
+    let value = digits.iter().take(n).fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
+    // The lower neighbour, then the upper one: halfway between it and the digits.
+    for (alt, lower) in [(value - 1, value - 1), (value + 1, value)] {
+        if alt > value && alt % 10 == 0 {
+            // The neighbour would carry into the next digit: not an n-digit candidate.
             continue;
         }
-        let mut alt = *digits;
-        if let Some(d) = alt.get_mut(n - 1) {
-            *d = d.wrapping_add_signed(step);
-        }
-        let text = |d: &[u8; 16]| {
-            let mut t = Ascii::<48>::default();
-            let body = std::str::from_utf8(d.get(..n).unwrap_or(&[])).unwrap_or("0");
-            let (first, rest) = body.split_at(1.min(body.len()));
-            let point = if rest.is_empty() { "" } else { "." };
-            let _ = fmt::write(&mut t, format_args!("{first}{point}{rest}e{exp}"));
-            t
-        };
-        if text(&alt).as_str().parse::<f32>().ok().map(f32::to_bits) != Some(v.to_bits()) {
+        if !halfway(v, lower, exp - n as i32) {
             continue;
         }
-        // Halfway: the lower of the two digits, then 5, then nothing but zeros.
-        let lower = if step < 0 { &alt } else { &*digits };
-        let exact = format!("{:.120e}", f64::from(v));
-        let mantissa: Vec<u8> = exact.split('e').next().unwrap_or("").bytes().filter(u8::is_ascii_digit).collect();
-        let tie = mantissa.get(..n) == lower.get(..n)
-            && mantissa.get(n) == Some(&b'5')
-            && mantissa.get(n + 1..).is_some_and(|r| r.iter().all(|&c| c == b'0'));
-        if tie {
-            *digits = alt;
+        let mut text = Ascii::<48>::default();
+        let _ = fmt::write(&mut text, format_args!("{alt}e{}", exp + 1 - n as i32));
+        if text.as_str().parse::<f32>().ok().map(f32::to_bits) == Some(v.to_bits()) {
+            let mut a = alt;
+            for d in digits.iter_mut().take(n).rev() {
+                *d = b'0' + (a % 10) as u8;
+                a /= 10;
+            }
             return;
         }
+    }
+}
+
+/// Whether `v` (finite, not zero) is exactly `(10 · lower + 5) · 10^k`, in integers: the
+/// powers of two of both sides must agree (the factor is odd), then the odd parts.
+fn halfway(v: f32, lower: u64, k: i32) -> bool {
+    let bits = v.to_bits();
+    let (frac, biased) = (bits & 0x7f_ffff, (bits >> 23 & 0xff) as i32);
+    let (m, e) = if biased == 0 { (frac, -149) } else { (frac | 0x80_0000, biased - 150) };
+    if m == 0 {
+        return false;
+    }
+    let twos = m.trailing_zeros() as i32;
+    if twos + e != k {
+        return false;
+    }
+    let odd = u128::from(m >> twos);
+    let Some(p) = lower.checked_mul(10).and_then(|x| x.checked_add(5)) else { return false };
+    let five = |power: u32| 5u128.checked_pow(power);
+    if k >= 0 {
+        five(k as u32).and_then(|f| f.checked_mul(u128::from(p))) == Some(odd)
+    } else {
+        five(k.unsigned_abs()).and_then(|f| f.checked_mul(odd)) == Some(u128::from(p))
     }
 }
 
