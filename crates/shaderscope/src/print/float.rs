@@ -6,7 +6,7 @@
 //! |---|---|---|---|
 //! | [`write_f32_fixed`], [`write_f64_fixed`] (and [`f32_fixed_text`]) | `printf("%f", v)` | msvcrt or the UCRT ([`FloatStyle`]) | the literals of SM4/SM5 programs (`l(1.000000)`, `d(…)`) |
 //! | [`write_f32_g9`] | `printf("%.9g", v)` | msvcrt | the `def` constants of D3D9 programs |
-//! | [`write_f32_shortest`] | {fmt}'s `format("{}", v)` (C++, not C) | — | the literal constants of Latte programs as decaf-emu prints them |
+//! | [`write_f32_shortest`] (and [`f32_shortest_text`]) | {fmt}'s `format("{}", v)` (C++, not C) | — | the literal constants of Latte programs as decaf-emu prints them |
 //!
 //! Every function writes into any [`fmt::Write`] (a [`Printer`](super::Printer) or a
 //! `String`), takes the float as its bits (a `def` or `l(…)` token as stored), and computes
@@ -643,62 +643,119 @@ fn digits9_fmt(v: f32) -> (u32, i32) {
 /// assert_eq!(s, "1 3.1415927 1.1920929e-07 0.0001 16777215 -nan ");
 /// ```
 pub fn write_f32_shortest<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Result {
+    out.write_str(f32_shortest_text(bits).as_str())
+}
+
+/// [`write_f32_shortest`]'s text as a [`Short`] (for a [`Line`](super::Line), which copies it
+/// whole): every float's text fits.
+pub fn f32_shortest_text(bits: u32) -> Short<32> {
+    let mut out = Bytes::<32>::default();
     let v = f32::from_bits(bits);
     if bits >> 31 != 0 {
-        out.write_char('-')?;
+        out.push(b'-');
     }
-    if v.is_nan() {
-        return out.write_str("nan");
+    if v.is_nan() || v.is_infinite() || v == 0.0 {
+        out.extend(if v.is_nan() { b"nan" } else if v.is_infinite() { b"inf" } else { b"0" });
+        return out.short();
     }
-    if v.is_infinite() {
-        return out.write_str("inf");
-    }
-    if v == 0.0 {
-        return out.write_char('0');
-    }
-    // Rust's `{:e}` writes the same shortest round-trip digits ("d.ddde-x"); only the layout
-    // differs.
+    // Rust's `{:e}` writes the same shortest round-trip digits (`d.ddde-x`); only the layout
+    // and the breaking of exact ties differ.
     let mut sci = Ascii::<48>::default();
-    fmt::write(&mut sci, format_args!("{:e}", v.abs()))?;
-    let (mantissa, exp) = sci.as_str().split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
+    if fmt::write(&mut sci, format_args!("{:e}", v.abs())).is_err() {
+        return out.short();
+    }
     let mut digits = [b'0'; 16];
     let mut n = 0;
-    for (slot, d) in digits.iter_mut().zip(mantissa.bytes().filter(u8::is_ascii_digit)) {
-        *slot = d;
-        n += 1;
+    let mut exp = 0i32;
+    let mut negative = false;
+    let mut in_exp = false;
+    for &c in sci.bytes.get(..sci.len).unwrap_or(&[]) {
+        match c {
+            b'e' => in_exp = true,
+            b'-' => negative = true,
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(c - b'0'),
+            b'0'..=b'9' => {
+                if let Some(d) = digits.get_mut(n) {
+                    *d = c;
+                    n += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if negative {
+        exp = -exp;
     }
     even_tie(&mut digits, n, exp, v);
-    let digits = std::str::from_utf8(digits.get(..n).unwrap_or(&[])).unwrap_or("0");
+    let digits = digits.get(..n).unwrap_or(b"0");
     let (first, rest) = digits.split_at(1.min(digits.len()));
     if !(-4..16).contains(&exp) {
-        out.write_str(first)?;
+        out.extend(first);
         if !rest.is_empty() {
-            out.write_char('.')?;
-            out.write_str(rest)?;
+            out.push(b'.');
+            out.extend(rest);
         }
-        out.write_str(if exp < 0 { "e-" } else { "e+" })?;
-        if exp.unsigned_abs() < 10 {
-            out.write_char('0')?;
+        out.extend(if exp < 0 { b"e-" } else { b"e+" });
+        let e = exp.unsigned_abs();
+        if e >= 10 {
+            out.push(b'0' + (e / 10) as u8);
+        } else {
+            out.push(b'0');
         }
-        return super::write_u64(out, u64::from(exp.unsigned_abs()));
+        out.push(b'0' + (e % 10) as u8);
+    } else if exp < 0 {
+        out.extend(b"0.");
+        for _ in 0..(-exp - 1) {
+            out.push(b'0');
+        }
+        out.extend(digits);
+    } else {
+        let whole = exp as usize + 1;
+        match (digits.get(..whole), digits.get(whole..)) {
+            (Some(int), Some(frac)) if !frac.is_empty() => {
+                out.extend(int);
+                out.push(b'.');
+                out.extend(frac);
+            }
+            _ => {
+                out.extend(digits);
+                for _ in digits.len()..whole {
+                    out.push(b'0');
+                }
+            }
+        }
     }
-    if exp < 0 {
-        out.write_str("0.")?;
-        super::write_spaces(&mut Zeros(out), (-exp - 1) as usize)?;
-        return out.write_str(digits);
+    out.short()
+}
+
+/// ASCII bytes gathered on the stack, then a [`Short`] (bytes past `N` are dropped).
+struct Bytes<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for Bytes<N> {
+    fn default() -> Self {
+        Bytes { bytes: [0; N], len: 0 }
     }
-    let whole = exp as usize + 1;
-    match (digits.get(..whole), digits.get(whole..)) {
-        (Some(int), Some(frac)) if !frac.is_empty() => {
-            out.write_str(int)?;
-            out.write_char('.')?;
-            out.write_str(frac)
+}
+
+impl<const N: usize> Bytes<N> {
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
         }
-        _ => {
-            out.write_str(digits)?;
-            super::write_spaces(&mut Zeros(out), whole.saturating_sub(digits.len()))
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push(b);
         }
+    }
+
+    fn short(self) -> Short<N> {
+        Short::from_ascii_bytes(self.bytes, self.len)
     }
 }
 
@@ -755,19 +812,6 @@ fn halfway(v: f32, lower: u64, k: i32) -> bool {
         five(k as u32).and_then(|f| f.checked_mul(u128::from(p))) == Some(odd)
     } else {
         five(k.unsigned_abs()).and_then(|f| f.checked_mul(odd)) == Some(u128::from(p))
-    }
-}
-
-/// A writer that turns the spaces written to it into zeros (padding with zeros through
-/// [`super::write_spaces`]).
-struct Zeros<'a, W: fmt::Write + ?Sized>(&'a mut W);
-
-impl<W: fmt::Write + ?Sized> fmt::Write for Zeros<'_, W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for _ in 0..s.len() {
-            self.0.write_char('0')?;
-        }
-        Ok(())
     }
 }
 

@@ -2,7 +2,7 @@
 //! each followed by the group's literal constants, for the units x, y, z, w and t.
 
 use super::opcodes::{self, AluOp, Units};
-use super::text::push_hex8;
+use super::text::{push_hex8, push_number};
 use crate::print::{Line, Style, float};
 use crate::toolkit::Field;
 
@@ -402,7 +402,7 @@ fn operand_text(line: &mut Line, s: Source, index_mode: u32, group: i64, literal
                     line.push_str("(0x");
                     push_hex8(line, bits);
                     line.push_str(", ");
-                    let _ = float::write_f32_shortest(line, bits);
+                    line.push_short(&float::f32_shortest_text(bits));
                     line.push_str(")");
                 }
                 None => line.push_str("(missing literal)"),
@@ -436,7 +436,7 @@ fn operand_text(line: &mut Line, s: Source, index_mode: u32, group: i64, literal
 fn register(line: &mut Line, prefix: &str, n: u32) {
     line.style(Style::Register);
     line.push_str(prefix);
-    line.push_u64(u64::from(n));
+    push_number(line, n);
 }
 
 fn register_bracket(line: &mut Line, prefix: &str, n: u32) {

@@ -1,7 +1,7 @@
 //! Small pieces of listing text shared by the instruction printers: a styled token, an
 //! operand after a space, a flag, a number inside a label (`ADDR(32)`).
 
-use crate::print::{Line, Style};
+use crate::print::{Line, Short, Style};
 
 /// The instruction name, styled as a mnemonic.
 #[inline]
@@ -56,5 +56,45 @@ pub(super) fn push_hex8(line: &mut Line, v: u32) {
     for (i, d) in b.iter_mut().enumerate() {
         *d = HEX.get((v >> (28 - 4 * i) & 0xf) as usize).copied().unwrap_or(b'0');
     }
-    line.push_str(std::str::from_utf8(&b).unwrap_or("00000000"));
+    line.push_short(&Short::from_ascii_bytes(b, 8));
+}
+
+/// `n` in decimal: register, constant and slot numbers (below 512) from a table.
+#[inline]
+pub(super) fn push_number(line: &mut Line, n: u32) {
+    match NUMBERS.get(n as usize) {
+        Some(s) => line.push_short(s),
+        None => line.push_u64(u64::from(n)),
+    }
+}
+
+/// `0` to `511`.
+static NUMBERS: [Short<4>; 512] = numbers();
+
+// Only evaluated at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn numbers() -> [Short<4>; 512] {
+    let mut t = [Short::new(""); 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut b = [0u8; 4];
+        let len = if v >= 100 {
+            3
+        } else if v >= 10 {
+            2
+        } else {
+            1
+        };
+        let mut i = len;
+        let mut x = v;
+        while i > 0 {
+            b[i - 1] = b'0' + (x % 10) as u8;
+            x /= 10;
+            i -= 1;
+        }
+        let (digits, _) = b.split_at(len);
+        t[v] = Short::from_ascii(digits);
+        v += 1;
+    }
+    t
 }
