@@ -658,35 +658,10 @@ pub fn f32_shortest_text(bits: u32) -> Short<32> {
         out.extend(if v.is_nan() { b"nan" } else if v.is_infinite() { b"inf" } else { b"0" });
         return out.short();
     }
-    // Rust's `{:e}` writes the same shortest round-trip digits (`d.ddde-x`); only the layout
-    // and the breaking of exact ties differ.
-    let mut sci = Ascii::<48>::default();
-    if fmt::write(&mut sci, format_args!("{:e}", v.abs())).is_err() {
-        return out.short();
-    }
-    let mut digits = [b'0'; 16];
-    let mut n = 0;
-    let mut exp = 0i32;
-    let mut negative = false;
-    let mut in_exp = false;
-    for &c in sci.bytes.get(..sci.len).unwrap_or(&[]) {
-        match c {
-            b'e' => in_exp = true,
-            b'-' => negative = true,
-            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(c - b'0'),
-            b'0'..=b'9' => {
-                if let Some(d) = digits.get_mut(n) {
-                    *d = c;
-                    n += 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    if negative {
-        exp = -exp;
-    }
-    even_tie(&mut digits, n, exp, v);
+    let (digits, n, exp) = match shortest_digits(bits & 0x7fff_ffff) {
+        Some(d) => d,
+        None => shortest_digits_fmt(v.abs()),
+    };
     let digits = digits.get(..n).unwrap_or(b"0");
     let (first, rest) = digits.split_at(1.min(digits.len()));
     if !(-4..16).contains(&exp) {
@@ -726,6 +701,113 @@ pub fn f32_shortest_text(bits: u32) -> Short<32> {
         }
     }
     out.short()
+}
+
+/// The shortest decimal digits that read back to the positive, finite, non-zero float with
+/// these bits, the closest of them to its value, an exact tie broken towards the even digit
+/// (what {fmt}'s Dragonbox gives): the digits (ASCII), their count and the decimal exponent of
+/// the first. The free-format digit generation of Steele & White and Burger & Dybvig, in
+/// 128-bit integers: `r / s` is the value over `10^k`, `mp / s` and `mm / s` the distances to
+/// the rounding boundaries above and below (accepted when the mantissa is even, as a reader
+/// rounding ties to even maps them to it). `None` when a number would not fit (the caller
+/// then takes [`shortest_digits_fmt`]).
+fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
+    let biased = (bits >> 23 & 0xff) as i32;
+    let frac = bits & 0x7f_ffff;
+    let (f, e) = if biased == 0 { (frac, -149) } else { (frac | 0x80_0000, biased - 150) };
+    let even = f % 2 == 0;
+    // At a power of two (not the smallest normal exponent) the float below is closer: the
+    // lower boundary is half as far, so everything is doubled.
+    let (r0, mp0, mm0, s_twos) = if frac == 0 && biased > 1 { (4 * f, 2u32, 1u32, 2) } else { (2 * f, 1, 1, 1) };
+    // 10^(k-1) <= v < 10^k, estimated; corrected below.
+    let mut k = (f64::from(f) * 2f64.powi(e)).log10().floor() as i32 + 1;
+    // r/s = r0·2^e / (2^s_twos · 2^k · 5^k): the powers of 2 and 5 on one side or the other.
+    let twos = e - s_twos - k;
+    let fives = -k;
+    let pow = |base: u128, n: i32| base.checked_pow(n.max(0).unsigned_abs());
+    let num = pow(2, twos)?.checked_mul(pow(5, fives)?)?;
+    let mut s = pow(2, -twos)?.checked_mul(pow(5, -fives)?)?;
+    let mut r = u128::from(r0).checked_mul(num)?;
+    let mut mp = u128::from(mp0).checked_mul(num)?;
+    let mut mm = u128::from(mm0).checked_mul(num)?;
+    let high = |r: u128, mp: u128, s: u128| if even { r + mp >= s } else { r + mp > s };
+    for _ in 0..2 {
+        if high(r, mp, s) {
+            s = s.checked_mul(10)?;
+            k += 1;
+        } else if !high(r.checked_mul(10)?, mp.checked_mul(10)?, s) {
+            r *= 10;
+            mp *= 10;
+            mm *= 10;
+            k -= 1;
+        }
+    }
+    if high(r, mp, s) || !high(r.checked_mul(10)?, mp.checked_mul(10)?, s) {
+        return None;
+    }
+    let mut digits = [b'0'; 16];
+    let mut n = 0;
+    loop {
+        r = r.checked_mul(10)?;
+        mp = mp.checked_mul(10)?;
+        mm = mm.checked_mul(10)?;
+        let d = r / s;
+        r %= s;
+        let low = if even { r <= mm } else { r < mm };
+        let up = high(r, mp, s);
+        let last = match (low, up) {
+            (false, false) => None,
+            (true, false) => Some(d),
+            (false, true) => Some(d + 1),
+            (true, true) => Some(match (2 * r).cmp(&s) {
+                Ordering::Less => d,
+                Ordering::Greater => d + 1,
+                Ordering::Equal => d + d % 2,
+            }),
+        };
+        let digit = last.unwrap_or(d);
+        if digit > 9 {
+            return None;
+        }
+        *digits.get_mut(n)? = b'0' + digit as u8;
+        n += 1;
+        if last.is_some() {
+            return Some((digits, n, k - 1));
+        }
+    }
+}
+
+/// [`shortest_digits`] through Rust's `{:e}`, which writes the same shortest round-trip
+/// digits but breaks exact ties upwards; [`even_tie`] mends that.
+fn shortest_digits_fmt(v: f32) -> ([u8; 16], usize, i32) {
+    let mut digits = [b'0'; 16];
+    let mut n = 0;
+    let mut exp = 0i32;
+    let mut sci = Ascii::<48>::default();
+    if fmt::write(&mut sci, format_args!("{v:e}")).is_err() {
+        return (digits, 1, 0);
+    }
+    let mut negative = false;
+    let mut in_exp = false;
+    for &c in sci.bytes.get(..sci.len).unwrap_or(&[]) {
+        match c {
+            b'e' => in_exp = true,
+            b'-' => negative = true,
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(c - b'0'),
+            b'0'..=b'9' => {
+                if let Some(d) = digits.get_mut(n) {
+                    *d = c;
+                    n += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if negative {
+        exp = -exp;
+    }
+    even_tie(&mut digits, n, exp, v);
+    (digits, n.max(1), exp)
 }
 
 /// ASCII bytes gathered on the stack, then a [`Short`] (bytes past `N` are dropped).
@@ -881,6 +963,44 @@ mod tests {
             s.push(' ');
         }
         assert_eq!(s, "nan -nan -nan ");
+    }
+
+    #[test]
+    fn shortest_digits_in_integers_match_rusts_with_even_ties() {
+        // Every power of two and its neighbours, the subnormals near zero and the normal
+        // boundary, and a spread of random floats: the integer digit generation against Rust's
+        // shortest digits (with exact ties moved to the even digit).
+        let mut bits: Vec<u32> = Vec::new();
+        for biased in 0..255u32 {
+            for frac in [0, 1, 2, 0x7f_fffe, 0x7f_ffff, 0x40_0000, 0x3a_0000] {
+                bits.push(biased << 23 | frac);
+            }
+        }
+        bits.extend(1..2000);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bits.push((x >> 32) as u32 & 0x7fff_ffff);
+        }
+        let mut fast = 0;
+        for b in bits {
+            let v = f32::from_bits(b);
+            if !v.is_finite() || v == 0.0 {
+                continue;
+            }
+            let want = shortest_digits_fmt(v);
+            if let Some(got) = shortest_digits(b) {
+                assert_eq!(
+                    (&got.0[..got.1], got.2),
+                    (&want.0[..want.1], want.2),
+                    "0x{b:08x} = {v:e}"
+                );
+                fast += 1;
+            }
+        }
+        assert!(fast > 200_000, "{fast} floats took the integer path");
     }
 
     #[test]
