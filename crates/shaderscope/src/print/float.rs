@@ -719,14 +719,17 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
     // At a power of two (not the smallest normal exponent) the float below is closer: the
     // lower boundary is half as far, so everything is doubled.
     let (r0, mp0, mm0, s_twos) = if frac == 0 && biased > 1 { (4 * f, 2u32, 1u32, 2) } else { (2 * f, 1, 1, 1) };
-    // 10^(k-1) <= v < 10^k, estimated; corrected below.
-    let mut k = (f64::from(f) * 2f64.powi(e)).log10().floor() as i32 + 1;
+    // 10^(k-1) <= v < 10^k, estimated from the binary exponent (78913 / 2^18 is just below
+    // log10 2) and corrected below.
+    let binary = 31 - f.leading_zeros() as i32 + e;
+    let mut k = (binary * 78913).div_euclid(1 << 18) + 1;
     // r/s = r0·2^e / (2^s_twos · 2^k · 5^k): the powers of 2 and 5 on one side or the other.
     let twos = e - s_twos - k;
     let fives = -k;
-    let pow = |base: u128, n: i32| base.checked_pow(n.max(0).unsigned_abs());
-    let num = pow(2, twos)?.checked_mul(pow(5, fives)?)?;
-    let mut s = pow(2, -twos)?.checked_mul(pow(5, -fives)?)?;
+    let two = |n: i32| 1u128.checked_shl(n.max(0).unsigned_abs());
+    let five = |n: i32| POW5.get(n.max(0).unsigned_abs() as usize).copied();
+    let num = two(twos)?.checked_mul(five(fives)?)?;
+    let mut s = two(-twos)?.checked_mul(five(-fives)?)?;
     let mut r = u128::from(r0).checked_mul(num)?;
     let mut mp = u128::from(mp0).checked_mul(num)?;
     let mut mm = u128::from(mm0).checked_mul(num)?;
@@ -751,8 +754,16 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
         r = r.checked_mul(10)?;
         mp = mp.checked_mul(10)?;
         mm = mm.checked_mul(10)?;
-        let d = r / s;
-        r %= s;
+        // r < 10·s: the quotient digit by subtracting 8s, 4s, 2s and s (a 128-bit division
+        // is a slow library call).
+        let mut d = 0;
+        for (shift, weight) in [(3, 8), (2, 4), (1, 2), (0, 1)] {
+            let part = s << shift;
+            if r >= part {
+                r -= part;
+                d += weight;
+            }
+        }
         let low = if even { r <= mm } else { r < mm };
         let up = high(r, mp, s);
         let last = match (low, up) {
@@ -776,6 +787,19 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
         }
     }
 }
+
+/// `5^n` for `n` up to 55 (the largest that fits 128 bits).
+// Built at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+static POW5: [u128; 56] = {
+    let mut t = [1u128; 56];
+    let mut i = 1;
+    while i < 56 {
+        t[i] = t[i - 1] * 5;
+        i += 1;
+    }
+    t
+};
 
 /// [`shortest_digits`] through Rust's `{:e}`, which writes the same shortest round-trip
 /// digits but breaks exact ties upwards; [`even_tie`] mends that.

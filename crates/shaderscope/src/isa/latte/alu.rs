@@ -436,7 +436,7 @@ fn operand_text(line: &mut Line, s: Source, index_mode: u32, group: i64, literal
 fn register(line: &mut Line, prefix: &str, n: u32) {
     line.style(Style::Register);
     line.push_str(prefix);
-    push_number(line, n);
+    push_number(line, u64::from(n));
 }
 
 fn register_bracket(line: &mut Line, prefix: &str, n: u32) {
@@ -448,7 +448,7 @@ fn push_i64(line: &mut Line, v: i64) {
     if v < 0 {
         line.push_str("-");
     }
-    line.push_u64(v.unsigned_abs());
+    push_number(line, v.unsigned_abs());
 }
 
 /// The instruction's text after its unit (`MULADD          R123.x, R1.z, KC0[2].y, PV0.x`):
@@ -478,7 +478,8 @@ pub fn write_text(line: &mut Line, inst: Alu, group: i64, literals: &[u32]) {
         }
     }
     line.reset();
-    line.pad_from(start, 15);
+    // The name is ASCII: its length is its width.
+    line.push_spaces(15usize.saturating_sub(line.len() - start));
     line.push_str(" ");
     line.start_operand();
     if inst.writes() {

@@ -5,7 +5,7 @@
 use super::alu::{self, Group};
 use super::cf::{self, Cf, ClauseKind};
 use super::tex::{self, Tex};
-use super::text::push_hex8;
+use super::text::{number_len, push_hex8, push_number};
 use super::vtx::{self, Vtx};
 use super::walk::Visit;
 use crate::error::Error;
@@ -65,9 +65,8 @@ impl Columns {
 
 /// `n` in decimal, then spaces to `width` columns.
 fn number_left(line: &mut Line, n: u64, width: usize) {
-    let start = line.len();
-    line.push_u64(n);
-    line.pad_from(start, width);
+    push_number(line, n);
+    line.push_spaces(width.saturating_sub(number_len(n)));
 }
 
 /// The listing as decaf prints it, into a printer.

@@ -59,26 +59,33 @@ pub(super) fn push_hex8(line: &mut Line, v: u32) {
     line.push_short(&Short::from_ascii_bytes(b, 8));
 }
 
-/// `n` in decimal: register, constant and slot numbers (below 512) from a table.
+/// `n` in decimal: register, constant, group and slot numbers (below 2048) from a table.
 #[inline]
-pub(super) fn push_number(line: &mut Line, n: u32) {
+pub(super) fn push_number(line: &mut Line, n: u64) {
     match NUMBERS.get(n as usize) {
         Some(s) => line.push_short(s),
-        None => line.push_u64(u64::from(n)),
+        None => line.push_u64(n),
     }
 }
 
-/// `0` to `511`.
-static NUMBERS: [Short<4>; 512] = numbers();
+/// Decimal digits of `n` below 2048.
+pub(super) fn number_len(n: u64) -> usize {
+    NUMBERS.get(n as usize).map_or(20, |s| s.as_str().len())
+}
+
+/// `0` to `2047`.
+static NUMBERS: [Short<4>; 2048] = numbers();
 
 // Only evaluated at compile time: an index out of range fails the build.
 #[allow(clippy::indexing_slicing)]
-const fn numbers() -> [Short<4>; 512] {
-    let mut t = [Short::new(""); 512];
+const fn numbers() -> [Short<4>; 2048] {
+    let mut t = [Short::new(""); 2048];
     let mut v = 0;
-    while v < 512 {
+    while v < 2048 {
         let mut b = [0u8; 4];
-        let len = if v >= 100 {
+        let len = if v >= 1000 {
+            4
+        } else if v >= 100 {
             3
         } else if v >= 10 {
             2
