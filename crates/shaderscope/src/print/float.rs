@@ -748,29 +748,61 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
     if high(r, mp, s) || !high(r.checked_mul(10)?, mp.checked_mul(10)?, s) {
         return None;
     }
+    // Nearly every float of a program fits 64 bits here (and then the digits cost a hardware
+    // division each); the rest stays in 128.
+    match (u64::try_from(s), u64::try_from(r), u64::try_from(mp), u64::try_from(mm)) {
+        (Ok(s), Ok(r), Ok(mp), Ok(mm)) if s < 1 << 59 => generate(r, s, mp, mm, even, k),
+        _ if s < 1 << 119 => generate(r, s, mp, mm, even, k),
+        _ => None,
+    }
+}
+
+/// The unsigned integers [`generate`] works in.
+trait Scaled:
+    Copy
+    + Ord
+    + From<u8>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+{
+    /// The low bits as a digit (a quotient below 10).
+    fn digit(self) -> u8;
+}
+
+impl Scaled for u64 {
+    fn digit(self) -> u8 {
+        self as u8
+    }
+}
+
+impl Scaled for u128 {
+    fn digit(self) -> u8 {
+        self as u8
+    }
+}
+
+/// The digit generation of [`shortest_digits`] from its scaled values (`s` at most 2^119, so
+/// that `10·s` and everything below it fit; `r + mp` below `s`, `10·(r + mp)` above).
+fn generate<T: Scaled>(mut r: T, s: T, mut mp: T, mut mm: T, even: bool, k: i32) -> Option<([u8; 16], usize, i32)> {
+    let ten = T::from(10);
     let mut digits = [b'0'; 16];
     let mut n = 0;
     loop {
-        r = r.checked_mul(10)?;
-        mp = mp.checked_mul(10)?;
-        mm = mm.checked_mul(10)?;
-        // r < 10·s: the quotient digit by subtracting 8s, 4s, 2s and s (a 128-bit division
-        // is a slow library call).
-        let mut d = 0;
-        for (shift, weight) in [(3, 8), (2, 4), (1, 2), (0, 1)] {
-            let part = s << shift;
-            if r >= part {
-                r -= part;
-                d += weight;
-            }
-        }
+        r = r * ten;
+        mp = mp * ten;
+        mm = mm * ten;
+        let d = (r / s).digit();
+        r = r % s;
         let low = if even { r <= mm } else { r < mm };
-        let up = high(r, mp, s);
+        let up = if even { r + mp >= s } else { r + mp > s };
         let last = match (low, up) {
             (false, false) => None,
             (true, false) => Some(d),
             (false, true) => Some(d + 1),
-            (true, true) => Some(match (2 * r).cmp(&s) {
+            (true, true) => Some(match (r + r).cmp(&s) {
                 Ordering::Less => d,
                 Ordering::Greater => d + 1,
                 Ordering::Equal => d + d % 2,
@@ -780,7 +812,7 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
         if digit > 9 {
             return None;
         }
-        *digits.get_mut(n)? = b'0' + digit as u8;
+        *digits.get_mut(n)? = b'0' + digit;
         n += 1;
         if last.is_some() {
             return Some((digits, n, k - 1));
