@@ -3,7 +3,7 @@
 //! export (`SQ_CF_ALLOC_EXPORT_WORD0/1`) and ALU clause (`SQ_CF_ALU_WORD0/1`).
 
 use super::opcodes;
-use super::text::{flag, mnemonic, number_in, operand, push_hex};
+use super::text::{flag, mnemonic, number_in, operand, push_hex, push_number};
 use crate::print::{Line, Style};
 use crate::toolkit::Field;
 
@@ -336,16 +336,16 @@ fn kcache(line: &mut Line, id: u32, mode: u32, bank: u32, addr: u32) {
     line.start_operand();
     line.style(Style::Register);
     line.push_str("KCACHE");
-    line.push_u64(u64::from(id));
+    push_number(line, u64::from(id));
     line.push_str("(CB");
-    line.push_u64(u64::from(bank));
+    push_number(line, u64::from(bank));
     line.push_str(":");
     if looped {
         line.push_str("AL+");
     }
-    line.push_u64(u64::from(first));
+    push_number(line, u64::from(first));
     line.push_str(if looped { "-AL+" } else { "-" });
-    line.push_u64(u64::from(last));
+    push_number(line, u64::from(last));
     line.push_str(")");
     line.reset();
     line.end_operand();
@@ -494,7 +494,7 @@ fn export(line: &mut Line, cf: Cf) {
             }
             line.push_u64(n.unsigned_abs());
         } else {
-            line.push_u64(u64::from(base));
+            push_number(line, u64::from(base));
         }
     } else if (inst::MEM_STREAM0..=inst::MEM_STREAM3).contains(&id) && ty >= 2 {
         line.push_str("INVALID_READ");
@@ -504,7 +504,7 @@ fn export(line: &mut Line, cf: Cf) {
         line.push_u64(u64::from(base) * scale);
         if ty & 1 == 1 {
             line.push_str(" + R");
-            line.push_u64(u64::from(cf.get(INDEX_GPR)));
+            push_number(line, u64::from(cf.get(INDEX_GPR)));
         }
         line.push_str(")");
     }
@@ -515,11 +515,11 @@ fn export(line: &mut Line, cf: Cf) {
     line.style(Style::Register);
     if cf.bit(RW_REL) {
         line.push_str("R[AL + ");
-        line.push_u64(u64::from(cf.get(RW_GPR)));
+        push_number(line, u64::from(cf.get(RW_GPR)));
         line.push_str("]");
     } else {
         line.push_str("R");
-        line.push_u64(u64::from(cf.get(RW_GPR)));
+        push_number(line, u64::from(cf.get(RW_GPR)));
     }
     line.push_str(".");
     if matches!(id, inst::EXP | inst::EXP_DONE) {

@@ -3,7 +3,7 @@
 
 use super::cf::sel_char;
 use super::opcodes;
-use super::text::{flag, mnemonic};
+use super::text::{flag, mnemonic, push_number};
 use super::vtx;
 use crate::print::{Line, Style, float};
 use crate::toolkit::Field;
@@ -134,7 +134,7 @@ pub fn write_text(line: &mut Line, t: Tex) {
         line.push_str("____");
     } else {
         line.push_str("R");
-        line.push_u64(u64::from(t.get(DST_GPR)));
+        push_number(line, u64::from(t.get(DST_GPR)));
         if t.bit(DST_REL) {
             line.push_str("[AL]");
         }
@@ -146,7 +146,7 @@ pub fn write_text(line: &mut Line, t: Tex) {
     line.start_operand();
     line.style(Style::Register);
     line.push_str("R");
-    line.push_u64(u64::from(t.get(SRC_GPR)));
+    push_number(line, u64::from(t.get(SRC_GPR)));
     if t.bit(SRC_REL) {
         line.push_str("[AL]");
     }
@@ -157,14 +157,14 @@ pub fn write_text(line: &mut Line, t: Tex) {
     line.start_operand();
     line.style(Style::Register);
     line.push_str("t");
-    line.push_u64(u64::from(t.get(RESOURCE_ID)));
+    push_number(line, u64::from(t.get(RESOURCE_ID)));
     line.reset();
     line.end_operand();
     line.push_str(", ");
     line.start_operand();
     line.style(Style::Register);
     line.push_str("s");
-    line.push_u64(u64::from(t.get(SAMPLER_ID)));
+    push_number(line, u64::from(t.get(SAMPLER_ID)));
     line.reset();
     line.end_operand();
     let lod = t.get(LOD_BIAS);

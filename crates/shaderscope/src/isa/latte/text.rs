@@ -34,7 +34,7 @@ pub(super) fn flag(line: &mut Line, text: &str) {
 pub(super) fn number_in(line: &mut Line, style: Style, prefix: &str, n: u32, suffix: &str) {
     line.style(style);
     line.push_str(prefix);
-    line.push_u64(u64::from(n));
+    push_number(line, u64::from(n));
     line.push_str(suffix);
     line.reset();
 }

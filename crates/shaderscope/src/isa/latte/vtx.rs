@@ -3,7 +3,7 @@
 
 use super::opcodes;
 use super::tex::{sels, swizzle};
-use super::text::{flag, mnemonic, number_in};
+use super::text::{flag, mnemonic, number_in, push_number};
 use crate::print::{Line, Style};
 use crate::toolkit::Field;
 
@@ -104,7 +104,7 @@ pub fn write_text(line: &mut Line, v: Vtx) {
         None => {
             line.style(Style::Mnemonic);
             line.push_str("VTX_INST(");
-            line.push_u64(u64::from(inst));
+            push_number(line, u64::from(inst));
             line.push_str(")");
             line.reset();
         }
@@ -119,11 +119,11 @@ pub fn write_text(line: &mut Line, v: Vtx) {
     } else {
         if inst == 1 {
             line.push_str("SEM[");
-            line.push_u64(u64::from(v.get(SEMANTIC_ID)));
+            push_number(line, u64::from(v.get(SEMANTIC_ID)));
             line.push_str("]");
         } else {
             line.push_str("R");
-            line.push_u64(u64::from(v.get(DST_GPR)));
+            push_number(line, u64::from(v.get(DST_GPR)));
             if v.bit(DST_REL) {
                 line.push_str("[AL]");
             }
@@ -136,7 +136,7 @@ pub fn write_text(line: &mut Line, v: Vtx) {
     line.start_operand();
     line.style(Style::Register);
     line.push_str("R");
-    line.push_u64(u64::from(v.get(SRC_GPR)));
+    push_number(line, u64::from(v.get(SRC_GPR)));
     if v.bit(SRC_REL) {
         line.push_str("[AL]");
     }
@@ -148,7 +148,7 @@ pub fn write_text(line: &mut Line, v: Vtx) {
     line.start_operand();
     line.style(Style::Register);
     line.push_str("b");
-    line.push_u64(u64::from(v.get(BUFFER_ID)));
+    push_number(line, u64::from(v.get(BUFFER_ID)));
     line.reset();
     line.end_operand();
     line.push_str(" ");
@@ -166,7 +166,7 @@ pub fn write_text(line: &mut Line, v: Vtx) {
         line.push_str(" ");
         line.style(Style::Directive);
         line.push_str("FORMAT( ");
-        line.push_u64(u64::from(v.get(DATA_FORMAT)));
+        push_number(line, u64::from(v.get(DATA_FORMAT)));
         match v.get(NUM_FORMAT_ALL) {
             0 => line.push_str(" NORM"),
             1 => line.push_str(" INT"),
@@ -175,7 +175,7 @@ pub fn write_text(line: &mut Line, v: Vtx) {
             n => line.push_u64(u64::from(n)),
         }
         line.push_str(if v.bit(FORMAT_COMP_ALL) { " SIGNED " } else { " UNSIGNED " });
-        line.push_u64(u64::from(v.get(SRF_MODE_ALL)));
+        push_number(line, u64::from(v.get(SRF_MODE_ALL)));
         line.push_str(")");
         line.reset();
     }
