@@ -242,7 +242,7 @@ pub fn d3d9(data: &[u8]) {
 }
 
 /// Latte (R600/R700) microcode: the listing (plain, and HTML with the offset and raw
-/// columns), the records, the usage summary and the checks never panic; both listings fail
+/// columns), the records, the usage summary, the checks and the dump annotations never panic; both listings fail
 /// alike, with the first of the walk's problems; every record's words are the input's words
 /// at its offset.
 pub fn latte(data: &[u8]) {
@@ -265,6 +265,7 @@ pub fn latte(data: &[u8]) {
     }
     let _ = latte::usage(data, base);
     let _ = latte::check(data, base);
+    latte::annotate(data, base, &mut shaderscope::dump::Annotations::new());
 }
 
 /// Bare programs of every instruction set, over a byte range the first two bytes choose,

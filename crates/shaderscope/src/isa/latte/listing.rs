@@ -271,3 +271,93 @@ impl Visit for Problems {
     }
 }
 
+
+/// The `dump` annotations of a program: each control-flow instruction, ALU instruction,
+/// literal pair and fetch as a field with its listing text, each clause as a section, and the
+/// walk's problems as errors. The caller claims the rest (padding no instruction reaches).
+pub(crate) struct Annotate<'a> {
+    pub(crate) a: &'a mut crate::dump::Annotations,
+    line: Line,
+    text: String,
+    /// The number of the control-flow instruction whose clause comes next.
+    pc: u32,
+}
+
+impl<'a> Annotate<'a> {
+    pub(crate) fn new(a: &'a mut crate::dump::Annotations) -> Self {
+        Annotate { a, line: Line::new(), text: String::new(), pc: 0 }
+    }
+
+    /// The line's text with its column padding as single spaces.
+    fn take_text(&mut self) -> &str {
+        self.text.clear();
+        for (i, word) in self.line.as_str().split_whitespace().enumerate() {
+            if i > 0 {
+                self.text.push(' ');
+            }
+            self.text.push_str(word);
+        }
+        self.line.start(None);
+        &self.text
+    }
+}
+
+impl Visit for Annotate<'_> {
+    fn cf(&mut self, pc: u32, at: u64, cf: Cf, _depth: usize) {
+        self.pc = pc;
+        self.line.start(None);
+        cf::write_text(&mut self.line, cf);
+        let text = format!("CF {pc:02}: {}", self.take_text());
+        self.a.field(at, 8, text);
+        if let Some((addr, count)) = cf.alu_clause() {
+            self.a.section(at.saturating_sub(8 * u64::from(pc)) + 8 * u64::from(addr), 8 * u64::from(count), format_args!("ALU clause of CF {pc:02}"));
+        } else if let Some((kind, addr, count)) = cf.fetch_clause() {
+            let what = match kind {
+                ClauseKind::Tex => "TEX",
+                ClauseKind::Vtx => "VTX",
+            };
+            self.a.section(
+                at.saturating_sub(8 * u64::from(pc)) + 8 * u64::from(addr),
+                16 * u64::from(count),
+                format_args!("{what} clause of CF {pc:02}"),
+            );
+        }
+    }
+
+    fn group(&mut self, number: u64, at: u64, _: usize, group: &Group, units: &[(usize, bool); 5], _: bool) {
+        let literals = group.literals.get(..group.literals_read).unwrap_or(&[]);
+        for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
+            self.line.start(None);
+            alu::write_text(&mut self.line, *inst, number as i64, literals);
+            let unit = alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?");
+            let text = format!("ALU group {number} {unit}: {}", self.take_text());
+            self.a.field(at + 8 * i as u64, 8, text);
+        }
+        let lits = at + 8 * group.len as u64;
+        for (pair, words) in group.literals.chunks(2).take(group.literal_words.div_ceil(2)).enumerate() {
+            let shown = words.iter().take(group.literal_words.saturating_sub(2 * pair));
+            let mut text = format!("ALU group {number} literals {}:", 2 * pair);
+            for w in shown {
+                text.push_str(&format!(" 0x{w:08X} ({})", crate::print::float::f32_shortest_text(*w).as_str()));
+            }
+            let len = 4 * (group.literal_words.saturating_sub(2 * pair)).min(2) as u64;
+            self.a.field(lits + 8 * pair as u64, len, text);
+        }
+    }
+
+    fn fetch(&mut self, number: u64, at: u64, _: usize, kind: ClauseKind, inst: u128) {
+        self.line.start(None);
+        match kind {
+            ClauseKind::Tex => tex::write_text(&mut self.line, Tex(inst)),
+            ClauseKind::Vtx => vtx::write_text(&mut self.line, Vtx(inst)),
+        }
+        let text = format!("fetch {number}: {}", self.take_text());
+        self.a.field(at, 16, text);
+    }
+
+    fn cf_done(&mut self, _cf: Cf, _ends: bool) {}
+
+    fn problem(&mut self, error: Error) {
+        self.a.error(error.offset(), error);
+    }
+}

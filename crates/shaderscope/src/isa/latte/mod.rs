@@ -20,6 +20,7 @@
 //! | [`records`] | the same instructions as [`InstructionRecord`]s (one per CF instruction, ALU instruction and fetch), printed by the same per-instruction printers |
 //! | [`usage`] | a [`Usage`]: registers read and written, exports by type, resources, constant buffers, loops, `CALL_FS` — what a container's `validate` compares with `SQ_PGM_RESOURCES_*`, `SPI_VS_OUT_CONFIG`, `SQ_PGM_EXPORTS_PS` |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets (a clause past the end, a group without `LAST`, a unit given twice, no `END_OF_PROGRAM`) |
+//! | [`annotate`] | the `dump` annotations: every instruction and literal pair a field with its listing text, each clause a section |
 //! | [`check`] | [`problems`] as error findings, and undefined values (opcodes, bank swizzles, `PRED_SEL`, source selects) as warnings |
 //!
 //! The caller (a container, or `disasm --format latte` for bare microcode) hands over the
@@ -160,6 +161,15 @@ pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
     let mut v = listing::Problems::default();
     walk::walk(code, base, &mut v);
     v.0
+}
+
+/// The `dump` annotations of the program: each control-flow instruction, ALU instruction,
+/// literal pair and fetch as a field with its listing text (`CF 01: ALU: ADDR(32) CNT(14)`,
+/// `ALU group 0 x: MUL ____, (0x3F800000, 1), C3.x`), each clause as a section, the rest of
+/// the bytes (padding no instruction reaches) as a fallback, the problems as errors.
+pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
+    a.fallback(base, code.len() as u64, "Latte microcode (no instruction reaches it: padding)");
+    walk::walk(code, base, &mut listing::Annotate::new(a));
 }
 
 /// [`problems`] as error findings, and values the R700 document leaves undefined as

@@ -693,3 +693,30 @@ fn check_warns_of_values_the_document_leaves_undefined() {
     );
     assert!(f.iter().all(|f| f.severity == crate::Severity::Warning && f.offset == 0x10));
 }
+
+#[test]
+fn dump_annotations_name_every_instruction_and_literal() {
+    let code = bytes(&program());
+    let mut a = crate::dump::Annotations::new();
+    annotate(&code, 0, &mut a);
+    let mut text = String::new();
+    a.render(&code, &mut text).unwrap();
+    let row = |offset: usize, meaning: &str| {
+        let hex: Vec<String> = code[offset..offset + 8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("  0x{offset:04x} | {} | {meaning}\n", hex.join(" "))
+    };
+    for want in [
+        row(0, "CF 00: CALL_FS"),
+        row(0x10, "CF 02: ALU: ADDR(6) CNT(4) KCACHE0(CB1:0-15)"),
+        "== ALU clause of CF 02 (0x30..0x50)".to_string(),
+        row(0x30, "ALU group 0 x: MUL R1.x, R0.x, (0x3F000000, 0.5)"),
+        row(0x40, "ALU group 0 literals 0: 0x3F000000 (0.5) 0x00000000 (0)"),
+        row(0x48, "ALU group 1 x: ADD R2.x, PV0.x, PS0"),
+        "== TEX clause of CF 03 (0x50..0x70)".to_string(),
+        row(0x50, "fetch 2: SAMPLE R3.xyzw, R0.xyzw, t2, s1"),
+    ] {
+        assert!(text.contains(&want), "{want}\n{text}");
+    }
+    assert!(!text.contains("(unclaimed)"));
+    assert_eq!(a.errors().count(), 0);
+}
