@@ -254,7 +254,11 @@ pub fn latte(data: &[u8]) {
     let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
     let styled = latte::write_listing(data, base, &columns, &mut html);
     assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
-    assert_eq!(latte::problems(data, base).first(), plain.as_ref().err(), "the listing's error is not the first problem");
+    assert_eq!(
+        latte::problems(data, base).first(),
+        plain.as_ref().err(),
+        "the listing's error is not the first problem"
+    );
     for r in latte::records(data, base) {
         let at = (r.offset - base) as usize;
         let words: Vec<u32> = data[at..at + 4 * r.words.len()]
@@ -442,9 +446,12 @@ mod tests {
             let Ok(text) = std::fs::read_to_string(&e) else { continue };
             let mut code = Vec::new();
             for l in text.lines() {
-                let hex = !l.is_empty() && l.split(' ').all(|w| w.len() == 8 && u32::from_str_radix(w, 16).is_ok());
+                let hex =
+                    !l.is_empty() && l.split(' ').all(|w| w.len() == 8 && u32::from_str_radix(w, 16).is_ok());
                 if hex {
-                    code.extend(l.split(' ').flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes()));
+                    code.extend(
+                        l.split(' ').flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes()),
+                    );
                 } else if !code.is_empty() {
                     latte(&code);
                     for m in mutations(&code, &mut rng, 40) {

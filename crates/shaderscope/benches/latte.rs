@@ -20,7 +20,8 @@ fn programs() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for row in manifest.lines().skip(1).filter(|l| l.split('\t').nth(6) == Some("gsh")) {
         let Some(path) = row.split('\t').next() else { continue };
-        let Ok(text) = std::fs::read_to_string(corpus.join("gx2/reference/decaf").join(format!("{path}.txt")))
+        let Ok(text) =
+            std::fs::read_to_string(corpus.join("gx2/reference/decaf").join(format!("{path}.txt")))
         else {
             continue;
         };
@@ -31,7 +32,8 @@ fn programs() -> Vec<Vec<u8>> {
                 in_hex = true;
                 continue;
             }
-            let hex = !l.is_empty() && l.split(' ').all(|w| w.len() == 8 && u32::from_str_radix(w, 16).is_ok());
+            let hex =
+                !l.is_empty() && l.split(' ').all(|w| w.len() == 8 && u32::from_str_radix(w, 16).is_ok());
             if in_hex && hex {
                 code.extend(l.split(' ').flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes()));
             } else if in_hex {
@@ -46,8 +48,18 @@ fn programs() -> Vec<Vec<u8>> {
     if out.is_empty() {
         eprintln!("corpus not found; benchmarking a small built-in program only");
         let words = [
-            0x0000_0002u32, 0xA00C_0000, 0x0000_0000, 0x9420_0688, 0x0000_0100, 0x0000_0C90, 0x0000_0500,
-            0x2000_0C90, 0x0000_0900, 0x4000_0C90, 0x8000_0D00, 0x6000_0C90,
+            0x0000_0002u32,
+            0xA00C_0000,
+            0x0000_0000,
+            0x9420_0688,
+            0x0000_0100,
+            0x0000_0C90,
+            0x0000_0500,
+            0x2000_0C90,
+            0x0000_0900,
+            0x4000_0C90,
+            0x8000_0D00,
+            0x6000_0C90,
         ];
         out.push(words.iter().flat_map(|w| w.to_le_bytes()).collect());
     }

@@ -41,7 +41,11 @@ fn shaders(name: &str, text: &str) -> Vec<Shader> {
     for l in text.lines().map(str::trim_end) {
         if let Some(rest) = l.strip_prefix("---- ") {
             let stage = rest.split(' ').next().unwrap_or("?");
-            out.push(Shader { name: format!("{name}: {stage} #{}", out.len()), code: Vec::new(), listing: Vec::new() });
+            out.push(Shader {
+                name: format!("{name}: {stage} #{}", out.len()),
+                code: Vec::new(),
+                listing: Vec::new(),
+            });
             in_hex = true;
             continue;
         }
@@ -101,7 +105,11 @@ fn every_shader_listing_matches_decaf() {
             if got == s.listing {
                 same += 1;
             } else if first_failures.len() < 5 {
-                let at = got.iter().zip(&s.listing).position(|(a, b)| a != b).unwrap_or(got.len().min(s.listing.len()));
+                let at = got
+                    .iter()
+                    .zip(&s.listing)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(got.len().min(s.listing.len()));
                 first_failures.push(format!(
                     "{} line {}:\n  decaf: {:?}\n  ours:  {:?}",
                     s.name,
@@ -113,7 +121,11 @@ fn every_shader_listing_matches_decaf() {
         }
     }
     println!("{same}/{total} shader listings identical");
-    assert!(first_failures.is_empty(), "{same}/{total} identical; first differences:\n{}", first_failures.join("\n"));
+    assert!(
+        first_failures.is_empty(),
+        "{same}/{total} identical; first differences:\n{}",
+        first_failures.join("\n")
+    );
     assert!(total >= 800, "only {total} shaders in the references");
 }
 
@@ -128,7 +140,8 @@ fn every_shader_reads_without_problems_and_its_records_cover_the_listing() {
             let records = latte::records(&s.code, 0);
             // Every instruction line of decaf's listing (not blank, not END_OF_PROGRAM) is one
             // record, and each record's mnemonic is on its line.
-            let lines: Vec<&String> = s.listing.iter().filter(|l| !l.is_empty() && *l != "END_OF_PROGRAM").collect();
+            let lines: Vec<&String> =
+                s.listing.iter().filter(|l| !l.is_empty() && *l != "END_OF_PROGRAM").collect();
             assert_eq!(records.len(), lines.len(), "{}", s.name);
             for (r, l) in records.iter().zip(&lines) {
                 assert!(l.contains(&r.mnemonic), "{}: {:?} not in {l:?}", s.name, r.mnemonic);

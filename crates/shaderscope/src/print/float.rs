@@ -655,7 +655,13 @@ pub fn f32_shortest_text(bits: u32) -> Short<32> {
         out.push(b'-');
     }
     if v.is_nan() || v.is_infinite() || v == 0.0 {
-        out.extend(if v.is_nan() { b"nan" } else if v.is_infinite() { b"inf" } else { b"0" });
+        out.extend(if v.is_nan() {
+            b"nan"
+        } else if v.is_infinite() {
+            b"inf"
+        } else {
+            b"0"
+        });
         return out.short();
     }
     let (digits, n, exp) = match shortest_digits(bits & 0x7fff_ffff) {
@@ -718,7 +724,8 @@ fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
     let even = f % 2 == 0;
     // At a power of two (not the smallest normal exponent) the float below is closer: the
     // lower boundary is half as far, so everything is doubled.
-    let (r0, mp0, mm0, s_twos) = if frac == 0 && biased > 1 { (4 * f, 2u32, 1u32, 2) } else { (2 * f, 1, 1, 1) };
+    let (r0, mp0, mm0, s_twos) =
+        if frac == 0 && biased > 1 { (4 * f, 2u32, 1u32, 2) } else { (2 * f, 1, 1, 1) };
     // 10^(k-1) <= v < 10^k, estimated from the binary exponent (78913 / 2^18 is just below
     // log10 2) and corrected below.
     let binary = 31 - f.leading_zeros() as i32 + e;
@@ -786,7 +793,14 @@ impl Scaled for u128 {
 
 /// The digit generation of [`shortest_digits`] from its scaled values (`s` at most 2^119, so
 /// that `10·s` and everything below it fit; `r + mp` below `s`, `10·(r + mp)` above).
-fn generate<T: Scaled>(mut r: T, s: T, mut mp: T, mut mm: T, even: bool, k: i32) -> Option<([u8; 16], usize, i32)> {
+fn generate<T: Scaled>(
+    mut r: T,
+    s: T,
+    mut mp: T,
+    mut mm: T,
+    even: bool,
+    k: i32,
+) -> Option<([u8; 16], usize, i32)> {
     let ten = T::from(10);
     let mut digits = [b'0'; 16];
     let mut n = 0;
@@ -1048,11 +1062,7 @@ mod tests {
             }
             let want = shortest_digits_fmt(v);
             if let Some(got) = shortest_digits(b) {
-                assert_eq!(
-                    (&got.0[..got.1], got.2),
-                    (&want.0[..want.1], want.2),
-                    "0x{b:08x} = {v:e}"
-                );
+                assert_eq!((&got.0[..got.1], got.2), (&want.0[..want.1], want.2), "0x{b:08x} = {v:e}");
                 fast += 1;
             }
         }

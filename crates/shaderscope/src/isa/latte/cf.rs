@@ -422,12 +422,7 @@ fn normal(line: &mut Line, cf: Cf) {
             pop_valid_pix(line, cf);
             no_barrier(line, cf);
         }
-        inst::JUMP
-        | inst::ELSE
-        | inst::CALL
-        | inst::CALL_FS
-        | inst::RETURN
-        | inst::POP_JUMP => {
+        inst::JUMP | inst::ELSE | inst::CALL | inst::CALL_FS | inst::RETURN | inst::POP_JUMP => {
             if id == inst::CALL && cf.get(CALL_COUNT) != 0 {
                 operand(line, |l| number_in(l, Style::Directive, "CALL_COUNT(", cf.get(CALL_COUNT), ")"));
             }

@@ -120,7 +120,15 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
         self.end();
     }
 
-    fn group(&mut self, number: u64, at: u64, depth: usize, group: &Group, units: &[(usize, bool); 5], first: bool) {
+    fn group(
+        &mut self,
+        number: u64,
+        at: u64,
+        depth: usize,
+        group: &Group,
+        units: &[(usize, bool); 5],
+        first: bool,
+    ) {
         if !first {
             self.blank();
         }
@@ -136,7 +144,9 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
                 let mut n = 2;
                 // The group's literals show with its last instruction.
                 if i + 1 == group.len {
-                    for (w, lit) in words.iter_mut().skip(2).zip(group.literals.iter().take(group.literal_words)) {
+                    for (w, lit) in
+                        words.iter_mut().skip(2).zip(group.literals.iter().take(group.literal_words))
+                    {
                         *w = *lit;
                         n += 1;
                     }
@@ -156,7 +166,12 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
             line.push_str(alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?"));
             line.reset();
             line.push_str(": ");
-            alu::write_text(line, *inst, number as i64, group.literals.get(..group.literals_read).unwrap_or(&[]));
+            alu::write_text(
+                line,
+                *inst,
+                number as i64,
+                group.literals.get(..group.literals_read).unwrap_or(&[]),
+            );
             self.end();
         }
     }
@@ -225,7 +240,15 @@ impl Visit for Records {
         self.take(at, cf.words().to_vec());
     }
 
-    fn group(&mut self, number: u64, at: u64, _depth: usize, group: &Group, units: &[(usize, bool); 5], _first: bool) {
+    fn group(
+        &mut self,
+        number: u64,
+        at: u64,
+        _depth: usize,
+        group: &Group,
+        units: &[(usize, bool); 5],
+        _first: bool,
+    ) {
         for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
             let at = at + 8 * i as u64;
             self.line.start(Some(at));
@@ -271,7 +294,6 @@ impl Visit for Problems {
     }
 }
 
-
 /// The `dump` annotations of a program: each control-flow instruction, ALU instruction,
 /// literal pair and fetch as a field with its listing text, each clause as a section, and the
 /// walk's problems as errors. The caller claims the rest (padding no instruction reaches).
@@ -310,7 +332,11 @@ impl Visit for Annotate<'_> {
         let text = format!("CF {pc:02}: {}", self.take_text());
         self.a.field(at, 8, text);
         if let Some((addr, count)) = cf.alu_clause() {
-            self.a.section(at.saturating_sub(8 * u64::from(pc)) + 8 * u64::from(addr), 8 * u64::from(count), format_args!("ALU clause of CF {pc:02}"));
+            self.a.section(
+                at.saturating_sub(8 * u64::from(pc)) + 8 * u64::from(addr),
+                8 * u64::from(count),
+                format_args!("ALU clause of CF {pc:02}"),
+            );
         } else if let Some((kind, addr, count)) = cf.fetch_clause() {
             let what = match kind {
                 ClauseKind::Tex => "TEX",
@@ -338,7 +364,10 @@ impl Visit for Annotate<'_> {
             let shown = words.iter().take(group.literal_words.saturating_sub(2 * pair));
             let mut text = format!("ALU group {number} literals {}:", 2 * pair);
             for w in shown {
-                text.push_str(&format!(" 0x{w:08X} ({})", crate::print::float::f32_shortest_text(*w).as_str()));
+                text.push_str(&format!(
+                    " 0x{w:08X} ({})",
+                    crate::print::float::f32_shortest_text(*w).as_str()
+                ));
             }
             let len = 4 * (group.literal_words.saturating_sub(2 * pair)).min(2) as u64;
             self.a.field(lits + 8 * pair as u64, len, text);

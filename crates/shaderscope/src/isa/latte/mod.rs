@@ -129,7 +129,12 @@ use crate::print::Printer;
 /// starts each line with the absolute offset of the words it shows; `opts.raw` with the
 /// words. Every problem shows as a `; …` line where it is found and the listing goes on;
 /// the first one is the `Err` (the text stays in `out`).
-pub fn write_listing<P: Printer + ?Sized>(code: &[u8], base: u64, opts: &DisasmOptions, out: &mut P) -> Result<()> {
+pub fn write_listing<P: Printer + ?Sized>(
+    code: &[u8],
+    base: u64,
+    opts: &DisasmOptions,
+    out: &mut P,
+) -> Result<()> {
     let columns = listing::Columns { offsets: opts.offsets || opts.file_offsets, raw: opts.raw };
     let mut v = First { inner: listing::Listing::new(out, columns), first: None };
     walk::walk(code, base, &mut v);
@@ -190,7 +195,15 @@ impl<V: walk::Visit> walk::Visit for First<V> {
     fn cf(&mut self, pc: u32, at: u64, cf: Cf, depth: usize) {
         self.inner.cf(pc, at, cf, depth);
     }
-    fn group(&mut self, number: u64, at: u64, depth: usize, group: &Group, units: &[(usize, bool); 5], first: bool) {
+    fn group(
+        &mut self,
+        number: u64,
+        at: u64,
+        depth: usize,
+        group: &Group,
+        units: &[(usize, bool); 5],
+        first: bool,
+    ) {
         self.inner.group(number, at, depth, group, units, first);
     }
     fn fetch(&mut self, number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128) {

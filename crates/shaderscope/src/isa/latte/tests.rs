@@ -79,30 +79,59 @@ fn every_normal_cf_instruction_has_its_name_and_fields() {
     // Clause instructions: ADDR, CNT (COUNT + COUNT_3 + 1), then the flags in decaf's order.
     let tex = normal(
         TEX,
-        &[(cf::ADDR, 176), (cf::COUNT, 2), (cf::COUNT_3, 1), (cf::COND, 2), (cf::CF_CONST, 5), (cf::WHOLE_QUAD_MODE, 1), (cf::VALID_PIXEL_MODE, 1)],
+        &[
+            (cf::ADDR, 176),
+            (cf::COUNT, 2),
+            (cf::COUNT_3, 1),
+            (cf::COND, 2),
+            (cf::CF_CONST, 5),
+            (cf::WHOLE_QUAD_MODE, 1),
+            (cf::VALID_PIXEL_MODE, 1),
+        ],
     );
     assert_eq!(cf_text(tex), "TEX: ADDR(176) CNT(11) CND(BOOL) CF_CONST(5) WHOLE_QUAD VALID_PIX");
     assert_eq!(cf_text(cfw(&[(cf::CF_INST, VTX), (cf::ADDR, 4)])), "VTX: ADDR(4) CNT(1) NO_BARRIER");
-    assert_eq!(cf_text(normal(VTX_TC, &[(cf::ADDR, 6), (cf::COND, 3)])), "VTX_TC: ADDR(6) CNT(1) CND(NOT_BOOL) CF_CONST(0)");
+    assert_eq!(
+        cf_text(normal(VTX_TC, &[(cf::ADDR, 6), (cf::COND, 3)])),
+        "VTX_TC: ADDR(6) CNT(1) CND(NOT_BOOL) CF_CONST(0)"
+    );
     // Loops: CF_CONST for LOOP_START and LOOP_END without a condition; the jump addresses.
-    assert_eq!(cf_text(normal(LOOP_START, &[(cf::CF_CONST, 3), (cf::ADDR, 9)])), "LOOP_START CF_CONST(3) FAIL_JUMP_ADDR(9)");
+    assert_eq!(
+        cf_text(normal(LOOP_START, &[(cf::CF_CONST, 3), (cf::ADDR, 9)])),
+        "LOOP_START CF_CONST(3) FAIL_JUMP_ADDR(9)"
+    );
     assert_eq!(cf_text(normal(LOOP_START_DX10, &[(cf::ADDR, 7)])), "LOOP_START_DX10 FAIL_JUMP_ADDR(7)");
-    assert_eq!(cf_text(normal(LOOP_START_NO_AL, &[(cf::ADDR, 7), (cf::VALID_PIXEL_MODE, 1)])), "LOOP_START_NO_AL FAIL_JUMP_ADDR(7) VALID_PIX");
+    assert_eq!(
+        cf_text(normal(LOOP_START_NO_AL, &[(cf::ADDR, 7), (cf::VALID_PIXEL_MODE, 1)])),
+        "LOOP_START_NO_AL FAIL_JUMP_ADDR(7) VALID_PIX"
+    );
     assert_eq!(cf_text(normal(LOOP_END, &[(cf::ADDR, 2)])), "LOOP_END CF_CONST(0) PASS_JUMP_ADDR(2)");
-    assert_eq!(cf_text(normal(LOOP_CONTINUE, &[(cf::ADDR, 5), (cf::POP_COUNT, 1)])), "LOOP_CONTINUE ADDR(5) POP_CNT(1)");
+    assert_eq!(
+        cf_text(normal(LOOP_CONTINUE, &[(cf::ADDR, 5), (cf::POP_COUNT, 1)])),
+        "LOOP_CONTINUE ADDR(5) POP_CNT(1)"
+    );
     assert_eq!(cf_text(cfw(&[(cf::CF_INST, LOOP_BREAK), (cf::ADDR, 5)])), "LOOP_BREAK ADDR(5) NO_BARRIER");
     // Jumps, calls, else, return.
     assert_eq!(cf_text(normal(JUMP, &[(cf::POP_COUNT, 1), (cf::ADDR, 9)])), "JUMP POP_CNT(1) ADDR(9)");
     assert_eq!(cf_text(normal(ELSE, &[(cf::POP_COUNT, 1), (cf::ADDR, 18)])), "ELSE POP_CNT(1) ADDR(18)");
-    assert_eq!(cf_text(normal(CALL, &[(cf::CALL_COUNT, 2), (cf::ADDR, 30), (cf::COND, 1)])), "CALL CALL_COUNT(2) CND(FALSE) CF_CONST(0) ADDR(30)");
+    assert_eq!(
+        cf_text(normal(CALL, &[(cf::CALL_COUNT, 2), (cf::ADDR, 30), (cf::COND, 1)])),
+        "CALL CALL_COUNT(2) CND(FALSE) CF_CONST(0) ADDR(30)"
+    );
     assert_eq!(cf_text(cfw(&[(cf::CF_INST, CALL_FS)])), "CALL_FS NO_BARRIER");
     assert_eq!(cf_text(normal(RETURN, &[])), "RETURN");
     // POP_JUMP jumps to ADDR (decaf does not show it).
-    assert_eq!(cf_text(normal(POP_JUMP, &[(cf::POP_COUNT, 2), (cf::ADDR, 3)])), "POP_JUMP POP_CNT(2) ADDR(3)");
+    assert_eq!(
+        cf_text(normal(POP_JUMP, &[(cf::POP_COUNT, 2), (cf::ADDR, 3)])),
+        "POP_JUMP POP_CNT(2) ADDR(3)"
+    );
     // Push/pop, kill, GS emits, the rest.
     assert_eq!(cf_text(normal(PUSH, &[(cf::COND, 2), (cf::CF_CONST, 1)])), "PUSH CND(BOOL) CF_CONST(1)");
     assert_eq!(cf_text(normal(PUSH_ELSE, &[(cf::POP_COUNT, 1)])), "PUSH_ELSE POP_CNT(1)");
-    assert_eq!(cf_text(normal(POP, &[(cf::POP_COUNT, 1), (cf::VALID_PIXEL_MODE, 1)])), "POP POP_CNT(1) VALID_PIX");
+    assert_eq!(
+        cf_text(normal(POP, &[(cf::POP_COUNT, 1), (cf::VALID_PIXEL_MODE, 1)])),
+        "POP POP_CNT(1) VALID_PIX"
+    );
     assert_eq!(cf_text(normal(POP_PUSH, &[])), "POP_PUSH");
     assert_eq!(cf_text(normal(POP_PUSH_ELSE, &[(cf::POP_COUNT, 3)])), "POP_PUSH_ELSE POP_CNT(3)");
     assert_eq!(cf_text(normal(KILL, &[(cf::COND, 3), (cf::CF_CONST, 2)])), "KILL CND(NOT_BOOL) CF_CONST(2)");
@@ -122,9 +151,23 @@ fn every_normal_cf_instruction_has_its_name_and_fields() {
 
 #[test]
 fn alu_clause_instructions_show_their_kcache_windows() {
-    let names = ["ALU", "ALU_PUSH_BEFORE", "ALU_POP_AFTER", "ALU_POP2_AFTER", "ALU_EXT", "ALU_CONTINUE", "ALU_BREAK", "ALU_ELSE_AFTER"];
+    let names = [
+        "ALU",
+        "ALU_PUSH_BEFORE",
+        "ALU_POP_AFTER",
+        "ALU_POP2_AFTER",
+        "ALU_EXT",
+        "ALU_CONTINUE",
+        "ALU_BREAK",
+        "ALU_ELSE_AFTER",
+    ];
     for (i, name) in names.iter().enumerate() {
-        let c = cfw(&[(cf::ALU_CF_INST, 8 + i as u32), (cf::ALU_ADDR, 32), (cf::ALU_COUNT, 13), (cf::BARRIER, 1)]);
+        let c = cfw(&[
+            (cf::ALU_CF_INST, 8 + i as u32),
+            (cf::ALU_ADDR, 32),
+            (cf::ALU_COUNT, 13),
+            (cf::BARRIER, 1),
+        ]);
         assert_eq!(c.kind(), CfKind::Alu);
         assert_eq!(cf_text(c), format!("{name}: ADDR(32) CNT(14)"));
     }
@@ -145,7 +188,13 @@ fn alu_clause_instructions_show_their_kcache_windows() {
         cf_text(c),
         "ALU: ADDR(478) CNT(2) NO_BARRIER WHOLE_QUAD KCACHE0(CB1:0-15) KCACHE1(CB3:AL+32-AL+63) ALT_CONST"
     );
-    let c = cfw(&[(cf::ALU_CF_INST, 9), (cf::KCACHE_MODE0, 2), (cf::KCACHE_BANK0, 15), (cf::KCACHE_ADDR0, 255), (cf::BARRIER, 1)]);
+    let c = cfw(&[
+        (cf::ALU_CF_INST, 9),
+        (cf::KCACHE_MODE0, 2),
+        (cf::KCACHE_BANK0, 15),
+        (cf::KCACHE_ADDR0, 255),
+        (cf::BARRIER, 1),
+    ]);
     assert_eq!(cf_text(c), "ALU_PUSH_BEFORE: ADDR(0) CNT(1) KCACHE0(CB15:4080-4111)");
 }
 
@@ -157,9 +206,15 @@ fn exports_show_their_slot_register_swizzle_and_burst() {
         f.extend_from_slice(more);
         cfw(&f)
     };
-    assert_eq!(cf_text(exp(EXP_DONE, &[(cf::ARRAY_BASE, 60), (cf::TYPE, 1), (cf::RW_GPR, 1)])), "EXP_DONE: POS0, R1.xyzw");
     assert_eq!(
-        cf_text(exp(EXP, &[(cf::ARRAY_BASE, 1), (cf::TYPE, 2), (cf::RW_GPR, 3), (cf::BURST_COUNT, 2), (cf::ELEM_SIZE, 3)])),
+        cf_text(exp(EXP_DONE, &[(cf::ARRAY_BASE, 60), (cf::TYPE, 1), (cf::RW_GPR, 1)])),
+        "EXP_DONE: POS0, R1.xyzw"
+    );
+    assert_eq!(
+        cf_text(exp(
+            EXP,
+            &[(cf::ARRAY_BASE, 1), (cf::TYPE, 2), (cf::RW_GPR, 3), (cf::BURST_COUNT, 2), (cf::ELEM_SIZE, 3)]
+        )),
         "EXP: PARAM1, R3.xyzw ELEM_SIZE(3) BURSTCNT(2)"
     );
     // Selects 0 and 1, and masked components; relative to the loop index; flags.
@@ -176,19 +231,32 @@ fn exports_show_their_slot_register_swizzle_and_burst() {
     // Memory exports: byte address (dwords ×4, scratch and reduction ×16), component mask,
     // array size; indexed forms name the index register.
     let mem = |inst: u32, more: &[(Field, u32)]| {
-        let mut f = vec![(cf::CF_INST, inst), (cf::BARRIER, 1), (cf::COMP_MASK, 0b1011), (cf::ARRAY_SIZE, 16)];
+        let mut f =
+            vec![(cf::CF_INST, inst), (cf::BARRIER, 1), (cf::COMP_MASK, 0b1011), (cf::ARRAY_SIZE, 16)];
         f.extend_from_slice(more);
         cfw(&f)
     };
-    assert_eq!(cf_text(mem(MEM_STREAM0, &[(cf::ARRAY_BASE, 3), (cf::RW_GPR, 2)])), "MEM_STREAM0: WRITE(12), R2.xy_w ARRAY_SIZE(16)");
+    assert_eq!(
+        cf_text(mem(MEM_STREAM0, &[(cf::ARRAY_BASE, 3), (cf::RW_GPR, 2)])),
+        "MEM_STREAM0: WRITE(12), R2.xy_w ARRAY_SIZE(16)"
+    );
     assert_eq!(
         cf_text(mem(MEM_RING, &[(cf::ARRAY_BASE, 4), (cf::TYPE, 1), (cf::INDEX_GPR, 5), (cf::RW_GPR, 1)])),
         "MEM_RING: WRITE(16 + R5), R1.xy_w ARRAY_SIZE(16)"
     );
-    assert_eq!(cf_text(mem(MEM_SCRATCH, &[(cf::ARRAY_BASE, 2), (cf::TYPE, 2)])), "MEM_SCRATCH: READ(32), R0.xy_w ARRAY_SIZE(16)");
-    assert_eq!(cf_text(mem(MEM_REDUCTION, &[(cf::ARRAY_BASE, 1), (cf::TYPE, 3)])), "MEM_REDUCTION: READ(16 + R0), R0.xy_w ARRAY_SIZE(16)");
+    assert_eq!(
+        cf_text(mem(MEM_SCRATCH, &[(cf::ARRAY_BASE, 2), (cf::TYPE, 2)])),
+        "MEM_SCRATCH: READ(32), R0.xy_w ARRAY_SIZE(16)"
+    );
+    assert_eq!(
+        cf_text(mem(MEM_REDUCTION, &[(cf::ARRAY_BASE, 1), (cf::TYPE, 3)])),
+        "MEM_REDUCTION: READ(16 + R0), R0.xy_w ARRAY_SIZE(16)"
+    );
     assert_eq!(cf_text(mem(0x22, &[(cf::TYPE, 2)])), "MEM_STREAM2: INVALID_READ, R0.xy_w ARRAY_SIZE(16)");
-    assert_eq!(cf_text(mem(MEM_EXPORT, &[(cf::ARRAY_BASE, 1)])), "MEM_EXPORT: WRITE(4), R0.xy_w ARRAY_SIZE(16)");
+    assert_eq!(
+        cf_text(mem(MEM_EXPORT, &[(cf::ARRAY_BASE, 1)])),
+        "MEM_EXPORT: WRITE(4), R0.xy_w ARRAY_SIZE(16)"
+    );
     assert_eq!(cf_text(mem(0x29, &[])), "UNKNOWN(0x29): WRITE(0), R0.xy_w ARRAY_SIZE(16)");
 }
 
@@ -199,7 +267,10 @@ fn alu_instructions_show_every_field() {
         f.extend_from_slice(more);
         aluw(&f)
     };
-    assert_eq!(alu_text(mov(&[(alu::SRC0_SEL, 5), (alu::SRC0_CHAN, 3)]), 1, &[]), format!("{}R1.z, R5.w", pad("MOV")));
+    assert_eq!(
+        alu_text(mov(&[(alu::SRC0_SEL, 5), (alu::SRC0_CHAN, 3)]), 1, &[]),
+        format!("{}R1.z, R5.w", pad("MOV"))
+    );
     // Output modifiers; none shown with UPDATE_EXECUTE_MASK (the field means something else).
     for (omod, name) in [(1, "MOV*2"), (2, "MOV*4"), (3, "MOV/2")] {
         assert_eq!(alu_text(mov(&[(alu::OMOD, omod)]), 1, &[]), format!("{}R1.z, R0.x", pad(name)));
@@ -232,13 +303,28 @@ fn alu_instructions_show_every_field() {
         (alu::INDEX_MODE, 4),
     ]);
     assert_eq!(alu_text(rel, 1, &[]), format!("{}R2[AL].x, C12[AL].w, R3[AL].x", pad("MUL")));
-    for (mode, text) in [(0, "[AR.x]"), (1, "[AR.y]"), (2, "[AR.z]"), (3, "[AR.w]"), (5, "[GLOBAL]"), (6, "[GLOBAL+AR.x]"), (7, "[UNKNOWN]")] {
-        let a = aluw(&[(alu::OP2_INST, 0x19), (alu::SRC0_SEL, 7), (alu::SRC0_REL, 1), (alu::INDEX_MODE, mode)]);
+    for (mode, text) in [
+        (0, "[AR.x]"),
+        (1, "[AR.y]"),
+        (2, "[AR.z]"),
+        (3, "[AR.w]"),
+        (5, "[GLOBAL]"),
+        (6, "[GLOBAL+AR.x]"),
+        (7, "[UNKNOWN]"),
+    ] {
+        let a =
+            aluw(&[(alu::OP2_INST, 0x19), (alu::SRC0_SEL, 7), (alu::SRC0_REL, 1), (alu::INDEX_MODE, mode)]);
         assert_eq!(alu_text(a, 1, &[]), format!("{}____, R7{text}.x", pad("MOV")));
     }
     // Inline constants, PV and PS of the group before, the R700 double halves.
     let two = |a: u32, b: u32, chan: u32| {
-        aluw(&[(alu::OP2_INST, 0), (alu::SRC0_SEL, a), (alu::SRC0_CHAN, chan), (alu::SRC1_SEL, b), (alu::SRC1_CHAN, chan)])
+        aluw(&[
+            (alu::OP2_INST, 0),
+            (alu::SRC0_SEL, a),
+            (alu::SRC0_CHAN, chan),
+            (alu::SRC1_SEL, b),
+            (alu::SRC1_CHAN, chan),
+        ])
     };
     assert_eq!(alu_text(two(248, 249, 0), 7, &[]), format!("{}____, 0.0f, 1.0f", pad("ADD")));
     assert_eq!(alu_text(two(250, 251, 0), 7, &[]), format!("{}____, 1, -1", pad("ADD")));
@@ -256,17 +342,34 @@ fn alu_instructions_show_every_field() {
         f.extend_from_slice(more);
         aluw(&f)
     };
-    for (v, name) in [(1, "VEC_021"), (2, "VEC_120"), (3, "VEC_102"), (4, "VEC_201"), (5, "VEC_210"), (6, "BANK_SWIZZLE(6)")] {
-        assert_eq!(alu_text(flags(&[(alu::BANK_SWIZZLE, v)]), 1, &[]), format!("{}____, R0.x {name}", pad("MOV")));
+    for (v, name) in [
+        (1, "VEC_021"),
+        (2, "VEC_120"),
+        (3, "VEC_102"),
+        (4, "VEC_201"),
+        (5, "VEC_210"),
+        (6, "BANK_SWIZZLE(6)"),
+    ] {
+        assert_eq!(
+            alu_text(flags(&[(alu::BANK_SWIZZLE, v)]), 1, &[]),
+            format!("{}____, R0.x {name}", pad("MOV"))
+        );
     }
     assert_eq!(
         alu_text(flags(&[(alu::CLAMP, 1), (alu::PRED_SEL, 2)]), 1, &[]),
         format!("{}____, R0.x CLAMP PRED_SEL_ZERO", pad("MOV"))
     );
-    assert_eq!(alu_text(flags(&[(alu::PRED_SEL, 3)]), 1, &[]), format!("{}____, R0.x PRED_SEL_ONE", pad("MOV")));
-    assert_eq!(alu_text(flags(&[(alu::PRED_SEL, 1)]), 1, &[]), format!("{}____, R0.x PRED_SEL(1)", pad("MOV")));
+    assert_eq!(
+        alu_text(flags(&[(alu::PRED_SEL, 3)]), 1, &[]),
+        format!("{}____, R0.x PRED_SEL_ONE", pad("MOV"))
+    );
+    assert_eq!(
+        alu_text(flags(&[(alu::PRED_SEL, 1)]), 1, &[]),
+        format!("{}____, R0.x PRED_SEL(1)", pad("MOV"))
+    );
     // Transcendental-only operations always show their scalar swizzle.
-    for (v, name) in [(0, "SCL_210"), (1, "SCL_122"), (2, "SCL_212"), (3, "SCL_221"), (4, "BANK_SWIZZLE(4)")] {
+    for (v, name) in [(0, "SCL_210"), (1, "SCL_122"), (2, "SCL_212"), (3, "SCL_221"), (4, "BANK_SWIZZLE(4)")]
+    {
         let a = aluw(&[(alu::OP2_INST, 0x66), (alu::BANK_SWIZZLE, v), (alu::SRC0_SEL, 161)]);
         assert_eq!(alu_text(a, 1, &[]), format!("{}____, KC1[1].x {name}", pad("RECIP_IEEE")));
     }
@@ -301,26 +404,58 @@ fn every_r700_alu_operation_has_a_name_and_unknown_ones_show_their_number() {
     assert_eq!((op2, op3), (115, 22));
     // Evergreen's operations in decaf's table are not R700's: shown with their number and
     // every source the encoding has.
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x54), (alu::SRC1_SEL, 3)]), 1, &[]), format!("{}____, R0.x, R3.x", pad("OP2_INST(84)")));
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x80)]), 1, &[]), format!("{}____, R0.x, R0.x", pad("OP2_INST(128)")));
-    assert_eq!(alu_text(aluw(&[(alu::OP3_INST, 4)]), 1, &[]), format!("{}R0.x, R0.x, R0.x, R0.x", pad("OP3_INST(4)")));
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x54), (alu::SRC1_SEL, 3)]), 1, &[]),
+        format!("{}____, R0.x, R3.x", pad("OP2_INST(84)"))
+    );
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x80)]), 1, &[]),
+        format!("{}____, R0.x, R0.x", pad("OP2_INST(128)"))
+    );
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP3_INST, 4)]), 1, &[]),
+        format!("{}R0.x, R0.x, R0.x, R0.x", pad("OP3_INST(4)"))
+    );
     // A source select R700 leaves undefined (Evergreen's LDS_OQ_A).
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x19), (alu::SRC0_SEL, 219)]), 1, &[]), format!("{}____, UNKNOWN(219)", pad("MOV")));
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x19), (alu::SRC0_SEL, 219)]), 1, &[]),
+        format!("{}____, UNKNOWN(219)", pad("MOV"))
+    );
 }
 
 #[test]
 fn where_decaf_and_the_r700_document_differ() {
     // NOT_INT: one source in the ISA; decaf prints two, as the corpus shows
     // (`NOT_INT         R126.y, R1.z, 0.0f`), and that is kept.
-    let not = aluw(&[(alu::OP2_INST, 0x33), (alu::WRITE_MASK, 1), (alu::DST_GPR, 126), (alu::DST_CHAN, 1), (alu::SRC0_SEL, 1), (alu::SRC0_CHAN, 2), (alu::SRC1_SEL, 248)]);
+    let not = aluw(&[
+        (alu::OP2_INST, 0x33),
+        (alu::WRITE_MASK, 1),
+        (alu::DST_GPR, 126),
+        (alu::DST_CHAN, 1),
+        (alu::SRC0_SEL, 1),
+        (alu::SRC0_CHAN, 2),
+        (alu::SRC1_SEL, 248),
+    ]);
     assert_eq!(alu_text(not, 1, &[]), "NOT_INT         R126.y, R1.z, 0.0f");
     // PRED_SET_CLR has no source, PRED_SET_INV, PRED_SET_RESTORE and MAX4 one (decaf: two).
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x26), (alu::SRC1_SEL, 253)]), 1, &[]), format!("{}____", pad("PRED_SET_CLR")));
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x24), (alu::SRC1_SEL, 9)]), 1, &[]), format!("{}____, R0.x", pad("PRED_SET_INV")));
-    assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x27)]), 1, &[]), format!("{}____, R0.x", pad("PRED_SET_RESTORE")));
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x26), (alu::SRC1_SEL, 253)]), 1, &[]),
+        format!("{}____", pad("PRED_SET_CLR"))
+    );
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x24), (alu::SRC1_SEL, 9)]), 1, &[]),
+        format!("{}____, R0.x", pad("PRED_SET_INV"))
+    );
+    assert_eq!(
+        alu_text(aluw(&[(alu::OP2_INST, 0x27)]), 1, &[]),
+        format!("{}____, R0.x", pad("PRED_SET_RESTORE"))
+    );
     assert_eq!(alu_text(aluw(&[(alu::OP2_INST, 0x53)]), 1, &[]), format!("{}____, R0.x", pad("MAX4")));
     // An unused source naming a literal needs no literal word.
-    assert_eq!(aluw(&[(alu::OP2_INST, 0x26), (alu::SRC1_SEL, 253), (alu::SRC1_CHAN, 3)]).literals_needed(), 0);
+    assert_eq!(
+        aluw(&[(alu::OP2_INST, 0x26), (alu::SRC1_SEL, 253), (alu::SRC1_CHAN, 3)]).literals_needed(),
+        0
+    );
     // A t-unit MULADD names its bank swizzle as decaf does, after the operation (VEC_021),
     // although the t unit reads the value as SCL_122: the corpus prints
     // `t: MULADD          R4.y, -KC0[0].w, PV31.w, R0.y VEC_021`.
@@ -355,7 +490,14 @@ fn units_follow_dst_chan_the_operation_and_what_is_taken() {
 #[test]
 fn groups_read_their_literals_two_to_a_slot() {
     let w = |a: Alu| a.words();
-    let lit = |chan: u32, last: bool| aluw(&[(alu::OP2_INST, 0), (alu::SRC0_SEL, 253), (alu::SRC0_CHAN, chan), (alu::LAST, u32::from(last))]);
+    let lit = |chan: u32, last: bool| {
+        aluw(&[
+            (alu::OP2_INST, 0),
+            (alu::SRC0_SEL, 253),
+            (alu::SRC0_CHAN, chan),
+            (alu::LAST, u32::from(last)),
+        ])
+    };
     let mut words = Vec::new();
     words.extend(w(lit(0, false)));
     words.extend(w(lit(2, true)));
@@ -409,7 +551,12 @@ fn texture_fetches_show_every_field() {
         )
     );
     // Every component masked: ____; the name of each TEX_INST.
-    let masked = fetchw(&[(tex::TEX_INST, 0x07), (wide(tex::DST_SEL_X, 12), 0xFFF), (wide(tex::COORD_TYPE_X, 4), 0xF), (wide(tex::SRC_SEL_X, 12), 0x688)]);
+    let masked = fetchw(&[
+        (tex::TEX_INST, 0x07),
+        (wide(tex::DST_SEL_X, 12), 0xFFF),
+        (wide(tex::COORD_TYPE_X, 4), 0xF),
+        (wide(tex::SRC_SEL_X, 12), 0x688),
+    ]);
     assert_eq!(tex_text(masked), format!("{}____, R0.xyzw, t0, s0", pad("GET_GRADIENTS_H")));
     for (code, name) in [(3, "LD"), (4, "GET_TEXTURE_INFO"), (0x13, "SAMPLE_LZ"), (0x1F, "SAMPLE_C_G_LZ")] {
         assert!(tex_text(fetchw(&[(tex::TEX_INST, code)])).starts_with(name));
@@ -429,7 +576,10 @@ fn vertex_fetches_show_every_field() {
         (vtx::USE_CONST_FIELDS, 1),
         (vtx::MEGA_FETCH, 1),
     ]);
-    assert_eq!(vtx_text(fetch), format!("{}R16.xyzw, R1.x, b130 FETCH_TYPE(NO_INDEX_OFFSET) MEGA(16) OFFSET(0)", pad("FETCH")));
+    assert_eq!(
+        vtx_text(fetch),
+        format!("{}R16.xyzw, R1.x, b130 FETCH_TYPE(NO_INDEX_OFFSET) MEGA(16) OFFSET(0)", pad("FETCH"))
+    );
     // Its own format fields, a mini fetch, endian swap and the other flags.
     let formatted = fetchw(&[
         (vtx::FETCH_TYPE, 1),
@@ -457,12 +607,33 @@ fn vertex_fetches_show_every_field() {
             pad("FETCH")
         )
     );
-    let semantic = fetchw(&[(vtx::VTX_INST, 1), (vtx::SEMANTIC_ID, 3), (wide(vtx::DST_SEL_X, 12), 0x688), (vtx::USE_CONST_FIELDS, 1), (vtx::ENDIAN_SWAP, 1)]);
-    assert_eq!(vtx_text(semantic), format!("{}SEM[3].xyzw, R0.x, b0 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0) ENDIAN_SWAP(8IN16)", pad("SEMANTIC")));
-    let odd = fetchw(&[(vtx::VTX_INST, 9), (vtx::FETCH_TYPE, 3), (wide(vtx::DST_SEL_X, 12), 0xFFF), (vtx::NUM_FORMAT_ALL, 3), (vtx::ENDIAN_SWAP, 3)]);
+    let semantic = fetchw(&[
+        (vtx::VTX_INST, 1),
+        (vtx::SEMANTIC_ID, 3),
+        (wide(vtx::DST_SEL_X, 12), 0x688),
+        (vtx::USE_CONST_FIELDS, 1),
+        (vtx::ENDIAN_SWAP, 1),
+    ]);
+    assert_eq!(
+        vtx_text(semantic),
+        format!(
+            "{}SEM[3].xyzw, R0.x, b0 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0) ENDIAN_SWAP(8IN16)",
+            pad("SEMANTIC")
+        )
+    );
+    let odd = fetchw(&[
+        (vtx::VTX_INST, 9),
+        (vtx::FETCH_TYPE, 3),
+        (wide(vtx::DST_SEL_X, 12), 0xFFF),
+        (vtx::NUM_FORMAT_ALL, 3),
+        (vtx::ENDIAN_SWAP, 3),
+    ]);
     assert_eq!(
         vtx_text(odd),
-        format!("{}____, R0.x, b0 FETCH_TYPE(3) FORMAT( 03 UNSIGNED 0) MINI(1) OFFSET(0) ENDIAN_SWAP(3)", pad("VTX_INST(9)"))
+        format!(
+            "{}____, R0.x, b0 FETCH_TYPE(3) FORMAT( 03 UNSIGNED 0) MINI(1) OFFSET(0) ENDIAN_SWAP(3)",
+            pad("VTX_INST(9)")
+        )
     );
     // A vertex fetch inside a texture clause prints as one.
     assert_eq!(tex_text(fetch), vtx_text(fetch));
@@ -476,19 +647,66 @@ fn program() -> Vec<u32> {
     let mut words = Vec::new();
     words.extend(w(normal(CALL_FS, &[])));
     words.extend(w(normal(LOOP_START_DX10, &[(cf::ADDR, 4)])));
-    words.extend(w(cfw(&[(cf::ALU_CF_INST, 8), (cf::ALU_ADDR, 6), (cf::ALU_COUNT, 3), (cf::BARRIER, 1), (cf::KCACHE_MODE0, 1), (cf::KCACHE_BANK0, 1)])));
+    words.extend(w(cfw(&[
+        (cf::ALU_CF_INST, 8),
+        (cf::ALU_ADDR, 6),
+        (cf::ALU_COUNT, 3),
+        (cf::BARRIER, 1),
+        (cf::KCACHE_MODE0, 1),
+        (cf::KCACHE_BANK0, 1),
+    ])));
     words.extend(w(normal(TEX, &[(cf::ADDR, 10), (cf::COUNT, 1)])));
     words.extend(w(normal(LOOP_END, &[(cf::ADDR, 2)])));
-    words.extend(w(cfw(&[(cf::CF_INST, EXP_DONE), (cf::BARRIER, 1), (cf::END_OF_PROGRAM, 1), (cf::ARRAY_BASE, 60), (cf::TYPE, 1), (cf::RW_GPR, 1), (wide(cf::SEL_X, 12), 0x688), (cf::BURST_COUNT, 1)])));
+    words.extend(w(cfw(&[
+        (cf::CF_INST, EXP_DONE),
+        (cf::BARRIER, 1),
+        (cf::END_OF_PROGRAM, 1),
+        (cf::ARRAY_BASE, 60),
+        (cf::TYPE, 1),
+        (cf::RW_GPR, 1),
+        (wide(cf::SEL_X, 12), 0x688),
+        (cf::BURST_COUNT, 1),
+    ])));
     // ALU clause at slot 6: MUL R1.x, R0.x, literal; MOV R1.y, KC0[0].y (last); literal pair.
-    words.extend(aluw(&[(alu::OP2_INST, 1), (alu::WRITE_MASK, 1), (alu::DST_GPR, 1), (alu::SRC1_SEL, 253)]).words());
-    words.extend(aluw(&[(alu::OP2_INST, 0x19), (alu::WRITE_MASK, 1), (alu::DST_GPR, 1), (alu::DST_CHAN, 1), (alu::SRC0_SEL, 128), (alu::SRC0_CHAN, 1), (alu::LAST, 1)]).words());
+    words.extend(
+        aluw(&[(alu::OP2_INST, 1), (alu::WRITE_MASK, 1), (alu::DST_GPR, 1), (alu::SRC1_SEL, 253)]).words(),
+    );
+    words.extend(
+        aluw(&[
+            (alu::OP2_INST, 0x19),
+            (alu::WRITE_MASK, 1),
+            (alu::DST_GPR, 1),
+            (alu::DST_CHAN, 1),
+            (alu::SRC0_SEL, 128),
+            (alu::SRC0_CHAN, 1),
+            (alu::LAST, 1),
+        ])
+        .words(),
+    );
     words.extend([0x3F00_0000, 0]);
     // A second group: ADD R2.x, PV.x, PS (last).
-    words.extend(aluw(&[(alu::OP2_INST, 0), (alu::WRITE_MASK, 1), (alu::DST_GPR, 2), (alu::SRC0_SEL, 254), (alu::SRC1_SEL, 255), (alu::LAST, 1)]).words());
+    words.extend(
+        aluw(&[
+            (alu::OP2_INST, 0),
+            (alu::WRITE_MASK, 1),
+            (alu::DST_GPR, 2),
+            (alu::SRC0_SEL, 254),
+            (alu::SRC1_SEL, 255),
+            (alu::LAST, 1),
+        ])
+        .words(),
+    );
     // TEX clause at slot 10: two samples.
     for gpr in [3, 4] {
-        let t = fetchw(&[(tex::TEX_INST, 0x10), (tex::DST_GPR, gpr), (wide(tex::DST_SEL_X, 12), 0x688), (wide(tex::SRC_SEL_X, 12), 0x688), (wide(tex::COORD_TYPE_X, 4), 0xF), (tex::RESOURCE_ID, 2), (tex::SAMPLER_ID, 1)]);
+        let t = fetchw(&[
+            (tex::TEX_INST, 0x10),
+            (tex::DST_GPR, gpr),
+            (wide(tex::DST_SEL_X, 12), 0x688),
+            (wide(tex::SRC_SEL_X, 12), 0x688),
+            (wide(tex::COORD_TYPE_X, 4), 0xF),
+            (tex::RESOURCE_ID, 2),
+            (tex::SAMPLER_ID, 1),
+        ]);
         words.extend(Tex(t).words());
     }
     words
@@ -529,8 +747,14 @@ END_OF_PROGRAM
     let w = program();
     let hex = |ws: &[u32]| ws.iter().map(|w| format!("{w:08X}")).collect::<Vec<_>>().join(" ");
     assert_eq!(lines[0], format!("0x00000040: {:<36} 00 CALL_FS", hex(&w[0..2])));
-    assert_eq!(lines[6], format!("0x00000078: {:<36}         y: MOV             R1.y, KC0[0].y", hex(&w[14..18])));
-    assert_eq!(lines[12], format!("0x00000090: {:<36}     2      SAMPLE          R3.xyzw, R0.xyzw, t2, s1", hex(&w[20..24])));
+    assert_eq!(
+        lines[6],
+        format!("0x00000078: {:<36}         y: MOV             R1.y, KC0[0].y", hex(&w[14..18]))
+    );
+    assert_eq!(
+        lines[12],
+        format!("0x00000090: {:<36}     2      SAMPLE          R3.xyzw, R0.xyzw, t2, s1", hex(&w[20..24]))
+    );
     assert_eq!(*lines.last().unwrap(), format!("{:49}END_OF_PROGRAM", ""));
 }
 
@@ -545,7 +769,12 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
          <span class=\"mn\">MUL</span>             <span class=\"reg\">R1.x</span>, <span class=\"reg\">R0.x</span>, \
          <span class=\"lit\">(0x3F000000, 0.5)</span></div>"
     ), "{html}");
-    assert!(html.contains("<div data-offset=\"64\"><span class=\"addr\">00</span> <span class=\"mn\">CALL_FS</span></div>"), "{html}");
+    assert!(
+        html.contains(
+            "<div data-offset=\"64\"><span class=\"addr\">00</span> <span class=\"mn\">CALL_FS</span></div>"
+        ),
+        "{html}"
+    );
     assert!(html.contains("<span class=\"lbl\">ADDR(6)</span>"));
     assert!(html.contains("<span class=\"reg\">KCACHE0(CB1:0-15)</span>"));
     assert!(html.contains("<div><span class=\"dir\">END_OF_PROGRAM</span></div>"));
@@ -583,8 +812,15 @@ fn usage_counts_registers_exports_and_resources() {
 #[test]
 fn damaged_programs_list_what_they_can_and_say_where_they_stop() {
     use cf::inst::*;
-    let alu_cf = |addr: u32, count: u32| cfw(&[(cf::ALU_CF_INST, 8), (cf::ALU_ADDR, addr), (cf::ALU_COUNT, count - 1), (cf::BARRIER, 1)]);
-    let end = cfw(&[(cf::CF_INST, EXP_DONE), (cf::END_OF_PROGRAM, 1), (wide(cf::SEL_X, 12), 0x688), (cf::BARRIER, 1)]);
+    let alu_cf = |addr: u32, count: u32| {
+        cfw(&[(cf::ALU_CF_INST, 8), (cf::ALU_ADDR, addr), (cf::ALU_COUNT, count - 1), (cf::BARRIER, 1)])
+    };
+    let end = cfw(&[
+        (cf::CF_INST, EXP_DONE),
+        (cf::END_OF_PROGRAM, 1),
+        (wide(cf::SEL_X, 12), 0x688),
+        (cf::BARRIER, 1),
+    ]);
     // An ALU clause that reaches past the end: the group that is there is listed.
     let mut words = Vec::new();
     words.extend(alu_cf(2, 4).words());
@@ -624,7 +860,9 @@ fn damaged_programs_list_what_they_can_and_say_where_they_stop() {
     words.extend(alu_cf(3, 2).words());
     words.extend(end.words());
     words.extend(aluw(&[(alu::OP2_INST, 1), (alu::DST_CHAN, 0)]).words());
-    words.extend(aluw(&[(alu::OP2_INST, 0x50), (alu::DST_CHAN, 0), (alu::SRC0_SEL, 253), (alu::LAST, 1)]).words());
+    words.extend(
+        aluw(&[(alu::OP2_INST, 0x50), (alu::DST_CHAN, 0), (alu::SRC0_SEL, 253), (alu::LAST, 1)]).words(),
+    );
     let texts: Vec<String> = problems(&bytes(&words), 0).iter().map(|e| e.to_string()).collect();
     assert_eq!(
         texts,
@@ -642,7 +880,10 @@ fn damaged_programs_list_what_they_can_and_say_where_they_stop() {
     words.extend(aluw(&[(alu::OP2_INST, 0x19)]).words());
     let p = problems(&bytes(&words), 0);
     assert_eq!(p.len(), 1);
-    assert_eq!(p[0].to_string(), "invalid ALU group at offset 0x10: the clause ends before an instruction with LAST");
+    assert_eq!(
+        p[0].to_string(),
+        "invalid ALU group at offset 0x10: the clause ends before an instruction with LAST"
+    );
 
     // A control-flow instruction cut short.
     let mut code = bytes(&normal(NOP, &[]).words());
@@ -651,7 +892,10 @@ fn damaged_programs_list_what_they_can_and_say_where_they_stop() {
     assert_eq!(p[0].to_string(), "truncated control-flow instruction at offset 0x8 (need 8 bytes, have 4)");
 
     // Empty input, and words that only ever fail: nothing panics, the listing says why.
-    assert_eq!(problems(&[], 0)[0].to_string(), "invalid Latte program at offset 0x0: the control flow ends without END_OF_PROGRAM");
+    assert_eq!(
+        problems(&[], 0)[0].to_string(),
+        "invalid Latte program at offset 0x0: the control flow ends without END_OF_PROGRAM"
+    );
     let (text, r) = listing(&[0xFF; 64], &DisasmOptions::default());
     assert!(r.is_err() && text.starts_with("00 ALU_ELSE_AFTER: ADDR(4194303) CNT(128) WHOLE_QUAD"), "{text}");
 }
@@ -662,14 +906,20 @@ fn a_fetch_shader_ends_with_return_and_is_no_problem() {
     let mut words = Vec::new();
     words.extend(normal(VTX, &[(cf::ADDR, 2)]).words());
     words.extend(normal(RETURN, &[]).words());
-    words.extend(Tex(fetchw(&[(wide(vtx::DST_SEL_X, 12), 0x688), (vtx::USE_CONST_FIELDS, 1), (vtx::BUFFER_ID, 160)])).words());
+    words.extend(
+        Tex(fetchw(&[(wide(vtx::DST_SEL_X, 12), 0x688), (vtx::USE_CONST_FIELDS, 1), (vtx::BUFFER_ID, 160)]))
+            .words(),
+    );
     let code = bytes(&words);
     assert!(problems(&code, 0).is_empty());
     let (text, r) = listing(&code, &DisasmOptions::default());
     r.unwrap();
     assert_eq!(
         text,
-        format!("00 VTX: ADDR(2) CNT(1)\n\n  0      {}R0.xyzw, R0.x, b160 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0)\n\n01 RETURN\n\n", pad("FETCH"))
+        format!(
+            "00 VTX: ADDR(2) CNT(1)\n\n  0      {}R0.xyzw, R0.x, b160 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0)\n\n01 RETURN\n\n",
+            pad("FETCH")
+        )
     );
 }
 
@@ -679,7 +929,16 @@ fn check_warns_of_values_the_document_leaves_undefined() {
     let mut words = Vec::new();
     words.extend(cfw(&[(cf::ALU_CF_INST, 8), (cf::ALU_ADDR, 2), (cf::BARRIER, 1)]).words());
     words.extend(cfw(&[(cf::CF_INST, EXP_DONE), (cf::END_OF_PROGRAM, 1)]).words());
-    words.extend(aluw(&[(alu::OP2_INST, 0x55), (alu::BANK_SWIZZLE, 7), (alu::PRED_SEL, 1), (alu::SRC0_SEL, 230), (alu::LAST, 1)]).words());
+    words.extend(
+        aluw(&[
+            (alu::OP2_INST, 0x55),
+            (alu::BANK_SWIZZLE, 7),
+            (alu::PRED_SEL, 1),
+            (alu::SRC0_SEL, 230),
+            (alu::LAST, 1),
+        ])
+        .words(),
+    );
     let f = check(&bytes(&words), 0);
     let texts: Vec<&str> = f.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(

@@ -142,7 +142,9 @@ impl Visit for UsageVisitor {
         let u = &mut self.usage;
         match c.kind() {
             CfKind::Alu => {
-                for (mode, bank) in [(cf::KCACHE_MODE0, cf::KCACHE_BANK0), (cf::KCACHE_MODE1, cf::KCACHE_BANK1)] {
+                for (mode, bank) in
+                    [(cf::KCACHE_MODE0, cf::KCACHE_BANK0), (cf::KCACHE_MODE1, cf::KCACHE_BANK1)]
+                {
                     if c.get(mode) != 0 {
                         u.constant_buffers.insert(c.get(bank));
                     }
@@ -250,7 +252,10 @@ impl CheckVisitor {
 impl Visit for CheckVisitor {
     fn cf(&mut self, pc: u32, at: u64, c: Cf, _depth: usize) {
         if c.name().is_none() {
-            self.warn(at, format!("control-flow instruction {pc} has an undefined CF_INST 0x{:02x}", c.inst()));
+            self.warn(
+                at,
+                format!("control-flow instruction {pc} has an undefined CF_INST 0x{:02x}", c.inst()),
+            );
         }
     }
 
@@ -271,7 +276,10 @@ impl Visit for CheckVisitor {
             for s in 0..inst.src_count() {
                 let sel = inst.source(s).sel;
                 if (192..244).contains(&sel) {
-                    self.warn(at, format!("ALU group {number}: source {s} selects the undefined value {sel}"));
+                    self.warn(
+                        at,
+                        format!("ALU group {number}: source {s} selects the undefined value {sel}"),
+                    );
                 }
             }
         }

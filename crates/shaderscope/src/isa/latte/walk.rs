@@ -20,7 +20,15 @@ pub(crate) trait Visit {
     /// the program, the absolute offset of its first instruction, the loop depth of the
     /// clause's instruction, the unit of each instruction (and whether it clashes with an
     /// earlier one), and whether it is the clause's first group.
-    fn group(&mut self, number: u64, at: u64, depth: usize, group: &Group, units: &[(usize, bool); 5], first: bool);
+    fn group(
+        &mut self,
+        number: u64,
+        at: u64,
+        depth: usize,
+        group: &Group,
+        units: &[(usize, bool); 5],
+        first: bool,
+    );
     /// A fetch instruction of the clause the last control-flow instruction runs.
     fn fetch(&mut self, number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128);
     /// The control-flow instruction and its clause are done; `ends` when it ends the
@@ -47,7 +55,10 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
                 v.problem(Error::truncated(at(off), "control-flow instruction", 8, (n - off) as u64));
             } else if !last_return {
                 let why = if off >= clauses && clauses < n {
-                    format!("the control flow reaches the clause at 0x{:x} without END_OF_PROGRAM", at(clauses))
+                    format!(
+                        "the control flow reaches the clause at 0x{:x} without END_OF_PROGRAM",
+                        at(clauses)
+                    )
                 } else {
                     "the control flow ends without END_OF_PROGRAM".to_string()
                 };
@@ -131,7 +142,11 @@ fn alu_clause(
         }
         let g = Group::read(bytes);
         if !g.ended && g.len < 5 {
-            v.problem(Error::invalid(at(pos), "ALU group", "the clause ends before an instruction with LAST"));
+            v.problem(Error::invalid(
+                at(pos),
+                "ALU group",
+                "the clause ends before an instruction with LAST",
+            ));
         }
         if g.literals_read < g.literals_needed {
             v.problem(Error::truncated(
@@ -147,7 +162,10 @@ fn alu_clause(
                 v.problem(Error::invalid(
                     at(pos + 8 * i),
                     "ALU instruction",
-                    format!("unit {} is already taken in its group", alu::UNIT_NAMES.get(*unit).unwrap_or(&"?")),
+                    format!(
+                        "unit {} is already taken in its group",
+                        alu::UNIT_NAMES.get(*unit).unwrap_or(&"?")
+                    ),
                 ));
             }
         }
