@@ -5,7 +5,7 @@
 //! rather than decaf.
 
 /// Which ALU units of a VLIW group an operation may run in: this decides the unit an
-/// instruction goes to ([`crate::isa::latte::assign_unit`]).
+/// instruction goes to ([`crate::isa::latte::assign_units`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Units {
     /// Any of x, y, z, w and t (decaf: `ALU_VEC | ALU_TRANS`, and operations it does not know).
