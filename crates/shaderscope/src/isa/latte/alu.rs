@@ -1,5 +1,20 @@
 //! ALU clauses: VLIW groups of one to five 64-bit instructions (the last has `LAST` set),
 //! each followed by the group's literal constants, for the units x, y, z, w and t.
+//!
+//! ```
+//! use shaderscope::isa::latte::alu::{self, Alu, Group};
+//! use shaderscope::print::Line;
+//!
+//! // MULADD R127.x, R1.y, C1.x, PV.x (MultiDRCSpaceDemo's colorShader), alone in its group.
+//! let inst = Alu::new(0x8020_2401, 0x0FE2_00FE);
+//! assert!(inst.is_op3() && inst.last());
+//! assert_eq!((inst.op().unwrap().name, inst.get(alu::DST_GPR), inst.src_count()), ("MULADD", 127, 3));
+//! let group = Group::read(&[0x8020_2401u32, 0x0FE2_00FE].map(u32::to_le_bytes).concat());
+//! assert_eq!((group.len, group.slots(), alu::assign_units(group.insts())[0]), (1, 1, (0, false)));
+//! let mut line = Line::new();
+//! alu::write_text(&mut line, inst, 1, &[]);
+//! assert_eq!(line.as_str(), "MULADD          R127.x, R1.y, C1.x, PV0.x");
+//! ```
 
 use super::opcodes::{self, AluOp, Units};
 use super::text::{push_hex8, push_number};
@@ -71,6 +86,14 @@ pub const DST_CHAN: Field = w1(29, 2);
 pub const CLAMP: Field = w1(31, 1);
 
 /// Source selects (`SQ_ALU_SRC_*`) with a meaning of their own.
+///
+/// ```
+/// use shaderscope::isa::latte::alu::{Alu, SRC0_SEL, src};
+///
+/// // ADD ____, (literal).x, R0.x: the group's first literal word.
+/// let add = Alu(SRC0_SEL.put(u64::from(src::LITERAL)));
+/// assert_eq!((add.source(0).sel, add.literals_needed()), (253, 1));
+/// ```
 pub mod src {
     /// First kcache bank 0 constant (128–159).
     pub const KCACHE0: u32 = 128;

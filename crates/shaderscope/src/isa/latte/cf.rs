@@ -1,6 +1,20 @@
 //! Control-flow instructions: two 32-bit words, here one `u64` (word 0 in the low half), in
 //! one of three encodings chosen by bits 28–29 of word 1: normal (`SQ_CF_WORD0/1`),
 //! export (`SQ_CF_ALLOC_EXPORT_WORD0/1`) and ALU clause (`SQ_CF_ALU_WORD0/1`).
+//!
+//! ```
+//! use shaderscope::isa::latte::cf::{self, Cf, CfKind};
+//! use shaderscope::print::Line;
+//!
+//! // 01 ALU: ADDR(32) CNT(14), then 02 EXP_DONE: POS0, R1.xyzw with END_OF_PROGRAM.
+//! let alu = Cf::new(0x0000_0020, 0xA034_0000);
+//! assert_eq!((alu.kind(), alu.alu_clause()), (CfKind::Alu, Some((32, 14))));
+//! let exp = Cf::new(0x0000_A03C, 0x9420_0688);
+//! assert_eq!((exp.kind(), exp.ends_program(), exp.get(cf::ARRAY_BASE)), (CfKind::Export, true, 60));
+//! let mut line = Line::new();
+//! cf::write_text(&mut line, exp);
+//! assert_eq!(line.as_str(), "EXP_DONE: POS0, R1.xyzw");
+//! ```
 
 use super::opcodes;
 use super::text::{flag, mnemonic, number_in, operand, push_hex, push_number};
@@ -83,7 +97,13 @@ pub const COMP_MASK: Field = w1(12, 4);
 /// `SQ_CF_ALLOC_EXPORT_WORD1.BURST_COUNT`: registers exported minus one.
 pub const BURST_COUNT: Field = w1(17, 4);
 
-/// Normal `CF_INST` values the walk and the listing treat apart.
+/// `CF_INST` values of the normal and export encodings.
+///
+/// ```
+/// use shaderscope::isa::latte::cf::{Cf, inst};
+///
+/// assert_eq!(Cf::new(0, 0x0980_0000).inst(), inst::CALL_FS);
+/// ```
 pub mod inst {
     /// No operation.
     pub const NOP: u32 = 0x00;

@@ -3,6 +3,17 @@
 //! documents' (`SQ_CF_INST_*`, `SQ_OP2_INST_*`, …) without their prefixes, as decaf-emu prints
 //! them; see the [module documentation](super) for where a table follows AMD's R700 document
 //! rather than decaf.
+//!
+//! ```
+//! use shaderscope::isa::latte::opcodes::{self, Units};
+//!
+//! let mov = opcodes::op2(0x19).unwrap();
+//! assert_eq!((mov.name, mov.srcs, mov.units), ("MOV", 1, Units::Any));
+//! assert_eq!(opcodes::op2(0x66).map(|o| o.units), Some(Units::Trans)); // RECIP_IEEE
+//! assert_eq!(opcodes::op3(0x10).map(|o| o.name), Some("MULADD"));
+//! assert!(opcodes::op3(0x07).is_none()); // Evergreen's FMA
+//! assert_eq!((opcodes::cf_name(0x13), opcodes::tex_name(0x10)), (Some("CALL_FS"), "SAMPLE"));
+//! ```
 
 /// Which ALU units of a VLIW group an operation may run in: this decides the unit an
 /// instruction goes to ([`crate::isa::latte::assign_units`]).

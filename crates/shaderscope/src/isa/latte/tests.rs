@@ -979,3 +979,34 @@ fn dump_annotations_name_every_instruction_and_literal() {
     assert!(!text.contains("(unclaimed)"));
     assert_eq!(a.errors().count(), 0);
 }
+
+#[test]
+fn clauses_read_over_and_over_stop_being_listed() {
+    // 200 ALU instructions that each run the same 128-slot clause: the listing stays near
+    // the program's size.
+    let mut words = Vec::new();
+    for _ in 0..200 {
+        words.extend(
+            cfw(&[(cf::ALU_CF_INST, 8), (cf::ALU_ADDR, 201), (cf::ALU_COUNT, 127), (cf::BARRIER, 1)]).words(),
+        );
+    }
+    words.extend(cfw(&[(cf::CF_INST, cf::inst::EXP_DONE), (cf::END_OF_PROGRAM, 1)]).words());
+    for _ in 0..128 {
+        words.extend(aluw(&[(alu::OP2_INST, 0x1A), (alu::LAST, 1)]).words());
+    }
+    let code = bytes(&words);
+    let p = problems(&code, 0);
+    assert_eq!(
+        p.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        [
+            "invalid control-flow instruction at offset 0x20: its clauses read more bytes than the program has (they overlap): no more clauses are listed"
+        ]
+    );
+    let (text, _) = listing(&code, &DisasmOptions::default());
+    assert!(text.len() < 100 * code.len(), "{} bytes of listing for {}", text.len(), code.len());
+    assert!(
+        text.ends_with("200 EXP_DONE: PIX0, R0.xxxx NO_BARRIER\n\nEND_OF_PROGRAM\n"),
+        "{}",
+        &text[text.len() - 200..]
+    );
+}

@@ -1,5 +1,17 @@
 //! Texture-clause instructions: 128 bits (`SQ_TEX_WORD0..2` and a padding word), here one
 //! `u128` (word 0 in the low bits).
+//!
+//! ```
+//! use shaderscope::isa::latte::tex::{self, Tex};
+//! use shaderscope::print::Line;
+//!
+//! // SAMPLE R4.xyzw, R0.xy0x, t1, s1 (xbrz-freescale-pass1, with gshCompile's padding word).
+//! let t = Tex::from_bytes([0x0000_0110u32, 0xF00D_1004, 0x1080_8000, 0x0DEA_DFEC].map(u32::to_le_bytes).concat().try_into().unwrap());
+//! assert_eq!((t.inst(), t.get(tex::RESOURCE_ID), t.get(tex::SAMPLER_ID)), (0x10, 1, 1));
+//! let mut line = Line::new();
+//! tex::write_text(&mut line, t);
+//! assert_eq!(line.as_str(), "SAMPLE          R4.xyzw, R0.xy0x, t1, s1");
+//! ```
 
 use super::cf::sel_char;
 use super::opcodes;

@@ -1,5 +1,17 @@
 //! Vertex-fetch instructions: 128 bits (`SQ_VTX_WORD0..2` and a padding word), here one
 //! `u128` (word 0 in the low bits). They make up VTX clauses, and may sit in TEX clauses.
+//!
+//! ```
+//! use shaderscope::isa::latte::vtx::{self, Vtx};
+//! use shaderscope::print::Line;
+//!
+//! // FETCH R16.xyzw, R1.x, b130 … from a corpus texture clause.
+//! let v = Vtx::from_bytes([0x3C01_8240u32, 0x002D_1010, 0x0008_0000, 0x0DEA_DFEC].map(u32::to_le_bytes).concat().try_into().unwrap());
+//! assert_eq!((v.inst(), v.get(vtx::BUFFER_ID), v.get(vtx::DST_GPR)), (0, 130, 16));
+//! let mut line = Line::new();
+//! vtx::write_text(&mut line, v);
+//! assert_eq!(line.as_str(), "FETCH           R16.xyzw, R1.x, b130 FETCH_TYPE(NO_INDEX_OFFSET) MEGA(16) OFFSET(0)");
+//! ```
 
 use super::opcodes;
 use super::tex::{sels, swizzle};

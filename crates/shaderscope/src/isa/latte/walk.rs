@@ -48,6 +48,10 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
     let mut number = 0u64;
     let mut last_return = false;
     let mut pc = 0u32;
+    // Clauses of a valid program do not overlap, so together they read at most the whole
+    // program. Instructions that run the same bytes again and again (a damaged program)
+    // stop being expanded past that, or the listing could grow without bound.
+    let mut budget = Some(n + 2048);
     loop {
         let off = pc as usize * 8;
         if off >= clauses || off + 8 > n {
@@ -81,11 +85,15 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         if let Some((addr, count)) = cf.alu_clause() {
             let start = addr as usize * 8;
             note_clause(v, &mut clauses, start, off, at);
-            alu_clause(code, base, start, count as usize, off, depth, &mut number, v);
+            if afford(v, &mut budget, code, start, 8 * count as usize, off, at) {
+                alu_clause(code, base, start, count as usize, off, depth, &mut number, v);
+            }
         } else if let Some((kind, addr, count)) = cf.fetch_clause() {
             let start = addr as usize * 8;
             note_clause(v, &mut clauses, start, off, at);
-            fetch_clause(code, base, start, count as usize, off, depth, kind, &mut number, v);
+            if afford(v, &mut budget, code, start, 16 * count as usize, off, at) {
+                fetch_clause(code, base, start, count as usize, off, depth, kind, &mut number, v);
+            }
         }
         let ends = cf.ends_program();
         v.cf_done(cf, ends);
@@ -94,6 +102,36 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         }
         last_return = cf.kind() == CfKind::Normal && cf.inst() == inst::RETURN;
         pc += 1;
+    }
+}
+
+/// Whether the clause at `start` (`len` bytes, cut to the program) may still be read: the
+/// bytes clauses read so far stay within the budget. The first clause over it is reported.
+fn afford(
+    v: &mut impl Visit,
+    budget: &mut Option<usize>,
+    code: &[u8],
+    start: usize,
+    len: usize,
+    off: usize,
+    at: impl Fn(usize) -> u64,
+) -> bool {
+    let cost = len.min(code.len().saturating_sub(start));
+    match budget {
+        Some(left) if cost <= *left => {
+            *left -= cost;
+            true
+        }
+        Some(_) => {
+            *budget = None;
+            v.problem(Error::invalid(
+                at(off),
+                "control-flow instruction",
+                "its clauses read more bytes than the program has (they overlap): no more clauses are listed",
+            ));
+            false
+        }
+        None => false,
     }
 }
 
