@@ -101,6 +101,16 @@
 //! (` PRED_SEL(1)`), an undefined CF instruction (`UNKNOWN(0x1E)`), two instructions of a
 //! group in one unit (listed; a problem), `PV` in a program's first group (`PV-1`), a
 //! position export below slot 60 (`POS-3`), a `LOOP_END` with no loop open.
+//!
+//! # Damaged programs
+//!
+//! decaf reads clauses wherever their addresses point and walks the control flow until
+//! `END_OF_PROGRAM`. Here every read is bounded by the bytes: a clause that starts past the
+//! end, or reaches past it, lists what is there and is reported; a group is cut at its
+//! clause's end; the control flow stops at the first clause start it reaches (a fetch shader
+//! ending in `RETURN` there is no problem) or at the end of the bytes; and once clauses have
+//! read as many bytes as the program has (valid clauses do not overlap) no further clause is
+//! expanded, so a listing stays proportional to its input.
 
 pub mod alu;
 pub mod cf;
