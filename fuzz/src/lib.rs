@@ -241,6 +241,37 @@ pub fn d3d9(data: &[u8]) {
     }
 }
 
+/// Latte (R600/R700) microcode: the listing (plain, and HTML with the offset and raw
+/// columns), the records, the usage summary, the checks and the dump annotations never panic; both listings fail
+/// alike, with the first of the walk's problems; every record's words are the input's words
+/// at its offset.
+pub fn latte(data: &[u8]) {
+    use shaderscope::isa::latte;
+    let base = 0x100;
+    let mut text = TextBuf::default();
+    let plain = latte::write_listing(data, base, &DisasmOptions::default(), &mut text);
+    let mut html = shaderscope::print::Html::default();
+    let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
+    let styled = latte::write_listing(data, base, &columns, &mut html);
+    assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
+    assert_eq!(
+        latte::problems(data, base).first(),
+        plain.as_ref().err(),
+        "the listing's error is not the first problem"
+    );
+    for r in latte::records(data, base) {
+        let at = (r.offset - base) as usize;
+        let words: Vec<u32> = data[at..at + 4 * r.words.len()]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
+    }
+    let _ = latte::usage(data, base);
+    let _ = latte::check(data, base);
+    latte::annotate(data, base, &mut shaderscope::dump::Annotations::new());
+}
+
 /// Bare programs of every instruction set, over a byte range the first two bytes choose,
 /// with fxc's switches and without, as text and records (and PICA code with the input's own
 /// words as its operand descriptors).
@@ -359,6 +390,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("sharcfb", sharcfb),
     ("sharc", sharc),
     ("gfd", gfd),
+    ("latte", latte),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -490,6 +522,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Latte programs of the corpus (the words of decaf's reference listings: the `.gsh`
+    /// program blocks), whole and mutated.
+    #[test]
+    fn smoke_latte_on_corpus_programs() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("../shared/corpus"));
+        let mut rng = Rng::new(0x1a77e);
+        let mut programs = 0;
+        for e in walk(&corpus.join("gx2/reference/decaf")).into_iter().step_by(16) {
+            let Ok(text) = std::fs::read_to_string(&e) else { continue };
+            let mut code = Vec::new();
+            for l in text.lines() {
+                let hex =
+                    !l.is_empty() && l.split(' ').all(|w| w.len() == 8 && u32::from_str_radix(w, 16).is_ok());
+                if hex {
+                    code.extend(
+                        l.split(' ').flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes()),
+                    );
+                } else if !code.is_empty() {
+                    latte(&code);
+                    for m in mutations(&code, &mut rng, 40) {
+                        latte(&m);
+                    }
+                    programs += 1;
+                    code.clear();
+                }
+            }
+        }
+        assert!(programs == 0 || programs >= 40, "{programs} programs");
     }
 
     #[test]

@@ -69,5 +69,5 @@ pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
 pub use format::{dxbc, shbin};
-pub use isa::{InstructionRecord, d3d9, pica, sm4};
+pub use isa::{InstructionRecord, d3d9, latte, pica, sm4};
 pub use model::{DisasmOptions, DxbcOptions, Finding, Part, Severity, Stage};

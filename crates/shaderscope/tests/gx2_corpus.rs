@@ -1,6 +1,7 @@
 //! GFD `.gsh` files of the corpus (`gx2/`): every file parses, writes back byte for byte, is
-//! valid and fully annotated; the GX2 structs agree with decaf-emu's listings (the summary
-//! line and program size of every shader, the microcode words) and with gshCompile's own C
+//! valid and fully annotated; the GX2 structs and the Latte listings agree with decaf-emu's
+//! listings (the summary line and program size of every shader, the microcode words, every
+//! line of every program's listing) and with gshCompile's own C
 //! dumps of the structs (`out.h` beside `out.gsh`); damaged copies give a clean error or a
 //! partial result, never a panic; and the errors of damaged inputs are exact.
 
@@ -94,6 +95,23 @@ fn structs_and_microcode_agree_with_decaf_listings() {
             continue;
         }
         assert_eq!(ours, theirs, "{}", path.display());
+        // decaf's listing of each program, every non-blank line in order, is in ours: the
+        // lines after each `----` line that are not its hex words (the last of a block may be
+        // the next shader's summary line, which ours has there too).
+        let all = listing(&f);
+        let ours_lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
+        for block in text.split("\n---- ").skip(1) {
+            let want: Vec<&str> = block
+                .lines()
+                .skip(1)
+                .filter(|l| !l.trim().is_empty())
+                .filter(|l| {
+                    !l.split_whitespace().all(|w| w.len() == 8 && w.chars().all(|c| c.is_ascii_hexdigit()))
+                })
+                .collect();
+            let found = ours_lines.windows(want.len().max(1)).any(|w| w == want.as_slice());
+            assert!(found, "{}: decaf's block not in our listing:\n{}", path.display(), want.join("\n"));
+        }
         // The hex words after each `----` line are the program block's bytes read as
         // little-endian words.
         let mut blocks = text.split("---- ").skip(1);
@@ -304,7 +322,7 @@ fn damaged_copies_never_panic() {
             let mut s = String::new();
             f.info_text(&mut s);
             let _ = f.info_json();
-            let _ = listing(&f);
+            let _ = f.disasm(&DisasmOptions::default(), &mut TextBuf::default());
             let _ = f.validate();
             let _ = f.parts();
             assert_eq!(f.write().unwrap(), b, "a damaged file that parses round-trips too");

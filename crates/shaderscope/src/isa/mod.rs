@@ -31,6 +31,7 @@
 //! ```
 
 pub mod d3d9;
+pub mod latte;
 pub mod pica;
 pub mod sm4;
 

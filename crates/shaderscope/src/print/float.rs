@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | [`write_f32_fixed`], [`write_f64_fixed`] (and [`f32_fixed_text`]) | `printf("%f", v)` | msvcrt or the UCRT ([`FloatStyle`]) | the literals of SM4/SM5 programs (`l(1.000000)`, `d(…)`) |
 //! | [`write_f32_g9`] | `printf("%.9g", v)` | msvcrt | the `def` constants of D3D9 programs |
+//! | [`write_f32_shortest`] (and [`f32_shortest_text`]) | {fmt}'s `format("{}", v)` (C++, not C) | — | the literal constants of Latte programs as decaf-emu prints them |
 //!
 //! Every function writes into any [`fmt::Write`] (a [`Printer`](super::Printer) or a
 //! `String`), takes the float as its bits (a `def` or `l(…)` token as stored), and computes
@@ -622,9 +623,462 @@ fn digits9_fmt(v: f32) -> (u32, i32) {
     (n, exp)
 }
 
+// `{}` of {fmt} (Latte literals).
+
+/// `fmt::format("{}", f)` of the 32-bit float with these bits, as the C++ {fmt} library (and
+/// C++20 `std::format`) writes a `float` with no format spec: the shortest decimal that reads
+/// back to the same float; plain digits when the decimal exponent of the first digit is in
+/// `-4..16` (`0.0001`, `1000000`), else `d.ddde±XX` with at least two exponent digits
+/// (`1.1920929e-07`); `inf`, `nan`, `0`, each with a `-` when the sign bit is set (`-nan`,
+/// `-0`). decaf-emu prints the literal constants of Latte ALU groups this way.
+///
+/// ```
+/// use shaderscope::print::float::write_f32_shortest;
+///
+/// let mut s = String::new();
+/// for bits in [0x3f80_0000u32, 0x4049_0fdb, 0x3400_0000, 0x38d1_b717, 0x4b7f_ffff, 0xffc0_0000] {
+///     write_f32_shortest(&mut s, bits).unwrap();
+///     s.push(' ');
+/// }
+/// assert_eq!(s, "1 3.1415927 1.1920929e-07 0.0001 16777215 -nan ");
+/// ```
+pub fn write_f32_shortest<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Result {
+    out.write_str(f32_shortest_text(bits).as_str())
+}
+
+/// [`write_f32_shortest`]'s text as a [`Short`] (for a [`Line`](super::Line), which copies it
+/// whole): every float's text fits.
+pub fn f32_shortest_text(bits: u32) -> Short<32> {
+    let mut out = Bytes::<32>::default();
+    let v = f32::from_bits(bits);
+    if bits >> 31 != 0 {
+        out.push(b'-');
+    }
+    if v.is_nan() || v.is_infinite() || v == 0.0 {
+        out.extend(if v.is_nan() {
+            b"nan"
+        } else if v.is_infinite() {
+            b"inf"
+        } else {
+            b"0"
+        });
+        return out.short();
+    }
+    let (digits, n, exp) = match shortest_digits(bits & 0x7fff_ffff) {
+        Some(d) => d,
+        None => shortest_digits_fmt(v.abs()),
+    };
+    let digits = digits.get(..n).unwrap_or(b"0");
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    if !(-4..16).contains(&exp) {
+        out.extend(first);
+        if !rest.is_empty() {
+            out.push(b'.');
+            out.extend(rest);
+        }
+        out.extend(if exp < 0 { b"e-" } else { b"e+" });
+        let e = exp.unsigned_abs();
+        if e >= 10 {
+            out.push(b'0' + (e / 10) as u8);
+        } else {
+            out.push(b'0');
+        }
+        out.push(b'0' + (e % 10) as u8);
+    } else if exp < 0 {
+        out.extend(b"0.");
+        for _ in 0..(-exp - 1) {
+            out.push(b'0');
+        }
+        out.extend(digits);
+    } else {
+        let whole = exp as usize + 1;
+        match (digits.get(..whole), digits.get(whole..)) {
+            (Some(int), Some(frac)) if !frac.is_empty() => {
+                out.extend(int);
+                out.push(b'.');
+                out.extend(frac);
+            }
+            _ => {
+                out.extend(digits);
+                for _ in digits.len()..whole {
+                    out.push(b'0');
+                }
+            }
+        }
+    }
+    out.short()
+}
+
+/// The shortest decimal digits that read back to the positive, finite, non-zero float with
+/// these bits, the closest of them to its value, an exact tie broken towards the even digit
+/// (what {fmt}'s Dragonbox gives): the digits (ASCII), their count and the decimal exponent of
+/// the first. The free-format digit generation of Steele & White and Burger & Dybvig, in
+/// 128-bit integers: `r / s` is the value over `10^k`, `mp / s` and `mm / s` the distances to
+/// the rounding boundaries above and below (accepted when the mantissa is even, as a reader
+/// rounding ties to even maps them to it). `None` when a number would not fit (the caller
+/// then takes [`shortest_digits_fmt`]).
+fn shortest_digits(bits: u32) -> Option<([u8; 16], usize, i32)> {
+    let biased = (bits >> 23 & 0xff) as i32;
+    let frac = bits & 0x7f_ffff;
+    let (f, e) = if biased == 0 { (frac, -149) } else { (frac | 0x80_0000, biased - 150) };
+    let even = f % 2 == 0;
+    // At a power of two (not the smallest normal exponent) the float below is closer: the
+    // lower boundary is half as far, so everything is doubled.
+    let (r0, mp0, mm0, s_twos) =
+        if frac == 0 && biased > 1 { (4 * f, 2u32, 1u32, 2) } else { (2 * f, 1, 1, 1) };
+    // 10^(k-1) <= v < 10^k, estimated from the binary exponent (78913 / 2^18 is just below
+    // log10 2) and corrected below.
+    let binary = 31 - f.leading_zeros() as i32 + e;
+    let mut k = (binary * 78913).div_euclid(1 << 18) + 1;
+    // r/s = r0·2^e / (2^s_twos · 2^k · 5^k): the powers of 2 and 5 on one side or the other.
+    let twos = e - s_twos - k;
+    let fives = -k;
+    let two = |n: i32| 1u128.checked_shl(n.max(0).unsigned_abs());
+    let five = |n: i32| POW5.get(n.max(0).unsigned_abs() as usize).copied();
+    let num = two(twos)?.checked_mul(five(fives)?)?;
+    let mut s = two(-twos)?.checked_mul(five(-fives)?)?;
+    let mut r = u128::from(r0).checked_mul(num)?;
+    let mut mp = u128::from(mp0).checked_mul(num)?;
+    let mut mm = u128::from(mm0).checked_mul(num)?;
+    let high = |r: u128, mp: u128, s: u128| if even { r + mp >= s } else { r + mp > s };
+    for _ in 0..2 {
+        if high(r, mp, s) {
+            s = s.checked_mul(10)?;
+            k += 1;
+        } else if !high(r.checked_mul(10)?, mp.checked_mul(10)?, s) {
+            r *= 10;
+            mp *= 10;
+            mm *= 10;
+            k -= 1;
+        }
+    }
+    if high(r, mp, s) || !high(r.checked_mul(10)?, mp.checked_mul(10)?, s) {
+        return None;
+    }
+    // Nearly every float of a program fits 64 bits here (and then the digits cost a hardware
+    // division each); the rest stays in 128.
+    match (u64::try_from(s), u64::try_from(r), u64::try_from(mp), u64::try_from(mm)) {
+        (Ok(s), Ok(r), Ok(mp), Ok(mm)) if s < 1 << 59 => generate(r, s, mp, mm, even, k),
+        _ if s < 1 << 119 => generate(r, s, mp, mm, even, k),
+        _ => None,
+    }
+}
+
+/// The unsigned integers [`generate`] works in.
+trait Scaled:
+    Copy
+    + Ord
+    + From<u8>
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+{
+    /// The low bits as a digit (a quotient below 10).
+    fn digit(self) -> u8;
+}
+
+impl Scaled for u64 {
+    fn digit(self) -> u8 {
+        self as u8
+    }
+}
+
+impl Scaled for u128 {
+    fn digit(self) -> u8 {
+        self as u8
+    }
+}
+
+/// The digit generation of [`shortest_digits`] from its scaled values (`s` at most 2^119, so
+/// that `10·s` and everything below it fit; `r + mp` below `s`, `10·(r + mp)` above).
+fn generate<T: Scaled>(
+    mut r: T,
+    s: T,
+    mut mp: T,
+    mut mm: T,
+    even: bool,
+    k: i32,
+) -> Option<([u8; 16], usize, i32)> {
+    let ten = T::from(10);
+    let mut digits = [b'0'; 16];
+    let mut n = 0;
+    loop {
+        r = r * ten;
+        mp = mp * ten;
+        mm = mm * ten;
+        let d = (r / s).digit();
+        r = r % s;
+        let low = if even { r <= mm } else { r < mm };
+        let up = if even { r + mp >= s } else { r + mp > s };
+        let last = match (low, up) {
+            (false, false) => None,
+            (true, false) => Some(d),
+            (false, true) => Some(d + 1),
+            (true, true) => Some(match (r + r).cmp(&s) {
+                Ordering::Less => d,
+                Ordering::Greater => d + 1,
+                Ordering::Equal => d + d % 2,
+            }),
+        };
+        let digit = last.unwrap_or(d);
+        if digit > 9 {
+            return None;
+        }
+        *digits.get_mut(n)? = b'0' + digit;
+        n += 1;
+        if last.is_some() {
+            return Some((digits, n, k - 1));
+        }
+    }
+}
+
+/// `5^n` for `n` up to 55 (the largest that fits 128 bits).
+// Built at compile time: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+static POW5: [u128; 56] = {
+    let mut t = [1u128; 56];
+    let mut i = 1;
+    while i < 56 {
+        t[i] = t[i - 1] * 5;
+        i += 1;
+    }
+    t
+};
+
+/// [`shortest_digits`] through Rust's `{:e}`, which writes the same shortest round-trip
+/// digits but breaks exact ties upwards; [`even_tie`] mends that.
+fn shortest_digits_fmt(v: f32) -> ([u8; 16], usize, i32) {
+    let mut digits = [b'0'; 16];
+    let mut n = 0;
+    let mut exp = 0i32;
+    let mut sci = Ascii::<48>::default();
+    if fmt::write(&mut sci, format_args!("{v:e}")).is_err() {
+        return (digits, 1, 0);
+    }
+    let mut negative = false;
+    let mut in_exp = false;
+    for &c in sci.bytes.get(..sci.len).unwrap_or(&[]) {
+        match c {
+            b'e' => in_exp = true,
+            b'-' => negative = true,
+            b'0'..=b'9' if in_exp => exp = exp * 10 + i32::from(c - b'0'),
+            b'0'..=b'9' => {
+                if let Some(d) = digits.get_mut(n) {
+                    *d = c;
+                    n += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if negative {
+        exp = -exp;
+    }
+    even_tie(&mut digits, n, exp, v);
+    (digits, n.max(1), exp)
+}
+
+/// ASCII bytes gathered on the stack, then a [`Short`] (bytes past `N` are dropped).
+struct Bytes<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for Bytes<N> {
+    fn default() -> Self {
+        Bytes { bytes: [0; N], len: 0 }
+    }
+}
+
+impl<const N: usize> Bytes<N> {
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push(b);
+        }
+    }
+
+    fn short(self) -> Short<N> {
+        Short::from_ascii_bytes(self.bytes, self.len)
+    }
+}
+
+/// {fmt}'s shortest digits break an exact tie between two shortest candidates towards the
+/// even last digit (Dragonbox), where Rust's take the upper one (`0x3E7A0000` is
+/// 0.244140625: {fmt} writes `0.24414062`, Rust `0.24414063`). `digits[..n]` are Rust's
+/// digits of `v`, the first worth `10^exp`; an odd last digit becomes the even neighbour when
+/// `v` lies exactly halfway between them and that neighbour reads back to `v` too.
+fn even_tie(digits: &mut [u8; 16], n: usize, exp: i32, v: f32) {
+    let Some(&last) = digits.get(n.wrapping_sub(1)) else { return };
+    if (last - b'0') % 2 == 0 || n > 10 {
+        return;
+    }
+    let value = digits.iter().take(n).fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
+    // The lower neighbour, then the upper one: halfway between it and the digits.
+    for (alt, lower) in [(value - 1, value - 1), (value + 1, value)] {
+        if alt > value && alt % 10 == 0 {
+            // The neighbour would carry into the next digit: not an n-digit candidate.
+            continue;
+        }
+        if !halfway(v, lower, exp - n as i32) {
+            continue;
+        }
+        let mut text = Ascii::<48>::default();
+        let _ = fmt::write(&mut text, format_args!("{alt}e{}", exp + 1 - n as i32));
+        if text.as_str().parse::<f32>().ok().map(f32::to_bits) == Some(v.to_bits()) {
+            let mut a = alt;
+            for d in digits.iter_mut().take(n).rev() {
+                *d = b'0' + (a % 10) as u8;
+                a /= 10;
+            }
+            return;
+        }
+    }
+}
+
+/// Whether `v` (finite, not zero) is exactly `(10 · lower + 5) · 10^k`, in integers: the
+/// powers of two of both sides must agree (the factor is odd), then the odd parts.
+fn halfway(v: f32, lower: u64, k: i32) -> bool {
+    let bits = v.to_bits();
+    let (frac, biased) = (bits & 0x7f_ffff, (bits >> 23 & 0xff) as i32);
+    let (m, e) = if biased == 0 { (frac, -149) } else { (frac | 0x80_0000, biased - 150) };
+    if m == 0 {
+        return false;
+    }
+    let twos = m.trailing_zeros() as i32;
+    if twos + e != k {
+        return false;
+    }
+    let odd = u128::from(m >> twos);
+    let Some(p) = lower.checked_mul(10).and_then(|x| x.checked_add(5)) else { return false };
+    let five = |power: u32| 5u128.checked_pow(power);
+    if k >= 0 {
+        five(k as u32).and_then(|f| f.checked_mul(u128::from(p))) == Some(odd)
+    } else {
+        five(k.unsigned_abs()).and_then(|f| f.checked_mul(odd)) == Some(u128::from(p))
+    }
+}
+
+/// A few bytes of ASCII text on the stack (what `{:e}` of a float writes).
+struct Ascii<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for Ascii<N> {
+    fn default() -> Self {
+        Ascii { bytes: [0; N], len: 0 }
+    }
+}
+
+impl<const N: usize> Ascii<N> {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.bytes.get(..self.len).unwrap_or(&[])).unwrap_or("")
+    }
+}
+
+impl<const N: usize> fmt::Write for Ascii<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn shortest(v: f32) -> String {
+        let mut s = String::new();
+        write_f32_shortest(&mut s, v.to_bits()).unwrap();
+        s
+    }
+
+    #[test]
+    fn shortest_floats_are_laid_out_as_fmt_writes_them() {
+        // Plain digits for decimal exponents -4..16, else d.ddde±XX with two digits at least.
+        for (v, text) in [
+            (1.0f32, "1"),
+            (0.5, "0.5"),
+            (-2.5, "-2.5"),
+            (100000.0, "100000"),
+            (123456.79, "123456.79"),
+            (1e15, "1000000000000000"),
+            (1e16, "1e+16"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.1920929e-7, "1.1920929e-07"),
+            (f32::MAX, "3.4028235e+38"),
+            (1e-45, "1e-45"),
+            (-0.0, "-0"),
+            (0.0, "0"),
+            (f32::INFINITY, "inf"),
+            (f32::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(shortest(v), text, "{v:e}");
+        }
+        let mut s = String::new();
+        for bits in [0x7fc0_0000u32, 0xffc0_0000, 0xffff_fff9] {
+            write_f32_shortest(&mut s, bits).unwrap();
+            s.push(' ');
+        }
+        assert_eq!(s, "nan -nan -nan ");
+    }
+
+    #[test]
+    fn shortest_digits_in_integers_match_rusts_with_even_ties() {
+        // Every power of two and its neighbours, the subnormals near zero and the normal
+        // boundary, and a spread of random floats: the integer digit generation against Rust's
+        // shortest digits (with exact ties moved to the even digit).
+        let mut bits: Vec<u32> = Vec::new();
+        for biased in 0..255u32 {
+            for frac in [0, 1, 2, 0x7f_fffe, 0x7f_ffff, 0x40_0000, 0x3a_0000] {
+                bits.push(biased << 23 | frac);
+            }
+        }
+        bits.extend(1..2000);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bits.push((x >> 32) as u32 & 0x7fff_ffff);
+        }
+        let mut fast = 0;
+        for b in bits {
+            let v = f32::from_bits(b);
+            if !v.is_finite() || v == 0.0 {
+                continue;
+            }
+            let want = shortest_digits_fmt(v);
+            if let Some(got) = shortest_digits(b) {
+                assert_eq!((&got.0[..got.1], got.2), (&want.0[..want.1], want.2), "0x{b:08x} = {v:e}");
+                fast += 1;
+            }
+        }
+        assert!(fast > 200_000, "{fast} floats took the integer path");
+    }
+
+    #[test]
+    fn shortest_ties_go_to_the_even_digit() {
+        // 0x3E7A0000 is 0.244140625: 0.24414062 and 0.24414063 are equally close and both read
+        // back; {fmt} (Dragonbox) takes the even one, as decaf's listings show.
+        assert_eq!(shortest(f32::from_bits(0x3E7A_0000)), "0.24414062");
+        assert_eq!(shortest(f32::from_bits(0x3980_0000)), "0.00024414062");
+        // No tie: the closest digits stay.
+        assert_eq!(shortest(0.15915494), "0.15915494");
+        assert_eq!(shortest(0.1), "0.1");
+    }
 
     fn f32s(v: f32, style: FloatStyle) -> String {
         let mut s = String::new();

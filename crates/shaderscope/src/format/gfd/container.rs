@@ -17,64 +17,6 @@ fn printer_failed(_: std::fmt::Error) -> Error {
     Error::invalid(0, "listing", "the printer failed")
 }
 
-/// The listing of one program's Latte microcode `code`, whose first byte is at absolute
-/// offset `base`.
-///
-/// PLACEHOLDER until the Latte disassembler (`isa::latte`) is merged: the microcode as
-/// little-endian 32-bit words, eight to a line, after a comment that says so. The one call to
-/// replace is here (with `latte::write_listing(code, base, opts, out)`); every GX2 container
-/// lists its programs through this function.
-pub fn program_listing(code: &[u8], base: u64, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-    let _ = opts;
-    let words = code.len() / 4;
-    out.start_line(None);
-    out.styled(
-        Style::Comment,
-        &format!(
-            "; Latte microcode: {words} words (listed as words: the Latte disassembler is not connected yet)"
-        ),
-    )
-    .map_err(printer_failed)?;
-    out.write_char('\n').map_err(printer_failed)?;
-    for (i, line) in code.chunks(32).enumerate() {
-        out.start_line(Some(base + 32 * i as u64));
-        for (k, w) in line.chunks(4).enumerate() {
-            if k > 0 {
-                out.write_char(' ').map_err(printer_failed)?;
-            }
-            let mut b = [0u8; 4];
-            for (d, s) in b.iter_mut().zip(w) {
-                *d = *s;
-            }
-            out.style(Style::Literal);
-            write!(out, "{:08X}", u32::from_le_bytes(b)).map_err(printer_failed)?;
-            out.reset();
-        }
-        out.write_char('\n').map_err(printer_failed)?;
-    }
-    Ok(())
-}
-
-/// The `dump` annotations of one program's microcode `code` at absolute `base`.
-///
-/// PLACEHOLDER until the Latte disassembler is merged (which annotates each instruction):
-/// the microcode as 64-bit slots, each with its two little-endian words.
-pub fn program_annotate(code: &[u8], base: u64, a: &mut Annotations) {
-    fn slot(data: &[u8], _: u64, at: u64, out: &mut String) {
-        let w = |k: u64| {
-            let i = (at + k) as usize;
-            data.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b)).unwrap_or(0)
-        };
-        let _ = write!(out, "Latte microcode 0x{:08X} 0x{:08X}", w(0), w(4));
-    }
-    let slots = code.len() as u64 / 8;
-    a.table(base, 8, slots, slot);
-    let rest = code.len() as u64 % 8;
-    if rest > 0 {
-        a.field(base + slots * 8, rest, "Latte microcode (a partial 64-bit slot)");
-    }
-}
-
 #[derive(Debug, Serialize)]
 struct RelocationInfo {
     offset: u64,
@@ -249,7 +191,7 @@ impl Gfd<'_> {
                     out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", b.data.len()))
                         .map_err(printer_failed)?;
                     out.write_char('\n').map_err(printer_failed)?;
-                    program_listing(b.data, b.data_offset(), opts, out)?;
+                    crate::isa::latte::write_listing(b.data, b.data_offset(), opts, out)?;
                 }
                 None => {
                     out.start_line(None);
@@ -302,7 +244,7 @@ impl Gfd<'_> {
                 annotate_relocations(r, data, a);
             }
         } else if b.kind.program_of().is_some() {
-            program_annotate(b.data, data, a);
+            crate::isa::latte::annotate(b.data, data, a);
         } else if b.kind == BlockType::PADDING {
             a.fallback(data, len, "padding");
         } else {
@@ -603,6 +545,7 @@ impl Container for Gfd<'_> {
                 if let Some(g) = s.gx2() {
                     p = p.with_extra("summary", g.summary());
                 }
+                p.instructions = crate::isa::latte::records(b.data, b.data_offset());
                 programs.push(p);
             }
         }
@@ -639,17 +582,31 @@ impl Container for Gfd<'_> {
     }
 
     fn validate(&self) -> Vec<Finding> {
-        self.check()
+        let mut out = self.check();
+        for (s, copy) in self.shaders.iter().flat_map(|s| [(s, false), (s, true)]) {
+            if let Some(b) = self.program(s, copy) {
+                out.extend(crate::isa::latte::check(b.data, b.data_offset()));
+            }
+        }
+        out
     }
 
+    /// Headers whose struct does not read, and microcode that does not decode.
     fn damage(&self) -> Vec<Error> {
-        self.shaders
+        let mut out: Vec<Error> = self
+            .shaders
             .iter()
             .filter_map(|s| match &s.header {
                 Some((_, Err(e))) => Some(e.clone()),
                 _ => None,
             })
-            .collect()
+            .collect();
+        for (s, copy) in self.shaders.iter().flat_map(|s| [(s, false), (s, true)]) {
+            if let Some(b) = self.program(s, copy) {
+                out.extend(crate::isa::latte::problems(b.data, b.data_offset()));
+            }
+        }
+        out
     }
 
     fn programs(&self) -> Option<usize> {

@@ -55,7 +55,7 @@ pub mod build;
 mod container;
 mod write;
 
-pub use container::{annotate_damaged, program_annotate, program_listing};
+pub use container::annotate_damaged;
 
 use crate::error::{Error, Result};
 use crate::format::gx2::{Kind, PointerKind, Shader};

@@ -530,7 +530,7 @@ pub fn shader_listing(
                 out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", code.len()))
                     .map_err(fail)?;
                 out.write_str("\n").map_err(fail)?;
-                crate::format::gfd::program_listing(code, at, opts, out)?;
+                crate::isa::latte::write_listing(code, at, opts, out)?;
             }
             (Some(o), None) => {
                 return Err(Error::out_of_bounds(
