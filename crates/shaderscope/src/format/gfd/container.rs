@@ -326,6 +326,9 @@ impl Gfd<'_> {
         }
         let (Some(g), Some(h)) = (s.gx2(), header) else { return };
         g.check(&title, out);
+        if let Some(p) = program {
+            g.check_program(&title, p.data, p.data_offset(), out);
+        }
         let l = g.layout();
         if let Some(p) = program {
             if u64::from(g.size) != p.data.len() as u64 {

@@ -1,6 +1,6 @@
 //! `validate` of a GX2 shader struct: register fields that disagree with each other or with
-//! the struct's arrays, and values the SDK does not define. What the microcode itself uses
-//! (GPRs, exports) is checked where the microcode is decoded.
+//! the struct's arrays, values the SDK does not define, and ([`Shader::check_program`])
+//! register fields that disagree with what the microcode uses (GPRs, parameter exports).
 
 use super::{Kind, Shader, regs};
 use crate::model::Finding;
@@ -10,6 +10,47 @@ impl Shader<'_> {
     /// Absolute offset of word `name` of the `regs` block (its first, for a table).
     fn reg_offset(&self, name: &str) -> u64 {
         self.at + 4 * regs::index_of(self.layout().regs, name).unwrap_or(0) as u64
+    }
+
+    /// The findings about the struct against its microcode `code` (at absolute `base`), as
+    /// [`crate::isa::latte::usage`] reads it: a GPR the program uses at or above
+    /// `SQ_PGM_RESOURCES_*.NUM_GPRS` (registers from R120 on are not counted: the compilers use
+    /// the top of the register file for clause temporaries, which NUM_GPRS leaves out — the
+    /// corpus's gshCompile shaders use R122–R127 so with NUM_GPRS as low as 7; nothing is said
+    /// when registers are addressed relatively), and a vertex shader exporting
+    /// more parameters than `SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT` + 1.
+    pub fn check_program(&self, title: &str, code: &[u8], base: u64, out: &mut Vec<Finding>) {
+        let usage = crate::isa::latte::usage(code, base);
+        let resources = match self.kind {
+            Kind::Vertex => "SQ_PGM_RESOURCES_VS",
+            Kind::Pixel => "SQ_PGM_RESOURCES_PS",
+            Kind::Geometry => "SQ_PGM_RESOURCES_GS",
+        };
+        let highest = (0..120).rev().find(|&r| usage.gprs_read.contains(r) || usage.gprs_written.contains(r));
+        if let (Some(r), Some(n), false) =
+            (highest, self.reg_field(resources, "NUM_GPRS"), usage.relative_gprs)
+        {
+            if r >= n {
+                out.push(Finding::error(
+                    self.reg_offset(resources),
+                    format!("{title}: the microcode uses R{r}, but {resources}.NUM_GPRS is {n}"),
+                ));
+            }
+        }
+        if self.kind == Kind::Vertex {
+            let params = usage.exports.params.len();
+            if let Some(count) = self.reg_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT") {
+                if params > count + 1 {
+                    out.push(Finding::error(
+                        self.reg_offset("SPI_VS_OUT_CONFIG"),
+                        format!(
+                            "{title}: the microcode exports {params} parameters, but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT is {count} ({} parameters)",
+                            count + 1
+                        ),
+                    ));
+                }
+            }
+        }
     }
 
     /// The findings about the struct; `title` names the shader in them (`vertex shader 0`).

@@ -279,3 +279,27 @@ fn cemu_hashes_come_from_the_struct_registers() {
     let s = Shader::read(Kind::Vertex, &vs, 0, Endian::Little, PointerKind::Offset).unwrap();
     assert_eq!(cemu_hash(&s, Some(&code)), Some(CemuHash { base: None, aux: 4 }));
 }
+
+/// `check_program` compares the registers with what the microcode uses: a pixel shader whose
+/// one instruction is `EXP_DONE: PIX0, R5.xyzw` (END_OF_PROGRAM) needs NUM_GPRS of at least 6.
+#[test]
+fn registers_are_checked_against_the_microcode() {
+    // Export: RW_GPR 5 (bits 15–21), type pixel; SEL_XYZW xyzw, END_OF_PROGRAM, CF_INST
+    // EXP_DONE (0x28), BARRIER.
+    let code: Vec<u8> = [0x0002_8000u32, 0x9420_0688].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut ps = vec![0u8; 0xE8];
+    for (gprs, want) in [
+        (
+            1u32,
+            vec!["pixel shader: the microcode uses R5, but SQ_PGM_RESOURCES_PS.NUM_GPRS is 1".to_string()],
+        ),
+        (6, vec![]),
+    ] {
+        ps[..4].copy_from_slice(&gprs.to_le_bytes());
+        let s = Shader::read(Kind::Pixel, &ps, 0x40, Endian::Little, PointerKind::Offset).unwrap();
+        let mut out = Vec::new();
+        s.check_program("pixel shader", &code, 0x200, &mut out);
+        assert_eq!(out.iter().map(|f| f.message.clone()).collect::<Vec<_>>(), want);
+        assert!(out.iter().all(|f| f.offset == 0x40 && f.severity == crate::model::Severity::Error));
+    }
+}

@@ -636,7 +636,19 @@ impl Container for Sharcfb {
     }
 
     fn validate(&self) -> Vec<Finding> {
-        validate(self)
+        let mut out = validate(self);
+        // Each binary's GX2 struct, and its registers against its microcode.
+        for (i, b) in self.binaries.items.iter().enumerate() {
+            let Ok(g) = b.gx2(self.endian) else { continue };
+            let title = format!("binary {i} ({} shader)", g.kind.name());
+            g.check(&title, &mut out);
+            let code = g.program_offset().and_then(|o| b.data.get(o as usize..)?.get(..g.size as usize));
+            if let (Some(o), Some(code)) = (g.program_offset(), code) {
+                g.check_program(&title, code, b.data_at() + u64::from(o), &mut out);
+                out.extend(crate::isa::latte::check(code, b.data_at() + u64::from(o)));
+            }
+        }
+        out
     }
 
     fn write(&self) -> Result<Vec<u8>> {
