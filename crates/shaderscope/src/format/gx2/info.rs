@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use std::fmt::Write as _;
 
 /// The hashes Cemu names a shader by (its graphic packs' `<base>_<aux>_vs.txt` replacement
-/// files), as far as the file decides them ([`super::cemu_hash`]).
+/// files), as far as the file decides them ([`super::cemu_hash()`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CemuHash {
     /// The base hash, over the microcode and the state it is drawn with; `None` where that

@@ -79,7 +79,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// The hashes Cemu keys the shader by (its graphic packs' `<base>_<aux>_vs.txt` names), as far
-/// as the shader file decides them ([`cemu_hash`](self::cemu_hash) module for the algorithm);
+/// as the shader file decides them ([`cemu_hash`](mod@self::cemu_hash) module for the algorithm);
 /// `program` is the shader's microcode.
 ///
 /// - pixel: both hashes, for a pixel shader drawn without a geometry shader, with the alpha
