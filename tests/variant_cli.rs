@@ -26,6 +26,10 @@ fn archive(dir: &tempfile::TempDir) -> String {
         let (kind, size) = if k % 2 == 0 { (BinaryType::VERTEX, 0x134) } else { (BinaryType::PIXEL, 0xE8) };
         let mut data = vec![0u8; size];
         data[0] = k;
+        if kind == BinaryType::VERTEX {
+            // SQ_VTX_SEMANTIC_CLEAR: no semantic used, every one cleared.
+            data[0x3c..0x40].copy_from_slice(&[0xff; 4]);
+        }
         a.binaries.items.push(Binary::new(kind, data));
     }
     let mut p = Program::new("water", 3, 0);

@@ -127,7 +127,16 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
         if !b.gap.is_empty() {
             a.field(b.at + BINARY_HEADER as u64, b.gap.len() as u64, "bytes before the data");
         }
-        // The GX2 struct reader refines this range (see `shader_listing`).
+        // The GX2 struct, its arrays and strings, and the microcode's instructions; what
+        // neither claims stays under the fallback.
+        if let Ok(g) = b.gx2(f.endian) {
+            g.annotate(a, &format!("binary {i}"));
+            if let Some(o) = g.program_offset() {
+                if let Some(code) = b.data.get(o as usize..).and_then(|d| d.get(..g.size as usize)) {
+                    crate::isa::latte::annotate(code, b.data_at() + u64::from(o), a);
+                }
+            }
+        }
         a.fallback(
             b.data_at(),
             b.data.len() as u64,

@@ -3,9 +3,18 @@
 use super::res::{Symbol, Variation};
 use super::*;
 
+/// `v` as a word of a file in byte order `e`.
+fn word(v: u32, e: Endian) -> [u8; 4] {
+    match e {
+        Endian::Little => v.to_le_bytes(),
+        Endian::Big => v.to_be_bytes(),
+    }
+}
+
 /// A program with a geometry shader and two macros (2 × 3 values): 6 variations, 18 binaries
 /// from base index 1 (binary 0 belongs to no program). Each binary's data is 0x140 bytes
-/// whose first word is its index (and whose GX2 struct fields are otherwise zero).
+/// whose first word is its index in the archive's byte order (and whose GX2 struct fields are otherwise zero, but for a
+/// vertex shader's SQ_VTX_SEMANTIC_CLEAR, all ones as for no semantic).
 fn archive(endian: Endian) -> Sharcfb {
     let mut a = Sharcfb::new("test", endian);
     a.binaries.items.push(Binary::new(BinaryType::PIXEL, vec![0xee; 8]));
@@ -14,7 +23,11 @@ fn archive(endian: Endian) -> Sharcfb {
         {
             let mut data = vec![0u8; 0x140];
             let index = 1 + v * 3 + k as u32;
-            data[..4].copy_from_slice(&index.to_le_bytes());
+            data[..4].copy_from_slice(&word(index, endian));
+            if kind == BinaryType::VERTEX {
+                // SQ_VTX_SEMANTIC_CLEAR: no semantic used, every one cleared.
+                data[0x3c..0x40].copy_from_slice(&[0xff; 4]);
+            }
             a.binaries.items.push(Binary::new(kind, data));
         }
     }
@@ -52,7 +65,7 @@ fn a_built_archive_writes_parses_and_writes_back() {
         let p = &f.programs.items[0];
         assert_eq!(p.variation_count(), Some(6));
         assert_eq!(f.binaries.items[1].data_at(), f.binaries.items[1].at + 0x10);
-        assert_eq!(&bytes[f.binaries.items[1].data_at() as usize..][..4], &1u32.to_le_bytes());
+        assert_eq!(&bytes[f.binaries.items[1].data_at() as usize..][..4], &word(1, endian));
     }
 }
 
@@ -73,7 +86,7 @@ fn variations_resolve_as_seed_002_says() {
     for b in &r.binaries {
         let bin = &f.binaries.items[b.index as usize];
         assert_eq!((b.offset, b.size), (bin.data_at(), 0x140));
-        assert_eq!(bin.data[..4], (b.index as u32).to_le_bytes());
+        assert_eq!(bin.data[..4], word(b.index as u32, f.endian));
     }
     // Every variation's settings give it back.
     let p = &f.programs.items[0];
