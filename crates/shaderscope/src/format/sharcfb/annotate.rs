@@ -131,10 +131,8 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
         // neither claims stays under the fallback.
         if let Ok(g) = b.gx2(f.endian) {
             g.annotate(a, &format!("binary {i}"));
-            if let Some(o) = g.program_offset() {
-                if let Some(code) = b.data.get(o as usize..).and_then(|d| d.get(..g.size as usize)) {
-                    crate::isa::latte::annotate(code, b.data_at() + u64::from(o), a);
-                }
+            if let Some((code, at)) = b.program(&g) {
+                crate::isa::latte::annotate(code, at, a);
             }
         }
         a.fallback(

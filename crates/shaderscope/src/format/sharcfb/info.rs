@@ -183,9 +183,7 @@ impl Info {
                 data_size: b.data.len() as u64,
                 shader: b.gx2(f.endian).ok().map(|g| {
                     let mut info = crate::format::gx2::ShaderInfo::new(&g);
-                    let code =
-                        g.program_offset().and_then(|o| b.data.get(o as usize..)?.get(..g.size as usize));
-                    info.cemu = crate::format::gx2::cemu_hash(&g, code);
+                    info.cemu = crate::format::gx2::cemu_hash(&g, b.program(&g).map(|(code, _)| code));
                     info
                 }),
                 used_by: f

@@ -141,6 +141,14 @@ impl Binary {
         self.at + BINARY_HEADER as u64 + self.gap.len() as u64
     }
 
+    /// The microcode `shader` (this binary's GX2 struct) points at, with its absolute
+    /// offset; `None` when the struct has no program or it lies outside the data.
+    pub fn program<'a>(&'a self, shader: &gx2::Shader<'_>) -> Option<(&'a [u8], u64)> {
+        let o = shader.program_offset()?;
+        let code = self.data.get(o as usize..)?.get(..shader.size as usize)?;
+        Some((code, self.data_at() + u64::from(o)))
+    }
+
     /// Its GX2 shader struct, read with plain-offset pointers in the archive's byte order
     /// `endian` (an error for a binary of unknown type).
     pub fn gx2(&self, endian: Endian) -> Result<gx2::Shader<'_>> {
@@ -642,10 +650,9 @@ impl Container for Sharcfb {
             let Ok(g) = b.gx2(self.endian) else { continue };
             let title = format!("binary {i} ({} shader)", g.kind.name());
             g.check(&title, &mut out);
-            let code = g.program_offset().and_then(|o| b.data.get(o as usize..)?.get(..g.size as usize));
-            if let (Some(o), Some(code)) = (g.program_offset(), code) {
-                g.check_program(&title, code, b.data_at() + u64::from(o), &mut out);
-                out.extend(crate::isa::latte::check(code, b.data_at() + u64::from(o)));
+            if let Some((code, at)) = b.program(&g) {
+                g.check_program(&title, code, at, &mut out);
+                out.extend(crate::isa::latte::check(code, at));
             }
         }
         out
