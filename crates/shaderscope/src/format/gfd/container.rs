@@ -5,17 +5,14 @@ use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::format::gx2;
 use crate::format::gx2::{GFD_DATA_TAG, GFD_TEXT_TAG, Kind, PointerKind, ShaderInfo};
 use crate::json::{Disasm, Program};
 use crate::model::{Finding, Part, Stage};
-use crate::print::{Printer, Style};
+use crate::print::Printer;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-
-fn printer_failed(_: std::fmt::Error) -> Error {
-    Error::invalid(0, "listing", "the printer failed")
-}
 
 #[derive(Debug, Serialize)]
 struct RelocationInfo {
@@ -167,8 +164,7 @@ impl Gfd<'_> {
         opts.program.is_none_or(|p| p == i)
     }
 
-    /// The listing of shader `s`: decaf-emu's summary line, then each program under a
-    /// `---- vertex (N bytes) ----` line.
+    /// The listing of shader `s` (see [`gx2::write_shader_listing`]).
     fn list_shader(&self, s: &GfdShader<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         let k = s.kind.short();
         let head = match &s.header {
@@ -176,34 +172,20 @@ impl Gfd<'_> {
             Some((_, Err(e))) => format!("{k} header unreadable: {e}"),
             None => format!("{k} (no header block)"),
         };
-        out.start_line(s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i)).map(|b| b.offset));
-        out.styled(Style::Directive, &head).map_err(printer_failed)?;
-        out.write_char('\n').map_err(printer_failed)?;
-        let programs: &[(bool, &str)] = match s.kind {
-            Kind::Geometry => &[(false, "geometry"), (true, "geometry copy")],
-            Kind::Vertex => &[(false, "vertex")],
-            Kind::Pixel => &[(false, "pixel")],
-        };
-        for &(copy, name) in programs {
-            match self.program(s, copy) {
-                Some(b) => {
-                    out.start_line(Some(b.offset));
-                    out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", b.data.len()))
-                        .map_err(printer_failed)?;
-                    out.write_char('\n').map_err(printer_failed)?;
-                    crate::isa::latte::write_listing(b.data, b.data_offset(), opts, out)?;
-                }
-                None => {
-                    out.start_line(None);
-                    out.styled(Style::Comment, &format!("---- {name}: no program block ----"))
-                        .map_err(printer_failed)?;
-                    out.write_char('\n').map_err(printer_failed)?;
-                }
-            }
-            out.start_line(None);
-            out.write_char('\n').map_err(printer_failed)?;
-        }
-        Ok(())
+        let at = s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i)).map(|b| b.offset);
+        let programs: Vec<_> = s
+            .kind
+            .programs()
+            .iter()
+            .map(|&(name, copy)| {
+                let code = match self.program(s, copy) {
+                    Some(b) => gx2::ProgramCode::Found(b.data, b.data_offset()),
+                    None => gx2::ProgramCode::Missing("no program block"),
+                };
+                (name, code)
+            })
+            .collect();
+        gx2::write_shader_listing(&head, at, &programs, opts, out)
     }
 
     fn annotate_block(&self, i: usize, b: &Block<'_>, a: &mut Annotations) {
@@ -523,12 +505,16 @@ impl Container for Gfd<'_> {
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        // A shader whose program does not decode leaves the others listed.
+        let mut first = None;
         for (i, s) in self.shaders.iter().enumerate() {
             if Self::chosen(opts, i) {
-                self.list_shader(s, opts, out)?;
+                if let Err(e) = self.list_shader(s, opts, out) {
+                    first.get_or_insert(e);
+                }
             }
         }
-        Ok(())
+        first.map_or(Ok(()), Err)
     }
 
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {

@@ -64,10 +64,12 @@ mod annotate;
 pub mod cemu_hash;
 mod check;
 mod info;
+mod listing;
 pub mod regs;
 mod types;
 
 pub use info::{ArrayInfo, CemuHash, ShaderInfo};
+pub use listing::{ProgramCode, write_shader_listing};
 pub use regs::{RegDef, RegField, Slot};
 pub use types::{SamplerType, ShaderMode, VarType, resource_flags_text};
 

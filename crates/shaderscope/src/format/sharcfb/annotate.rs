@@ -131,8 +131,10 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
         // neither claims stays under the fallback.
         if let Ok(g) = b.gx2(f.endian) {
             g.annotate(a, &format!("binary {i}"));
-            if let Some((code, at)) = b.program(&g) {
-                crate::isa::latte::annotate(code, at, a);
+            for &(_, copy) in g.kind.programs() {
+                if let Ok(Some((code, at))) = b.program(&g, copy) {
+                    crate::isa::latte::annotate(code, at, a);
+                }
             }
         }
         a.fallback(

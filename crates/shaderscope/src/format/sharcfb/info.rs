@@ -183,7 +183,10 @@ impl Info {
                 data_size: b.data.len() as u64,
                 shader: b.gx2(f.endian).ok().map(|g| {
                     let mut info = crate::format::gx2::ShaderInfo::new(&g);
-                    info.cemu = crate::format::gx2::cemu_hash(&g, b.program(&g).map(|(code, _)| code));
+                    info.cemu = crate::format::gx2::cemu_hash(
+                        &g,
+                        b.program(&g, false).ok().flatten().map(|(code, _)| code),
+                    );
                     info
                 }),
                 used_by: f

@@ -103,6 +103,16 @@ impl BinaryType {
         }
     }
 
+    /// The GX2 struct a binary of this type holds, for the three known values.
+    pub fn gx2(self) -> Option<gx2::Kind> {
+        match self.0 {
+            0 => Some(gx2::Kind::Vertex),
+            1 => Some(gx2::Kind::Pixel),
+            2 => Some(gx2::Kind::Geometry),
+            _ => None,
+        }
+    }
+
     /// `VS`, `PS`, `GS`, or `type N`.
     pub fn name(self) -> String {
         match self.0 {
@@ -141,28 +151,38 @@ impl Binary {
         self.at + BINARY_HEADER as u64 + self.gap.len() as u64
     }
 
-    /// The microcode `shader` (this binary's GX2 struct) points at, with its absolute
-    /// offset; `None` when the struct has no program or it lies outside the data.
-    pub fn program<'a>(&'a self, shader: &gx2::Shader<'_>) -> Option<(&'a [u8], u64)> {
-        let o = shader.program_offset()?;
-        let code = self.data.get(o as usize..)?.get(..shader.size as usize)?;
-        Some((code, self.data_at() + u64::from(o)))
+    /// The microcode `shader` (this binary's GX2 struct) points at (its geometry shader's copy
+    /// program when `copy`), with its absolute offset; `None` when the struct has no such
+    /// program, an error when it lies outside the data.
+    pub fn program<'a>(&'a self, shader: &gx2::Shader<'_>, copy: bool) -> Result<Option<(&'a [u8], u64)>> {
+        let (offset, size) = if copy {
+            (shader.copy_program_offset(), shader.copy_size)
+        } else {
+            (shader.program_offset(), shader.size)
+        };
+        let Some(o) = offset else { return Ok(None) };
+        let what = if copy { "copy program" } else { "program" };
+        match self.data.get(o as usize..).and_then(|d| d.get(..size as usize)) {
+            Some(code) => Ok(Some((code, self.data_at() + u64::from(o)))),
+            None => Err(Error::out_of_bounds(
+                self.data_at(),
+                format!("{} shader {what}", shader.kind.name()),
+                u64::from(o),
+                u64::from(size),
+                self.data.len() as u64,
+            )),
+        }
     }
 
     /// Its GX2 shader struct, read with plain-offset pointers in the archive's byte order
     /// `endian` (an error for a binary of unknown type).
     pub fn gx2(&self, endian: Endian) -> Result<gx2::Shader<'_>> {
-        let kind = match self.kind.0 {
-            0 => gx2::Kind::Vertex,
-            1 => gx2::Kind::Pixel,
-            2 => gx2::Kind::Geometry,
-            n => {
-                return Err(Error::invalid(
-                    self.data_at(),
-                    "shader binary",
-                    format!("type {n} is not VS, PS or GS"),
-                ));
-            }
+        let Some(kind) = self.kind.gx2() else {
+            return Err(Error::invalid(
+                self.data_at(),
+                "shader binary",
+                format!("type {} is not VS, PS or GS", self.kind.0),
+            ));
         };
         gx2::Shader::read(kind, &self.data, self.data_at(), endian, gx2::PointerKind::Offset)
     }
@@ -481,84 +501,46 @@ pub fn annotate_damaged(data: &[u8], format: Format, a: &mut Annotations) {
     }
 }
 
-/// The listing of one shader binary: decaf-emu's summary line of its GX2 struct (read with
-/// plain-offset pointers in the archive's byte order `endian`), then each of its programs
-/// (`---- vertex (N bytes) ----` and the Latte listing, as a GFD file lists the same struct).
-/// `data` is the binary's whole data (the struct at its start, the microcode little-endian
-/// words as the GPU reads them), sitting at absolute offset `data_at`.
-pub fn shader_listing(
-    kind: BinaryType,
-    data: &[u8],
-    data_at: u64,
-    endian: Endian,
-    opts: &DisasmOptions,
-    out: &mut dyn Printer,
-) -> Result<()> {
-    let fail = |_| Error::invalid(data_at, "listing", "the printer failed");
-    let gx2_kind = match kind.0 {
-        0 => gx2::Kind::Vertex,
-        1 => gx2::Kind::Pixel,
-        2 => gx2::Kind::Geometry,
-        n => {
-            out.start_line(Some(data_at));
-            out.styled(
-                Style::Comment,
-                &format!("; shader of unknown type {n}: 0x{:x} bytes at 0x{data_at:x}", data.len()),
-            )
-            .map_err(fail)?;
-            return out.write_str("\n").map_err(fail);
-        }
+/// The listing of one shader binary (see [`gx2::write_shader_listing`]): its GX2 struct's
+/// summary line, then each of its programs, as a GFD file lists the same struct. A binary of
+/// unknown type is one comment line; a struct that does not read, its heading and the error.
+fn shader_listing(b: &Binary, endian: Endian, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+    let data_at = b.data_at();
+    let Some(kind) = b.kind.gx2() else {
+        let fail = |_| Error::invalid(data_at, "listing", "the printer failed");
+        out.start_line(Some(data_at));
+        let text =
+            format!("; shader of unknown type {}: 0x{:x} bytes at 0x{data_at:x}", b.kind.0, b.data.len());
+        out.styled(Style::Comment, &text).map_err(fail)?;
+        return out.write_str("\n").map_err(fail);
     };
-    let shader = match gx2::Shader::read(gx2_kind, data, data_at, endian, gx2::PointerKind::Offset) {
+    let shader = match b.gx2(endian) {
         Ok(g) => g,
         Err(e) => {
-            out.start_line(Some(data_at));
-            out.styled(Style::Directive, &format!("{} header unreadable: {e}", gx2_kind.short()))
-                .map_err(fail)?;
-            out.write_str("\n").map_err(fail)?;
+            let heading = format!("{} header unreadable: {e}", kind.short());
+            gx2::write_shader_listing(&heading, Some(data_at), &[], opts, out)?;
             return Err(e);
         }
     };
-    out.start_line(Some(data_at));
-    out.styled(Style::Directive, &shader.summary()).map_err(fail)?;
-    out.write_str("\n").map_err(fail)?;
-    let programs = match gx2_kind {
-        gx2::Kind::Geometry => vec![
-            ("geometry", shader.program_offset(), shader.size),
-            ("geometry copy", shader.copy_program_offset(), shader.copy_size),
-        ],
-        k => vec![(k.name(), shader.program_offset(), shader.size)],
-    };
-    for (name, offset, size) in programs {
-        let code = offset.and_then(|o| data.get(o as usize..(o as usize).checked_add(size as usize)?));
-        match (offset, code) {
-            (Some(o), Some(code)) => {
-                let at = data_at + u64::from(o);
-                out.start_line(Some(at));
-                out.styled(Style::Comment, &format!("---- {name} ({} bytes) ----", code.len()))
-                    .map_err(fail)?;
-                out.write_str("\n").map_err(fail)?;
-                crate::isa::latte::write_listing(code, at, opts, out)?;
-            }
-            (Some(o), None) => {
-                return Err(Error::out_of_bounds(
-                    data_at,
-                    format!("{name} program"),
-                    u64::from(o),
-                    u64::from(size),
-                    data.len() as u64,
-                ));
-            }
-            (None, _) => {
-                out.start_line(None);
-                out.styled(Style::Comment, &format!("---- {name}: no program ----")).map_err(fail)?;
-                out.write_str("\n").map_err(fail)?;
-            }
-        }
-        out.start_line(None);
-        out.write_str("\n").map_err(fail)?;
-    }
-    Ok(())
+    let mut outside = None;
+    let programs: Vec<_> = shader
+        .kind
+        .programs()
+        .iter()
+        .map(|&(name, copy)| {
+            let code = match b.program(&shader, copy) {
+                Ok(Some((code, at))) => gx2::ProgramCode::Found(code, at),
+                Ok(None) => gx2::ProgramCode::Missing("no program"),
+                Err(e) => {
+                    outside.get_or_insert(e);
+                    gx2::ProgramCode::Missing("outside the shader data")
+                }
+            };
+            (name, code)
+        })
+        .collect();
+    gx2::write_shader_listing(&shader.summary(), Some(data_at), &programs, opts, out)?;
+    outside.map_or(Ok(()), Err)
 }
 
 impl Container for Sharcfb {
@@ -590,7 +572,7 @@ impl Container for Sharcfb {
                 out.write_str("\n").map_err(fail)?;
             }
             // A binary whose struct does not read is damage of its own: the others still list.
-            if let Err(e) = shader_listing(b.kind, &b.data, b.data_at(), self.endian, opts, out) {
+            if let Err(e) = shader_listing(b, self.endian, opts, out) {
                 first.get_or_insert(e);
             }
         }
@@ -650,9 +632,17 @@ impl Container for Sharcfb {
             let Ok(g) = b.gx2(self.endian) else { continue };
             let title = format!("binary {i} ({} shader)", g.kind.name());
             g.check(&title, &mut out);
-            if let Some((code, at)) = b.program(&g) {
-                g.check_program(&title, code, at, &mut out);
-                out.extend(crate::isa::latte::check(code, at));
+            for &(_, copy) in g.kind.programs() {
+                match b.program(&g, copy) {
+                    Ok(Some((code, at))) => {
+                        if !copy {
+                            g.check_program(&title, code, at, &mut out);
+                        }
+                        out.extend(crate::isa::latte::check(code, at));
+                    }
+                    Ok(None) => {}
+                    Err(e) => out.push(Finding::error(e.offset(), e.reason())),
+                }
             }
         }
         out
