@@ -23,7 +23,7 @@ pub struct Opts {
 }
 
 /// `MACRO=VALUE`.
-fn setting(s: &str) -> Result<(String, String), String> {
+pub fn setting(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((m, v)) if !m.is_empty() => Ok((m.to_string(), v.to_string())),
         _ => Err(format!("\"{s}\" is not MACRO=VALUE")),

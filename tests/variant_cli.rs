@@ -151,3 +151,52 @@ fn every_command_reads_a_sharcfb() {
     want[0] = 3;
     assert_eq!(std::fs::read(out_path).unwrap(), want);
 }
+
+#[test]
+fn extract_writes_a_programs_variation_as_a_gsh() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = archive(&dir);
+    let gsh = dir.path().join("water.gsh");
+    let gsh_path = gsh.to_string_lossy().into_owned();
+    // REFLECT=1, QUALITY=mid: variation 1 * 3 + 1 = 4, binaries 8 and 9.
+    let (code, out, err) =
+        run(&["extract", &file, "water", "--set", "REFLECT=1", "--set", "quality=mid", "-o", &gsh_path]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let bytes = std::fs::read(&gsh).unwrap();
+    let gfd = shaderscope::format::gfd::Gfd::parse(&bytes).unwrap();
+    let firsts: Vec<_> = gfd
+        .shaders
+        .iter()
+        .map(|s| {
+            let g = s.gx2().unwrap();
+            let reg = if s.kind == shaderscope::format::gx2::Kind::Vertex {
+                "SQ_PGM_RESOURCES_VS"
+            } else {
+                "SQ_PGM_RESOURCES_PS"
+            };
+            (s.kind.short(), g.reg(reg))
+        })
+        .collect();
+    assert_eq!(firsts, [("VS", Some(8)), ("PS", Some(9))]);
+    // The listing names the program; --set on anything but a program, or a value the macro
+    // does not have, is a usage error.
+    let (code, out, _) = run(&["extract", &file]);
+    assert_eq!(code, 0);
+    let row = out.lines().find(|l| l.starts_with("water ")).unwrap();
+    assert!(
+        row.ends_with("program: its default variation as a GFD .gsh (--set MACRO=VALUE for another)"),
+        "{row}"
+    );
+    let (code, _, err) = run(&["extract", &file, "binary0", "--set", "REFLECT=1", "-o", &gsh_path]);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with("--set applies to the program of a SHARCFB archive, and \"binary0\" is none\n"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["extract", &file, "water", "--set", "QUALITY=ultra", "-o", &gsh_path]);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with("macro \"QUALITY\" has no value \"ultra\" (values: \"low\", \"mid\", \"high\")\n"),
+        "{err}"
+    );
+}

@@ -7,6 +7,7 @@
 
 mod common;
 
+use shaderscope::format::gfd::Gfd;
 use shaderscope::format::sharc::Sharc;
 use shaderscope::format::sharcfb::{BinaryType, Sharcfb};
 use shaderscope::toolkit::Endian;
@@ -153,6 +154,90 @@ fn every_variation_resolves_to_binaries_the_archive_and_gshcompile_agree_on() {
     }
     // mat_P, mat_player_eye, mat_player_face: a vertex and a pixel program each.
     assert_eq!(compared, 6);
+}
+
+/// What `info` says of a GX2 struct, without what depends on where it sits (absolute offsets,
+/// stored pointers): the struct as GX2 loads it.
+fn struct_info(g: &shaderscope::format::gx2::Shader<'_>, program: Option<&[u8]>) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|k, _| {
+                    !matches!(k.as_str(), "offset" | "pointer" | "program_pointer" | "copy_program_pointer")
+                });
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut info = shaderscope::format::gx2::ShaderInfo::new(g);
+    info.cemu = shaderscope::format::gx2::cemu_hash(g, program);
+    let mut v = serde_json::to_value(info).unwrap();
+    strip(&mut v);
+    v
+}
+
+/// The shaders of a GFD file: each one's struct (as [`struct_info`]) and its program's and
+/// copy program's bytes.
+fn gfd_shaders(bytes: &[u8]) -> Vec<(serde_json::Value, Vec<u8>, Vec<u8>)> {
+    let gfd = Gfd::parse(bytes).unwrap();
+    gfd.shaders
+        .iter()
+        .map(|s| {
+            let code = |copy| gfd.program(s, copy).map_or(Vec::new(), |b| b.data.to_vec());
+            let program = code(false);
+            (struct_info(s.gx2().unwrap(), Some(&program)), program, code(true))
+        })
+        .collect()
+}
+
+#[test]
+fn every_variation_extracts_as_a_gsh_with_the_archives_structs_and_microcode() {
+    let Some(files) = files("sharcfb") else { return };
+    let (mut extracted, mut against_gshcompile) = (0, 0);
+    for (path, _) in &files {
+        let data = std::fs::read(path).unwrap();
+        let f = Sharcfb::parse(&data).unwrap();
+        for p in &f.programs.items {
+            let pname = p.name.text().into_owned();
+            for v in 0..p.variation_count().unwrap() {
+                let settings = f.settings(p, v);
+                let (r, gsh) = f.gsh(&pname, &settings).unwrap();
+                // A GFD file that reads, validates and writes back as it is…
+                let gfd = Gfd::parse(&gsh).unwrap_or_else(|e| panic!("{pname} {v}: {e}"));
+                assert_eq!(gfd.write().unwrap(), gsh, "{pname} {v}");
+                let errors: Vec<_> =
+                    gfd.validate().into_iter().filter(|x| x.severity == Severity::Error).collect();
+                assert!(errors.is_empty(), "{pname} {v}: {errors:?}");
+                // …holding the variation's binaries in order, each with the archive's struct
+                // and microcode.
+                let shaders = gfd_shaders(&gsh);
+                assert_eq!(shaders.len(), r.binaries.len(), "{pname} {v}");
+                for (b, (info, program, copy)) in r.binaries.iter().zip(&shaders) {
+                    let bin = &f.binaries.items[b.index as usize];
+                    let g = bin.gx2(f.endian).unwrap();
+                    let code = |copy| bin.program(&g, copy).unwrap().map_or(Vec::new(), |(c, _)| c.to_vec());
+                    assert_eq!(*info, struct_info(&g, Some(&code(false))), "{pname} {v} {}", b.stage);
+                    assert_eq!((program, copy), (&code(false), &code(true)), "{pname} {v} {}", b.stage);
+                }
+                extracted += 1;
+                // gshCompile's own .gsh of the program (beside the archive) holds the same
+                // structs and microcode, laid out its own way.
+                if v == 0 {
+                    let Ok(theirs) = std::fs::read(path.parent().unwrap().join(&pname).join("out.gsh"))
+                    else {
+                        continue;
+                    };
+                    assert_eq!(gfd_shaders(&theirs), shaders, "{pname}: against gshCompile's out.gsh");
+                    against_gshcompile += 1;
+                }
+            }
+        }
+    }
+    assert!(extracted >= files.len());
+    // mat_P, mat_player_eye, mat_player_face.
+    assert_eq!(against_gshcompile, 3);
 }
 
 #[test]

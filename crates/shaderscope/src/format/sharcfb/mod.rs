@@ -53,6 +53,7 @@
 //! ```
 
 pub(crate) mod annotate;
+mod gsh;
 pub mod info;
 pub mod res;
 mod variant;

@@ -1,0 +1,36 @@
+//! One program variation's shaders as a GFD `.gsh` file: the form decaf-emu's tools, Cemu-era
+//! tooling and GX2 itself load, so that a shader can move from an AGL archive to the tools
+//! that know only `.gsh` (and, edited, back). The GX2 structs are the archive's, read in its
+//! byte order and written big-endian by [`gfd::build::Builder`] with GFD's tagged pointers;
+//! the microcode is copied as it is (both containers keep it in the GPU's byte order).
+
+use super::Sharcfb;
+use super::variant::{Resolved, VariantError};
+use crate::format::gfd;
+
+impl Sharcfb {
+    /// The GFD file of the shaders program `program` resolves to with the macros set as `set`
+    /// says (see [`Sharcfb::resolve`]): VS, PS and (when the program has one) GS, each with
+    /// its microcode (and a geometry shader's copy program), in that order. Also returns the
+    /// variation it picked.
+    pub fn gsh(&self, program: &str, set: &[(String, String)]) -> Result<(Resolved, Vec<u8>), VariantError> {
+        let resolved = self.resolve(program, set)?;
+        let broken = |e: crate::Error| VariantError::Broken(e.to_string());
+        let mut shaders = Vec::new();
+        for r in &resolved.binaries {
+            let Some(b) = usize::try_from(r.index).ok().and_then(|i| self.binaries.items.get(i)) else {
+                continue; // resolve only names binaries that exist
+            };
+            let g = b.gx2(self.endian).map_err(broken)?;
+            let program = b.program(&g, false).map_err(broken)?.map_or(&[][..], |(code, _)| code);
+            let copy = b.program(&g, true).map_err(broken)?.map_or(&[][..], |(code, _)| code);
+            shaders.push((g, program, copy));
+        }
+        let mut builder = gfd::build::Builder::new();
+        for (g, program, copy) in &shaders {
+            builder.push(g, program, copy);
+        }
+        let bytes = builder.finish().map_err(broken)?;
+        Ok((resolved, bytes))
+    }
+}
