@@ -1,6 +1,7 @@
 //! `validate` of a GX2 shader struct: register fields that disagree with each other or with
 //! the struct's arrays, values the SDK does not define, and ([`Shader::check_program`])
-//! register fields that disagree with what the microcode uses (GPRs, parameter exports).
+//! register fields that disagree with what the microcode uses (GPRs, parameter, colour and
+//! depth exports).
 
 use super::{Kind, Shader, regs};
 use crate::model::Finding;
@@ -17,8 +18,10 @@ impl Shader<'_> {
     /// `SQ_PGM_RESOURCES_*.NUM_GPRS` (registers from R120 on are not counted: the compilers use
     /// the top of the register file for clause temporaries, which NUM_GPRS leaves out — the
     /// corpus's gshCompile shaders use R122–R127 so with NUM_GPRS as low as 7; nothing is said
-    /// when registers are addressed relatively), and a vertex shader exporting
-    /// more parameters than `SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT` + 1.
+    /// when registers are addressed relatively); a vertex shader exporting more parameters
+    /// than `SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT` + 1 (an error) or fewer (a warning); a pixel
+    /// shader whose colour and depth exports disagree with `SQ_PGM_EXPORTS_PS` (an error),
+    /// `CB_SHADER_MASK` or `DB_SHADER_CONTROL` (warnings). No corpus shader has any of these.
     pub fn check_program(&self, title: &str, code: &[u8], base: u64, out: &mut Vec<Finding>) {
         let usage = crate::isa::latte::usage(code, base);
         let resources = match self.kind {
@@ -37,18 +40,79 @@ impl Shader<'_> {
                 ));
             }
         }
+        if self.kind == Kind::Pixel {
+            self.check_pixel_exports(title, &usage.exports, out);
+        }
         if self.kind == Kind::Vertex {
             let params = usage.exports.params.len();
             if let Some(count) = self.reg_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT") {
-                if params > count + 1 {
-                    out.push(Finding::error(
-                        self.reg_offset("SPI_VS_OUT_CONFIG"),
+                // More parameters than announced are lost; fewer leave the pixel shader
+                // reading ones nothing wrote. No parameter at all reads as VS_EXPORT_COUNT 0.
+                let (announced, at) = (count + 1, self.reg_offset("SPI_VS_OUT_CONFIG"));
+                let text = format!(
+                    "{title}: the microcode exports {}, but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT is {count} ({})",
+                    crate::print::count(params, "parameter"),
+                    crate::print::count(announced, "parameter")
+                );
+                if params > announced {
+                    out.push(Finding::error(at, text));
+                } else if params < announced && params > 0 {
+                    out.push(Finding::warning(at, text));
+                }
+            }
+        }
+    }
+
+    /// A pixel shader's export registers against what its microcode exports: the colour
+    /// targets and depth `SQ_PGM_EXPORTS_PS.EXPORT_MODE` announces (bit 0 depth, bits 1–4
+    /// the number of colour exports; a shader that exports nothing still announces one
+    /// colour, as the R600 driver programs it), the targets `CB_SHADER_MASK` enables and
+    /// `DB_SHADER_CONTROL.Z_EXPORT_ENABLE`.
+    fn check_pixel_exports(&self, title: &str, exports: &crate::isa::latte::Exports, out: &mut Vec<Finding>) {
+        let colors = (0..8).filter(|&rt| exports.pixels.contains(rt)).count() as u32;
+        let depth = exports.pixels.contains(61);
+        if let Some(mode) = self.reg_field("SQ_PGM_EXPORTS_PS", "EXPORT_MODE") {
+            let expect = match (colors << 1) | u32::from(depth) {
+                0 => 2,
+                m => m,
+            };
+            if mode != expect {
+                out.push(Finding::error(
+                    self.reg_offset("SQ_PGM_EXPORTS_PS"),
+                    format!(
+                        "{title}: SQ_PGM_EXPORTS_PS.EXPORT_MODE is {mode} ({}{}), but the microcode exports {}{} ({expect})",
+                        crate::print::count(mode >> 1, "colour"),
+                        if mode & 1 != 0 { " and depth" } else { "" },
+                        crate::print::count(colors, "colour"),
+                        if depth { " and depth" } else { "" },
+                    ),
+                ));
+            }
+        }
+        if let Some(mask) = self.reg("CB_SHADER_MASK") {
+            for rt in 0..8 {
+                let enabled = (mask >> (4 * rt)) & 0xF != 0;
+                if exports.pixels.contains(rt) != enabled {
+                    out.push(Finding::warning(
+                        self.reg_offset("CB_SHADER_MASK"),
                         format!(
-                            "{title}: the microcode exports {params} parameters, but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT is {count} ({} parameters)",
-                            count + 1
+                            "{title}: CB_SHADER_MASK.OUTPUT{rt}_ENABLE is 0x{:x}, but the microcode {} colour {rt}",
+                            (mask >> (4 * rt)) & 0xF,
+                            if enabled { "does not export" } else { "exports" },
                         ),
                     ));
                 }
+            }
+        }
+        if let Some(z) = self.reg_field("DB_SHADER_CONTROL", "Z_EXPORT_ENABLE") {
+            if (z != 0) != depth {
+                out.push(Finding::warning(
+                    self.reg_offset("DB_SHADER_CONTROL"),
+                    format!(
+                        "{title}: DB_SHADER_CONTROL.Z_EXPORT_ENABLE is {z}, but the microcode {} depth",
+                        if depth { "exports" } else { "does not export" }
+                    ),
+                ));
             }
         }
     }

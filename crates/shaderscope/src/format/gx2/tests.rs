@@ -281,25 +281,98 @@ fn cemu_hashes_come_from_the_struct_registers() {
 }
 
 /// `check_program` compares the registers with what the microcode uses: a pixel shader whose
-/// one instruction is `EXP_DONE: PIX0, R5.xyzw` (END_OF_PROGRAM) needs NUM_GPRS of at least 6.
+/// one instruction is `EXP_DONE: PIX0, R5.xyzw` (END_OF_PROGRAM) needs NUM_GPRS of at least 6,
+/// announces one colour export (`SQ_PGM_EXPORTS_PS.EXPORT_MODE` 2) and enables target 0.
 #[test]
 fn registers_are_checked_against_the_microcode() {
+    use crate::model::Severity::{self, Error, Warning};
     // Export: RW_GPR 5 (bits 15–21), type pixel; SEL_XYZW xyzw, END_OF_PROGRAM, CF_INST
     // EXP_DONE (0x28), BARRIER.
     let code: Vec<u8> = [0x0002_8000u32, 0x9420_0688].iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut ps = vec![0u8; 0xE8];
-    for (gprs, want) in [
+    let cases: [(u32, u32, u32, Vec<(u64, Severity, &str)>); 4] = [
         (
-            1u32,
-            vec!["pixel shader: the microcode uses R5, but SQ_PGM_RESOURCES_PS.NUM_GPRS is 1".to_string()],
+            1,
+            2,
+            0xF,
+            vec![(0x40, Error, "pixel shader: the microcode uses R5, but SQ_PGM_RESOURCES_PS.NUM_GPRS is 1")],
         ),
-        (6, vec![]),
-    ] {
+        (6, 2, 0xF, vec![]),
+        (
+            6,
+            5,
+            0xF,
+            vec![(
+                0x44,
+                Error,
+                "pixel shader: SQ_PGM_EXPORTS_PS.EXPORT_MODE is 5 (2 colours and depth), but the microcode exports 1 colour (2)",
+            )],
+        ),
+        (
+            6,
+            2,
+            0xF0,
+            vec![
+                (
+                    0xD4,
+                    Warning,
+                    "pixel shader: CB_SHADER_MASK.OUTPUT0_ENABLE is 0x0, but the microcode exports colour 0",
+                ),
+                (
+                    0xD4,
+                    Warning,
+                    "pixel shader: CB_SHADER_MASK.OUTPUT1_ENABLE is 0xf, but the microcode does not export colour 1",
+                ),
+            ],
+        ),
+    ];
+    for (gprs, exports, mask, want) in cases {
         ps[..4].copy_from_slice(&gprs.to_le_bytes());
+        ps[4..8].copy_from_slice(&exports.to_le_bytes());
+        ps[0x94..0x98].copy_from_slice(&mask.to_le_bytes());
         let s = Shader::read(Kind::Pixel, &ps, 0x40, Endian::Little, PointerKind::Offset).unwrap();
         let mut out = Vec::new();
         s.check_program("pixel shader", &code, 0x200, &mut out);
-        assert_eq!(out.iter().map(|f| f.message.clone()).collect::<Vec<_>>(), want);
-        assert!(out.iter().all(|f| f.offset == 0x40 && f.severity == crate::model::Severity::Error));
+        let got: Vec<_> = out.iter().map(|f| (f.offset, f.severity, f.message.as_str())).collect();
+        assert_eq!(got, want);
+    }
+}
+
+/// A vertex shader whose one instruction is `EXP_DONE: PARAM0, R5.xyzw BURSTCNT(1)` exports
+/// two parameters: `SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT` 1 says so; 0 loses one (an error), 3
+/// promises two that nothing writes (a warning).
+#[test]
+fn parameter_exports_are_checked_against_vs_export_count() {
+    use crate::model::Severity::{self, Error, Warning};
+    // TYPE 2 param (bits 13–14), RW_GPR 5 (a burst of two: R5, R6); BURST_COUNT 1 (bits 17–20).
+    let code: Vec<u8> = [0x0002_C000u32, 0x9422_0688].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut vs = vec![0u8; 0x134];
+    vs[..4].copy_from_slice(&7u32.to_le_bytes());
+    let cases: [(u32, Vec<(u64, Severity, &str)>); 3] = [
+        (
+            0,
+            vec![(
+                0x48,
+                Error,
+                "vertex shader: the microcode exports 2 parameters, but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT is 0 (1 parameter)",
+            )],
+        ),
+        (1, vec![]),
+        (
+            3,
+            vec![(
+                0x48,
+                Warning,
+                "vertex shader: the microcode exports 2 parameters, but SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT is 3 (4 parameters)",
+            )],
+        ),
+    ];
+    for (count, want) in cases {
+        vs[8..12].copy_from_slice(&(count << 1).to_le_bytes());
+        let s = Shader::read(Kind::Vertex, &vs, 0x40, Endian::Little, PointerKind::Offset).unwrap();
+        let mut out = Vec::new();
+        s.check_program("vertex shader", &code, 0x200, &mut out);
+        let got: Vec<_> = out.iter().map(|f| (f.offset, f.severity, f.message.as_str())).collect();
+        assert_eq!(got, want);
     }
 }
