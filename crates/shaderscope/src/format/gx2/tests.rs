@@ -280,17 +280,20 @@ fn cemu_hashes_come_from_the_struct_registers() {
     assert_eq!(cemu_hash(&s, Some(&code)), Some(CemuHash { base: None, aux: 4 }));
 }
 
+/// A finding as the tests below expect it: offset, severity, message.
+type Expected = (u64, crate::model::Severity, &'static str);
+
 /// `check_program` compares the registers with what the microcode uses: a pixel shader whose
 /// one instruction is `EXP_DONE: PIX0, R5.xyzw` (END_OF_PROGRAM) needs NUM_GPRS of at least 6,
 /// announces one colour export (`SQ_PGM_EXPORTS_PS.EXPORT_MODE` 2) and enables target 0.
 #[test]
 fn registers_are_checked_against_the_microcode() {
-    use crate::model::Severity::{self, Error, Warning};
+    use crate::model::Severity::{Error, Warning};
     // Export: RW_GPR 5 (bits 15–21), type pixel; SEL_XYZW xyzw, END_OF_PROGRAM, CF_INST
     // EXP_DONE (0x28), BARRIER.
     let code: Vec<u8> = [0x0002_8000u32, 0x9420_0688].iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut ps = vec![0u8; 0xE8];
-    let cases: [(u32, u32, u32, Vec<(u64, Severity, &str)>); 4] = [
+    let cases: [(u32, u32, u32, Vec<Expected>); 4] = [
         (
             1,
             2,
@@ -343,12 +346,12 @@ fn registers_are_checked_against_the_microcode() {
 /// promises two that nothing writes (a warning).
 #[test]
 fn parameter_exports_are_checked_against_vs_export_count() {
-    use crate::model::Severity::{self, Error, Warning};
+    use crate::model::Severity::{Error, Warning};
     // TYPE 2 param (bits 13–14), RW_GPR 5 (a burst of two: R5, R6); BURST_COUNT 1 (bits 17–20).
     let code: Vec<u8> = [0x0002_C000u32, 0x9422_0688].iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut vs = vec![0u8; 0x134];
     vs[..4].copy_from_slice(&7u32.to_le_bytes());
-    let cases: [(u32, Vec<(u64, Severity, &str)>); 3] = [
+    let cases: [(u32, Vec<Expected>); 3] = [
         (
             0,
             vec![(
