@@ -10,18 +10,17 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shaderscope::DisasmOptions;
 use shaderscope::isa::latte;
 use shaderscope::print::TextBuf;
-use std::path::{Path, PathBuf};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 fn programs() -> Vec<Vec<u8>> {
-    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    let manifest = std::fs::read_to_string(corpus.join("gx2/MANIFEST.tsv")).unwrap_or_default();
     let mut out = Vec::new();
-    for row in manifest.lines().skip(1).filter(|l| l.split('\t').nth(6) == Some("gsh")) {
-        let Some(path) = row.split('\t').next() else { continue };
+    // Without a corpus, no rows: the built-in program below.
+    let root = common::corpus_dir().unwrap_or_default();
+    for row in common::manifest(&root, "gx2").iter().filter(|r| r.kind == "gsh") {
         let Ok(text) =
-            std::fs::read_to_string(corpus.join("gx2/reference/decaf").join(format!("{path}.txt")))
+            std::fs::read_to_string(root.join("gx2/reference/decaf").join(format!("{}.txt", row.path)))
         else {
             continue;
         };
