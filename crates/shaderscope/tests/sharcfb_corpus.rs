@@ -220,6 +220,9 @@ fn every_variation_extracts_as_a_gsh_with_the_archives_structs_and_microcode() {
                     let code = |copy| bin.program(&g, copy).unwrap().map_or(Vec::new(), |(c, _)| c.to_vec());
                     assert_eq!(*info, struct_info(&g, Some(&code(false))), "{pname} {v} {}", b.stage);
                     assert_eq!((program, copy), (&code(false), &code(true)), "{pname} {v} {}", b.stage);
+                    // `extract FILE binaryN.program` gives the same microcode.
+                    let part = f.part(&format!("binary{}.program", b.index)).unwrap();
+                    assert_eq!(*part.bytes, code(false), "{pname} {v} {}", b.stage);
                 }
                 extracted += 1;
                 // gshCompile's own .gsh of the program (beside the archive) holds the same

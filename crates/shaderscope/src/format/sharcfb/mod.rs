@@ -662,6 +662,20 @@ impl Container for Sharcfb {
                 &b.data[..],
                 format!("{} shader data (GX2 struct, arrays, microcode)", b.kind.name()),
             ));
+            // Its microcode alone, as a GFD file's `.program` part gives it.
+            let Ok(g) = b.gx2(self.endian) else { continue };
+            for (copy, suffix, what) in
+                [(false, "program", "microcode"), (true, "copy", "copy program's microcode")]
+            {
+                if let Ok(Some((code, at))) = b.program(&g, copy) {
+                    v.push(Part::new(
+                        format!("binary{i}.{suffix}"),
+                        at,
+                        code,
+                        format!("binary {i}'s {what} (Latte, little-endian words; `disasm --format latte`)"),
+                    ));
+                }
+            }
         }
         v
     }
