@@ -1,6 +1,6 @@
 //! GFD `.gsh` throughput over the corpus (bytes/s): parse only (every block, relocation table
 //! and GX2 struct), parse + the listing of every shader, parse + `info --json`, and parse +
-//! write back; the same (but `info`) over the SHARCFB archives.
+//! write back; the same over the SHARCFB archives (group `sharcfb`).
 //! `cargo bench -p shaderscope --bench gx2` (the corpus comes from `SHADERSCOPE_CORPUS` or
 //! `../shared/corpus`).
 
@@ -23,29 +23,27 @@ fn files(kind: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let mut files = files("gsh");
-    if files.is_empty() {
-        eprintln!("corpus not found; benchmarking the built example only");
-        files.push(shaderscope::format::gfd::build::example());
-    }
+/// One group of `name`: parse only, parse + the listing of every shader, parse + `info
+/// --json`, parse + write back, each over all of `files` with `parse`.
+fn group<'a, C: Container + 'a>(
+    c: &mut Criterion,
+    name: &str,
+    files: &'a [Vec<u8>],
+    parse: impl Fn(&'a [u8]) -> shaderscope::Result<C>,
+) {
     let bytes: u64 = files.iter().map(|f| f.len() as u64).sum();
-    let mut g = c.benchmark_group("gx2");
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("parse", |b| {
-        b.iter(|| {
-            for f in &files {
-                std::hint::black_box(Gfd::parse(f).ok());
-            }
-        })
+        b.iter(|| files.iter().for_each(|f| drop(std::hint::black_box(parse(f).ok()))))
     });
     g.bench_function("parse+disasm", |b| {
         let mut out = TextBuf::default();
         b.iter(|| {
-            for f in &files {
+            for f in files {
                 out.clear();
-                if let Ok(gfd) = Gfd::parse(f) {
-                    let _ = gfd.disasm(&DisasmOptions::default(), &mut out);
+                if let Ok(file) = parse(f) {
+                    let _ = file.disasm(&DisasmOptions::default(), &mut out);
                 }
                 std::hint::black_box(out.as_str());
             }
@@ -53,65 +51,35 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("parse+info", |b| {
         b.iter(|| {
-            for f in &files {
-                if let Ok(gfd) = Gfd::parse(f) {
-                    std::hint::black_box(gfd.info_json());
-                }
-            }
+            files
+                .iter()
+                .filter_map(|f| parse(f).ok())
+                .for_each(|file| drop(std::hint::black_box(file.info_json())))
         })
     });
     g.bench_function("parse+write", |b| {
         b.iter(|| {
-            for f in &files {
-                if let Ok(gfd) = Gfd::parse(f) {
-                    std::hint::black_box(gfd.write().ok());
-                }
-            }
+            files
+                .iter()
+                .filter_map(|f| parse(f).ok())
+                .for_each(|file| drop(std::hint::black_box(file.write().ok())))
         })
     });
     g.finish();
 }
 
-/// The same over the SHARCFB archives (each binary's GX2 struct and Latte listing).
-fn bench_sharcfb(c: &mut Criterion) {
-    let files = files("sharcfb");
-    if files.is_empty() {
-        eprintln!("corpus not found; no SHARCFB benchmark");
-        return;
+fn bench(c: &mut Criterion) {
+    let mut gsh = files("gsh");
+    if gsh.is_empty() {
+        eprintln!("corpus not found; benchmarking the built example only");
+        gsh.push(shaderscope::format::gfd::build::example());
     }
-    let bytes: u64 = files.iter().map(|f| f.len() as u64).sum();
-    let mut g = c.benchmark_group("sharcfb");
-    g.throughput(Throughput::Bytes(bytes));
-    g.bench_function("parse", |b| {
-        b.iter(|| {
-            for f in &files {
-                std::hint::black_box(Sharcfb::parse(f).ok());
-            }
-        })
-    });
-    g.bench_function("parse+disasm", |b| {
-        let mut out = TextBuf::default();
-        b.iter(|| {
-            for f in &files {
-                out.clear();
-                if let Ok(a) = Sharcfb::parse(f) {
-                    let _ = a.disasm(&DisasmOptions::default(), &mut out);
-                }
-                std::hint::black_box(out.as_str());
-            }
-        })
-    });
-    g.bench_function("parse+write", |b| {
-        b.iter(|| {
-            for f in &files {
-                if let Ok(a) = Sharcfb::parse(f) {
-                    std::hint::black_box(a.write().ok());
-                }
-            }
-        })
-    });
-    g.finish();
+    group(c, "gx2", &gsh, Gfd::parse);
+    let sharcfb = files("sharcfb");
+    if !sharcfb.is_empty() {
+        group(c, "sharcfb", &sharcfb, Sharcfb::parse);
+    }
 }
 
-criterion_group!(benches, bench, bench_sharcfb);
+criterion_group!(benches, bench);
 criterion_main!(benches);
