@@ -53,7 +53,7 @@
 //! bad[0x18..0x1c].copy_from_slice(&0x1000u32.to_le_bytes());
 //! assert_eq!(
 //!     Mbs::parse(&bad).unwrap_err().to_string(),
-//!     "MBS1/CVER/FINS chunk at offset 0x18 points outside its range (0x1c + 0x1000 is outside 0xe8)"
+//!     "MBS1/CVER/FINS chunk at offset 0x18 points outside its range (0x1c + 0x1000 is outside 0x20c)"
 //! );
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
@@ -63,7 +63,10 @@ mod code;
 mod container;
 mod write;
 
-pub use container::annotate_damaged;
+pub use container::{annotate_damaged, glsl_type};
+
+#[cfg(test)]
+mod tests;
 
 use crate::error::{Error, Result};
 use crate::toolkit::{Chunk, Endian, FourCC, Reader};
