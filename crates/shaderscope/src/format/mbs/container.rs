@@ -947,7 +947,7 @@ impl Container for Mbs<'_> {
                 ));
             }
         }
-        parts_of(self.data, &self.root, "", &mut v);
+        parts_of(self.data, &self.root, "MBS1", &mut v);
         v
     }
 }

@@ -203,13 +203,9 @@ impl<'a> Stri<'a> {
     }
 
     /// Read the payload of a `STRI` chunk whose header is at `at`.
-    fn read(data: &'a [u8], at: u64, path: &str) -> Result<Self> {
+    fn read(data: &'a [u8], at: u64) -> Result<Self> {
         let Some(nul) = data.iter().position(|&b| b == 0) else {
-            return Err(Error::invalid(
-                at + 8,
-                format!("{path}/STRI string"),
-                format!("no NUL in its {} bytes", data.len()),
-            ));
+            return Err(Error::invalid(at + 8, "STRI string", format!("no NUL in its {} bytes", data.len())));
         };
         let (text, rest) = data.split_at(nul);
         Ok(Stri { at, text: Cow::Borrowed(text), pad: Cow::Borrowed(rest.get(1..).unwrap_or(&[])) })
@@ -468,8 +464,8 @@ impl<'a> Mbs<'a> {
             return Err(Error::bad_magic(0, "MBS1 chunk header", &MAGIC, magic));
         }
         let c = Chunk::read(&r, 0, "MBS1 chunk header").map_err(|e| renamed(e, "MBS1 chunk"))?;
-        let mut p = Parser { damage: Vec::new() };
-        let kids = p.chunks(c.data, c.data_offset() as u64, "MBS1", Level::File)?;
+        let mut p = Parser { damage: Vec::new(), stack: vec![c.fourcc] };
+        let kids = p.chunks(c.data, c.data_offset() as u64, Level::File)?;
         let root = Node { tag: c.fourcc, at: 0, size: c.data.len() as u32, body: Body::Chunks(kids) };
         let trailing = data.get(c.end()..).unwrap_or(&[]);
         Ok(Mbs { data, root, trailing: Cow::Borrowed(trailing), damage: p.damage })
@@ -581,29 +577,43 @@ fn renamed(e: Error, what: impl Into<Cow<'static, str>>) -> Error {
 
 struct Parser {
     damage: Vec<Error>,
+    /// The tags from `MBS1` down to the chunk being read: its path, made into text only for
+    /// an error.
+    stack: Vec<FourCC>,
 }
 
 impl Parser {
-    /// The chunks that fill `data` (at absolute `base`), inside the chunk whose path is `path`.
-    fn chunks<'a>(&mut self, data: &'a [u8], base: u64, path: &str, level: Level) -> Result<Vec<Node<'a>>> {
+    /// `MBS1/CVER/SUNI`: the path of the chunk being read.
+    fn path(&self) -> String {
+        let tags: Vec<String> = self.stack.iter().map(FourCC::name).collect();
+        tags.join("/")
+    }
+
+    /// The chunks that fill `data` (at absolute `base`), inside the chunk being read.
+    fn chunks<'a>(&mut self, data: &'a [u8], base: u64, level: Level) -> Result<Vec<Node<'a>>> {
         let r = Reader::with_base(data, base, Endian::Little);
         let mut out = Vec::new();
         let mut at = 0usize;
         while at < data.len() {
-            let what = match tag_at(data, at) {
-                Some(t) => format!("{path}/{t} chunk"),
-                None => format!("{path} child chunk"),
-            };
-            let c = Chunk::read(&r, at, "chunk").map_err(|e| renamed(e, what))?;
+            let c = Chunk::read(&r, at, "chunk").map_err(|e| {
+                let what = match tag_at(data, at) {
+                    Some(t) => format!("{}/{t} chunk", self.path()),
+                    None => format!("{} child chunk", self.path()),
+                };
+                renamed(e, what)
+            })?;
             at += 8 + c.data.len();
-            out.push(self.node(c, path, level)?);
+            self.stack.push(c.fourcc);
+            let node = self.node(c, level);
+            self.stack.pop();
+            out.push(node?);
         }
         Ok(out)
     }
 
-    fn node<'a>(&mut self, c: Chunk<'a>, parent: &str, level: Level) -> Result<Node<'a>> {
+    /// The chunk `c` (on top of the stack), found at `level`.
+    fn node<'a>(&mut self, c: Chunk<'a>, level: Level) -> Result<Node<'a>> {
         let tag = c.fourcc;
-        let path = format!("{parent}/{tag}");
         let at = c.offset as u64;
         let base = c.data_offset() as u64;
         let d = c.data;
@@ -611,7 +621,7 @@ impl Parser {
         let body = match (level, &tag.0) {
             (Level::File, b"CFRA" | b"CVER") if d.len() >= 4 => {
                 let version = word(0).unwrap_or(0);
-                let children = self.chunks(d.get(4..).unwrap_or(&[]), base + 4, &path, Level::Shader)?;
+                let children = self.chunks(d.get(4..).unwrap_or(&[]), base + 4, Level::Shader)?;
                 Body::Shader(Shader { version, children })
             }
             (Level::Shader, b"FSTA") if d.len() == 8 => {
@@ -630,24 +640,28 @@ impl Parser {
                 let two = tag.0 == *b"SUNI";
                 let head = if two { 8 } else { 4 };
                 let r = c.reader(Endian::Little);
-                let count = r.u32_at(0, format!("{path} count"))?;
-                let total_slots = if two { Some(r.u32_at(4, format!("{path} total slots"))?) } else { None };
-                let children =
-                    self.chunks(d.get(head..).unwrap_or(&[]), base + head as u64, &path, Level::Table)?;
+                let count = r.u32_at(0, "count").map_err(|e| renamed(e, format!("{} count", self.path())))?;
+                let total_slots = if two {
+                    let what = |e| renamed(e, format!("{} total slots", self.path()));
+                    Some(r.u32_at(4, "total").map_err(what)?)
+                } else {
+                    None
+                };
+                let children = self.chunks(d.get(head..).unwrap_or(&[]), base + head as u64, Level::Table)?;
                 let records = children.iter().filter(|n| matches!(n.body, Body::Symbol(_))).count();
                 if count as usize != records {
                     let rel = if count as usize > records { "larger" } else { "smaller" };
                     self.damage.push(Error::invalid(
                         base,
-                        format!("{path} count"),
+                        format!("{} count", self.path()),
                         format!("{count} is {rel} than the table's {records} records"),
                     ));
                 }
                 Body::Table(Table { count, total_slots, children })
             }
-            (Level::Table, b"VUNI" | b"VVAR" | b"VATT") => Body::Symbol(Box::new(self.symbol(c, &path)?)),
+            (Level::Table, b"VUNI" | b"VVAR" | b"VATT") => Body::Symbol(Box::new(self.symbol(c)?)),
             (Level::Shader, b"DBIN") => Body::Code(Cow::Borrowed(d)),
-            (Level::Symbol, b"VIDX") => Body::Chunks(self.chunks(d, base, &path, Level::Vidx)?),
+            (Level::Symbol, b"VIDX") => Body::Chunks(self.chunks(d, base, Level::Vidx)?),
             (Level::Symbol, b"VINI") => match word(0) {
                 Some(n) if u64::from(n) * 4 + 4 == d.len() as u64 => {
                     Body::Vini((1..=n as usize).filter_map(word).collect())
@@ -661,22 +675,26 @@ impl Parser {
     }
 
     /// A `VUNI`/`VVAR`/`VATT` chunk: its `STRI`, its record and its chunks.
-    fn symbol<'a>(&mut self, c: Chunk<'a>, path: &str) -> Result<Symbol<'a>> {
+    fn symbol<'a>(&mut self, c: Chunk<'a>) -> Result<Symbol<'a>> {
         let r = c.reader(Endian::Little);
         let base = c.data_offset() as u64;
-        let what = match tag_at(c.data, 0) {
-            Some(t) => format!("{path}/{t} chunk"),
-            None => format!("{path} name chunk"),
-        };
-        let s = Chunk::read(&r, 0, "chunk").map_err(|e| renamed(e, what))?;
+        let s = Chunk::read(&r, 0, "chunk").map_err(|e| {
+            let what = match tag_at(c.data, 0) {
+                Some(t) => format!("{}/{t} chunk", self.path()),
+                None => format!("{} name chunk", self.path()),
+            };
+            renamed(e, what)
+        })?;
         if s.fourcc.0 != *b"STRI" {
-            return Err(Error::bad_magic(base, format!("{path} name"), b"STRI", &s.fourcc.0));
+            return Err(Error::bad_magic(base, format!("{} name", self.path()), b"STRI", &s.fourcc.0));
         }
-        let name = Stri::read(s.data, base, path)?;
+        let name =
+            Stri::read(s.data, base).map_err(|e| renamed(e, format!("{}/STRI string", self.path())))?;
         let attribute = c.fourcc.0 == *b"VATT";
         let len = if attribute { ATTRIBUTE_RECORD_SIZE } else { RECORD_SIZE };
         let rec_at = 8 + s.data.len();
-        let rec = r.bytes_at(rec_at, len, format!("{path} record"))?;
+        let rec =
+            r.bytes_at(rec_at, len, "record").map_err(|e| renamed(e, format!("{} record", self.path())))?;
         let u16_at =
             |i: usize| rec.get(i..).and_then(|b| b.first_chunk::<2>()).map_or(0, |b| u16::from_le_bytes(*b));
         let byte = |i: usize| rec.get(i).copied().unwrap_or(0);
@@ -688,7 +706,7 @@ impl Parser {
         };
         let rest_at = rec_at + len;
         let rest = c.data.get(rest_at..).unwrap_or(&[]);
-        let children = self.chunks(rest, base + rest_at as u64, path, Level::Symbol)?;
+        let children = self.chunks(rest, base + rest_at as u64, Level::Symbol)?;
         Ok(Symbol {
             name,
             record_at: base + rec_at as u64,
