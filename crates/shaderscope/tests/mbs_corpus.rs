@@ -201,10 +201,8 @@ fn every_truncation_and_byte_flip_is_ok_or_a_clean_error() {
         }
         for at in 0..bytes.len() {
             let mut b = bytes.clone();
-            for x in [0xff] {
-                b[at] = bytes[at] ^ x;
-                exercise(&name, &b);
-            }
+            b[at] = bytes[at] ^ 0xff;
+            exercise(&name, &b);
         }
     }
 }

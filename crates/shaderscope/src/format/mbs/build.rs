@@ -34,7 +34,7 @@ fn gp_code(n: usize) -> Vec<u8> {
 }
 
 /// A Mali-400 vertex shader (`CVER` version 6): uniforms `mvp` (mat4) and
-/// `gl_mali_ViewportTransform` (vec4[2]) and a constant with an initial value, attribute
+/// `gl_mali_ViewportTransform` (`vec4[2]`) and a constant with an initial value, attribute
 /// `position`, varying `gl_Position`, and two GP instructions of code, laid out as
 /// lima_compiler lays them.
 pub fn example_vertex_shader() -> Vec<u8> {
