@@ -1,4 +1,17 @@
-//! MBS files built from a model in code, for examples, tests and the shipped sample.
+//! MBS files built from a model in code, for examples, tests and the shipped samples
+//! (`samples/vertex.mbs`, `samples/fragment.mbs`): the writer computes every chunk size.
+//!
+//! ```
+//! use shaderscope::format::mbs::{Mbs, build};
+//!
+//! let bytes = build::example_fragment_shader();
+//! let mbs = Mbs::parse(&bytes)?;
+//! let shader = mbs.shader().unwrap();
+//! assert_eq!(shader.core_name(), Some("MALI_400_PP"));
+//! let color = shader.table(*b"SVAR").unwrap().symbols().next().unwrap();
+//! assert_eq!(shaderscope::format::mbs::glsl_type(color), "vec4");
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::{Body, Mbs, Node, Shader, Symbol, SymbolType, Table};
 use std::borrow::Cow;
