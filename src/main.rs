@@ -33,8 +33,8 @@ Exit status (the same for every command on the same input):
 /// Formats: Direct3D DXBC containers (fxc listings, reflection, checksum); Nintendo 3DS SHBIN
 /// (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX .bcsdr, base64 .csdr) with PICA200 disassembly as picasso
 /// source; Direct3D 9 SM1-3 bytecode with fxc listings; Wii U GFD .gsh files (GX2 shader
-/// structs, Latte microcode) and AGL shader archives (SHARCFB, .sharc). `-` as a FILE reads
-/// standard input.
+/// structs, Latte microcode) and AGL shader archives (SHARCFB, .sharc); ARM Mali-200/400 MBS
+/// files (chunk tree, symbol tables, Mali GP/PP code). `-` as a FILE reads standard input.
 #[derive(Parser, Debug)]
 #[command(name = "shaderscope", version, after_help = EXIT_STATUS)]
 struct Cli {

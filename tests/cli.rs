@@ -134,7 +134,7 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "3 shader binaries in 3 files; csdr: 1 (1 parsed); dxbc: 1 (1 parsed); shbin: 1 (1 parsed)\n"
+            "5 shader binaries in 5 files; csdr: 1 (1 parsed); dxbc: 1 (1 parsed); mbs: 2 (2 parsed); shbin: 1 (1 parsed)\n"
         ),
         "{out}"
     );

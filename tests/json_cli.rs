@@ -38,15 +38,16 @@ fn assert_valid(v: &jsonschema::Validator, records: &[Value]) {
 #[test]
 fn every_command_writes_the_same_envelope() {
     let v = validator();
-    let files = [sample("ps_color.dxbc"), sample("vshader.shbin"), sample("vshader.csdr")];
+    let files =
+        [sample("ps_color.dxbc"), sample("vshader.shbin"), sample("vshader.csdr"), sample("vertex.mbs")];
     for command in ["info", "disasm", "validate"] {
         let mut args = vec![command, "--json"];
         args.extend(files.iter().map(String::as_str));
         let (code, recs) = records(&args);
         assert_eq!(code, 0, "{command}");
-        assert_eq!(recs.len(), 3, "{command}");
+        assert_eq!(recs.len(), 4, "{command}");
         assert_valid(&v, &recs);
-        for (r, (file, format)) in recs.iter().zip(files.iter().zip(["dxbc", "shbin", "csdr"])) {
+        for (r, (file, format)) in recs.iter().zip(files.iter().zip(["dxbc", "shbin", "csdr", "mbs"])) {
             assert_eq!(
                 (&r["schema"], r["type"].as_str(), r["format"].as_str(), r["path"].as_str(), &r["valid"]),
                 (&Value::from(2), Some(command), Some(format), Some(file.as_str()), &Value::from(true))
@@ -59,7 +60,7 @@ fn every_command_writes_the_same_envelope() {
     let last = recs.last().unwrap();
     assert_eq!(
         (last["type"].as_str(), last["shaders"].as_u64(), &last["format"]),
-        (Some("scan-summary"), Some(3), &Value::Null)
+        (Some("scan-summary"), Some(5), &Value::Null)
     );
 }
 

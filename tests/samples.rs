@@ -10,7 +10,13 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
     let mut csdr = base64::engine::general_purpose::STANDARD.encode(&vs).into_bytes();
     // Wrap at 76 columns, as base64 text files usually are.
     csdr = csdr.chunks(76).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
-    vec![("vshader.shbin", vs), ("vshader.csdr", csdr), ("ps_color.dxbc", pixel_shader_dxbc())]
+    vec![
+        ("vshader.shbin", vs),
+        ("vshader.csdr", csdr),
+        ("ps_color.dxbc", pixel_shader_dxbc()),
+        ("vertex.mbs", shaderscope::format::mbs::build::example_vertex_shader()),
+        ("fragment.mbs", shaderscope::format::mbs::build::example_fragment_shader()),
+    ]
 }
 
 /// A signature chunk (ISGN/OSGN layout): one element per (name, system value, register).

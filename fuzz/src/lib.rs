@@ -372,6 +372,48 @@ pub fn gfd(data: &[u8]) {
     assert_eq!(again.shaders.iter().filter(|s| s.gx2().is_some()).count(), n, "a built GFD lost a shader");
 }
 
+/// MBS files: parse (or annotate what reads), every command's view of the result, the
+/// writer (an unmodified file writes back byte for byte), and an edit: a renamed symbol and
+/// an added initial value write a file that parses again with them.
+pub fn mbs(data: &[u8]) {
+    use shaderscope::format::mbs::{Body, Mbs, Node};
+    let Ok(f) = Mbs::parse(data) else {
+        let mut a = shaderscope::dump::Annotations::new();
+        shaderscope::format::mbs::annotate_damaged(data, &mut a);
+        return;
+    };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "MBS does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.damage();
+    let _ = f.info_json();
+    let mut s = String::new();
+    f.info_text(&mut s);
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    let _ = f.parts();
+    let mut edited = f.clone();
+    let Some(shader) = edited.shader_mut() else { return };
+    let Some(table) = shader.children.iter_mut().find_map(|n| match &mut n.body {
+        Body::Table(t) => Some(t),
+        _ => None,
+    }) else {
+        return;
+    };
+    let Some(sym) = table.children.iter_mut().find_map(|n| match &mut n.body {
+        Body::Symbol(s) => Some(s),
+        _ => None,
+    }) else {
+        return;
+    };
+    sym.name.set_text(&b"renamed_by_fuzz"[..]);
+    sym.children.push(Node::new(*b"VINI", Body::Vini(vec![0x3f80_0000])));
+    let bytes = edited.write_model();
+    let again = Mbs::parse(&bytes).expect("an edited MBS parses");
+    assert_eq!(again.write_model(), bytes, "an edited MBS does not round-trip");
+}
+
 /// A fuzz target body.
 pub type Target = fn(&[u8]);
 
@@ -391,6 +433,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("sharc", sharc),
     ("gfd", gfd),
     ("latte", latte),
+    ("mbs", mbs),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -455,10 +498,11 @@ mod tests {
     /// Seeds: the shipped samples, plus a few corpus files of every format when present.
     fn seeds() -> Vec<Vec<u8>> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut v: Vec<Vec<u8>> = ["samples/vshader.shbin", "samples/vshader.csdr"]
-            .iter()
-            .filter_map(|p| std::fs::read(root.join(p)).ok())
-            .collect();
+        let mut v: Vec<Vec<u8>> =
+            ["samples/vshader.shbin", "samples/vshader.csdr", "samples/vertex.mbs", "samples/fragment.mbs"]
+                .iter()
+                .filter_map(|p| std::fs::read(root.join(p)).ok())
+                .collect();
         // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
         // command runs in.
         let pwd = std::env::var_os("PWD");

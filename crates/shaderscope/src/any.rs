@@ -23,7 +23,7 @@ use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
 use crate::format::{
-    d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
+    d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, mbs::Mbs, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
 };
 use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part};
@@ -45,6 +45,8 @@ pub enum File<'a> {
     Sharcfb(Box<Sharcfb>),
     /// A Wii U AGL shader source archive (`.sharc`).
     Sharc(Box<Sharc>),
+    /// An ARM Mali-200/400 offline compiler file (`MBS1`).
+    Mbs(Box<Mbs<'a>>),
 }
 
 impl File<'_> {
@@ -92,6 +94,7 @@ impl File<'_> {
             File::Gfd(g) => &**g,
             File::Sharcfb(s) => &**s,
             File::Sharc(s) => &**s,
+            File::Mbs(m) => &**m,
         }
     }
 }
@@ -188,6 +191,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
             }
         }
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
+        Format::Mbs => crate::format::mbs::annotate_damaged(data, a),
         Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
         _ => crate::format::shbin::annotate_damaged(data, format, a),
     }
@@ -209,6 +213,6 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Gfd => Gfd::parse(data).map(|g| File::Gfd(Box::new(g))),
         Format::Sharcfb => Sharcfb::parse(data).map(|s| File::Sharcfb(Box::new(s))),
         Format::Sharc => Sharc::parse(data).map(|s| File::Sharc(Box::new(s))),
-        other => Err(crate::detect::unsupported(other)),
+        Format::Mbs => Mbs::parse(data).map(|m| File::Mbs(Box::new(m))),
     }
 }

@@ -9,6 +9,7 @@
 //! | Wii U GFD `.gsh` (`Gfx2`) with GX2 shader structs ([`format::gx2`]) | [`format::gfd`] | R600/R700 "Latte" microcode |
 //! | Wii U AGL binary shader archive (SHARCFB, `SHAB`/`BAHS`) | [`format::sharcfb`] | GX2 shaders |
 //! | Wii U AGL shader source archive (`.sharc`, `SHAA`/`AAHS`) | [`format::sharc`] | GLSL sources |
+//! | ARM Mali-200/400 MBS (`MBS1` chunk tree: CFRA/CVER, symbol tables, DBIN) | [`format::mbs`] | Mali GP (vertex) and PP (fragment) code |
 //!
 //! The library does no file I/O, contains no `unsafe`, and never panics on input: every read
 //! is bounds-checked and every failure is an [`Error`] carrying the absolute byte offset, the

@@ -74,10 +74,11 @@ fn error_records_follow_the_schema() {
 fn every_corpus_record_follows_the_schema() {
     let Some(corpus) = common::corpus_dir() else { return };
     let v = validator();
-    let kinds = ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin", "gsh"];
+    let kinds =
+        ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin", "gsh", "mbs"];
     let mut checked = 0usize;
     let mut failures = Vec::new();
-    for format in ["dxbc", "shbin", "gx2"] {
+    for format in ["dxbc", "shbin", "gx2", "mbs"] {
         for row in common::manifest(&corpus, format) {
             if !kinds.contains(&row.kind.as_str()) {
                 continue;
@@ -125,4 +126,31 @@ fn every_corpus_record_follows_the_schema() {
     }
     assert!(failures.is_empty(), "records that break the schema:\n{}", failures.join("\n"));
     assert!(checked > 5000, "only {checked} records checked");
+}
+
+#[test]
+fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
+    let v = validator();
+    for bytes in [
+        shaderscope::format::mbs::build::example_vertex_shader(),
+        shaderscope::format::mbs::build::example_fragment_shader(),
+    ] {
+        let file = shaderscope::parse(&bytes).unwrap();
+        for line in [
+            file.info_record("x.mbs").to_line(),
+            file.disasm_record("x.mbs", &DisasmOptions::default()).to_line(),
+            file.validate_record("x.mbs", false).to_line(),
+        ] {
+            assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
+        }
+    }
+    let bytes = shaderscope::format::mbs::build::example_vertex_shader();
+    let line = shaderscope::parse(&bytes).unwrap().info_record("x.mbs").to_line();
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(record["shader"]["tables"][0]["symbols"][2]["initial_values"][0], 1.0);
+    record["shader"]["tables"][0]["symbols"][0]["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented symbol field passes");
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record["chunks"][0]["children"][0]["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented chunk field passes");
 }

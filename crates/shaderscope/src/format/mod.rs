@@ -31,6 +31,7 @@ pub mod d3d9;
 pub mod dxbc;
 pub mod gfd;
 pub mod gx2;
+pub mod mbs;
 pub mod sharc;
 pub mod sharcfb;
 pub mod shbin;
