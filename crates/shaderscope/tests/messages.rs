@@ -35,6 +35,19 @@ const PLURALS: &[&str] = &[
     "chunks",
     "files",
     "mappings",
+    "symbols",
+    "uniforms",
+    "varyings",
+    "attributes",
+    "programs",
+    "binaries",
+    "shaders",
+    "blocks",
+    "variations",
+    "patches",
+    "macros",
+    "values",
+    "sources",
 ];
 
 /// Each `1 <plural>` in `text`.
@@ -56,10 +69,20 @@ fn disagreements(text: &str) -> Vec<String> {
 #[test]
 fn counts_agree_with_their_nouns_over_the_corpus() {
     let Some(corpus) = common::corpus_dir() else { return };
-    let kinds = ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin"];
+    let kinds = [
+        "dxbc-binary",
+        "d3dbc-binary",
+        "dxbc-container-noshader",
+        "dxil-container",
+        "shbin",
+        "gsh",
+        "sharcfb",
+        "sharc",
+        "mbs",
+    ];
     let mut found = Vec::new();
     let mut files = 0;
-    for format in ["dxbc", "shbin"] {
+    for format in ["dxbc", "shbin", "gx2", "mbs"] {
         for row in common::manifest(&corpus, format) {
             if !kinds.contains(&row.kind.as_str()) {
                 continue;

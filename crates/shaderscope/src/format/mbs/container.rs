@@ -10,7 +10,7 @@ use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::json::{Disasm, Program};
 use crate::model::{Finding, Part, Stage};
-use crate::print::{Printer, Style};
+use crate::print::{Printer, Style, count};
 use crate::toolkit::{Chunk, Endian, Reader};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -233,13 +233,19 @@ fn tree<'t, 'a>(t: &'t Table<'a>) -> Vec<(usize, usize, &'t Symbol<'a>)> {
 }
 
 /// What a table tag holds: `uniforms`, `varyings`, `attributes`.
-fn table_title(tag: &[u8; 4]) -> &'static str {
+/// What a table's symbols are, singular (`uniform`); [`table_title`] is the plural.
+fn table_noun(tag: &[u8; 4]) -> &'static str {
     match tag {
-        b"SUNI" => "uniforms",
-        b"SVAR" => "varyings",
-        b"SATT" => "attributes",
-        _ => "symbols",
+        b"SUNI" => "uniform",
+        b"SVAR" => "varying",
+        b"SATT" => "attribute",
+        _ => "symbol",
     }
+}
+
+/// `uniforms`, `varyings`, `attributes`, `symbols`.
+fn table_title(tag: &[u8; 4]) -> String {
+    format!("{}s", table_noun(tag))
 }
 
 fn chunk_info(n: &Node<'_>, parent: &str) -> ChunkInfo {
@@ -313,13 +319,13 @@ impl<'a> Mbs<'a> {
         let mut parts = Vec::new();
         if let Some((c, _)) = v.code() {
             match v.core() {
-                Core::Gp => parts.push(format!("{} instructions", c.len() / code::GP_INSTRUCTION)),
-                Core::Pp => parts.push(format!("{} bytes of code", c.len())),
+                Core::Gp => parts.push(count(c.len() / code::GP_INSTRUCTION, "instruction").to_string()),
+                Core::Pp => parts.push(format!("{} of code", count(c.len(), "byte"))),
             }
         }
         for tag in [*b"SUNI", *b"SATT", *b"SVAR"] {
             if let Some(t) = v.table(tag) {
-                parts.push(format!("{} {}", t.symbols().count(), table_title(&tag)));
+                parts.push(count(t.symbols().count(), table_noun(&tag)).to_string());
             }
         }
         if !parts.is_empty() {
@@ -357,10 +363,10 @@ impl<'a> Mbs<'a> {
         )?;
         for n in &v.shader.children {
             let Body::Table(t) = &n.body else { continue };
-            let slots = t.total_slots.map(|s| format!(", {s} slots")).unwrap_or_default();
+            let slots = t.total_slots.map(|s| format!(", {}", count(s, "slot"))).unwrap_or_default();
             line(
                 Some(n.at),
-                &format!("; {} ({}): {} symbols{slots}", table_title(&n.tag.0), n.tag, t.count),
+                &format!("; {} ({}): {}{slots}", table_title(&n.tag.0), n.tag, count(t.count, "symbol")),
             )?;
             let nodes: Vec<u64> = t.symbol_nodes().map(|(n, _)| n.at).collect();
             for (depth, i, s) in tree(t) {
@@ -383,7 +389,9 @@ impl<'a> Mbs<'a> {
                 s.version,
                 super::core_name(n.tag, s.version).unwrap_or("unknown core")
             ),
-            Body::Table(t) => format!("{path}: {} table, {} symbols", table_title(&n.tag.0), t.count),
+            Body::Table(t) => {
+                format!("{path}: {} table, {}", table_title(&n.tag.0), count(t.count, "symbol"))
+            }
             Body::Symbol(s) => format!("{path}: {}", s.name),
             Body::Bytes(_) => format!("{path}: unknown chunk, kept as bytes"),
             _ => path.clone(),
@@ -569,9 +577,9 @@ fn annotate_symbol(s: &Symbol<'_>, attribute: bool, path: &str, a: &mut Annotati
         at + 8,
         len,
         format_args!(
-            "name \"{}\", NUL and {} bytes of padding",
+            "name \"{}\", NUL and {} of padding",
             crate::error::escape_bytes(&s.name.text),
-            s.name.pad.len()
+            count(s.name.pad.len(), "byte")
         ),
     );
     let r = s.record_at;
@@ -676,7 +684,10 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
             match syms.get(usize::from(p)) {
                 None => out.push(Finding::error(
                     r + 18,
-                    format!("{what}: parent index {p} is outside the table's {} symbols", syms.len()),
+                    format!(
+                        "{what}: parent index {p} is outside the table's {}",
+                        count(syms.len(), "symbol")
+                    ),
                 )),
                 Some(_) if usize::from(p) == i => {
                     out.push(Finding::error(r + 18, format!("{what} is its own parent")))
@@ -825,7 +836,7 @@ impl Container for Mbs<'_> {
             }
             for n in &v.shader.children {
                 let Body::Table(t) = &n.body else { continue };
-                let slots = t.total_slots.map(|x| format!(", {x} slots")).unwrap_or_default();
+                let slots = t.total_slots.map(|x| format!(", {}", count(x, "slot"))).unwrap_or_default();
                 let _ = writeln!(
                     s,
                     "{} ({} at 0x{:x}): count {}{slots}",
@@ -860,7 +871,7 @@ impl Container for Mbs<'_> {
                 out.start_line(Some(at - 8));
                 out.styled(
                     Style::Comment,
-                    &format!("; code (DBIN): {} bytes of {} code", c.len(), v.core().isa()),
+                    &format!("; code (DBIN): {} of {} code", count(c.len(), "byte"), v.core().isa()),
                 )
                 .map_err(printer_failed)?;
                 out.write_char('\n').map_err(printer_failed)?;

@@ -93,7 +93,7 @@ pub(crate) fn symbols(
             a.field(
                 s.used_at,
                 s.used.len() as u64,
-                format_args!("used by {used} of {} variations", s.used.len()),
+                format_args!("used by {used} of {}", crate::print::count(s.used.len(), "variation")),
             );
         }
         tail(a, s.used_at + s.used.len() as u64, &s.tail, "symbol");

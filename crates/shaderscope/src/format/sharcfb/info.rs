@@ -330,9 +330,8 @@ impl Info {
                     let used = y.used.iter().filter(|u| **u).count();
                     let _ = write!(
                         line,
-                        ", used by {used} of {} variation{}",
-                        y.used.len(),
-                        if y.used.len() == 1 { "" } else { "s" }
+                        ", used by {used} of {}",
+                        crate::print::count(y.used.len(), "variation")
                     );
                     s.push_str(&line);
                     s.push('\n');
