@@ -1,0 +1,167 @@
+//! The 128-bit GP instruction as named fields: the layout of Mesa's `gpir_codegen_instr`
+//! (`src/gallium/drivers/lima/ir/gp/codegen.h`), bit 0 being the lowest bit of the first
+//! little-endian word, each field packed after the one before.
+
+use crate::toolkit::Field;
+
+/// One field of the encoding: its name in `gpir_codegen_instr` and where it sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Named {
+    /// The name in `gpir_codegen_instr`.
+    pub name: &'static str,
+    /// Its bits.
+    pub field: Field,
+}
+
+macro_rules! layout {
+    ($( $name:ident : $width:expr ),* $(,)?) => {
+        /// Every field, in encoding order (from bit 0 up), with its name.
+        pub const FIELDS: &[Named] = &{
+            let widths = [$($width),*];
+            let names = [$(stringify!($name)),*];
+            let mut out = [Named { name: "", field: Field::NONE }; [$(stringify!($name)),*].len()];
+            let mut shift = 0u16;
+            let mut i = 0;
+            while i < widths.len() {
+                out[i] = Named { name: names[i], field: Field::at(shift, widths[i]) };
+                shift += widths[i] as u16;
+                i += 1;
+            }
+            out
+        };
+
+        /// A GP instruction, field by field (the names of Mesa's `gpir_codegen_instr`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+        #[allow(missing_docs)]
+        pub struct Instr {
+            $(pub $name: u16,)*
+        }
+
+        impl Instr {
+            /// The fields of the instruction `bits` (bit 0: the lowest bit of the first word).
+            #[inline]
+            pub fn decode(bits: u128) -> Instr {
+                let mut i = 0usize;
+                $(
+                    let $name = match FIELDS.get(i) {
+                        Some(f) => f.field.get(bits) as u16,
+                        None => 0,
+                    };
+                    i += 1;
+                )*
+                let _ = i;
+                Instr { $($name),* }
+            }
+
+            /// The 128 bits of the instruction (a value too wide for its field loses its
+            /// high bits).
+            pub fn encode(&self) -> u128 {
+                let mut bits = 0u128;
+                let mut i = 0usize;
+                $(
+                    if let Some(f) = FIELDS.get(i) {
+                        bits |= f.field.put(u128::from(self.$name));
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+                bits
+            }
+        }
+    };
+}
+
+layout! {
+    mul0_src0: 5,
+    mul0_src1: 5,
+    mul1_src0: 5,
+    mul1_src1: 5,
+    mul0_neg: 1,
+    mul1_neg: 1,
+    acc0_src0: 5,
+    acc0_src1: 5,
+    acc1_src0: 5,
+    acc1_src1: 5,
+    acc0_src0_neg: 1,
+    acc0_src1_neg: 1,
+    acc1_src0_neg: 1,
+    acc1_src1_neg: 1,
+    load_addr: 9,
+    load_offset: 3,
+    register0_addr: 4,
+    register0_attribute: 1,
+    register1_addr: 4,
+    store0_temporary: 1,
+    store1_temporary: 1,
+    branch: 1,
+    branch_target_lo: 1,
+    store0_src_x: 3,
+    store0_src_y: 3,
+    store1_src_z: 3,
+    store1_src_w: 3,
+    acc_op: 3,
+    complex_op: 4,
+    store0_addr: 4,
+    store0_varying: 1,
+    store1_addr: 4,
+    store1_varying: 1,
+    mul_op: 3,
+    pass_op: 3,
+    complex_src: 5,
+    pass_src: 5,
+    unknown_1: 4,
+    branch_target: 8,
+}
+
+impl Instr {
+    /// The instruction a branch goes to: `branch_target`, plus 0x100 unless
+    /// `branch_target_lo` is set.
+    pub fn target(&self) -> u32 {
+        u32::from(self.branch_target) + if self.branch_target_lo != 0 { 0 } else { 0x100 }
+    }
+}
+
+/// The instruction's four little-endian words as one 128-bit value.
+#[inline]
+pub fn bits_of(bytes: &[u8; 16]) -> u128 {
+    u128::from_le_bytes(*bytes)
+}
+
+/// The four 32-bit words of an instruction, first word first.
+pub fn words_of(bits: u128) -> [u32; 4] {
+    [bits as u32, (bits >> 32) as u32, (bits >> 64) as u32, (bits >> 96) as u32]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fields_fill_the_128_bits_where_the_research_notes_put_them() {
+        let end = FIELDS.last().map(|f| f.field.shift + u16::from(f.field.width));
+        assert_eq!(end, Some(128));
+        let at = |n: &str| FIELDS.iter().find(|f| f.name == n).map(|f| (f.field.shift, f.field.width));
+        assert_eq!(at("load_addr"), Some((46, 9)));
+        assert_eq!(at("register0_attribute"), Some((62, 1)));
+        assert_eq!(at("branch"), Some((69, 1)));
+        assert_eq!(at("acc_op"), Some((83, 3)));
+        assert_eq!(at("complex_op"), Some((86, 4)));
+        assert_eq!(at("mul_op"), Some((100, 3)));
+        assert_eq!(at("pass_src"), Some((111, 5)));
+        assert_eq!(at("unknown_1"), Some((116, 4)));
+        assert_eq!(at("branch_target"), Some((120, 8)));
+    }
+
+    #[test]
+    fn every_instruction_reencodes_to_itself() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834u128;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(Instr::decode(x).encode(), x);
+        }
+        let i = Instr::decode(0);
+        assert_eq!((i.target(), Instr { branch_target_lo: 1, branch_target: 7, ..i }.target()), (0x100, 7));
+    }
+}
