@@ -78,6 +78,7 @@ impl Visit for Check {
     fn instr(&mut self, index: u64, at: u64, _bits: u128, i: &Instr, _prev: Option<&Instr>) {
         let (list, n) = pieces(i);
         let mut loads = false;
+        let mut acc_undefined = false;
         for &piece in list.iter().take(n) {
             let (srcs, m) = sources(i, piece);
             for &(s, unit, num) in srcs.iter().take(m) {
@@ -102,8 +103,13 @@ impl Visit for Check {
                 loads |= (12..=15).contains(&s);
             }
             match piece {
-                Piece::Acc(_) if ACC_OPS.get(usize::from(i.acc_op)).copied().flatten().is_none() => {
-                    self.warn(at, index, format_args!("acc_op {} is undefined", i.acc_op));
+                Piece::Acc(k) if !acc_undefined && ACC_OPS.get(usize::from(i.acc_op)).copied().flatten().is_none() => {
+                    // A move (`add x, -0`) does not use the operation.
+                    let (s1, n1) = if k == 0 { (i.acc0_src1, i.acc0_src1_neg) } else { (i.acc1_src1, i.acc1_src1_neg) };
+                    if !(s1 == src::IDENT && n1 != 0) {
+                        acc_undefined = true;
+                        self.warn(at, index, format_args!("acc_op {} is undefined", i.acc_op));
+                    }
                 }
                 Piece::Wide if !matches!(i.mul_op, mul_op::COMPLEX1 | mul_op::SELECT) => {
                     self.warn(at, index, format_args!("mul_op {} is undefined", i.mul_op));

@@ -61,11 +61,8 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
     if rest != 0 {
         let at = base.saturating_add((code.len() - rest) as u64);
         v.trailing(at, rest as u64);
-        v.problem(Error::invalid(
-            at,
-            "Mali GP code",
-            format!("{} after the last instruction: not a whole 16-byte instruction", count(rest, "byte")),
-        ));
+        // The last instruction is cut short: `lima_disasm` lists size / 16 instructions.
+        v.problem(Error::truncated(at, "Mali GP instruction", INSTR_SIZE as u64, rest as u64));
     }
     v.done();
 }
