@@ -406,17 +406,25 @@ fn bare_mali_gp_code() {
             let rel = p.strip_prefix(corpus.join("mbs")).unwrap().to_string_lossy().into_owned();
             let data = std::fs::read(&p).unwrap();
             // A vertex shader: MBS1, then CVER; its code is the DBIN chunk's payload.
-            if rel.starts_with("reference") || data.get(..4) != Some(b"MBS1") || data.get(8..12) != Some(b"CVER") {
+            if rel.starts_with("reference")
+                || data.get(..4) != Some(b"MBS1")
+                || data.get(8..12) != Some(b"CVER")
+            {
                 continue;
             }
-            let Ok(want) = std::fs::read_to_string(reference.join(format!("{rel}.mesa-lima_disasm.txt"))) else {
+            let Ok(want) = std::fs::read_to_string(reference.join(format!("{rel}.mesa-lima_disasm.txt")))
+            else {
                 continue;
             };
             let at = data.windows(4).position(|w| w == b"DBIN").unwrap();
             let size = u32::from_le_bytes(data[at + 4..at + 8].try_into().unwrap()) as usize;
             let (start, stop) = ((at + 8).to_string(), (at + 8 + size).to_string());
             let path = p.to_string_lossy();
-            assert_eq!(ok(&["disasm", "--format", "mali-gp", "--start", &start, "--stop", &stop, &path]), want, "{rel}");
+            assert_eq!(
+                ok(&["disasm", "--format", "mali-gp", "--start", &start, "--stop", &stop, &path]),
+                want,
+                "{rel}"
+            );
             checked += 1;
         }
     }

@@ -292,10 +292,8 @@ pub fn mali_gp(data: &[u8]) {
     );
     for r in mali_gp::records(data, base) {
         let at = (r.offset - base) as usize;
-        let words: Vec<u32> = data[at..at + 16]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let words: Vec<u32> =
+            data[at..at + 16].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
     }
     let _ = mali_gp::check(data, base);

@@ -119,8 +119,10 @@ fn records_are_the_listing_lines() {
         for r in &records {
             let at = (r.offset - base) as usize;
             assert_eq!(at % 16, 0, "{rel}");
-            let words: Vec<u32> =
-                code[at..at + 16].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+            let words: Vec<u32> = code[at..at + 16]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
             assert_eq!(words, r.words, "{rel} at 0x{:x}", r.offset);
             assert!(r.text.starts_with(&r.mnemonic), "{rel}: {}", r.text);
         }
@@ -141,7 +143,12 @@ fn truncations_and_flips_of_the_corpus_code_never_panic() {
     let mut runs = 0;
     let mut one = |code: &[u8], base: u64| {
         let mut text = TextBuf::default();
-        let r = mali_gp::write_listing(code, base, &DisasmOptions::default().with_offsets(true).with_raw(true), &mut text);
+        let r = mali_gp::write_listing(
+            code,
+            base,
+            &DisasmOptions::default().with_offsets(true).with_raw(true),
+            &mut text,
+        );
         assert_eq!(r.err(), mali_gp::problems(code, base).into_iter().next());
         for rec in mali_gp::records(code, base) {
             assert!(rec.offset + 16 <= base + code.len() as u64);

@@ -30,7 +30,8 @@ fn sources(i: &Instr, piece: Piece) -> ([(u16, Unit, u8); 4], usize) {
     // operation, three for `select`.
     let used = match piece {
         Piece::Acc(k) => {
-            let (s1, n1) = if k == 0 { (i.acc0_src1, i.acc0_src1_neg) } else { (i.acc1_src1, i.acc1_src1_neg) };
+            let (s1, n1) =
+                if k == 0 { (i.acc0_src1, i.acc0_src1_neg) } else { (i.acc1_src1, i.acc1_src1_neg) };
             if s1 == src::IDENT && n1 != 0 {
                 1
             } else {
@@ -98,14 +99,21 @@ impl Visit for Check {
                     );
                 }
                 if (8..=11).contains(&s) {
-                    self.warn(at, index, format_args!("source {s} (unknown{}) is undefined", s - src::UNKNOWN_0));
+                    self.warn(
+                        at,
+                        index,
+                        format_args!("source {s} (unknown{}) is undefined", s - src::UNKNOWN_0),
+                    );
                 }
                 loads |= (12..=15).contains(&s);
             }
             match piece {
-                Piece::Acc(k) if !acc_undefined && ACC_OPS.get(usize::from(i.acc_op)).copied().flatten().is_none() => {
+                Piece::Acc(k)
+                    if !acc_undefined && ACC_OPS.get(usize::from(i.acc_op)).copied().flatten().is_none() =>
+                {
                     // A move (`add x, -0`) does not use the operation.
-                    let (s1, n1) = if k == 0 { (i.acc0_src1, i.acc0_src1_neg) } else { (i.acc1_src1, i.acc1_src1_neg) };
+                    let (s1, n1) =
+                        if k == 0 { (i.acc0_src1, i.acc0_src1_neg) } else { (i.acc1_src1, i.acc1_src1_neg) };
                     if !(s1 == src::IDENT && n1 != 0) {
                         acc_undefined = true;
                         self.warn(at, index, format_args!("acc_op {} is undefined", i.acc_op));

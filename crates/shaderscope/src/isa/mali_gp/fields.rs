@@ -13,22 +13,27 @@ pub struct Named {
     pub field: Field,
 }
 
+/// One `Field` constant per field, each placed after the one before.
+macro_rules! positions {
+    ($shift:expr;) => {};
+    ($shift:expr; $name:ident : $width:literal, $($rest:tt)*) => {
+        #[doc = concat!("`", stringify!($name), "`.")]
+        pub const $name: Field = Field::at($shift, $width);
+        positions!($shift + $width; $($rest)*);
+    };
+}
+
 macro_rules! layout {
-    ($( $name:ident : $width:expr ),* $(,)?) => {
+    ($( $name:ident : $width:literal ),* $(,)?) => {
+        /// Where each field sits, by its name in `gpir_codegen_instr`.
+        #[allow(non_upper_case_globals)]
+        pub mod at {
+            use crate::toolkit::Field;
+            positions!(0; $($name : $width,)*);
+        }
+
         /// Every field, in encoding order (from bit 0 up), with its name.
-        pub const FIELDS: &[Named] = &{
-            let widths = [$($width),*];
-            let names = [$(stringify!($name)),*];
-            let mut out = [Named { name: "", field: Field::NONE }; [$(stringify!($name)),*].len()];
-            let mut shift = 0u16;
-            let mut i = 0;
-            while i < widths.len() {
-                out[i] = Named { name: names[i], field: Field::at(shift, widths[i]) };
-                shift += widths[i] as u16;
-                i += 1;
-            }
-            out
-        };
+        pub const FIELDS: &[Named] = &[$(Named { name: stringify!($name), field: at::$name }),*];
 
         /// A GP instruction, field by field (the names of Mesa's `gpir_codegen_instr`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -41,31 +46,13 @@ macro_rules! layout {
             /// The fields of the instruction `bits` (bit 0: the lowest bit of the first word).
             #[inline]
             pub fn decode(bits: u128) -> Instr {
-                let mut i = 0usize;
-                $(
-                    let $name = match FIELDS.get(i) {
-                        Some(f) => f.field.get(bits) as u16,
-                        None => 0,
-                    };
-                    i += 1;
-                )*
-                let _ = i;
-                Instr { $($name),* }
+                Instr { $($name: at::$name.get(bits) as u16),* }
             }
 
             /// The 128 bits of the instruction (a value too wide for its field loses its
             /// high bits).
             pub fn encode(&self) -> u128 {
-                let mut bits = 0u128;
-                let mut i = 0usize;
-                $(
-                    if let Some(f) = FIELDS.get(i) {
-                        bits |= f.field.put(u128::from(self.$name));
-                    }
-                    i += 1;
-                )*
-                let _ = i;
-                bits
+                0 $(| at::$name.put(u128::from(self.$name)))*
             }
         }
     };

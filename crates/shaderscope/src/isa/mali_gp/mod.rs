@@ -77,8 +77,8 @@
 //! | a branch past the end of the program | printed | printed, then a problem `; Mali GP branch at offset …: instruction NNN branches to instruction TTT (offset …), past the end of the program (N instructions)`. The target is an absolute index (`branch_target`, plus 0x100 unless `branch_target_lo`), so it can never be before the start; a branch to index N, the end of the program, is not a problem |
 //! | bytes after the last whole instruction | not read (`lima_disasm` takes size / 16 instructions) | a problem at the offset of the first such byte (`; truncated Mali GP instruction at offset … (need 16 bytes, have N)`); the whole instructions are listed |
 
-pub mod fields;
 mod check;
+pub mod fields;
 mod listing;
 pub mod opcodes;
 mod text;

@@ -140,7 +140,10 @@ fn two_unit_operations_and_the_identity() {
          004:\tunknown2.m01 ^26 unused unused unused unused\n"
     );
     let f = check(&code(&[c1, c2, c2_idle, sel, unk]), 0);
-    assert_eq!(f.iter().map(|f| f.message.as_str()).collect::<Vec<_>>(), ["instruction 004: mul_op 2 is undefined"]);
+    assert_eq!(
+        f.iter().map(|f| f.message.as_str()).collect::<Vec<_>>(),
+        ["instruction 004: mul_op 2 is undefined"]
+    );
 }
 
 #[test]
@@ -263,18 +266,16 @@ fn a_complex_unit_with_a_source_and_no_operation_leaves_mesas_tab() {
     );
     // The records have no empty unit.
     let r = records(&c, 0);
-    assert_eq!(r.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), [
-        "mov.p ^4 $0.x",
-        "add.a0 ^6 $0.y $0.z",
-        "nop",
-        "nop",
-        "add.a0 ^24 $0.y $0.z"
-    ]);
+    assert_eq!(
+        r.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        ["mov.p ^4 $0.x", "add.a0 ^6 $0.y $0.z", "nop", "nop", "add.a0 ^24 $0.y $0.z"]
+    );
 }
 
 #[test]
 fn a_branch_past_the_end_is_a_problem_and_the_listing_goes_on() {
-    let to = |target: u16, lo: u16| Instr { branch: 1, branch_target: target, branch_target_lo: lo, ..idle() };
+    let to =
+        |target: u16, lo: u16| Instr { branch: 1, branch_target: target, branch_target_lo: lo, ..idle() };
     // To the end (instruction 3 of 3): fine. To 4, and to 0x100 + 1: past the end.
     let c = code(&[to(3, 1), to(4, 1), to(1, 0)]);
     let (text, r) = listing(&c, &DisasmOptions::default());
@@ -311,7 +312,10 @@ fn bytes_after_the_last_instruction_are_reported_where_they_start() {
     let fields: Vec<_> = a.fields().map(|(r, t)| (r, t.to_string())).collect();
     assert_eq!(
         fields,
-        [(0x40..0x50, "000: nop".to_string()), (0x50..0x55, "trailing bytes (not a whole 16-byte instruction)".into())]
+        [
+            (0x40..0x50, "000: nop".to_string()),
+            (0x50..0x55, "trailing bytes (not a whole 16-byte instruction)".into())
+        ]
     );
     assert_eq!(a.errors().map(|(o, _)| o).collect::<Vec<_>>(), [0x50]);
     // Fewer bytes than one instruction: nothing listed, the problem at the start.
@@ -346,7 +350,12 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
     let mut html = Html::default();
     write_listing(&c, 0x40, &DisasmOptions::default(), &mut html).unwrap();
     let html = html.finish();
-    assert!(html.starts_with("<div data-offset=\"64\"><span class=\"addr\">000:</span>\t<span class=\"mn\">nop</span></div>\n"), "{html}");
+    assert!(
+        html.starts_with(
+            "<div data-offset=\"64\"><span class=\"addr\">000:</span>\t<span class=\"mn\">nop</span></div>\n"
+        ),
+        "{html}"
+    );
     assert!(
         html.contains(
             "<div data-offset=\"80\"><span class=\"addr\">001:</span>\t<span class=\"mn\">add.a0</span> \
@@ -356,7 +365,9 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
         "{html}"
     );
     assert!(html.contains("<span class=\"reg\">^0</span> -<span class=\"lit\">1</span>"), "{html}");
-    assert!(html.contains("<span class=\"mn\">branch</span> <span class=\"reg\">^10</span> <span class=\"lbl\">000</span>"));
+    assert!(html.contains(
+        "<span class=\"mn\">branch</span> <span class=\"reg\">^10</span> <span class=\"lbl\">000</span>"
+    ));
     assert!(html.contains("<span class=\"mn\">unknown_1</span> <span class=\"lit\">12</span>"));
     // Records: one per unit line, each with the instruction's offset and four words.
     let r = records(&c, 0x40);
