@@ -85,7 +85,7 @@ impl Visit for Check {
             for &(s, unit, num) in srcs.iter().take(m) {
                 let back = reads_back(s, unit, num);
                 if back > index {
-                    let what = if (28..=31).contains(&s) {
+                    let what = if s >= src::P1_ATTRIB_X {
                         "the register-0 port of the previous instruction (listed as none)"
                     } else if back == 1 {
                         "a result of the previous instruction"

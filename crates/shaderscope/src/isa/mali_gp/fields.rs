@@ -1,6 +1,19 @@
 //! The 128-bit GP instruction as named fields: the layout of Mesa's `gpir_codegen_instr`
 //! (`src/gallium/drivers/lima/ir/gp/codegen.h`), bit 0 being the lowest bit of the first
 //! little-endian word, each field packed after the one before.
+//!
+//! ```
+//! use shaderscope::isa::mali_gp::fields::{Instr, at};
+//!
+//! // The first instruction of lima-memtester's libMali vertex shader.
+//! let words = [0xad40_b42f_u32, 0x4380_42b5, 0x0807_e980, 0x000a_d500];
+//! let bits = words.iter().rev().fold(0u128, |v, w| v << 32 | u128::from(*w));
+//! let i = Instr::decode(bits);
+//! // mul.m0 ^2/$2.y t[1].w a0.y: load_w (15) times attrib_y (1); the load unit reads 1.
+//! assert_eq!((i.mul0_src0, i.mul0_src1, i.load_addr, i.register0_attribute), (15, 1, 1, 1));
+//! assert_eq!((at::load_addr.shift, at::load_addr.width), (46, 9));
+//! assert_eq!(i.encode(), bits);
+//! ```
 
 use crate::toolkit::Field;
 
@@ -26,6 +39,13 @@ macro_rules! positions {
 macro_rules! layout {
     ($( $name:ident : $width:literal ),* $(,)?) => {
         /// Where each field sits, by its name in `gpir_codegen_instr`.
+        ///
+        /// ```
+        /// use shaderscope::isa::mali_gp::fields::at;
+        ///
+        /// assert_eq!((at::branch_target.shift, at::branch_target.width), (120, 8));
+        /// assert_eq!(at::complex_op.get(9u128 << 86), 9);
+        /// ```
         #[allow(non_upper_case_globals)]
         pub mod at {
             use crate::toolkit::Field;

@@ -12,8 +12,7 @@
 //! (attributes or registers), two store slots of two components each and a conditional
 //! branch. No unit names a destination: a result is read by the next instruction or the
 //! one after through the source mux, or stored. The fields are those of Mesa's
-//! `gpir_codegen_instr` ([`fields`]), the operation and source names those of its enums
-//! ([`opcodes`]).
+//! `gpir_codegen_instr` ([`fields`]), the operation and source names those of its enums.
 //!
 //! # What this module gives
 //!
@@ -80,7 +79,7 @@
 mod check;
 pub mod fields;
 mod listing;
-pub mod opcodes;
+mod opcodes;
 mod text;
 
 pub use fields::Instr;

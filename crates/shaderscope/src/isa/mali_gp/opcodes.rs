@@ -45,8 +45,6 @@ pub const STORE_SRC_ACC_0: u16 = 0;
 pub const STORE_SRC_UNKNOWN: u16 = 5;
 /// `gpir_codegen_store_src_complex`.
 pub const STORE_SRC_COMPLEX: u16 = 6;
-/// `gpir_codegen_store_src_none`.
-pub const STORE_SRC_NONE: u16 = 7;
 
 /// Source mux values (`gpir_codegen_src`).
 pub mod src {

@@ -212,7 +212,7 @@ fn dest(line: &mut Line, c: &Context<'_>, unit: Unit) {
         if unit == Unit::Complex {
             match i.complex_op {
                 complex_op::TEMP_STORE_ADDR => line.push_str("/addr0"),
-                13 => line.push_str("/addr1"),
+                complex_op::TEMP_LOAD_ADDR_0 => line.push_str("/addr1"),
                 14 => line.push_str("/addr2"),
                 15 => line.push_str("/addr3"),
                 _ => {}
@@ -246,20 +246,20 @@ fn source(line: &mut Line, c: &Context<'_>, s: u16, unit: Unit, num: u8, neg: bo
         }
     }
     operand(line, neg, Style::Register, |line| match s {
-        0..=3 => {
+        src::ATTRIB_X..=3 => {
             port0(line, i.register0_attribute, i.register0_addr);
             component(line, s);
         }
-        4..=7 => {
+        src::REGISTER_X..=7 => {
             line.push_str("$");
             push_number(line, u64::from(i.register1_addr));
             component(line, s);
         }
-        8..=11 => {
+        src::UNKNOWN_0..=11 => {
             line.push_str("unknown");
             push_number(line, u64::from(s - src::UNKNOWN_0));
         }
-        12..=15 => {
+        src::LOAD_X..=15 => {
             line.push_str("t[");
             push_number(line, u64::from(i.load_addr));
             match i.load_offset {
@@ -275,7 +275,7 @@ fn source(line: &mut Line, c: &Context<'_>, s: u16, unit: Unit, num: u8, neg: bo
             line.push_str("]");
             component(line, s);
         }
-        16..=20 => {
+        src::P1_ACC_0..=20 => {
             line.push_str("^");
             push_signed(line, c.value(1, i64::from(s - src::P1_ACC_0)));
         }
@@ -288,7 +288,7 @@ fn source(line: &mut Line, c: &Context<'_>, s: u16, unit: Unit, num: u8, neg: bo
             line.push_str("^");
             push_signed(line, c.value(2, Unit::Pass as i64));
         }
-        24..=27 => {
+        src::P2_ACC_0..=27 => {
             line.push_str("^");
             push_signed(line, c.value(2, i64::from(s - src::P2_ACC_0)));
         }
