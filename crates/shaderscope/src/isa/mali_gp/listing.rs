@@ -20,8 +20,6 @@ pub(crate) trait Visit {
     fn problem(&mut self, error: Error);
     /// `len` bytes at `at` after the last whole instruction (reported as a problem next).
     fn trailing(&mut self, _at: u64, _len: u64) {}
-    /// The walk is over.
-    fn done(&mut self) {}
 }
 
 /// Visit every instruction of `code` (first byte at absolute offset `base`), then the bytes
@@ -64,7 +62,6 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         // The last instruction is cut short: `lima_disasm` lists size / 16 instructions.
         v.problem(Error::truncated(at, "Mali GP instruction", INSTR_SIZE as u64, rest as u64));
     }
-    v.done();
 }
 
 /// The columns a line may start with (`--offsets`, `--raw`).
