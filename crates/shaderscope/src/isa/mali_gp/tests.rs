@@ -389,3 +389,23 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
          rcp.c ^11/v1.z ^-2; clamp.p ^10/v1.w ^4 t[5+addr1].x t[5+addr1].y; branch ^10 000; unknown_1 12"
     );
 }
+
+#[test]
+fn numbers_of_three_four_and_more_digits() {
+    // ^K passes 100 at instruction 17, 1000 at 167, 10000 at 1667; the index is %03d.
+    let mov = |s: u16| Instr { pass_op: 2, pass_src: s, ..idle() };
+    let mut program = vec![idle(); 1668];
+    program[17] = mov(20);
+    program[199] = mov(23);
+    program[1000] = Instr { branch: 1, branch_target_lo: 1, branch_target: 7, ..mov(20) };
+    program[1667] = mov(23);
+    let text = plain(&code(&program));
+    for line in [
+        "017:\tmov.p ^106 ^100\n",
+        "199:\tmov.p ^1198 ^1186\n",
+        "1000:\tmov.p ^6004 ^5998\n\tbranch ^6004 007\n",
+        "1667:\tmov.p ^10006 ^9994\n",
+    ] {
+        assert!(text.contains(line), "{line}");
+    }
+}

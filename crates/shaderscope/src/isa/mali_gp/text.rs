@@ -109,25 +109,18 @@ impl Context<'_> {
     }
 }
 
-/// Small numbers as text, for `^K`, register and address numbers.
-const DIGITS: [Short<4>; 10] = [
-    Short::new("0"),
-    Short::new("1"),
-    Short::new("2"),
-    Short::new("3"),
-    Short::new("4"),
-    Short::new("5"),
-    Short::new("6"),
-    Short::new("7"),
-    Short::new("8"),
-    Short::new("9"),
-];
-
+/// `n` in decimal. `^K` numbers pass 100 after 17 instructions: up to four digits are
+/// made here in one short copy (the line's own table covers 0–99).
 #[inline]
 fn push_number(line: &mut Line, n: u64) {
-    match DIGITS.get(n as usize) {
-        Some(d) if n < 10 => line.push_short(d),
-        _ => line.push_u64(n),
+    if n < 100 || n >= 10_000 {
+        return line.push_u64(n);
+    }
+    let d = |k: u64| b'0' + (n / k % 10) as u8;
+    if n < 1000 {
+        line.push_short(&Short::from_ascii_bytes([d(100), d(10), d(1), 0], 3));
+    } else {
+        line.push_short(&Short::from_ascii_bytes([d(1000), d(100), d(10), d(1)], 4));
     }
 }
 
