@@ -113,7 +113,7 @@ impl Context<'_> {
 /// made here in one short copy (the line's own table covers 0–99).
 #[inline]
 fn push_number(line: &mut Line, n: u64) {
-    if n < 100 || n >= 10_000 {
+    if !(100..10_000).contains(&n) {
         return line.push_u64(n);
     }
     let d = |k: u64| b'0' + (n / k % 10) as u8;
