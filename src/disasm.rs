@@ -28,7 +28,7 @@ pub struct Opts {
     color: ColorChoice,
     /// Read each FILE as a bare program of this instruction set, with no container: the data
     /// of a DXBC SHDR/SHEX chunk, a Direct3D 9 token stream, PICA200 code words, Latte
-    /// microcode (what `extract` writes)
+    /// microcode, Mali GP code (what `extract` writes)
     #[arg(long, value_enum, value_name = "ISA", conflicts_with = "dvle")]
     format: Option<BareIsa>,
     /// With --format: the program starts at this byte of the file (0x.. or decimal); offsets
@@ -93,6 +93,8 @@ enum BareIsa {
     Pica,
     /// Wii U Latte (R600/R700) microcode (a GX2 shader's program)
     Latte,
+    /// ARM Mali Utgard GP (vertex processor) code (an MBS vertex shader's DBIN)
+    MaliGp,
 }
 
 impl From<BareIsa> for Isa {
@@ -102,6 +104,7 @@ impl From<BareIsa> for Isa {
             BareIsa::D3d9 => Isa::D3d9,
             BareIsa::Pica => Isa::Pica,
             BareIsa::Latte => Isa::Latte,
+            BareIsa::MaliGp => Isa::MaliGp,
         }
     }
 }
@@ -313,7 +316,9 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
         return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
     }
-    if let Some(name) = o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte)) {
+    if let Some(name) =
+        o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliGp))
+    {
         return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
     }
     let opdescs = match (&o.opdesc, isa) {

@@ -321,3 +321,113 @@ fn bare_programs_of_corpus_files_match_their_containers() {
     println!("{checked} corpus files checked");
     assert!(checked > 20);
 }
+
+/// `disasm --format mali-gp`: Mali GP code with no container, from a file of its own and as a
+/// byte range of a larger one (offsets the file's), a cut-short instruction reported at its
+/// offset; with the corpus, the `DBIN` range of every vertex shader MBS lists exactly Mesa's
+/// reference listing.
+#[test]
+fn bare_mali_gp_code() {
+    use shaderscope::isa::mali_gp::Instr;
+    // mov.a0 of attribute 2 .w to varying 0 .x, then an instruction with nothing to do.
+    let idle = Instr {
+        mul0_src0: 21,
+        mul0_src1: 21,
+        mul1_src0: 21,
+        mul1_src1: 21,
+        acc0_src0: 21,
+        acc0_src1: 21,
+        acc1_src0: 21,
+        acc1_src1: 21,
+        load_offset: 7,
+        store0_src_x: 7,
+        store0_src_y: 7,
+        store1_src_z: 7,
+        store1_src_w: 7,
+        complex_src: 21,
+        pass_src: 21,
+        ..Instr::default()
+    };
+    let mov = Instr {
+        acc0_src0: 3,
+        acc0_src1: 22,
+        acc0_src1_neg: 1,
+        register0_attribute: 1,
+        register0_addr: 2,
+        store0_src_x: 0,
+        store0_varying: 1,
+        ..idle
+    };
+    let mut file = vec![0xAAu8; 16];
+    file.extend(mov.encode().to_le_bytes());
+    file.extend(idle.encode().to_le_bytes());
+    let code = scratch("gp.bin");
+    std::fs::write(&code, file.get(16..).unwrap()).unwrap();
+    let whole = scratch("gp-in-file.bin");
+    std::fs::write(&whole, &file).unwrap();
+    assert_eq!(ok(&["disasm", "--format", "mali-gp", &code]), "000:\tmov.a0 ^0/v0.x a2.w\n001:\tnop\n");
+    assert_eq!(
+        ok(&["disasm", "--format", "mali-gp", "--file-offsets", "--start", "0x10", &whole]),
+        "0x00000010: 000:\tmov.a0 ^0/v0.x a2.w\n0x00000020: 001:\tnop\n"
+    );
+    let json = ok(&["disasm", "--format", "mali-gp", "--json", "--start", "16", &whole]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let program = &v["programs"][0];
+    assert_eq!((program["isa"].as_str(), program["offset"].as_u64()), (Some("mali-gp"), Some(16)));
+    assert_eq!(program["instructions"][0]["text"].as_str(), Some("mov.a0 ^0/v0.x a2.w"));
+    assert_eq!(program["instructions"][1]["offset"].as_u64(), Some(0x20));
+    // Cut 4 bytes into the second instruction: the first is listed, the rest reported at
+    // its file offset, exit 1.
+    let (status, out, err) = run(&["disasm", "--format", "mali-gp", "--start", "16", "--stop", "36", &whole]);
+    assert_eq!(status, 1, "{err}");
+    assert!(out.starts_with("000:\tmov.a0 ^0/v0.x a2.w\n"), "{out}");
+    assert!(err.contains("truncated Mali GP instruction at offset 0x20 (need 16 bytes, have 4)"), "{err}");
+    let (status, _, err) = run(&["disasm", "--format", "mali-gp", "--numbering", &code]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("--numbering applies only to DXBC and Direct3D 9 listings"), "{err}");
+
+    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let reference = corpus.join("mbs/reference/mesa-lima");
+    if !reference.is_dir() {
+        println!("skipped: corpus not found at {}", corpus.display());
+        return;
+    }
+    let mut checked = 0;
+    let mut stack = vec![corpus.join("mbs")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let rel = p.strip_prefix(corpus.join("mbs")).unwrap().to_string_lossy().into_owned();
+            let data = std::fs::read(&p).unwrap();
+            // A vertex shader: MBS1, then CVER; its code is the DBIN chunk's payload.
+            if rel.starts_with("reference")
+                || data.get(..4) != Some(b"MBS1")
+                || data.get(8..12) != Some(b"CVER")
+            {
+                continue;
+            }
+            let Ok(want) = std::fs::read_to_string(reference.join(format!("{rel}.mesa-lima_disasm.txt")))
+            else {
+                continue;
+            };
+            let at = data.windows(4).position(|w| w == b"DBIN").unwrap();
+            let size = u32::from_le_bytes(data[at + 4..at + 8].try_into().unwrap()) as usize;
+            let (start, stop) = ((at + 8).to_string(), (at + 8 + size).to_string());
+            let path = p.to_string_lossy();
+            assert_eq!(
+                ok(&["disasm", "--format", "mali-gp", "--start", &start, "--stop", &stop, &path]),
+                want,
+                "{rel}"
+            );
+            checked += 1;
+        }
+    }
+    println!("{checked} Mali GP programs checked");
+    assert!(checked >= 9, "{checked}");
+}

@@ -272,6 +272,37 @@ pub fn latte(data: &[u8]) {
     latte::annotate(data, base, &mut shaderscope::dump::Annotations::new());
 }
 
+/// Mali GP code: the listing (plain, and HTML with the offset and raw columns), the records,
+/// the checks and the dump annotations never panic; both listings fail alike, with the first
+/// problem; every record's words are the input's words at its offset, and the records and
+/// annotated fields never reach past the input.
+pub fn mali_gp(data: &[u8]) {
+    use shaderscope::isa::mali_gp;
+    let base = 0x100;
+    let mut text = TextBuf::default();
+    let plain = mali_gp::write_listing(data, base, &DisasmOptions::default(), &mut text);
+    let mut html = shaderscope::print::Html::default();
+    let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
+    let styled = mali_gp::write_listing(data, base, &columns, &mut html);
+    assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
+    assert_eq!(
+        mali_gp::problems(data, base).first(),
+        plain.as_ref().err(),
+        "the listing's error is not the first problem"
+    );
+    for r in mali_gp::records(data, base) {
+        let at = (r.offset - base) as usize;
+        let words: Vec<u32> =
+            data[at..at + 16].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
+    }
+    let _ = mali_gp::check(data, base);
+    let mut a = shaderscope::dump::Annotations::new();
+    mali_gp::annotate(data, base, &mut a);
+    let end = base + data.len() as u64;
+    assert!(a.fields().all(|(r, _)| r.start >= base && r.end <= end), "an annotation outside the code");
+}
+
 /// Bare programs of every instruction set, over a byte range the first two bytes choose,
 /// with fxc's switches and without, as text and records (and PICA code with the input's own
 /// words as its operand descriptors).
@@ -434,6 +465,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("gfd", gfd),
     ("latte", latte),
     ("mbs", mbs),
+    ("mali_gp", mali_gp),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -599,6 +631,33 @@ mod tests {
             }
         }
         assert!(programs == 0 || programs >= 40, "{programs} programs");
+    }
+
+    /// Mali GP programs of the corpus (the DBIN payloads of the MBS vertex shaders), whole
+    /// and mutated.
+    #[test]
+    fn smoke_mali_gp_on_corpus_programs() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("../shared/corpus"));
+        let mut rng = Rng::new(0x6a11);
+        let mut programs = 0;
+        for e in walk(&corpus.join("mbs")) {
+            let Ok(data) = std::fs::read(&e) else { continue };
+            if data.get(..4) != Some(b"MBS1") || data.get(8..12) != Some(b"CVER") {
+                continue;
+            }
+            let Some(at) = data.windows(4).position(|w| w == b"DBIN") else { continue };
+            let size = data.get(at + 4..at + 8).map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
+            let Some(code) = data.get(at + 8..at + 8 + size as usize) else { continue };
+            mali_gp(code);
+            for m in mutations(code, &mut rng, 200) {
+                mali_gp(&m);
+            }
+            programs += 1;
+        }
+        assert!(programs == 0 || programs >= 9, "{programs} programs");
     }
 
     #[test]

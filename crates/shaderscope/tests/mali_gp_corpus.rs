@@ -1,0 +1,178 @@
+//! The Mali GP listing against Mesa's (`lima_disasm` of Mesa 22.3.6), for every vertex
+//! shader (`CVER`) MBS file of the corpus: every line of the reference listing is a line of
+//! ours, in order, consecutively. Until the MBS container is merged the code (the `DBIN`
+//! chunk's payload) is found here with the toolkit's chunk reader: `MBS1` → `CVER` (a version
+//! word, then chunks) → `DBIN`. Also: the records agree with the listing, and every
+//! truncation and byte flip of the corpus code lists without a panic, failing only with the
+//! first of its problems.
+
+mod common;
+
+use shaderscope::DisasmOptions;
+use shaderscope::isa::mali_gp;
+use shaderscope::print::TextBuf;
+use shaderscope::toolkit::{Chunks, Endian, Reader};
+use std::path::{Path, PathBuf};
+
+/// The `DBIN` payload of a vertex shader MBS and its absolute offset (`None`: not a vertex
+/// shader).
+fn gp_code(data: &[u8]) -> Option<(&[u8], u64)> {
+    let mbs = Chunks::new(Reader::with_base(data, 0, Endian::Little)).next()?.ok()?;
+    if &mbs.fourcc.0 != b"MBS1" {
+        return None;
+    }
+    let cver = Chunks::new(mbs.reader(Endian::Little)).next()?.ok()?;
+    if &cver.fourcc.0 != b"CVER" {
+        return None;
+    }
+    let body = Reader::with_base(cver.data.get(4..)?, cver.data_offset() as u64 + 4, Endian::Little);
+    let dbin = Chunks::new(body).filter_map(Result::ok).find(|c| &c.fourcc.0 == b"DBIN")?;
+    Some((dbin.data, dbin.data_offset() as u64))
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every vertex shader of the corpus: (path relative to the MBS folder, file bytes).
+fn vertex_shaders() -> Option<Vec<(String, Vec<u8>)>> {
+    let mbs = common::corpus_dir()?.join("mbs");
+    let mut out = Vec::new();
+    for p in files(&mbs) {
+        let rel = p.strip_prefix(&mbs).unwrap().to_string_lossy().into_owned();
+        if rel.starts_with("reference/") || !rel.contains(".mbs") {
+            continue;
+        }
+        let data = std::fs::read(&p).unwrap();
+        if gp_code(&data).is_some() {
+            out.push((rel, data));
+        }
+    }
+    Some(out)
+}
+
+/// Whether `want` appears as consecutive lines of `have`.
+fn contains(have: &[&str], want: &[&str]) -> bool {
+    want.is_empty() || have.windows(want.len()).any(|w| w == want)
+}
+
+#[test]
+fn every_line_of_mesas_listing_is_in_ours() {
+    let Some(shaders) = vertex_shaders() else { return };
+    let root = common::corpus_dir().unwrap().join("mbs/reference/mesa-lima");
+    let mut compared = 0;
+    for (rel, data) in &shaders {
+        let (code, base) = gp_code(data).unwrap();
+        let mut text = TextBuf::default();
+        mali_gp::write_listing(code, base, &DisasmOptions::default(), &mut text)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let Ok(reference) = std::fs::read_to_string(root.join(format!("{rel}.mesa-lima_disasm.txt"))) else {
+            continue;
+        };
+        let want: Vec<&str> = reference.lines().collect();
+        let have: Vec<&str> = text.as_str().lines().collect();
+        assert!(want.len() > 4, "{rel}: the reference has {} lines", want.len());
+        if !contains(&have, &want) {
+            let first = want.iter().zip(&have).position(|(a, b)| a != b);
+            panic!(
+                "{rel}: Mesa's listing is not in ours; first difference at line {first:?}:\n  mesa: {:?}\n  ours: {:?}",
+                first.and_then(|i| want.get(i)),
+                first.and_then(|i| have.get(i))
+            );
+        }
+        assert!(mali_gp::problems(code, base).is_empty(), "{rel}");
+        compared += 1;
+    }
+    println!("{compared} vertex shaders compared with Mesa's listing");
+    assert!(compared >= 9, "only {compared} vertex shaders had a reference");
+}
+
+#[test]
+fn records_are_the_listing_lines() {
+    let Some(shaders) = vertex_shaders() else { return };
+    for (rel, data) in &shaders {
+        let (code, base) = gp_code(data).unwrap();
+        let mut text = TextBuf::default();
+        mali_gp::write_listing(code, base, &DisasmOptions::default(), &mut text).unwrap();
+        let lines: Vec<String> = text
+            .as_str()
+            .lines()
+            .map(|l| l.split_once('\t').map_or(l, |(_, t)| t).trim().to_string())
+            .collect();
+        let records = mali_gp::records(code, base);
+        let texts: Vec<String> = records.iter().map(|r| r.text.clone()).collect();
+        assert_eq!(texts, lines, "{rel}");
+        for r in &records {
+            let at = (r.offset - base) as usize;
+            assert_eq!(at % 16, 0, "{rel}");
+            let words: Vec<u32> = code[at..at + 16]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            assert_eq!(words, r.words, "{rel} at 0x{:x}", r.offset);
+            assert!(r.text.starts_with(&r.mnemonic), "{rel}: {}", r.text);
+        }
+        let mut a = shaderscope::dump::Annotations::new();
+        mali_gp::annotate(code, base, &mut a);
+        assert_eq!(a.fields().count(), code.len() / 16, "{rel}");
+        assert_eq!(a.errors().count(), 0, "{rel}");
+        assert!(mali_gp::check(code, base).is_empty(), "{rel}: {:?}", mali_gp::check(code, base));
+    }
+}
+
+/// Every truncation of every corpus program, and every single-bit flip of its first 64
+/// bytes and a byte flip of every byte, lists without a panic; the listing fails only with
+/// the first problem, and the records never reach past the code.
+#[test]
+fn truncations_and_flips_of_the_corpus_code_never_panic() {
+    let Some(shaders) = vertex_shaders() else { return };
+    let mut runs = 0;
+    let mut one = |code: &[u8], base: u64| {
+        let mut text = TextBuf::default();
+        let r = mali_gp::write_listing(
+            code,
+            base,
+            &DisasmOptions::default().with_offsets(true).with_raw(true),
+            &mut text,
+        );
+        assert_eq!(r.err(), mali_gp::problems(code, base).into_iter().next());
+        for rec in mali_gp::records(code, base) {
+            assert!(rec.offset + 16 <= base + code.len() as u64);
+        }
+        let _ = mali_gp::check(code, base);
+        mali_gp::annotate(code, base, &mut shaderscope::dump::Annotations::new());
+        runs += 1;
+    };
+    for (_, data) in &shaders {
+        let (code, base) = gp_code(data).unwrap();
+        for len in 0..=code.len() {
+            one(&code[..len], base);
+        }
+        let mut m = code.to_vec();
+        for at in 0..m.len() {
+            m[at] ^= 0xff;
+            one(&m, base);
+            m[at] ^= 0xff;
+        }
+        for bit in 0..(64.min(m.len()) * 8) {
+            m[bit / 8] ^= 1 << (bit % 8);
+            one(&m, base);
+            m[bit / 8] ^= 1 << (bit % 8);
+        }
+    }
+    assert!(shaders.is_empty() || runs > 1000, "{runs}");
+}
