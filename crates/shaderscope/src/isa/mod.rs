@@ -32,6 +32,7 @@
 
 pub mod d3d9;
 pub mod latte;
+pub mod mali_pp;
 pub mod pica;
 pub mod sm4;
 
