@@ -93,6 +93,8 @@ enum BareIsa {
     Pica,
     /// Wii U Latte (R600/R700) microcode (a GX2 shader's program)
     Latte,
+    /// Mali-200/400 fragment (PP) code (the DBIN chunk of an MBS fragment shader)
+    MaliPp,
 }
 
 impl From<BareIsa> for Isa {
@@ -102,6 +104,7 @@ impl From<BareIsa> for Isa {
             BareIsa::D3d9 => Isa::D3d9,
             BareIsa::Pica => Isa::Pica,
             BareIsa::Latte => Isa::Latte,
+            BareIsa::MaliPp => Isa::MaliPp,
         }
     }
 }
@@ -313,7 +316,7 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
         return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
     }
-    if let Some(name) = o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte)) {
+    if let Some(name) = o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliPp)) {
         return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
     }
     let opdescs = match (&o.opdesc, isa) {
