@@ -316,7 +316,9 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
         return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
     }
-    if let Some(name) = o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliPp)) {
+    if let Some(name) =
+        o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliPp))
+    {
         return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
     }
     let opdescs = match (&o.opdesc, isa) {

@@ -25,7 +25,10 @@ fn fragment_dbin(data: &[u8]) -> Option<(&[u8], u64)> {
     // The core version word, then the chunks.
     let rest = shader.data.get(4..)?;
     let r = Reader::with_base(rest, shader.data_offset() as u64 + 4, Endian::Little);
-    Chunks::new(r).filter_map(Result::ok).find(|c| c.fourcc == FourCC(*b"DBIN")).map(|c| (c.data, c.data_offset() as u64))
+    Chunks::new(r)
+        .filter_map(Result::ok)
+        .find(|c| c.fourcc == FourCC(*b"DBIN"))
+        .map(|c| (c.data, c.data_offset() as u64))
 }
 
 /// Every fragment MBS of the corpus: (path, DBIN payload, its offset, Mesa's listing).
@@ -34,8 +37,10 @@ fn programs(dir: &Path) -> Vec<(String, Vec<u8>, u64, String)> {
     for row in common::manifest(dir, "mbs").into_iter().filter(|r| r.kind == "mbs") {
         let data = std::fs::read(dir.join("mbs").join(&row.path)).unwrap();
         let Some((code, base)) = fragment_dbin(&data) else { continue };
-        let reference = dir.join("mbs/reference/mesa-lima").join(format!("{}.mesa-lima_disasm.txt", row.path));
-        let text = std::fs::read_to_string(&reference).unwrap_or_else(|e| panic!("{}: {e}", reference.display()));
+        let reference =
+            dir.join("mbs/reference/mesa-lima").join(format!("{}.mesa-lima_disasm.txt", row.path));
+        let text =
+            std::fs::read_to_string(&reference).unwrap_or_else(|e| panic!("{}: {e}", reference.display()));
         out.push((row.path, code.to_vec(), base, text));
     }
     out

@@ -338,7 +338,10 @@ impl Check {
             if ctrl.next_count() != 0 {
                 self.findings.push(Finding::warning(
                     *at,
-                    format!("the last instruction's next_count is {} (0 where no instruction follows)", ctrl.next_count()),
+                    format!(
+                        "the last instruction's next_count is {} (0 where no instruction follows)",
+                        ctrl.next_count()
+                    ),
                 ));
             }
             if !ctrl.stop() {
@@ -350,7 +353,8 @@ impl Check {
         }
         for (at, target) in &self.branches {
             let starts = self.instructions.binary_search_by_key(target, |(pc, _, _)| i64::from(*pc)).is_ok();
-            let inside = self.instructions.last().is_some_and(|(pc, _, _)| *target >= 0 && *target <= i64::from(*pc));
+            let inside =
+                self.instructions.last().is_some_and(|(pc, _, _)| *target >= 0 && *target <= i64::from(*pc));
             if inside && !starts {
                 self.findings.push(Finding::warning(
                     *at,

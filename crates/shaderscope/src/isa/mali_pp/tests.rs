@@ -14,44 +14,122 @@ use crate::print::{Html, TextBuf};
 
 /// Mesa's line for each instruction, alone at word 0.
 const MESA: &[(&[u32], &str)] = &[
-    (&[0x01a91368, 0xcd613e30, 0x70e1aef1, 0x8409f134, 0x17f5c4a0, 0x830bf68f, 0xd0dbc728, 0x067fffff], "@     0: texld_t13 3015, load..u1 8324.xy, mov.pos.v1 $1.xzw -$9.xzwz, branch.ne $1.x $1.z -3, sync, stop"),
+    (
+        &[0x01a91368, 0xcd613e30, 0x70e1aef1, 0x8409f134, 0x17f5c4a0, 0x830bf68f, 0xd0dbc728, 0x067fffff],
+        "@     0: texld_t13 3015, load..u1 8324.xy, mov.pos.v1 $1.xzw -$9.xzwz, branch.ne $1.x $1.z -3, sync, stop",
+    ),
     (&[0x00580443, 0xbe6521cc, 0x00000661], "@     0: op25.pos.v0 $11.x -^const0.xwyx , sync"),
-    (&[0x00703cc7, 0x4efbc8d6, 0x7590f096, 0x6036d2fa, 0xc4863d6d, 0x9ad1b1d0, 0x00228917], "@     0: load.perspective.z.v $14.z -abs($2.wzww), op18.int.v0 $9.yzw -abs($5.zxxw) , op21.pos.s0 $10.w -^const1.z, ne.int.v1 $3.yz abs(^v0.xwxx) -$2.zyxz, op2.pos.s1 ^s0, sync"),
-    (&[0x03a41c67, 0xd8f33418, 0xcb68c49f, 0xc79d9751, 0x78fea137, 0x236c472f, 0x001913b4], "@     0: op18.sat.v0 $13 -abs($8.yxxy) , op21.s0 $6.x, op29.sat.v1 ^v0.xwzw, const1 63712.000000 796.500000 -0.009972 -9.226562, sync, stop"),
+    (
+        &[0x00703cc7, 0x4efbc8d6, 0x7590f096, 0x6036d2fa, 0xc4863d6d, 0x9ad1b1d0, 0x00228917],
+        "@     0: load.perspective.z.v $14.z -abs($2.wzww), op18.int.v0 $9.yzw -abs($5.zxxw) , op21.pos.s0 $10.w -^const1.z, ne.int.v1 $3.yz abs(^v0.xwxx) -$2.zyxz, op2.pos.s1 ^s0, sync",
+    ),
+    (
+        &[0x03a41c67, 0xd8f33418, 0xcb68c49f, 0xc79d9751, 0x78fea137, 0x236c472f, 0x001913b4],
+        "@     0: op18.sat.v0 $13 -abs($8.yxxy) , op21.s0 $6.x, op29.sat.v1 ^v0.xwzw, const1 63712.000000 796.500000 -0.009972 -9.226562, sync, stop",
+    ),
     (&[0x03710004, 0x007f0003, 0x00000a00, 0x00000000], "@     0: branch 5"),
-    (&[0x00e14846, 0xe0675f29, 0x78b7199c, 0xbd50e009, 0x43879399, 0x0000001f], "@     0: min.s0 $9.w $10.y abs($7.w), mul.s2 $8.xyw abs($7.x) $9.xwyz, branch.le $0.x $2.y 35404956, sync"),
-    (&[0x01c43087, 0x6518093d, 0x48f4a952, 0x91512a39, 0x990501e1, 0x105e8405, 0x00001ef9], "@     0: load.v $5.yz gl_FrontFacing, ge.v1 $5.yzw -^v0.yyzz $4.wwxz, op3.int.s1 abs($1.x), const1 -8.312500 0.008148 -0.000045 -31872.000000"),
-    (&[0x03f14466, 0x409a8a78, 0x6104680b, 0xa5a0112e, 0x375c53ec, 0x000247cd], "@     0: mul.v0 $4.xyw $8.wyzz $10.zyzx, rsqrt.s2 $9.xyz $3.x , branch.eq ^const1.x $0.x 32722391, sync, stop"),
-    (&[0x03ac81e8, 0x56cefcec, 0xb2a459e5, 0x18ae013e, 0xd67393d6, 0x0d153ac2, 0x321654b0, 0x000001d4], "@     0: load.v $6.xz gl_PointCoord, texld_t12 318+$6.y, store.t 6234.w ^uniform.y, const1 -0.000202 128.750000 0.000219 -3122.000000, sync, stop"),
-    (&[0x03d44607, 0xfc4a447e, 0x22ca9310, 0x6a710a78, 0x9cac56b6, 0x4d0c8835, 0x0000adc4], "@     0: load..u2 -15297.xy, mul.v0 $3.xz -$9.xyyy<<2 -abs($5.xyxx), mul.s2 $1.xz abs($10.w) $9.yzzz, const1 1835.000000 0.011818 0.000886 0.058136"),
-    (&[0x00405064, 0x6156c4df, 0xdd406ddb, 0x00000096], "@     0: sel.sat.v1 $6.xyw ^v0.ywxy $11.yyyy, mov.sat.s2 $2.y  -abs($11.y) $5.x, sync, stop"),
-    (&[0x0088eae8, 0xc82ad589, 0x487af39b, 0x8aa6a466, 0xc668b072, 0x1fe59ab3, 0x31e033a4, 0x00007662], "@     0: load.v $8.zw cube(-abs($5.zzzx)), load..u2 -7373.y, mul.s0 $4.y -abs($5.x)<<7 abs($5.x), floor.int.s1 $8.w abs(^s0), sin.s2 $9.x  -abs($7.w) -$9.y, fb_depth $3, sync, stop"),
-    (&[0x03f281e8, 0x106ee2ab, 0x67e1b237, 0xf8449562, 0x74b31bcf, 0xfd4bae39, 0x512ec391, 0x0000013c], "@     0: load.v $0.x gl_FragCoord, texld_t25 1378, fb_color $15, const0 -0.022812 -9.984375 -0.001801 -0.006012, sync, stop"),
-    (&[0x02113247, 0xd2511c38, 0xbabab9bb, 0x05aac6a3, 0x0a4d5ae3, 0xf5f4b222, 0x1c920552], "@     0: load.u -2181.y, dFdy.pos.v1 $5.xy abs(^const0.yyyw) $5.wywy, dFdy.sat.s1 $5.w ^s0 $6.x, branch.eq $2.x $2.z -57660777, sync"),
-    (&[0x02f160c7, 0x3bc8bd6b, 0x0eb1fe99, 0x724efb3d, 0x770dc662, 0x00001b88, 0x000000a0], "@     0: load.v $11.xy gl_FragCoord, op1.int.s1 -^s0, cos.s2 $14.y  abs($9.w) -^uniform.y, branch.ge $8.w $3.x 27, sync"),
+    (
+        &[0x00e14846, 0xe0675f29, 0x78b7199c, 0xbd50e009, 0x43879399, 0x0000001f],
+        "@     0: min.s0 $9.w $10.y abs($7.w), mul.s2 $8.xyw abs($7.x) $9.xwyz, branch.le $0.x $2.y 35404956, sync",
+    ),
+    (
+        &[0x01c43087, 0x6518093d, 0x48f4a952, 0x91512a39, 0x990501e1, 0x105e8405, 0x00001ef9],
+        "@     0: load.v $5.yz gl_FrontFacing, ge.v1 $5.yzw -^v0.yyzz $4.wwxz, op3.int.s1 abs($1.x), const1 -8.312500 0.008148 -0.000045 -31872.000000",
+    ),
+    (
+        &[0x03f14466, 0x409a8a78, 0x6104680b, 0xa5a0112e, 0x375c53ec, 0x000247cd],
+        "@     0: mul.v0 $4.xyw $8.wyzz $10.zyzx, rsqrt.s2 $9.xyz $3.x , branch.eq ^const1.x $0.x 32722391, sync, stop",
+    ),
+    (
+        &[0x03ac81e8, 0x56cefcec, 0xb2a459e5, 0x18ae013e, 0xd67393d6, 0x0d153ac2, 0x321654b0, 0x000001d4],
+        "@     0: load.v $6.xz gl_PointCoord, texld_t12 318+$6.y, store.t 6234.w ^uniform.y, const1 -0.000202 128.750000 0.000219 -3122.000000, sync, stop",
+    ),
+    (
+        &[0x03d44607, 0xfc4a447e, 0x22ca9310, 0x6a710a78, 0x9cac56b6, 0x4d0c8835, 0x0000adc4],
+        "@     0: load..u2 -15297.xy, mul.v0 $3.xz -$9.xyyy<<2 -abs($5.xyxx), mul.s2 $1.xz abs($10.w) $9.yzzz, const1 1835.000000 0.011818 0.000886 0.058136",
+    ),
+    (
+        &[0x00405064, 0x6156c4df, 0xdd406ddb, 0x00000096],
+        "@     0: sel.sat.v1 $6.xyw ^v0.ywxy $11.yyyy, mov.sat.s2 $2.y  -abs($11.y) $5.x, sync, stop",
+    ),
+    (
+        &[0x0088eae8, 0xc82ad589, 0x487af39b, 0x8aa6a466, 0xc668b072, 0x1fe59ab3, 0x31e033a4, 0x00007662],
+        "@     0: load.v $8.zw cube(-abs($5.zzzx)), load..u2 -7373.y, mul.s0 $4.y -abs($5.x)<<7 abs($5.x), floor.int.s1 $8.w abs(^s0), sin.s2 $9.x  -abs($7.w) -$9.y, fb_depth $3, sync, stop",
+    ),
+    (
+        &[0x03f281e8, 0x106ee2ab, 0x67e1b237, 0xf8449562, 0x74b31bcf, 0xfd4bae39, 0x512ec391, 0x0000013c],
+        "@     0: load.v $0.x gl_FragCoord, texld_t25 1378, fb_color $15, const0 -0.022812 -9.984375 -0.001801 -0.006012, sync, stop",
+    ),
+    (
+        &[0x02113247, 0xd2511c38, 0xbabab9bb, 0x05aac6a3, 0x0a4d5ae3, 0xf5f4b222, 0x1c920552],
+        "@     0: load.u -2181.y, dFdy.pos.v1 $5.xy abs(^const0.yyyw) $5.wywy, dFdy.sat.s1 $5.w ^s0 $6.x, branch.eq $2.x $2.z -57660777, sync",
+    ),
+    (
+        &[0x02f160c7, 0x3bc8bd6b, 0x0eb1fe99, 0x724efb3d, 0x770dc662, 0x00001b88, 0x000000a0],
+        "@     0: load.v $11.xy gl_FragCoord, op1.int.s1 -^s0, cos.s2 $14.y  abs($9.w) -^uniform.y, branch.ge $8.w $3.x 27, sync",
+    ),
     (&[0x03802042, 0x1bdaedd6], "@     0: ceil.int.s1 $6.z -abs($5.z), sync"),
-    (&[0x0288c9c8, 0x6c2f5ecc, 0xa09b97c4, 0x714699be, 0x65437163, 0x0f235622, 0xfb0c12c6, 0x00000002], "@     0: load.v $12.yz gl_PointCoord, texld.b_t8 2494+$5.w ^const0.y, op18.pos.s0 $0.w abs($8.w), sqrt.s2 $15.y abs($3.y) , store.t 1526.x $1, sync"),
-    (&[0x036a9227, 0x1997e8f3, 0x9f2c2de9, 0xe36bf05f, 0x38e0bebc, 0xebbb2d51, 0x0238beb4], "@     0: load.t -2932+$9.y, sel.int.v1 $2.w abs($6.yxzy) -abs(^texture.wxww), store.t -3647.xy+^uniform.y ^const0, const0 -0.329102 -0.108154 -55904.000000 0.000149, stop"),
+    (
+        &[0x0288c9c8, 0x6c2f5ecc, 0xa09b97c4, 0x714699be, 0x65437163, 0x0f235622, 0xfb0c12c6, 0x00000002],
+        "@     0: load.v $12.yz gl_PointCoord, texld.b_t8 2494+$5.w ^const0.y, op18.pos.s0 $0.w abs($8.w), sqrt.s2 $15.y abs($3.y) , store.t 1526.x $1, sync",
+    ),
+    (
+        &[0x036a9227, 0x1997e8f3, 0x9f2c2de9, 0xe36bf05f, 0x38e0bebc, 0xebbb2d51, 0x0238beb4],
+        "@     0: load.t -2932+$9.y, sel.int.v1 $2.w abs($6.yxzy) -abs(^texture.wxww), store.t -3647.xy+^uniform.y ^const0, const0 -0.329102 -0.108154 -55904.000000 0.000149, stop",
+    ),
     (&[0x01d04002, 0x25fdd8d2], "@     0: exp2.int.s2 $9.y  -abs(^uniform.y) -abs($6.x)"),
-    (&[0x01dc8487, 0x21464b6d, 0x5c23ce80, 0x9139e9b7, 0xc2a24122, 0xbbf5ccc8, 0x0008404f], "@     0: load.v $1.y gl_FrontFacing, and.pos.v0 $13.xzw -abs($0.zzwx) abs($3.zxxw), fb_color $7, const1 0.013748 -115.187500 1.733398 0.009773"),
-    (&[0x008a9a68, 0x852571d4, 0x1a2d4f00, 0x0a73f381, 0xfa328913, 0xfc8a9ac5, 0x7119fe69, 0x073aa110], "@     0: load.u -8175.z+$2.y, mul.sat.s0 -$9.w $5.z, dFdx.sat.v1 $2.y -$7.zwwy abs($3.yyxz), store.t -3541.y+$5.z ^const1, const0 -1695.000000 0.000686 0.000614 15696.000000, sync, stop"),
-    (&[0x02f025e7, 0xecd78663, 0x889e4144, 0x44d50171, 0x76e099f9, 0x93834a2c, 0x0000017d], "@     0: load.perspective.w.v $12.yzw 53+$1.w, texld.b_t2 369+$0.y $4.y, not.pos.v0 $7.zw abs($9.wwyz) , sel.int.s1 abs($10.y) abs(^const0.x), sync, stop"),
+    (
+        &[0x01dc8487, 0x21464b6d, 0x5c23ce80, 0x9139e9b7, 0xc2a24122, 0xbbf5ccc8, 0x0008404f],
+        "@     0: load.v $1.y gl_FrontFacing, and.pos.v0 $13.xzw -abs($0.zzwx) abs($3.zxxw), fb_color $7, const1 0.013748 -115.187500 1.733398 0.009773",
+    ),
+    (
+        &[0x008a9a68, 0x852571d4, 0x1a2d4f00, 0x0a73f381, 0xfa328913, 0xfc8a9ac5, 0x7119fe69, 0x073aa110],
+        "@     0: load.u -8175.z+$2.y, mul.sat.s0 -$9.w $5.z, dFdx.sat.v1 $2.y -$7.zwwy abs($3.yyxz), store.t -3541.y+$5.z ^const1, const0 -1695.000000 0.000686 0.000614 15696.000000, sync, stop",
+    ),
+    (
+        &[0x02f025e7, 0xecd78663, 0x889e4144, 0x44d50171, 0x76e099f9, 0x93834a2c, 0x0000017d],
+        "@     0: load.perspective.w.v $12.yzw 53+$1.w, texld.b_t2 369+$0.y $4.y, not.pos.v0 $7.zw abs($9.wwyz) , sel.int.s1 abs($10.y) abs(^const0.x), sync, stop",
+    ),
     (&[0x02c04002, 0x06c5e9d5], "@     0: log2.s2 $1.xyw -abs($1.y) "),
-    (&[0x00fd0a08, 0xf5c74033, 0x3222281d, 0x32e4bc44, 0x000f20c1, 0xdd25f000, 0x922e445d, 0x00007dc7], "@     0: load.t 958.z+^const0.y, max.s0 $5.x $4.y, branch.ne ^const0.z $5.w 15, const1 -329.250000 4.363281 -0.000754 nan"),
-    (&[0x01e0c064, 0x118334ce, 0xc082769b, 0x00000041], "@     0: rsqrt.pos.s2 $4.y  $0.w -abs(^const1.x), store.t -31871 $9, sync, stop"),
+    (
+        &[0x00fd0a08, 0xf5c74033, 0x3222281d, 0x32e4bc44, 0x000f20c1, 0xdd25f000, 0x922e445d, 0x00007dc7],
+        "@     0: load.t 958.z+^const0.y, max.s0 $5.x $4.y, branch.ne ^const0.z $5.w 15, const1 -329.250000 4.363281 -0.000754 nan",
+    ),
+    (
+        &[0x01e0c064, 0x118334ce, 0xc082769b, 0x00000041],
+        "@     0: rsqrt.pos.s2 $4.y  $0.w -abs(^const1.x), store.t -31871 $9, sync, stop",
+    ),
     (&[0x031000c3, 0x7d0b6da5, 0x00000000], "@     0: load.perspective.unknown.v $13.xyz -$11.wzxx, sync"),
-    (&[0x00e01c86, 0x08427e40, 0x353444e0, 0x54f3d646, 0xe4ca2119, 0x00791047], "@     0: load.v $8. 16, op22.sat.v0 $8.x abs($8.wxyx) , mul.sat.s0 $2.z -$7.z<<4 -$9.w, op28.pos.v1 $0.y abs(^v0.xyyz)"),
+    (
+        &[0x00e01c86, 0x08427e40, 0x353444e0, 0x54f3d646, 0xe4ca2119, 0x00791047],
+        "@     0: load.v $8. 16, op22.sat.v0 $8.x abs($8.wxyx) , mul.sat.s0 $2.z -$7.z<<4 -$9.w, op28.pos.v1 $0.y abs(^v0.xyyz)",
+    ),
     (&[0x00190064, 0x8cf86e57, 0x00002aa4, 0x00000080], "@     0: branch.nv $6.w $9.y 21, sync, stop"),
-    (&[0x03704ec7, 0x78bfa79c, 0x4f1d4aea, 0xc8ee9f55, 0x84a4e429, 0x7c27f46d, 0x00018b45], "@     0: load.v $8.xyz gl_PointCoord, load..u2 -1365.y+^const0.y, op18.sat.v0 $8.zw abs($3.ywyw) , eq.int.s0 $4.y $4.z -^const1.z, rcp.pos.s2 $6.x  abs(^const1.x) -abs($5.w), sync"),
+    (
+        &[0x03704ec7, 0x78bfa79c, 0x4f1d4aea, 0xc8ee9f55, 0x84a4e429, 0x7c27f46d, 0x00018b45],
+        "@     0: load.v $8.xyz gl_PointCoord, load..u2 -1365.y+^const0.y, op18.sat.v0 $8.zw abs($3.ywyw) , eq.int.s0 $4.y $4.z -^const1.z, rcp.pos.s2 $6.x  abs(^const1.x) -abs($5.w), sync",
+    ),
     (&[0x02b00822, 0x17679101], "@     0: xor.pos.s0 $9.w $0.y -$4.y, stop"),
-    (&[0x02905588, 0xdd2bf410, 0xc1a9c9e8, 0x6fc177ef, 0x4d25c859, 0xdf6f079b, 0x0d63ab3e, 0x0013c1e1], "@     0: load.v $13.xzw 2.z+^const1.w, texld_t16 2031+$2.y, op30.sat.v0 $4.xyw $9.yyxz , sum4.int.v1 $6.xz -^v0.zwyw, sin.pos.s2 $9.w  -abs($0.w) $0.z"),
+    (
+        &[0x02905588, 0xdd2bf410, 0xc1a9c9e8, 0x6fc177ef, 0x4d25c859, 0xdf6f079b, 0x0d63ab3e, 0x0013c1e1],
+        "@     0: load.v $13.xzw 2.z+^const1.w, texld_t16 2031+$2.y, op30.sat.v0 $4.xyw $9.yyxz , sum4.int.v1 $6.xz -^v0.zwyw, sin.pos.s2 $9.w  -abs($0.w) $0.z",
+    ),
     (&[0x02d84042, 0x3c4af6a5], "@     0: atan2.s2 $15.x -abs($2.z) , sync"),
     (&[0x01b10024, 0x007f0003, 0x00000000, 0x00000000], "@     0: discard, stop"),
     (&[0x034000c3, 0xc1073f78, 0x00000003], "@     0: load.v $1.zw cube(1), sync"),
-    (&[0x00f04285, 0x78d80c5a, 0xc1d7d03b, 0x4a52f7d4, 0x00000004], "@     0: load.v $8.xyz normalize($3.xzyw), load..u2 -692.xy, cos.pos.s2 $0.x  abs($2.y) abs($2.z)"),
-    (&[0x03b83245, 0x002c3805, 0x64263e1f, 0x50182823, 0x000ebe7c], "@     0: load..u1 3968, sum3.sat.v1 $1.z abs(^v0.yxwx), op26.int.s1 $12.w -^s0, sync"),
+    (
+        &[0x00f04285, 0x78d80c5a, 0xc1d7d03b, 0x4a52f7d4, 0x00000004],
+        "@     0: load.v $8.xyz normalize($3.xzyw), load..u2 -692.xy, cos.pos.s2 $0.x  abs($2.y) abs($2.z)",
+    ),
+    (
+        &[0x03b83245, 0x002c3805, 0x64263e1f, 0x50182823, 0x000ebe7c],
+        "@     0: load..u1 3968, sum3.sat.v1 $1.z abs(^v0.yxwx), op26.int.s1 $12.w -^s0, sync",
+    ),
     (&[0x01000083, 0x978a0219, 0x00000000], "@     0: load.v $7.xw cube($0.zzxz)"),
-    (&[0x00d90126, 0xdf4ac8e5, 0x7519d8c7, 0x3e9be03c, 0x000001bd, 0x00000008], "@     0: texld.cube 799, branch 3, stop"),
+    (
+        &[0x00d90126, 0xdf4ac8e5, 0x7519d8c7, 0x3e9be03c, 0x000001bd, 0x00000008],
+        "@     0: texld.cube 799, branch 3, stop",
+    ),
     (&[0x00020023, 0xfc007c00, 0x80000001], "@     0: const0 inf -inf 0.000000 -0.000000, stop"),
     (&[0x00040003, 0x7e00fe01, 0x3c01c000], "@     0: const1 -nan nan -2.000000 1.000977"),
 ];
@@ -199,7 +277,10 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
     );
     assert!(html.contains("<div data-offset=\"76\">"), "{html}");
     assert!(html.contains("<span class=\"reg\">^const0</span>"), "{html}");
-    assert!(html.contains(", <span class=\"dir\">sync</span>, <span class=\"dir\">stop</span></div>"), "{html}");
+    assert!(
+        html.contains(", <span class=\"dir\">sync</span>, <span class=\"dir\">stop</span></div>"),
+        "{html}"
+    );
     let r = records(&code, 0x40);
     assert_eq!(r.len(), 2);
     assert_eq!((r[1].offset, r[1].words.len(), r[1].mnemonic.as_str()), (0x4c, 5, ""));
@@ -282,7 +363,10 @@ fn branch_targets_outside_the_program_are_a_problem() {
     assert_eq!(r.unwrap_err().to_string(), message);
     // A discard has no target.
     let code = bytes(&enc(STOP, &[(Unit::Branch, u128::from(DISCARD_WORD0))]));
-    assert_eq!(listing(&code, 0, &DisasmOptions::default()), ("@     0: discard, stop\n".to_string(), Ok(())));
+    assert_eq!(
+        listing(&code, 0, &DisasmOptions::default()),
+        ("@     0: discard, stop\n".to_string(), Ok(()))
+    );
     // A target inside the program but between instructions is a warning.
     let mut words = enc(3 << 19, &[(Unit::Branch, branch(2))]);
     words.extend(enc(STOP, &[(Unit::Varying, LOAD_V0)]));

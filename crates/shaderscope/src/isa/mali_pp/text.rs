@@ -392,11 +392,7 @@ pub(crate) fn uniform(line: &mut Line, u: &Uniform) {
 
 /// `print_vec4_mul` (`acc` false) and `print_vec4_acc` (`acc` true).
 pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, acc: bool) {
-    let srcs = if acc {
-        op_name(line, acc_op(f.op, true), f.op)
-    } else {
-        op_name(line, mul_op(f.op), f.op)
-    };
+    let srcs = if acc { op_name(line, acc_op(f.op, true), f.op) } else { op_name(line, mul_op(f.op), f.op) };
     outmod(line, f.dest_modifier);
     unit_suffix(line, if acc { ".v1" } else { ".v0" });
     if f.mask != 0 {
@@ -437,11 +433,7 @@ fn reg_plain(line: &mut Line, r: u32) {
 
 /// `print_float_mul` (`acc` false) and `print_float_acc` (`acc` true).
 pub(crate) fn float(line: &mut Line, f: &FloatAlu, acc: bool) {
-    let srcs = if acc {
-        op_name(line, acc_op(f.op, false), f.op)
-    } else {
-        op_name(line, mul_op(f.op), f.op)
-    };
+    let srcs = if acc { op_name(line, acc_op(f.op, false), f.op) } else { op_name(line, mul_op(f.op), f.op) };
     outmod(line, f.dest_modifier);
     unit_suffix(line, if acc { ".s1" } else { ".s0" });
     if f.output_en {

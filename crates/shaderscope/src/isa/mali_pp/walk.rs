@@ -34,7 +34,8 @@ impl Instruction {
         Unit::ALL.into_iter().filter(|u| self.ctrl.has(*u)).filter_map(move |u| {
             let start = bit;
             bit += u.bits();
-            (self.read >> (u as u32) & 1 != 0).then(|| (u, self.fields.get(u as usize).copied().unwrap_or(0), start))
+            (self.read >> (u as u32) & 1 != 0)
+                .then(|| (u, self.fields.get(u as usize).copied().unwrap_or(0), start))
         })
     }
 
@@ -136,7 +137,11 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
                 ),
             ));
         } else if count != inst.words {
-            let past = if count > left { format!(", and reaches past the end ({} left)", words_text(left)) } else { String::new() };
+            let past = if count > left {
+                format!(", and reaches past the end ({} left)", words_text(left))
+            } else {
+                String::new()
+            };
             v.problem(Error::invalid(
                 at,
                 "Mali PP control word",
@@ -148,12 +153,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
             ));
         }
         if inst.missing != 0 {
-            v.problem(Error::truncated(
-                at,
-                "Mali PP instruction",
-                4 * u64::from(inst.words),
-                have as u64,
-            ));
+            v.problem(Error::truncated(at, "Mali PP instruction", 4 * u64::from(inst.words), have as u64));
             return;
         }
         if let Some(b) = inst.branch() {
@@ -162,7 +162,10 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
                 v.problem(Error::invalid(
                     at,
                     "Mali PP branch",
-                    format!("target {target} is outside the program (words 0 to {})", total.saturating_sub(1)),
+                    format!(
+                        "target {target} is outside the program (words 0 to {})",
+                        total.saturating_sub(1)
+                    ),
                 ));
             }
         }
