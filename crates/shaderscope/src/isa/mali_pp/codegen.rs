@@ -6,6 +6,20 @@
 //! Each unit's field is read from the instruction's bits after the control word as one
 //! little-endian bit string, the present units back to back in unit order; a field is at most
 //! 73 bits (the branch), so every field fits a `u128` here.
+//!
+//! ```
+//! use shaderscope::isa::mali_pp::codegen::{Ctrl, Unit, Varying};
+//!
+//! // The first instruction of glmark2's shadow.frag as lima_compiler writes it:
+//! // `load.v $1 1, rcp.s2 $0.y  $1.w `.
+//! let ctrl = Ctrl(0x0240_4083);
+//! assert_eq!((ctrl.count(), ctrl.next_count(), ctrl.prefetch(), ctrl.stop()), (3, 8, true, false));
+//! assert!(ctrl.has(Unit::Varying) && ctrl.has(Unit::Combine));
+//! assert_eq!((ctrl.field_bits(), ctrl.words_by_fields()), (64, 3));
+//! // The varying field: the first 34 bits after the control word.
+//! let v = Varying::decode(0xf104_3c60 & ((1 << 34) - 1));
+//! assert_eq!((v.dest, v.mask, v.index, v.alignment, v.offset_vector), (1, 0xf, 1, 3, 15));
+//! ```
 
 use crate::toolkit::Field;
 

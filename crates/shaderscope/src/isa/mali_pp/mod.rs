@@ -131,9 +131,10 @@ pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
 
 /// The `dump` annotations of the program: each instruction a section titled with its
 /// listing text, its control word and each unit's field as fields, the padding after the
-/// fields; the problems as errors. Bytes after the last instruction (a cut-off word) are
-/// left to the caller.
+/// fields; the problems as errors; bytes no instruction covers (a word cut short at the end,
+/// what follows an instruction cut short) as a fallback.
 pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
+    a.fallback(base, code.len() as u64, "Mali PP code (no instruction covers it)");
     walk::walk(code, base, &mut listing::Annotate::new(a));
 }
 
