@@ -269,7 +269,7 @@ impl Visit for Annotate<'_> {
         let used = u64::from(field_end.div_ceil(8));
         let body_len = len.saturating_sub(4);
         if body_len > used {
-            self.a.field(body + used, body_len - used, "padding to a whole word");
+            self.a.field(body + used, body_len - used, "padding (no unit field)");
         }
     }
 

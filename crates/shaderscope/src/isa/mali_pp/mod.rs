@@ -57,12 +57,14 @@
 //! # Damaged programs
 //!
 //! Mesa goes on by each control word's `count`: a count of 0 loops forever, and a count
-//! larger than the words left, or than the fields take, reads past the instruction (and past
-//! the buffer). Here the walk goes on by the length the present fields give (their sizes
-//! rounded up to words, plus the control word), which is what the units are read from, and
-//! reports a count of 0 or one that disagrees with it as a problem; the listing then goes on
-//! from the next instruction. An instruction whose fields reach past the end lists the
-//! units that fit and ends the listing with a problem (as does a last word cut short). A
+//! larger than the words left, or smaller than the fields take, reads past the instruction
+//! (and past the buffer). Here a count that is not the length the present fields give (their
+//! sizes rounded up to words, plus the control word) is a problem, and the walk goes on by
+//! the count where the fields fit in it and it fits in the program (the words after the
+//! fields are then padding, as the hardware and Mesa take them), else by the fields' length
+//! (a count of 0, one past the end, one the fields overflow); the listing then goes on from
+//! the next instruction. An instruction whose fields reach past the end lists the units that
+//! fit and ends the listing with a problem (as does a last word cut short). A
 //! branch whose target is outside the program is a problem too.
 
 pub mod codegen;

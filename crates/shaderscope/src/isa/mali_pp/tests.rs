@@ -319,14 +319,28 @@ fn a_count_past_the_end_or_unlike_the_fields_is_a_problem() {
                    take 3 words, and reaches past the end (3 words left); the listing goes on after the fields";
     assert_eq!(text, format!("@     0: load.v $0 0, stop\n; {message}\n"));
     assert_eq!(r.unwrap_err().to_string(), message);
-    // Count 5 where the fields take 3, and an instruction after: listed from word 3.
+    // Count 5 where the fields take 3, two words of padding and an instruction after:
+    // listed from word 5, as Mesa lists it.
     let mut words = with_count(enc(0, &[(Unit::Varying, LOAD_V0)]), 5);
+    words.extend([0, 0]);
     words.extend(enc(STOP, &[(Unit::Vec4Acc, MOV_CONST0), (Unit::Vec4Const0, ONES)]));
     let (text, _) = listing(&bytes(&words), 0, &DisasmOptions::default());
     assert_eq!(
         text,
         "@     0: load.v $0 0\n\
          ; invalid Mali PP control word at offset 0x0: count 5 disagrees with the unit fields, which take 3 \
+         words; the listing goes on after its count\n\
+         @     5: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n"
+    );
+    assert_eq!(records(&bytes(&words), 0)[0].words.len(), 5);
+    // Count 2 where the fields take 3 (they overflow it): listed from word 3.
+    let mut words = with_count(enc(0, &[(Unit::Varying, LOAD_V0)]), 2);
+    words.extend(enc(STOP, &[(Unit::Vec4Acc, MOV_CONST0), (Unit::Vec4Const0, ONES)]));
+    let (text, _) = listing(&bytes(&words), 0, &DisasmOptions::default());
+    assert_eq!(
+        text,
+        "@     0: load.v $0 0\n\
+         ; invalid Mali PP control word at offset 0x0: count 2 disagrees with the unit fields, which take 3 \
          words; the listing goes on after the fields\n\
          @     3: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n"
     );
@@ -422,7 +436,7 @@ fn dump_annotations_claim_each_byte_of_each_instruction_once() {
                 "vec4_const_0 (bits 44..108 after the control word): const0 1.000000 1.000000 1.000000 1.000000"
                     .to_string()
             ),
-            (0x112..0x114, "padding to a whole word".to_string()),
+            (0x112..0x114, "padding (no unit field)".to_string()),
         ]
     );
     assert_eq!(a.errors().count(), 0);

@@ -14,7 +14,9 @@ pub struct Instruction {
     pub at: u64,
     /// The control word.
     pub ctrl: Ctrl,
-    /// Its length in words by its fields' sizes (the length the walk goes on by).
+    /// Its length in words, the length the walk goes on by: `count` where the fields fit in
+    /// it and it fits in the program (padding words after the fields are the instruction's,
+    /// as Mesa and the hardware take them), else the length the fields' sizes give.
     pub words: u32,
     /// Words of it that are in the program (fewer than `words` when it is cut off).
     pub words_read: u32,
@@ -74,12 +76,18 @@ fn bits_at(bytes: &[u8], start: u32, width: u32) -> Option<u128> {
     Some(v & ((1u128 << width) - 1))
 }
 
+/// The length the walk goes on by (see [`Instruction::words`]).
+fn length(count: u32, by_fields: u32, left: u32) -> u32 {
+    if count >= by_fields && count <= left { count } else { by_fields }
+}
+
 /// Read the instruction at byte `pos` of `code` (at least 4 bytes remain).
 pub(crate) fn read(code: &[u8], pos: usize, base: u64) -> Instruction {
     let ctrl_bytes = code.get(pos..pos + 4).and_then(|b| b.first_chunk::<4>()).copied().unwrap_or_default();
     let ctrl = Ctrl(u32::from_le_bytes(ctrl_bytes));
-    let words = ctrl.words_by_fields();
+    let by_fields = ctrl.words_by_fields();
     let left = (code.len().saturating_sub(pos) / 4) as u32;
+    let words = length(ctrl.count(), by_fields, left);
     let words_read = words.min(left);
     let body = code.get(pos + 4..pos + 4 * words_read as usize).unwrap_or(&[]);
     let mut inst = Instruction {
@@ -126,6 +134,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         v.instruction(&inst, bytes);
         let count = inst.ctrl.count();
         let left = total - inst.pc;
+        let by_fields = inst.ctrl.words_by_fields();
         if count == 0 {
             v.problem(Error::invalid(
                 at,
@@ -133,22 +142,23 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
                 format!(
                     "count is 0 (Mesa's lima_disasm loops forever here); the unit fields take {}, \
                      the listing goes on after them",
-                    words_text(inst.words)
+                    words_text(by_fields)
                 ),
             ));
-        } else if count != inst.words {
-            let past = if count > left {
-                format!(", and reaches past the end ({} left)", words_text(left))
+        } else if count != by_fields {
+            let (past, after) = if count > left {
+                (format!(", and reaches past the end ({} left)", words_text(left)), "the fields")
+            } else if count > by_fields {
+                (String::new(), "its count")
             } else {
-                String::new()
+                (String::new(), "the fields")
             };
             v.problem(Error::invalid(
                 at,
                 "Mali PP control word",
                 format!(
-                    "count {count} disagrees with the unit fields, which take {}{past}; the listing goes on after \
-                     the fields",
-                    words_text(inst.words)
+                    "count {count} disagrees with the unit fields, which take {}{past}; the listing goes on after {after}",
+                    words_text(by_fields)
                 ),
             ));
         }
