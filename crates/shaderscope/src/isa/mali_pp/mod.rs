@@ -54,6 +54,13 @@
 //! (`0.150391`, `inf`, `-nan`), `, stop` after an instruction with no unit, the branch target
 //! as `target + offset` in 32-bit arithmetic; undefined opcodes print as `opN`.
 //!
+//! One difference, on purpose: Mesa's combiner table names opcodes 0–9 only and indexes it
+//! with the 4-bit opcode, so for 10–15 it reads past the table (undefined behaviour: its
+//! build here printed the names of the next table, `add`, `fract`…); here they print as
+//! `op10`…`op15`, as every other undefined opcode does. Checked by compiling Mesa 22.3.6's
+//! `disasm.c` outside the project and listing 50,000 random instructions (every unit, every
+//! opcode, exact and padded counts) with both: the lines are identical but for that case.
+//!
 //! # Damaged programs
 //!
 //! Mesa goes on by each control word's `count`: a count of 0 loops forever, and a count
