@@ -95,6 +95,8 @@ enum BareIsa {
     Latte,
     /// ARM Mali Utgard GP (vertex processor) code (an MBS vertex shader's DBIN)
     MaliGp,
+    /// Mali-200/400 fragment (PP) code (the DBIN chunk of an MBS fragment shader)
+    MaliPp,
 }
 
 impl From<BareIsa> for Isa {
@@ -105,6 +107,7 @@ impl From<BareIsa> for Isa {
             BareIsa::Pica => Isa::Pica,
             BareIsa::Latte => Isa::Latte,
             BareIsa::MaliGp => Isa::MaliGp,
+            BareIsa::MaliPp => Isa::MaliPp,
         }
     }
 }
@@ -316,8 +319,11 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
         return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
     }
-    if let Some(name) =
-        o.listing.fxc_switches().next().filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliGp))
+    if let Some(name) = o
+        .listing
+        .fxc_switches()
+        .next()
+        .filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliGp | Isa::MaliPp))
     {
         return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
     }

@@ -431,3 +431,42 @@ fn bare_mali_gp_code() {
     println!("{checked} Mali GP programs checked");
     assert!(checked >= 9, "{checked}");
 }
+
+#[test]
+fn bare_mali_pp_code() {
+    // limare's clear shader (open-gpu-tools, MIT): its DBIN words, 8 bytes into a file.
+    // Mesa's lima_disasm prints the one line below for it.
+    let words = [0x0002_1025u32, 0x0000_0e4c, 0x03c0_07cf, 0x03c0_03c0, 0x0000_03c0];
+    let mesa = "@     0: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n";
+    let mut file = vec![0xeeu8; 8];
+    file.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    let (bin, code) = (scratch("clear.bin"), scratch("clear.code"));
+    std::fs::write(&bin, &file).unwrap();
+    std::fs::write(&code, &file[8..]).unwrap();
+    assert_eq!(ok(&["disasm", "--format", "mali-pp", &code]), mesa);
+    assert_eq!(
+        ok(&["disasm", "--format", "mali-pp", "--start", "8", "--file-offsets", &bin]),
+        format!("0x00000008: {mesa}")
+    );
+    assert_eq!(
+        ok(&["disasm", "--format", "mali-pp", "--raw", &code]),
+        format!("00021025 00000e4c 03c007cf 03c003c0 000003c0 {:10}{mesa}", "")
+    );
+    let json = ok(&["disasm", "--format", "mali-pp", "--json", "--start", "8", &bin]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let program = &v["programs"][0];
+    assert_eq!((program["isa"].as_str(), program["offset"].as_u64()), (Some("mali-pp"), Some(8)));
+    let inst = &program["instructions"][0];
+    assert_eq!((inst["offset"].as_u64(), inst["words"].as_array().map(Vec::len)), (Some(8), Some(5)));
+    assert_eq!(inst["operands"][0].as_str(), Some("mov.v1 $0 ^const0"));
+    // A count of 0: the listing goes on, the problem is on stderr and the exit status 1.
+    std::fs::write(&code, [0x00u8, 0x10, 0x02, 0x00].iter().chain(&file[12..]).copied().collect::<Vec<u8>>())
+        .unwrap();
+    let (status, out, err) = run(&["disasm", "--format", "mali-pp", &code]);
+    assert_eq!(status, 1, "{err}");
+    assert!(out.starts_with("@     0: mov.v1 $0 ^const0"), "{out}");
+    assert!(err.contains("count is 0"), "{err}");
+    // Listing switches of fxc do not apply.
+    let (status, _, err) = run(&["disasm", "--format", "mali-pp", "--numbering", &code]);
+    assert_eq!(status, 2, "{err}");
+}

@@ -303,6 +303,37 @@ pub fn mali_gp(data: &[u8]) {
     assert!(a.fields().all(|(r, _)| r.start >= base && r.end <= end), "an annotation outside the code");
 }
 
+/// Mali PP code at offset 0x100: the plain and the styled listing (with `--offsets` and
+/// `--raw` columns) fail alike, with the first problem; each record's words are the bytes at
+/// its offset; the listing has at most one instruction line and three problem lines per
+/// word (the walk goes on by at least one word); records, checks and annotations run.
+pub fn mali_pp(data: &[u8]) {
+    use shaderscope::isa::mali_pp;
+    let base = 0x100;
+    let mut text = TextBuf::default();
+    let plain = mali_pp::write_listing(data, base, &DisasmOptions::default(), &mut text);
+    let mut html = shaderscope::print::Html::default();
+    let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
+    let styled = mali_pp::write_listing(data, base, &columns, &mut html);
+    assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
+    assert_eq!(
+        mali_pp::problems(data, base).first(),
+        plain.as_ref().err(),
+        "the listing's error is not the first problem"
+    );
+    assert!(text.as_str().lines().count() <= 4 * (data.len() / 4) + 1, "listing longer than its input");
+    for r in mali_pp::records(data, base) {
+        let at = (r.offset - base) as usize;
+        let words: Vec<u32> = data[at..at + 4 * r.words.len()]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
+    }
+    let _ = mali_pp::check(data, base);
+    mali_pp::annotate(data, base, &mut shaderscope::dump::Annotations::new());
+}
+
 /// Bare programs of every instruction set, over a byte range the first two bytes choose,
 /// with fxc's switches and without, as text and records (and PICA code with the input's own
 /// words as its operand descriptors).
@@ -466,6 +497,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("latte", latte),
     ("mbs", mbs),
     ("mali_gp", mali_gp),
+    ("mali_pp", mali_pp),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -633,31 +665,33 @@ mod tests {
         assert!(programs == 0 || programs >= 40, "{programs} programs");
     }
 
-    /// Mali GP programs of the corpus (the DBIN payloads of the MBS vertex shaders), whole
-    /// and mutated.
+    /// The Mali GP and PP programs of the corpus (each MBS file's DBIN payload, found by the
+    /// library's MBS reader), whole and mutated.
     #[test]
-    fn smoke_mali_gp_on_corpus_programs() {
+    fn smoke_mali_on_corpus_programs() {
+        use shaderscope::format::mbs::{Core, Mbs};
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("../shared/corpus"));
         let mut rng = Rng::new(0x6a11);
-        let mut programs = 0;
+        let mut programs = [0; 2];
         for e in walk(&corpus.join("mbs")) {
             let Ok(data) = std::fs::read(&e) else { continue };
-            if data.get(..4) != Some(b"MBS1") || data.get(8..12) != Some(b"CVER") {
-                continue;
-            }
-            let Some(at) = data.windows(4).position(|w| w == b"DBIN") else { continue };
-            let size = data.get(at + 4..at + 8).map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
-            let Some(code) = data.get(at + 8..at + 8 + size as usize) else { continue };
-            mali_gp(code);
+            let Ok(mbs) = Mbs::parse(&data) else { continue };
+            let Some(shader) = mbs.shader() else { continue };
+            let Some((code, _)) = shader.code() else { continue };
+            let (run, k): (fn(&[u8]), usize) = match shader.core() {
+                Core::Gp => (mali_gp, 0),
+                Core::Pp => (mali_pp, 1),
+            };
+            run(code);
             for m in mutations(code, &mut rng, 200) {
-                mali_gp(&m);
+                run(&m);
             }
-            programs += 1;
+            programs[k] += 1;
         }
-        assert!(programs == 0 || programs >= 9, "{programs} programs");
+        assert!(programs == [0, 0] || (programs[0] >= 9 && programs[1] >= 20), "{programs:?} programs");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! |---|---|---|
 //! | `sm4` | an SM4/5 token stream: version token, length token, instructions (bytes after the length the length token gives are ignored) | fxc's program text, from the version line to the last instruction ([`crate::isa::sm4`]); the fxc generation from [`DxbcOptions::generation`](crate::DxbcOptions::generation), fxc 10 by default |
 //! | `d3d9` | a Direct3D 9 token stream, version token to end token | fxc's listing with the constant table of its `CTAB` comment ([`crate::isa::d3d9`]) |
+//! | `mali-pp` | Mali-200/400 fragment (PP) code as an MBS `DBIN` chunk holds it: variable-length instructions from byte 0 | Mesa lima's listing ([`crate::isa::mali_pp`]) |
 //! | `latte` | R600/R700 microcode as the GPU reads it (32-bit little-endian words: a GFD `.gsh` program block, a SHARCFB binary's microcode), control flow from byte 0 | decaf-emu's listing ([`crate::isa::latte`]) |
 //! | `mali-gp` | Mali Utgard GP (vertex processor) code: 128-bit instructions (an MBS `DBIN` payload of a vertex shader) | Mesa's lima listing ([`crate::isa::mali_gp`]) |
 //! | `pica` | PICA200 code words | picasso source ([`crate::isa::pica`]): `main` is the longest stretch of words no call reaches ([`pica::bare_entry`]), each called range a procedure; words neither reaches follow as comments. Without an operand-descriptor table ([`Bare::with_opdescs`]) masks and swizzles show as the identity and each instruction that uses a descriptor says so |
@@ -42,7 +43,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::dxbc::program::sm4_style;
-use crate::isa::{InstructionRecord, d3d9, latte, mali_gp, pica, sm4};
+use crate::isa::{InstructionRecord, d3d9, latte, mali_gp, mali_pp, pica, sm4};
 use crate::model::{DisasmOptions, Generation};
 use crate::print::count;
 use crate::print::{Printer, Style, TextBuf};
@@ -62,14 +63,16 @@ pub enum Isa {
     Latte,
     /// ARM Mali Utgard GP (vertex processor) code.
     MaliGp,
+    /// ARM Mali-200/400 fragment processor (PP) code (the DBIN chunk of an MBS `CFRA`).
+    MaliPp,
 }
 
 impl Isa {
     /// Every instruction set a bare program can be.
-    pub const ALL: [Isa; 5] = [Isa::Sm4, Isa::D3d9, Isa::Pica, Isa::Latte, Isa::MaliGp];
+    pub const ALL: [Isa; 6] = [Isa::Sm4, Isa::D3d9, Isa::Pica, Isa::Latte, Isa::MaliGp, Isa::MaliPp];
 
     /// The name used on the command line and in JSON: `sm4`, `d3d9`, `pica`, `latte`,
-    /// `mali-gp`.
+    /// `mali-gp`, `mali-pp`.
     pub fn name(self) -> &'static str {
         match self {
             Isa::Sm4 => "sm4",
@@ -77,6 +80,7 @@ impl Isa {
             Isa::Pica => "pica",
             Isa::Latte => "latte",
             Isa::MaliGp => "mali-gp",
+            Isa::MaliPp => "mali-pp",
         }
     }
 
@@ -93,6 +97,7 @@ impl Isa {
             Isa::Pica => "PICA200 code",
             Isa::Latte => "Latte microcode",
             Isa::MaliGp => "Mali GP code",
+            Isa::MaliPp => "Mali PP code",
         }
     }
 }
@@ -210,6 +215,7 @@ impl<'a> Bare<'a> {
             }
             Isa::Latte => latte::write_listing(self.bytes, self.base, opts, out),
             Isa::MaliGp => mali_gp::write_listing(self.bytes, self.base, opts, out),
+            Isa::MaliPp => mali_pp::write_listing(self.bytes, self.base, opts, out),
         }
     }
 
@@ -224,6 +230,7 @@ impl<'a> Bare<'a> {
             }
             Isa::Latte => Ok(latte::records(self.bytes, self.base)),
             Isa::MaliGp => Ok(mali_gp::records(self.bytes, self.base)),
+            Isa::MaliPp => Ok(mali_pp::records(self.bytes, self.base)),
         }
     }
 

@@ -33,6 +33,7 @@
 pub mod d3d9;
 pub mod latte;
 pub mod mali_gp;
+pub mod mali_pp;
 pub mod pica;
 pub mod sm4;
 

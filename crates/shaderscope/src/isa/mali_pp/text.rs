@@ -1,0 +1,653 @@
+//! Mesa's text of each unit (`ppir_disassemble_instr` and its `print_*` functions in
+//! `ir/pp/disasm.c`), space for space: a destination's trailing space (`$1.x ` before the
+//! combiner's extra separator), the vector multiplier's space after its last source, `.`
+//! alone for an empty write mask, `load..u1` for an unknown uniform source, `%f` constants.
+
+use super::codegen::{
+    Branch, Combine, FloatAlu, REG_CONSTANT0, REG_CONSTANT1, REG_TEXTURE, REG_UNIFORM, SAMPLER_TYPE_CUBE,
+    Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu, const_values,
+};
+use crate::print::float::{FloatStyle, write_f32_fixed};
+use crate::print::{Line, Style};
+
+const XYZW: [&str; 4] = ["x", "y", "z", "w"];
+
+fn comp(c: u32) -> &'static str {
+    XYZW.get((c & 3) as usize).copied().unwrap_or("x")
+}
+
+/// An opcode's name and source count (`asm_op`); `None` where Mesa's table has no entry
+/// (printed `opN`).
+type Op = Option<(&'static str, u32)>;
+
+/// `vec4_mul_ops` and `float_mul_ops` (the same table): 0–7 `mul` (1–7 with a `<<n` scale).
+pub(crate) fn mul_op(op: u32) -> Op {
+    Some(match op {
+        0..=7 => ("mul", 2),
+        8 => ("not", 1),
+        9 => ("and", 2),
+        10 => ("or", 2),
+        11 => ("xor", 2),
+        12 => ("ne", 2),
+        13 => ("gt", 2),
+        14 => ("ge", 2),
+        15 => ("eq", 2),
+        16 => ("min", 2),
+        17 => ("max", 2),
+        31 => ("mov", 1),
+        _ => return None,
+    })
+}
+
+/// `vec4_acc_ops` (`vector`) and `float_acc_ops`: the same but for `sum3`/`sum4`, which only
+/// the vector adder has.
+pub(crate) fn acc_op(op: u32, vector: bool) -> Op {
+    Some(match op {
+        0 => ("add", 2),
+        4 => ("fract", 1),
+        8 => ("ne", 2),
+        9 => ("gt", 2),
+        10 => ("ge", 2),
+        11 => ("eq", 2),
+        12 => ("floor", 1),
+        13 => ("ceil", 1),
+        14 => ("min", 2),
+        15 => ("max", 2),
+        16 if vector => ("sum3", 1),
+        17 if vector => ("sum4", 1),
+        20 => ("dFdx", 2),
+        21 => ("dFdy", 2),
+        23 => ("sel", 2),
+        31 => ("mov", 1),
+        _ => return None,
+    })
+}
+
+/// `combine_ops`: the combiner's scalar functions.
+pub(crate) fn combine_op(op: u32) -> Op {
+    const NAMES: [&str; 10] = ["rcp", "mov", "sqrt", "rsqrt", "exp2", "log2", "sin", "cos", "atan", "atan2"];
+    NAMES.get(op as usize).map(|n| (*n, 1))
+}
+
+/// The opcode's name, or `opN`; its source count (0 for an unknown one, as Mesa's zeroed
+/// table entry has).
+fn op_name(line: &mut Line, op: Op, number: u32) -> u32 {
+    line.style(Style::Mnemonic);
+    let srcs = match op {
+        Some((name, srcs)) => {
+            line.push_str(name);
+            srcs
+        }
+        None => {
+            line.push_str("op");
+            line.push_u64(u64::from(number));
+            0
+        }
+    };
+    line.reset();
+    srcs
+}
+
+/// `print_outmod`, part of the mnemonic.
+fn outmod(line: &mut Line, modifier: u32) {
+    let text = match modifier {
+        1 => ".sat",
+        2 => ".pos",
+        3 => ".int",
+        _ => return,
+    };
+    line.style(Style::Mnemonic);
+    line.push_str(text);
+    line.reset();
+}
+
+/// The unit suffix after the mnemonic (`.v0 `), part of it but for the space.
+fn unit_suffix(line: &mut Line, suffix: &str) {
+    line.style(Style::Mnemonic);
+    line.push_str(suffix);
+    line.reset();
+    line.push_str(" ");
+}
+
+/// `print_reg`: `$N`, or a pipeline register.
+fn reg(line: &mut Line, r: u32) {
+    line.style(Style::Register);
+    match r {
+        REG_CONSTANT0 => line.push_str("^const0"),
+        REG_CONSTANT1 => line.push_str("^const1"),
+        REG_TEXTURE => line.push_str("^texture"),
+        REG_UNIFORM => line.push_str("^uniform"),
+        _ => {
+            line.push_str("$");
+            line.push_u64(u64::from(r));
+        }
+    }
+    line.reset();
+}
+
+/// `print_swizzle`: nothing for the identity 0xE4.
+fn swizzle(line: &mut Line, s: u32) {
+    if s & 0xff == 0xe4 {
+        return;
+    }
+    line.style(Style::Register);
+    line.push_str(".");
+    for i in 0..4 {
+        line.push_str(comp(s >> (2 * i)));
+    }
+    line.reset();
+}
+
+/// `print_mask`: nothing for 0xF, a lone `.` for 0.
+fn mask(line: &mut Line, m: u32) {
+    if m & 0xf == 0xf {
+        return;
+    }
+    line.style(Style::Register);
+    line.push_str(".");
+    for (i, c) in XYZW.iter().enumerate() {
+        if m >> i & 1 != 0 {
+            line.push_str(c);
+        }
+    }
+    line.reset();
+}
+
+/// `print_vector_source`.
+fn vector_source(line: &mut Line, r: u32, special: Option<&str>, swz: u32, abs: bool, neg: bool) {
+    line.start_operand();
+    if neg {
+        line.push_str("-");
+    }
+    if abs {
+        line.push_str("abs(");
+    }
+    match special {
+        Some(s) => {
+            line.style(Style::Register);
+            line.push_str(s);
+            line.reset();
+        }
+        None => reg(line, r),
+    }
+    swizzle(line, swz);
+    if abs {
+        line.push_str(")");
+    }
+    line.end_operand();
+}
+
+/// `print_source_scalar`: register × 4 + component.
+fn scalar_source(line: &mut Line, r: u32, special: Option<&str>, abs: bool, neg: bool) {
+    line.start_operand();
+    if neg {
+        line.push_str("-");
+    }
+    if abs {
+        line.push_str("abs(");
+    }
+    match special {
+        Some(s) => {
+            line.style(Style::Register);
+            line.push_str(s);
+            line.reset();
+        }
+        None => {
+            reg(line, r >> 2);
+            line.style(Style::Register);
+            line.push_str(".");
+            line.push_str(comp(r));
+            line.reset();
+        }
+    }
+    if abs {
+        line.push_str(")");
+    }
+    line.end_operand();
+}
+
+/// `print_dest_scalar`, with its trailing space.
+fn dest_scalar(line: &mut Line, r: u32) {
+    line.start_operand();
+    line.style(Style::Register);
+    line.push_str("$");
+    line.push_u64(u64::from(r >> 2));
+    line.push_str(".");
+    line.push_str(comp(r));
+    line.reset();
+    line.end_operand();
+    line.push_str(" ");
+}
+
+fn literal_u(line: &mut Line, v: u32) {
+    line.style(Style::Literal);
+    line.push_u64(u64::from(v));
+    line.reset();
+}
+
+/// `print_varying_source`: the varying's index by its alignment, and the offset register.
+fn varying_source(line: &mut Line, v: &Varying) {
+    line.start_operand();
+    line.style(Style::Literal);
+    match v.alignment {
+        0 => {
+            line.push_u64(u64::from(v.index >> 2));
+            line.push_str(".");
+            line.push_str(comp(v.index));
+        }
+        1 => {
+            line.push_u64(u64::from(v.index >> 1));
+            line.push_str(if v.index & 1 != 0 { ".zw" } else { ".xy" });
+        }
+        _ => line.push_u64(u64::from(v.index)),
+    }
+    line.reset();
+    line.end_operand();
+    if v.offset_vector != 15 {
+        line.push_str("+");
+        scalar_source(line, (v.offset_vector << 2) + v.offset_scalar, None, false, false);
+    }
+}
+
+/// `print_varying`.
+pub(crate) fn varying(line: &mut Line, v: &Varying) {
+    line.style(Style::Mnemonic);
+    line.push_str("load");
+    if v.source_type < 2 && v.perspective != 0 {
+        line.push_str(match v.perspective {
+            2 => ".perspective.z",
+            3 => ".perspective.w",
+            _ => ".perspective.unknown",
+        });
+    }
+    line.reset();
+    unit_suffix(line, ".v");
+    line.start_operand();
+    if v.dest == REG_UNIFORM {
+        line.style(Style::Register);
+        line.push_str("^discard");
+        line.reset();
+    } else {
+        line.style(Style::Register);
+        line.push_str("$");
+        line.push_u64(u64::from(v.dest));
+        line.reset();
+    }
+    mask(line, v.mask);
+    line.end_operand();
+    line.push_str(" ");
+    let reg_source = |line: &mut Line| vector_source(line, v.source, None, v.swizzle, v.absolute, v.negate);
+    match v.source_type {
+        1 => reg_source(line),
+        2 => match v.perspective {
+            0 => {
+                line.push_str("cube(");
+                varying_source(line, v);
+                line.push_str(")");
+            }
+            1 => {
+                line.push_str("cube(");
+                reg_source(line);
+                line.push_str(")");
+            }
+            2 => {
+                line.push_str("normalize(");
+                reg_source(line);
+                line.push_str(")");
+            }
+            _ => builtin(line, "gl_FragCoord"),
+        },
+        3 => builtin(line, if v.perspective != 0 { "gl_FrontFacing" } else { "gl_PointCoord" }),
+        _ => varying_source(line, v),
+    }
+}
+
+fn builtin(line: &mut Line, name: &str) {
+    line.start_operand();
+    line.style(Style::Register);
+    line.push_str(name);
+    line.reset();
+    line.end_operand();
+}
+
+/// `print_sampler`.
+pub(crate) fn sampler(line: &mut Line, s: &Sampler) {
+    line.style(Style::Mnemonic);
+    line.push_str("texld");
+    if s.lod_bias_en {
+        line.push_str(".b");
+    }
+    match s.sampler_type {
+        0 => {}
+        SAMPLER_TYPE_CUBE => line.push_str(".cube"),
+        t => {
+            line.push_str("_t");
+            line.push_u64(u64::from(t));
+        }
+    }
+    line.reset();
+    line.push_str(" ");
+    line.start_operand();
+    literal_u(line, s.index);
+    line.end_operand();
+    if s.offset_en {
+        line.push_str("+");
+        scalar_source(line, s.index_offset, None, false, false);
+    }
+    if s.lod_bias_en {
+        line.push_str(" ");
+        scalar_source(line, s.lod_bias, None, false, false);
+    }
+}
+
+/// A uniform or temporary index by its alignment, as `%d` of the signed 16-bit index (C's
+/// division, which truncates toward zero, and `& 1`/`& 3` of the two's complement).
+fn aligned_index(line: &mut Line, index: i16, alignment: u32) {
+    let i = i32::from(index);
+    line.start_operand();
+    line.style(Style::Literal);
+    match alignment {
+        2 => literal_inline(line, i64::from(i)),
+        1 => {
+            literal_inline(line, i64::from(i / 2));
+            line.push_str(if i & 1 != 0 { ".zw" } else { ".xy" });
+        }
+        _ => {
+            literal_inline(line, i64::from(i / 4));
+            line.push_str(".");
+            line.push_str(comp(i as u32));
+        }
+    }
+    line.reset();
+    line.end_operand();
+}
+
+fn literal_inline(line: &mut Line, v: i64) {
+    if v < 0 {
+        line.push_str("-");
+    }
+    line.push_u64(v.unsigned_abs());
+}
+
+/// `print_uniform`.
+pub(crate) fn uniform(line: &mut Line, u: &Uniform) {
+    line.style(Style::Mnemonic);
+    line.push_str("load.");
+    match u.source {
+        0 => line.push_str("u"),
+        3 => line.push_str("t"),
+        s => {
+            line.push_str(".u");
+            line.push_u64(u64::from(s));
+        }
+    }
+    line.reset();
+    line.push_str(" ");
+    aligned_index(line, u.index, u.alignment);
+    if u.offset_en {
+        line.push_str("+");
+        scalar_source(line, u.offset_reg, None, false, false);
+    }
+}
+
+/// `print_vec4_mul` (`acc` false) and `print_vec4_acc` (`acc` true).
+pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, acc: bool) {
+    let srcs = if acc { op_name(line, acc_op(f.op, true), f.op) } else { op_name(line, mul_op(f.op), f.op) };
+    outmod(line, f.dest_modifier);
+    unit_suffix(line, if acc { ".v1" } else { ".v0" });
+    if f.mask != 0 {
+        line.start_operand();
+        reg_plain(line, f.dest);
+        mask(line, f.mask);
+        line.end_operand();
+        line.push_str(" ");
+    }
+    let special = (acc && f.mul_in).then_some("^v0");
+    vector_source(line, f.arg0_source, special, f.arg0_swizzle, f.arg0_absolute, f.arg0_negate);
+    if acc {
+        if srcs > 1 {
+            line.push_str(" ");
+            vector_source(line, f.arg1_source, None, f.arg1_swizzle, f.arg1_absolute, f.arg1_negate);
+        }
+        return;
+    }
+    if f.op < 8 && f.op != 0 {
+        line.style(Style::Literal);
+        line.push_str("<<");
+        line.push_u64(u64::from(f.op));
+        line.reset();
+    }
+    line.push_str(" ");
+    if srcs > 1 {
+        vector_source(line, f.arg1_source, None, f.arg1_swizzle, f.arg1_absolute, f.arg1_negate);
+    }
+}
+
+/// `$N` whatever N is (a destination: Mesa prints 12–15 as numbers there).
+fn reg_plain(line: &mut Line, r: u32) {
+    line.style(Style::Register);
+    line.push_str("$");
+    line.push_u64(u64::from(r));
+    line.reset();
+}
+
+/// `print_float_mul` (`acc` false) and `print_float_acc` (`acc` true).
+pub(crate) fn float(line: &mut Line, f: &FloatAlu, acc: bool) {
+    let srcs = if acc { op_name(line, acc_op(f.op, false), f.op) } else { op_name(line, mul_op(f.op), f.op) };
+    outmod(line, f.dest_modifier);
+    unit_suffix(line, if acc { ".s1" } else { ".s0" });
+    if f.output_en {
+        dest_scalar(line, f.dest);
+    }
+    let special = (acc && f.mul_in).then_some("^s0");
+    scalar_source(line, f.arg0_source, special, f.arg0_absolute, f.arg0_negate);
+    if !acc && f.op < 8 && f.op != 0 {
+        line.style(Style::Literal);
+        line.push_str("<<");
+        line.push_u64(u64::from(f.op));
+        line.reset();
+    }
+    if srcs > 1 {
+        line.push_str(" ");
+        scalar_source(line, f.arg1_source, None, f.arg1_absolute, f.arg1_negate);
+    }
+}
+
+/// `print_combine`.
+pub(crate) fn combine(line: &mut Line, c: &Combine) {
+    if c.dest_vec && c.arg1_en {
+        line.style(Style::Mnemonic);
+        line.push_str("mul");
+        line.reset();
+    } else {
+        op_name(line, combine_op(c.op), c.op);
+    }
+    if !c.dest_vec {
+        outmod(line, c.dest_modifier);
+    }
+    unit_suffix(line, ".s2");
+    if c.dest_vec {
+        line.start_operand();
+        reg_plain(line, c.vector_dest);
+        mask(line, c.vector_mask);
+        line.end_operand();
+    } else {
+        dest_scalar(line, c.dest);
+    }
+    line.push_str(" ");
+    scalar_source(line, c.arg0_src, None, c.arg0_absolute, c.arg0_negate);
+    line.push_str(" ");
+    if c.arg1_en {
+        if c.dest_vec {
+            vector_source(line, c.vector_arg1_source, None, c.vector_arg1_swizzle, false, false);
+        } else {
+            scalar_source(line, c.arg1_src, None, c.arg1_absolute, c.arg1_negate);
+        }
+    }
+}
+
+/// `print_temp_write`.
+pub(crate) fn temp_write(line: &mut Line, t: &TempWrite) {
+    if t.is_fb_read() {
+        line.style(Style::Mnemonic);
+        line.push_str(if t.fb_source { "fb_color" } else { "fb_depth" });
+        line.reset();
+        line.push_str(" ");
+        line.start_operand();
+        reg_plain(line, t.fb_dest);
+        line.end_operand();
+        return;
+    }
+    line.style(Style::Mnemonic);
+    line.push_str("store.t");
+    line.reset();
+    line.push_str(" ");
+    aligned_index(line, t.index, t.alignment);
+    if t.offset_en {
+        line.push_str("+");
+        scalar_source(line, t.offset_reg, None, false, false);
+    }
+    line.push_str(" ");
+    if t.alignment != 0 {
+        line.start_operand();
+        reg(line, t.source >> 2);
+        line.end_operand();
+    } else {
+        scalar_source(line, t.source, None, false, false);
+    }
+}
+
+/// The absolute target of a branch at word `pc`, as Mesa computes and prints it: `target +
+/// offset` in 32-bit arithmetic, printed `%d`.
+pub(crate) fn branch_target(b: &Branch, pc: u32) -> i32 {
+    b.target.wrapping_add(pc as i32)
+}
+
+/// `print_branch`.
+pub(crate) fn branch(line: &mut Line, b: &Branch, pc: u32) {
+    if b.discard {
+        line.style(Style::Mnemonic);
+        line.push_str("discard");
+        line.reset();
+        return;
+    }
+    const COND: [&str; 8] = ["nv", "lt", "eq", "le", "gt", "ne", "ge", ""];
+    let cond = b.cond_mask();
+    line.style(Style::Mnemonic);
+    line.push_str("branch");
+    if cond != 7 {
+        line.push_str(".");
+        line.push_str(COND.get(cond as usize).copied().unwrap_or(""));
+    }
+    line.reset();
+    if cond != 7 {
+        line.push_str(" ");
+        scalar_source(line, b.arg0_source, None, false, false);
+        line.push_str(" ");
+        scalar_source(line, b.arg1_source, None, false, false);
+    }
+    line.push_str(" ");
+    line.start_operand();
+    line.style(Style::Label);
+    literal_inline(line, i64::from(branch_target(b, pc)));
+    line.reset();
+    line.end_operand();
+}
+
+/// An IEEE half as the `f32` with the same value (every half is exactly a float).
+pub(crate) fn half_to_f32_bits(h: u16) -> u32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from(h >> 10) & 0x1f;
+    let man = u32::from(h) & 0x3ff;
+    match (exp, man) {
+        (0, 0) => sign,
+        (0, _) => {
+            // Subnormal: normalise (value = man × 2^-24).
+            let shift = man.leading_zeros() - 21; // brings the top bit to bit 10
+            let m = (man << shift) & 0x3ff;
+            let e = 127 - 15 + 1 - shift;
+            sign | (e << 23) | (m << 13)
+        }
+        (31, 0) => sign | 0x7f80_0000,
+        (31, _) => sign | 0x7fc0_0000 | (man << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
+    }
+}
+
+/// One constant as C's `printf("%f")` (glibc) prints the half converted to a float: exact
+/// digits, ties to even, `inf`, `-inf`, `nan`, `-nan`.
+fn half_fixed(line: &mut Line, h: u16) {
+    let bits = half_to_f32_bits(h);
+    let neg = h >> 15 != 0;
+    if h & 0x7c00 == 0x7c00 {
+        line.push_str(match (h & 0x3ff != 0, neg) {
+            (true, false) => "nan",
+            (true, true) => "-nan",
+            (false, false) => "inf",
+            (false, true) => "-inf",
+        });
+        return;
+    }
+    let _ = write_f32_fixed(line, bits, FloatStyle::Ucrt);
+}
+
+/// `print_const`.
+pub(crate) fn constant(line: &mut Line, which: u32, v: u128) {
+    line.style(Style::Mnemonic);
+    line.push_str(if which == 0 { "const0" } else { "const1" });
+    line.reset();
+    for h in const_values(v) {
+        line.push_str(" ");
+        line.start_operand();
+        line.style(Style::Literal);
+        half_fixed(line, h);
+        line.reset();
+        line.end_operand();
+    }
+}
+
+/// The text of `unit`'s field `v` in the instruction at word `pc`.
+pub(crate) fn unit(line: &mut Line, unit: Unit, v: u128, pc: u32) {
+    match unit {
+        Unit::Varying => varying(line, &Varying::decode(v)),
+        Unit::Sampler => sampler(line, &Sampler::decode(v)),
+        Unit::Uniform => uniform(line, &Uniform::decode(v)),
+        Unit::Vec4Mul => vec4(line, &Vec4Alu::decode(v), false),
+        Unit::FloatMul => float(line, &FloatAlu::decode(v), false),
+        Unit::Vec4Acc => vec4(line, &Vec4Alu::decode(v), true),
+        Unit::FloatAcc => float(line, &FloatAlu::decode(v), true),
+        Unit::Combine => combine(line, &Combine::decode(v)),
+        Unit::TempWrite => temp_write(line, &TempWrite::decode(v)),
+        Unit::Branch => branch(line, &Branch::decode(v), pc),
+        Unit::Vec4Const0 => constant(line, 0, v),
+        Unit::Vec4Const1 => constant(line, 1, v),
+    }
+}
+
+/// Whether the unit's opcode is one Mesa's tables name (a warning for `check` otherwise).
+pub(crate) fn unknown_opcode(unit: Unit, v: u128) -> Option<u32> {
+    let (op, known) = match unit {
+        Unit::Vec4Mul => {
+            let f = Vec4Alu::decode(v);
+            (f.op, mul_op(f.op).is_some())
+        }
+        Unit::Vec4Acc => {
+            let f = Vec4Alu::decode(v);
+            (f.op, acc_op(f.op, true).is_some())
+        }
+        Unit::FloatMul => {
+            let f = FloatAlu::decode(v);
+            (f.op, mul_op(f.op).is_some())
+        }
+        Unit::FloatAcc => {
+            let f = FloatAlu::decode(v);
+            (f.op, acc_op(f.op, false).is_some())
+        }
+        Unit::Combine => {
+            let c = Combine::decode(v);
+            (c.op, (c.dest_vec && c.arg1_en) || combine_op(c.op).is_some())
+        }
+        _ => return None,
+    };
+    (!known).then_some(op)
+}
