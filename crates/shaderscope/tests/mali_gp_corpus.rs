@@ -1,33 +1,23 @@
 //! The Mali GP listing against Mesa's (`lima_disasm` of Mesa 22.3.6), for every vertex
 //! shader (`CVER`) MBS file of the corpus: every line of the reference listing is a line of
-//! ours, in order, consecutively. Until the MBS container is merged the code (the `DBIN`
-//! chunk's payload) is found here with the toolkit's chunk reader: `MBS1` → `CVER` (a version
-//! word, then chunks) → `DBIN`. Also: the records agree with the listing, and every
-//! truncation and byte flip of the corpus code lists without a panic, failing only with the
-//! first of its problems.
+//! ours, in order, consecutively (the code is the `DBIN` chunk's payload). Also: the records
+//! agree with the listing, and every truncation and byte flip of the corpus code lists
+//! without a panic, failing only with the first of its problems.
 
 mod common;
 
 use shaderscope::DisasmOptions;
+use shaderscope::format::mbs::{Core, Mbs};
 use shaderscope::isa::mali_gp;
 use shaderscope::print::TextBuf;
-use shaderscope::toolkit::{Chunks, Endian, Reader};
 use std::path::{Path, PathBuf};
 
 /// The `DBIN` payload of a vertex shader MBS and its absolute offset (`None`: not a vertex
-/// shader).
+/// shader), as the MBS reader finds it.
 fn gp_code(data: &[u8]) -> Option<(&[u8], u64)> {
-    let mbs = Chunks::new(Reader::with_base(data, 0, Endian::Little)).next()?.ok()?;
-    if &mbs.fourcc.0 != b"MBS1" {
-        return None;
-    }
-    let cver = Chunks::new(mbs.reader(Endian::Little)).next()?.ok()?;
-    if &cver.fourcc.0 != b"CVER" {
-        return None;
-    }
-    let body = Reader::with_base(cver.data.get(4..)?, cver.data_offset() as u64 + 4, Endian::Little);
-    let dbin = Chunks::new(body).filter_map(Result::ok).find(|c| &c.fourcc.0 == b"DBIN")?;
-    Some((dbin.data, dbin.data_offset() as u64))
+    let mbs = Mbs::parse(data).ok()?;
+    let (code, at) = mbs.shader().filter(|v| v.core() == Core::Gp)?.code()?;
+    Some((data.get(at as usize..)?.get(..code.len())?, at))
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {

@@ -1,34 +1,23 @@
 //! The Mali PP listing against Mesa's (`lima_disasm`, Mesa 22.3.6), for every fragment
 //! shader (`CFRA`) MBS of the corpus: every line of `reference/mesa-lima/<path>.mesa-lima_disasm.txt`
 //! must be a line of ours, in order and consecutive, byte for byte (trailing spaces
-//! included). The program is the `DBIN` chunk of the `CFRA` chunk, found here with the
-//! toolkit's chunk reader (MBS1 → CFRA → core version word, then chunks → DBIN). Then every
-//! truncation and a sweep of byte flips of each program list without a panic or a hang.
+//! included). The program is the `DBIN` chunk of the `CFRA` chunk. Then every truncation
+//! and a sweep of byte flips of each program list without a panic or a hang.
 
 mod common;
 
 use shaderscope::DisasmOptions;
+use shaderscope::format::mbs::{Core, Mbs};
 use shaderscope::isa::mali_pp;
 use shaderscope::print::TextBuf;
-use shaderscope::toolkit::{Chunks, Endian, FourCC, Reader};
 use std::path::Path;
 
 /// The DBIN payload of a fragment shader MBS and its absolute offset, or `None` for a vertex
-/// shader.
+/// shader, as the MBS reader finds it.
 fn fragment_dbin(data: &[u8]) -> Option<(&[u8], u64)> {
-    let top = Chunks::new(Reader::with_base(data, 0, Endian::Little)).next()?.ok()?;
-    assert_eq!(top.fourcc, FourCC(*b"MBS1"));
-    let shader = Chunks::new(top.reader(Endian::Little)).next()?.ok()?;
-    if shader.fourcc != FourCC(*b"CFRA") {
-        return None;
-    }
-    // The core version word, then the chunks.
-    let rest = shader.data.get(4..)?;
-    let r = Reader::with_base(rest, shader.data_offset() as u64 + 4, Endian::Little);
-    Chunks::new(r)
-        .filter_map(Result::ok)
-        .find(|c| c.fourcc == FourCC(*b"DBIN"))
-        .map(|c| (c.data, c.data_offset() as u64))
+    let mbs = Mbs::parse(data).ok()?;
+    let (code, at) = mbs.shader().filter(|v| v.core() == Core::Pp)?.code()?;
+    Some((data.get(at as usize..)?.get(..code.len())?, at))
 }
 
 /// Every fragment MBS of the corpus: (path, DBIN payload, its offset, Mesa's listing).
