@@ -1,5 +1,6 @@
-//! The checks of a program: its problems as errors, and as warnings what Mesa's tables leave
-//! undefined and what reads before the start of the program.
+//! The checks of a program: its problems as errors (among them reads from before the start
+//! of the program, [`reads_before_start`]), and as warnings what Mesa's tables leave
+//! undefined.
 
 use super::fields::Instr;
 use super::listing::Visit;
@@ -63,6 +64,32 @@ fn reads_back(s: u16, unit: Unit, num: u8) -> u64 {
     }
 }
 
+/// Each source of instruction `index` that reads a result from before the start of the
+/// program (Mesa reads the memory before its array there): the source and what it reads.
+pub(crate) fn reads_before_start(index: u64, i: &Instr) -> Vec<(u16, &'static str)> {
+    let mut out = Vec::new();
+    let (list, n) = pieces(i);
+    for &piece in list.iter().take(n) {
+        let (srcs, m) = sources(i, piece);
+        for &(s, unit, num) in srcs.iter().take(m) {
+            let back = reads_back(s, unit, num);
+            if back > index {
+                out.push((
+                    s,
+                    if s >= src::P1_ATTRIB_X {
+                        "the register-0 port of the previous instruction (listed as none)"
+                    } else if back == 1 {
+                        "a result of the previous instruction"
+                    } else {
+                        "a result of the instruction two before"
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The findings of a walk.
 #[derive(Default)]
 pub(crate) struct Check {
@@ -82,22 +109,7 @@ impl Visit for Check {
         let mut acc_undefined = false;
         for &piece in list.iter().take(n) {
             let (srcs, m) = sources(i, piece);
-            for &(s, unit, num) in srcs.iter().take(m) {
-                let back = reads_back(s, unit, num);
-                if back > index {
-                    let what = if s >= src::P1_ATTRIB_X {
-                        "the register-0 port of the previous instruction (listed as none)"
-                    } else if back == 1 {
-                        "a result of the previous instruction"
-                    } else {
-                        "a result of the instruction two before"
-                    };
-                    self.warn(
-                        at,
-                        index,
-                        format_args!("source {s} reads {what}, which is before the start of the program"),
-                    );
-                }
+            for &(s, _, _) in srcs.iter().take(m) {
                 if (8..=11).contains(&s) {
                     self.warn(
                         at,

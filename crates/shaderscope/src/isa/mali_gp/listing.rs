@@ -37,6 +37,13 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         let bits = bits_of(bytes);
         let instr = Instr::decode(bits);
         v.instr(index, at, bits, &instr, prev.as_ref());
+        for (s, what) in super::check::reads_before_start(index, &instr) {
+            v.problem(Error::invalid(
+                at,
+                "Mali GP instruction",
+                format!("instruction {index:03}: source {s} reads {what}, which is before the start of the program"),
+            ));
+        }
         if instr.branch != 0 {
             let target = u64::from(instr.target());
             // The target is an absolute instruction index (0–511), so it cannot be before

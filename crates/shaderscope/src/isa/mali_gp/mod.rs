@@ -22,7 +22,7 @@
 //! | [`records`] | one [`InstructionRecord`] per unit line (`mul.m0 ^2/$2.y t[1].w a0.y`; a `nop` instruction gives one `nop`), each with its instruction's offset and four words, printed by the listing's printer |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets: bytes after the last whole instruction, a branch past the end |
 //! | [`annotate`] | the `dump` annotations: each instruction a field with its text |
-//! | [`check`] | the problems as error findings; as warnings, values Mesa's tables leave undefined and reads of results from before the start of the program |
+//! | [`check`] | the problems as error findings; as warnings, values Mesa's tables leave undefined |
 //!
 //! ```
 //! use shaderscope::isa::mali_gp;
@@ -72,7 +72,8 @@
 //!
 //! | what | Mesa | here |
 //! |---|---|---|
-//! | instruction 0 reading the register-0 port of the previous instruction (sources 28–31) | reads the 16 bytes before its array (whatever precedes the code in memory) | `none.x` … `none.w`, and a [`check`] warning: there is no previous instruction |
+//! | instruction 0 reading the register-0 port of the previous instruction (sources 28–31) | reads the 16 bytes before its array (whatever precedes the code in memory) | `none.x` … `none.w`, then a problem: there is no previous instruction |
+//! | an instruction reading a result of one or two instructions before the start (`^-5`) | prints the negative value number | the same, then a problem `; invalid Mali GP instruction at offset …: instruction NNN: source S reads a result of the previous instruction, which is before the start of the program`; the listing goes on |
 //! | a branch past the end of the program | printed | printed, then a problem `; Mali GP branch at offset …: instruction NNN branches to instruction TTT (offset …), past the end of the program (N instructions)`. The target is an absolute index (`branch_target`, plus 0x100 unless `branch_target_lo`), so it can never be before the start; a branch to index N, the end of the program, is not a problem |
 //! | bytes after the last whole instruction | not read (`lima_disasm` takes size / 16 instructions) | a problem at the offset of the first such byte (`; truncated Mali GP instruction at offset … (need 16 bytes, have N)`); the whole instructions are listed |
 

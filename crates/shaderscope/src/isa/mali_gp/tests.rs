@@ -92,7 +92,7 @@ fn busy() -> Instr {
 
 #[test]
 fn every_unit_prints_in_mesas_order_with_its_stores() {
-    let text = plain(&code(&[idle(), busy()]));
+    let (text, _) = listing(&code(&[idle(), busy()]), &DisasmOptions::default());
     assert_eq!(
         text,
         "000:\tnop\n\
@@ -103,17 +103,20 @@ fn every_unit_prints_in_mesas_order_with_its_stores() {
          \trcp.c ^11/v1.z ^-2\n\
          \tclamp.p ^10/v1.w ^4 t[5+addr1].x t[5+addr1].y\n\
          \tbranch ^10 000\n\
-         \tunknown_1 12\n"
+         \tunknown_1 12\n\
+         ; invalid Mali GP instruction at offset 0x50: instruction 001: source 23 reads a result of the \
+         instruction two before, which is before the start of the program\n"
     );
-    // The p2 read of instruction 1 reaches before the start; nothing else is wrong.
+    // The p2 read of instruction 1 reaches before the start (a problem); nothing else is
+    // wrong.
     let f = check(&code(&[idle(), busy()]), 0x40);
     assert_eq!(f.len(), 1, "{f:?}");
-    assert_eq!(f[0].severity, Severity::Warning);
+    assert_eq!(f[0].severity, Severity::Error);
     assert_eq!(f[0].offset, 0x50);
     assert_eq!(
         f[0].message,
-        "instruction 001: source 23 reads a result of the instruction two before, which is before the start of \
-         the program"
+        "invalid Mali GP instruction at offset 0x50: instruction 001: source 23 reads a result of the \
+         instruction two before, which is before the start of the program"
     );
 }
 
@@ -233,20 +236,26 @@ fn results_from_before_the_program_and_the_missing_previous_instruction() {
     // Instruction 1 reads instruction 0's register-0 port: a7.w.
     let second = Instr { pass_op: 2, pass_src: 31, ..idle() };
     let c = code(&[first, second]);
-    assert_eq!(plain(&c), "000:\tmov.a0 ^0 ^-5\n\tmov.m0 ^2 none.y\n\tmov.p ^4 ^-1\n001:\tmov.p ^10 a7.w\n");
-    let messages: Vec<String> = check(&c, 0x40).into_iter().map(|f| f.message).collect();
+    let why = [
+        "source 17 reads a result of the previous instruction",
+        "source 29 reads the register-0 port of the previous instruction (listed as none)",
+        "source 22 reads a result of the previous instruction",
+    ]
+    .map(|w| format!("invalid Mali GP instruction at offset 0x40: instruction 000: {w}, which is before the start of the program"));
+    // Listed as Mesa lists it, each read a problem after its instruction; the listing goes on.
+    let mut text = TextBuf::default();
+    let first = write_listing(&c, 0x40, &DisasmOptions::default(), &mut text).unwrap_err();
+    assert_eq!(first.to_string(), why[0]);
     assert_eq!(
-        messages,
-        [
-            "instruction 000: source 17 reads a result of the previous instruction, which is before the start of \
-             the program",
-            "instruction 000: source 29 reads the register-0 port of the previous instruction (listed as none), \
-             which is before the start of the program",
-            "instruction 000: source 22 reads a result of the previous instruction, which is before the start of \
-             the program",
-        ]
+        text.as_str(),
+        format!(
+            "000:\tmov.a0 ^0 ^-5\n\tmov.m0 ^2 none.y\n\tmov.p ^4 ^-1\n; {}\n; {}\n; {}\n001:\tmov.p ^10 a7.w\n",
+            why[0], why[1], why[2]
+        )
     );
-    assert!(problems(&c, 0x40).is_empty());
+    let messages: Vec<String> = check(&c, 0x40).into_iter().map(|f| f.message).collect();
+    assert_eq!(messages, why);
+    assert_eq!(problems(&c, 0x40).len(), 3);
 }
 
 #[test]
@@ -348,7 +357,8 @@ fn offset_and_raw_columns_start_every_line() {
 fn every_line_carries_its_offset_and_every_token_its_style() {
     let c = code(&[idle(), busy()]);
     let mut html = Html::default();
-    write_listing(&c, 0x40, &DisasmOptions::default(), &mut html).unwrap();
+    // Instruction 1 reads from before the start: a problem, listed after it.
+    assert!(write_listing(&c, 0x40, &DisasmOptions::default(), &mut html).is_err());
     let html = html.finish();
     assert!(
         html.starts_with(
