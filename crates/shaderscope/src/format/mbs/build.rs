@@ -14,6 +14,7 @@
 //! ```
 
 use super::{Body, Mbs, Node, Shader, Symbol, SymbolType, Table};
+use crate::isa::mali_gp::Instr;
 use std::borrow::Cow;
 
 /// The three `VIDX` words as libMali and lima_compiler write them (IGRD 1: lima_compiler's).
@@ -34,22 +35,61 @@ fn table<'a>(tag: [u8; 4], total_slots: Option<u32>, symbols: Vec<(&'a [u8; 4], 
     Node::new(tag, Body::Table(Table { count, total_slots, children }))
 }
 
-/// `n` GP instructions in which every unit is idle: each multiply and add source is 21
-/// (unused), each store takes its value from 7 (none), the complex and pass units have no
-/// operation and read 21.
-fn gp_code(n: usize) -> Vec<u8> {
-    let unused = 21u32;
-    let w0 = unused | unused << 5 | unused << 10 | unused << 15 | unused << 22 | unused << 27;
-    let w1 = unused | unused << 5;
-    let w2 = 0xfff << 7;
-    let w3 = unused << 10 | unused << 15;
-    [w0, w1, w2, w3].iter().cycle().take(4 * n).flat_map(|w| w.to_le_bytes()).collect()
+/// Two GP instructions: the first moves attribute 0 (`position`) to varying 0
+/// (`gl_Position`), its x and y through the two adders (`add` with `-0`: a move), z and w
+/// through the two multipliers (times 1), stored by both store units; the second is idle.
+/// Encoded field by field with the Mali GP disassembler's own [`Instr`].
+fn gp_code() -> Vec<u8> {
+    // Every source unused (21), no load offset or store (7).
+    let idle = Instr {
+        mul0_src0: 21,
+        mul0_src1: 21,
+        mul1_src0: 21,
+        mul1_src1: 21,
+        acc0_src0: 21,
+        acc0_src1: 21,
+        acc1_src0: 21,
+        acc1_src1: 21,
+        load_offset: 7,
+        store0_src_x: 7,
+        store0_src_y: 7,
+        store1_src_z: 7,
+        store1_src_w: 7,
+        complex_src: 21,
+        pass_src: 21,
+        ..Instr::default()
+    };
+    // Sources 0–3: the register-0 port's x–w (here attribute 0); 22 as a second source: the
+    // identity (0 for an adder, negated to make a move; 1 for a multiplier).
+    let copy = Instr {
+        register0_attribute: 1,
+        register0_addr: 0,
+        acc0_src0: 0,
+        acc0_src1: 22,
+        acc0_src1_neg: 1,
+        acc1_src0: 1,
+        acc1_src1: 22,
+        acc1_src1_neg: 1,
+        mul0_src0: 2,
+        mul0_src1: 22,
+        mul1_src0: 3,
+        mul1_src1: 22,
+        // Store sources: 0 acc0, 1 acc1, 2 mul0, 3 mul1; both stores to varying 0.
+        store0_src_x: 0,
+        store0_src_y: 1,
+        store0_varying: 1,
+        store1_src_z: 2,
+        store1_src_w: 3,
+        store1_varying: 1,
+        ..idle
+    };
+    [copy, idle].iter().flat_map(|i| i.encode().to_le_bytes()).collect()
 }
 
 /// A Mali-400 vertex shader (`CVER` version 6): uniforms `mvp` (mat4) and
 /// `gl_mali_ViewportTransform` (`vec4[2]`) and a constant with an initial value, attribute
-/// `position`, varying `gl_Position`, and two GP instructions of code, laid out as
-/// lima_compiler lays them.
+/// `position`, varying `gl_Position`, and two GP instructions of code ([`gp_code`]), laid
+/// out as lima_compiler lays them.
 pub fn example_vertex_shader() -> Vec<u8> {
     let mvp = Symbol::new("mvp", SymbolType::MATRIX, 4, 4, 0);
     let mvp = Symbol { entry_count: 0, src_stride: 16, ..mvp };
@@ -72,7 +112,7 @@ pub fn example_vertex_shader() -> Vec<u8> {
             table(*b"SUNI", Some(24), uniforms.into_iter().map(|s| (b"VUNI", s)).collect()),
             table(*b"SATT", None, vec![(b"VATT", position)]),
             table(*b"SVAR", None, vec![(b"VVAR", gl_position)]),
-            Node::new(*b"DBIN", Body::Code(Cow::Owned(gp_code(2)))),
+            Node::new(*b"DBIN", Body::Code(Cow::Owned(gp_code()))),
         ],
     };
     let root = Node::new(*b"MBS1", Body::Chunks(vec![Node::new(*b"CVER", Body::Shader(shader))]));
@@ -81,11 +121,14 @@ pub fn example_vertex_shader() -> Vec<u8> {
 
 /// A Mali-400 fragment shader (`CFRA` version 7) that writes its varying `color`: FSTA, FDIS,
 /// FBUU as every compiler writes them, an empty uniform table, and one PP instruction that
-/// only stops.
+/// loads the varying into `$0` (the colour the fragment ends with) and stops.
 pub fn example_fragment_shader() -> Vec<u8> {
     let color = Symbol { precision: 2, ..Symbol::new("color", SymbolType::FLOAT, 4, 4, 0) };
-    // PP: one instruction that is its control word alone: count 1, stop (bit 5), no units.
-    let code: Vec<u8> = (1u32 | 1 << 5).to_le_bytes().to_vec();
+    // PP: the control word (count 3 words, stop at bit 5, the varying unit at bit 7), then
+    // the varying field's 34 bits: vec4 alignment 2 (bits 5–6), no offset register 15 (bits
+    // 10–13), index 0, destination $0, mask xyzw (bits 28–31).
+    let words = [3u32 | 1 << 5 | 1 << 7, 2 << 5 | 0xf << 10 | 0xf << 28, 0];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let shader = Shader {
         version: 7,
         children: vec![

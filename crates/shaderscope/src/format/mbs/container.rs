@@ -147,13 +147,13 @@ fn symbol_text(s: &Symbol<'_>) -> String {
     }
     let _ = write!(
         t,
-        "{} {} (type {}, {} components of size {}, {} entries, src stride {}, dst stride {}, precision {}, invariant {}, offset {}",
+        "{} {} (type {}, {} of size {}, {}, src stride {}, dst stride {}, precision {}, invariant {}, offset {}",
         glsl_type(s),
         s.name,
         s.ty,
-        s.component_count,
+        count(s.component_count, "component"),
         s.component_size,
-        s.entry_count,
+        count(s.entry_count, "entry"),
         s.src_stride,
         s.dst_stride,
         s.precision,

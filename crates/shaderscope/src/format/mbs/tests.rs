@@ -155,17 +155,21 @@ fn layout_findings_have_offsets() {
         [(0x34, "MBS1/CVER/SUNI: total slots 8 is less than the uniforms' extent 24".into())]
     );
 
-    // GP code that is not whole instructions (the DBIN of the sample is at 0x1e4, its size at 0x1e8).
+    // GP code that is not whole instructions (the DBIN of the sample is at 0x1e4, its payload
+    // at 0x1ec): the sample's first instruction and 4 bytes more, the cut instruction the GP
+    // disassembler's problem.
     let b = example_vertex_shader();
     let mut m = Mbs::parse(&b).unwrap();
     let dbin = m.shader_mut().unwrap().children.iter_mut().find(|n| n.tag.0 == *b"DBIN").unwrap();
-    dbin.body = Body::Code(vec![0; 20].into());
+    let mut code = b[0x1ec..0x1fc].to_vec();
+    code.extend([0; 4]);
+    dbin.body = Body::Code(code.into());
     let out = m.write_model();
     assert_eq!(
         messages(&Mbs::parse(&out).unwrap()),
         [
-            (0x1e8, "MBS1/CVER/DBIN holds 20 bytes, not a whole number of 16-byte GP instructions".into()),
             (0x20, "MBS1/CVER/FINS gives 2 instructions but DBIN holds 1".into()),
+            (0x1fc, "truncated Mali GP instruction at offset 0x1fc (need 16 bytes, have 4)".into()),
         ]
     );
 }
