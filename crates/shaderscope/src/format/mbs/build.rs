@@ -88,8 +88,8 @@ fn gp_code() -> Vec<u8> {
 
 /// A Mali-400 vertex shader (`CVER` version 6): uniforms `mvp` (mat4) and
 /// `gl_mali_ViewportTransform` (`vec4[2]`) and a constant with an initial value, attribute
-/// `position`, varying `gl_Position`, and two GP instructions of code ([`gp_code`]), laid
-/// out as lima_compiler lays them.
+/// `position`, varying `gl_Position`, and two GP instructions of code (the first moves
+/// `position` to `gl_Position`), laid out as lima_compiler lays them.
 pub fn example_vertex_shader() -> Vec<u8> {
     let mvp = Symbol::new("mvp", SymbolType::MATRIX, 4, 4, 0);
     let mvp = Symbol { entry_count: 0, src_stride: 16, ..mvp };
