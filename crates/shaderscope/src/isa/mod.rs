@@ -30,6 +30,7 @@
 //! assert_eq!((r.mnemonic.as_str(), r.operands.len()), ("mul", 3));
 //! ```
 
+mod columns;
 pub mod d3d9;
 pub mod latte;
 pub mod mali_gp;

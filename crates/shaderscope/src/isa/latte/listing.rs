@@ -5,63 +5,14 @@
 use super::alu::{self, Group};
 use super::cf::{self, Cf, ClauseKind};
 use super::tex::{self, Tex};
-use super::text::{number_len, push_hex8, push_number};
+use super::text::{number_len, push_number};
 use super::vtx::{self, Vtx};
 use super::walk::Visit;
 use crate::error::Error;
+use crate::isa::columns::Columns;
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::{Line, Printer, Style};
 use std::fmt;
-
-/// The columns a line may start with (`--offsets`, `--raw`).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Columns {
-    /// The absolute offset of the bytes the line shows: `0x00000208: `.
-    pub offsets: bool,
-    /// The words the line shows, eight hexadecimal digits each, in a column four words wide.
-    pub raw: bool,
-}
-
-/// Width of the raw column: four words (a fetch instruction) and the space after each.
-const RAW_WIDTH: usize = 4 * 9;
-
-impl Columns {
-    fn any(self) -> bool {
-        self.offsets || self.raw
-    }
-
-    /// Write the columns for a line showing `words` at `at` (blank columns when `at` is
-    /// `None`).
-    fn write(self, line: &mut Line, at: Option<u64>, words: &[u32]) {
-        if !self.any() {
-            return;
-        }
-        line.style(Style::Address);
-        if self.offsets {
-            match at {
-                Some(at) => {
-                    line.push_str("0x");
-                    if at > u64::from(u32::MAX) {
-                        push_hex8(line, (at >> 32) as u32);
-                    }
-                    push_hex8(line, at as u32);
-                    line.push_str(": ");
-                }
-                None => line.push_spaces(12),
-            }
-        }
-        if self.raw {
-            let start = line.len();
-            for &w in words {
-                push_hex8(line, w);
-                line.push_str(" ");
-            }
-            line.pad_from(start, RAW_WIDTH);
-            line.push_str(" ");
-        }
-        line.reset();
-    }
-}
 
 /// `n` in decimal, then spaces to `width` columns.
 fn number_left(line: &mut Line, n: u64, width: usize) {
@@ -107,7 +58,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
     fn cf(&mut self, pc: u32, at: u64, cf: Cf, depth: usize) {
         let line = &mut self.line;
         line.start(Some(at));
-        self.columns.write(line, Some(at), &cf.words());
+        self.columns.write(line, Some(at), cf.words());
         line.push_spaces(2 * depth);
         line.style(Style::Address);
         if pc < 10 {
@@ -151,7 +102,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
                         n += 1;
                     }
                 }
-                self.columns.write(line, Some(at), words.get(..n).unwrap_or(&[]));
+                self.columns.write(line, Some(at), words.get(..n).unwrap_or(&[]).iter().copied());
             }
             line.push_spaces(2 * depth + 2);
             if i == 0 {
@@ -180,7 +131,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
         self.blank();
         let line = &mut self.line;
         line.start(Some(at));
-        self.columns.write(line, Some(at), &Tex(inst).words());
+        self.columns.write(line, Some(at), Tex(inst).words());
         line.push_spaces(2 * depth + 2);
         line.style(Style::Address);
         number_left(line, number, 3);
@@ -197,7 +148,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
         self.blank();
         if ends {
             self.line.start(None);
-            self.columns.write(&mut self.line, None, &[]);
+            self.columns.write(&mut self.line, None, []);
             self.line.style(Style::Directive);
             self.line.push_str("END_OF_PROGRAM");
             self.line.reset();
@@ -207,7 +158,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
 
     fn problem(&mut self, error: Error) {
         self.line.start(Some(error.offset()));
-        self.columns.write(&mut self.line, None, &[]);
+        self.columns.write(&mut self.line, None, []);
         self.line.style(Style::Comment);
         self.line.push_str("; ");
         let _ = fmt::Write::write_fmt(&mut self.line, format_args!("{error}"));

@@ -145,7 +145,8 @@ pub fn write_listing<P: Printer + ?Sized>(
     opts: &DisasmOptions,
     out: &mut P,
 ) -> Result<()> {
-    let columns = listing::Columns { offsets: opts.offsets || opts.file_offsets, raw: opts.raw };
+    // Four words: a fetch instruction.
+    let columns = super::columns::Columns::new(opts, 4);
     let mut v = First { inner: listing::Listing::new(out, columns), first: None };
     walk::walk(code, base, &mut v);
     let printed = v.inner.finish();

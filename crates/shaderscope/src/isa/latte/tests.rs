@@ -745,7 +745,7 @@ END_OF_PROGRAM
     let (text, _) = listing(&code, &DisasmOptions::default().with_offsets(true).with_raw(true));
     let lines: Vec<&str> = text.lines().collect();
     let w = program();
-    let hex = |ws: &[u32]| ws.iter().map(|w| format!("{w:08X}")).collect::<Vec<_>>().join(" ");
+    let hex = |ws: &[u32]| ws.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ");
     assert_eq!(lines[0], format!("0x00000040: {:<36} 00 CALL_FS", hex(&w[0..2])));
     assert_eq!(
         lines[6],

@@ -5,8 +5,9 @@
 use super::fields::{Instr, bits_of, words_of};
 use super::text::{Context, Piece, pieces, push_03, write_piece};
 use crate::error::Error;
+use crate::isa::columns::Columns;
 use crate::isa::{Capture, InstructionRecord};
-use crate::print::{Line, Printer, Short, Style, count};
+use crate::print::{Line, Printer, Style, count};
 use std::fmt;
 
 /// Bytes of one instruction.
@@ -71,63 +72,6 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
     }
 }
 
-/// The columns a line may start with (`--offsets`, `--raw`).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Columns {
-    /// The absolute offset of the instruction: `0x00000208: `.
-    pub offsets: bool,
-    /// The instruction's four words (on its first line; blank on the others).
-    pub raw: bool,
-}
-
-/// Width of the raw column: four words and the space after each.
-const RAW_WIDTH: usize = 4 * 9;
-
-/// `v` as eight upper-case hexadecimal digits.
-fn push_hex8(line: &mut Line, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut b = [0u8; 8];
-    for (i, d) in b.iter_mut().enumerate() {
-        *d = HEX.get((v >> (28 - 4 * i) & 0xf) as usize).copied().unwrap_or(b'0');
-    }
-    line.push_short(&Short::from_ascii_bytes(b, 8));
-}
-
-impl Columns {
-    fn write(self, line: &mut Line, at: Option<u64>, words: Option<[u32; 4]>) {
-        if !self.offsets && !self.raw {
-            return;
-        }
-        line.style(Style::Address);
-        if self.offsets {
-            match at {
-                Some(at) => {
-                    line.push_str("0x");
-                    if at > u64::from(u32::MAX) {
-                        push_hex8(line, (at >> 32) as u32);
-                    }
-                    push_hex8(line, at as u32);
-                    line.push_str(": ");
-                }
-                None => line.push_spaces(12),
-            }
-        }
-        if self.raw {
-            match words {
-                Some(words) => {
-                    for w in words {
-                        push_hex8(line, w);
-                        line.push_str(" ");
-                    }
-                }
-                None => line.push_spaces(RAW_WIDTH),
-            }
-            line.push_str(" ");
-        }
-        line.reset();
-    }
-}
-
 /// The listing, in Mesa's text: `NNN:` and the first unit, then a line `\t…` per further
 /// unit.
 pub(crate) struct Listing<'p, P: Printer + ?Sized> {
@@ -150,7 +94,7 @@ impl<'p, P: Printer + ?Sized> Listing<'p, P> {
     fn begin(&mut self, at: u64, words: Option<[u32; 4]>) {
         if !self.open {
             self.line.start(Some(at));
-            self.columns.write(&mut self.line, Some(at), words);
+            self.columns.write(&mut self.line, Some(at), words.into_iter().flatten());
             self.open = true;
         }
     }

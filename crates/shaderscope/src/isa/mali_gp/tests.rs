@@ -344,7 +344,7 @@ fn offset_and_raw_columns_start_every_line() {
     assert_eq!(
         text,
         format!(
-            "0x00000040: {:08X} {:08X} {:08X} {:08X}  000:\tadd.a0 ^0 $0.x $0.x\n\
+            "0x00000040: {:08x} {:08x} {:08x} {:08x}  000:\tadd.a0 ^0 $0.x $0.x\n\
              0x00000040: {:37}\tadd.a1 ^1 $0.y $0.y\n",
             w[0], w[1], w[2], w[3], ""
         )

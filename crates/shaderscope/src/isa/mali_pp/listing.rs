@@ -6,64 +6,11 @@ use super::codegen::{Ctrl, Unit};
 use super::text;
 use super::walk::{Instruction, Visit};
 use crate::error::Error;
+use crate::isa::columns::Columns;
 use crate::isa::{Capture, InstructionRecord};
 use crate::model::Finding;
 use crate::print::{Line, Printer, Style};
 use std::fmt;
-
-/// The columns a line may start with (`--offsets`, `--raw`).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Columns {
-    /// The absolute offset of the instruction: `0x00000208: `.
-    pub offsets: bool,
-    /// The instruction's words, eight hexadecimal digits each, in a column six words wide
-    /// (longer instructions push the text on).
-    pub raw: bool,
-}
-
-/// Width of the raw column: six words and the space after each.
-const RAW_WIDTH: usize = 6 * 9;
-
-fn push_hex8(line: &mut Line, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = [b'0'; 8];
-    for (i, b) in buf.iter_mut().enumerate() {
-        *b = HEX.get((v >> (28 - 4 * i) & 0xf) as usize).copied().unwrap_or(b'0');
-    }
-    line.push_str(std::str::from_utf8(&buf).unwrap_or("????????"));
-}
-
-impl Columns {
-    fn write(self, line: &mut Line, at: Option<u64>, bytes: &[u8]) {
-        if !self.offsets && !self.raw {
-            return;
-        }
-        line.style(Style::Address);
-        if self.offsets {
-            match at {
-                Some(at) => {
-                    line.push_str("0x");
-                    if at > u64::from(u32::MAX) {
-                        push_hex8(line, (at >> 32) as u32);
-                    }
-                    push_hex8(line, at as u32);
-                    line.push_str(": ");
-                }
-                None => line.push_spaces(12),
-            }
-        }
-        if self.raw {
-            let start = line.len();
-            for w in bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()) {
-                push_hex8(line, u32::from_le_bytes(*w));
-                line.push_str(" ");
-            }
-            line.pad_from(start, RAW_WIDTH);
-            line.push_str(" ");
-        }
-        line.reset();
-    }
-}
 
 /// The instruction's text as Mesa prints it after `@%6d: `: the units present, in order,
 /// joined by `, ` (each one operand), then `, sync` and `, stop`.
@@ -129,7 +76,11 @@ impl<'p, P: Printer + ?Sized> Listing<'p, P> {
 impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
     fn instruction(&mut self, inst: &Instruction, bytes: &[u8]) {
         self.line.start(Some(inst.at));
-        self.columns.write(&mut self.line, Some(inst.at), bytes);
+        self.columns.write(
+            &mut self.line,
+            Some(inst.at),
+            bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)),
+        );
         write_pc(&mut self.line, inst.pc);
         write_text(&mut self.line, inst);
         self.end();
@@ -137,7 +88,7 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
 
     fn problem(&mut self, error: Error) {
         self.line.start(Some(error.offset()));
-        self.columns.write(&mut self.line, None, &[]);
+        self.columns.write(&mut self.line, None, []);
         self.line.style(Style::Comment);
         self.line.push_str("; ");
         let _ = fmt::Write::write_fmt(&mut self.line, format_args!("{error}"));

@@ -98,7 +98,8 @@ pub fn write_listing<P: Printer + ?Sized>(
     opts: &DisasmOptions,
     out: &mut P,
 ) -> Result<()> {
-    let columns = listing::Columns { offsets: opts.offsets || opts.file_offsets, raw: opts.raw };
+    // Six words, and longer instructions push the text on.
+    let columns = super::columns::Columns::new(opts, 6);
     let mut v = listing::First { inner: listing::Listing::new(out, columns), first: None };
     walk::walk(code, base, &mut v);
     let printed = v.inner.finish();
