@@ -330,24 +330,7 @@ fn bare_programs_of_corpus_files_match_their_containers() {
 fn bare_mali_gp_code() {
     use shaderscope::isa::mali_gp::Instr;
     // mov.a0 of attribute 2 .w to varying 0 .x, then an instruction with nothing to do.
-    let idle = Instr {
-        mul0_src0: 21,
-        mul0_src1: 21,
-        mul1_src0: 21,
-        mul1_src1: 21,
-        acc0_src0: 21,
-        acc0_src1: 21,
-        acc1_src0: 21,
-        acc1_src1: 21,
-        load_offset: 7,
-        store0_src_x: 7,
-        store0_src_y: 7,
-        store1_src_z: 7,
-        store1_src_w: 7,
-        complex_src: 21,
-        pass_src: 21,
-        ..Instr::default()
-    };
+    let idle = Instr::idle();
     let mov = Instr {
         acc0_src0: 3,
         acc0_src1: 22,

@@ -40,25 +40,7 @@ fn table<'a>(tag: [u8; 4], total_slots: Option<u32>, symbols: Vec<(&'a [u8; 4], 
 /// through the two multipliers (times 1), stored by both store units; the second is idle.
 /// Encoded field by field with the Mali GP disassembler's own [`Instr`].
 fn gp_code() -> Vec<u8> {
-    // Every source unused (21), no load offset or store (7).
-    let idle = Instr {
-        mul0_src0: 21,
-        mul0_src1: 21,
-        mul1_src0: 21,
-        mul1_src1: 21,
-        acc0_src0: 21,
-        acc0_src1: 21,
-        acc1_src0: 21,
-        acc1_src1: 21,
-        load_offset: 7,
-        store0_src_x: 7,
-        store0_src_y: 7,
-        store1_src_z: 7,
-        store1_src_w: 7,
-        complex_src: 21,
-        pass_src: 21,
-        ..Instr::default()
-    };
+    let idle = Instr::idle();
     // Sources 0–3: the register-0 port's x–w (here attribute 0); 22 as a second source: the
     // identity (0 for an adder, negated to make a move; 1 for a multiplier).
     let copy = Instr {

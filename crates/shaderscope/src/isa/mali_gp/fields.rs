@@ -121,6 +121,30 @@ layout! {
 }
 
 impl Instr {
+    /// An instruction that does nothing (Mesa lists it as `nop`): every multiply and add
+    /// source unused (21), no load offset (7), no store (7), the complex and pass units
+    /// reading nothing (21), all else 0. Build others from it with `Instr { …, ..Instr::idle() }`.
+    pub fn idle() -> Instr {
+        Instr {
+            mul0_src0: 21,
+            mul0_src1: 21,
+            mul1_src0: 21,
+            mul1_src1: 21,
+            acc0_src0: 21,
+            acc0_src1: 21,
+            acc1_src0: 21,
+            acc1_src1: 21,
+            load_offset: 7,
+            store0_src_x: 7,
+            store0_src_y: 7,
+            store1_src_z: 7,
+            store1_src_w: 7,
+            complex_src: 21,
+            pass_src: 21,
+            ..Instr::default()
+        }
+    }
+
     /// The instruction a branch goes to: `branch_target`, plus 0x100 unless
     /// `branch_target_lo` is set.
     pub fn target(&self) -> u32 {
