@@ -41,7 +41,15 @@ fn outputs(data: &[u8]) -> Vec<(&'static str, String)> {
     a.render_json(data, 0..data.len() as u64, &mut dump_json).unwrap();
     let mut info = String::new();
     file.info_text(&mut info);
-    let findings: String = file.validate().iter().map(|f| format!("{f:?}\n")).collect();
+    // As `validate` prints them (with a short path).
+    let findings: String = file
+        .validate()
+        .iter()
+        .map(|f| {
+            let sev = if f.severity == Severity::Error { "error" } else { "warning" };
+            format!("{sev}: a.bin: offset 0x{:x}: {}\n", f.offset, f.message)
+        })
+        .collect();
     vec![
         ("disasm", listing.into_string()),
         (
@@ -120,4 +128,70 @@ fn a_dvle_reached_again_is_listed_once_and_referred_to() {
 fn a_dvle_table_pointing_at_one_dvle_many_times_gives_bounded_output() {
     let data = repeated_dvle(20_000);
     assert_bounded(&data);
+}
+
+/// `ps_4_0` copying its interpolated colour to the output (14 tokens).
+fn shdr() -> Vec<u8> {
+    let tokens: [u32; 14] = [
+        0x0000_0040,
+        14,
+        0x0300_1062,
+        0x0010_10f2,
+        0,
+        0x0300_0065,
+        0x0010_20f2,
+        0,
+        0x0500_0036,
+        0x0010_20f2,
+        0,
+        0x0010_1e46,
+        0,
+        0x0100_003e,
+    ];
+    tokens.iter().flat_map(|t| t.to_le_bytes()).collect()
+}
+
+/// A DXBC whose chunk index has `n` entries that all point at its one SHDR chunk.
+fn repeated_chunk(n: u32) -> Vec<u8> {
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    b.push(*b"SHDR", shdr());
+    let one = b.finish().unwrap();
+    let chunk = &one[36..];
+    let at = 32 + 4 * n;
+    let mut v = one[..24].to_vec();
+    v.extend((at + chunk.len() as u32).to_le_bytes());
+    v.extend(n.to_le_bytes());
+    for _ in 0..n {
+        v.extend(at.to_le_bytes());
+    }
+    v.extend(chunk);
+    v
+}
+
+#[test]
+fn a_dxbc_chunk_index_pointing_at_one_chunk_many_times_gives_bounded_output() {
+    let data = repeated_chunk(20_000);
+    assert_bounded(&data);
+}
+
+#[test]
+fn a_dxbc_chunk_reached_again_is_one_finding_and_described_once() {
+    let data = repeated_chunk(3);
+    let file = shaderscope::parse(&data).unwrap();
+    let findings = file.validate();
+    let repeats: Vec<_> = findings.iter().filter(|f| f.message.contains("reached again")).collect();
+    assert_eq!(repeats.len(), 2, "{findings:?}");
+    assert_eq!(repeats[0].offset, 36);
+    assert_eq!(
+        repeats[0].message,
+        "chunk 1 (SHDR) offset 0x2c is chunk 0's: the same bytes are reached again"
+    );
+    assert_eq!(repeats[1].offset, 40);
+    assert!(!findings.iter().any(|f| f.message.contains("overlaps")), "{findings:?}");
+    let mut info = String::new();
+    file.info_text(&mut info);
+    assert!(info.contains("\nchunks:    3 chunks\n"), "{info}");
+    assert!(info.contains("\n   2  SHDR   header 0x00002c  the same bytes as chunk 0\n"), "{info}");
+    assert_eq!(file.info_json()["chunks"][2]["same_as"], 0);
+    assert_eq!(file.info_json()["chunks"][0].get("same_as"), None);
 }
