@@ -195,3 +195,52 @@ fn a_dxbc_chunk_reached_again_is_one_finding_and_described_once() {
     assert_eq!(file.info_json()["chunks"][2]["same_as"], 0);
     assert_eq!(file.info_json()["chunks"][0].get("same_as"), None);
 }
+
+/// Two DVLEs whose headers differ but whose tables are the same bytes: DVLE 0's header, then
+/// DVLE 1's, then the one set of tables both point at.
+#[test]
+fn dvles_sharing_bytes_are_a_validate_error() {
+    let one = shaderscope::shbin::build::example_vertex_shader();
+    let old = u32::from_le_bytes(one[8..12].try_into().unwrap()) as usize;
+    let at = old + 4;
+    let mut v = b"DVLB".to_vec();
+    v.extend(2u32.to_le_bytes());
+    v.extend((at as u32).to_le_bytes());
+    v.extend((at as u32 + 0x40).to_le_bytes());
+    v.extend(&one[12..old]);
+    let mut first = one[old..old + 0x40].to_vec();
+    for k in 0..5 {
+        let f = 0x18 + 8 * k;
+        let rel = u32::from_le_bytes(first[f..f + 4].try_into().unwrap());
+        first[f..f + 4].copy_from_slice(&(rel + 0x40).to_le_bytes());
+    }
+    v.extend(&first);
+    v.extend(&one[old..]);
+    // Where the shared tables start: the first non-empty table of the example's DVLE.
+    let d = shaderscope::format::shbin::Dvlb::parse(&one).unwrap();
+    let pieces = d.dvle_pieces(0).unwrap();
+    let shared = pieces[1..].iter().map(|r| r.start).min().unwrap() - old as u64 + at as u64 + 0x40;
+    let shared_end = pieces[1..]
+        .iter()
+        .filter(|r| r.start + at as u64 + 0x40 - old as u64 == shared)
+        .map(|r| r.end)
+        .max()
+        .unwrap()
+        - old as u64
+        + at as u64
+        + 0x40;
+
+    let file = shaderscope::parse(&v).unwrap();
+    let findings = file.validate();
+    let overlaps: Vec<(u64, &str)> = findings
+        .iter()
+        .filter(|f| f.message.contains("shares bytes"))
+        .map(|f| (f.offset, f.message.as_str()))
+        .collect();
+    let text = format!("DVLE 1 shares bytes with DVLE 0 (from 0x{shared:x} to 0x{shared_end:x})");
+    assert_eq!(overlaps, vec![(shared, text.as_str())], "{findings:?}");
+    assert!(findings.iter().any(|f| f.message == text && f.severity == Severity::Error));
+    // The example itself is fine.
+    let file = shaderscope::parse(&one).unwrap();
+    assert!(!file.validate().iter().any(|f| f.message.contains("shares bytes")));
+}

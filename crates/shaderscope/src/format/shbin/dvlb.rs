@@ -189,6 +189,30 @@ impl Dvlb {
         (first != index).then_some(first)
     }
 
+    /// The byte ranges DVLE `index` occupies, relative to the DVLB start: its header and each
+    /// non-empty table (`None` before the model has a layout).
+    pub fn dvle_pieces(&self, index: usize) -> Option<Vec<std::ops::Range<u64>>> {
+        let l = self.layout.as_ref()?;
+        let e = self.dvles.get(index)?;
+        let off = u64::from(*l.dvle_offsets.get(index)?);
+        let t = l.dvle_offsets_tables.get(index)?;
+        let sizes = [
+            ConstantEntry::SIZE * e.constants.len(),
+            LabelEntry::SIZE * e.labels.len(),
+            OutputEntry::SIZE * e.outputs.len(),
+            UniformEntry::SIZE * e.uniforms.len(),
+            e.symbols.len(),
+        ];
+        let mut v = vec![off..off + u64::from(DVLE_HEADER_SIZE)];
+        for (&rel, size) in t.iter().zip(sizes) {
+            if size > 0 {
+                let at = off + u64::from(rel);
+                v.push(at..at + size as u64);
+            }
+        }
+        Some(v)
+    }
+
     /// DVLE `index`'s tables in the ISA's types, each entry with its absolute offset (the
     /// DVLB sits at absolute `base`).
     pub fn names(&self, index: usize, base: u64) -> Option<DvleNames> {

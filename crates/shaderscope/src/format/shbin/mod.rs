@@ -461,6 +461,7 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
         let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
         out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
     }
+    overlapping_dvles(d, base, out);
     let opdescs = d.opdesc_words();
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
@@ -601,6 +602,41 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                     ),
                 )),
             }
+        }
+    }
+}
+
+/// DVLEs (at different offsets) whose header or tables share bytes, as DXBC reports chunks
+/// that overlap: one error per DVLE, at the first shared byte. A sweep over every piece in
+/// offset order, so a file with many DVLEs costs n log n.
+fn overlapping_dvles(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
+    let mut pieces: Vec<(u64, u64, usize)> = Vec::new();
+    for i in 0..d.dvles.len() {
+        if d.same_as(i).is_none() {
+            pieces.extend(d.dvle_pieces(i).unwrap_or_default().into_iter().map(|r| (r.start, r.end, i)));
+        }
+    }
+    pieces.sort_unstable();
+    let mut reported = std::collections::HashSet::new();
+    // The piece reaching furthest so far: (end, owner).
+    let mut reach: Option<(u64, usize)> = None;
+    for &(start, end, i) in &pieces {
+        if let Some((r_end, j)) = reach
+            && start < r_end
+            && i != j
+            && reported.insert(i)
+        {
+            out.push(Finding::error(
+                base + start,
+                format!(
+                    "DVLE {i} shares bytes with DVLE {j} (from 0x{:x} to 0x{:x})",
+                    base + start,
+                    base + end.min(r_end)
+                ),
+            ));
+        }
+        if reach.is_none_or(|(r_end, _)| end > r_end) {
+            reach = Some((end, i));
         }
     }
 }
