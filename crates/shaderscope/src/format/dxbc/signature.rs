@@ -173,7 +173,9 @@ impl<'a> Signature<'a> {
             // Elements with the same semantic (TEXCOORD0, TEXCOORD1, …) share one name.
             let name = match elements.last() {
                 Some(last) if last.name_offset == name_offset => last.name,
-                _ => r.cstr_at(name_offset as usize, "signature element name")?,
+                _ => r
+                    .cstr_at(name_offset as usize, "signature element name")
+                    .map_err(|e| e.at_field(base as u64 + fields as u64))?,
             };
             elements.push(Element {
                 offset: base + at,
