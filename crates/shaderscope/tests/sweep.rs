@@ -27,6 +27,13 @@ const PER_KIND: usize = 48;
 /// Every output of `data` must be bounded; returns the largest output/input ratio seen.
 fn check(name: &str, data: &[u8]) -> Result<(), String> {
     let bound = |what: &str, len: usize| {
+        LARGEST.with(|l| {
+            let mut l = l.borrow_mut();
+            // By ratio, for inputs past the constant part's reach.
+            if len * l.1.max(1) > l.0 * data.len().max(1) && data.len() > 1024 {
+                *l = (len, data.len(), what.to_string());
+            }
+        });
         let factor = if what.ends_with("json") { 2 * FACTOR } else { FACTOR };
         if len > factor * data.len() + SLACK {
             Err(format!("{name}: {what} printed {len} bytes for {} bytes of input", data.len()))
@@ -81,6 +88,12 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+thread_local! {
+    /// The largest output for its input (over 1 KiB) seen: (its bytes, the input's bytes,
+    /// which output).
+    static LARGEST: std::cell::RefCell<(usize, usize, String)> = const { std::cell::RefCell::new((0, 0, String::new())) };
+}
+
 /// `n` items spread evenly over `v` (all of them when there are fewer).
 fn spread<T: Clone>(v: &[T], n: usize) -> Vec<T> {
     if v.len() <= n {
@@ -90,7 +103,8 @@ fn spread<T: Clone>(v: &[T], n: usize) -> Vec<T> {
 }
 
 /// The sample: per detected format, `PER_FORMAT` files spread over the sorted list of those
-/// no larger than `MAX_SIZE` that parse.
+/// no larger than `MAX_SIZE` that parse (for a format with none, its smallest file up to
+/// eight times that).
 fn sample(corpus: &std::path::Path) -> BTreeMap<&'static str, Vec<PathBuf>> {
     let mut all = Vec::new();
     let mut stack = vec![corpus.to_path_buf()];
@@ -100,20 +114,34 @@ fn sample(corpus: &std::path::Path) -> BTreeMap<&'static str, Vec<PathBuf>> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if e.metadata().is_ok_and(|m| m.len() as usize <= MAX_SIZE && m.len() > 0) {
-                all.push(p);
+            } else if let Ok(m) = e.metadata().map(|m| m.len() as usize)
+                && m > 0
+                && m <= 8 * MAX_SIZE
+            {
+                all.push((m, p));
             }
         }
     }
-    all.sort();
-    let mut by: BTreeMap<&'static str, Vec<PathBuf>> = BTreeMap::new();
-    for p in all {
+    all.sort_by(|a, b| a.1.cmp(&b.1));
+    // Per format: the files up to MAX_SIZE, or (a format with none) its smallest one.
+    let mut by: BTreeMap<&'static str, (Vec<PathBuf>, Option<(usize, PathBuf)>)> = BTreeMap::new();
+    for (size, p) in all {
         let Ok(data) = std::fs::read(&p) else { continue };
         if let Some(f) = shaderscope::detect::detect(&data).filter(|_| shaderscope::parse(&data).is_ok()) {
-            by.entry(f.name()).or_default().push(p);
+            let (small, smallest) = by.entry(f.name()).or_default();
+            if size <= MAX_SIZE {
+                small.push(p);
+            } else if smallest.as_ref().is_none_or(|(s, _)| size < *s) {
+                *smallest = Some((size, p));
+            }
         }
     }
-    by.into_iter().map(|(f, v)| (f, spread(&v, PER_FORMAT))).collect()
+    by.into_iter()
+        .map(|(f, (small, smallest))| {
+            let v = if small.is_empty() { smallest.map(|s| vec![s.1]).unwrap_or_default() } else { small };
+            (f, spread(&v, PER_FORMAT))
+        })
+        .collect()
 }
 
 /// The mutants of `data`: (what was done, bytes).
@@ -191,6 +219,8 @@ fn mutated_corpus_files_parse_or_fail_at_an_offset_without_panic_or_unbounded_ou
             }
         }
     }
+    let (out, input, what) = LARGEST.with(|l| l.borrow().clone());
+    println!("largest output for its input: {what}, {out} bytes for {input} bytes");
     let formats: Vec<&str> = sample.keys().copied().collect();
     println!(
         "{count} mutants of {} files ({}) in {:?}",
