@@ -102,6 +102,9 @@ fn spread<T: Clone>(v: &[T], n: usize) -> Vec<T> {
     (0..n).filter_map(|k| v.get(k * v.len() / n).cloned()).collect()
 }
 
+/// A format's files up to `MAX_SIZE`, and its smallest larger one (size, path).
+type Candidates = (Vec<PathBuf>, Option<(usize, PathBuf)>);
+
 /// The sample: per detected format, `PER_FORMAT` files spread over the sorted list of those
 /// no larger than `MAX_SIZE` that parse (for a format with none, its smallest file up to
 /// eight times that).
@@ -124,7 +127,7 @@ fn sample(corpus: &std::path::Path) -> BTreeMap<&'static str, Vec<PathBuf>> {
     }
     all.sort_by(|a, b| a.1.cmp(&b.1));
     // Per format: the files up to MAX_SIZE, or (a format with none) its smallest one.
-    let mut by: BTreeMap<&'static str, (Vec<PathBuf>, Option<(usize, PathBuf)>)> = BTreeMap::new();
+    let mut by: BTreeMap<&'static str, Candidates> = BTreeMap::new();
     for (size, p) in all {
         let Ok(data) = std::fs::read(&p) else { continue };
         if let Some(f) = shaderscope::detect::detect(&data).filter(|_| shaderscope::parse(&data).is_ok()) {

@@ -203,7 +203,8 @@ impl Dvlb {
             UniformEntry::SIZE * e.uniforms.len(),
             e.symbols.len(),
         ];
-        let mut v = vec![off..off + u64::from(DVLE_HEADER_SIZE)];
+        let mut v = Vec::with_capacity(6);
+        v.push(off..off + u64::from(DVLE_HEADER_SIZE));
         for (&rel, size) in t.iter().zip(sizes) {
             if size > 0 {
                 let at = off + u64::from(rel);
