@@ -333,7 +333,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_outside_the_chunk_is_an_error_where_it_points() {
+    fn a_name_outside_the_chunk_is_an_error_at_its_pointer_saying_where_it_points() {
         let mut d = Vec::new();
         d.extend_from_slice(&1u32.to_le_bytes());
         d.extend_from_slice(&8u32.to_le_bytes());
@@ -341,7 +341,8 @@ mod tests {
         let e = Signature::parse(&d, 0x40, SignatureKind::Input, ElementLayout::Plain).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "signature element name at offset 0x234 points outside its range (0x234 + 0x1 is outside 0x60)"
+            // The offset a reader can look at is the name field's, inside the chunk.
+            "signature element name at offset 0x48 points outside its range (0x234 + 0x1 is outside 0x60)"
         );
     }
 

@@ -367,12 +367,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     if table_len > have {
         return Err(Error::truncated(base + 8, "DVLE offset table", table_len, have));
     }
-    let dvle_offsets: Vec<u32> = file
+    let table = file
         .sub(8, table_len, "DVLE offset table", base + 4)?
-        .slice_of::<U32<LittleEndian>>(count as usize, "DVLE offset table")?
-        .iter()
-        .map(|o| o.get())
-        .collect();
+        .slice_of::<U32<LittleEndian>>(count as usize, "DVLE offset table")?;
     let dvlp_at = 8 + table_len;
     let mut ends: Vec<u64> = vec![dvlp_at];
 
@@ -380,6 +377,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     let dvlp_sec = file.at(dvlp_at, "DVLP", base + 4)?;
     let p: &DvlpHeader = dvlp_sec.read_at(0, "DVLP header")?;
     check_magic(&p.magic, b"DVLP", dvlp_sec.base(), "DVLP header")?;
+    // Copied only now: a CGFX scan tries every DVLB magic, and a false one whose count runs
+    // to the end of the file must fail without a pass over its "table".
+    let dvle_offsets: Vec<u32> = table.iter().map(|o| o.get()).collect();
     let (code_off, code_count) = (p.shader_binary.offset.get(), p.shader_binary.entries.get());
     let opdesc_off = p.operand_descriptor_table.offset.get();
     let opdesc_count = p.operand_descriptor_table.entries.get();
