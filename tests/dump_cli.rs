@@ -92,7 +92,7 @@ fn a_dxbc_with_a_broken_chunk_still_lists_its_program() {
     // The ISGN element's name offset points past the chunk.
     ps[0x3c..0x40].copy_from_slice(&0x400u32.to_le_bytes());
     let error =
-        "signature element name at offset 0x434 points outside its range (0x434 + 0x1 is outside 0x5c)";
+        "signature element name at offset 0x3c points outside its range (0x434 + 0x1 is outside 0x5c)";
     let (code, out, err) = run(&["disasm", "FILE"], &ps);
     assert_eq!(code, 1);
     assert_eq!(err, format!("error: FILE: {error}\n"));

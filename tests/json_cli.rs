@@ -190,8 +190,8 @@ fn a_damaged_dxbc_gives_a_partial_disasm_record() {
     let cases = [
         (
             bad_signature,
-            "signature element name at offset 0x434 points outside its range (0x434 + 0x1 is outside 0x5c)",
-            0x434,
+            "signature element name at offset 0x3c points outside its range (0x434 + 0x1 is outside 0x5c)",
+            0x3c,
             4,
         ),
         (

@@ -176,6 +176,16 @@ impl Error {
         self
     }
 
+    /// A pointer that leads outside its range named at the field that holds it (absolute
+    /// `field`): the offset it points at may lie past the end of the file, where nobody can
+    /// look; the message keeps it. Other errors are returned as they are.
+    pub fn at_field(mut self, field: u64) -> Self {
+        if matches!(self.0.kind, ErrorKind::OutOfBounds { .. }) {
+            self.0.offset = field;
+        }
+        self
+    }
+
     /// The same error moved by `base` bytes: for structures parsed from an embedded blob.
     pub fn rebase(mut self, base: u64) -> Self {
         self.0.offset = self.0.offset.saturating_add(base);

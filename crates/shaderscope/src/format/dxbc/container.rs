@@ -224,6 +224,21 @@ impl<'a> Frame<'a> {
         checksum::compute(self.container())
     }
 
+    /// For each chunk, the earlier chunk whose offset its index entry repeats (`None` for the
+    /// first entry at an offset): the same bytes reached again, shown once and then referred
+    /// to.
+    pub fn repeats(&self) -> Vec<Option<usize>> {
+        let mut seen = std::collections::HashMap::new();
+        self.chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let k = *seen.entry(c.offset).or_insert(i);
+                (k != i).then_some(k)
+            })
+            .collect()
+    }
+
     /// Where the chunks sit and the bytes between them. The pieces are the header with the
     /// index, and each chunk; the filler is what they leave.
     pub fn layout(&self) -> Layout {

@@ -35,6 +35,9 @@ struct Fxc {
 #[derive(Debug, Serialize)]
 struct ChunkInfo {
     index: usize,
+    /// The earlier chunk whose offset this entry repeats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    same_as: Option<usize>,
     fourcc: String,
     /// The chunk header (its FourCC).
     offset: usize,
@@ -471,8 +474,10 @@ impl<'a> Info<'a> {
                 .chunks
                 .iter()
                 .enumerate()
-                .map(|(index, c)| ChunkInfo {
+                .zip(f.repeats())
+                .map(|((index, c), same_as)| ChunkInfo {
                     index,
+                    same_as,
                     fourcc: c.fourcc.name(),
                     offset: c.offset,
                     data_offset: c.data_offset(),
@@ -832,6 +837,14 @@ impl<'a> Info<'a> {
         let n = self.chunks.len();
         writeln!(s, "chunks:    {n} {}", if n == 1 { "chunk" } else { "chunks" })?;
         for c in &self.chunks {
+            if let Some(k) = c.same_as {
+                writeln!(
+                    s,
+                    "  {:>2}  {:<6} header 0x{:06x}  the same bytes as chunk {k}",
+                    c.index, c.fourcc, c.offset
+                )?;
+                continue;
+            }
             writeln!(
                 s,
                 "  {:>2}  {:<6} header 0x{:06x}  data 0x{:06x}  size {:>7}  {}",
@@ -1050,10 +1063,20 @@ fn summary(d: &Dxbc<'_>) -> String {
         (None, None) if d.chunk(b"DXIL").is_some() => "DXIL".to_string(),
         _ => "no program".to_string(),
     };
-    let tags: Vec<String> = d.frame.chunks.iter().map(|c| c.fourcc.name()).collect();
-    let n = tags.len();
+    // A chunk reached again through a repeated offset is counted, not named again.
+    let n = d.frame.chunks.len();
+    let tags: Vec<String> = d
+        .frame
+        .chunks
+        .iter()
+        .zip(d.frame.repeats())
+        .filter(|(_, r)| r.is_none())
+        .map(|(c, _)| c.fourcc.name())
+        .collect();
+    let repeats = n - tags.len();
+    let repeats = if repeats > 0 { format!("; {repeats} repeat an earlier one") } else { String::new() };
     let word = if n == 1 { "chunk" } else { "chunks" };
-    format!("{prog}, {n} {word} ({}), checksum {}", tags.join(","), checksum_status(d))
+    format!("{prog}, {n} {word} ({}{repeats}), checksum {}", tags.join(","), checksum_status(d))
 }
 
 /// `disasm --json`: the program (SM4/5, the Aon9 D3D9 program, or DXIL's header) with its

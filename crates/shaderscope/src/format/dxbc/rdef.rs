@@ -423,6 +423,48 @@ impl<'a> Rdef<'a> {
         })
     }
 
+    /// The struct members that close a cycle in the type graph (a type that contains itself
+    /// through other types, A → B → A): each as (type index, member index), the member
+    /// whose type is a struct that already contains it. Parsing keeps such a graph (types
+    /// refer to each other by index); every walk over it is depth-limited, and `validate`
+    /// reports these members. Iterative: no recursion on the file's nesting.
+    pub fn cycles(&self) -> Vec<(usize, usize)> {
+        // 0 unvisited, 1 on the current path, 2 done.
+        let mut state = vec![0u8; self.types.len()];
+        let mut found = Vec::new();
+        for root in 0..self.types.len() {
+            if state.get(root) != Some(&0) {
+                continue;
+            }
+            let mut stack = vec![(root, 0usize)];
+            if let Some(s) = state.get_mut(root) {
+                *s = 1;
+            }
+            while let Some((t, m)) = stack.last_mut() {
+                let (t, m0) = (*t, *m);
+                *m += 1;
+                let Some(member) = self.types.get(t).and_then(|ty| ty.members.get(m0)) else {
+                    if let Some(s) = state.get_mut(t) {
+                        *s = 2;
+                    }
+                    stack.pop();
+                    continue;
+                };
+                match state.get(member.ty) {
+                    Some(0) => {
+                        if let Some(s) = state.get_mut(member.ty) {
+                            *s = 1;
+                        }
+                        stack.push((member.ty, 0));
+                    }
+                    Some(1) => found.push((t, m0)),
+                    _ => {}
+                }
+            }
+        }
+        found
+    }
+
     /// The type at `index` of [`Rdef::types`].
     pub fn ty(&self, index: usize) -> Option<&Type<'a>> {
         self.types.get(index)

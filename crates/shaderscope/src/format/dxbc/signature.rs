@@ -173,7 +173,9 @@ impl<'a> Signature<'a> {
             // Elements with the same semantic (TEXCOORD0, TEXCOORD1, …) share one name.
             let name = match elements.last() {
                 Some(last) if last.name_offset == name_offset => last.name,
-                _ => r.cstr_at(name_offset as usize, "signature element name")?,
+                _ => r
+                    .cstr_at(name_offset as usize, "signature element name")
+                    .map_err(|e| e.at_field(base as u64 + fields as u64))?,
             };
             elements.push(Element {
                 offset: base + at,
@@ -331,7 +333,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_outside_the_chunk_is_an_error_where_it_points() {
+    fn a_name_outside_the_chunk_is_an_error_at_its_pointer_saying_where_it_points() {
         let mut d = Vec::new();
         d.extend_from_slice(&1u32.to_le_bytes());
         d.extend_from_slice(&8u32.to_le_bytes());
@@ -339,7 +341,8 @@ mod tests {
         let e = Signature::parse(&d, 0x40, SignatureKind::Input, ElementLayout::Plain).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "signature element name at offset 0x234 points outside its range (0x234 + 0x1 is outside 0x60)"
+            // The offset a reader can look at is the name field's, inside the chunk.
+            "signature element name at offset 0x48 points outside its range (0x234 + 0x1 is outside 0x60)"
         );
     }
 

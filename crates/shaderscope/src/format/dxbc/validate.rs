@@ -33,7 +33,22 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         ));
     }
     let index_end = HEADER_SIZE + 4 * f.chunks.len();
-    for (i, c) in f.chunks.iter().enumerate() {
+    // A chunk reached again through a repeated index entry is one finding; the checks below
+    // see each chunk once.
+    let repeats = f.repeats();
+    let once = || f.chunks.iter().enumerate().zip(&repeats).filter(|(_, r)| r.is_none()).map(|(c, _)| c);
+    for ((i, c), r) in f.chunks.iter().enumerate().zip(&repeats) {
+        if let Some(k) = r {
+            out.push(Finding::warning(
+                (HEADER_SIZE + 4 * i) as u64,
+                format!(
+                    "chunk {i} ({}) offset 0x{:x} is chunk {k}'s: the same bytes are reached again",
+                    c.fourcc, c.offset
+                ),
+            ));
+        }
+    }
+    for (i, c) in once() {
         if c.offset % 4 != 0 {
             out.push(Finding::warning(
                 c.offset as u64,
@@ -48,7 +63,7 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         }
     }
     // In file order: each chunk must end before the next begins.
-    let mut sorted: Vec<_> = f.chunks.iter().enumerate().collect();
+    let mut sorted: Vec<_> = once().collect();
     sorted.sort_by_key(|(_, c)| c.offset);
     for w in sorted.windows(2) {
         if let [(i, a), (j, b)] = w {
@@ -61,7 +76,7 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         }
     }
     let layout = f.layout();
-    for (i, c) in f.chunks.iter().enumerate() {
+    for (i, c) in once() {
         if let Some((at, gap)) = layout.gap_before(c.offset).filter(|(_, gap)| gap.iter().any(|&b| b != 0)) {
             out.push(Finding::warning(
                 u64::from(*at),
@@ -69,15 +84,29 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
             ));
         }
     }
-    let mut seen: Vec<[u8; 4]> = Vec::new();
-    for (i, c) in f.chunks.iter().enumerate() {
-        if seen.contains(&c.fourcc.0) {
+    let mut seen = std::collections::HashSet::new();
+    for (i, c) in once() {
+        if !seen.insert(c.fourcc.0) {
             out.push(Finding::warning(c.offset as u64, format!("chunk {i} repeats the tag {}", c.fourcc)));
         }
-        seen.push(c.fourcc.0);
     }
     for (_, e) in &d.chunk_errors {
         out.push(Finding::error(e.offset(), e.reason()));
+    }
+    if let Some(r) = &d.rdef {
+        for (t, m) in r.cycles() {
+            let (Some(ty), Some(member)) = (r.ty(t), r.ty(t).and_then(|ty| ty.members.get(m))) else {
+                continue;
+            };
+            let to = r.ty(member.ty).map(|x| x.offset).unwrap_or(0);
+            out.push(Finding::error(
+                member.offset as u64 + 4,
+                format!(
+                    "RDEF struct member {} of the type at 0x{:x} has the type at 0x{to:x}, which contains it: the struct types form a cycle",
+                    member.name, ty.offset
+                ),
+            ));
+        }
     }
     if let Some(p) = &d.program {
         let tokens = (p.chunk.data.len() / 4) as u64;

@@ -185,6 +185,9 @@ fn symbol_text(s: &Symbol<'_>) -> String {
     t
 }
 
+/// Deepest symbol nesting the listing indents (Mali symbols nest a struct or two deep).
+const MAX_INDENT: usize = 16;
+
 /// The symbols of a table in tree order: (depth, index, symbol); members under their struct,
 /// then whatever a broken parent link left out, at depth 0.
 fn tree<'t, 'a>(t: &'t Table<'a>) -> Vec<(usize, usize, &'t Symbol<'a>)> {
@@ -370,8 +373,11 @@ impl<'a> Mbs<'a> {
             )?;
             let nodes: Vec<u64> = t.symbol_nodes().map(|(n, _)| n.at).collect();
             for (depth, i, s) in tree(t) {
-                let indent = "  ".repeat(depth + 1);
-                line(nodes.get(i).copied(), &format!(";{indent}[{i}] {}", symbol_text(s)))?;
+                // Indented to MAX_INDENT levels: a chain of parent links could otherwise
+                // make the listing quadratic in the symbol count; deeper ones say their depth.
+                let indent = "  ".repeat(depth.min(MAX_INDENT) + 1);
+                let deep = if depth > MAX_INDENT { format!("(depth {depth}) ") } else { String::new() };
+                line(nodes.get(i).copied(), &format!(";{indent}{deep}[{i}] {}", symbol_text(s)))?;
             }
         }
         Ok(())
@@ -839,7 +845,9 @@ impl Container for Mbs<'_> {
                     t.count
                 );
                 for (depth, idx, sym) in tree(t) {
-                    let _ = writeln!(s, "{}[{idx}] {}", "  ".repeat(depth + 1), symbol_text(sym));
+                    let deep = if depth > MAX_INDENT { format!("(depth {depth}) ") } else { String::new() };
+                    let indent = "  ".repeat(depth.min(MAX_INDENT) + 1);
+                    let _ = writeln!(s, "{indent}{deep}[{idx}] {}", symbol_text(sym));
                 }
             }
         }

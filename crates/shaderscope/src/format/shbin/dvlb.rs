@@ -125,6 +125,9 @@ pub struct Layout {
     shape: Vec<usize>,
     /// Runs of bytes no structure claims (padding, alignment, trailing data).
     pub filler: Vec<(u32, Vec<u8>)>,
+    /// Per DVLE, the index of the first DVLE read at the same offset (its own index when it
+    /// is the first); empty when no offset repeats.
+    first: Vec<u32>,
 }
 
 impl Dvlb {
@@ -176,6 +179,39 @@ impl Dvlb {
     /// has a layout).
     pub fn dvle_offset(&self, index: usize) -> Option<u64> {
         self.layout.as_ref()?.dvle_offsets.get(index).map(|o| u64::from(*o))
+    }
+
+    /// The earlier DVLE whose header offset DVLE `index` repeats: its bytes were read once, and
+    /// every output shows them once and then refers to them, so that a table pointing a
+    /// million times at one DVLE costs a million short lines, not a million listings.
+    pub fn same_as(&self, index: usize) -> Option<usize> {
+        let first = *self.layout.as_ref()?.first.get(index)? as usize;
+        (first != index).then_some(first)
+    }
+
+    /// The byte ranges DVLE `index` occupies, relative to the DVLB start: its header and each
+    /// non-empty table (`None` before the model has a layout).
+    pub fn dvle_pieces(&self, index: usize) -> Option<Vec<std::ops::Range<u64>>> {
+        let l = self.layout.as_ref()?;
+        let e = self.dvles.get(index)?;
+        let off = u64::from(*l.dvle_offsets.get(index)?);
+        let t = l.dvle_offsets_tables.get(index)?;
+        let sizes = [
+            ConstantEntry::SIZE * e.constants.len(),
+            LabelEntry::SIZE * e.labels.len(),
+            OutputEntry::SIZE * e.outputs.len(),
+            UniformEntry::SIZE * e.uniforms.len(),
+            e.symbols.len(),
+        ];
+        let mut v = Vec::with_capacity(6);
+        v.push(off..off + u64::from(DVLE_HEADER_SIZE));
+        for (&rel, size) in t.iter().zip(sizes) {
+            if size > 0 {
+                let at = off + u64::from(rel);
+                v.push(at..at + size as u64);
+            }
+        }
+        Some(v)
     }
 
     /// DVLE `index`'s tables in the ISA's types, each entry with its absolute offset (the
@@ -331,12 +367,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     if table_len > have {
         return Err(Error::truncated(base + 8, "DVLE offset table", table_len, have));
     }
-    let dvle_offsets: Vec<u32> = file
+    let table = file
         .sub(8, table_len, "DVLE offset table", base + 4)?
-        .slice_of::<U32<LittleEndian>>(count as usize, "DVLE offset table")?
-        .iter()
-        .map(|o| o.get())
-        .collect();
+        .slice_of::<U32<LittleEndian>>(count as usize, "DVLE offset table")?;
     let dvlp_at = 8 + table_len;
     let mut ends: Vec<u64> = vec![dvlp_at];
 
@@ -344,6 +377,9 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     let dvlp_sec = file.at(dvlp_at, "DVLP", base + 4)?;
     let p: &DvlpHeader = dvlp_sec.read_at(0, "DVLP header")?;
     check_magic(&p.magic, b"DVLP", dvlp_sec.base(), "DVLP header")?;
+    // Copied only now: a CGFX scan tries every DVLB magic, and a false one whose count runs
+    // to the end of the file must fail without a pass over its "table".
+    let dvle_offsets: Vec<u32> = table.iter().map(|o| o.get()).collect();
     let (code_off, code_count) = (p.shader_binary.offset.get(), p.shader_binary.entries.get());
     let opdesc_off = p.operand_descriptor_table.offset.get();
     let opdesc_count = p.operand_descriptor_table.entries.get();
@@ -409,14 +445,28 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     ends.push(table_end(line_off, line_numbers.len(), LineEntry::SIZE));
     ends.push(table_end(file_off, filenames.len(), 1));
 
-    let mut dvles = Vec::with_capacity(dvle_offsets.len());
+    let mut dvles: Vec<Dvle> = Vec::with_capacity(dvle_offsets.len());
     let mut dvle_tables = Vec::with_capacity(dvle_offsets.len());
+    // A DVLE reached again through a repeated offset is read once (see `Dvlb::same_as`).
+    let mut seen = std::collections::HashMap::new();
+    let mut first = Vec::with_capacity(dvle_offsets.len());
     for (i, &off) in dvle_offsets.iter().enumerate() {
+        let k = *seen.entry(off).or_insert(i as u32);
+        first.push(k);
+        if let (Some(e), Some(t)) = (dvles.get(k as usize), dvle_tables.get(k as usize)) {
+            let (e, t): (Dvle, [u32; 5]) = (e.clone(), *t);
+            dvles.push(e);
+            dvle_tables.push(t);
+            continue;
+        }
         let (dvle, tables, end) = parse_dvle(&file, u64::from(off), base + 8 + 4 * i as u64)
             .map_err(|e| e.context(&format!("DVLE {i} ")))?;
         dvles.push(dvle);
         dvle_tables.push(tables);
         ends.push(end);
+    }
+    if first.iter().enumerate().all(|(i, &k)| k as usize == i) {
+        first = Vec::new();
     }
 
     let extent = if standalone { size } else { ends.iter().copied().max().unwrap_or(0) };
@@ -431,6 +481,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         dvle_offsets_tables: dvle_tables,
         shape: shape(&dvlb),
         filler: Vec::new(),
+        first,
     };
     let mut placed = Placement::new(Endian::Little, extent);
     place(&dvlb, &layout, &mut placed);
@@ -516,7 +567,10 @@ fn place(d: &Dvlb, l: &Layout, p: &mut Placement) {
     });
     put_table(p, lines, &v.line_numbers, LineEntry::SIZE, LineEntry::put);
     p.put_at(files, &v.filenames);
-    for ((e, t), &off) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets) {
+    for (i, ((e, t), &off)) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets).enumerate() {
+        if d.same_as(i).is_some() {
+            continue;
+        }
         let off = off as usize;
         p.put_at(off, dvle_header_of(e, *t).as_bytes());
         let [constants, labels, outputs, uniforms, symbols] = t.map(|x| off + x as usize);
@@ -625,6 +679,7 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
         dvle_offsets_tables: tables,
         shape: shape(d),
         filler: Vec::new(),
+        first: Vec::new(),
     };
     let mut p = Placement::with_writer(w, layout.size);
     place(d, &layout, &mut p);
@@ -634,7 +689,7 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
 /// Annotate every structure of a DVLB whose first byte sits at absolute `base`.
 pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
     let Some(l) = &d.layout else { return };
-    dvlb_header(a, base, l.dvle_offsets.len() as u32, &l.dvle_offsets);
+    dvlb_header(a, base, l.dvle_offsets.len() as u32, &l.dvle_offsets, |i| d.same_as(i));
     let dvlp = base + u64::from(d.dvlp_offset());
     let p = &d.dvlp;
     let (header, tail) = dvlp_header_of(d, l);
@@ -662,6 +717,9 @@ pub fn annotate(d: &Dvlb, base: u64, a: &mut Annotations) {
         strings(a, dvlp + u64::from(l.dvlp_offsets[3]), &p.filenames, "filename table");
     }
     for (i, ((e, t), &off)) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets).enumerate() {
+        if d.same_as(i).is_some() {
+            continue;
+        }
         annotate_dvle(a, base + u64::from(off), i, e, *t);
     }
     filler(a, base, &l.filler);
@@ -685,7 +743,10 @@ pub fn annotate_damaged(data: &[u8], base: u64, a: &mut Annotations) {
     let count = h.dvle_count.get();
     let offsets: Vec<u32> =
         (0..u64::from(count)).map_while(|i| r.u32_at((8 + 4 * i) as usize, "DVLE offset").ok()).collect();
-    dvlb_header(a, base, count, &offsets);
+    let mut seen = std::collections::HashMap::new();
+    let first: Vec<usize> = offsets.iter().enumerate().map(|(i, o)| *seen.entry(*o).or_insert(i)).collect();
+    let same_as = |i: usize| first.get(i).copied().filter(|&k| k != i);
+    dvlb_header(a, base, count, &offsets, same_as);
     let dvlp = 8 + 4 * u64::from(count);
     let Some(dvlp_at) = usize::try_from(dvlp).ok() else { return };
     if let Ok(p) = r.read_at::<DvlpHeader>(dvlp_at, "DVLP header") {
@@ -701,6 +762,9 @@ pub fn annotate_damaged(data: &[u8], base: u64, a: &mut Annotations) {
         code(a, base + dvlp + u64::from(at), &words(u64::from(at), u64::from(n)), &opd);
     }
     for (i, &o) in offsets.iter().enumerate() {
+        if same_as(i).is_some() {
+            continue;
+        }
         if let Ok(h) = r.read_at::<DvleHeader>(o as usize, "DVLE header") {
             dvle_header(a, base + u64::from(o), i, h);
         }
@@ -708,12 +772,26 @@ pub fn annotate_damaged(data: &[u8], base: u64, a: &mut Annotations) {
 }
 
 /// The DVLB header and its DVLE offset table.
-fn dvlb_header(a: &mut Annotations, base: u64, count: u32, offsets: &[u32]) {
+/// `same_as(i)` names the earlier DVLE whose offset entry `i` repeats.
+fn dvlb_header(
+    a: &mut Annotations,
+    base: u64,
+    count: u32,
+    offsets: &[u32],
+    same_as: impl Fn(usize) -> Option<usize>,
+) {
     a.section(base, 8 + 4 * u64::from(count), "DVLB header");
     a.field(base, 4, "magic \"DVLB\"");
     a.field(base + 4, 4, format_args!("DVLE count: {count}"));
     for (i, o) in offsets.iter().enumerate() {
-        a.field(base + 8 + 4 * i as u64, 4, format_args!("DVLE {i} offset: 0x{o:x}"));
+        match same_as(i) {
+            Some(k) => a.field(
+                base + 8 + 4 * i as u64,
+                4,
+                format_args!("DVLE {i} offset: 0x{o:x} (the same bytes as DVLE {k})"),
+            ),
+            None => a.field(base + 8 + 4 * i as u64, 4, format_args!("DVLE {i} offset: 0x{o:x}")),
+        }
     }
 }
 

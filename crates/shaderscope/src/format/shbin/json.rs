@@ -107,7 +107,23 @@ struct DvlbInfo {
     size: usize,
     producer: &'static str,
     dvlp: DvlpInfo,
-    dvles: Vec<DvleInfo>,
+    dvles: Vec<DvleEntry>,
+}
+
+/// A DVLE in `info --json`: described, or (its offset repeating an earlier DVLE's) referred to.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum DvleEntry {
+    Full(Box<DvleInfo>),
+    Same(DvleSame),
+}
+
+/// A DVLE whose header offset repeats an earlier DVLE's.
+#[derive(Debug, Serialize)]
+struct DvleSame {
+    index: usize,
+    offset: Option<u64>,
+    same_as: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -244,7 +260,10 @@ fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
             .map(|(i, e)| {
                 let offset =
                     d.layout.as_ref().and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o));
-                dvle_info(offset, i, e)
+                match d.same_as(i) {
+                    Some(same_as) => DvleEntry::Same(DvleSame { index: i, offset, same_as }),
+                    None => DvleEntry::Full(Box::new(dvle_info(offset, i, e))),
+                }
             })
             .collect(),
     }
@@ -288,8 +307,17 @@ fn printer_failed(_: std::fmt::Error) -> Error {
     Error::invalid(0, "listing", "the printer failed")
 }
 
-/// One DVLE as a program: its records, entry range and picasso source.
+/// One DVLE as a program: its records, entry range and picasso source; a DVLE whose offset
+/// repeats an earlier one's only names that one.
 fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions) -> Result<Program> {
+    if let Some(first) = p.same_as().filter(|_| opts.program.is_none()) {
+        let code = &p.dvlb.dvlp.code;
+        return Ok(Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
+            .with_stage(p.stage(), None)
+            .with_extra("dvle", k)
+            .with_extra("dvle_offset", p.offset())
+            .with_extra("same_as", first));
+    }
     let mut source = crate::print::TextBuf::default();
     p.write_source(opts, &mut source).map_err(printer_failed)?;
     let code = &p.dvlb.dvlp.code;

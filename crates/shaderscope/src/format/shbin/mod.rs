@@ -197,6 +197,8 @@ pub struct DvleRef<'a> {
     pub base: u64,
     /// Index of the DVLE in its DVLB.
     pub index: usize,
+    /// Index (among all DVLEs of the file) of its DVLB's first DVLE.
+    first: usize,
     /// The DVLE.
     pub dvle: &'a Dvle,
 }
@@ -205,6 +207,12 @@ impl<'a> DvleRef<'a> {
     /// Vertex or geometry; `None` for another type byte.
     pub fn stage(&self) -> Option<crate::model::Stage> {
         pica::ShaderType::from_byte(self.dvle.shader_type).stage()
+    }
+
+    /// The index (among all DVLEs of the file, as [`ShaderFile::dvles`] counts) of the
+    /// earlier DVLE whose header offset this one repeats (see [`Dvlb::same_as`]).
+    pub fn same_as(&self) -> Option<usize> {
+        self.dvlb.same_as(self.index).map(|k| self.first + k)
     }
 
     /// Absolute offset of the DVLE header.
@@ -254,8 +262,9 @@ impl ShaderFile {
     pub fn dvles(&self) -> Vec<DvleRef<'_>> {
         let mut v = Vec::new();
         for (base, dvlb) in self.dvlbs() {
+            let first = v.len();
             for (index, dvle) in dvlb.dvles.iter().enumerate() {
-                v.push(DvleRef { dvlb, base, index, dvle });
+                v.push(DvleRef { dvlb, base, index, first, dvle });
             }
         }
         v
@@ -310,10 +319,22 @@ fn summary(f: &ShaderFile) -> String {
         Payload::Dvoj(o) => format!("DVOJ object, {}", count(o.code.len(), "instruction")),
         _ => {
             let prod = d.first().map(|(_, d)| producer(d)).unwrap_or("none");
-            let kinds: Vec<String> =
-                d.iter().flat_map(|(_, d)| d.dvles.iter().map(Dvle::type_name)).collect();
+            // A DVLE read again through a repeated offset is counted, not named again.
+            let kinds: Vec<String> = d
+                .iter()
+                .flat_map(|(_, d)| {
+                    d.dvles
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| d.same_as(*i).is_none())
+                        .map(|(_, e)| e.type_name())
+                })
+                .collect();
+            let repeats = dvles - kinds.len();
+            let repeats =
+                if repeats > 0 { format!("; {repeats} repeat an earlier one") } else { String::new() };
             format!(
-                "{}, {} ({}), producer {prod}",
+                "{}, {} ({}{repeats}), producer {prod}",
                 count(d.len(), "DVLB"),
                 count(dvles, "DVLE"),
                 kinds.join(", ")
@@ -352,6 +373,10 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     }
     for (i, e) in d.dvles.iter().enumerate() {
         let off = l.and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o)).unwrap_or(0);
+        if let Some(k) = d.same_as(i) {
+            let _ = writeln!(s, "  DVLE {i} at 0x{off:x}: the same bytes as DVLE {k}");
+            continue;
+        }
         let _ = write!(
             s,
             "  DVLE {i} at 0x{off:x}: {} shader, version 0x{:x}, main 0x{:x}, endmain 0x{:x}",
@@ -436,11 +461,19 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
         let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
         out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
     }
+    overlapping_dvles(d, base, out);
     let opdescs = d.opdesc_words();
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
         let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
         let p = format!("DVLE {i}: ");
+        if let Some(k) = d.same_as(i) {
+            out.push(Finding::warning(
+                base + 8 + 4 * i as u64,
+                format!("{p}offset 0x{:x} is DVLE {k}'s: the same bytes are reached again", o - base),
+            ));
+            continue;
+        }
         let names = e.names();
         if e.main < e.endmain
             && e.endmain <= n
@@ -573,6 +606,41 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     }
 }
 
+/// DVLEs (at different offsets) whose header or tables share bytes, as DXBC reports chunks
+/// that overlap: one error per DVLE, at the first shared byte. A sweep over every piece in
+/// offset order, so a file with many DVLEs costs n log n.
+fn overlapping_dvles(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
+    let mut pieces: Vec<(u64, u64, usize)> = Vec::new();
+    for i in 0..d.dvles.len() {
+        if d.same_as(i).is_none() {
+            pieces.extend(d.dvle_pieces(i).unwrap_or_default().into_iter().map(|r| (r.start, r.end, i)));
+        }
+    }
+    pieces.sort_unstable();
+    let mut reported = std::collections::HashSet::new();
+    // The piece reaching furthest so far: (end, owner).
+    let mut reach: Option<(u64, usize)> = None;
+    for &(start, end, i) in &pieces {
+        if let Some((r_end, j)) = reach
+            && start < r_end
+            && i != j
+            && reported.insert(i)
+        {
+            out.push(Finding::error(
+                base + start,
+                format!(
+                    "DVLE {i} shares bytes with DVLE {j} (from 0x{:x} to 0x{:x})",
+                    base + start,
+                    base + end.min(r_end)
+                ),
+            ));
+        }
+        if reach.is_none_or(|(r_end, _)| end > r_end) {
+            reach = Some((end, i));
+        }
+    }
+}
+
 /// What is wrong with the name at a symbol-table offset, if anything.
 fn bad_symbol(e: &Dvle, offset: u32) -> Option<&'static str> {
     match e.symbol_at(offset) {
@@ -666,6 +734,14 @@ impl Container for ShaderFile {
             if many_dvlbs {
                 write!(out, " (DVLB at 0x{:x}, DVLE {})", p.base, p.index).map_err(fmt_err)?;
             }
+            if let Some(first) = p.same_as() {
+                // Listed once: a repeated offset refers to the first listing.
+                write!(out, ": the same bytes as DVLE {first} (offset 0x{:x})", p.offset().unwrap_or(0))
+                    .map_err(fmt_err)?;
+                out.reset();
+                out.write_str("\n").map_err(fmt_err)?;
+                continue;
+            }
             write!(
                 out,
                 ": {} shader, main 0x{:x}, endmain 0x{:x}",
@@ -679,7 +755,13 @@ impl Container for ShaderFile {
             p.write_source(opts, out).map_err(fmt_err)?;
         }
         for (base, d) in self.dvlbs() {
-            let entries: Vec<(u32, u32)> = d.dvles.iter().map(|e| (e.main, e.endmain)).collect();
+            let entries: Vec<(u32, u32)> = d
+                .dvles
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| d.same_as(*i).is_none())
+                .map(|(_, e)| (e.main, e.endmain))
+                .collect();
             pica::write_unreached(out, &d.dvlp.code, &d.opdesc_words(), base + d.code_offset(), &entries)
                 .map_err(fmt_err)?;
         }
@@ -786,6 +868,10 @@ impl Container for ShaderFile {
             let opdescs: Vec<u8> = d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect();
             v.push(Part::new(format!("{pre}opdescs"), od, opdescs, "operand descriptor table"));
             for (i, e) in d.dvles.iter().enumerate() {
+                if d.same_as(i).is_some() {
+                    // Its bytes are the first DVLE's part; a million repeats copy nothing.
+                    continue;
+                }
                 let (s, n) = code_range(d, e);
                 v.push(Part::new(
                     format!("{pre}dvle{i}.code"),

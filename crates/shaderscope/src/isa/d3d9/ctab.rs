@@ -178,9 +178,10 @@ impl TableReader<'_> {
         Ok(range.start)
     }
 
-    /// The NUL-terminated string at `at`.
-    fn string(&self, at: u32, what: &'static str) -> Result<String> {
-        Ok(self.r.cstr_at(at as usize, what)?.text().into_owned())
+    /// The NUL-terminated string at `at`, pointed to by the field at `field`.
+    fn string(&self, at: u32, field: usize, what: &'static str) -> Result<String> {
+        let s = self.r.cstr_at(at as usize, what).map_err(|e| e.at_field(self.r.base() + field as u64))?;
+        Ok(s.text().into_owned())
     }
 
     /// The type record at `at`, pointed to by the field at `field`, with its members.
@@ -198,7 +199,7 @@ impl TableReader<'_> {
                 self.check(t.struct_member_info.get(), 8 * count as u64, at + 12, "CTAB struct members")?;
             for i in 0..count {
                 let m: &RawMember = self.r.read_at(start + 8 * i, "CTAB member")?;
-                let name = self.string(m.name.get(), "CTAB member name")?;
+                let name = self.string(m.name.get(), start + 8 * i, "CTAB member name")?;
                 let ty = self.ty(m.type_info.get(), start + 8 * i + 4, depth + 1)?;
                 members.push(Member { name, ty });
             }
@@ -226,9 +227,10 @@ impl ConstantTable {
     pub fn parse(blob: &[u8], base: u64) -> Result<ConstantTable> {
         let mut t = TableReader { r: Reader::with_base(blob, base, Endian::Little), nodes: 0 };
         let h: &RawHeader = t.r.read_at(0, "CTAB header")?;
-        let string = |at: u32, what| if at == 0 { Ok(String::new()) } else { t.string(at, what) };
-        let creator = string(h.creator.get(), "CTAB creator")?;
-        let target = string(h.target.get(), "CTAB target")?;
+        let string =
+            |at: u32, field, what| if at == 0 { Ok(String::new()) } else { t.string(at, field, what) };
+        let creator = string(h.creator.get(), 4, "CTAB creator")?;
+        let target = string(h.target.get(), 24, "CTAB target")?;
         let count = h.constants.get() as usize;
         let info_at = t.check(h.constant_info.get(), 20 * count as u64, 16, "CTAB constant info")?;
         let mut constants = Vec::with_capacity(count);
@@ -236,7 +238,7 @@ impl ConstantTable {
             let at = info_at + 20 * i;
             let c: &RawConstant = t.r.read_at(at, "CTAB constant")?;
             constants.push(Constant {
-                name: t.string(c.name.get(), "CTAB constant name")?,
+                name: t.string(c.name.get(), at, "CTAB constant name")?,
                 register_set: c.register_set.get(),
                 register_index: c.register_index.get(),
                 register_count: c.register_count.get(),

@@ -1,0 +1,246 @@
+//! Resource bounds on hostile inputs built here, in memory: a structure reached again through
+//! a repeated offset is read and shown once and then referred to, so that every output (listing,
+//! dump, info, JSON, findings) stays within a small multiple of the input's size.
+
+use shaderscope::dump::Annotations;
+use shaderscope::print::TextBuf;
+use shaderscope::{Container, DisasmOptions, Severity};
+
+/// Text output may be at most this many times the input, plus [`SLACK`] bytes; JSON twice
+/// that (a 4-byte table entry becomes a record of its own, about 200 bytes).
+const FACTOR: usize = 32;
+/// The constant part of the bound: headings, a listing of the one real program.
+const SLACK: usize = 64 * 1024;
+
+/// The example DVLB (header of 12 bytes: one DVLE offset) with its DVLE table grown to `n`
+/// entries that all point at the one DVLE. The DVLP's and DVLE's own offsets are relative to
+/// their headers, so only the DVLE offset moves.
+fn repeated_dvle(n: u32) -> Vec<u8> {
+    let one = shaderscope::shbin::build::example_vertex_shader();
+    let old = u32::from_le_bytes(one[8..12].try_into().unwrap());
+    let at = old + 4 * (n - 1);
+    let mut v = b"DVLB".to_vec();
+    v.extend(n.to_le_bytes());
+    for _ in 0..n {
+        v.extend(at.to_le_bytes());
+    }
+    v.extend(&one[12..]);
+    v
+}
+
+/// Every output of `data`, with its size: listing, dump, info, the JSON of each, findings.
+fn outputs(data: &[u8]) -> Vec<(&'static str, String)> {
+    let file = shaderscope::parse(data).unwrap();
+    let mut listing = TextBuf::default();
+    file.disasm(&DisasmOptions::default(), &mut listing).unwrap();
+    let mut a = Annotations::new();
+    file.annotate(&mut a);
+    let mut dump = String::new();
+    a.render(data, &mut dump).unwrap();
+    let mut dump_json = String::new();
+    a.render_json(data, 0..data.len() as u64, &mut dump_json).unwrap();
+    let mut info = String::new();
+    file.info_text(&mut info);
+    // As `validate` prints them (with a short path).
+    let findings: String = file
+        .validate()
+        .iter()
+        .map(|f| {
+            let sev = if f.severity == Severity::Error { "error" } else { "warning" };
+            format!("{sev}: a.bin: offset 0x{:x}: {}\n", f.offset, f.message)
+        })
+        .collect();
+    vec![
+        ("disasm", listing.into_string()),
+        (
+            "disasm --json",
+            serde_json::to_string(&file.disasm_json(&DisasmOptions::default()).unwrap()).unwrap(),
+        ),
+        ("dump", dump),
+        ("dump --json", dump_json),
+        ("info", info),
+        ("info --json", file.info_json().to_string()),
+        ("validate", findings),
+    ]
+}
+
+fn assert_bounded(data: &[u8]) {
+    for (what, text) in outputs(data) {
+        let factor = if what.ends_with("--json") { 2 * FACTOR } else { FACTOR };
+        println!("{what}: {} bytes of output for {} bytes of input", text.len(), data.len());
+        assert!(
+            text.len() <= factor * data.len() + SLACK,
+            "{what}: {} bytes of output for {} bytes of input",
+            text.len(),
+            data.len()
+        );
+    }
+}
+
+#[test]
+fn a_dvle_reached_again_is_listed_once_and_referred_to() {
+    let data = repeated_dvle(3);
+    let file = shaderscope::parse(&data).unwrap();
+    let mut listing = TextBuf::default();
+    file.disasm(&DisasmOptions::default(), &mut listing).unwrap();
+    let listing = listing.into_string();
+    // The DVLE sits after the three-entry table: 0x8c + 8.
+    assert_eq!(listing.matches("; DVLE 0: vertex shader").count(), 1);
+    assert!(listing.contains("\n; DVLE 1: the same bytes as DVLE 0 (offset 0x94)\n"), "{listing}");
+    assert!(listing.contains("\n; DVLE 2: the same bytes as DVLE 0 (offset 0x94)\n"), "{listing}");
+    assert_eq!(listing.matches(".proc main").count(), 1, "{listing}");
+
+    let mut info = String::new();
+    file.info_text(&mut info);
+    assert!(
+        info.contains("summary: 1 DVLB, 3 DVLEs (vertex; 2 repeat an earlier one), producer picasso"),
+        "{info}"
+    );
+    assert!(info.contains("\n  DVLE 2 at 0x94: the same bytes as DVLE 0\n"), "{info}");
+    let json = file.info_json();
+    assert_eq!(json["dvlbs"][0]["dvles"][1], serde_json::json!({"index": 1, "offset": 0x94, "same_as": 0}));
+    assert_eq!(json["dvlbs"][0]["dvles"][0]["type"], "vertex");
+    let disasm = serde_json::to_value(file.disasm_json(&DisasmOptions::default()).unwrap()).unwrap();
+    assert_eq!(disasm["programs"][2]["same_as"], 0);
+    assert_eq!(disasm["programs"][2]["instructions"], serde_json::json!([]));
+    assert_eq!(disasm["programs"].as_array().unwrap().len(), 3);
+
+    let findings = file.validate();
+    let repeats: Vec<_> = findings.iter().filter(|f| f.message.contains("reached again")).collect();
+    assert_eq!(repeats.len(), 2);
+    assert_eq!(repeats[0].offset, 0xc);
+    assert_eq!(repeats[0].severity, Severity::Warning);
+    assert_eq!(repeats[0].message, "DVLE 1: offset 0x94 is DVLE 0's: the same bytes are reached again");
+    assert_eq!(repeats[1].offset, 0x10);
+
+    let mut a = Annotations::new();
+    file.annotate(&mut a);
+    let mut dump = String::new();
+    a.render(&data, &mut dump).unwrap();
+    assert!(dump.contains("| DVLE 2 offset: 0x94 (the same bytes as DVLE 0)\n"), "{dump}");
+    assert_eq!(dump.matches("DVLE 0 header").count(), dump.matches("DVLE 1 header").count() + 1, "{dump}");
+
+    // Written back byte for byte.
+    assert_eq!(file.write().unwrap(), data);
+}
+
+#[test]
+fn a_dvle_table_pointing_at_one_dvle_many_times_gives_bounded_output() {
+    let data = repeated_dvle(20_000);
+    assert_bounded(&data);
+}
+
+/// `ps_4_0` copying its interpolated colour to the output (14 tokens).
+fn shdr() -> Vec<u8> {
+    let tokens: [u32; 14] = [
+        0x0000_0040,
+        14,
+        0x0300_1062,
+        0x0010_10f2,
+        0,
+        0x0300_0065,
+        0x0010_20f2,
+        0,
+        0x0500_0036,
+        0x0010_20f2,
+        0,
+        0x0010_1e46,
+        0,
+        0x0100_003e,
+    ];
+    tokens.iter().flat_map(|t| t.to_le_bytes()).collect()
+}
+
+/// A DXBC whose chunk index has `n` entries that all point at its one SHDR chunk.
+fn repeated_chunk(n: u32) -> Vec<u8> {
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    b.push(*b"SHDR", shdr());
+    let one = b.finish().unwrap();
+    let chunk = &one[36..];
+    let at = 32 + 4 * n;
+    let mut v = one[..24].to_vec();
+    v.extend((at + chunk.len() as u32).to_le_bytes());
+    v.extend(n.to_le_bytes());
+    for _ in 0..n {
+        v.extend(at.to_le_bytes());
+    }
+    v.extend(chunk);
+    v
+}
+
+#[test]
+fn a_dxbc_chunk_index_pointing_at_one_chunk_many_times_gives_bounded_output() {
+    let data = repeated_chunk(20_000);
+    assert_bounded(&data);
+}
+
+#[test]
+fn a_dxbc_chunk_reached_again_is_one_finding_and_described_once() {
+    let data = repeated_chunk(3);
+    let file = shaderscope::parse(&data).unwrap();
+    let findings = file.validate();
+    let repeats: Vec<_> = findings.iter().filter(|f| f.message.contains("reached again")).collect();
+    assert_eq!(repeats.len(), 2, "{findings:?}");
+    assert_eq!(repeats[0].offset, 36);
+    assert_eq!(
+        repeats[0].message,
+        "chunk 1 (SHDR) offset 0x2c is chunk 0's: the same bytes are reached again"
+    );
+    assert_eq!(repeats[1].offset, 40);
+    assert!(!findings.iter().any(|f| f.message.contains("overlaps")), "{findings:?}");
+    let mut info = String::new();
+    file.info_text(&mut info);
+    assert!(info.contains("\nchunks:    3 chunks\n"), "{info}");
+    assert!(info.contains("\n   2  SHDR   header 0x00002c  the same bytes as chunk 0\n"), "{info}");
+    assert_eq!(file.info_json()["chunks"][2]["same_as"], 0);
+    assert_eq!(file.info_json()["chunks"][0].get("same_as"), None);
+}
+
+/// Two DVLEs whose headers differ but whose tables are the same bytes: DVLE 0's header, then
+/// DVLE 1's, then the one set of tables both point at.
+#[test]
+fn dvles_sharing_bytes_are_a_validate_error() {
+    let one = shaderscope::shbin::build::example_vertex_shader();
+    let old = u32::from_le_bytes(one[8..12].try_into().unwrap()) as usize;
+    let at = old + 4;
+    let mut v = b"DVLB".to_vec();
+    v.extend(2u32.to_le_bytes());
+    v.extend((at as u32).to_le_bytes());
+    v.extend((at as u32 + 0x40).to_le_bytes());
+    v.extend(&one[12..old]);
+    let mut first = one[old..old + 0x40].to_vec();
+    for k in 0..5 {
+        let f = 0x18 + 8 * k;
+        let rel = u32::from_le_bytes(first[f..f + 4].try_into().unwrap());
+        first[f..f + 4].copy_from_slice(&(rel + 0x40).to_le_bytes());
+    }
+    v.extend(&first);
+    v.extend(&one[old..]);
+    // Where the shared tables start: the first non-empty table of the example's DVLE.
+    let d = shaderscope::format::shbin::Dvlb::parse(&one).unwrap();
+    let pieces = d.dvle_pieces(0).unwrap();
+    let shared = pieces[1..].iter().map(|r| r.start).min().unwrap() - old as u64 + at as u64 + 0x40;
+    let shared_end = pieces[1..]
+        .iter()
+        .filter(|r| r.start + at as u64 + 0x40 - old as u64 == shared)
+        .map(|r| r.end)
+        .max()
+        .unwrap()
+        - old as u64
+        + at as u64
+        + 0x40;
+
+    let file = shaderscope::parse(&v).unwrap();
+    let findings = file.validate();
+    let overlaps: Vec<(u64, &str)> = findings
+        .iter()
+        .filter(|f| f.message.contains("shares bytes"))
+        .map(|f| (f.offset, f.message.as_str()))
+        .collect();
+    let text = format!("DVLE 1 shares bytes with DVLE 0 (from 0x{shared:x} to 0x{shared_end:x})");
+    assert_eq!(overlaps, vec![(shared, text.as_str())], "{findings:?}");
+    assert!(findings.iter().any(|f| f.message == text && f.severity == Severity::Error));
+    // The example itself is fine.
+    let file = shaderscope::parse(&one).unwrap();
+    assert!(!file.validate().iter().any(|f| f.message.contains("shares bytes")));
+}
