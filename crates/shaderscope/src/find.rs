@@ -450,20 +450,72 @@ pub fn yaz0_decode(data: &[u8], limit: usize) -> Result<(Vec<u8>, usize), Yaz0Er
     Ok((out, pos))
 }
 
+/// A Yaz0 stream of `data` stored as literals only (a flag byte of 0xff before every 8
+/// bytes), for tests and examples; `None` over 4 GiB.
+pub fn yaz0_literal(data: &[u8]) -> Option<Vec<u8>> {
+    let mut out = b"Yaz0".to_vec();
+    out.extend_from_slice(&u32::try_from(data.len()).ok()?.to_be_bytes());
+    out.extend_from_slice(&[0; 8]);
+    for group in data.chunks(8) {
+        out.push(0xff);
+        out.extend_from_slice(group);
+    }
+    Some(out)
+}
+
+/// A big-endian SARC archive holding `entries` (name, bytes), each named in SFNT and its data
+/// aligned to 0x100, for tests and examples; `None` over 4 GiB.
+pub fn sarc_archive(entries: &[(&str, &[u8])]) -> Option<Vec<u8>> {
+    let mut names = Vec::new();
+    let mut offsets = Vec::new();
+    for (name, _) in entries {
+        offsets.push(names.len() / 4);
+        names.extend_from_slice(name.as_bytes());
+        names.push(0);
+        while names.len() % 4 != 0 {
+            names.push(0);
+        }
+    }
+    let nodes_end = 0x14 + 0xc + 16 * entries.len();
+    let header_end = nodes_end + 8 + names.len();
+    let data_at = header_end.div_ceil(0x100) * 0x100;
+    let mut body = Vec::new();
+    let mut nodes = Vec::new();
+    for ((_, bytes), name_at) in entries.iter().zip(offsets) {
+        while body.len() % 0x100 != 0 {
+            body.push(0);
+        }
+        let start = u32::try_from(body.len()).ok()?;
+        body.extend_from_slice(bytes);
+        let end = u32::try_from(body.len()).ok()?;
+        nodes.extend_from_slice(&0u32.to_be_bytes());
+        nodes.extend_from_slice(&(0x0100_0000 | u32::try_from(name_at).ok()?).to_be_bytes());
+        nodes.extend_from_slice(&start.to_be_bytes());
+        nodes.extend_from_slice(&end.to_be_bytes());
+    }
+    let total = u32::try_from(data_at + body.len()).ok()?;
+    let mut out = b"SARC".to_vec();
+    out.extend_from_slice(&[0, 0x14, 0xfe, 0xff]);
+    out.extend_from_slice(&total.to_be_bytes());
+    out.extend_from_slice(&u32::try_from(data_at).ok()?.to_be_bytes());
+    out.extend_from_slice(&[1, 0, 0, 0]);
+    out.extend_from_slice(b"SFAT\0\x0c");
+    out.extend_from_slice(&u16::try_from(entries.len()).ok()?.to_be_bytes());
+    out.extend_from_slice(&0x65u32.to_be_bytes());
+    out.extend_from_slice(&nodes);
+    out.extend_from_slice(b"SFNT\0\x08\0\0");
+    out.extend_from_slice(&names);
+    out.resize(data_at, 0);
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Yaz0 with literals only (a flag byte of 0xff before every 8 bytes).
     fn yaz0_literal(data: &[u8]) -> Vec<u8> {
-        let mut out = b"Yaz0".to_vec();
-        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        out.extend_from_slice(&[0; 8]);
-        for group in data.chunks(8) {
-            out.push(0xff);
-            out.extend_from_slice(group);
-        }
-        out
+        super::yaz0_literal(data).unwrap()
     }
 
     #[test]
