@@ -204,7 +204,7 @@ impl Search<'_> {
         whole: bool,
         parsed: crate::Result<crate::File<'_>>,
     ) -> Find {
-        let hash = Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let hash = md5_hex(bytes);
         let mut f = Find {
             offset,
             within: self.within.clone(),
@@ -240,6 +240,16 @@ impl Search<'_> {
         }
         f
     }
+}
+
+/// The MD5 of `bytes` in lowercase hex (a find's [`Find::hash`]).
+pub fn md5_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(32);
+    for b in Md5::digest(bytes) {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
 }
 
 fn u32_le(d: &[u8], at: usize) -> Option<u32> {
