@@ -304,11 +304,11 @@ fn shader_extent(m: usize, data: &[u8], here: u64) -> Option<(Format, usize)> {
             }
             Some((Format::Sharcfb, cap(size.into())))
         }
-        // MBS: magic, size of the rest, then a chunk tag.
+        // MBS: magic, size of the rest, then the shader's chunk (CFRA or CVER) and its size.
         5 => {
             let size = u64::from(u32_le(data, 4)?) + 8;
-            let tag = data.get(8..12)?;
-            if size < 12 || !tag.iter().all(u8::is_ascii_alphanumeric) {
+            let inner = u64::from(u32_le(data, 12)?) + 16;
+            if !matches!(data.get(8..12)?, b"CFRA" | b"CVER") || inner > size {
                 return None;
             }
             Some((Format::Mbs, cap(size)))
