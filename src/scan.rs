@@ -95,7 +95,12 @@ pub fn run(o: Opts) -> u8 {
                     out.fail(&to.display().to_string(), format!("cannot write: {e}"), batch::IO);
                 }
             }
-            here.push(Seen { format: f.format.name(), stages: f.stages, hash: f.hash, valid: f.problem.is_none() });
+            here.push(Seen {
+                format: f.format.name(),
+                stages: f.stages,
+                hash: f.hash,
+                valid: f.problem.is_none(),
+            });
         });
         if !any && o.all && !o.json {
             out.stdout.push_str(&format!("{path}{sep}-\tno shader binary found\n"));
@@ -132,7 +137,12 @@ fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
         });
         let r = match &f.problem {
             None => Record::new(RecordType::Scan, path, Some(f.format)),
-            Some(p) => Record::failure(RecordType::Scan, path, Some(f.format), ErrorInfo::other("invalid", p.clone())),
+            Some(p) => Record::failure(
+                RecordType::Scan,
+                path,
+                Some(f.format),
+                ErrorInfo::other("invalid", p.clone()),
+            ),
         };
         out.stdout.push_str(&r.with_body(body).to_line());
         return;
@@ -181,7 +191,8 @@ fn summary(seen: &[Seen], files: usize, json: bool, label: &str) -> String {
         let by = |m: &BTreeMap<&str, Tally>| -> serde_json::Map<String, serde_json::Value> {
             m.iter()
                 .map(|(k, t)| {
-                    let v = serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
+                    let v =
+                        serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
                     (k.to_string(), v)
                 })
                 .collect()

@@ -390,7 +390,10 @@ fn scan_reads_every_file_and_fails_on_broken_ones() {
     assert!(out.contains(&format!("{dir}/b.mbs\t-\tmbs\tvertex\tMALI_400_GP\t")), "{out}");
     assert!(out.ends_with("2 shader binaries (2 unique) in 3 files, 0 invalid; formats: dxbc 1 (1 unique), mbs 1 (1 unique); stages: pixel 1 (1 unique), vertex 1 (1 unique)\n"), "{out}");
     let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
-    assert_eq!((code, err), (2, format!("error: {dir}/c.bin: 1048576 bytes, over the --max-size limit of 64 KiB\n")));
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {dir}/c.bin: 1048576 bytes, over the --max-size limit of 64 KiB\n"))
+    );
     assert!(out.contains(&format!("{dir}/b.mbs\t")), "{out}");
     let mut cut = sample("vshader.shbin");
     cut.truncate(0x90);

@@ -22,7 +22,9 @@ fn dxbc() -> Vec<u8> {
 fn lines(finds: &[Find]) -> Vec<(String, &'static str, String, u64, String, Option<String>)> {
     finds
         .iter()
-        .map(|f| (f.location(), f.format.name(), f.stages.join(","), f.size, f.hash.clone(), f.problem.clone()))
+        .map(|f| {
+            (f.location(), f.format.name(), f.stages.join(","), f.size, f.hash.clone(), f.problem.clone())
+        })
         .collect()
 }
 
@@ -62,7 +64,8 @@ fn a_cut_dxbc_is_found_capped_and_invalid() {
 fn gsh_in_a_sarc_and_a_yaz0_sarc() {
     let gsh = gfd::build::example();
     let sarc = sarc_archive(&[("readme.txt", b"no shader"), ("shaders/a.gsh", &gsh)]).unwrap();
-    let want = |loc: String| vec![(loc, "gfd", "vertex,pixel".to_string(), gsh.len() as u64, md5(&gsh), None)];
+    let want =
+        |loc: String| vec![(loc, "gfd", "vertex,pixel".to_string(), gsh.len() as u64, md5(&gsh), None)];
     let finds = find_all(&sarc);
     assert_eq!(lines(&finds), want("sarc@0x0:shaders/a.gsh/0x200".into()));
     assert!(finds[0].whole);
@@ -98,7 +101,10 @@ fn gsh_in_a_sarc_and_a_yaz0_sarc() {
 fn a_whole_file_is_one_find() {
     let gsh = gfd::build::example();
     let finds = find_all(&gsh);
-    assert_eq!(lines(&finds), vec![("-".into(), "gfd", "vertex,pixel".into(), gsh.len() as u64, md5(&gsh), None)]);
+    assert_eq!(
+        lines(&finds),
+        vec![("-".into(), "gfd", "vertex,pixel".into(), gsh.len() as u64, md5(&gsh), None)]
+    );
 }
 
 /// The format name a manifest `kind` is read as; `None` for sources, listings and headers.
@@ -125,7 +131,12 @@ fn every_corpus_shader_binary_is_found_with_its_manifest_format() {
             let data = std::fs::read(corpus.join(dir).join(&row.path)).unwrap();
             let finds = find_all(&data);
             let first = finds.first().unwrap_or_else(|| panic!("{}: nothing found", row.path));
-            assert_eq!((first.format.name(), first.whole, first.size), (format, true, data.len() as u64), "{}", row.path);
+            assert_eq!(
+                (first.format.name(), first.whole, first.size),
+                (format, true, data.len() as u64),
+                "{}",
+                row.path
+            );
             seen += 1;
         }
     }
