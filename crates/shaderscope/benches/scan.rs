@@ -42,7 +42,9 @@ fn bench(c: &mut Criterion) {
         }
         std::hint::black_box(n)
     };
-    for (name, t) in [("scan-bytes", Throughput::Bytes(bytes)), ("scan-files", Throughput::Elements(files.len() as u64))] {
+    for (name, t) in
+        [("scan-bytes", Throughput::Bytes(bytes)), ("scan-files", Throughput::Elements(files.len() as u64))]
+    {
         let mut g = c.benchmark_group(name);
         g.sample_size(10);
         g.throughput(t);
