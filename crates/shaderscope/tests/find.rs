@@ -18,8 +18,10 @@ fn dxbc() -> Vec<u8> {
     b.finish().unwrap()
 }
 
-/// `(location, format, stages, size, hash, problem)` of each find.
-fn lines(finds: &[Find]) -> Vec<(String, &'static str, String, u64, String, Option<String>)> {
+/// `(location, format, stages, size, hash, problem)` of a find.
+type Line = (String, &'static str, String, u64, String, Option<String>);
+
+fn lines(finds: &[Find]) -> Vec<Line> {
     finds
         .iter()
         .map(|f| {
