@@ -1,5 +1,5 @@
 //! Find every shader binary inside a byte buffer: a whole file that is one (by its first bytes,
-//! [`crate::detect`]), or ones embedded by magic in any file — DXBC containers in executables,
+//! [`detect`](mod@crate::detect)), or ones embedded by magic in any file — DXBC containers in executables,
 //! DLLs and game packs, DVLBs in CGFX/BCRES, GFD (`Gfx2`) and SHARCFB (`SHAB`/`BAHS`) in Wii U
 //! SARC archives (also Yaz0-compressed ones, `.szs`), MBS (`MBS1`) anywhere.
 //!
