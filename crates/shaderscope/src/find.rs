@@ -5,7 +5,8 @@
 //!
 //! Bounded: a find's size comes from its header, capped by the bytes there; the search goes on
 //! after the end of each find, so no byte is read as two finds; archives nest at most
-//! [`MAX_DEPTH`] deep and a Yaz0 stream decodes to at most [`MAX_DECODED`] bytes.
+//! [`MAX_DEPTH`] deep and the Yaz0 streams of one buffer decode to at most [`MAX_DECODED`]
+//! bytes together.
 //!
 //! ```
 //! use shaderscope::find::{Find, find_all};
@@ -32,7 +33,7 @@ use md5::{Digest, Md5};
 /// How many archives (SARC, Yaz0) may nest inside one another.
 pub const MAX_DEPTH: usize = 4;
 
-/// The most bytes one Yaz0 stream may decode to (256 MiB).
+/// The most bytes the Yaz0 streams found in one buffer may decode to together (256 MiB).
 pub const MAX_DECODED: usize = 256 << 20;
 
 /// One container a find sits in: a Yaz0 stream (whose decoded bytes the offsets inside count
@@ -109,13 +110,16 @@ pub fn find_all(data: &[u8]) -> Vec<Find> {
 
 /// Call `visit` with every shader binary in `data` and its bytes, in order.
 pub fn each(data: &[u8], visit: &mut dyn FnMut(Find, &[u8])) {
-    let mut s = Search { visit, within: Vec::new() };
+    let mut s = Search { visit, within: Vec::new(), budget: MAX_DECODED };
     s.buffer(data, 0, 0);
 }
 
 struct Search<'v> {
     visit: &'v mut dyn FnMut(Find, &[u8]),
     within: Vec<Step>,
+    /// Bytes Yaz0 streams may still decode to in this search (each stream's stated size is
+    /// taken off before it decodes), so that many broken streams cannot cost more than one.
+    budget: usize,
 }
 
 /// The magics searched for inside a buffer.
@@ -189,7 +193,12 @@ impl Search<'_> {
     /// A Yaz0 stream at the start of `data` (at `here`): its decoded bytes searched. The size
     /// of the compressed stream.
     fn yaz0(&mut self, data: &[u8], here: u64, depth: usize) -> Option<usize> {
-        let (decoded, used) = yaz0_decode(data, MAX_DECODED).ok()?;
+        let stated = u32_be(data, 4)? as usize;
+        if stated > self.budget {
+            return None;
+        }
+        self.budget -= stated;
+        let (decoded, used) = yaz0_decode(data, stated).ok()?;
         self.within.push(Step { kind: "yaz0", offset: here, name: None });
         self.buffer(&decoded, 0, depth + 1);
         self.within.pop();
@@ -393,6 +402,14 @@ impl Sarc {
                 entries.push((name, start, end));
             }
         }
+        // No byte is searched twice: entries in data order, an overlapping one left out.
+        entries.sort_by_key(|e| (e.1, e.2));
+        let mut end = 0;
+        entries.retain(|e| {
+            let keep = e.1 >= end;
+            end = end.max(e.2);
+            keep
+        });
         Some(Sarc { size, entries })
     }
 }
@@ -557,6 +574,28 @@ mod tests {
         c.extend_from_slice(&[0x00, 0x20, 0x00]);
         assert_eq!(yaz0_decode(&c, 100), Err(Yaz0Error::Broken(19)));
         assert_eq!(yaz0_decode(b"Yaz", 100), Err(Yaz0Error::NotYaz0));
+    }
+
+    #[test]
+    fn sarc_entries_that_overlap_are_searched_once() {
+        let gsh = crate::format::gfd::build::example();
+        let mut sarc = sarc_archive(&[("a.gsh", &gsh), ("b.gsh", &gsh)]).unwrap();
+        // Point the second node at the first entry's bytes.
+        let (first, second) = (0x14 + 0xc, 0x14 + 0xc + 16);
+        let node: Vec<u8> = sarc[first + 8..first + 16].to_vec();
+        sarc[second + 8..second + 16].copy_from_slice(&node);
+        let finds = find_all(&sarc);
+        assert_eq!(finds.len(), 1);
+        assert_eq!(finds[0].location(), "sarc@0x0:a.gsh/0x100");
+    }
+
+    #[test]
+    fn yaz0_streams_share_one_budget() {
+        let one = yaz0_literal(&[7u8; 64]);
+        let mut s = Search { visit: &mut |_, _| {}, within: Vec::new(), budget: 100 };
+        assert_eq!(s.yaz0(&one, 0, 0), Some(one.len()));
+        assert_eq!(s.budget, 36);
+        assert_eq!(s.yaz0(&one, 0, 0), None);
     }
 
     #[test]
