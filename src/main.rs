@@ -23,7 +23,7 @@ const EXIT_STATUS: &str = "\
 Exit status (the same for every command on the same input):
   0  every input is fine
   1  an input is invalid (it does not parse, or a part of it is damaged), a check fails
-     (a finding, a checksum mismatch, a re-encoding that differs, a broken file met by scan),
+     (a finding, a checksum mismatch, a re-encoding that differs, a broken find of scan),
      or its format is recognised but not supported yet (said so, not called invalid)
   2  usage or I/O error: an option that does not apply to the file's format, a program index
      out of range, a missing or unreadable file, an input over --max-size, `-` named twice";
@@ -66,7 +66,10 @@ enum Command {
     /// Parse and re-encode; with --check, exit 0 only if the bytes are identical
     #[command(alias = "roundtrip", after_help = EXIT_STATUS)]
     Rewrite(rewrite::Opts),
-    /// Find and summarise every shader binary under a folder
+    /// Find every shader binary under folders, whole files and ones embedded in any file
+    /// (DXBC in executables, DVLBs in CGFX, GFD/SHARCFB in SARC and Yaz0 archives): one line
+    /// per find (path, location, format, stages, model, size, MD5, status), then a summary by
+    /// format and stage with duplicates counted by hash
     #[command(after_help = EXIT_STATUS)]
     Scan(scan::Opts),
     /// DXBC: show and verify (exit 1 on a mismatch) or repair (--fix -o OUT) the checksum

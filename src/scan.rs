@@ -1,127 +1,346 @@
-//! `shaderscope scan`: find and summarise every shader binary under a folder.
+//! `shaderscope scan`: find every shader binary under folders — whole files, and ones embedded
+//! by magic in any file (DXBC in executables and packs, DVLBs in CGFX/BCRES, GFD and SHARCFB
+//! in SARC archives, also Yaz0-compressed) — one line per find, then a summary by format and
+//! stage with duplicates counted by hash ([`shaderscope::find`] does the finding).
 //!
-//! Each file is recognised from its first bytes ([`shaderscope::detect::HEAD`]); only the
-//! shader binaries this build reads are read whole. A file that is recognised but fails to
-//! parse is reported and makes the scan exit 1.
+//! Every file is read whole (within `--max-size`) and searched; files are worked on in
+//! parallel (rayon, [`crate::batch`]) and printed in walk order. A broken find makes the scan
+//! exit 1; an unreadable file is reported once and the scan goes on (exit 2, as for every
+//! command).
 
-use crate::batch::{self, Outcome, Settings};
-use shaderscope::Container;
+use crate::batch::{self, Output, Settings};
+use shaderscope::find::{self, Find};
 use shaderscope::json::{ErrorInfo, Record, RecordType};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::sync::Mutex;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
-    /// Folder to walk
-    dir: String,
-    /// JSON Lines: one record per shader file, then a summary record (schema in
+    /// Folders or files to search; `-` reads a list of paths from stdin (one a line, or
+    /// NUL-separated as `find -print0` writes them)
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<String>,
+    /// JSON Lines: one record per find, then a summary record (schema in
     /// schema/shaderscope.schema.json)
     #[arg(long)]
     json: bool,
-    /// Also list files that are not shader binaries
+    /// Also list files in which nothing was found
     #[arg(long)]
     all: bool,
+    /// Follow each path by a NUL byte instead of a tab (for `xargs -0`)
+    #[arg(short = '0', long = "null")]
+    null: bool,
+    /// Descend at most this many folders below each DIR (0: only DIR itself)
+    #[arg(long, value_name = "NUM")]
+    max_depth: Option<usize>,
+    /// Follow symbolic links
+    #[arg(short = 'L', long)]
+    follow: bool,
+    /// Worker threads (default: one per core)
+    #[arg(short = 'j', long, value_name = "NUM")]
+    threads: Option<usize>,
+    /// Only files matching this glob (`*.szs`; `!GLOB` excludes); a glob without `/` matches
+    /// the file name, else the path below DIR. May be repeated
+    #[arg(short = 'g', long = "glob", value_name = "GLOB", allow_hyphen_values = true)]
+    globs: Vec<String>,
+    /// Write every find to this folder as a file named after its path and location
+    #[arg(long, value_name = "DIR")]
+    extract: Option<String>,
     #[command(flatten)]
     out: batch::OutputArg,
 }
 
-/// Per format: files seen, files read without error.
-type Counts = BTreeMap<&'static str, (u64, u64)>;
+/// One find, for the summary.
+struct Seen {
+    format: &'static str,
+    stages: Vec<&'static str>,
+    hash: String,
+    valid: bool,
+}
 
 pub fn run(o: Opts) -> u8 {
     o.out.open();
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(&o.dir).sort_by_file_name() {
-        match entry {
-            Ok(e) if e.file_type().is_file() => files.push(e.path().display().to_string()),
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("error: {}: {e}", o.dir);
-                return batch::IO;
-            }
+    if let Some(n) = o.threads {
+        // The global pool is built once per process; this is the first use of it.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+    }
+    let filter = match Filter::new(&o.globs) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: --glob: {e}");
+            return batch::IO;
+        }
+    };
+    if let Some(dir) = &o.extract {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: {dir}: cannot create the folder: {e}");
+            return batch::IO;
         }
     }
-    let counts = std::sync::Mutex::new(Counts::new());
-    let settings = Settings { json: o.json, heads: true, ..Settings::default() };
-    let status = batch::run_all(&files, settings, |path, data| {
-        let Some(format) = shaderscope::detect(data) else {
-            return if o.all && !o.json {
-                Outcome::out(format!("{path}\t-\tnot a shader binary\n"))
-            } else {
-                Outcome::default()
-            };
-        };
-        // Recognised but not supported yet: listed, not a failure (only its first bytes were read).
-        let (summary, ok, status, error) = if !format.supported() {
-            let text = "recognised, not supported yet".to_string();
-            let error = ErrorInfo::other("unsupported", text.clone());
-            (text, false, batch::OK, Some(error))
-        } else {
-            match shaderscope::parse(data) {
-                Ok(f) => match f.damage() {
-                    d if d.is_empty() => (one_line(&f.info_json()), true, batch::OK, None),
-                    d => (
-                        d.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "),
-                        false,
-                        batch::INVALID,
-                        d.first().map(ErrorInfo::from_error),
-                    ),
-                },
-                Err(e) => (e.to_string(), false, batch::INVALID, Some(ErrorInfo::from_error(&e))),
+    let (files, mut status) = walk(&o, &filter);
+    let seen = Mutex::new(Vec::<Seen>::new());
+    let settings = Settings { json: o.json, raw: true, ..Settings::default() };
+    let sep = if o.null { '\0' } else { '\t' };
+    status = status.max(batch::run_each(&files, settings, |path, data, out| {
+        let mut any = false;
+        let mut here = Vec::new();
+        find::each(data, &mut |f, bytes| {
+            any = true;
+            line(&o, path, sep, &f, out);
+            if let Some(dir) = &o.extract {
+                let name = extract_name(path, &f);
+                let to = std::path::Path::new(dir).join(&name);
+                if let Err(e) = std::fs::write(&to, bytes) {
+                    out.fail(&to.display().to_string(), format!("cannot write: {e}"), batch::IO);
+                }
             }
-        };
-        if let Ok(mut c) = counts.lock() {
-            let slot = c.entry(format.name()).or_default();
-            slot.0 += 1;
-            slot.1 += u64::from(ok);
+            here.push(Seen {
+                format: f.format.name(),
+                stages: f.stages,
+                hash: f.hash,
+                valid: f.problem.is_none(),
+            });
+        });
+        if !any && o.all && !o.json {
+            out.stdout.push_str(&format!("{path}{sep}-\tno shader binary found\n"));
         }
-        let text = if o.json {
-            let body = serde_json::json!({"size": data.len(), "summary": summary});
-            let r = match error {
-                None => Record::new(RecordType::Scan, path, Some(format)),
-                Some(e) => Record::failure(RecordType::Scan, path, Some(format), e),
-            };
-            r.with_body(body).to_line()
-        } else {
-            format!("{path}\t{}\t{}\n", format.name(), summary)
-        };
-        Outcome { stdout: text, status, ..Default::default() }
-    });
-    let counts = counts.into_inner().unwrap_or_default();
-    let total: u64 = counts.values().map(|c| c.0).sum();
-    let out = if o.json {
-        let by: serde_json::Map<String, serde_json::Value> = counts
+        if let Ok(mut s) = seen.lock() {
+            s.extend(here);
+        }
+    }));
+    let seen = seen.into_inner().unwrap_or_default();
+    let label = o.dirs.join(" ");
+    let text = summary(&seen, files.len(), o.json, &label);
+    status.max(batch::write_out(text.as_bytes()))
+}
+
+/// The line (or JSON record) of one find; a broken one sets status 1.
+fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
+    if f.problem.is_some() {
+        out.status = out.status.max(batch::INVALID);
+    }
+    if o.json {
+        let within: Vec<_> = f
+            .within
             .iter()
-            .map(|(k, (n, ok))| (k.to_string(), serde_json::json!({"files": n, "parsed": ok})))
+            .map(|s| serde_json::json!({"kind": s.kind, "offset": s.offset, "name": s.name}))
             .collect();
-        let parsed: u64 = counts.values().map(|c| c.1).sum();
-        Record::new(RecordType::ScanSummary, &o.dir, None)
-            .with_body(serde_json::json!({"files": files.len(), "shaders": total, "formats": by}))
-            .with_valid(parsed == total)
-            .to_line()
-    } else {
-        let mut s = format!(
-            "{total} shader {} in {} {}",
-            plural(total, "binary", "binaries"),
-            files.len(),
-            plural(files.len() as u64, "file", "files")
-        );
-        for (k, (n, ok)) in &counts {
-            s.push_str(&format!("; {k}: {n} ({ok} parsed)"));
+        let body = serde_json::json!({
+            "offset": (!f.whole || !f.within.is_empty()).then_some(f.offset),
+            "location": f.location(),
+            "within": within,
+            "size": f.size,
+            "stages": f.stages,
+            "model": f.model,
+            "hash": f.hash,
+        });
+        let r = match &f.problem {
+            None => Record::new(RecordType::Scan, path, Some(f.format)),
+            Some(p) => Record::failure(
+                RecordType::Scan,
+                path,
+                Some(f.format),
+                ErrorInfo::other("invalid", p.clone()),
+            ),
+        };
+        out.stdout.push_str(&r.with_body(body).to_line());
+        return;
+    }
+    let dash = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
+    let status = f.problem.as_ref().map_or_else(|| "ok".to_string(), |p| format!("invalid: {p}"));
+    out.stdout.push_str(&format!(
+        "{path}{sep}{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
+        f.location(),
+        f.format.name(),
+        dash(&f.stages.join(",")),
+        f.model.as_deref().unwrap_or("-"),
+        f.size,
+        f.hash,
+    ));
+}
+
+/// Finds and distinct hashes of one format or stage.
+#[derive(Default)]
+struct Tally {
+    finds: u64,
+    hashes: HashSet<String>,
+    invalid: u64,
+}
+
+impl Tally {
+    fn add(&mut self, s: &Seen) {
+        self.finds += 1;
+        self.invalid += u64::from(!s.valid);
+        self.hashes.insert(s.hash.clone());
+    }
+}
+
+/// The closing summary: finds, distinct hashes and broken ones by format and by stage.
+fn summary(seen: &[Seen], files: usize, json: bool, label: &str) -> String {
+    let (mut all, mut formats, mut stages) =
+        (Tally::default(), BTreeMap::<&str, Tally>::new(), BTreeMap::<&str, Tally>::new());
+    for s in seen {
+        all.add(s);
+        formats.entry(s.format).or_default().add(s);
+        for st in &s.stages {
+            stages.entry(st).or_default().add(s);
         }
-        s.push('\n');
-        s
-    };
-    status.max(batch::write_out(out.as_bytes()))
+    }
+    if json {
+        let by = |m: &BTreeMap<&str, Tally>| -> serde_json::Map<String, serde_json::Value> {
+            m.iter()
+                .map(|(k, t)| {
+                    let v =
+                        serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
+                    (k.to_string(), v)
+                })
+                .collect()
+        };
+        return Record::new(RecordType::ScanSummary, label, None)
+            .with_body(serde_json::json!({
+                "files": files,
+                "shaders": all.finds,
+                "unique": all.hashes.len(),
+                "invalid": all.invalid,
+                "formats": by(&formats),
+                "stages": by(&stages),
+            }))
+            .with_valid(all.invalid == 0)
+            .to_line();
+    }
+    let mut s = format!(
+        "{} shader {} ({} unique) in {} {}, {} invalid",
+        all.finds,
+        plural(all.finds, "binary", "binaries"),
+        all.hashes.len(),
+        files,
+        plural(files as u64, "file", "files"),
+        all.invalid
+    );
+    for (name, m) in [("formats", &formats), ("stages", &stages)] {
+        if m.is_empty() {
+            continue;
+        }
+        let parts: Vec<String> =
+            m.iter().map(|(k, t)| format!("{k} {} ({} unique)", t.finds, t.hashes.len())).collect();
+        s.push_str(&format!("; {name}: {}", parts.join(", ")));
+    }
+    s.push('\n');
+    s
 }
 
 fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
-/// A short summary of an `info --json` value: its `summary` field when the format gives one.
-fn one_line(v: &serde_json::Value) -> String {
-    match v.get("summary").and_then(|s| s.as_str()) {
-        Some(s) => s.to_string(),
-        None => v.get("format").and_then(|s| s.as_str()).unwrap_or("").to_string(),
+/// `--glob` filters in ripgrep's manner: a file must match one of the plain globs (when there
+/// are any) and none of the `!` ones.
+struct Filter {
+    include: Option<globset::GlobSet>,
+    exclude: globset::GlobSet,
+}
+
+impl Filter {
+    fn new(globs: &[String]) -> Result<Filter, globset::Error> {
+        let (mut inc, mut exc) = (globset::GlobSetBuilder::new(), globset::GlobSetBuilder::new());
+        let mut any = false;
+        for g in globs {
+            match g.strip_prefix('!') {
+                Some(rest) => exc.add(globset::Glob::new(rest)?),
+                None => {
+                    any = true;
+                    inc.add(globset::Glob::new(g)?)
+                }
+            };
+        }
+        Ok(Filter { include: if any { Some(inc.build()?) } else { None }, exclude: exc.build()? })
     }
+
+    /// Whether the file at `rel` (its path below the DIR it was found under) is scanned.
+    fn keeps(&self, rel: &std::path::Path) -> bool {
+        let name = rel.file_name().map(std::path::Path::new).unwrap_or(rel);
+        let hit = |set: &globset::GlobSet| set.is_match(rel) || set.is_match(name);
+        self.include.as_ref().is_none_or(hit) && !hit(&self.exclude)
+    }
+}
+
+/// Every file under the DIRs (and the paths `-` lists), each folder's entries sorted by name;
+/// folders that cannot be read are reported (status 2) and skipped.
+fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
+    let mut roots = Vec::new();
+    for d in &o.dirs {
+        if d == "-" {
+            let mut text = Vec::new();
+            if let Err(e) = std::io::stdin().lock().read_to_end(&mut text) {
+                eprintln!("error: <stdin>: {e}");
+                return (Vec::new(), batch::IO);
+            }
+            let split = if text.contains(&0) { 0 } else { b'\n' };
+            for p in text.split(|b| *b == split) {
+                let p = String::from_utf8_lossy(p);
+                let p = p.trim_end_matches('\r');
+                if !p.is_empty() {
+                    roots.push(p.to_string());
+                }
+            }
+        } else {
+            roots.push(d.clone());
+        }
+    }
+    let mut files = Vec::new();
+    let mut status = batch::OK;
+    for root in &roots {
+        let mut w = walkdir::WalkDir::new(root).follow_links(o.follow).sort_by_file_name();
+        if let Some(d) = o.max_depth {
+            w = w.max_depth(d);
+        }
+        for entry in w {
+            match entry {
+                Ok(e) if e.file_type().is_file() => {
+                    let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+                    if e.depth() == 0 || filter.keeps(rel) {
+                        files.push(e.path().display().to_string());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let at = e.path().map_or_else(|| root.clone(), |p| p.display().to_string());
+                    let why = e.io_error().map_or_else(|| e.to_string(), |io| io.to_string());
+                    eprintln!("error: {at}: {why}");
+                    status = batch::IO;
+                }
+            }
+        }
+    }
+    (files, status)
+}
+
+/// A file name for a find that no other find's can be: its path and location with `%` and
+/// `/` escaped (`%25`, `%2F`), and its format's usual extension; a name too long for a file
+/// system keeps its start and ends in the MD5 of the whole name.
+fn extract_name(path: &str, f: &Find) -> String {
+    let ext = match f.format {
+        shaderscope::Format::Dxbc => "dxbc",
+        shaderscope::Format::D3d9 => "d3d9",
+        shaderscope::Format::Dvlb => "shbin",
+        shaderscope::Format::Dvoj => "dvoj",
+        shaderscope::Format::Cgfx => "bcsdr",
+        shaderscope::Format::Csdr => "csdr",
+        shaderscope::Format::Sharcfb => "sharcfb",
+        shaderscope::Format::Gfd => "gsh",
+        shaderscope::Format::Sharc => "sharc",
+        shaderscope::Format::Mbs => "mbs",
+    };
+    let escape = |s: &str| s.replace('%', "%25").replace('/', "%2F").replace('\\', "%5C");
+    let stem = format!("{}@{}", escape(path.trim_start_matches("./")), escape(&f.location()));
+    if stem.len() <= 200 {
+        return format!("{stem}.{ext}");
+    }
+    let mut cut = 160;
+    while !stem.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let digest = find::md5_hex(stem.as_bytes());
+    format!("{}~{digest}.{ext}", stem.get(..cut).unwrap_or(""))
 }

@@ -134,7 +134,8 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "5 shader binaries in 5 files; csdr: 1 (1 parsed); dxbc: 1 (1 parsed); mbs: 2 (2 parsed); shbin: 1 (1 parsed)\n"
+            "5 shader binaries (5 unique) in 5 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
+             mbs 2 (2 unique), shbin 1 (1 unique); stages: pixel 2 (2 unique), vertex 3 (3 unique)\n"
         ),
         "{out}"
     );

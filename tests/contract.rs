@@ -375,20 +375,26 @@ fn a_failing_check_exits_1() {
     assert_eq!(run(&["disasm", &bad]).0, 0);
 }
 
-/// `scan` reads only what is a shader: a large file of something else is recognised from its
-/// first bytes and skipped; a broken shader file makes it exit 1.
+/// `scan` reads every file whole and searches it: a large file of something else gives no
+/// find; a file over `--max-size` is an I/O error (reported, the scan goes on); a broken
+/// shader file makes it exit 1.
 #[test]
-fn scan_reads_only_shaders_and_fails_on_broken_ones() {
+fn scan_reads_every_file_and_fails_on_broken_ones() {
     let f = Files::new();
     f.put("a.dxbc", &sample("ps_color.dxbc"));
     f.put("b.mbs", &sample("vertex.mbs"));
-    // Bigger than the size limit given below: read whole, it would be refused.
     f.put("c.bin", &vec![0u8; 1 << 20]);
     let dir = f.path().to_str().unwrap();
-    let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
+    let (code, out, err) = run(&["scan", dir]);
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.contains(&format!("{dir}/b.mbs\tmbs\t")), "{out}");
-    assert!(out.ends_with("2 shader binaries in 3 files; dxbc: 1 (1 parsed); mbs: 1 (1 parsed)\n"), "{out}");
+    assert!(out.contains(&format!("{dir}/b.mbs\t-\tmbs\tvertex\tMALI_400_GP\t")), "{out}");
+    assert!(out.ends_with("2 shader binaries (2 unique) in 3 files, 0 invalid; formats: dxbc 1 (1 unique), mbs 1 (1 unique); stages: pixel 1 (1 unique), vertex 1 (1 unique)\n"), "{out}");
+    let (code, out, err) = run(&["--max-size", "64k", "scan", dir]);
+    assert_eq!(
+        (code, err),
+        (2, format!("error: {dir}/c.bin: 1048576 bytes, over the --max-size limit of 64 KiB\n"))
+    );
+    assert!(out.contains(&format!("{dir}/b.mbs\t")), "{out}");
     let mut cut = sample("vshader.shbin");
     cut.truncate(0x90);
     f.put("d.shbin", &cut);
@@ -396,7 +402,8 @@ fn scan_reads_only_shaders_and_fails_on_broken_ones() {
     assert_eq!(code, 1);
     assert!(
         out.contains(&format!(
-            "{dir}/d.shbin\tshbin\ttruncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)\n"
+            "{dir}/d.shbin\t-\tshbin\t-\t-\t144\t{}\tinvalid: truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)\n",
+            shaderscope::find::md5_hex(&cut)
         )),
         "{out}"
     );

@@ -51,6 +51,7 @@ pub mod container;
 pub mod detect;
 pub mod dump;
 pub mod error;
+pub mod find;
 pub mod format;
 pub mod isa;
 pub mod json;
