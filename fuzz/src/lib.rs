@@ -82,18 +82,16 @@ pub fn cgfx(data: &[u8]) {
     }
 }
 
-/// PICA200 words: decode never fails; a known instruction re-encodes to its word; the words
-/// as one program list as picasso source, and as records whose words are the input's.
+/// The little-endian 32-bit words of `data` (a last partial word left out).
+fn words(data: &[u8]) -> Vec<u32> {
+    data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// PICA200 words: the words as one program list as picasso source, and as records whose
+/// words are the input's.
 pub fn pica(data: &[u8]) {
     use shaderscope::isa::pica;
-    let words: Vec<u32> =
-        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    for &w in &words {
-        let i = pica::decode(w);
-        if i.op != pica::Op::Unknown {
-            assert_eq!(i.encode(), w, "PICA200 word 0x{w:08x} does not re-encode");
-        }
-    }
+    let words = words(data);
     let opdescs = words.get(..words.len().min(128)).unwrap_or(&[]);
     let records = pica::code_records(&words, opdescs, 0);
     assert!(records.iter().zip(&words).all(|(r, w)| r.words == [*w]), "code records lost a word");
@@ -476,6 +474,101 @@ pub fn mbs(data: &[u8]) {
     assert_eq!(again.write_model(), bytes, "an edited MBS does not round-trip");
 }
 
+/// PICA200 decode → encode: every word whose opcode is known decodes to an instruction that
+/// encodes back to the same word (decoding never fails: unknown opcodes are kept as such).
+pub fn encode_decode_pica(data: &[u8]) {
+    use shaderscope::isa::pica;
+    for w in words(data) {
+        let i = pica::decode(w);
+        if i.op != pica::Op::Unknown {
+            assert_eq!(i.encode(), w, "PICA200 word 0x{w:08x} does not re-encode");
+        }
+    }
+}
+
+/// Mali GP decode → encode: every 16 bytes decode to the fields of `gpir_codegen_instr`,
+/// which encode back to the same 128 bits.
+pub fn encode_decode_mali_gp(data: &[u8]) {
+    use shaderscope::isa::mali_gp::fields::{Instr, bits_of};
+    for c in data.chunks_exact(16) {
+        let bits = bits_of(c.try_into().expect("16 bytes"));
+        assert_eq!(Instr::decode(bits).encode(), bits, "Mali GP instruction {bits:032x} does not re-encode");
+    }
+}
+
+/// Mali PP decode → encode: every whole instruction of the program encodes back to its words
+/// (bits after its last unit field, which no field holds, as zero), and the encoded words
+/// read back as the same control word and unit fields.
+pub fn encode_decode_mali_pp(data: &[u8]) {
+    use shaderscope::isa::mali_pp::instructions;
+    for inst in instructions(data, 0) {
+        if inst.missing != 0 || inst.words_read < inst.words {
+            continue;
+        }
+        let encoded = inst.encode();
+        let at = inst.at as usize;
+        let input = words(&data[at..at + 4 * encoded.len()]);
+        let held = 32 + inst.ctrl.field_bits();
+        for (i, (e, w)) in encoded.iter().zip(&input).enumerate() {
+            let from = 32 * i as u32;
+            let mask = if held >= from + 32 { u32::MAX } else { (1u32 << held.saturating_sub(from)) - 1 };
+            assert_eq!(*e, w & mask, "Mali PP instruction at 0x{at:x}, word {i}");
+        }
+        let bytes: Vec<u8> = encoded.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let again = instructions(&bytes, 0);
+        let first = again.first().expect("an encoded instruction reads");
+        assert_eq!((first.ctrl, first.fields), (inst.ctrl, inst.fields), "Mali PP instruction at 0x{at:x}");
+    }
+}
+
+/// Round trips: every file that parses re-encodes to exactly its input; a DXBC container a
+/// builder makes of chunks cut from the input parses back with those chunks; a Yaz0 stream
+/// made of the input decodes back to it.
+pub fn roundtrip(data: &[u8]) {
+    use shaderscope::Container;
+    use shaderscope::dxbc::{Frame, write::Builder};
+    if let Ok(file) = shaderscope::parse(data) {
+        assert_eq!(file.write().ok().as_deref(), Some(data), "a parsed file does not re-encode to its input");
+    }
+    // Chunks: a fourcc, a length byte, that many bytes (as many as there are), up to 8.
+    let mut chunks = Vec::new();
+    let mut rest = data;
+    while let Some((head, tail)) = rest.split_first_chunk::<5>()
+        && chunks.len() < 8
+    {
+        let (body, after) = tail.split_at(usize::from(head[4]).min(tail.len()));
+        chunks.push(([head[0], head[1], head[2], head[3]], body));
+        rest = after;
+    }
+    let mut b = Builder::new();
+    for (fourcc, body) in &chunks {
+        b.push(*fourcc, *body);
+    }
+    let built = b.finish().expect("a DXBC container of small chunks encodes");
+    let frame = Frame::parse(&built).expect("a built DXBC container parses");
+    let back: Vec<([u8; 4], &[u8])> = frame.chunks.iter().map(|c| (c.fourcc.0, c.data)).collect();
+    assert_eq!(back, chunks, "a built DXBC container reads back other chunks");
+    let stream = shaderscope::find::yaz0_literal(data).expect("a Yaz0 stream of the input");
+    let decoded = shaderscope::find::yaz0_decode(&stream, data.len()).map(|(d, _)| d);
+    assert_eq!(decoded.ok().as_deref(), Some(data), "a Yaz0 stream does not decode to its input");
+}
+
+/// `scan`'s search: every find's bytes are where it says, of the size it says, with the
+/// hash it says; finds in the buffer itself come in offset order.
+pub fn find(data: &[u8]) {
+    let mut last = 0;
+    shaderscope::find::each(data, &mut |f, bytes| {
+        assert_eq!(f.size, bytes.len() as u64, "find at {}", f.location());
+        assert_eq!(f.hash, shaderscope::find::md5_hex(bytes), "find at {}", f.location());
+        if f.within.is_empty() {
+            let at = f.offset as usize;
+            assert_eq!(data.get(at..at + bytes.len()), Some(bytes), "find at {}", f.location());
+            assert!(f.offset >= last, "finds out of order at {}", f.location());
+            last = f.offset;
+        }
+    });
+}
+
 /// A fuzz target body.
 pub type Target = fn(&[u8]);
 
@@ -498,6 +591,11 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mbs", mbs),
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
+    ("encode_decode_pica", encode_decode_pica),
+    ("encode_decode_mali_gp", encode_decode_mali_gp),
+    ("encode_decode_mali_pp", encode_decode_mali_pp),
+    ("roundtrip", roundtrip),
+    ("find", find),
 ];
 
 /// A small deterministic generator (xorshift), so smoke tests need no extra crate.
@@ -615,22 +713,56 @@ mod tests {
         out
     }
 
-    #[test]
-    fn smoke_every_target_on_mutated_seeds() {
+    /// Run `target` over every seed (cut to `limit` bytes), its tail after 0x20 bytes (the SM4
+    /// and D3D9 targets take bare token streams) and 60 mutations of it.
+    fn smoke(target: Target, limit: usize) {
         let mut rng = Rng::new(0x5eed);
         let seeds = seeds();
         assert!(!seeds.is_empty());
-        for (_, target) in TARGETS {
-            for s in &seeds {
-                target(s);
-                // The SM4 and D3D9 targets take bare token streams: try the tails too.
-                target(s.get(0x20..).unwrap_or(&[]));
-                for m in mutations(s, &mut rng, 60) {
-                    target(&m);
-                }
+        for s in &seeds {
+            let s = &s[..s.len().min(limit)];
+            target(s);
+            target(s.get(0x20..).unwrap_or(&[]));
+            for m in mutations(s, &mut rng, 60) {
+                target(&m);
             }
         }
     }
+
+    /// One smoke test per target (the test harness runs them side by side, and a failure
+    /// names its target). Container targets take whole seeds; the instruction-set targets,
+    /// which read any bytes as code, their first 4 KiB: a debug build decoding every seed
+    /// whole as every instruction set took six minutes and found nothing the prefix does not.
+    macro_rules! smoke_tests {
+        (whole: $($whole:ident),* ; code: $($code:ident),* $(,)?) => {
+            mod smoke_on_mutated_seeds {
+                $(#[test]
+                fn $whole() {
+                    super::smoke(super::super::$whole, usize::MAX);
+                })*
+                $(#[test]
+                fn $code() {
+                    super::smoke(super::super::$code, 0x1000);
+                })*
+            }
+
+            #[test]
+            fn every_target_has_a_smoke_test() {
+                let mut tested = [$(stringify!($whole),)* $(stringify!($code)),*];
+                let mut named: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
+                tested.sort_unstable();
+                named.sort_unstable();
+                assert_eq!(tested.as_slice(), named.as_slice());
+            }
+        };
+    }
+
+    smoke_tests!(
+        whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
+            mbs, roundtrip, find;
+        code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_mali_gp,
+            encode_decode_mali_pp,
+    );
 
     /// Latte programs of the corpus (the words of decaf's reference listings: the `.gsh`
     /// program blocks), whole and mutated.
