@@ -115,6 +115,9 @@ impl Container for File<'_> {
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
         self.container().disasm_json(opts)
     }
+    fn program_heads(&self) -> Vec<crate::json::Program> {
+        self.container().program_heads()
+    }
     fn annotate(&self, out: &mut Annotations) {
         self.container().annotate(out)
     }

@@ -46,6 +46,15 @@ pub trait Container {
     /// The listing as data for `shaderscope disasm --json`: the whole text and every program
     /// with its [`InstructionRecord`](crate::isa::InstructionRecord)s.
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm>;
+    /// Every program [`Container::disasm_json`] lists with the default options, without its
+    /// instructions: its name, instruction set, stage, shader model, offset, size and extra
+    /// facts (what `scan` shows of each find). Formats whose listing is costly give them
+    /// without disassembling; by default they come from [`Container::disasm_json`], and none
+    /// when it fails.
+    fn program_heads(&self) -> Vec<crate::json::Program> {
+        let Ok(d) = self.disasm_json(&DisasmOptions::default()) else { return Vec::new() };
+        d.programs.into_iter().map(|p| crate::json::Program { instructions: Vec::new(), ..p }).collect()
+    }
     /// Every byte annotated, for `shaderscope dump`.
     fn annotate(&self, out: &mut Annotations);
     /// Semantic checks beyond what parsing needs; empty when the file is fine.

@@ -27,7 +27,7 @@
 
 use crate::container::Container;
 use crate::detect::Format;
-use crate::model::{DisasmOptions, Severity};
+use crate::model::Severity;
 use md5::{Digest, Md5};
 
 /// How many archives (SARC, Yaz0) may nest inside one another.
@@ -233,16 +233,14 @@ impl Search<'_> {
                 } else if let Some(e) = file.validate().iter().find(|x| x.severity == Severity::Error) {
                     f.problem = Some(format!("at offset {:#x}: {}", e.offset, e.message));
                 }
-                if let Ok(d) = file.disasm_json(&DisasmOptions::default()) {
-                    for p in d.programs {
-                        if let Some(s) = p.stage {
-                            if !f.stages.contains(&s) {
-                                f.stages.push(s);
-                            }
+                for p in file.program_heads() {
+                    if let Some(s) = p.stage {
+                        if !f.stages.contains(&s) {
+                            f.stages.push(s);
                         }
-                        if f.model.is_none() {
-                            f.model = p.model;
-                        }
+                    }
+                    if f.model.is_none() {
+                        f.model = p.model;
                     }
                 }
             }

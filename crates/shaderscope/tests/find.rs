@@ -144,3 +144,42 @@ fn every_corpus_shader_binary_is_found_with_its_manifest_format() {
     }
     assert!(seen > 1000, "{seen}");
 }
+
+/// What `scan` shows of each find comes from `program_heads`, which the Wii U formats give
+/// without disassembling: it must be exactly the programs of `disasm --json` without their
+/// instructions (every fourth GFD and every SHARCFB of the corpus, and the shipped samples of
+/// the other formats through the default).
+#[test]
+fn program_heads_are_the_disasm_programs_without_instructions() {
+    use shaderscope::{Container, DisasmOptions};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files: Vec<std::path::PathBuf> = ["vshader.shbin", "vertex.mbs", "fragment.mbs"]
+        .iter()
+        .map(|s| root.join("samples").join(s))
+        .collect();
+    if let Some(corpus) = common::corpus_dir() {
+        let rows = common::manifest(&corpus, "gx2");
+        for (ext, step) in [(".gsh", 4), (".sharcfb", 1)] {
+            let rows = rows.iter().filter(|r| r.path.ends_with(ext)).step_by(step);
+            files.extend(rows.map(|r| corpus.join("gx2").join(&r.path)));
+        }
+    }
+    let mut checked = 0usize;
+    for path in &files {
+        let data = std::fs::read(path).unwrap();
+        let file = shaderscope::parse(&data).unwrap();
+        let want: Vec<_> = file
+            .disasm_json(&DisasmOptions::default())
+            .unwrap()
+            .programs
+            .into_iter()
+            .map(|mut p| {
+                p.instructions.clear();
+                p
+            })
+            .collect();
+        assert_eq!(file.program_heads(), want, "{}", path.display());
+        checked += usize::from(!want.is_empty());
+    }
+    assert!(checked >= if common::corpus_dir().is_some() { 100 } else { 3 }, "{checked} files with programs");
+}

@@ -79,6 +79,32 @@ struct Info {
 }
 
 impl Gfd<'_> {
+    /// The programs `disasm --json` lists (the shaders `opts` chooses, each program and copy
+    /// program), with their instructions when `decode`.
+    fn json_programs(&self, opts: &DisasmOptions, decode: bool) -> Vec<Program> {
+        let mut programs = Vec::new();
+        for (i, s) in self.shaders.iter().enumerate() {
+            if !Self::chosen(opts, i) {
+                continue;
+            }
+            for copy in [false, true] {
+                let Some(b) = self.program(s, copy) else { continue };
+                let name = if copy { format!("{} copy", s.title()) } else { s.title() };
+                let mut p = Program::new(name, "latte", b.data_offset(), b.data.len() as u64)
+                    .with_stage(Some(if copy { Stage::Vertex } else { s.kind.stage() }), None)
+                    .with_extra("shader", i);
+                if let Some(g) = s.gx2() {
+                    p = p.with_extra("summary", g.summary());
+                }
+                if decode {
+                    p.instructions = crate::isa::latte::records(b.data, b.data_offset());
+                }
+                programs.push(p);
+            }
+        }
+        programs
+    }
+
     /// One line: `2 shaders (vertex, pixel) in 7 blocks`.
     pub fn summary(&self) -> String {
         let kinds: Vec<&str> = self.shaders.iter().map(|s| s.kind.name()).collect();
@@ -520,25 +546,15 @@ impl Container for Gfd<'_> {
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
         let mut text = crate::print::TextBuf::default();
         self.disasm(opts, &mut text)?;
-        let mut programs = Vec::new();
-        for (i, s) in self.shaders.iter().enumerate() {
-            if !Self::chosen(opts, i) {
-                continue;
-            }
-            for copy in [false, true] {
-                let Some(b) = self.program(s, copy) else { continue };
-                let name = if copy { format!("{} copy", s.title()) } else { s.title() };
-                let mut p = Program::new(name, "latte", b.data_offset(), b.data.len() as u64)
-                    .with_stage(Some(if copy { Stage::Vertex } else { s.kind.stage() }), None)
-                    .with_extra("shader", i);
-                if let Some(g) = s.gx2() {
-                    p = p.with_extra("summary", g.summary());
-                }
-                p.instructions = crate::isa::latte::records(b.data, b.data_offset());
-                programs.push(p);
-            }
-        }
-        Ok(Disasm { listing: text.into_string(), programs, ..Disasm::default() })
+        Ok(Disasm {
+            listing: text.into_string(),
+            programs: self.json_programs(opts, true),
+            ..Disasm::default()
+        })
+    }
+
+    fn program_heads(&self) -> Vec<Program> {
+        self.json_programs(&DisasmOptions::default(), false)
     }
 
     fn annotate(&self, a: &mut Annotations) {

@@ -598,7 +598,17 @@ impl Container for Sharcfb {
                 return Err(e);
             }
         }
-        let mut d = crate::json::Disasm { listing: text.into_string(), ..Default::default() };
+        Ok(crate::json::Disasm {
+            listing: text.into_string(),
+            programs: self.program_heads(),
+            ..Default::default()
+        })
+    }
+
+    /// Every binary, with the programs and variations that use it (nothing is decoded: the
+    /// records carry no instructions).
+    fn program_heads(&self) -> Vec<crate::json::Program> {
+        let mut programs = Vec::new();
         for (i, b) in self.binaries.items.iter().enumerate() {
             let owners: Vec<serde_json::Value> = self
                 .owners(i)
@@ -612,14 +622,14 @@ impl Container for Sharcfb {
                     }))
                 })
                 .collect();
-            d.programs.push(
+            programs.push(
                 crate::json::Program::new(format!("binary {i}"), "latte", b.data_at(), b.data.len() as u64)
                     .with_stage(b.kind.stage(), None)
                     .with_extra("binary", i)
                     .with_extra("used_by", owners),
             );
         }
-        Ok(d)
+        programs
     }
 
     fn annotate(&self, a: &mut Annotations) {
