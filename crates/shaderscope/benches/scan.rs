@@ -3,14 +3,14 @@
 //! [`shaderscope::find::each`] file after file. `cargo bench -p shaderscope --bench scan`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use std::path::{Path, PathBuf};
+
+#[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
 
 fn files() -> Vec<Vec<u8>> {
-    let corpus = std::env::var_os("SHADERSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
     let mut v = Vec::new();
-    let mut dirs = vec![corpus];
+    let mut dirs: Vec<_> = common::corpus_dir().into_iter().collect();
     while let Some(d) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else { continue };
         let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
