@@ -18,6 +18,7 @@ pub fn parse_any(data: &[u8]) {
     let mut p = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut p);
     let _ = file.disasm_json(&DisasmOptions::default());
+    let _ = file.program_heads();
     let _ = file.validate();
     if let Ok(bytes) = file.write() {
         // A file that parsed must re-encode to something that parses again.
