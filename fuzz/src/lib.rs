@@ -5,7 +5,7 @@
 //! (`cargo fuzz run --features libfuzzer -s none parse_any`), and the smoke tests below run
 //! them under plain `cargo test` on mutated samples, so every CI run exercises them.
 
-use shaderscope::{Container, DisasmOptions, print::TextBuf};
+use shaderscope::{Container, DisasmOptions, print::Printer, print::TextBuf};
 
 /// Detect, parse, and walk everything a parsed file offers: summaries, every listing, the
 /// byte dump, validation, the writer and every extractable part.
@@ -240,97 +240,90 @@ pub fn d3d9(data: &[u8]) {
     }
 }
 
-/// Latte (R600/R700) microcode: the listing (plain, and HTML with the offset and raw
-/// columns), the records, the usage summary, the checks and the dump annotations never panic; both listings fail
-/// alike, with the first of the walk's problems; every record's words are the input's words
-/// at its offset.
-pub fn latte(data: &[u8]) {
-    use shaderscope::isa::latte;
-    let base = 0x100;
-    let mut text = TextBuf::default();
-    let plain = latte::write_listing(data, base, &DisasmOptions::default(), &mut text);
-    let mut html = shaderscope::print::Html::default();
-    let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
-    let styled = latte::write_listing(data, base, &columns, &mut html);
-    assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
-    assert_eq!(
-        latte::problems(data, base).first(),
-        plain.as_ref().err(),
-        "the listing's error is not the first problem"
-    );
-    for r in latte::records(data, base) {
-        let at = (r.offset - base) as usize;
-        let words: Vec<u32> = data[at..at + 4 * r.words.len()]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
-    }
-    let _ = latte::usage(data, base);
-    let _ = latte::check(data, base);
-    latte::annotate(data, base, &mut shaderscope::dump::Annotations::new());
+/// What a code-only instruction set module offers (Latte, Mali GP, Mali PP): the same five
+/// functions over code bytes at an absolute offset.
+struct CodeIsa {
+    write_listing: fn(&[u8], u64, &DisasmOptions, &mut (dyn Printer + 'static)) -> shaderscope::Result<()>,
+    problems: fn(&[u8], u64) -> Vec<shaderscope::Error>,
+    records: fn(&[u8], u64) -> Vec<shaderscope::InstructionRecord>,
+    check: fn(&[u8], u64) -> Vec<shaderscope::Finding>,
+    annotate: fn(&[u8], u64, &mut shaderscope::dump::Annotations),
 }
 
-/// Mali GP code: the listing (plain, and HTML with the offset and raw columns), the records,
-/// the checks and the dump annotations never panic; both listings fail alike, with the first
-/// problem; every record's words are the input's words at its offset, and the records and
-/// annotated fields never reach past the input.
-pub fn mali_gp(data: &[u8]) {
-    use shaderscope::isa::mali_gp;
+/// Code of `isa` at offset 0x100: the plain and the styled listing (with the `--offsets` and
+/// `--raw` columns) fail alike, with the first of the walk's problems; the listing is within
+/// the output bound of every command (32 times the input plus 256 KiB); every record's words are the input's words
+/// at its offset; the checks run; the dump annotations stay inside the code.
+fn code_isa(isa: &CodeIsa, data: &[u8]) {
     let base = 0x100;
     let mut text = TextBuf::default();
-    let plain = mali_gp::write_listing(data, base, &DisasmOptions::default(), &mut text);
+    let plain = (isa.write_listing)(data, base, &DisasmOptions::default(), &mut text);
     let mut html = shaderscope::print::Html::default();
     let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
-    let styled = mali_gp::write_listing(data, base, &columns, &mut html);
+    let styled = (isa.write_listing)(data, base, &columns, &mut html);
     assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
     assert_eq!(
-        mali_gp::problems(data, base).first(),
+        (isa.problems)(data, base).first(),
         plain.as_ref().err(),
         "the listing's error is not the first problem"
     );
-    for r in mali_gp::records(data, base) {
+    // The output bound of ARCHITECTURE.md "Resource limits".
+    assert!(
+        text.as_str().len() <= 32 * data.len() + (256 << 10),
+        "listing out of bounds: {} bytes",
+        text.as_str().len()
+    );
+    for r in (isa.records)(data, base) {
         let at = (r.offset - base) as usize;
-        let words: Vec<u32> =
-            data[at..at + 16].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
+        let words = data.get(at..at + 4 * r.words.len()).map(words);
+        assert_eq!(words.as_ref(), Some(&r.words), "record at 0x{:x}", r.offset);
     }
-    let _ = mali_gp::check(data, base);
+    let _ = (isa.check)(data, base);
     let mut a = shaderscope::dump::Annotations::new();
-    mali_gp::annotate(data, base, &mut a);
+    (isa.annotate)(data, base, &mut a);
     let end = base + data.len() as u64;
     assert!(a.fields().all(|(r, _)| r.start >= base && r.end <= end), "an annotation outside the code");
 }
 
-/// Mali PP code at offset 0x100: the plain and the styled listing (with `--offsets` and
-/// `--raw` columns) fail alike, with the first problem; each record's words are the bytes at
-/// its offset; the listing has at most one instruction line and three problem lines per
-/// word (the walk goes on by at least one word); records, checks and annotations run.
+/// Latte (R600/R700) microcode, as every code-only instruction set ([`code_isa`]), and its
+/// usage summary.
+pub fn latte(data: &[u8]) {
+    use shaderscope::isa::latte;
+    let isa = CodeIsa {
+        write_listing: latte::write_listing::<dyn Printer>,
+        problems: latte::problems,
+        records: latte::records,
+        check: latte::check,
+        annotate: latte::annotate,
+    };
+    code_isa(&isa, data);
+    let _ = latte::usage(data, 0x100);
+}
+
+/// Mali GP code, as every code-only instruction set ([`code_isa`]).
+pub fn mali_gp(data: &[u8]) {
+    use shaderscope::isa::mali_gp;
+    let isa = CodeIsa {
+        write_listing: mali_gp::write_listing::<dyn Printer>,
+        problems: mali_gp::problems,
+        records: mali_gp::records,
+        check: mali_gp::check,
+        annotate: mali_gp::annotate,
+    };
+    code_isa(&isa, data);
+}
+
+/// Mali PP code, as every code-only instruction set ([`code_isa`]).
 pub fn mali_pp(data: &[u8]) {
     use shaderscope::isa::mali_pp;
-    let base = 0x100;
-    let mut text = TextBuf::default();
-    let plain = mali_pp::write_listing(data, base, &DisasmOptions::default(), &mut text);
-    let mut html = shaderscope::print::Html::default();
-    let columns = DisasmOptions::default().with_offsets(true).with_raw(true);
-    let styled = mali_pp::write_listing(data, base, &columns, &mut html);
-    assert_eq!(plain.as_ref().err(), styled.as_ref().err(), "the listings fail differently");
-    assert_eq!(
-        mali_pp::problems(data, base).first(),
-        plain.as_ref().err(),
-        "the listing's error is not the first problem"
-    );
-    assert!(text.as_str().lines().count() <= 4 * (data.len() / 4) + 1, "listing longer than its input");
-    for r in mali_pp::records(data, base) {
-        let at = (r.offset - base) as usize;
-        let words: Vec<u32> = data[at..at + 4 * r.words.len()]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        assert_eq!(words, r.words, "record at 0x{:x}", r.offset);
-    }
-    let _ = mali_pp::check(data, base);
-    mali_pp::annotate(data, base, &mut shaderscope::dump::Annotations::new());
+    let isa = CodeIsa {
+        write_listing: mali_pp::write_listing::<dyn Printer>,
+        problems: mali_pp::problems,
+        records: mali_pp::records,
+        check: mali_pp::check,
+        annotate: mali_pp::annotate,
+    };
+    code_isa(&isa, data);
 }
 
 /// Bare programs of every instruction set, over a byte range the first two bytes choose,
