@@ -1,6 +1,7 @@
 //! Every `--json` record the corpus gives agrees with the documented schema
-//! (`schema/shaderscope.schema.json`): `info`, `disasm` and `validate` of every corpus file,
-//! and the error record of a damaged copy of each; and the schema refuses what it should.
+//! (`schema/shaderscope.schema.json`): `info`, `disasm` and `validate` (its `finding` records
+//! and the closing `validate` record) of every corpus file, and the records of a damaged copy
+//! of each; and the schema refuses what it should.
 //!
 //! The records are built by the same library calls the CLI makes (`File::info_record`, …).
 
@@ -77,6 +78,7 @@ fn every_corpus_record_follows_the_schema() {
     let kinds =
         ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin", "gsh", "mbs"];
     let mut checked = 0usize;
+    let mut findings = 0usize;
     let mut failures = Vec::new();
     for format in ["dxbc", "shbin", "gx2", "mbs"] {
         for row in common::manifest(&corpus, format) {
@@ -91,7 +93,7 @@ fn every_corpus_record_follows_the_schema() {
                 Ok(file) => {
                     lines.push(file.info_record(&name).to_line());
                     lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
-                    lines.push(file.validate_record(&name, false).to_line());
+                    lines.extend(file.validate_records(&name, false).iter().map(|r| r.to_line()));
                 }
                 Err(e) => {
                     let t = RecordType::Info;
@@ -104,7 +106,13 @@ fn every_corpus_record_follows_the_schema() {
             // A copy cut in half: the record of whatever that gives.
             let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]);
             match shaderscope::parse(half) {
-                Ok(file) => lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line()),
+                Ok(file) => {
+                    lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
+                    // A damaged file has findings: each is a record of its own.
+                    let records = file.validate_records(&name, true);
+                    findings += records.len() - 1;
+                    lines.extend(records.iter().map(|r| r.to_line()));
+                }
                 Err(e) => lines.push(
                     Record::failure(
                         RecordType::Disasm,
@@ -126,6 +134,7 @@ fn every_corpus_record_follows_the_schema() {
     }
     assert!(failures.is_empty(), "records that break the schema:\n{}", failures.join("\n"));
     assert!(checked > 5000, "only {checked} records checked");
+    assert!(findings > 100, "only {findings} finding records checked");
 }
 
 #[test]
@@ -139,8 +148,10 @@ fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
         for line in [
             file.info_record("x.mbs").to_line(),
             file.disasm_record("x.mbs", &DisasmOptions::default()).to_line(),
-            file.validate_record("x.mbs", false).to_line(),
-        ] {
+        ]
+        .into_iter()
+        .chain(file.validate_records("x.mbs", false).iter().map(|r| r.to_line()))
+        {
             assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
         }
     }
