@@ -419,3 +419,39 @@ fn damage_is_a_finding_record_and_strict_fails_warnings() {
         );
     }
 }
+
+/// The README's `validate` example is real output: the sample with its `ret` token made an
+/// indexable temp declaration, its checksum fixed, validated as text and as JSON.
+#[test]
+fn the_readme_validate_example_is_real_output() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let shown = |start: &str| -> String {
+        readme
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(start) && l.contains("bad.dxbc"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    bytes[0xcc..0xd0].copy_from_slice(&0x0100_0069u32.to_le_bytes());
+    std::fs::write(dir.path().join("patched.dxbc"), bytes).unwrap();
+    let fixed = Command::new(bin())
+        .current_dir(dir.path())
+        .args(["checksum", "--fix", "-o", "bad.dxbc", "patched.dxbc"])
+        .output()
+        .unwrap();
+    // It writes the file, and exits 1 on the damage.
+    assert_eq!(fixed.status.code(), Some(1));
+    assert!(dir.path().join("bad.dxbc").exists());
+    let run_here = |args: &[&str]| {
+        let out = Command::new(bin()).current_dir(dir.path()).args(args).output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (_, text) = run_here(&["validate", "bad.dxbc"]);
+    assert_eq!(text, shown("error: bad.dxbc: "));
+    let (json, _) = run_here(&["validate", "--json", "bad.dxbc"]);
+    assert_eq!(json, shown(r#"{"schema":3,"type":"#));
+    assert_eq!(json.lines().count(), 3);
+}
