@@ -394,6 +394,14 @@ fn damage_is_a_finding_record_and_strict_fails_warnings() {
         );
         assert_eq!(recs.last().unwrap()["valid"], false);
     }
+    // `scan` calls a file invalid exactly when `validate` (without --strict) does.
+    let (_, found) = records(&["scan", "--json", dir.path().to_str().unwrap()]);
+    let found: Vec<&Value> = found.iter().filter(|r| r["type"] == "scan").collect();
+    assert_eq!(found.len(), paths.len());
+    for r in found {
+        let (_, recs) = records(&["validate", "--json", r["path"].as_str().unwrap()]);
+        assert_eq!(r["valid"], recs.last().unwrap()["valid"], "{r}");
+    }
     // The damage no finding words is its own record, in the text as every command prints it.
     let (_, _, text) = run(&["validate", &paths[0]]);
     let (_, _, disasm) = run(&["disasm", &paths[0]]);
