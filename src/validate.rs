@@ -1,9 +1,9 @@
 //! `shaderscope validate`: silent on success, findings with offsets on stderr.
 
 use crate::batch::{self, Outcome, Settings};
-use shaderscope::Container;
 use shaderscope::Severity;
 use shaderscope::json::RecordType;
+use std::fmt::Write as _;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -13,8 +13,10 @@ pub struct Opts {
     /// Treat warnings as errors
     #[arg(long)]
     strict: bool,
-    /// JSON Lines: one record per file with its findings, on stdout (schema in
-    /// schema/shaderscope.schema.json)
+    /// JSON Lines on stdout (schema in schema/shaderscope.schema.json): one `finding` record
+    /// per finding, in the order the text lists them (valid: false when it fails the check),
+    /// then one `validate` record per file with `valid` and the counts `errors` and
+    /// `warnings` (a fine file gives only that record)
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -33,38 +35,32 @@ pub fn run(o: Opts) -> u8 {
             Ok(f) => f,
             Err(e) => return out.push(batch::failure(path, data, &e, json)),
         };
-        let all_damage = file.damage();
-        let damaged = !all_damage.is_empty();
         if o.json {
-            let mut r = file.validate_record(path, o.strict);
-            r.valid = r.valid && !damaged;
-            let status = if r.valid { batch::OK } else { batch::INVALID };
-            return out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+            let records = file.validate_records(path, o.strict);
+            let valid = records.last().is_none_or(|r| r.valid);
+            let stdout: String = records.iter().map(|r| r.to_line()).collect();
+            let status = if valid { batch::OK } else { batch::INVALID };
+            return out.push(Outcome { stdout, status, ..Default::default() });
         }
-        let findings = file.validate();
-        let status = if findings.iter().any(|f| f.fails(o.strict)) { batch::INVALID } else { batch::OK };
-        // A damaged part is an error finding of its own where the format does not list it.
-        let listed = |e: &shaderscope::Error| {
-            let reason = e.reason();
-            findings.iter().any(|f| {
-                f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
-            })
-        };
-        let damage: Vec<_> = all_damage.into_iter().filter(|e| !listed(e)).collect();
+        // The library decides what is reported (the findings, then the damage they do not
+        // list), so that this text and the JSON records say the same, line for record.
+        let reported = file.validation();
         let mut err = String::new();
-        for f in &findings {
-            let sev = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
+        for r in &reported {
+            let f = &r.finding;
+            let _ = match (&r.damage, f.severity) {
+                // A damaged part is worded as every command words it.
+                (Some(e), _) => writeln!(err, "error: {path}: {e}"),
+                (None, Severity::Error) => {
+                    writeln!(err, "error: {path}: offset 0x{:x}: {}", f.offset, f.message)
+                }
+                (None, Severity::Warning) => {
+                    writeln!(err, "warning: {path}: offset 0x{:x}: {}", f.offset, f.message)
+                }
             };
-            err.push_str(&format!("{sev}: {path}: offset 0x{:x}: {}\n", f.offset, f.message));
         }
+        let status =
+            if reported.iter().any(|r| r.finding.fails(o.strict)) { batch::INVALID } else { batch::OK };
         out.push(Outcome { stderr: err, status, ..Default::default() });
-        for e in damage {
-            out.fail(path, e, batch::INVALID);
-        }
-        if damaged {
-            out.status = out.status.max(batch::INVALID);
-        }
     })
 }

@@ -37,7 +37,7 @@ fn info_json_is_one_record_per_file_with_integer_offsets() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2);
     let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
-    assert_eq!(v["schema"], 2);
+    assert_eq!(v["schema"], 3);
     assert_eq!(v["type"], "info");
     assert_eq!(v["format"], "shbin");
     assert_eq!(v["valid"], true);

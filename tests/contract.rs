@@ -178,7 +178,15 @@ fn a_damaged_part_exits_1_for_every_command() {
         let want = if cmd[0] == "validate" && cmd.len() == 1 {
             format!("error: {path}: offset 0x98: invalid RDEF struct member: a struct contains itself\n")
         } else if cmd == &["validate", "--json"] {
-            assert!(out.contains(r#""valid":false"#), "{out}");
+            // The same finding as its own record, then the file's closing record.
+            assert_eq!(
+                validate_records(&out),
+                [
+                    "finding valid=false error 0x98: invalid RDEF struct member: a struct contains itself",
+                    "validate valid=false errors=1 warnings=0"
+                ],
+                "{out}"
+            );
             String::new()
         } else {
             format!("error: {path}: {why}\n")
@@ -217,7 +225,17 @@ fn a_damaged_constant_table_exits_1_for_every_command() {
             ["validate"] => format!(
                 "error: {path}: offset 0x1c: constant table: CTAB constant info points outside its range (0x28 + 0x7d0 is outside 0x28)\n"
             ),
-            ["validate", "--json"] => String::new(),
+            ["validate", "--json"] => {
+                assert_eq!(
+                    validate_records(&out),
+                    [
+                        "finding valid=false error 0x1c: constant table: CTAB constant info points outside its range (0x28 + 0x7d0 is outside 0x28)",
+                        "validate valid=false errors=1 warnings=0"
+                    ],
+                    "{out}"
+                );
+                String::new()
+            }
             ["checksum"] => {
                 assert_eq!(code, 2);
                 continue;
@@ -232,6 +250,25 @@ fn a_damaged_constant_table_exits_1_for_every_command() {
             );
         }
     }
+}
+
+/// The records of `validate --json`, one line each: type and valid, then a finding's severity,
+/// offset and message, or the closing record's counts.
+fn validate_records(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let (t, valid) = (r["type"].as_str().unwrap(), &r["valid"]);
+            match r["offset"].as_u64() {
+                Some(o) => format!(
+                    "{t} valid={valid} {} {o:#x}: {}",
+                    r["severity"].as_str().unwrap(),
+                    r["message"].as_str().unwrap()
+                ),
+                None => format!("{t} valid={valid} errors={} warnings={}", r["errors"], r["warnings"]),
+            }
+        })
+        .collect()
 }
 
 /// Options that do not apply to the file's format, and a program index out of range, are

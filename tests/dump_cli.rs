@@ -47,7 +47,7 @@ fn every_byte_once_with_a_range_and_as_json() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "{\"schema\":2,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":259,\
+        "{\"schema\":3,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":259,\
          \"errors\":[],\"rows\":[{\"kind\":\"section\",\"offset\":0,\"length\":12,\"depth\":0,\"title\":\"DVLB header\"},\
          {\"kind\":\"field\",\"offset\":0,\"length\":4,\"meaning\":\"magic \\\"DVLB\\\"\"}]}\n"
     );

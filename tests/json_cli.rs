@@ -50,8 +50,12 @@ fn every_command_writes_the_same_envelope() {
         for (r, (file, format)) in recs.iter().zip(files.iter().zip(["dxbc", "shbin", "csdr", "mbs"])) {
             assert_eq!(
                 (&r["schema"], r["type"].as_str(), r["format"].as_str(), r["path"].as_str(), &r["valid"]),
-                (&Value::from(2), Some(command), Some(format), Some(file.as_str()), &Value::from(true))
+                (&Value::from(3), Some(command), Some(format), Some(file.as_str()), &Value::from(true))
             );
+            if command == "validate" {
+                // A fine file gives only its closing record, with nothing counted.
+                assert_eq!((&r["errors"], &r["warnings"]), (&Value::from(0), &Value::from(0)), "{file}");
+            }
         }
     }
     let (code, recs) = records(&["scan", "--json", &sample("")]);
@@ -241,4 +245,221 @@ fn a_damaged_dxbc_gives_a_partial_disasm_record() {
             assert!(err.contains(&said), "{args:?}: {err}");
         }
     }
+}
+
+/// Runs `args`: exit status, stdout, stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin()).args(args).output().expect("run shaderscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+/// Files to validate, made from the DXBC sample: a damaged one whose damage the DXBC findings
+/// do not word (its `ret` at 0xcc made an indexable temp declaration with no room for its
+/// register; its checksum no longer matches), one whose damage they do word (a signature name
+/// pointing past its chunk), one with two warnings and no error (the signature chunks
+/// repeated), and the sample itself.
+fn validate_inputs(dir: &Path) -> Vec<String> {
+    let good = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    let mut unworded = good.clone();
+    unworded[0xcc..0xd0].copy_from_slice(&0x0100_0069u32.to_le_bytes());
+    let mut worded = good.clone();
+    worded[0x3c..0x40].copy_from_slice(&0x400u32.to_le_bytes());
+    let d = shaderscope::format::dxbc::Dxbc::parse(&good).unwrap();
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    for c in d.chunks() {
+        b.push(c.fourcc.0, c.data.to_vec());
+    }
+    for c in d.chunks().iter().filter(|c| c.fourcc.0 != *b"SHDR") {
+        b.push(c.fourcc.0, c.data.to_vec());
+    }
+    let warned = b.finish().unwrap();
+    let mut paths = Vec::new();
+    for (name, bytes) in
+        [("unworded.dxbc", unworded), ("worded.dxbc", worded), ("warned.dxbc", warned), ("good.dxbc", good)]
+    {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        paths.push(p.display().to_string());
+    }
+    paths
+}
+
+/// `validate --json` gives one `finding` record per line the text output prints, in the same
+/// order, with the same offset and message, then one closing `validate` record whose counts
+/// and `valid` agree with them; `--strict` makes warnings fail in both; the exit status is the
+/// same in both modes; every record follows the schema.
+#[test]
+fn validate_json_gives_one_record_per_finding_in_the_text_order() {
+    let v = validator();
+    let dir = tempfile::tempdir().unwrap();
+    let paths = validate_inputs(dir.path());
+    let mut counted = [0usize; 2];
+    for strict in [false, true] {
+        let flags: &[&str] = if strict { &["--strict"] } else { &[] };
+        let mut all = Vec::new();
+        for path in &paths {
+            let args: Vec<&str> = ["validate"].iter().chain(flags).copied().chain([path.as_str()]).collect();
+            let (text_code, _, text) = run(&args);
+            let args: Vec<&str> =
+                ["validate", "--json"].iter().chain(flags).copied().chain([path.as_str()]).collect();
+            let (code, recs) = records(&args);
+            assert_eq!(code, text_code, "{args:?}");
+            assert_valid(&v, &recs);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(recs.len(), lines.len() + 1, "{args:?}: {text}");
+            let (findings, close) = recs.split_at(lines.len());
+            for (line, r) in lines.iter().zip(findings) {
+                assert_eq!(
+                    (r["type"].as_str(), r["format"].as_str(), r["path"].as_str()),
+                    (Some("finding"), Some("dxbc"), Some(path.as_str()))
+                );
+                let (severity, offset, message) = (
+                    r["severity"].as_str().unwrap(),
+                    r["offset"].as_u64().unwrap(),
+                    r["message"].as_str().unwrap(),
+                );
+                let as_finding = format!("{severity}: {path}: offset {offset:#x}: {message}");
+                // A damaged part is printed as every command prints it: the offset inside.
+                let as_damage = line.replacen(&format!(" at offset {offset:#x}"), "", 1);
+                assert!(
+                    *line == as_finding
+                        || (severity == "error" && as_damage == format!("error: {path}: {message}")),
+                    "{line}\n{r}"
+                );
+                let fails = severity == "error" || strict;
+                assert_eq!(r["valid"], !fails, "{r}");
+            }
+            let close = &close[0];
+            let count = |s: &str| findings.iter().filter(|r| r["severity"] == s).count();
+            assert_eq!(
+                (
+                    close["type"].as_str(),
+                    close["path"].as_str(),
+                    close["errors"].as_u64(),
+                    close["warnings"].as_u64()
+                ),
+                (
+                    Some("validate"),
+                    Some(path.as_str()),
+                    Some(count("error") as u64),
+                    Some(count("warning") as u64)
+                )
+            );
+            assert_eq!(close["valid"], findings.iter().all(|r| r["valid"] == true), "{close}");
+            assert_eq!(close["valid"], code == 0, "{close}");
+            counted[0] += count("error");
+            counted[1] += count("warning");
+            all.extend(recs);
+        }
+        // All files at once: the same records, file after file.
+        let args: Vec<&str> = ["validate", "--json"]
+            .iter()
+            .chain(flags)
+            .copied()
+            .chain(paths.iter().map(String::as_str))
+            .collect();
+        let (code, together) = records(&args);
+        assert_eq!((code, &together), (1, &all));
+    }
+    assert!(counted[0] >= 2 * 4 && counted[1] >= 2 * 2, "{counted:?}");
+}
+
+/// The damage `disasm` reports of a DXBC whose program does not decode to its end is an error
+/// `finding` record of `validate --json` (the message without its offset) even where the DXBC
+/// findings do not word it, and it makes the file invalid; the repeated chunks are warnings
+/// that fail the check only with `--strict`.
+#[test]
+fn damage_is_a_finding_record_and_strict_fails_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = validate_inputs(dir.path());
+    for path in &paths[..2] {
+        let (code, recs) = records(&["disasm", "--json", path]);
+        assert_eq!(code, 1);
+        let error = &recs[0]["error"];
+        let offset = error["offset"].as_u64().unwrap();
+        let message = error["message"].as_str().unwrap().replacen(&format!(" at offset {offset:#x}"), "", 1);
+        let (code, recs) = records(&["validate", "--json", path]);
+        assert_eq!(code, 1);
+        let damage = recs
+            .iter()
+            .find(|r| r["offset"] == offset && r["message"].as_str().is_some_and(|m| m.ends_with(&message)));
+        let damage = damage.unwrap_or_else(|| panic!("{path}: no finding for {error}: {recs:?}"));
+        assert_eq!(
+            (&damage["type"], &damage["severity"], &damage["valid"]),
+            (&Value::from("finding"), &Value::from("error"), &Value::from(false))
+        );
+        assert_eq!(recs.last().unwrap()["valid"], false);
+    }
+    // `scan` calls a file invalid exactly when `validate` (without --strict) does.
+    let (_, found) = records(&["scan", "--json", dir.path().to_str().unwrap()]);
+    let found: Vec<&Value> = found.iter().filter(|r| r["type"] == "scan").collect();
+    assert_eq!(found.len(), paths.len());
+    for r in found {
+        let (_, recs) = records(&["validate", "--json", r["path"].as_str().unwrap()]);
+        assert_eq!(r["valid"], recs.last().unwrap()["valid"], "{r}");
+    }
+    // The damage no finding words is its own record, in the text as every command prints it.
+    let (_, _, text) = run(&["validate", &paths[0]]);
+    let (_, _, disasm) = run(&["disasm", &paths[0]]);
+    assert!(text.ends_with(&disasm), "{text}\n{disasm}");
+    let warned = paths[2].as_str();
+    for (strict, code, valid) in [(false, 0, true), (true, 1, false)] {
+        let args: Vec<&str> = if strict {
+            vec!["validate", "--json", "--strict", warned]
+        } else {
+            vec!["validate", "--json", warned]
+        };
+        let (got, recs) = records(&args);
+        assert_eq!(got, code, "{args:?}");
+        let (close, findings) = recs.split_last().unwrap();
+        assert!(
+            !findings.is_empty()
+                && findings.iter().all(|r| r["severity"] == "warning" && r["valid"] == valid),
+            "{recs:?}"
+        );
+        assert_eq!(
+            (&close["valid"], close["errors"].as_u64(), close["warnings"].as_u64()),
+            (&Value::from(valid), Some(0), Some(findings.len() as u64))
+        );
+    }
+}
+
+/// The README's `validate` example is real output: the sample with its `ret` token made an
+/// indexable temp declaration, its checksum fixed, validated as text and as JSON.
+#[test]
+fn the_readme_validate_example_is_real_output() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let shown = |start: &str| -> String {
+        readme
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(start) && l.contains("bad.dxbc"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    bytes[0xcc..0xd0].copy_from_slice(&0x0100_0069u32.to_le_bytes());
+    std::fs::write(dir.path().join("patched.dxbc"), bytes).unwrap();
+    let fixed = Command::new(bin())
+        .current_dir(dir.path())
+        .args(["checksum", "--fix", "-o", "bad.dxbc", "patched.dxbc"])
+        .output()
+        .unwrap();
+    // It writes the file, and exits 1 on the damage.
+    assert_eq!(fixed.status.code(), Some(1));
+    assert!(dir.path().join("bad.dxbc").exists());
+    let run_here = |args: &[&str]| {
+        let out = Command::new(bin()).current_dir(dir.path()).args(args).output().unwrap();
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (_, text) = run_here(&["validate", "bad.dxbc"]);
+    assert_eq!(text, shown("error: bad.dxbc: "));
+    let (json, _) = run_here(&["validate", "--json", "bad.dxbc"]);
+    assert_eq!(json, shown(r#"{"schema":3,"type":"#));
+    assert_eq!(json.lines().count(), 3);
 }

@@ -26,7 +26,7 @@ use crate::format::{
     d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, mbs::Mbs, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
 };
 use crate::json::{ErrorInfo, Record, RecordType};
-use crate::model::{DisasmOptions, Finding, Part};
+use crate::model::{DisasmOptions, Finding, Part, Severity};
 use crate::print::Printer;
 
 /// A file of any format this build reads, as its format's own model.
@@ -75,14 +75,87 @@ impl File<'_> {
         }
     }
 
-    /// The `validate --json` record: every finding; `valid` is false when one is an error (with
-    /// `strict`, also a warning).
-    pub fn validate_record<'p>(&self, path: &'p str, strict: bool) -> Record<'p> {
+    /// Everything `validate` reports about the file, in the order it reports it: the
+    /// format's findings ([`Container::validate`]), then every damaged part
+    /// ([`Container::damage`]) they do not list, as an error finding of its own. A finding
+    /// lists a damaged part when it is an error at the same offset whose message ends with the
+    /// error's text without its offset ([`crate::Error::reason`]): formats that report their
+    /// damage say it in their own words (`constant table: CTAB constant info points …`).
+    ///
+    /// This is the one place that decides what `validate` says, so that its text and its JSON
+    /// agree finding by finding.
+    ///
+    /// ```
+    /// use shaderscope::Severity;
+    /// # let bytes = shaderscope::shbin::build::example_vertex_shader();
+    /// let file = shaderscope::parse(&bytes)?;
+    /// assert!(file.validation().is_empty());
+    /// // A DXBC whose SM4 program (`ps_4_0`, 3 tokens) ends in an indexable temp declaration
+    /// // with no room for its register: the listing stops there, a damage the DXBC findings do
+    /// // not word.
+    /// let tokens: Vec<u8> = [0x40u32, 3, 0x0100_0069].iter().flat_map(|t| t.to_le_bytes()).collect();
+    /// let bytes = shaderscope::dxbc::write::Builder::new().push(*b"SHDR", tokens).finish()?;
+    /// let file = shaderscope::parse(&bytes)?;
+    /// let last = file.validation().pop().unwrap();
+    /// assert_eq!((last.finding.severity, last.finding.offset), (Severity::Error, 0x38));
+    /// assert_eq!(last.finding.message, "truncated indexable temp register (need 4 bytes, have 0)");
+    /// assert_eq!(
+    ///     last.damage.unwrap().to_string(),
+    ///     "truncated indexable temp register at offset 0x38 (need 4 bytes, have 0)"
+    /// );
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn validation(&self) -> Vec<Reported> {
         let findings = self.validate();
-        let bad = findings.iter().any(|f| f.fails(strict));
+        let listed = |e: &crate::Error| {
+            let reason = e.reason();
+            findings.iter().any(|f| {
+                f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
+            })
+        };
+        let unlisted: Vec<Reported> = self
+            .damage()
+            .into_iter()
+            .filter(|e| !listed(e))
+            .map(|e| Reported { finding: Finding::error(e.offset(), e.reason()), damage: Some(e) })
+            .collect();
+        findings.into_iter().map(|finding| Reported { finding, damage: None }).chain(unlisted).collect()
+    }
+
+    /// The `validate --json` records of the file: one `finding` record per entry of
+    /// [`File::validation`], in its order (`valid` false when that finding makes `validate`
+    /// fail: an error, or with `strict` a warning), then one closing `validate` record with
+    /// `valid` and the counts `errors` and `warnings`. A file without findings gives only the
+    /// closing record, which says that it was checked.
+    ///
+    /// ```
+    /// # let bytes = shaderscope::shbin::build::example_vertex_shader();
+    /// let file = shaderscope::parse(&bytes)?;
+    /// let lines: Vec<String> = file.validate_records("v.shbin", false).iter().map(|r| r.to_line()).collect();
+    /// assert_eq!(
+    ///     lines,
+    ///     ["{\"schema\":3,\"type\":\"validate\",\"format\":\"shbin\",\"path\":\"v.shbin\",\"valid\":true,\"errors\":0,\"warnings\":0}\n"]
+    /// );
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn validate_records<'p>(&self, path: &'p str, strict: bool) -> Vec<Record<'p>> {
+        let format = Some(self.format());
+        let all = self.validation();
+        let mut records: Vec<Record<'p>> = all
+            .iter()
+            .map(|r| {
+                Record::new(RecordType::Finding, path, format)
+                    .with_body(&r.finding)
+                    .with_valid(!r.finding.fails(strict))
+            })
+            .collect();
+        let errors = all.iter().filter(|r| r.finding.severity == Severity::Error).count();
         let mut body = serde_json::Map::new();
-        body.insert("findings".into(), serde_json::to_value(findings).unwrap_or_default());
-        Record::new(RecordType::Validate, path, Some(self.format())).with_body(body).with_valid(!bad)
+        body.insert("errors".into(), errors.into());
+        body.insert("warnings".into(), (all.len() - errors).into());
+        let valid = !all.iter().any(|r| r.finding.fails(strict));
+        records.push(Record::new(RecordType::Validate, path, format).with_body(body).with_valid(valid));
+        records
     }
 
     /// The file through the format-independent interface.
@@ -97,6 +170,20 @@ impl File<'_> {
             File::Mbs(m) => &**m,
         }
     }
+}
+
+/// One thing `validate` reports ([`File::validation`]): a finding, and the damaged part it
+/// stands for when the format's own findings do not list that damage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reported {
+    /// What `validate --json` gives: severity, absolute offset, message (for a damaged part
+    /// the error's text without its offset).
+    pub finding: Finding,
+    /// The damaged part ([`Container::damage`]) this finding reports. `validate` prints it as
+    /// every command prints damage (`error: PATH: truncated … at offset 0x…`), not in the
+    /// `offset 0x…: message` form of a finding.
+    pub damage: Option<crate::Error>,
 }
 
 impl Container for File<'_> {

@@ -57,7 +57,9 @@ pub trait Container {
     }
     /// Every byte annotated, for `shaderscope dump`.
     fn annotate(&self, out: &mut Annotations);
-    /// Semantic checks beyond what parsing needs; empty when the file is fine.
+    /// Semantic checks beyond what parsing needs; empty when the file is fine. `validate`
+    /// reports them with the damage ([`Container::damage`]) they do not list, through
+    /// [`File::validation`](crate::File::validation).
     fn validate(&self) -> Vec<Finding>;
     /// The parts that failed to parse and were left out of the model while the rest of the
     /// file reads (a DXBC chunk whose contents are broken, a Direct3D 9 constant table that

@@ -2,13 +2,17 @@
 //! command and format.
 //!
 //! Every record starts with the same envelope ([`Record`]): `schema` ([`SCHEMA_VERSION`]),
-//! `type` (the command: `info`, `disasm`, `validate`, `scan`, `scan-summary`), `format` (the
+//! `type` (the command: `info`, `disasm`, `validate`, `scan`, `scan-summary`; `finding` for
+//! one finding of `validate`), `format` (the
 //! name [`Format::name`] gives, `null` when the input could not be recognised), `path`, `valid`
 //! and, when the input could not be read or parsed, `error` ([`ErrorInfo`]: message, kind,
 //! structure and absolute offset). The command's own fields follow: an `info` record has the
 //! format's summary (DXBC reflection, the DVLBs of a 3DS file, …), a `disasm` record has
 //! `programs[]` ([`Program`]) whose `instructions[]` are the
-//! [`InstructionRecord`]s every instruction set shares, a `validate` record has `findings[]`.
+//! [`InstructionRecord`]s every instruction set shares. `validate` writes one `finding`
+//! record per finding (`severity`, `offset`, `message`; `valid` false when that finding makes
+//! the check fail), then one `validate` record closing the file with `valid` and the counts
+//! `errors` and `warnings` ([`File::validate_records`](crate::File::validate_records)).
 //! Every offset is an absolute byte offset in the input (in the decoded bytes of a `.csdr`);
 //! every enum value is the name a user types on the command line (the fxc generation is
 //! `"9.30"`).
@@ -24,7 +28,7 @@
 //! let file = shaderscope::parse(&bytes)?;
 //! let line = Record::new(RecordType::Info, "v.shbin", Some(file.format())).with_body(file.info_json()).to_line();
 //! let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-//! assert_eq!((v["schema"].as_u64(), v["type"].as_str(), v["format"].as_str()), (Some(2), Some("info"), Some("shbin")));
+//! assert_eq!((v["schema"].as_u64(), v["type"].as_str(), v["format"].as_str()), (Some(3), Some("info"), Some("shbin")));
 //! assert_eq!((v["path"].as_str(), v["valid"].as_bool()), (Some("v.shbin"), Some(true)));
 //!
 //! // An input that does not parse still gives a record, with the error and its offset.
@@ -44,9 +48,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The version of the record layout, the `schema` field of every record. Version 1 was the
-/// layout before records shared one envelope; a change that removes or renames a field, or
-/// changes its meaning, gives a new version.
-pub const SCHEMA_VERSION: u32 = 2;
+/// layout before records shared one envelope; version 2 had one `validate` record per file
+/// holding a `findings` array (version 3 gives one `finding` record per finding, then a
+/// `validate` record with the counts). A change that removes or renames a field, or changes
+/// its meaning, gives a new version.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Which command made a record (its `type` field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -57,8 +63,11 @@ pub enum RecordType {
     Info,
     /// `disasm --json`: the programs and their instructions.
     Disasm,
-    /// `validate --json`: the findings.
+    /// `validate --json`: the closing record of a file: whether it passed, and how many
+    /// errors and warnings its `finding` records gave.
     Validate,
+    /// `validate --json`: one finding (an error or a warning at an offset).
+    Finding,
     /// `scan --json`: one file found under the folder.
     Scan,
     /// `scan --json`: the closing summary of a scan.
@@ -273,13 +282,13 @@ mod tests {
         let r = Record::new(RecordType::Validate, "a b", Some(Format::Dvlb)).with_body(body);
         assert_eq!(
             r.to_line(),
-            "{\"schema\":2,\"type\":\"validate\",\"format\":\"shbin\",\"path\":\"a b\",\"valid\":true,\"summary\":\"x\"}\n"
+            "{\"schema\":3,\"type\":\"validate\",\"format\":\"shbin\",\"path\":\"a b\",\"valid\":true,\"summary\":\"x\"}\n"
         );
         let e = ErrorInfo::other("io", "cannot read: No such file or directory (os error 2)");
         let r = Record::failure(RecordType::ScanSummary, "-", None, e);
         assert_eq!(
             r.to_line(),
-            "{\"schema\":2,\"type\":\"scan-summary\",\"format\":null,\"path\":\"-\",\"valid\":false,\
+            "{\"schema\":3,\"type\":\"scan-summary\",\"format\":null,\"path\":\"-\",\"valid\":false,\
              \"error\":{\"message\":\"cannot read: No such file or directory (os error 2)\",\"kind\":\"io\"}}\n"
         );
     }

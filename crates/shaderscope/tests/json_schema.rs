@@ -1,6 +1,7 @@
 //! Every `--json` record the corpus gives agrees with the documented schema
-//! (`schema/shaderscope.schema.json`): `info`, `disasm` and `validate` of every corpus file,
-//! and the error record of a damaged copy of each; and the schema refuses what it should.
+//! (`schema/shaderscope.schema.json`): `info`, `disasm` and `validate` (its `finding` records
+//! and the closing `validate` record) of every corpus file, and the records of a damaged copy
+//! of each; and the schema refuses what it should.
 //!
 //! The records are built by the same library calls the CLI makes (`File::info_record`, …).
 
@@ -77,6 +78,7 @@ fn every_corpus_record_follows_the_schema() {
     let kinds =
         ["dxbc-binary", "d3dbc-binary", "dxbc-container-noshader", "dxil-container", "shbin", "gsh", "mbs"];
     let mut checked = 0usize;
+    let mut findings = 0usize;
     let mut failures = Vec::new();
     for format in ["dxbc", "shbin", "gx2", "mbs"] {
         for row in common::manifest(&corpus, format) {
@@ -91,7 +93,7 @@ fn every_corpus_record_follows_the_schema() {
                 Ok(file) => {
                     lines.push(file.info_record(&name).to_line());
                     lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
-                    lines.push(file.validate_record(&name, false).to_line());
+                    lines.extend(file.validate_records(&name, false).iter().map(|r| r.to_line()));
                 }
                 Err(e) => {
                     let t = RecordType::Info;
@@ -104,7 +106,13 @@ fn every_corpus_record_follows_the_schema() {
             // A copy cut in half: the record of whatever that gives.
             let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]);
             match shaderscope::parse(half) {
-                Ok(file) => lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line()),
+                Ok(file) => {
+                    lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
+                    // A damaged file has findings: each is a record of its own.
+                    let records = file.validate_records(&name, true);
+                    findings += records.len() - 1;
+                    lines.extend(records.iter().map(|r| r.to_line()));
+                }
                 Err(e) => lines.push(
                     Record::failure(
                         RecordType::Disasm,
@@ -126,6 +134,7 @@ fn every_corpus_record_follows_the_schema() {
     }
     assert!(failures.is_empty(), "records that break the schema:\n{}", failures.join("\n"));
     assert!(checked > 5000, "only {checked} records checked");
+    assert!(findings >= 10, "only {findings} finding records checked");
 }
 
 #[test]
@@ -139,8 +148,10 @@ fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
         for line in [
             file.info_record("x.mbs").to_line(),
             file.disasm_record("x.mbs", &DisasmOptions::default()).to_line(),
-            file.validate_record("x.mbs", false).to_line(),
-        ] {
+        ]
+        .into_iter()
+        .chain(file.validate_records("x.mbs", false).iter().map(|r| r.to_line()))
+        {
             assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
         }
     }
@@ -153,4 +164,39 @@ fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
     let mut record: Value = serde_json::from_str(&line).unwrap();
     record["chunks"][0]["children"][0]["colour"] = Value::from(1);
     assert!(!v.is_valid(&record), "an undocumented chunk field passes");
+}
+
+/// `validate`'s records: each finding of a damaged DXBC a record of its own, and the closing
+/// record with the counts; the schema refuses a finding record without its message, with an
+/// undocumented field or with an error, and version 2's `findings` array.
+#[test]
+fn validate_records_follow_the_schema_and_it_refuses_the_old_layout() {
+    let v = validator();
+    // A `ps_4_0` program of 3 tokens ending in an indexable temp declaration with no register.
+    let tokens: Vec<u8> = [0x40u32, 3, 0x0100_0069].iter().flat_map(|t| t.to_le_bytes()).collect();
+    let bytes = shaderscope::dxbc::write::Builder::new().push(*b"SHDR", tokens).finish().unwrap();
+    let file = shaderscope::parse(&bytes).unwrap();
+    let lines: Vec<String> = file.validate_records("x.dxbc", false).iter().map(|r| r.to_line()).collect();
+    assert!(lines.len() >= 2, "{lines:?}");
+    for line in &lines {
+        assert_eq!(problems(&v, line), Vec::<String>::new(), "{line}");
+    }
+    let finding: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!((&finding["type"], &finding["valid"]), (&Value::from("finding"), &Value::from(false)));
+    let refused = |change: &dyn Fn(&mut Value), what: &str| {
+        let mut r = finding.clone();
+        change(&mut r);
+        assert!(!v.is_valid(&r), "{what} passes: {r}");
+    };
+    refused(&|r| r["colour"] = Value::from(1), "an undocumented field");
+    refused(&|r| _ = r.as_object_mut().unwrap().remove("message"), "a finding without its message");
+    refused(&|r| r["error"] = serde_json::json!({"message": "x", "kind": "io"}), "a finding with an error");
+    refused(&|r| r["severity"] = Value::from("note"), "another severity");
+    let mut close: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!(close["type"], "validate");
+    close["findings"] = serde_json::json!([]);
+    assert!(!v.is_valid(&close), "version 2's findings array passes");
+    let mut close: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    close.as_object_mut().unwrap().remove("warnings");
+    assert!(!v.is_valid(&close), "a closing record without its counts passes");
 }

@@ -372,7 +372,9 @@ fn every_record_of_the_archives_follows_the_schema() {
         let name = p.display().to_string();
         check(file.info_record(&name).to_line());
         check(file.disasm_record(&name, &shaderscope::DisasmOptions::default()).to_line());
-        check(file.validate_record(&name, false).to_line());
+        for r in file.validate_records(&name, false) {
+            check(r.to_line());
+        }
         if let shaderscope::File::Sharcfb(f) = &file {
             for prog in &f.programs.items {
                 let r = f.resolve(&prog.name.text(), &[]).unwrap();
@@ -390,8 +392,7 @@ fn every_record_of_the_archives_follows_the_schema() {
     let data = std::fs::read(&all[0].0).unwrap();
     let mut value = shaderscope::parse(&data).unwrap().info_json();
     value["programs"][0]["colour"] = serde_json::Value::from(1);
-    let mut record =
-        serde_json::json!({"schema": 2, "type": "info", "format": "sharcfb", "path": "x", "valid": true});
+    let mut record = serde_json::json!({"schema": shaderscope::json::SCHEMA_VERSION, "type": "info", "format": "sharcfb", "path": "x", "valid": true});
     for (k, x) in value.as_object().unwrap() {
         record[k] = x.clone();
     }
