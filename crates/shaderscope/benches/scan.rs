@@ -5,7 +5,6 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 fn files() -> Vec<Vec<u8>> {
