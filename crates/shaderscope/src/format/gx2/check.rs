@@ -442,7 +442,7 @@ impl Shader<'_> {
                 && start < r_end
             {
                 let text = format!(
-                    "{title}: {} shares bytes with {} (from 0x{start:x} to 0x{:x})",
+                    "{title}: {} and {} share bytes (from 0x{start:x} to 0x{:x})",
                     label(p),
                     label(q),
                     end.min(r_end)

@@ -15,7 +15,11 @@
 //!               [version 9: one more section], uniform blocks, sampler vars, attrib vars
 //! ```
 //!
-//! Every record starts with its own size; what a record holds past its fields is kept, so an
+//! Records follow one another, each starting with its size, so no two share bytes; what can
+//! is inside a binary's data (the GX2 struct, its arrays and names, its programs:
+//! [`gx2::Shader::check_sharing`]) and the binaries programs take (several programs may take
+//! the same ones: a `validate` warning, and lines about a binary name [`OWNERS_SHOWN`] users
+//! and count the rest). Every record starts with its own size; what a record holds past its fields is kept, so an
 //! unmodified archive writes back byte for byte ([`Sharcfb::write`]). [`Sharcfb::to_endian`]
 //! converts between the two byte orders (every header word, the symbols' default words, the
 //! GX2 structs and their arrays; never the strings or the microcode).
