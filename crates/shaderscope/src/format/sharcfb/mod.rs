@@ -76,9 +76,10 @@ use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader};
 use res::{ResArray, ResText, Symbol, SymbolKind, Variation};
 
-/// How many program variations a line about a binary names (`disasm`, `info`); the rest are
-/// counted. A binary more than one program uses is a `validate` warning.
-pub const OWNERS_SHOWN: usize = 4;
+/// How many program variations the lines about a binary name (`disasm`, `info` and their
+/// JSON): the first, in program order; the rest are counted. A binary that several programs
+/// use is the same binary reached again, a `validate` warning.
+pub const OWNERS_SHOWN: usize = 1;
 /// How many macro settings a line about a binary shows; the rest are counted.
 pub const SETTINGS_SHOWN: usize = 16;
 
@@ -964,16 +965,17 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
 }
 
 /// The settings of one program's variations as lines about binaries show them: the first
-/// [`SETTINGS_SHOWN`] macros, each name and value cut to
-/// [`gx2::NAME_SHOWN`](crate::format::gx2::NAME_SHOWN) bytes, with their values read once, so
-/// that a line costs the same whatever the macros hold.
+/// macros, at most [`SETTINGS_SHOWN`] and as many as fit in
+/// [`gx2::NAME_SHOWN`](crate::format::gx2::NAME_SHOWN) bytes of text (each name and value cut
+/// to that too), with their values read once, so that a line costs the same whatever the
+/// macros hold.
 pub struct ShownSettings<'a> {
-    /// Each shown macro: its name, its values and how many values it counts.
+    /// Each macro that may be shown: its name, its values and how many values it counts.
     macros: Vec<(std::borrow::Cow<'a, str>, Vec<res::Value<'a>>, u64)>,
     /// The number of variations.
     total: u64,
-    /// The macros not shown.
-    pub more: usize,
+    /// The number of macros.
+    all: usize,
 }
 
 impl<'a> ShownSettings<'a> {
@@ -985,30 +987,31 @@ impl<'a> ShownSettings<'a> {
             .take(SETTINGS_SHOWN)
             .map(|v| (v.name.shown(), v.values(), u64::from(v.value_count).max(1)))
             .collect();
-        ShownSettings {
-            macros,
-            total: program.variation_count().unwrap_or(0),
-            more: all.len().saturating_sub(SETTINGS_SHOWN),
-        }
+        ShownSettings { macros, total: program.variation_count().unwrap_or(0), all: all.len() }
     }
 
-    /// The settings of variation `variation` (as [`Sharcfb::settings`] gives them, for the
-    /// shown macros).
+    /// The settings of variation `variation` that are shown (the first of those
+    /// [`Sharcfb::settings`] gives).
     pub fn of(&self, variation: u64) -> Vec<(String, String)> {
         let mut out = Vec::with_capacity(self.macros.len());
         if self.total == 0 {
             return out;
         }
+        let mut budget = crate::format::gx2::NAME_SHOWN;
         // The first macro is the most significant digit: the variations each value of macro
         // `j` spans are the total over the product of the counts up to `j`.
         let mut prefix = 1u64;
         for (name, values, count) in &self.macros {
+            if budget == 0 {
+                break;
+            }
             prefix = prefix.saturating_mul(*count);
             let digit = (variation / (self.total / prefix).max(1)) % count;
             let value = values
                 .get(digit as usize)
                 .map(|x| res::shown(std::borrow::Cow::Borrowed(x.text)).into_owned())
                 .unwrap_or(format!("#{digit}"));
+            budget = budget.saturating_sub(name.len() + value.len() + 2);
             out.push((name.to_string(), value));
         }
         out
@@ -1017,9 +1020,11 @@ impl<'a> ShownSettings<'a> {
     /// `FOG=1 LIGHTS=2`, and `(+N more)` for the macros not shown; `no macros` when there
     /// are none.
     pub fn text(&self, variation: u64) -> String {
-        let mut text: Vec<String> = self.of(variation).iter().map(|(m, v)| format!("{m}={v}")).collect();
-        if self.more > 0 {
-            text.push(format!("(+{} more)", self.more));
+        let shown = self.of(variation);
+        let more = self.all.saturating_sub(shown.len());
+        let mut text: Vec<String> = shown.iter().map(|(m, v)| format!("{m}={v}")).collect();
+        if more > 0 {
+            text.push(format!("(+{more} more)"));
         }
         if text.is_empty() { "no macros".to_string() } else { text.join(" ") }
     }
