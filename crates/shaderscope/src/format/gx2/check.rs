@@ -397,8 +397,10 @@ impl Shader<'_> {
             .chain(self.sampler_vars.items.iter().enumerate().map(|(i, x)| (x.at, &x.name, "sampler var", i)))
             .chain(self.attrib_vars.items.iter().enumerate().map(|(i, x)| (x.at, &x.name, "attrib var", i)));
         // A name pointed at again: one warning per name, at the first entry repeating it.
-        let mut first: std::collections::HashMap<u64, (Piece, Option<(u64, Piece, usize)>)> =
-            std::collections::HashMap::new();
+        // Per name offset: the first entry naming it, and the first entry repeating it (its
+        // name field) with how many do.
+        type Repeats = Option<(u64, Piece, usize)>;
+        let mut first: std::collections::HashMap<u64, (Piece, Repeats)> = std::collections::HashMap::new();
         for (field, name, what, i) in names {
             let Some(t) = &name.text else { continue };
             let piece = Piece::Name(what, i);

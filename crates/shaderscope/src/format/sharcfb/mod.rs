@@ -83,6 +83,10 @@ pub const OWNERS_SHOWN: usize = 1;
 /// How many macro settings a line about a binary shows; the rest are counted.
 pub const SETTINGS_SHOWN: usize = 16;
 
+/// The program variations that use one binary, as [`Sharcfb::owner_lists`] gives them: the
+/// first ones (program index, variation index, stage slot) and how many there are in all.
+pub type Owners = (Vec<(usize, u64, u64)>, usize);
+
 /// Size of the archive header before the name.
 pub const HEADER_SIZE: usize = 0x18;
 /// Size of a shader binary's header.
@@ -416,7 +420,7 @@ impl Sharcfb {
     /// use it, in program order, and how many do in all: what [`Sharcfb::owners`] gives for
     /// each binary, in one sweep (programs × binaries would be quadratic in the file's size
     /// when many programs share binaries, which `validate` reports).
-    pub fn owner_lists(&self, limit: usize) -> Vec<(Vec<(usize, u64, u64)>, usize)> {
+    pub fn owner_lists(&self, limit: usize) -> Vec<Owners> {
         let n = self.binaries.items.len();
         // Programs starting and ending at each binary.
         let mut starts: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -766,7 +770,7 @@ fn binary_heading<'a>(
     f: &'a Sharcfb,
     index: usize,
     b: &Binary,
-    owners: Option<&(Vec<(usize, u64, u64)>, usize)>,
+    owners: Option<&Owners>,
     settings: &mut std::collections::HashMap<usize, ShownSettings<'a>>,
 ) -> Vec<String> {
     let (owners, all) = owners.map_or((&[][..], 0), |(o, n)| (&o[..], *n));
