@@ -970,7 +970,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
 
 /// The settings of one program's variations as lines about binaries show them: the first
 /// macros, at most [`SETTINGS_SHOWN`] and as many as fit in
-/// [`gx2::NAME_SHOWN`](crate::format::gx2::NAME_SHOWN) bytes of text (each name and value cut
+/// [`gx2::NAME_SHOWN`] bytes of text (each name and value cut
 /// to that too), with their values read once, so that a line costs the same whatever the
 /// macros hold.
 pub struct ShownSettings<'a> {
