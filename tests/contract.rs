@@ -62,10 +62,10 @@ fn d3d9() -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// The sample DVLB with its DVLE twice.
+/// The sample DVLB with its DVLE twice (two copies, at two offsets).
 fn two_dvles() -> Vec<u8> {
     let mut d = build::example_vertex_dvlb();
-    d.dvles.push(d.dvles[0].clone());
+    d.dvles.push(std::sync::Arc::new((*d.dvles[0]).clone()));
     d.write().unwrap()
 }
 

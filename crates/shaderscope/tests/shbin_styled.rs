@@ -312,8 +312,9 @@ fn flow_tokens_and_comments() {
         ins(pica::Op::End).encode(),
     ];
     d.dvlp.opdescs.push([0, 0]); // opdesc 7: writes nothing
-    d.dvles[0].shader_type = 1;
-    d.dvles[0].endmain = 8;
+    let dvle = std::sync::Arc::make_mut(&mut d.dvles[0]);
+    dvle.shader_type = 1;
+    dvle.endmain = 8;
     let bytes = d.write().unwrap();
     let file = shbin(&bytes);
     let lines = record(&file, &DisasmOptions::default()).lines;

@@ -742,7 +742,10 @@ fn gaps_and_overlaps_are_found_where_they_are() {
     // The same bytes reached again are one finding, at the index entry, not an overlap.
     assert_eq!(
         texts,
-        vec![(36, "chunk 1 (AAAA) offset 0x28 is chunk 0's: the same bytes are reached again")]
+        vec![(
+            36,
+            "1 index entry, chunk 1, repeats chunk 0's (AAAA) offset 0x28: the same bytes are reached again"
+        )]
     );
     assert_eq!(crate::container::Container::write(&d).unwrap(), bytes);
     // The dump shows the chunk once, and both index entries.

@@ -37,16 +37,27 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
     // see each chunk once.
     let repeats = f.repeats();
     let once = || f.chunks.iter().enumerate().zip(&repeats).filter(|(_, r)| r.is_none()).map(|(c, _)| c);
-    for ((i, c), r) in f.chunks.iter().enumerate().zip(&repeats) {
+    // One warning per chunk named again, at the first index entry repeating it.
+    let mut repeated: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
+    for (i, r) in repeats.iter().enumerate() {
         if let Some(k) = r {
-            out.push(Finding::warning(
-                (HEADER_SIZE + 4 * i) as u64,
-                format!(
-                    "chunk {i} ({}) offset 0x{:x} is chunk {k}'s: the same bytes are reached again",
-                    c.fourcc, c.offset
-                ),
-            ));
+            repeated.entry(*k).or_insert((i, 0)).1 += 1;
         }
+    }
+    for (k, (i, n)) in repeated {
+        let Some(c) = f.chunks.get(k) else { continue };
+        let which = if n == 1 {
+            format!("1 index entry, chunk {i}, repeats")
+        } else {
+            format!("{n} index entries, from chunk {i} on, repeat")
+        };
+        out.push(Finding::warning(
+            (HEADER_SIZE + 4 * i) as u64,
+            format!(
+                "{which} chunk {k}'s ({}) offset 0x{:x}: the same bytes are reached again",
+                c.fourcc, c.offset
+            ),
+        ));
     }
     for (i, c) in once() {
         if c.offset % 4 != 0 {

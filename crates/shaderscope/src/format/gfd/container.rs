@@ -334,6 +334,8 @@ impl Gfd<'_> {
         }
         let (Some(g), Some(h)) = (s.gx2(), header) else { return };
         g.check(&title, out);
+        // The microcode is a block of its own: only the struct, arrays and names can share.
+        g.check_sharing(&title, &[], out);
         if let Some(p) = program {
             g.check_program(&title, p.data, p.data_offset(), out);
         }

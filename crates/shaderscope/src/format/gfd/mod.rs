@@ -23,6 +23,10 @@
 //! byte-swapped because the PowerPC reads them big-endian), and decaf-emu's listings print
 //! them as such words.
 //!
+//! Blocks follow one another (each header gives its data's size), so no two share bytes;
+//! inside a header block the struct's arrays and names can, and `validate` says where
+//! ([`Shader::check_sharing`](crate::format::gx2::Shader::check_sharing)).
+//!
 //! [`Gfd::parse`] reads every block (texture and compute blocks kept as bytes), reads the
 //! struct of every shader header block, and pairs headers with their program blocks as decaf's
 //! reader does; a header whose struct does not read is reported by [`Container::damage`](crate::Container::damage) while

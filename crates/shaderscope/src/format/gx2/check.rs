@@ -352,3 +352,127 @@ impl Shader<'_> {
         }
     }
 }
+
+/// What claims a range of a shader struct's bytes, for [`Shader::check_sharing`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Piece {
+    /// The struct itself.
+    Struct,
+    /// One of its arrays.
+    Array(&'static str),
+    /// The name of entry `1` of the array of entries called `0`.
+    Name(&'static str, usize),
+    /// A range the caller names (a SHARCFB binary's programs).
+    Extra(usize),
+}
+
+impl Shader<'_> {
+    /// The findings about bytes the struct's pieces share: an array that overlaps the struct
+    /// or another array, a name inside either, a name another entry's name points at again
+    /// (a warning: one per name, however many entries repeat it), a name that overlaps
+    /// another (a warning), and `extra` ranges (absolute, with what they are: a SHARCFB
+    /// binary's program and copy program) that overlap anything. One finding per piece, at
+    /// its first shared byte; a sweep in offset order, so many pieces cost n log n.
+    pub fn check_sharing(&self, title: &str, extra: &[(&str, std::ops::Range<u64>)], out: &mut Vec<Finding>) {
+        let mut pieces: Vec<(u64, u64, Piece)> =
+            vec![(self.at, self.at + u64::from(self.len), Piece::Struct)];
+        let mut array = |at: Option<u64>, n: usize, entry: u64, what: &'static str| {
+            if let Some(a) = at.filter(|_| n > 0) {
+                pieces.push((a, a + n as u64 * entry, Piece::Array(what)));
+            }
+        };
+        array(self.uniform_blocks.at, self.uniform_blocks.items.len(), 0xC, "uniform blocks");
+        array(self.uniform_vars.at, self.uniform_vars.items.len(), 0x14, "uniform vars");
+        array(self.initial_values.at, self.initial_values.items.len(), 0x14, "initial values");
+        array(self.loop_vars.at, self.loop_vars.items.len(), 8, "loop vars");
+        array(self.sampler_vars.at, self.sampler_vars.items.len(), 0xC, "sampler vars");
+        array(self.attrib_vars.at, self.attrib_vars.items.len(), 0x10, "attrib vars");
+        let names = self
+            .uniform_blocks
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.at, &x.name, "uniform block", i))
+            .chain(self.uniform_vars.items.iter().enumerate().map(|(i, x)| (x.at, &x.name, "uniform var", i)))
+            .chain(self.sampler_vars.items.iter().enumerate().map(|(i, x)| (x.at, &x.name, "sampler var", i)))
+            .chain(self.attrib_vars.items.iter().enumerate().map(|(i, x)| (x.at, &x.name, "attrib var", i)));
+        // A name pointed at again: one warning per name, at the first entry repeating it.
+        // Per name offset: the first entry naming it, and the first entry repeating it (its
+        // name field) with how many do.
+        type Repeats = Option<(u64, Piece, usize)>;
+        let mut first: std::collections::HashMap<u64, (Piece, Repeats)> = std::collections::HashMap::new();
+        for (field, name, what, i) in names {
+            let Some(t) = &name.text else { continue };
+            let piece = Piece::Name(what, i);
+            let entry = first.entry(t.offset).or_insert((piece, None));
+            if entry.0 == piece {
+                pieces.push((t.offset, t.offset + t.bytes.len() as u64 + 1, piece));
+            } else {
+                entry.1.get_or_insert((field, piece, 0)).2 += 1;
+            }
+        }
+        let mut repeats: Vec<_> = first.into_iter().filter_map(|(at, (f, r))| Some((r?, f, at))).collect();
+        repeats.sort_unstable();
+        for ((field, by, n), of, at) in repeats {
+            let which = if n == 1 {
+                format!("the name of {} is", entry(by))
+            } else {
+                format!("{n} names, from {}'s on, are", entry(by))
+            };
+            out.push(Finding::warning(
+                field,
+                format!(
+                    "{title}: {which} the name of {} (at 0x{at:x}): the same bytes are reached again",
+                    entry(of)
+                ),
+            ));
+        }
+        for (k, (_, r)) in extra.iter().enumerate() {
+            if r.end > r.start {
+                pieces.push((r.start, r.end, Piece::Extra(k)));
+            }
+        }
+        pieces.sort_unstable();
+        let label = |p: Piece| match p {
+            Piece::Extra(k) => extra.get(k).map_or(String::new(), |(what, _)| (*what).to_string()),
+            p => describe(p),
+        };
+        // The piece reaching furthest so far.
+        let mut reach: Option<(u64, Piece)> = None;
+        for &(start, end, p) in &pieces {
+            if let Some((r_end, q)) = reach
+                && start < r_end
+            {
+                let text = format!(
+                    "{title}: {} and {} share bytes (from 0x{start:x} to 0x{:x})",
+                    label(p),
+                    label(q),
+                    end.min(r_end)
+                );
+                let names = matches!((p, q), (Piece::Name(..), Piece::Name(..)));
+                out.push(if names { Finding::warning(start, text) } else { Finding::error(start, text) });
+            }
+            if reach.is_none_or(|(r_end, _)| end > r_end) {
+                reach = Some((end, p));
+            }
+        }
+    }
+}
+
+/// The entry whose name `p` is: `uniform var 3`.
+fn entry(p: Piece) -> String {
+    match p {
+        Piece::Name(what, i) => format!("{what} {i}"),
+        p => describe(p),
+    }
+}
+
+/// `the struct`, `the uniform vars`, `the name of uniform var 3`.
+fn describe(p: Piece) -> String {
+    match p {
+        Piece::Struct => "the struct".into(),
+        Piece::Array(what) => format!("the {what}"),
+        Piece::Name(what, i) => format!("the name of {what} {i}"),
+        Piece::Extra(k) => format!("range {k}"),
+    }
+}

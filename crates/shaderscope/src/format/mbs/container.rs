@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::json::{Disasm, Program};
 use crate::model::{Finding, Part, Stage};
 use crate::print::{Printer, Style, count};
-use crate::toolkit::{Chunk, Endian, Reader};
+use crate::toolkit::{Chunk, Endian, FourCC, Reader};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -740,6 +740,7 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
             }
         }
     }
+    parent_cycles(&syms, path, out);
     if let Some(total) = t.total_slots {
         // lima_compiler leaves its constants (`?__maligp2_constant_…`) out of the total,
         // libMali counts them: the declared uniforms must fit, and the total exceeds the
@@ -763,6 +764,48 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
                 n.data_offset() + 4,
                 format!("{path}: total slots {total} exceed the uniforms' extent {all} rounded up to 4"),
             ));
+        }
+    }
+}
+
+/// Parent links that lead back to where they started (A → B → A): the same symbols reached
+/// again. One error per cycle, at the parent index of the first of its symbols met; a symbol
+/// that is its own parent is reported by the checks of each symbol. Each symbol is walked
+/// once, so a long chain costs its length.
+fn parent_cycles(syms: &[(&Node<'_>, &Symbol<'_>)], path: &str, out: &mut Vec<Finding>) {
+    let n = syms.len();
+    let parent = |i: usize| {
+        syms.get(i).and_then(|(_, s)| s.parent_index()).map(usize::from).filter(|&p| p < n && p != i)
+    };
+    // 0: not walked yet, 1: on the walk now, 2: done.
+    let mut state = vec![0u8; n];
+    for i in 0..n {
+        let mut walk = Vec::new();
+        let mut j = Some(i);
+        while let Some(k) = j.filter(|&k| state.get(k) == Some(&0)) {
+            if let Some(s) = state.get_mut(k) {
+                *s = 1;
+            }
+            walk.push(k);
+            j = parent(k);
+        }
+        if let Some(k) = j.filter(|&k| state.get(k) == Some(&1)) {
+            let len = walk.iter().rev().position(|&w| w == k).map_or(0, |p| p + 1);
+            if let Some((_, s)) = syms.get(k) {
+                out.push(Finding::error(
+                    s.record_at + 18,
+                    format!(
+                        "{path} symbol {k} ({}): its parent links lead back to it (a cycle of {}): the same symbols are reached again",
+                        s.name,
+                        count(len, "symbol")
+                    ),
+                ));
+            }
+        }
+        for w in walk {
+            if let Some(s) = state.get_mut(w) {
+                *s = 2;
+            }
         }
     }
 }
@@ -981,9 +1024,17 @@ fn parts_of<'d>(data: &'d [u8], n: &Node<'_>, path: &str, out: &mut Vec<Part<'d>
         format!("the {} chunk's payload", n.tag),
     ));
     let kids = n.children();
-    for (i, c) in kids.iter().enumerate() {
-        let same = kids.iter().filter(|k| k.tag == c.tag).count();
-        let nth = kids.iter().take(i).filter(|k| k.tag == c.tag).count();
+    // Counted once per parent: a chunk with many children must not cost their square.
+    let mut same: std::collections::HashMap<FourCC, usize> = std::collections::HashMap::new();
+    for k in kids.iter() {
+        *same.entry(k.tag).or_insert(0) += 1;
+    }
+    let mut seen: std::collections::HashMap<FourCC, usize> = std::collections::HashMap::new();
+    for c in kids.iter() {
+        let same = same.get(&c.tag).copied().unwrap_or(0);
+        let counter = seen.entry(c.tag).or_insert(0);
+        let nth = *counter;
+        *counter += 1;
         let seg = if same > 1 { format!("{}.{nth}", c.tag) } else { c.tag.to_string() };
         parts_of(data, c, &format!("{path}/{seg}"), out);
     }

@@ -27,7 +27,9 @@
 //!               (0xffff: none; not in VATT)
 //! ```
 //!
-//! Known chunks are read where the format puts them; any other chunk, anywhere in the tree,
+//! Chunks nest by size and follow one another, so no two share bytes; the one link that can
+//! reach the same symbols again, a symbol's parent index, is a `validate` error when the
+//! links form a cycle. Known chunks are read where the format puts them; any other chunk, anywhere in the tree,
 //! is kept as bytes and shown. [`Mbs::parse`] checks every chunk's size against its parent
 //! (the error names the chunk's path, `MBS1/CVER/SUNI`, and the absolute offset of its size).
 //! [`Container::write`](crate::Container::write) writes the tree back from the model,

@@ -15,7 +15,10 @@
 //! ```
 //!
 //! As in a SHARCFB every record starts with its size and what it holds past its fields is
-//! kept, so [`Sharc::write`] gives an unmodified archive back byte for byte.
+//! kept, so [`Sharc::write`] gives an unmodified archive back byte for byte. The records
+//! follow one another and hold no offsets, so no two can share bytes; programs name sources
+//! by index, and sharing a source (one file for both stages) is how AGL archives are made, so
+//! it is no finding (a line about a program cuts the source's name, see [`ResText::shown`]).
 //!
 //! ```
 //! use shaderscope::format::sharc::{Sharc, Source, SourceProgram};
@@ -490,7 +493,8 @@ impl Info {
                     .map(|&x| {
                         (x >= 0).then(|| SourceRef {
                             index: x,
-                            name: f.sources.items.get(x as usize).map(|s| s.name.text().into_owned()),
+                            // Cut: every program may name one long-named source.
+                            name: f.sources.items.get(x as usize).map(|s| s.name.shown().into_owned()),
                         })
                     })
                     .collect(),

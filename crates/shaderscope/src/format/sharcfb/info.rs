@@ -75,8 +75,12 @@ pub struct BinaryInfo {
     pub data_offset: u64,
     /// Size of its data.
     pub data_size: u64,
-    /// The program variations that use it.
+    /// The program variations that use it: the first
+    /// [`OWNERS_SHOWN`](super::OWNERS_SHOWN), in program order.
     pub used_by: Vec<Owner>,
+    /// How many more use it (a binary several programs share is a `validate` warning).
+    #[serde(skip)]
+    pub more_users: usize,
     /// Its GX2 shader struct (registers, symbols, Cemu's hashes); `None` for a binary of an
     /// unknown type or whose struct does not read (a damaged part, which `info` reports).
     pub shader: Option<crate::format::gx2::ShaderInfo>,
@@ -170,6 +174,7 @@ pub struct SymbolInfo {
 impl Info {
     /// The record of `f`.
     pub fn new(f: &Sharcfb) -> Info {
+        let owners = f.owner_lists(super::OWNERS_SHOWN);
         let binaries: Vec<BinaryInfo> = f
             .binaries
             .items
@@ -189,17 +194,19 @@ impl Info {
                     );
                     info
                 }),
-                used_by: f
-                    .owners(i)
-                    .into_iter()
-                    .filter_map(|(p, v, slot)| {
+                used_by: owners
+                    .get(i)
+                    .map_or(&[][..], |(o, _)| &o[..])
+                    .iter()
+                    .filter_map(|&(p, v, slot)| {
                         Some(Owner {
-                            program: f.programs.items.get(p)?.name.text().into_owned(),
+                            program: f.programs.items.get(p)?.name.shown().into_owned(),
                             variation: v,
                             stage: ["vertex", "pixel", "geometry"].get(slot as usize).copied().unwrap_or("?"),
                         })
                     })
                     .collect(),
+                more_users: owners.get(i).map_or(0, |(o, n)| n.saturating_sub(o.len())),
             })
             .collect();
         let programs: Vec<ProgramInfo> =
@@ -264,6 +271,8 @@ impl Info {
                 b.data_size,
                 if owners.is_empty() {
                     "used by no program".into()
+                } else if b.more_users > 0 {
+                    format!("used as {}, and {} more", owners.join(", "), b.more_users)
                 } else {
                     format!("used as {}", owners.join(", "))
                 }

@@ -15,7 +15,11 @@
 //!               [version 9: one more section], uniform blocks, sampler vars, attrib vars
 //! ```
 //!
-//! Every record starts with its own size; what a record holds past its fields is kept, so an
+//! Records follow one another, each starting with its size, so no two share bytes; what can
+//! is inside a binary's data (the GX2 struct, its arrays and names, its programs:
+//! [`gx2::Shader::check_sharing`]) and the binaries programs take (several programs may take
+//! the same ones: a `validate` warning, and lines about a binary name [`OWNERS_SHOWN`] users
+//! and count the rest). Every record starts with its own size; what a record holds past its fields is kept, so an
 //! unmodified archive writes back byte for byte ([`Sharcfb::write`]). [`Sharcfb::to_endian`]
 //! converts between the two byte orders (every header word, the symbols' default words, the
 //! GX2 structs and their arrays; never the strings or the microcode).
@@ -71,6 +75,17 @@ use crate::model::{Finding, Part, Stage};
 use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader};
 use res::{ResArray, ResText, Symbol, SymbolKind, Variation};
+
+/// How many program variations the lines about a binary name (`disasm`, `info` and their
+/// JSON): the first, in program order; the rest are counted. A binary that several programs
+/// use is the same binary reached again, a `validate` warning.
+pub const OWNERS_SHOWN: usize = 1;
+/// How many macro settings a line about a binary shows; the rest are counted.
+pub const SETTINGS_SHOWN: usize = 16;
+
+/// The program variations that use one binary, as [`Sharcfb::owner_lists`] gives them: the
+/// first ones (program index, variation index, stage slot) and how many there are in all.
+pub type Owners = (Vec<(usize, u64, u64)>, usize);
 
 /// Size of the archive header before the name.
 pub const HEADER_SIZE: usize = 0x18;
@@ -392,8 +407,57 @@ impl Sharcfb {
             .and_then(|i| p.get(i).map(|p| (i, p)))
     }
 
+    /// The binaries each program's variations take: `base_index` to `base_index` + variations
+    /// × stride, cut to the binaries there are (empty when the macros make no count).
+    pub fn binary_range(&self, program: &Program) -> std::ops::Range<u64> {
+        let n = self.binaries.items.len() as u64;
+        let start = u64::from(program.base_index).min(n);
+        let len = program.variation_count().map_or(0, |c| c.saturating_mul(program.stride()));
+        start..u64::from(program.base_index).saturating_add(len).min(n)
+    }
+
+    /// For every binary, the first `limit` (program index, variation index, stage slot) that
+    /// use it, in program order, and how many do in all: what [`Sharcfb::owners`] gives for
+    /// each binary, in one sweep (programs × binaries would be quadratic in the file's size
+    /// when many programs share binaries, which `validate` reports).
+    pub fn owner_lists(&self, limit: usize) -> Vec<Owners> {
+        let n = self.binaries.items.len();
+        // Programs starting and ending at each binary.
+        let mut starts: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut ends: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (pi, p) in self.programs.items.iter().enumerate() {
+            let r = self.binary_range(p);
+            if r.start < r.end {
+                if let (Some(s), Some(e)) = (starts.get_mut(r.start as usize), ends.get_mut(r.end as usize)) {
+                    s.push(pi);
+                    e.push(pi);
+                }
+            }
+        }
+        let mut active = std::collections::BTreeSet::new();
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            for pi in ends.get(i).into_iter().flatten() {
+                active.remove(pi);
+            }
+            active.extend(starts.get(i).into_iter().flatten().copied());
+            let first = active
+                .iter()
+                .take(limit)
+                .filter_map(|&pi| {
+                    let p = self.programs.items.get(pi)?;
+                    let rel = (i as u64).checked_sub(u64::from(p.base_index))?;
+                    Some((pi, rel / p.stride(), rel % p.stride()))
+                })
+                .collect();
+            out.push((first, active.len()));
+        }
+        out
+    }
+
     /// Every (program index, variation index, stage slot) whose variation uses binary
-    /// `index`, in program order; slot 0 VS, 1 PS, 2 GS.
+    /// `index`, in program order; slot 0 VS, 1 PS, 2 GS. (This walks every program: for
+    /// every binary at once, [`Sharcfb::owner_lists`].)
     pub fn owners(&self, index: usize) -> Vec<(usize, u64, u64)> {
         let mut out = Vec::new();
         for (pi, p) in self.programs.items.iter().enumerate() {
@@ -408,7 +472,8 @@ impl Sharcfb {
     }
 
     /// The macro settings of variation `variation` of `program` (its mixed-radix digits, the
-    /// first macro most significant).
+    /// first macro most significant). For the settings of many variations at once, as lines
+    /// about binaries show them, [`ShownSettings`].
     pub fn settings(&self, program: &Program, mut variation: u64) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for v in program.variations.items.iter().rev() {
@@ -560,12 +625,14 @@ impl Container for Sharcfb {
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         let fail = |_| Error::invalid(0, "listing", "the printer failed");
         let mut first = None;
+        let owners = self.owner_lists(OWNERS_SHOWN);
+        let mut settings = std::collections::HashMap::new();
         for (i, b) in self.binaries.items.iter().enumerate() {
             if i > 0 {
                 out.start_line(None);
                 out.write_str("\n").map_err(fail)?;
             }
-            for line in binary_heading(self, i, b) {
+            for line in binary_heading(self, i, b, owners.get(i), &mut settings) {
                 out.start_line(Some(b.at));
                 out.style(Style::Comment);
                 out.write_str(&line).map_err(fail)?;
@@ -609,16 +676,20 @@ impl Container for Sharcfb {
     /// records carry no instructions).
     fn program_heads(&self) -> Vec<crate::json::Program> {
         let mut programs = Vec::new();
+        let lists = self.owner_lists(OWNERS_SHOWN);
+        let mut settings = std::collections::HashMap::new();
         for (i, b) in self.binaries.items.iter().enumerate() {
-            let owners: Vec<serde_json::Value> = self
-                .owners(i)
-                .into_iter()
-                .filter_map(|(p, v, _)| {
+            let owners: Vec<serde_json::Value> = lists
+                .get(i)
+                .map_or(&[][..], |(o, _)| &o[..])
+                .iter()
+                .filter_map(|&(p, v, _)| {
                     let prog = self.programs.items.get(p)?;
+                    let shown = settings.entry(p).or_insert_with(|| ShownSettings::new(prog));
                     Some(serde_json::json!({
-                        "program": prog.name.text(),
+                        "program": prog.name.shown(),
                         "variation": v,
-                        "settings": self.settings(prog, v).into_iter().map(|(m, v)| serde_json::json!({"macro": m, "value": v})).collect::<Vec<_>>(),
+                        "settings": shown.of(v).into_iter().map(|(m, v)| serde_json::json!({"macro": m, "value": v})).collect::<Vec<_>>(),
                     }))
                 })
                 .collect();
@@ -643,6 +714,18 @@ impl Container for Sharcfb {
             let Ok(g) = b.gx2(self.endian) else { continue };
             let title = format!("binary {i} ({} shader)", g.kind.name());
             g.check(&title, &mut out);
+            // The microcode sits in the same data as the struct, its arrays and names.
+            let programs: Vec<(&str, std::ops::Range<u64>)> = g
+                .kind
+                .programs()
+                .iter()
+                .filter_map(|&(_, copy)| {
+                    let (code, at) = b.program(&g, copy).ok()??;
+                    let what = if copy { "the copy program" } else { "the program" };
+                    Some((what, at..at + code.len() as u64))
+                })
+                .collect();
+            g.check_sharing(&title, &programs, &mut out);
             for &(_, copy) in g.kind.programs() {
                 match b.program(&g, copy) {
                     Ok(Some((code, at))) => {
@@ -691,9 +774,16 @@ impl Container for Sharcfb {
     }
 }
 
-/// The comment lines before a binary's listing: which program variations use it.
-fn binary_heading(f: &Sharcfb, index: usize, b: &Binary) -> Vec<String> {
-    let owners = f.owners(index);
+/// The comment lines before a binary's listing: which program variations use it (the first
+/// [`OWNERS_SHOWN`], then how many more; `owners` from [`Sharcfb::owner_lists`]).
+fn binary_heading<'a>(
+    f: &'a Sharcfb,
+    index: usize,
+    b: &Binary,
+    owners: Option<&Owners>,
+    settings: &mut std::collections::HashMap<usize, ShownSettings<'a>>,
+) -> Vec<String> {
+    let (owners, all) = owners.map_or((&[][..], 0), |(o, n)| (&o[..], *n));
     let mut lines = Vec::new();
     if owners.is_empty() {
         lines.push(format!(
@@ -702,18 +792,19 @@ fn binary_heading(f: &Sharcfb, index: usize, b: &Binary) -> Vec<String> {
             b.at
         ));
     }
-    for (p, v, slot) in owners {
+    for &(p, v, slot) in owners {
         let Some(prog) = f.programs.items.get(p) else { continue };
-        let settings = f.settings(prog, v);
-        let macros = if settings.is_empty() {
-            "no macros".to_string()
-        } else {
-            settings.iter().map(|(m, v)| format!("{m}={v}")).collect::<Vec<_>>().join(" ")
-        };
+        let macros = settings.entry(p).or_insert_with(|| ShownSettings::new(prog)).text(v);
         let role = ["VS", "PS", "GS"].get(slot as usize).copied().unwrap_or("?");
         lines.push(format!(
             "; binary {index}: {role} of program \"{}\" variation {v} ({macros})",
-            prog.name.text()
+            prog.name.shown()
+        ));
+    }
+    if all > owners.len() {
+        lines.push(format!(
+            "; binary {index}: and {} more program variations (the same binary reached again)",
+            all - owners.len()
         ));
     }
     lines
@@ -752,8 +843,50 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
             out.push(Finding::error(b.at + 4, format!("binary {i} has unknown type {}", b.kind.0)));
         }
     }
+    // The binaries each program takes, checked once: a program whose range starts inside one
+    // checked before (in order of their starts) shares those binaries, a warning, and only
+    // its binaries past them are checked again (programs × binaries would be quadratic).
+    let mut order: Vec<(u64, u64, usize)> = f
+        .programs
+        .items
+        .iter()
+        .enumerate()
+        .map(|(pi, p)| {
+            let r = f.binary_range(p);
+            (r.start, r.end, pi)
+        })
+        .filter(|(s, e, _)| s < e)
+        .collect();
+    order.sort_unstable();
+    let mut unchecked: Vec<Option<std::ops::Range<u64>>> = vec![None; f.programs.items.len()];
+    let mut reach: Option<(u64, usize)> = None;
+    for &(start, end, pi) in &order {
+        let from = match reach {
+            Some((r_end, q)) if start < r_end => {
+                if let (Some(p), Some(other)) = (f.programs.items.get(pi), f.programs.items.get(q)) {
+                    out.push(Finding::warning(
+                        p.at + 12,
+                        format!(
+                            "program {pi} \"{}\": binaries {start} to {} are also program {q} \"{}\"'s: the same binaries are reached again",
+                            p.name.shown(),
+                            end.min(r_end) - 1,
+                            other.name.shown()
+                        ),
+                    ));
+                }
+                r_end
+            }
+            _ => start,
+        };
+        if let Some(slot) = unchecked.get_mut(pi) {
+            *slot = Some(from.min(end)..end);
+        }
+        if reach.is_none_or(|(r_end, _)| end > r_end) {
+            reach = Some((end, pi));
+        }
+    }
     for (pi, p) in f.programs.items.iter().enumerate() {
-        let name = p.name.text();
+        let name = p.name.shown();
         let pre = format!("program {pi} \"{name}\": ");
         if p.kind & 3 != 3 {
             out.push(Finding::error(
@@ -782,9 +915,10 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
                 ),
             ));
         } else {
-            for v in 0..count.min(n) {
-                for slot in 0..p.stride() {
-                    let index = u64::from(p.base_index) + v * p.stride() + slot;
+            for index in unchecked.get(pi).cloned().flatten().unwrap_or_default() {
+                let rel = index - u64::from(p.base_index);
+                let (v, slot) = (rel / p.stride(), rel % p.stride());
+                {
                     let want = BinaryType(slot as u32);
                     if let Some(b) = f.binaries.items.get(index as usize)
                         && b.kind != want
@@ -801,9 +935,14 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
                 }
             }
         }
+        // The first macro of each name, looked up once per default.
+        let mut by_name = std::collections::HashMap::new();
+        for v in &p.variations.items {
+            by_name.entry(v.name.text()).or_insert(v);
+        }
         for (k, d) in p.defaults.items.iter().enumerate() {
             let dname = d.name.text();
-            match p.variations.items.iter().find(|v| v.name.text() == dname) {
+            match by_name.get(&dname) {
                 None => out.push(Finding::warning(
                     d.at,
                     format!("{pre}default {k} names macro \"{dname}\", which the program does not have"),
@@ -837,6 +976,72 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
     }
     out.sort_by_key(|f| f.offset);
     out
+}
+
+/// The settings of one program's variations as lines about binaries show them: the first
+/// macros, at most [`SETTINGS_SHOWN`] and as many as fit in
+/// [`gx2::NAME_SHOWN`] bytes of text (each name and value cut
+/// to that too), with their values read once, so that a line costs the same whatever the
+/// macros hold.
+pub struct ShownSettings<'a> {
+    /// Each macro that may be shown: its name, its values and how many values it counts.
+    macros: Vec<(std::borrow::Cow<'a, str>, Vec<res::Value<'a>>, u64)>,
+    /// The number of variations.
+    total: u64,
+    /// The number of macros.
+    all: usize,
+}
+
+impl<'a> ShownSettings<'a> {
+    /// The shown settings of `program`'s variations.
+    pub fn new(program: &'a Program) -> Self {
+        let all = &program.variations.items;
+        let macros = all
+            .iter()
+            .take(SETTINGS_SHOWN)
+            .map(|v| (v.name.shown(), v.values(), u64::from(v.value_count).max(1)))
+            .collect();
+        ShownSettings { macros, total: program.variation_count().unwrap_or(0), all: all.len() }
+    }
+
+    /// The settings of variation `variation` that are shown (the first of those
+    /// [`Sharcfb::settings`] gives).
+    pub fn of(&self, variation: u64) -> Vec<(String, String)> {
+        let mut out = Vec::with_capacity(self.macros.len());
+        if self.total == 0 {
+            return out;
+        }
+        let mut budget = crate::format::gx2::NAME_SHOWN;
+        // The first macro is the most significant digit: the variations each value of macro
+        // `j` spans are the total over the product of the counts up to `j`.
+        let mut prefix = 1u64;
+        for (name, values, count) in &self.macros {
+            if budget == 0 {
+                break;
+            }
+            prefix = prefix.saturating_mul(*count);
+            let digit = (variation / (self.total / prefix).max(1)) % count;
+            let value = values
+                .get(digit as usize)
+                .map(|x| res::shown(std::borrow::Cow::Borrowed(x.text)).into_owned())
+                .unwrap_or(format!("#{digit}"));
+            budget = budget.saturating_sub(name.len() + value.len() + 2);
+            out.push((name.to_string(), value));
+        }
+        out
+    }
+
+    /// `FOG=1 LIGHTS=2`, and `(+N more)` for the macros not shown; `no macros` when there
+    /// are none.
+    pub fn text(&self, variation: u64) -> String {
+        let shown = self.of(variation);
+        let more = self.all.saturating_sub(shown.len());
+        let mut text: Vec<String> = shown.iter().map(|(m, v)| format!("{m}={v}")).collect();
+        if more > 0 {
+            text.push(format!("(+{more} more)"));
+        }
+        if text.is_empty() { "no macros".to_string() } else { text.join(" ") }
+    }
 }
 
 #[cfg(test)]

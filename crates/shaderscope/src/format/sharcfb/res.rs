@@ -46,6 +46,13 @@ impl ResText {
         String::from_utf8_lossy(self.bytes.get(..end).unwrap_or(&[]))
     }
 
+    /// The text cut to [`gx2::NAME_SHOWN`](crate::format::gx2::NAME_SHOWN) bytes (at a
+    /// character boundary, marked `…`): what a line that refers to the record shows, so
+    /// that a name repeated in every line about a binary cannot multiply a long one.
+    pub fn shown(&self) -> Cow<'_, str> {
+        shown(self.text())
+    }
+
     /// The stated length (the `...Len` field of the record).
     pub fn len(&self) -> usize {
         self.bytes.len()
@@ -55,6 +62,20 @@ impl ResText {
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
+}
+
+/// `text` cut to [`gx2::NAME_SHOWN`](crate::format::gx2::NAME_SHOWN) bytes (at a character
+/// boundary, marked `…`).
+pub fn shown(text: Cow<'_, str>) -> Cow<'_, str> {
+    let max = crate::format::gx2::NAME_SHOWN;
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", text.get(..end).unwrap_or("")))
 }
 
 /// An array of records (`agl::ResArray`): `{u32 size, u32 num}` then `num` records, each

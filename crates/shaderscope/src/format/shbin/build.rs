@@ -10,7 +10,7 @@
 //! assert_eq!(dvlb.write()?, build::example_vertex_shader());
 //!
 //! // One more uniform, `tint` on c4 (0x10 is c0 in the unified register numbering).
-//! let dvle = &mut dvlb.dvles[0];
+//! let dvle = std::sync::Arc::make_mut(&mut dvlb.dvles[0]);
 //! let name = dvle.add_symbol("tint");
 //! dvle.uniforms.push(UniformEntry { name_offset: name, first: 0x14, last: 0x14 });
 //! let back = Dvlb::parse(&dvlb.write()?)?;
@@ -92,7 +92,7 @@ pub fn example_vertex_dvlb() -> Dvlb {
     dvle.uniforms.push(UniformEntry { name_offset: name, first: 0x10, last: 0x13 });
     Dvlb {
         dvlp: Dvlp { code, opdescs: opdescs.into_iter().map(|d| [d, 0]).collect(), ..Dvlp::default() },
-        dvles: vec![dvle],
+        dvles: vec![std::sync::Arc::new(dvle)],
         layout: None,
     }
 }

@@ -40,6 +40,7 @@ use crate::print::count;
 use crate::toolkit::layout::Placement;
 use crate::toolkit::raw::{LittleEndian, U16, U32};
 use crate::toolkit::{Endian, Reader, Writer};
+use std::sync::Arc;
 use zerocopy::IntoBytes;
 
 /// Size of a DVLE header.
@@ -54,8 +55,13 @@ pub const DVLP_SHORT_HEADER_SIZE: u32 = 0x1c;
 pub struct Dvlb {
     /// The shared program.
     pub dvlp: Dvlp,
-    /// The executables, in offset-table order.
-    pub dvles: Vec<Dvle>,
+    /// The executables, in offset-table order. A DVLE that the offset table names more than
+    /// once is read once and every entry naming it holds the same [`Arc`]: a table pointing a
+    /// million times at one DVLE costs a million pointers, not a million copies. Entries that
+    /// are the same `Arc` are also written once ([`Dvlb::write`] repeats the offset); to
+    /// write a separate copy, push `Arc::new((*dvle).clone())`, and to edit one entry, use
+    /// [`Arc::make_mut`] (which copies a shared DVLE first).
+    pub dvles: Vec<Arc<Dvle>>,
     /// Where everything sat in the input; `None` for a model built in code.
     pub layout: Option<Layout>,
 }
@@ -121,13 +127,32 @@ pub struct Layout {
     pub dvlp_offsets: [u32; 4],
     /// Per DVLE, table offsets as stored: constants, labels, outputs, uniforms, symbols.
     pub dvle_offsets_tables: Vec<[u32; 5]>,
-    /// Table lengths at parse time; a model whose tables changed size gets a fresh layout.
+    /// Table lengths at parse time (of each DVLE read, not of the entries that repeat one); a
+    /// model whose tables changed size gets a fresh layout.
     shape: Vec<usize>,
     /// Runs of bytes no structure claims (padding, alignment, trailing data).
     pub filler: Vec<(u32, Vec<u8>)>,
     /// Per DVLE, the index of the first DVLE read at the same offset (its own index when it
     /// is the first); empty when no offset repeats.
     first: Vec<u32>,
+}
+
+impl Layout {
+    /// The earlier entry whose offset entry `index` repeats.
+    fn repeat_of(&self, index: usize) -> Option<usize> {
+        let first = *self.first.get(index)? as usize;
+        (first != index).then_some(first)
+    }
+
+    /// Whether every entry that repeats an offset still holds the DVLE it repeats (the same
+    /// `Arc`, or an equal DVLE): an entry edited on its own cannot be written at a shared
+    /// offset.
+    fn repeats_hold(&self, d: &Dvlb) -> bool {
+        (0..d.dvles.len()).all(|i| match (self.repeat_of(i), d.dvles.get(i)) {
+            (Some(k), Some(e)) => d.dvles.get(k).is_some_and(|f| Arc::ptr_eq(e, f) || e == f),
+            _ => true,
+        })
+    }
 }
 
 impl Dvlb {
@@ -163,7 +188,7 @@ impl Dvlb {
     /// Re-encode. With the recorded layout of an unmodified parse this gives the input bytes.
     pub fn write(&self) -> Result<Vec<u8>> {
         match &self.layout {
-            Some(l) if l.shape == shape(self) => Ok(write_with(self, l)),
+            Some(l) if l.shape == shape(self, &l.first) && l.repeats_hold(self) => Ok(write_with(self, l)),
             _ => write_with_fresh_layout(self),
         }
     }
@@ -185,8 +210,7 @@ impl Dvlb {
     /// every output shows them once and then refers to them, so that a table pointing a
     /// million times at one DVLE costs a million short lines, not a million listings.
     pub fn same_as(&self, index: usize) -> Option<usize> {
-        let first = *self.layout.as_ref()?.first.get(index)? as usize;
-        (first != index).then_some(first)
+        self.layout.as_ref()?.repeat_of(index)
     }
 
     /// The byte ranges DVLE `index` occupies, relative to the DVLB start: its header and each
@@ -343,7 +367,9 @@ impl Dvle {
     }
 }
 
-fn shape(d: &Dvlb) -> Vec<usize> {
+/// The table lengths of `d`: the DVLP's, and those of each DVLE `first` (as in
+/// [`Layout::first`]) does not name a repeat.
+fn shape(d: &Dvlb, first: &[u32]) -> Vec<usize> {
     let mut s = vec![
         d.dvles.len(),
         d.dvlp.code.len(),
@@ -351,8 +377,10 @@ fn shape(d: &Dvlb) -> Vec<usize> {
         d.dvlp.line_numbers.len(),
         d.dvlp.filenames.len(),
     ];
-    for e in &d.dvles {
-        s.extend([e.constants.len(), e.labels.len(), e.outputs.len(), e.uniforms.len(), e.symbols.len()]);
+    for (i, e) in d.dvles.iter().enumerate() {
+        if first.get(i).is_none_or(|&k| k as usize == i) {
+            s.extend([e.constants.len(), e.labels.len(), e.outputs.len(), e.uniforms.len(), e.symbols.len()]);
+        }
     }
     s
 }
@@ -445,7 +473,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
     ends.push(table_end(line_off, line_numbers.len(), LineEntry::SIZE));
     ends.push(table_end(file_off, filenames.len(), 1));
 
-    let mut dvles: Vec<Dvle> = Vec::with_capacity(dvle_offsets.len());
+    let mut dvles: Vec<Arc<Dvle>> = Vec::with_capacity(dvle_offsets.len());
     let mut dvle_tables = Vec::with_capacity(dvle_offsets.len());
     // A DVLE reached again through a repeated offset is read once (see `Dvlb::same_as`).
     let mut seen = std::collections::HashMap::new();
@@ -454,14 +482,14 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         let k = *seen.entry(off).or_insert(i as u32);
         first.push(k);
         if let (Some(e), Some(t)) = (dvles.get(k as usize), dvle_tables.get(k as usize)) {
-            let (e, t): (Dvle, [u32; 5]) = (e.clone(), *t);
+            let (e, t): (Arc<Dvle>, [u32; 5]) = (Arc::clone(e), *t);
             dvles.push(e);
             dvle_tables.push(t);
             continue;
         }
         let (dvle, tables, end) = parse_dvle(&file, u64::from(off), base + 8 + 4 * i as u64)
             .map_err(|e| e.context(&format!("DVLE {i} ")))?;
-        dvles.push(dvle);
+        dvles.push(Arc::new(dvle));
         dvle_tables.push(tables);
         ends.push(end);
     }
@@ -479,7 +507,7 @@ fn parse_at(data: &[u8], base: u64, size: u64, standalone: bool) -> Result<Dvlb>
         dvlp_header: header_len,
         dvlp_offsets: [code_off, opdesc_off, line_off, file_off],
         dvle_offsets_tables: dvle_tables,
-        shape: shape(&dvlb),
+        shape: shape(&dvlb, &first),
         filler: Vec::new(),
         first,
     };
@@ -568,7 +596,7 @@ fn place(d: &Dvlb, l: &Layout, p: &mut Placement) {
     put_table(p, lines, &v.line_numbers, LineEntry::SIZE, LineEntry::put);
     p.put_at(files, &v.filenames);
     for (i, ((e, t), &off)) in d.dvles.iter().zip(&l.dvle_offsets_tables).zip(&l.dvle_offsets).enumerate() {
-        if d.same_as(i).is_some() {
+        if l.repeat_of(i).is_some() {
             continue;
         }
         let off = off as usize;
@@ -653,9 +681,19 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
     for (slot, at) in dvlp_offsets.iter_mut().zip([code, opdescs, lines, files]) {
         *slot = to_u32(at - dvlp, "DVLP table offset")?;
     }
-    let mut dvle_offsets = Vec::with_capacity(d.dvles.len());
-    let mut tables = Vec::with_capacity(d.dvles.len());
-    for e in &d.dvles {
+    let mut dvle_offsets: Vec<u32> = Vec::with_capacity(d.dvles.len());
+    let mut tables: Vec<[u32; 5]> = Vec::with_capacity(d.dvles.len());
+    // Entries that are the same `Arc` are written once (see `Dvlb::dvles`).
+    let mut seen = std::collections::HashMap::new();
+    let mut first = Vec::with_capacity(d.dvles.len());
+    for (i, e) in d.dvles.iter().enumerate() {
+        let k = *seen.entry(Arc::as_ptr(e)).or_insert(i);
+        first.push(to_u32(k, "DVLE index")?);
+        if let (true, Some(&o), Some(&t)) = (k != i, dvle_offsets.get(k), tables.get(k)) {
+            dvle_offsets.push(o);
+            tables.push(t);
+            continue;
+        }
         let header = w.reserve(DVLE_HEADER_SIZE as usize, 4).start;
         dvle_offsets.push(to_u32(header, "DVLE offset")?);
         let sizes = [
@@ -671,15 +709,18 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
         }
         tables.push(t);
     }
+    if first.iter().enumerate().all(|(i, &k)| k as usize == i) {
+        first = Vec::new();
+    }
     let layout = Layout {
         size: w.len(),
         dvle_offsets,
         dvlp_header: DVLP_HEADER_SIZE,
         dvlp_offsets,
         dvle_offsets_tables: tables,
-        shape: shape(d),
+        shape: shape(d, &first),
         filler: Vec::new(),
-        first: Vec::new(),
+        first,
     };
     let mut p = Placement::with_writer(w, layout.size);
     place(d, &layout, &mut p);

@@ -264,7 +264,7 @@ impl ShaderFile {
         for (base, dvlb) in self.dvlbs() {
             let first = v.len();
             for (index, dvle) in dvlb.dvles.iter().enumerate() {
-                v.push(DvleRef { dvlb, base, index, first, dvle });
+                v.push(DvleRef { dvlb, base, index, first, dvle: dvle.as_ref() });
             }
         }
         v
@@ -462,16 +462,13 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
         out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
     }
     overlapping_dvles(d, base, out);
+    repeated_dvles(d, base, out);
     let opdescs = d.opdesc_words();
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
         let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
         let p = format!("DVLE {i}: ");
-        if let Some(k) = d.same_as(i) {
-            out.push(Finding::warning(
-                base + 8 + 4 * i as u64,
-                format!("{p}offset 0x{:x} is DVLE {k}'s: the same bytes are reached again", o - base),
-            ));
+        if d.same_as(i).is_some() {
             continue;
         }
         let names = e.names();
@@ -603,6 +600,31 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                 )),
             }
         }
+    }
+}
+
+/// Offset-table entries that name a DVLE again: one warning per DVLE named more than once, at
+/// the first entry that repeats it, with how many do (a table repeating one offset a million
+/// times is one finding).
+fn repeated_dvles(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
+    // Per repeated DVLE: the first entry repeating it and how many do.
+    let mut repeats: std::collections::BTreeMap<usize, (usize, usize)> = std::collections::BTreeMap::new();
+    for i in 0..d.dvles.len() {
+        if let Some(k) = d.same_as(i) {
+            repeats.entry(k).or_insert((i, 0)).1 += 1;
+        }
+    }
+    for (k, (i, n)) in repeats {
+        let o = d.dvle_offset(k).unwrap_or(0);
+        let which = if n == 1 {
+            format!("1 offset-table entry, DVLE {i}, repeats")
+        } else {
+            format!("{n} offset-table entries, from DVLE {i} on, repeat")
+        };
+        out.push(Finding::warning(
+            base + 8 + 4 * i as u64,
+            format!("{which} DVLE {k}'s offset 0x{o:x}: the same bytes are reached again"),
+        ));
     }
 }
 
