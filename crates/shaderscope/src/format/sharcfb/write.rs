@@ -47,7 +47,11 @@ impl Sharcfb {
             return Ok(out);
         }
         out.endian = endian;
-        out.endian_field = super::endian_field(endian);
+        // The magic decides the byte order; a field that does not say the file's own order is
+        // kept as stored, so that a conversion and its reverse give the input back.
+        if self.endian_field == super::endian_field(self.endian) {
+            out.endian_field = super::endian_field(endian);
+        }
         for (i, b) in out.binaries.items.iter_mut().enumerate() {
             let Some(layout) = Gx2Layout::of(b.kind) else {
                 return Err(Error::unsupported(
