@@ -155,43 +155,19 @@ fn mask(line: &mut Line, m: u32) {
 
 /// `print_vector_source`.
 fn vector_source(line: &mut Line, r: u32, special: Option<&str>, swz: u32, abs: bool, neg: bool) {
-    line.start_operand();
-    if neg {
-        line.push_str("-");
-    }
-    if abs {
-        line.push_str("abs(");
-    }
-    match special {
-        Some(s) => {
-            line.style(Style::Register);
-            line.push_str(s);
-            line.reset();
+    modified(line, abs, neg, |line| {
+        match special {
+            Some(s) => special_register(line, s),
+            None => reg(line, r),
         }
-        None => reg(line, r),
-    }
-    swizzle(line, swz);
-    if abs {
-        line.push_str(")");
-    }
-    line.end_operand();
+        swizzle(line, swz);
+    });
 }
 
 /// `print_source_scalar`: register × 4 + component.
 fn scalar_source(line: &mut Line, r: u32, special: Option<&str>, abs: bool, neg: bool) {
-    line.start_operand();
-    if neg {
-        line.push_str("-");
-    }
-    if abs {
-        line.push_str("abs(");
-    }
-    match special {
-        Some(s) => {
-            line.style(Style::Register);
-            line.push_str(s);
-            line.reset();
-        }
+    modified(line, abs, neg, |line| match special {
+        Some(s) => special_register(line, s),
         None => {
             reg(line, r >> 2);
             line.style(Style::Register);
@@ -199,11 +175,30 @@ fn scalar_source(line: &mut Line, r: u32, special: Option<&str>, abs: bool, neg:
             line.push_str(comp(r));
             line.reset();
         }
+    });
+}
+
+/// One source operand with its modifiers: `-` before, `abs(…)` around.
+fn modified(line: &mut Line, abs: bool, neg: bool, operand: impl FnOnce(&mut Line)) {
+    line.start_operand();
+    if neg {
+        line.push_str("-");
     }
+    if abs {
+        line.push_str("abs(");
+    }
+    operand(line);
     if abs {
         line.push_str(")");
     }
     line.end_operand();
+}
+
+/// A source named by what it carries (`^v0`, `^s0`: the multiplier's result read by the adder).
+fn special_register(line: &mut Line, name: &str) {
+    line.style(Style::Register);
+    line.push_str(name);
+    line.reset();
 }
 
 /// `print_dest_scalar`, with its trailing space.
