@@ -10,7 +10,7 @@
 
 use crate::batch::{self, Output, Settings};
 use shaderscope::find::{self, Find};
-use shaderscope::json::{ErrorInfo, Record, RecordType};
+use shaderscope::json::{Record, RecordType};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
 use std::sync::Mutex;
@@ -137,18 +137,13 @@ fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
         });
         let r = match &f.problem {
             None => Record::new(RecordType::Scan, path, Some(f.format)),
-            Some(p) => Record::failure(
-                RecordType::Scan,
-                path,
-                Some(f.format),
-                ErrorInfo::other("invalid", p.clone()),
-            ),
+            Some(p) => Record::failure(RecordType::Scan, path, Some(f.format), p.clone()),
         };
         out.stdout.push_str(&r.with_body(body).to_line());
         return;
     }
     let dash = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
-    let status = f.problem.as_ref().map_or_else(|| "ok".to_string(), |p| format!("invalid: {p}"));
+    let status = f.problem.as_ref().map_or_else(|| "ok".to_string(), |p| format!("invalid: {}", p.message));
     out.stdout.push_str(&format!(
         "{path}{sep}{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
         f.location(),

@@ -177,6 +177,18 @@ fn broken_and_unreadable_files_are_reported_once_and_the_scan_goes_on() {
     assert!(out.ends_with(", 1 invalid; formats: dxbc 2 (2 unique), gfd 2 (1 unique), mbs 1 (1 unique); stages: pixel 4 (3 unique), vertex 2 (1 unique)\n"), "{out}");
     // Without the missing path: broken finds alone exit 1.
     assert_eq!(run(&["scan", &p]).0, 1);
+    // The JSON record gives the parse error's kind, structure and offset.
+    let (_, json, _) = run(&["scan", "--json", &p]);
+    let r: Value = json
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["path"].as_str().is_some_and(|s| s.ends_with("/cut.dxbc")))
+        .unwrap();
+    assert_eq!(
+        (&r["valid"], &r["error"]["kind"], &r["error"]["what"], &r["error"]["offset"]),
+        (&Value::from(false), &Value::from("truncated"), &Value::from("DXBC container"), &Value::from(0)),
+        "{r}"
+    );
 }
 
 #[test]
@@ -211,22 +223,8 @@ fn json_records_follow_the_schema() {
     assert!(!v.is_valid(&bad));
 }
 
-/// The format name a manifest `kind` is read as; `None` for sources, listings and headers.
-fn kind_format(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "dxbc-binary" | "dxil-container" | "dxbc-container-noshader" => "dxbc",
-        "d3dbc-binary" => "d3d9",
-        "gsh" => "gfd",
-        "sharc" => "sharc",
-        "sharcfb" => "sharcfb",
-        "mbs" => "mbs",
-        "shbin" => "shbin",
-        _ => return None,
-    })
-}
-
 #[test]
-fn every_corpus_shader_binary_is_found_with_its_manifest_format() {
+fn scanning_the_corpus_lists_every_shader_binary_whole_with_its_manifest_format() {
     // The corpus beside this workspace (`SHADERSCOPE_CORPUS` as the library's tests take it).
     let pwd = std::env::var_os("PWD");
     let corpus = common::resolve(
@@ -251,7 +249,7 @@ fn every_corpus_shader_binary_is_found_with_its_manifest_format() {
     let mut seen = 0;
     for dir in ["dxbc", "gx2", "mbs", "shbin"] {
         for row in common::manifest(&corpus, dir) {
-            let Some(format) = kind_format(&row.kind) else { continue };
+            let Some(format) = common::kind_format(&row.kind) else { continue };
             let path = corpus.join(dir).join(&row.path).display().to_string();
             assert_eq!(whole.get(path.as_str()).copied(), Some(format), "{path}");
             seen += 1;

@@ -27,6 +27,7 @@
 
 use crate::container::Container;
 use crate::detect::Format;
+use crate::json::ErrorInfo;
 use crate::model::Severity;
 use md5::{Digest, Md5};
 
@@ -79,8 +80,9 @@ pub struct Find {
     /// MD5 of its bytes, lowercase hex: equal finds have equal hashes.
     pub hash: String,
     /// Why it is invalid (it does not parse, a part is damaged, or validation finds an
-    /// error); `None` when it reads and checks clean.
-    pub problem: Option<String>,
+    /// error), with the error's kind and offset (counted from the find's first byte, which
+    /// for a whole file is the file's); `None` when it reads and checks clean.
+    pub problem: Option<ErrorInfo>,
 }
 
 impl Find {
@@ -226,12 +228,15 @@ impl Search<'_> {
             problem: None,
         };
         match parsed {
-            Err(e) => f.problem = Some(e.to_string()),
+            Err(e) => f.problem = Some(ErrorInfo::from_error(&e)),
             Ok(file) => {
                 if let Some(e) = file.damage().first() {
-                    f.problem = Some(e.to_string());
+                    f.problem = Some(ErrorInfo::from_error(e));
                 } else if let Some(e) = file.validate().iter().find(|x| x.severity == Severity::Error) {
-                    f.problem = Some(format!("at offset {:#x}: {}", e.offset, e.message));
+                    f.problem = Some(ErrorInfo {
+                        offset: Some(e.offset),
+                        ..ErrorInfo::other("invalid", format!("at offset {:#x}: {}", e.offset, e.message))
+                    });
                 }
                 for p in file.program_heads() {
                     if let Some(s) = p.stage {

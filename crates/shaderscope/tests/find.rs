@@ -25,7 +25,14 @@ fn lines(finds: &[Find]) -> Vec<Line> {
     finds
         .iter()
         .map(|f| {
-            (f.location(), f.format.name(), f.stages.join(","), f.size, f.hash.clone(), f.problem.clone())
+            (
+                f.location(),
+                f.format.name(),
+                f.stages.join(","),
+                f.size,
+                f.hash.clone(),
+                f.problem.as_ref().map(|p| p.message.clone()),
+            )
         })
         .collect()
 }
@@ -59,7 +66,13 @@ fn a_cut_dxbc_is_found_capped_and_invalid() {
     let finds = find_all(&file);
     assert_eq!(finds.len(), 1);
     assert_eq!((finds[0].offset, finds[0].size), (4, d.len() as u64 - 4));
-    assert!(finds[0].problem.is_some());
+    // The kind and offset `scan --json` gives, the offset counted from the find's first byte.
+    let p = finds[0].problem.as_ref().unwrap();
+    assert_eq!((p.kind, p.offset, p.what.as_deref()), ("truncated", Some(0), Some("DXBC container")));
+    assert_eq!(
+        p.message,
+        format!("truncated DXBC container at offset 0x0 (need {} bytes, have {})", d.len(), d.len() - 4)
+    );
 }
 
 #[test]
@@ -109,27 +122,13 @@ fn a_whole_file_is_one_find() {
     );
 }
 
-/// The format name a manifest `kind` is read as; `None` for sources, listings and headers.
-pub fn kind_format(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "dxbc-binary" | "dxil-container" | "dxbc-container-noshader" => "dxbc",
-        "d3dbc-binary" => "d3d9",
-        "gsh" => "gfd",
-        "sharc" => "sharc",
-        "sharcfb" => "sharcfb",
-        "mbs" => "mbs",
-        "shbin" => "shbin",
-        _ => return None,
-    })
-}
-
 #[test]
 fn every_corpus_shader_binary_is_found_with_its_manifest_format() {
     let Some(corpus) = common::corpus_dir() else { return };
     let mut seen = 0;
     for dir in ["dxbc", "gx2", "mbs", "shbin"] {
         for row in common::manifest(&corpus, dir) {
-            let Some(format) = kind_format(&row.kind) else { continue };
+            let Some(format) = common::kind_format(&row.kind) else { continue };
             let data = std::fs::read(corpus.join(dir).join(&row.path)).unwrap();
             let finds = find_all(&data);
             let first = finds.first().unwrap_or_else(|| panic!("{}: nothing found", row.path));

@@ -104,3 +104,17 @@ impl Rng {
         (self.0 % n.max(1) as u64) as usize
     }
 }
+
+/// The format name a manifest `kind` is read as; `None` for sources, listings and headers.
+pub fn kind_format(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "dxbc-binary" | "dxil-container" | "dxbc-container-noshader" => "dxbc",
+        "d3dbc-binary" => "d3d9",
+        "gsh" => "gfd",
+        "sharc" => "sharc",
+        "sharcfb" => "sharcfb",
+        "mbs" => "mbs",
+        "shbin" => "shbin",
+        _ => return None,
+    })
+}
