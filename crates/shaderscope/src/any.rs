@@ -193,7 +193,7 @@ impl Container for File<'_> {
     fn info_text(&self, out: &mut String) {
         self.container().info_text(out)
     }
-    fn info_json(&self) -> serde_json::Value {
+    fn info_json(&self) -> crate::json::Body {
         self.container().info_json()
     }
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

@@ -39,7 +39,7 @@ pub trait Container {
     /// Machine-readable summary for `shaderscope info --json`: the fields of an `info`
     /// record after the envelope ([`crate::json::Record`]), with the same facts as
     /// [`Container::info_text`]; offsets are absolute.
-    fn info_json(&self) -> serde_json::Value;
+    fn info_json(&self) -> crate::json::Body;
     /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
     /// …). On an error the text written so far stays in `out`.
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;

@@ -507,7 +507,7 @@ fn reflection_names_agree_with_fxc_resource_bindings() {
         let data = std::fs::read(&pair.binary).unwrap();
         let Ok(text) = std::fs::read_to_string(&pair.listing) else { continue };
         let Ok(d) = Dxbc::parse(&data) else { continue };
-        let json = d.info_json();
+        let json = d.info_json().to_value();
         let Some(binds) = json["bound_resources"].as_array() else { continue };
         let table: Vec<Vec<&str>> = text
             .lines()

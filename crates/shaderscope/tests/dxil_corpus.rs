@@ -48,7 +48,7 @@ fn every_dxil_container_names_its_model_and_gives_its_bitcode() {
             )),
             "{text}"
         );
-        let json = d.info_json();
+        let json = d.info_json().to_value();
         assert_eq!(json["dxil"]["model"], p.model());
         assert_eq!(json["dxil"]["bitcode_offset"], p.bitcode_position());
         assert_eq!(json["dxil"]["bitcode_size"], p.bitcode_size);

@@ -65,7 +65,7 @@ fn every_file_parses_round_trips_validates_and_is_fully_annotated() {
         let mut s = String::new();
         f.info_text(&mut s);
         assert!(s.starts_with("format: Wii U GX2 file (GFD)\n"), "{name}");
-        assert!(f.info_json()["shaders"].is_array());
+        assert!(f.info_json().to_value()["shaders"].is_array());
         assert_eq!(f.disasm_json(&DisasmOptions::default()).unwrap().listing, listing(&f));
     }
     // The one file without a header block (rust-wiiu/gfd's vertex-program fixture) is the

@@ -390,7 +390,7 @@ fn every_record_of_the_archives_follows_the_schema() {
     }
     // A record with an undocumented field is refused.
     let data = std::fs::read(&all[0].0).unwrap();
-    let mut value = shaderscope::parse(&data).unwrap().info_json();
+    let mut value = shaderscope::parse(&data).unwrap().info_json().to_value();
     value["programs"][0]["colour"] = serde_json::Value::from(1);
     let mut record = serde_json::json!({"schema": shaderscope::json::SCHEMA_VERSION, "type": "info", "format": "sharcfb", "path": "x", "valid": true});
     for (k, x) in value.as_object().unwrap() {

@@ -153,7 +153,7 @@ fn sharcfb_programs_sharing_binaries_are_one_finding_each() {
     f.info_text(&mut info);
     assert!(info.contains(": VS, data at 0x"), "{info}");
     assert!(info.contains("used as vertex of program \"p0\" variation 0, and 2 more\n"), "{info}");
-    assert_eq!(f.info_json()["binaries"][0]["used_by"].as_array().unwrap().len(), 1);
+    assert_eq!(f.info_json().to_value()["binaries"][0]["used_by"].as_array().unwrap().len(), 1);
     // Where nothing is shared, every line is as before.
     let mut text = shaderscope::print::TextBuf::default();
     let _ = fine.disasm(&shaderscope::DisasmOptions::default(), &mut text);

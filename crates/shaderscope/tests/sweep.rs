@@ -72,7 +72,7 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
     let mut info = String::new();
     file.info_text(&mut info);
     bound("info", info.len())?;
-    bound("info json", file.info_json().to_string().len())?;
+    bound("info json", file.info_json().get().len())?;
     let findings: usize = file.validate().iter().map(|f| f.message.len() + 40).sum();
     bound("validate", findings)?;
     for f in file.validate() {

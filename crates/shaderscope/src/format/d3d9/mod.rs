@@ -50,7 +50,6 @@ use crate::model::{Finding, Part};
 use crate::print::Printer;
 use crate::print::count;
 use serde::Serialize;
-use serde_json::Value;
 use std::fmt::Write as _;
 
 /// A standalone Direct3D 9 program.
@@ -325,8 +324,8 @@ impl Container for D3d9File<'_> {
         let _ = Info::new(self).text(s);
     }
 
-    fn info_json(&self) -> Value {
-        serde_json::to_value(Info::new(self)).unwrap_or(Value::Null)
+    fn info_json(&self) -> crate::json::Body {
+        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -443,7 +442,7 @@ mod tests {
         let v = f.validate();
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].message, "2 bytes after the end token");
-        assert_eq!(f.info_json()["instructions"], 2);
+        assert_eq!(f.info_json().to_value()["instructions"], 2);
     }
 
     #[test]

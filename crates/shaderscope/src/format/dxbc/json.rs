@@ -1052,8 +1052,8 @@ pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
 }
 
 /// The JSON summary.
-pub fn info_json(d: &Dxbc<'_>) -> Value {
-    serde_json::to_value(Info::new(d)).unwrap_or(Value::Null)
+pub fn info_json(d: &Dxbc<'_>) -> crate::json::Body {
+    crate::json::Body::new(&Info::new(d)).unwrap_or_else(|_| crate::json::Body::empty())
 }
 
 fn summary(d: &Dxbc<'_>) -> String {

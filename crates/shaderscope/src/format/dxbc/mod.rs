@@ -480,7 +480,7 @@ impl Container for Dxbc<'_> {
         json::info_text(self, out);
     }
 
-    fn info_json(&self) -> serde_json::Value {
+    fn info_json(&self) -> crate::json::Body {
         json::info_json(self)
     }
 

@@ -899,8 +899,8 @@ impl Container for Mbs<'_> {
         }
     }
 
-    fn info_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.info()).unwrap_or(serde_json::Value::Null)
+    fn info_json(&self) -> crate::json::Body {
+        crate::json::Body::new(&self.info()).unwrap_or_else(|_| crate::json::Body::empty())
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

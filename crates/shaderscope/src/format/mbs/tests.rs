@@ -199,7 +199,7 @@ fn structs_nest_in_the_tree() {
     assert!(lines[2].ends_with(", parent 0, unknown_0 0)"), "{info}");
     assert!(lines[3].starts_with("    [2] highp vec3 pos ("), "{info}");
     assert!(lines[4].starts_with("  [3] highp float other ("), "{info}");
-    let json = m.info_json();
+    let json = m.info_json().to_value();
     assert_eq!(json["shader"]["tables"][0]["symbols"][2]["parent"], 0);
     assert_eq!(json["shader"]["tables"][0]["symbols"][0]["type_name"], "struct");
 }

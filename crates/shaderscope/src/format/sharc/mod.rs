@@ -587,8 +587,8 @@ impl Container for Sharc {
         Info::new(self).write_text(out);
     }
 
-    fn info_json(&self) -> serde_json::Value {
-        serde_json::to_value(Info::new(self)).unwrap_or_default()
+    fn info_json(&self) -> crate::json::Body {
+        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
     }
 
     /// A source archive holds no compiled code: the listing is its sources, each under a

@@ -618,8 +618,8 @@ impl Container for Sharcfb {
         Info::new(self).write_text(out);
     }
 
-    fn info_json(&self) -> serde_json::Value {
-        serde_json::to_value(Info::new(self)).unwrap_or_default()
+    fn info_json(&self) -> crate::json::Body {
+        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

@@ -281,7 +281,7 @@ fn dump_claims_every_byte_once_and_info_agrees_with_json() {
     })
     .unwrap();
     assert_eq!(next, bytes.len() as u64);
-    let json = f.info_json();
+    let json = f.info_json().to_value();
     assert_eq!(json["programs"][0]["macros"][1]["values"], serde_json::json!(["0", "1", "4"]));
     assert_eq!(json["programs"][0]["macros"][1]["default"], "4");
     assert_eq!(json["programs"][0]["symbols"]["uniform_vars"][0]["default_words"][0], 0x3f80_0000);

@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::isa::pica;
 use crate::json::{Disasm, Program};
 use serde::Serialize;
-use serde_json::Value;
 
 #[derive(Debug, Serialize)]
 struct Geometry {
@@ -270,7 +269,7 @@ fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
 }
 
 /// `info --json`.
-pub fn info_json(f: &ShaderFile) -> Value {
+pub fn info_json(f: &ShaderFile) -> crate::json::Body {
     let info = Info {
         summary: summary(f),
         dvlbs: f.dvlbs().iter().map(|(b, d)| dvlb_info(d, *b)).collect(),
@@ -300,7 +299,7 @@ pub fn info_json(f: &ShaderFile) -> Value {
         },
         decoded_size: f.csdr.as_ref().map(|c| c.decoded.len()),
     };
-    serde_json::to_value(info).unwrap_or(Value::Null)
+    crate::json::Body::new(&info).unwrap_or_else(|_| crate::json::Body::empty())
 }
 
 fn printer_failed(_: std::fmt::Error) -> Error {

@@ -54,7 +54,6 @@ use crate::isa::pica;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
 use crate::print::count;
-use serde_json::Value;
 use std::fmt::Write as _;
 use tables::{mask_text, output_semantic_name};
 
@@ -723,7 +722,7 @@ impl Container for ShaderFile {
         }
     }
 
-    fn info_json(&self) -> Value {
+    fn info_json(&self) -> crate::json::Body {
         json::info_json(self)
     }
 
