@@ -182,6 +182,14 @@ fn byte_order_conversion_swaps_words_but_not_strings_or_block_defaults() {
     assert_eq!(there.endian_field, 0x101);
     let again = Sharcfb::parse(&there.write().unwrap()).unwrap().to_endian(Endian::Little).unwrap();
     assert_eq!(again.write().unwrap(), odd.write().unwrap());
+    // A little-endian file whose field says big (0) says little (1) once big, and 0 again
+    // once back (the fuzzer found 0 coming back as 1).
+    let mut odd = archive(Endian::Little);
+    odd.endian_field = 0;
+    let there = odd.to_endian(Endian::Big).unwrap();
+    assert_eq!(there.endian_field, 1);
+    let again = Sharcfb::parse(&there.write().unwrap()).unwrap().to_endian(Endian::Little).unwrap();
+    assert_eq!((again.endian_field, again.write().unwrap()), (0, odd.write().unwrap()));
     // A binary of unknown type cannot be converted.
     let mut odd = archive(Endian::Little);
     odd.binaries.items[0].kind = BinaryType(9);

@@ -47,11 +47,16 @@ impl Sharcfb {
             return Ok(out);
         }
         out.endian = endian;
-        // The magic decides the byte order; a field that does not say the file's own order is
-        // kept as stored, so that a conversion and its reverse give the input back.
-        if self.endian_field == super::endian_field(self.endian) {
-            out.endian_field = super::endian_field(endian);
-        }
+        // The magic decides the byte order. The field keeps what it says: one that names the
+        // file's order names the new one, one that names the other order names the old one
+        // (0 and 1 swap), anything else is kept; so a conversion and its reverse give the
+        // input back.
+        let (from, to) = (super::endian_field(self.endian), super::endian_field(endian));
+        out.endian_field = match self.endian_field {
+            f if f == from => to,
+            f if f == to => from,
+            f => f,
+        };
         for (i, b) in out.binaries.items.iter_mut().enumerate() {
             let Some(layout) = Gx2Layout::of(b.kind) else {
                 return Err(Error::unsupported(
