@@ -759,6 +759,28 @@ mod tests {
             encode_decode_mali_pp,
     );
 
+    /// Every input under `regressions/<target>/` (a failure a fuzzer found, rebuilt small from
+    /// the project's own writers or minimised, never cut from the corpus) passes its target;
+    /// every folder there names a target.
+    #[test]
+    fn regressions_pass_their_targets() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
+        let mut run = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let folder = entry.unwrap().path();
+            let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+            let (_, target) = TARGETS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("regressions/{name}: no target of that name"));
+            for input in walk(&folder) {
+                target(&std::fs::read(&input).unwrap());
+                run += 1;
+            }
+        }
+        assert!(run >= 2, "{run} regression inputs");
+    }
+
     /// Latte programs of the corpus (the words of decaf's reference listings: the `.gsh`
     /// program blocks), whole and mutated.
     #[test]
