@@ -3,32 +3,13 @@
 //! every byte of a dump is shown once.
 
 mod common;
+mod hostile;
 
+use hostile::shdr;
 use shaderscope::dump::{Annotations, Row};
 use shaderscope::format::dxbc::{Dxbc, write::Builder};
 use shaderscope::print::TextBuf;
 use shaderscope::{Container, DisasmOptions};
-
-/// `ps_4_0` copying its interpolated colour to the output (14 tokens).
-fn shdr() -> Vec<u8> {
-    let tokens: [u32; 14] = [
-        0x0000_0040,
-        14,
-        0x0300_1062,
-        0x0010_10f2,
-        0,
-        0x0300_0065,
-        0x0010_20f2,
-        0,
-        0x0500_0036,
-        0x0010_20f2,
-        0,
-        0x0010_1e46,
-        0,
-        0x0100_003e,
-    ];
-    tokens.iter().flat_map(|t| t.to_le_bytes()).collect()
-}
 
 /// An RDEF of a shader model 4.0 pixel shader without buffers or bindings: the header and the
 /// creator string (0xAB-padded).

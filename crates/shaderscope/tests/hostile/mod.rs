@@ -1,4 +1,5 @@
-//! Hostile inputs built in memory: tables that name one structure many times.
+//! Inputs built in memory for the tests of damaged and hostile files: a small SM4 program,
+//! and tables that name one structure many times.
 #![allow(dead_code)]
 
 /// The example DVLB (header of 12 bytes: one DVLE offset) with its DVLE table grown to `n`
