@@ -38,7 +38,9 @@ pub trait Container {
     fn info_text(&self, out: &mut String);
     /// Machine-readable summary for `shaderscope info --json`: the fields of an `info`
     /// record after the envelope ([`crate::json::Record`]), with the same facts as
-    /// [`Container::info_text`]; offsets are absolute.
+    /// [`Container::info_text`]; offsets are absolute. Serialised once from the format's
+    /// summary struct ([`crate::json::Body::new`]); [`crate::json::Body::to_value`] gives a
+    /// tree to look inside.
     fn info_json(&self) -> crate::json::Body;
     /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
     /// …). On an error the text written so far stays in `out`.
