@@ -65,6 +65,7 @@
 //! ```
 
 pub mod decode;
+pub mod encode;
 pub mod info;
 pub mod listing;
 pub mod names;
