@@ -332,3 +332,57 @@ fn every_corpus_instruction_encodes_back_to_its_tokens() {
     assert!(programs > 1200, "{programs} programs");
     assert!(bad.is_empty(), "{} of {instructions} instructions did not come back", bad.len());
 }
+
+/// Every instruction line (declarations aside) of every corpus program's listing, with its
+/// literals in hexadecimal (`/Lx`), reads back to the instruction's own tokens.
+#[test]
+fn every_corpus_instruction_line_assembles_to_its_tokens() {
+    use shaderscope::isa::sm4::{asm, opcodes};
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut lines, mut bad) = (0, Vec::new());
+    let mut by_mnemonic: BTreeMap<String, usize> = BTreeMap::new();
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let data = std::fs::read(dir.join(&row.path)).expect("corpus file");
+        let Some(c) = walk(&data) else { continue };
+        let Some((chunk, base)) = c.program else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        let style = ListingStyle { hex_literals: true, ..c.style };
+        let Ok(recs) = records(&p, &style) else { continue };
+        for r in recs {
+            let decl = r
+                .words
+                .first()
+                .and_then(|w| opcodes::info((w & 0x7ff) as u16))
+                .is_none_or(|i| i.is_declaration());
+            if decl {
+                continue;
+            }
+            lines += 1;
+            let mut got = Vec::new();
+            let result = asm::parse_instruction(&r.text, p.is_sm51())
+                .map_err(|e| e.to_string())
+                .and_then(|i| i.encode(&mut got).map_err(|e| e.to_string()));
+            match result {
+                Ok(()) if got == r.words => {}
+                Ok(()) => {
+                    *by_mnemonic.entry(r.mnemonic.clone()).or_default() += 1;
+                    bad.push(format!("{} `{}`: {:08x?} came back as {:08x?}", row.path, r.text, r.words, got))
+                }
+                Err(e) => {
+                    *by_mnemonic.entry(r.mnemonic.clone()).or_default() += 1;
+                    bad.push(format!("{} `{}`: {e}", row.path, r.text))
+                }
+            }
+        }
+    }
+    println!("{lines} instruction lines, {} differ; by mnemonic: {by_mnemonic:?}", bad.len());
+    for b in bad.iter().take(30) {
+        println!("FAILED {b}");
+    }
+    assert!(lines > 40000, "{lines} lines");
+    assert!(bad.is_empty(), "{} of {lines} lines did not assemble to their tokens", bad.len());
+}

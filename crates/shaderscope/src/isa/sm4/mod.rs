@@ -64,6 +64,7 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+pub mod asm;
 pub mod decode;
 pub mod encode;
 pub mod info;
