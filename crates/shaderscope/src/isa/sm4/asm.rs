@@ -609,3 +609,367 @@ fn no_components(file: OperandType) -> Components {
         _ => Components::Mask(0),
     }
 }
+
+/// The row of a declaration mnemonic and what is glued after it (`dcl_resource_texture2d`:
+/// `dcl_resource` and `_texture2d`; `dcl_uav_raw_glc`: `dcl_uav_raw` and `_glc`).
+fn split_declaration(word: &str) -> Option<(&'static OpInfo, &str)> {
+    let mut cut = word.len();
+    loop {
+        let (head, tail) = word.split_at(cut);
+        if let Some(row) = row_of(head).filter(|r| matches!(r.format, Format::Decl(_))) {
+            return Some((row, tail));
+        }
+        cut = head.rfind('_')?;
+    }
+}
+
+/// The longest name `f` gives for a value below `n` that the text starts with.
+fn named_prefix(c: &mut Cursor<'_>, n: u32, f: fn(u32) -> Option<&'static str>) -> Option<u32> {
+    let best = (0..n)
+        .filter_map(|v| f(v).filter(|s| !s.is_empty() && c.rest().starts_with(s)).map(|s| (v, s.len())))
+        .max_by_key(|&(_, len)| len)?;
+    c.at += best.1;
+    Some(best.0)
+}
+
+fn named(c: &mut Cursor<'_>, n: u32, f: fn(u32) -> Option<&'static str>, what: &str) -> Result<u32> {
+    match named_prefix(c, n, f) {
+        Some(v) => Ok(v),
+        None if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) => c.u32(),
+        None => c.fail(what.to_string()),
+    }
+}
+
+/// The components fxc gives a declared register the listing prints without any: SM5.1
+/// descriptors and constant buffers a swizzle `xyzw`, other descriptors none; system values
+/// one or none.
+fn declared_components(file: OperandType, sm51: bool) -> Components {
+    match file {
+        ot::CONSTANT_BUFFER => Components::Swizzle([0, 1, 2, 3]),
+        ot::RESOURCE | ot::SAMPLER | ot::UNORDERED_ACCESS_VIEW if sm51 => Components::Swizzle([0, 1, 2, 3]),
+        ot::INPUT_COVERAGE_MASK
+        | ot::INNER_COVERAGE
+        | ot::OUTPUT_DEPTH
+        | ot::OUTPUT_DEPTH_GREATER_EQUAL
+        | ot::OUTPUT_DEPTH_LESS_EQUAL
+        | ot::OUTPUT_STENCIL_REF => Components::One,
+        _ => Components::Zero,
+    }
+}
+
+/// A declared register: `t0`, `cb0[4]`, SM5.1 ranges `T0[0:3]` (`*` for unbounded), with the
+/// components the listing prints (`v0.xy`) or fxc's for none, and a precision.
+fn declared(c: &mut Cursor<'_>, sm51: bool) -> Result<Op> {
+    let at = c.at;
+    let name = c.take_while(|ch| ch.is_ascii_alphabetic());
+    let Some((file, bracketed)) =
+        register_file_by_name(name, sm51).or_else(|| (name == "CB").then_some((ot::CONSTANT_BUFFER, false)))
+    else {
+        c.at = at;
+        return c.fail("a register");
+    };
+    let mut indices = Vec::new();
+    if !bracketed && c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
+        indices.push(Idx::Imm32(c.u32()?));
+    }
+    while c.eat("[") {
+        if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
+            let v = c.u32()?;
+            if c.eat(":") {
+                indices.push(Idx::Imm32(v));
+                indices.push(Idx::Imm32(if c.eat("*") { u32::MAX } else { c.u32()? }));
+            } else {
+                indices.push(Idx::Imm32(v));
+            }
+        } else {
+            let rel = operand(c, Ty::I, false, sm51)?;
+            c.expect(" + ")?;
+            let imm = c.u32()?;
+            indices.push(if imm == 0 {
+                Idx::Relative(Box::new(rel))
+            } else {
+                Idx::Imm32Relative(imm, Box::new(rel))
+            });
+        }
+        c.expect("]")?;
+    }
+    let components = if c.eat(".") {
+        let at = c.at;
+        let letters = c.take_while(|ch| "xyzw".contains(ch));
+        mask_of(letters)
+            .map(Components::Mask)
+            .ok_or(Syntax { column: at, expected: "a write mask (`xyzw`)".into() })?
+    } else {
+        declared_components(file, sm51)
+    };
+    let mut o = Op { indices, ..Op::register(file, &[], components) };
+    if c.eat(" {") {
+        let at = c.at;
+        let name = c.word();
+        o.min_precision = (0..8u8)
+            .find(|&p| names::min_precision(p) == name)
+            .ok_or(Syntax { column: at, expected: "a precision (`min16f`, …)".into() })?;
+        c.expect("}")?;
+        o.extended = true;
+    }
+    Ok(o)
+}
+
+/// `, space=N` of an SM5.1 descriptor declaration.
+fn space(c: &mut Cursor<'_>, sm51: bool, body: &mut Vec<Part>) -> Result<()> {
+    if sm51 {
+        c.expect(", space=")?;
+        body.push(Part::Word(c.u32()?));
+    }
+    Ok(())
+}
+
+/// `(float,float,float,float)` as the packed return-type DWORD of a typed declaration.
+fn return_type_word(c: &mut Cursor<'_>) -> Result<u32> {
+    c.expect("(")?;
+    let mut word = 0;
+    for k in 0..4 {
+        if k > 0 {
+            c.expect(",")?;
+        }
+        word |= named(c, 16, names::return_type, "a return type (`float`, `uint`, …)")? << (4 * k);
+    }
+    c.expect(")")?;
+    Ok(word)
+}
+
+/// `fb3`, `ft0`: a numbered label.
+fn label(c: &mut Cursor<'_>, prefix: &str) -> Result<u32> {
+    c.expect(prefix)?;
+    c.u32()
+}
+
+/// One declaration line of a listing (custom data blocks aside).
+pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
+    use super::opcodes::Decl as D;
+    let mut c = Cursor { text: line.trim_end(), at: 0 };
+    c.skip_space();
+    let start = c.at;
+    let word = c.word();
+    let Some((row, glued)) = split_declaration(word) else {
+        c.at = start;
+        return c.fail("a declaration mnemonic");
+    };
+    let Format::Decl(d) = row.format else { return c.fail("a declaration") };
+    let mut controls = 0u32;
+    let mut body = Vec::new();
+    // What is glued to the mnemonic.
+    let mut g = Cursor { text: glued, at: 0 };
+    let flags = |g: &mut Cursor<'_>, controls: &mut u32| {
+        for (suffix, bit) in [("_glc", 1 << 5), ("_rov", 1 << 6), ("_opc", 1 << 12)] {
+            if g.eat(suffix) {
+                *controls |= bit;
+            }
+        }
+    };
+    match d {
+        D::Resource | D::UavTyped => {
+            g.expect("_").map_err(|e| Syntax { column: start + word.len(), ..e })?;
+            let dim = named(&mut g, 32, names::resource_dimension, "a resource dimension")
+                .map_err(|e| Syntax { column: start + word.len() - glued.len() + e.column, ..e })?;
+            controls |= dim;
+            flags(&mut g, &mut controls);
+        }
+        D::UavRaw | D::UavStructured => flags(&mut g, &mut controls),
+        D::Interface if g.eat("_dynamicindexed") => controls |= 1,
+        _ => {}
+    }
+    if !g.rest().is_empty() {
+        c.at = start + word.len() - g.rest().len();
+        return c.fail("the end of the mnemonic");
+    }
+    // `dcl_resource_texture2dms(4)`: the sample count.
+    if d == D::Resource && c.eat("(") {
+        controls |= c.u32()? << 5;
+        c.expect(")")?;
+    }
+    c.skip_space();
+    match d {
+        D::Resource | D::UavTyped => {
+            let rt = return_type_word(&mut c)?;
+            c.expect(" ")?;
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            body.push(Part::Word(rt));
+            space(&mut c, sm51, &mut body)?;
+        }
+        D::ConstantBuffer => {
+            let o = declared(&mut c, sm51)?;
+            body.push(Part::Op(o));
+            if sm51 {
+                // `CB0[0:0][4]`: the size is the last bracket, a DWORD of its own.
+                if let Some(Part::Op(o)) = body.last_mut() {
+                    if let Some(Idx::Imm32(size)) = o.indices.pop() {
+                        body.push(Part::Word(size));
+                    }
+                }
+            }
+            c.expect(", ")?;
+            if c.eat("dynamicIndexed") {
+                controls |= 1;
+            } else {
+                c.expect("immediateIndexed")?;
+            }
+            space(&mut c, sm51, &mut body)?;
+        }
+        D::Sampler => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            c.expect(", ")?;
+            controls |= named(&mut c, 16, names::sampler_mode, "a sampler mode")?;
+            space(&mut c, sm51, &mut body)?;
+        }
+        D::IndexRange => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            c.expect(" ")?;
+            body.push(Part::Word(c.u32()?));
+        }
+        D::GsOutputTopology => controls |= named(&mut c, 64, names::topology, "a topology")?,
+        D::GsInputPrimitive => controls |= named(&mut c, 64, names::primitive, "a primitive")?,
+        D::MaxOutputVertexCount
+        | D::HsForkPhaseInstanceCount
+        | D::HsJoinPhaseInstanceCount
+        | D::GsInstanceCount
+        | D::Temps => {
+            body.push(Part::Word(c.u32()?));
+        }
+        D::FunctionBody => body.push(Part::Word(label(&mut c, "fb")?)),
+        D::Input | D::Output | D::Stream => body.push(Part::Op(declared(&mut c, sm51)?)),
+        D::InputSgv | D::InputSiv | D::OutputSgv | D::OutputSiv => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            c.expect(", ")?;
+            body.push(Part::Word(named(&mut c, 0x1_0000, names::system_value, "a system value")?));
+        }
+        D::InputPs | D::InputPsSgv | D::InputPsSiv => {
+            let interp = named_prefix(&mut c, 8, names::interpolation);
+            let interp = match interp {
+                Some(v) => {
+                    c.expect(" ")?;
+                    v
+                }
+                // fxc before 10 prints none on system-generated values: they are constant.
+                None if d == D::InputPsSgv => 1,
+                None => 0,
+            };
+            controls |= interp;
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            if d != D::InputPs {
+                c.expect(", ")?;
+                body.push(Part::Word(named(&mut c, 0x1_0000, names::system_value, "a system value")?));
+            }
+        }
+        D::IndexableTemp => {
+            c.expect("x")?;
+            let reg = c.u32()?;
+            c.expect("[")?;
+            let size = c.u32()?;
+            c.expect("], ")?;
+            let components = c.u32()?;
+            body.extend([reg, size, components].map(Part::Word));
+        }
+        D::GlobalFlags => loop {
+            let at = c.at;
+            if c.rest().starts_with("0x") {
+                controls |= c.u32()? >> 11;
+            } else {
+                let name = c.word();
+                let Some((bit, _)) = names::GLOBAL_FLAGS.iter().find(|(_, n)| *n == name) else {
+                    c.at = at;
+                    return c.fail("a global flag (`refactoringAllowed`, …)");
+                };
+                controls |= bit >> 11;
+            }
+            if !c.eat(" | ") {
+                break;
+            }
+        },
+        D::FunctionTable => {
+            let id = label(&mut c, "ft")?;
+            c.expect(" = {")?;
+            let mut bodies = Vec::new();
+            while !c.eat("}") {
+                if !bodies.is_empty() {
+                    c.expect(", ")?;
+                }
+                bodies.push(label(&mut c, "fb")?);
+            }
+            body.push(Part::Word(id));
+            body.push(Part::Word(bodies.len() as u32));
+            body.extend(bodies.into_iter().map(Part::Word));
+        }
+        D::Interface => {
+            let id = label(&mut c, "fp")?;
+            c.expect("[")?;
+            let array_len = c.u32()?;
+            c.expect("][")?;
+            let expected = c.u32()?;
+            c.expect("] = {")?;
+            let mut tables = Vec::new();
+            while !c.eat("}") {
+                if !tables.is_empty() {
+                    c.expect(", ")?;
+                }
+                tables.push(label(&mut c, "ft")?);
+            }
+            body.extend([id, expected, (array_len << 16) | tables.len() as u32].map(Part::Word));
+            body.extend(tables.into_iter().map(Part::Word));
+        }
+        D::InputControlPointCount | D::OutputControlPointCount => controls |= c.u32()?,
+        D::TessDomain => controls |= named(&mut c, 4, names::tess_domain, "a tessellator domain")?,
+        D::TessPartitioning => controls |= named(&mut c, 8, names::tess_partitioning, "a partitioning")?,
+        D::TessOutputPrimitive => {
+            controls |= named(&mut c, 8, names::tess_output_primitive, "an output primitive")?
+        }
+        D::HsMaxTessFactor => {
+            c.expect("l(")?;
+            body.push(Part::Word(value32(&mut c, Ty::F)?));
+            c.expect(")")?;
+        }
+        D::ThreadGroup => {
+            for k in 0..3 {
+                if k > 0 {
+                    c.expect(", ")?;
+                }
+                body.push(Part::Word(c.u32()?));
+            }
+        }
+        D::UavRaw | D::ResourceRaw => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            space(&mut c, sm51, &mut body)?;
+        }
+        D::UavStructured | D::ResourceStructured | D::TgsmRaw => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            c.expect(", ")?;
+            body.push(Part::Word(c.u32()?));
+            if d != D::TgsmRaw {
+                space(&mut c, sm51, &mut body)?;
+            }
+        }
+        D::TgsmStructured => {
+            body.push(Part::Op(declared(&mut c, sm51)?));
+            for _ in 0..2 {
+                c.expect(", ")?;
+                body.push(Part::Word(c.u32()?));
+            }
+        }
+    }
+    c.skip_space();
+    if !c.rest().is_empty() {
+        return c.fail("the end of the line");
+    }
+    Ok(Inst { opcode: row.opcode, controls, extended: Vec::new(), long_length: false, body })
+}
+
+/// One line of a listing's program, declaration or instruction (custom-data blocks aside).
+pub fn parse_line(line: &str, sm51: bool) -> Result<Inst> {
+    let word =
+        line.trim_start().split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).next().unwrap_or("");
+    if word.starts_with("dcl_") && split_declaration(word).is_some() {
+        parse_declaration(line, sm51)
+    } else {
+        parse_instruction(line, sm51)
+    }
+}

@@ -563,7 +563,7 @@ impl<'a> Instruction<'a> {
 
 /// Declarations whose length may not fit in 7 bits; bit 31 then means "a length DWORD follows".
 #[inline]
-fn long_form(opcode: u16) -> bool {
+pub(crate) fn long_form(opcode: u16) -> bool {
     use opcodes::op::*;
     matches!(
         opcode,

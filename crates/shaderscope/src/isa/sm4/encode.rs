@@ -309,7 +309,7 @@ pub struct Inst {
     pub extended: Vec<ExtOpcode>,
     /// Whether the length is in a DWORD of its own after the opcode token (the declarations
     /// whose length may not fit in 7 bits: function bodies and tables, interfaces, `fcall`,
-    /// thread groups).
+    /// thread groups). [`Inst::encode`] uses that form anyway when the length needs it.
     pub long_length: bool,
     /// What follows.
     pub body: Vec<Part>,
@@ -383,6 +383,11 @@ impl Inst {
             let extended = self.long_length || !self.extended.is_empty();
             tok0 |= OPCODE_EXTENDED.put(u32::from(extended));
             if !self.long_length {
+                if len > TOKENIZED_INSTRUCTION_LENGTH.get(u32::MAX) && super::decode::long_form(self.opcode) {
+                    // Too long for 7 bits: the length goes in a DWORD of its own.
+                    out.truncate(start);
+                    return Inst { long_length: true, ..self.clone() }.encode(out);
+                }
                 if len > TOKENIZED_INSTRUCTION_LENGTH.get(u32::MAX) {
                     out.truncate(start);
                     return Err(Error::invalid(
