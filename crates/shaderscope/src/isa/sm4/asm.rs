@@ -963,13 +963,219 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
     Ok(Inst { opcode: row.opcode, controls, extended: Vec::new(), long_length: false, body })
 }
 
-/// One line of a listing's program, declaration or instruction (custom-data blocks aside).
+/// One line of a listing's program: a declaration, an instruction or a shader message
+/// (the immediate constant buffer, over several lines, is read by [`parse_program`]).
 pub fn parse_line(line: &str, sm51: bool) -> Result<Inst> {
     let word =
         line.trim_start().split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).next().unwrap_or("");
-    if word.starts_with("dcl_") && split_declaration(word).is_some() {
+    if word == "printf" || word == "errorf" {
+        shader_message(line, sm51)
+    } else if word.starts_with("dcl_") && split_declaration(word).is_some() {
         parse_declaration(line, sm51)
     } else {
         parse_instruction(line, sm51)
     }
+}
+
+/// Where a program's text did not read: the line (1-based) and the [`Syntax`] error in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError {
+    /// Line number, from 1.
+    pub line: usize,
+    /// What went wrong in it.
+    pub syntax: Syntax,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}, {}", self.line, self.syntax)
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// The program type (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`) of a version line's prefix.
+fn program_type(prefix: &str) -> Option<u32> {
+    Some(match prefix {
+        "ps" => 0,
+        "vs" => 1,
+        "gs" => 2,
+        "hs" => 3,
+        "ds" => 4,
+        "cs" => 5,
+        _ => return None,
+    })
+}
+
+/// A listing line without what fxc's `/Ni` and `/No` switches put before it (`  12: `,
+/// `0x00000040: `).
+fn strip_columns(line: &str) -> &str {
+    let t = line.trim_start();
+    let mut rest = t;
+    for _ in 0..2 {
+        let digits = rest.strip_prefix("0x").unwrap_or(rest);
+        let n = digits.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(digits.len());
+        if n > 0 && digits.get(n..).is_some_and(|r| r.starts_with(": ")) {
+            rest = digits.get(n + 2..).unwrap_or("").trim_start();
+        } else {
+            break;
+        }
+    }
+    if rest.len() == t.len() { line } else { rest }
+}
+
+/// A whole program's text (an fxc listing, its comment header and all) as the tokens of an
+/// SHDR/SHEX chunk: the version token, the length, every instruction.
+pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
+    let mut words = Vec::new();
+    let mut sm51 = false;
+    let mut lines = text.lines().enumerate();
+    let mut version = false;
+    while let Some((n, raw)) = lines.next() {
+        let at = |syntax: Syntax| LineError { line: n + 1, syntax };
+        let line = strip_columns(raw);
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        if !version {
+            let mut c = Cursor { text: trimmed, at: 0 };
+            let word = c.word();
+            let mut parts = word.split('_');
+            let (Some(ty), Some(major), Some(minor), None) =
+                (parts.next().and_then(program_type), parts.next(), parts.next(), parts.next())
+            else {
+                return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
+            };
+            let (Ok(major), Ok(minor)) = (major.parse::<u32>(), minor.parse::<u32>()) else {
+                return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
+            };
+            sm51 = (major, minor) >= (5, 1);
+            words.push(ty << 16 | (major & 0xf) << 4 | (minor & 0xf));
+            words.push(0);
+            version = true;
+            continue;
+        }
+        if trimmed.starts_with("dcl_immediateConstantBuffer") {
+            // The rows run over several lines, until the braces close.
+            let mut block = trimmed.to_string();
+            let mut depth = brace_depth(trimmed);
+            while depth > 0 {
+                let Some((_, more)) = lines.next() else {
+                    return Err(at(Syntax {
+                        column: trimmed.len(),
+                        expected: "the rest of the immediate constant buffer".into(),
+                    }));
+                };
+                let more = strip_columns(more).trim();
+                depth += brace_depth(more);
+                block.push(' ');
+                block.push_str(more);
+            }
+            immediate_constant_buffer(&block)
+                .map_err(at)?
+                .encode(&mut words)
+                .map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
+            continue;
+        }
+        // A trailing comment is not part of the instruction.
+        let code = trimmed.split("//").next().unwrap_or(trimmed);
+        let inst = parse_line(code, sm51).map_err(at)?;
+        inst.encode(&mut words).map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
+    }
+    if !version {
+        return Err(LineError {
+            line: text.lines().count() + 1,
+            syntax: Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() },
+        });
+    }
+    let len = words.len() as u32;
+    if let Some(w) = words.get_mut(1) {
+        *w = len;
+    }
+    Ok(words)
+}
+
+fn brace_depth(s: &str) -> i32 {
+    s.chars()
+        .map(|c| match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// `dcl_immediateConstantBuffer { { 1.000000, 0, 0, 0}, … }` (joined into one line) as its
+/// custom-data block.
+fn immediate_constant_buffer(text: &str) -> Result<Inst> {
+    let mut c = Cursor { text, at: 0 };
+    c.expect("dcl_immediateConstantBuffer")?;
+    c.skip_space();
+    c.expect("{")?;
+    let mut body = Vec::new();
+    loop {
+        c.skip_space();
+        if c.eat("}") {
+            break;
+        }
+        if !body.is_empty() {
+            c.expect(",")?;
+            c.skip_space();
+        }
+        c.expect("{")?;
+        for k in 0..4 {
+            c.skip_space();
+            if k > 0 {
+                c.expect(",")?;
+                c.skip_space();
+            }
+            body.push(Part::Word(value32(&mut c, Ty::X)?));
+        }
+        c.skip_space();
+        c.expect("}")?;
+    }
+    // D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER
+    Ok(Inst { opcode: opcodes::CUSTOMDATA, controls: 3, extended: Vec::new(), long_length: false, body })
+}
+
+/// `printf "fmt", r0.x` / `errorf …`: a shader-message custom-data block
+/// (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`): the message id, format 1 (ANSI text), the text's
+/// length, the operand count and length, the operands, then the text, NUL-padded to a DWORD.
+fn shader_message(line: &str, sm51: bool) -> Result<Inst> {
+    let mut c = Cursor { text: line.trim_end(), at: 0 };
+    c.skip_space();
+    let id = if c.eat("errorf") {
+        0x0020_0103
+    } else {
+        c.expect("printf")?;
+        0x0020_0102
+    };
+    c.expect(" \"")?;
+    let start = c.at;
+    let Some(len) = c.rest().find('"') else { return c.fail("the closing `\"`") };
+    let text = c.rest().get(..len).unwrap_or("").as_bytes().to_vec();
+    c.at = start + len + 1;
+    let mut ops = Vec::new();
+    let mut count = 0u32;
+    while c.eat(", ") {
+        let at = c.at;
+        operand(&mut c, Ty::X, false, sm51)?
+            .encode(&mut ops)
+            .map_err(|e| Syntax { column: at, expected: e.to_string() })?;
+        count += 1;
+    }
+    c.skip_space();
+    if !c.rest().is_empty() {
+        return c.fail("`, ` and an operand, or the end of the line");
+    }
+    let mut body: Vec<Part> = [id, 1, text.len() as u32, count, ops.len() as u32].map(Part::Word).into();
+    body.extend(ops.into_iter().map(Part::Word));
+    let mut padded = text;
+    padded.push(0);
+    padded.resize(padded.len().div_ceil(4) * 4, 0);
+    body.extend(
+        padded.chunks_exact(4).map(|w| Part::Word(<[u8; 4]>::try_from(w).map_or(0, u32::from_le_bytes))),
+    );
+    Ok(Inst { opcode: opcodes::CUSTOMDATA, controls: 4, extended: Vec::new(), long_length: false, body })
 }
