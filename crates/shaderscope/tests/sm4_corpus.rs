@@ -430,3 +430,81 @@ fn every_corpus_program_assembles_from_its_listing() {
     assert!(same > 1200, "{same}");
     assert!(bad.is_empty(), "{} programs differ", bad.len());
 }
+
+/// Every fxc listing of the corpus (the `.asm` beside a binary) assembles to the binary's
+/// program chunk, but for literals fxc's `%f` rounded: those programs are counted and listed.
+#[test]
+fn fxc_listings_assemble_to_their_binaries_program() {
+    use shaderscope::isa::sm4::asm;
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut n, mut same, mut rounded, mut bad) = (0, 0, Vec::new(), Vec::new());
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let Some(asm_name) = row.notes.split(';').find_map(|n| n.trim().strip_prefix("paired_asm=")) else {
+            continue;
+        };
+        let path = dir.join(&row.path);
+        let data = std::fs::read(&path).expect("corpus file");
+        let listing = String::from_utf8_lossy(
+            &std::fs::read(path.parent().unwrap_or(Path::new(".")).join(asm_name)).expect("listing"),
+        )
+        .into_owned();
+        let Some((chunk, base)) = walk(&data).and_then(|c| c.program) else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        n += 1;
+        let want: Vec<u32> =
+            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let want = &want[..want.len().min(p.declared_len as usize)];
+        match asm::parse_program(&listing) {
+            Ok(words) if words == want => same += 1,
+            Ok(words) if same_but_literals(&words, want) => rounded.push(row.path.clone()),
+            Ok(words) => bad.push(format!("{}: {} words came back as {}", row.path, want.len(), words.len())),
+            Err(e) => bad.push(format!("{}: {e}", row.path)),
+        }
+    }
+    println!(
+        "{n} fxc listings: {same} assemble to their program; {} differ only where literals were rounded:",
+        rounded.len()
+    );
+    for r in &rounded {
+        println!("  {r}");
+    }
+    for b in bad.iter().take(30) {
+        println!("FAILED {b}");
+    }
+    assert!(n > 600 && same > n / 2, "{same} of {n}");
+    assert!(bad.is_empty(), "{} listings did not assemble", bad.len());
+}
+
+/// Whether two programs are the same instructions with the same operands, literal values
+/// (and immediate-constant-buffer entries) aside: what `%f` rounding changes.
+fn same_but_literals(a: &[u32], b: &[u32]) -> bool {
+    use shaderscope::isa::sm4::encode::{Inst, Op, Part};
+    fn strip(o: &mut Op) {
+        for v in &mut o.imm {
+            *v = 0;
+        }
+    }
+    fn model(words: &[u32]) -> Option<Vec<Inst>> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = Program::parse(&bytes, 0).ok()?;
+        let mut v = Vec::new();
+        for i in p.instructions() {
+            let mut m = Inst::from_decoded(&i.ok()?).ok()?;
+            let literal_words = m.opcode == shaderscope::isa::sm4::opcodes::CUSTOMDATA && m.controls == 3;
+            for part in &mut m.body {
+                match part {
+                    Part::Op(o) => strip(o),
+                    Part::Word(w) if literal_words => *w = 0,
+                    Part::Word(_) => {}
+                }
+            }
+            v.push(m);
+        }
+        Some(v)
+    }
+    a.len() == b.len() && model(a).is_some_and(|x| Some(x) == model(b))
+}

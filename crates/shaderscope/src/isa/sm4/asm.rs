@@ -1031,6 +1031,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
     let mut sm51 = false;
     let mut lines = text.lines().enumerate();
     let mut version = false;
+    let mut d3d9 = false;
     while let Some((n, raw)) = lines.next() {
         let at = |syntax: Syntax| LineError { line: n + 1, syntax };
         let line = strip_columns(raw);
@@ -1041,15 +1042,28 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
         if !version {
             let mut c = Cursor { text: trimmed, at: 0 };
             let word = c.word();
+            // `vs_4_0_level_9_1`: an SM4 program with a Direct3D 9 one beside it.
+            let word = word.split_once("_level_9_").map_or(word, |(w, _)| w);
             let mut parts = word.split('_');
             let (Some(ty), Some(major), Some(minor), None) =
                 (parts.next().and_then(program_type), parts.next(), parts.next(), parts.next())
             else {
+                if d3d9 {
+                    continue;
+                }
                 return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
             };
             let (Ok(major), Ok(minor)) = (major.parse::<u32>(), minor.parse::<u32>()) else {
+                if d3d9 {
+                    continue;
+                }
                 return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
             };
+            if major < 4 {
+                // fxc lists a Level9 (Direct3D 9) program before the SM4 one: skipped.
+                d3d9 = true;
+                continue;
+            }
             sm51 = (major, minor) >= (5, 1);
             words.push(ty << 16 | (major & 0xf) << 4 | (minor & 0xf));
             words.push(0);
