@@ -293,3 +293,218 @@ fn damaged_programs_give_errors_not_panics() {
     println!("{runs} damaged programs exercised");
     assert!(runs > 10_000);
 }
+
+/// Every instruction of every corpus program, decoded into an owned [`Inst`] and encoded
+/// again, gives its own tokens: the encoder reads the same fields and table as the decoder.
+#[test]
+fn every_corpus_instruction_encodes_back_to_its_tokens() {
+    use shaderscope::isa::sm4::encode::Inst;
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut programs, mut instructions, mut bad) = (0, 0, Vec::new());
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let data = std::fs::read(dir.join(&row.path)).expect("corpus file");
+        let Some((chunk, base)) = walk(&data).and_then(|c| c.program) else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        programs += 1;
+        for inst in p.instructions() {
+            let Ok(inst) = inst else { break };
+            instructions += 1;
+            let want: Vec<u32> = inst.tokens.iter().map(|t| t.get()).collect();
+            let mut got = Vec::new();
+            match Inst::from_decoded(&inst).and_then(|m| m.encode(&mut got)) {
+                Ok(()) if got == want => {}
+                Ok(()) => bad.push(format!(
+                    "{} at 0x{:x}: {:08x?} came back as {:08x?}",
+                    row.path, inst.offset, want, got
+                )),
+                Err(e) => bad.push(format!("{} at 0x{:x}: {e}", row.path, inst.offset)),
+            }
+        }
+    }
+    println!("{programs} programs, {instructions} instructions");
+    for b in bad.iter().take(20) {
+        println!("FAILED {b}");
+    }
+    assert!(programs > 1200, "{programs} programs");
+    assert!(bad.is_empty(), "{} of {instructions} instructions did not come back", bad.len());
+}
+
+/// Every line (custom-data blocks aside) of every corpus program's listing, with its
+/// literals in hexadecimal (`/Lx`), reads back to the instruction's own tokens.
+#[test]
+fn every_corpus_listing_line_assembles_to_its_tokens() {
+    use shaderscope::isa::sm4::{asm, opcodes};
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut lines, mut bad) = (0, Vec::new());
+    let mut by_mnemonic: BTreeMap<String, usize> = BTreeMap::new();
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let data = std::fs::read(dir.join(&row.path)).expect("corpus file");
+        let Some(c) = walk(&data) else { continue };
+        let Some((chunk, base)) = c.program else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        let style = ListingStyle { hex_literals: true, ..c.style };
+        let Ok(recs) = records(&p, &style) else { continue };
+        for r in recs {
+            let custom = r
+                .words
+                .first()
+                .and_then(|w| opcodes::info((w & 0x7ff) as u16))
+                .is_none_or(|i| i.format == opcodes::Format::CustomData);
+            if custom {
+                continue;
+            }
+            lines += 1;
+            let mut got = Vec::new();
+            let result = asm::parse_line(&r.text, p.is_sm51())
+                .map_err(|e| e.to_string())
+                .and_then(|i| i.encode(&mut got).map_err(|e| e.to_string()));
+            match result {
+                Ok(()) if got == r.words => {}
+                Ok(()) => {
+                    *by_mnemonic.entry(r.mnemonic.clone()).or_default() += 1;
+                    bad.push(format!("{} `{}`: {:08x?} came back as {:08x?}", row.path, r.text, r.words, got))
+                }
+                Err(e) => {
+                    *by_mnemonic.entry(r.mnemonic.clone()).or_default() += 1;
+                    bad.push(format!("{} `{}`: {e}", row.path, r.text))
+                }
+            }
+        }
+    }
+    println!("{lines} lines, {} differ; by mnemonic: {by_mnemonic:?}", bad.len());
+    for b in bad.iter().take(30) {
+        println!("FAILED {b}");
+    }
+    assert!(lines > 40000, "{lines} lines");
+    assert!(bad.is_empty(), "{} of {lines} lines did not assemble to their tokens", bad.len());
+}
+
+/// Every corpus program printed with hexadecimal literals (`/Lx`) assembles back to its own
+/// chunk, word for word, except programs holding custom-data blocks the listing does not
+/// print (comments, debug data): those are counted, and must be the only differences.
+#[test]
+fn every_corpus_program_assembles_from_its_listing() {
+    use shaderscope::isa::sm4::asm;
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut same, mut unprinted, mut bad) = (0, 0, Vec::new());
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let data = std::fs::read(dir.join(&row.path)).expect("corpus file");
+        let Some(c) = walk(&data) else { continue };
+        let Some((chunk, base)) = c.program else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        let mut text = TextBuf::default();
+        let style = ListingStyle { hex_literals: true, ..c.style };
+        if write_listing(&p, &style, &mut text).is_err() {
+            continue;
+        }
+        let want: Vec<u32> =
+            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let want = &want[..want.len().min(p.declared_len as usize)];
+        let silent =
+            p.instructions().flatten().any(|i| i.custom_data_class().is_some_and(|c| c != 3 && c != 4));
+        match asm::parse_program(text.as_str()) {
+            Ok(words) if words == want => same += 1,
+            _ if silent => unprinted += 1,
+            Ok(words) => bad.push(format!("{}: {} words came back as {}", row.path, want.len(), words.len())),
+            Err(e) => bad.push(format!("{}: {e}", row.path)),
+        }
+    }
+    println!(
+        "{same} programs assemble to their chunk; {unprinted} hold custom data the listing does not print"
+    );
+    for b in bad.iter().take(20) {
+        println!("FAILED {b}");
+    }
+    assert!(same > 1200, "{same}");
+    assert!(bad.is_empty(), "{} programs differ", bad.len());
+}
+
+/// Every fxc listing of the corpus (the `.asm` beside a binary) assembles to the binary's
+/// program chunk, but for literals fxc's `%f` rounded: those programs are counted and listed.
+#[test]
+fn fxc_listings_assemble_to_their_binaries_program() {
+    use shaderscope::isa::sm4::asm;
+    let Some(corpus) = common::corpus_dir() else { return };
+    let dir = corpus.join("dxbc");
+    let (mut n, mut same, mut rounded, mut bad) = (0, 0, Vec::new(), Vec::new());
+    for row in common::manifest(&corpus, "dxbc") {
+        if row.kind != "dxbc-binary" {
+            continue;
+        }
+        let Some(asm_name) = row.notes.split(';').find_map(|n| n.trim().strip_prefix("paired_asm=")) else {
+            continue;
+        };
+        let path = dir.join(&row.path);
+        let data = std::fs::read(&path).expect("corpus file");
+        let listing = String::from_utf8_lossy(
+            &std::fs::read(path.parent().unwrap_or(Path::new(".")).join(asm_name)).expect("listing"),
+        )
+        .into_owned();
+        let Some((chunk, base)) = walk(&data).and_then(|c| c.program) else { continue };
+        let Ok(p) = Program::parse(chunk, base) else { continue };
+        n += 1;
+        let want: Vec<u32> =
+            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let want = &want[..want.len().min(p.declared_len as usize)];
+        match asm::parse_program(&listing) {
+            Ok(words) if words == want => same += 1,
+            Ok(words) if same_but_literals(&words, want) => rounded.push(row.path.clone()),
+            Ok(words) => bad.push(format!("{}: {} words came back as {}", row.path, want.len(), words.len())),
+            Err(e) => bad.push(format!("{}: {e}", row.path)),
+        }
+    }
+    println!(
+        "{n} fxc listings: {same} assemble to their program; {} differ only where literals were rounded:",
+        rounded.len()
+    );
+    for r in &rounded {
+        println!("  {r}");
+    }
+    for b in bad.iter().take(30) {
+        println!("FAILED {b}");
+    }
+    assert!(n > 600 && same > n / 2, "{same} of {n}");
+    assert!(bad.is_empty(), "{} listings did not assemble", bad.len());
+}
+
+/// Whether two programs are the same instructions with the same operands, literal values
+/// (and immediate-constant-buffer entries) aside: what `%f` rounding changes.
+fn same_but_literals(a: &[u32], b: &[u32]) -> bool {
+    use shaderscope::isa::sm4::encode::{Inst, Op, Part};
+    fn strip(o: &mut Op) {
+        for v in &mut o.imm {
+            *v = 0;
+        }
+    }
+    fn model(words: &[u32]) -> Option<Vec<Inst>> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = Program::parse(&bytes, 0).ok()?;
+        let mut v = Vec::new();
+        for i in p.instructions() {
+            let mut m = Inst::from_decoded(&i.ok()?).ok()?;
+            let literal_words = m.opcode == shaderscope::isa::sm4::opcodes::CUSTOMDATA && m.controls == 3;
+            for part in &mut m.body {
+                match part {
+                    Part::Op(o) => strip(o),
+                    Part::Word(w) if literal_words => *w = 0,
+                    Part::Word(_) => {}
+                }
+            }
+            v.push(m);
+        }
+        Some(v)
+    }
+    a.len() == b.len() && model(a).is_some_and(|x| Some(x) == model(b))
+}

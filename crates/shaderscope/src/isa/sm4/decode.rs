@@ -437,6 +437,18 @@ impl<'a> Instruction<'a> {
         extended
     }
 
+    /// The extended opcode tokens, in order (chaining bits included).
+    pub fn extended_tokens(&self) -> impl Iterator<Item = u32> + 'a {
+        let ext = if self.has_extended() { self.tokens.get(1..self.body).unwrap_or(&[]) } else { &[] };
+        ext.iter().map(|t| t.get())
+    }
+
+    /// Whether the length is in a DWORD of its own after the opcode token (custom data, and
+    /// the declarations whose length may not fit in 7 bits when they set bit 31).
+    pub fn has_length_token(&self) -> bool {
+        self.body == 2 && !self.has_extended()
+    }
+
     /// Whether extended opcode tokens follow the opcode token.
     #[inline]
     pub fn has_extended(&self) -> bool {
@@ -551,7 +563,7 @@ impl<'a> Instruction<'a> {
 
 /// Declarations whose length may not fit in 7 bits; bit 31 then means "a length DWORD follows".
 #[inline]
-fn long_form(opcode: u16) -> bool {
+pub(crate) fn long_form(opcode: u16) -> bool {
     use opcodes::op::*;
     matches!(
         opcode,
@@ -1010,6 +1022,12 @@ impl<'a> Operand<'a> {
     pub fn decode_into(t: Tokens<'a>, offset: u64, depth: u8, op: &mut Operand<'a>) -> Result<()> {
         *op = Operand::decode(t, offset, depth)?;
         Ok(())
+    }
+
+    /// The operand token.
+    #[inline]
+    pub fn token0(&self) -> u32 {
+        tok(self.tokens, 0).unwrap_or(0)
     }
 
     /// Number of tokens the operand occupies.

@@ -1742,6 +1742,15 @@ pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
     register_file(t, sm51).name
 }
 
+/// The register file fxc names `name` (`r`, `cb`, `vThreadID`; SM5.1 descriptors upper
+/// case), and whether its indices are all bracketed (`icb[3]`, `vicp[0][1]`).
+pub(crate) fn register_file_by_name(name: &str, sm51: bool) -> Option<(u8, bool)> {
+    (0..43u8)
+        .map(|t| (t, register_name(t, sm51)))
+        .find(|(_, (n, _))| *n == name)
+        .map(|(t, (_, shape))| (t, shape == Shape::Bracketed))
+}
+
 /// fxc's name of a register file; SM5.1 descriptors are upper case.
 const fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
     use Shape::*;

@@ -64,7 +64,9 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+pub mod asm;
 pub mod decode;
+pub mod encode;
 pub mod info;
 pub mod listing;
 pub mod names;
