@@ -532,8 +532,23 @@ fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
     };
     // A resource or a buffer among the leading operands is read, not written.
     let destination = destination && is_written(file);
+    let indices = indices(c, bracketed, false, sm51)?;
+    let components = if c.eat(".") {
+        let at = c.at;
+        let letters = c.take_while(|ch| "xyzw".contains(ch));
+        components_of(letters, destination)
+            .ok_or(Syntax { column: at, expected: "components (`xyzw`)".into() })?
+    } else {
+        no_components(file)
+    };
+    Ok(Op { indices, ..Op::register(file, &[], components) })
+}
+
+/// A register's indices after its name: the first one attached (`r0`, `cb0[3]`) unless the
+/// file brackets them all, then `[n]` or `[r1.x + n]`; with `ranges`, a declared SM5.1 range
+/// `[lower:upper]` (`*` for unbounded) as two indices.
+fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool) -> Result<Vec<Idx>> {
     let mut indices = Vec::new();
-    // The first index follows the name (`r0`, `cb0[3]`).
     if !bracketed && c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
         indices.push(Idx::Imm32(c.u32()?));
     }
@@ -541,6 +556,9 @@ fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
         c.skip_space();
         if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
             indices.push(Idx::Imm32(c.u32()?));
+            if ranges && c.eat(":") {
+                indices.push(Idx::Imm32(if c.eat("*") { u32::MAX } else { c.u32()? }));
+            }
         } else {
             let rel = operand(c, Ty::I, false, sm51)?;
             c.expect(" + ")?;
@@ -554,15 +572,7 @@ fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
         }
         c.expect("]")?;
     }
-    let components = if c.eat(".") {
-        let at = c.at;
-        let letters = c.take_while(|ch| "xyzw".contains(ch));
-        components_of(letters, destination)
-            .ok_or(Syntax { column: at, expected: "components (`xyzw`)".into() })?
-    } else {
-        no_components(file)
-    };
-    Ok(Op { indices, ..Op::register(file, &[], components) })
+    Ok(indices)
 }
 
 /// The components `letters` say: a destination's mask; a source's swizzle (four letters) or
@@ -668,31 +678,7 @@ fn declared(c: &mut Cursor<'_>, sm51: bool) -> Result<Op> {
         c.at = at;
         return c.fail("a register");
     };
-    let mut indices = Vec::new();
-    if !bracketed && c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
-        indices.push(Idx::Imm32(c.u32()?));
-    }
-    while c.eat("[") {
-        if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
-            let v = c.u32()?;
-            if c.eat(":") {
-                indices.push(Idx::Imm32(v));
-                indices.push(Idx::Imm32(if c.eat("*") { u32::MAX } else { c.u32()? }));
-            } else {
-                indices.push(Idx::Imm32(v));
-            }
-        } else {
-            let rel = operand(c, Ty::I, false, sm51)?;
-            c.expect(" + ")?;
-            let imm = c.u32()?;
-            indices.push(if imm == 0 {
-                Idx::Relative(Box::new(rel))
-            } else {
-                Idx::Imm32Relative(imm, Box::new(rel))
-            });
-        }
-        c.expect("]")?;
-    }
+    let indices = indices(c, bracketed, true, sm51)?;
     let components = if c.eat(".") {
         let at = c.at;
         let letters = c.take_while(|ch| "xyzw".contains(ch));
