@@ -61,6 +61,7 @@
 //! ```
 
 mod annotate;
+pub mod assemble;
 pub mod checksum;
 pub mod chunks;
 mod container;
