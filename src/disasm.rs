@@ -73,6 +73,10 @@ pub struct ListingArgs {
     /// DXBC, Direct3D 9: literal values as their bits in hexadecimal, as fxc /Lx prints them
     #[arg(long)]
     hex_literals: bool,
+    /// DXBC: a float literal that fxc's `%f` would round in hexadecimal, so that `asm` rebuilds
+    /// the same program (every other literal stays as fxc prints it)
+    #[arg(long)]
+    exact_floats: bool,
     /// DXBC, Direct3D 9: the program without fxc's comment tables
     #[arg(long)]
     no_header: bool,
@@ -159,6 +163,7 @@ impl ListingArgs {
         (opts.dxbc.generation, opts.dxbc.legacy_crt) = self.fxc.options();
         opts.dxbc.numbering = self.numbering;
         opts.dxbc.hex_literals = self.hex_literals;
+        opts.dxbc.exact_floats = self.exact_floats;
         opts.dxbc.no_header = self.no_header;
         opts.dxbc.instruction_only = self.instruction_only;
         opts
@@ -169,6 +174,7 @@ impl ListingArgs {
         [
             (self.numbering, "--numbering"),
             (self.hex_literals, "--hex-literals"),
+            (self.exact_floats, "--exact-floats"),
             (self.no_header, "--no-header"),
             (self.instruction_only, "--instruction-only"),
         ]

@@ -282,6 +282,7 @@ fn sm4_listing_style(opts: &DisasmOptions) -> sm4::ListingStyle {
         raw: opts.raw,
         numbering: d.numbering,
         hex_literals: d.hex_literals,
+        exact_floats: d.exact_floats,
         file_offsets: opts.file_offsets,
         ..sm4_style(d.generation.unwrap_or(Generation::Fxc10), d.legacy_crt, opts.offsets)
     }

@@ -91,6 +91,30 @@ pub fn manifest(corpus: &Path, format: &str) -> Vec<Row> {
         .collect()
 }
 
+/// Every file of `kind` in `<corpus>/<format>/MANIFEST.tsv`, read: its row, its path and its
+/// bytes (a listed file that cannot be read fails the test: the corpus is incomplete).
+pub fn files<'a>(
+    corpus: &Path,
+    format: &str,
+    kind: &'a str,
+) -> impl Iterator<Item = (Row, PathBuf, Vec<u8>)> + 'a {
+    let dir = corpus.join(format);
+    manifest(corpus, format).into_iter().filter(move |r| r.kind == kind).map(move |row| {
+        let path = dir.join(&row.path);
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (row, path, data)
+    })
+}
+
+/// The file a manifest row names in its notes as `paired_asm=NAME` (fxc's listing beside a
+/// binary), read as text.
+pub fn paired_listing(row: &Row, path: &Path) -> Option<String> {
+    let name = row.notes.split(';').find_map(|n| n.trim().strip_prefix("paired_asm="))?;
+    let listing = path.parent().unwrap_or(Path::new(".")).join(name);
+    let bytes = std::fs::read(&listing).unwrap_or_else(|e| panic!("{}: {e}", listing.display()));
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// A small deterministic generator (xorshift), so damage sweeps need no extra crate and are
 /// reproducible.
 pub struct Rng(pub u64);

@@ -85,7 +85,10 @@
 use super::chunks::{Aon9, CbMapping, RootPayload, RootSignature, RuntimeConstant, SamplerMapping};
 use super::container::CHUNK_HEADER_SIZE;
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
-use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
+use super::signature::{
+    Signature, SignatureKind, format_name, implied_system_value, mask_text, special_output_register,
+    system_value_name,
+};
 use super::{Dxbc, Generation};
 use crate::error::{Error, Result};
 use crate::model::DisasmOptions;
@@ -119,6 +122,9 @@ pub struct ListingOptions {
     pub numbering: bool,
     /// fxc's `/Lx`: literal values in hexadecimal.
     pub hex_literals: bool,
+    /// Float literals `%f` does not round-trip in hexadecimal (see
+    /// [`crate::isa::sm4::ListingStyle::exact_floats`]).
+    pub exact_floats: bool,
     /// Leave out the comment tables before the program.
     pub no_header: bool,
     /// The version line and the instructions only (`D3D_DISASM_INSTRUCTION_ONLY`).
@@ -138,6 +144,7 @@ impl ListingOptions {
             file_offsets: o.file_offsets,
             numbering: d.numbering,
             hex_literals: d.hex_literals,
+            exact_floats: d.exact_floats,
             no_header: d.no_header,
             instruction_only: d.instruction_only,
         }
@@ -1223,32 +1230,6 @@ fn signature<P: Printer + ?Sized>(
         c.end(Some(e.offset as u64))?;
     }
     c.line(None, "//")
-}
-
-/// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
-/// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
-fn implied_system_value(name: &[u8]) -> u32 {
-    const NAMES: [(&[u8], u32); 6] = [
-        (b"SV_TARGET", 64),
-        (b"SV_DEPTH", 65),
-        (b"SV_COVERAGE", 66),
-        (b"SV_DEPTHGREATEREQUAL", 67),
-        (b"SV_DEPTHLESSEQUAL", 68),
-        (b"SV_STENCILREF", 69),
-    ];
-    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(0, |(_, v)| *v)
-}
-
-/// The register of the outputs that have no `o#` (by `D3D_NAME` value).
-fn special_output_register(system_value: u32) -> Option<&'static str> {
-    Some(match system_value {
-        65 => "oDepth",
-        66 => "oMask",
-        67 => "oDepthGE",
-        68 => "oDepthLE",
-        69 => "oStencilRef",
-        _ => return None,
-    })
 }
 
 // ------------------------------------------------------------------ Tessellation, classes

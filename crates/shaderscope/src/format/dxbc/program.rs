@@ -40,6 +40,7 @@ pub fn print<P: Printer + ?Sized>(
         raw: opts.raw,
         numbering: opts.numbering,
         hex_literals: opts.hex_literals,
+        exact_floats: opts.exact_floats,
         file_offsets: opts.file_offsets,
         ..sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets)
     };

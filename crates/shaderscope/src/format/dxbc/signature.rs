@@ -238,6 +238,12 @@ pub fn system_value_name(v: u32) -> Option<&'static str> {
     SYSTEM_VALUE_NAMES.get(index).copied()
 }
 
+/// The `D3D_NAME` value of a SysValue column name (the inverse of [`system_value_name`]).
+pub fn system_value_by_name(name: &str) -> Option<u32> {
+    let index = SYSTEM_VALUE_NAMES.iter().position(|n| *n == name)?;
+    Some(if index < 20 { index as u32 } else { index as u32 + 44 })
+}
+
 /// The Format column: the minimum-precision type when one is set, else the component type.
 pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
     match (min_precision, component_type) {
@@ -252,6 +258,22 @@ pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
     }
 }
 
+/// The component type and minimum precision a Format column names (the inverse of
+/// [`format_name`]): the minimum-precision types keep the component type fxc stores with them.
+pub fn format_by_name(name: &str) -> Option<(u32, u32)> {
+    Some(match name {
+        "min16f" => (3, 1),
+        "min2_8f" => (3, 2),
+        "min16i" => (2, 4),
+        "min16u" => (1, 5),
+        "uint" => (1, 0),
+        "int" => (2, 0),
+        "float" => (3, 0),
+        "unknown" => (0, 0),
+        _ => return None,
+    })
+}
+
 /// A 4-component mask as fxc prints it: `xy  `, `   w` (the low four bits; the others are
 /// not components).
 pub fn mask_text(mask: u8) -> &'static str {
@@ -260,6 +282,32 @@ pub fn mask_text(mask: u8) -> &'static str {
         "   w", "x  w", " y w", "xy w", "  zw", "x zw", " yzw", "xyzw",
     ];
     MASKS.get(usize::from(mask & 0xF)).copied().unwrap_or("    ")
+}
+
+/// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
+/// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
+pub fn implied_system_value(name: &[u8]) -> u32 {
+    const NAMES: [(&[u8], u32); 6] = [
+        (b"SV_TARGET", 64),
+        (b"SV_DEPTH", 65),
+        (b"SV_COVERAGE", 66),
+        (b"SV_DEPTHGREATEREQUAL", 67),
+        (b"SV_DEPTHLESSEQUAL", 68),
+        (b"SV_STENCILREF", 69),
+    ];
+    NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map_or(0, |(_, v)| *v)
+}
+
+/// The register of the outputs that have no `o#` (by `D3D_NAME` value).
+pub fn special_output_register(system_value: u32) -> Option<&'static str> {
+    Some(match system_value {
+        65 => "oDepth",
+        66 => "oMask",
+        67 => "oDepthGE",
+        68 => "oDepthLE",
+        69 => "oStencilRef",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -320,6 +368,18 @@ mod tests {
         assert_eq!(format_name(2, 4), "min16i");
         assert_eq!(format_name(1, 5), "min16u");
         assert_eq!(format_name(3, 3), "float");
+    }
+
+    #[test]
+    fn names_read_back_to_the_values_they_print() {
+        for v in (0..=80).filter(|v| system_value_name(*v).is_some()) {
+            assert_eq!(system_value_by_name(system_value_name(v).unwrap_or("")), Some(v));
+        }
+        assert_eq!(system_value_by_name("TARGETS"), None);
+        for (ty, min) in [(3, 0), (2, 0), (1, 0), (0, 0), (3, 1), (3, 2), (2, 4), (1, 5)] {
+            assert_eq!(format_by_name(format_name(ty, min)), Some((ty, min)));
+        }
+        assert_eq!(format_by_name("double"), None);
     }
 
     #[test]

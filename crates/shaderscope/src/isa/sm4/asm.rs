@@ -23,6 +23,7 @@ use super::encode::{ExtOpcode, Idx, Inst, Op, Part};
 use super::listing::register_file_by_name;
 use super::names;
 use super::opcodes::{self, Format, OpInfo, Ty, flag};
+use crate::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
 
 /// Why a line did not read: the column (0-based byte offset in the line) and what was
 /// expected there.
@@ -473,12 +474,38 @@ fn value32(c: &mut Cursor<'_>, ty: Ty) -> Result<u32> {
     }
     let float = text.contains('.') || matches!(ty, Ty::F | Ty::D);
     if float {
-        return text.parse::<f32>().map(f32::to_bits).map_err(|_| fail());
+        return float_bits(text).ok_or_else(fail);
     }
     match text.strip_prefix('-') {
         Some(n) => n.parse::<u32>().map(|v| v.wrapping_neg()).map_err(|_| fail()),
         None => text.parse::<u32>().map_err(|_| fail()),
     }
+}
+
+/// A 32-bit float's bits from its decimal text (or MSVC's `1.#INF`, …).
+fn float_bits(text: &str) -> Option<u32> {
+    special_float(text).or_else(|| text.parse::<f32>().ok().map(f32::to_bits))
+}
+
+/// A 64-bit float's bits from its decimal text (or MSVC's `1.#INF`, …, widened).
+fn double_bits(text: &str) -> Option<u64> {
+    match special_float(text) {
+        Some(bits) => Some(f64::from(f32::from_bits(bits)).to_bits()),
+        None => text.parse::<f64>().ok().map(f64::to_bits),
+    }
+}
+
+/// Whether the `%f` text of a 32-bit float reads back to the same bits (what
+/// `disasm --exact-floats` asks before printing a literal as fxc does).
+pub fn f32_text_is_exact(bits: u32, style: FloatStyle) -> bool {
+    let mut text = String::new();
+    write_f32_fixed(&mut text, bits, style).is_ok() && float_bits(&text) == Some(bits)
+}
+
+/// Whether the `%f` text of a 64-bit float reads back to the same bits.
+pub fn f64_text_is_exact(bits: u64, style: FloatStyle) -> bool {
+    let mut text = String::new();
+    write_f64_fixed(&mut text, bits, style).is_ok() && double_bits(&text) == Some(bits)
 }
 
 /// MSVC's spellings of infinities and NaNs, as fxc prints them.
@@ -504,7 +531,7 @@ fn literal64(c: &mut Cursor<'_>) -> Result<Op> {
         let text = text.strip_suffix('l').unwrap_or(text);
         let bits = match text.strip_prefix("0x") {
             Some(hex) => u64::from_str_radix(hex, 16).ok(),
-            None => text.parse::<f64>().ok().map(f64::to_bits),
+            None => double_bits(text),
         }
         .ok_or(Syntax { column: at, expected: "a double".into() })?;
         values.extend([bits as u32, (bits >> 32) as u32]);

@@ -141,6 +141,10 @@ pub struct ListingStyle {
     /// fxc's `/Lx`: every value of a literal (`l(…)`, `d(…)`, an immediate constant buffer)
     /// as its bits in hexadecimal, `0x%08x` (`0x%016x` for a double).
     pub hex_literals: bool,
+    /// A float literal whose `%f` text does not read back to its bits (digits lost, a
+    /// denormal, a NaN's payload) in hexadecimal instead, so that the listing assembles to the
+    /// same program; the others stay fxc's text.
+    pub exact_floats: bool,
     /// The offset column counts from the start of the input (the absolute offsets the
     /// printer gets) instead of from the version token, in the `/No` layout.
     pub file_offsets: bool,
@@ -164,6 +168,7 @@ impl ListingStyle {
         raw: false,
         numbering: false,
         hex_literals: false,
+        exact_floats: false,
         file_offsets: false,
     };
     /// fxc 10.x run on a Windows whose UCRT predates 2019 (ties round away from zero).
@@ -180,6 +185,7 @@ impl ListingStyle {
         raw: false,
         numbering: false,
         hex_literals: false,
+        exact_floats: false,
         file_offsets: false,
     };
     /// fxc 9.29 (DirectX SDK, June 2010).
@@ -193,6 +199,7 @@ impl ListingStyle {
         raw: false,
         numbering: false,
         hex_literals: false,
+        exact_floats: false,
         file_offsets: false,
     };
 }
@@ -954,7 +961,10 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                     let lo = o.imm.get(2 * i).copied().unwrap_or(0);
                     let hi = o.imm.get(2 * i + 1).copied().unwrap_or(0);
                     let bits = (u64::from(hi) << 32) | u64::from(lo);
-                    if self.style.hex_literals {
+                    if self.style.hex_literals
+                        || (self.style.exact_floats
+                            && !super::asm::f64_text_is_exact(bits, self.style.floats))
+                    {
                         self.text("0x");
                         let _ = write_hex(self, bits, 16);
                         continue;
@@ -1070,6 +1080,10 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// `%f` of a 32-bit float.
     #[inline]
     fn float(&mut self, bits: u32) {
+        if self.style.exact_floats && !super::asm::f32_text_is_exact(bits, self.style.floats) {
+            let _ = write_hex8(self, bits);
+            return;
+        }
         match f32_fixed_text(bits, self.style.floats) {
             Some(text) => self.line.push_short(&text),
             None => {

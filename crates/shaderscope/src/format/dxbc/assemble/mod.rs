@@ -11,9 +11,16 @@
 //! numbers of the whole file.
 
 pub mod rdef;
+pub mod signature;
 pub mod stat;
 
-use crate::isa::sm4::asm::{LineError, Syntax};
+use super::Dxbc;
+use super::chunks::FEATURE_FLAGS;
+use super::signature::ElementLayout;
+use super::write::Builder;
+use crate::isa::sm4::asm::{LineError, Syntax, parse_program};
+use crate::isa::sm4::info::Declarations;
+use crate::isa::sm4::names::GLOBAL_FLAGS;
 
 /// One titled table of the comment header (`// Input signature:` …): its lines with the
 /// leading `//` and one space removed, each with its 1-based line number in the file.
@@ -49,6 +56,7 @@ pub const SECTION_TITLES: &[&str] = &[
     "Runtime generated constant mappings",
     "Level9 shader bytecode",
     "Interfaces",
+    "Note: shader requires additional functionality",
 ];
 
 impl<'a> Listing<'a> {
@@ -91,6 +99,178 @@ impl<'a> Listing<'a> {
     pub fn section(&self, title: &str) -> Option<&Section<'a>> {
         self.sections.iter().find(|(t, _)| *t == title).map(|(_, s)| s)
     }
+
+    /// The column where a section line's text starts (after `//` and one space) in line
+    /// `line`, so that errors found in the text name the column of the whole line.
+    pub fn body_column(&self, line: usize) -> usize {
+        let raw = self.text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+        raw.find("//")
+            .map_or(0, |at| at + 2 + usize::from(raw.get(at + 2..).is_some_and(|r| r.starts_with(' '))))
+    }
+}
+
+/// Why a listing did not assemble.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The text: the line, the column and what was expected there.
+    #[error("{0}")]
+    Text(#[from] LineError),
+    /// The container could not be laid out (too large for 32-bit offsets).
+    #[error("{0}")]
+    Write(#[from] crate::Error),
+}
+
+/// An assembled chunk: its tag and its payload.
+pub type Chunk = ([u8; 4], Vec<u8>);
+
+/// The chunks a listing determines, in the order fxc writes them: RDEF (when the listing has
+/// its tables), the signatures, the program, SFI0 (when a feature is noted), STAT (with RDEF:
+/// fxc writes both or neither).
+pub fn chunks(listing: &Listing<'_>) -> Result<Vec<Chunk>, LineError> {
+    let words = parse_program(listing.text)?;
+    let version = words.first().copied().unwrap_or(0);
+    let (program_type, major) = (version >> 16, version >> 4 & 0xf);
+    // D3D10_SB_TOKENIZED_PROGRAM_TYPE: 0 pixel, 1 vertex, 2 geometry, 3 hull, 4 domain, 5 compute.
+    let (hull, domain, geometry) = (program_type == 3, program_type == 4, program_type == 2);
+    let table = |title: &str, is_output: bool| match listing.section(title) {
+        Some(section) => signature::rows(listing, section, is_output),
+        None => Ok(Vec::new()),
+    };
+    let input = table("Input signature", false)?;
+    let output = table("Output signature", true)?;
+    let patch = if hull || domain { Some(table("Patch Constant signature", hull)?) } else { None };
+    // Any minimum-precision element puts every signature in the 32-byte layout.
+    let min_precision =
+        input.iter().chain(&output).chain(patch.iter().flatten()).any(|r| r.min_precision != 0);
+    let layout = |stream_capable: bool| match (min_precision, stream_capable) {
+        (true, _) => ElementLayout::MinPrecision,
+        (false, true) => ElementLayout::Stream,
+        (false, false) => ElementLayout::Plain,
+    };
+    let tag = |plain: &[u8; 4], stream: &[u8; 4], one: &[u8; 4], layout: ElementLayout| match layout {
+        ElementLayout::Plain => *plain,
+        ElementLayout::Stream => *stream,
+        ElementLayout::MinPrecision => *one,
+    };
+    let out_layout = layout(geometry && major >= 5);
+    let isgn = (tag(b"ISGN", b"ISGN", b"ISG1", layout(false)), signature::write(&input, layout(false)));
+    let osgn = (tag(b"OSGN", b"OSG5", b"OSG1", out_layout), signature::write(&output, out_layout));
+    let pcsg = patch
+        .map(|rows| (tag(b"PCSG", b"PCSG", b"PSG1", layout(false)), signature::write(&rows, layout(false))));
+
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // SHEX from 5.0 on, and for 4.x compute shaders (a DirectX 11 feature on 10-level hardware).
+    let shdr = (if major >= 5 || program_type == 5 { *b"SHEX" } else { *b"SHDR" }, bytes);
+    let rdef = rdef::from_listing(listing, version)?;
+    let stat = rdef.as_ref().map(|_| stat::from_program(&words));
+    let sfi0 = feature_flags(listing, &shdr.1, major)?;
+
+    let mut out = Vec::new();
+    if let Some(r) = rdef {
+        out.push((*b"RDEF", r));
+    }
+    out.push(isgn);
+    match pcsg {
+        Some(p) if domain => out.extend([p, osgn]),
+        Some(p) => out.extend([osgn, p]),
+        None => out.push(osgn),
+    }
+    out.push(shdr);
+    if sfi0 != 0 {
+        out.push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
+    }
+    if let Some(s) = stat {
+        out.push((*b"STAT", s));
+    }
+    Ok(out)
+}
+
+/// SFI0's flags: the features the listing notes, and on 4.x the raw and structured buffers
+/// `dcl_globalFlags` enables (the one flag fxc does not note).
+fn feature_flags(listing: &Listing<'_>, program: &[u8], major: u32) -> Result<u64, LineError> {
+    let mut flags = 0;
+    if let Some(section) = listing.section("Note: shader requires additional functionality") {
+        for &(line, text) in &section.lines {
+            let name = text.trim();
+            if name.is_empty() {
+                continue;
+            }
+            let Some(f) = FEATURE_FLAGS.iter().find(|f| f.2 == name) else {
+                return Err(error_at(
+                    line,
+                    listing.body_column(line),
+                    "a feature fxc notes (`Double-precision floating point`, …)",
+                ));
+            };
+            flags |= f.0;
+        }
+    }
+    // fxc 9.29 prints no notes; the global flags that require a feature say it too.
+    let global = crate::isa::sm4::Program::parse(program, 0)
+        .and_then(|p| Declarations::collect(&p))
+        .map_or(0, |d| d.global_flags);
+    const IMPLIED: [(&str, u64); 5] = [
+        ("enableDoublePrecisionFloatOps", 0x1),
+        ("enableRawAndStructuredBuffers", 0x2),
+        ("enableMinimumPrecision", 0x10),
+        ("enable11_1DoubleExtensions", 0x20),
+        ("enable11_1ShaderExtensions", 0x40),
+    ];
+    for (name, flag) in IMPLIED {
+        let set = GLOBAL_FLAGS.iter().any(|(bit, n)| *n == name && (global << 11) & bit != 0);
+        // Raw and structured buffers are a feature of 4.x only.
+        if set && (flag != 0x2 || major == 4) {
+            flags |= flag;
+        }
+    }
+    Ok(flags)
+}
+
+/// Assemble a listing into a whole container with its checksum.
+pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
+    let mut b = Builder::new();
+    for (tag, data) in chunks(&Listing::new(text))? {
+        b.push(tag, data);
+    }
+    Ok(b.finish()?)
+}
+
+/// Assemble a listing into the container `like`: every chunk the text determines (the
+/// program, the signatures, SFI0) is assembled, every other chunk (RDEF, STAT, Aon9, IFCE,
+/// RTS0, debug data, …) is taken from `like` as it is, in `like`'s order. A chunk the text
+/// determines that `like` lacks goes after the others.
+pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
+    let mut ours = chunks(&Listing::new(text))?;
+    ours.retain(|(tag, _)| determined(tag));
+    let mut b = like.to_builder();
+    let mut changed = false;
+    for c in &mut b.chunks {
+        // The program goes where the original has its program, whichever tag it used.
+        let is_program = |tag: &[u8; 4]| matches!(tag, b"SHDR" | b"SHEX");
+        let same = |tag: &[u8; 4]| *tag == c.fourcc.0 || (is_program(tag) && is_program(&c.fourcc.0));
+        if let Some(at) = ours.iter().position(|(tag, _)| same(tag)) {
+            let data = ours.remove(at).1;
+            changed |= *c.data != data[..];
+            c.data = data.into();
+        }
+    }
+    changed |= !ours.is_empty();
+    for (tag, data) in ours {
+        b.push(tag, data);
+    }
+    // The original's checksum (even an unsigned or a wrong one) is kept only for the same bytes.
+    if changed {
+        b.checksum = super::write::ChecksumPolicy::Compute;
+    }
+    Ok(b.finish()?)
+}
+
+/// The chunks a listing says everything about.
+fn determined(tag: &[u8; 4]) -> bool {
+    matches!(
+        tag,
+        b"SHDR" | b"SHEX" | b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" | b"ISG1" | b"OSG1" | b"PSG1" | b"SFI0"
+    )
 }
 
 /// An error at `line`, column `column` (0-based), expecting `expected`.
