@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own file and is a thin layer over the `shaderscope` library;
 //! every input is read through [`input`] and every batch runs through [`batch`].
 
+mod asm;
 mod batch;
 mod checksum;
 mod disasm;
@@ -82,6 +83,10 @@ enum Command {
     /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
+    /// Assemble a listing (shaderscope's `disasm --exact-floats` or fxc's /Fc) back into a
+    /// whole binary: a DXBC container with its signatures and checksum (--like, --verify)
+    #[command(after_help = asm::HELP)]
+    Asm(asm::Opts),
     /// Print a completion script for a shell (e.g. `shaderscope completions bash`)
     Completions {
         /// The shell to complete for
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
         Command::Checksum(o) => checksum::run(o),
         Command::Variant(o) => variant::run(o),
         Command::View(o) => view::run(o),
+        Command::Asm(o) => asm::run(o),
         Command::Completions { shell } => completions(shell),
     };
     ExitCode::from(status)

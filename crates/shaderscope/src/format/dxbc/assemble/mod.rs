@@ -246,7 +246,6 @@ pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
     let mut changed = false;
     for c in &mut b.chunks {
         // The program goes where the original has its program, whichever tag it used.
-        let is_program = |tag: &[u8; 4]| matches!(tag, b"SHDR" | b"SHEX");
         let same = |tag: &[u8; 4]| *tag == c.fourcc.0 || (is_program(tag) && is_program(&c.fourcc.0));
         if let Some(at) = ours.iter().position(|(tag, _)| same(tag)) {
             let data = ours.remove(at).1;
@@ -265,6 +264,15 @@ pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
     Ok(b.finish()?)
 }
 
+fn is_program(tag: &[u8; 4]) -> bool {
+    matches!(tag, b"SHDR" | b"SHEX")
+}
+
+/// `d`'s chunk tagged `tag`; for a program tag, its program under either tag.
+fn find<'d, 'a>(d: &'d Dxbc<'a>, tag: &[u8; 4]) -> Option<&'d super::Chunk<'a>> {
+    d.chunk(tag).or_else(|| d.chunks().iter().find(|c| is_program(tag) && is_program(&c.fourcc.0)))
+}
+
 /// The chunks a listing says everything about.
 fn determined(tag: &[u8; 4]) -> bool {
     matches!(
@@ -276,4 +284,60 @@ fn determined(tag: &[u8; 4]) -> bool {
 /// An error at `line`, column `column` (0-based), expecting `expected`.
 pub fn error_at(line: usize, column: usize, expected: impl Into<String>) -> LineError {
     LineError { line, syntax: Syntax { column, expected: expected.into() } }
+}
+
+/// What [`compare`] found: one line per chunk, and whether every chunk is the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// `SHEX  same`, `RDEF  differs from payload offset 0x1c (812 bytes, the original 820)`,
+    /// `STAT  missing (the original has 148 bytes)`, `SFI0  not in the original`, in the
+    /// original's chunk order, then the chunks only `ours` has.
+    pub lines: Vec<String>,
+    /// Every chunk of each is in the other with the same bytes.
+    pub same: bool,
+}
+
+/// Compare an assembled container with an original chunk by chunk (by tag; the program
+/// chunk matches either SHDR or SHEX).
+pub fn compare(ours: &Dxbc<'_>, original: &Dxbc<'_>) -> Comparison {
+    let mut lines = Vec::new();
+    let mut same = true;
+    for c in original.chunks() {
+        let line = match find(ours, &c.fourcc.0) {
+            Some(o) if o.data == c.data && o.fourcc == c.fourcc => format!("{}  same", c.fourcc),
+            Some(o) if o.data == c.data => format!("{}  same bytes, as {}", c.fourcc, o.fourcc),
+            Some(o) => {
+                let at = o
+                    .data
+                    .iter()
+                    .zip(c.data)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(o.data.len().min(c.data.len()));
+                format!(
+                    "{}  differs from payload offset 0x{at:x} ({}, the original {})",
+                    c.fourcc,
+                    crate::print::count(o.data.len(), "byte"),
+                    c.data.len()
+                )
+            }
+            None => format!(
+                "{}  missing (the original has {})",
+                c.fourcc,
+                crate::print::count(c.data.len(), "byte")
+            ),
+        };
+        same &= line.ends_with("  same");
+        lines.push(line);
+    }
+    for c in ours.chunks() {
+        if find(original, &c.fourcc.0).is_none() {
+            lines.push(format!(
+                "{}  not in the original ({})",
+                c.fourcc,
+                crate::print::count(c.data.len(), "byte")
+            ));
+            same = false;
+        }
+    }
+    Comparison { lines, same }
 }

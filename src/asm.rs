@@ -1,0 +1,143 @@
+//! `shaderscope asm`: a listing back into a whole binary (a DXBC container for SM4/SM5
+//! listings).
+
+use crate::batch::{self, display_name};
+use shaderscope::File;
+use shaderscope::format::dxbc::Dxbc;
+use shaderscope::format::dxbc::assemble;
+
+pub const HELP: &str = "\
+Examples:
+  shaderscope disasm --exact-floats in.dxbc > in.asm     a listing that assembles back exactly
+  shaderscope asm in.asm -o out.dxbc                      the whole container, checksum computed
+  shaderscope asm edited.asm --like in.dxbc -o out.dxbc   RDEF, STAT, … taken from the original
+  shaderscope asm in.asm --verify in.dxbc                 which chunks differ from the original
+
+The listing is shaderscope's own `disasm` output or fxc's /Fc listing, with or without the
+comment header; literals may be hexadecimal (`l(0x3f800000)`) or MSVC's `1.#INF`/`-1.#IND`.
+The program, the signature tables and the required-feature notes are assembled; RDEF and
+STAT are rebuilt from the header's tables where the listing has them. --like takes every
+chunk the text does not determine from the original binary.
+
+Exit status:
+  0  the binary was written (and, with --verify, every chunk is the same)
+  1  the listing does not assemble (line, column and what was expected are said), or
+     --verify found a chunk that differs
+  2  usage or I/O error: a missing or unreadable file, an original that is no DXBC container";
+
+#[derive(clap::Args, Debug)]
+pub struct Opts {
+    /// The listing (`-` for stdin)
+    file: String,
+    /// Where to write the binary (`-` for stdout)
+    #[arg(short, long, value_name = "OUT", required_unless_present = "verify")]
+    output: Option<String>,
+    /// Take every chunk the listing does not determine (RDEF, STAT, Aon9, IFCE, RTS0, debug
+    /// data, …) from this original, keeping its chunk order
+    #[arg(long, value_name = "ORIGINAL")]
+    like: Option<String>,
+    /// Compare the result with this binary chunk by chunk and say which chunks differ
+    /// (exit 1 if any does)
+    #[arg(long, value_name = "ORIGINAL")]
+    verify: Option<String>,
+}
+
+/// An original binary named by --like or --verify, read and parsed as DXBC.
+fn original(path: &str) -> Result<Vec<u8>, u8> {
+    let data = batch::read_input(path, false).map_err(|r| {
+        eprintln!("error: {}: {}", display_name(path), r.message);
+        batch::IO
+    })?;
+    match shaderscope::parse(&data) {
+        Ok(File::Dxbc(_)) => Ok(data),
+        Ok(other) => {
+            let format = shaderscope::Container::format(&other).description();
+            eprintln!("error: {}: not a DXBC container ({format})", display_name(path));
+            Err(batch::IO)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", display_name(path));
+            Err(batch::IO)
+        }
+    }
+}
+
+pub fn run(o: Opts) -> u8 {
+    let paths: Vec<String> =
+        [Some(&o.file), o.like.as_ref(), o.verify.as_ref()].into_iter().flatten().cloned().collect();
+    if let Err(status) = batch::stdin_once(&paths) {
+        return status;
+    }
+    let text = match batch::read_input(&o.file, false) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(r) => {
+            eprintln!("error: {}: {}", display_name(&o.file), r.message);
+            return r.status;
+        }
+    };
+    let like = match o.like.as_deref().map(original).transpose() {
+        Ok(l) => l,
+        Err(status) => return status,
+    };
+    let assembled = match &like {
+        Some(bytes) => match Dxbc::parse(bytes) {
+            Ok(d) => assemble::assemble_like(&text, &d),
+            Err(e) => {
+                eprintln!("error: {}: {e}", o.like.as_deref().map_or("", display_name));
+                return batch::IO;
+            }
+        },
+        None => assemble::assemble(&text),
+    };
+    let bytes = match assembled {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {}: {e}", display_name(&o.file));
+            return batch::INVALID;
+        }
+    };
+    if let Some(to) = &o.output {
+        let written = if to == "-" { batch::write_out(&bytes) } else { write_file(to, &bytes) };
+        if written != batch::OK {
+            return written;
+        }
+    }
+    match &o.verify {
+        Some(path) => verify(&bytes, path),
+        None => batch::OK,
+    }
+}
+
+fn write_file(to: &str, bytes: &[u8]) -> u8 {
+    match std::fs::write(to, bytes) {
+        Ok(()) => batch::OK,
+        Err(e) => {
+            eprintln!("error: {to}: cannot write: {e}");
+            batch::IO
+        }
+    }
+}
+
+/// Compare the assembled container with `path` chunk by chunk; one line per chunk that is
+/// not the same, on stdout, and exit 1 if there is one.
+fn verify(ours: &[u8], path: &str) -> u8 {
+    let theirs = match original(path) {
+        Ok(b) => b,
+        Err(status) => return status,
+    };
+    let (Ok(a), Ok(b)) = (Dxbc::parse(ours), Dxbc::parse(&theirs)) else {
+        eprintln!("error: {}: does not parse", display_name(path));
+        return batch::IO;
+    };
+    let report = assemble::compare(&a, &b);
+    let mut out = String::new();
+    for line in &report.lines {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let status = batch::write_out(out.as_bytes());
+    if status != batch::OK {
+        return status;
+    }
+    if report.same { batch::OK } else { batch::INVALID }
+}
