@@ -800,11 +800,12 @@ pub fn type_name(ty: &Type<'_>) -> String {
     s
 }
 
-/// [`type_name`] into `out`.
-fn write_type_name(ty: &Type<'_>, out: &mut impl fmt::Write) -> fmt::Result {
+/// The HLSL name of a `D3D_SHADER_VARIABLE_TYPE` (`float`, `uint`, …; empty for the ones
+/// without one).
+pub(crate) fn base_type_name(ty: u16) -> &'static str {
     // 0–18 are the D3D9 (D3DX) parameter types, which D3D10 kept.
-    let base = match ty.ty {
-        0..=18 => crate::isa::d3d9::ctab::type_name(ty.ty),
+    match ty {
+        0..=18 => crate::isa::d3d9::ctab::type_name(ty),
         19 => "uint",
         20 => "uint8",
         39 => "double",
@@ -815,7 +816,12 @@ fn write_type_name(ty: &Type<'_>, out: &mut impl fmt::Write) -> fmt::Result {
         56 => "min16int",
         57 => "min16uint",
         _ => "",
-    };
+    }
+}
+
+/// [`type_name`] into `out`.
+fn write_type_name(ty: &Type<'_>, out: &mut impl fmt::Write) -> fmt::Result {
+    let base = base_type_name(ty.ty);
     match (ty.class, &ty.name) {
         (0, _) => out.write_str(base),
         (1, _) => {
@@ -933,7 +939,7 @@ fn resource_bindings<P: Printer + ?Sized>(
     c.lines(&["//", "//"])
 }
 
-fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
+pub(crate) fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
     match b.input_type {
         0 | 1 => ("CB", "cb"),
         3 => ("S", "s"),
@@ -942,7 +948,7 @@ fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
     }
 }
 
-fn binding_type(b: &Binding<'_>) -> &'static str {
+pub(crate) fn binding_type(b: &Binding<'_>) -> &'static str {
     match b.input_type {
         0 => "cbuffer",
         1 => "tbuffer",
@@ -956,7 +962,7 @@ fn binding_type(b: &Binding<'_>) -> &'static str {
 
 /// The Format column: `NA`, `struct`, `byte`, or the return type, then its component count
 /// when more than one (`float4`).
-fn binding_format(b: &Binding<'_>) -> (&'static str, u32) {
+pub(crate) fn binding_format(b: &Binding<'_>) -> (&'static str, u32) {
     match b.input_type {
         0 | 1 | 3 => ("NA", 0),
         5 | 6 | 9 | 10 | 11 => ("struct", 0),
@@ -980,7 +986,7 @@ fn binding_format(b: &Binding<'_>) -> (&'static str, u32) {
 
 /// The Dim column: what a buffer is (`r/o`, `append`, …) or the texture dimension, then the
 /// sample count of multisampled textures when it is known (`2dMS4`).
-fn binding_dimension(b: &Binding<'_>) -> (&'static str, Option<u32>) {
+pub(crate) fn binding_dimension(b: &Binding<'_>) -> (&'static str, Option<u32>) {
     let fixed = match b.input_type {
         0 | 1 | 3 => "NA",
         5 | 7 => "r/o",
