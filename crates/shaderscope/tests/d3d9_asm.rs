@@ -12,6 +12,7 @@ mod common;
 use shaderscope::dxbc::Dxbc;
 use shaderscope::dxbc::assemble::{Listing, aon9};
 use shaderscope::isa::d3d9::{self, Item, ListingOptions, Program, asm};
+use shaderscope::isa::sm4::asm::LineError;
 use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -165,7 +166,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, path: &str, assembled: Result<Vec<u8>, asm_error::E>, want: &[u8]) {
+    fn add(&mut self, path: &str, assembled: Result<Vec<u8>, LineError>, want: &[u8]) {
         self.total += 1;
         let got = match assembled {
             Ok(b) => b,
@@ -201,10 +202,6 @@ impl Tally {
             println!("  DIFFERS {b}");
         }
     }
-}
-
-mod asm_error {
-    pub type E = shaderscope::isa::sm4::asm::LineError;
 }
 
 #[test]
@@ -271,47 +268,60 @@ fn constant_tables_write_back() {
 #[test]
 fn aon9_chunks_rebuild_from_the_dxbc_listing() {
     let Some(corpus) = common::corpus_dir() else { return };
-    let (mut total, mut identical, mut debug) = (0, 0, 0);
-    let mut bad = Vec::new();
+    let (mut ours, mut fxc) = (Aon9Tally::default(), Aon9Tally::default());
     for case in cases(&corpus) {
         let Some(data) = &case.dxbc else { continue };
         let d = Dxbc::parse(data).unwrap();
         let Some(chunk) = d.frame.chunks.iter().find(|c| &c.fourcc.0 == b"Aon9") else { continue };
-        total += 1;
         let mut out = TextBuf::default();
         shaderscope::dxbc::listing::write_listing(&d, &Default::default(), &mut out).unwrap();
-        let text = out.into_string();
-        let got = match aon9::from_listing(&Listing::new(&text)) {
-            Ok(Some(got)) => got,
-            Ok(None) => {
-                bad.push(format!("{}: no Aon9 rebuilt", case.path));
-                continue;
-            }
-            Err(e) => {
-                bad.push(format!("{}: {e}", case.path));
-                continue;
-            }
-        };
-        if got == chunk.data {
-            identical += 1;
-        } else if comments(&case.bytes).contains_key("DBUG")
-            && aon9_without_program(&got) == aon9_without_program(chunk.data)
-        {
-            debug += 1;
-        } else {
-            let n = got.iter().zip(chunk.data).take_while(|(a, b)| a == b).count();
-            bad.push(format!("{}: differs from byte {n:#x}", case.path));
+        ours.add(&case, &out.into_string(), chunk.data);
+        if let Some(path) = &case.fxc {
+            fxc.add(&case, &String::from_utf8_lossy(&std::fs::read(path).unwrap()), chunk.data);
         }
     }
-    println!(
-        "Aon9 chunks: {total}, byte-identical {identical}, differing only by the program's DBUG block {debug}"
-    );
-    for b in &bad {
-        println!("  DIFFERS {b}");
+    for (what, t) in [("library listings", &ours), ("fxc listings", &fxc)] {
+        println!(
+            "Aon9 chunks from {what}: {}, byte-identical {}, differing only by the program's DBUG block {}",
+            t.total, t.identical, t.debug
+        );
+        for b in &t.bad {
+            println!("  DIFFERS {b}");
+        }
+        assert!(t.total > 0);
+        assert!(t.bad.is_empty(), "{} Aon9 chunks differ", t.bad.len());
+        assert_eq!(t.identical + t.debug, t.total);
     }
-    assert!(total > 0);
-    assert!(bad.is_empty(), "{} Aon9 chunks differ", bad.len());
-    assert_eq!(identical + debug, total);
+}
+
+/// Counts of Aon9 chunks rebuilt from listings.
+#[derive(Default)]
+struct Aon9Tally {
+    total: usize,
+    identical: usize,
+    debug: usize,
+    bad: Vec<String>,
+}
+
+impl Aon9Tally {
+    fn add(&mut self, case: &Case, text: &str, want: &[u8]) {
+        self.total += 1;
+        let got = match aon9::from_listing(&Listing::new(text)) {
+            Ok(Some(got)) => got,
+            Ok(None) => return self.bad.push(format!("{}: no Aon9 rebuilt", case.path)),
+            Err(e) => return self.bad.push(format!("{}: {e}", case.path)),
+        };
+        if got == want {
+            self.identical += 1;
+        } else if comments(&case.bytes).contains_key("DBUG")
+            && aon9_without_program(&got) == aon9_without_program(want)
+        {
+            self.debug += 1;
+        } else {
+            let n = got.iter().zip(want).take_while(|(a, b)| a == b).count();
+            self.bad.push(format!("{}: differs from byte {n:#x}", case.path));
+        }
+    }
 }
 
 /// An Aon9 payload with its program's comments removed and the sizes that depend on them
@@ -354,4 +364,16 @@ fn errors_name_the_line_column_and_what_was_expected() {
     let header =
         "//\n// Parameters:\n//\n//   float5q x;\n//\n// Registers:\n//\n//   x c0 1\n//\n    vs_2_0\n";
     assert_eq!(err(header), (4, 5, "a type (`float4`, `row_major float4x4`, `sampler2D`)".to_string()));
+
+    // The Aon9 tables of a DXBC listing.
+    let listing = "//\n// Constant buffer to DX9 shader constant mappings:\n//\n\
+                   // Target Reg Buffer  Start Reg # of Regs        Data Conversion\n\
+                   // ---------- ------- --------- --------- ----------------------\n\
+                   // c0         cb0             1         2  ( FLT, FLT, XYZ, FLT)\n//\n//\n\
+                   // Level9 shader bytecode:\n//\n    vs_2_0\n    mov oPos, v0\n";
+    let e = aon9::from_listing(&Listing::new(listing)).unwrap_err();
+    assert_eq!((e.line, e.syntax.column), (6, 43));
+    assert_eq!(e.syntax.expected, "four data conversions (`( FLT, FLT, INT,BOOL)`)");
+    let e = aon9::from_listing(&Listing::new(&listing.replace("mov oPos, v0", "mov oPos, v0,"))).unwrap_err();
+    assert_eq!((e.line, e.syntax.column, e.syntax.expected.as_str()), (11, 17, "an operand"));
 }
