@@ -374,6 +374,6 @@ fn errors_name_the_line_column_and_what_was_expected() {
     let e = aon9::from_listing(&Listing::new(listing)).unwrap_err();
     assert_eq!((e.line, e.syntax.column), (6, 43));
     assert_eq!(e.syntax.expected, "four data conversions (`( FLT, FLT, INT,BOOL)`)");
-    let e = aon9::from_listing(&Listing::new(&listing.replace("mov oPos, v0", "mov oPos, v0,"))).unwrap_err();
-    assert_eq!((e.line, e.syntax.column, e.syntax.expected.as_str()), (11, 17, "an operand"));
+    let e = aon9::from_listing(&Listing::new(&listing.replace("mov oPos, v0", "mov oPos,"))).unwrap_err();
+    assert_eq!((e.line, e.syntax.column, e.syntax.expected.as_str()), (12, 13, "an operand"));
 }
