@@ -10,6 +10,36 @@
 //! and the runtime constants; then the sampler mappings, the constant-buffer mappings, the
 //! runtime constants (an empty table points where it would start), and the program. The
 //! fourth byte of a sampler mapping is not printed: written as 0, as fxc writes it.
+//!
+//! ```
+//! use shaderscope::dxbc::assemble::{Listing, aon9};
+//!
+//! let text = "\
+//! // Sampler/Resource to DX9 shader sampler mappings:
+//! //
+//! // Target Sampler Source Sampler  Source Resource
+//! // -------------- --------------- ----------------
+//! // s0             s0              t1
+//! //
+//! //
+//! // Level9 shader bytecode:
+//! //
+//!     ps_2_0
+//!     dcl t0.xy
+//!     dcl_2d s0
+//!     texld r0, t0, s0
+//!     mov oC0, r0
+//!
+//! // approximately 2 instruction slots used (1 texture, 1 arithmetic)
+//! ps_4_0
+//! ";
+//! let payload = aon9::from_listing(&Listing::new(text))?.unwrap();
+//! let word = |at: usize| u32::from_le_bytes(payload[at..at + 4].try_into().unwrap());
+//! // Size, version token, program size and offset: after the header and one sampler mapping.
+//! assert_eq!((word(0) as usize, word(4), word(12)), (payload.len(), 0xffff_0200, 40));
+//! assert_eq!(&payload[36..40], &[0, 0, 1, 0]);
+//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! ```
 
 use super::{Listing, error_at};
 use crate::isa::sm4::asm::LineError;
