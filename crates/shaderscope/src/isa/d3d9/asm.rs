@@ -368,10 +368,14 @@ fn suffixes<'a>(info: &OpInfo, tail: &'a str) -> Option<Suffixes<'a>> {
     for part in parts {
         if let Some((bit, _)) = RESULT_MODIFIERS.iter().find(|(_, m)| m.get(1..) == Some(part)) {
             s.modifiers |= bit;
-        } else if let Some((shift, _)) =
-            SHIFTS.iter().find(|(_, m)| m.get(1..) == Some(part)).filter(|_| info.form != Form::Dcl)
-        {
+        } else if info.form == Form::Dcl {
+            return None;
+        } else if let Some((shift, _)) = SHIFTS.iter().find(|(_, m)| m.get(1..) == Some(part)) {
             s.shift = *shift;
+        } else if let Some(shift) =
+            part.strip_prefix("shift").and_then(|n| n.parse::<i8>().ok()).filter(|s| (-8..=7).contains(s))
+        {
+            s.shift = shift;
         } else {
             return None;
         }
@@ -392,7 +396,8 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
         c.skip_space();
     }
     let word_at = c.at;
-    let word = c.word();
+    // `-` for the shifts fxc has no name for (`_shift-5`).
+    let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-');
     let sm2 = version.has_lengths();
     let mut token = D3DSI_COISSUE.put(u32::from(coissue));
     if let Some(code) = word.strip_prefix("opcode_0x") {
@@ -986,7 +991,7 @@ mod tests {
                     param(0, k % 8)
                         | D3DSP_WRITEMASK.put(1 + k % 15)
                         | D3DSP_DSTMOD.put(k % 8)
-                        | D3DSP_DSTSHIFT.put([0, 1, 2, 3, 13, 14, 15][k as usize % 7])
+                        | D3DSP_DSTSHIFT.put([0, 1, 2, 3, 13, 14, 15, 4, 7, 8, 12][k as usize % 11])
                 };
                 let body = match info.form {
                     Form::Dcl => {
