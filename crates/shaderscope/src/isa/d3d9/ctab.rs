@@ -281,6 +281,104 @@ impl ConstantTable {
     }
 }
 
+impl ConstantTable {
+    /// The bytes after the `CTAB` FourCC, laid out as fxc lays them out: the header, the
+    /// constant records, then for each constant its name and its type record, then the target
+    /// and the creator, padded with `0xab` to a whole token. Strings follow one another
+    /// unaligned; a type record starts on a 4-byte boundary, padded with `0xab`. The record of
+    /// a single numeric value (scalar, vector, matrix, not an array) equal to one written
+    /// before is shared; arrays, objects and structs get their own. A struct's members (names
+    /// and types, then the member records) come before its own record, as vkd3d writes them:
+    /// the corpus has no struct constant to check fxc's order against. Default values are not
+    /// modelled: every record says it has none.
+    pub fn write(&self) -> Vec<u8> {
+        let count = self.constants.len();
+        let mut b = vec![0u8; 28 + 20 * count];
+        let mut types: Vec<(&Type, u32)> = Vec::new();
+        let mut records = Vec::with_capacity(count);
+        for c in &self.constants {
+            let name = put_string(&mut b, &c.name);
+            let ty = put_type(&mut b, &c.ty, &mut types);
+            records.push((name, ty));
+        }
+        let target = put_string(&mut b, &self.target);
+        let creator = put_string(&mut b, &self.creator);
+        pad(&mut b);
+        let info = if count == 0 { 0 } else { 28 };
+        let header = [self.size, creator, self.version, count as u32, info, self.flags, target];
+        for (k, v) in header.into_iter().enumerate() {
+            put_u32_at(&mut b, 4 * k, v);
+        }
+        for (k, (c, (name, ty))) in self.constants.iter().zip(records).enumerate() {
+            let at = 28 + 20 * k;
+            put_u32_at(&mut b, at, name);
+            let halves = [c.register_set, c.register_index, c.register_count, c.reserved];
+            for (h, v) in halves.into_iter().enumerate() {
+                if let Some(d) = b.get_mut(at + 4 + 2 * h..at + 6 + 2 * h) {
+                    d.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            put_u32_at(&mut b, at + 12, ty);
+            put_u32_at(&mut b, at + 16, 0);
+        }
+        b
+    }
+}
+
+/// Append `s` and its NUL; its offset.
+fn put_string(b: &mut Vec<u8>, s: &str) -> u32 {
+    let at = b.len() as u32;
+    b.extend_from_slice(s.as_bytes());
+    b.push(0);
+    at
+}
+
+/// Pad with `0xab` to a 4-byte boundary, as fxc does.
+fn pad(b: &mut Vec<u8>) {
+    while b.len() % 4 != 0 {
+        b.push(0xab);
+    }
+}
+
+fn put_u32_at(b: &mut [u8], at: usize, v: u32) {
+    if let Some(d) = b.get_mut(at..at + 4) {
+        d.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Append the record of `t` (and its members) unless an equal one was written; its offset.
+fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>) -> u32 {
+    // fxc shares the record of a numeric type that is not an array; each array, object and
+    // struct declaration gets its own (every corpus table).
+    if t.class < 4 && t.elements <= 1 {
+        if let Some((_, at)) = written.iter().find(|(w, _)| *w == t) {
+            return *at;
+        }
+    }
+    let mut members = Vec::with_capacity(t.members.len());
+    for m in &t.members {
+        let name = put_string(b, &m.name);
+        members.push((name, put_type(b, &m.ty, written)));
+    }
+    let mut member_info = 0;
+    if !members.is_empty() {
+        pad(b);
+        member_info = b.len() as u32;
+        for (name, ty) in members {
+            b.extend_from_slice(&name.to_le_bytes());
+            b.extend_from_slice(&ty.to_le_bytes());
+        }
+    }
+    pad(b);
+    let at = b.len() as u32;
+    for h in [t.class, t.ty, t.rows, t.columns, t.elements, t.members.len() as u16] {
+        b.extend_from_slice(&h.to_le_bytes());
+    }
+    b.extend_from_slice(&member_info.to_le_bytes());
+    written.push((t, at));
+    at
+}
+
 /// The register letter of a `D3DXREGISTER_SET`.
 pub fn register_set_letter(set: u16) -> char {
     match set {

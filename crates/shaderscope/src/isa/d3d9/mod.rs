@@ -41,6 +41,7 @@
 //! ```
 
 mod annotate;
+pub mod asm;
 mod check;
 pub mod ctab;
 pub mod debug;

@@ -10,6 +10,7 @@
 //! each chunk's reader looks up its own table by title and reports errors with the line
 //! numbers of the whole file.
 
+pub mod aon9;
 pub mod rdef;
 pub mod signature;
 pub mod stat;
