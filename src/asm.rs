@@ -1,10 +1,11 @@
 //! `shaderscope asm`: a listing back into a whole binary (a DXBC container for SM4/SM5
-//! listings).
+//! listings, Direct3D 9 bytecode for SM1–3 ones).
 
 use crate::batch::{self, display_name};
 use shaderscope::File;
 use shaderscope::format::dxbc::Dxbc;
 use shaderscope::format::dxbc::assemble;
+use shaderscope::print::count;
 
 pub const HELP: &str = "\
 Examples:
@@ -15,6 +16,8 @@ Examples:
 
 The listing is shaderscope's own `disasm` output or fxc's /Fc listing, with or without the
 comment header; literals may be hexadecimal (`l(0x3f800000)`) or MSVC's `1.#INF`/`-1.#IND`.
+A Direct3D 9 listing (vs_1_1 ... ps_3_0) gives the program's bytecode, with the constant table
+(CTAB) its header describes.
 The program, the signature tables and the required-feature notes are assembled; RDEF and
 STAT are rebuilt from the header's tables where the listing has them. --like takes every
 chunk the text does not determine from the original binary.
@@ -42,17 +45,19 @@ pub struct Opts {
     verify: Option<String>,
 }
 
-/// An original binary named by --like or --verify, read and parsed as DXBC.
-fn original(path: &str) -> Result<Vec<u8>, u8> {
+/// An original binary named by --like or --verify, read; `dxbc_only` refuses anything but a
+/// DXBC container.
+fn original(path: &str, dxbc_only: bool) -> Result<Vec<u8>, u8> {
     let data = batch::read_input(path, false).map_err(|r| {
         eprintln!("error: {}: {}", display_name(path), r.message);
         batch::IO
     })?;
     match shaderscope::parse(&data) {
         Ok(File::Dxbc(_)) => Ok(data),
+        Ok(File::D3d9(_)) if !dxbc_only => Ok(data),
         Ok(other) => {
             let format = shaderscope::Container::format(&other).description();
-            eprintln!("error: {}: not a DXBC container ({format})", display_name(path));
+            eprintln!("error: {}: not a DXBC container or Direct3D 9 program ({format})", display_name(path));
             Err(batch::IO)
         }
         Err(e) => {
@@ -75,7 +80,13 @@ pub fn run(o: Opts) -> u8 {
             return r.status;
         }
     };
-    let like = match o.like.as_deref().map(original).transpose() {
+    if o.like.is_some() && !assemble::is_sm4(&text) {
+        eprintln!(
+            "error: --like applies to SM4/SM5 listings (DXBC containers); this is a Direct3D 9 listing"
+        );
+        return batch::IO;
+    }
+    let like = match o.like.as_deref().map(|p| original(p, true)).transpose() {
         Ok(l) => l,
         Err(status) => return status,
     };
@@ -121,15 +132,26 @@ fn write_file(to: &str, bytes: &[u8]) -> u8 {
 /// Compare the assembled container with `path` chunk by chunk; one line per chunk that is
 /// not the same, on stdout, and exit 1 if there is one.
 fn verify(ours: &[u8], path: &str) -> u8 {
-    let theirs = match original(path) {
+    let theirs = match original(path, false) {
         Ok(b) => b,
         Err(status) => return status,
     };
-    let (Ok(a), Ok(b)) = (Dxbc::parse(ours), Dxbc::parse(&theirs)) else {
-        eprintln!("error: {}: does not parse", display_name(path));
-        return batch::IO;
+    let report = match (Dxbc::parse(ours), Dxbc::parse(&theirs)) {
+        (Ok(a), Ok(b)) => assemble::compare(&a, &b),
+        // A Direct3D 9 program is one piece: the same bytes or not.
+        _ => {
+            let line = match ours.iter().zip(&theirs).position(|(a, b)| a != b) {
+                None if ours.len() == theirs.len() => "program  same".to_string(),
+                at => format!(
+                    "program  differs from offset 0x{:x} ({}, the original {})",
+                    at.unwrap_or(ours.len().min(theirs.len())),
+                    count(ours.len(), "byte"),
+                    theirs.len()
+                ),
+            };
+            assemble::Comparison { same: line.ends_with("  same"), lines: vec![line] }
+        }
     };
-    let report = assemble::compare(&a, &b);
     let mut out = String::new();
     for line in &report.lines {
         out.push_str(line);

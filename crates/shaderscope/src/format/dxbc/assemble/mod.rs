@@ -9,6 +9,37 @@
 //! A [`Listing`] is the text split into lines with its header sections found once, so that
 //! each chunk's reader looks up its own table by title and reports errors with the line
 //! numbers of the whole file.
+//!
+//! ```
+//! use shaderscope::format::dxbc::{Dxbc, assemble};
+//!
+//! let text = "\
+//! // Output signature:
+//! //
+//! // Name                 Index   Mask Register SysValue  Format   Used
+//! // -------------------- ----- ------ -------- -------- ------- ------
+//! // SV_Target                0   xyzw        0   TARGET   float   xyzw
+//! //
+//! ps_4_0
+//! dcl_output o0.xyzw
+//! mov o0.xyzw, l(1.000000, 0.500000, 0.250000, 1.000000)
+//! ret
+//! ";
+//! let bytes = assemble::assemble(text)?;
+//! let d = Dxbc::parse(&bytes)?;
+//! let tags: Vec<String> = d.chunks().iter().map(|c| c.fourcc.to_string()).collect();
+//! assert_eq!((tags.join(" "), d.checksum_ok()), ("ISGN OSGN SHDR".to_string(), true));
+//!
+//! // An edit assembled into the original keeps every chunk the text does not carry, and
+//! // `compare` says what changed.
+//! let edited = assemble::assemble_like(&text.replace("0.500000", "0.750000"), &d)?;
+//! let report = assemble::compare(&Dxbc::parse(&edited)?, &d);
+//! assert_eq!(report.lines[2], "SHDR  differs from payload offset 0x2a (56 bytes, the original 56)");
+//!
+//! let e = assemble::assemble("ps_4_0\nmov o0.xyzw, l(1.0, 2.0)\n").unwrap_err();
+//! assert_eq!(e.to_string(), "line 2, column 25: expected one or four values");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod aon9;
 pub mod rdef;
@@ -72,9 +103,10 @@ impl<'a> Listing<'a> {
             let Some(comment) = trimmed.strip_prefix("//") else {
                 // The program starts; a Level9 block (indented program lines) stays in its
                 // section, the SM4 version line ends the header.
+                // (fxc's `#line` directives of a debug build stand in column 0 among them.)
                 if let Some((title, section)) = listing.sections.last_mut()
                     && *title == "Level9 shader bytecode"
-                    && raw.starts_with(char::is_whitespace)
+                    && (raw.starts_with(char::is_whitespace) || trimmed.starts_with("#line"))
                 {
                     section.lines.push((i + 1, trimmed));
                     continue;
@@ -167,6 +199,23 @@ pub fn chunks(listing: &Listing<'_>) -> Result<Vec<Chunk>, LineError> {
     let sfi0 = feature_flags(listing, &shdr.1, major)?;
 
     let mut out = Vec::new();
+    // A level-9 program leads, with the SM4 program and the statistics before the reflection.
+    if let Some(a) = aon9::from_listing(listing)? {
+        out.push((*b"Aon9", a));
+        out.push(shdr);
+        if let Some(s) = stat {
+            out.push((*b"STAT", s));
+        }
+        if let Some(r) = rdef {
+            out.push((*b"RDEF", r));
+        }
+        out.push(isgn);
+        out.push(osgn);
+        if sfi0 != 0 {
+            out.push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
+        }
+        return Ok(out);
+    }
     if let Some(r) = rdef {
         out.push((*b"RDEF", r));
     }
@@ -227,8 +276,21 @@ fn feature_flags(listing: &Listing<'_>, program: &[u8], major: u32) -> Result<u6
     Ok(flags)
 }
 
-/// Assemble a listing into a whole container with its checksum.
+/// Whether a listing is of an SM4/SM5 program (it has a `ps_4_0`-style version line), not a
+/// Direct3D 9 one.
+pub fn is_sm4(text: &str) -> bool {
+    text.lines().any(
+        |l| matches!(l.trim().as_bytes(), [t, b's', b'_', b'4' | b'5', b'_', _, ..] if b"vpghdc".contains(t)),
+    )
+}
+
+/// Assemble a listing into a whole binary: for an SM4/SM5 listing a DXBC container with its
+/// checksum, for a Direct3D 9 one (`vs_1_1` … `ps_3_0`) its bytecode, the constant table
+/// included ([`crate::isa::d3d9::asm::parse_program`]).
 pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
+    if !is_sm4(text) {
+        return Ok(crate::isa::d3d9::asm::parse_program(text)?);
+    }
     let mut b = Builder::new();
     for (tag, data) in chunks(&Listing::new(text))? {
         b.push(tag, data);
@@ -276,6 +338,7 @@ fn find<'d, 'a>(d: &'d Dxbc<'a>, tag: &[u8; 4]) -> Option<&'d super::Chunk<'a>> 
 
 /// The chunks a listing says everything about.
 fn determined(tag: &[u8; 4]) -> bool {
+    // Aon9 is rebuilt too, but its program's debug block (DBUG) is not in the text.
     matches!(
         tag,
         b"SHDR" | b"SHEX" | b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" | b"ISG1" | b"OSG1" | b"PSG1" | b"SFI0"

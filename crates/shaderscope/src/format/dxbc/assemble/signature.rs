@@ -10,6 +10,30 @@
 //!
 //! Each name is stored once, in the order of first use, and the string table is padded with 0xAB
 //! to four bytes, as fxc lays it out.
+//!
+//! ```
+//! use shaderscope::format::dxbc::assemble::{Listing, signature};
+//! use shaderscope::format::dxbc::signature::ElementLayout;
+//!
+//! let text = "\
+//! // Output signature:
+//! //
+//! // Name                 Index   Mask Register SysValue  Format   Used
+//! // -------------------- ----- ------ -------- -------- ------- ------
+//! // SV_Target                0   xyzw        0   TARGET   float   xy
+//! // SV_Depth                 0    N/A   oDepth    DEPTH   float    YES
+//! //
+//! ";
+//! let listing = Listing::new(text);
+//! let rows = signature::rows(&listing, listing.section("Output signature").unwrap(), true)?;
+//! // Stored as fxc stores them: system value 0, the components never written.
+//! let r = &rows[0];
+//! assert_eq!((r.system_value, r.mask, r.rw_mask), (0, 0xF, 0xC));
+//! assert_eq!((rows[1].register, rows[1].rw_mask), (u32::MAX, 0xE));
+//! let osgn = signature::write(&rows, ElementLayout::Plain);
+//! assert_eq!(&osgn[osgn.len() - 20..], b"SV_Target\0SV_Depth\0\xab");
+//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! ```
 
 use super::{Listing, Section, error_at};
 use crate::format::dxbc::signature::{

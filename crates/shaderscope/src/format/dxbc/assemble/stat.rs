@@ -16,6 +16,18 @@
 //! Older fxc (9.29, 9.30) counted several classes on its code before optimisation and
 //! counted only one hull-shader phase: their `mov`, float, flow-control and declaration
 //! counts cannot be recomputed from the program.
+//!
+//! ```
+//! use shaderscope::format::dxbc::assemble::stat;
+//! use shaderscope::isa::sm4::asm::parse_program;
+//!
+//! let words = parse_program("ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nadd r0.xyzw, r0.xyzw, l(1.0, 1.0, 1.0, 1.0)\nmov o0.xyzw, r0.xyzw\nret\n")?;
+//! let payload = stat::from_program(&words);
+//! let word = |i: usize| u32::from_le_bytes(payload[4 * i..4 * i + 4].try_into().unwrap());
+//! // Instructions, temps, defs, declarations, float instructions.
+//! assert_eq!((word(0), word(1), word(2), word(3), word(4)), (3, 1, 0, 1, 1));
+//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! ```
 
 use crate::isa::sm4::decode::{Program, operand_type};
 use crate::isa::sm4::opcodes::{Format, op};
