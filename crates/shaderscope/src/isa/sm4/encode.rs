@@ -331,6 +331,14 @@ impl Inst {
     pub fn from_decoded(inst: &Instruction<'_>) -> Result<Inst> {
         let custom = inst.custom_data_class();
         let long_length = custom.is_none() && inst.has_length_token();
+        if long_length && TOKENIZED_INSTRUCTION_LENGTH.get(inst.token0()) != 0 {
+            // The 7-bit length beside a length token: no field of the model holds it.
+            return Err(Error::invalid(
+                inst.offset,
+                "SM4 instruction",
+                "a 7-bit length beside the length token",
+            ));
+        }
         let extended = inst.extended_tokens().map(ExtOpcode::from_token).collect();
         let words =
             |t: &[zerocopy::little_endian::U32]| t.iter().map(|w| Part::Word(w.get())).collect::<Vec<_>>();
@@ -467,6 +475,10 @@ mod tests {
         // `continuec_nz r1.x` as fxc writes it, then with swizzle bits in a select-1 operand,
         // then with an extended operand token of type 2.
         for (body, ok) in [
+            // `dcl_function_body fb0` in the long-length form, then with a 7-bit length as well
+            // (the encode_decode_sm4 fuzz target found it).
+            (&[0x8000_0090u32, 3, 0][..], true),
+            (&[0xa700_0090, 3, 0], false),
             (&[0x0304_0008u32, 0x0010_000a, 1][..], true),
             (&[0x0304_0008, 0x0010_0f0a, 1], false),
             (&[0x0404_0008, 0x8010_000a, 2, 1], false),
