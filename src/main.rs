@@ -49,7 +49,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// What a file is: format, version, programs and tables, in a readable summary
+    /// What a file is: format, version, programs and tables, in a readable summary (DXBC and
+    /// D3D9: also the hashes 3Dmigoto names the shader by)
     #[command(alias = "summary", after_help = EXIT_STATUS)]
     Info(info::Opts),
     /// Disassemble: the listing of every program in the file
@@ -69,8 +70,9 @@ enum Command {
     Rewrite(rewrite::Opts),
     /// Find every shader binary under folders, whole files and ones embedded in any file
     /// (DXBC in executables, DVLBs in CGFX, GFD/SHARCFB in SARC and Yaz0 archives): one line
-    /// per find (path, location, format, stages, model, size, MD5, status), then a summary by
-    /// format and stage with duplicates counted by hash
+    /// per find (path, location, format, stages, model, size, MD5, the hashes modding tools
+    /// key DXBC and D3D9 shaders by, status), then a summary by format and stage with
+    /// duplicates counted by hash
     #[command(after_help = EXIT_STATUS)]
     Scan(scan::Opts),
     /// DXBC: show and verify (exit 1 on a mismatch) or repair (--fix -o OUT) the checksum

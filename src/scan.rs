@@ -134,6 +134,7 @@ fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
             "stages": f.stages,
             "model": f.model,
             "hash": f.hash,
+            "hashes": f.hashes,
         });
         let r = match &f.problem {
             None => Record::new(RecordType::Scan, path, Some(f.format)),
@@ -145,13 +146,14 @@ fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
     let dash = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
     let status = f.problem.as_ref().map_or_else(|| "ok".to_string(), |p| format!("invalid: {}", p.message));
     out.stdout.push_str(&format!(
-        "{path}{sep}{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
+        "{path}{sep}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
         f.location(),
         f.format.name(),
         dash(&f.stages.join(",")),
         f.model.as_deref().unwrap_or("-"),
         f.size,
         f.hash,
+        f.hashes.as_ref().map_or_else(|| "-".to_string(), |h| h.pairs()),
     ));
 }
 

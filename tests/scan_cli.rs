@@ -75,15 +75,21 @@ impl Tree {
         let (d, m, g) = (md5_hex(&self.d), md5_hex(&self.m), md5_hex(&self.gsh));
         let (dl, ml, gl) = (self.d.len(), self.m.len(), self.gsh.len());
         vec![
-            format!("{p}/pack.bin\t0x100\tdxbc\tpixel\tps_4_0\t{dl}\t{d}\tok"),
-            format!("{p}/pack.bin\t0x400\tmbs\tpixel\tMALI_400_PP\t{ml}\t{m}\tok"),
-            format!("{p}/sub/a.sarc\tsarc@0x0:shaders/a.gsh/0x200\tgfd\tvertex,pixel\t-\t{gl}\t{g}\tok"),
+            format!("{p}/pack.bin\t0x100\tdxbc\tpixel\tps_4_0\t{dl}\t{d}\t{PS_COLOR_HASHES}\tok"),
+            format!("{p}/pack.bin\t0x400\tmbs\tpixel\tMALI_400_PP\t{ml}\t{m}\t-\tok"),
+            format!("{p}/sub/a.sarc\tsarc@0x0:shaders/a.gsh/0x200\tgfd\tvertex,pixel\t-\t{gl}\t{g}\t-\tok"),
             format!(
-                "{p}/sub/b.szs\tyaz0@0x0/sarc@0x0:shaders/a.gsh/0x200\tgfd\tvertex,pixel\t-\t{gl}\t{g}\tok"
+                "{p}/sub/b.szs\tyaz0@0x0/sarc@0x0:shaders/a.gsh/0x200\tgfd\tvertex,pixel\t-\t{gl}\t{g}\t-\tok"
             ),
         ]
     }
 }
+
+/// `samples/ps_color.dxbc`'s 3Dmigoto hash, bytecode hash and stored checksum as
+/// DarkStarSword/3d-fixes' `dx11shaderanalyse.py -v --3dmigoto-hash --bytecode-hash` (commit
+/// cef49cbe6b324dc7a2041c1928f9b41678b3c61e) prints them.
+const PS_COLOR_HASHES: &str =
+    "3dmigoto=e0de04052430f960 bytecode=00000000be7fed8c checksum=e1f1305f6401be48bf0083ce3817180b";
 
 const SUMMARY: &str = "4 shader binaries (3 unique) in 4 files, 0 invalid; formats: dxbc 1 (1 unique), \
     gfd 2 (1 unique), mbs 1 (1 unique); stages: pixel 4 (3 unique), vertex 2 (1 unique)\n";
@@ -172,6 +178,14 @@ fn broken_and_unreadable_files_are_reported_once_and_the_scan_goes_on() {
     let broken: Vec<&str> = out.lines().filter(|l| l.contains("\tinvalid: ")).collect();
     assert_eq!(broken.len(), 1, "{out}");
     assert!(broken[0].starts_with(&format!("{p}/cut.dxbc\t-\tdxbc\t")), "{out}");
+    // A container cut short still has its 3Dmigoto hash and checksum; the bytecode hash needs
+    // the chunk index.
+    let fields: Vec<&str> = broken[0].split('\t').collect();
+    let fnv0 = cut.iter().fold(0u64, |h, &b| h.wrapping_mul(0x100_0000_01b3) ^ u64::from(b));
+    assert_eq!(
+        fields.get(7).copied(),
+        Some(format!("3dmigoto={fnv0:016x} checksum=e1f1305f6401be48bf0083ce3817180b").as_str())
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with(&format!("error: {p}/missing: ")), "{err}");
     assert!(out.ends_with(", 1 invalid; formats: dxbc 2 (2 unique), gfd 2 (1 unique), mbs 1 (1 unique); stages: pixel 4 (3 unique), vertex 2 (1 unique)\n"), "{out}");
@@ -211,6 +225,12 @@ fn json_records_follow_the_schema() {
     assert_eq!((recs[0]["offset"].as_u64(), recs[0]["location"].as_str()), (Some(0x100), Some("0x100")));
     assert_eq!(recs[3]["within"][1]["name"].as_str(), Some("shaders/a.gsh"));
     assert_eq!(recs[3]["hash"], recs[2]["hash"]);
+    assert_eq!(
+        recs[0]["hashes"],
+        serde_json::json!({"3dmigoto": "e0de04052430f960", "bytecode": "00000000be7fed8c",
+            "checksum": "e1f1305f6401be48bf0083ce3817180b"})
+    );
+    assert_eq!(recs[1]["hashes"], Value::Null);
     let s = &recs[4];
     assert_eq!(
         (s["type"].as_str(), s["shaders"].as_u64(), s["unique"].as_u64()),

@@ -27,6 +27,7 @@
 
 use crate::container::Container;
 use crate::detect::Format;
+use crate::format::dxbc::hash::Hashes;
 use crate::json::ErrorInfo;
 use crate::model::Severity;
 use md5::{Digest, Md5};
@@ -79,6 +80,9 @@ pub struct Find {
     pub model: Option<String>,
     /// MD5 of its bytes, lowercase hex: equal finds have equal hashes.
     pub hash: String,
+    /// The names modding tools key it by (DXBC and Direct3D 9: 3Dmigoto's hashes), from its
+    /// bytes, whether it parses or not.
+    pub hashes: Option<Hashes>,
     /// Why it is invalid (it does not parse, a part is damaged, or validation finds an
     /// error), with the error's kind and offset (counted from the find's first byte, which
     /// for a whole file is the file's); `None` when it reads and checks clean.
@@ -225,6 +229,11 @@ impl Search<'_> {
             stages: Vec::new(),
             model: None,
             hash,
+            hashes: match format {
+                Format::Dxbc => Some(Hashes::of_dxbc(bytes)),
+                Format::D3d9 => Hashes::of_d3d9(bytes),
+                _ => None,
+            },
             problem: None,
         };
         match parsed {

@@ -43,6 +43,7 @@ use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::format::dxbc::hash::Hashes;
 use crate::isa::d3d9::{self, ConstantTable, ListingOptions, Program, ctab};
 use crate::json::{Disasm, Program as JsonProgram};
 use crate::model::Stage;
@@ -183,6 +184,9 @@ struct Info {
     #[serde(skip_serializing_if = "Option::is_none")]
     constant_table_error: Option<String>,
     debug: Option<DebugInfoJson>,
+    /// 3Dmigoto's name for the program (absent without a `0x0000ffff` word).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hashes: Option<Hashes>,
 }
 
 fn stage_of(kind: d3d9::ShaderKind) -> Stage {
@@ -244,6 +248,7 @@ impl Info {
                 files: d.files.iter().map(|f| f.text().into_owned()).collect(),
                 creator: d.creator.text().into_owned(),
             }),
+            hashes: Hashes::of_d3d9(f.data),
         }
     }
 
@@ -273,6 +278,10 @@ impl Info {
             self.slots.arithmetic,
             if self.has_end { "" } else { ", no end token" }
         )?;
+        if let Some(h) = &self.hashes {
+            let migoto = h.migoto_text();
+            writeln!(s, "3dmigoto: {migoto} (ShaderFixes {migoto}-{}_replace.txt)", self.stage.prefix())?;
+        }
         for c in &self.comments {
             writeln!(
                 s,

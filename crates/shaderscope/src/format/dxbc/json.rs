@@ -5,6 +5,7 @@
 
 use super::chunks::{FEATURE_FLAGS, RootSignature, STAT_FIELDS};
 use super::dxil::DxilProgram;
+use super::hash::Hashes;
 use super::rdef::{Rdef, Type};
 use super::reflect::{self, flag_names};
 use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
@@ -334,6 +335,8 @@ pub struct Info<'a> {
     size: usize,
     declared_size: u32,
     checksum: Checksum,
+    /// The names modding tools key the shader by.
+    hashes: Hashes,
     fxc: Fxc,
     chunks: Vec<ChunkInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -469,6 +472,7 @@ impl<'a> Info<'a> {
                 stored: checksum::hex(&d.stored_checksum()),
                 computed: checksum::hex(&d.computed_checksum()),
             },
+            hashes: Hashes::of_dxbc(d.data()),
             fxc: Fxc { generation, source },
             chunks: f
                 .chunks
@@ -739,6 +743,21 @@ impl<'a> Info<'a> {
             "ok" => writeln!(s, "checksum:  ok ({})", c.stored)?,
             "unsigned" => writeln!(s, "checksum:  unsigned (all zero; computed {})", c.computed)?,
             _ => writeln!(s, "checksum:  BAD (stored {}, computed {})", c.stored, c.computed)?,
+        }
+        let h = &self.hashes;
+        let migoto = h.migoto_text();
+        match &self.program {
+            Some(p) => {
+                writeln!(s, "3dmigoto:  {migoto} (ShaderFixes {migoto}-{}_replace.txt)", p.stage.prefix())?
+            }
+            None => writeln!(s, "3dmigoto:  {migoto}")?,
+        }
+        match h.bytecode_text() {
+            Some(b) => writeln!(s, "bytecode:  {b}")?,
+            None => writeln!(
+                s,
+                "bytecode:  none (no program or signature chunk: 3Dmigoto names it by the 3dmigoto hash)"
+            )?,
         }
         if let Some(p) = &self.program {
             writeln!(

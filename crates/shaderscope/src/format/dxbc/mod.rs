@@ -66,6 +66,7 @@ pub mod checksum;
 pub mod chunks;
 mod container;
 pub mod dxil;
+pub mod hash;
 mod json;
 pub mod listing;
 // `program::print` (into a `TextBuf`) is no longer called: the listing goes through one printer.

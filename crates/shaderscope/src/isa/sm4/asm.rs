@@ -341,7 +341,7 @@ pub fn parse_instruction(line: &str, sm51: bool) -> Result<Inst> {
 /// Whether `(` after a mnemonic opens texel offsets (`(-1,0,0)`) rather than a resource
 /// dimension.
 fn offsets_follow(c: &Cursor<'_>) -> bool {
-    c.rest().get(1..).is_some_and(|r| r.starts_with(|ch: char| ch == '-' || ch.is_ascii_digit()))
+    c.rest().strip_prefix('(').is_some_and(|r| r.starts_with(|ch: char| ch == '-' || ch.is_ascii_digit()))
 }
 
 /// The write mask of `xyzw` letters in order (`xz` → 0b0101); `None` when they are not.
@@ -1205,4 +1205,24 @@ fn shader_message(line: &str, sm51: bool) -> Result<Inst> {
         padded.chunks_exact(4).map(|w| Part::Word(<[u8; 4]>::try_from(w).map_or(0, u32::from_le_bytes))),
     );
     Ok(Inst { opcode: opcodes::CUSTOMDATA, controls: 4, extended: Vec::new(), long_length: false, body })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A negated first operand is not texel offsets: `(` must open them (the SM4 generator of
+    /// the `sm4_print_assemble` fuzz target found `continuec_z -|r14|` read as offsets).
+    #[test]
+    fn a_negated_first_operand_is_an_operand() {
+        let mut words = Vec::new();
+        parse_instruction("continuec_z -|r14.x|", false).unwrap().encode(&mut words).unwrap();
+        assert_eq!(words, [0x0400_0008, 0x8010_000a, 0x0000_0003 << 6 | 1, 14]);
+        let mut offsets = Vec::new();
+        parse_instruction("sample_l(0,-1,0) r0.xyzw, v0.xyxx, t0.xyzw, s0, l(0)", false)
+            .unwrap()
+            .encode(&mut offsets)
+            .unwrap();
+        assert_eq!(offsets[1] & 0x3f, 1, "an extended sample-controls token");
+    }
 }

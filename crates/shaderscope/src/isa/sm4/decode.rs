@@ -1030,6 +1030,18 @@ impl<'a> Operand<'a> {
         tok(self.tokens, 0).unwrap_or(0)
     }
 
+    /// The operand token and its extended operand tokens: what says the operand's type,
+    /// components and modifiers, before its immediate values and indices.
+    pub fn header(&self) -> Tokens<'a> {
+        let mut n = 1;
+        let mut more = is_set(OPERAND_EXTENDED, self.token0());
+        while more && n < self.tokens.len() {
+            more = tok(self.tokens, n).is_some_and(|t| is_set(OPERAND_DOUBLE_EXTENDED, t));
+            n += 1;
+        }
+        self.tokens.get(..n).unwrap_or(self.tokens)
+    }
+
     /// Number of tokens the operand occupies.
     #[inline]
     pub fn len(&self) -> usize {

@@ -129,7 +129,7 @@ impl Op {
                 }
             });
         }
-        Ok(Op {
+        let op = Op {
             ty: o.ty,
             components: o.components,
             extended: OPERAND_EXTENDED.get(tok0) != 0,
@@ -138,7 +138,41 @@ impl Op {
             non_uniform: o.non_uniform,
             indices,
             imm: o.imm.get(..usize::from(o.imm_len)).unwrap_or(&[]).to_vec(),
-        })
+        };
+        // Bits no field of the model holds (a selection the component count ignores, index
+        // representations past the dimension, an extended token of another type or a chain of
+        // them) would not come back: such an operand is refused, not rebuilt differently.
+        let header = op.header();
+        if !o.header().iter().map(|t| t.get()).eq(header.iter().flatten().copied()) {
+            return Err(Error::invalid(o.offset, "SM4 operand", "bits the encoder does not model"));
+        }
+        Ok(op)
+    }
+
+    /// The operand token and, when one is needed, the extended operand token.
+    fn header(&self) -> [Option<u32>; 2] {
+        let extended =
+            self.extended || self.modifier != Modifier::None || self.min_precision != 0 || self.non_uniform;
+        let mut tok0 = OPERAND_TYPE.put(u32::from(self.ty))
+            | OPERAND_INDEX_DIMENSION.put(self.indices.len() as u32)
+            | OPERAND_EXTENDED.put(u32::from(extended))
+            | components_bits(self.components);
+        for (f, idx) in OPERAND_INDEX_REPRESENTATION.iter().zip(&self.indices) {
+            tok0 |= f.put(idx.representation());
+        }
+        let modifier = match self.modifier {
+            Modifier::None => 0,
+            Modifier::Neg => 1,
+            Modifier::Abs => 2,
+            Modifier::AbsNeg => 3,
+        };
+        let ext = extended.then(|| {
+            EXTENDED_OPERAND_TYPE.put(1u32)
+                | OPERAND_MODIFIER.put(modifier)
+                | OPERAND_MIN_PRECISION.put(u32::from(self.min_precision))
+                | OPERAND_NON_UNIFORM.put(u32::from(self.non_uniform))
+        });
+        [Some(tok0), ext]
     }
 
     /// Append the operand's tokens to `out`.
@@ -157,30 +191,7 @@ impl Op {
                 format!("{} indices (at most 3)", self.indices.len()),
             ));
         }
-        let extended =
-            self.extended || self.modifier != Modifier::None || self.min_precision != 0 || self.non_uniform;
-        let mut tok0 = OPERAND_TYPE.put(u32::from(self.ty))
-            | OPERAND_INDEX_DIMENSION.put(self.indices.len() as u32)
-            | OPERAND_EXTENDED.put(u32::from(extended))
-            | components_bits(self.components);
-        for (f, idx) in OPERAND_INDEX_REPRESENTATION.iter().zip(&self.indices) {
-            tok0 |= f.put(idx.representation());
-        }
-        out.push(tok0);
-        if extended {
-            let modifier = match self.modifier {
-                Modifier::None => 0,
-                Modifier::Neg => 1,
-                Modifier::Abs => 2,
-                Modifier::AbsNeg => 3,
-            };
-            out.push(
-                EXTENDED_OPERAND_TYPE.put(1u32)
-                    | OPERAND_MODIFIER.put(modifier)
-                    | OPERAND_MIN_PRECISION.put(u32::from(self.min_precision))
-                    | OPERAND_NON_UNIFORM.put(u32::from(self.non_uniform)),
-            );
-        }
+        out.extend(self.header().into_iter().flatten());
         if self.ty == operand_type::IMMEDIATE32 || self.ty == operand_type::IMMEDIATE64 {
             out.extend_from_slice(&self.imm);
         }
@@ -320,6 +331,14 @@ impl Inst {
     pub fn from_decoded(inst: &Instruction<'_>) -> Result<Inst> {
         let custom = inst.custom_data_class();
         let long_length = custom.is_none() && inst.has_length_token();
+        if long_length && TOKENIZED_INSTRUCTION_LENGTH.get(inst.token0()) != 0 {
+            // The 7-bit length beside a length token: no field of the model holds it.
+            return Err(Error::invalid(
+                inst.offset,
+                "SM4 instruction",
+                "a 7-bit length beside the length token",
+            ));
+        }
         let extended = inst.extended_tokens().map(ExtOpcode::from_token).collect();
         let words =
             |t: &[zerocopy::little_endian::U32]| t.iter().map(|w| Part::Word(w.get())).collect::<Vec<_>>();
@@ -438,4 +457,36 @@ fn register_first(d: Decl) -> bool {
             | Decl::ResourceRaw
             | Decl::ResourceStructured
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::sm4::Program;
+
+    /// Operand bits the model has no field for are refused, not dropped: a swizzle in the
+    /// token of a one-component operand, an extended token of another type.
+    #[test]
+    fn bits_the_model_does_not_keep_are_refused() {
+        let program = |body: &[u32]| -> Vec<u8> {
+            let len = body.len() as u32 + 2;
+            [0x40, len].iter().chain(body).flat_map(|w| w.to_le_bytes()).collect()
+        };
+        // `continuec_nz r1.x` as fxc writes it, then with swizzle bits in a select-1 operand,
+        // then with an extended operand token of type 2.
+        for (body, ok) in [
+            // `dcl_function_body fb0` in the long-length form, then with a 7-bit length as well
+            // (the encode_decode_sm4 fuzz target found it).
+            (&[0x8000_0090u32, 3, 0][..], true),
+            (&[0xa700_0090, 3, 0], false),
+            (&[0x0304_0008u32, 0x0010_000a, 1][..], true),
+            (&[0x0304_0008, 0x0010_0f0a, 1], false),
+            (&[0x0404_0008, 0x8010_000a, 2, 1], false),
+        ] {
+            let bytes = program(body);
+            let p = Program::parse(&bytes, 0).unwrap();
+            let inst = p.instructions().next().unwrap().unwrap();
+            assert_eq!(Inst::from_decoded(&inst).is_ok(), ok, "{body:08x?}");
+        }
+    }
 }
