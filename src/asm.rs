@@ -17,7 +17,8 @@ Examples:
 The listing is shaderscope's own `disasm` output or fxc's /Fc listing, with or without the
 comment header; literals may be hexadecimal (`l(0x3f800000)`) or MSVC's `1.#INF`/`-1.#IND`.
 A Direct3D 9 listing (vs_1_1 ... ps_3_0) gives the program's bytecode, with the constant table
-(CTAB) its header describes.
+(CTAB) its header describes; with --like, the original program's comment blocks (its constant
+table as it was, debug data) instead.
 The program, the signature tables and the required-feature notes are assembled; RDEF and
 STAT are rebuilt from the header's tables where the listing has them. --like takes every
 chunk the text does not determine from the original binary.
@@ -36,7 +37,8 @@ pub struct Opts {
     #[arg(short, long, value_name = "OUT", required_unless_present = "verify")]
     output: Option<String>,
     /// Take every chunk the listing does not determine (RDEF, STAT, Aon9, IFCE, RTS0, debug
-    /// data, …) from this original, keeping its chunk order
+    /// data, …) from this original, keeping its chunk order; for a Direct3D 9 listing, the
+    /// original's comment blocks (constant table, debug data)
     #[arg(long, value_name = "ORIGINAL")]
     like: Option<String>,
     /// Compare the result with this binary chunk by chunk and say which chunks differ
@@ -80,25 +82,25 @@ pub fn run(o: Opts) -> u8 {
             return r.status;
         }
     };
-    if o.like.is_some() && !assemble::is_sm4(&text) {
-        eprintln!(
-            "error: --like applies to SM4/SM5 listings (DXBC containers); this is a Direct3D 9 listing"
-        );
-        return batch::IO;
-    }
-    let like = match o.like.as_deref().map(|p| original(p, true)).transpose() {
+    let sm4 = assemble::is_sm4(&text);
+    let like = match o.like.as_deref().map(|p| original(p, sm4)).transpose() {
         Ok(l) => l,
         Err(status) => return status,
     };
-    let assembled = match &like {
-        Some(bytes) => match Dxbc::parse(bytes) {
-            Ok(d) => assemble::assemble_like(&text, &d),
-            Err(e) => {
-                eprintln!("error: {}: {e}", o.like.as_deref().map_or("", display_name));
-                return batch::IO;
-            }
-        },
+    let assembled = match like.as_deref().map(shaderscope::parse) {
         None => assemble::assemble(&text),
+        Some(Ok(File::Dxbc(d))) if sm4 => assemble::assemble_like(&text, &d),
+        Some(Ok(File::D3d9(f))) if !sm4 => {
+            shaderscope::isa::d3d9::asm::parse_program_like(&text, &f.program).map_err(Into::into)
+        }
+        _ => {
+            let like = o.like.as_deref().map_or("", display_name);
+            eprintln!(
+                "error: {like}: --like needs the kind of binary the listing makes (a DXBC container \
+                 for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)"
+            );
+            return batch::IO;
+        }
     };
     let bytes = match assembled {
         Ok(b) => b,

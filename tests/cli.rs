@@ -134,7 +134,7 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "5 shader binaries (5 unique) in 6 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
+            "5 shader binaries (5 unique) in 5 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
              mbs 2 (2 unique), shbin 1 (1 unique); stages: pixel 2 (2 unique), vertex 3 (3 unique)\n"
         ),
         "{out}"
@@ -194,9 +194,7 @@ fn info_json_names_reflection_enums() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     let out_sig = &v["output_signature"]["elements"][0];
-    // fxc (and the assembler that made the sample) stores SV_Target's system value as 0; the
-    // listing names it TARGET from the semantic, the reflection reports what is stored.
-    assert_eq!(out_sig["system_value_name"], "D3D_NAME_UNDEFINED");
+    assert_eq!(out_sig["system_value_name"], "D3D_NAME_TARGET");
     assert_eq!(out_sig["component_type_name"], "D3D_REGISTER_COMPONENT_FLOAT32");
     assert_eq!(out_sig["min_precision_name"], "D3D_MIN_PRECISION_DEFAULT");
 }

@@ -19,12 +19,54 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// `ps_4_0` that returns its interpolated colour, darkened: `samples/ps_color.asm` (written
-/// by hand) assembled into a whole container by the DXBC assembler.
+/// A signature chunk (ISGN/OSGN layout): one element per (name, system value, register).
+fn signature(elements: &[(&str, u32, u32)]) -> Vec<u8> {
+    let mut head = Vec::new();
+    let mut names = Vec::new();
+    let table_end = 8 + 24 * elements.len();
+    head.extend((elements.len() as u32).to_le_bytes());
+    head.extend(8u32.to_le_bytes());
+    for (name, system_value, register) in elements {
+        let name_at = (table_end + names.len()) as u32;
+        names.extend(name.as_bytes());
+        names.push(0);
+        // name offset, semantic index, system value, component type (3 = float32),
+        // register, mask xyzw, read/write mask (all read / none unwritten), padding.
+        for w in [name_at, 0, *system_value, 3, *register] {
+            head.extend(w.to_le_bytes());
+        }
+        head.extend([0x0f, if *system_value == 0 { 0x0f } else { 0x00 }, 0, 0]);
+    }
+    names.resize(names.len().next_multiple_of(4), 0xab);
+    head.extend(names);
+    head
+}
+
+/// `ps_4_0` that returns its interpolated colour: hand-assembled tokens in a container written
+/// by the DXBC writer (which computes the checksum).
 fn pixel_shader_dxbc() -> Vec<u8> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let text = std::fs::read_to_string(dir.join("ps_color.asm")).unwrap();
-    shaderscope::format::dxbc::assemble::assemble(&text).unwrap()
+    let tokens: [u32; 14] = [
+        0x0000_0040, // ps_4_0
+        14,          // length in tokens
+        0x0300_1062, // dcl_input_ps linear, 3 tokens
+        0x0010_10f2, // v0.xyzw
+        0,
+        0x0300_0065, // dcl_output, 3 tokens
+        0x0010_20f2, // o0.xyzw
+        0,
+        0x0500_0036, // mov, 5 tokens
+        0x0010_20f2, // o0.xyzw
+        0,
+        0x0010_1e46, // v0.xyzw (swizzle)
+        0,
+        0x0100_003e, // ret
+    ];
+    let shdr: Vec<u8> = tokens.iter().flat_map(|t| t.to_le_bytes()).collect();
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    b.push(*b"ISGN", signature(&[("COLOR", 0, 0)]));
+    b.push(*b"OSGN", signature(&[("SV_Target", 0x40, 0)]));
+    b.push(*b"SHDR", shdr);
+    b.finish().unwrap()
 }
 
 #[test]

@@ -377,3 +377,26 @@ fn errors_name_the_line_column_and_what_was_expected() {
     let e = aon9::from_listing(&Listing::new(&listing.replace("mov oPos, v0", "mov oPos,"))).unwrap_err();
     assert_eq!((e.line, e.syntax.column, e.syntax.expected.as_str()), (12, 13, "an operand"));
 }
+
+/// With the original at hand (`asm --like`), every corpus program comes back whole: the
+/// comment blocks the text does not carry are the original's.
+#[test]
+fn with_the_original_every_program_comes_back_whole() {
+    let Some(corpus) = common::corpus_dir() else { return };
+    let (mut n, mut bad) = (0, Vec::new());
+    for case in cases(&corpus) {
+        n += 1;
+        let like = Program::parse(&case.bytes, 0).unwrap();
+        match asm::parse_program_like(&print(&case.bytes, true), &like) {
+            Ok(bytes) if bytes == case.bytes => {}
+            Ok(_) => bad.push(format!("{}: differs", case.path)),
+            Err(e) => bad.push(format!("{}: {e}", case.path)),
+        }
+    }
+    println!("{n} programs, {} differ with --like", bad.len());
+    for b in bad.iter().take(20) {
+        println!("FAILED {b}");
+    }
+    assert!(n > 200, "{n}");
+    assert!(bad.is_empty(), "{} programs differ", bad.len());
+}

@@ -119,6 +119,26 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A listing assembled into the program `like` (`asm --like`): the comment blocks are the
+/// original's, where they were among the instructions (the constant table's fields the text
+/// does not print, debug data), the version and the instructions are the text's.
+pub fn parse_program_like(text: &str, like: &super::Program<'_>) -> std::result::Result<Vec<u8>, LineError> {
+    let bytes = parse_program(text)?;
+    let Ok(ours) = super::Program::parse(&bytes, 0) else { return Ok(bytes) };
+    let is_comment = |i: &&super::Item<'_>| matches!(i, super::Item::Comment { .. });
+    let mut code = ours.items.iter().filter(|i| !is_comment(i));
+    let mut merged = like.clone();
+    merged.version_token = ours.version_token;
+    merged.items = like
+        .items
+        .iter()
+        .filter_map(|i| if is_comment(&i) { Some(i.clone()) } else { code.next().cloned() })
+        .collect();
+    merged.items.extend(code.cloned());
+    merged.trailing = &[];
+    Ok(merged.write())
+}
+
 /// A whole listing as the program's bytes: the version token, the `CTAB` comment when the
 /// header describes one, the instructions, the end token.
 pub fn parse_program(text: &str) -> std::result::Result<Vec<u8>, LineError> {

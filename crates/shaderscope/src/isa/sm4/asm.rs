@@ -367,18 +367,15 @@ fn component(ch: char) -> Option<u8> {
 /// a second result (`imul`'s high half, `sincos`'s cosine, the `imm_atomic_*` UAV, the
 /// feedback of the `*_s` samples), else one.
 fn destination_count(row: &OpInfo) -> usize {
-    let two = matches!(row.mnemonic, "imul" | "umul" | "udiv" | "uaddc" | "usubb" | "sincos" | "swapc")
-        || row.mnemonic.starts_with("imm_atomic")
-        || row.name.ends_with("_FEEDBACK");
-    if two { 2 } else { 1 }
+    if row.has(flag::TWO_DESTINATIONS) { 2 } else { 1 }
 }
 
-/// Whether fxc writes a zero DWORD after the operands: the `sample*_s` feedback samples (not
-/// `gather4*_s` or `ld*_s`) and `samplepos` of a texture (not of the rasterizer).
+/// Whether fxc writes a zero DWORD after the operands ([`flag::TRAILING_ZERO`]; `samplepos`
+/// only of a texture, not of the rasterizer).
 fn trailing_zero(row: &OpInfo, body: &[Part]) -> bool {
-    (row.name.starts_with("D3DWDDM1_3_SB_OPCODE_SAMPLE_") && row.name.ends_with("_FEEDBACK"))
-        || (row.opcode == opcodes::op::D3D10_1_SB_OPCODE_SAMPLE_POS
-            && matches!(body.get(1), Some(Part::Op(o)) if o.ty != ot::RASTERIZER))
+    row.has(flag::TRAILING_ZERO)
+        && (row.opcode != opcodes::op::D3D10_1_SB_OPCODE_SAMPLE_POS
+            || matches!(body.get(1), Some(Part::Op(o)) if o.ty != ot::RASTERIZER))
 }
 
 /// Register files a destination can be: what instructions write.

@@ -131,6 +131,12 @@ pub mod flag {
     pub const ELSE: u16 = 16;
     /// A double-precision instruction: write masks and swizzles count 64-bit pairs.
     pub const DOUBLE: u16 = 32;
+    /// Writes two destinations (`imul`, `udiv`, `sincos`, `swapc`, `imm_atomic_*`, the `*_s`
+    /// feedback forms): the assembler reads the first two operands as written.
+    pub const TWO_DESTINATIONS: u16 = 64;
+    /// fxc ends the instruction with a zero DWORD after its operands (the `sample*_s` feedback
+    /// samples; `samplepos` of a texture, not of the rasterizer).
+    pub const TRAILING_ZERO: u16 = 128;
 }
 
 /// One row of the opcode table.
@@ -197,7 +203,7 @@ macro_rules! opcodes {
 use crate::print::Short;
 use Decl as D;
 use Format::{CustomData, Decl as Dcl, Inst, InterfaceCall, Phase, Sync};
-use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST};
+use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST, TRAILING_ZERO, TWO_DESTINATIONS};
 
 // Rows in opcode order; `index_of` relies on row N being opcode N up to the end of the table,
 // with reserved numbers kept as rows so that the lookup stays a plain index.
@@ -240,7 +246,7 @@ opcodes! {
     35 D3D10_SB_OPCODE_IMAD "imad" Inst, 0, [R, I, I, I];
     36 D3D10_SB_OPCODE_IMAX "imax" Inst, 0, [R, I, I];
     37 D3D10_SB_OPCODE_IMIN "imin" Inst, 0, [R, I, I];
-    38 D3D10_SB_OPCODE_IMUL "imul" Inst, 0, [R, R, I, I];
+    38 D3D10_SB_OPCODE_IMUL "imul" Inst, TWO_DESTINATIONS, [R, R, I, I];
     39 D3D10_SB_OPCODE_INE "ine" Inst, 0, [R, I, I];
     40 D3D10_SB_OPCODE_INEG "ineg" Inst, 0, [R, I];
     41 D3D10_SB_OPCODE_ISHL "ishl" Inst, 0, [R, I, I];
@@ -279,11 +285,11 @@ opcodes! {
     74 D3D10_SB_OPCODE_SAMPLE_B "sample_b" Inst, 0, [R, F, R, R, F];
     75 D3D10_SB_OPCODE_SQRT "sqrt" Inst, 0, [R, F];
     76 D3D10_SB_OPCODE_SWITCH "switch" Inst, OPEN, [I];
-    77 D3D10_SB_OPCODE_SINCOS "sincos" Inst, 0, [R, R, F];
-    78 D3D10_SB_OPCODE_UDIV "udiv" Inst, 0, [R, R, I, I];
+    77 D3D10_SB_OPCODE_SINCOS "sincos" Inst, TWO_DESTINATIONS, [R, R, F];
+    78 D3D10_SB_OPCODE_UDIV "udiv" Inst, TWO_DESTINATIONS, [R, R, I, I];
     79 D3D10_SB_OPCODE_ULT "ult" Inst, 0, [R, I, I];
     80 D3D10_SB_OPCODE_UGE "uge" Inst, 0, [R, I, I];
-    81 D3D10_SB_OPCODE_UMUL "umul" Inst, 0, [R, R, I, I];
+    81 D3D10_SB_OPCODE_UMUL "umul" Inst, TWO_DESTINATIONS, [R, R, I, I];
     82 D3D10_SB_OPCODE_UMAD "umad" Inst, 0, [R, I, I, I];
     83 D3D10_SB_OPCODE_UMAX "umax" Inst, 0, [R, I, I];
     84 D3D10_SB_OPCODE_UMIN "umin" Inst, 0, [R, I, I];
@@ -312,7 +318,7 @@ opcodes! {
     // 107 D3D10_SB_OPCODE_RESERVED0: not an instruction.
     108 D3D10_1_SB_OPCODE_LOD "lod" Inst, 0, [R, F, R, R];
     109 D3D10_1_SB_OPCODE_GATHER4 "gather4" Inst, 0, [R, F, R, R];
-    110 D3D10_1_SB_OPCODE_SAMPLE_POS "samplepos" Inst, 0, [R, R, I];
+    110 D3D10_1_SB_OPCODE_SAMPLE_POS "samplepos" Inst, TRAILING_ZERO, [R, R, I];
     111 D3D10_1_SB_OPCODE_SAMPLE_INFO "sampleinfo" Inst, RET_TYPE, [R, R];
     // 112 D3D10_1_SB_OPCODE_RESERVED1: not an instruction.
     113 D3D11_SB_OPCODE_HS_DECLS "hs_decls" Phase, 0, [];
@@ -334,8 +340,8 @@ opcodes! {
     129 D3D11_SB_OPCODE_RCP "rcp" Inst, 0, [R, F];
     130 D3D11_SB_OPCODE_F32TOF16 "f32tof16" Inst, 0, [R, F];
     131 D3D11_SB_OPCODE_F16TOF32 "f16tof32" Inst, 0, [R, I];
-    132 D3D11_SB_OPCODE_UADDC "uaddc" Inst, 0, [R, R, I, I];
-    133 D3D11_SB_OPCODE_USUBB "usubb" Inst, 0, [R, R, I, I];
+    132 D3D11_SB_OPCODE_UADDC "uaddc" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    133 D3D11_SB_OPCODE_USUBB "usubb" Inst, TWO_DESTINATIONS, [R, R, I, I];
     134 D3D11_SB_OPCODE_COUNTBITS "countbits" Inst, 0, [R, I];
     135 D3D11_SB_OPCODE_FIRSTBIT_HI "firstbit_hi" Inst, 0, [R, I];
     136 D3D11_SB_OPCODE_FIRSTBIT_LO "firstbit_lo" Inst, 0, [R, I];
@@ -344,7 +350,7 @@ opcodes! {
     139 D3D11_SB_OPCODE_IBFE "ibfe" Inst, 0, [R, I, I, I];
     140 D3D11_SB_OPCODE_BFI "bfi" Inst, 0, [R, I, I, I, I];
     141 D3D11_SB_OPCODE_BFREV "bfrev" Inst, 0, [R, I];
-    142 D3D11_SB_OPCODE_SWAPC "swapc" Inst, 0, [R, R, I, X, X];
+    142 D3D11_SB_OPCODE_SWAPC "swapc" Inst, TWO_DESTINATIONS, [R, R, I, X, X];
     143 D3D11_SB_OPCODE_DCL_STREAM "dcl_stream" Dcl(D::Stream), 0, [];
     144 D3D11_SB_OPCODE_DCL_FUNCTION_BODY "dcl_function_body" Dcl(D::FunctionBody), 0, [];
     145 D3D11_SB_OPCODE_DCL_FUNCTION_TABLE "dcl_function_table" Dcl(D::FunctionTable), 0, [];
@@ -380,18 +386,18 @@ opcodes! {
     175 D3D11_SB_OPCODE_ATOMIC_IMIN "atomic_imin" Inst, 0, [R, I, I];
     176 D3D11_SB_OPCODE_ATOMIC_UMAX "atomic_umax" Inst, 0, [R, I, I];
     177 D3D11_SB_OPCODE_ATOMIC_UMIN "atomic_umin" Inst, 0, [R, I, I];
-    178 D3D11_SB_OPCODE_IMM_ATOMIC_ALLOC "imm_atomic_alloc" Inst, 0, [R, R];
-    179 D3D11_SB_OPCODE_IMM_ATOMIC_CONSUME "imm_atomic_consume" Inst, 0, [R, R];
-    180 D3D11_SB_OPCODE_IMM_ATOMIC_IADD "imm_atomic_iadd" Inst, 0, [R, R, I, I];
-    181 D3D11_SB_OPCODE_IMM_ATOMIC_AND "imm_atomic_and" Inst, 0, [R, R, I, I];
-    182 D3D11_SB_OPCODE_IMM_ATOMIC_OR "imm_atomic_or" Inst, 0, [R, R, I, I];
-    183 D3D11_SB_OPCODE_IMM_ATOMIC_XOR "imm_atomic_xor" Inst, 0, [R, R, I, I];
-    184 D3D11_SB_OPCODE_IMM_ATOMIC_EXCH "imm_atomic_exch" Inst, 0, [R, R, I, I];
-    185 D3D11_SB_OPCODE_IMM_ATOMIC_CMP_EXCH "imm_atomic_cmp_exch" Inst, 0, [R, R, I, I, I];
-    186 D3D11_SB_OPCODE_IMM_ATOMIC_IMAX "imm_atomic_imax" Inst, 0, [R, R, I, I];
-    187 D3D11_SB_OPCODE_IMM_ATOMIC_IMIN "imm_atomic_imin" Inst, 0, [R, R, I, I];
-    188 D3D11_SB_OPCODE_IMM_ATOMIC_UMAX "imm_atomic_umax" Inst, 0, [R, R, I, I];
-    189 D3D11_SB_OPCODE_IMM_ATOMIC_UMIN "imm_atomic_umin" Inst, 0, [R, R, I, I];
+    178 D3D11_SB_OPCODE_IMM_ATOMIC_ALLOC "imm_atomic_alloc" Inst, TWO_DESTINATIONS, [R, R];
+    179 D3D11_SB_OPCODE_IMM_ATOMIC_CONSUME "imm_atomic_consume" Inst, TWO_DESTINATIONS, [R, R];
+    180 D3D11_SB_OPCODE_IMM_ATOMIC_IADD "imm_atomic_iadd" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    181 D3D11_SB_OPCODE_IMM_ATOMIC_AND "imm_atomic_and" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    182 D3D11_SB_OPCODE_IMM_ATOMIC_OR "imm_atomic_or" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    183 D3D11_SB_OPCODE_IMM_ATOMIC_XOR "imm_atomic_xor" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    184 D3D11_SB_OPCODE_IMM_ATOMIC_EXCH "imm_atomic_exch" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    185 D3D11_SB_OPCODE_IMM_ATOMIC_CMP_EXCH "imm_atomic_cmp_exch" Inst, TWO_DESTINATIONS, [R, R, I, I, I];
+    186 D3D11_SB_OPCODE_IMM_ATOMIC_IMAX "imm_atomic_imax" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    187 D3D11_SB_OPCODE_IMM_ATOMIC_IMIN "imm_atomic_imin" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    188 D3D11_SB_OPCODE_IMM_ATOMIC_UMAX "imm_atomic_umax" Inst, TWO_DESTINATIONS, [R, R, I, I];
+    189 D3D11_SB_OPCODE_IMM_ATOMIC_UMIN "imm_atomic_umin" Inst, TWO_DESTINATIONS, [R, R, I, I];
     190 D3D11_SB_OPCODE_SYNC "sync" Sync, 0, [];
     191 D3D11_SB_OPCODE_DADD "dadd" Inst, DOUBLE, [R, D, D];
     192 D3D11_SB_OPCODE_DMAX "dmax" Inst, DOUBLE, [R, D, D];
@@ -421,21 +427,21 @@ opcodes! {
     216 D3D11_1_SB_OPCODE_ITOD "itod" Inst, DOUBLE, [R, I];
     217 D3D11_1_SB_OPCODE_UTOD "utod" Inst, DOUBLE, [R, I];
     // 218 D3D11_1_SB_OPCODE_RESERVED0: not an instruction.
-    219 D3DWDDM1_3_SB_OPCODE_GATHER4_FEEDBACK "gather4_s" Inst, 0, [R, R, F, R, R];
-    220 D3DWDDM1_3_SB_OPCODE_GATHER4_C_FEEDBACK "gather4_c_s" Inst, 0, [R, R, F, R, R, F];
-    221 D3DWDDM1_3_SB_OPCODE_GATHER4_PO_FEEDBACK "gather4_po_s" Inst, 0, [R, R, F, I, R, R];
-    222 D3DWDDM1_3_SB_OPCODE_GATHER4_PO_C_FEEDBACK "gather4_po_c_s" Inst, 0, [R, R, F, I, R, R, F];
-    223 D3DWDDM1_3_SB_OPCODE_LD_FEEDBACK "ld_s" Inst, 0, [R, R, I, R];
-    224 D3DWDDM1_3_SB_OPCODE_LD_MS_FEEDBACK "ldms_s" Inst, 0, [R, R, I, R, I];
-    225 D3DWDDM1_3_SB_OPCODE_LD_UAV_TYPED_FEEDBACK "ld_uav_typed_s" Inst, 0, [R, R, I, R];
-    226 D3DWDDM1_3_SB_OPCODE_LD_RAW_FEEDBACK "ld_raw_s" Inst, 0, [R, R, I, R];
-    227 D3DWDDM1_3_SB_OPCODE_LD_STRUCTURED_FEEDBACK "ld_structured_s" Inst, 0, [R, R, I, I, R];
-    228 D3DWDDM1_3_SB_OPCODE_SAMPLE_L_FEEDBACK "sample_l_s" Inst, 0, [R, R, F, R, R, F];
-    229 D3DWDDM1_3_SB_OPCODE_SAMPLE_C_LZ_FEEDBACK "sample_c_lz_s" Inst, 0, [R, R, F, R, R, F];
-    230 D3DWDDM1_3_SB_OPCODE_SAMPLE_CLAMP_FEEDBACK "sample_cl_s" Inst, 0, [R, R, F, R, R, F];
-    231 D3DWDDM1_3_SB_OPCODE_SAMPLE_B_CLAMP_FEEDBACK "sample_b_cl_s" Inst, 0, [R, R, F, R, R, F, F];
-    232 D3DWDDM1_3_SB_OPCODE_SAMPLE_D_CLAMP_FEEDBACK "sample_d_cl_s" Inst, 0, [R, R, F, R, R, F, F, F];
-    233 D3DWDDM1_3_SB_OPCODE_SAMPLE_C_CLAMP_FEEDBACK "sample_c_cl_s" Inst, 0, [R, R, F, R, R, F, F];
+    219 D3DWDDM1_3_SB_OPCODE_GATHER4_FEEDBACK "gather4_s" Inst, TWO_DESTINATIONS, [R, R, F, R, R];
+    220 D3DWDDM1_3_SB_OPCODE_GATHER4_C_FEEDBACK "gather4_c_s" Inst, TWO_DESTINATIONS, [R, R, F, R, R, F];
+    221 D3DWDDM1_3_SB_OPCODE_GATHER4_PO_FEEDBACK "gather4_po_s" Inst, TWO_DESTINATIONS, [R, R, F, I, R, R];
+    222 D3DWDDM1_3_SB_OPCODE_GATHER4_PO_C_FEEDBACK "gather4_po_c_s" Inst, TWO_DESTINATIONS, [R, R, F, I, R, R, F];
+    223 D3DWDDM1_3_SB_OPCODE_LD_FEEDBACK "ld_s" Inst, TWO_DESTINATIONS, [R, R, I, R];
+    224 D3DWDDM1_3_SB_OPCODE_LD_MS_FEEDBACK "ldms_s" Inst, TWO_DESTINATIONS, [R, R, I, R, I];
+    225 D3DWDDM1_3_SB_OPCODE_LD_UAV_TYPED_FEEDBACK "ld_uav_typed_s" Inst, TWO_DESTINATIONS, [R, R, I, R];
+    226 D3DWDDM1_3_SB_OPCODE_LD_RAW_FEEDBACK "ld_raw_s" Inst, TWO_DESTINATIONS, [R, R, I, R];
+    227 D3DWDDM1_3_SB_OPCODE_LD_STRUCTURED_FEEDBACK "ld_structured_s" Inst, TWO_DESTINATIONS, [R, R, I, I, R];
+    228 D3DWDDM1_3_SB_OPCODE_SAMPLE_L_FEEDBACK "sample_l_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F];
+    229 D3DWDDM1_3_SB_OPCODE_SAMPLE_C_LZ_FEEDBACK "sample_c_lz_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F];
+    230 D3DWDDM1_3_SB_OPCODE_SAMPLE_CLAMP_FEEDBACK "sample_cl_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F];
+    231 D3DWDDM1_3_SB_OPCODE_SAMPLE_B_CLAMP_FEEDBACK "sample_b_cl_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F, F];
+    232 D3DWDDM1_3_SB_OPCODE_SAMPLE_D_CLAMP_FEEDBACK "sample_d_cl_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F, F, F];
+    233 D3DWDDM1_3_SB_OPCODE_SAMPLE_C_CLAMP_FEEDBACK "sample_c_cl_s" Inst, TWO_DESTINATIONS | TRAILING_ZERO, [R, R, F, R, R, F, F];
     234 D3DWDDM1_3_SB_OPCODE_CHECK_ACCESS_FULLY_MAPPED "check_access_fully_mapped" Inst, 0, [R, I];
 }
 
