@@ -66,58 +66,9 @@ use super::print::{
     DISASSEMBLER, RESULT_MODIFIERS, SHIFTS, SOURCE_MODIFIERS, TEXTURE_TYPES, head_name, usage_name,
 };
 use super::{ShaderKind, Version};
-use crate::isa::sm4::asm::{LineError, Syntax};
+use crate::isa::sm4::asm::{Cursor, LineError, Syntax};
 
 type Result<T> = std::result::Result<T, Syntax>;
-
-/// A cursor over one line.
-struct Cursor<'a> {
-    text: &'a str,
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn rest(&self) -> &'a str {
-        self.text.get(self.at..).unwrap_or("")
-    }
-
-    fn fail<T>(&self, expected: impl Into<String>) -> Result<T> {
-        Err(Syntax { column: self.at, expected: expected.into() })
-    }
-
-    fn skip_space(&mut self) {
-        let rest = self.rest();
-        self.at += rest.len() - rest.trim_start().len();
-    }
-
-    fn eat(&mut self, s: &str) -> bool {
-        if self.rest().starts_with(s) {
-            self.at += s.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, s: &str) -> Result<()> {
-        if self.eat(s) { Ok(()) } else { self.fail(format!("`{s}`")) }
-    }
-
-    fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'a str {
-        let rest = self.rest();
-        let n = rest.find(|c| !f(c)).unwrap_or(rest.len());
-        self.at += n;
-        rest.get(..n).unwrap_or("")
-    }
-
-    fn word(&mut self) -> &'a str {
-        self.take_while(|c| c.is_ascii_alphanumeric() || c == '_')
-    }
-
-    fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
-    }
-}
 
 /// A listing assembled into the program `like` (`asm --like`): the comment blocks are the
 /// original's, where they were among the instructions (the constant table's fields the text

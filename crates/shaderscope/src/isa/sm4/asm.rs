@@ -45,28 +45,28 @@ impl std::error::Error for Syntax {}
 
 type Result<T> = std::result::Result<T, Syntax>;
 
-/// A cursor over one line.
-struct Cursor<'a> {
-    text: &'a str,
-    at: usize,
+/// A cursor over one line (the Direct3D 9 assembler reads its lines with it too).
+pub(crate) struct Cursor<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) at: usize,
 }
 
 impl<'a> Cursor<'a> {
-    fn rest(&self) -> &'a str {
+    pub(crate) fn rest(&self) -> &'a str {
         self.text.get(self.at..).unwrap_or("")
     }
 
-    fn fail<T>(&self, expected: impl Into<String>) -> Result<T> {
+    pub(crate) fn fail<T>(&self, expected: impl Into<String>) -> Result<T> {
         Err(Syntax { column: self.at, expected: expected.into() })
     }
 
-    fn skip_space(&mut self) {
+    pub(crate) fn skip_space(&mut self) {
         let rest = self.rest();
         self.at += rest.len() - rest.trim_start().len();
     }
 
     /// Takes `s` when the text goes on with it.
-    fn eat(&mut self, s: &str) -> bool {
+    pub(crate) fn eat(&mut self, s: &str) -> bool {
         if self.rest().starts_with(s) {
             self.at += s.len();
             true
@@ -75,20 +75,25 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn expect(&mut self, s: &str) -> Result<()> {
+    pub(crate) fn expect(&mut self, s: &str) -> Result<()> {
         if self.eat(s) { Ok(()) } else { self.fail(format!("`{s}`")) }
     }
 
     /// The longest run of characters `f` accepts (possibly empty).
-    fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'a str {
+    pub(crate) fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'a str {
         let rest = self.rest();
         let n = rest.find(|c| !f(c)).unwrap_or(rest.len());
         self.at += n;
         rest.get(..n).unwrap_or("")
     }
 
-    fn word(&mut self) -> &'a str {
+    pub(crate) fn word(&mut self) -> &'a str {
         self.take_while(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
+
+    /// Nothing but spaces left.
+    pub(crate) fn at_end(&self) -> bool {
+        self.rest().trim().is_empty()
     }
 
     /// An unsigned decimal or `0x` hexadecimal number.
