@@ -439,7 +439,7 @@ fn scan_reads_every_file_and_fails_on_broken_ones() {
     assert_eq!(code, 1);
     assert!(
         out.contains(&format!(
-            "{dir}/d.shbin\t-\tshbin\t-\t-\t144\t{}\tinvalid: truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)\n",
+            "{dir}/d.shbin\t-\tshbin\t-\t-\t144\t{}\t-\tinvalid: truncated DVLE 0 header at offset 0x8c (need 64 bytes, have 4)\n",
             shaderscope::find::md5_hex(&cut)
         )),
         "{out}"
