@@ -86,7 +86,8 @@ enum Command {
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
     /// Assemble a listing (shaderscope's `disasm --exact-floats` or fxc's /Fc) back into a
-    /// whole binary: a DXBC container with its signatures and checksum (--like, --verify)
+    /// whole binary: a DXBC container (program, signatures, RDEF, STAT, checksum) or Direct3D 9
+    /// bytecode with its constant table (--like, --verify)
     #[command(after_help = asm::HELP)]
     Asm(asm::Opts),
     /// Print a completion script for a shell (e.g. `shaderscope completions bash`)
