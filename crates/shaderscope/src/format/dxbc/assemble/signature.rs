@@ -90,10 +90,10 @@ pub fn rows<'a>(
         if t.starts_with("no ") {
             continue;
         }
-        let base = listing.body_column(line);
+        // The line's column is looked up only for an error: finding a line is a walk of the text.
         rows.push(
             row(line, text, is_output)
-                .map_err(|(column, expected)| error_at(line, base + column, expected))?,
+                .map_err(|(column, expected)| error_at(line, listing.body_column(line) + column, expected))?,
         );
     }
     Ok(rows)
