@@ -16,6 +16,8 @@ Examples:
 
 The listing is shaderscope's own `disasm` output or fxc's /Fc listing, with or without the
 comment header; literals may be hexadecimal (`l(0x3f800000)`) or MSVC's `1.#INF`/`-1.#IND`.
+A DXIL container's listing and a root signature's cannot be assembled (the DXIL is not
+disassembled; root signatures are not assembled from text): asm says so and exits 1.
 A Direct3D 9 listing (vs_1_1 ... ps_3_0) gives the program's bytecode, with the constant table
 (CTAB) its header describes; with --like, the original program's comment blocks (its constant
 table as it was, debug data) instead.
@@ -82,6 +84,11 @@ pub fn run(o: Opts) -> u8 {
             return r.status;
         }
     };
+    // A listing of what cannot be assembled says so before anything else is read.
+    if let Err(e) = assemble::refuse(&text) {
+        eprintln!("error: {}: {e}", display_name(&o.file));
+        return batch::INVALID;
+    }
     let sm4 = assemble::is_sm4(&text);
     let like = match o.like.as_deref().map(|p| original(p, sm4)).transpose() {
         Ok(l) => l,

@@ -118,7 +118,7 @@ pub fn dxbc(data: &[u8]) {
                 assert!(line.starts_with("<div") && line.ends_with("</div>"), "HTML line {line:?}");
             }
         }
-        if let Some(Ok(p)) = d.sm4() {
+        if let Ok(p) = d.sm4() {
             let _ = p.instructions().count();
         }
     }

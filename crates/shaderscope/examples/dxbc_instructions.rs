@@ -22,7 +22,7 @@ pub fn run(bytes: &[u8], out: &mut String) -> Result<(), Box<dyn std::error::Err
     let File::Dxbc(dxbc) = shaderscope::parse(bytes)? else {
         return Err("not a DXBC container".into());
     };
-    let program = dxbc.sm4().ok_or("the container has no SM4/SM5 program")??;
+    let program = dxbc.sm4()?;
     writeln!(
         out,
         "{} program, {} bytes at 0x{:x}",

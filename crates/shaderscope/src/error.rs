@@ -65,6 +65,10 @@ pub enum ErrorKind {
     /// Valid for the format, but this build cannot read it yet.
     #[error("{0}")]
     Unsupported(String),
+    /// The file has no such structure; the text says why (a DXIL container has no SM4
+    /// program).
+    #[error("{0}")]
+    Absent(String),
     /// There are no bytes at all (an empty file), so there is nothing to recognise.
     #[error("no bytes")]
     Empty,
@@ -106,6 +110,12 @@ impl Error {
     #[cold]
     pub fn invalid(offset: u64, what: impl Into<Cow<'static, str>>, why: impl Into<String>) -> Self {
         Self::new(ErrorKind::Invalid(why.into()), offset, what)
+    }
+
+    /// The input has no `what`; `why` says why (what it holds instead).
+    #[cold]
+    pub fn absent(offset: u64, what: impl Into<Cow<'static, str>>, why: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Absent(why.into()), offset, what)
     }
 
     /// Something this build does not read yet.
@@ -233,6 +243,7 @@ impl fmt::Display for Text<'_> {
             ErrorKind::Overflow => write!(f, "{what}{at}: {kind}"),
             ErrorKind::Invalid(_) => write!(f, "invalid {what}{at}: {kind}"),
             ErrorKind::Unsupported(_) => write!(f, "unsupported {what}{at}: {kind}"),
+            ErrorKind::Absent(_) => write!(f, "no {what}{at}: {kind}"),
             // Nothing to locate: the whole input is missing.
             ErrorKind::Empty => write!(f, "empty {what}"),
         }

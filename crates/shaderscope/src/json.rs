@@ -275,6 +275,7 @@ pub fn error_kind_name(kind: &ErrorKind) -> &'static str {
         ErrorKind::OutOfBounds { .. } => "out-of-bounds",
         ErrorKind::Overflow => "overflow",
         ErrorKind::Unsupported(_) => "unsupported",
+        ErrorKind::Absent(_) => "absent",
         _ => "invalid",
     }
 }

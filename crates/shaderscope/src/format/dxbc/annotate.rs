@@ -89,7 +89,7 @@ fn cut_chunk(d: &Dxbc<'_>, a: &mut Annotations) -> Option<std::ops::Range<usize>
     a.section(
         start,
         8 + have,
-        format_args!("chunk {index} {tag} ({}), cut short", super::chunk_description(&tag.0)),
+        format_args!("chunk {index} {tag} ({}), cut short", d.chunk_description(&tag.0)),
     );
     a.field(start, 4, format_args!("FourCC \"{tag}\""));
     a.field(start + 4, 4, format_args!("size: {size}"));
@@ -129,7 +129,7 @@ fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     a.section(
         start,
         8 + c.data.len() as u64,
-        format_args!("chunk {index} {} ({})", c.fourcc, super::chunk_description(&c.fourcc.0)),
+        format_args!("chunk {index} {} ({})", c.fourcc, d.chunk_description(&c.fourcc.0)),
     );
     a.field(start, 4, format_args!("FourCC \"{}\"", c.fourcc));
     a.field(start + 4, 4, format_args!("size: {}", c.data.len()));
@@ -146,7 +146,8 @@ fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     } else if len > 0 {
         let modelled = matches!(
             &c.fourcc.0,
-            b"RDEF"
+            b"PSV0" | b"RDAT" | b"ILDN" | b"HASH" | b"VERS" | b"DXIL"
+                | b"RDEF"
                 | b"ISGN"
                 | b"OSGN"
                 | b"PCSG"
@@ -164,6 +165,8 @@ fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
         );
         if modelled {
             a.field(base, len, format_args!("payload (another {} chunk: only the first is read)", c.fourcc));
+        } else if &c.fourcc.0 == b"ILDB" {
+            a.field(base, len, "the program with debug information (not read: the DXIL chunk is)");
         } else {
             a.field(base, len, "payload (kept as bytes, not modelled)");
         }
@@ -187,6 +190,20 @@ fn payload(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) -> bool {
         b"SHDR" | b"SHEX" => {
             d.program.filter(|p| p.chunk.offset == c.offset).map(|p| program(d, &p, a)).is_some()
         }
+        b"DXIL" | b"ILDB" => {
+            d.dxil.as_ref().filter(|p| p.position() == base).map(|p| dxil_program(p, "bitcode", a)).is_some()
+        }
+        b"STAT" if d.is_dxil() => d
+            .reflection
+            .as_ref()
+            .filter(|p| p.position() == base)
+            .map(|p| dxil_program(p, super::REFLECTION_BITCODE, a))
+            .is_some(),
+        b"PSV0" => d.psv.as_ref().filter(|p| p.offset == base).map(|p| psv(d, p, a)).is_some(),
+        b"RDAT" => d.rdat.as_ref().filter(|r| r.offset == base).map(|r| rdat(r, c, a)).is_some(),
+        b"ILDN" => d.debug_name.as_ref().filter(|n| n.offset == base).map(|n| debug_name(n, a)).is_some(),
+        b"HASH" => d.shader_hash.as_ref().filter(|h| h.offset == base).map(|h| shader_hash(d, h, a)).is_some(),
+        b"VERS" => d.compiler_version.as_ref().filter(|v| v.offset == base).map(|v| compiler_version(v, a)).is_some(),
         b"STAT" => {
             if d.stat.as_ref().is_none_or(|s| s.offset != base) {
                 return false;
@@ -580,4 +597,401 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
     }
     strings.add(&r.creator, "creator");
     strings.finish(c, last, a);
+}
+
+// ------------------------------------------------------------------ DXC's parts
+
+/// A DXIL program header (DXIL, ILDB, or a DXIL container's STAT) and its bitcode, which
+/// `extract` gives as `part`.
+fn dxil_program(p: &super::dxil::DxilProgram<'_>, part: &str, a: &mut Annotations) {
+    let base = p.position() as u64;
+    a.field(base, 4, format_args!("program version 0x{:08x} ({})", p.program_version, p.model()));
+    a.field(base + 4, 4, format_args!("size: {}", count(p.size_in_dwords, "dword")));
+    a.field(base + 8, 4, "bitcode header magic \"DXIL\"");
+    a.field(base + 12, 4, format_args!("DXIL version {}", p.dxil_version_text()));
+    a.field(base + 16, 4, format_args!("bitcode offset: {} (from the magic)", p.bitcode_offset));
+    a.field(base + 20, 4, format_args!("bitcode size: {}", p.bitcode_size));
+    let at = p.bitcode_position() as u64;
+    let len = p.bitcode.len() as u64;
+    a.field(at, len, format_args!("LLVM bitcode, {} (part `{part}`)", count(len, "byte")));
+    // Between the header and the bitcode, and after the bitcode.
+    let data = p.chunk.data;
+    let end = base + data.len() as u64;
+    for (from, to) in [(base + 24, at), ((at + len).max(base + 24), end)] {
+        let local = data.get((from - base) as usize..(to.max(from) - base) as usize).unwrap_or(&[]);
+        if to > from {
+            let zero = local.iter().all(|&x| x == 0);
+            a.field(from, to - from, if zero { "padding" } else { "bytes outside the bitcode" });
+        }
+    }
+}
+
+fn debug_name(n: &super::chunks::DebugName<'_>, a: &mut Annotations) {
+    let base = n.offset as u64;
+    a.field(base, 2, format_args!("flags: 0x{:x}", n.flags));
+    a.field(base + 2, 2, format_args!("name length: {}", n.name_length));
+    a.field(base + 4, n.name.len() as u64, format_args!("debug name \"{}\"", super::dxc_info::shown(n.name)));
+    if !n.padding.is_empty() {
+        let zero = n.padding.iter().all(|&b| b == 0);
+        a.field(
+            base + 4 + n.name.len() as u64,
+            n.padding.len() as u64,
+            if zero { "NUL and padding" } else { "bytes after the name" },
+        );
+    }
+}
+
+fn compiler_version(v: &super::chunks::CompilerVersion<'_>, a: &mut Annotations) {
+    let base = v.offset as u64;
+    a.field(base, 4, format_args!("version {}.{}", v.major, v.minor));
+    a.field(base + 4, 4, format_args!("flags: 0x{:x}", v.flags));
+    a.field(base + 8, 4, format_args!("commit count: {}", v.commit_count));
+    a.field(base + 12, 4, format_args!("string list size: {}", v.strings.len()));
+    let mut end = base + 16;
+    for (s, what) in v.string_list().iter().zip(["commit", "version string"]) {
+        let nul = u64::from(s.offset + s.len() as u64 + 1 <= base + 16 + v.strings.len() as u64);
+        a.field(s.offset, s.len() as u64 + nul, format_args!("{what} \"{}\"", super::dxc_info::shown(s.bytes)));
+        end = s.offset + s.len() as u64 + nul;
+    }
+    let list_end = base + 16 + v.strings.len() as u64;
+    if list_end > end {
+        a.field(end, list_end - end, "string list bytes after the strings");
+    }
+    if !v.rest.is_empty() {
+        let zero = v.rest.iter().all(|&b| b == 0);
+        a.field(list_end, v.rest.len() as u64, if zero { "padding" } else { "bytes after the string list" });
+    }
+}
+
+fn shader_hash(d: &Dxbc<'_>, h: &super::chunks::ShaderHash<'_>, a: &mut Annotations) {
+    let base = h.offset as u64;
+    let source = if h.flags & super::chunks::HASH_INCLUDES_SOURCE != 0 { " (includes source)" } else { "" };
+    a.field(base, 4, format_args!("flags: 0x{:x}{source}", h.flags));
+    let bitcode = d.dxil.as_ref().filter(|p| &p.chunk.fourcc.0 == b"DXIL").map(|p| p.bitcode);
+    let check = match bitcode.and_then(|b| h.matches(b)) {
+        Some(true) => " (the MD5 of the DXIL bitcode)",
+        Some(false) => " (not the MD5 of the DXIL bitcode)",
+        None => "",
+    };
+    a.field(base + 4, 16, format_args!("digest {}{check}", h.digest_hex()));
+    if !h.rest.is_empty() {
+        a.field(base + 20, h.rest.len() as u64, "bytes after the digest");
+    }
+}
+
+fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
+    use super::psv::{self, DependencyKind};
+    let base = p.offset as u64;
+    a.field(base, 4, format_args!("runtime info size: {} (version {})", p.info_size, p.version));
+    let info = base + 4;
+    let kind = p.kind().or(d.dxil.as_ref().map(|x| x.kind));
+    let fields = kind.map(|k| psv::stage_fields(k, &p.info.stage_info)).unwrap_or_default();
+    let mut covered = 0u64;
+    for f in &fields {
+        a.field(info + f.at as u64, f.size as u64, format_args!("{}: {}", f.name, f.value));
+        covered = covered.max(f.at as u64 + f.size as u64);
+    }
+    // The union's bytes the stage does not use (all of them for compute shaders).
+    let mut at = 0u64;
+    for f in fields.iter().map(|f| (f.at as u64, f.at as u64 + f.size as u64)).chain([(16, 16)]) {
+        if f.0 > at {
+            a.field(info + at, f.0 - at, "stage fields: bytes this stage does not use");
+        }
+        at = at.max(f.1);
+    }
+    a.field(info + 16, 4, format_args!("minimum expected wave lane count: {}", p.info.min_wave_lanes));
+    a.field(info + 20, 4, format_args!("maximum expected wave lane count: {}", p.info.max_wave_lanes));
+    if let Some(i1) = p.info.v1 {
+        let stage = i1.kind().name();
+        a.field(info + 24, 1, format_args!("shader stage: {} ({stage})", i1.shader_stage));
+        a.field(info + 25, 1, format_args!("uses ViewID: {}", i1.uses_view_id));
+        match (i1.max_vertex_count(), i1.patch_constant_or_primitive_vectors()) {
+            (Some(n), _) => a.field(info + 26, 2, format_args!("max vertex count: {n}")),
+            (None, Some(v)) => {
+                a.field(info + 26, 1, format_args!("patch constant or primitive vectors: {v}"));
+                match i1.mesh_output_topology() {
+                    Some(t) => a.field(info + 27, 1, format_args!("mesh output topology: {t}")),
+                    None => a.field(info + 27, 1, "byte this stage does not use"),
+                }
+            }
+            (None, None) => a.field(info + 26, 2, "bytes this stage does not use"),
+        }
+        a.field(info + 28, 1, format_args!("input elements: {}", i1.input_elements));
+        a.field(info + 29, 1, format_args!("output elements: {}", i1.output_elements));
+        a.field(
+            info + 30,
+            1,
+            format_args!("patch constant or primitive elements: {}", i1.patch_constant_or_primitive_elements),
+        );
+        a.field(info + 31, 1, format_args!("input vectors: {}", i1.input_vectors));
+        let o = i1.output_vectors;
+        a.field(info + 32, 4, format_args!("output vectors per stream: {}, {}, {}, {}", o[0], o[1], o[2], o[3]));
+    }
+    if let Some([x, y, z]) = p.info.num_threads {
+        a.field(info + 36, 12, format_args!("thread group: {x}, {y}, {z}"));
+    }
+    if let Some((offset, name)) = p.info.entry_function_name {
+        a.field(
+            info + 48,
+            4,
+            format_args!("entry function name: string {offset} (\"{}\")", super::dxc_info::shown(name.bytes)),
+        );
+    }
+    if let Some(n) = p.info.group_shared_bytes {
+        a.field(info + 52, 4, format_args!("group shared memory: {}", count(n, "byte")));
+    }
+    let known = u64::from(psv::RUNTIME_INFO_SIZES.get(p.version as usize).copied().unwrap_or(0));
+    let size = u64::from(p.info_size);
+    if size > known {
+        a.field(info + known, size - known, format_args!("runtime info past PSVRuntimeInfo{}", p.version));
+    }
+    let at = p.resource_count_at as u64;
+    a.field(at, 4, format_args!("resource count: {}", p.resources.len()));
+    if let Some(size) = p.resource_size {
+        a.field(at + 4, 4, format_args!("resource record size: {size}"));
+        for r in &p.resources {
+            let kind = r.kind_flags.map(|(k, f)| {
+                format!(", kind {}, flags 0x{f:x}", psv::resource_kind_name(k).map_or_else(|| k.to_string(), str::to_string))
+            });
+            a.field(
+                r.offset as u64,
+                u64::from(size),
+                format_args!(
+                    "resource {} space {}, registers {} to {}{}",
+                    psv::resource_type_name(r.res_type).map_or_else(|| format!("type {}", r.res_type), str::to_string),
+                    r.space,
+                    r.lower_bound,
+                    r.upper_bound,
+                    kind.unwrap_or_default()
+                ),
+            );
+        }
+    }
+    if let Some(t) = p.strings {
+        a.field(t.field as u64, 4, format_args!("string table size: {}", t.bytes.len()));
+        let mut at = 0usize;
+        while at < t.bytes.len() {
+            let rest = t.bytes.get(at..).unwrap_or(&[]);
+            let Some(n) = memchr::memchr(0, rest) else {
+                a.field((t.offset + at) as u64, rest.len() as u64, "bytes after the last string");
+                break;
+            };
+            // The NULs after the last string pad the table to 4 bytes.
+            if n == 0 && rest.iter().all(|&b| b == 0) && at > 0 {
+                a.field((t.offset + at) as u64, rest.len() as u64, "padding");
+                break;
+            }
+            let name = rest.get(..n).unwrap_or(&[]);
+            a.field((t.offset + at) as u64, n as u64 + 1, format_args!("string \"{}\"", super::dxc_info::shown(name)));
+            at += n + 1;
+        }
+    }
+    if let Some(t) = p.semantic_index_table {
+        let words = p.semantic_indexes();
+        a.field(t.field as u64, 4, format_args!("semantic index count: {}", words.len()));
+        if !words.is_empty() {
+            let values: Vec<String> = words.iter().map(|v| v.to_string()).collect();
+            a.field(t.offset as u64, t.bytes.len() as u64, format_args!("semantic indexes: {}", values.join(" ")));
+        }
+    }
+    if let Some(size) = p.element_size {
+        let first = p.elements.first().map_or(0, |e| e.offset as u64);
+        a.field(first.saturating_sub(4), 4, format_args!("signature element size: {size}"));
+        for e in &p.elements {
+            let name = super::dxc_info::shown(e.name.bytes);
+            a.field(
+                e.offset as u64,
+                u64::from(size),
+                format_args!(
+                    "{} element \"{name}\", {} from semantic index entry {}, {} columns, {}, {}",
+                    e.set.name(),
+                    count(e.rows, "row"),
+                    e.semantic_indexes,
+                    e.cols(),
+                    psv::component_type_name(e.component_type).unwrap_or("unknown type"),
+                    psv::semantic_kind_name(e.semantic_kind).unwrap_or("unknown kind")
+                ),
+            );
+        }
+    }
+    for dep in &p.dependencies {
+        let per = 4 * dep.row_words() as u64;
+        for row in 0..dep.rows() {
+            let outputs = psv::components_text(dep.outputs(row)).join(" ");
+            let outputs = if outputs.is_empty() { "none".to_string() } else { outputs };
+            let at = dep.offset as u64 + per * row as u64;
+            match dep.kind {
+                DependencyKind::ViewIdOutputs { .. } | DependencyKind::ViewIdPatchConstantOrPrimitive => {
+                    a.field(at, per, format_args!("{}: {outputs}", dep.kind.describe()))
+                }
+                _ => a.field(
+                    at,
+                    per,
+                    format_args!("{}: {} -> {outputs}", dep.kind.describe(), psv::component_text(row as u32)),
+                ),
+            }
+        }
+    }
+    if !p.rest.is_empty() {
+        a.field(p.rest_offset as u64, p.rest.len() as u64, "bytes after the last table");
+    }
+}
+
+fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
+    let base = r.offset as u64;
+    a.field(base, 4, format_args!("version 0x{:x}", r.version));
+    a.field(base + 4, 4, format_args!("part count: {}", r.parts.len()));
+    for (i, p) in r.parts.iter().enumerate() {
+        a.field(
+            base + 8 + 4 * i as u64,
+            4,
+            format_args!("part {i} ({}) at +0x{:x}", p.type_name().unwrap_or("?"), p.offset as u64 - base),
+        );
+    }
+    let mut claimed = vec![0..8 + 4 * r.parts.len()];
+    let mut seen = std::collections::HashSet::new();
+    for p in &r.parts {
+        let start = p.offset - r.offset;
+        claimed.push(start..start + 8 + p.data.len());
+        // A part named twice is annotated once.
+        if !seen.insert(p.offset) {
+            continue;
+        }
+        let at = p.offset as u64;
+        let name = p.type_name().map_or_else(|| format!("part type {}", p.part_type), str::to_string);
+        a.field(at, 4, format_args!("part type: {} ({name})", p.part_type));
+        a.field(at + 4, 4, format_args!("part size: {}", p.data.len()));
+        let data_at = p.data_offset() as u64;
+        match (p.part_type, p.table) {
+            (_, Some((n, stride))) => {
+                a.field(data_at, 4, format_args!("record count: {n}"));
+                a.field(data_at + 4, 4, format_args!("record stride: {stride}"));
+                let records = p.records_offset() as u64;
+                let len = u64::from(n) * u64::from(stride);
+                rdat_records(r, p, a);
+                let end = data_at + p.data.len() as u64;
+                if end > records + len {
+                    let tail = p.data.get((8 + len) as usize..).unwrap_or(&[]);
+                    let zero = tail.iter().all(|&b| b == 0);
+                    a.field(records + len, end - records - len, if zero { "padding" } else { "bytes after the records" });
+                }
+            }
+            (1, None) => {
+                let mut off = 0usize;
+                while off < p.data.len() {
+                    let rest = p.data.get(off..).unwrap_or(&[]);
+                    let Some(n) = memchr::memchr(0, rest) else {
+                        a.field(data_at + off as u64, rest.len() as u64, "bytes after the last string");
+                        break;
+                    };
+                    if n == 0 && off > 0 && rest.iter().all(|&b| b == 0) {
+                        a.field(data_at + off as u64, rest.len() as u64, "padding");
+                        break;
+                    }
+                    let s = rest.get(..n).unwrap_or(&[]);
+                    a.field(
+                        data_at + off as u64,
+                        n as u64 + 1,
+                        format_args!("string {off}: \"{}\"", super::dxc_info::shown(s)),
+                    );
+                    off += n + 1;
+                }
+            }
+            (2, None) => {
+                let words = Words::new(p.data);
+                let mut i = 0usize;
+                while i < words.len() {
+                    let n = words.get(i).unwrap_or(0) as usize;
+                    if n >= words.len() - i {
+                        a.field(data_at + 4 * i as u64, 4 * (words.len() - i) as u64, "index words after the last whole row");
+                        break;
+                    }
+                    let values: Vec<String> =
+                        (i + 1..=i + n).filter_map(|k| words.get(k)).map(|v| v.to_string()).collect();
+                    a.field(
+                        data_at + 4 * i as u64,
+                        4 * (n as u64 + 1),
+                        format_args!("index row {i}: {}{}{}", count(n, "value"), if n > 0 { ": " } else { "" }, values.join(" ")),
+                    );
+                    i += n + 1;
+                }
+                let whole = 4 * words.len() as u64;
+                if (p.data.len() as u64) > whole {
+                    a.field(data_at + whole, p.data.len() as u64 - whole, "bytes after the last word");
+                }
+            }
+            _ => a.field(data_at, p.data.len() as u64, format_args!("{name} data")),
+        }
+    }
+    for (at, bytes) in crate::toolkit::layout::filler(c.data, c.data.len(), &claimed) {
+        let zero = bytes.iter().all(|&b| b == 0);
+        a.field(base + u64::from(at), bytes.len() as u64, if zero { "padding" } else { "bytes outside every part" });
+    }
+}
+
+/// The records of an RDAT table: the resources, functions and subobjects by name, the
+/// records of other tables by number.
+fn rdat_records(r: &super::rdat::Rdat<'_>, p: &super::rdat::Part<'_>, a: &mut Annotations) {
+    use super::rdat;
+    let Some((n, stride)) = p.table else { return };
+    let stride = u64::from(stride);
+    let shown = |c: &crate::toolkit::Cstr<'_>| super::dxc_info::shown(c.bytes);
+    let first = |offset: usize| r.parts.iter().find(|q| q.part_type == p.part_type).is_some_and(|q| q.offset == offset);
+    match p.part_type {
+        3 if first(p.offset) => {
+            for x in &r.resources {
+                a.field(
+                    x.offset as u64,
+                    stride,
+                    format_args!(
+                        "resource \"{}\": {} {}, ID {}, space {}, registers {} to {}, flags 0x{:x}",
+                        shown(&x.name),
+                        rdat::resource_class_name(x.class).unwrap_or("?"),
+                        super::psv::resource_kind_name(x.kind).unwrap_or("?"),
+                        x.id,
+                        x.space,
+                        x.lower_bound,
+                        x.upper_bound,
+                        x.flags
+                    ),
+                );
+            }
+        }
+        4 if first(p.offset) => {
+            for f in &r.functions {
+                a.field(
+                    f.offset as u64,
+                    stride,
+                    format_args!(
+                        "function \"{}\": {}, shader model {}",
+                        shown(&f.name),
+                        rdat::function_kind_name(f.shader_kind).unwrap_or("unknown kind"),
+                        rdat::model_text(f.min_shader_target)
+                    ),
+                );
+            }
+        }
+        6 if first(p.offset) => {
+            for o in &r.subobjects {
+                a.field(
+                    o.offset as u64,
+                    stride,
+                    format_args!(
+                        "subobject \"{}\": {}",
+                        shown(&o.name),
+                        rdat::subobject_kind_name(o.kind).map_or_else(|| format!("kind {}", o.kind), str::to_string)
+                    ),
+                );
+            }
+        }
+        _ if stride > 0 && n > 0 => {
+            a.table(p.records_offset() as u64, stride, u64::from(n), rdat_record);
+        }
+        _ => {}
+    }
+}
+
+/// A record of an RDAT table that is not read: its number.
+fn rdat_record(_: &[u8], i: u64, _: u64, out: &mut String) {
+    let _ = write!(out, "record {i}");
 }

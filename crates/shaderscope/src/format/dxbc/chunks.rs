@@ -1,5 +1,6 @@
 //! The smaller chunks: STAT (statistics), SFI0 (required features), IFCE (class linkage),
-//! Aon9 (the Direct3D 9 program of `*_level_9_x` targets) and RTS0 (root signature).
+//! Aon9 (the Direct3D 9 program of `*_level_9_x` targets), RTS0 (root signature), and DXC's
+//! ILDN (debug name), HASH (shader hash) and VERS (compiler version).
 //! [`Dxbc::parse`](super::Dxbc::parse) parses the first chunk of each kind into
 //! [`Dxbc::stat`](super::Dxbc::stat), [`Dxbc::sfi0`](super::Dxbc::sfi0), … and keeps the error
 //! of one that does not parse.
@@ -761,5 +762,186 @@ impl RootSignature {
             });
         }
         Ok(RootSignature { offset: base, version, flags, parameters, static_samplers })
+    }
+}
+
+/// ILDN: the debug name DXC gives a program, the file name its debug information (PDB) goes
+/// to (`DxilShaderDebugName` in DXC's `DxilContainer.h`).
+///
+/// ```text
+/// u16 flags        0 (reserved)
+/// u16 name length  without the NUL
+/// name, NUL, zero bytes up to a multiple of 4
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DebugName<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// Reserved flags (0).
+    pub flags: u16,
+    /// The name length the header declares.
+    pub name_length: u16,
+    /// The name (UTF-8), `name_length` bytes.
+    pub name: &'a [u8],
+    /// What follows the name: its NUL and the padding.
+    pub padding: &'a [u8],
+}
+
+impl<'a> DebugName<'a> {
+    /// Parse an ILDN payload at absolute `base`; an error when the name is longer than the
+    /// payload.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let r = Reader::with_base(data, base as u64, Endian::Little);
+        let flags = r.u16_at(0, "ILDN header")?;
+        let name_length = r.u16_at(2, "ILDN header")?;
+        let name = r.bytes_at(4, usize::from(name_length), "ILDN name")?;
+        let padding = data.get(4 + name.len()..).unwrap_or(&[]);
+        Ok(DebugName { offset: base, flags, name_length, name, padding })
+    }
+
+    /// The name as text (invalid UTF-8 replaced).
+    pub fn text(&self) -> std::borrow::Cow<'a, str> {
+        String::from_utf8_lossy(self.name)
+    }
+
+    /// The payload size DXC writes for this name: the header, the name and its NUL, rounded
+    /// up to a multiple of 4.
+    pub fn expected_size(&self) -> usize {
+        (4 + self.name.len() + 1).next_multiple_of(4)
+    }
+
+    /// What DXC's reader (`IsDxilShaderDebugNameValid`) would refuse, and what it leaves
+    /// unchecked but writes otherwise: flags other than 0, a payload of another size, a name
+    /// without its NUL, padding that is not zero.
+    pub fn validate(&self) -> Vec<crate::model::Finding> {
+        use crate::model::Finding;
+        let mut out = Vec::new();
+        let at = self.offset as u64;
+        if self.flags != 0 {
+            out.push(Finding::warning(at, format!("ILDN flags are 0x{:x}; DXC reserves them (0)", self.flags)));
+        }
+        let size = 4 + self.name.len() + self.padding.len();
+        if size != self.expected_size() {
+            out.push(Finding::error(
+                at + 2,
+                format!(
+                    "ILDN is {}, not the {} a name of {} takes (DXC's readers refuse it)",
+                    crate::print::count(size, "byte"),
+                    self.expected_size(),
+                    crate::print::count(self.name.len(), "byte")
+                ),
+            ));
+        } else if self.padding.iter().any(|&b| b != 0) {
+            let first = self.padding.iter().position(|&b| b != 0).unwrap_or(0);
+            out.push(Finding::warning(
+                at + 4 + self.name.len() as u64 + first as u64,
+                "ILDN name is not followed by a NUL and zero padding",
+            ));
+        }
+        out
+    }
+}
+
+/// The flag of [`ShaderHash::flags`] that says the digest was computed over the program with
+/// its source information (`-Zss`), not over the program alone.
+pub const HASH_INCLUDES_SOURCE: u32 = 1;
+
+/// HASH: DXC's shader hash (`DxilShaderHash`): flags and an MD5 digest. Without
+/// [`HASH_INCLUDES_SOURCE`] the digest is the MD5 of the DXIL part's bitcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShaderHash<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// `DxilShaderHashFlags`: bit 0 = [`HASH_INCLUDES_SOURCE`].
+    pub flags: u32,
+    /// The 16-byte MD5 digest.
+    pub digest: [u8; 16],
+    /// Bytes after the digest (none in compiler output).
+    pub rest: &'a [u8],
+}
+
+impl<'a> ShaderHash<'a> {
+    /// Parse a HASH payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let r = Reader::with_base(data, base as u64, Endian::Little);
+        r.bytes_at(0, 20, "HASH")?;
+        let flags = r.u32_at(0, "HASH")?;
+        let digest = r.array_at::<16>(4, "HASH")?;
+        Ok(ShaderHash { offset: base, flags, digest, rest: data.get(20..).unwrap_or(&[]) })
+    }
+
+    /// The digest in hex, as DXC prints it.
+    pub fn digest_hex(&self) -> String {
+        super::checksum::hex(&self.digest)
+    }
+
+    /// Whether the digest is the one DXC computes from `bitcode` (the DXIL part's): `None`
+    /// when it was computed over what the file does not hold (the program with its source,
+    /// [`HASH_INCLUDES_SOURCE`]).
+    pub fn matches(&self, bitcode: &[u8]) -> Option<bool> {
+        use md5::Digest;
+        if self.flags & HASH_INCLUDES_SOURCE != 0 {
+            return None;
+        }
+        Some(md5::Md5::digest(bitcode)[..] == self.digest[..])
+    }
+}
+
+/// VERS: the version of the DXC that compiled the program (`DxilCompilerVersion`).
+///
+/// ```text
+/// u16 major, u16 minor, u32 flags (1 debug build, 2 internal validator), u32 commit count,
+/// u32 string list size, the strings (the commit SHA, then a custom version string, each
+/// NUL-terminated), zero bytes up to a multiple of 4
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompilerVersion<'a> {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// Major version.
+    pub major: u16,
+    /// Minor version.
+    pub minor: u16,
+    /// `VersionFlags`: 1 a debug build, 2 the internal (non-signing) validator.
+    pub flags: u32,
+    /// `CommitCount`.
+    pub commit_count: u32,
+    /// The string list (its size as the header says).
+    pub strings: &'a [u8],
+    /// Bytes after the string list (the padding).
+    pub rest: &'a [u8],
+}
+
+impl<'a> CompilerVersion<'a> {
+    /// Parse a VERS payload at absolute `base`.
+    pub fn parse(data: &'a [u8], base: usize) -> Result<Self> {
+        let r = Reader::with_base(data, base as u64, Endian::Little);
+        r.bytes_at(0, 16, "VERS header")?;
+        let size = r.u32_at(12, "VERS header")?;
+        let strings = r.bytes_at(16, size as usize, "VERS strings").map_err(|e| e.at_field(base as u64 + 12))?;
+        Ok(CompilerVersion {
+            offset: base,
+            major: r.u16_at(0, "VERS header")?,
+            minor: r.u16_at(2, "VERS header")?,
+            flags: r.u32_at(4, "VERS header")?,
+            commit_count: r.u32_at(8, "VERS header")?,
+            strings,
+            rest: data.get(16 + strings.len()..).unwrap_or(&[]),
+        })
+    }
+
+    /// The strings of the list, each with its absolute offset: the commit SHA and the custom
+    /// version string, as far as the list has them.
+    pub fn string_list(&self) -> Vec<Cstr<'a>> {
+        let mut out = Vec::new();
+        let mut at = 0usize;
+        let base = self.offset as u64 + 16;
+        while at < self.strings.len() && out.len() < 2 {
+            let rest = self.strings.get(at..).unwrap_or(&[]);
+            let n = memchr::memchr(0, rest).unwrap_or(rest.len());
+            out.push(Cstr { bytes: rest.get(..n).unwrap_or(&[]), offset: base + at as u64 });
+            at += n + 1;
+        }
+        out
     }
 }

@@ -179,6 +179,37 @@ pub struct DxilProgram<'a> {
     pub bitcode: &'a [u8],
 }
 
+/// The payload of a DXIL program part (`DXIL`, `ILDB`, or a DXIL container's `STAT`) as DXC
+/// writes it: the program header for `program_version` (kind << 16 | major << 4 | minor) and
+/// `dxil_version` (major << 8 | minor), the bitcode right after it, zeros up to a multiple of
+/// 4 bytes.
+///
+/// ```
+/// use shaderscope::format::dxbc::{Dxbc, dxil, write::Builder};
+///
+/// let part = dxil::program_part(0x0005_0060, 0x100, b"BC\xc0\xde\x01");
+/// assert_eq!(part.len(), 24 + 8);
+/// let mut b = Builder::new();
+/// b.push(*b"DXIL", part);
+/// let bytes = b.finish()?;
+/// let d = Dxbc::parse(&bytes)?;
+/// let p = d.dxil.as_ref().unwrap();
+/// assert_eq!((p.model(), p.bitcode, p.validate().len()), ("cs_6_0".to_string(), &b"BC\xc0\xde\x01"[..], 0));
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn program_part(program_version: u32, dxil_version: u32, bitcode: &[u8]) -> Vec<u8> {
+    let padded = bitcode.len().next_multiple_of(4);
+    let size_in_dwords = u32::try_from((HEADER_SIZE + padded) / 4).unwrap_or(u32::MAX);
+    let bitcode_size = u32::try_from(bitcode.len()).unwrap_or(u32::MAX);
+    let mut out = Vec::with_capacity(HEADER_SIZE + padded);
+    for w in [program_version, size_in_dwords, u32::from_le_bytes(*b"DXIL"), dxil_version, 16, bitcode_size] {
+        out.extend(w.to_le_bytes());
+    }
+    out.extend(bitcode);
+    out.resize(HEADER_SIZE + padded, 0);
+    out
+}
+
 impl<'a> DxilProgram<'a> {
     /// Read the header of a `DXIL`/`ILDB` chunk; an error when it is cut short, its magic is
     /// not `DXIL`, or its bitcode lies outside the chunk.

@@ -4,12 +4,13 @@
 //! text is the same facts written for people, so the two cannot disagree.
 
 use super::chunks::{FEATURE_FLAGS, RootSignature, STAT_FIELDS};
+use super::dxc_info::{CompilerVersionInfo, DebugNameInfo, PsvInfo, RdatInfo, ShaderHashInfo};
 use super::dxil::DxilProgram;
 use super::hash::Hashes;
 use super::rdef::{Rdef, Type};
 use super::reflect::{self, flag_names};
 use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
-use super::{Dxbc, Generation, GenerationSource, checksum, chunk_description};
+use super::{Dxbc, Generation, GenerationSource, checksum};
 use crate::error::Result;
 use crate::json::{Disasm, Program as JsonProgram};
 use crate::model::{DisasmOptions, Stage};
@@ -63,6 +64,8 @@ struct ProgramInfo {
 #[derive(Debug, Serialize)]
 struct DxilInfo {
     chunk: String,
+    /// The part `extract` gives its bitcode as.
+    part: &'static str,
     stage: &'static str,
     model: String,
     major: u8,
@@ -78,9 +81,35 @@ struct DxilInfo {
 }
 
 impl DxilInfo {
-    fn new(p: &DxilProgram<'_>) -> Self {
+    /// Two lines: the program header (after `label`) and where the bitcode is.
+    fn text(&self, label: &str, s: &mut String) -> std::fmt::Result {
+        writeln!(
+            s,
+            "{label} DXIL {} ({} shader) in {}: program header at 0x{:x}, {}",
+            self.model,
+            self.stage,
+            self.chunk,
+            self.offset,
+            count(self.size_in_dwords, "dword")
+        )?;
+        writeln!(
+            s,
+            "{:width$} DXIL version {}, bitcode header at 0x{:x}; bitcode at 0x{:x} (header + {}), {} (part `{}`)",
+            "",
+            self.dxil_version,
+            self.bitcode_header_offset,
+            self.bitcode_offset,
+            self.bitcode_offset_field,
+            count(self.bitcode_size, "byte"),
+            self.part,
+            width = label.len()
+        )
+    }
+
+    fn new(p: &DxilProgram<'_>, part: &'static str) -> Self {
         DxilInfo {
             chunk: p.chunk.fourcc.name(),
+            part,
             stage: p.kind.name(),
             model: p.model(),
             major: p.major,
@@ -337,12 +366,23 @@ pub struct Info<'a> {
     checksum: Checksum,
     /// The names modding tools key the shader by.
     hashes: Hashes,
-    fxc: Fxc,
+    /// fxc's containers only: a DXIL container or a root signature alone is not fxc's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fxc: Option<Fxc>,
     chunks: Vec<ChunkInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     program: Option<ProgramInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dxil: Option<DxilInfo>,
+    /// A DXIL container's STAT: the reflection's program header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reflection: Option<DxilInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    debug_name: Option<DebugNameInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shader_hash: Option<ShaderHashInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compiler_version: Option<CompilerVersionInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     declarations: Option<DeclarationsInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -369,6 +409,10 @@ pub struct Info<'a> {
     level9: Option<Level9Info>,
     #[serde(skip_serializing_if = "Option::is_none")]
     root_signature: Option<&'a RootSignature>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pipeline_state_validation: Option<PsvInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runtime_data: Option<RdatInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     geometry_shader: Option<GeometryInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -473,7 +517,7 @@ impl<'a> Info<'a> {
                 computed: checksum::hex(&d.computed_checksum()),
             },
             hashes: Hashes::of_dxbc(d.data()),
-            fxc: Fxc { generation, source },
+            fxc: d.is_fxc().then_some(Fxc { generation, source }),
             chunks: f
                 .chunks
                 .iter()
@@ -486,7 +530,7 @@ impl<'a> Info<'a> {
                     offset: c.offset,
                     data_offset: c.data_offset(),
                     size: c.data.len(),
-                    description: chunk_description(&c.fourcc.0),
+                    description: d.chunk_description(&c.fourcc.0),
                 })
                 .collect(),
             program: d.program.map(|p| ProgramInfo {
@@ -499,7 +543,14 @@ impl<'a> Info<'a> {
                 offset: p.chunk.data_offset(),
                 size: p.chunk.data.len(),
             }),
-            dxil: d.dxil.as_ref().map(DxilInfo::new),
+            dxil: d.dxil.as_ref().map(|p| DxilInfo::new(p, "bitcode")),
+            reflection: d.reflection.as_ref().map(|p| DxilInfo::new(p, super::REFLECTION_BITCODE)),
+            debug_name: d.debug_name.as_ref().map(DebugNameInfo::new),
+            shader_hash: d
+                .shader_hash
+                .as_ref()
+                .map(|h| ShaderHashInfo::new(h, d.dxil.as_ref().filter(|p| &p.chunk.fourcc.0 == b"DXIL").map(|p| p.bitcode))),
+            compiler_version: d.compiler_version.as_ref().map(CompilerVersionInfo::new),
             declarations: None,
             creator: d.creator(),
             rdef: None,
@@ -517,6 +568,8 @@ impl<'a> Info<'a> {
             class_linkage: None,
             level9: None,
             root_signature: d.root_signature.as_ref(),
+            pipeline_state_validation: d.psv.as_ref().map(|p| PsvInfo::new(p, d.dxil.as_ref().map(|x| x.kind))),
+            runtime_data: d.rdat.as_ref().map(RdatInfo::new),
             geometry_shader: None,
             tessellation: None,
             chunk_errors: d
@@ -772,29 +825,26 @@ impl<'a> Info<'a> {
             )?;
         }
         if let Some(x) = &self.dxil {
-            writeln!(
-                s,
-                "program:   DXIL {} ({} shader) in {}: program header at 0x{:x}, {}",
-                x.model,
-                x.stage,
-                x.chunk,
-                x.offset,
-                count(x.size_in_dwords, "dword")
-            )?;
-            writeln!(
-                s,
-                "           DXIL version {}, bitcode header at 0x{:x}; bitcode at 0x{:x} (header + {}), {} (part `bitcode`)",
-                x.dxil_version,
-                x.bitcode_header_offset,
-                x.bitcode_offset,
-                x.bitcode_offset_field,
-                count(x.bitcode_size, "byte")
-            )?;
+            x.text("program:  ", s)?;
+        }
+        if let Some(x) = &self.reflection {
+            x.text("reflection:", s)?;
+        }
+        if let Some(n) = &self.debug_name {
+            n.text(s)?;
+        }
+        if let Some(h) = &self.shader_hash {
+            h.text(s)?;
+        }
+        if let Some(v) = &self.compiler_version {
+            v.text(s)?;
         }
         if let Some(c) = &self.creator {
             writeln!(s, "creator:   {c}")?;
         }
-        writeln!(s, "fxc:       {} ({})", self.fxc.generation.name(), source_text(&self.fxc.source))?;
+        if let Some(fxc) = &self.fxc {
+            writeln!(s, "fxc:       {} ({})", fxc.generation.name(), source_text(&fxc.source))?;
+        }
         if let Some(r) = &self.rdef {
             writeln!(
                 s,
@@ -902,6 +952,17 @@ impl<'a> Info<'a> {
                 count(rs.parameters.len(), "parameter"),
                 count(rs.static_samplers.len(), "static sampler")
             )?;
+            // The elements as the listing spells them.
+            let mut lines = crate::print::TextBuf::default();
+            if super::listing::root_signature(rs, "  ", &mut lines).is_ok() {
+                s.push_str(lines.as_str());
+            }
+        }
+        if let Some(p) = &self.pipeline_state_validation {
+            p.text(s)?;
+        }
+        if let Some(r) = &self.runtime_data {
+            r.text(s)?;
         }
         if let Some(st) = &self.stats {
             let set: Vec<String> = st
@@ -1099,7 +1160,8 @@ fn summary(d: &Dxbc<'_>) -> String {
 }
 
 /// `disasm --json`: the program (SM4/5, the Aon9 D3D9 program, or DXIL's header) with its
-/// instruction records, and the fxc generation that chose the listing's form.
+/// instruction records, and for fxc's containers the fxc generation that chose the listing's
+/// form.
 pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
     let mut text = crate::print::TextBuf::default();
     let lopts = super::listing::ListingOptions::from_disasm(opts);
@@ -1162,6 +1224,9 @@ pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
         );
     }
     let mut extra = Map::new();
-    extra.insert("fxc".into(), serde_json::to_value(Fxc { generation, source }).unwrap_or(Value::Null));
+    // A DXIL container's listing or a root signature's is not fxc's.
+    if d.is_fxc() {
+        extra.insert("fxc".into(), serde_json::to_value(Fxc { generation, source }).unwrap_or(Value::Null));
+    }
     Ok(Disasm { listing, programs, extra })
 }

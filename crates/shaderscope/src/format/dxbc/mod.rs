@@ -65,6 +65,7 @@ pub mod assemble;
 pub mod checksum;
 pub mod chunks;
 mod container;
+mod dxc_info;
 pub mod dxil;
 pub mod hash;
 mod json;
@@ -74,6 +75,8 @@ pub mod listing;
 // `allow` goes.
 #[allow(dead_code)]
 pub(crate) mod program;
+pub mod psv;
+pub mod rdat;
 pub mod rdef;
 pub mod reflect;
 pub mod signature;
@@ -204,11 +207,33 @@ pub struct Dxbc<'a> {
     /// The DXIL program header of a DXC container (the `DXIL` chunk, or `ILDB` when there is
     /// no `DXIL`).
     pub dxil: Option<dxil::DxilProgram<'a>>,
+    /// The reflection of a DXC container: its `STAT` chunk, which holds a DXIL program header
+    /// and LLVM bitcode as `DXIL` does (the program with its names and metadata, without
+    /// code), not fxc's statistics.
+    pub reflection: Option<dxil::DxilProgram<'a>>,
+    /// PSV0: DXC's pipeline state validation data.
+    pub psv: Option<psv::Psv<'a>>,
+    /// RDAT: DXC's runtime data (libraries, and every program from validator 1.8 on).
+    pub rdat: Option<rdat::Rdat<'a>>,
+    /// ILDN: the debug name (the PDB file name) DXC gives the program.
+    pub debug_name: Option<chunks::DebugName<'a>>,
+    /// HASH: DXC's shader hash.
+    pub shader_hash: Option<chunks::ShaderHash<'a>>,
+    /// VERS: the version of the DXC that compiled the program.
+    pub compiler_version: Option<chunks::CompilerVersion<'a>>,
     /// Modelled chunks that failed to parse: (chunk index, error).
     pub chunk_errors: Vec<(usize, Error)>,
+    /// [`Dxbc::is_dxil`], found once from the chunks.
+    dxc: bool,
+    /// [`Dxbc::is_root_signature_only`], found once from the chunks.
+    root_signature_only: bool,
 }
 
-/// What a chunk tag is, for `info` and `parts`.
+/// The part name of the reflection's bitcode (a DXIL container's STAT) for `extract`, beside
+/// `bitcode`, the program's.
+pub const REFLECTION_BITCODE: &str = "reflection-bitcode";
+
+/// What a chunk tag is in fxc's containers (see [`Dxbc::chunk_description`]).
 pub fn chunk_description(tag: &[u8; 4]) -> &'static str {
     match tag {
         b"RDEF" => "resource definitions",
@@ -256,7 +281,17 @@ impl<'a> Dxbc<'a> {
 
     /// A container whose chunks are not parsed yet.
     fn unparsed(frame: Frame<'a>) -> Self {
+        let dxc = frame.chunks.iter().any(|c| match &c.fourcc.0 {
+            b"DXIL" | b"ILDB" => true,
+            b"STAT" => c.data.get(8..12) == Some(&b"DXIL"[..]),
+            _ => false,
+        });
+        let root_signature_only = !dxc
+            && frame.chunks.iter().any(|c| &c.fourcc.0 == b"RTS0")
+            && !frame.chunks.iter().any(|c| matches!(&c.fourcc.0, b"SHDR" | b"SHEX"));
         Dxbc {
+            dxc,
+            root_signature_only,
             frame,
             rdef: None,
             input: None,
@@ -269,14 +304,22 @@ impl<'a> Dxbc<'a> {
             aon9: None,
             root_signature: None,
             dxil: None,
+            reflection: None,
+            psv: None,
+            rdat: None,
+            debug_name: None,
+            shader_hash: None,
+            compiler_version: None,
             chunk_errors: Vec::new(),
         }
     }
 
     /// Parse the chunks this module models (the first of each kind), keeping their errors.
     /// After a chunk of a tag fails, later chunks of that tag are not tried (an index that
-    /// names one broken chunk a million times gives one error).
+    /// names one broken chunk a million times gives one error). A tag both compilers use
+    /// (STAT) is read as the container's compiler means it.
     fn parse_chunks(&mut self) {
+        let dxc = self.is_dxil();
         let d = self;
         let mut failed: Vec<FourCC> = Vec::new();
         for index in 0..d.frame.chunks.len() {
@@ -313,9 +356,24 @@ impl<'a> Dxbc<'a> {
                         .map(|v| d.patch_constant = Some(v))
                 }
                 b"SHDR" | b"SHEX" if d.program.is_none() => program_of(*c).map(|v| d.program = Some(v)),
-                b"STAT" if d.stat.is_none() => {
+                // DXC's STAT is the reflection: a DXIL program header and bitcode.
+                b"STAT" if dxc && d.reflection.is_none() => {
+                    dxil::DxilProgram::parse(*c).map(|v| d.reflection = Some(v))
+                }
+                b"STAT" if !dxc && d.stat.is_none() => {
                     d.stat = Some(chunks::Stat::parse(c.data, base));
                     Ok(())
+                }
+                b"PSV0" if d.psv.is_none() => psv::Psv::parse(c.data, base).map(|v| d.psv = Some(v)),
+                b"RDAT" if d.rdat.is_none() => rdat::Rdat::parse(c.data, base).map(|v| d.rdat = Some(v)),
+                b"ILDN" if d.debug_name.is_none() => {
+                    chunks::DebugName::parse(c.data, base).map(|v| d.debug_name = Some(v))
+                }
+                b"HASH" if d.shader_hash.is_none() => {
+                    chunks::ShaderHash::parse(c.data, base).map(|v| d.shader_hash = Some(v))
+                }
+                b"VERS" if d.compiler_version.is_none() => {
+                    chunks::CompilerVersion::parse(c.data, base).map(|v| d.compiler_version = Some(v))
                 }
                 b"SFI0" if d.sfi0.is_none() => chunks::Sfi0::parse(c.data, base).map(|v| d.sfi0 = Some(v)),
                 b"IFCE" if d.ifce.is_none() => chunks::Ifce::parse(c.data, base).map(|v| d.ifce = Some(v)),
@@ -338,6 +396,36 @@ impl<'a> Dxbc<'a> {
                 failed.push(c.fourcc);
                 d.chunk_errors.push((index, e));
             }
+        }
+    }
+
+    /// Whether this is a DXC container (a DXIL one): it has a `DXIL` or `ILDB` chunk, or a
+    /// `STAT` chunk that starts with a DXIL program header (the `DXIL` magic at its byte 8),
+    /// which is what DXC writes there. Its STAT is then reflection, not fxc's statistics, and
+    /// its listing is not fxc's.
+    pub fn is_dxil(&self) -> bool {
+        self.dxc
+    }
+
+    /// Whether the container holds a root signature and no program (neither SHDR/SHEX nor
+    /// DXIL): what `fxc /T rootsig_1_x` and DXC's `-T rootsig_1_x` write.
+    pub fn is_root_signature_only(&self) -> bool {
+        self.root_signature_only
+    }
+
+    /// Whether the container is fxc's (or written as fxc writes): neither a DXIL container
+    /// nor a root signature alone. Only its listing is fxc's, with fxc's banner, generation
+    /// and statistics footer.
+    pub fn is_fxc(&self) -> bool {
+        !self.is_dxil() && !self.is_root_signature_only()
+    }
+
+    /// What a chunk is, for `info`, `dump` and `parts`: [`chunk_description`] of its tag, but
+    /// for a tag whose meaning depends on the compiler (a DXIL container's STAT).
+    pub fn chunk_description(&self, tag: &[u8; 4]) -> &'static str {
+        match tag {
+            b"STAT" if self.is_dxil() => "reflection (DXIL program header and LLVM bitcode)",
+            _ => chunk_description(tag),
         }
     }
 
@@ -420,7 +508,9 @@ impl<'a> Dxbc<'a> {
         }
     }
 
-    /// The decoded SM4/5 program of the SHDR/SHEX chunk, if the container has one.
+    /// The decoded SM4/5 program of the SHDR/SHEX chunk. Without one the error says why: the
+    /// program is DXIL, the container holds a root signature alone, or it has no program
+    /// chunk at all.
     ///
     /// ```
     /// use shaderscope::dxbc::{Dxbc, write::Builder};
@@ -431,15 +521,41 @@ impl<'a> Dxbc<'a> {
     /// b.push(*b"SHDR", tokens);
     /// let bytes = b.finish()?;
     /// let d = Dxbc::parse(&bytes)?;
-    /// let program = d.sm4().expect("a SHDR chunk")?;
+    /// let program = d.sm4()?;
     /// assert_eq!(program.version_name(), "ps_4_0");
     /// let mnemonics: Vec<_> = program.instructions().map(|i| i.map(|i| i.mnemonic())).collect::<Result<_, _>>()?;
     /// assert_eq!(mnemonics, [Some("ret")]);
+    ///
+    /// // A root signature alone has none.
+    /// let mut b = Builder::new();
+    /// b.push(*b"RTS0", [1u32, 0, 24, 0, 24, 0].iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+    /// let bytes = b.finish()?;
+    /// assert_eq!(
+    ///     Dxbc::parse(&bytes)?.sm4().unwrap_err().to_string(),
+    ///     "no SM4 program at offset 0x24: the container holds a root signature (RTS0) alone"
+    /// );
     /// # Ok::<(), shaderscope::Error>(())
     /// ```
-    pub fn sm4(&self) -> Option<Result<crate::isa::sm4::Program<'a>>> {
-        let chunk = self.program?.chunk;
-        Some(crate::isa::sm4::Program::parse(chunk.data, chunk.data_offset() as u64))
+    pub fn sm4(&self) -> Result<crate::isa::sm4::Program<'a>> {
+        let tagged = |tags: &[&[u8; 4]]| self.frame.chunks.iter().find(|c| tags.contains(&&c.fourcc.0));
+        if let Some(c) = tagged(&[b"SHDR", b"SHEX"]) {
+            // The program chunk's own error when it did not read.
+            let p = match self.program {
+                Some(p) => p,
+                None => program_of(*c)?,
+            };
+            return crate::isa::sm4::Program::parse(p.chunk.data, p.chunk.data_offset() as u64);
+        }
+        let (at, why) = if let Some(c) = tagged(&[b"DXIL", b"ILDB"]) {
+            (c.offset, "the program is DXIL (LLVM bitcode), not SM4 tokens")
+        } else if let Some(c) = self.chunk(b"STAT").filter(|_| self.is_dxil()) {
+            (c.offset, "the container is DXC's reflection (STAT) without its DXIL program")
+        } else if let Some(c) = self.chunk(b"RTS0").filter(|_| self.is_root_signature_only()) {
+            (c.offset, "the container holds a root signature (RTS0) alone")
+        } else {
+            (0, "the container has no SHDR or SHEX chunk")
+        };
+        Err(Error::absent(at as u64, "SM4 program", why))
     }
 }
 
@@ -526,12 +642,16 @@ impl Container for Dxbc<'_> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                Part::new(self.part_name(i), c.data_offset() as u64, c.data, chunk_description(&c.fourcc.0))
+                Part::new(self.part_name(i), c.data_offset() as u64, c.data, self.chunk_description(&c.fourcc.0))
             })
             .collect();
         if let Some(p) = &self.dxil {
             let description = format!("LLVM bitcode of the {} program (for llvm-dis)", p.chunk.fourcc);
             parts.push(Part::new("bitcode", p.bitcode_position() as u64, p.bitcode, description));
+        }
+        if let Some(p) = &self.reflection {
+            let description = "LLVM bitcode of the reflection in STAT (for llvm-dis)";
+            parts.push(Part::new(REFLECTION_BITCODE, p.bitcode_position() as u64, p.bitcode, description));
         }
         parts
     }

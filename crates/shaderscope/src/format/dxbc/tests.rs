@@ -449,7 +449,7 @@ fn root_signature_10_and_11() {
         assert_eq!(rs.static_samplers[0].visibility, 5);
         assert_eq!(rs.static_samplers[0].max_lod, f32::MAX);
         let mut text = crate::print::TextBuf::default();
-        listing::root_signature(&rs, &mut text).unwrap();
+        listing::root_signature(&rs, "//   ", &mut text).unwrap();
         let text = text.into_string();
         let flags = if version == 2 { ", flags=0x8" } else { "" };
         assert!(

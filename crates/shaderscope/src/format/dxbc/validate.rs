@@ -157,6 +157,37 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
     if let Some(p) = &d.dxil {
         out.extend(p.validate());
     }
+    if let Some(p) = &d.reflection {
+        out.extend(p.validate());
+    }
+    if let Some(n) = &d.debug_name {
+        out.extend(n.validate());
+    }
+    let program = d.dxil.as_ref().filter(|p| &p.chunk.fourcc.0 == b"DXIL");
+    if let (Some(h), Some(p)) = (&d.shader_hash, program) {
+        if h.matches(p.bitcode) == Some(false) {
+            out.push(Finding::warning(
+                h.offset as u64 + 4,
+                format!("HASH digest {} is not the MD5 of the DXIL bitcode, as DXC computes it", h.digest_hex()),
+            ));
+        }
+    }
+    if let Some(psv) = &d.psv {
+        if let (Some(kind), Some(p)) = (psv.kind(), &d.dxil) {
+            if kind != p.kind {
+                out.push(Finding::warning(
+                    psv.offset as u64 + 4 + 24,
+                    format!("PSV0 shader stage {} is not the DXIL program's ({})", kind.name(), p.kind.name()),
+                ));
+            }
+        }
+        if !psv.rest.is_empty() {
+            out.push(Finding::warning(
+                psv.rest_offset as u64,
+                format!("{} follow PSV0's last table", count(psv.rest.len(), "byte")),
+            ));
+        }
+    }
     if let Some(a) = &d.aon9 {
         if !a.program.ends_with(&[0xFF, 0xFF, 0, 0]) {
             out.push(Finding::warning(

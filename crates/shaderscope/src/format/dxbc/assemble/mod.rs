@@ -148,6 +148,14 @@ pub enum Error {
     /// The text: the line, the column and what was expected there.
     #[error("{0}")]
     Text(#[from] LineError),
+    /// A listing of what cannot be assembled, by its header line ([`refuse`]).
+    #[error("line {line}: {why}")]
+    Refused {
+        /// The 1-based line of the header that says what the listing is of.
+        line: usize,
+        /// What cannot be assembled and why.
+        why: &'static str,
+    },
     /// The container could not be laid out (too large for 32-bit offsets).
     #[error("{0}")]
     Write(#[from] crate::Error),
@@ -276,6 +284,43 @@ fn feature_flags(listing: &Listing<'_>, program: &[u8], major: u32) -> Result<u6
     Ok(flags)
 }
 
+/// Refuse a listing that does not hold what would be assembled, known by the header line
+/// `disasm` writes for it (the first comment lines before anything else): a DXIL
+/// container's ([`super::listing::DXIL_HEADER`]), whose program is LLVM bitcode that the
+/// listing only names, and a root signature's alone ([`super::listing::ROOT_SIGNATURE_HEADER`]).
+///
+/// ```
+/// use shaderscope::format::dxbc::assemble;
+///
+/// let e = assemble::assemble("//\n// DXIL container (dxc): cs_6_0, DXIL 1.0\n//\n").unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "line 2: a DXIL container's listing cannot be assembled: DXIL (LLVM bitcode) is not \
+///      disassembled, so its text does not hold the program"
+/// );
+/// ```
+pub fn refuse(text: &str) -> Result<(), Error> {
+    let header = text.lines().enumerate().take_while(|(_, l)| l.trim_start().starts_with("//"));
+    for (i, line) in header {
+        let line_text = line.trim();
+        if line_text.starts_with(super::listing::DXIL_HEADER) {
+            return Err(Error::Refused {
+                line: i + 1,
+                why: "a DXIL container's listing cannot be assembled: DXIL (LLVM bitcode) is not \
+                      disassembled, so its text does not hold the program",
+            });
+        }
+        if line_text == super::listing::ROOT_SIGNATURE_HEADER {
+            return Err(Error::Refused {
+                line: i + 1,
+                why: "a root signature's listing cannot be assembled: shaderscope does not assemble \
+                      root signatures (RTS0) from text",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Whether a listing is of an SM4/SM5 program (it has a `ps_4_0`-style version line), not a
 /// Direct3D 9 one.
 pub fn is_sm4(text: &str) -> bool {
@@ -286,8 +331,10 @@ pub fn is_sm4(text: &str) -> bool {
 
 /// Assemble a listing into a whole binary: for an SM4/SM5 listing a DXBC container with its
 /// checksum, for a Direct3D 9 one (`vs_1_1` … `ps_3_0`) its bytecode, the constant table
-/// included ([`crate::isa::d3d9::asm::parse_program`]).
+/// included ([`crate::isa::d3d9::asm::parse_program`]). A listing [`refuse`] refuses is an
+/// error.
 pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
+    refuse(text)?;
     if !is_sm4(text) {
         return Ok(crate::isa::d3d9::asm::parse_program(text)?);
     }
@@ -303,6 +350,7 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
 /// RTS0, debug data, …) is taken from `like` as it is, in `like`'s order. A chunk the text
 /// determines that `like` lacks goes after the others.
 pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
+    refuse(text)?;
     let mut ours = chunks(&Listing::new(text))?;
     ours.retain(|(tag, _)| determined(tag));
     let mut b = like.to_builder();

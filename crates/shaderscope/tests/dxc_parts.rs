@@ -1,0 +1,445 @@
+//! DXC's container parts, built here with the project's own writer (`write::Builder`,
+//! `dxil::program_part`): a STAT that holds reflection (a DXIL program header and bitcode),
+//! ILDN, HASH, VERS, PSV0 of each version, RDAT. Exact `info`, `disasm` and `dump` text, the
+//! errors of damaged parts with their offsets, `validate`'s findings, and `sm4()`'s reasons.
+
+use shaderscope::dump::Annotations;
+use shaderscope::format::dxbc::{Dxbc, dxil, write::Builder};
+use shaderscope::print::TextBuf;
+use shaderscope::{Container, DisasmOptions};
+
+/// Little-endian bytes, written in order.
+#[derive(Default)]
+struct Blob(Vec<u8>);
+
+impl Blob {
+    fn u8s(&mut self, v: &[u8]) -> &mut Self {
+        self.0.extend(v);
+        self
+    }
+    fn u16(&mut self, v: u16) -> &mut Self {
+        self.0.extend(v.to_le_bytes());
+        self
+    }
+    fn u32s(&mut self, v: &[u32]) -> &mut Self {
+        for w in v {
+            self.0.extend(w.to_le_bytes());
+        }
+        self
+    }
+    fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// Eight bytes that start like LLVM bitcode.
+const BITCODE: &[u8] = b"BC\xc0\xde\x35\x14\x00\x00";
+/// Reflection "bitcode" (four bytes, padded to eight in the part).
+const REFLECTION: &[u8] = b"BC\xc0\xde";
+
+fn info(d: &Dxbc<'_>) -> String {
+    let mut s = String::new();
+    d.info_text(&mut s);
+    s
+}
+
+fn listing(d: &Dxbc<'_>) -> String {
+    let mut t = TextBuf::default();
+    d.disasm(&DisasmOptions::default(), &mut t).unwrap();
+    t.into_string()
+}
+
+fn dump(d: &Dxbc<'_>) -> String {
+    let mut a = Annotations::new();
+    d.annotate(&mut a);
+    let mut s = String::new();
+    a.render(d.data(), &mut s).unwrap();
+    s
+}
+
+/// The lines of `text` from the first that starts with `from` to the end.
+fn from<'t>(text: &'t str, from: &str) -> &'t str {
+    text.find(from).map_or("", |at| &text[at..])
+}
+
+/// ILDN for `name`: flags, length, the name, its NUL, padding to 4.
+fn ildn(name: &str) -> Vec<u8> {
+    let mut b = Blob::default();
+    b.u16(0).u16(name.len() as u16).u8s(name.as_bytes()).u8s(&[0]);
+    while b.0.len() % 4 != 0 {
+        b.u8s(&[0]);
+    }
+    b.take()
+}
+
+/// HASH with flags 0 and the MD5 of `bitcode`, as DXC writes it.
+fn hash(bitcode: &[u8]) -> Vec<u8> {
+    use md5::Digest;
+    let mut b = Blob::default();
+    b.u32s(&[0]).u8s(&md5::Md5::digest(bitcode));
+    b.take()
+}
+
+/// A vertex shader's PSV0 of version 1: one 16-byte CBV record, an input POSITION and an
+/// output SV_Position (no name: a system value), and the table that says input x..w give
+/// output x..w.
+fn psv_v1() -> Vec<u8> {
+    let mut b = Blob::default();
+    b.u32s(&[36]);
+    // VSInfo: output position present; the rest of the union; wave lanes.
+    b.u8s(&[1; 1]).u8s(&[0; 15]).u32s(&[0, u32::MAX]);
+    // stage 1 (vertex), no ViewID, 2 unused bytes, 1 input and 1 output element, 0 patch
+    // constant, 1 input vector, output vectors 1, 0, 0, 0.
+    b.u8s(&[1, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 0]);
+    // One resource: CBV space 0, b2..b2.
+    b.u32s(&[1, 16, 2, 0, 2, 2]);
+    // Strings: "" and "POSITION", padded to 12.
+    b.u32s(&[12]).u8s(b"\0POSITION\0\0\0");
+    // Semantic indexes: one entry, 0.
+    b.u32s(&[1, 0]);
+    // Elements of 16 bytes: POSITION0 (1 row, 4 columns at 0,0, Arbitrary, Float32,
+    // Linear), then SV_Position (Position, LinearNoperspective).
+    b.u32s(&[16]);
+    b.u32s(&[1, 0]).u8s(&[1, 0, 0x44, 0, 3, 2, 0, 0]);
+    b.u32s(&[0, 0]).u8s(&[1, 0, 0x44, 3, 3, 4, 0, 0]);
+    // Input to output, stream 0: a row per input component, one word each.
+    b.u32s(&[1, 2, 4, 8]);
+    b.take()
+}
+
+/// A compute shader's PSV0 of version 2, 3 or 4 (thread group 8×8×1): one 24-byte UAV
+/// record; version 3 names the entry function, version 4 the group shared bytes.
+fn psv_compute(version: u32) -> Vec<u8> {
+    let size = [24u32, 36, 48, 52, 56][version as usize];
+    let mut b = Blob::default();
+    b.u32s(&[size]);
+    b.u8s(&[0; 16]).u32s(&[32, 32]);
+    b.u8s(&[5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    b.u32s(&[8, 8, 1]);
+    if version >= 3 {
+        b.u32s(&[0]);
+    }
+    if version >= 4 {
+        b.u32s(&[256]);
+    }
+    // One resource: UAVTyped space 1, u0..unbounded, Texture2D, used by 64-bit atomics.
+    b.u32s(&[1, 24, 6, 1, 0, u32::MAX, 2, 1]);
+    b.u32s(&[8]).u8s(b"main\0\0\0\0");
+    b.u32s(&[0]);
+    b.take()
+}
+
+/// A container as DXC writes one for `vs_6_0` without `-Qstrip_reflect`: SFI0, PSV0, the
+/// reflection in STAT, ILDN, HASH, VERS, DXIL.
+fn vertex_container() -> Vec<u8> {
+    let mut b = Builder::new();
+    let mut vers = Blob::default();
+    vers.u16(1).u16(8).u32s(&[0, 4458, 21]).u8s(b"c9660a8c\x001.8.2403.34\0\0\0\0");
+    b.push(*b"SFI0", vec![0; 8])
+        .push(*b"PSV0", psv_v1())
+        .push(*b"STAT", dxil::program_part(0x0001_0060, 0x100, REFLECTION))
+        .push(*b"ILDN", ildn("0123456789abcdef0123456789abcdef.pdb"))
+        .push(*b"HASH", hash(BITCODE))
+        .push(*b"VERS", vers.take())
+        .push(*b"DXIL", dxil::program_part(0x0001_0060, 0x100, BITCODE));
+    b.finish().unwrap()
+}
+
+#[test]
+fn a_dxil_containers_stat_is_its_reflection() {
+    let bytes = vertex_container();
+    let d = Dxbc::parse(&bytes).unwrap();
+    assert!(d.chunk_errors.is_empty(), "{:?}", d.chunk_errors);
+    assert!(d.is_dxil() && !d.is_fxc() && d.stat.is_none());
+    let r = d.reflection.as_ref().expect("STAT read as reflection");
+    assert_eq!((r.model(), r.bitcode), ("vs_6_0".to_string(), REFLECTION));
+    let part = d.part("reflection-bitcode").unwrap();
+    assert_eq!((part.offset, &part.bytes[..]), (r.bitcode_position() as u64, REFLECTION));
+    assert_eq!(d.validate(), vec![]);
+    assert_eq!(info(&d), INFO);
+    assert_eq!(listing(&d), LISTING);
+    assert_eq!(from(&dump(&d), "         |                         | == chunk 1 PSV0"), DUMP);
+}
+
+const INFO: &str = "";
+const LISTING: &str = "";
+const DUMP: &str = "";
+
+/// A container of a DXIL program and a PSV0 part.
+fn with_psv(program_version: u32, psv: Vec<u8>) -> Vec<u8> {
+    let mut b = Builder::new();
+    b.push(*b"PSV0", psv).push(*b"DXIL", dxil::program_part(program_version, 0x100, BITCODE));
+    b.finish().unwrap()
+}
+
+/// The PSV0 lines of `info`.
+fn psv_info(bytes: &[u8]) -> String {
+    let d = Dxbc::parse(bytes).unwrap();
+    assert!(d.chunk_errors.is_empty(), "{:?}", d.chunk_errors);
+    let text = info(&d);
+    from(&text, "pipeline state validation").to_string()
+}
+
+#[test]
+fn psv0_of_each_version_is_read_by_its_size() {
+    // Version 0: the runtime info alone; the stage comes from the DXIL program.
+    let mut v0 = Blob::default();
+    v0.u32s(&[24]).u8s(&[1]).u8s(&[0; 15]).u32s(&[4, 64, 0]);
+    assert_eq!(
+        psv_info(&with_psv(0x0001_0060, v0.take())),
+        "pipeline state validation (PSV0, data at 0x34): version 0 (runtime info of 24 bytes), vertex shader\n\
+         \x20 output_position_present 1\n\
+         \x20 wave size: 4 to 64\n\
+         \x20 resources: 0\n"
+    );
+    assert_eq!(psv_info(&with_psv(0x0001_0060, psv_v1())), PSV_V1);
+    assert_eq!(psv_info(&with_psv(0x0005_0060, psv_compute(2))), PSV_V2);
+    assert_eq!(psv_info(&with_psv(0x0005_0060, psv_compute(3))), PSV_V3);
+    assert_eq!(psv_info(&with_psv(0x0005_0060, psv_compute(4))), PSV_V4);
+    // A runtime info larger than any DXC knows: version 4, the rest kept and shown.
+    let mut big = psv_compute(4);
+    big[0] = 60;
+    big.splice(60..60, [0xAA; 4]);
+    let d_bytes = with_psv(0x0005_0060, big);
+    let d = Dxbc::parse(&d_bytes).unwrap();
+    let p = d.psv.as_ref().unwrap();
+    assert_eq!((p.version, p.info_size, p.info.group_shared_bytes), (4, 60, Some(256)));
+    assert!(dump(&d).contains("  0x0070 | aa aa aa aa             | runtime info past PSVRuntimeInfo4\n"), "{}", dump(&d));
+}
+
+const PSV_V1: &str = "";
+const PSV_V2: &str = "";
+const PSV_V3: &str = "";
+const PSV_V4: &str = "";
+
+/// RDAT of a library: strings, index rows, one resource, one function (a compute entry
+/// point), one subobject.
+fn rdat() -> Vec<u8> {
+    let mut b = Blob::default();
+    b.u32s(&[0x10, 5, 28, 68, 88, 136, 196]);
+    // StringBuffer: "", "main" (1), "\x01?main@@YAXXZ" (6), "cb" (21), "Config" (24), padded.
+    b.u32s(&[1, 32]).u8s(b"\0main\0\x01?main@@YAXXZ\0cb\0Config\0\0");
+    // IndexArrays: row 0 = [0] (resource 0), row 2 = [] (no function called).
+    b.u32s(&[2, 12, 1, 0, 0]);
+    // ResourceTable: CBuffer "cb", kind CBuffer, ID 0, space 0, b0..b0.
+    b.u32s(&[3, 40, 1, 32, 2, 13, 0, 0, 0, 0, 21, 0]);
+    // FunctionTable (records of 44 bytes): "\x01?main@@YAXXZ" (unmangled "main"), resources
+    // row 0, dependencies row 2, compute, no payload, wave ops, compute only, cs_6_0.
+    b.u32s(&[4, 52, 1, 44, 6, 1, 0, 2, 5, 0, 0, 0x4000, 0, 0x20, 0x0005_0060]);
+    // SubobjectTable (records of 16 bytes): RaytracingPipelineConfig "Config", depth 1.
+    b.u32s(&[6, 24, 1, 16, 10, 24, 1, 0]);
+    b.take()
+}
+
+fn library_container() -> Vec<u8> {
+    let mut b = Builder::new();
+    b.push(*b"RDAT", rdat()).push(*b"DXIL", dxil::program_part(0x0006_0063, 0x103, BITCODE));
+    b.finish().unwrap()
+}
+
+#[test]
+fn rdat_lists_its_parts_resources_functions_and_subobjects() {
+    let bytes = library_container();
+    let d = Dxbc::parse(&bytes).unwrap();
+    assert!(d.chunk_errors.is_empty(), "{:?}", d.chunk_errors);
+    let r = d.rdat.as_ref().unwrap();
+    assert_eq!((r.parts.len(), r.resources.len(), r.functions.len(), r.subobjects.len()), (5, 1, 1, 1));
+    assert_eq!((r.functions[0].name.bytes, r.functions[0].unmangled_name.text()), (&b"\x01?main@@YAXXZ"[..], "main".into()));
+    assert_eq!(from(&info(&d), "runtime data"), RDAT_INFO);
+    let dump = dump(&d);
+    assert_eq!(from(&dump, "         |                         | == chunk 0 RDAT"), RDAT_DUMP);
+}
+
+const RDAT_INFO: &str = "";
+const RDAT_DUMP: &str = "";
+
+/// The error `Dxbc::parse` keeps for the first chunk of a container of `tag` with `payload`
+/// (and a DXIL program, so that a STAT is reflection).
+fn chunk_error(tag: &[u8; 4], payload: Vec<u8>) -> String {
+    let mut b = Builder::new();
+    b.push(*tag, payload).push(*b"DXIL", dxil::program_part(0x0001_0060, 0x100, BITCODE));
+    let bytes = b.finish().unwrap();
+    let d = Dxbc::parse(&bytes).unwrap();
+    assert_eq!(d.chunk_errors.len(), 1, "{:?}", d.chunk_errors);
+    d.chunk_errors[0].1.to_string()
+}
+
+#[test]
+fn damaged_parts_give_errors_with_offsets() {
+    // The payload starts at 0x34 (header, two index entries, chunk header).
+    let mut psv = psv_v1();
+    psv[0] = 20;
+    assert_eq!(
+        chunk_error(b"PSV0", psv),
+        "invalid PSV0 runtime info size at offset 0x34: 20 is smaller than PSVRuntimeInfo0 (24 bytes)"
+    );
+    let mut psv = psv_v1();
+    // The string table size (after the runtime info and the resource record).
+    psv[4 + 36 + 24] = 10;
+    assert_eq!(
+        chunk_error(b"PSV0", psv),
+        "invalid PSV0 string table size at offset 0x74: 10 is not a multiple of 4"
+    );
+    // POSITION's name offset 40, in a 12-byte table at 0x7c.
+    let mut psv = psv_v1();
+    psv[4 + 36 + 24 + 16 + 12] = 40;
+    assert_eq!(
+        chunk_error(b"PSV0", psv),
+        "PSV0 semantic name at offset 0x94 points outside its range (0xa0 + 0x1 is outside 0x88)"
+    );
+    // POSITION's semantic indexes from entry 3 of a 1-entry table.
+    let mut psv = psv_v1();
+    psv[4 + 36 + 24 + 16 + 12 + 4] = 3;
+    assert_eq!(
+        chunk_error(b"PSV0", psv),
+        "invalid PSV0 signature element at offset 0x98: its 1 semantic indexes from entry 3 are outside the 1-entry semantic index table"
+    );
+    // Cut in the dependency table.
+    let mut psv = psv_v1();
+    psv.truncate(psv.len() - 4);
+    assert_eq!(
+        chunk_error(b"PSV0", psv),
+        "truncated PSV0 dependency table at offset 0xb4 (need 16 bytes, have 12)"
+    );
+
+    let mut r = rdat();
+    r[8..12].copy_from_slice(&400u32.to_le_bytes());
+    assert_eq!(
+        chunk_error(b"RDAT", r),
+        "RDAT part at offset 0x3c points outside its range (0x1c4 + 0x0 is outside 0x118)"
+    );
+    let mut r = rdat();
+    // The resource table's stride.
+    r[88 + 12..88 + 16].copy_from_slice(&16u32.to_le_bytes());
+    assert_eq!(
+        chunk_error(b"RDAT", r),
+        "invalid RDAT table header at offset 0x90: the ResourceTable record stride 16 is smaller than RuntimeDataResourceInfo (32 bytes)"
+    );
+    let mut r = rdat();
+    // The resource table's record count: 3 records of 32 bytes in a 40-byte part.
+    r[88 + 8..88 + 12].copy_from_slice(&3u32.to_le_bytes());
+    assert_eq!(
+        chunk_error(b"RDAT", r),
+        "RDAT table records at offset 0x8c points outside its range (0x94 + 0x60 is outside 0xb4)"
+    );
+    let mut r = rdat();
+    // The resource's name: string 99 of a 32-byte buffer.
+    r[88 + 16 + 24..88 + 16 + 28].copy_from_slice(&99u32.to_le_bytes());
+    assert_eq!(
+        chunk_error(b"RDAT", r),
+        "RDAT string at offset 0xac points outside its range (0xa7 + 0x1 is outside 0x6c)"
+    );
+    let mut r = rdat();
+    // The function's resources: row 7 of a 3-word index part.
+    r[136 + 16 + 8..136 + 16 + 12].copy_from_slice(&7u32.to_le_bytes());
+    assert_eq!(
+        chunk_error(b"RDAT", r),
+        "invalid RDAT index row at offset 0xc4: row 7 is outside the 3-word index arrays"
+    );
+
+    let mut n = ildn("x.pdb");
+    n[2] = 100;
+    assert_eq!(chunk_error(b"ILDN", n), "truncated ILDN name at offset 0x38 (need 100 bytes, have 8)");
+    assert_eq!(chunk_error(b"HASH", vec![0; 12]), "truncated HASH at offset 0x34 (need 20 bytes, have 12)");
+    let mut stat = dxil::program_part(0x0001_0060, 0x100, REFLECTION);
+    stat[8] = b'X';
+    assert_eq!(
+        chunk_error(b"STAT", stat),
+        "bad DXIL bitcode header magic at offset 0x3c: expected \"DXIL\", found \"XXIL\""
+    );
+}
+
+#[test]
+fn validate_checks_what_dxc_writes() {
+    // ILDN four bytes longer than DXC writes, a HASH that is not the bitcode's MD5, a PSV0
+    // of a pixel shader beside a vertex program.
+    let mut name = ildn("x.pdb");
+    name.extend([0; 4]);
+    let mut psv = psv_v1();
+    psv[4 + 24] = 0;
+    let mut b = Builder::new();
+    b.push(*b"ILDN", name)
+        .push(*b"HASH", hash(b"other"))
+        .push(*b"PSV0", psv)
+        .push(*b"DXIL", dxil::program_part(0x0001_0060, 0x100, BITCODE));
+    let bytes = b.finish().unwrap();
+    let d = Dxbc::parse(&bytes).unwrap();
+    let found: Vec<String> =
+        d.validate().iter().map(|f| format!("{:?} 0x{:x} {}", f.severity, f.offset, f.message)).collect();
+    assert_eq!(found, VALIDATE);
+}
+
+const VALIDATE: [&str; 0] = [];
+
+#[test]
+fn sm4_says_why_there_is_no_program() {
+    let bytes = vertex_container();
+    let d = Dxbc::parse(&bytes).unwrap();
+    let at = d.chunk(b"DXIL").unwrap().offset;
+    assert_eq!(
+        d.sm4().unwrap_err().to_string(),
+        format!("no SM4 program at offset 0x{at:x}: the program is DXIL (LLVM bitcode), not SM4 tokens")
+    );
+    let mut b = Builder::new();
+    b.push(*b"STAT", dxil::program_part(0x0001_0060, 0x100, REFLECTION));
+    let bytes = b.finish().unwrap();
+    let d = Dxbc::parse(&bytes).unwrap();
+    assert!(d.is_dxil());
+    assert_eq!(
+        d.sm4().unwrap_err().to_string(),
+        "no SM4 program at offset 0x24: the container is DXC's reflection (STAT) without its DXIL program"
+    );
+    let mut b = Builder::new();
+    b.push(*b"PRIV", vec![1, 2, 3, 4]);
+    let bytes = b.finish().unwrap();
+    assert_eq!(
+        Dxbc::parse(&bytes).unwrap().sm4().unwrap_err().to_string(),
+        "no SM4 program at offset 0x0: the container has no SHDR or SHEX chunk"
+    );
+}
+
+/// A root signature 1.1 alone: a descriptor table of two ranges, root constants, a root
+/// UAV, a static sampler.
+fn root_signature() -> Vec<u8> {
+    let mut b = Blob::default();
+    // Header: version 2 (1.1), 3 parameters at 24, 1 static sampler at 140, flags 1.
+    b.u32s(&[2, 3, 24, 1, 140, 1]);
+    // Parameters (12 bytes each): table (pixel), constants (all), UAV (vertex).
+    b.u32s(&[0, 5, 60, 1, 0, 68, 4, 1, 80]);
+    // The table at 60: 2 ranges, at 92 (after the constants and the UAV).
+    b.u32s(&[2, 92]);
+    // Constants: b0, space 0, 4 values.
+    b.u32s(&[0, 0, 4]);
+    // UAV u1, space 2, flags 0x2.
+    b.u32s(&[1, 2, 2]);
+    // Ranges (1.1, 24 bytes): SRV t0..t3 space 0 flags 0x1 append; samplers s0.. unbounded.
+    b.u32s(&[0, 4, 0, 0, 1, u32::MAX]);
+    b.u32s(&[3, u32::MAX, 0, 1, 0, 8]);
+    // Static sampler s3 space 0, pixel.
+    b.u32s(&[0x15, 1, 2, 3]).u8s(&0.5f32.to_le_bytes()).u32s(&[16, 4, 2]).u8s(&0f32.to_le_bytes());
+    b.u8s(&f32::MAX.to_le_bytes()).u32s(&[3, 0, 5]);
+    let mut c = Builder::new();
+    c.push(*b"RTS0", b.take());
+    c.finish().unwrap()
+}
+
+#[test]
+fn a_root_signature_alone_lists_and_informs_alike() {
+    let bytes = root_signature();
+    let d = Dxbc::parse(&bytes).unwrap();
+    assert!(d.chunk_errors.is_empty(), "{:?}", d.chunk_errors);
+    assert!(d.is_root_signature_only() && !d.is_fxc());
+    assert_eq!(listing(&d), RTS_LISTING);
+    assert_eq!(from(&info(&d), "root signature at"), RTS_INFO);
+    // info's lines are the listing's, with two spaces for the comment marker.
+    let lines: Vec<String> = RTS_LISTING.lines().filter_map(|l| l.strip_prefix("//   ")).map(|l| format!("  {l}")).collect();
+    let info_lines: Vec<&str> = RTS_INFO.lines().skip(1).collect();
+    assert_eq!(info_lines, lines);
+    assert_eq!(
+        d.sm4().unwrap_err().to_string(),
+        "no SM4 program at offset 0x24: the container holds a root signature (RTS0) alone"
+    );
+}
+
+const RTS_LISTING: &str = "";
+const RTS_INFO: &str = "";
