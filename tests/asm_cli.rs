@@ -146,3 +146,51 @@ fn a_direct3d_9_listing_gives_its_bytecode() {
     let (code, stdout, _) = run(&["asm", listing.to_str().unwrap(), "--verify", out.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (0, "program  same\n"));
 }
+
+/// A DXIL container's listing (DXC's output: the DXIL is named, not disassembled) and a
+/// root signature's are refused by their header line, with the reason, whether assembled
+/// alone or with --like; nothing is written.
+#[test]
+fn a_dxil_or_root_signature_listing_is_refused_with_the_reason() {
+    use shaderscope::format::dxbc::{dxil, write::Builder};
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[u8; 4], Vec<u8>, &str); 2] = [
+        (
+            b"DXIL",
+            dxil::program_part(0x0005_0060, 0x100, b"BC\xc0\xde"),
+            "line 2: a DXIL container's listing cannot be assembled: DXIL (LLVM bitcode) is not \
+             disassembled, so its text does not hold the program",
+        ),
+        (
+            b"RTS0",
+            [1u32, 0, 24, 0, 24, 0].iter().flat_map(|w| w.to_le_bytes()).collect(),
+            "line 2: a root signature's listing cannot be assembled: shaderscope does not assemble \
+             root signatures (RTS0) from text",
+        ),
+    ];
+    for (tag, payload, why) in cases {
+        let mut b = Builder::new();
+        b.push(*tag, payload);
+        let (binary, listing, out) =
+            (dir.path().join("in.dxbc"), dir.path().join("in.asm"), dir.path().join("out.dxbc"));
+        std::fs::write(&binary, b.finish().unwrap()).unwrap();
+        let (code, text, _) = run(&["disasm", binary.to_str().unwrap()]);
+        assert_eq!(code, 0);
+        std::fs::write(&listing, &text).unwrap();
+        let want = format!("error: {}: {why}\n", listing.display());
+        let (code, stdout, stderr) = run(&["asm", listing.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!((code, stdout.as_str(), stderr.as_str()), (1, "", want.as_str()));
+        assert!(!out.exists());
+        let like = [
+            "asm",
+            listing.to_str().unwrap(),
+            "--like",
+            binary.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        let (code, _, stderr) = run(&like);
+        assert_eq!((code, stderr.as_str()), (1, want.as_str()));
+        assert!(!out.exists());
+    }
+}

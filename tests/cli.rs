@@ -198,3 +198,36 @@ fn info_json_names_reflection_enums() {
     assert_eq!(out_sig["component_type_name"], "D3D_REGISTER_COMPONENT_FLOAT32");
     assert_eq!(out_sig["min_precision_name"], "D3D_MIN_PRECISION_DEFAULT");
 }
+
+/// `info` of a root signature alone lists its parameters, ranges and static samplers as
+/// `disasm` does, and says nothing of fxc.
+#[test]
+fn info_lists_a_root_signature() {
+    use shaderscope::format::dxbc::write::Builder;
+    // Root signature 1.0: flags 0x1; a descriptor table (pixel) of one CBV range b0..b1 in
+    // space 0; a static sampler s0 (all stages).
+    let mut words = vec![1u32, 1, 24, 1, 64, 1];
+    words.extend([0, 5, 36]); // parameter 0: table, pixel, at 36
+    words.extend([1, 44]); // its range, at 44
+    words.extend([2, 2, 0, 0, u32::MAX]); // CBV, 2 descriptors, b0, space 0, append
+    words.extend([0x55, 3, 3, 3, 0, 1, 2, 0, 0, 0x7f7f_ffff, 0, 0, 0]); // sampler
+    let mut b = Builder::new();
+    b.push(*b"RTS0", words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rs.dxbc");
+    std::fs::write(&path, b.finish().unwrap()).unwrap();
+    let (code, out, err) = run(&["info", path.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let tail = &out[out.find("chunks:").unwrap()..];
+    assert_eq!(
+        tail,
+        "chunks:    1 chunk\n\
+         \x20  0  RTS0   header 0x000024  data 0x00002c  size     116  root signature\n\
+         root signature at 0x2c: version 1.0, flags 0x1, 1 parameter, 1 static sampler\n\
+         \x20 RootFlags(0x1)\n\
+         \x20 DescriptorTable(CBV(b0, numDescriptors=2, space=0), visibility=SHADER_VISIBILITY_PIXEL)\n\
+         \x20 StaticSampler(s0, space=0, filter=0x55, addressU=3, addressV=3, addressW=3, mipLODBias=0.0, \
+         maxAnisotropy=1, comparisonFunc=2, borderColor=0, minLOD=0.0, maxLOD=3.4028235e38)\n"
+    );
+    assert!(!out.contains("fxc:"), "{out}");
+}

@@ -146,7 +146,12 @@ fn chunk(d: &Dxbc<'_>, index: usize, c: &Chunk<'_>, a: &mut Annotations) {
     } else if len > 0 {
         let modelled = matches!(
             &c.fourcc.0,
-            b"PSV0" | b"RDAT" | b"ILDN" | b"HASH" | b"VERS" | b"DXIL"
+            b"PSV0"
+                | b"RDAT"
+                | b"ILDN"
+                | b"HASH"
+                | b"VERS"
+                | b"DXIL"
                 | b"RDEF"
                 | b"ISGN"
                 | b"OSGN"
@@ -202,8 +207,12 @@ fn payload(d: &Dxbc<'_>, c: &Chunk<'_>, a: &mut Annotations) -> bool {
         b"PSV0" => d.psv.as_ref().filter(|p| p.offset == base).map(|p| psv(d, p, a)).is_some(),
         b"RDAT" => d.rdat.as_ref().filter(|r| r.offset == base).map(|r| rdat(r, c, a)).is_some(),
         b"ILDN" => d.debug_name.as_ref().filter(|n| n.offset == base).map(|n| debug_name(n, a)).is_some(),
-        b"HASH" => d.shader_hash.as_ref().filter(|h| h.offset == base).map(|h| shader_hash(d, h, a)).is_some(),
-        b"VERS" => d.compiler_version.as_ref().filter(|v| v.offset == base).map(|v| compiler_version(v, a)).is_some(),
+        b"HASH" => {
+            d.shader_hash.as_ref().filter(|h| h.offset == base).map(|h| shader_hash(d, h, a)).is_some()
+        }
+        b"VERS" => {
+            d.compiler_version.as_ref().filter(|v| v.offset == base).map(|v| compiler_version(v, a)).is_some()
+        }
         b"STAT" => {
             if d.stat.as_ref().is_none_or(|s| s.offset != base) {
                 return false;
@@ -650,7 +659,11 @@ fn compiler_version(v: &super::chunks::CompilerVersion<'_>, a: &mut Annotations)
     let mut end = base + 16;
     for (s, what) in v.string_list().iter().zip(["commit", "version string"]) {
         let nul = u64::from(s.offset + s.len() as u64 + 1 <= base + 16 + v.strings.len() as u64);
-        a.field(s.offset, s.len() as u64 + nul, format_args!("{what} \"{}\"", super::dxc_info::shown(s.bytes)));
+        a.field(
+            s.offset,
+            s.len() as u64 + nul,
+            format_args!("{what} \"{}\"", super::dxc_info::shown(s.bytes)),
+        );
         end = s.offset + s.len() as u64 + nul;
     }
     let list_end = base + 16 + v.strings.len() as u64;
@@ -695,7 +708,7 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
     let mut at = 0u64;
     for f in fields.iter().map(|f| (f.at as u64, f.at as u64 + f.size as u64)).chain([(16, 16)]) {
         if f.0 > at {
-            a.field(info + at, f.0 - at, "stage fields: bytes this stage does not use");
+            a.field(info + at, f.0 - at, "stage info: bytes this stage does not use");
         }
         at = at.max(f.1);
     }
@@ -711,10 +724,10 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
                 a.field(info + 26, 1, format_args!("patch constant or primitive vectors: {v}"));
                 match i1.mesh_output_topology() {
                     Some(t) => a.field(info + 27, 1, format_args!("mesh output topology: {t}")),
-                    None => a.field(info + 27, 1, "byte this stage does not use"),
+                    None => a.field(info + 27, 1, "stage byte: not used by this stage"),
                 }
             }
-            (None, None) => a.field(info + 26, 2, "bytes this stage does not use"),
+            (None, None) => a.field(info + 26, 2, "stage bytes: not used by this stage"),
         }
         a.field(info + 28, 1, format_args!("input elements: {}", i1.input_elements));
         a.field(info + 29, 1, format_args!("output elements: {}", i1.output_elements));
@@ -725,7 +738,11 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
         );
         a.field(info + 31, 1, format_args!("input vectors: {}", i1.input_vectors));
         let o = i1.output_vectors;
-        a.field(info + 32, 4, format_args!("output vectors per stream: {}, {}, {}, {}", o[0], o[1], o[2], o[3]));
+        a.field(
+            info + 32,
+            4,
+            format_args!("output vectors per stream: {}, {}, {}, {}", o[0], o[1], o[2], o[3]),
+        );
     }
     if let Some([x, y, z]) = p.info.num_threads {
         a.field(info + 36, 12, format_args!("thread group: {x}, {y}, {z}"));
@@ -751,14 +768,18 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
         a.field(at + 4, 4, format_args!("resource record size: {size}"));
         for r in &p.resources {
             let kind = r.kind_flags.map(|(k, f)| {
-                format!(", kind {}, flags 0x{f:x}", psv::resource_kind_name(k).map_or_else(|| k.to_string(), str::to_string))
+                format!(
+                    ", kind {}, flags 0x{f:x}",
+                    psv::resource_kind_name(k).map_or_else(|| k.to_string(), str::to_string)
+                )
             });
             a.field(
                 r.offset as u64,
                 u64::from(size),
                 format_args!(
                     "resource {} space {}, registers {} to {}{}",
-                    psv::resource_type_name(r.res_type).map_or_else(|| format!("type {}", r.res_type), str::to_string),
+                    psv::resource_type_name(r.res_type)
+                        .map_or_else(|| format!("type {}", r.res_type), str::to_string),
                     r.space,
                     r.lower_bound,
                     r.upper_bound,
@@ -782,7 +803,11 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
                 break;
             }
             let name = rest.get(..n).unwrap_or(&[]);
-            a.field((t.offset + at) as u64, n as u64 + 1, format_args!("string \"{}\"", super::dxc_info::shown(name)));
+            a.field(
+                (t.offset + at) as u64,
+                n as u64 + 1,
+                format_args!("string \"{}\"", super::dxc_info::shown(name)),
+            );
             at += n + 1;
         }
     }
@@ -791,7 +816,11 @@ fn psv(d: &Dxbc<'_>, p: &super::psv::Psv<'_>, a: &mut Annotations) {
         a.field(t.field as u64, 4, format_args!("semantic index count: {}", words.len()));
         if !words.is_empty() {
             let values: Vec<String> = words.iter().map(|v| v.to_string()).collect();
-            a.field(t.offset as u64, t.bytes.len() as u64, format_args!("semantic indexes: {}", values.join(" ")));
+            a.field(
+                t.offset as u64,
+                t.bytes.len() as u64,
+                format_args!("semantic indexes: {}", values.join(" ")),
+            );
         }
     }
     if let Some(size) = p.element_size {
@@ -873,7 +902,11 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                 if end > records + len {
                     let tail = p.data.get((8 + len) as usize..).unwrap_or(&[]);
                     let zero = tail.iter().all(|&b| b == 0);
-                    a.field(records + len, end - records - len, if zero { "padding" } else { "bytes after the records" });
+                    a.field(
+                        records + len,
+                        end - records - len,
+                        if zero { "padding" } else { "bytes after the records" },
+                    );
                 }
             }
             (1, None) => {
@@ -903,7 +936,11 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                 while i < words.len() {
                     let n = words.get(i).unwrap_or(0) as usize;
                     if n >= words.len() - i {
-                        a.field(data_at + 4 * i as u64, 4 * (words.len() - i) as u64, "index words after the last whole row");
+                        a.field(
+                            data_at + 4 * i as u64,
+                            4 * (words.len() - i) as u64,
+                            "index words after the last whole row",
+                        );
                         break;
                     }
                     let values: Vec<String> =
@@ -911,7 +948,12 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
                     a.field(
                         data_at + 4 * i as u64,
                         4 * (n as u64 + 1),
-                        format_args!("index row {i}: {}{}{}", count(n, "value"), if n > 0 { ": " } else { "" }, values.join(" ")),
+                        format_args!(
+                            "index row {i}: {}{}{}",
+                            count(n, "value"),
+                            if n > 0 { ": " } else { "" },
+                            values.join(" ")
+                        ),
                     );
                     i += n + 1;
                 }
@@ -925,7 +967,11 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
     }
     for (at, bytes) in crate::toolkit::layout::filler(c.data, c.data.len(), &claimed) {
         let zero = bytes.iter().all(|&b| b == 0);
-        a.field(base + u64::from(at), bytes.len() as u64, if zero { "padding" } else { "bytes outside every part" });
+        a.field(
+            base + u64::from(at),
+            bytes.len() as u64,
+            if zero { "padding" } else { "bytes outside every part" },
+        );
     }
 }
 
@@ -936,7 +982,9 @@ fn rdat_records(r: &super::rdat::Rdat<'_>, p: &super::rdat::Part<'_>, a: &mut An
     let Some((n, stride)) = p.table else { return };
     let stride = u64::from(stride);
     let shown = |c: &crate::toolkit::Cstr<'_>| super::dxc_info::shown(c.bytes);
-    let first = |offset: usize| r.parts.iter().find(|q| q.part_type == p.part_type).is_some_and(|q| q.offset == offset);
+    let first = |offset: usize| {
+        r.parts.iter().find(|q| q.part_type == p.part_type).is_some_and(|q| q.offset == offset)
+    };
     match p.part_type {
         3 if first(p.offset) => {
             for x in &r.resources {
@@ -979,7 +1027,8 @@ fn rdat_records(r: &super::rdat::Rdat<'_>, p: &super::rdat::Part<'_>, a: &mut An
                     format_args!(
                         "subobject \"{}\": {}",
                         shown(&o.name),
-                        rdat::subobject_kind_name(o.kind).map_or_else(|| format!("kind {}", o.kind), str::to_string)
+                        rdat::subobject_kind_name(o.kind)
+                            .map_or_else(|| format!("kind {}", o.kind), str::to_string)
                     ),
                 );
             }

@@ -818,7 +818,10 @@ impl<'a> DebugName<'a> {
         let mut out = Vec::new();
         let at = self.offset as u64;
         if self.flags != 0 {
-            out.push(Finding::warning(at, format!("ILDN flags are 0x{:x}; DXC reserves them (0)", self.flags)));
+            out.push(Finding::warning(
+                at,
+                format!("ILDN flags are 0x{:x}; DXC reserves them (0)", self.flags),
+            ));
         }
         let size = 4 + self.name.len() + self.padding.len();
         if size != self.expected_size() {
@@ -918,7 +921,8 @@ impl<'a> CompilerVersion<'a> {
         let r = Reader::with_base(data, base as u64, Endian::Little);
         r.bytes_at(0, 16, "VERS header")?;
         let size = r.u32_at(12, "VERS header")?;
-        let strings = r.bytes_at(16, size as usize, "VERS strings").map_err(|e| e.at_field(base as u64 + 12))?;
+        let strings =
+            r.bytes_at(16, size as usize, "VERS strings").map_err(|e| e.at_field(base as u64 + 12))?;
         Ok(CompilerVersion {
             offset: base,
             major: r.u16_at(0, "VERS header")?,

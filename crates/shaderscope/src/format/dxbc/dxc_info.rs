@@ -107,7 +107,11 @@ impl CompilerVersionInfo {
     /// `compiler:  dxc 1.8.2403.34 (1.8, commit c9660a8c, 4458 commits; VERS at 0x…)`.
     pub fn text(&self, s: &mut String) -> std::fmt::Result {
         let version = self.version_string.as_deref().filter(|v| !v.is_empty());
-        write!(s, "compiler:  dxc {}", version.map_or_else(|| format!("{}.{}", self.major, self.minor), str::to_string))?;
+        write!(
+            s,
+            "compiler:  dxc {}",
+            version.map_or_else(|| format!("{}.{}", self.major, self.minor), str::to_string)
+        )?;
         write!(s, " (version {}.{}", self.major, self.minor)?;
         if let Some(c) = self.commit.as_deref().filter(|c| !c.is_empty()) {
             write!(s, ", commit {c}")?;
@@ -381,7 +385,8 @@ impl PsvInfo {
             _ if min == max => writeln!(s, "  wave size: {min}")?,
             _ => writeln!(s, "  wave size: {min} to {max}")?,
         }
-        if let (Some(e), Some(inputs), Some(outputs)) = (&self.signature_elements, self.input_vectors, self.output_vectors)
+        if let (Some(e), Some(inputs), Some(outputs)) =
+            (&self.signature_elements, self.input_vectors, self.output_vectors)
         {
             let outputs = if self.shader_stage == Some("geometry") {
                 format!("vectors per stream {}, {}, {}, {}", outputs[0], outputs[1], outputs[2], outputs[3])
@@ -401,10 +406,8 @@ impl PsvInfo {
                 Some(v) => writeln!(s, " ({})", count(v, "vector"))?,
                 None => writeln!(s)?,
             }
-            let mut more = vec![format!(
-                "ViewID {}",
-                if self.uses_view_id == Some(true) { "used" } else { "not used" }
-            )];
+            let mut more =
+                vec![format!("ViewID {}", if self.uses_view_id == Some(true) { "used" } else { "not used" })];
             if let Some(n) = self.max_vertex_count {
                 more.push(format!("max vertex count {n}"));
             }
@@ -430,7 +433,8 @@ impl PsvInfo {
             None => writeln!(s)?,
         }
         for r in &self.resources {
-            let upper = if r.upper_bound == u32::MAX { "unbounded".to_string() } else { r.upper_bound.to_string() };
+            let upper =
+                if r.upper_bound == u32::MAX { "unbounded".to_string() } else { r.upper_bound.to_string() };
             write!(
                 s,
                 "    {} space {}, registers {}-{upper}",
@@ -457,7 +461,12 @@ impl PsvInfo {
             writeln!(s)?;
         }
         if let Some(size) = self.element_record_size {
-            writeln!(s, "  signature elements: {} (records of {})", self.elements.len(), count(size, "byte"))?;
+            writeln!(
+                s,
+                "  signature elements: {} (records of {})",
+                self.elements.len(),
+                count(size, "byte")
+            )?;
         }
         for e in &self.elements {
             let set = match e.signature {
@@ -495,7 +504,9 @@ impl PsvInfo {
             let stream = d.stream.map(|n| format!(" (stream {n})")).unwrap_or_default();
             let what = match d.kind {
                 "view_id_outputs" => format!("outputs ViewID affects{stream}"),
-                "view_id_patch_constant_or_primitive" => "patch constant or primitive outputs ViewID affects".into(),
+                "view_id_patch_constant_or_primitive" => {
+                    "patch constant or primitive outputs ViewID affects".into()
+                }
                 "input_to_output" => format!("outputs each input affects{stream}"),
                 "input_to_patch_constant" => "patch constant outputs each input affects".into(),
                 _ => "outputs each patch constant input affects".into(),
@@ -684,12 +695,15 @@ impl RdatInfo {
             let name = p.type_name.map_or_else(|| format!("type {}", p.part_type), str::to_string);
             write!(s, "  {name} at 0x{:x}: {}", p.offset, count(p.size, "byte"))?;
             match (p.record_count, p.record_stride) {
-                (Some(n), Some(stride)) => writeln!(s, ", {} of {}", count(n, "record"), count(stride, "byte"))?,
+                (Some(n), Some(stride)) => {
+                    writeln!(s, ", {} of {}", count(n, "record"), count(stride, "byte"))?
+                }
                 _ => writeln!(s)?,
             }
         }
         for x in &self.resources {
-            let upper = if x.upper_bound == u32::MAX { "unbounded".to_string() } else { x.upper_bound.to_string() };
+            let upper =
+                if x.upper_bound == u32::MAX { "unbounded".to_string() } else { x.upper_bound.to_string() };
             write!(
                 s,
                 "  resource {}: {} {}, ID {}, space {}, registers {}-{upper}",

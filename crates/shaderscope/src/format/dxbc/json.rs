@@ -546,10 +546,12 @@ impl<'a> Info<'a> {
             dxil: d.dxil.as_ref().map(|p| DxilInfo::new(p, "bitcode")),
             reflection: d.reflection.as_ref().map(|p| DxilInfo::new(p, super::REFLECTION_BITCODE)),
             debug_name: d.debug_name.as_ref().map(DebugNameInfo::new),
-            shader_hash: d
-                .shader_hash
-                .as_ref()
-                .map(|h| ShaderHashInfo::new(h, d.dxil.as_ref().filter(|p| &p.chunk.fourcc.0 == b"DXIL").map(|p| p.bitcode))),
+            shader_hash: d.shader_hash.as_ref().map(|h| {
+                ShaderHashInfo::new(
+                    h,
+                    d.dxil.as_ref().filter(|p| &p.chunk.fourcc.0 == b"DXIL").map(|p| p.bitcode),
+                )
+            }),
             compiler_version: d.compiler_version.as_ref().map(CompilerVersionInfo::new),
             declarations: None,
             creator: d.creator(),
@@ -568,7 +570,10 @@ impl<'a> Info<'a> {
             class_linkage: None,
             level9: None,
             root_signature: d.root_signature.as_ref(),
-            pipeline_state_validation: d.psv.as_ref().map(|p| PsvInfo::new(p, d.dxil.as_ref().map(|x| x.kind))),
+            pipeline_state_validation: d
+                .psv
+                .as_ref()
+                .map(|p| PsvInfo::new(p, d.dxil.as_ref().map(|x| x.kind))),
             runtime_data: d.rdat.as_ref().map(RdatInfo::new),
             geometry_shader: None,
             tessellation: None,

@@ -14,15 +14,21 @@
 //! | RDEF | [`rdef::Rdef`]: constant buffers, variables, types (struct members recursively), default values, bindings (SM4, SM5 "RD11" and SM5.1 layouts), creator |
 //! | ISGN, OSGN, PCSG, OSG5, ISG1, OSG1, PSG1 | [`signature::Signature`] |
 //! | SHDR, SHEX | the SM4/5 token stream ([`Program`]); the model comes from the version token, not the tag |
-//! | STAT | [`chunks::Stat`] (29 or 37 words) |
+//! | STAT | in fxc's containers [`chunks::Stat`] (29 or 37 words); in a DXIL container ([`Dxbc::is_dxil`]) the reflection, a [`dxil::DxilProgram`] ([`Dxbc::reflection`]; its bitcode is the part `reflection-bitcode`) |
 //! | SFI0 | [`chunks::Sfi0`] |
 //! | IFCE | [`chunks::Ifce`] (class types, instances, interface slots) |
 //! | Aon9 | [`chunks::Aon9`] (register mappings and the embedded D3D9 program) |
 //! | RTS0 | [`chunks::RootSignature`] (root signature 1.0 and 1.1) |
 //! | DXIL, ILDB | [`dxil::DxilProgram`]: DXC's program header (stage, shader model, DXIL version) and where the LLVM bitcode is; the bitcode is the part `bitcode` |
+//! | PSV0 | [`psv::Psv`]: pipeline state validation, versions 0–4 (runtime info, resource bindings, string and semantic index tables, signature elements, ViewID and input-to-output dependency tables) |
+//! | RDAT | [`rdat::Rdat`]: runtime data (the part table; string buffer, index arrays; resource, function and subobject records; other tables counted) |
+//! | ILDN | [`chunks::DebugName`]: the debug (PDB) name |
+//! | HASH | [`chunks::ShaderHash`]: flags and the MD5 digest (of the DXIL bitcode) |
+//! | VERS | [`chunks::CompilerVersion`]: the DXC version, commit and version string |
 //!
-//! Every other chunk (SDBG, SPDB, ILDN, HASH, PSV0, RDAT, PRIV, …) is kept as
-//! bytes: listed, extractable, written back unchanged.
+//! Every other chunk (SDBG, SPDB, PRIV, …) is kept as bytes: listed, extractable, written
+//! back unchanged. A tag is never read alone: DXC's STAT holds what fxc's does not, so a
+//! container is first known as DXC's or fxc's ([`Dxbc::is_dxil`]).
 //!
 //! A chunk that fails to parse does not make the container fail: its error is kept
 //! ([`Dxbc::chunk_errors`], [`Container::damage`]), `validate` reports it, and `disasm` lists
@@ -642,7 +648,12 @@ impl Container for Dxbc<'_> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                Part::new(self.part_name(i), c.data_offset() as u64, c.data, self.chunk_description(&c.fourcc.0))
+                Part::new(
+                    self.part_name(i),
+                    c.data_offset() as u64,
+                    c.data,
+                    self.chunk_description(&c.fourcc.0),
+                )
             })
             .collect();
         if let Some(p) = &self.dxil {

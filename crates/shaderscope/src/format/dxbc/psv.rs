@@ -101,7 +101,8 @@ impl Info1 {
     /// `SigPatchConstOrPrimVectors`: the packed rows of a hull shader's patch constant output,
     /// a domain shader's patch constant input, a mesh shader's primitive output.
     pub fn patch_constant_or_primitive_vectors(&self) -> Option<u8> {
-        matches!(self.kind(), ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh).then_some(self.stage_bytes[0])
+        matches!(self.kind(), ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh)
+            .then_some(self.stage_bytes[0])
     }
 
     /// A mesh shader's `MeshOutputTopology` (0 undefined, 1 line, 2 triangle).
@@ -271,7 +272,9 @@ impl DependencyKind {
     /// The stream, for the kinds that have one.
     pub fn stream(self) -> Option<u8> {
         match self {
-            DependencyKind::ViewIdOutputs { stream } | DependencyKind::InputToOutput { stream } => Some(stream),
+            DependencyKind::ViewIdOutputs { stream } | DependencyKind::InputToOutput { stream } => {
+                Some(stream)
+            }
             _ => None,
         }
     }
@@ -326,11 +329,12 @@ impl Dependency<'_> {
     pub fn outputs(&self, row: usize) -> impl Iterator<Item = u32> + '_ {
         let per = self.row_words();
         let components = 4 * u32::from(self.output_vectors);
-        (0..per).flat_map(move |w| {
-            let word = self.words.get(row * per + w).unwrap_or(0);
-            (0..32u32).filter(move |b| word & (1 << b) != 0).map(move |b| 32 * w as u32 + b)
-        })
-        .filter(move |&c| c < components)
+        (0..per)
+            .flat_map(move |w| {
+                let word = self.words.get(row * per + w).unwrap_or(0);
+                (0..32u32).filter(move |b| word & (1 << b) != 0).map(move |b| 32 * w as u32 + b)
+            })
+            .filter(move |&c| c < components)
     }
 }
 
@@ -641,7 +645,8 @@ impl<'a> Psv<'a> {
     /// The semantic indexes of `e`, one per row.
     pub fn indexes_of(&self, e: &Element<'_>) -> impl Iterator<Item = u32> + 'a {
         let all = self.semantic_indexes();
-        (e.semantic_indexes as usize..e.semantic_indexes as usize + usize::from(e.rows)).filter_map(move |i| all.get(i))
+        (e.semantic_indexes as usize..e.semantic_indexes as usize + usize::from(e.rows))
+            .filter_map(move |i| all.get(i))
     }
 
     /// The shader kind the runtime info names (version 1 and later).
@@ -654,7 +659,8 @@ impl<'a> Psv<'a> {
 /// past them. The count is checked against the bytes that remain.
 fn table<'a>(r: &mut Reader<'a>, count: u32, size: u32, what: &'static str) -> Result<Reader<'a>> {
     let at = r.original_position();
-    let Some(len) = u64::from(count).checked_mul(u64::from(size)).and_then(|n| usize::try_from(n).ok()) else {
+    let Some(len) = u64::from(count).checked_mul(u64::from(size)).and_then(|n| usize::try_from(n).ok())
+    else {
         return Err(Error::overflow(at, what));
     };
     let bytes = r.bytes(len, what)?;
@@ -685,8 +691,11 @@ pub fn stage_fields(kind: ShaderKind, union: &[u8; 16]) -> Vec<StageField> {
         ("tessellator_domain", 8, 4),
         ("tessellator_output_primitive", 12, 4),
     ];
-    const DS: &[(&str, usize, usize)] =
-        &[("input_control_point_count", 0, 4), ("output_position_present", 4, 1), ("tessellator_domain", 8, 4)];
+    const DS: &[(&str, usize, usize)] = &[
+        ("input_control_point_count", 0, 4),
+        ("output_position_present", 4, 1),
+        ("tessellator_domain", 8, 4),
+    ];
     const GS: &[(&str, usize, usize)] = &[
         ("input_primitive", 0, 4),
         ("output_topology", 4, 4),
@@ -809,8 +818,10 @@ pub fn semantic_kind_name(k: u8) -> Option<&'static str> {
 
 /// `DxilProgramSigCompType`, the component type of a PSV0 element.
 pub fn component_type_name(t: u8) -> Option<&'static str> {
-    const NAMES: [&str; 10] =
-        ["Unknown", "UInt32", "SInt32", "Float32", "UInt16", "SInt16", "Float16", "UInt64", "SInt64", "Float64"];
+    const NAMES: [&str; 10] = [
+        "Unknown", "UInt32", "SInt32", "Float32", "UInt16", "SInt16", "Float16", "UInt64", "SInt64",
+        "Float64",
+    ];
     NAMES.get(usize::from(t)).copied()
 }
 

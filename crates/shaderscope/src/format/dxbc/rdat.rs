@@ -261,7 +261,14 @@ impl<'a> Rdat<'a> {
             };
             parts.push(Part { offset, part_type, data, table });
         }
-        let mut rdat = Rdat { offset: base, version, parts, resources: Vec::new(), functions: Vec::new(), subobjects: Vec::new() };
+        let mut rdat = Rdat {
+            offset: base,
+            version,
+            parts,
+            resources: Vec::new(),
+            functions: Vec::new(),
+            subobjects: Vec::new(),
+        };
         rdat.read_records()?;
         Ok(rdat)
     }
@@ -289,10 +296,17 @@ impl<'a> Rdat<'a> {
                 return Err(Error::invalid(
                     part.data_offset() as u64 + 4,
                     "RDAT table header",
-                    format!("the {} record stride {stride} is smaller than {what} ({need} bytes)", part.type_name().unwrap_or("?")),
+                    format!(
+                        "the {} record stride {stride} is smaller than {what} ({need} bytes)",
+                        part.type_name().unwrap_or("?")
+                    ),
                 ));
             }
-            let records = Reader::with_base(part.data.get(8..).unwrap_or(&[]), part.records_offset() as u64, Endian::Little);
+            let records = Reader::with_base(
+                part.data.get(8..).unwrap_or(&[]),
+                part.records_offset() as u64,
+                Endian::Little,
+            );
             for i in 0..count as usize {
                 let at = i * stride as usize;
                 let offset = records.base() as usize + at;
@@ -334,7 +348,11 @@ impl<'a> Rdat<'a> {
                         self.index_row(f.dependencies, offset + 12)?;
                         self.functions.push(f);
                     }
-                    _ => self.subobjects.push(Subobject { offset, kind: w(0)?, name: self.string(w(1)?, offset + 4)? }),
+                    _ => self.subobjects.push(Subobject {
+                        offset,
+                        kind: w(0)?,
+                        name: self.string(w(1)?, offset + 4)?,
+                    }),
                 }
             }
         }
@@ -394,7 +412,8 @@ impl<'a> Rdat<'a> {
 /// past them. The count is checked against the bytes that remain.
 fn table_of<'a>(r: &mut Reader<'a>, count: u32, size: u32, what: &'static str) -> Result<Reader<'a>> {
     let at = r.original_position();
-    let Some(len) = u64::from(count).checked_mul(u64::from(size)).and_then(|n| usize::try_from(n).ok()) else {
+    let Some(len) = u64::from(count).checked_mul(u64::from(size)).and_then(|n| usize::try_from(n).ok())
+    else {
         return Err(Error::overflow(at, what));
     };
     let bytes = r.bytes(len, what)?;

@@ -168,7 +168,10 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
         if h.matches(p.bitcode) == Some(false) {
             out.push(Finding::warning(
                 h.offset as u64 + 4,
-                format!("HASH digest {} is not the MD5 of the DXIL bitcode, as DXC computes it", h.digest_hex()),
+                format!(
+                    "HASH digest {} is not the MD5 of the DXIL bitcode, as DXC computes it",
+                    h.digest_hex()
+                ),
             ));
         }
     }
@@ -177,7 +180,11 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
             if kind != p.kind {
                 out.push(Finding::warning(
                     psv.offset as u64 + 4 + 24,
-                    format!("PSV0 shader stage {} is not the DXIL program's ({})", kind.name(), p.kind.name()),
+                    format!(
+                        "PSV0 shader stage {} is not the DXIL program's ({})",
+                        kind.name(),
+                        p.kind.name()
+                    ),
                 ));
             }
         }
