@@ -54,7 +54,7 @@ pub use annotate::{annotate_partial, annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
-pub use opcode::{Cost, Form, OpInfo, Opcode};
+pub use opcode::{Form, OpInfo, Opcode, Slots};
 pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, records, usage_name, write_listing};
 
@@ -133,6 +133,17 @@ impl Version {
             0 | 1 => 0,
             2 => 2,
             _ => 3,
+        }
+    }
+
+    /// Column of [`opcode::Slots`] for this version: vs_1_1, vs_2_*, vs_3_*, ps_1_0–ps_1_3,
+    /// ps_1_4, ps_2_*, ps_3_*.
+    pub fn slot_column(&self) -> usize {
+        let major = usize::from(self.major.clamp(1, 3));
+        match self.kind {
+            ShaderKind::Vertex => major - 1,
+            ShaderKind::Pixel if major == 1 => 3 + usize::from(self.minor >= 4),
+            ShaderKind::Pixel => major + 3,
         }
     }
 
@@ -440,7 +451,7 @@ impl<'a> Program<'a> {
         let mut s = SlotCounts::default();
         for ins in self.instructions() {
             if let Some(info) = ins.info {
-                let (total, texture) = info.cost.slots(self.version);
+                let (total, texture) = info.slots.in_version(self.version);
                 s.total += total;
                 s.texture += texture;
             }
