@@ -265,7 +265,13 @@ impl ConstantTable {
             return;
         }
         out.push_str("// Parameters:\n//\n");
-        for c in &self.constants {
+        for (k, c) in self.constants.iter().enumerate() {
+            // fxc sets a struct off from the declarations beside it with a `//   ` line
+            // (fxc 9.29's listings in librw's headers).
+            let struct_beside = |c: &Constant| c.ty.class == 5;
+            if k > 0 && (struct_beside(c) || self.constants.get(k - 1).is_some_and(struct_beside)) {
+                out.push_str("//   \n");
+            }
             declaration(&c.ty, &c.name, 1, out);
         }
         out.push_str("//\n//\n// Registers:\n//\n");
@@ -287,10 +293,13 @@ impl ConstantTable {
     /// and the creator, padded with `0xab` to a whole token. Strings follow one another
     /// unaligned; a type record starts on a 4-byte boundary, padded with `0xab`. The record of
     /// a single numeric value (scalar, vector, matrix, not an array) equal to one written
-    /// before is shared; arrays, objects and structs get their own. A struct's members (names
-    /// and types, then the member records) come before its own record, as vkd3d writes them:
-    /// the corpus has no struct constant to check fxc's order against. Default values are not
-    /// modelled: every record says it has none.
+    /// before among its siblings is shared; arrays, objects and structs get their own. A
+    /// struct's members (each name then its type, then the member records) come before its own
+    /// record, and its members share their records among themselves only, not with the
+    /// constants (fxc 9.29's tables in librw's headers: `struct { float4 color; float4
+    /// position; float4 direction; } lights[8]` beside `float4` constants writes one new
+    /// `float4` record for the three members). Default values are not modelled: every record
+    /// says it has none.
     pub fn write(&self) -> Vec<u8> {
         let count = self.constants.len();
         let mut b = vec![0u8; 28 + 20 * count];
@@ -346,7 +355,8 @@ fn put_u32_at(b: &mut [u8], at: usize, v: u32) {
     }
 }
 
-/// Append the record of `t` (and its members) unless an equal one was written; its offset.
+/// Append the record of `t` (and its members) unless an equal one is among `written` (the
+/// records of its siblings); its offset.
 fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>) -> u32 {
     // fxc shares the record of a numeric type that is not an array; each array, object and
     // struct declaration gets its own (every corpus table).
@@ -356,9 +366,11 @@ fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>
         }
     }
     let mut members = Vec::with_capacity(t.members.len());
+    // The members' records are shared among the members only.
+    let mut siblings = Vec::new();
     for m in &t.members {
         let name = put_string(b, &m.name);
-        members.push((name, put_type(b, &m.ty, written)));
+        members.push((name, put_type(b, &m.ty, &mut siblings)));
     }
     let mut member_info = 0;
     if !members.is_empty() {
