@@ -428,9 +428,32 @@ pub fn type_name(ty: u16) -> &'static str {
     }
 }
 
-/// The HLSL spelling of a non-struct type: `float`, `float4`, `row_major float4x4`, `sampler2D`.
+/// The columns of a Direct3D 10 texture object's record: the four components its texels
+/// return. A DX10-style `Texture2D` that a shader model 1–3 program samples (`t.Sample(s,
+/// uv)`, compiled by fxc 10.1) is a constant of the sampler register set whose record is an
+/// object (class 4) of a texture type with 4 columns; the DX9 `texture2D` object has 1.
+pub const DX10_TEXTURE_COLUMNS: u16 = 4;
+
+/// fxc's name for a Direct3D 10 texture object of `D3DXPARAMETER_TYPE` `ty` (5–9).
+pub fn dx10_texture_name(ty: u16) -> Option<&'static str> {
+    Some(match ty {
+        5 => "Texture",
+        6 => "Texture1D",
+        7 => "Texture2D",
+        8 => "Texture3D",
+        9 => "TextureCube",
+        _ => return None,
+    })
+}
+
+/// The HLSL spelling of a non-struct type: `float`, `float4`, `row_major float4x4`,
+/// `sampler2D`, and `Texture2D` for a Direct3D 10 texture object ([`DX10_TEXTURE_COLUMNS`]).
 pub fn type_text(t: &Type) -> String {
     let base = type_name(t.ty);
+    let dx10 = (t.class == 4 && t.columns == DX10_TEXTURE_COLUMNS).then(|| dx10_texture_name(t.ty)).flatten();
+    if let Some(name) = dx10 {
+        return name.to_string();
+    }
     match t.class {
         1 => format!("{base}{}", t.columns),
         2 => format!("row_major {base}{}x{}", t.rows, t.columns),
