@@ -546,4 +546,67 @@ mod tests {
         let e = ConstantTable::parse(&b, 0).unwrap_err();
         assert!(e.to_string().contains("nest too deeply"), "{e}");
     }
+
+    /// A struct among float4 constants, as in librw's vertex shaders (fxc 9.29): set off by
+    /// `//   ` lines in the listing; its members share one `float4` record of their own, the
+    /// constants another.
+    #[test]
+    fn a_struct_is_written_and_listed_as_fxc_does() {
+        let ty = |class, ty, rows, columns, elements, members| Type {
+            class,
+            ty,
+            rows,
+            columns,
+            elements,
+            members,
+        };
+        let float4 = || ty(1, 3, 1, 4, 1, Vec::new());
+        let member = |name: &str| Member { name: name.to_string(), ty: float4() };
+        let lights = ty(5, 0, 1, 12, 8, vec![member("color"), member("position"), member("direction")]);
+        let constant = |name: &str, index, count, ty| Constant {
+            name: name.to_string(),
+            register_set: 2,
+            register_index: index,
+            register_count: count,
+            reserved: 0,
+            ty,
+            default_value: 0,
+        };
+        let table = ConstantTable {
+            offset: 0,
+            size: 28,
+            creator: "Microsoft (R) HLSL Shader Compiler 9.29.952.3111".to_string(),
+            version: 0xfffe_0200,
+            flags: 0x100,
+            target: "vs_2_0".to_string(),
+            constants: vec![
+                constant("ambientLight", 15, 1, float4()),
+                constant("lights", 17, 24, lights),
+                constant("matCol", 12, 1, float4()),
+            ],
+        };
+        let bytes = table.write();
+        let back = ConstantTable::parse(&bytes, 0).unwrap();
+        assert_eq!(back.constants, table.constants);
+        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        // The constants' type records: the two float4 constants share one.
+        let (ambient, lights, mat) = (word(28 + 12), word(48 + 12), word(68 + 12));
+        assert_eq!(ambient, mat);
+        // The struct's member records (name, type) follow its members' names and types.
+        let members = word(lights as usize + 12) as usize;
+        let member_types = [word(members + 4), word(members + 12), word(members + 20)];
+        assert_eq!(member_types, [member_types[0]; 3]);
+        assert_ne!(member_types[0], ambient);
+        assert_eq!(members + 24, lights as usize);
+        let mut text = String::new();
+        table.write_text(&mut text);
+        assert!(
+            text.starts_with(
+                "// Parameters:\n//\n//   float4 ambientLight;\n//   \n//   struct\n//   {\n\
+                 //       float4 color;\n//       float4 position;\n//       float4 direction;\n//\n\
+                 //   } lights[8];\n//   \n//   float4 matCol;\n//\n"
+            ),
+            "{text}"
+        );
+    }
 }
