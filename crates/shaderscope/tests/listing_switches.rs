@@ -153,7 +153,7 @@ fn check_d3d9(lines: &[(Kind, String)], program: &d3d9::Program<'_>, numbering: 
             assert_eq!(*o, ins.offset - program.base, "{what}: {text}");
         }
         if let Some(info) = ins.info {
-            let (total, texture) = info.cost.slots(program.version);
+            let (total, texture) = info.slots.in_version(program.version);
             slots += u64::from(total - texture);
         }
     }

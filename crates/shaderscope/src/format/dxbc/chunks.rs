@@ -391,9 +391,16 @@ pub struct CbMapping {
     pub count: u16,
     /// Target `c#` register.
     pub target: u16,
-    /// Data conversion, one byte per component (0: float).
+    /// Data conversion, one byte per component ([`DATA_CONVERSIONS`]).
     pub conversion: [u8; 4],
 }
+
+/// The data conversions of a constant-buffer mapping and fxc's names for them: what the
+/// runtime turns into floats when it copies the buffer into `c#` registers. fxc writes 2 for
+/// an `int` member and prints ` INT` (its level-9 listings of 6.3 in nanovg's headers); the
+/// other values follow `D3D_SHADER_VARIABLE_TYPE`, whose `D3D_SVT_INT` is 2 (`D3D_SVT_BOOL`
+/// is 1), with 0 for a float that needs none.
+pub const DATA_CONVERSIONS: [(u8, &str); 3] = [(0, "FLT"), (1, "BOOL"), (2, "INT")];
 
 /// A constant the runtime supplies (Aon9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -428,7 +435,8 @@ pub struct Aon9<'a> {
     pub offset: usize,
     /// First word (the payload size as written by fxc).
     pub size_word: u32,
-    /// The D3D9 version token (`0xFFFE0200` = vs_2_0, …).
+    /// The header's D3D9 version token: the program's own with minor version 0
+    /// ([`Aon9::header_version`]), `0xFFFF0200` for a `ps_2_x` program too.
     pub version: u32,
     /// The D3D9 program bytes.
     pub program: &'a [u8],
@@ -529,6 +537,20 @@ impl<'a> Aon9<'a> {
     /// Absolute offset of the D3D9 program.
     pub fn program_position(&self) -> usize {
         self.offset + self.program_offset as usize
+    }
+
+    /// The program's own version token (its first word), what its listing's version line
+    /// names; the header's when the program is too short to have one.
+    pub fn program_version(&self) -> u32 {
+        crate::toolkit::le_u32(self.program, 0).unwrap_or(self.version)
+    }
+
+    /// The version token fxc writes in the header for a program of version token `program`:
+    /// the same kind and major version, minor version 0. A `*_level_9_3` program is `_2_x`
+    /// (minor 1) and its header says `_2_0` (every level_9_3 file of ANGLE, nanovg and Wine's
+    /// tests); levels 9_1 and 9_2 are `_2_0` in both.
+    pub fn header_version(program: u32) -> u32 {
+        program & !0xff
     }
 }
 

@@ -320,6 +320,7 @@ struct RuntimeConstantInfo {
 #[derive(Debug, Serialize)]
 struct Level9Info {
     version: String,
+    header_version: String,
     model: Option<String>,
     program_offset: usize,
     program_size: usize,
@@ -655,10 +656,12 @@ impl<'a> Info<'a> {
             });
         }
         if let Some(a) = &d.aon9 {
+            let version = a.program_version();
             info.level9 = Some(Level9Info {
-                version: format!("0x{:08x}", a.version),
-                model: crate::detect::d3d9_version(&a.version.to_le_bytes())
-                    .map(|(kind, major, minor)| format!("{kind}s_{major}_{minor}")),
+                version: format!("0x{version:08x}"),
+                header_version: format!("0x{:08x}", a.version),
+                // The name its listing's version line gives it (`ps_2_x` for level 9_3).
+                model: crate::isa::d3d9::Version::from_token(version).map(|v| v.name()),
                 program_offset: a.program_position(),
                 program_size: a.program.len(),
                 cb_mappings: a
@@ -896,9 +899,15 @@ impl<'a> Info<'a> {
             )?;
         }
         if let Some(l) = &self.level9 {
+            // The header's version differs from the program's for a level 9_3 program.
+            let header = if l.header_version == l.version {
+                String::new()
+            } else {
+                format!(", Aon9 header {}", l.header_version)
+            };
             writeln!(
                 s,
-                "level 9:   {} program ({}) at 0x{:x}, {}; {} constant buffer, {} sampler, {}",
+                "level 9:   {} program ({}{header}) at 0x{:x}, {}; {} constant buffer, {} sampler, {}",
                 l.model.as_deref().unwrap_or("D3D9"),
                 l.version,
                 l.program_offset,

@@ -82,7 +82,9 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
-use super::chunks::{Aon9, CbMapping, RootPayload, RootSignature, RuntimeConstant, SamplerMapping};
+use super::chunks::{
+    Aon9, CbMapping, DATA_CONVERSIONS, RootPayload, RootSignature, RuntimeConstant, SamplerMapping,
+};
 use super::container::CHUNK_HEADER_SIZE;
 use super::rdef::{Binding, ConstantBuffer, Rdef, Type};
 use super::signature::{
@@ -1136,12 +1138,11 @@ fn cb_row<P: Printer + ?Sized>(m: &CbMapping, c: &mut Comments<'_, P>) {
         if i > 0 {
             c.put(",");
         }
-        c.put(match conversion {
-            0 => " FLT",
-            1 => " INT",
-            2 => "BOOL",
-            _ => " UNK",
-        });
+        let name = DATA_CONVERSIONS.iter().find(|(v, _)| v == conversion).map_or("UNK", |(_, name)| name);
+        for _ in name.len()..4 {
+            c.put(" ");
+        }
+        c.put(name);
     }
     c.put(")");
 }
@@ -1472,7 +1473,7 @@ mod tests {
             "// c0         cb0             0        11  ( FLT, FLT, FLT, FLT)"
         );
         assert_eq!(
-            row(|c| cb_row(&cb(255, 12, 999, 65535, [0, 1, 2, 9]), c)),
+            row(|c| cb_row(&cb(255, 12, 999, 65535, [0, 2, 1, 9]), c)),
             format!(
                 "// c255{}cb12{}999{}65535  ( FLT, INT,BOOL, UNK)",
                 " ".repeat(7),

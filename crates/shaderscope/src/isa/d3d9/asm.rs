@@ -30,12 +30,23 @@
 //! - default values are not printed: no constant gets one;
 //! - the target string of a `_2_x` program (fxc's `vs_2_a`, `ps_2_a` or `ps_2_b`): written as
 //!   `vs_2_a` / `ps_2_a`;
-//! - a struct's type record (never in the corpus): 1 row, as many columns as its members have
-//!   components.
+//! - a struct's type record: 1 row, as many columns as its members have components (as fxc
+//!   9.29 writes `struct { float4 color; float4 position; float4 direction; } lights[8]`:
+//!   12 columns, 8 elements; librw's headers).
+//!
+//! Every version line fxc prints reads back (`vs_2_x`, `ps_2_x`, `vs_2_sw`, `ps_3_sw`, …), and
+//! every `_2_x` and `_3_0` form: predicates (`(p0)`, `(!p0.x)`), `setp_*`, `if_*`, `if p0.x`,
+//! `if b0`, `rep`/`loop`/`break`/`break_*`/`breakp`, `call`/`callnz`/`label`/`ret`, `dcl` with
+//! usages, sampler types and `_pp`/`_centroid`, `dsx`/`dsy`/`texldd`/`texldp`/`texldb`,
+//! `sincos` with two or no scratch constants. A word that is no instruction is an error that
+//! names it and the version: "expected a ps_2_x instruction (`frob` is none this assembler
+//! knows)".
 //!
 //! On the corpus (tests/d3d9_asm.rs), from the library's listings and from fxc's own alike:
 //! 8 of the 16 standalone programs and 121 of the 215 Aon9 programs come back byte for byte;
 //! the other 8 differ only in the CTAB fields above, the other 94 only by their `DBUG` block.
+//! The `*_level_9_3` containers (Aon9 `ps_2_x`/`vs_2_x`) come back as the level 9_1 ones do;
+//! tests/d3d9_asm.rs builds them, as the corpus has none.
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{asm, ListingOptions, Program, write_listing};
@@ -389,7 +400,7 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
     }
     let Some((info, s)) = mnemonic(word, version) else {
         c.at = word_at;
-        return c.fail("a mnemonic");
+        return c.fail(format!("a {} instruction (`{word}` is none this assembler knows)", version.name()));
     };
     if predicate.is_some() && matches!(info.form, Form::Dcl | Form::Def | Form::DefI | Form::DefB) {
         c.at = word_at;
@@ -868,8 +879,12 @@ fn components(t: &Type) -> u32 {
 }
 
 /// A type as [`ctab::type_text`] prints it, read back: `float`, `float4`, `float4x4`,
-/// `row_major float3x4`, `sampler2D`.
+/// `row_major float3x4`, `sampler2D`, `Texture2D`.
 fn type_named(text: &str) -> Option<Type> {
+    if let Some(ty) = (5..=9u16).find(|&ty| ctab::dx10_texture_name(ty) == Some(text)) {
+        let (rows, columns) = (1, ctab::DX10_TEXTURE_COLUMNS);
+        return Some(Type { class: 4, ty, rows, columns, elements: 1, members: Vec::new() });
+    }
     let (row_major, text) = match text.strip_prefix("row_major ") {
         Some(t) => (true, t.trim_start()),
         None => (false, text),
@@ -942,7 +957,10 @@ mod tests {
     #[test]
     fn errors_name_line_column_and_what_was_expected() {
         assert_eq!(err("\n    vs_2_0\n    mov r0, q1\n"), (3, 12, "a register".into()));
-        assert_eq!(err("    vs_2_0\n    mvo r0, r1\n"), (2, 4, "a mnemonic".into()));
+        assert_eq!(
+            err("    vs_2_0\n    mvo r0, r1\n"),
+            (2, 4, "a vs_2_0 instruction (`mvo` is none this assembler knows)".into())
+        );
         assert_eq!(err("    vs_2_0\n    mov r0 r1\n"), (2, 11, "`,`".into()));
         assert_eq!(err("    vs_2_0\n    mov r0, r1, r2\n"), (2, 14, "the end of the line".into()));
         assert_eq!(err("    vs_2_0\n    def c0, 1, x, 0, 0\n"), (2, 15, "a float".into()));
@@ -1146,7 +1164,7 @@ mod tests {
         table.write_text(&mut tables);
         assert_eq!(
             tables,
-            "// Parameters:\n//\n//   struct\n//   {\n//       float4 a[2];\n//\n//   } s;\n\
+            "// Parameters:\n//\n//   struct\n//   {\n//       float4 a[2];\n//\n//   } s;\n//   \n\
              //   row_major float3x4 m;\n//\n//\n// Registers:\n//\n//   Name         Reg   Size\n\
              //   ------------ ----- ----\n//   s            c0       2\n//   m            c2       3\n//\n"
         );

@@ -265,7 +265,13 @@ impl ConstantTable {
             return;
         }
         out.push_str("// Parameters:\n//\n");
-        for c in &self.constants {
+        for (k, c) in self.constants.iter().enumerate() {
+            // fxc sets a struct off from the declarations beside it with a `//   ` line
+            // (fxc 9.29's listings in librw's headers).
+            let struct_beside = |c: &Constant| c.ty.class == 5;
+            if k > 0 && (struct_beside(c) || self.constants.get(k - 1).is_some_and(struct_beside)) {
+                out.push_str("//   \n");
+            }
             declaration(&c.ty, &c.name, 1, out);
         }
         out.push_str("//\n//\n// Registers:\n//\n");
@@ -287,10 +293,13 @@ impl ConstantTable {
     /// and the creator, padded with `0xab` to a whole token. Strings follow one another
     /// unaligned; a type record starts on a 4-byte boundary, padded with `0xab`. The record of
     /// a single numeric value (scalar, vector, matrix, not an array) equal to one written
-    /// before is shared; arrays, objects and structs get their own. A struct's members (names
-    /// and types, then the member records) come before its own record, as vkd3d writes them:
-    /// the corpus has no struct constant to check fxc's order against. Default values are not
-    /// modelled: every record says it has none.
+    /// before among its siblings is shared; arrays, objects and structs get their own. A
+    /// struct's members (each name then its type, then the member records) come before its own
+    /// record, and its members share their records among themselves only, not with the
+    /// constants (fxc 9.29's tables in librw's headers: `struct { float4 color; float4
+    /// position; float4 direction; } lights[8]` beside `float4` constants writes one new
+    /// `float4` record for the three members). Default values are not modelled: every record
+    /// says it has none.
     pub fn write(&self) -> Vec<u8> {
         let count = self.constants.len();
         let mut b = vec![0u8; 28 + 20 * count];
@@ -346,7 +355,8 @@ fn put_u32_at(b: &mut [u8], at: usize, v: u32) {
     }
 }
 
-/// Append the record of `t` (and its members) unless an equal one was written; its offset.
+/// Append the record of `t` (and its members) unless an equal one is among `written` (the
+/// records of its siblings); its offset.
 fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>) -> u32 {
     // fxc shares the record of a numeric type that is not an array; each array, object and
     // struct declaration gets its own (every corpus table).
@@ -356,9 +366,11 @@ fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>
         }
     }
     let mut members = Vec::with_capacity(t.members.len());
+    // The members' records are shared among the members only.
+    let mut siblings = Vec::new();
     for m in &t.members {
         let name = put_string(b, &m.name);
-        members.push((name, put_type(b, &m.ty, written)));
+        members.push((name, put_type(b, &m.ty, &mut siblings)));
     }
     let mut member_info = 0;
     if !members.is_empty() {
@@ -416,9 +428,32 @@ pub fn type_name(ty: u16) -> &'static str {
     }
 }
 
-/// The HLSL spelling of a non-struct type: `float`, `float4`, `row_major float4x4`, `sampler2D`.
+/// The columns of a Direct3D 10 texture object's record: the four components its texels
+/// return. A DX10-style `Texture2D` that a shader model 1–3 program samples (`t.Sample(s,
+/// uv)`, compiled by fxc 10.1) is a constant of the sampler register set whose record is an
+/// object (class 4) of a texture type with 4 columns; the DX9 `texture2D` object has 1.
+pub const DX10_TEXTURE_COLUMNS: u16 = 4;
+
+/// fxc's name for a Direct3D 10 texture object of `D3DXPARAMETER_TYPE` `ty` (5–9).
+pub fn dx10_texture_name(ty: u16) -> Option<&'static str> {
+    Some(match ty {
+        5 => "Texture",
+        6 => "Texture1D",
+        7 => "Texture2D",
+        8 => "Texture3D",
+        9 => "TextureCube",
+        _ => return None,
+    })
+}
+
+/// The HLSL spelling of a non-struct type: `float`, `float4`, `row_major float4x4`,
+/// `sampler2D`, and `Texture2D` for a Direct3D 10 texture object ([`DX10_TEXTURE_COLUMNS`]).
 pub fn type_text(t: &Type) -> String {
     let base = type_name(t.ty);
+    let dx10 = (t.class == 4 && t.columns == DX10_TEXTURE_COLUMNS).then(|| dx10_texture_name(t.ty)).flatten();
+    if let Some(name) = dx10 {
+        return name.to_string();
+    }
     match t.class {
         1 => format!("{base}{}", t.columns),
         2 => format!("row_major {base}{}x{}", t.rows, t.columns),
@@ -510,5 +545,68 @@ mod tests {
         }
         let e = ConstantTable::parse(&b, 0).unwrap_err();
         assert!(e.to_string().contains("nest too deeply"), "{e}");
+    }
+
+    /// A struct among float4 constants, as in librw's vertex shaders (fxc 9.29): set off by
+    /// `//   ` lines in the listing; its members share one `float4` record of their own, the
+    /// constants another.
+    #[test]
+    fn a_struct_is_written_and_listed_as_fxc_does() {
+        let ty = |class, ty, rows, columns, elements, members| Type {
+            class,
+            ty,
+            rows,
+            columns,
+            elements,
+            members,
+        };
+        let float4 = || ty(1, 3, 1, 4, 1, Vec::new());
+        let member = |name: &str| Member { name: name.to_string(), ty: float4() };
+        let lights = ty(5, 0, 1, 12, 8, vec![member("color"), member("position"), member("direction")]);
+        let constant = |name: &str, index, count, ty| Constant {
+            name: name.to_string(),
+            register_set: 2,
+            register_index: index,
+            register_count: count,
+            reserved: 0,
+            ty,
+            default_value: 0,
+        };
+        let table = ConstantTable {
+            offset: 0,
+            size: 28,
+            creator: "Microsoft (R) HLSL Shader Compiler 9.29.952.3111".to_string(),
+            version: 0xfffe_0200,
+            flags: 0x100,
+            target: "vs_2_0".to_string(),
+            constants: vec![
+                constant("ambientLight", 15, 1, float4()),
+                constant("lights", 17, 24, lights),
+                constant("matCol", 12, 1, float4()),
+            ],
+        };
+        let bytes = table.write();
+        let back = ConstantTable::parse(&bytes, 0).unwrap();
+        assert_eq!(back.constants, table.constants);
+        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        // The constants' type records: the two float4 constants share one.
+        let (ambient, lights, mat) = (word(28 + 12), word(48 + 12), word(68 + 12));
+        assert_eq!(ambient, mat);
+        // The struct's member records (name, type) follow its members' names and types.
+        let members = word(lights as usize + 12) as usize;
+        let member_types = [word(members + 4), word(members + 12), word(members + 20)];
+        assert_eq!(member_types, [member_types[0]; 3]);
+        assert_ne!(member_types[0], ambient);
+        assert_eq!(members + 24, lights as usize);
+        let mut text = String::new();
+        table.write_text(&mut text);
+        assert!(
+            text.starts_with(
+                "// Parameters:\n//\n//   float4 ambientLight;\n//   \n//   struct\n//   {\n\
+                 //       float4 color;\n//       float4 position;\n//       float4 direction;\n//\n\
+                 //   } lights[8];\n//   \n//   float4 matCol;\n//\n"
+            ),
+            "{text}"
+        );
     }
 }

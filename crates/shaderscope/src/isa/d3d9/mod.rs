@@ -6,14 +6,21 @@
 //! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, so
 //! [`Program::write`] gives the same bytes back; [`write_listing`] prints it exactly as fxc's
 //! disassembler does; [`Program::slots`] counts instruction slots the way fxc's statistics
-//! line does.
+//! line does (the slots of each instruction per shader model are in the opcode table,
+//! [`opcode::Slots`]); [`asm`] reads the listing back.
+//!
+//! The version line is [`Version::name`], the one place that names a version: `vs_2_0`,
+//! `ps_1_4`, `vs_3_sw` (minor 0xff), and `ps_2_x`/`vs_2_x` for minor 1, the token of every
+//! `_2_x` profile (`ps_2_a`, `ps_2_b`, `vs_2_a`, and the `*_level_9_3` targets' programs).
 //!
 //! The same module serves standalone `.o` files ([`crate::format::d3d9`]) and the level-9
 //! program a DXBC container carries in its `Aon9` chunk. For the latter, parse the program where
 //! the chunk header points (`Aon9` data: u32 size, u32 version token, u32 program size, u32
 //! program offset from the start of the chunk data) with its absolute file offset as `base`, and
 //! print it without the header; the text is exactly the `// Level9 shader bytecode:` section
-//! of fxc's listing, from the indented version line to `// approximately …`. Every token goes
+//! of fxc's listing, from the indented version line to `// approximately …`. The program's own
+//! version token names it (`ps_2_x` for level 9_3); the chunk header's is the same with minor
+//! 0, as fxc writes it. Every token goes
 //! through the [`Printer`](crate::print::Printer) with its kind (mnemonic, register, literal,
 //! comment…), and [`records`] gives each instruction as an
 //! [`InstructionRecord`](crate::isa::InstructionRecord) printed by the same code:
@@ -54,7 +61,7 @@ pub use annotate::{annotate_partial, annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
-pub use opcode::{Cost, Form, OpInfo, Opcode};
+pub use opcode::{Form, OpInfo, Opcode, Slots};
 pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, records, usage_name, write_listing};
 
@@ -133,6 +140,17 @@ impl Version {
             0 | 1 => 0,
             2 => 2,
             _ => 3,
+        }
+    }
+
+    /// Column of [`opcode::Slots`] for this version: vs_1_1, vs_2_*, vs_3_*, ps_1_0–ps_1_3,
+    /// ps_1_4, ps_2_*, ps_3_*.
+    pub fn slot_column(&self) -> usize {
+        let major = usize::from(self.major.clamp(1, 3));
+        match self.kind {
+            ShaderKind::Vertex => major - 1,
+            ShaderKind::Pixel if major == 1 => 3 + usize::from(self.minor >= 4),
+            ShaderKind::Pixel => major + 3,
         }
     }
 
@@ -440,7 +458,7 @@ impl<'a> Program<'a> {
         let mut s = SlotCounts::default();
         for ins in self.instructions() {
             if let Some(info) = ins.info {
-                let (total, texture) = info.cost.slots(self.version);
+                let (total, texture) = info.slots.in_version(self.version);
                 s.total += total;
                 s.texture += texture;
             }

@@ -112,7 +112,7 @@ pub fn write_listing<P: Printer + ?Sized>(
             crate::isa::write_fxc_prefix(&mut line, number, offset);
         }
         if let Some(info) = info {
-            let (total, texture) = info.cost.slots(program.version);
+            let (total, texture) = info.slots.in_version(program.version);
             slots += u64::from(total.saturating_sub(texture));
         }
         line.push_str(INDENT);

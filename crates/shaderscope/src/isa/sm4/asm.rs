@@ -1068,17 +1068,18 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
                 }
                 return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
             };
+            if major.parse::<u32>().is_ok_and(|m| m < 4) {
+                // fxc lists a Level9 (Direct3D 9) program before the SM4 one, its version
+                // `vs_2_0`, `ps_2_x`, `vs_2_sw`…: skipped (the Direct3D 9 assembler reads it).
+                d3d9 = true;
+                continue;
+            }
             let (Ok(major), Ok(minor)) = (major.parse::<u32>(), minor.parse::<u32>()) else {
                 if d3d9 {
                     continue;
                 }
                 return Err(at(Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() }));
             };
-            if major < 4 {
-                // fxc lists a Level9 (Direct3D 9) program before the SM4 one: skipped.
-                d3d9 = true;
-                continue;
-            }
             sm51 = (major, minor) >= (5, 1);
             words.push(ty << 16 | (major & 0xf) << 4 | (minor & 0xf));
             words.push(0);

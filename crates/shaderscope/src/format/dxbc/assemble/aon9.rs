@@ -4,8 +4,8 @@
 //! `Sampler/Resource to DX9 shader sampler mappings` and `Runtime generated constant
 //! mappings` (the tables format/dxbc/listing.rs prints from [`super::super::chunks::Aon9`]).
 //!
-//! The payload as fxc lays it out (every corpus chunk): the size of the payload, the program's
-//! version token, the program's size and offset, five (count, offset) pairs of 16-bit values
+//! The payload as fxc lays it out (every corpus chunk): the size of the payload, a version
+//! token (the program's with minor version 0: [`Aon9::header_version`]), the program's size and offset, five (count, offset) pairs of 16-bit values
 //! for the constant-buffer mappings, two tables fxc always leaves empty, the sampler mappings
 //! and the runtime constants; then the sampler mappings, the constant-buffer mappings, the
 //! runtime constants (an empty table points where it would start), and the program. The
@@ -41,6 +41,7 @@
 //! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
 //! ```
 
+use super::super::chunks::{Aon9, DATA_CONVERSIONS};
 use super::{Listing, error_at};
 use crate::isa::sm4::asm::LineError;
 
@@ -52,7 +53,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
     // directives start at column 0).
     let lines = listing.text.lines().enumerate().map(|(i, l)| (i + 1, l)).skip(section.line);
     let program = crate::isa::d3d9::asm::parse_lines(lines)?;
-    let version = program.first_chunk::<4>().map_or(0, |w| u32::from_le_bytes(*w));
+    let version = Aon9::header_version(program.first_chunk::<4>().map_or(0, |w| u32::from_le_bytes(*w)));
 
     let mut cb = Vec::new();
     for (n, column, cells) in rows(listing, "Constant buffer to DX9 shader constant mappings") {
@@ -78,8 +79,12 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
         let kinds: Option<Vec<u8>> = joined
             .strip_prefix('(')
             .and_then(|s| s.strip_suffix(')'))
-            .map(|inner| inner.split(',').map(|c| ["FLT", "INT", "BOOL"].iter().position(|k| *k == c.trim())))
-            .and_then(|kinds| kinds.map(|k| k.map(|k| k as u8)).collect());
+            .map(|inner| {
+                inner
+                    .split(',')
+                    .map(|c| DATA_CONVERSIONS.iter().find(|(_, k)| *k == c.trim()).map(|(v, _)| *v))
+            })
+            .and_then(|kinds| kinds.collect());
         match kinds {
             Some(kinds) if kinds.len() == 4 => record.extend(kinds),
             _ => return Err(error_at(n, at, "four data conversions (`( FLT, FLT, INT,BOOL)`)")),
