@@ -52,14 +52,16 @@ pub struct ListingArgs {
     #[arg(long, visible_alias = "program", value_name = "N")]
     pub dvle: Option<usize>,
     /// Show each instruction's byte offset: for DXBC and Direct3D 9 fxc's /No column (from
-    /// the program's version token, 0x0000001C: ), for other formats the file offset
+    /// the program's version token, 0x0000001C: ), for other formats the absolute file offset
+    /// (a base64 .csdr: the offset in its decoded binary, which `extract FILE decoded` writes)
     #[arg(long)]
     offsets: bool,
     /// Show each instruction's absolute file offset, in every format (DXBC and Direct3D 9: in
-    /// the layout of fxc's /No column)
+    /// the layout of fxc's /No column; a base64 .csdr: in its decoded binary)
     #[arg(long, conflicts_with = "offsets")]
     file_offsets: bool,
-    /// Show each instruction's raw encoding
+    /// Show each instruction's raw encoding: the 32-bit little-endian words the file holds at
+    /// its offset, in hexadecimal
     #[arg(long)]
     raw: bool,
     /// DXBC and --format sm4: the fxc generation to imitate (by default the one the creator

@@ -134,8 +134,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "5 shader binaries (5 unique) in 5 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
-             mbs 2 (2 unique), shbin 1 (1 unique); stages: pixel 2 (2 unique), vertex 3 (3 unique)\n"
+            "7 shader binaries (7 unique) in 7 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
+             gfd 1 (1 unique), mbs 2 (2 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
+             stages: pixel 4 (4 unique), vertex 5 (5 unique)\n"
         ),
         "{out}"
     );

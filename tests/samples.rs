@@ -16,6 +16,8 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("ps_color.dxbc", pixel_shader_dxbc()),
         ("vertex.mbs", shaderscope::format::mbs::build::example_vertex_shader()),
         ("fragment.mbs", shaderscope::format::mbs::build::example_fragment_shader()),
+        ("shader.gsh", shaderscope::format::gfd::build::example()),
+        ("shaders.sharcfb", shaderscope::format::sharcfb::build::example()),
     ]
 }
 

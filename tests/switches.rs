@@ -453,3 +453,111 @@ fn bare_mali_pp_code() {
     let (status, _, err) = run(&["disasm", "--format", "mali-pp", "--numbering", &code]);
     assert_eq!(status, 2, "{err}");
 }
+
+/// The offset and words a listing line shows with `--raw` and an offset column, in each
+/// listing's layout: PICA200 `… ; 0x000034 4e000000`, fxc `0x00000098: … // 03001062 …`,
+/// Latte and Mali `0x00000208: 00000000 09800000  …`.
+fn raw_columns(line: &str) -> Option<(u64, Vec<u32>)> {
+    let hex = |t: &str| u32::from_str_radix(t, 16).ok().filter(|_| t.len() == 8);
+    if let Some((_, tail)) = line.rsplit_once(" ; 0x") {
+        let mut t = tail.split(' ');
+        let at = u64::from_str_radix(t.next()?, 16).ok()?;
+        return Some((at, t.map(hex).collect::<Option<_>>()?));
+    }
+    let (at, text) = line.strip_prefix("0x")?.split_once(": ")?;
+    let at = u64::from_str_radix(at, 16).ok()?;
+    let words = match text.rsplit_once("  // ") {
+        Some((_, w)) => w.split(' ').map(hex).collect::<Option<_>>()?,
+        None => text.split(' ').map_while(hex).collect(),
+    };
+    Some((at, words))
+}
+
+/// Every line of `disasm --raw --file-offsets FILE` that shows words shows the bytes of
+/// `bytes` (the file, or a .csdr's decoded binary) at its offset, as little-endian words; with
+/// `--offsets` instead, the column is the same except where `--help` says otherwise (DXBC and
+/// Direct3D 9: fxc's /No column, from the program's version token at `program_start`).
+fn check_raw_against_offsets(args: &[&str], bytes: &[u8], program_start: Option<u64>) -> usize {
+    let with = |switch: &str| {
+        let mut a = vec!["disasm", "--raw", switch];
+        a.extend_from_slice(args);
+        ok(&a)
+    };
+    let (file, relative) = (with("--file-offsets"), with("--offsets"));
+    let mut lines = 0;
+    for (f, r) in file.lines().zip(relative.lines()) {
+        let Some((at, words)) = raw_columns(f) else {
+            assert_eq!(f, r, "{args:?}");
+            continue;
+        };
+        let (r_at, r_words) = raw_columns(r).unwrap_or_else(|| panic!("{args:?}: {r}"));
+        assert_eq!((r_at, &r_words), (at - program_start.unwrap_or(0), &words), "{args:?}: {r}");
+        if words.is_empty() {
+            continue; // fxc's version line: an offset and no words
+        }
+        let shown: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(bytes.get(at as usize..at as usize + shown.len()), Some(&shown[..]), "{args:?}: {f}");
+        lines += 1;
+    }
+    assert_eq!(file.lines().count(), relative.lines().count(), "{args:?}");
+    lines
+}
+
+#[test]
+fn raw_words_are_the_bytes_at_the_offsets_in_every_format() {
+    let read = |p: &str| std::fs::read(p).unwrap();
+    // Containers: SHBIN, DXBC, GFD, SHARCFB, MBS (samples built by the project's writers).
+    for (name, program_start, lines) in [
+        ("vshader.shbin", None, 8),
+        ("ps_color.dxbc", Some(0x98), 4),
+        ("shader.gsh", None, 3),
+        ("shaders.sharcfb", None, 6),
+        ("vertex.mbs", None, 2),
+        ("fragment.mbs", None, 1),
+    ] {
+        let f = sample(name);
+        assert_eq!(check_raw_against_offsets(&[&f], &read(&f), program_start), lines, "{name}");
+    }
+    // Every DVLE alone, and every GFD shader alone (`--dvle N`).
+    assert_eq!(
+        check_raw_against_offsets(
+            &["--dvle", "0", &sample("vshader.shbin")],
+            &read(&sample("vshader.shbin")),
+            None
+        ),
+        8
+    );
+    let gsh = sample("shader.gsh");
+    assert_eq!(check_raw_against_offsets(&["--dvle", "1", &gsh], &read(&gsh), None), 1);
+    // A .csdr shows the offsets of its decoded binary (as `--help` says), which `extract` writes.
+    let decoded = scratch("vshader.decoded");
+    ok(&["extract", &sample("vshader.csdr"), "decoded", "-o", &decoded]);
+    assert_eq!(check_raw_against_offsets(&[&sample("vshader.csdr")], &read(&decoded), None), 8);
+    // Direct3D 9 bytecode, assembled from a listing: its version token is at 0.
+    let (listing, d3d9) = (scratch("vs.asm"), scratch("vs.d3d9"));
+    std::fs::write(&listing, "vs_2_0\ndcl_position v0\nmov oPos, v0\n").unwrap();
+    ok(&["asm", &listing, "-o", &d3d9]);
+    assert_eq!(check_raw_against_offsets(&[&d3d9], &read(&d3d9), Some(0)), 2);
+    // Bare programs: the byte range of each container's program (as `extract` names it),
+    // offsets the file's (fxc's /No column from the SM4 version token for `--offsets`).
+    for (isa, name, part_name, start, lines) in [
+        ("pica", "vshader.shbin", "code", None, 8),
+        ("sm4", "ps_color.dxbc", "SHDR", Some(0x98), 4),
+        ("latte", "shader.gsh", "vertex0.program", None, 2),
+        ("latte", "shaders.sharcfb", "binary1.program", None, 1),
+        ("mali-gp", "vertex.mbs", "program", None, 2),
+        ("mali-pp", "fragment.mbs", "program", None, 1),
+    ] {
+        let f = sample(name);
+        let (at, size) = part(&f, part_name);
+        let (from, to) = (format!("{at}"), format!("{}", at + size));
+        let mut args = vec!["--format", isa, "--start", &from, "--stop", &to, &f];
+        let opdescs = scratch("vshader.opdescs");
+        if isa == "pica" {
+            ok(&["extract", &f, "opdescs", "-o", &opdescs]);
+            args.extend(["--opdesc", &opdescs]);
+        }
+        assert_eq!(start.unwrap_or(at), at, "{name}");
+        assert_eq!(check_raw_against_offsets(&args, &read(&f), start), lines, "{args:?}");
+    }
+}

@@ -16,7 +16,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Each DVLE: where it is, its stage and entry range, uniforms, outputs and instructions.
+/// Each DVLE: where it is, its stage and entry range (main to `endmain`, or to main's end
+/// instruction where `endmain` is 0, as nihstro leaves it), uniforms, outputs and instructions.
 pub fn run(bytes: &[u8], out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let File::Shbin(file) = shaderscope::parse(bytes)? else {
         return Err("not a 3DS shader file".into());
@@ -27,7 +28,9 @@ pub fn run(bytes: &[u8], out: &mut String) -> Result<(), Box<dyn std::error::Err
         writeln!(
             out,
             "DVLE {} at 0x{at:x}: {stage} shader, entry 0x{:x}..0x{:x}",
-            dvle.index, dvle.dvle.main, dvle.dvle.endmain
+            dvle.index,
+            dvle.dvle.main,
+            dvle.entry_end()
         )?;
         let names = dvle.names();
         for u in &names.uniforms {

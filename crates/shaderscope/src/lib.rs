@@ -5,6 +5,7 @@
 //! | container | module | instruction set |
 //! |---|---|---|
 //! | Direct3D DXBC (fxc/D3DCompile output; DXIL containers: program header and LLVM bitcode) | [`format::dxbc`] | SM4/5/5.1 token programs; the SM2 program of Aon9 |
+//! | Direct3D 9 bytecode (`vs_1_1` … `ps_3_0`, standalone, with its constant table) | [`format::d3d9`] | SM1–3 tokens ([`isa::d3d9`]) |
 //! | Nintendo 3DS SHBIN (DVLB/DVLP/DVLE, DVOJ/DVOB, CGFX `.bcsdr`, base64 `.csdr`) | [`format::shbin`] | PICA200 ([`isa::pica`]) |
 //! | Wii U GFD `.gsh` (`Gfx2`) with GX2 shader structs ([`format::gx2`]) | [`format::gfd`] | R600/R700 "Latte" microcode |
 //! | Wii U AGL binary shader archive (SHARCFB, `SHAB`/`BAHS`) | [`format::sharcfb`] | GX2 shaders |
@@ -37,6 +38,12 @@
 //! the viewer with a hex view linked to the listing),
 //! [`bare`] (programs without a container: a token stream or code blob, or a byte range of a
 //! file).
+//!
+//! `examples/` in the crate has a runnable program per container, each run by the tests on
+//! the files in the repository's `samples/`: `dxbc_instructions` (each instruction with its
+//! offset and tokens), `shbin_dvles` (each DVLE's uniforms, outputs and code),
+//! `gfd_variables` (each GX2 shader's uniforms and attributes), `sharcfb_programs` (each
+//! program's variations and the binaries they take), `mbs_symbols` (the chunk and symbol tree).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -196,12 +196,14 @@ pub struct DisasmOptions {
     /// One program only (SHBIN: the DVLE index, printed as complete picasso source).
     pub program: Option<usize>,
     /// Show each instruction's byte address: for DXBC and Direct3D 9 fxc's `/No` column
-    /// (from the program's version token), for other formats the file offset.
+    /// (from the program's version token), for other formats the absolute file offset (a
+    /// base64 `.csdr`: the offset in its decoded binary).
     pub offsets: bool,
     /// Show each instruction's absolute file offset, in every format (for DXBC and Direct3D 9
-    /// in the layout of fxc's `/No` column).
+    /// in the layout of fxc's `/No` column; a base64 `.csdr`: in its decoded binary).
     pub file_offsets: bool,
-    /// Show each instruction's raw encoding.
+    /// Show each instruction's raw encoding: the 32-bit little-endian words the file holds at
+    /// its offset.
     pub raw: bool,
     /// DXBC (and Direct3D 9): which fxc to imitate, its listing switches, and the container
     /// checksum when already computed.

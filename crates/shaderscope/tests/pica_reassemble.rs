@@ -9,6 +9,8 @@
 //! same guarantee inside `cargo test`, where picasso is not available. The rules below are
 //! written from picasso's manual and source, not from the printer.
 
+#[path = "common/built.rs"]
+mod built;
 mod common;
 
 use shaderscope::format::shbin::Dvlb;
@@ -613,4 +615,22 @@ fn every_listing_reads_back_as_its_binary() {
         }
     }
     println!("{dvles} DVLE listings read back");
+}
+
+/// A DVLE whose header leaves `endmain` 0, as nihstro writes it, built with the project's
+/// builder: its listing has main's code (to the end instruction that ends it, with what main
+/// calls), and that listing reads back as the binary. (Before, `.proc main` was empty.)
+#[test]
+fn a_dvle_with_endmain_0_lists_main_and_reads_back() {
+    for (what, dvlb) in
+        [("endmain 0", built::endmain_0()), ("endmain 0 with a call", built::endmain_0_calling())]
+    {
+        let bytes = dvlb.write().unwrap();
+        let dvlb = Dvlb::parse(&bytes).unwrap();
+        let opdescs = dvlb.opdesc_words();
+        let names = dvlb.dvles[0].names();
+        let ctx = dvlb.source_context(0, &names, &opdescs, 0).unwrap();
+        assert_eq!(ctx.endmain, 0);
+        compare_dvle(what, 0, &ctx);
+    }
 }

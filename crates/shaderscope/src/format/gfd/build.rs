@@ -179,21 +179,25 @@ fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Result<Vec<u
 /// `uProjection` matrix (uniform-register mode) and a pixel shader that outputs `uColor`, each
 /// with a placeholder program of 16 bytes. For examples and tests.
 pub fn example() -> Vec<u8> {
-    let vs = example_shader(Kind::Vertex);
-    let ps = example_shader(Kind::Pixel);
     let mut b = Builder::new();
-    // CALL_FS; then EXP_DONE POS0, R1 with END_OF_PROGRAM (little-endian words).
-    const VS_CODE: [u8; 16] = [0, 0, 0, 0, 0, 0, 0x80, 0x09, 0x3c, 0xa0, 0, 0, 0x88, 0x06, 0x20, 0x94];
-    // EXP_DONE PIX0, R0 with END_OF_PROGRAM; a NOP.
-    const PS_CODE: [u8; 16] = [0, 0, 0, 0, 0x88, 0x06, 0x20, 0x94, 0, 0, 0, 0, 0, 0, 0, 0];
-    b.push(&vs, &VS_CODE, &[]);
-    b.push(&ps, &PS_CODE, &[]);
+    let shaders = [example_shader(Kind::Vertex), example_shader(Kind::Pixel)];
+    for (shader, code) in &shaders {
+        b.push(shader, code, &[]);
+    }
     // Two small shaders always fit.
     b.finish().unwrap_or_default()
 }
 
-/// The struct of [`example`]'s shader of `kind` (vertex or pixel).
-fn example_shader(kind: Kind) -> Shader<'static> {
+/// [`example`]'s vertex program: CALL_FS; then EXP_DONE POS0, R1 with END_OF_PROGRAM
+/// (little-endian words).
+const VS_CODE: [u8; 16] = [0, 0, 0, 0, 0, 0, 0x80, 0x09, 0x3c, 0xa0, 0, 0, 0x88, 0x06, 0x20, 0x94];
+/// [`example`]'s pixel program: EXP_DONE PIX0, R0 with END_OF_PROGRAM; a NOP.
+const PS_CODE: [u8; 16] = [0, 0, 0, 0, 0x88, 0x06, 0x20, 0x94, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// [`example`]'s shader of `kind` (vertex or pixel; any other kind is a pixel shader): its
+/// struct and its program.
+pub fn example_shader(kind: Kind) -> (Shader<'static>, &'static [u8]) {
+    let kind = if kind == Kind::Vertex { Kind::Vertex } else { Kind::Pixel };
     let empty = PointerKind::Tagged;
     let l = kind.layout();
     let mut regs_words = vec![0u32; regs::words(l.regs)];
@@ -261,5 +265,5 @@ fn example_shader(kind: Kind) -> Shader<'static> {
     }
     shader.regs = regs_words;
     shader.mode = ShaderMode(0);
-    shader
+    (shader, if kind == Kind::Vertex { &VS_CODE } else { &PS_CODE })
 }

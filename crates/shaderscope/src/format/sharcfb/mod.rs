@@ -23,7 +23,9 @@
 //! unmodified archive writes back byte for byte ([`Sharcfb::write`]). [`Sharcfb::to_endian`]
 //! converts between the two byte orders (every header word, the symbols' default words, the
 //! GX2 structs and their arrays; never the strings or the microcode).
-//! [`Sharcfb::resolve`] picks the binaries of one variation of a program.
+//! [`Sharcfb::resolve`] picks the binaries of one variation of a program. [`build`] adds a
+//! binary made from a GX2 shader struct and its microcode ([`Sharcfb::push_gx2`]) and makes
+//! the small archive behind `samples/shaders.sharcfb`.
 //!
 //! ```
 //! use shaderscope::format::sharcfb::{Binary, BinaryType, Program, Sharcfb};
@@ -57,6 +59,7 @@
 //! ```
 
 pub(crate) mod annotate;
+pub mod build;
 mod gsh;
 pub mod info;
 pub mod res;

@@ -301,6 +301,11 @@ impl Dvle {
         }
     }
 
+    /// The output registers the output table names (bit n = on).
+    pub fn output_table_mask(&self) -> u16 {
+        self.outputs.iter().filter(|o| o.register < 16).fold(0, |m, o| m | 1 << o.register)
+    }
+
     /// The name at a symbol-table offset, or a placeholder naming the bad offset.
     pub fn symbol(&self, offset: u32) -> String {
         symbol_or_placeholder(&self.symbols, offset)
@@ -904,7 +909,14 @@ fn dvle_header(a: &mut Annotations, o: u64, i: usize, h: &DvleHeader) {
     let flags = h.merge_output_maps;
     a.field(o + 7, 1, format_args!("flags: 0x{flags:x} (merge output maps: {})", flags & 1 != 0));
     a.field(o + 8, 4, format_args!("main: 0x{:x}", h.main_offset.get()));
-    a.field(o + 0xc, 4, format_args!("endmain: 0x{:x}", h.endmain_offset.get()));
+    match h.endmain_offset.get() {
+        0 => a.field(
+            o + 0xc,
+            4,
+            "endmain: 0x0 (not recorded, as nihstro writes it: main runs to its end instruction)",
+        ),
+        e => a.field(o + 0xc, 4, format_args!("endmain: 0x{e:x}")),
+    }
     a.field(o + 0x10, 2, format_args!("input register mask: 0x{:04x}", h.used_input_registers.get()));
     a.field(o + 0x12, 2, format_args!("output register mask: 0x{:04x}", h.used_output_registers.get()));
     let g = h.geometry_shader_type;

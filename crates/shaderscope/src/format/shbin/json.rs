@@ -79,8 +79,13 @@ struct DvleInfo {
     flags: u8,
     main: u32,
     endmain: u32,
+    /// `endmain`, or where that is 0 the word after main's end instruction.
+    entry_end: u32,
     input_mask: u16,
     output_mask: u16,
+    /// The input registers the code reads (the header's mask may leave them out); `None`
+    /// past the work allowed for the file's code.
+    inputs_read: Option<u16>,
     geometry: Geometry,
     constants: Vec<ConstantInfo>,
     labels: Vec<LabelInfo>,
@@ -162,7 +167,8 @@ struct Info {
     decoded_size: Option<usize>,
 }
 
-fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle) -> DvleInfo {
+/// DVLE `i` (at `offset`) of a DVLB whose code blob's executables are `runs`.
+fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle, runs: &mut pica::Executables) -> DvleInfo {
     DvleInfo {
         index: i,
         offset,
@@ -173,8 +179,10 @@ fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle) -> DvleInfo {
         flags: e.flags,
         main: e.main,
         endmain: e.endmain,
+        entry_end: runs.entry_end(e.main, e.endmain),
         input_mask: e.input_mask,
         output_mask: e.output_mask,
+        inputs_read: runs.inputs_read(e.main, e.endmain),
         geometry: Geometry {
             mode: dvlb::geometry_mode_name(e.geometry[0]),
             mode_value: e.geometry[0],
@@ -238,6 +246,7 @@ fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle) -> DvleInfo {
 }
 
 fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
+    let mut runs = pica::Executables::new(&d.dvlp.code);
     DvlbInfo {
         offset: base,
         size: d.size(),
@@ -261,7 +270,7 @@ fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
                     d.layout.as_ref().and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o));
                 match d.same_as(i) {
                     Some(same_as) => DvleEntry::Same(DvleSame { index: i, offset, same_as }),
-                    None => DvleEntry::Full(Box::new(dvle_info(offset, i, e))),
+                    None => DvleEntry::Full(Box::new(dvle_info(offset, i, e, &mut runs))),
                 }
             })
             .collect(),
@@ -284,7 +293,7 @@ pub fn info_json(f: &ShaderFile) -> crate::json::Body {
                     .map(|l| LineInfo { file: o.symbol(l.file_offset), line: l.line })
                     .collect(),
                 relocations: o.relocations.clone(),
-                dvle: dvle_info(None, 0, &o.as_dvle()),
+                dvle: dvle_info(None, 0, &o.as_dvle(), &mut pica::Executables::new(&o.code)),
             }),
             _ => None,
         },
@@ -326,6 +335,7 @@ fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions) -> Result<Progr
         .with_extra("dvle_offset", p.offset())
         .with_extra("main", p.dvle.main)
         .with_extra("endmain", p.dvle.endmain)
+        .with_extra("entry_end", p.entry_end())
         .with_extra("source", source.into_string());
     program.instructions = p.records();
     Ok(program)

@@ -219,6 +219,12 @@ impl<'a> DvleRef<'a> {
         self.dvlb.dvle_offset(self.index).map(|o| self.base + o)
     }
 
+    /// The end of the DVLE's entry range: `endmain`, or where that is 0 (as nihstro writes it)
+    /// the word after the end instruction that ends main (see [`pica::Executables::entry_end`]).
+    pub fn entry_end(&self) -> u32 {
+        pica::Executables::new(&self.dvlb.dvlp.code).entry_end(self.dvle.main, self.dvle.endmain)
+    }
+
     /// Absolute offset of the code blob the DVLE runs in (shared by the DVLB's DVLEs).
     pub fn code_offset(&self) -> u64 {
         self.base + self.dvlb.code_offset()
@@ -370,6 +376,7 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     if !files.is_empty() {
         let _ = writeln!(s, "  source files: {}", files.join(", "));
     }
+    let mut runs = pica::Executables::new(&d.dvlp.code);
     for (i, e) in d.dvles.iter().enumerate() {
         let off = l.and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o)).unwrap_or(0);
         if let Some(k) = d.same_as(i) {
@@ -384,6 +391,18 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
             e.main,
             e.endmain
         );
+        if e.endmain == 0 {
+            let end = runs.entry_end(e.main, 0);
+            let _ = if ends_with_end(d, end) {
+                write!(s, " (not recorded: main runs 0x{:x}..0x{end:x}, to its end instruction)", e.main)
+            } else {
+                write!(
+                    s,
+                    " (not recorded, and no end instruction ends main: it runs 0x{:x}..0x{end:x})",
+                    e.main
+                )
+            };
+        }
         if e.flags & 1 != 0 {
             s.push_str(", merges output maps");
         }
@@ -404,7 +423,21 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
                 (0..16).filter(|b| mask & (1 << b) != 0).map(|b| format!("{p}{b}")).collect();
             if v.is_empty() { "none".to_string() } else { v.join(" ") }
         };
-        let _ = writeln!(s, "    inputs: {}; outputs: {}", regs(e.input_mask, 'v'), regs(e.output_mask, 'o'));
+        // A mask the header leaves 0 (nihstro writes none; picasso only those `.in` and `.out`
+        // declare) says what the code reads and the output table names instead.
+        let inputs = match (e.input_mask, runs.inputs_read(e.main, e.endmain)) {
+            (0, Some(read)) if read != 0 => {
+                format!("{} (read by the code; the header's mask is 0)", regs(read, 'v'))
+            }
+            (mask, _) => regs(mask, 'v'),
+        };
+        let outputs = match (e.output_mask, e.output_table_mask()) {
+            (0, table) if table != 0 => {
+                format!("{} (from the output table; the header's mask is 0)", regs(table, 'o'))
+            }
+            (mask, _) => regs(mask, 'o'),
+        };
+        let _ = writeln!(s, "    inputs: {inputs}; outputs: {outputs}");
         if !e.outputs.is_empty() {
             let v: Vec<String> = e
                 .outputs
@@ -437,6 +470,13 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
     }
 }
 
+/// Whether an entry range that runs to `end` (see [`pica::Executables`]) ends with an end
+/// instruction (else it runs to the end of the code).
+fn ends_with_end(d: &Dvlb, end: u32) -> bool {
+    let last = end.checked_sub(1).and_then(|k| d.dvlp.code.get(k as usize));
+    last.is_some_and(|w| pica::decode(*w).op == pica::Op::End)
+}
+
 /// Structural checks of one DVLB (the ISA adds program checks).
 fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     let l = d.layout.as_ref();
@@ -463,6 +503,7 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     overlapping_dvles(d, base, out);
     repeated_dvles(d, base, out);
     let opdescs = d.opdesc_words();
+    let mut runs = pica::Executables::new(&d.dvlp.code);
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
         let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
@@ -471,8 +512,8 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
             continue;
         }
         let names = e.names();
-        if e.main < e.endmain
-            && e.endmain <= n
+        if e.main <= n
+            && (e.endmain == 0 || (e.main < e.endmain && e.endmain <= n))
             && let Some(ctx) = d.source_context(i, &names, &opdescs, base)
         {
             for issue in pica::check_executable(&ctx) {
@@ -486,6 +527,18 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
                 o + 8,
                 format!("{p}main 0x{:x} / endmain 0x{:x} outside the {n}-word program", e.main, e.endmain),
             ));
+        } else if e.endmain == 0 {
+            let (main, end) = (e.main, runs.entry_end(e.main, 0));
+            let message = if ends_with_end(d, end) {
+                format!(
+                    "{p}endmain is 0 (nihstro writes this): the code from main to its end instruction, 0x{main:x}..0x{end:x}, is taken as the program"
+                )
+            } else {
+                format!(
+                    "{p}endmain is 0 (nihstro writes this) and no end instruction ends main: the code from main to the end of the code, 0x{main:x}..0x{end:x}, is taken as the program"
+                )
+            };
+            out.push(Finding::warning(o + 0xc, message));
         } else if e.main > e.endmain {
             out.push(Finding::error(
                 o + 8,
@@ -888,12 +941,13 @@ impl Container for ShaderFile {
                 + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[1]).unwrap_or(0));
             let opdescs: Vec<u8> = d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect();
             v.push(Part::new(format!("{pre}opdescs"), od, opdescs, "operand descriptor table"));
+            let mut runs = pica::Executables::new(&d.dvlp.code);
             for (i, e) in d.dvles.iter().enumerate() {
                 if d.same_as(i).is_some() {
                     // Its bytes are the first DVLE's part; a million repeats copy nothing.
                     continue;
                 }
-                let (s, n) = code_range(d, e);
+                let (s, n) = code_range(d, &mut runs, e);
                 v.push(Part::new(
                     format!("{pre}dvle{i}.code"),
                     code_at + 4 * s as u64,
@@ -910,10 +964,11 @@ impl Container for ShaderFile {
     }
 }
 
-/// main..endmain clamped to the code blob, as (start, length) in words.
-fn code_range(d: &Dvlb, e: &Dvle) -> (usize, usize) {
+/// The entry range (main..endmain, or to main's end instruction where endmain is 0) clamped to
+/// the code blob, as (start, length) in words.
+fn code_range(d: &Dvlb, runs: &mut pica::Executables, e: &Dvle) -> (usize, usize) {
     let n = d.dvlp.code.len();
     let s = (e.main as usize).min(n);
-    let end = (e.endmain as usize).clamp(s, n);
+    let end = (runs.entry_end(e.main, e.endmain) as usize).clamp(s, n);
     (s, end - s)
 }

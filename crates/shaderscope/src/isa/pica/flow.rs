@@ -2,7 +2,7 @@
 
 use super::instruction::Instruction;
 use super::opcodes::Op;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// A word range `[start, end)` of code the executable runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,7 +27,142 @@ pub(crate) struct Procedures {
     pub truncated: bool,
 }
 
-/// Find the procedures of the executable whose entry range is `main..endmain`, visiting at most
+/// The end of the entry range of an executable with entry point `main` and header field
+/// `endmain`. The PICA200 takes only the entry point and runs until an END; `endmain` says
+/// where the entry procedure ends for tools, and nihstro leaves it 0. So `endmain` 0 means
+/// "not recorded": the range then runs through the END that ends main, the first one that
+/// main reaches on every path (an END inside an IF block runs on one path only, unless both
+/// blocks end with one), or to the end of the code when no END does.
+///
+/// `known` holds the answers of earlier walks (one slot per word, empty or too short for
+/// none): every word a walk passes reaches the same END, so walks from many entry points
+/// cost one pass over the code in all.
+pub(crate) fn entry_end(insts: &[Instruction], main: u32, endmain: u32, known: &mut [Option<u32>]) -> u32 {
+    let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
+    if endmain != 0 || main >= len {
+        return if endmain != 0 { endmain } else { main };
+    }
+    let ends_with_end = |block_end: u32| {
+        block_end.checked_sub(1).and_then(|k| insts.get(k as usize)).is_some_and(|i| i.op == Op::End)
+    };
+    let mut passed = Vec::new();
+    let mut at = main;
+    let end = loop {
+        let Some(i) = insts.get(at as usize) else { break len };
+        if let Some(Some(end)) = known.get(at as usize) {
+            break *end;
+        }
+        passed.push(at);
+        match i.op {
+            Op::End => break at + 1,
+            Op::Ifc | Op::Ifu => {
+                // The IF block runs at+1..t, the ELSE block t..t+n; then code goes on at t+n.
+                let (t, n) = (u32::from(i.target), u32::from(i.num));
+                if t > at && t + n <= len {
+                    if t > at + 1 && n > 0 && ends_with_end(t) && ends_with_end(t + n) {
+                        break t + n;
+                    }
+                    at = t + n;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    };
+    for a in passed {
+        if let Some(slot) = known.get_mut(a as usize) {
+            *slot = Some(end);
+        }
+    }
+    end
+}
+
+/// What the executables of one code blob run (the DVLEs of a DVLB share theirs), the code
+/// decoded once: each one's entry range and the input registers it reads. However many
+/// executables ask, the work stays linear in the code: entry ranges are found in one pass over
+/// it in all, and input registers over at most `4 × words + 4096` words of ranges in all
+/// (an executable asking past that gets `None`; the same range asked again is remembered).
+///
+/// ```
+/// use shaderscope::isa::pica::Executables;
+///
+/// // mov o1, v0; end; mov o1, v1; end
+/// let code = [0x4c20_0000, 0x8800_0000, 0x4c20_1000, 0x8800_0000];
+/// let mut x = Executables::new(&code);
+/// // endmain 0 (as nihstro writes it): main runs to its end instruction.
+/// assert_eq!((x.entry_end(0, 0), x.entry_end(2, 0), x.entry_end(0, 4)), (2, 4, 4));
+/// assert_eq!((x.inputs_read(0, 0), x.inputs_read(2, 0), x.inputs_read(0, 4)), (Some(0b01), Some(0b10), Some(0b11)));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Executables {
+    insts: Vec<Instruction>,
+    /// Per word, the end of an entry range that starts there with `endmain` 0, once known.
+    ends: Vec<Option<u32>>,
+    /// The input registers of each entry range asked for, by its start and end.
+    inputs: HashMap<(u32, u32), u16>,
+    /// Words of ranges that input registers may still be read from.
+    budget: usize,
+}
+
+impl Executables {
+    /// The executables of `code`.
+    pub fn new(code: &[u32]) -> Executables {
+        let insts: Vec<Instruction> = code.iter().map(|w| super::decode(*w)).collect();
+        let budget = 4 * insts.len() + 4096;
+        Executables { ends: vec![None; insts.len()], insts, inputs: HashMap::new(), budget }
+    }
+
+    /// The end of the entry range of the executable with entry point `main` and header field
+    /// `endmain`: `endmain`, or where it is 0 (nihstro leaves it so; the PICA200 itself takes
+    /// only the entry point and runs until an END) the word after the END that ends main, the
+    /// first one main reaches on every path (an END inside an IF block runs on one path only),
+    /// or the end of the code when no END does.
+    pub fn entry_end(&mut self, main: u32, endmain: u32) -> u32 {
+        entry_end(&self.insts, main, endmain, &mut self.ends)
+    }
+
+    /// The input registers (bit n = vn) the executable reads: in its entry range and every
+    /// range it calls or jumps to, as its listing shows them; `None` once the work allowed for
+    /// the whole code is spent.
+    pub fn inputs_read(&mut self, main: u32, endmain: u32) -> Option<u16> {
+        let end = self.entry_end(main, endmain);
+        if let Some(mask) = self.inputs.get(&(main, end)) {
+            return Some(*mask);
+        }
+        let len = self.insts.len() as u32;
+        let entry_words = end.min(len).saturating_sub(main.min(len)) as usize;
+        let found = (entry_words <= self.budget).then(|| ranges_from(&self.insts, main, end, self.budget));
+        let Some(found) = found.filter(|f| !f.truncated) else {
+            self.budget = 0;
+            return None;
+        };
+        let words: usize = found.ranges.iter().map(|r| (r.end - r.start) as usize).sum();
+        self.budget = self.budget.saturating_sub(words);
+        let mask = inputs_read(&self.insts, &found.ranges);
+        self.inputs.insert((main, end), mask);
+        Some(mask)
+    }
+}
+
+/// The input registers (bit n = vn) that the instructions in `ranges` read, by the register
+/// each source field names (a relatively addressed source counts its base register).
+pub(crate) fn inputs_read(insts: &[Instruction], ranges: &[Range]) -> u16 {
+    let mut mask = 0u16;
+    for r in ranges {
+        for i in insts.get(r.start as usize..r.end as usize).unwrap_or(&[]) {
+            for f in i.src.iter().take(i.source_count()) {
+                if *f < 0x10 {
+                    mask |= 1 << f;
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// Find the procedures of the executable whose entry range is `main..endmain` (`endmain` 0:
+/// main to the END that ends it, see [`entry_end`]), visiting at most
 /// `max_words` instruction words in total (calls with many different ranges could otherwise
 /// make the work quadratic). Calls with an empty or out-of-range target are not followed.
 ///
@@ -38,6 +173,13 @@ pub(crate) struct Procedures {
 /// and is re-assembled gives the same range again wherever the procedure lands. Calls are
 /// followed to the end before such a range is made, and the lowest target goes first.
 pub(crate) fn procedures(insts: &[Instruction], main: u32, endmain: u32, max_words: usize) -> Procedures {
+    let end = entry_end(insts, main, endmain, &mut []);
+    ranges_from(insts, main, end, max_words)
+}
+
+/// [`procedures`] of the executable whose entry range is `main..endmain`, its end found
+/// ([`entry_end`]).
+fn ranges_from(insts: &[Instruction], main: u32, endmain: u32, max_words: usize) -> Procedures {
     let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
     let start = main.min(len);
     let end = endmain.clamp(start, len);
@@ -103,6 +245,75 @@ mod tests {
 
     fn call(op: Op, target: u16, num: u8) -> Instruction {
         Instruction { op, target, num, ..Instruction::default() }
+    }
+
+    #[test]
+    fn endmain_0_ends_main_at_the_end_every_path_reaches() {
+        let (nop, end) = (decode(0x8400_0000), decode(0x8800_0000));
+        let ifu = |target: u16, num: u8| Instruction { op: Op::Ifu, target, num, ..Instruction::default() };
+        let r = |start, end, by_jump| Range { start, end, by_jump };
+        // A recorded endmain is the end.
+        assert_eq!(entry_end(&[nop, end, nop], 0, 2, &mut []), 2);
+        // Straight code: through the first END from main (here main 1; the END at 0 is before it).
+        assert_eq!(entry_end(&[end, nop, end, nop, end], 1, 0, &mut []), 3);
+        // An END inside an IF block (1..3, ELSE block 3..4) runs on one path: main goes on to 5.
+        let code = [ifu(3, 1), nop, end, nop, nop, end, nop, end];
+        assert_eq!(entry_end(&code, 0, 0, &mut []), 6);
+        // Both blocks ending with one: main ends with the ELSE block.
+        let code = [ifu(3, 2), nop, end, nop, end, nop, end];
+        assert_eq!(entry_end(&code, 0, 0, &mut []), 5);
+        // An empty IF block: the END in the ELSE block is still one path's.
+        let code = [ifu(1, 1), end, nop, end];
+        assert_eq!(entry_end(&code, 0, 0, &mut []), 4);
+        // Walks remember what each word they pass reaches: a later walk stops there.
+        let code = [nop, nop, end, nop, end];
+        let mut known = vec![None; code.len()];
+        assert_eq!(entry_end(&code, 0, 0, &mut known), 3);
+        assert_eq!(known, [Some(3), Some(3), Some(3), None, None]);
+        let mut known = vec![None, Some(99), None, None, None];
+        assert_eq!(entry_end(&code, 0, 0, &mut known), 99);
+        assert_eq!(known[0], Some(99));
+        // No END: to the end of the code; main past the code stays where it is.
+        assert_eq!(entry_end(&[nop, nop], 0, 0, &mut []), 2);
+        assert_eq!(entry_end(&[nop, nop], 5, 0, &mut []), 5);
+        // The procedures of such an executable: the entry range found, what it calls, not clamped.
+        let code = [call(Op::Call, 3, 2), end, nop, nop, end];
+        let p = procedures(&code, 0, 0, 1000);
+        assert_eq!(p.ranges, vec![r(0, 2, false), r(3, 5, false)]);
+        assert_eq!((p.entry, p.clamped), (0, false));
+        assert_eq!(inputs_read(&code, &p.ranges), 0);
+    }
+
+    #[test]
+    fn executables_stay_within_their_work() {
+        // mov o1, v0 … 64 times, end: ranges of 65 words, 4 × 65 + 4096 words of work.
+        let mut code = vec![0x4c20_0000; 64];
+        code.push(0x8800_0000);
+        let mut x = Executables::new(&code);
+        // The same range again costs nothing: asked for ever so often, it answers.
+        for _ in 0..1000 {
+            assert_eq!(x.inputs_read(0, 0), Some(1));
+        }
+        // Different ranges spend the work (65 × 64 / 2 ranges of 32 words on average, far more
+        // than 4356 words); then the answer is None, but for a range already answered.
+        let ranges: Vec<(u32, u32)> = (0..65).flat_map(|m| (m + 1..=65).map(move |e| (m, e))).collect();
+        let answered = ranges.iter().filter(|(m, e)| x.inputs_read(*m, *e).is_some()).count();
+        assert!((100..ranges.len() / 4).contains(&answered), "{answered} of {}", ranges.len());
+        assert_eq!((x.inputs_read(60, 64), x.inputs_read(0, 0)), (None, Some(1)));
+        // Entry ranges are still found.
+        assert_eq!(x.entry_end(3, 0), 65);
+    }
+
+    #[test]
+    fn inputs_read_are_the_source_fields_naming_v_registers() {
+        // add r0, v1, v3 (src1 7 bits, src2 5 bits); mov r1, v2; dp4 r0, c0, r0; end
+        let add = decode(0x0200_0000 | 0x10 << 21 | 0x01 << 12 | 0x03 << 7);
+        let mov = decode(0x4c00_0000 | 0x11 << 21 | 0x02 << 12);
+        let dp4 = decode(0x0800_0000 | 0x10 << 21 | 0x20 << 12 | 0x10 << 7);
+        let code = [add, mov, dp4, decode(0x8800_0000)];
+        let all = [Range { start: 0, end: 4, by_jump: false }];
+        assert_eq!(inputs_read(&code, &all), 0b1110);
+        assert_eq!(inputs_read(&code, &[Range { start: 1, end: 4, by_jump: false }]), 0b0100);
     }
 
     #[test]

@@ -66,6 +66,7 @@ pub mod opcodes;
 mod source;
 
 pub use check::{check_executable, check_program};
+pub use flow::Executables;
 pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use source::{

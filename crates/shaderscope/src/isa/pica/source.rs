@@ -468,6 +468,18 @@ impl<'c> Listing<'c> {
                 self.insts.len()
             ));
         }
+        if self.ctx.endmain == 0 && (self.ctx.main as usize) < self.insts.len() {
+            // The header comment shows the range found.
+            let e = found.ranges.get(found.entry).map_or(0, |r| r.end);
+            let ended =
+                e.checked_sub(1).and_then(|k| self.insts.get(k as usize)).is_some_and(|i| i.op == Op::End);
+            self.notes.push(if ended {
+                "endmain is 0 (nihstro writes this): main is listed to the end instruction that ends it".into()
+            } else {
+                "endmain is 0 (nihstro writes this) and no end instruction ends main: listed to the end of the code"
+                    .into()
+            });
+        }
         if found.truncated {
             self.notes.push("too many procedure ranges; the listing leaves some out".into());
         }
@@ -909,13 +921,17 @@ impl<'c> Listing<'c> {
     fn write<P: Printer + ?Sized>(&self, out: &mut P) -> fmt::Result {
         let ctx = self.ctx;
         let kind = if self.geometry { "geometry" } else { "vertex" };
+        // `endmain` 0 records no end (nihstro): the end found from main, which a note explains.
+        let end = match self.procs.get(self.entry) {
+            Some(p) if ctx.endmain == 0 => p.end,
+            _ => ctx.endmain,
+        };
         out.start_line(ctx.header_offset);
         out.style(Style::Comment);
         write!(
             out,
-            "; {kind} shader: entry 0x{:03x}..0x{:03x} of {} code words, {} operand descriptors",
+            "; {kind} shader: entry 0x{:03x}..0x{end:03x} of {} code words, {} operand descriptors",
             ctx.main,
-            ctx.endmain,
             ctx.code.len(),
             ctx.opdescs.len()
         )?;

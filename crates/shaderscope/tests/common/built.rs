@@ -1,0 +1,28 @@
+//! Files built with the project's own builders for the cases real files showed, shared by the
+//! tests that check them (included with `#[path]`; `common/mod.rs` stays free of the crate,
+//! which its unit tests include it into).
+#![allow(dead_code)]
+
+use shaderscope::format::shbin::{Dvlb, build};
+use shaderscope::isa::pica::{Instruction, Op};
+
+/// samples/vshader.shbin's model with `endmain` and the used-register masks 0, as nihstro
+/// writes its DVLE header (it never fills those fields).
+pub fn endmain_0() -> Dvlb {
+    let mut dvlb = build::example_vertex_dvlb();
+    let dvle = std::sync::Arc::make_mut(&mut dvlb.dvles[0]);
+    (dvle.endmain, dvle.input_mask, dvle.output_mask) = (0, 0, 0);
+    dvlb
+}
+
+/// [`endmain_0`] whose colour move is a subroutine after main's end instruction: main calls
+/// it (word 6: `call 0x008, 1`; word 7: `end`; word 8: `mov o1, v1`).
+pub fn endmain_0_calling() -> Dvlb {
+    let mut dvlb = endmain_0();
+    let code = &mut dvlb.dvlp.code;
+    let (mov_color, end) = (code[6], code[7]);
+    let call = Instruction { op: Op::Call, target: 8, num: 1, ..Instruction::default() };
+    code.truncate(6);
+    code.extend([call.encode(), end, mov_color]);
+    dvlb
+}
