@@ -51,7 +51,7 @@ pub struct Opts {
 /// DXBC container.
 fn original(path: &str, dxbc_only: bool) -> Result<Vec<u8>, u8> {
     let data = batch::read_input(path, false).map_err(|r| {
-        eprintln!("error: {}: {}", display_name(path), r.message);
+        eprint!("{}", r.text(display_name(path)));
         batch::IO
     })?;
     match shaderscope::parse(&data) {
@@ -78,7 +78,7 @@ pub fn run(o: Opts) -> u8 {
     let text = match batch::read_input(&o.file, false) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(r) => {
-            eprintln!("error: {}: {}", display_name(&o.file), r.message);
+            eprint!("{}", r.text(display_name(&o.file)));
             return r.status;
         }
     };

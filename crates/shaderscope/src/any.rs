@@ -91,18 +91,20 @@ impl File<'_> {
     /// let file = shaderscope::parse(&bytes)?;
     /// assert!(file.validation().is_empty());
     /// // A DXBC whose SM4 program (`ps_4_0`, 3 tokens) ends in an indexable temp declaration
-    /// // with no room for its register: the listing stops there, a damage the DXBC findings do
-    /// // not word.
+    /// // with no room for its register: the listing stops there (the damage every command
+    /// // reports), and the program's findings say so in the same words: one entry.
     /// let tokens: Vec<u8> = [0x40u32, 3, 0x0100_0069].iter().flat_map(|t| t.to_le_bytes()).collect();
     /// let bytes = shaderscope::dxbc::write::Builder::new().push(*b"SHDR", tokens).finish()?;
     /// let file = shaderscope::parse(&bytes)?;
-    /// let last = file.validation().pop().unwrap();
-    /// assert_eq!((last.finding.severity, last.finding.offset), (Severity::Error, 0x38));
-    /// assert_eq!(last.finding.message, "truncated indexable temp register (need 4 bytes, have 0)");
     /// assert_eq!(
-    ///     last.damage.unwrap().to_string(),
+    ///     file.damage()[0].to_string(),
     ///     "truncated indexable temp register at offset 0x38 (need 4 bytes, have 0)"
     /// );
+    /// let reported = file.validation();
+    /// assert_eq!(reported.len(), 1);
+    /// assert_eq!((reported[0].finding.severity, reported[0].finding.offset), (Severity::Error, 0x38));
+    /// assert_eq!(reported[0].finding.message, "truncated indexable temp register (need 4 bytes, have 0)");
+    /// assert_eq!(reported[0].damage, None);
     /// # Ok::<(), shaderscope::Error>(())
     /// ```
     pub fn validation(&self) -> Vec<Reported> {

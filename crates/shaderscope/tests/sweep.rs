@@ -75,6 +75,7 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
     bound("info json", file.info_json().get().len())?;
     let findings: usize = file.validate().iter().map(|f| f.message.len() + 40).sum();
     bound("validate", findings)?;
+    once_per_offset(name, &file)?;
     for f in file.validate() {
         if f.offset > data.len() as u64 {
             return Err(format!(
@@ -86,6 +87,81 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `validate` reports one damage once: no two of its errors name the same offset (a reader's
+/// finding and the damage every command reports, in two wordings, were two).
+fn once_per_offset(name: &str, file: &shaderscope::File<'_>) -> Result<(), String> {
+    let mut seen: BTreeMap<u64, String> = BTreeMap::new();
+    for r in file.validation() {
+        let f = &r.finding;
+        if f.severity != shaderscope::Severity::Error {
+            continue;
+        }
+        if let Some(before) = seen.insert(f.offset, f.message.clone()) {
+            return Err(format!("{name}: two errors at 0x{:x}: `{before}` and `{}`", f.offset, f.message));
+        }
+    }
+    Ok(())
+}
+
+/// Every chunk of a sample of the corpus's DXBC containers cut short (at token boundaries
+/// spread over it; a program with its length token set to the cut too, so that the cut falls
+/// inside an instruction rather than before the stream's stated end), in an otherwise whole
+/// container with a right checksum: `validate` names each damage once.
+#[test]
+fn validate_names_each_damage_of_a_cut_chunk_once() {
+    use shaderscope::dxbc::{Dxbc, write::ChecksumPolicy};
+    let Some(corpus) = common::corpus_dir() else { return };
+    let mut paths = Vec::new();
+    let mut stack = vec![corpus.join("dxbc")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    let (mut failures, mut count) = (Vec::new(), 0usize);
+    for path in spread(&paths, 40) {
+        let data = std::fs::read(&path).unwrap();
+        let Ok(d) = Dxbc::parse(&data) else { continue };
+        let name = path.strip_prefix(&corpus).unwrap_or(&path).display().to_string();
+        for (i, c) in d.chunks().iter().enumerate() {
+            let program = matches!(&c.fourcc.0, b"SHDR" | b"SHEX");
+            let cuts: Vec<usize> = (0..c.data.len() / 4).map(|k| 4 * k).collect();
+            for cut in spread(&cuts, 48) {
+                for fix_length in [false, true] {
+                    if fix_length && (!program || cut < 8) {
+                        continue;
+                    }
+                    let mut bytes = c.data[..cut].to_vec();
+                    if fix_length {
+                        bytes[4..8].copy_from_slice(&(cut as u32 / 4).to_le_bytes());
+                    }
+                    let mut b = d.to_builder();
+                    b.chunks[i].data = bytes.into();
+                    b.checksum = ChecksumPolicy::Compute;
+                    let Ok(mutant) = b.finish() else { continue };
+                    let label = format!(
+                        "{name}: {} cut at 0x{cut:x}{}",
+                        c.fourcc,
+                        if fix_length { " (length too)" } else { "" }
+                    );
+                    count += 1;
+                    if let Ok(file) = shaderscope::parse(&mutant) {
+                        failures.extend(once_per_offset(&label, &file).err());
+                    }
+                }
+            }
+        }
+    }
+    println!("{count} containers with a cut chunk");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 thread_local! {
