@@ -280,3 +280,65 @@ fn a_bad_note_is_an_error_at_its_column() {
     std::fs::write(&listing, "ps_4_0\nmov r0.x, r1.x  // trailing 0 and opcode bits\nret\n").unwrap();
     assert_eq!(run(&["asm", listing.to_str().unwrap(), "-o", "-"]).0, 0);
 }
+
+/// An edited program gets its statistics recounted where the recount gives the original's STAT
+/// for the original's program (fxc 10 counts as the recount does): one more `mov`, one more
+/// instruction and one more move. Where it does not (fxc 9 counted before optimising), STAT
+/// is the original's and `--verify` says that its counts may be stale. Unedited text gives
+/// the original back either way.
+#[test]
+fn an_edited_program_gets_its_statistics_recounted_where_the_recount_is_the_originals() {
+    use shaderscope::format::dxbc::{Dxbc, assemble, write::ChecksumPolicy};
+    let dir = tempfile::tempdir().unwrap();
+    let text = LISTING.replace("D3D Shader Disassembler", "HLSL Shader Compiler 10.1");
+    let edited = text.replace("mov o0.w, v0.w\n", "mov o0.w, v0.w\nmov o0.w, v0.w\n");
+    let [original, stale, listing, changed, out] =
+        ["fxc10.dxbc", "fxc9.dxbc", "ps.asm", "edited.asm", "out.dxbc"].map(|n| dir.path().join(n));
+    let fxc10 = assemble::assemble(&text).unwrap();
+    std::fs::write(&original, &fxc10).unwrap();
+    // The same container with the counts fxc 9 might have written: 2 more instructions.
+    let mut b = Dxbc::parse(&fxc10).unwrap().to_builder();
+    let stat = b.chunks.iter_mut().find(|c| &c.fourcc.0 == b"STAT").unwrap();
+    let mut counts = stat.data.to_vec();
+    counts[0] += 2;
+    stat.data = counts.into();
+    b.checksum = ChecksumPolicy::Compute;
+    let fxc9 = b.finish().unwrap();
+    std::fs::write(&stale, &fxc9).unwrap();
+    std::fs::write(&listing, &text).unwrap();
+    std::fs::write(&changed, &edited).unwrap();
+    let path = |p: &std::path::PathBuf| p.to_str().unwrap().to_string();
+    let asm = |listing: &std::path::PathBuf, like: &std::path::PathBuf| {
+        run(&["asm", &path(listing), "--like", &path(like), "--verify", &path(like), "-o", &path(&out)])
+    };
+    let counts = |bytes: &[u8]| {
+        let d = Dxbc::parse(bytes).unwrap();
+        let s = d.stat.as_ref().unwrap();
+        (s.instruction_count(), s.get(19)) // instructions, moves
+    };
+    assert_eq!(counts(&fxc10), (3, 1));
+
+    let (code, verify, err) = asm(&changed, &original);
+    assert_eq!(code, 1, "{err}");
+    let out_bytes = std::fs::read(&out).unwrap();
+    assert_eq!(counts(&out_bytes), (4, 2));
+    assert!(
+        verify.ends_with("STAT  differs from payload offset 0x0 (116 bytes, the original 116)\n"),
+        "{verify}"
+    );
+    assert!(verify.contains("SHDR  differs from payload offset 0x4 "), "{verify}");
+
+    let (code, verify, err) = asm(&changed, &stale);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        verify.ends_with("STAT  kept from the original (the program changed; its counts may be stale)\n"),
+        "{verify}"
+    );
+    assert_eq!(counts(&std::fs::read(&out).unwrap()), (5, 1));
+
+    for like in [&original, &stale] {
+        let (code, verify, err) = asm(&listing, like);
+        assert_eq!((code, verify.lines().all(|l| l.ends_with("  same"))), (0, true), "{verify}{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(like).unwrap());
+    }
+}

@@ -424,4 +424,28 @@ mod tests {
         assert_eq!(f[0].message, "endif without a matching open block");
         assert_eq!(f[0].offset, 8);
     }
+
+    /// A declaration cut short is worded as the listing words it (the damage every command
+    /// reports), once, whichever reader meets it first: the reflection reader calls these
+    /// values "declaration value".
+    #[test]
+    fn a_declaration_cut_short_is_one_finding_in_the_listings_words() {
+        // cs_5_0; dcl_thread_group with a length of 2 DWORDs (one size of three).
+        let data = program(&[0x0005_0050, 4, 0x0200_009b, 8]);
+        let p = Program::parse(&data, 0x40).unwrap();
+        let found: Vec<_> = validate(&p).into_iter().map(|f| (f.severity, f.offset, f.message)).collect();
+        assert_eq!(
+            found,
+            [(Severity::Error, 0x50, "truncated thread group size (need 4 bytes, have 0)".to_string())]
+        );
+        assert_eq!(
+            check(&p).unwrap_err().to_string(),
+            "truncated thread group size at offset 0x50 (need 4 bytes, have 0)"
+        );
+        // ps_4_0; dcl_indexableTemp with no room for its register.
+        let data = program(&[0x0000_0040, 3, 0x0100_0069]);
+        let p = Program::parse(&data, 0x30).unwrap();
+        let found: Vec<_> = validate(&p).into_iter().map(|f| (f.offset, f.message)).collect();
+        assert_eq!(found, [(0x38, "truncated indexable temp register (need 4 bytes, have 0)".to_string())]);
+    }
 }
