@@ -12,7 +12,10 @@ Examples:
   shaderscope disasm --exact-floats in.dxbc > in.asm     a listing that assembles back exactly
   shaderscope asm in.asm -o out.dxbc                      the whole container, checksum computed
   shaderscope asm edited.asm --like in.dxbc -o out.dxbc   RDEF, STAT, … taken from the original
-  shaderscope asm in.asm --verify in.dxbc                 which chunks differ from the original
+  shaderscope asm edited.asm --like in.dxbc --verify in.dxbc -o out.dxbc
+                                                          the same, and which chunks differ
+(--verify without --like always reports RDEF, whose compile-flags word the text does not
+carry, and every other chunk the text does not carry.)
 
 The listing is shaderscope's own `disasm` output or fxc's /Fc listing, with or without the
 comment header; literals may be hexadecimal (`l(0x3f800000)`) or MSVC's `1.#INF`/`-1.#IND`.
@@ -23,7 +26,13 @@ A Direct3D 9 listing (vs_1_1 ... ps_3_0) gives the program's bytecode, with the 
 table as it was, debug data) instead.
 The program, the signature tables and the required-feature notes are assembled; RDEF and
 STAT are rebuilt from the header's tables where the listing has them. --like takes every
-chunk the text does not determine from the original binary.
+chunk the text does not determine from the original binary; STAT, too, unless the program
+was edited and recounting the original's program gives the original's STAT (fxc 10's
+counts): it is then recounted. Where it is kept, --verify says `STAT  kept from the original
+(the program changed; its counts may be stale)`.
+What fxc's text has no place for (opcode-token bits no suffix shows, DWORDs after an
+instruction's operands other than fxc's) is an end-of-line comment in shaderscope's
+listing, which asm reads back: `// opcode bits 0x00004000`, `// trailing 0x00000005`.
 
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
@@ -53,7 +62,7 @@ pub struct Opts {
 /// DXBC container.
 fn original(path: &str, dxbc_only: bool) -> Result<Vec<u8>, u8> {
     let data = batch::read_input(path, false).map_err(|r| {
-        eprintln!("error: {}: {}", display_name(path), r.message);
+        eprint!("{}", r.text(display_name(path)));
         batch::IO
     })?;
     match shaderscope::parse(&data) {
@@ -80,7 +89,7 @@ pub fn run(o: Opts) -> u8 {
     let text = match batch::read_input(&o.file, false) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(r) => {
-            eprintln!("error: {}: {}", display_name(&o.file), r.message);
+            eprint!("{}", r.text(display_name(&o.file)));
             return r.status;
         }
     };

@@ -191,8 +191,11 @@ impl Inputs {
 // The JSON records of missing and unreadable inputs are to come (a record with `valid: false`
 // for every refusal): this is the one place that decides.
 fn refused(path: &str, r: Refusal, settings: Settings, out: &mut Output) {
+    // The hint is for a person: on stderr in either mode.
+    let hint = r.hint.clone().unwrap_or_default();
     if !settings.json {
-        return out.fail(path, r.message, r.status);
+        out.fail(path, r.message, r.status);
+        return out.stderr.push_str(&hint);
     }
     // Under --json every input gets its record, an unread one with `valid: false`; an I/O
     // failure (no error of the file's own) is also said on stderr.
@@ -201,7 +204,7 @@ fn refused(path: &str, r: Refusal, settings: Settings, out: &mut Output) {
         r.error.as_ref().map_or_else(|| ErrorInfo::other("io", r.message.clone()), ErrorInfo::from_error);
     let record = Record::failure(t, path, None, error).to_line();
     match r.error {
-        Some(_) => out.push(Outcome { stdout: record, status: r.status, stderr: String::new() }),
+        Some(_) => out.push(Outcome { stdout: record, status: r.status, stderr: hint }),
         None => {
             out.stdout.push_str(&record);
             out.fail(path, r.message, r.status)

@@ -15,9 +15,11 @@ An all-zero checksum marks an unsigned container (DXC output that the validator 
 yet): it is reported as `unsigned` and accepted unless --require-signed is given.
 
 Exit status:
-  0  every checksum matches (or the fixed file was written)
+  0  every checksum matches (with --fix: the fixed file was written, and it is valid)
   1  a checksum does not match (or is absent, with --require-signed), or an input is invalid
-     (not a shader binary, a DXBC container that does not parse or has a damaged chunk)
+     (not a shader binary, a DXBC container that does not parse or has a damaged chunk);
+     with --fix: the fixed file was written, but a part of it is damaged, which a checksum
+     does not repair (`error: FILE: fixed the checksum → OUT; the file is still invalid: …`)
   2  usage or I/O error, or an input that is no DXBC container (checksums are DXBC's)";
 
 #[derive(clap::Args, Debug)]
@@ -83,7 +85,16 @@ pub fn run(o: Opts) -> u8 {
                 format!("{path}: checksum {stored} replaced by {computed}; wrote {to}\n")
             };
             out.push(Outcome::out(msg));
-            return batch::damage(path, &*d, None, out);
+            // The checksum is right now, but a damaged part is not repaired by it: said as
+            // such, so that exit status 1 is not read as a failed fix.
+            for e in shaderscope::Container::damage(&*d) {
+                out.fail(
+                    path,
+                    format!("fixed the checksum → {to}; the file is still invalid: {e}"),
+                    batch::INVALID,
+                );
+            }
+            return;
         }
         let prefix = if many { format!("{path}: ") } else { String::new() };
         if ok {

@@ -23,8 +23,17 @@ pub struct Opts {
     /// file offset in `data-offset` (`shaderscope view` adds a hex view of the file)
     #[arg(long, conflicts_with = "json")]
     html: bool,
-    /// Colour the listing
-    #[arg(long, value_enum, default_value_t)]
+    /// Colour the listing: `--color` alone or `--color=always` always, `--color=auto` (the
+    /// default) when stdout is a terminal and NO_COLOR is unset, `--color=never` never
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "always"
+    )]
     color: ColorChoice,
     /// Read each FILE as a bare program of this instruction set, with no container: the data
     /// of a DXBC SHDR/SHEX chunk, a Direct3D 9 token stream, PICA200 code words, Latte

@@ -19,8 +19,18 @@ pub struct Opts {
     /// token coloured by kind
     #[arg(long, conflicts_with = "json")]
     html: bool,
-    /// Colour the dump
-    #[arg(long, value_enum, default_value_t, conflicts_with_all = ["json", "html"])]
+    /// Colour the dump: `--color` alone or `--color=always` always, `--color=auto` (the
+    /// default) when stdout is a terminal and NO_COLOR is unset, `--color=never` never
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "always",
+        conflicts_with_all = ["json", "html"]
+    )]
     color: batch::ColorChoice,
     /// Only the bytes from this offset on (hex with 0x, or decimal)
     #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
@@ -53,7 +63,7 @@ pub fn run(o: Opts) -> u8 {
     let data = match batch::read_input(&o.file, false) {
         Ok(d) => d,
         Err(r) => {
-            eprintln!("error: {path}: {}", r.message);
+            eprint!("{}", r.text(path));
             return r.status;
         }
     };
@@ -64,6 +74,9 @@ pub fn run(o: Opts) -> u8 {
             let json = o.json.then_some(shaderscope::json::RecordType::Dump);
             let failure = batch::failure(path, &data, &e, json);
             eprint!("{}", failure.stderr);
+            if !data.is_empty() && shaderscope::detect(&data).is_none() {
+                eprint!("{}", crate::input::embedded_hint(&o.file, &data, false).unwrap_or_default());
+            }
             return failure.status.max(batch::write_out(failure.stdout.as_bytes()));
         }
     };

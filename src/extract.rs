@@ -28,7 +28,7 @@ pub fn run(o: Opts) -> u8 {
     let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
         Err(r) => {
-            eprintln!("error: {path}: {}", r.message);
+            eprint!("{}", r.text(&path));
             return r.status;
         }
     };

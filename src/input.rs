@@ -73,11 +73,22 @@ pub struct Refusal {
     pub message: String,
     /// The library's error, when the first bytes were the reason.
     pub error: Option<shaderscope::Error>,
+    /// A line after the message that says what to do instead ([`embedded_hint`]).
+    pub hint: Option<String>,
 }
 
 impl Refusal {
     fn io(message: impl Into<String>) -> Self {
-        Refusal { status: IO, message: message.into(), error: None }
+        Refusal { status: IO, message: message.into(), error: None, hint: None }
+    }
+
+    /// What stderr says: `error: PATH: message`, and the hint line after it.
+    pub fn text(&self, path: &str) -> String {
+        let mut s = format!("error: {path}: {}\n", self.message);
+        if let Some(h) = &self.hint {
+            s.push_str(h);
+        }
+        s
     }
 
     fn cannot_read(e: &io::Error) -> Self {
@@ -89,7 +100,45 @@ impl Refusal {
     /// "recognised, not supported yet" (it is not called invalid), and once the format is read
     /// the same file gives 0 or 1, so the status a script sees keeps its kind.
     fn format(e: shaderscope::Error) -> Self {
-        Refusal { status: INVALID, message: e.to_string(), error: Some(e) }
+        Refusal { status: INVALID, message: e.to_string(), error: Some(e), hint: None }
+    }
+}
+
+/// How much of an input that is no shader binary is searched for embedded ones
+/// ([`embedded_hint`]): a game pack or an executable shows what it holds at its start, and a
+/// large file that is no shader costs one bounded read and search.
+pub const HINT_SEARCH: usize = 16 << 20;
+
+/// The most embedded shader binaries [`embedded_hint`] counts.
+pub const HINT_FINDS: usize = 100;
+
+/// For an input that is no shader binary this tool reads: the hint line that names how many
+/// shader binaries `scan` finds in it (in `data`, its first [`HINT_SEARCH`] bytes or fewer,
+/// `more` when the input goes on after them; [`HINT_FINDS`] at most) and the command that
+/// pulls them out. `None` when there are none.
+pub fn embedded_hint(path: &str, data: &[u8], more: bool) -> Option<String> {
+    let more = more || data.len() > HINT_SEARCH;
+    let data = data.get(..HINT_SEARCH).unwrap_or(data);
+    let n = shaderscope::find::count(data, HINT_FINDS);
+    if n == 0 {
+        return None;
+    }
+    let holds =
+        if more { format!("its first {} hold", size_text(data.len() as u64)) } else { "it holds".into() };
+    let at_least = if n >= HINT_FINDS { "at least " } else { "" };
+    let what = if n == 1 { "1 shader binary".to_string() } else { format!("{n} shader binaries") };
+    let file = if path == "-" { "FILE".to_string() } else { shell_word(path) };
+    Some(format!("hint: {holds} {at_least}{what} that scan finds: shaderscope scan --extract DIR {file}\n"))
+}
+
+/// `word` as one word of a POSIX shell command (single-quoted when it holds anything but
+/// letters, digits and `_./+,:@%=-`), for a command a message suggests.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./+,:@%=-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -126,7 +175,10 @@ pub fn open(path: &str, buf: &mut Vec<u8>) -> Result<Head, Refusal> {
         let file = std::fs::File::open(path).map_err(|e| Refusal::cannot_read(&e))?;
         let meta = file.metadata().map_err(|e| Refusal::cannot_read(&e))?;
         if meta.is_dir() {
-            return Err(Refusal::io("cannot read: is a directory"));
+            return Err(Refusal::io(format!(
+                "is a directory (to look for shader binaries inside it: shaderscope scan {})",
+                shell_word(path)
+            )));
         }
         (Source::File(file), meta.is_file().then_some(meta.len()))
     };
@@ -157,6 +209,22 @@ fn stdin() -> (Source, Option<u64>) {
 }
 
 impl Head {
+    /// Read on to [`HINT_SEARCH`] bytes (within the size limit) and give [`embedded_hint`]'s
+    /// line for them; nothing when a read fails.
+    fn search(mut self, path: &str, buf: &mut Vec<u8>) -> Option<String> {
+        let have = buf.len() - self.start;
+        let want = (HINT_SEARCH as u64).min(max_size());
+        let room = want.saturating_sub(have as u64);
+        if let Some(len) = self.len {
+            reserve(buf, self.start, len.min(want).saturating_sub(have as u64) as usize);
+        }
+        // One byte beyond tells whether the input goes on.
+        (&mut self.source).take(room + 1).read_to_end(buf).ok()?;
+        let data = buf.get(self.start..)?;
+        let more = data.len() as u64 > want;
+        embedded_hint(path, data.get(..want as usize).unwrap_or(data), more)
+    }
+
     /// The first bytes (at most [`detect::HEAD`]).
     pub fn bytes<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
         buf.get(self.start..).unwrap_or(&[])
@@ -207,9 +275,19 @@ pub fn read(path: &str, buf: &mut Vec<u8>) -> Result<Format, Refusal> {
 
 fn read_checked(path: &str, buf: &mut Vec<u8>) -> Result<Format, Refusal> {
     let head = open(path, buf)?;
-    let format = detect::readable(head.bytes(buf)).map_err(Refusal::format)?;
-    head.read_rest(buf)?;
-    Ok(format)
+    match detect::readable(head.bytes(buf)) {
+        Ok(format) => {
+            head.read_rest(buf)?;
+            Ok(format)
+        }
+        // Bytes that are none of the formats: a pack or an executable may still hold some.
+        Err(e) if !head.bytes(buf).is_empty() && detect::detect(head.bytes(buf)).is_none() => {
+            let mut r = Refusal::format(e);
+            r.hint = head.search(path, buf);
+            Err(r)
+        }
+        Err(e) => Err(Refusal::format(e)),
+    }
 }
 
 /// [`read`], except that an input which is no format this build reads is not refused: only its

@@ -44,7 +44,11 @@ pub fn run(o: Opts) -> u8 {
     };
     let data = match batch::read_input(&o.file, true) {
         Ok(d) => d,
-        Err(r) => return fail(if r.status == batch::IO { "io" } else { "invalid" }, r.message, r.status),
+        Err(r) => {
+            let status = fail(if r.status == batch::IO { "io" } else { "invalid" }, r.message, r.status);
+            eprint!("{}", r.hint.unwrap_or_default());
+            return status;
+        }
     };
     let file = match shaderscope::parse(&data) {
         Ok(f) => f,

@@ -136,3 +136,41 @@ fn disasm_notes_exactly_the_containers_with_a_wrong_checksum() {
         assert_eq!(noted, bad, "parallel after {after} bytes");
     }
 }
+
+/// --fix on a container whose program is cut inside a declaration (an indexable temp
+/// declaration with no room for its register) writes the repaired copy, says that its
+/// checksum is fixed and that the file is still invalid, and exits 1; `checksum --help` says
+/// what that status means.
+#[test]
+fn fix_says_the_file_is_still_invalid_when_a_part_is_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    // `ps_4_0`, 3 tokens: the last one opens `dcl_indexableTemp` (1 DWORD long).
+    let tokens: Vec<u8> = [0x40u32, 3, 0x0100_0069].iter().flat_map(|t| t.to_le_bytes()).collect();
+    let good = Builder::new().push(*b"SHDR", tokens).finish().unwrap();
+    let mut bad = good.clone();
+    bad[4] ^= 0xff;
+    let (input, fixed) = (dir.path().join("bad.dxbc"), dir.path().join("fixed.dxbc"));
+    std::fs::write(&input, &bad).unwrap();
+    let (input, fixed) = (input.to_str().unwrap(), fixed.to_str().unwrap());
+    let (stored, computed) =
+        (checksum::hex(bad[4..20].try_into().unwrap()), checksum::hex(&checksum::compute(&good)));
+    let (code, out, err) = run(&["checksum", "--fix", "-o", fixed, input]);
+    assert_eq!(
+        (code, out, err),
+        (
+            1,
+            format!("{input}: checksum {stored} replaced by {computed}; wrote {fixed}\n"),
+            format!(
+                "error: {input}: fixed the checksum → {fixed}; the file is still invalid: truncated \
+                 indexable temp register at offset 0x38 (need 4 bytes, have 0)\n"
+            )
+        )
+    );
+    assert_eq!(std::fs::read(fixed).unwrap(), good);
+    let (code, help, _) = run(&["checksum", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        help.contains("with --fix: the fixed file was written, but a part of it is damaged, which a checksum\n     does not repair"),
+        "{help}"
+    );
+}

@@ -232,3 +232,42 @@ fn info_lists_a_root_signature() {
     );
     assert!(!out.contains("fxc:"), "{out}");
 }
+
+/// `--color` takes an optional value (`--color[=WHEN]`), as ripgrep's and git's do: alone it
+/// means always, and it never takes the next argument as its value, so `--color FILE` reads
+/// FILE. Checked on every command whose help lists it.
+#[test]
+fn color_alone_means_always_and_never_eats_a_file() {
+    let (_, help, _) = run(&["--help"]);
+    let commands: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    let with_color: Vec<&String> =
+        commands.iter().filter(|c| run(&[c.as_str(), "--help"]).1.contains("--color[=<WHEN>]")).collect();
+    assert_eq!(with_color, ["disasm", "dump"]);
+    let file = sample("ps_color.dxbc");
+    for cmd in with_color {
+        let cmd = cmd.as_str();
+        let (code, plain, err) = run(&[cmd, &file]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!plain.contains('\x1b'));
+        let (code, coloured, err) = run(&[cmd, "--color", &file]);
+        assert_eq!((code, err.as_str()), (0, ""), "{cmd} --color FILE");
+        assert!(coloured.contains("\x1b["), "{cmd} --color FILE");
+        assert_eq!(run(&[cmd, &file, "--color"]), (0, coloured.clone(), String::new()));
+        assert_eq!(run(&[cmd, "--color=always", &file]), (0, coloured.clone(), String::new()));
+        assert_eq!(run(&[cmd, "--color=never", &file]), (0, plain.clone(), String::new()));
+        // Not a terminal: auto does not colour.
+        assert_eq!(run(&[cmd, "--color=auto", &file]), (0, plain.clone(), String::new()));
+        // A value is only ever given with `=`: in `--color never`, `never` is a file (one too
+        // many for dump, a missing one for disasm).
+        assert_eq!(run(&[cmd, "--color", "never", &file]).0, 2, "{cmd}");
+        let (code, _, err) = run(&[cmd, "--color=sometimes", &file]);
+        assert_eq!(code, 2, "{cmd}");
+        assert!(err.contains("invalid value 'sometimes' for '--color[=<WHEN>]'"), "{err}");
+    }
+}

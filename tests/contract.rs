@@ -358,12 +358,88 @@ fn missing_files_and_folders_exit_2() {
         );
         let args: Vec<&str> = cmd.iter().copied().chain([dir]).collect();
         let (code, _, err) = run(&args);
-        assert_eq!((code, err), (2, format!("error: {dir}: cannot read: is a directory\n")), "{args:?}");
+        assert_eq!(
+            (code, err),
+            (
+                2,
+                format!(
+                    "error: {dir}: is a directory (to look for shader binaries inside it: shaderscope scan {dir})\n"
+                )
+            ),
+            "{args:?}"
+        );
     }
+    // The suggested command is one shell word however the folder is named.
+    let odd = f.path().join("my shaders");
+    std::fs::create_dir(&odd).unwrap();
+    let odd = odd.to_str().unwrap();
+    let (code, _, err) = run(&["info", odd]);
+    assert_eq!(
+        (code, err),
+        (
+            2,
+            format!(
+                "error: {odd}: is a directory (to look for shader binaries inside it: shaderscope scan '{odd}')\n"
+            )
+        )
+    );
     let (code, out, err) = run(&["info", &junk, missing, &good]);
     assert_eq!(code, 2);
     assert!(out.contains("format:    DXBC container"), "{out}");
     assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+/// A file that is no shader binary but holds some (a pack: bytes, a DXBC container, bytes,
+/// the same container): every command refuses it as before (exit 1), then a hint says how
+/// many shader binaries `scan` finds in it and how to pull them out; standard input too. A
+/// file without any gets no hint.
+#[test]
+fn a_file_holding_shaders_gets_a_hint_to_scan_it() {
+    let f = Files::new();
+    let dxbc = sample("ps_color.dxbc");
+    let pack = f.put("pack.bin", &[&b"PACK"[..], &dxbc, &[7; 13], &dxbc, b"end"].concat());
+    let one = f.put("one.bin", &[&b"PACK"[..], &dxbc].concat());
+    let none = f.put("none.bin", b"PACK and nothing else");
+    let refusal = |path: &str| {
+        format!(
+            "error: {path}: invalid file at offset 0x0: not a shader binary this tool knows (first bytes \"PACK\")\n"
+        )
+    };
+    for cmd in COMMANDS {
+        let args: Vec<&str> = cmd.iter().copied().chain([pack.as_str()]).collect();
+        let (code, _, err) = run(&args);
+        let hint = format!(
+            "hint: it holds 2 shader binaries that scan finds: shaderscope scan --extract DIR {pack}\n"
+        );
+        let error = if cmd.contains(&"--json") { String::new() } else { refusal(&pack) };
+        assert_eq!((code, err), (1, error + &hint), "{args:?}");
+    }
+    let (code, _, err) = run(&["info", &one]);
+    assert_eq!(
+        (code, err),
+        (
+            1,
+            refusal(&one)
+                + &format!(
+                    "hint: it holds 1 shader binary that scan finds: shaderscope scan --extract DIR {one}\n"
+                )
+        )
+    );
+    assert_eq!(run(&["disasm", &none]), (1, String::new(), refusal(&none)));
+    let o = bin().args(["info", "-"]).stdin(std::fs::File::open(&pack).unwrap()).output().unwrap();
+    assert_eq!(
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned()),
+        (
+            Some(1),
+            refusal("<stdin>")
+                + "hint: it holds 2 shader binaries that scan finds: shaderscope scan --extract DIR FILE\n"
+        )
+    );
+    // What the hint says to run finds them.
+    let (code, out, _) = run(&["scan", &pack]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&format!("{pack}\t0x4\tdxbc\t")), "{out}");
+    assert!(out.contains(&format!("{pack}\t0xe1\tdxbc\t")), "{out}");
 }
 
 /// Every format of the product is read now; a file of the last one to be read (MBS, which
@@ -646,7 +722,7 @@ fn dash_o_writes_what_stdout_gets() {
             &["disasm", input],
             &["disasm", "--json", input],
             &["disasm", "--html", input],
-            &["disasm", "--color", "always", input],
+            &["disasm", "--color=always", input],
             &["dump", input],
             &["dump", "--json", input],
             &["validate", "--json", input],

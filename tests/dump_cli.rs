@@ -131,7 +131,7 @@ fn color_and_html_dumps_show_the_plain_text() {
     for name in ["ps_color.dxbc", "vshader.shbin"] {
         let file = sample(name);
         let (_, plain, _) = run(&["dump", "FILE"], &file);
-        let (code, ansi, _) = run(&["dump", "FILE", "--color", "always"], &file);
+        let (code, ansi, _) = run(&["dump", "FILE", "--color=always"], &file);
         assert_eq!(code, 0);
         assert!(ansi.contains("\x1b[33m"), "bytes are coloured");
         // The last escape of each coloured line is a reset.

@@ -5,7 +5,8 @@
 //! byte's tooltip is its `dump` annotation, and a screenshot shows the page.
 //!
 //! Corpus files come from `SHADERSCOPE_CORPUS` (default `../shared/corpus`). Without Chromium
-//! and chromedriver the browser test says `skipped: chromium not found` and passes, unless
+//! or chromedriver the browser test names what is missing (`skipped: chromedriver not found`,
+//! `skipped: chromium and chromedriver not found`) and passes, unless
 //! `SHADERSCOPE_REQUIRE_BROWSER` is set (CI sets it).
 
 use base64::Engine;
@@ -345,6 +346,23 @@ fn view_takes_the_listing_options_of_disasm() {
 // The browser.
 
 /// An executable on `PATH`.
+/// What the browser test lacks, by name: `chromium`, `chromedriver`, or both.
+fn missing_browser_parts(have_browser: bool, have_driver: bool) -> &'static str {
+    match (have_browser, have_driver) {
+        (false, false) => "chromium and chromedriver",
+        (false, true) => "chromium",
+        (true, false) => "chromedriver",
+        (true, true) => "nothing",
+    }
+}
+
+#[test]
+fn a_skipped_browser_test_names_what_is_missing() {
+    assert_eq!(missing_browser_parts(false, false), "chromium and chromedriver");
+    assert_eq!(missing_browser_parts(false, true), "chromium");
+    assert_eq!(missing_browser_parts(true, false), "chromedriver");
+}
+
 fn which(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path).flat_map(|d| names.iter().map(move |n| d.join(n))).find(|p| p.is_file())
@@ -548,12 +566,13 @@ fn annotation_of(notes: &Annotations, b: u64) -> (std::ops::Range<u64>, String, 
 fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
     let driver_exe = which(&["chromedriver"]);
     let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(driver_exe), Some(browser)) = (driver_exe, browser) else {
+    let (Some(driver_exe), Some(browser)) = (driver_exe.clone(), browser.clone()) else {
+        let missing = missing_browser_parts(browser.is_some(), driver_exe.is_some());
         assert!(
             std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
-            "chromium or chromedriver not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
+            "{missing} not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
         );
-        say("skipped: chromium not found");
+        say(&format!("skipped: {missing} not found"));
         return;
     };
     let Some(corpus) = corpus() else { return };

@@ -1,6 +1,9 @@
 //! Valid SM4/5 programs made from a fuzzer's bytes: each instruction from a row of the opcode
 //! table (its format and operand types), with operands in the forms fxc writes, so that the
-//! listing says everything the tokens do and the assembler can give them back.
+//! listing says everything the tokens do and the assembler can give them back. Now and then
+//! an instruction also has what fxc never writes but other compilers may: opcode-token control
+//! bits no suffix shows, DWORDs after the operands other than fxc's; the listing notes them in
+//! a comment the assembler reads.
 //!
 //! Where the format allows two encodings that print alike (an extended operand token that
 //! says nothing, a source mask of one component, an `Imm64` index), the generator makes the one
@@ -149,7 +152,15 @@ pub fn instruction(c: &mut Choices<'_>, row: &OpInfo) -> Inst {
                 let destination = k < destinations && ty == Ty::R;
                 inst.body.push(Part::Op(operand(c, ty, destination, row.has(flag::DOUBLE))));
             }
-            if trailing_zero(row, &inst.body) {
+            let second = match inst.body.get(1) {
+                Some(Part::Op(o)) => Some(o.ty),
+                _ => None,
+            };
+            if c.one_in(8) {
+                // DWORDs after the operands that are not fxc's (the listing notes them).
+                let n = c.below(3);
+                inst.body.extend((0..n).map(|_| Part::Word(c.u32())));
+            } else if row.trailing_zero(second) {
                 inst.body.push(Part::Word(0));
             }
         }
@@ -162,6 +173,11 @@ pub fn instruction(c: &mut Choices<'_>, row: &OpInfo) -> Inst {
         }
         Format::Decl(d) => declaration(c, d, &mut inst),
         _ => {}
+    }
+    if c.one_in(8) {
+        // Opcode-token control bits the text shows no suffix or value for (the listing notes
+        // them).
+        inst.controls |= c.u32() & 0x1fff & !row.shown_controls(inst.controls);
     }
     inst
 }
@@ -231,18 +247,7 @@ fn declaration(c: &mut Choices<'_>, d: Decl, inst: &mut Inst) {
 
 /// How many leading operands an instruction writes (as the assembler reads them).
 fn destination_count(row: &OpInfo) -> usize {
-    let two = matches!(row.mnemonic, "imul" | "umul" | "udiv" | "uaddc" | "usubb" | "sincos" | "swapc")
-        || row.mnemonic.starts_with("imm_atomic")
-        || row.name.ends_with("_FEEDBACK");
-    if two { 2 } else { 1 }
-}
-
-/// fxc's zero DWORD after the operands of the `sample*_s` feedback samples and of
-/// `samplepos` of a texture.
-fn trailing_zero(row: &OpInfo, body: &[Part]) -> bool {
-    (row.name.starts_with("D3DWDDM1_3_SB_OPCODE_SAMPLE_") && row.name.ends_with("_FEEDBACK"))
-        || (row.opcode == opcodes::op::D3D10_1_SB_OPCODE_SAMPLE_POS
-            && matches!(body.get(1), Some(Part::Op(o)) if o.ty != ot::RASTERIZER))
+    if row.has(flag::TWO_DESTINATIONS) { 2 } else { 1 }
 }
 
 /// A register file: its type, how many immediate indices it takes, and whether the listing

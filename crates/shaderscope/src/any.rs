@@ -80,7 +80,10 @@ impl File<'_> {
     /// ([`Container::damage`]) they do not list, as an error finding of its own. A finding
     /// lists a damaged part when it is an error at the same offset whose message ends with the
     /// error's text without its offset ([`crate::Error::reason`]): formats that report their
-    /// damage say it in their own words (`constant table: CTAB constant info points …`).
+    /// damage say it in their own words (`constant table: CTAB constant info points …`). A
+    /// finding whose message is just that text carries the damage ([`Reported::damage`]), so
+    /// that `validate` prints it as every command prints that damage: each damage is said
+    /// once, in one wording.
     ///
     /// This is the one place that decides what `validate` says, so that its text and its JSON
     /// agree finding by finding.
@@ -91,35 +94,47 @@ impl File<'_> {
     /// let file = shaderscope::parse(&bytes)?;
     /// assert!(file.validation().is_empty());
     /// // A DXBC whose SM4 program (`ps_4_0`, 3 tokens) ends in an indexable temp declaration
-    /// // with no room for its register: the listing stops there, a damage the DXBC findings do
-    /// // not word.
+    /// // with no room for its register: the listing stops there (the damage every command
+    /// // reports), and the program's findings say so in the same words: one entry.
     /// let tokens: Vec<u8> = [0x40u32, 3, 0x0100_0069].iter().flat_map(|t| t.to_le_bytes()).collect();
     /// let bytes = shaderscope::dxbc::write::Builder::new().push(*b"SHDR", tokens).finish()?;
     /// let file = shaderscope::parse(&bytes)?;
-    /// let last = file.validation().pop().unwrap();
-    /// assert_eq!((last.finding.severity, last.finding.offset), (Severity::Error, 0x38));
-    /// assert_eq!(last.finding.message, "truncated indexable temp register (need 4 bytes, have 0)");
     /// assert_eq!(
-    ///     last.damage.unwrap().to_string(),
+    ///     file.damage()[0].to_string(),
     ///     "truncated indexable temp register at offset 0x38 (need 4 bytes, have 0)"
     /// );
+    /// let reported = file.validation();
+    /// assert_eq!(reported.len(), 1);
+    /// assert_eq!((reported[0].finding.severity, reported[0].finding.offset), (Severity::Error, 0x38));
+    /// assert_eq!(reported[0].finding.message, "truncated indexable temp register (need 4 bytes, have 0)");
+    /// // `validate` prints it as every command prints the damage.
+    /// assert_eq!(reported[0].damage.as_ref(), file.damage().first());
     /// # Ok::<(), shaderscope::Error>(())
     /// ```
     pub fn validation(&self) -> Vec<Reported> {
         let findings = self.validate();
-        let listed = |e: &crate::Error| {
-            let reason = e.reason();
-            findings.iter().any(|f| {
-                f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(&reason)
-            })
+        let damage: Vec<(crate::Error, String)> =
+            self.damage().into_iter().map(|e| (e.clone(), e.reason())).collect();
+        let lists = |f: &Finding, (e, reason): &(crate::Error, String)| {
+            f.severity == Severity::Error && f.offset == e.offset() && f.message.ends_with(reason.as_str())
         };
-        let unlisted: Vec<Reported> = self
-            .damage()
-            .into_iter()
-            .filter(|e| !listed(e))
-            .map(|e| Reported { finding: Finding::error(e.offset(), e.reason()), damage: Some(e) })
+        let unlisted: Vec<Reported> = damage
+            .iter()
+            .filter(|d| !findings.iter().any(|f| lists(f, d)))
+            .map(|(e, reason)| Reported {
+                finding: Finding::error(e.offset(), reason.clone()),
+                damage: Some(e.clone()),
+            })
             .collect();
-        findings.into_iter().map(|finding| Reported { finding, damage: None }).chain(unlisted).collect()
+        findings
+            .into_iter()
+            .map(|finding| {
+                let damage =
+                    damage.iter().find(|d| lists(&finding, d) && finding.message == d.1).map(|d| d.0.clone());
+                Reported { finding, damage }
+            })
+            .chain(unlisted)
+            .collect()
     }
 
     /// The `validate --json` records of the file: one `finding` record per entry of
@@ -180,9 +195,10 @@ pub struct Reported {
     /// What `validate --json` gives: severity, absolute offset, message (for a damaged part
     /// the error's text without its offset).
     pub finding: Finding,
-    /// The damaged part ([`Container::damage`]) this finding reports. `validate` prints it as
-    /// every command prints damage (`error: PATH: truncated … at offset 0x…`), not in the
-    /// `offset 0x…: message` form of a finding.
+    /// The damaged part ([`Container::damage`]) this finding reports: one the format's
+    /// findings do not list, or one a finding words just as the damage words itself.
+    /// `validate` prints it as every command prints damage (`error: PATH: truncated … at
+    /// offset 0x…`), not in the `offset 0x…: message` form of a finding.
     pub damage: Option<crate::Error>,
 }
 

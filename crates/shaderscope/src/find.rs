@@ -116,8 +116,26 @@ pub fn find_all(data: &[u8]) -> Vec<Find> {
 
 /// Call `visit` with every shader binary in `data` and its bytes, in order.
 pub fn each(data: &[u8], visit: &mut dyn FnMut(Find, &[u8])) {
-    let mut s = Search { visit, within: Vec::new(), budget: MAX_DECODED };
+    let mut s = Search { visit, within: Vec::new(), budget: MAX_DECODED, left: usize::MAX };
     s.buffer(data, 0, 0);
+}
+
+/// How many shader binaries [`each`] finds in `data`, counting no further than `most`, with
+/// Yaz0 streams decoding to no more bytes than `data` has: a figure for a hint about a file
+/// that is no shader binary itself (`info` on a game pack), cheap whatever the file is.
+///
+/// ```
+/// let dxbc = shaderscope::dxbc::write::Builder::new().finish()?;
+/// let pack = [&b"PACK"[..], &dxbc, b"..", &dxbc].concat();
+/// assert_eq!(shaderscope::find::count(&pack, 10), 2);
+/// assert_eq!(shaderscope::find::count(&pack, 1), 1);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn count(data: &[u8], most: usize) -> usize {
+    let mut n = 0;
+    let mut s = Search { visit: &mut |_, _| n += 1, within: Vec::new(), budget: data.len(), left: most };
+    s.buffer(data, 0, 0);
+    n
 }
 
 struct Search<'v> {
@@ -126,6 +144,8 @@ struct Search<'v> {
     /// Bytes Yaz0 streams may still decode to in this search (each stream's stated size is
     /// taken off before it decodes), so that many broken streams cannot cost more than one.
     budget: usize,
+    /// Finds still wanted: the search stops when none is.
+    left: usize,
 }
 
 /// The magics searched for inside a buffer.
@@ -143,7 +163,7 @@ impl Search<'_> {
                 let guess = matches!(format, Format::D3d9 | Format::Csdr);
                 if !(guess && parsed.is_err()) {
                     let f = self.describe(format, data, base, true, parsed);
-                    (self.visit)(f, data);
+                    self.found(f, data);
                     return;
                 }
             }
@@ -160,6 +180,9 @@ impl Search<'_> {
         hits.sort_unstable();
         let mut next = 0usize;
         for (at, m) in hits {
+            if self.left == 0 {
+                return;
+            }
             if at < next {
                 continue;
             }
@@ -173,7 +196,7 @@ impl Search<'_> {
                     let Some((format, len)) = shader_extent(m, rest, here) else { continue };
                     let bytes = rest.get(..len).unwrap_or(rest);
                     let f = self.describe(format, bytes, here, false, crate::parse(bytes));
-                    (self.visit)(f, bytes);
+                    self.found(f, bytes);
                     Some(len)
                 }
             };
@@ -188,6 +211,9 @@ impl Search<'_> {
         let archive = Sarc::read(data)?;
         let size = archive.size;
         for (name, start, end) in archive.entries {
+            if self.left == 0 {
+                break;
+            }
             let Some(bytes) = data.get(start..end) else { continue };
             self.within.push(Step { kind: "sarc", offset: here, name });
             self.buffer(bytes, here + start as u64, depth + 1);
@@ -209,6 +235,12 @@ impl Search<'_> {
         self.buffer(&decoded, 0, depth + 1);
         self.within.pop();
         Some(used)
+    }
+
+    /// Hand a find to the visitor; one fewer is wanted.
+    fn found(&mut self, f: Find, bytes: &[u8]) {
+        (self.visit)(f, bytes);
+        self.left = self.left.saturating_sub(1);
     }
 
     fn describe(
@@ -604,7 +636,7 @@ mod tests {
     #[test]
     fn yaz0_streams_share_one_budget() {
         let one = yaz0_literal(&[7u8; 64]);
-        let mut s = Search { visit: &mut |_, _| {}, within: Vec::new(), budget: 100 };
+        let mut s = Search { visit: &mut |_, _| {}, within: Vec::new(), budget: 100, left: usize::MAX };
         assert_eq!(s.yaz0(&one, 0, 0), Some(one.len()));
         assert_eq!(s.budget, 36);
         assert_eq!(s.yaz0(&one, 0, 0), None);

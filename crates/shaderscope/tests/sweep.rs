@@ -75,6 +75,7 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
     bound("info json", file.info_json().get().len())?;
     let findings: usize = file.validate().iter().map(|f| f.message.len() + 40).sum();
     bound("validate", findings)?;
+    once_per_offset(name, &file)?;
     for f in file.validate() {
         if f.offset > data.len() as u64 {
             return Err(format!(
@@ -86,6 +87,131 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `validate` says each damage once: where the file has damage (the errors every command
+/// reports, [`Container::damage`]), `validate` has as many errors at that offset as there are
+/// damages there, no more (a reader's finding and the damage in two wordings were two).
+fn once_per_offset(name: &str, file: &shaderscope::File<'_>) -> Result<(), String> {
+    let mut damage: BTreeMap<u64, usize> = BTreeMap::new();
+    for e in file.damage() {
+        *damage.entry(e.offset()).or_default() += 1;
+    }
+    let reported = file.validation();
+    for (&offset, &n) in &damage {
+        let said: Vec<&str> = reported
+            .iter()
+            .filter(|r| r.finding.severity == shaderscope::Severity::Error && r.finding.offset == offset)
+            .map(|r| r.finding.message.as_str())
+            .collect();
+        if said.len() != n {
+            return Err(format!(
+                "{name}: {} at 0x{offset:x}, validate says: `{}`",
+                if n == 1 { "1 damage".to_string() } else { format!("{n} damages") },
+                said.join("`, `")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The program chunks `tokens` (version and length tokens first) gives with one instruction
+/// made shorter than its operands: its length field set to 1 DWORD and to one DWORD less, the
+/// instructions after it dropped and the program's length token set to what is left. (Every
+/// declaration, one other instruction in eight.)
+fn shortened_instructions(tokens: &[u32]) -> Vec<(String, Vec<u8>)> {
+    let (mut declarations, mut starts) = (Vec::new(), Vec::new());
+    let mut t = 2;
+    while let Some(&tok0) = tokens.get(t) {
+        let long = tok0 & 0x7ff == 0x35 || tok0 >> 24 & 0x7f == 0;
+        let len = if long {
+            tokens.get(t + 1).copied().unwrap_or(0) as usize
+        } else {
+            (tok0 >> 24 & 0x7f) as usize
+        };
+        if len == 0 {
+            break;
+        }
+        let declaration =
+            shaderscope::sm4::opcodes::info((tok0 & 0x7ff) as u16).is_some_and(|i| i.is_declaration());
+        if !long && len > 1 {
+            if declaration { &mut declarations } else { &mut starts }.push((t, len));
+        }
+        t += len;
+    }
+    let mut out = Vec::new();
+    declarations.extend(spread(&starts, starts.len().div_ceil(8)));
+    for (t, len) in declarations {
+        for short in [1, len - 1] {
+            let mut v = tokens[..t + short].to_vec();
+            v[t] = v[t] & !(0x7f << 24) | (short as u32) << 24;
+            v[1] = v.len() as u32;
+            let bytes = v.iter().flat_map(|w| w.to_le_bytes()).collect();
+            out.push((format!("instruction at token {t} cut to {short} of {len} DWORDs"), bytes));
+        }
+    }
+    out
+}
+
+/// Every chunk of a sample of the corpus's DXBC containers cut short (at token boundaries
+/// spread over it; a program with its length token set to the cut too, so that the cut falls
+/// inside an instruction rather than before the stream's stated end), and programs with an
+/// instruction whose length field leaves out some of its operands or declared values
+/// ([`shortened_instructions`]), each in an otherwise whole container with a right checksum:
+/// `validate` names each damage once.
+#[test]
+fn validate_names_each_damage_of_a_cut_chunk_once() {
+    use shaderscope::dxbc::{Dxbc, write::ChecksumPolicy};
+    let Some(corpus) = common::corpus_dir() else { return };
+    let mut paths = Vec::new();
+    let mut stack = vec![corpus.join("dxbc")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    let (mut failures, mut count) = (Vec::new(), 0usize);
+    for path in spread(&paths, 40) {
+        let data = std::fs::read(&path).unwrap();
+        let Ok(d) = Dxbc::parse(&data) else { continue };
+        let name = path.strip_prefix(&corpus).unwrap_or(&path).display().to_string();
+        for (i, c) in d.chunks().iter().enumerate() {
+            let program = matches!(&c.fourcc.0, b"SHDR" | b"SHEX");
+            let cuts: Vec<usize> = (0..c.data.len() / 4).map(|k| 4 * k).collect();
+            let mut variants = Vec::new();
+            for cut in spread(&cuts, 48) {
+                variants.push((format!("cut at 0x{cut:x}"), c.data[..cut].to_vec()));
+                if program && cut >= 8 {
+                    let mut bytes = c.data[..cut].to_vec();
+                    bytes[4..8].copy_from_slice(&(cut as u32 / 4).to_le_bytes());
+                    variants.push((format!("cut at 0x{cut:x}, length token too"), bytes));
+                }
+            }
+            if program {
+                let tokens: Vec<u32> =
+                    c.data.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect();
+                variants.extend(shortened_instructions(&tokens));
+            }
+            for (what, bytes) in variants {
+                let mut b = d.to_builder();
+                b.chunks[i].data = bytes.into();
+                b.checksum = ChecksumPolicy::Compute;
+                let Ok(mutant) = b.finish() else { continue };
+                count += 1;
+                if let Ok(file) = shaderscope::parse(&mutant) {
+                    failures.extend(once_per_offset(&format!("{name}: {} {what}", c.fourcc), &file).err());
+                }
+            }
+        }
+    }
+    println!("{count} containers with a cut chunk");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 thread_local! {

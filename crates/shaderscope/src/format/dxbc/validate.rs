@@ -121,7 +121,9 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
     }
     if let Some(p) = &d.program {
         let tokens = (p.chunk.data.len() / 4) as u64;
-        if u64::from(p.length) != tokens {
+        // A length token the program cannot be read with is the program's error (below, and
+        // the damage every command reports), said once.
+        if u64::from(p.length) != tokens && super::program::decode(p).is_ok() {
             out.push(Finding::error(
                 p.chunk.data_offset() as u64 + 4,
                 format!(

@@ -298,6 +298,6 @@ impl Visit for CheckVisitor {
     fn cf_done(&mut self, _cf: Cf, _ends: bool) {}
 
     fn problem(&mut self, error: Error) {
-        self.findings.push(Finding::error(error.offset(), error.to_string()));
+        self.findings.push(Finding::error(error.offset(), error.reason()));
     }
 }

@@ -264,7 +264,7 @@ impl Visit for Check {
     }
 
     fn problem(&mut self, error: Error) {
-        self.findings.push(Finding::error(error.offset(), error.to_string()));
+        self.findings.push(Finding::error(error.offset(), error.reason()));
     }
 }
 

@@ -1022,6 +1022,61 @@ fn program_type(prefix: &str) -> Option<u32> {
     })
 }
 
+/// What an end-of-line comment carries back into `inst` when it is the listing's note of
+/// what the text does not show ([`crate::isa::sm4`] describes the form): `opcode bits
+/// 0x00004000` (opcode-token control bits, set beside those the text gives) and `trailing
+/// 0x00000005 …` or `trailing none` (the DWORDs after an instruction's operands, instead of
+/// fxc's). Any other comment (`--raw`'s words after a second `//` among them) is left alone;
+/// `comment` is the text after the `//`.
+fn unshown(comment: &str, inst: &mut Inst) -> Result<()> {
+    use super::decode::field::OPCODE_SPECIFIC_CONTROL;
+    let note = comment.split("//").next().unwrap_or("");
+    let lead = note.len() - note.trim_start().len();
+    let mut c = Cursor { text: note.trim_end(), at: lead };
+    if !["opcode bits 0x", "trailing 0x", "trailing none"].iter().any(|k| c.rest().starts_with(k)) {
+        return Ok(());
+    }
+    if c.eat("opcode bits ") {
+        let at = c.at;
+        let bits = c.u32()?;
+        if bits & !OPCODE_SPECIFIC_CONTROL.mask::<u32>() != 0 || inst.opcode == opcodes::CUSTOMDATA {
+            c.at = at;
+            return c.fail("opcode-token control bits (bits 11 to 23 of an instruction's opcode token)");
+        }
+        inst.controls |= OPCODE_SPECIFIC_CONTROL.get(bits);
+        if !c.eat(", ") {
+            c.skip_space();
+            return if c.rest().is_empty() {
+                Ok(())
+            } else {
+                c.fail("`, trailing` or the end of the comment")
+            };
+        }
+    }
+    let at = c.at;
+    c.expect("trailing ")?;
+    if opcodes::info(inst.opcode).is_none_or(|r| r.format != Format::Inst) {
+        c.at = at;
+        return c.fail("no `trailing` (only an instruction has DWORDs after its operands)");
+    }
+    // The words after the operands replace fxc's zero.
+    while matches!(inst.body.last(), Some(Part::Word(_))) {
+        inst.body.pop();
+    }
+    if !c.eat("none") {
+        inst.body.push(Part::Word(c.u32()?));
+        while c.rest().starts_with(" 0x") {
+            c.skip_space();
+            inst.body.push(Part::Word(c.u32()?));
+        }
+    }
+    c.skip_space();
+    if !c.rest().is_empty() {
+        return c.fail("the end of the comment");
+    }
+    Ok(())
+}
+
 /// A listing line without what fxc's `/Ni` and `/No` switches put before it (`  12: `,
 /// `0x00000040: `).
 fn strip_columns(line: &str) -> &str {
@@ -1108,9 +1163,12 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
                 .map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
             continue;
         }
-        // A trailing comment is not part of the instruction.
-        let code = trimmed.split("//").next().unwrap_or(trimmed);
-        let inst = parse_line(code, sm51).map_err(at)?;
+        // A trailing comment is not part of the instruction, but may say what its text
+        // cannot (`// trailing 0x00000005`).
+        let (code, comment) = trimmed.split_once("//").unwrap_or((trimmed, ""));
+        let mut inst = parse_line(code, sm51).map_err(at)?;
+        unshown(comment, &mut inst)
+            .map_err(|e| at(Syntax { column: code.len() + 2 + e.column, expected: e.expected }))?;
         inst.encode(&mut words).map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
     }
     if !version {

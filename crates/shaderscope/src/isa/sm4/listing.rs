@@ -537,8 +537,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             _ => true,
         };
         self.line_prefix(inst.offset, numbered);
+        // The words after an instruction's operands, where they are not what the assembler
+        // writes there.
+        let mut trailing = None;
         let printed = match info.format {
-            Format::Inst => self.instruction(inst, info),
+            Format::Inst => self.instruction(inst, info).map(|t| trailing = t),
             Format::Sync => {
                 self.sync(inst);
                 Ok(())
@@ -556,6 +559,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             // What was printed of the line stays.
             self.flush();
             return Err(e);
+        }
+        let c = inst.controls();
+        let hidden = c & !info.shown_controls(c);
+        if hidden != 0 || trailing.is_some() {
+            self.unshown(hidden, trailing);
         }
         if self.style.raw {
             self.raw(inst.tokens);
@@ -597,6 +605,36 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         crate::isa::write_fxc_prefix(&mut self.line, number, offset);
     }
 
+    /// `  // opcode bits 0x00004000, trailing 0x00000005`: what the text of the instruction
+    /// does not otherwise carry, so that the assembler gives the same tokens back: opcode-token
+    /// control bits no suffix or value shows (`hidden`, as [`Instruction::controls`] gives
+    /// them), and the DWORDs after the operands where they are not fxc's (`trailing`: none,
+    /// or one zero where [`OpInfo::trailing_zero`]; `trailing none` when that zero is absent).
+    #[cold]
+    fn unshown(&mut self, hidden: u32, trailing: Option<Tokens<'_>>) {
+        use super::decode::field::OPCODE_SPECIFIC_CONTROL;
+        self.begin(Style::Comment);
+        self.text("  //");
+        if hidden != 0 {
+            self.text(" opcode bits ");
+            let _ = write_hex8(self, OPCODE_SPECIFIC_CONTROL.put(hidden));
+        }
+        if let Some(words) = trailing {
+            if hidden != 0 {
+                self.text(",");
+            }
+            self.text(" trailing");
+            if words.is_empty() {
+                self.text(" none");
+            }
+            for w in words {
+                self.text(" ");
+                let _ = write_hex8(self, w.get());
+            }
+        }
+        self.end();
+    }
+
     /// `  // 0100003e …`: the instruction's tokens (`--raw`).
     fn raw(&mut self, tokens: Tokens<'_>) {
         self.begin(Style::Address);
@@ -616,7 +654,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// tokens it used.
     #[inline]
     fn plain_line(&mut self, t: Tokens<'_>, offset: u64) -> Option<usize> {
-        use super::decode::field::{OPCODE_EXTENDED, OPCODE_TYPE, TOKENIZED_INSTRUCTION_LENGTH};
+        use super::decode::field::{
+            OPCODE_EXTENDED, OPCODE_SPECIFIC_CONTROL, OPCODE_TYPE, TOKENIZED_INSTRUCTION_LENGTH,
+        };
         if !self.specialised {
             return None;
         }
@@ -626,6 +666,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         // Extended opcode tokens, or a length of 0 or past the end: the general printer.
         let len = TOKENIZED_INSTRUCTION_LENGTH.get(tok0) as usize;
         let mut rest = t.get(1..len).filter(|_| OPCODE_EXTENDED.get(tok0) == 0)?;
+        // Control bits the text does not show: the general printer says what they are.
+        let c = OPCODE_SPECIFIC_CONTROL.get(tok0);
+        if c & !info.shown_controls(c) != 0 {
+            return None;
+        }
         let indent = self.indent;
         if info.has(flag::CLOSE) || info.has(flag::ELSE) {
             self.indent = indent.saturating_sub(1);
@@ -653,6 +698,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             rest = rest.get(used..).unwrap_or(&[]);
             first = false;
         }
+        if !rest.is_empty() || info.has(flag::TRAILING_ZERO) {
+            // DWORDs after the operands, or fxc's zero: the general printer checks them.
+            self.line.start(None);
+            self.indent = indent;
+            self.number = number;
+            return None;
+        }
         if first {
             self.text(" ");
         }
@@ -667,16 +719,23 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         Some(len)
     }
 
-    fn instruction(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
+    /// An instruction's text; gives the DWORDs after its operands when they are not what the
+    /// assembler writes there ([`OpInfo::trailing_zero`]).
+    fn instruction<'t>(&mut self, inst: &Instruction<'t>, info: &OpInfo) -> Result<Option<Tokens<'t>>> {
+        use super::decode::field::OPERAND_TYPE;
         self.opcode_text(inst.token0(), info, &inst.extended());
         // The operands the table lists: tokens after them are not operands. A source shows
         // its precision when it differs from the destination's.
         let mut dst_precision = None;
         let mut rest = inst.body();
         let mut offset = inst.body_offset(0);
-        for &ty in info.operands {
+        let mut second = None;
+        for (k, &ty) in info.operands.iter().enumerate() {
             if rest.is_empty() {
                 break;
+            }
+            if k == 1 {
+                second = rest.first().map(|t| OPERAND_TYPE.get(t.get()) as u8);
             }
             if dst_precision.is_some() {
                 self.text(", ");
@@ -706,7 +765,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         if dst_precision.is_none() {
             self.text(" ");
         }
-        Ok(())
+        let fxc =
+            if info.trailing_zero(second) { matches!(rest, [w] if w.get() == 0) } else { rest.is_empty() };
+        Ok((!fxc).then_some(rest))
     }
 
     /// An instruction's mnemonic with everything glued to it, from its opcode token `tok0`

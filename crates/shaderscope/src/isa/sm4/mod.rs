@@ -64,6 +64,50 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+//! ## What fxc's text cannot carry
+//!
+//! fxc's text has no place for a few things that fxc never writes but other compilers may:
+//! opcode-token control bits (bits 11–23) that no suffix or value of the line shows (fxc's
+//! text shows `_sat`, `_nz`/`_z`, `[precise(…)]`, `_uint`/`_rcpFloat`, `sync`'s flags and each
+//! declaration's named values: [`OpInfo::shown_controls`]), and DWORDs after an instruction's
+//! operands other than fxc's (none; a zero after the `sample*_s` feedback samples and after
+//! `samplepos` of a texture: [`OpInfo::trailing_zero`]). The listing shows them in an
+//! end-of-line comment that the assembler ([`asm::parse_program`]) reads back, so that such a
+//! program, too, comes back from its text token for token:
+//!
+//! - `  // trailing 0x00000005`: the DWORDs after the operands, in hexadecimal (several are
+//!   separated by spaces); `  // trailing none` where fxc's zero is absent;
+//! - `  // opcode bits 0x00004000`: the control bits the text does not show, as they stand in
+//!   the opcode token (the assembler sets them beside those the text gives);
+//! - both: `  // opcode bits 0x00004000, trailing 0x00000005`.
+//!
+//! Where the tokens are fxc's there is no such comment: fxc's programs list as fxc lists them.
+//! `--raw`'s words follow it after a second `//`.
+//!
+//! ```
+//! use shaderscope::isa::sm4::{ListingStyle, Program, asm, write_listing};
+//! use shaderscope::print::TextBuf;
+//!
+//! // ps_5_0: `sample_l_s` with 5 where fxc writes its zero, then `ret` with bit 14 set.
+//! let sample = asm::parse_line("sample_l_s r0.xyzw, r1.x, v0.xyxx, t0.xyzw, s0, l(0.000000)", false)?;
+//! let mut words = vec![0x50, 0];
+//! sample.encode(&mut words).unwrap();
+//! *words.last_mut().unwrap() = 5;
+//! words.push(0x0100_403e);
+//! words[1] = words.len() as u32;
+//! let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let mut text = TextBuf::default();
+//! write_listing(&Program::parse(&bytes, 0).unwrap(), &ListingStyle::FXC_10, &mut text).unwrap();
+//! assert_eq!(
+//!     text.as_str(),
+//!     "ps_5_0\n\
+//!      sample_l_s r0.xyzw, r1.x, v0.xyxx, t0.xyzw, s0, l(0.000000)  // trailing 0x00000005\n\
+//!      ret   // opcode bits 0x00004000\n"
+//! );
+//! assert_eq!(asm::parse_program(text.as_str()).unwrap(), words);
+//! # Ok::<(), asm::Syntax>(())
+//! ```
+
 pub mod asm;
 pub mod decode;
 pub mod encode;

@@ -166,6 +166,61 @@ impl OpInfo {
     pub fn is_declaration(&self) -> bool {
         matches!(self.format, Format::Decl(_) | Format::CustomData)
     }
+
+    /// Whether fxc ends the instruction with a zero DWORD after its operands
+    /// ([`flag::TRAILING_ZERO`]), given the register file of its second operand: `samplepos`
+    /// has it after a texture, not after the rasterizer. The assembler writes it; the
+    /// listing says so when the DWORDs after the operands are anything else.
+    pub fn trailing_zero(&self, second: Option<super::OperandType>) -> bool {
+        self.has(flag::TRAILING_ZERO)
+            && (self.opcode != op::D3D10_1_SB_OPCODE_SAMPLE_POS
+                || second.is_some_and(|t| t != super::operand_type::RASTERIZER))
+    }
+
+    /// The opcode-specific control bits (bits 11–23 of the opcode token, shifted down as
+    /// [`Instruction::controls`](super::Instruction::controls) gives them, `controls` being
+    /// the instruction's) that fxc's text of this instruction shows: a suffix (`_sat`, `_nz`,
+    /// `_uint`, `_glc`), a `[precise(…)]`, a declaration's named value. The assembler writes
+    /// the others as 0, so the listing shows any that are set in a comment
+    /// ([`crate::isa::sm4`] names its form). Custom data (whose bits 11–31 are its class)
+    /// shows them all.
+    pub fn shown_controls(&self, controls: u32) -> u32 {
+        const SATURATE: u32 = 1 << 2;
+        const TEST: u32 = 1 << 7;
+        const PRECISE: u32 = 0xf << 8;
+        match self.format {
+            Format::Inst => {
+                SATURATE
+                    | PRECISE
+                    | if self.has(flag::TEST) { TEST } else { 0 }
+                    | if self.has(flag::RET_TYPE) { 3 } else { 0 }
+            }
+            Format::Sync => 0xf,
+            Format::InterfaceCall | Format::Phase => 0,
+            Format::CustomData => u32::MAX,
+            Format::Decl(d) => match d {
+                // The dimension, and a multisampled texture's sample count.
+                Decl::Resource if matches!(controls & 0x1f, 4 | 9) => 0xfff,
+                Decl::Resource => 0x1f,
+                // The dimension, `_glc`, `_rov`.
+                Decl::UavTyped => 0x7f,
+                Decl::UavRaw => 0x60,
+                // `_glc`, `_rov`, `_opc`.
+                Decl::UavStructured => 0x1060,
+                Decl::ConstantBuffer | Decl::Interface => 1,
+                Decl::Sampler | Decl::InputPs | Decl::InputPsSgv | Decl::InputPsSiv => 0xf,
+                Decl::GsOutputTopology
+                | Decl::GsInputPrimitive
+                | Decl::InputControlPointCount
+                | Decl::OutputControlPointCount => 0x3f,
+                Decl::TessDomain => 3,
+                Decl::TessPartitioning | Decl::TessOutputPrimitive => 7,
+                // Every flag, by name or (those the format does not name) in hexadecimal.
+                Decl::GlobalFlags => 0x1fff,
+                _ => 0,
+            },
+        }
+    }
 }
 
 /// The opcode number of `D3D10_SB_OPCODE_CUSTOMDATA`.

@@ -28,18 +28,24 @@
 
 use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::info::{Declarations, PhaseDecls};
-use super::listing::register_prefix;
+use super::listing::{check, register_prefix};
 use super::opcodes::{Format, flag, op};
 use crate::model::Finding;
 use crate::print::count;
 
 /// Check `program`; an empty result means nothing was found.
 pub fn validate(program: &Program<'_>) -> Vec<Finding> {
-    let mut v = Validator { findings: Vec::new(), sm51: program.is_sm51(), decls: Declarations::default() };
+    let mut v = Validator {
+        findings: Vec::new(),
+        sm51: program.is_sm51(),
+        decls: Declarations::default(),
+        program,
+        listing_error: None,
+    };
     match Declarations::collect(program) {
         Ok(d) => v.decls = d,
         Err(e) => {
-            v.findings.push(Finding::error(e.offset(), e.reason()));
+            v.decode_error(e);
             return v.findings;
         }
     }
@@ -55,7 +61,7 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
         let inst = match inst {
             Ok(i) => i,
             Err(e) => {
-                v.findings.push(Finding::error(e.offset(), e.reason()));
+                v.decode_error(e);
                 break;
             }
         };
@@ -84,13 +90,29 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
     v.findings
 }
 
-struct Validator {
+struct Validator<'p, 'a> {
     findings: Vec<Finding>,
     sm51: bool,
     decls: Declarations,
+    program: &'p Program<'a>,
+    /// Where the listing stops ([`check`]), found at the first decoding error.
+    listing_error: Option<Option<crate::Error>>,
 }
 
-impl Validator {
+impl Validator<'_, '_> {
+    /// A part of the program that does not decode, as one error finding. Where the listing
+    /// stops too, its error is the one reported: that is the damage every command reports
+    /// (`Container::damage`), so `validate` says it once, in one wording, whichever reader
+    /// met it first.
+    fn decode_error(&mut self, e: crate::Error) {
+        let program = self.program;
+        let e = self.listing_error.get_or_insert_with(|| check(program).err()).clone().unwrap_or(e);
+        let f = Finding::error(e.offset(), e.reason());
+        if !self.findings.contains(&f) {
+            self.findings.push(f);
+        }
+    }
+
     fn close_blocks(&mut self, blocks: &mut Vec<(u16, u64)>) {
         for (opcode, offset) in blocks.drain(..) {
             let name = super::opcodes::info(opcode).map(|i| i.mnemonic).unwrap_or("block");
@@ -146,7 +168,7 @@ impl Validator {
             match o {
                 Ok(o) => self.operand(&o, phase),
                 Err(e) => {
-                    self.findings.push(Finding::error(e.offset(), e.reason()));
+                    self.decode_error(e);
                     return;
                 }
             }
@@ -167,7 +189,7 @@ impl Validator {
             if let Some(rel) = o.index(i).and_then(|x| x.rel) {
                 match rel.decode() {
                     Ok(r) => self.operand(&r, phase),
-                    Err(e) => self.findings.push(Finding::error(e.offset(), e.reason())),
+                    Err(e) => self.decode_error(e),
                 }
             }
         }
@@ -401,5 +423,29 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].message, "endif without a matching open block");
         assert_eq!(f[0].offset, 8);
+    }
+
+    /// A declaration cut short is worded as the listing words it (the damage every command
+    /// reports), once, whichever reader meets it first: the reflection reader calls these
+    /// values "declaration value".
+    #[test]
+    fn a_declaration_cut_short_is_one_finding_in_the_listings_words() {
+        // cs_5_0; dcl_thread_group with a length of 2 DWORDs (one size of three).
+        let data = program(&[0x0005_0050, 4, 0x0200_009b, 8]);
+        let p = Program::parse(&data, 0x40).unwrap();
+        let found: Vec<_> = validate(&p).into_iter().map(|f| (f.severity, f.offset, f.message)).collect();
+        assert_eq!(
+            found,
+            [(Severity::Error, 0x50, "truncated thread group size (need 4 bytes, have 0)".to_string())]
+        );
+        assert_eq!(
+            check(&p).unwrap_err().to_string(),
+            "truncated thread group size at offset 0x50 (need 4 bytes, have 0)"
+        );
+        // ps_4_0; dcl_indexableTemp with no room for its register.
+        let data = program(&[0x0000_0040, 3, 0x0100_0069]);
+        let p = Program::parse(&data, 0x30).unwrap();
+        let found: Vec<_> = validate(&p).into_iter().map(|f| (f.offset, f.message)).collect();
+        assert_eq!(found, [(0x38, "truncated indexable temp register (need 4 bytes, have 0)".to_string())]);
     }
 }

@@ -349,10 +349,19 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
 /// program, the signatures, SFI0) is assembled, every other chunk (RDEF, STAT, Aon9, IFCE,
 /// RTS0, debug data, …) is taken from `like` as it is, in `like`'s order. A chunk the text
 /// determines that `like` lacks goes after the others.
+///
+/// STAT counts the program, so an edited program makes the original's stale: it is recounted
+/// ([`stat`]) when the program differs from `like`'s and the recount of `like`'s own program
+/// gives `like`'s STAT word for word (fxc 10 wrote it: its counts are the ones the recount
+/// makes). Otherwise (fxc 9.x counted several classes before optimisation, which the program
+/// does not show) it is kept, and [`compare`] says that its counts may be stale.
 pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
     refuse(text)?;
     let mut ours = chunks(&Listing::new(text))?;
     ours.retain(|(tag, _)| determined(tag));
+    if let Some(recounted) = recounted_stat(&ours, like) {
+        ours.push((*b"STAT", recounted));
+    }
     let mut b = like.to_builder();
     let mut changed = false;
     for c in &mut b.chunks {
@@ -373,6 +382,21 @@ pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
         b.checksum = super::write::ChecksumPolicy::Compute;
     }
     Ok(b.finish()?)
+}
+
+/// The STAT of an edited program: its recount, when `ours` holds a program other than
+/// `like`'s and recounting `like`'s program gives `like`'s STAT (see [`assemble_like`]).
+fn recounted_stat(ours: &[Chunk], like: &Dxbc<'_>) -> Option<Vec<u8>> {
+    let program = ours.iter().find(|(tag, _)| is_program(tag))?.1.as_slice();
+    let original = find(like, b"SHDR")?.data;
+    let stat = like.chunk(b"STAT")?.data;
+    (program != original && stat::from_program(&tokens(original)) == stat)
+        .then(|| stat::from_program(&tokens(program)))
+}
+
+/// A program chunk's bytes as its tokens (a trailing partial token is dropped).
+fn tokens(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).filter_map(|w| w.try_into().ok()).map(u32::from_le_bytes).collect()
 }
 
 fn is_program(tag: &[u8; 4]) -> bool {
@@ -410,12 +434,25 @@ pub struct Comparison {
 }
 
 /// Compare an assembled container with an original chunk by chunk (by tag; the program
-/// chunk matches either SHDR or SHEX).
+/// chunk matches either SHDR or SHEX). A STAT that is the original's beside a program that is
+/// not, and does not count that program, is `STAT  kept from the original (the program
+/// changed; its counts may be stale)` ([`assemble_like`] keeps it where it cannot recount as
+/// the original's compiler counted).
 pub fn compare(ours: &Dxbc<'_>, original: &Dxbc<'_>) -> Comparison {
     let mut lines = Vec::new();
     let mut same = true;
+    let ours_program = find(ours, b"SHDR").map(|c| c.data);
+    let edited = ours_program != find(original, b"SHDR").map(|c| c.data);
     for c in original.chunks() {
         let line = match find(ours, &c.fourcc.0) {
+            Some(o)
+                if edited
+                    && &c.fourcc.0 == b"STAT"
+                    && o.data == c.data
+                    && ours_program.is_some_and(|p| stat::from_program(&tokens(p)) != o.data) =>
+            {
+                "STAT  kept from the original (the program changed; its counts may be stale)".to_string()
+            }
             Some(o) if o.data == c.data && o.fourcc == c.fourcc => format!("{}  same", c.fourcc),
             Some(o) if o.data == c.data => format!("{}  same bytes, as {}", c.fourcc, o.fourcc),
             Some(o) => {

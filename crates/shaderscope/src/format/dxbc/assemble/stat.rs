@@ -15,7 +15,11 @@
 //!
 //! Older fxc (9.29, 9.30) counted several classes on its code before optimisation and
 //! counted only one hull-shader phase: their `mov`, float, flow-control and declaration
-//! counts cannot be recomputed from the program.
+//! counts cannot be recomputed from the program. Over the corpus the recount gives the STAT
+//! chunk byte for byte for 108 of 289 containers: 91 of 91 from fxc 10.1, 4 of 5 from fxc
+//! 10.0, 13 of 193 from fxc 9.x (`cargo test --release --test dxbc_rdef_stat -- --nocapture`).
+//! That is why [`assemble_like`](super::assemble_like) recounts an edited program's STAT only
+//! where the recount gives the original's STAT for the original's program.
 //!
 //! ```
 //! use shaderscope::format::dxbc::assemble::stat;
