@@ -585,8 +585,10 @@ impl Register {
 }
 
 /// `c12`, `oPos`, `c3[a0.x]`, `c[a0.x + 3]`, `o[aL]`: a register as
-/// [`operand::write_register_name`] prints it, and its relative address.
-fn register(c: &mut Cursor<'_>, version: Version) -> Result<Register> {
+/// [`operand::write_register_name`] prints it, and its relative address (`nested`: the
+/// register of an address, which has none: relative addresses do not nest, so reading them
+/// never recurses more than once).
+fn register(c: &mut Cursor<'_>, version: Version, nested: bool) -> Result<Register> {
     let at = c.at;
     let letters = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
@@ -600,6 +602,9 @@ fn register(c: &mut Cursor<'_>, version: Version) -> Result<Register> {
     let mut relative = None;
     let mut offset = 0u32;
     if c.rest().starts_with('[') {
+        if nested {
+            return c.fail("`]` (a relative address does not nest: its register has none)");
+        }
         let (token, add) = address(c, version)?;
         relative = Some(token);
         offset = add;
@@ -654,7 +659,7 @@ fn address(c: &mut Cursor<'_>, version: Version) -> Result<(Option<u32>, u32)> {
     c.expect("[")?;
     c.skip_space();
     let at = c.at;
-    let r = register(c, version)?;
+    let r = register(c, version, true)?;
     let allowed = matches!(RegisterType::from_bits(r.ty), RegisterType::AddrOrTexture | RegisterType::Loop);
     if r.relative.is_some() || !allowed {
         c.at = at;
@@ -706,7 +711,7 @@ fn destination(
     shift: i8,
     modifiers: u8,
 ) -> Result<(RegisterType, Vec<u32>)> {
-    let r = register(c, version)?;
+    let r = register(c, version, false)?;
     let mut mask = 0xf;
     if c.rest().starts_with('.') {
         let at = c.at;
@@ -731,7 +736,7 @@ fn destination(
 fn source(c: &mut Cursor<'_>, version: Version) -> Result<Vec<u32>> {
     let at = c.at;
     let before = ["1 - ", "-", "!"].into_iter().find(|b| c.eat(b)).unwrap_or("");
-    let r = register(c, version)?;
+    let r = register(c, version, false)?;
     let after = SOURCE_MODIFIERS
         .iter()
         .map(|(_, a)| *a)
