@@ -49,7 +49,7 @@ mod text;
 pub(crate) use html::escape_into;
 pub use html::{Html, HtmlLines};
 pub use line::{Line, Mark, Point, Short};
-pub use text::TextBuf;
+pub use text::{TextBuf, escape_control, needs_escape};
 pub(crate) use text::decimal;
 
 /// The kind of token about to be written.
@@ -316,7 +316,7 @@ impl fmt::Write for Ansi {
                 self.out.push_str(style.ansi());
                 self.active = true;
             }
-            self.out.push_str(part);
+            escape_control(part, &mut self.out);
         }
         Ok(())
     }
