@@ -118,13 +118,16 @@ fn scan_escapes_entry_names_and_extracts_inside_its_folder() {
         .current_dir(&tree)
         .output()
         .unwrap();
-    let (code, out, err) = (o.status.code().unwrap_or(-1), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned());
+    let (code, out, err) =
+        (o.status.code().unwrap_or(-1), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned());
     assert_eq!(code, 0, "{err}");
     no_escape("scan", &out);
     assert!(String::from_utf8_lossy(&out).contains("sarc@0x0:../../\\x1b[2Jevil.gsh/"));
     // Two files, both inside the folder; no name starts with `-` or holds a control character.
-    let mut names: Vec<String> =
-        std::fs::read_dir(&into).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(&into)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     assert_eq!(names.len(), 2, "{names:?}");
     for n in &names {

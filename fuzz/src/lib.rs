@@ -580,7 +580,9 @@ pub fn d3d9_asm(data: &[u8]) {
     }
     let text = text.into_string();
     match d3d9::asm::parse_program(&text) {
-        Ok(bytes) => assert!(d3d9::Program::parse(&bytes, 0).is_ok(), "assembled bytecode does not parse\n{text}"),
+        Ok(bytes) => {
+            assert!(d3d9::Program::parse(&bytes, 0).is_ok(), "assembled bytecode does not parse\n{text}")
+        }
         Err(e) => assert!(e.line <= text.lines().count() + 1, "error past the text: {e}"),
     }
 }

@@ -49,8 +49,8 @@ mod text;
 pub(crate) use html::escape_into;
 pub use html::{Html, HtmlLines};
 pub use line::{Line, Mark, Point, Short};
-pub use text::{TextBuf, escape_control, needs_escape};
 pub(crate) use text::decimal;
+pub use text::{TextBuf, escape_control, needs_escape};
 
 /// The kind of token about to be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

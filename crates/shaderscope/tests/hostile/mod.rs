@@ -126,7 +126,7 @@ pub fn many_chunks(n: usize) -> Vec<u8> {
 
 /// A SHARC source archive of `n` sources, half of them sharing names (in another case).
 pub fn many_sources(n: usize) -> Vec<u8> {
-    use shaderscope::format::sharc::{Source, Sharc};
+    use shaderscope::format::sharc::{Sharc, Source};
     let mut a = Sharc::new("hostile", shaderscope::toolkit::Endian::Big);
     for k in 0..n {
         let name = if k % 2 == 0 { format!("s{k}.glsl") } else { format!("S{}.GLSL", k - 1) };

@@ -687,12 +687,7 @@ impl Container for Sharc {
             .iter()
             .zip(self.part_names())
             .map(|(s, name)| {
-                Part::new(
-                    name,
-                    s.text_at,
-                    s.text_bytes(),
-                    format!("source \"{}\"", s.name.text()),
-                )
+                Part::new(name, s.text_at, s.text_bytes(), format!("source \"{}\"", s.name.text()))
             })
             .collect()
     }

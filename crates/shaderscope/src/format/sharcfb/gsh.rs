@@ -52,7 +52,9 @@ impl Sharcfb {
         (0..self.programs.items.len())
             .map(|i| {
                 let r = self.resolve_index(i, &[]).ok()?;
-                r.binaries.iter().try_fold(gfd::build::EMPTY_SIZE, |total, b| total.checked_add(binary_size(b.index)?))
+                r.binaries
+                    .iter()
+                    .try_fold(gfd::build::EMPTY_SIZE, |total, b| total.checked_add(binary_size(b.index)?))
             })
             .collect()
     }

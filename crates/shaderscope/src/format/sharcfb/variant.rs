@@ -131,7 +131,11 @@ impl Sharcfb {
 
     /// [`Sharcfb::resolve`] for the program at `program_index` (an error if there is none).
     /// Each macro is looked up once: the cost is the program's size plus the settings'.
-    pub fn resolve_index(&self, program_index: usize, set: &[(String, String)]) -> Result<Resolved, VariantError> {
+    pub fn resolve_index(
+        &self,
+        program_index: usize,
+        set: &[(String, String)],
+    ) -> Result<Resolved, VariantError> {
         let Some(p) = self.programs.items.get(program_index) else {
             let names = self.programs.items.iter().map(|p| p.name.text().into_owned()).collect();
             return Err(VariantError::NoProgram(format!("#{program_index}"), names));
