@@ -1098,7 +1098,7 @@ mod tests {
                     let mut name = String::new();
                     operand::write_register_name(RegisterType::from_bits(ty), n, version, &mut name).unwrap();
                     let mut c = Cursor { text: &name, at: 0 };
-                    let r = register(&mut c, version).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let r = register(&mut c, version, false).unwrap_or_else(|e| panic!("{name}: {e}"));
                     let mut again = String::new();
                     operand::write_register_name(
                         RegisterType::from_bits(r.ty),
