@@ -105,6 +105,16 @@ fn every_command(data: &[u8]) {
     }
 }
 
+/// The part list and a lookup by name (`extract FILE`, `extract FILE NAME`) alone: the work
+/// the per-part walks of the whole table made quadratic, timed without the rest diluting it.
+fn part_list(data: &[u8]) {
+    let file = shaderscope::parse(data).unwrap();
+    let parts = file.parts();
+    if let Some(last) = parts.last() {
+        assert!(file.part(&last.name).is_ok());
+    }
+}
+
 /// Seconds `work` takes on `data`: the least of three runs (the machine is shared).
 fn seconds(data: &[u8], work: &dyn Fn(&[u8])) -> f64 {
     (0..3)
@@ -128,11 +138,13 @@ fn assert_near_linear(what: &str, build: fn(usize) -> Vec<u8>, n: usize, work: &
 
 #[test]
 fn every_command_is_near_linear_in_a_dxbc_chunk_table() {
+    assert_near_linear("DXBC part list", hostile::many_chunks, 8_000, &part_list);
     assert_near_linear("DXBC chunks", hostile::many_chunks, 8_000, &every_command);
 }
 
 #[test]
 fn every_command_is_near_linear_in_sharc_sources() {
+    assert_near_linear("SHARC part list", hostile::many_sources, 8_000, &part_list);
     assert_near_linear("SHARC sources", hostile::many_sources, 8_000, &every_command);
 }
 
