@@ -112,12 +112,19 @@ impl Outcome {
 
 /// Where per-file work writes: text for stdout is appended to `stdout` (shared by every file
 /// of a run or of a parallel chunk, so a listing is written once, straight into the buffer
-/// that goes to stdout), messages to `stderr`, and the worst status so far to `status`.
-#[derive(Default)]
+/// that goes to stdout), messages to `stderr`, and the worst status so far to `status`. The
+/// text is made for a terminal: its control characters are escaped as it is appended
+/// ([`TextBuf::for_terminal`]), and so are the messages when printed ([`eprint_text`]).
 pub struct Output {
     pub stdout: TextBuf,
     pub stderr: String,
     pub status: u8,
+}
+
+impl Default for Output {
+    fn default() -> Self {
+        Output { stdout: TextBuf::for_terminal(), stderr: String::new(), status: OK }
+    }
 }
 
 impl Output {
@@ -465,6 +472,24 @@ pub fn broken_pipe_or(e: io::Error, status: u8) -> u8 {
         eprintln!("error: cannot write output: {e}");
         IO
     }
+}
+
+/// Write text to the output ([`write_out`]) with its control characters escaped, as every
+/// text output ([`shaderscope::print::escape_control`]; the batch's [`TextBuf`] does it as it
+/// is written).
+pub fn write_text(text: &str) -> u8 {
+    let mut safe = String::with_capacity(text.len());
+    shaderscope::print::escape_control(text, &mut safe);
+    write_out(safe.as_bytes())
+}
+
+/// What `eprint!` and `eprintln!` (the crate's own, in main.rs) write: the text with its
+/// control characters escaped, so no string of a file reaches the terminal raw through a
+/// message.
+pub fn eprint_text(text: std::fmt::Arguments<'_>) {
+    let mut safe = String::new();
+    shaderscope::print::escape_control(&text.to_string(), &mut safe);
+    let _ = io::stderr().lock().write_all(safe.as_bytes());
 }
 
 /// Write bytes to the output ([`destination`]), handling a closed pipe.

@@ -320,7 +320,7 @@ fn write_listing(
     if o.color.enabled() {
         let mut p = Ansi::default();
         let r = listing(&mut p);
-        out.stdout.push_str(&p.out);
+        out.stdout.push_ansi(&p);
         r
     } else {
         listing(&mut out.stdout)

@@ -4,7 +4,7 @@ use crate::batch;
 use shaderscope::dump::{self, Annotations, json_string};
 use shaderscope::page;
 use shaderscope::print::{Ansi, Html};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{self, Write};
 
 #[derive(clap::Args, Debug)]
@@ -48,12 +48,30 @@ struct Sink<W> {
     error: Option<io::Error>,
 }
 
-impl<W: Write> fmt::Write for Sink<W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.out.write_all(s.as_bytes()).map_err(|e| {
+impl<W: Write> Sink<W> {
+    fn write_bytes(&mut self, b: &[u8]) -> fmt::Result {
+        self.out.write_all(b).map_err(|e| {
             self.error = Some(e);
             fmt::Error
         })
+    }
+
+    /// A row an [`Ansi`] sink coloured (its text escaped as it was written).
+    fn write_ansi(&mut self, a: &Ansi) -> fmt::Result {
+        self.write_bytes(a.out.as_bytes())
+    }
+}
+
+/// Text with its control characters escaped, as every text output
+/// ([`shaderscope::print::escape_control`]).
+impl<W: Write> fmt::Write for Sink<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if !s.chars().any(shaderscope::print::needs_escape) {
+            return self.write_bytes(s.as_bytes());
+        }
+        let mut safe = String::new();
+        shaderscope::print::escape_control(s, &mut safe);
+        self.write_bytes(safe.as_bytes())
     }
 }
 
@@ -93,7 +111,7 @@ pub fn run(o: Opts) -> u8 {
         let mut row = |p: &mut dyn FnMut(&mut Ansi) -> fmt::Result| {
             ansi.out.clear();
             p(&mut ansi)?;
-            sink.write_str(&ansi.out)
+            sink.write_ansi(&ansi)
         };
         row(&mut |p| dump::print_heading(&data, p))
             .and_then(|()| a.rows(&data, range, |r| row(&mut |p| dump::print_row(&data, &r, p))))

@@ -50,13 +50,13 @@ pub fn run(o: Opts) -> u8 {
                 s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
             }
             if let File::Sharcfb(a) = &file {
-                for p in &a.programs.items {
-                    let size = a.gsh(&p.name.text(), &[]).map_or("-".into(), |(_, b)| b.len().to_string());
+                for (p, size) in a.programs.items.iter().zip(a.default_gsh_sizes()) {
+                    let size = size.map_or("-".into(), |n| n.to_string());
                     let what = "program: its default variation as a GFD .gsh (--set MACRO=VALUE for another)";
                     s.push_str(&format!("{:<18} {:>#9x} {size:>9}  {what}\n", p.name.text(), p.at));
                 }
             }
-            batch::write_out(s.as_bytes())
+            batch::write_text(&s)
         }
         Some(name) => match &file {
             File::Sharcfb(a) if file.part(&name).is_err() && a.program(&name).is_some() => {

@@ -3,6 +3,17 @@
 //! Each subcommand lives in its own file and is a thin layer over the `shaderscope` library;
 //! every input is read through [`input`] and every batch runs through [`batch`].
 
+/// Every message on stderr has its control characters escaped
+/// ([`shaderscope::print::escape_control`]): these shadow the standard macros in every module
+/// of the CLI, so no message can forget it.
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::batch::eprint_text(format_args!($($arg)*)) };
+}
+macro_rules! eprintln {
+    () => { $crate::batch::eprint_text(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::batch::eprint_text(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod asm;
 mod batch;
 mod checksum;

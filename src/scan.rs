@@ -81,7 +81,7 @@ pub fn run(o: Opts) -> u8 {
     let (files, mut status) = walk(&o, &filter);
     let seen = Mutex::new(Vec::<Seen>::new());
     let settings = Settings { json: o.json, raw: true, ..Settings::default() };
-    let sep = if o.null { '\0' } else { '\t' };
+    let sep = if o.null { Sep::Nul } else { Sep::Tab };
     status = status.max(batch::run_each(&files, settings, |path, data, out| {
         let mut any = false;
         let mut here = Vec::new();
@@ -103,7 +103,9 @@ pub fn run(o: Opts) -> u8 {
             });
         });
         if !any && o.all && !o.json {
-            out.stdout.push_str(&format!("{path}{sep}-\tno shader binary found\n"));
+            out.stdout.push_str(path);
+            sep.push(&mut out.stdout);
+            out.stdout.push_str("-\tno shader binary found\n");
         }
         if let Ok(mut s) = seen.lock() {
             s.extend(here);
@@ -116,7 +118,7 @@ pub fn run(o: Opts) -> u8 {
 }
 
 /// The line (or JSON record) of one find; a broken one sets status 1.
-fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
+fn line(o: &Opts, path: &str, sep: Sep, f: &Find, out: &mut Output) {
     if f.problem.is_some() {
         out.status = out.status.max(batch::INVALID);
     }
@@ -145,8 +147,10 @@ fn line(o: &Opts, path: &str, sep: char, f: &Find, out: &mut Output) {
     }
     let dash = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
     let status = f.problem.as_ref().map_or_else(|| "ok".to_string(), |p| format!("invalid: {}", p.message));
+    out.stdout.push_str(path);
+    sep.push(&mut out.stdout);
     out.stdout.push_str(&format!(
-        "{path}{sep}{}\t{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{status}\n",
         f.location(),
         f.format.name(),
         dash(&f.stages.join(",")),
@@ -313,8 +317,27 @@ fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
     (files, status)
 }
 
-/// A file name for a find that no other find's can be: its path and location with `%` and
-/// `/` escaped (`%25`, `%2F`), and its format's usual extension; a name too long for a file
+/// What follows a path in a text line: a tab, or with `--null` a NUL (the one control character
+/// a text output writes on purpose: every other is escaped).
+#[derive(Clone, Copy)]
+enum Sep {
+    Tab,
+    Nul,
+}
+
+impl Sep {
+    fn push(self, out: &mut shaderscope::print::TextBuf) {
+        match self {
+            Sep::Tab => out.push('\t'),
+            Sep::Nul => out.push_nul(),
+        }
+    }
+}
+
+/// A file name for a find that no other find's can be: its path and location (SARC entry
+/// names in it) with `%`, the path separators and the control characters escaped (`%25`,
+/// `%2F`, `%1B`: it is one name inside the folder, never a path out of it), a leading `-` as
+/// `%2D`, and its format's usual extension; a name too long for a file
 /// system keeps its start and ends in the MD5 of the whole name.
 fn extract_name(path: &str, f: &Find) -> String {
     let ext = match f.format {
@@ -329,8 +352,22 @@ fn extract_name(path: &str, f: &Find) -> String {
         shaderscope::Format::Sharc => "sharc",
         shaderscope::Format::Mbs => "mbs",
     };
-    let escape = |s: &str| s.replace('%', "%25").replace('/', "%2F").replace('\\', "%5C");
-    let stem = format!("{}@{}", escape(path.trim_start_matches("./")), escape(&f.location()));
+    let escape = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            if matches!(c, '%' | '/' | '\\' | '\x7f') || shaderscope::print::needs_escape(c) {
+                out.push_str(&format!("%{:02X}", c as u32));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    };
+    let mut stem = format!("{}@{}", escape(path.trim_start_matches("./")), escape(&f.location()));
+    // Not an option to whatever is run on the folder's files (`rm *`).
+    if stem.starts_with('-') {
+        stem.replace_range(..1, "%2D");
+    }
     if stem.len() <= 200 {
         return format!("{stem}.{ext}");
     }

@@ -95,7 +95,7 @@ pub fn run(o: Opts) -> u8 {
     } else {
         let mut s = String::new();
         resolved.write_text(&mut s);
-        batch::write_out(s.as_bytes())
+        batch::write_text(&s)
     };
     for m in &mismatched {
         eprintln!("error: {path}: {m}");

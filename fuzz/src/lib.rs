@@ -568,6 +568,68 @@ pub fn sm4_print_assemble(data: &[u8]) {
     }
 }
 
+/// The Direct3D 9 assembler: a token stream that parses is listed as `disasm` lists it and
+/// assembled back; whatever the text, the result is bytecode that parses or an error at a
+/// line of the text.
+pub fn d3d9_asm(data: &[u8]) {
+    use shaderscope::isa::d3d9;
+    let Ok(p) = d3d9::Program::parse(data, 0) else { return };
+    let mut text = TextBuf::default();
+    if d3d9::write_listing(&p, &d3d9::ListingOptions::default(), &mut text).is_err() {
+        return;
+    }
+    let text = text.into_string();
+    match d3d9::asm::parse_program(&text) {
+        Ok(bytes) => {
+            assert!(d3d9::Program::parse(&bytes, 0).is_ok(), "assembled bytecode does not parse\n{text}")
+        }
+        Err(e) => assert!(e.line <= text.lines().count() + 1, "error past the text: {e}"),
+    }
+}
+
+/// Every assembler on arbitrary text: the bytes as a listing (lossy UTF-8) through
+/// `asm`'s entry point and through each instruction set's program reader. Any text gives
+/// bytes or an error at a line and column of the text; nothing panics or overflows the stack.
+pub fn asm_text(data: &[u8]) {
+    use shaderscope::isa::{d3d9, sm4};
+    let text = String::from_utf8_lossy(data);
+    let lines = text.lines().count() + 1;
+    let _ = shaderscope::format::dxbc::assemble::assemble(&text);
+    if let Err(e) = sm4::asm::parse_program(&text) {
+        assert!(e.line <= lines, "SM4 error past the text: {e}");
+    }
+    if let Err(e) = d3d9::asm::parse_program(&text) {
+        assert!(e.line <= lines, "D3D9 error past the text: {e}");
+    }
+}
+
+/// Nesting and size mutations of valid listings: a run of an opening token (`[`, `x0[`,
+/// `cb0[`, `(`, `c0[`, `{` …) repeated up to 196 605 times is spliced into an SM4 or a
+/// Direct3D 9 listing at a place the bytes choose. Every assembler must answer with an error
+/// (or bytes) without recursing on the depth.
+pub fn asm_nesting(data: &[u8]) {
+    const SM4: &str = "ps_4_0\ndcl_constantbuffer CB0[4], dynamicIndexed\ndcl_temps 2\ndcl_indexableTemp x0[4], 4\nmov r0.x, cb0[r1.x + 0].x\nmov o0.xyzw, x0[r0.x + 1].xyzw\nret\n";
+    const D3D9: &str = "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov r0, c0[a0.x + 1]\nmov oPos, r0\n";
+    const RUNS: [&str; 10] = ["[", "x0[", "cb0[", "(", "c0[", "{", "l(", "r0.x + x0[", "-|", " {"];
+    let [pick, run, n0, n1, n2, at0, at1, ..] = *data else { return };
+    let listing = if pick & 1 == 0 { SM4 } else { D3D9 };
+    let unit = RUNS[usize::from(run) % RUNS.len()];
+    let count = (usize::from(n0) | usize::from(n1) << 8) * if n2 & 1 == 1 { 3 } else { 1 };
+    let mut at = (usize::from(at0) | usize::from(at1) << 8) % (listing.len() + 1);
+    while !listing.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut text = String::with_capacity(listing.len() + unit.len() * count + data.len());
+    text.push_str(&listing[..at]);
+    for _ in 0..count {
+        text.push_str(unit);
+    }
+    // The rest of the bytes as more text there (closing runs, operands…).
+    text.push_str(&String::from_utf8_lossy(data.get(7..).unwrap_or(&[])));
+    text.push_str(&listing[at..]);
+    asm_text(text.as_bytes());
+}
+
 /// Round trips: every file that parses re-encodes to exactly its input; a DXBC container a
 /// builder makes of chunks cut from the input parses back with those chunks; a Yaz0 stream
 /// made of the input decodes back to it.
@@ -643,6 +705,9 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encode_decode_mali_pp", encode_decode_mali_pp),
     ("encode_decode_sm4", encode_decode_sm4),
     ("sm4_print_assemble", sm4_print_assemble),
+    ("d3d9_asm", d3d9_asm),
+    ("asm_text", asm_text),
+    ("asm_nesting", asm_nesting),
     ("roundtrip", roundtrip),
     ("find", find),
 ];
@@ -810,7 +875,8 @@ mod tests {
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
             mbs, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_mali_gp,
-            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble,
+            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, d3d9_asm, asm_text,
+            asm_nesting,
     );
 
     /// Every input under `regressions/<target>/` (a failure a fuzzer found, rebuilt small from
@@ -906,6 +972,19 @@ mod tests {
             let bytes: Vec<u8> = (0..64 + n).map(|_| rng.next_u64() as u8).collect();
             sm4_print_assemble(&bytes);
             encode_decode_sm4(&bytes);
+        }
+    }
+
+    /// Every run of the nesting target at its greatest count, at every place of both listings
+    /// a few bytes choose (the smoke test's random counts are mostly small).
+    #[test]
+    fn asm_nesting_at_the_greatest_depth() {
+        for pick in 0..2u8 {
+            for run in 0..10u8 {
+                for at in [0u8, 17, 40, 60, 90] {
+                    asm_nesting(&[pick, run, 0xff, 0xff, 1, at, 0, b']', b')']);
+                }
+            }
         }
     }
 

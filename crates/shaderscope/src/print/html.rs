@@ -152,7 +152,7 @@ impl Printer for Html {
 pub(crate) fn escape_into(out: &mut String, text: &str) {
     let mut rest = text;
     while let Some(i) = rest.find(['<', '>', '&']) {
-        out.push_str(rest.get(..i).unwrap_or(""));
+        super::escape_control(rest.get(..i).unwrap_or(""), out);
         out.push_str(match rest.as_bytes().get(i) {
             Some(b'<') => "&lt;",
             Some(b'>') => "&gt;",
@@ -160,7 +160,7 @@ pub(crate) fn escape_into(out: &mut String, text: &str) {
         });
         rest = rest.get(i + 1..).unwrap_or("");
     }
-    out.push_str(rest);
+    super::escape_control(rest, out);
 }
 
 #[cfg(test)]

@@ -49,8 +49,8 @@ mod text;
 pub(crate) use html::escape_into;
 pub use html::{Html, HtmlLines};
 pub use line::{Line, Mark, Point, Short};
-pub use text::TextBuf;
 pub(crate) use text::decimal;
+pub use text::{TextBuf, escape_control, needs_escape};
 
 /// The kind of token about to be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -316,7 +316,7 @@ impl fmt::Write for Ansi {
                 self.out.push_str(style.ansi());
                 self.active = true;
             }
-            self.out.push_str(part);
+            escape_control(part, &mut self.out);
         }
         Ok(())
     }

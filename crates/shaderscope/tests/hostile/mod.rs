@@ -55,3 +55,115 @@ pub fn repeated_chunk(n: u32) -> Vec<u8> {
     v.extend(chunk);
     v
 }
+
+/// An SM4 listing whose one instruction reads an operand nested `depth` times through `open`
+/// (`x0[`, `cb0[`): `mov r0.x, x0[x0[…r0.x + 0].x…].x`.
+pub fn nested_sm4(open: &str, depth: usize) -> String {
+    let mut t = String::with_capacity(32 + depth * (open.len() + 8));
+    t.push_str("ps_4_0\nmov r0.x, ");
+    for _ in 0..depth {
+        t.push_str(open);
+    }
+    t.push_str("r0.x");
+    for _ in 0..depth {
+        t.push_str(" + 0].x");
+    }
+    t.push('\n');
+    t
+}
+
+/// A Direct3D 9 listing whose one source is a constant addressed through `depth` nested
+/// constants: `mov r0, c0[c0[…a0.x…]]`.
+pub fn nested_d3d9(depth: usize) -> String {
+    let mut t = String::from("vs_2_0\nmov r0, ");
+    t.push_str(&"c0[".repeat(depth));
+    t.push_str("a0.x");
+    t.push_str(&"]".repeat(depth));
+    t.push('\n');
+    t
+}
+
+/// An MBS vertex shader (CVER) whose SUNI table holds one float uniform `name` of
+/// `components` components at scalar slot `offset` (the fuzzer's input: 65 535 components at
+/// offset 3, name "a"). The symbol record starts at 0x34 + the name's padded length.
+pub fn mbs_uniform(name: &[u8], components: u16, offset: u16) -> Vec<u8> {
+    let mut stri = name.to_vec();
+    stri.resize((name.len() + 1).next_multiple_of(4), 0);
+    let mut vuni = b"STRI".to_vec();
+    vuni.extend((stri.len() as u32).to_le_bytes());
+    vuni.extend(&stri);
+    // type float (1), component count, size 1, no entries, no strides, precision 3,
+    // invariant 0, offset, no parent.
+    vuni.extend([0, 1]);
+    vuni.extend(components.to_le_bytes());
+    vuni.extend([1, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0]);
+    vuni.extend(offset.to_le_bytes());
+    vuni.extend([0xff, 0xff]);
+    let chunk = |tag: &[u8], body: &[u8]| {
+        let mut c = tag.to_vec();
+        c.extend((body.len() as u32).to_le_bytes());
+        c.extend(body);
+        c
+    };
+    let mut suni = 1u32.to_le_bytes().to_vec();
+    suni.extend(4u32.to_le_bytes());
+    suni.extend(chunk(b"VUNI", &vuni));
+    let mut cver = 6u32.to_le_bytes().to_vec();
+    cver.extend(chunk(b"SUNI", &suni));
+    chunk(b"MBS1", &chunk(b"CVER", &cver))
+}
+
+/// A DXBC container of `n` chunks of one unknown tag (4 bytes each) and its SHDR: a chunk
+/// table that grows with `n`.
+pub fn many_chunks(n: usize) -> Vec<u8> {
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    b.push(*b"SHDR", shdr());
+    for k in 0..n {
+        b.push(*b"XTRA", (k as u32).to_le_bytes().to_vec());
+    }
+    b.finish().unwrap()
+}
+
+/// A SHARC source archive of `n` sources, half of them sharing names (in another case).
+pub fn many_sources(n: usize) -> Vec<u8> {
+    use shaderscope::format::sharc::{Sharc, Source};
+    let mut a = Sharc::new("hostile", shaderscope::toolkit::Endian::Big);
+    for k in 0..n {
+        let name = if k % 2 == 0 { format!("s{k}.glsl") } else { format!("S{}.GLSL", k - 1) };
+        a.sources.items.push(Source::new(&name, "void main() {}\n"));
+    }
+    a.write().unwrap()
+}
+
+/// A SHARCFB of `n` programs that all take its two binaries (VS and PS), whose GX2 structs
+/// each hold `n` uniforms: the programs' table and the binaries both grow with `n`.
+pub fn many_programs(n: usize) -> Vec<u8> {
+    use shaderscope::format::gx2::{Kind, Name, PointerKind, Shader, UniformVar, VarType};
+    use shaderscope::format::sharcfb::{Binary, BinaryType, Program, Sharcfb};
+    use shaderscope::toolkit::{Cstr, Endian, layout::Placement};
+    let names: Vec<String> = (0..n).map(|k| format!("u{k}")).collect();
+    let binary = |kind: Kind| {
+        let mut s = Shader::empty(kind, PointerKind::Offset);
+        for (k, name) in names.iter().enumerate() {
+            s.uniform_vars.items.push(UniformVar {
+                at: 0,
+                name: Name { pointer: 1, text: Some(Cstr { bytes: name.as_bytes(), offset: 0 }) },
+                ty: VarType(10),
+                count: 1,
+                offset: 4 * k as u32,
+                block: -1,
+            });
+        }
+        let laid = s.lay_out(0, PointerKind::Offset);
+        let mut p = Placement::new(Endian::Big, laid.text.end as usize);
+        laid.shader.place(&mut p, 0);
+        p.finish(&[])
+    };
+    let mut a = Sharcfb::new("hostile", Endian::Big);
+    a.binaries.items.push(Binary::new(BinaryType::VERTEX, binary(Kind::Vertex)));
+    a.binaries.items.push(Binary::new(BinaryType::PIXEL, binary(Kind::Pixel)));
+    for k in 0..n {
+        a.programs.items.push(Program::new(&format!("program{k}"), 0b011, 0));
+    }
+    a.write().unwrap()
+}

@@ -501,17 +501,33 @@ impl<'a> Dxbc<'a> {
     }
 
     /// Part names for `extract`: the tag of chunk `index`, or `TAG.N` (N-th of that tag) when
-    /// a tag repeats.
+    /// a tag repeats ([`Dxbc::part_names`] gives them all at once).
     pub fn part_name(&self, index: usize) -> String {
+        self.part_names().into_iter().nth(index).unwrap_or_default()
+    }
+
+    /// The part name of every chunk, in table order: tags counted once for the whole table
+    /// (counting them again for each chunk cost the table's size squared).
+    pub fn part_names(&self) -> Vec<String> {
         let chunks = &self.frame.chunks;
-        let Some(chunk) = chunks.get(index) else { return String::new() };
-        let same = chunks.iter().filter(|c| c.fourcc == chunk.fourcc).count();
-        if same > 1 {
-            let nth = chunks.iter().take(index).filter(|c| c.fourcc == chunk.fourcc).count();
-            format!("{}.{nth}", chunk.fourcc.name())
-        } else {
-            chunk.fourcc.name()
+        let mut same: std::collections::HashMap<[u8; 4], usize> = std::collections::HashMap::new();
+        for c in chunks {
+            *same.entry(c.fourcc.0).or_default() += 1;
         }
+        let mut seen: std::collections::HashMap<[u8; 4], usize> = std::collections::HashMap::new();
+        chunks
+            .iter()
+            .map(|c| {
+                if same.get(&c.fourcc.0).is_some_and(|&n| n > 1) {
+                    let nth = seen.entry(c.fourcc.0).or_default();
+                    let name = format!("{}.{nth}", c.fourcc.name());
+                    *nth += 1;
+                    name
+                } else {
+                    c.fourcc.name()
+                }
+            })
+            .collect()
     }
 
     /// The decoded SM4/5 program of the SHDR/SHEX chunk. Without one the error says why: the
@@ -646,14 +662,9 @@ impl Container for Dxbc<'_> {
             .frame
             .chunks
             .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                Part::new(
-                    self.part_name(i),
-                    c.data_offset() as u64,
-                    c.data,
-                    self.chunk_description(&c.fourcc.0),
-                )
+            .zip(self.part_names())
+            .map(|(c, name)| {
+                Part::new(name, c.data_offset() as u64, c.data, self.chunk_description(&c.fourcc.0))
             })
             .collect();
         if let Some(p) = &self.dxil {

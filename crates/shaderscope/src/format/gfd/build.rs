@@ -127,6 +127,24 @@ impl<'a> Builder<'a> {
 
 /// The data of a shader's header block: the struct laid out from offset 0, the names, the
 /// patch table (data pointers, then text pointers) and the `}BLK` trailer.
+/// Bytes of a file [`Builder::finish`] writes with no shader: the file header and the end block.
+pub(crate) const EMPTY_SIZE: u64 = 2 * HEADER_SIZE as u64;
+
+/// Bytes [`Builder::finish`] (unaligned) adds for one shader: its header block, its program
+/// block (a geometry shader's only when it has one) and a geometry shader's copy block; what
+/// a file's size is made of without writing it (tests/sharcfb_corpus.rs checks the two agree).
+pub(crate) fn shader_size(shader: &Shader<'_>, program: usize, copy: usize) -> Result<u64> {
+    let block = u64::from(HEADER_SIZE);
+    let mut n = block + header_data(shader, program, copy)?.len() as u64;
+    if program != 0 || shader.kind != Kind::Geometry {
+        n += block + program as u64;
+    }
+    if shader.kind == Kind::Geometry && copy != 0 {
+        n += block + copy as u64;
+    }
+    Ok(n)
+}
+
 fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Result<Vec<u8>> {
     let laid = shader.lay_out(0, PointerKind::Tagged);
     let limit = u64::from(crate::format::gx2::GFD_OFFSET_MASK);

@@ -720,7 +720,8 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
         let vector = matches!(s.ty, SymbolType::FLOAT | SymbolType::INT | SymbolType::BOOL);
         if n.tag.0 == *b"SUNI" && core == Core::Gp && vector && s.parent_index().is_none() {
             let lane = s.offset % 4;
-            if s.entry_count == 0 && lane + s.component_count > 4 {
+            // Widened: a count read from the file may be 65 535 (u16 + u16 overflows).
+            if s.entry_count == 0 && u32::from(lane) + u32::from(s.component_count) > 4 {
                 out.push(Finding::error(
                     offset_at,
                     format!(

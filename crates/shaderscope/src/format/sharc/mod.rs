@@ -294,20 +294,35 @@ impl Sharc {
     }
 
     /// The name `extract` gives source `index`: its file name when that is not empty and no
-    /// other source has it, else `source<index>`.
+    /// other source has it, else `source<index>` ([`Sharc::part_names`] gives them all).
     pub fn part_name(&self, index: usize) -> String {
+        self.part_names().into_iter().nth(index).unwrap_or_else(|| format!("source{index}"))
+    }
+
+    /// The part name of every source: names counted once for the whole table (in any case),
+    /// not again for each source (that cost the table's size squared).
+    pub fn part_names(&self) -> Vec<String> {
         let items = &self.sources.items;
-        let Some(s) = items.get(index) else { return format!("source{index}") };
-        let name = s.name.text();
-        let unique = items.iter().filter(|o| o.name.text().eq_ignore_ascii_case(&name)).count() == 1;
-        if name.is_empty()
-            || !unique
-            || name.strip_prefix("source").is_some_and(|r| r.parse::<usize>().is_ok())
-        {
-            format!("source{index}")
-        } else {
-            name.into_owned()
+        let names: Vec<_> = items.iter().map(|s| s.name.text()).collect();
+        let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for n in &names {
+            *count.entry(n.to_ascii_lowercase()).or_default() += 1;
         }
+        names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| {
+                let unique = count.get(&name.to_ascii_lowercase()) == Some(&1);
+                if name.is_empty()
+                    || !unique
+                    || name.strip_prefix("source").is_some_and(|r| r.parse::<usize>().is_ok())
+                {
+                    format!("source{index}")
+                } else {
+                    name.to_string()
+                }
+            })
+            .collect()
     }
 }
 
@@ -466,11 +481,12 @@ impl Info {
             .sources
             .items
             .iter()
+            .zip(f.part_names())
             .enumerate()
-            .map(|(i, s)| SourceInfo {
+            .map(|(i, (s, part))| SourceInfo {
                 index: i,
                 name: s.name.text().into_owned(),
-                part: f.part_name(i),
+                part,
                 offset: s.at,
                 text_offset: s.text_at,
                 text_size: s.text.len() as u64,
@@ -669,14 +685,9 @@ impl Container for Sharc {
         self.sources
             .items
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                Part::new(
-                    self.part_name(i),
-                    s.text_at,
-                    s.text_bytes(),
-                    format!("source \"{}\"", s.name.text()),
-                )
+            .zip(self.part_names())
+            .map(|(s, name)| {
+                Part::new(name, s.text_at, s.text_bytes(), format!("source \"{}\"", s.name.text()))
             })
             .collect()
     }

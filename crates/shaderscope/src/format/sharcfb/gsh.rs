@@ -33,4 +33,29 @@ impl Sharcfb {
         let bytes = builder.finish().map_err(broken)?;
         Ok((resolved, bytes))
     }
+
+    /// The size of the GFD file [`Sharcfb::gsh`] writes for each program's default variation
+    /// (`None` where it fails), without writing them: what a binary adds is worked out once,
+    /// however many programs take it (writing each program's file for the part list cost
+    /// programs × their binaries, quadratic when many programs share large binaries).
+    pub fn default_gsh_sizes(&self) -> Vec<Option<u64>> {
+        let mut each: std::collections::HashMap<u64, Option<u64>> = std::collections::HashMap::new();
+        let mut binary_size = |index: u64| -> Option<u64> {
+            *each.entry(index).or_insert_with(|| {
+                let b = self.binaries.items.get(usize::try_from(index).ok()?)?;
+                let g = b.gx2(self.endian).ok()?;
+                let program = b.program(&g, false).ok()?.map_or(0, |(code, _)| code.len());
+                let copy = b.program(&g, true).ok()?.map_or(0, |(code, _)| code.len());
+                gfd::build::shader_size(&g, program, copy).ok()
+            })
+        };
+        (0..self.programs.items.len())
+            .map(|i| {
+                let r = self.resolve_index(i, &[]).ok()?;
+                r.binaries
+                    .iter()
+                    .try_fold(gfd::build::EMPTY_SIZE, |total, b| total.checked_add(binary_size(b.index)?))
+            })
+            .collect()
+    }
 }

@@ -122,16 +122,40 @@ impl Sharcfb {
     /// ID); a macro not set takes its default (the program's default array), or its first
     /// value when it has none.
     pub fn resolve(&self, program: &str, set: &[(String, String)]) -> Result<Resolved, VariantError> {
-        let Some((program_index, p)) = self.program(program) else {
+        let Some((program_index, _)) = self.program(program) else {
             let names = self.programs.items.iter().map(|p| p.name.text().into_owned()).collect();
             return Err(VariantError::NoProgram(program.into(), names));
         };
+        self.resolve_index(program_index, set)
+    }
+
+    /// [`Sharcfb::resolve`] for the program at `program_index` (an error if there is none).
+    /// Each macro is looked up once: the cost is the program's size plus the settings'.
+    pub fn resolve_index(
+        &self,
+        program_index: usize,
+        set: &[(String, String)],
+    ) -> Result<Resolved, VariantError> {
+        let Some(p) = self.programs.items.get(program_index) else {
+            let names = self.programs.items.iter().map(|p| p.name.text().into_owned()).collect();
+            return Err(VariantError::NoProgram(format!("#{program_index}"), names));
+        };
         let pname = p.name.text().into_owned();
-        for (m, _) in set {
-            if macro_index(p, m).is_none() {
+        // The setting each macro takes (the last one given for it wins).
+        let mut given = vec![None; p.variations.items.len()];
+        for (m, value) in set {
+            let Some(k) = macro_index(p, m) else {
                 let names = p.variations.items.iter().map(|v| v.name.text().into_owned()).collect();
                 return Err(VariantError::NoMacro(pname, m.clone(), names));
+            };
+            if let Some(g) = given.get_mut(k) {
+                *g = Some(value);
             }
+        }
+        // The first default of each name.
+        let mut defaults = std::collections::HashMap::new();
+        for d in &p.defaults.items {
+            defaults.entry(d.name.text()).or_insert(d);
         }
         let mut settings = Vec::new();
         let mut index = 0u64;
@@ -146,10 +170,9 @@ impl Sharcfb {
                     "macro \"{name}\" of program \"{pname}\" has no values"
                 )));
             }
-            let given = set.iter().rev().find(|(m, _)| macro_index(p, m) == Some(k));
-            let (value, source) = match given {
-                Some((_, value)) => (value.clone(), "set"),
-                None => match p.defaults.items.iter().find(|d| d.name.text() == name) {
+            let (value, source) = match given.get(k).copied().flatten() {
+                Some(value) => (value.clone(), "set"),
+                None => match defaults.get(name.as_str()) {
                     Some(d) => {
                         (d.values().first().map(|x| x.text.to_string()).unwrap_or_default(), "default")
                     }

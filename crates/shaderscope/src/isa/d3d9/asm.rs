@@ -596,8 +596,10 @@ impl Register {
 }
 
 /// `c12`, `oPos`, `c3[a0.x]`, `c[a0.x + 3]`, `o[aL]`: a register as
-/// [`operand::write_register_name`] prints it, and its relative address.
-fn register(c: &mut Cursor<'_>, version: Version) -> Result<Register> {
+/// [`operand::write_register_name`] prints it, and its relative address (`nested`: the
+/// register of an address, which has none: relative addresses do not nest, so reading them
+/// never recurses more than once).
+fn register(c: &mut Cursor<'_>, version: Version, nested: bool) -> Result<Register> {
     let at = c.at;
     let letters = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
@@ -611,6 +613,9 @@ fn register(c: &mut Cursor<'_>, version: Version) -> Result<Register> {
     let mut relative = None;
     let mut offset = 0u32;
     if c.rest().starts_with('[') {
+        if nested {
+            return c.fail("`]` (a relative address does not nest: its register has none)");
+        }
         let (token, add) = address(c, version)?;
         relative = Some(token);
         offset = add;
@@ -665,7 +670,7 @@ fn address(c: &mut Cursor<'_>, version: Version) -> Result<(Option<u32>, u32)> {
     c.expect("[")?;
     c.skip_space();
     let at = c.at;
-    let r = register(c, version)?;
+    let r = register(c, version, true)?;
     let allowed = matches!(RegisterType::from_bits(r.ty), RegisterType::AddrOrTexture | RegisterType::Loop);
     if r.relative.is_some() || !allowed {
         c.at = at;
@@ -717,7 +722,7 @@ fn destination(
     shift: i8,
     modifiers: u8,
 ) -> Result<(RegisterType, Vec<u32>)> {
-    let r = register(c, version)?;
+    let r = register(c, version, false)?;
     let mut mask = 0xf;
     if c.rest().starts_with('.') {
         let at = c.at;
@@ -742,7 +747,7 @@ fn destination(
 fn source(c: &mut Cursor<'_>, version: Version) -> Result<Vec<u32>> {
     let at = c.at;
     let before = ["1 - ", "-", "!"].into_iter().find(|b| c.eat(b)).unwrap_or("");
-    let r = register(c, version)?;
+    let r = register(c, version, false)?;
     let after = SOURCE_MODIFIERS
         .iter()
         .map(|(_, a)| *a)
@@ -1111,7 +1116,7 @@ mod tests {
                     let mut name = String::new();
                     operand::write_register_name(RegisterType::from_bits(ty), n, version, &mut name).unwrap();
                     let mut c = Cursor { text: &name, at: 0 };
-                    let r = register(&mut c, version).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    let r = register(&mut c, version, false).unwrap_or_else(|e| panic!("{name}: {e}"));
                     let mut again = String::new();
                     operand::write_register_name(
                         RegisterType::from_bits(r.ty),

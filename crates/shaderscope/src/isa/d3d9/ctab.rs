@@ -359,8 +359,11 @@ fn put_u32_at(b: &mut [u8], at: usize, v: u32) {
 /// records of its siblings); its offset.
 fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>) -> u32 {
     // fxc shares the record of a numeric type that is not an array; each array, object and
-    // struct declaration gets its own (every corpus table).
-    if t.class < 4 && t.elements <= 1 {
+    // struct declaration gets its own (every corpus table). Only the shared ones are kept in
+    // `written`, so it holds each distinct numeric type once and a long table of arrays does
+    // not make every lookup walk it.
+    let shared = t.class < 4 && t.elements <= 1;
+    if shared {
         if let Some((_, at)) = written.iter().find(|(w, _)| *w == t) {
             return *at;
         }
@@ -387,7 +390,9 @@ fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>
         b.extend_from_slice(&h.to_le_bytes());
     }
     b.extend_from_slice(&member_info.to_le_bytes());
-    written.push((t, at));
+    if shared {
+        written.push((t, at));
+    }
     at
 }
 

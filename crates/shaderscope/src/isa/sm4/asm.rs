@@ -18,7 +18,7 @@
 //! # Ok::<(), Syntax>(())
 //! ```
 
-use super::decode::{Components, Modifier, OperandType, operand_type as ot};
+use super::decode::{Components, MAX_REL_DEPTH, Modifier, OperandType, operand_type as ot};
 use super::encode::{ExtOpcode, Idx, Inst, Op, Part};
 use super::listing::register_file_by_name;
 use super::names;
@@ -404,6 +404,11 @@ fn is_written(t: OperandType) -> bool {
 
 /// One operand: modifiers, register or literal, indices, components, precision.
 fn operand(c: &mut Cursor<'_>, ty: Ty, destination: bool, sm51: bool) -> Result<Op> {
+    operand_at(c, ty, destination, sm51, 0)
+}
+
+/// An operand `depth` relative indices deep (0: an instruction's own operand).
+fn operand_at(c: &mut Cursor<'_>, ty: Ty, destination: bool, sm51: bool, depth: u8) -> Result<Op> {
     let neg = c.eat("-");
     let abs = c.eat("|");
     let modifier = match (neg, abs) {
@@ -417,7 +422,7 @@ fn operand(c: &mut Cursor<'_>, ty: Ty, destination: bool, sm51: bool) -> Result<
     } else if c.eat("d(") {
         literal64(c)?
     } else {
-        register(c, destination, sm51)?
+        register(c, destination, sm51, depth)?
     };
     if abs {
         c.expect("|")?;
@@ -551,8 +556,8 @@ fn literal64(c: &mut Cursor<'_>) -> Result<Op> {
     Ok(Op { imm: values, ..Op::register(ot::IMMEDIATE64, &[], components) })
 }
 
-/// A register: its file's name, indices, components.
-fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
+/// A register `depth` relative indices deep: its file's name, indices, components.
+fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool, depth: u8) -> Result<Op> {
     let at = c.at;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let Some((file, bracketed)) = register_file_by_name(name, sm51) else {
@@ -561,7 +566,7 @@ fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
     };
     // A resource or a buffer among the leading operands is read, not written.
     let destination = destination && is_written(file);
-    let indices = indices(c, bracketed, false, sm51)?;
+    let indices = indices(c, bracketed, false, sm51, depth)?;
     let components = if c.eat(".") {
         let at = c.at;
         let letters = c.take_while(|ch| "xyzw".contains(ch));
@@ -575,8 +580,10 @@ fn register(c: &mut Cursor<'_>, destination: bool, sm51: bool) -> Result<Op> {
 
 /// A register's indices after its name: the first one attached (`r0`, `cb0[3]`) unless the
 /// file brackets them all, then `[n]` or `[r1.x + n]`; with `ranges`, a declared SM5.1 range
-/// `[lower:upper]` (`*` for unbounded) as two indices.
-fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool) -> Result<Vec<Idx>> {
+/// `[lower:upper]` (`*` for unbounded) as two indices. A relative index is an operand one level
+/// deeper than the register's `depth`; past [`MAX_REL_DEPTH`] levels (what the decoder
+/// reads) it is an error, so no text makes the reading recurse further.
+fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool, depth: u8) -> Result<Vec<Idx>> {
     let mut indices = Vec::new();
     if !bracketed && c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
         indices.push(Idx::Imm32(c.u32()?));
@@ -589,7 +596,13 @@ fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool) -> Res
                 indices.push(Idx::Imm32(if c.eat("*") { u32::MAX } else { c.u32()? }));
             }
         } else {
-            let rel = operand(c, Ty::I, false, sm51)?;
+            if depth >= MAX_REL_DEPTH {
+                return c.fail(format!(
+                    "an immediate index: relative indices nest at most {MAX_REL_DEPTH} levels deep \
+                     (fxc writes one)"
+                ));
+            }
+            let rel = operand_at(c, Ty::I, false, sm51, depth + 1)?;
             c.expect(" + ")?;
             let imm = c.u32()?;
             // fxc writes a relative index whose immediate part is 0 as purely relative.
@@ -707,7 +720,7 @@ fn declared(c: &mut Cursor<'_>, sm51: bool) -> Result<Op> {
         c.at = at;
         return c.fail("a register");
     };
-    let indices = indices(c, bracketed, true, sm51)?;
+    let indices = indices(c, bracketed, true, sm51, 0)?;
     let components = if c.eat(".") {
         let at = c.at;
         let letters = c.take_while(|ch| "xyzw".contains(ch));

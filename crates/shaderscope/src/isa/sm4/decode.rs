@@ -70,8 +70,9 @@ pub(crate) fn tokens(data: &[u8]) -> Tokens<'_> {
 }
 
 /// Deepest relative-address nesting accepted (`cb0[x0[r0.x + 0].y + 2]` is depth 2). fxc never
-/// nests deeper than one level; the limit keeps hostile input from recursing without end.
-const MAX_REL_DEPTH: u8 = 4;
+/// nests deeper than one level; the limit keeps hostile input from recursing without end, and
+/// the assembler reads no deeper (`asm::parse_instruction`).
+pub(crate) const MAX_REL_DEPTH: u8 = 4;
 
 /// The bit fields of the tokens, named after `d3d11TokenizedProgramFormat.hpp` (the
 /// `D3D10_SB_…_MASK`/`_SHIFT` pairs, without the `D3D1x_SB_` prefix).
