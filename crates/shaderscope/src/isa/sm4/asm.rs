@@ -174,20 +174,23 @@ fn suffixes(row: &OpInfo, mut tail: &str) -> Option<Suffixes> {
             ("_sat", |s| s.saturate = true),
             ("_aoffimmi", |s| s.aoffimmi = true),
             ("_indexable", |s| s.indexable = true),
-            ("_rcpFloat", |s| s.ret_type = 1),
-            ("_uint", |s| s.ret_type = 2),
             ("_uglobal", |s| s.sync |= 8),
             ("_ugroup", |s| s.sync |= 4),
             ("_g", |s| s.sync |= 2),
             ("_t", |s| s.sync |= 1),
         ];
-        let (suffix, set) = known.iter().find(|(k, _)| {
+        let whole = |k: &str| {
             tail.starts_with(k)
                 && !tail.get(k.len()..).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_lowercase()))
-        })?;
+        };
+        if let Some(&(value, suffix)) = row.return_type_suffixes().iter().find(|(_, k)| whole(k)) {
+            s.ret_type = value;
+            tail = tail.get(suffix.len()..).unwrap_or("");
+            continue;
+        }
+        let (suffix, set) = known.iter().find(|(k, _)| whole(k))?;
         let allowed = match *suffix {
             "_nz" | "_z" => row.has(flag::TEST),
-            "_rcpFloat" | "_uint" => row.has(flag::RET_TYPE),
             "_uglobal" | "_ugroup" | "_g" | "_t" => row.format == Format::Sync,
             _ => row.format == Format::Inst,
         };
@@ -279,12 +282,8 @@ pub fn parse_instruction(line: &str, sm51: bool) -> Result<Inst> {
             inst.extended.push(ExtOpcode::ReturnType(rt));
         }
     }
-    if row.has(flag::RET_TYPE) {
-        if c.eat("_uint") {
-            controls |= 2;
-        } else if c.eat("_rcpFloat") {
-            controls |= 1;
-        }
+    if let Some(&(value, _)) = row.return_type_suffixes().iter().find(|(_, k)| c.eat(k)) {
+        controls |= value;
     }
     c.skip_space();
     if c.eat("[precise(") {

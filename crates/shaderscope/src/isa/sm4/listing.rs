@@ -822,12 +822,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         if let Some(rt) = ext.return_type {
             self.return_types(rt.map(u32::from));
         }
-        if info.has(flag::RET_TYPE) {
-            match RESINFO_INSTRUCTION_RETURN_TYPE.get(tok0) {
-                1 => self.text("_rcpFloat"),
-                2 => self.text("_uint"),
-                _ => {}
-            }
+        let ret_type = RESINFO_INSTRUCTION_RETURN_TYPE.get(tok0);
+        if let Some((_, suffix)) = info.return_type_suffixes().iter().find(|(v, _)| *v == ret_type) {
+            self.text(suffix);
         }
         self.end();
         let precise = INSTRUCTION_PRECISE_VALUES.get(tok0) as u8;
@@ -2169,6 +2166,30 @@ mod tests {
                 (None, "                              { 0, 0, 0, 0} }\n"),
             ]
         );
+    }
+
+    /// `sampleinfo`'s bits 11–12 are `D3D10_SB_INSTRUCTION_RETURN_TYPE` (1 is `_uint`), not
+    /// `resinfo`'s enum (1 is `_rcpFloat`); a typed UAV store's literal address is listed
+    /// untyped (`l(1,1,1,1)`), as fxc lists both (ANGLE's `resolvecolor2dps`,
+    /// D3D12TranslationLayer's `DrawAutoCS`). The assembler reads the text back to the same
+    /// tokens.
+    #[test]
+    fn sampleinfo_uint_and_a_typed_store_address_as_fxc_lists_them() {
+        let lines = [
+            "ps_5_0",
+            "sampleinfo_uint r0.z, t0.x",
+            "resinfo_rcpFloat r0.xy, l(0), t0.xyzw",
+            "resinfo_uint r0.xy, l(0), t0.xyzw",
+            "store_uav_typed u0.xyzw, l(1,1,1,1), r0.xxxx",
+            "ret ",
+        ];
+        let mut body = Vec::new();
+        for line in &lines[1..] {
+            crate::isa::sm4::asm::parse_line(line, false).unwrap().encode(&mut body).unwrap();
+        }
+        // sampleinfo (opcode 111) with return type 1.
+        assert_eq!((body[0] & 0x7ff, body[0] >> 11 & 3), (111, 1));
+        assert_eq!(listing(0x0000_0050, &body, ListingStyle::FXC_10), lines.join("\n") + "\n");
     }
 
     #[test]

@@ -121,7 +121,8 @@ pub enum Ty {
 pub mod flag {
     /// Bit 18 selects `_z`/`_nz` (`D3D10_SB_INSTRUCTION_TEST_BOOLEAN`).
     pub const TEST: u16 = 1;
-    /// Bits 11–12 select the return type suffix of `resinfo`/`sampleinfo`.
+    /// Bits 11–12 select `resinfo`'s return type suffix
+    /// (`D3D10_SB_RESINFO_INSTRUCTION_RETURN_TYPE`: 1 `_rcpFloat`, 2 `_uint`).
     pub const RET_TYPE: u16 = 2;
     /// Opens a block (`if`, `loop`, `switch`): following lines are indented.
     pub const OPEN: u16 = 4;
@@ -137,6 +138,10 @@ pub mod flag {
     /// fxc ends the instruction with a zero DWORD after its operands (the `sample*_s` feedback
     /// samples; `samplepos` of a texture, not of the rasterizer).
     pub const TRAILING_ZERO: u16 = 128;
+    /// Bits 11–12 select `sampleinfo`'s return type suffix, a different enum from
+    /// `resinfo`'s (`D3D10_SB_INSTRUCTION_RETURN_TYPE`: 1 `_uint`; fxc lists
+    /// `sampleinfo_uint` with 1 there).
+    pub const UINT_RET_TYPE: u16 = 256;
 }
 
 /// One row of the opcode table.
@@ -160,6 +165,27 @@ impl OpInfo {
     /// Whether `f` (a [`flag`] constant) is set.
     pub fn has(&self, f: u16) -> bool {
         self.flags & f != 0
+    }
+
+    /// The return-type suffixes bits 11–12 of the opcode token select, with their values
+    /// ([`flag::RET_TYPE`], [`flag::UINT_RET_TYPE`]); none for other opcodes.
+    ///
+    /// ```
+    /// use shaderscope::isa::sm4::opcodes::{info, op};
+    ///
+    /// let resinfo = info(op::D3D10_SB_OPCODE_RESINFO).unwrap();
+    /// assert_eq!(resinfo.return_type_suffixes(), [(1, "_rcpFloat"), (2, "_uint")]);
+    /// let sampleinfo = info(op::D3D10_1_SB_OPCODE_SAMPLE_INFO).unwrap();
+    /// assert_eq!(sampleinfo.return_type_suffixes(), [(1, "_uint")]);
+    /// ```
+    pub fn return_type_suffixes(&self) -> &'static [(u32, &'static str)] {
+        if self.has(flag::RET_TYPE) {
+            &[(1, "_rcpFloat"), (2, "_uint")]
+        } else if self.has(flag::UINT_RET_TYPE) {
+            &[(1, "_uint")]
+        } else {
+            &[]
+        }
     }
 
     /// Whether this is a declaration (including hull-shader phase markers and custom data).
@@ -193,7 +219,9 @@ impl OpInfo {
                 SATURATE
                     | PRECISE
                     | if self.has(flag::TEST) { TEST } else { 0 }
-                    | if self.has(flag::RET_TYPE) { 3 } else { 0 }
+                    // The return type, where a suffix names it (`resinfo`'s 3 and `sampleinfo`'s 2
+                    // and 3 have none).
+                    | if self.return_type_suffixes().iter().any(|&(v, _)| v == controls & 3) { 3 } else { 0 }
             }
             Format::Sync => 0xf,
             Format::InterfaceCall | Format::Phase => 0,
@@ -258,7 +286,7 @@ macro_rules! opcodes {
 use crate::print::Short;
 use Decl as D;
 use Format::{CustomData, Decl as Dcl, Inst, InterfaceCall, Phase, Sync};
-use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST, TRAILING_ZERO, TWO_DESTINATIONS};
+use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST, TRAILING_ZERO, TWO_DESTINATIONS, UINT_RET_TYPE};
 
 // Rows in opcode order; `index_of` relies on row N being opcode N up to the end of the table,
 // with reserved numbers kept as rows so that the lookup stays a plain index.
@@ -374,7 +402,7 @@ opcodes! {
     108 D3D10_1_SB_OPCODE_LOD "lod" Inst, 0, [R, F, R, R];
     109 D3D10_1_SB_OPCODE_GATHER4 "gather4" Inst, 0, [R, F, R, R];
     110 D3D10_1_SB_OPCODE_SAMPLE_POS "samplepos" Inst, TRAILING_ZERO, [R, R, I];
-    111 D3D10_1_SB_OPCODE_SAMPLE_INFO "sampleinfo" Inst, RET_TYPE, [R, R];
+    111 D3D10_1_SB_OPCODE_SAMPLE_INFO "sampleinfo" Inst, UINT_RET_TYPE, [R, R];
     // 112 D3D10_1_SB_OPCODE_RESERVED1: not an instruction.
     113 D3D11_SB_OPCODE_HS_DECLS "hs_decls" Phase, 0, [];
     114 D3D11_SB_OPCODE_HS_CONTROL_POINT_PHASE "hs_control_point_phase" Phase, 0, [];
@@ -427,7 +455,7 @@ opcodes! {
     161 D3D11_SB_OPCODE_DCL_RESOURCE_RAW "dcl_resource_raw" Dcl(D::ResourceRaw), 0, [];
     162 D3D11_SB_OPCODE_DCL_RESOURCE_STRUCTURED "dcl_resource_structured" Dcl(D::ResourceStructured), 0, [];
     163 D3D11_SB_OPCODE_LD_UAV_TYPED "ld_uav_typed" Inst, 0, [R, I, R];
-    164 D3D11_SB_OPCODE_STORE_UAV_TYPED "store_uav_typed" Inst, 0, [R, I, X];
+    164 D3D11_SB_OPCODE_STORE_UAV_TYPED "store_uav_typed" Inst, 0, [R, X, X];
     165 D3D11_SB_OPCODE_LD_RAW "ld_raw" Inst, 0, [R, I, R];
     166 D3D11_SB_OPCODE_STORE_RAW "store_raw" Inst, 0, [R, I, X];
     167 D3D11_SB_OPCODE_LD_STRUCTURED "ld_structured" Inst, 0, [R, I, I, R];
