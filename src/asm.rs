@@ -33,6 +33,8 @@ counts): it is then recounted. Where it is kept, --verify says `STAT  kept from 
 What fxc's text has no place for (opcode-token bits no suffix shows, DWORDs after an
 instruction's operands other than fxc's) is an end-of-line comment in shaderscope's
 listing, which asm reads back: `// opcode bits 0x00004000`, `// trailing 0x00000005`.
+With --like, a chunk whose listing is the same as the original's (a signature the original
+holds as ISG1 or OSG1, bits other compilers set that the text does not show) is the original's.
 
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)

@@ -175,9 +175,8 @@ fn a_damaged_part_exits_1_for_every_command() {
     for cmd in COMMANDS {
         let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
         let (code, out, err) = run(&args);
-        let want = if cmd[0] == "validate" && cmd.len() == 1 {
-            format!("error: {path}: offset 0x98: invalid RDEF struct member: a struct contains itself\n")
-        } else if cmd == &["validate", "--json"] {
+        // validate says the damage once, as every command says it.
+        let want = if cmd == &["validate", "--json"] {
             // The same finding as its own record, then the file's closing record.
             assert_eq!(
                 validate_records(&out),
