@@ -397,12 +397,13 @@ pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
     };
     let ours_text = listing(&b)?;
     for (i, was) in original.chunks.iter().enumerate() {
-        let now = &b.chunks[i];
-        if now.fourcc == was.fourcc && now.data == was.data {
+        if b.chunks.get(i).is_none_or(|now| now.fourcc == was.fourcc && now.data == was.data) {
             continue;
         }
         let mut back = b.clone();
-        back.chunks[i] = was.clone();
+        if let Some(c) = back.chunks.get_mut(i) {
+            *c = was.clone();
+        }
         if ours_text.is_some() && listing(&back)? == ours_text {
             b = back;
         }
