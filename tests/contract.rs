@@ -564,6 +564,47 @@ fn a_failing_check_exits_1() {
     assert_eq!(run(&["disasm", &bad]).0, 0);
 }
 
+/// A whole file that `info` calls a broken Direct3D 9 program (a 12-byte vs_3_0 whose comment
+/// claims 16 tokens) is a broken find of `scan`, with the same reason, and exit 1 (it was
+/// dropped: "0 shader binaries", exit 0). Direct3D 9 has no magic, so bytes that only start
+/// like a version token and hold a shader binary further on give that find instead.
+#[test]
+fn scan_reports_a_broken_d3d9_file_as_info_does() {
+    let f = Files::new();
+    let words: [u32; 3] = [0xFFFE_0300, 0x0010_FFFE, 0];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let path = f.put("cut.o", &bytes);
+    let why = "truncated D3D9 comment at offset 0x8 (need 64 bytes, have 4)";
+    let (code, _, err) = run(&["info", &path]);
+    assert_eq!((code, err), (1, format!("error: {path}: {why}\n")));
+    let (code, out, err) = run(&["scan", &path]);
+    assert_eq!((code, err.as_str()), (1, ""));
+    let line = out.lines().next().unwrap();
+    assert!(
+        line.starts_with(&format!("{path}\t-\td3d9\t-\t-\t12\t{}\t", shaderscope::find::md5_hex(&bytes))),
+        "{out}"
+    );
+    assert!(line.ends_with(&format!("\tinvalid: {why}")), "{out}");
+    assert!(
+        out.ends_with("1 shader binary (1 unique) in 1 file, 1 invalid; formats: d3d9 1 (1 unique)\n"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["scan", "--json", &path]);
+    assert_eq!(code, 1);
+    let r: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!((r["valid"].as_bool(), r["error"]["offset"].as_u64()), (Some(false), Some(8)), "{out}");
+    // A version token and a comment longer than the file before a DXBC container: the
+    // container is what scan finds.
+    let dxbc = sample("ps_color.dxbc");
+    let head: Vec<u8> = [0xFFFE_0300u32, 0x7FFF_FFFE].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let pack = f.put("pack.o", &[&head[..], &dxbc].concat());
+    assert_eq!(run(&["info", &pack]).0, 1);
+    let (code, out, _) = run(&["scan", &pack]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with(&format!("{pack}\t0x8\tdxbc\tpixel\tps_4_0\t208\t")), "{out}");
+    assert!(out.contains("\n1 shader binary (1 unique) in 1 file, 0 invalid"), "{out}");
+}
+
 /// `scan` reads every file whole and searches it: a large file of something else gives no
 /// find; a file over `--max-size` is an I/O error (reported, the scan goes on); a broken
 /// shader file makes it exit 1.
