@@ -446,6 +446,6 @@ mod tests {
         let data = program(&[0x0000_0040, 3, 0x0100_0069]);
         let p = Program::parse(&data, 0x30).unwrap();
         let found: Vec<_> = validate(&p).into_iter().map(|f| (f.offset, f.message)).collect();
-        assert_eq!(found, [(0x38, "truncated indexable temp register (need 4 bytes, have 0)".to_string())]);
+        assert_eq!(found, [(0x3c, "truncated indexable temp register (need 4 bytes, have 0)".to_string())]);
     }
 }
