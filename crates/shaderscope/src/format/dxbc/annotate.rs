@@ -658,7 +658,7 @@ fn compiler_version(v: &super::chunks::CompilerVersion<'_>, a: &mut Annotations)
     a.field(base + 12, 4, format_args!("string list size: {}", v.strings.len()));
     let mut end = base + 16;
     for (s, what) in v.string_list().iter().zip(["commit", "version string"]) {
-        let nul = u64::from(s.offset + s.len() as u64 + 1 <= base + 16 + v.strings.len() as u64);
+        let nul = u64::from(s.offset + (s.len() as u64) < base + 16 + v.strings.len() as u64);
         a.field(
             s.offset,
             s.len() as u64 + nul,
@@ -877,7 +877,8 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             format_args!("part {i} ({}) at +0x{:x}", p.type_name().unwrap_or("?"), p.offset as u64 - base),
         );
     }
-    let mut claimed = vec![0..8 + 4 * r.parts.len()];
+    let header: std::ops::Range<usize> = 0..8 + 4 * r.parts.len();
+    let mut claimed = vec![header];
     let mut seen = std::collections::HashSet::new();
     for p in &r.parts {
         let start = p.offset - r.offset;

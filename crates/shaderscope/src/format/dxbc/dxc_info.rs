@@ -538,7 +538,9 @@ impl PsvInfo {
         match values {
             [] => String::new(),
             [one] => one.to_string(),
-            [first, .., last] if values.windows(2).all(|w| w[1] == w[0].wrapping_add(1)) => {
+            [first, .., last]
+                if values.windows(2).all(|w| matches!(w, [a, b] if *b == a.wrapping_add(1))) =>
+            {
                 format!("{first}-{last}")
             }
             _ => format!("(entries {from} to {} of the semantic index table)", from + values.len() - 1),

@@ -840,9 +840,19 @@ pub fn interpolation_mode_name(m: u8) -> Option<&'static str> {
     NAMES.get(usize::from(m)).copied()
 }
 
+/// The letter of component `c` within its vector (`x` to `w`).
+fn component_letter(c: u32) -> char {
+    match c % 4 {
+        0 => 'x',
+        1 => 'y',
+        2 => 'z',
+        _ => 'w',
+    }
+}
+
 /// Output component `c` as `vector.component`: `1.z`.
 pub fn component_text(c: u32) -> String {
-    format!("{}.{}", c / 4, ['x', 'y', 'z', 'w'][(c % 4) as usize])
+    format!("{}.{}", c / 4, component_letter(c))
 }
 
 /// Components (in order) grouped by vector: `0.xy 1.z`.
@@ -850,7 +860,7 @@ pub fn components_text(components: impl Iterator<Item = u32>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut last = None;
     for c in components {
-        let letter = ['x', 'y', 'z', 'w'][(c % 4) as usize];
+        let letter = component_letter(c);
         match out.last_mut() {
             Some(s) if last == Some(c / 4) => s.push(letter),
             _ => {

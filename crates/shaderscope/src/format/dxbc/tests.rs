@@ -794,7 +794,7 @@ fn a_cycle_of_struct_types_is_damage() {
     );
     let text = format!("invalid RDEF struct member at offset 0x{:x}: {why}", rdef_at + b_member + 4);
     let damage: Vec<String> = crate::container::Container::damage(&d).iter().map(|e| e.to_string()).collect();
-    assert_eq!(damage, [text.clone()]);
+    assert_eq!(damage, [text.as_str()]);
     let findings = crate::container::Container::validate(&d);
     let errors: Vec<(u64, &str)> = findings
         .iter()

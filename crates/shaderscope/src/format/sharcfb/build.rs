@@ -75,10 +75,11 @@ pub fn example() -> Vec<u8> {
     let (vs, vs_code) = gfd::build::example_shader(Kind::Vertex);
     let (ps, ps_code) = gfd::build::example_shader(Kind::Pixel);
     let mut tinted = ps.clone();
-    let mut tint = tinted.uniform_vars.items[0].clone();
-    tint.name.text = tint.name.text.map(|t| crate::toolkit::Cstr { bytes: b"uTint", ..t });
-    tint.offset = 4;
-    tinted.uniform_vars.items.push(tint);
+    if let Some(mut tint) = tinted.uniform_vars.items.first().copied() {
+        tint.name.text = tint.name.text.map(|t| crate::toolkit::Cstr { bytes: b"uTint", ..t });
+        tint.offset = 4;
+        tinted.uniform_vars.items.push(tint);
+    }
     let mut archive = Sharcfb::new("demo", Endian::Big);
     for (shader, code) in [(&vs, vs_code), (&ps, ps_code), (&vs, vs_code), (&tinted, ps_code)] {
         archive.push_gx2(shader, code, &[]);
