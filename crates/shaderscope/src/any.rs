@@ -89,7 +89,7 @@ impl File<'_> {
     /// agree finding by finding.
     ///
     /// ```
-    /// use shaderscope::Severity;
+    /// use shaderscope::{Container, Severity};
     /// # let bytes = shaderscope::shbin::build::example_vertex_shader();
     /// let file = shaderscope::parse(&bytes)?;
     /// assert!(file.validation().is_empty());
