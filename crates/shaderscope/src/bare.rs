@@ -109,8 +109,8 @@ impl fmt::Display for Isa {
 }
 
 /// The bytes `start..stop` of `data` (either end optional) and the absolute offset of the
-/// first: the range a bare program is read from. An end past the input or before the start is
-/// an error naming both.
+/// first: the range a bare program is read from (and `dump` shows). An end past the input or
+/// before the start, or a range given that holds no byte, is an error naming both ends.
 pub fn select(data: &[u8], start: Option<u64>, stop: Option<u64>) -> Result<(&[u8], u64)> {
     let len = data.len() as u64;
     let begin = start.unwrap_or(0);
@@ -128,6 +128,13 @@ pub fn select(data: &[u8], start: Option<u64>, stop: Option<u64>) -> Result<(&[u
             begin,
             "byte range",
             format!("the start 0x{begin:x} is after the stop 0x{end:x}"),
+        ));
+    }
+    if begin == end && (start.is_some() || stop.is_some()) {
+        return Err(Error::invalid(
+            begin,
+            "byte range",
+            format!("0x{begin:x}..0x{end:x} is empty: the stop is the first byte not shown"),
         ));
     }
     // Both ends are within `data`, whose length fits a usize.

@@ -1,7 +1,9 @@
 //! Find every shader binary inside a byte buffer: a whole file that is one (by its first bytes,
 //! [`detect`](mod@crate::detect)), or ones embedded by magic in any file — DXBC containers in executables,
 //! DLLs and game packs, DVLBs in CGFX/BCRES, GFD (`Gfx2`) and SHARCFB (`SHAB`/`BAHS`) in Wii U
-//! SARC archives (also Yaz0-compressed ones, `.szs`), MBS (`MBS1`) anywhere.
+//! SARC archives (also Yaz0-compressed ones, `.szs`), MBS (`MBS1`) anywhere. A whole file that
+//! starts as a format without a magic (Direct3D 9, `.csdr`) but does not parse is searched for
+//! embedded ones; holding none, it is a broken find, as [`crate::parse`] calls it.
 //!
 //! Bounded: a find's size comes from its header, capped by the bytes there; the search goes on
 //! after the end of each find, so no byte is read as two finds; archives nest at most
@@ -155,20 +157,22 @@ impl Search<'_> {
     /// `data` is a whole file, SARC entry or decoded stream whose first byte is at `base` of
     /// the current offsets; `depth` counts the archives around it.
     fn buffer(&mut self, data: &[u8], base: u64, depth: usize) {
-        if let Some(format) = crate::detect(data) {
-            {
-                let parsed = crate::parse(data);
-                // Formats without a magic (D3D9 version token, base64 text) are only a guess
-                // from the first bytes: when they do not parse, the bytes are searched instead.
-                let guess = matches!(format, Format::D3d9 | Format::Csdr);
-                if !(guess && parsed.is_err()) {
-                    let f = self.describe(format, data, base, true, parsed);
-                    self.found(f, data);
-                    return;
-                }
+        let Some(format) = crate::detect(data) else {
+            return self.embedded(data, base, depth);
+        };
+        let parsed = crate::parse(data);
+        // Formats without a magic (D3D9 version token, base64 text) are only a guess from the
+        // first bytes: when they do not parse, the bytes are searched instead, and when that
+        // finds nothing they are the broken file every other command calls them.
+        if matches!(format, Format::D3d9 | Format::Csdr) && parsed.is_err() {
+            let wanted = self.left;
+            self.embedded(data, base, depth);
+            if self.left != wanted {
+                return;
             }
         }
-        self.embedded(data, base, depth);
+        let f = self.describe(format, data, base, true, parsed);
+        self.found(f, data);
     }
 
     /// Search `data` for magics.

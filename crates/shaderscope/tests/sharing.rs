@@ -245,9 +245,10 @@ fn sharcfb_settings_lines_are_bounded() {
 }
 
 /// MBS chunks nest by size and cannot share bytes; what can reach the same symbols again is a
-/// chain of parent links: two structs each the other's parent.
+/// chain of parent links: two structs each the other's parent, which no layout can hold, so
+/// the table is damaged (every command reports it) and `validate` says it once.
 #[test]
-fn mbs_parent_links_in_a_cycle_are_a_finding() {
+fn mbs_parent_links_in_a_cycle_are_damage() {
     use shaderscope::format::mbs::{Mbs, SymbolType};
     let bytes = shaderscope::format::mbs::build::example_vertex_shader();
     let mbs = Mbs::parse(&bytes).unwrap();
@@ -260,13 +261,26 @@ fn mbs_parent_links_in_a_cycle_are_a_finding() {
         bad[r + 1] = SymbolType::STRUCT.0;
         bad[r + 18..r + 20].copy_from_slice(&parent.to_le_bytes());
     }
-    let f = Mbs::parse(&bad).unwrap().validate();
+    let file = shaderscope::parse(&bad).unwrap();
+    let damage: Vec<String> = file.damage().iter().map(|e| e.to_string()).collect();
     assert_eq!(
-        with(&f, "reached again"),
-        vec![(
+        damage,
+        [format!(
+            "invalid MBS1/CVER/SUNI symbol 0 (mvp) at offset {:#x}: its parent index 1 leads back to it (a cycle of 2 symbols): structs cannot contain each other",
+            records[0] + 18
+        )]
+    );
+    let reported: Vec<(u64, Severity, String)> = file
+        .validation()
+        .into_iter()
+        .map(|r| (r.finding.offset, r.finding.severity, r.finding.message))
+        .collect();
+    assert_eq!(
+        reported,
+        [(
             records[0] + 18,
             Severity::Error,
-            "MBS1/CVER/SUNI symbol 0 (mvp): its parent links lead back to it (a cycle of 2 symbols): the same symbols are reached again"
+            "invalid MBS1/CVER/SUNI symbol 0 (mvp): its parent index 1 leads back to it (a cycle of 2 symbols): structs cannot contain each other"
                 .to_string()
         )]
     );

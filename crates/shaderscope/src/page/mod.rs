@@ -120,7 +120,8 @@ pub struct Viewer {
     /// The page.
     pub html: String,
     /// Why the listing stopped early, if it did (the page shows what was listed before, and
-    /// says so).
+    /// says so). The page also names each damaged part ([`Container::damage`]), as every
+    /// command reports it.
     pub error: Option<Error>,
 }
 
@@ -203,8 +204,16 @@ fn page(file: &dyn Container, data: &[u8], name: &str, note: Option<&str>, opts:
     file.info_text(&mut info);
     escape_into(&mut out, &info);
     out.push_str("</pre></details>\n");
-    if let Some(e) = &error {
+    // What every command reports about the file: the error the listing stopped at, and each
+    // damaged part (the listing leaves it out or stops at it).
+    let damage = file.damage();
+    if let Some(e) = error.as_ref().filter(|e| !damage.contains(e)) {
         out.push_str("<p class=\"error\">The listing stopped early: ");
+        escape_into(&mut out, &e.to_string());
+        out.push_str("</p>\n");
+    }
+    for e in &damage {
+        out.push_str("<p class=\"error\">Damaged: ");
         escape_into(&mut out, &e.to_string());
         out.push_str("</p>\n");
     }

@@ -877,9 +877,8 @@ fn rdat(r: &super::rdat::Rdat<'_>, c: &Chunk<'_>, a: &mut Annotations) {
             format_args!("part {i} ({}) at +0x{:x}", p.type_name().unwrap_or("?"), p.offset as u64 - base),
         );
     }
-    // The header and the part offsets, then each part.
-    let mut claimed = Vec::with_capacity(r.parts.len() + 1);
-    claimed.push(0..8 + 4 * r.parts.len());
+    let header: std::ops::Range<usize> = 0..8 + 4 * r.parts.len();
+    let mut claimed = vec![header];
     let mut seen = std::collections::HashSet::new();
     for p in &r.parts {
         let start = p.offset - r.offset;

@@ -840,13 +840,8 @@ pub fn interpolation_mode_name(m: u8) -> Option<&'static str> {
     NAMES.get(usize::from(m)).copied()
 }
 
-/// Output component `c` as `vector.component`: `1.z`.
-pub fn component_text(c: u32) -> String {
-    format!("{}.{}", c / 4, letter(c))
-}
-
-/// The letter of component `c` of its vector.
-fn letter(c: u32) -> char {
+/// The letter of component `c` within its vector (`x` to `w`).
+fn component_letter(c: u32) -> char {
     match c % 4 {
         0 => 'x',
         1 => 'y',
@@ -855,12 +850,17 @@ fn letter(c: u32) -> char {
     }
 }
 
+/// Output component `c` as `vector.component`: `1.z`.
+pub fn component_text(c: u32) -> String {
+    format!("{}.{}", c / 4, component_letter(c))
+}
+
 /// Components (in order) grouped by vector: `0.xy 1.z`.
 pub fn components_text(components: impl Iterator<Item = u32>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut last = None;
     for c in components {
-        let letter = letter(c);
+        let letter = component_letter(c);
         match out.last_mut() {
             Some(s) if last == Some(c / 4) => s.push(letter),
             _ => {

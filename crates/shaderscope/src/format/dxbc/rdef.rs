@@ -201,6 +201,9 @@ struct Ctx<'a, 'b> {
     by_offset: TypeIndex,
     /// Records still allowed: shared tables could otherwise multiply the work.
     budget: usize,
+    /// The struct types whose members are being read, outermost first (at most
+    /// [`MAX_DEPTH`]): a member of one of them has no size, so it cannot be laid out.
+    open: Vec<usize>,
 }
 
 /// The types parsed so far, by offset. RDEFs have a few dozen types: a short list searched in
@@ -287,8 +290,15 @@ impl<'a> Rdef<'a> {
             strings.cstr_at(creator_offset as usize, "RDEF creator")?
         };
         let mut types = Vec::new();
-        let mut ctx =
-            Ctx { data, base, sm5, types: &mut types, by_offset: Default::default(), budget: data.len() };
+        let mut ctx = Ctx {
+            data,
+            base,
+            sm5,
+            types: &mut types,
+            by_offset: Default::default(),
+            budget: data.len(),
+            open: Vec::new(),
+        };
 
         let table = |count: u32, offset: u32, size: u32, what: &'static str, at: u64| -> Result<()> {
             let need = u64::from(count) * u64::from(size);
@@ -423,48 +433,6 @@ impl<'a> Rdef<'a> {
         })
     }
 
-    /// The struct members that close a cycle in the type graph (a type that contains itself
-    /// through other types, A → B → A): each as (type index, member index), the member
-    /// whose type is a struct that already contains it. Parsing keeps such a graph (types
-    /// refer to each other by index); every walk over it is depth-limited, and `validate`
-    /// reports these members. Iterative: no recursion on the file's nesting.
-    pub fn cycles(&self) -> Vec<(usize, usize)> {
-        // 0 unvisited, 1 on the current path, 2 done.
-        let mut state = vec![0u8; self.types.len()];
-        let mut found = Vec::new();
-        for root in 0..self.types.len() {
-            if state.get(root) != Some(&0) {
-                continue;
-            }
-            let mut stack = vec![(root, 0usize)];
-            if let Some(s) = state.get_mut(root) {
-                *s = 1;
-            }
-            while let Some((t, m)) = stack.last_mut() {
-                let (t, m0) = (*t, *m);
-                *m += 1;
-                let Some(member) = self.types.get(t).and_then(|ty| ty.members.get(m0)) else {
-                    if let Some(s) = state.get_mut(t) {
-                        *s = 2;
-                    }
-                    stack.pop();
-                    continue;
-                };
-                match state.get(member.ty) {
-                    Some(0) => {
-                        if let Some(s) = state.get_mut(member.ty) {
-                            *s = 1;
-                        }
-                        stack.push((member.ty, 0));
-                    }
-                    Some(1) => found.push((t, m0)),
-                    _ => {}
-                }
-            }
-        }
-        found
-    }
-
     /// The type at `index` of [`Rdef::types`].
     pub fn ty(&self, index: usize) -> Option<&Type<'a>> {
         self.types.get(index)
@@ -559,6 +527,7 @@ impl<'a> Ctx<'a, '_> {
             name,
         });
         self.by_offset.insert(rel, index);
+        self.open.push(index);
         let mut members = Vec::with_capacity(usize::from(member_count));
         for m in 0..u32::from(member_count) {
             self.spend(field_at)?;
@@ -569,17 +538,25 @@ impl<'a> Ctx<'a, '_> {
             let type_at = mr.original_position();
             let type_off = mr.u32("RDEF struct member")?;
             let start = mr.u32("RDEF struct member")?;
-            if type_off == rel {
-                return Err(Error::invalid(type_at, "RDEF struct member", "a struct contains itself"));
+            let name = self.strings().cstr_at(name_off as usize, "RDEF struct member name")?;
+            // A member whose type contains the struct it belongs to (A → A, A → B → A): no
+            // size can be worked out for either, so the table is damaged.
+            if let Some(to) = self.by_offset.get(type_off).filter(|i| self.open.contains(i)) {
+                let why = if to == index {
+                    "a struct contains itself".to_string()
+                } else {
+                    format!(
+                        "{name} of the type at 0x{at:x} has the type at 0x{:x}, which contains it: \
+                         the struct types form a cycle",
+                        self.types.get(to).map_or(0, |t| t.offset)
+                    )
+                };
+                return Err(Error::invalid(type_at, "RDEF struct member", why));
             }
             let mty = self.type_at(type_off, type_at, depth + 1)?;
-            members.push(Member {
-                offset: mat,
-                name: self.strings().cstr_at(name_off as usize, "RDEF struct member name")?,
-                ty: mty,
-                start,
-            });
+            members.push(Member { offset: mat, name, ty: mty, start });
         }
+        self.open.pop();
         if let Some(t) = self.types.get_mut(index) {
             t.members = members;
         }

@@ -104,21 +104,6 @@ pub fn validate(d: &Dxbc<'_>) -> Vec<Finding> {
     for (_, e) in &d.chunk_errors {
         out.push(Finding::error(e.offset(), e.reason()));
     }
-    if let Some(r) = &d.rdef {
-        for (t, m) in r.cycles() {
-            let (Some(ty), Some(member)) = (r.ty(t), r.ty(t).and_then(|ty| ty.members.get(m))) else {
-                continue;
-            };
-            let to = r.ty(member.ty).map(|x| x.offset).unwrap_or(0);
-            out.push(Finding::error(
-                member.offset as u64 + 4,
-                format!(
-                    "RDEF struct member {} of the type at 0x{:x} has the type at 0x{to:x}, which contains it: the struct types form a cycle",
-                    member.name, ty.offset
-                ),
-            ));
-        }
-    }
     if let Some(p) = &d.program {
         let tokens = (p.chunk.data.len() / 4) as u64;
         // A length token the program cannot be read with is the program's error (below, and

@@ -688,9 +688,8 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
                         count(syms.len(), "symbol")
                     ),
                 )),
-                Some(_) if usize::from(p) == i => {
-                    out.push(Finding::error(r + 18, format!("{what} is its own parent")))
-                }
+                // A symbol that is its own parent is damage (`Mbs::parse`).
+                Some(_) if usize::from(p) == i => {}
                 Some((_, ps)) if ps.ty != SymbolType::STRUCT => out.push(Finding::error(
                     r + 18,
                     format!("{what}: its parent {p} ({}) is no struct", ps.name),
@@ -741,7 +740,6 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
             }
         }
     }
-    parent_cycles(&syms, path, out);
     if let Some(total) = t.total_slots {
         // lima_compiler leaves its constants (`?__maligp2_constant_…`) out of the total,
         // libMali counts them: the declared uniforms must fit, and the total exceeds the
@@ -765,48 +763,6 @@ fn check_table(core: Core, n: &Node<'_>, t: &Table<'_>, path: &str, out: &mut Ve
                 n.data_offset() + 4,
                 format!("{path}: total slots {total} exceed the uniforms' extent {all} rounded up to 4"),
             ));
-        }
-    }
-}
-
-/// Parent links that lead back to where they started (A → B → A): the same symbols reached
-/// again. One error per cycle, at the parent index of the first of its symbols met; a symbol
-/// that is its own parent is reported by the checks of each symbol. Each symbol is walked
-/// once, so a long chain costs its length.
-fn parent_cycles(syms: &[(&Node<'_>, &Symbol<'_>)], path: &str, out: &mut Vec<Finding>) {
-    let n = syms.len();
-    let parent = |i: usize| {
-        syms.get(i).and_then(|(_, s)| s.parent_index()).map(usize::from).filter(|&p| p < n && p != i)
-    };
-    // 0: not walked yet, 1: on the walk now, 2: done.
-    let mut state = vec![0u8; n];
-    for i in 0..n {
-        let mut walk = Vec::new();
-        let mut j = Some(i);
-        while let Some(k) = j.filter(|&k| state.get(k) == Some(&0)) {
-            if let Some(s) = state.get_mut(k) {
-                *s = 1;
-            }
-            walk.push(k);
-            j = parent(k);
-        }
-        if let Some(k) = j.filter(|&k| state.get(k) == Some(&1)) {
-            let len = walk.iter().rev().position(|&w| w == k).map_or(0, |p| p + 1);
-            if let Some((_, s)) = syms.get(k) {
-                out.push(Finding::error(
-                    s.record_at + 18,
-                    format!(
-                        "{path} symbol {k} ({}): its parent links lead back to it (a cycle of {}): the same symbols are reached again",
-                        s.name,
-                        count(len, "symbol")
-                    ),
-                ));
-            }
-        }
-        for w in walk {
-            if let Some(s) = state.get_mut(w) {
-                *s = 2;
-            }
         }
     }
 }
@@ -977,7 +933,8 @@ impl Container for Mbs<'_> {
         out
     }
 
-    /// Tables whose count disagrees with their records, and code that does not decode.
+    /// Tables whose count disagrees with their records or whose parent links loop, and code
+    /// that does not decode.
     fn damage(&self) -> Vec<Error> {
         let mut out = self.damage.clone();
         if let Some(v) = self.shader() {

@@ -28,8 +28,8 @@
 //! ```
 //!
 //! Chunks nest by size and follow one another, so no two share bytes; the one link that can
-//! reach the same symbols again, a symbol's parent index, is a `validate` error when the
-//! links form a cycle. Known chunks are read where the format puts them; any other chunk, anywhere in the tree,
+//! reach the same symbols again, a symbol's parent index, damages the table when the links
+//! form a loop (a struct that contains itself: every command reports it). Known chunks are read where the format puts them; any other chunk, anywhere in the tree,
 //! is kept as bytes and shown. [`Mbs::parse`] checks every chunk's size against its parent
 //! (the error names the chunk's path, `MBS1/CVER/SUNI`, and the absolute offset of its size).
 //! [`Container::write`](crate::Container::write) writes the tree back from the model,
@@ -453,7 +453,8 @@ pub struct Mbs<'a> {
     pub root: Node<'a>,
     /// Bytes after the `MBS1` chunk (none in a real file), kept.
     pub trailing: Cow<'a, [u8]>,
-    /// Tables whose count word disagrees with their records (the file is damaged).
+    /// Tables whose count word disagrees with their records or whose parent links loop (the
+    /// file is damaged).
     damage: Vec<Error>,
 }
 
@@ -577,6 +578,50 @@ fn renamed(e: Error, what: impl Into<Cow<'static, str>>) -> Error {
     Error::new(e.kind().clone(), e.offset(), what)
 }
 
+/// Parent links that lead back to where they started (a symbol its own parent, A → B → A):
+/// structs that contain themselves, which no layout can hold, so the table is damaged. One
+/// error per loop, at the parent index of the first of its symbols met. Each symbol is walked
+/// once, so a long chain costs its length.
+fn parent_loops(t: &Table<'_>, path: &str) -> Vec<Error> {
+    let syms: Vec<&Symbol<'_>> = t.symbols().collect();
+    let n = syms.len();
+    let parent = |i: usize| syms.get(i).and_then(|s| s.parent_index()).map(usize::from).filter(|&p| p < n);
+    let mut out = Vec::new();
+    // 0: not walked yet, 1: on the walk now, 2: done.
+    let mut state = vec![0u8; n];
+    for i in 0..n {
+        let mut walk = Vec::new();
+        let mut j = Some(i);
+        while let Some(k) = j.filter(|&k| state.get(k) == Some(&0)) {
+            if let Some(s) = state.get_mut(k) {
+                *s = 1;
+            }
+            walk.push(k);
+            j = parent(k);
+        }
+        if let Some(k) = j.filter(|&k| state.get(k) == Some(&1)) {
+            let len = walk.iter().rev().position(|&w| w == k).map_or(0, |p| p + 1);
+            if let (Some(s), Some(p)) = (syms.get(k), parent(k)) {
+                let why = if p == k {
+                    format!("its parent index {p} is the symbol itself: a struct cannot contain itself")
+                } else {
+                    format!(
+                        "its parent index {p} leads back to it (a cycle of {}): structs cannot contain each other",
+                        crate::print::count(len, "symbol")
+                    )
+                };
+                out.push(Error::invalid(s.record_at + 18, format!("{path} symbol {k} ({})", s.name), why));
+            }
+        }
+        for w in walk {
+            if let Some(s) = state.get_mut(w) {
+                *s = 2;
+            }
+        }
+    }
+    out
+}
+
 struct Parser {
     damage: Vec<Error>,
     /// The tags from `MBS1` down to the chunk being read: its path, made into text only for
@@ -659,7 +704,9 @@ impl Parser {
                         format!("{count} is {rel} than the table's {records} records"),
                     ));
                 }
-                Body::Table(Table { count, total_slots, children })
+                let table = Table { count, total_slots, children };
+                self.damage.extend(parent_loops(&table, &self.path()));
+                Body::Table(table)
             }
             (Level::Table, b"VUNI" | b"VVAR" | b"VATT") => Body::Symbol(Box::new(self.symbol(c)?)),
             (Level::Shader, b"DBIN") => Body::Code(Cow::Borrowed(d)),

@@ -169,6 +169,7 @@ fn layout_findings_have_offsets() {
         messages(&Mbs::parse(&out).unwrap()),
         [
             (0x20, "MBS1/CVER/FINS gives 2 instructions but DBIN holds 1".into()),
+            // The finding has its offset; its message is the damage's reason (said once).
             (0x1fc, "truncated Mali GP instruction (need 16 bytes, have 4)".into()),
         ]
     );

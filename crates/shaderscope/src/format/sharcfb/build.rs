@@ -75,9 +75,7 @@ pub fn example() -> Vec<u8> {
     let (vs, vs_code) = gfd::build::example_shader(Kind::Vertex);
     let (ps, ps_code) = gfd::build::example_shader(Kind::Pixel);
     let mut tinted = ps.clone();
-    // The example pixel shader's first uniform, renamed and moved.
-    if let Some(&first) = tinted.uniform_vars.items.first() {
-        let mut tint = first;
+    if let Some(mut tint) = tinted.uniform_vars.items.first().copied() {
         tint.name.text = tint.name.text.map(|t| crate::toolkit::Cstr { bytes: b"uTint", ..t });
         tint.offset = 4;
         tinted.uniform_vars.items.push(tint);

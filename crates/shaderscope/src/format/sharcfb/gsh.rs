@@ -15,7 +15,7 @@ impl Sharcfb {
     /// variation it picked.
     pub fn gsh(&self, program: &str, set: &[(String, String)]) -> Result<(Resolved, Vec<u8>), VariantError> {
         let resolved = self.resolve(program, set)?;
-        let broken = |e: crate::Error| VariantError::Broken(e.to_string());
+        let broken = VariantError::Broken;
         let mut shaders = Vec::new();
         for r in &resolved.binaries {
             let Some(b) = usize::try_from(r.index).ok().and_then(|i| self.binaries.items.get(i)) else {

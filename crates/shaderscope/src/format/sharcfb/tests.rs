@@ -136,10 +136,16 @@ fn broken_archives_are_not_usage_errors() {
     let f = Sharcfb::parse(&a.write().unwrap()).unwrap();
     let e = f.resolve("lit", &set(&[("FOG", "on")])).unwrap_err();
     assert!(!e.is_usage());
+    // At the program's base index, where `validate` says the program needs more binaries.
+    let base_at = f.programs.items[0].at + 12;
     assert_eq!(
         e.to_string(),
-        "variation 5 of program \"lit\" takes binary 16 as its VS, but the archive has 10 binaries"
+        format!(
+            "invalid SHARCFB program \"lit\" at offset {base_at:#x}: variation 5 takes binary 16 as its VS, but the archive has 10 binaries"
+        )
     );
+    let offsets: Vec<u64> = f.validate().into_iter().map(|x| x.offset).collect();
+    assert!(offsets.contains(&base_at), "{offsets:?}");
     let r = f.resolve("lit", &set(&[("LIGHTS", "0")])).unwrap();
     assert_eq!(
         (r.binaries[2].index, r.binaries[2].kind.as_str(), r.binaries[2].type_matches),

@@ -72,8 +72,8 @@ pub enum VariantError {
     /// The macro has no such value; its values.
     NoValue(String, String, Vec<String>),
     /// The archive cannot give the variation (a macro without values, a binary index past the
-    /// end); the message says which.
-    Broken(String),
+    /// end): the error names the field, its absolute offset and why.
+    Broken(crate::Error),
 }
 
 impl VariantError {
@@ -104,7 +104,7 @@ impl fmt::Display for VariantError {
             VariantError::NoValue(m, v, values) => {
                 write!(f, "macro \"{m}\" has no value \"{v}\" (values: {})", list(values))
             }
-            VariantError::Broken(why) => f.write_str(why),
+            VariantError::Broken(e) => write!(f, "{e}"),
         }
     }
 }
@@ -113,7 +113,10 @@ impl std::error::Error for VariantError {}
 
 impl From<VariantError> for crate::Error {
     fn from(e: VariantError) -> Self {
-        crate::Error::invalid(0, "variation", e.to_string())
+        match e {
+            VariantError::Broken(e) => e,
+            other => crate::Error::invalid(0, "variation", other.to_string()),
+        }
     }
 }
 
@@ -141,6 +144,7 @@ impl Sharcfb {
             return Err(VariantError::NoProgram(format!("#{program_index}"), names));
         };
         let pname = p.name.text().into_owned();
+        let program_what = || format!("SHARCFB program \"{pname}\"");
         // The setting each macro takes (the last one given for it wins).
         let mut given = vec![None; p.variations.items.len()];
         for (m, value) in set {
@@ -159,33 +163,44 @@ impl Sharcfb {
         }
         let mut settings = Vec::new();
         let mut index = 0u64;
-        let overflow =
-            || VariantError::Broken(format!("program \"{pname}\" has more variations than 64 bits count"));
+        let overflow = || {
+            VariantError::Broken(crate::Error::invalid(
+                p.at,
+                program_what(),
+                "its variation macros make more variations than 64 bits count",
+            ))
+        };
         for (k, v) in p.variations.items.iter().enumerate() {
             let name = v.name.text().into_owned();
             let values = v.values();
             let texts: Vec<String> = values.iter().map(|x| x.text.to_string()).collect();
             if texts.is_empty() {
-                return Err(VariantError::Broken(format!(
-                    "macro \"{name}\" of program \"{pname}\" has no values"
+                return Err(VariantError::Broken(crate::Error::invalid(
+                    v.at,
+                    format!("variation macro \"{name}\" of program \"{pname}\""),
+                    "it has no values",
                 )));
             }
-            let (value, source) = match given.get(k).copied().flatten() {
-                Some(value) => (value.clone(), "set"),
+            // The value, where it came from, and where the archive says it (a default).
+            let (value, source, at) = match given.get(k).copied().flatten() {
+                Some(value) => (value.clone(), "set", None),
                 None => match defaults.get(name.as_str()) {
-                    Some(d) => {
-                        (d.values().first().map(|x| x.text.to_string()).unwrap_or_default(), "default")
-                    }
-                    None => (texts.first().cloned().unwrap_or_default(), "first"),
+                    Some(d) => (
+                        d.values().first().map(|x| x.text.to_string()).unwrap_or_default(),
+                        "default",
+                        Some(d.at),
+                    ),
+                    None => (texts.first().cloned().unwrap_or_default(), "first", None),
                 },
             };
             let Some(digit) = texts.iter().position(|t| *t == value) else {
-                if source == "set" {
+                let Some(at) = at else {
                     return Err(VariantError::NoValue(name, value, texts));
-                }
-                return Err(VariantError::Broken(format!(
-                    "the default \"{value}\" of macro \"{name}\" is not one of its values ({})",
-                    list(&texts)
+                };
+                return Err(VariantError::Broken(crate::Error::invalid(
+                    at,
+                    format!("default of macro \"{name}\" of program \"{pname}\""),
+                    format!("\"{value}\" is not one of its values ({})", list(&texts)),
                 )));
             };
             index = index
@@ -212,10 +227,15 @@ impl Sharcfb {
         for (slot, (stage, want)) in roles.iter().enumerate() {
             let bi = first + slot as u64;
             let Some(b) = usize::try_from(bi).ok().and_then(|i| self.binaries.items.get(i)) else {
-                return Err(VariantError::Broken(format!(
-                    "variation {index} of program \"{pname}\" takes binary {bi} as its {}, but the archive has {} binaries",
-                    want.name(),
-                    self.binaries.items.len()
+                // At the program's base index, as `validate` says it.
+                return Err(VariantError::Broken(crate::Error::invalid(
+                    p.at + 12,
+                    program_what(),
+                    format!(
+                        "variation {index} takes binary {bi} as its {}, but the archive has {} binaries",
+                        want.name(),
+                        self.binaries.items.len()
+                    ),
                 )));
             };
             binaries.push(ResolvedBinary {

@@ -307,6 +307,7 @@ fn a_count_of_zero_is_a_problem_and_the_listing_goes_on_after_the_fields() {
     assert_eq!(r.unwrap_err().to_string(), message);
     assert_eq!(problems(&code, 0x100).len(), 1);
     let findings = check(&code, 0x100);
+    // The finding has the offset; its message is the problem's reason (said once).
     assert_eq!(findings[0], Finding::error(0x100, message.replace(" at offset 0x100", "")));
 }
 

@@ -587,7 +587,13 @@ fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool, depth:
     if !bracketed && c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
         indices.push(Idx::Imm32(c.u32()?));
     }
-    while c.eat("[") {
+    while c.rest().starts_with('[') {
+        // What an instruction's operand holds (a declaration's ranges are counted when
+        // they are turned into its indices).
+        if !ranges && indices.len() >= 3 {
+            return c.fail("no further index: an SM4 operand has at most 3");
+        }
+        c.eat("[");
         c.skip_space();
         if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) {
             indices.push(Idx::Imm32(c.u32()?));
@@ -1172,7 +1178,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
             immediate_constant_buffer(&block)
                 .map_err(at)?
                 .encode(&mut words)
-                .map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
+                .map_err(|e| at(unencodable("an instruction", 0, &e)))?;
             continue;
         }
         // A trailing comment is not part of the instruction, but may say what its text
@@ -1181,7 +1187,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
         let mut inst = parse_line(code, sm51).map_err(at)?;
         unshown(comment, &mut inst)
             .map_err(|e| at(Syntax { column: code.len() + 2 + e.column, expected: e.expected }))?;
-        inst.encode(&mut words).map_err(|e| at(Syntax { column: 0, expected: e.to_string() }))?;
+        inst.encode(&mut words).map_err(|e| at(unencodable("an instruction", 0, &e)))?;
     }
     if !version {
         return Err(LineError {
@@ -1194,6 +1200,12 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
         *w = len;
     }
     Ok(words)
+}
+
+/// What the encoder refused in text that reads (an instruction too long for its length
+/// field), at `column`: worded as what it is, not as an error at an offset of a binary.
+fn unencodable(what: &str, column: usize, e: &crate::Error) -> Syntax {
+    Syntax { column, expected: format!("{what} SM4 can encode: {}", e.kind()) }
 }
 
 fn brace_depth(s: &str) -> i32 {
@@ -1262,7 +1274,7 @@ fn shader_message(line: &str, sm51: bool) -> Result<Inst> {
         let at = c.at;
         operand(&mut c, Ty::X, false, sm51)?
             .encode(&mut ops)
-            .map_err(|e| Syntax { column: at, expected: e.to_string() })?;
+            .map_err(|e| unencodable("an operand", at, &e))?;
         count += 1;
     }
     c.skip_space();
