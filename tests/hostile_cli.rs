@@ -137,3 +137,23 @@ fn scan_escapes_entry_names_and_extracts_inside_its_folder() {
     assert!(names.iter().any(|n| n.contains(":..%2F..%2F%1B[2Jevil.gsh%2F")), "{names:?}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "nothing written beside the folder");
 }
+
+#[test]
+fn scan_says_when_a_yaz0_stream_is_cut_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.szs");
+    // 480 KB stating 40 MiB: past the 32 MiB a small file's streams may decode to.
+    std::fs::write(&file, hostile::yaz0_copies(40 << 20)).unwrap();
+    let (code, out, err) = run(&["scan", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out), "0 shader binaries (0 unique) in 1 file, 0 invalid\n");
+    let path = file.display();
+    assert_eq!(
+        err,
+        format!(
+            "warning: {path}: the Yaz0 stream at 0x0 decodes to 41943040 bytes; the first 33554432 were \
+             searched (the streams of a file decode to at most 16 times its size together, at least 32 MiB, \
+             at most 256 MiB)\n"
+        )
+    );
+}

@@ -105,3 +105,21 @@ fn json_records_take_a_small_multiple_of_their_text() {
         }
     }
 }
+
+/// `scan`'s Yaz0 streams decode to at most 16 times the buffer together (at least 32 MiB):
+/// a 3 MB stream of copies stating 256 MiB decoded all of it (264 MiB of RSS); now it decodes
+/// 48 MiB of it, searches that, and says so.
+#[test]
+fn yaz0_streams_decode_to_a_multiple_of_the_input() {
+    let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let data = hostile::yaz0_copies(256 << 20);
+    let (cuts, peak) = peak_during(|| shaderscope::find::each(&data, &mut |_, _| {}));
+    println!("scan: {peak} bytes of heap for {} bytes of input", data.len());
+    assert!(peak <= bound(data.len()), "scan: {peak} bytes of heap for {} bytes of input", data.len());
+    let cap = shaderscope::find::decode_cap(data.len()) as u64;
+    assert_eq!(cap, 16 * data.len() as u64);
+    assert_eq!(
+        cuts,
+        vec![shaderscope::find::Cut { within: Vec::new(), offset: 0, size: 256 << 20, decoded: cap }]
+    );
+}

@@ -216,3 +216,20 @@ pub fn shared_struct_rdef(variables: u32, members: u16, nested: bool) -> Vec<u8>
     d.push(*b"SHDR", shdr());
     d.finish().unwrap()
 }
+
+/// A Yaz0 stream that states `stated` decoded bytes and makes them of one literal and copies
+/// of 273 bytes from one byte back (3 bytes each, a flag byte per 8): it packs 87 times.
+pub fn yaz0_copies(stated: u32) -> Vec<u8> {
+    let mut v = b"Yaz0".to_vec();
+    v.extend(stated.to_be_bytes());
+    v.extend([0; 8]);
+    v.extend([0x80, b'A']);
+    v.extend([0, 0, 0xff].repeat(7));
+    let mut made = 1 + 7 * 273u64;
+    while made < u64::from(stated) {
+        v.push(0);
+        v.extend([0, 0, 0xff].repeat(8));
+        made += 8 * 273;
+    }
+    v
+}
