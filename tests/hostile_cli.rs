@@ -157,3 +157,48 @@ fn scan_says_when_a_yaz0_stream_is_cut_at_the_cap() {
         )
     );
 }
+
+/// `dump` reads as every command reads: what is no shader is refused from its first bytes.
+/// It read `/dev/zero` or an endless pipe to the 1 GiB limit first (1 GiB of RSS, exit 2).
+#[test]
+fn dump_refuses_an_endless_stream_from_its_first_bytes() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+        .args(["dump", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Zeros until the reader goes away (or 2 GiB, past any limit).
+    let feeder = std::thread::spawn(move || {
+        let block = vec![0u8; 1 << 16];
+        let mut sent = 0u64;
+        while sent < 2 << 30 && stdin.write_all(&block).is_ok() {
+            sent += block.len() as u64;
+        }
+        sent
+    });
+    let out = child.wait_with_output().unwrap();
+    let sent = feeder.join().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: <stdin>: invalid file at offset 0x0: not a shader binary this tool knows (first bytes \"\\x00\\x00\\x00\\x00\")\n"
+    );
+    // The first page, then the 16 MiB every command searches for embedded shader binaries
+    // (the hint), and what the pipe held: nowhere near the limit.
+    assert!(sent <= 17 << 20, "{sent} bytes were read");
+    #[cfg(unix)]
+    {
+        let (code, out, err) = run(&["dump", "/dev/zero"]);
+        assert_eq!((code, out.len()), (1, 0), "{err}");
+        assert!(
+            err.starts_with("error: /dev/zero: invalid file at offset 0x0: not a shader binary"),
+            "{err}"
+        );
+    }
+}
