@@ -451,7 +451,7 @@ impl<'a> Rdef<'a> {
 
     /// How many declarations (variables and struct members, each use of a struct type
     /// spelling out its members again, as fxc does) the listing and JSON write for this
-    /// RDEF: one per [`BYTES_PER_DECLARATION`] bytes of the chunk, at least 16 384. Types
+    /// RDEF: one per 8 bytes of the chunk, at least 16 384. Types
     /// that share member tables or nest could otherwise expand exponentially.
     pub fn expansion_budget(&self) -> usize {
         (self.size / BYTES_PER_DECLARATION).max(1 << 14)
