@@ -78,40 +78,44 @@ impl<W: Write> fmt::Write for Sink<W> {
 
 pub fn run(o: Opts) -> u8 {
     o.out.open();
-    let path = batch::display_name(&o.file);
-    let data = match batch::read_input(&o.file, false) {
-        Ok(d) => d,
-        Err(r) => {
-            eprint!("{}", r.text(path));
-            return r.status;
-        }
-    };
+    let json = o.json.then_some(shaderscope::json::RecordType::Dump);
+    if let Some(t) = json {
+        batch::json_records(t);
+    }
+    // Read as every command reads: an input that is no shader is refused from its first
+    // bytes (a JSON error record with --json), `/dev/zero` and endless pipes included.
+    let settings = batch::Settings { json: o.json, ..batch::Settings::default() };
+    batch::run_each(std::slice::from_ref(&o.file), settings, |path, data, out| {
+        let status = dump(&o, path, data, out);
+        out.status = out.status.max(status);
+    })
+}
+
+/// The dump of one input, written to stdout row by row; its messages go to `out`.
+fn dump(o: &Opts, path: &str, data: &[u8], out: &mut batch::Output) -> u8 {
     // The range shown: one that holds no byte, or reaches past the end, is a usage error
     // (as `disasm --format`'s), not a dump of the header alone.
-    if let Err(e) = shaderscope::bare::select(&data, o.start, o.stop) {
-        eprintln!("error: {path}: {e}");
+    if let Err(e) = shaderscope::bare::select(data, o.start, o.stop) {
+        out.stderr.push_str(&format!("error: {path}: {e}\n"));
         return batch::IO;
     }
     // Without --stop, to the end of everything shown (what a cut file left unread too).
     let range = o.start.unwrap_or(0)..o.stop.unwrap_or(u64::MAX);
     let mut a = Annotations::new();
-    let format = match shaderscope::annotate(&data, &mut a) {
+    let format = match shaderscope::annotate(data, &mut a) {
         Ok(f) => f,
         Err(e) => {
             let json = o.json.then_some(shaderscope::json::RecordType::Dump);
-            let failure = batch::failure(path, &data, &e, json);
-            eprint!("{}", failure.stderr);
-            if !data.is_empty() && shaderscope::detect(&data).is_none() {
-                eprint!("{}", crate::input::embedded_hint(&o.file, &data, false).unwrap_or_default());
-            }
+            let failure = batch::failure(path, data, &e, json);
+            out.stderr.push_str(&failure.stderr);
             return failure.status.max(batch::write_out(failure.stdout.as_bytes()));
         }
     };
     let mut sink = Sink { out: io::BufWriter::with_capacity(1 << 16, batch::destination()), error: None };
     let written = if o.json {
-        json(&mut sink, path, format, &data, &a, range)
+        json(&mut sink, path, format, data, &a, range)
     } else if o.html {
-        html(&mut sink, path, &data, &a, range)
+        html(&mut sink, path, data, &a, range)
     } else if o.color.enabled() {
         // Each row coloured on its own and written as it is done: the output is never whole
         // in memory.
@@ -121,10 +125,10 @@ pub fn run(o: Opts) -> u8 {
             p(&mut ansi)?;
             sink.write_ansi(&ansi)
         };
-        row(&mut |p| dump::print_heading(&data, p))
-            .and_then(|()| a.rows(&data, range, |r| row(&mut |p| dump::print_row(&data, &r, p))))
+        row(&mut |p| dump::print_heading(data, p))
+            .and_then(|()| a.rows(data, range, |r| row(&mut |p| dump::print_row(data, &r, p))))
     } else {
-        a.render_range(&data, range, &mut sink)
+        a.render_range(data, range, &mut sink)
     };
     let status = if a.errors().next().is_some() { batch::INVALID } else { batch::OK };
     let flushed = written.map_err(|_| ()).and_then(|()| sink.out.flush().map_err(|e| sink.error = Some(e)));
@@ -135,7 +139,7 @@ pub fn run(o: Opts) -> u8 {
     }
     if !o.json {
         for (_, message) in a.errors() {
-            eprintln!("error: {path}: {message}");
+            out.fail(path, message, batch::OK);
         }
     }
     status

@@ -306,8 +306,8 @@ pub fn read_or_head(path: &str, buf: &mut Vec<u8>) -> Result<(), Refusal> {
 }
 
 /// A whole input within the size limit, whatever its bytes are: nothing is recognised from its
-/// first bytes (a bare program for `disasm --format`, an operand-descriptor table, a file
-/// `dump` annotates as far as it reads). I/O errors and the size limit still refuse.
+/// first bytes (a bare program for `disasm --format`, an operand-descriptor table, the text
+/// `asm` reads). I/O errors and the size limit still refuse.
 pub fn read_raw(path: &str, buf: &mut Vec<u8>) -> Result<(), Refusal> {
     let start = buf.len();
     let r = open(path, buf).and_then(|head| head.read_rest(buf));

@@ -12,6 +12,7 @@ use crate::batch::{self, Output, Settings};
 use shaderscope::find::{self, Find};
 use shaderscope::json::{Record, RecordType};
 use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
 use std::io::Read;
 use std::sync::Mutex;
 
@@ -85,7 +86,7 @@ pub fn run(o: Opts) -> u8 {
     status = status.max(batch::run_each(&files, settings, |path, data, out| {
         let mut any = false;
         let mut here = Vec::new();
-        find::each(data, &mut |f, bytes| {
+        let cuts = find::each(data, &mut |f, bytes| {
             any = true;
             line(&o, path, sep, &f, out);
             if let Some(dir) = &o.extract {
@@ -102,6 +103,18 @@ pub fn run(o: Opts) -> u8 {
                 valid: f.problem.is_none(),
             });
         });
+        // A person reads this in either mode, as the hint of an unread file.
+        for c in cuts {
+            let _ = writeln!(
+                out.stderr,
+                "warning: {path}: the Yaz0 stream at {} decodes to {} bytes; the first {} were searched \
+                 (the streams of a file decode to at most 16 times its size together, at least 32 MiB, \
+                 at most 256 MiB)",
+                c.location(),
+                c.size,
+                c.decoded
+            );
+        }
         if !any && o.all && !o.json {
             out.stdout.push_str(path);
             sep.push(&mut out.stdout);

@@ -137,3 +137,68 @@ fn scan_escapes_entry_names_and_extracts_inside_its_folder() {
     assert!(names.iter().any(|n| n.contains(":..%2F..%2F%1B[2Jevil.gsh%2F")), "{names:?}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "nothing written beside the folder");
 }
+
+#[test]
+fn scan_says_when_a_yaz0_stream_is_cut_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.szs");
+    // 480 KB stating 40 MiB: past the 32 MiB a small file's streams may decode to.
+    std::fs::write(&file, hostile::yaz0_copies(40 << 20)).unwrap();
+    let (code, out, err) = run(&["scan", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out), "0 shader binaries (0 unique) in 1 file, 0 invalid\n");
+    let path = file.display();
+    assert_eq!(
+        err,
+        format!(
+            "warning: {path}: the Yaz0 stream at 0x0 decodes to 41943040 bytes; the first 33554432 were \
+             searched (the streams of a file decode to at most 16 times its size together, at least 32 MiB, \
+             at most 256 MiB)\n"
+        )
+    );
+}
+
+/// `dump` reads as every command reads: what is no shader is refused from its first bytes.
+/// It read `/dev/zero` or an endless pipe to the 1 GiB limit first (1 GiB of RSS, exit 2).
+#[test]
+fn dump_refuses_an_endless_stream_from_its_first_bytes() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+        .args(["dump", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Zeros until the reader goes away (or 2 GiB, past any limit).
+    let feeder = std::thread::spawn(move || {
+        let block = vec![0u8; 1 << 16];
+        let mut sent = 0u64;
+        while sent < 2 << 30 && stdin.write_all(&block).is_ok() {
+            sent += block.len() as u64;
+        }
+        sent
+    });
+    let out = child.wait_with_output().unwrap();
+    let sent = feeder.join().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: <stdin>: invalid file at offset 0x0: not a shader binary this tool knows (first bytes \"\\x00\\x00\\x00\\x00\")\n"
+    );
+    // The first page, then the 16 MiB every command searches for embedded shader binaries
+    // (the hint), and what the pipe held: nowhere near the limit.
+    assert!(sent <= 17 << 20, "{sent} bytes were read");
+    #[cfg(unix)]
+    {
+        let (code, out, err) = run(&["dump", "/dev/zero"]);
+        assert_eq!((code, out.len()), (1, 0), "{err}");
+        assert!(
+            err.starts_with("error: /dev/zero: invalid file at offset 0x0: not a shader binary"),
+            "{err}"
+        );
+    }
+}

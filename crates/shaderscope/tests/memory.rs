@@ -1,20 +1,83 @@
-//! Heap bounds of the JSON records on hostile inputs. One test in its own binary: the
-//! allocator counts the whole process, so nothing may run beside it.
+//! Heap bounds on hostile inputs: every output mode takes at most 64 MiB plus 20 times the
+//! input (issue 22), and a JSON record a small multiple of its text. The allocator counts the
+//! whole process, so the tests take turns ([`LOCK`]).
 
 mod hostile;
 
 use peakmem_alloc::{INSTRUMENTED_SYSTEM, PeakMemAlloc, PeakMemAllocTrait};
 use shaderscope::DisasmOptions;
 use std::alloc::System;
+use std::sync::Mutex;
 
 #[global_allocator]
 static HEAP: &PeakMemAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// Held by each test while it measures: the counter sees every thread.
+static LOCK: Mutex<()> = Mutex::new(());
 
 /// What `f` returns, and the most heap it held beyond what was held before.
 fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
     HEAP.reset_peak_memory();
     let r = f();
     (r, HEAP.get_peak_memory())
+}
+
+/// The goal for every command and output mode: 64 MiB plus 20 times the input.
+fn bound(input: usize) -> usize {
+    (64 << 20) + 20 * input
+}
+
+/// Each output mode of `data`, its heap peak checked against [`bound`] (`view` and `dump`
+/// included: what the CLI prints, built here as the CLI builds it).
+fn assert_every_output_bounded(name: &str, data: &[u8]) {
+    use shaderscope::Container;
+    let opts = DisasmOptions::default();
+    let file = shaderscope::parse(data).unwrap();
+    let outputs: [(&str, &dyn Fn() -> usize); 6] = [
+        ("info", &|| {
+            let mut s = String::new();
+            file.info_text(&mut s);
+            s.len()
+        }),
+        ("info --json", &|| file.info_record("a.bin").to_line().len()),
+        ("disasm", &|| {
+            let mut t = shaderscope::print::TextBuf::default();
+            let _ = file.disasm(&opts, &mut t);
+            t.into_string().len()
+        }),
+        ("disasm --json", &|| file.disasm_record("a.bin", &opts).to_line().len()),
+        ("dump", &|| {
+            let mut a = shaderscope::dump::Annotations::new();
+            file.annotate(&mut a);
+            let mut s = String::new();
+            a.render(data, &mut s).unwrap();
+            s.len()
+        }),
+        ("view", &|| shaderscope::page::viewer(&file, data, "a.bin", &opts).html.len()),
+    ];
+    for (what, f) in outputs {
+        let (len, peak) = peak_during(f);
+        println!("{name} {what}: {peak} bytes of heap, {len} bytes of output, {} bytes of input", data.len());
+        assert!(
+            peak <= bound(data.len()),
+            "{name} {what}: {peak} bytes of heap for {} bytes of input (bound {})",
+            data.len(),
+            bound(data.len())
+        );
+    }
+}
+
+/// RDEF struct types that share one member table: each type is read once and each table once
+/// (`Type::members` is one `Arc` per table), and the listing and JSON spell out at most one
+/// declaration per 8 bytes of the chunk (`Rdef::expansion_budget`). With a type budget of
+/// 8 per record, 2 000 variables whose members are structs of 20 floats took 170 MB here.
+#[test]
+fn struct_types_sharing_member_tables_expand_within_the_bound() {
+    let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    for nested in [false, true] {
+        let data = hostile::shared_struct_rdef(2_000, 20, nested);
+        assert_every_output_bounded(if nested { "nested" } else { "flat" }, &data);
+    }
 }
 
 /// The JSON records of a file whose table names one structure 100 000 times are written
@@ -24,6 +87,7 @@ fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
 /// 64 times the input (tests/bounds.rs).
 #[test]
 fn json_records_take_a_small_multiple_of_their_text() {
+    let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let opts = DisasmOptions::default();
     let files = [("DVLB", hostile::repeated_dvle(100_000)), ("DXBC", hostile::repeated_chunk(100_000))];
     for (name, data) in files {
@@ -40,4 +104,22 @@ fn json_records_take_a_small_multiple_of_their_text() {
             );
         }
     }
+}
+
+/// `scan`'s Yaz0 streams decode to at most 16 times the buffer together (at least 32 MiB):
+/// a 3 MB stream of copies stating 256 MiB decoded all of it (264 MiB of RSS); now it decodes
+/// 48 MiB of it, searches that, and says so.
+#[test]
+fn yaz0_streams_decode_to_a_multiple_of_the_input() {
+    let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let data = hostile::yaz0_copies(256 << 20);
+    let (cuts, peak) = peak_during(|| shaderscope::find::each(&data, &mut |_, _| {}));
+    println!("scan: {peak} bytes of heap for {} bytes of input", data.len());
+    assert!(peak <= bound(data.len()), "scan: {peak} bytes of heap for {} bytes of input", data.len());
+    let cap = shaderscope::find::decode_cap(data.len()) as u64;
+    assert_eq!(cap, 16 * data.len() as u64);
+    assert_eq!(
+        cuts,
+        vec![shaderscope::find::Cut { within: Vec::new(), offset: 0, size: 256 << 20, decoded: cap }]
+    );
 }

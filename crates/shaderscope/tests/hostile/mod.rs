@@ -167,3 +167,69 @@ pub fn many_programs(n: usize) -> Vec<u8> {
     }
     a.write().unwrap()
 }
+
+/// A DXBC whose RDEF (SM4 layout) has one constant buffer of `variables` variables, each of its
+/// own struct type; every one of those types names one table of `members` members (legal: 12
+/// bytes per row). With `nested`, each member is itself a struct whose members are `members`
+/// floats, so that a variable spells out `members × (members + 1)` declarations.
+pub fn shared_struct_rdef(variables: u32, members: u16, nested: bool) -> Vec<u8> {
+    let (v, n) = (variables as usize, usize::from(members));
+    let types = 52 + 24 * v;
+    let table = types + 16 * v;
+    let float = table + 12 * n;
+    let inner_table = float + 16;
+    let inner = inner_table + 12 * n;
+    let strings = inner + 16;
+    let mut b = Vec::with_capacity(strings + 4);
+    let u32s = |b: &mut Vec<u8>, words: &[usize]| {
+        for &w in words {
+            b.extend((w as u32).to_le_bytes());
+        }
+    };
+    // Header: one constant buffer at 28, no bindings, ps_4_0, the creator after the name.
+    u32s(&mut b, &[1, 28, 0, 0, 0xffff_0400, 0, strings + 2]);
+    u32s(&mut b, &[strings, v, 52, 16, 0, 0]);
+    for k in 0..v {
+        u32s(&mut b, &[strings, 0, 16, 2, types + 16 * k, 0]);
+    }
+    let struct_type = |b: &mut Vec<u8>, members_at: usize| {
+        for h in [5, 0, 1, members, 0, members] {
+            b.extend(h.to_le_bytes());
+        }
+        b.extend((members_at as u32).to_le_bytes());
+    };
+    for _ in 0..v {
+        struct_type(&mut b, table);
+    }
+    let member_type = if nested { inner } else { float };
+    for k in 0..n {
+        u32s(&mut b, &[strings, member_type, 4 * k]);
+    }
+    u32s(&mut b, &[0x0003_0000, 0x0001_0001, 0, 0]);
+    for k in 0..n {
+        u32s(&mut b, &[strings, float, 4 * k]);
+    }
+    struct_type(&mut b, inner_table);
+    b.extend(b"m\0x\0");
+    let mut d = shaderscope::format::dxbc::write::Builder::new();
+    d.push(*b"RDEF", b);
+    d.push(*b"SHDR", shdr());
+    d.finish().unwrap()
+}
+
+/// A Yaz0 stream that states `stated` decoded bytes and makes them of one literal and copies
+/// of 273 bytes from one byte back (3 bytes each, a flag byte per 8): it packs 87 times.
+pub fn yaz0_copies(stated: u32) -> Vec<u8> {
+    let mut v = b"Yaz0".to_vec();
+    v.extend(stated.to_be_bytes());
+    v.extend([0; 8]);
+    v.extend([0x80, b'A']);
+    v.extend([0, 0, 0xff].repeat(7));
+    let mut made = 1 + 7 * 273u64;
+    while made < u64::from(stated) {
+        v.push(0);
+        v.extend([0, 0, 0xff].repeat(8));
+        made += 8 * 273;
+    }
+    v
+}

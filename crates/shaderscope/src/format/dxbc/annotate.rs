@@ -573,6 +573,8 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         }
     }
     let type_size = if r.rd11.is_some() { 36 } else { 16 };
+    // A member table that several types share is described once.
+    let mut tables = std::collections::HashSet::new();
     for t in &r.types {
         a.field(
             t.offset as u64,
@@ -587,7 +589,10 @@ fn rdef(r: &Rdef<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         if let Some(n) = &t.name {
             strings.add(n, "type name");
         }
-        for m in &t.members {
+        if !tables.insert(t.members.as_ptr()) {
+            continue;
+        }
+        for m in t.members.iter() {
             a.field(m.offset as u64, 12, format_args!("member {} at {}", m.name, m.start));
             strings.add(&m.name, "name");
         }

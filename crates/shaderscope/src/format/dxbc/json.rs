@@ -17,6 +17,7 @@ use crate::model::{DisasmOptions, Stage};
 use crate::print::count;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::fmt::Write;
 
 /// The container checksum and whether it holds.
@@ -157,8 +158,11 @@ struct RdefInfo {
     offset: usize,
 }
 
+/// A type as the JSON gives it; `M` its members: [`Members`] for a variable's type, which
+/// spells them out only as the record is written ([`NestedMembers`] below it), so that a
+/// record holds no expanded tree.
 #[derive(Debug, Serialize)]
-struct TypeInfo {
+struct TypeInfo<M> {
     name: String,
     class: u16,
     class_name: Option<&'static str>,
@@ -168,20 +172,96 @@ struct TypeInfo {
     rows: u16,
     columns: u16,
     elements: u16,
-    members: Vec<MemberInfo>,
+    members: M,
     offset: usize,
 }
 
 #[derive(Debug, Serialize)]
-struct MemberInfo {
+struct MemberInfo<'c, 'a> {
     name: String,
     offset: u32,
     #[serde(rename = "type")]
-    ty: Option<TypeInfo>,
+    ty: Option<TypeInfo<NestedMembers<'c, 'a>>>,
+}
+
+/// The members of a variable's type, expanded when serialised: struct types reached again
+/// spell out their members again (as fxc's listing does), within the RDEF's
+/// [`Rdef::expansion_budget`], shared in order by the variables (`budget` is what is left of
+/// it when this variable's type is written).
+#[derive(Debug)]
+struct Members<'a> {
+    rdef: &'a Rdef<'a>,
+    ty: &'a Type<'a>,
+    budget: usize,
+}
+
+/// The members of a type inside a variable's type, and the budget they share.
+#[derive(Debug)]
+struct NestedMembers<'c, 'a> {
+    rdef: &'a Rdef<'a>,
+    ty: &'a Type<'a>,
+    depth: usize,
+    budget: &'c Cell<usize>,
+}
+
+/// Deepest struct nesting the JSON spells out, as the listing.
+const MAX_EXPANSION_DEPTH: usize = 16;
+
+/// What is left of `budget` once `ty`'s members at `depth` are spelt out (serialising them
+/// spends it the same way): each struct's members are all written or, past the budget or the
+/// depth, none, and the rest of the record expands nothing more.
+fn expansion_left(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: usize) -> usize {
+    match budget.checked_sub(ty.members.len()) {
+        Some(mut left) if depth < MAX_EXPANSION_DEPTH => {
+            for m in ty.members.iter() {
+                if let Some(t) = r.ty(m.ty) {
+                    left = expansion_left(r, t, depth + 1, left);
+                }
+            }
+            left
+        }
+        _ => 0,
+    }
+}
+
+impl Serialize for Members<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let budget = Cell::new(self.budget);
+        NestedMembers { rdef: self.rdef, ty: self.ty, depth: 0, budget: &budget }.serialize(s)
+    }
+}
+
+impl Serialize for NestedMembers<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let members: &[super::rdef::Member<'_>] = match self.budget.get().checked_sub(self.ty.members.len()) {
+            Some(left) if self.depth < MAX_EXPANSION_DEPTH => {
+                self.budget.set(left);
+                &self.ty.members
+            }
+            _ => {
+                self.budget.set(0);
+                &[]
+            }
+        };
+        let mut seq = s.serialize_seq(Some(members.len()))?;
+        for m in members {
+            seq.serialize_element(&MemberInfo {
+                name: m.name.text().into_owned(),
+                offset: m.start,
+                ty: self.rdef.ty(m.ty).map(|t| {
+                    let nested =
+                        NestedMembers { rdef: self.rdef, ty: t, depth: self.depth + 1, budget: self.budget };
+                    type_info(t, nested)
+                }),
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Debug, Serialize)]
-struct VariableInfo {
+struct VariableInfo<'a> {
     name: String,
     start_offset: u32,
     size: u32,
@@ -192,11 +272,11 @@ struct VariableInfo {
     texture_sampler: Option<[u32; 4]>,
     offset: usize,
     #[serde(rename = "type")]
-    ty: Option<TypeInfo>,
+    ty: Option<TypeInfo<Members<'a>>>,
 }
 
 #[derive(Debug, Serialize)]
-struct ConstantBufferInfo {
+struct ConstantBufferInfo<'a> {
     name: String,
     #[serde(rename = "type")]
     kind: u32,
@@ -205,7 +285,7 @@ struct ConstantBufferInfo {
     flags: u32,
     flag_names: Vec<&'static str>,
     offset: usize,
-    variables: Vec<VariableInfo>,
+    variables: Vec<VariableInfo<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -391,7 +471,7 @@ pub struct Info<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     rdef: Option<RdefInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    constant_buffers: Option<Vec<ConstantBufferInfo>>,
+    constant_buffers: Option<Vec<ConstantBufferInfo<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     bound_resources: Option<Vec<BindingInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -432,26 +512,8 @@ fn checksum_status(d: &Dxbc<'_>) -> &'static str {
     }
 }
 
-fn type_info(r: &Rdef<'_>, ty: &Type<'_>, depth: usize, budget: &mut usize) -> TypeInfo {
-    // Bounded like the listing: shared struct types could otherwise expand exponentially.
-    let n = ty.members.len();
-    let members = match budget.checked_sub(n) {
-        Some(left) if depth < 16 => {
-            *budget = left;
-            ty.members
-                .iter()
-                .map(|m| MemberInfo {
-                    name: m.name.text().into_owned(),
-                    offset: m.start,
-                    ty: r.ty(m.ty).map(|t| type_info(r, t, depth + 1, budget)),
-                })
-                .collect()
-        }
-        _ => {
-            *budget = 0;
-            Vec::new()
-        }
-    };
+/// `ty` described, with `members` for its members.
+fn type_info<M>(ty: &Type<'_>, members: M) -> TypeInfo<M> {
     let name = if ty.class == 5 {
         ty.name.map(|n| n.text().into_owned()).unwrap_or_default()
     } else {
@@ -720,8 +782,8 @@ impl<'a> Info<'a> {
     }
 
     /// The RDEF parts: constant buffers, their variables and types, bindings.
-    fn reflection(&mut self, r: &Rdef<'_>) {
-        let mut budget = super::listing::type_budget(r);
+    fn reflection(&mut self, r: &'a Rdef<'a>) {
+        let mut budget = r.expansion_budget();
         let cbs = r
             .constant_buffers
             .iter()
@@ -744,7 +806,11 @@ impl<'a> Info<'a> {
                         }),
                         texture_sampler: v.texture_sampler,
                         offset: v.offset,
-                        ty: r.ty(v.ty).map(|t| type_info(r, t, 0, &mut budget)),
+                        ty: r.ty(v.ty).map(|t| {
+                            let members = Members { rdef: r, ty: t, budget };
+                            budget = expansion_left(r, t, 0, budget);
+                            type_info(t, members)
+                        }),
                     })
                     .collect();
                 ConstantBufferInfo {

@@ -660,7 +660,7 @@ fn buffer_definitions<P: Printer + ?Sized>(r: &Rdef<'_>, c: &mut Comments<'_, P>
     }
     c.line(chunk_at(r.offset), "// Buffer Definitions: ")?;
     c.line(None, "//")?;
-    let mut budget = type_budget(r);
+    let mut budget = r.expansion_budget();
     for cb in &r.constant_buffers {
         let title = match cb.kind {
             1 => "tbuffer",
@@ -820,13 +820,6 @@ fn declaration<P: Printer + ?Sized>(
     c.pad_from(cell, width);
     decl.tail.write(c);
     c.end(Some(decl.offset))
-}
-
-/// How many declarations the listing or JSON expands for one RDEF.
-pub fn type_budget(r: &Rdef<'_>) -> usize {
-    let members: usize = r.types.iter().map(|t| t.members.len()).sum();
-    let size = r.types.len() + members + r.constant_buffers.iter().map(|c| c.variables.len()).sum::<usize>();
-    size.saturating_mul(8).max(1 << 14)
 }
 
 /// The HLSL spelling of a (non-struct) type: `float4`, `row_major float4x4`, `interface I`.
@@ -1428,7 +1421,7 @@ mod tests {
             rows,
             columns,
             elements: 0,
-            members: Vec::new(),
+            members: std::sync::Arc::from([]),
             extra: None,
             name: None,
         };

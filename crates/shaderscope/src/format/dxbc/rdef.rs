@@ -43,6 +43,8 @@
 
 use crate::error::{Error, Result};
 use crate::toolkit::{Cstr, Endian, Reader};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `RD11` read as a little-endian u32 (shader model 5.0).
 pub const RD11: u32 = 0x3131_4452;
@@ -125,8 +127,9 @@ pub struct Type<'a> {
     pub columns: u16,
     /// Array elements (0: not an array).
     pub elements: u16,
-    /// Struct members.
-    pub members: Vec<Member<'a>>,
+    /// Struct members. Types whose records name the same member table (its offset and
+    /// count) share one parsed table: the same `Arc`, read once.
+    pub members: Arc<[Member<'a>]>,
     /// SM5: the four words between the member offset and the name (parent/interface data).
     pub extra: Option<[u32; 4]>,
     /// SM5: the type's name.
@@ -188,10 +191,23 @@ pub struct Rdef<'a> {
     pub bindings: Vec<Binding<'a>>,
     /// Every type, in the order first met; variables and members refer here by index.
     pub types: Vec<Type<'a>>,
+    /// The payload's size in bytes: what the listing and JSON may expand from it
+    /// ([`Rdef::expansion_budget`]).
+    pub size: usize,
 }
 
 /// Deepest struct nesting followed (fxc nests far less; this only stops hostile files).
 const MAX_DEPTH: usize = 32;
+
+/// Bytes of the chunk per record parsed: every record of a real RDEF has 12 bytes of its own
+/// or more (members 12, types 16 or 36, variables 24), and a parsed record takes about 50
+/// to 90 bytes of memory, so tables that overlap cost at most about 11 times the chunk.
+const BYTES_PER_RECORD: usize = 8;
+
+/// Declarations the listing and JSON expand per byte of the chunk, inverted: fxc's files
+/// expand one per 50 bytes or fewer (corpus), a declaration takes about 60 bytes of listing
+/// and 180 of JSON.
+const BYTES_PER_DECLARATION: usize = 8;
 
 struct Ctx<'a, 'b> {
     data: &'a [u8],
@@ -199,6 +215,8 @@ struct Ctx<'a, 'b> {
     sm5: bool,
     types: &'b mut Vec<Type<'a>>,
     by_offset: TypeIndex,
+    /// Member tables read so far, by (offset, count).
+    tables: HashMap<(u32, u16), Arc<[Member<'a>]>>,
     /// Records still allowed: shared tables could otherwise multiply the work.
     budget: usize,
     /// The struct types whose members are being read, outermost first (at most
@@ -296,7 +314,8 @@ impl<'a> Rdef<'a> {
             sm5,
             types: &mut types,
             by_offset: Default::default(),
-            budget: data.len(),
+            tables: HashMap::new(),
+            budget: data.len() / BYTES_PER_RECORD,
             open: Vec::new(),
         };
 
@@ -430,7 +449,16 @@ impl<'a> Rdef<'a> {
             constant_buffers,
             bindings,
             types,
+            size: data.len(),
         })
+    }
+
+    /// How many declarations (variables and struct members, each use of a struct type
+    /// spelling out its members again, as fxc does) the listing and JSON write for this
+    /// RDEF: one per 8 bytes of the chunk, at least 16 384. Types
+    /// that share member tables or nest could otherwise expand exponentially.
+    pub fn expansion_budget(&self) -> usize {
+        (self.size / BYTES_PER_DECLARATION).max(1 << 14)
     }
 
     /// The type at `index` of [`Rdef::types`].
@@ -459,7 +487,9 @@ impl<'a> Ctx<'a, '_> {
             None => Err(Error::invalid(
                 at,
                 "RDEF",
-                "tables refer to each other more often than the chunk has bytes",
+                format!(
+                    "tables refer to each other more often than once per {BYTES_PER_RECORD} bytes of the chunk"
+                ),
             )),
         }
     }
@@ -515,6 +545,7 @@ impl<'a> Ctx<'a, '_> {
         }
         // Reserve the slot before the members so that a type that contains itself stops here.
         let index = self.types.len();
+        let key = (if member_count == 0 { 0 } else { member_offset }, member_count);
         self.types.push(Type {
             offset: at,
             class,
@@ -522,17 +553,45 @@ impl<'a> Ctx<'a, '_> {
             rows,
             columns,
             elements,
-            members: Vec::new(),
+            members: Arc::from([]),
             extra,
             name,
         });
         self.by_offset.insert(rel, index);
+        // A table read for another type cannot contain this one: its member types were all
+        // read before this type's offset was.
         self.open.push(index);
-        let mut members = Vec::with_capacity(usize::from(member_count));
-        for m in 0..u32::from(member_count) {
+        let members = match self.tables.get(&key) {
+            Some(table) => Arc::clone(table),
+            None => {
+                let table: Arc<[Member<'a>]> =
+                    self.members(index, at, member_offset, member_count, field_at, depth)?.into();
+                self.tables.insert(key, Arc::clone(&table));
+                table
+            }
+        };
+        self.open.pop();
+        if let Some(t) = self.types.get_mut(index) {
+            t.members = members;
+        }
+        Ok(index)
+    }
+
+    /// The `count` members at `offset` of the type `index` (at absolute offset `at`).
+    fn members(
+        &mut self,
+        index: usize,
+        at: usize,
+        offset: u32,
+        count: u16,
+        field_at: u64,
+        depth: usize,
+    ) -> Result<Vec<Member<'a>>> {
+        let mut members = Vec::with_capacity(usize::from(count));
+        for m in 0..u32::from(count) {
             self.spend(field_at)?;
             let mut mr = Reader::with_base(self.data, self.base as u64, Endian::Little);
-            mr.seek(member_offset as usize + 12 * m as usize, "RDEF struct member")?;
+            mr.seek(offset as usize + 12 * m as usize, "RDEF struct member")?;
             let mat = mr.original_position() as usize;
             let name_off = mr.u32("RDEF struct member")?;
             let type_at = mr.original_position();
@@ -556,10 +615,6 @@ impl<'a> Ctx<'a, '_> {
             let mty = self.type_at(type_off, type_at, depth + 1)?;
             members.push(Member { offset: mat, name, ty: mty, start });
         }
-        self.open.pop();
-        if let Some(t) = self.types.get_mut(index) {
-            t.members = members;
-        }
-        Ok(index)
+        Ok(members)
     }
 }
