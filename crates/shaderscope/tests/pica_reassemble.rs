@@ -622,9 +622,11 @@ fn every_listing_reads_back_as_its_binary() {
 /// calls), and that listing reads back as the binary. (Before, `.proc main` was empty.)
 #[test]
 fn a_dvle_with_endmain_0_lists_main_and_reads_back() {
-    for (what, dvlb) in
-        [("endmain 0", built::endmain_0()), ("endmain 0 with a call", built::endmain_0_calling())]
-    {
+    for (what, dvlb) in [
+        ("endmain 0", built::endmain_0()),
+        ("endmain 0 with a call", built::endmain_0_calling()),
+        ("endmain 0 with nihstro's return labels", built::endmain_0_return_labels()),
+    ] {
         let bytes = dvlb.write().unwrap();
         let dvlb = Dvlb::parse(&bytes).unwrap();
         let opdescs = dvlb.opdesc_words();

@@ -85,6 +85,27 @@ fn main_is_listed_with_what_it_calls() {
     assert!(!listing(&file, &DisasmOptions::default()).contains("code no DVLE runs"));
 }
 
+/// nihstro writes a label for every `name:` line, the return labels of `call name until
+/// end_name` among them, so each routine after main shares its address with the return label
+/// of the routine before it (Caelina's vertex_lighting_3ds.vsh: `end_pow` and `length`). The
+/// routine is named by its own label, as Nintendo's `endlength` gives way to `normalize`.
+#[test]
+fn routines_are_named_by_their_own_label_not_the_return_label_before_them() {
+    let bytes = built::endmain_0_return_labels().write().unwrap();
+    let file = parse(&bytes);
+    let expected = format!(
+        "; vertex shader: entry 0x000..0x009 of 11 code words, 7 operand descriptors\n\
+         ; endmain is 0 (nihstro writes this): main is listed to the end instruction that ends it\n\
+         {DECLARATIONS}\n.proc main\n\
+         \tmov r0.xyz, v0\n\tmov r0.w, const_c95.y\n\
+         \tdp4 outpos.x, projection[0], r0\n\tdp4 outpos.y, projection[1], r0\n\
+         \tdp4 outpos.z, projection[2], r0\n\tdp4 outpos.w, projection[3], r0\n\
+         \tcall first\n\tcall second\n\tend\n.end\n\n\
+         .proc first\n\tmov outclr, v1\n.end\n\n.proc second\n\tmov r0.xyz, v0\n.end\n"
+    );
+    assert_eq!(listing(&file, &DisasmOptions::default().with_program(0)), expected);
+}
+
 #[test]
 fn info_says_what_the_code_reads_and_the_output_table_names() {
     let bytes = built::endmain_0().write().unwrap();

@@ -496,11 +496,16 @@ impl<'c> Listing<'c> {
 
     fn name_procs_and_labels(&mut self, names: &mut NameSet) {
         let ctx = self.ctx;
-        // One DVLE label per address; Nintendo's tables also mark where each routine ends
-        // (`endmain`, `endlength` at the address of whatever follows), so a name that is `end`
-        // plus another label's name gives way to any other name at its address.
-        let marks_an_end =
-            |n: &str| n.strip_prefix("end").is_some_and(|r| ctx.labels.iter().any(|l| l.name == r));
+        // One DVLE label per address; the tables also mark where each routine ends, at the
+        // address of whatever follows: Nintendo's `endmain`, `endlength`, and nihstro's return
+        // labels (`call pow until end_pow`, written `end_pow:` after the routine). So a name
+        // that is `end` or `end_` plus another label's name gives way to any other name at its
+        // address.
+        let marks_an_end = |n: &str| {
+            n.strip_prefix("end")
+                .map(|r| r.strip_prefix('_').unwrap_or(r))
+                .is_some_and(|r| ctx.labels.iter().any(|l| l.name == r))
+        };
         let mut by_address: BTreeMap<u32, &'c Label> = BTreeMap::new();
         for l in ctx.labels {
             let better = match by_address.get(&l.address) {
