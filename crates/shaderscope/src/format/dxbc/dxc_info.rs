@@ -433,8 +433,7 @@ impl PsvInfo {
             None => writeln!(s)?,
         }
         for r in &self.resources {
-            let upper =
-                if r.upper_bound == u32::MAX { "unbounded".to_string() } else { r.upper_bound.to_string() };
+            let upper = upper_bound_text(r.upper_bound);
             write!(
                 s,
                 "    {} space {}, registers {}-{upper}",
@@ -704,8 +703,7 @@ impl RdatInfo {
             }
         }
         for x in &self.resources {
-            let upper =
-                if x.upper_bound == u32::MAX { "unbounded".to_string() } else { x.upper_bound.to_string() };
+            let upper = upper_bound_text(x.upper_bound);
             write!(
                 s,
                 "  resource {}: {} {}, ID {}, space {}, registers {}-{upper}",
@@ -756,4 +754,10 @@ impl RdatInfo {
         }
         Ok(())
     }
+}
+
+/// A register range's upper bound as DXC's reflection gives it: `u32::MAX` is an unbounded
+/// range (PSV0's and RDAT's resource records alike).
+fn upper_bound_text(upper: u32) -> String {
+    if upper == u32::MAX { "unbounded".to_string() } else { upper.to_string() }
 }
