@@ -115,19 +115,38 @@ impl Outcome {
 /// that goes to stdout), messages to `stderr`, and the worst status so far to `status`. The
 /// text is made for a terminal: its control characters are escaped as it is appended
 /// ([`TextBuf::for_terminal`]), and so are the messages when printed ([`eprint_text`]).
+///
+/// Output written through [`io::Write`] (the JSON records and HTML pages the library writes
+/// field by field) goes out in blocks of [`FLUSH_AT`] while the file is worked on when the
+/// run is printing in input order on this thread ([`Output::streaming`]): one file's output
+/// is never held whole, however large. A parallel run holds each file's output until its turn.
 pub struct Output {
     pub stdout: TextBuf,
     pub stderr: String,
     pub status: u8,
+    /// Whether stdout text is written out as it grows (the sequential part of a run).
+    streaming: bool,
+    /// The output was closed (`| head`): nothing more is written.
+    closed: bool,
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Output { stdout: TextBuf::for_terminal(), stderr: String::new(), status: OK }
+        Output {
+            stdout: TextBuf::for_terminal(),
+            stderr: String::new(),
+            status: OK,
+            streaming: false,
+            closed: false,
+        }
     }
 }
 
 impl Output {
+    /// An output whose stdout text goes out in blocks as it is written ([`io::Write`]).
+    pub fn streaming() -> Self {
+        Output { streaming: true, ..Output::default() }
+    }
     /// Append what an [`Outcome`] says.
     pub fn push(&mut self, o: Outcome) {
         self.stdout.push_str(&o.stdout);
@@ -139,6 +158,32 @@ impl Output {
         use std::fmt::Write as _;
         let _ = writeln!(self.stderr, "error: {path}: {msg}");
         self.status = self.status.max(status);
+    }
+    /// Write the stdout text so far to the output and empty it; a closed pipe ends the writing
+    /// quietly (every later text is dropped), another error is exit status 2.
+    fn write_stdout(&mut self) {
+        if !self.stdout.is_empty() && !self.closed {
+            if let Err(e) = destination().write_all(self.stdout.as_bytes()) {
+                self.status = broken_pipe_or(e, self.status);
+                self.closed = true;
+            }
+        }
+        self.stdout.clear();
+    }
+}
+
+/// What the library's record and page writers write: text that is already safe (JSON escapes
+/// control characters, HTML pages escape them as the text sinks do), appended as it is.
+impl io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stdout.push_bytes(buf);
+        if self.streaming && self.stdout.len() >= FLUSH_AT {
+            self.write_stdout();
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -305,7 +350,7 @@ where
     let progress = progress_bar(paths.len());
     let mut run = Run { status: OK, progress, closed: false };
     let mut inputs = Inputs::default();
-    let mut out = Output::default();
+    let mut out = Output::streaming();
     let mut read = 0u64;
     let parallel_after = parallel_after();
     let mut groups = paths.chunks(GROUP).enumerate();
@@ -395,8 +440,6 @@ struct Run {
 impl Run {
     /// Print and empty `out`; remember its status.
     fn emit(&mut self, out: &mut Output) {
-        self.status = self.status.max(out.status);
-        out.status = OK;
         if !out.stderr.is_empty() {
             if let Some(pb) = &self.progress {
                 pb.suspend(|| eprint!("{}", out.stderr));
@@ -405,13 +448,11 @@ impl Run {
             }
             out.stderr.clear();
         }
-        if !out.stdout.is_empty() && !self.closed {
-            if let Err(e) = destination().write_all(out.stdout.as_bytes()) {
-                self.status = broken_pipe_or(e, self.status);
-                self.closed = true;
-            }
-        }
-        out.stdout.clear();
+        out.closed |= self.closed;
+        out.write_stdout();
+        self.closed = out.closed;
+        self.status = self.status.max(out.status);
+        out.status = OK;
     }
 
     fn finish(mut self) -> u8 {

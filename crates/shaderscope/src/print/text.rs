@@ -108,6 +108,16 @@ impl TextBuf {
         }
     }
 
+    /// Append bytes that a writer of text wrote through [`std::io::Write`] (a JSON record, an
+    /// HTML page: each write a whole `&str`), [`escape_control`]led for a terminal. Bytes that
+    /// are not UTF-8 are appended as U+FFFD, so the buffer stays valid UTF-8.
+    pub fn push_bytes(&mut self, b: &[u8]) {
+        match std::str::from_utf8(b) {
+            Ok(s) => self.push_str(s),
+            Err(_) => self.push_str(&String::from_utf8_lossy(b)),
+        }
+    }
+
     /// Append a NUL: the separator of NUL-delimited output (`scan --null`), the one control
     /// character a text output writes on purpose.
     pub fn push_nul(&mut self) {

@@ -233,3 +233,33 @@ pub fn yaz0_copies(stated: u32) -> Vec<u8> {
     }
     v
 }
+
+/// A `vs_3_0` program of `n` instructions `mov r0, r1` (3 tokens each): 12 bytes per
+/// instruction, so 80 000 of them make a 960 KB file.
+pub fn d3d9_movs(n: usize) -> Vec<u8> {
+    let mut words = vec![0xfffe_0300u32];
+    for _ in 0..n {
+        // mov, 2 operand tokens; r0 written .xyzw; r1 read .xyzw.
+        words.extend([0x0200_0001, 0x800f_0000, 0x80e4_0001]);
+    }
+    words.push(0x0000_ffff);
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// An MBS vertex shader (CVER) whose SUNI table holds `n` float uniforms `u0`, `u1`, … of one
+/// component each, one per scalar slot (44 bytes each: 30 000 of them make 1.3 MB).
+pub fn mbs_symbols(n: u16) -> Vec<u8> {
+    use shaderscope::format::mbs::{Body, Mbs, Node, Shader, Symbol, SymbolType, Table};
+    let names: Vec<String> = (0..n).map(|k| format!("u{k}")).collect();
+    let children = names
+        .iter()
+        .zip(0u16..)
+        .map(|(name, k)| {
+            Node::new(*b"VUNI", Body::Symbol(Box::new(Symbol::new(name, SymbolType::FLOAT, 1, 1, k))))
+        })
+        .collect();
+    let suni = Table { count: u32::from(n), total_slots: Some(u32::from(n)), children };
+    let shader = Shader { version: 6, children: vec![Node::new(*b"SUNI", Body::Table(suni))] };
+    Mbs::from_root(Node::new(*b"MBS1", Body::Chunks(vec![Node::new(*b"CVER", Body::Shader(shader))])))
+        .write_model()
+}
