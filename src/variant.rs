@@ -70,9 +70,14 @@ pub fn run(o: Opts) -> u8 {
         let what = shaderscope::Container::format(&file).description();
         return fail("usage", format!("variant applies to SHARCFB archives, not to a {what}"), batch::IO);
     };
+    // A damaged part makes the archive invalid, whatever variation is asked for (as `extract`
+    // reports it): said first, then what the variation itself gives.
+    let mut damage = batch::Output::default();
+    batch::damage(&path, &file, None, &mut damage);
+    eprint!("{}", damage.stderr);
     let resolved = match archive.resolve(&o.program, &o.set) {
         Ok(r) => r,
-        Err(e) if e.is_usage() => return fail("usage", e.to_string(), batch::IO),
+        Err(e) if e.is_usage() => return fail("usage", e.to_string(), batch::IO).max(damage.status),
         Err(e) => return fail("invalid", e.to_string(), batch::INVALID),
     };
     let mismatched: Vec<String> = resolved
@@ -86,11 +91,11 @@ pub fn run(o: Opts) -> u8 {
             )
         })
         .collect();
-    let status = if mismatched.is_empty() { batch::OK } else { batch::INVALID };
+    let status = if mismatched.is_empty() { damage.status } else { batch::INVALID };
     let written = if o.json {
         let r = Record::new(RecordType::Variant, &path, Some(shaderscope::Format::Sharcfb))
             .with_body(&resolved)
-            .with_valid(mismatched.is_empty());
+            .with_valid(status == batch::OK);
         batch::write_out(r.to_line().as_bytes())
     } else {
         let mut s = String::new();

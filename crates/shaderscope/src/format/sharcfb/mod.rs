@@ -419,6 +419,35 @@ impl Sharcfb {
         start..u64::from(program.base_index).saturating_add(len).min(n)
     }
 
+    /// Why `program`'s variations cannot be laid out over the binaries, if they cannot: its
+    /// macros make more variations than 64 bits count, or its variations from its base index
+    /// take binaries past the last. Damage for every command, at the program's header (its
+    /// base index for the second); `validate` says it in the same words.
+    pub fn program_damage(&self, program: &Program) -> Option<Error> {
+        let what = || format!("SHARCFB program \"{}\"", program.name.shown());
+        let Some(count) = program.variation_count() else {
+            return Some(Error::invalid(
+                program.at,
+                what(),
+                "its variation macros make more variations than 64 bits count",
+            ));
+        };
+        let n = self.binaries.items.len() as u64;
+        let needed =
+            count.checked_mul(program.stride()).and_then(|x| x.checked_add(u64::from(program.base_index)));
+        needed.is_none_or(|needed| needed > n).then(|| {
+            Error::invalid(
+                program.at + 12,
+                what(),
+                format!(
+                    "{count} variations from base index {} need {} binaries, the archive has {n}",
+                    program.base_index,
+                    needed.map_or("more than 2^64".to_string(), |x| x.to_string())
+                ),
+            )
+        })
+    }
+
     /// For every binary, the first `limit` (program index, variation index, stage slot) that
     /// use it, in program order, and how many do in all: what [`Sharcfb::owners`] gives for
     /// each binary, in one sweep (programs × binaries would be quadratic in the file's size
@@ -650,14 +679,12 @@ impl Container for Sharcfb {
         first.map_or(Ok(()), Err)
     }
 
-    /// The binaries of a known type whose GX2 struct does not read.
+    /// The binaries of a known type whose GX2 struct does not read, then the programs whose
+    /// variations cannot be laid out over the binaries ([`Sharcfb::program_damage`]).
     fn damage(&self) -> Vec<Error> {
-        self.binaries
-            .items
-            .iter()
-            .filter(|b| b.kind.0 <= 2)
-            .filter_map(|b| b.gx2(self.endian).err())
-            .collect()
+        let binaries =
+            self.binaries.items.iter().filter(|b| b.kind.0 <= 2).filter_map(|b| b.gx2(self.endian).err());
+        binaries.chain(self.programs.items.iter().filter_map(|p| self.program_damage(p))).collect()
     }
 
     fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
@@ -840,7 +867,6 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
             format!("version {} (AGL's reader of this layout accepts {VERSION})", f.version),
         ));
     }
-    let n = f.binaries.items.len() as u64;
     for (i, b) in f.binaries.items.iter().enumerate() {
         if b.kind.stage().is_none() {
             out.push(Finding::error(b.at + 4, format!("binary {i} has unknown type {}", b.kind.0)));
@@ -897,26 +923,16 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
                 format!("{pre}kind 0x{:x} lacks a vertex or pixel shader", p.kind),
             ));
         }
-        let Some(count) = p.variation_count() else {
-            out.push(Finding::error(
-                p.at,
-                format!("{pre}the variation macros make more variations than 64 bits count"),
-            ));
-            continue;
-        };
-        if count == 0 {
+        let count = p.variation_count();
+        if count == Some(0) {
             out.push(Finding::error(p.variations.at, format!("{pre}a variation macro has no values")));
         }
-        let needed = count.checked_mul(p.stride()).and_then(|x| x.checked_add(u64::from(p.base_index)));
-        if needed.is_none_or(|needed| needed > n) {
-            out.push(Finding::error(
-                p.at + 12,
-                format!(
-                    "{pre}{count} variations from base index {} need {} binaries, the archive has {n}",
-                    p.base_index,
-                    needed.map_or("more than 2^64".to_string(), |x| x.to_string())
-                ),
-            ));
+        // What cannot be laid out is damage: said as every command says it.
+        if let Some(e) = f.program_damage(p) {
+            out.push(Finding::error(e.offset(), e.reason()));
+            if count.is_none() {
+                continue;
+            }
         } else {
             for index in unchecked.get(pi).cloned().flatten().unwrap_or_default() {
                 let rel = index - u64::from(p.base_index);
@@ -961,6 +977,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
                 }
             }
         }
+        let count = count.unwrap_or(0);
         for kind in SymbolKind::ALL {
             for (k, s) in p.symbols(kind).items.iter().enumerate() {
                 if s.used.len() as u64 != count {

@@ -156,8 +156,40 @@ fn broken_archives_are_not_usage_errors() {
         findings,
         [
             "binary 3 has unknown type 7",
-            "program 0 \"lit\": 6 variations from base index 1 need 19 binaries, the archive has 10",
+            "invalid SHARCFB program \"lit\": 6 variations from base index 1 need 19 binaries, the archive has 10",
         ]
+    );
+    // A program that cannot be laid out over the binaries is damage, for every command: said
+    // once, at its base index, in the words `validate` uses.
+    // (Binary 0, 8 bytes of a pixel shader, is damage of its own.)
+    let damage: Vec<String> = f.damage().iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        damage,
+        [
+            "truncated pixel shader struct at offset 0x35 (need 232 bytes, have 8)".to_string(),
+            format!(
+                "invalid SHARCFB program \"lit\" at offset {base_at:#x}: 6 variations from base index 1 need 19 binaries, the archive has 10"
+            )
+        ]
+    );
+    // Macros whose value counts multiply past 64 bits: damage at the program's header.
+    let mut a = archive(Endian::Big);
+    for k in 0..9 {
+        let values: Vec<String> = (0..256).map(|v| v.to_string()).collect();
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        a.programs.items[0].variations.items.push(Variation::new(
+            &format!("M{k}"),
+            &values,
+            &format!("m{k}"),
+        ));
+    }
+    let f = Sharcfb::parse(&a.write().unwrap()).unwrap();
+    let at = f.programs.items[0].at;
+    assert_eq!(
+        f.damage().iter().skip(1).map(|e| e.to_string()).collect::<Vec<_>>(),
+        [format!(
+            "invalid SHARCFB program \"lit\" at offset {at:#x}: its variation macros make more variations than 64 bits count"
+        )]
     );
 }
 
