@@ -38,7 +38,8 @@ for t in "${targets[@]}"; do
     spent=$(cat "campaign/$t.cpu" 2>/dev/null || echo 0)
     mkdir -p "corpus/$t" "artifacts/$t"
     while [ "$spent" -lt "$CPU_SECONDS" ]; do
-        left=$((CPU_SECONDS - spent))
+        # at least a minute a run: each run first spends seconds loading its inputs
+        left=$((CPU_SECONDS - spent > 60 ? CPU_SECONDS - spent : 60))
         # shellcheck disable=SC2046
         /usr/bin/time -f '%U %S' -o "campaign/$t.time" \
             "$BIN/$t" "corpus/$t" $(seeds "$t") -max_total_time="$left" -max_len=131072 \

@@ -180,3 +180,18 @@ fn listed_gsh_sizes_are_the_written_files_sizes() {
         assert_eq!(*size, Some(bytes.len() as u64));
     }
 }
+
+#[test]
+fn every_command_is_near_linear_in_mbs_symbols() {
+    assert_near_linear("MBS uniforms", |n| hostile::mbs_symbols(n as u16), 3_000, &every_command);
+}
+
+#[test]
+fn every_command_is_near_linear_in_a_d3d9_program() {
+    assert_near_linear("D3D9 instructions", hostile::d3d9_movs, 5_000, &every_command);
+}
+
+#[test]
+fn every_command_is_near_linear_in_gfd_blocks() {
+    assert_near_linear("GFD blocks", hostile::many_gfd_shaders, 1_000, &every_command);
+}

@@ -263,3 +263,16 @@ pub fn mbs_symbols(n: u16) -> Vec<u8> {
     Mbs::from_root(Node::new(*b"MBS1", Body::Chunks(vec![Node::new(*b"CVER", Body::Shader(shader))])))
         .write_model()
 }
+
+/// A GFD of `n` shaders, each the example's vertex shader with its program (a header block
+/// and a program block each): a block list that grows with `n`.
+pub fn many_gfd_shaders(n: usize) -> Vec<u8> {
+    use shaderscope::format::gfd::build::{Builder, example_shader};
+    use shaderscope::format::gx2::Kind;
+    let (shader, code) = example_shader(Kind::Vertex);
+    let mut b = Builder::new();
+    for _ in 0..n {
+        b.push(&shader, code, &[]);
+    }
+    b.finish().unwrap()
+}
