@@ -246,9 +246,16 @@ impl<'a> DvleRef<'a> {
 
     /// The instructions the DVLE's listing shows, as records (see [`pica::records`]).
     pub fn records(&self) -> Vec<crate::isa::InstructionRecord> {
+        let mut out = Vec::new();
+        self.each_record(|r| out.push(r));
+        out
+    }
+
+    /// Each record [`DvleRef::records`] gives, handed to `f` as it is made.
+    pub fn each_record(&self, f: impl FnMut(crate::isa::InstructionRecord)) {
         let names = self.names();
         let opdescs = self.dvlb.opdesc_words();
-        pica::records(&self.source_context(&names, &opdescs))
+        pica::each_record(&self.source_context(&names, &opdescs), f);
     }
 
     /// The DVLE as complete picasso source, with `--offsets`/`--raw` columns as `opts` says.
