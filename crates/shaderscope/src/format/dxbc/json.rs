@@ -50,6 +50,35 @@ struct ChunkInfo {
     description: &'static str,
 }
 
+/// The chunk index's entries as `info` gives them, each made as it is written: an index may
+/// name one chunk a million times (4 MB of index; 130 MB of entries held at once).
+#[derive(Debug)]
+struct Chunks<'a> {
+    d: &'a Dxbc<'a>,
+    /// [`super::container::Frame::repeats`], worked out once.
+    repeats: Vec<Option<usize>>,
+}
+
+impl Chunks<'_> {
+    fn iter(&self) -> impl Iterator<Item = ChunkInfo> + '_ {
+        self.d.frame.chunks.iter().enumerate().zip(&self.repeats).map(|((index, c), same_as)| ChunkInfo {
+            index,
+            same_as: *same_as,
+            fourcc: c.fourcc.name(),
+            offset: c.offset,
+            data_offset: c.data_offset(),
+            size: c.data.len(),
+            description: self.d.chunk_description(&c.fourcc.0),
+        })
+    }
+}
+
+impl Serialize for Chunks<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct ProgramInfo {
     chunk: String,
@@ -450,7 +479,7 @@ pub struct Info<'a> {
     /// fxc's containers only: a DXIL container or a root signature alone is not fxc's.
     #[serde(skip_serializing_if = "Option::is_none")]
     fxc: Option<Fxc>,
-    chunks: Vec<ChunkInfo>,
+    chunks: Chunks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     program: Option<ProgramInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -581,21 +610,7 @@ impl<'a> Info<'a> {
             },
             hashes: Hashes::of_dxbc(d.data()),
             fxc: d.is_fxc().then_some(Fxc { generation, source }),
-            chunks: f
-                .chunks
-                .iter()
-                .enumerate()
-                .zip(f.repeats())
-                .map(|((index, c), same_as)| ChunkInfo {
-                    index,
-                    same_as,
-                    fourcc: c.fourcc.name(),
-                    offset: c.offset,
-                    data_offset: c.data_offset(),
-                    size: c.data.len(),
-                    description: d.chunk_description(&c.fourcc.0),
-                })
-                .collect(),
+            chunks: Chunks { d, repeats: f.repeats() },
             program: d.program.map(|p| ProgramInfo {
                 chunk: p.chunk.fourcc.name(),
                 stage: p.stage,
@@ -983,9 +998,9 @@ impl<'a> Info<'a> {
                 count(l.runtime_constants.len(), "runtime constant mapping")
             )?;
         }
-        let n = self.chunks.len();
+        let n = self.chunks.repeats.len();
         writeln!(s, "chunks:    {n} {}", if n == 1 { "chunk" } else { "chunks" })?;
-        for c in &self.chunks {
+        for c in self.chunks.iter() {
             if let Some(k) = c.same_as {
                 writeln!(
                     s,
