@@ -20,6 +20,16 @@
 //! The schema is documented field by field in `schema/shaderscope.schema.json` (JSON Schema
 //! draft 2020-12) in the repository; a test checks every record the corpus gives against it.
 //!
+//! A record is written field by field into an [`std::io::Write`] as the format makes its
+//! pieces, never held whole: [`Record::write_with`] splices a body's members after the
+//! envelope as they come, an `info` record's body is the format's summary serialised straight
+//! to the writer ([`Container::write_info_json`](crate::Container::write_info_json)), and a
+//! `disasm` record's is written by [`write_disasm_record`] from what the format gives a
+//! [`DisasmSink`]: the listing's text (JSON-escaped as it is printed), then each program's
+//! head and its instruction records one at a time. [`Record::to_line`],
+//! [`Disasm::collect`] and the `File` methods that return a [`Record`] keep the same pieces
+//! in memory.
+//!
 //! ```
 //! use shaderscope::json::{ErrorInfo, Record, RecordType};
 //! use shaderscope::Container;
