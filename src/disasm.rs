@@ -1,9 +1,9 @@
 //! `shaderscope disasm`: the listing.
 
-use crate::batch::{self, ColorChoice, Outcome, Output, Settings};
+use crate::batch::{self, ColorChoice, Output, Settings};
 use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Generation;
-use shaderscope::json::{ErrorInfo, Record, RecordType};
+use shaderscope::json::RecordType;
 use shaderscope::page;
 use shaderscope::print::{Ansi, Html, Printer};
 use shaderscope::{Container, DisasmOptions, File, Format};
@@ -262,10 +262,14 @@ pub fn run(o: Opts) -> u8 {
                 return out.fail(path, usage, batch::IO);
             }
             if o.json {
-                let mut r = file.disasm_record(path, opts);
-                r.valid = r.valid && file.damage().is_empty();
-                let status = if r.valid { batch::OK } else { batch::INVALID };
-                out.push(Outcome { stdout: r.to_line(), status, ..Default::default() });
+                // Written into the output field by field as the listing and the records are
+                // made (a damaged file's record says `valid: false`; the damage is reported
+                // below).
+                match file.write_disasm_record(path, opts, out) {
+                    Ok(true) => {}
+                    Ok(false) => out.status = out.status.max(batch::INVALID),
+                    Err(e) => out.fail(path, format_args!("cannot write the record: {e}"), batch::IO),
+                }
                 return batch::damage(path, &file, None, out);
             }
             let failed = write_listing(&o, path, out, |p| file.disasm(opts, p)).err();
@@ -372,12 +376,12 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             if o.json {
                 // A bare program has no container format: the record's `format` is null and its
                 // program's `isa` says what the bytes were read as.
-                let record = match program.disasm_json(opts) {
-                    Ok(d) => Record::new(RecordType::Disasm, path, None).with_body(d),
-                    Err(e) => Record::failure(RecordType::Disasm, path, None, ErrorInfo::from_error(&e)),
-                };
-                let status = if record.valid { batch::OK } else { batch::INVALID };
-                return out.push(Outcome { stdout: record.to_line(), status, ..Default::default() });
+                match program.write_disasm_record(path, opts, out) {
+                    Ok(true) => {}
+                    Ok(false) => out.status = out.status.max(batch::INVALID),
+                    Err(e) => out.fail(path, format_args!("cannot write the record: {e}"), batch::IO),
+                }
+                return;
             }
             if let Err(e) = write_listing(o, path, out, |p| program.disasm(opts, p)) {
                 out.fail(path, e, batch::INVALID);

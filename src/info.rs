@@ -29,9 +29,11 @@ pub fn run(o: Opts) -> u8 {
         Err(e) => out.push(batch::failure(path, data, &e, json)),
         Ok(file) => {
             if o.json {
-                let mut r = file.info_record(path);
-                r.valid = file.damage().is_empty();
-                out.push(Outcome::out(r.to_line()));
+                // Written into the output as it is serialised (a damaged file's record says
+                // `valid: false`; the damage is reported below).
+                if let Err(e) = file.write_info_record(path, out) {
+                    out.fail(path, format_args!("cannot write the record: {e}"), batch::IO);
+                }
             } else {
                 let mut s = String::new();
                 if many {

@@ -25,9 +25,10 @@ use crate::error::Result;
 use crate::format::{
     d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, mbs::Mbs, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
 };
-use crate::json::{ErrorInfo, Record, RecordType};
+use crate::json::{DisasmSink, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part, Severity};
 use crate::print::Printer;
+use std::io;
 
 /// A file of any format this build reads, as its format's own model.
 #[derive(Debug, Clone)]
@@ -50,29 +51,60 @@ pub enum File<'a> {
 }
 
 impl File<'_> {
-    /// The `info --json` record of this file, read from `path`.
+    /// The `info --json` record of this file, read from `path`, as
+    /// [`File::write_info_record`] writes it.
     pub fn info_record<'p>(&self, path: &'p str) -> Record<'p> {
-        Record::new(RecordType::Info, path, Some(self.format())).with_body(self.info_json())
+        Record { body: self.info_json(), ..self.info_envelope(path) }
     }
 
-    /// The `disasm --json` record: the listing and every program's instruction records, or
-    /// (when the listing fails) a record with `valid: false` and the error.
+    /// Write the `info --json` record of this file, read from `path`, to `out` as one line:
+    /// the format's summary ([`Container::write_info_json`]) is written into the record as it
+    /// is serialised, never held whole. `valid` is false when a part of the file is damaged
+    /// ([`Container::damage`]).
+    pub fn write_info_record(&self, path: &str, out: &mut dyn io::Write) -> io::Result<()> {
+        self.info_envelope(path).write_with(out, |o| self.write_info_json(o))
+    }
+
+    /// The envelope of the `info` record.
+    fn info_envelope<'p>(&self, path: &'p str) -> Record<'p> {
+        Record::new(RecordType::Info, path, Some(self.format())).with_valid(self.damage().is_empty())
+    }
+
+    /// The `disasm --json` record, as [`File::write_disasm_record`] writes it: the listing
+    /// and every program's instruction records, or (when the listing fails) a record with
+    /// `valid: false` and the error.
     pub fn disasm_record<'p>(&self, path: &'p str, opts: &DisasmOptions) -> Record<'p> {
-        match self.disasm_json(opts) {
-            // A damaged part leaves the rest listed: the record has it, and says why the
-            // file is not valid.
-            Ok(d) => {
-                let mut r = Record::new(RecordType::Disasm, path, Some(self.format())).with_body(d);
-                if let Some(e) = self.damage().first() {
-                    r.valid = false;
-                    r.error = Some(ErrorInfo::from_error(e));
-                }
-                r
-            }
-            Err(e) => {
-                Record::failure(RecordType::Disasm, path, Some(self.format()), ErrorInfo::from_error(&e))
-            }
-        }
+        let record = Record::new(RecordType::Disasm, path, Some(self.format()));
+        crate::json::disasm_record(record, self.damage().first(), |sink| self.write_disasm_json(opts, sink))
+    }
+
+    /// Write the `disasm --json` record of this file, read from `path`, to `out` as one line,
+    /// field by field as the listing and the instruction records are made
+    /// ([`crate::json::write_disasm_record`]): the listing and every program's instruction
+    /// records, with `valid: false` and the first damaged part's error when a part is damaged
+    /// (the rest is listed); when the listing fails, `valid: false` and the error, without the
+    /// listing. Returns whether the record says the file is valid.
+    ///
+    /// ```
+    /// use shaderscope::DisasmOptions;
+    /// # let bytes = shaderscope::shbin::build::example_vertex_shader();
+    /// let file = shaderscope::parse(&bytes)?;
+    /// let mut out = Vec::new();
+    /// assert!(file.write_disasm_record("v.shbin", &DisasmOptions::default(), &mut out).unwrap());
+    /// let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    /// assert_eq!((v["type"].as_str(), v["programs"][0]["name"].as_str()), (Some("disasm"), Some("DVLE 0")));
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn write_disasm_record(
+        &self,
+        path: &str,
+        opts: &DisasmOptions,
+        out: &mut dyn io::Write,
+    ) -> io::Result<bool> {
+        let record = Record::new(RecordType::Disasm, path, Some(self.format()));
+        crate::json::write_disasm_record(record, self.damage().first(), out, |sink| {
+            self.write_disasm_json(opts, sink)
+        })
     }
 
     /// Everything `validate` reports about the file, in the order it reports it: the
@@ -209,14 +241,14 @@ impl Container for File<'_> {
     fn info_text(&self, out: &mut String) {
         self.container().info_text(out)
     }
-    fn info_json(&self) -> crate::json::Body {
-        self.container().info_json()
+    fn write_info_json(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        self.container().write_info_json(out)
     }
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         self.container().disasm(opts, out)
     }
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        self.container().disasm_json(opts)
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+        self.container().write_disasm_json(opts, out)
     }
     fn program_heads(&self) -> Vec<crate::json::Program> {
         self.container().program_heads()

@@ -46,7 +46,7 @@ use crate::format::dxbc::program::sm4_style;
 use crate::isa::{InstructionRecord, d3d9, latte, mali_gp, mali_pp, pica, sm4};
 use crate::model::{DisasmOptions, Generation};
 use crate::print::count;
-use crate::print::{Printer, Style, TextBuf};
+use crate::print::{Printer, Style};
 use std::fmt;
 
 /// The instruction set of a bare program.
@@ -226,31 +226,69 @@ impl<'a> Bare<'a> {
         }
     }
 
-    /// Every instruction as an [`InstructionRecord`], printed by the listing's printer.
+    /// Every instruction as an [`InstructionRecord`], printed by the listing's printer
+    /// ([`Bare::each_record`]'s records collected).
     pub fn records(&self, opts: &DisasmOptions) -> Result<Vec<InstructionRecord>> {
-        match self.isa {
-            Isa::Sm4 => sm4::records(&sm4::Program::parse(self.bytes, self.base)?, &sm4_listing_style(opts)),
-            Isa::D3d9 => Ok(d3d9::records(&d3d9::Program::parse(self.bytes, self.base)?)),
-            Isa::Pica => {
-                let code = self.words()?;
-                Ok(pica::records(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[]))))
-            }
-            Isa::Latte => Ok(latte::records(self.bytes, self.base)),
-            Isa::MaliGp => Ok(mali_gp::records(self.bytes, self.base)),
-            Isa::MaliPp => Ok(mali_pp::records(self.bytes, self.base)),
-        }
+        let mut out = Vec::new();
+        self.each_record(opts, |r| out.push(r))?;
+        Ok(out)
     }
 
-    /// The listing as data, in the one `disasm` record shape ([`crate::json::Disasm`]): the
-    /// text and one program (named `program`, its `isa`, `offset` and `size` those of the
-    /// bytes) with its instruction records.
+    /// Each instruction's [`InstructionRecord`], handed to `f` as it is made; an error where
+    /// the program does not decode (after the records before it).
+    pub fn each_record(&self, opts: &DisasmOptions, mut f: impl FnMut(InstructionRecord)) -> Result<()> {
+        match self.isa {
+            Isa::Sm4 => {
+                let program = sm4::Program::parse(self.bytes, self.base)?;
+                sm4::each_record(&program, &sm4_listing_style(opts), |_, r| r.into_iter().for_each(&mut f))?;
+            }
+            Isa::D3d9 => d3d9::each_record(&d3d9::Program::parse(self.bytes, self.base)?, f),
+            Isa::Pica => {
+                let code = self.words()?;
+                pica::each_record(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[])), f);
+            }
+            Isa::Latte => latte::each_record(self.bytes, self.base, f),
+            Isa::MaliGp => mali_gp::each_record(self.bytes, self.base, f),
+            Isa::MaliPp => mali_pp::each_record(self.bytes, self.base, f),
+        }
+        Ok(())
+    }
+
+    /// The listing as data, in the one `disasm` record shape, given to `out` piece by piece
+    /// ([`crate::json::DisasmSink`]): the text, then one program (named `program`, its `isa`,
+    /// `offset` and `size` those of the bytes) and its instruction records.
+    pub fn write_disasm_json(
+        &self,
+        opts: &DisasmOptions,
+        out: &mut dyn crate::json::DisasmSink,
+    ) -> Result<()> {
+        self.disasm(opts, out.listing())?;
+        out.program(crate::json::Program::new(
+            "program",
+            self.isa.name(),
+            self.base,
+            self.bytes.len() as u64,
+        ));
+        self.each_record(opts, |r| out.instruction(r))
+    }
+
+    /// [`Bare::write_disasm_json`]'s pieces, collected into one value.
     pub fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        let mut text = TextBuf::default();
-        self.disasm(opts, &mut text)?;
-        let mut program =
-            crate::json::Program::new("program", self.isa.name(), self.base, self.bytes.len() as u64);
-        program.instructions = self.records(opts)?;
-        Ok(crate::json::Disasm { listing: text.into_string(), programs: vec![program], ..Default::default() })
+        crate::json::Disasm::collect(|out| self.write_disasm_json(opts, out))
+    }
+
+    /// The `disasm --json` record of the program read from `path`, written to `out` field by
+    /// field ([`crate::json::write_disasm_record`]): a bare program has no container format,
+    /// so `format` is null and its program's `isa` says what the bytes were read as. Returns
+    /// whether the record says the program is valid (false: it does not decode).
+    pub fn write_disasm_record(
+        &self,
+        path: &str,
+        opts: &DisasmOptions,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<bool> {
+        let record = crate::json::Record::new(crate::json::RecordType::Disasm, path, None);
+        crate::json::write_disasm_record(record, None, out, |sink| self.write_disasm_json(opts, sink))
     }
 
     /// How PICA200 code with no executable is listed: as a vertex shader whose entry is the

@@ -26,9 +26,11 @@
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::json::DisasmSink;
 pub use crate::model::DisasmOptions;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
+use std::io;
 
 /// A parsed file of any format this build reads.
 pub trait Container {
@@ -38,24 +40,37 @@ pub trait Container {
     fn info_text(&self, out: &mut String);
     /// Machine-readable summary for `shaderscope info --json`: the fields of an `info`
     /// record after the envelope ([`crate::json::Record`]), with the same facts as
-    /// [`Container::info_text`]; offsets are absolute. Serialised once from the format's
-    /// summary struct ([`crate::json::Body::new`]); [`crate::json::Body::to_value`] gives a
-    /// tree to look inside.
-    fn info_json(&self) -> crate::json::Body;
+    /// [`Container::info_text`], as one JSON object written to `out`; offsets are absolute.
+    /// Serialised once, straight from the format's summary struct to `out` (never held whole:
+    /// [`crate::File::write_info_record`] writes it into the record as it comes).
+    fn write_info_json(&self, out: &mut dyn io::Write) -> io::Result<()>;
+    /// [`Container::write_info_json`]'s object, kept as its text;
+    /// [`crate::json::Body::to_value`] gives a tree to look inside.
+    fn info_json(&self) -> crate::json::Body {
+        crate::json::Body::collect(|out| self.write_info_json(out))
+    }
     /// The listing for `shaderscope disasm`, written through `out` (plain text, colour, HTML,
     /// …). On an error the text written so far stays in `out`.
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()>;
-    /// The listing as data for `shaderscope disasm --json`: the whole text and every program
-    /// with its [`InstructionRecord`](crate::isa::InstructionRecord)s.
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm>;
-    /// Every program [`Container::disasm_json`] lists with the default options, without its
-    /// instructions: its name, instruction set, stage, shader model, offset, size and extra
-    /// facts (what `scan` shows of each find). Formats whose listing is costly give them
-    /// without disassembling; by default they come from [`Container::disasm_json`], and none
-    /// when it fails.
+    /// The listing as data for `shaderscope disasm --json`, given to `out` piece by piece in
+    /// the record's order ([`DisasmSink`]): the whole text, then every program's head and its
+    /// [`InstructionRecord`](crate::isa::InstructionRecord)s one by one, then the facts about
+    /// the listing as a whole. An error means the listing fails and the record has none of
+    /// it (a damaged part the listing reports is not such an error: the record keeps what is
+    /// listed).
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()>;
+    /// Everything [`Container::write_disasm_json`] gives, collected into one value.
+    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
+        crate::json::Disasm::collect(|out| self.write_disasm_json(opts, out))
+    }
+    /// Every program [`Container::write_disasm_json`] lists with the default options,
+    /// without its instructions: its name, instruction set, stage, shader model, offset, size
+    /// and extra facts (what `scan` shows of each find). Formats whose listing is costly give
+    /// them without disassembling; by default they come from
+    /// [`Container::write_disasm_json`], and none when it fails.
     fn program_heads(&self) -> Vec<crate::json::Program> {
-        let Ok(d) = self.disasm_json(&DisasmOptions::default()) else { return Vec::new() };
-        d.programs.into_iter().map(|p| crate::json::Program { instructions: Vec::new(), ..p }).collect()
+        crate::json::Disasm::heads(|out| self.write_disasm_json(&DisasmOptions::default(), out))
+            .unwrap_or_default()
     }
     /// Every byte annotated, for `shaderscope dump`.
     fn annotate(&self, out: &mut Annotations);

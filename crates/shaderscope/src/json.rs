@@ -20,6 +20,16 @@
 //! The schema is documented field by field in `schema/shaderscope.schema.json` (JSON Schema
 //! draft 2020-12) in the repository; a test checks every record the corpus gives against it.
 //!
+//! A record is written field by field into an [`std::io::Write`] as the format makes its
+//! pieces, never held whole: [`Record::write_with`] splices a body's members after the
+//! envelope as they come, an `info` record's body is the format's summary serialised straight
+//! to the writer ([`Container::write_info_json`](crate::Container::write_info_json)), and a
+//! `disasm` record's is written by [`write_disasm_record`] from what the format gives a
+//! [`DisasmSink`]: the listing's text (JSON-escaped as it is printed), then each program's
+//! head and its instruction records one at a time. [`Record::to_line`],
+//! [`Disasm::collect`] and the `File` methods that return a [`Record`] keep the same pieces
+//! in memory.
+//!
 //! ```
 //! use shaderscope::json::{ErrorInfo, Record, RecordType};
 //! use shaderscope::Container;
@@ -44,10 +54,12 @@ use crate::detect::Format;
 use crate::error::{Error, ErrorKind};
 use crate::isa::InstructionRecord;
 use crate::model::Stage;
+use crate::print::{Line, Printer, TextBuf};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::{fmt, io};
 
 /// The version of the record layout, the `schema` field of every record. Version 1 was the
 /// layout before records shared one envelope; version 2 had one `validate` record per file
@@ -154,8 +166,30 @@ impl<'a> Record<'a> {
         self
     }
 
-    /// The record as one line of JSON, newline included.
+    /// The record as one line of JSON, newline included ([`Record::write`] into a string).
     pub fn to_line(&self) -> String {
+        let mut line = Vec::new();
+        // Writing into a Vec fails only where the envelope would not encode, which strings,
+        // numbers and booleans always do.
+        let _ = self.write(&mut line);
+        String::from_utf8(line).unwrap_or_default()
+    }
+
+    /// Write the record to `out` as one line of JSON, newline included: the envelope, then the
+    /// members of [`Record::body`].
+    pub fn write(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        self.write_with(out, |o| o.write_all(self.body.get().as_bytes()))
+    }
+
+    /// Write the record to `out` as one line of JSON, newline included, with the body `body`
+    /// writes (in place of [`Record::body`]): the text of one JSON object, which may come in
+    /// any number of pieces, whose members are spliced after the envelope's as they are
+    /// written (the record is never held whole). Writing nothing is the body `{}`.
+    pub fn write_with(
+        &self,
+        out: &mut dyn io::Write,
+        body: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+    ) -> io::Result<()> {
         let envelope = Envelope {
             schema: self.schema,
             record_type: self.record_type,
@@ -164,17 +198,73 @@ impl<'a> Record<'a> {
             valid: self.valid,
             error: self.error.as_ref(),
         };
-        // An envelope of strings, numbers and booleans always encodes.
-        let head = serde_json::to_string(&envelope).unwrap_or_default();
-        let members = self.body.members();
-        let mut line = String::with_capacity(head.len() + members.len() + 2);
-        line.push_str(head.strip_suffix('}').unwrap_or(&head));
-        if !members.is_empty() {
-            line.push(',');
-            line.push_str(members);
+        let head = serde_json::to_vec(&envelope)?;
+        out.write_all(head.strip_suffix(b"}").unwrap_or(&head))?;
+        // The body comes in many small pieces (serde writes a key, a quote, a comma at a
+        // time): they reach `out` in blocks.
+        let mut members = io::BufWriter::new(Members { out: &mut *out, at: Splice::Start });
+        body(&mut members)?;
+        let at = members.into_inner().map_err(io::IntoInnerError::into_error)?.at;
+        match at {
+            Splice::Start => out.write_all(b"}\n"),
+            Splice::Members => out.write_all(b"\n"),
+            Splice::Open => Err(io::Error::new(io::ErrorKind::InvalidData, "a record's body ended unclosed")),
         }
-        line.push_str("}\n");
-        line
+    }
+}
+
+/// The writer a record's body is written through ([`Record::write_with`]): the body's text
+/// is a JSON object, whose opening brace is dropped (the envelope's is open) and whose first
+/// member, if it has one, gets a comma before it; the rest, the closing brace included, goes
+/// through as it comes.
+struct Members<'w> {
+    out: &'w mut dyn io::Write,
+    at: Splice,
+}
+
+/// Where [`Members`] is in the body's text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Splice {
+    /// Before the opening brace.
+    Start,
+    /// After it, before anything else.
+    Open,
+    /// In or after the members.
+    Members,
+}
+
+impl io::Write for Members<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        if self.at == Splice::Start {
+            match rest.split_first() {
+                Some((b'{', after)) => {
+                    self.at = Splice::Open;
+                    rest = after;
+                }
+                Some(_) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "a record's body is not an object",
+                    ));
+                }
+                None => return Ok(0),
+            }
+        }
+        if self.at == Splice::Open {
+            rest = rest.trim_ascii_start();
+            match rest.first() {
+                None => return Ok(buf.len()),
+                Some(b'}') => {}
+                Some(_) => self.out.write_all(b",")?,
+            }
+            self.at = Splice::Members;
+        }
+        self.out.write_all(rest)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 
@@ -192,12 +282,34 @@ impl Body {
 
     /// `value` serialised: an object as it is, `null` as `{}`, anything else as `{"data": …}`.
     pub fn new(value: &impl Serialize) -> serde_json::Result<Body> {
-        let raw = serde_json::value::to_raw_value(value)?;
+        Body::from_raw(serde_json::value::to_raw_value(value)?)
+    }
+
+    /// The JSON text `text`, as [`Body::new`] takes a value (an object as it is, …); an error
+    /// where it is not JSON.
+    pub fn from_json(text: String) -> serde_json::Result<Body> {
+        Body::from_raw(RawValue::from_string(text)?)
+    }
+
+    fn from_raw(raw: Box<RawValue>) -> serde_json::Result<Body> {
         Ok(match raw.get().as_bytes().first() {
             Some(b'{') => Body(Some(raw)),
             _ if raw.get() == "null" => Body::empty(),
             _ => Body(Some(RawValue::from_string(format!("{{\"data\":{}}}", raw.get()))?)),
         })
+    }
+
+    /// What `write` writes (an object's text: a format's
+    /// [`Container::write_info_json`](crate::Container::write_info_json)), collected; `{}`
+    /// where it fails.
+    pub fn collect(write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Body {
+        let mut text = Vec::new();
+        match write(&mut text) {
+            Ok(()) => {
+                String::from_utf8(text).ok().and_then(|t| Body::from_json(t).ok()).unwrap_or_else(Body::empty)
+            }
+            Err(_) => Body::empty(),
+        }
     }
 
     /// The object's text.
@@ -209,12 +321,6 @@ impl Body {
     pub fn to_value(&self) -> Value {
         // The text was written by serde_json from a value that serialised.
         serde_json::from_str(self.get()).unwrap_or(Value::Null)
-    }
-
-    /// The object's members without its braces (empty for `{}`).
-    fn members(&self) -> &str {
-        let s = self.get();
-        s.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or("").trim()
     }
 }
 
@@ -404,6 +510,366 @@ impl Serialize for Extra {
             map.serialize_entry(k, v)?;
         }
         map.end()
+    }
+}
+
+/// Where the fields of a `disasm` record go as a format makes them, in the record's order:
+/// the listing's text (written through [`DisasmSink::listing`]), then each program's head
+/// ([`DisasmSink::program`], its `instructions` empty) followed by its instructions one by
+/// one ([`DisasmSink::instruction`]), then the facts about the listing as a whole
+/// ([`DisasmSink::extra`]). Every format and bare program gives its record this way
+/// ([`Container::write_disasm_json`](crate::Container::write_disasm_json)): the record
+/// writer ([`write_disasm_record`]) writes each piece out as it comes, so that a record is
+/// never held whole (its listing, and its instructions at some 300 bytes of heap each, take
+/// up to 75 times the input), and [`Disasm::collect`] keeps everything
+/// ([`Container::disasm_json`](crate::Container::disasm_json)).
+///
+/// ```
+/// use shaderscope::Container;
+/// use shaderscope::json::{DisasmSink, Program};
+/// use shaderscope::isa::InstructionRecord;
+/// use shaderscope::print::{Discard, Printer};
+///
+/// /// The number of instructions of each program, and nothing else.
+/// #[derive(Default)]
+/// struct Count(Vec<(String, usize)>, Discard);
+/// impl DisasmSink for Count {
+///     fn listing(&mut self) -> &mut dyn Printer {
+///         &mut self.1
+///     }
+///     fn program(&mut self, head: Program) {
+///         self.0.push((head.name, 0));
+///     }
+///     fn instruction(&mut self, _: InstructionRecord) {
+///         if let Some(p) = self.0.last_mut() {
+///             p.1 += 1;
+///         }
+///     }
+///     fn extra(&mut self, _: &'static str, _: serde_json::Value) {}
+/// }
+/// let bytes = shaderscope::shbin::build::example_vertex_shader();
+/// let mut count = Count::default();
+/// shaderscope::parse(&bytes)?.write_disasm_json(&Default::default(), &mut count)?;
+/// assert_eq!(count.0, [("DVLE 0".to_string(), 104)]);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub trait DisasmSink {
+    /// The printer the listing is written through (as plain text: the `listing` field); all
+    /// of it comes before the first program.
+    fn listing(&mut self) -> &mut dyn Printer;
+    /// A program begins; its instructions follow.
+    fn program(&mut self, head: Program);
+    /// The next instruction of the program begun last.
+    fn instruction(&mut self, record: InstructionRecord);
+    /// A fact about the listing as a whole (DXBC: `fxc`), after the programs.
+    fn extra(&mut self, key: &'static str, value: Value);
+}
+
+impl Disasm {
+    /// Everything `write` gives a [`DisasmSink`], kept: the listing's text, every program with
+    /// its instructions, the facts; `write`'s error where it fails.
+    pub fn collect(write: impl FnOnce(&mut dyn DisasmSink) -> crate::Result<()>) -> crate::Result<Disasm> {
+        let mut c = Collect { listing: TextBuf::default(), disasm: Disasm::default() };
+        write(&mut c)?;
+        c.disasm.listing = c.listing.into_string();
+        Ok(c.disasm)
+    }
+
+    /// The programs `write` gives, without their instructions (nothing else is kept); `write`'s
+    /// error where it fails.
+    pub fn heads(
+        write: impl FnOnce(&mut dyn DisasmSink) -> crate::Result<()>,
+    ) -> crate::Result<Vec<Program>> {
+        let mut h = Heads(Vec::new(), crate::print::Discard);
+        write(&mut h)?;
+        Ok(h.0)
+    }
+}
+
+/// The sink of [`Disasm::collect`].
+struct Collect {
+    listing: TextBuf,
+    disasm: Disasm,
+}
+
+impl DisasmSink for Collect {
+    fn listing(&mut self) -> &mut dyn Printer {
+        &mut self.listing
+    }
+    fn program(&mut self, head: Program) {
+        self.disasm.programs.push(head);
+    }
+    fn instruction(&mut self, record: InstructionRecord) {
+        if let Some(p) = self.disasm.programs.last_mut() {
+            p.instructions.push(record);
+        }
+    }
+    fn extra(&mut self, key: &'static str, value: Value) {
+        self.disasm.extra.insert(key.into(), value);
+    }
+}
+
+/// The sink of [`Disasm::heads`].
+struct Heads(Vec<Program>, crate::print::Discard);
+
+impl DisasmSink for Heads {
+    fn listing(&mut self) -> &mut dyn Printer {
+        &mut self.1
+    }
+    fn program(&mut self, head: Program) {
+        self.0.push(head);
+    }
+    fn instruction(&mut self, _: InstructionRecord) {}
+    fn extra(&mut self, _: &'static str, _: Value) {}
+}
+
+/// A sink that keeps nothing: what a record's fields are written into to learn whether the
+/// listing fails before the record is written ([`write_disasm_record`]).
+struct Nothing(crate::print::Discard);
+
+impl DisasmSink for Nothing {
+    fn listing(&mut self) -> &mut dyn Printer {
+        &mut self.0
+    }
+    fn program(&mut self, _: Program) {}
+    fn instruction(&mut self, _: InstructionRecord) {}
+    fn extra(&mut self, _: &'static str, _: Value) {}
+}
+
+/// Write the `disasm` record `write` gives (a format's or a bare program's
+/// [`DisasmSink`] writer) to `out`, one line, field by field as `write` makes them: nothing
+/// of it is held but the facts of the program being written. The envelope comes first, so
+/// what it says is found before: `write` is run once into a sink that keeps nothing, and
+/// where it fails the record is `record` with `valid` false and the error, without fields of
+/// its own; otherwise `valid` is false when the file has `damage` (its first damaged part is
+/// the record's `error`), and `write` is run again into the record. Returns whether the
+/// record says the input is valid. Wrap `out` in a [`std::io::BufWriter`] where each write is
+/// costly: the record comes in many small pieces.
+///
+/// ```
+/// use shaderscope::Container;
+/// use shaderscope::json::{Record, RecordType};
+///
+/// let bytes = shaderscope::shbin::build::example_vertex_shader();
+/// let file = shaderscope::parse(&bytes)?;
+/// let mut line = Vec::new();
+/// let opts = Default::default();
+/// let record = Record::new(RecordType::Disasm, "v.shbin", Some(file.format()));
+/// let valid = shaderscope::json::write_disasm_record(record, None, &mut line, |sink| {
+///     file.write_disasm_json(&opts, sink)
+/// })
+/// .unwrap();
+/// let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+/// assert!(valid);
+/// assert_eq!(v["programs"][0]["instructions"][0]["text"], "mov r0.xyz, v0");
+/// assert_eq!(line, file.disasm_record("v.shbin", &opts).to_line().as_bytes());
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn write_disasm_record(
+    record: Record<'_>,
+    damage: Option<&Error>,
+    out: &mut dyn io::Write,
+    mut write: impl FnMut(&mut dyn DisasmSink) -> crate::Result<()>,
+) -> io::Result<bool> {
+    let (record, fields) = disasm_envelope(record, damage, &mut write);
+    if fields {
+        record.write_with(out, |o| write_disasm_fields(o, write))?;
+    } else {
+        record.write(out)?;
+    }
+    Ok(record.valid)
+}
+
+/// The `disasm` record [`write_disasm_record`] writes, as a [`Record`] whose body holds the
+/// fields' text.
+pub fn disasm_record<'p>(
+    record: Record<'p>,
+    damage: Option<&Error>,
+    mut write: impl FnMut(&mut dyn DisasmSink) -> crate::Result<()>,
+) -> Record<'p> {
+    let (mut record, fields) = disasm_envelope(record, damage, &mut write);
+    if fields {
+        let mut text = Vec::new();
+        let body = write_disasm_fields(&mut text, write)
+            .map_err(serde_json::Error::io)
+            .and_then(|()| Body::from_json(String::from_utf8_lossy(&text).into_owned()));
+        match body {
+            Ok(b) => record.body = b,
+            Err(e) => {
+                record.valid = false;
+                record.error = Some(ErrorInfo::other("internal", format!("cannot encode the record: {e}")));
+            }
+        }
+    }
+    record
+}
+
+/// The envelope of a `disasm` record (see [`write_disasm_record`]), and whether the fields
+/// follow.
+fn disasm_envelope<'p>(
+    record: Record<'p>,
+    damage: Option<&Error>,
+    write: &mut dyn FnMut(&mut dyn DisasmSink) -> crate::Result<()>,
+) -> (Record<'p>, bool) {
+    if let Err(e) = write(&mut Nothing(crate::print::Discard)) {
+        return (Record { valid: false, error: Some(ErrorInfo::from_error(&e)), ..record }, false);
+    }
+    match damage {
+        // A damaged part leaves the rest listed: the record has it, and says why the file is
+        // not valid.
+        Some(e) => (Record { valid: false, error: Some(ErrorInfo::from_error(e)), ..record }, true),
+        None => (record, true),
+    }
+}
+
+/// Write the fields `write` gives as one JSON object, in the order and form [`Disasm`]
+/// serialises to: `listing`, `programs`, then the facts.
+fn write_disasm_fields(
+    out: &mut dyn io::Write,
+    write: impl FnOnce(&mut dyn DisasmSink) -> crate::Result<()>,
+) -> io::Result<()> {
+    out.write_all(b"{\"listing\":\"")?;
+    let mut w =
+        FieldWriter { out, programs: false, tail: None, instructions: false, extra: Map::new(), error: None };
+    let written = write(&mut w);
+    w.end_program();
+    if let Some(e) = w.error.take() {
+        return Err(e);
+    }
+    // The first pass found that the fields are written whole; a second pass that fails is a
+    // record cut short.
+    if let Err(e) = written {
+        return Err(io::Error::other(format!("the listing failed on the second pass: {e}")));
+    }
+    w.out.write_all(b"]")?;
+    for (key, value) in &w.extra {
+        w.out.write_all(b",")?;
+        serde_json::to_writer(&mut *w.out, key)?;
+        w.out.write_all(b":")?;
+        serde_json::to_writer(&mut *w.out, value)?;
+    }
+    w.out.write_all(b"}")
+}
+
+/// The [`DisasmSink`] of [`write_disasm_fields`]: the listing's text is escaped as it is
+/// printed, each program's head written when it comes, then each instruction; what is kept is
+/// the end of the program being written (`]`, its facts, `}`: [`Program`] writes its facts
+/// after its instructions) and the facts of the listing, written last.
+struct FieldWriter<'w> {
+    out: &'w mut dyn io::Write,
+    /// Whether the listing has ended and `programs` begun.
+    programs: bool,
+    /// The text of the program being written after its instructions.
+    tail: Option<Vec<u8>>,
+    /// Whether that program has had an instruction.
+    instructions: bool,
+    /// The facts about the listing as a whole, in key order (as [`Disasm`] keeps them).
+    extra: Map<String, Value>,
+    /// The first write that failed: nothing is written after it.
+    error: Option<io::Error>,
+}
+
+impl FieldWriter<'_> {
+    /// Run `f` on the output unless a write failed before; keep its error.
+    fn put(&mut self, f: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) {
+        if self.error.is_none() {
+            if let Err(e) = f(&mut *self.out) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// End the program being written, or (before the first) the listing's text and open
+    /// `programs`.
+    fn end_program(&mut self) {
+        if let Some(tail) = self.tail.take() {
+            self.put(|o| o.write_all(&tail));
+        } else if !self.programs {
+            self.programs = true;
+            self.put(|o| o.write_all(b"\",\"programs\":["));
+        }
+    }
+}
+
+/// A JSON string's contents without its quotes: the listing's text is one string written in
+/// pieces, each escaped as serde_json escapes strings.
+struct Unquoted;
+
+impl serde_json::ser::Formatter for Unquoted {
+    fn begin_string<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+    fn end_string<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl fmt::Write for FieldWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.programs {
+            // The listing comes before the programs (see DisasmSink::listing).
+            return Err(fmt::Error);
+        }
+        self.put(|o| {
+            s.serialize(&mut serde_json::Serializer::with_formatter(o, Unquoted)).map_err(io::Error::from)
+        });
+        if self.error.is_some() { Err(fmt::Error) } else { Ok(()) }
+    }
+}
+
+impl Printer for FieldWriter<'_> {
+    fn text_only(&self) -> bool {
+        true
+    }
+    fn write_line(&mut self, line: &Line) -> fmt::Result {
+        fmt::Write::write_str(self, line.as_str())
+    }
+}
+
+impl DisasmSink for FieldWriter<'_> {
+    fn listing(&mut self) -> &mut dyn Printer {
+        self
+    }
+
+    fn program(&mut self, head: Program) {
+        let first = !self.programs;
+        self.end_program();
+        // The program as it serialises with no instructions, cut where they go: a JSON string
+        // cannot hold `,"` (its quotes are escaped), so the first `,"instructions":[]` is
+        // the field, after the name, instruction set, stage, model, offset and size.
+        const KEY: &[u8] = b",\"instructions\":[]";
+        let text = match serde_json::to_vec(&head) {
+            Ok(t) => t,
+            Err(e) => return self.error = self.error.take().or(Some(e.into())),
+        };
+        let cut = text.windows(KEY.len()).position(|w| w == KEY).map_or(text.len(), |at| at + KEY.len() - 1);
+        let (start, tail) = text.split_at(cut);
+        self.put(|o| {
+            if !first {
+                o.write_all(b",")?;
+            }
+            o.write_all(start)
+        });
+        self.tail = Some(tail.to_vec());
+        self.instructions = false;
+    }
+
+    fn instruction(&mut self, record: InstructionRecord) {
+        if self.tail.is_none() {
+            // No program has begun: there is no list to put it in (as Disasm::collect).
+            return;
+        }
+        let comma = std::mem::replace(&mut self.instructions, true);
+        self.put(|o| {
+            if comma {
+                o.write_all(b",")?;
+            }
+            serde_json::to_writer(o, &record).map_err(io::Error::from)
+        });
+    }
+
+    fn extra(&mut self, key: &'static str, value: Value) {
+        self.extra.insert(key.into(), value);
     }
 }
 

@@ -106,6 +106,62 @@ fn json_records_take_a_small_multiple_of_their_text() {
     }
 }
 
+/// A writer that keeps nothing but the number of bytes written (as `io::sink()`, counted).
+#[derive(Default)]
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The record writers write `info --json` and `disasm --json` field by field as the format
+/// serialises its summary, the listing is printed and the instructions are decoded: nothing
+/// of a record is held whole. Each writer's heap peak (beyond the parsed file) stays within
+/// [`bound`], and within 4 MiB plus 16 times the input, which a record of these inputs (11 to
+/// 31 times the input, SHARCFB's 3 times) does not fit in once, let alone twice as it was
+/// held before (its fields' text, then the line): `disasm --json` of 80 000 `mov` (a 10.8 MB
+/// record, its instruction records ~300 bytes of heap each) took 66 MiB of RSS, now 26; of
+/// a DVLB naming one DVLE 100 000 times (21 MB) 76, now 13; `info --json` of 20 000 RDEF
+/// struct types (25 MB) 84, now 16. What remains is the file's own tables (a DVLB's 100 000
+/// entries) and the summary a format builds before serialising it (MBS: its symbols).
+#[test]
+fn records_are_written_field_by_field_within_the_bound() {
+    let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let opts = DisasmOptions::default();
+    let files = [
+        ("DVLB", hostile::repeated_dvle(100_000)),
+        ("RDEF", hostile::shared_struct_rdef(20_000, 20, true)),
+        ("D3D9", hostile::d3d9_movs(80_000)),
+        ("MBS", hostile::mbs_symbols(30_000)),
+        ("SHARCFB", hostile::many_programs(20_000)),
+    ];
+    for (name, data) in files {
+        let file = shaderscope::parse(&data).unwrap();
+        let mut info = Counted::default();
+        let (_, info_peak) = peak_during(|| file.write_info_record("a.bin", &mut info).unwrap());
+        let mut disasm = Counted::default();
+        let (_, disasm_peak) = peak_during(|| file.write_disasm_record("a.bin", &opts, &mut disasm).unwrap());
+        for (what, len, peak) in [("info", info.0, info_peak), ("disasm", disasm.0, disasm_peak)] {
+            println!(
+                "{name} {what} --json: {peak} bytes of heap for a {len}-byte record ({} bytes of input)",
+                data.len()
+            );
+            let most = bound(data.len()).min((4 << 20) + 16 * data.len());
+            assert!(
+                peak <= most,
+                "{name} {what} --json: {peak} bytes of heap for a {len}-byte record ({} bytes of input; at most {most})",
+                data.len()
+            );
+        }
+    }
+}
+
 /// `scan`'s Yaz0 streams decode to at most 16 times the buffer together (at least 32 MiB):
 /// a 3 MB stream of copies stating 256 MiB decoded all of it (264 MiB of RSS); now it decodes
 /// 48 MiB of it, searches that, and says so.

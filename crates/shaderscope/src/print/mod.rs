@@ -152,6 +152,31 @@ pub trait Printer: fmt::Write {
     }
 }
 
+/// A sink that keeps nothing: a listing printed only for what it returns (whether it fails,
+/// and where), as [`crate::isa::sm4::check`] prints one, and the first pass of a
+/// `disasm --json` record, which learns whether the listing fails before the record is
+/// written. It takes text as plain text does ([`Printer::text_only`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Discard;
+
+impl fmt::Write for Discard {
+    #[inline]
+    fn write_str(&mut self, _: &str) -> fmt::Result {
+        Ok(())
+    }
+}
+
+impl Printer for Discard {
+    #[inline]
+    fn text_only(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn write_line(&mut self, _: &Line) -> fmt::Result {
+        Ok(())
+    }
+}
+
 /// Plain text: styles and operands leave no trace, so a marked line is its text.
 impl Printer for TextBuf {
     #[inline]

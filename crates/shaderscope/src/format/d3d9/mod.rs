@@ -45,7 +45,7 @@ use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::format::dxbc::hash::Hashes;
 use crate::isa::d3d9::{self, ConstantTable, ListingOptions, Program, ctab};
-use crate::json::{Disasm, Program as JsonProgram};
+use crate::json::{DisasmSink, Program as JsonProgram};
 use crate::model::Stage;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
@@ -333,8 +333,8 @@ impl Container for D3d9File<'_> {
         let _ = Info::new(self).text(s);
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, &Info::new(self))?)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -342,19 +342,20 @@ impl Container for D3d9File<'_> {
         d3d9::write_listing(&self.program, &options, out).map_err(fmt_error)
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
         let p = &self.program;
-        let mut text = crate::print::TextBuf::default();
-        self.disasm(opts, &mut text)?;
+        self.disasm(opts, out.listing())?;
         let slots = p.slots();
-        let mut program = JsonProgram::new("program", "d3d9", 0, p.program_len())
-            .with_stage(Some(stage_of(p.version.kind)), Some(p.version.name().to_string()))
-            .with_extra(
-                "slots",
-                Slots { total: slots.total, texture: slots.texture, arithmetic: slots.arithmetic() },
-            );
-        program.instructions = d3d9::records(p);
-        Ok(Disasm { listing: text.into_string(), programs: vec![program], ..Disasm::default() })
+        out.program(
+            JsonProgram::new("program", "d3d9", 0, p.program_len())
+                .with_stage(Some(stage_of(p.version.kind)), Some(p.version.name().to_string()))
+                .with_extra(
+                    "slots",
+                    Slots { total: slots.total, texture: slots.texture, arithmetic: slots.arithmetic() },
+                ),
+        );
+        d3d9::each_record(p, |r| out.instruction(r));
+        Ok(())
     }
 
     fn annotate(&self, a: &mut Annotations) {

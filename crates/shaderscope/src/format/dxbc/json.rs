@@ -12,7 +12,7 @@ use super::reflect::{self, flag_names};
 use super::signature::{Signature, SignatureKind, format_name, mask_text, system_value_name};
 use super::{Dxbc, Generation, GenerationSource, checksum};
 use crate::error::Result;
-use crate::json::{Disasm, Program as JsonProgram};
+use crate::json::{DisasmSink, Program as JsonProgram};
 use crate::model::{DisasmOptions, Stage};
 use crate::print::count;
 use serde::Serialize;
@@ -48,6 +48,35 @@ struct ChunkInfo {
     data_offset: usize,
     size: usize,
     description: &'static str,
+}
+
+/// The chunk index's entries as `info` gives them, each made as it is written: an index may
+/// name one chunk a million times (4 MB of index; 130 MB of entries held at once).
+#[derive(Debug)]
+struct Chunks<'a> {
+    d: &'a Dxbc<'a>,
+    /// [`super::container::Frame::repeats`], worked out once.
+    repeats: Vec<Option<usize>>,
+}
+
+impl Chunks<'_> {
+    fn iter(&self) -> impl Iterator<Item = ChunkInfo> + '_ {
+        self.d.frame.chunks.iter().enumerate().zip(&self.repeats).map(|((index, c), same_as)| ChunkInfo {
+            index,
+            same_as: *same_as,
+            fourcc: c.fourcc.name(),
+            offset: c.offset,
+            data_offset: c.data_offset(),
+            size: c.data.len(),
+            description: self.d.chunk_description(&c.fourcc.0),
+        })
+    }
+}
+
+impl Serialize for Chunks<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -450,7 +479,7 @@ pub struct Info<'a> {
     /// fxc's containers only: a DXIL container or a root signature alone is not fxc's.
     #[serde(skip_serializing_if = "Option::is_none")]
     fxc: Option<Fxc>,
-    chunks: Vec<ChunkInfo>,
+    chunks: Chunks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     program: Option<ProgramInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -581,21 +610,7 @@ impl<'a> Info<'a> {
             },
             hashes: Hashes::of_dxbc(d.data()),
             fxc: d.is_fxc().then_some(Fxc { generation, source }),
-            chunks: f
-                .chunks
-                .iter()
-                .enumerate()
-                .zip(f.repeats())
-                .map(|((index, c), same_as)| ChunkInfo {
-                    index,
-                    same_as,
-                    fourcc: c.fourcc.name(),
-                    offset: c.offset,
-                    data_offset: c.data_offset(),
-                    size: c.data.len(),
-                    description: d.chunk_description(&c.fourcc.0),
-                })
-                .collect(),
+            chunks: Chunks { d, repeats: f.repeats() },
             program: d.program.map(|p| ProgramInfo {
                 chunk: p.chunk.fourcc.name(),
                 stage: p.stage,
@@ -983,9 +998,9 @@ impl<'a> Info<'a> {
                 count(l.runtime_constants.len(), "runtime constant mapping")
             )?;
         }
-        let n = self.chunks.len();
+        let n = self.chunks.repeats.len();
         writeln!(s, "chunks:    {n} {}", if n == 1 { "chunk" } else { "chunks" })?;
-        for c in &self.chunks {
+        for c in self.chunks.iter() {
             if let Some(k) = c.same_as {
                 writeln!(
                     s,
@@ -1211,9 +1226,9 @@ pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
     Info::new(d).write_text(s);
 }
 
-/// The JSON summary.
-pub fn info_json(d: &Dxbc<'_>) -> crate::json::Body {
-    crate::json::Body::new(&Info::new(d)).unwrap_or_else(|_| crate::json::Body::empty())
+/// The JSON summary, written to `out`.
+pub fn write_info_json(d: &Dxbc<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    Ok(serde_json::to_writer(out, &Info::new(d))?)
 }
 
 fn summary(d: &Dxbc<'_>) -> String {
@@ -1239,45 +1254,46 @@ fn summary(d: &Dxbc<'_>) -> String {
     format!("{prog}, {n} {word} ({}{repeats}), checksum {}", tags.join(","), checksum_status(d))
 }
 
-/// `disasm --json`: the program (SM4/5, the Aon9 D3D9 program, or DXIL's header) with its
-/// instruction records, and for fxc's containers the fxc generation that chose the listing's
-/// form.
-pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
-    let mut text = crate::print::TextBuf::default();
+/// `disasm --json`: the listing, then the program (SM4/5, the Aon9 D3D9 program, or DXIL's
+/// header) with its instruction records, and for fxc's containers the fxc generation that
+/// chose the listing's form.
+pub fn write_disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
     let lopts = super::listing::ListingOptions::from_disasm(opts);
     // A damaged part (a chunk that does not read, an instruction stream cut short) leaves the
     // listing of the rest, which is kept: the record says the file is invalid and why.
     let damage = crate::Container::damage(d);
-    if let Err(e) = super::listing::write_listing(d, &lopts, &mut text) {
+    if let Err(e) = super::listing::write_listing(d, &lopts, out.listing()) {
         if !damage.contains(&e) {
             return Err(e);
         }
     }
-    let listing = text.into_string();
     let (generation, source) = match opts.dxbc.generation {
         Some(g) => (g, GenerationSource::Option),
         None => d.generation(),
     };
-    let mut programs = Vec::new();
     if let Some(p) = &d.program {
         let program = super::program::decode(p)?;
         let style = super::program::sm4_style(generation, opts.dxbc.legacy_crt, false);
+        out.program(
+            JsonProgram::new(
+                p.chunk.fourcc.name(),
+                "sm4",
+                p.chunk.data_offset() as u64,
+                p.chunk.data.len() as u64,
+            )
+            .with_stage(Some(p.stage), Some(p.version_text())),
+        );
         // The instructions before a damaged one.
-        let mut instructions = Vec::new();
-        if let Err(e) = crate::isa::sm4::each_record(&program, &style, |_, r| instructions.extend(r)) {
+        let records = crate::isa::sm4::each_record(&program, &style, |_, r| {
+            if let Some(r) = r {
+                out.instruction(r);
+            }
+        });
+        if let Err(e) = records {
             if !damage.contains(&e) {
                 return Err(e);
             }
         }
-        let mut j = JsonProgram::new(
-            p.chunk.fourcc.name(),
-            "sm4",
-            p.chunk.data_offset() as u64,
-            p.chunk.data.len() as u64,
-        )
-        .with_stage(Some(p.stage), Some(p.version_text()));
-        j.instructions = instructions;
-        programs.push(j);
     }
     if let Some(a) = &d.aon9 {
         let at = a.program_position() as u64;
@@ -1286,10 +1302,11 @@ pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
                 crate::isa::d3d9::ShaderKind::Vertex => Stage::Vertex,
                 crate::isa::d3d9::ShaderKind::Pixel => Stage::Pixel,
             };
-            let mut j = JsonProgram::new("Aon9", "d3d9", at, a.program.len() as u64)
-                .with_stage(Some(stage), Some(program.version.name().to_string()));
-            j.instructions = crate::isa::d3d9::records(&program);
-            programs.push(j);
+            out.program(
+                JsonProgram::new("Aon9", "d3d9", at, a.program.len() as u64)
+                    .with_stage(Some(stage), Some(program.version.name().to_string())),
+            );
+            crate::isa::d3d9::each_record(&program, |r| out.instruction(r));
         }
     }
     if let Some(x) = &d.dxil {
@@ -1297,16 +1314,15 @@ pub fn disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions) -> Result<Disasm> {
             JsonProgram::new(x.chunk.fourcc.name(), "dxil", x.position() as u64, x.chunk.data.len() as u64);
         j.stage = Some(x.kind.name());
         j.model = Some(x.model());
-        programs.push(
+        out.program(
             j.with_extra("dxil_version", x.dxil_version_text())
                 .with_extra("bitcode_offset", x.bitcode_position())
                 .with_extra("bitcode_size", x.bitcode_size),
         );
     }
-    let mut extra = Map::new();
     // A DXIL container's listing or a root signature's is not fxc's.
     if d.is_fxc() {
-        extra.insert("fxc".into(), serde_json::to_value(Fxc { generation, source }).unwrap_or(Value::Null));
+        out.extra("fxc", serde_json::to_value(Fxc { generation, source }).unwrap_or(Value::Null));
     }
-    Ok(Disasm { listing, programs, extra })
+    Ok(())
 }

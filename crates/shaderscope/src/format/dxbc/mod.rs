@@ -620,16 +620,16 @@ impl Container for Dxbc<'_> {
         json::info_text(self, out);
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        json::info_json(self)
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        json::write_info_json(self, out)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
         listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        json::disasm_json(self, opts)
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
+        json::write_disasm_json(self, opts, out)
     }
 
     fn annotate(&self, out: &mut Annotations) {

@@ -7,7 +7,7 @@ use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::format::gx2;
 use crate::format::gx2::{GFD_DATA_TAG, GFD_TEXT_TAG, Kind, PointerKind, ShaderInfo};
-use crate::json::{Disasm, Program};
+use crate::json::{Disasm, DisasmSink, Program};
 use crate::model::{Finding, Part, Stage};
 use crate::print::Printer;
 use serde::Serialize;
@@ -80,9 +80,8 @@ struct Info {
 
 impl Gfd<'_> {
     /// The programs `disasm --json` lists (the shaders `opts` chooses, each program and copy
-    /// program), with their instructions when `decode`.
-    fn json_programs(&self, opts: &DisasmOptions, decode: bool) -> Vec<Program> {
-        let mut programs = Vec::new();
+    /// program), given to `out` with their instructions when `decode`.
+    fn json_programs(&self, opts: &DisasmOptions, decode: bool, out: &mut dyn DisasmSink) {
         for (i, s) in self.shaders.iter().enumerate() {
             if !Self::chosen(opts, i) {
                 continue;
@@ -96,13 +95,12 @@ impl Gfd<'_> {
                 if let Some(g) = s.gx2() {
                     p = p.with_extra("summary", g.summary());
                 }
+                out.program(p);
                 if decode {
-                    p.instructions = crate::isa::latte::records(b.data, b.data_offset());
+                    crate::isa::latte::each_record(b.data, b.data_offset(), |r| out.instruction(r));
                 }
-                programs.push(p);
             }
         }
-        programs
     }
 
     /// One line: `2 shaders (vertex, pixel) in 7 blocks`.
@@ -528,8 +526,8 @@ impl Container for Gfd<'_> {
         }
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        crate::json::Body::new(&self.info()).unwrap_or_else(|_| crate::json::Body::empty())
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, &self.info())?)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -545,18 +543,18 @@ impl Container for Gfd<'_> {
         first.map_or(Ok(()), Err)
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
-        let mut text = crate::print::TextBuf::default();
-        self.disasm(opts, &mut text)?;
-        Ok(Disasm {
-            listing: text.into_string(),
-            programs: self.json_programs(opts, true),
-            ..Disasm::default()
-        })
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+        self.disasm(opts, out.listing())?;
+        self.json_programs(opts, true, out);
+        Ok(())
     }
 
     fn program_heads(&self) -> Vec<Program> {
-        self.json_programs(&DisasmOptions::default(), false)
+        let heads = Disasm::heads(|out| {
+            self.json_programs(&DisasmOptions::default(), false, out);
+            Ok(())
+        });
+        heads.unwrap_or_default()
     }
 
     fn annotate(&self, a: &mut Annotations) {

@@ -27,11 +27,11 @@ pub(super) fn write_code(
     }
 }
 
-/// The instruction records of `code`.
-pub(super) fn records(core: Core, code: &[u8], base: u64) -> Vec<InstructionRecord> {
+/// The instruction records of `code`, handed to `f` one at a time.
+pub(super) fn each_record(core: Core, code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
     match core {
-        Core::Gp => mali_gp::records(code, base),
-        Core::Pp => mali_pp::records(code, base),
+        Core::Gp => mali_gp::each_record(code, base, f),
+        Core::Pp => mali_pp::each_record(code, base, f),
     }
 }
 

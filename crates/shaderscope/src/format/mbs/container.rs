@@ -8,7 +8,7 @@ use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::json::{Disasm, Program};
+use crate::json::{DisasmSink, Program};
 use crate::model::{Finding, Part, Stage};
 use crate::print::{Printer, Style, count};
 use crate::toolkit::{Chunk, Endian, FourCC, Reader};
@@ -856,8 +856,8 @@ impl Container for Mbs<'_> {
         }
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        crate::json::Body::new(&self.info()).unwrap_or_else(|_| crate::json::Body::empty())
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, &self.info())?)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -886,33 +886,32 @@ impl Container for Mbs<'_> {
         }
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<Disasm> {
-        let mut text = crate::print::TextBuf::default();
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
         // Code that stops decoding leaves the listing up to there: the record keeps it.
-        if let Err(e) = self.disasm(opts, &mut text) {
+        if let Err(e) = self.disasm(opts, out.listing()) {
             if !self.damage().contains(&e) {
                 return Err(e);
             }
         }
-        let mut programs = Vec::new();
         if let Some(v) = self.shader() {
             if let Some((c, at)) = v.code() {
                 let stage = match v.core() {
                     Core::Gp => Stage::Vertex,
                     Core::Pp => Stage::Pixel,
                 };
-                let mut p = Program::new(
-                    format!("{} shader", v.core().stage_name()),
-                    v.core().isa(),
-                    at,
-                    c.len() as u64,
-                )
-                .with_stage(Some(stage), v.core_name().map(str::to_string));
-                p.instructions = code::records(v.core(), c, at);
-                programs.push(p);
+                out.program(
+                    Program::new(
+                        format!("{} shader", v.core().stage_name()),
+                        v.core().isa(),
+                        at,
+                        c.len() as u64,
+                    )
+                    .with_stage(Some(stage), v.core_name().map(str::to_string)),
+                );
+                code::each_record(v.core(), c, at, |r| out.instruction(r));
             }
         }
-        Ok(Disasm { listing: text.into_string(), programs, ..Disasm::default() })
+        Ok(())
     }
 
     fn annotate(&self, a: &mut Annotations) {

@@ -603,8 +603,8 @@ impl Container for Sharc {
         Info::new(self).write_text(out);
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, &Info::new(self))?)
     }
 
     /// A source archive holds no compiled code: the listing is its sources, each under a
@@ -634,10 +634,8 @@ impl Container for Sharc {
         Ok(())
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        let mut text = crate::print::TextBuf::default();
-        self.disasm(opts, &mut text)?;
-        Ok(crate::json::Disasm { listing: text.into_string(), ..Default::default() })
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
+        self.disasm(opts, out.listing())
     }
 
     fn annotate(&self, a: &mut Annotations) {

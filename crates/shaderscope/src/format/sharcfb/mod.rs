@@ -330,6 +330,35 @@ pub struct Sharcfb {
 }
 
 impl Sharcfb {
+    /// Every binary as a program of a `disasm` record, given to `out`, with the programs and
+    /// variations that use it (nothing is decoded: the records carry no instructions).
+    fn binary_programs(&self, out: &mut dyn crate::json::DisasmSink) {
+        let lists = self.owner_lists(OWNERS_SHOWN);
+        let mut settings = std::collections::HashMap::new();
+        for (i, b) in self.binaries.items.iter().enumerate() {
+            let owners: Vec<serde_json::Value> = lists
+                .get(i)
+                .map_or(&[][..], |(o, _)| &o[..])
+                .iter()
+                .filter_map(|&(p, v, _)| {
+                    let prog = self.programs.items.get(p)?;
+                    let shown = settings.entry(p).or_insert_with(|| ShownSettings::new(prog));
+                    Some(serde_json::json!({
+                        "program": prog.name.shown(),
+                        "variation": v,
+                        "settings": shown.of(v).into_iter().map(|(m, v)| serde_json::json!({"macro": m, "value": v})).collect::<Vec<_>>(),
+                    }))
+                })
+                .collect();
+            out.program(
+                crate::json::Program::new(format!("binary {i}"), "latte", b.data_at(), b.data.len() as u64)
+                    .with_stage(b.kind.stage(), None)
+                    .with_extra("binary", i)
+                    .with_extra("used_by", owners),
+            );
+        }
+    }
+
     /// An empty version-8 archive `name` in byte order `endian`.
     pub fn new(name: &str, endian: Endian) -> Self {
         Sharcfb {
@@ -650,8 +679,8 @@ impl Container for Sharcfb {
         Info::new(self).write_text(out);
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        crate::json::Body::new(&Info::new(self)).unwrap_or_else(|_| crate::json::Body::empty())
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, &Info::new(self))?)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -687,50 +716,23 @@ impl Container for Sharcfb {
         binaries.chain(self.programs.items.iter().filter_map(|p| self.program_damage(p))).collect()
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        let mut text = crate::print::TextBuf::default();
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
         // A damaged binary leaves the others listed: the record keeps them.
-        if let Err(e) = self.disasm(opts, &mut text) {
+        if let Err(e) = self.disasm(opts, out.listing()) {
             if !self.damage().contains(&e) {
                 return Err(e);
             }
         }
-        Ok(crate::json::Disasm {
-            listing: text.into_string(),
-            programs: self.program_heads(),
-            ..Default::default()
-        })
+        self.binary_programs(out);
+        Ok(())
     }
 
-    /// Every binary, with the programs and variations that use it (nothing is decoded: the
-    /// records carry no instructions).
     fn program_heads(&self) -> Vec<crate::json::Program> {
-        let mut programs = Vec::new();
-        let lists = self.owner_lists(OWNERS_SHOWN);
-        let mut settings = std::collections::HashMap::new();
-        for (i, b) in self.binaries.items.iter().enumerate() {
-            let owners: Vec<serde_json::Value> = lists
-                .get(i)
-                .map_or(&[][..], |(o, _)| &o[..])
-                .iter()
-                .filter_map(|&(p, v, _)| {
-                    let prog = self.programs.items.get(p)?;
-                    let shown = settings.entry(p).or_insert_with(|| ShownSettings::new(prog));
-                    Some(serde_json::json!({
-                        "program": prog.name.shown(),
-                        "variation": v,
-                        "settings": shown.of(v).into_iter().map(|(m, v)| serde_json::json!({"macro": m, "value": v})).collect::<Vec<_>>(),
-                    }))
-                })
-                .collect();
-            programs.push(
-                crate::json::Program::new(format!("binary {i}"), "latte", b.data_at(), b.data.len() as u64)
-                    .with_stage(b.kind.stage(), None)
-                    .with_extra("binary", i)
-                    .with_extra("used_by", owners),
-            );
-        }
-        programs
+        let heads = crate::json::Disasm::heads(|out| {
+            self.binary_programs(out);
+            Ok(())
+        });
+        heads.unwrap_or_default()
     }
 
     fn annotate(&self, a: &mut Annotations) {

@@ -6,7 +6,7 @@ use super::{Dvlb, Dvle, DvleRef, Payload, ShaderFile, dvlb, producer, split_stri
 use crate::container::DisasmOptions;
 use crate::error::{Error, Result};
 use crate::isa::pica;
-use crate::json::{Disasm, Program};
+use crate::json::{DisasmSink, Program};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -277,8 +277,8 @@ fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
     }
 }
 
-/// `info --json`.
-pub fn info_json(f: &ShaderFile) -> crate::json::Body {
+/// `info --json`, written to `out`.
+pub fn write_info_json(f: &ShaderFile, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let info = Info {
         summary: summary(f),
         dvlbs: f.dvlbs().iter().map(|(b, d)| dvlb_info(d, *b)).collect(),
@@ -308,59 +308,56 @@ pub fn info_json(f: &ShaderFile) -> crate::json::Body {
         },
         decoded_size: f.csdr.as_ref().map(|c| c.decoded.len()),
     };
-    crate::json::Body::new(&info).unwrap_or_else(|_| crate::json::Body::empty())
+    Ok(serde_json::to_writer(out, &info)?)
 }
 
 fn printer_failed(_: std::fmt::Error) -> Error {
     Error::invalid(0, "listing", "the printer failed")
 }
 
-/// One DVLE as a program: its records, entry range and picasso source; a DVLE whose offset
-/// repeats an earlier one's only names that one.
-fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions) -> Result<Program> {
+/// One DVLE as a program: its entry range and picasso source, then its records; a DVLE whose
+/// offset repeats an earlier one's only names that one.
+fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+    let code = &p.dvlb.dvlp.code;
+    let head = Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
+        .with_stage(p.stage(), None)
+        .with_extra("dvle", k)
+        .with_extra("dvle_offset", p.offset());
     if let Some(first) = p.same_as().filter(|_| opts.program.is_none()) {
-        let code = &p.dvlb.dvlp.code;
-        return Ok(Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
-            .with_stage(p.stage(), None)
-            .with_extra("dvle", k)
-            .with_extra("dvle_offset", p.offset())
-            .with_extra("same_as", first));
+        out.program(head.with_extra("same_as", first));
+        return Ok(());
     }
     let mut source = crate::print::TextBuf::default();
     p.write_source(opts, &mut source).map_err(printer_failed)?;
-    let code = &p.dvlb.dvlp.code;
-    let mut program = Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
-        .with_stage(p.stage(), None)
-        .with_extra("dvle", k)
-        .with_extra("dvle_offset", p.offset())
-        .with_extra("main", p.dvle.main)
-        .with_extra("endmain", p.dvle.endmain)
-        .with_extra("entry_end", p.entry_end())
-        .with_extra("source", source.into_string());
-    program.instructions = p.records();
-    Ok(program)
+    out.program(
+        head.with_extra("main", p.dvle.main)
+            .with_extra("endmain", p.dvle.endmain)
+            .with_extra("entry_end", p.entry_end())
+            .with_extra("source", source.into_string()),
+    );
+    p.each_record(|r| out.instruction(r));
+    Ok(())
 }
 
-/// `disasm --json`: every DVLE (or the DVOJ object) as a program of PICA200 instruction
-/// records, with the listing.
-pub fn disasm_json(f: &ShaderFile, opts: &DisasmOptions) -> Result<Disasm> {
+/// `disasm --json`: the listing, then every DVLE (or the DVOJ object) as a program of
+/// PICA200 instruction records.
+pub fn write_disasm_json(f: &ShaderFile, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
     use crate::container::Container;
-    let mut text = crate::print::TextBuf::default();
-    f.disasm(opts, &mut text)?;
-    let mut programs = Vec::new();
+    f.disasm(opts, out.listing())?;
     if let Payload::Dvoj(o) = &f.payload {
         let names = o.names();
         let opdescs = o.opdesc_words();
         let ctx = f.dvoj_context(o, &names, &opdescs, opts);
-        let mut program = Program::new("DVOJ", "pica", o.code_offset(), 4 * o.code.len() as u64)
-            .with_stage(ctx.shader_type.stage(), None);
-        program.instructions = pica::records(&ctx);
-        programs.push(program);
+        out.program(
+            Program::new("DVOJ", "pica", o.code_offset(), 4 * o.code.len() as u64)
+                .with_stage(ctx.shader_type.stage(), None),
+        );
+        pica::each_record(&ctx, |r| out.instruction(r));
     }
     for (k, p) in f.dvles().iter().enumerate() {
         if opts.program.is_none_or(|n| n == k) {
-            programs.push(dvle_program(k, p, opts)?);
+            dvle_program(k, p, opts, out)?;
         }
     }
-    Ok(Disasm { listing: text.into_string(), programs, ..Disasm::default() })
+    Ok(())
 }

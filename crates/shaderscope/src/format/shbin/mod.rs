@@ -246,9 +246,16 @@ impl<'a> DvleRef<'a> {
 
     /// The instructions the DVLE's listing shows, as records (see [`pica::records`]).
     pub fn records(&self) -> Vec<crate::isa::InstructionRecord> {
+        let mut out = Vec::new();
+        self.each_record(|r| out.push(r));
+        out
+    }
+
+    /// Each record [`DvleRef::records`] gives, handed to `f` as it is made.
+    pub fn each_record(&self, f: impl FnMut(crate::isa::InstructionRecord)) {
         let names = self.names();
         let opdescs = self.dvlb.opdesc_words();
-        pica::records(&self.source_context(&names, &opdescs))
+        pica::each_record(&self.source_context(&names, &opdescs), f);
     }
 
     /// The DVLE as complete picasso source, with `--offsets`/`--raw` columns as `opts` says.
@@ -775,8 +782,8 @@ impl Container for ShaderFile {
         }
     }
 
-    fn info_json(&self) -> crate::json::Body {
-        json::info_json(self)
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        json::write_info_json(self, out)
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
@@ -842,8 +849,8 @@ impl Container for ShaderFile {
         Ok(())
     }
 
-    fn disasm_json(&self, opts: &DisasmOptions) -> Result<crate::json::Disasm> {
-        json::disasm_json(self, opts)
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
+        json::write_disasm_json(self, opts, out)
     }
 
     fn annotate(&self, a: &mut Annotations) {

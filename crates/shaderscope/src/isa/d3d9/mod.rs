@@ -23,7 +23,8 @@
 //! 0, as fxc writes it. Every token goes
 //! through the [`Printer`](crate::print::Printer) with its kind (mnemonic, register, literal,
 //! comment…), and [`records`] gives each instruction as an
-//! [`InstructionRecord`](crate::isa::InstructionRecord) printed by the same code:
+//! [`InstructionRecord`](crate::isa::InstructionRecord) printed by the same code ([`each_record`]
+//! hands them over one at a time):
 //!
 //! ```
 //! use shaderscope::isa::d3d9::{self, ListingOptions, Program};
@@ -63,7 +64,7 @@ pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
 pub use opcode::{Form, OpInfo, Opcode, Slots};
 pub use operand::{Param, RegisterType};
-pub use print::{ListingOptions, records, usage_name, write_listing};
+pub use print::{ListingOptions, each_record, records, usage_name, write_listing};
 
 use crate::error::{Error, Result};
 use crate::print::count;

@@ -161,19 +161,25 @@ fn write_version(version: Version, line: &mut Line) {
 }
 
 /// Each instruction of `program` as an [`InstructionRecord`], printed by the listing's
-/// instruction printer; its words are the instruction token and the tokens after it.
+/// instruction printer; its words are the instruction token and the tokens after it
+/// ([`each_record`]'s records collected).
 pub fn records(program: &Program<'_>) -> Vec<InstructionRecord> {
+    let mut out = Vec::new();
+    each_record(program, |r| out.push(r));
+    out
+}
+
+/// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
+/// is made, in program order.
+pub fn each_record(program: &Program<'_>, mut f: impl FnMut(InstructionRecord)) {
     let mut capture = Capture::default();
     let mut line = Line::new();
-    program
-        .instructions()
-        .map(|ins| {
-            instruction_text(ins, program.version, false, &mut line);
-            // Writing into a Capture cannot fail.
-            let _ = line.flush(&mut capture);
-            capture.record(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect())
-        })
-        .collect()
+    for ins in program.instructions() {
+        instruction_text(ins, program.version, false, &mut line);
+        // Writing into a Capture cannot fail.
+        let _ = line.flush(&mut capture);
+        f(capture.record(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect()));
+    }
 }
 
 /// The statistics line that ends the program, after an empty line.

@@ -168,23 +168,26 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
 }
 
 /// The instruction records: one per control-flow instruction, ALU instruction and fetch,
-/// each printed by the listing's printer into a [`Capture`].
-#[derive(Default)]
-pub(crate) struct Records {
-    pub(crate) records: Vec<InstructionRecord>,
+/// each printed by the listing's printer into a [`Capture`] and handed to `f` as it is made.
+pub(crate) struct Records<F> {
+    f: F,
     line: Line,
     capture: Capture,
 }
 
-impl Records {
+impl<F: FnMut(InstructionRecord)> Records<F> {
+    pub(crate) fn new(f: F) -> Self {
+        Records { f, line: Line::new(), capture: Capture::default() }
+    }
+
     fn take(&mut self, at: u64, words: Vec<u32>) {
         self.line.push_str("\n");
         let _ = self.line.flush(&mut self.capture);
-        self.records.push(self.capture.record(at, words));
+        (self.f)(self.capture.record(at, words));
     }
 }
 
-impl Visit for Records {
+impl<F: FnMut(InstructionRecord)> Visit for Records<F> {
     fn cf(&mut self, _pc: u32, at: u64, cf: Cf, _depth: usize) {
         self.line.start(Some(at));
         cf::write_text(&mut self.line, cf);

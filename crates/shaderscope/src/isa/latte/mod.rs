@@ -17,7 +17,7 @@
 //! | function | what |
 //! |---|---|
 //! | [`write_listing`] | decaf's listing through any [`Printer`]: every line started with the absolute offset of the words it shows, every token styled, every operand marked; `--offsets` and `--raw` columns from [`DisasmOptions`]; lines `; …` where the program cannot be read, and the first such problem as the `Err` once the rest is written |
-//! | [`records`] | the same instructions as [`InstructionRecord`]s (one per CF instruction, ALU instruction and fetch), printed by the same per-instruction printers |
+//! | [`records`], [`each_record`] | the same instructions as [`InstructionRecord`]s (one per CF instruction, ALU instruction and fetch), printed by the same per-instruction printers |
 //! | [`usage`] | a [`Usage`]: registers read and written, exports by type, resources, constant buffers, loops, `CALL_FS` — what a container's `validate` compares with `SQ_PGM_RESOURCES_*`, `SPI_VS_OUT_CONFIG`, `SQ_PGM_EXPORTS_PS` |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets (a clause past the end, a group without `LAST`, a unit given twice, no `END_OF_PROGRAM`) |
 //! | [`annotate`] | the `dump` annotations: every instruction and literal pair a field with its listing text, each clause a section |
@@ -158,11 +158,18 @@ pub fn write_listing<P: Printer + ?Sized>(
 
 /// Every instruction of the program as an [`InstructionRecord`]: one per CF instruction
 /// (two words), ALU instruction (two words; its text starts with its unit, `x: MOV …`) and
-/// fetch (four words), in listing order, printed by the listing's printer.
+/// fetch (four words), in listing order, printed by the listing's printer ([`each_record`]'s
+/// records collected).
 pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
-    let mut v = listing::Records::default();
-    walk::walk(code, base, &mut v);
-    v.records
+    let mut out = Vec::new();
+    each_record(code, base, |r| out.push(r));
+    out
+}
+
+/// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
+/// is made, in listing order.
+pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
+    walk::walk(code, base, &mut listing::Records::new(f));
 }
 
 /// What the program uses (registers, exports, resources, constants, loops).

@@ -148,15 +148,20 @@ impl<P: Printer + ?Sized> Visit for Listing<'_, P> {
 
 /// The instruction records: one per unit line (a `nop` instruction: one `nop`), each with
 /// the instruction's offset and four words, printed by the listing's printer into a
-/// [`Capture`].
-#[derive(Default)]
-pub(crate) struct Records {
-    pub(crate) records: Vec<InstructionRecord>,
+/// [`Capture`] and handed to `f` as it is made.
+pub(crate) struct Records<F> {
+    f: F,
     line: Line,
     capture: Capture,
 }
 
-impl Visit for Records {
+impl<F: FnMut(InstructionRecord)> Records<F> {
+    pub(crate) fn new(f: F) -> Self {
+        Records { f, line: Line::new(), capture: Capture::default() }
+    }
+}
+
+impl<F: FnMut(InstructionRecord)> Visit for Records<F> {
     fn instr(&mut self, index: u64, at: u64, bits: u128, instr: &Instr, prev: Option<&Instr>) {
         let c = Context { instr, prev, index };
         let (list, n) = pieces(instr);
@@ -168,7 +173,7 @@ impl Visit for Records {
             write_piece(&mut self.line, &c, piece);
             self.line.push_str("\n");
             let _ = self.line.flush(&mut self.capture);
-            self.records.push(self.capture.record(at, words_of(bits).to_vec()));
+            (self.f)(self.capture.record(at, words_of(bits).to_vec()));
         }
     }
 

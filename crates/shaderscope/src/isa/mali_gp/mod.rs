@@ -19,7 +19,7 @@
 //! | function | what |
 //! |---|---|
 //! | [`write_listing`] | Mesa's listing through any [`Printer`]: every line started with the absolute offset of its instruction, every token styled, every operand marked; `--offsets` and `--raw` columns from [`DisasmOptions`]; a line `; …` where a problem is found, and the first problem as the `Err` once the rest is written |
-//! | [`records`] | one [`InstructionRecord`] per unit line (`mul.m0 ^2/$2.y t[1].w a0.y`; a `nop` instruction gives one `nop`), each with its instruction's offset and four words, printed by the listing's printer |
+//! | [`records`], [`each_record`] | one [`InstructionRecord`] per unit line (`mul.m0 ^2/$2.y t[1].w a0.y`; a `nop` instruction gives one `nop`), each with its instruction's offset and four words, printed by the listing's printer |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets: bytes after the last whole instruction, a branch past the end |
 //! | [`annotate`] | the `dump` annotations: each instruction a field with its text |
 //! | [`check`] | the problems as error findings; as warnings, values Mesa's tables leave undefined |
@@ -112,11 +112,18 @@ pub fn write_listing<P: Printer + ?Sized>(
 }
 
 /// Every unit line of the program as an [`InstructionRecord`] (see the
-/// [module documentation](self)), in listing order.
+/// [module documentation](self)), in listing order: [`each_record`]'s records collected.
 pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
-    let mut v = listing::Records::default();
-    listing::walk(code, base, &mut v);
-    v.records
+    let mut out = Vec::new();
+    each_record(code, base, |r| out.push(r));
+    out
+}
+
+/// Each unit line's [`InstructionRecord`], handed to `f` as it is made, in listing order: a
+/// program's records need not be held together (a `disasm --json` record is written one
+/// instruction at a time).
+pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
+    listing::walk(code, base, &mut listing::Records::new(f));
 }
 
 /// What cannot be read, in listing order, each at its absolute offset.

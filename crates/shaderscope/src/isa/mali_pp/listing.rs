@@ -119,21 +119,27 @@ fn words_of(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)).collect()
 }
 
-/// The instruction records, each printed by [`write_text`] into a [`Capture`].
-#[derive(Default)]
-pub(crate) struct Records {
-    pub(crate) records: Vec<InstructionRecord>,
+/// The instruction records, each printed by [`write_text`] into a [`Capture`] and handed to
+/// `f` as it is made.
+pub(crate) struct Records<F> {
+    f: F,
     line: Line,
     capture: Capture,
 }
 
-impl Visit for Records {
+impl<F: FnMut(InstructionRecord)> Records<F> {
+    pub(crate) fn new(f: F) -> Self {
+        Records { f, line: Line::new(), capture: Capture::default() }
+    }
+}
+
+impl<F: FnMut(InstructionRecord)> Visit for Records<F> {
     fn instruction(&mut self, inst: &Instruction, bytes: &[u8]) {
         self.line.start(Some(inst.at));
         write_text(&mut self.line, inst);
         self.line.push_str("\n");
         let _ = self.line.flush(&mut self.capture);
-        self.records.push(self.capture.record(inst.at, words_of(bytes)));
+        (self.f)(self.capture.record(inst.at, words_of(bytes)));
     }
     fn problem(&mut self, _error: Error) {}
 }

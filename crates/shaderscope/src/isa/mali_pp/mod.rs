@@ -18,7 +18,7 @@
 //! | function | what |
 //! |---|---|
 //! | [`write_listing`] | Mesa's listing through any [`Printer`]: one line per instruction, `@` and its word offset in six columns, the units' texts joined by `, `, then `, sync` and `, stop`; every line started with the absolute offset of the instruction, every token styled, each unit's text one operand; `--offsets` and `--raw` columns from [`DisasmOptions`]; a `; …` line after an instruction that cannot be read as it says, and the first such problem as the `Err` once the rest is written |
-//! | [`records`] | the same instructions as [`InstructionRecord`]s: the words, the text, each unit's text as an operand; no mnemonic (an instruction is up to twelve operations) |
+//! | [`records`], [`each_record`] | the same instructions as [`InstructionRecord`]s: the words, the text, each unit's text as an operand; no mnemonic (an instruction is up to twelve operations) |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets |
 //! | [`annotate`] | the `dump` annotations: each instruction a section titled with its text, the control word a field, each unit's field a field with its text, the padding after the last |
 //! | [`check`] | [`problems`] as error findings; `next_count` that is not the next instruction's count, a program whose last instruction has no `stop`, undefined control bits, opcodes Mesa does not name and branch targets between instructions as warnings |
@@ -110,11 +110,18 @@ pub fn write_listing<P: Printer + ?Sized>(
 }
 
 /// Every instruction of the program as an [`InstructionRecord`]: its words, its text as the
-/// listing prints it after `@N: `, and each unit's text as an operand.
+/// listing prints it after `@N: `, and each unit's text as an operand ([`each_record`]'s
+/// records collected).
 pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
-    let mut v = listing::Records::default();
-    walk::walk(code, base, &mut v);
-    v.records
+    let mut out = Vec::new();
+    each_record(code, base, |r| out.push(r));
+    out
+}
+
+/// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
+/// is made, in program order.
+pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
+    walk::walk(code, base, &mut listing::Records::new(f));
 }
 
 /// Every instruction of the program as read, in order (the units' field bits, the control

@@ -16,7 +16,7 @@
 //!   entry, the header comment the DVLE header).
 //! * [`records`]: the same listing's instructions as
 //!   [`InstructionRecord`](crate::isa::InstructionRecord)s, printed by the same instruction
-//!   printer; [`code_records`], [`write_word`] / [`describe_word`] and [`write_opdesc`] /
+//!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]), [`write_word`] / [`describe_word`] and [`write_opdesc`] /
 //!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
 //!   [`write_unreached`]: code no executable runs, as comments.
 //! * [`check_program`] / [`check_executable`]: semantic findings per word.
@@ -70,8 +70,8 @@ pub use flow::Executables;
 pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use source::{
-    bare_entry, code_records, describe_opdesc, describe_word, records, write_opdesc, write_source,
-    write_unlisted, write_unreached, write_word,
+    bare_entry, code_records, describe_opdesc, describe_word, each_code_record, each_record, records,
+    write_opdesc, write_source, write_unlisted, write_unreached, write_word,
 };
 
 /// Shader stage of a DVLE.

@@ -223,36 +223,52 @@ pub fn write_source<P: Printer + ?Sized>(ctx: &SourceContext<'_>, out: &mut P) -
 /// assert_eq!((records[1].offset, &records[1].words[..]), (4, &[0x8800_0000][..]));
 /// ```
 pub fn records(ctx: &SourceContext<'_>) -> Vec<InstructionRecord> {
+    let mut out = Vec::new();
+    each_record(ctx, |r| out.push(r));
+    out
+}
+
+/// Each record [`records`] gives, handed to `f` as it is made, in listing order.
+pub fn each_record(ctx: &SourceContext<'_>, mut f: impl FnMut(InstructionRecord)) {
     let listing = Listing::new(ctx);
     let mut capture = Capture::default();
-    let mut out = Vec::new();
     for (k, p) in listing.procs.iter().enumerate() {
         let _ = listing.walk_proc(k, p, |step| {
             if let Step::Instruction { a, inst, dropped, .. } = step {
                 listing.write_instruction(&mut capture, inst, Some((k, a)), dropped.is_some())?;
                 let word = ctx.code.get(a as usize).copied().unwrap_or(0);
-                out.push(capture.record(ctx.code_offset.saturating_add(4 * u64::from(a)), vec![word]));
+                f(capture.record(ctx.code_offset.saturating_add(4 * u64::from(a)), vec![word]));
             }
             Ok(())
         });
     }
-    out
 }
 
 /// Every word of a code blob as a record, printed as [`write_word`] prints it (registers
-/// spelled plainly, targets as word addresses); `code[0]` sits at absolute `code_offset`.
+/// spelled plainly, targets as word addresses); `code[0]` sits at absolute `code_offset`
+/// ([`each_code_record`]'s records collected).
 pub fn code_records(code: &[u32], opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
+    let mut out = Vec::with_capacity(code.len());
+    each_code_record(code, opdescs, code_offset, |r| out.push(r));
+    out
+}
+
+/// Each record [`code_records`] gives, handed to `f` as it is made, word by word.
+pub fn each_code_record(
+    code: &[u32],
+    opdescs: &[u32],
+    code_offset: u64,
+    mut f: impl FnMut(InstructionRecord),
+) {
     let ctx = SourceContext::new(&[], opdescs);
     let listing = Listing::bare(&ctx);
     let mut capture = Capture::default();
     let mut at = code_offset;
-    let mut out = Vec::with_capacity(code.len());
     for &w in code {
         let _ = listing.write_instruction(&mut capture, &decode(w), None, true);
-        out.push(capture.record(at, vec![w]));
+        f(capture.record(at, vec![w]));
         at = at.saturating_add(4);
     }
-    out
 }
 
 /// Print one instruction word without DVLE names (registers spelled plainly, targets as word
