@@ -202,3 +202,72 @@ fn dump_refuses_an_endless_stream_from_its_first_bytes() {
         );
     }
 }
+
+/// Every command and output mode on the large hostile files (tables that name one entry again
+/// and again, long programs, many symbols) stays within 64 MiB plus 20 times the input: run
+/// with that much address space (`ulimit -v`, which counts more than the resident memory),
+/// each gives what it gives with no limit, instead of failing to allocate (exit 134). `view`,
+/// `disasm --json`, `--html` and `info --json` held their whole output (up to 192 MiB of RSS
+/// here), and `dump /dev/zero` read 1 GiB before refusing.
+#[cfg(unix)]
+#[test]
+fn every_output_mode_stays_within_64_mib_plus_20_times_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("d3d9-80000-movs.vs", hostile::d3d9_movs(80_000)),
+        ("mbs-30000-uniforms.mbs", hostile::mbs_symbols(30_000)),
+        ("dvlb-100000-dvles.shbin", hostile::repeated_dvle(100_000)),
+        ("sharcfb-20000-programs.sharcfb", hostile::many_programs(20_000)),
+        ("rdef-shared-structs.dxbc", hostile::shared_struct_rdef(20_000, 20, true)),
+    ];
+    let bin = env!("CARGO_BIN_EXE_shaderscope");
+    // The binary under an address-space limit of `kib`, or under none.
+    let run_limited = |kib: Option<usize>, args: &[&str]| {
+        let limit = kib.map_or("unlimited".to_string(), |k| k.to_string());
+        let out = Command::new("sh")
+            .args(["-c", &format!("ulimit -v {limit} && exec \"$0\" \"$@\""), bin])
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let modes: [&[&str]; 11] = [
+        &["info"],
+        &["info", "--json"],
+        &["disasm"],
+        &["disasm", "--json"],
+        &["disasm", "--html"],
+        &["view"],
+        &["dump"],
+        &["validate"],
+        &["validate", "--json"],
+        &["extract"],
+        &["rewrite", "--check"],
+    ];
+    let mut failed = Vec::new();
+    for (name, bytes) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let kib = ((64 << 20) + 20 * bytes.len()) >> 10;
+        for mode in modes {
+            let args: Vec<&str> = mode.iter().copied().chain([path.to_str().unwrap()]).collect();
+            let free = run_limited(None, &args);
+            let bounded = run_limited(Some(kib), &args);
+            assert!(matches!(free.0, Some(0 | 1)), "{name} {mode:?}: {:?} {}", free.0, free.2);
+            if bounded.0 != free.0 || bounded.1 != free.1 {
+                failed.push(format!(
+                    "{name} {mode:?} within {kib} KiB: exit {:?}, {} bytes of output ({:?}, {} bytes with no limit): {}",
+                    bounded.0,
+                    bounded.1.len(),
+                    free.0,
+                    free.1.len(),
+                    bounded.2.lines().next().unwrap_or("")
+                ));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // A stream that is no shader, read by `dump` from its first bytes.
+    let (code, out, err) = run_limited(Some(64 << 10), &["dump", "/dev/zero"]);
+    assert_eq!((code, out.len()), (Some(1), 0), "{err}");
+}
