@@ -5,7 +5,7 @@ use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Generation;
 use shaderscope::json::RecordType;
 use shaderscope::page;
-use shaderscope::print::{Ansi, Html, Printer};
+use shaderscope::print::{Ansi, Printer};
 use shaderscope::{Container, DisasmOptions, File, Format};
 
 #[derive(clap::Args, Debug)]
@@ -299,9 +299,9 @@ fn in_page(o: &Opts, body: impl FnOnce() -> u8) -> u8 {
     body().max(batch::write_out(page::LISTING_TAIL.as_bytes()))
 }
 
-/// One file's listing into the batch output in the mode asked: a section of the HTML page,
-/// ANSI colour, or plain text (straight into the output buffer: no per-file string, no copy),
-/// after a `// PATH` line when several files are listed.
+/// One file's listing into the batch output in the mode asked: a section of the HTML page
+/// (written a line at a time), ANSI colour, or plain text (straight into the output buffer: no
+/// per-file string, no copy), after a `// PATH` line when several files are listed.
 fn write_listing(
     o: &Opts,
     path: &str,
@@ -309,12 +309,10 @@ fn write_listing(
     listing: impl FnOnce(&mut dyn Printer) -> shaderscope::Result<()>,
 ) -> shaderscope::Result<()> {
     if o.html {
-        let mut p = Html::default();
-        let r = listing(&mut p);
-        let mut section = String::new();
-        page::listing_file(&mut section, path, p);
-        out.stdout.push_str(&section);
-        return r;
+        // Written a line at a time: `Output` never fails a write (a closed pipe drops what
+        // follows), so the listing's own error is all there is to tell.
+        let written = page::write_listing_file(out, path, listing);
+        return written.error.map_or(Ok(()), Err);
     }
     if o.files.len() > 1 {
         out.stdout.push_str("// ");

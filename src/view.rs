@@ -1,5 +1,5 @@
 //! `shaderscope view`: one standalone HTML page with the listing beside a hex view of the file,
-//! linked both ways (`shaderscope::page::viewer`).
+//! linked both ways (`shaderscope::page::write_viewer`), written to the output as it is made.
 
 use crate::batch;
 
@@ -35,8 +35,10 @@ pub fn run(o: Opts) -> u8 {
         eprintln!("error: {path}: {usage}");
         return batch::IO;
     }
-    let view = shaderscope::page::viewer(&file, &data, &path, &o.listing.options());
-    let status = batch::write_out(view.html.as_bytes());
+    let mut out = std::io::BufWriter::new(batch::destination());
+    let view = shaderscope::page::write_viewer(&file, &data, &path, &o.listing.options(), &mut out);
+    // A closed pipe ends the page quietly, as every command's output.
+    let status = view.io.map_or_else(|e| batch::broken_pipe_or(e, batch::OK), |()| batch::OK);
     // As `disasm` reports them: the error the listing stopped at (the page holds what was
     // listed before it, and says so), then every damaged part not said yet (the page notes
     // them too): the file is invalid for every command.

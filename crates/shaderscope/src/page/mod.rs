@@ -8,6 +8,12 @@
 //! the line shows, one `<span>` per token with its kind's class ([`Style::class`]), in a
 //! monospace font with `white-space: pre`.
 //!
+//! Both are written as they are produced, to any [`io::Write`]: a listing line as soon as the
+//! [`Html`] sink closes it ([`Html::each_line`]), the viewer's embedded annotations as
+//! [`Annotations::rows`] gives them, its file's base64 a block at a time. What a page holds
+//! while it is written is the parsed file, its annotations and a few numbers per listing line,
+//! never the page.
+//!
 //! The viewer adds, for each line that shows bytes, the length of its range (`data-len`):
 //! - an instruction whose record ([`Container::disasm_json`], `instructions[]` with `offset`
 //!   and `words`) starts at the line's offset covers its words;
@@ -27,11 +33,13 @@
 //!
 //! let bytes = shaderscope::shbin::build::example_vertex_shader();
 //! let file = shaderscope::parse(&bytes)?;
-//! let view = page::viewer(&file, &bytes, "vshader.shbin", &DisasmOptions::default());
-//! assert!(view.error.is_none());
-//! assert!(view.html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+//! let mut html = Vec::new();
+//! let page = page::write_viewer(&file, &bytes, "vshader.shbin", &DisasmOptions::default(), &mut html);
+//! assert!(page.error.is_none() && page.io.is_ok());
+//! let html = String::from_utf8(html).unwrap();
+//! assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
 //! // The first instruction: one 4-byte code word at 0x34.
-//! assert!(view.html.contains("<div class=\"l\" data-offset=\"52\" data-len=\"4\""));
+//! assert!(html.contains("<div class=\"l\" data-offset=\"52\" data-len=\"4\""));
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 //!
@@ -43,32 +51,36 @@ use crate::dump::{Annotations, Row};
 use crate::error::Error;
 use crate::model::DisasmOptions;
 use crate::print::count;
-use crate::print::{Html, escape_into, write_hex, write_u64};
+use crate::print::{Html, Printer, escape_into, write_hex, write_u64};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::fmt::Write as _;
+use std::collections::BinaryHeap;
+use std::fmt::{self, Write as _};
+use std::io;
 use std::ops::Range;
 
 const CSS: &str = include_str!("page.css");
 const VIEWER_JS: &str = include_str!("viewer.js");
 
 /// The start of a listing page titled `title`, up to the first file's section: the document
-/// head with its style sheet. Follow it with [`listing_file`] for each file and end it with
-/// [`LISTING_TAIL`].
+/// head with its style sheet. Follow it with [`write_listing_file`] for each file and end it
+/// with [`LISTING_TAIL`].
 ///
 /// ```
-/// use shaderscope::print::{Html, Printer, Style};
+/// use shaderscope::print::{Printer, Style};
 /// use shaderscope::page;
 ///
-/// let mut listing = Html::default();
-/// listing.start_line(Some(0x40));
-/// listing.styled(Style::Mnemonic, "ret").unwrap();
-/// let mut page = page::listing_head("a.dxbc");
-/// page::listing_file(&mut page, "a.dxbc", listing);
-/// page.push_str(page::LISTING_TAIL);
-/// assert!(page.starts_with("<!DOCTYPE html>"));
-/// assert!(page.contains("<div data-offset=\"64\"><span class=\"mn\">ret</span></div>"));
-/// assert!(page.ends_with("</html>\n"));
+/// let mut html = page::listing_head("a.dxbc").into_bytes();
+/// let written = page::write_listing_file(&mut html, "a.dxbc", |p| {
+///     p.start_line(Some(0x40));
+///     p.styled(Style::Mnemonic, "ret")?;
+///     Ok(())
+/// });
+/// assert!(written.error.is_none() && written.io.is_ok());
+/// html.extend_from_slice(page::LISTING_TAIL.as_bytes());
+/// let html = String::from_utf8(html).unwrap();
+/// assert!(html.starts_with("<!DOCTYPE html>"));
+/// assert!(html.contains("<div data-offset=\"64\"><span class=\"mn\">ret</span></div>"));
+/// assert!(html.ends_with("</html>\n"));
 /// ```
 pub fn listing_head(title: &str) -> String {
     let mut out = String::new();
@@ -77,15 +89,32 @@ pub fn listing_head(title: &str) -> String {
     out
 }
 
-/// One file's listing, as a section of a listing page headed by its name.
-pub fn listing_file(out: &mut String, name: &str, listing: Html) {
-    out.push_str(&listing_file_start(name));
-    out.push_str(&listing.finish());
-    out.push_str(LISTING_FILE_END);
+/// One file's listing, as a section of a listing page headed by its name, written to `out` a
+/// line at a time as `listing` prints it into the [`Html`] sink it is given (the writer is not
+/// flushed: the page goes on).
+pub fn write_listing_file(
+    out: &mut dyn io::Write,
+    name: &str,
+    listing: impl FnOnce(&mut dyn Printer) -> crate::Result<()>,
+) -> Written {
+    let mut out = Out::new(out);
+    let mut listed = Ok(());
+    if out.write_str(&listing_file_start(name)).is_ok() {
+        let mut each = |offset: Option<u64>, markup: &str| Html::div(&mut out, offset, markup);
+        let mut sink = Html::each_line(&mut each);
+        listed = listing(&mut sink);
+        sink.finish();
+    }
+    let written = out.write_str(LISTING_FILE_END);
+    let io = out.result(written);
+    // A listing stopped because its lines could not be written has no error of its own.
+    let error = if io.is_ok() { listed.err() } else { None };
+    Written { error, io }
 }
 
-/// The start of [`listing_file`]'s section, for a listing written a piece at a time (the
-/// lines of [`Html`] sinks follow, then [`LISTING_FILE_END`]).
+/// The start of a file's section of a listing page ([`write_listing_file`]), for a listing
+/// written a piece at a time in another way (the rows of `dump --html`): the lines of [`Html`]
+/// sinks follow, then [`LISTING_FILE_END`].
 pub fn listing_file_start(name: &str) -> String {
     let mut out = String::from("<section class=\"file\">\n<h2>");
     escape_into(&mut out, name);
@@ -113,81 +142,116 @@ fn head(out: &mut String, title: &str) {
     out.push_str("</style>\n</head>\n");
 }
 
-/// A viewer page and how its listing went.
+/// How writing a page went.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Written {
+    /// Why the listing stopped early, if it did (the page shows what was listed before, and
+    /// says so). The viewer's page also names each damaged part ([`Container::damage`]), as
+    /// every command reports it.
+    pub error: Option<Error>,
+    /// The writer's first error, if one stopped the writing: the page ends where it failed.
+    pub io: io::Result<()>,
+}
+
+/// A viewer page and how its listing went: [`write_viewer`] into memory.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Viewer {
     /// The page.
     pub html: String,
-    /// Why the listing stopped early, if it did (the page shows what was listed before, and
-    /// says so). The page also names each damaged part ([`Container::damage`]), as every
-    /// command reports it.
+    /// Why the listing stopped early, if it did ([`Written::error`]).
     pub error: Option<Error>,
 }
 
 /// The viewer page of `file` (parsed from `data`, shown as `name`), its listing printed with
-/// `opts`: see the [module documentation](self).
-///
-/// A base64 `.csdr` is shown decoded: its listing's offsets are those of the binary it holds.
+/// `opts`, as one string: [`write_viewer`] into memory, for a page known to be small.
 pub fn viewer(file: &dyn Container, data: &[u8], name: &str, opts: &DisasmOptions) -> Viewer {
+    let mut html = Vec::new();
+    let written = write_viewer(file, data, name, opts, &mut html);
+    Viewer { html: String::from_utf8_lossy(&html).into_owned(), error: written.error }
+}
+
+/// Write the viewer page of `file` (parsed from `data`, shown as `name`), its listing printed
+/// with `opts`, to `out` as it is produced, and flush it: see the
+/// [module documentation](self).
+///
+/// The listing is printed twice: once for where its lines start (a line's `data-len` depends
+/// on where the next one starts) and for the error it stops at (which the page's header
+/// names), then into the page. A base64 `.csdr` is shown decoded: its listing's offsets are
+/// those of the binary it holds.
+pub fn write_viewer(
+    file: &dyn Container,
+    data: &[u8],
+    name: &str,
+    opts: &DisasmOptions,
+    out: &mut dyn io::Write,
+) -> Written {
     if file.format() == Format::Csdr
         && let Ok(part) = file.part("decoded")
         && let Ok(inner) = crate::parse(&part.bytes)
     {
         let note = format!("base64 text, shown decoded ({} of text)", count(data.len(), "byte"));
-        return page(&inner, &part.bytes, name, Some(&note), opts);
+        return page(&inner, &part.bytes, name, Some(&note), opts, out);
     }
-    page(file, data, name, None, opts)
+    page(file, data, name, None, opts, out)
 }
 
-fn page(file: &dyn Container, data: &[u8], name: &str, note: Option<&str>, opts: &DisasmOptions) -> Viewer {
-    let mut sink = Html::default();
-    let error = file.disasm(opts, &mut sink).err();
-    let lines = sink.into_lines();
-    let mut notes = Annotations::new();
-    file.annotate(&mut notes);
-    // The rows `dump` shows: every byte's meaning once (table entries and what a format
-    // did not model included), each section once.
-    let mut sections: Vec<(Range<u64>, String)> = Vec::new();
-    let mut fields: Vec<(Range<u64>, String)> = Vec::new();
-    let _ = notes.rows(data, 0..u64::MAX, |row| {
-        match row {
-            Row::Section { start, len, title, .. } => {
-                sections.push((start..start.saturating_add(len), title.into()))
-            }
-            Row::Field { start, len, text, from } if from < start => {
-                fields.push((start..start + len, format!("{text} (continued from 0x{from:x})")))
-            }
-            Row::Field { start, len, text, .. } => fields.push((start..start + len, text.into())),
-            Row::Note { .. } | Row::Unclaimed { .. } => {}
-        }
-        Ok::<(), ()>(())
-    });
-    sections.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
-    let exact = match file.disasm_json(opts) {
-        Ok(v) => instruction_lengths(&v),
-        Err(_) => Vec::new(),
-    };
+fn page(
+    file: &dyn Container,
+    data: &[u8],
+    name: &str,
+    note: Option<&str>,
+    opts: &DisasmOptions,
+    out: &mut dyn io::Write,
+) -> Written {
     let size = data.len() as u64;
-    let offsets: Vec<Option<u64>> = lines.iter().map(|(o, _)| o).collect();
-    let spans: Vec<Range<u64>> = sections.iter().map(|(r, _)| r.clone()).collect();
-    let ranges = line_ranges(&offsets, &spans, &exact, size);
-    let digits = format!("{:x}", size.saturating_sub(1)).len().max(4);
+    // Where the listing's lines start, and the error it stops at.
+    let mut starts: Vec<u64> = Vec::new();
+    let mut each = |offset: Option<u64>, _: &str| {
+        if let Some(o) = offset.filter(|&o| o < size && starts.last() != Some(&o)) {
+            starts.push(o);
+        }
+        Ok(())
+    };
+    let mut sink = Html::each_line(&mut each);
+    let error = file.disasm(opts, &mut sink).err();
+    sink.finish();
+    // Each large thing is made when the page needs it and let go of before the next: the
+    // instruction records (for their lengths), the info text, the annotations.
+    let exact = instruction_lengths(file, opts);
+    let mut out = Out::new(out);
+    let written = header(&mut out, file, size, name, note, error.as_ref())
+        .and_then(|()| listing_and_bytes(&mut out, file, data, opts, starts, exact))
+        .and_then(|()| out.flush());
+    Written { error, io: out.result(written) }
+}
 
-    let mut out = String::with_capacity(data.len() * 4 + lines.len() * 80 + CSS.len() + VIEWER_JS.len());
-    head(&mut out, name);
-    out.push_str("<body class=\"viewer\">\n<header><h1>");
-    escape_into(&mut out, name);
-    out.push_str("</h1><span class=\"meta\">");
-    out.push_str(file.format().name());
-    out.push_str(" · ");
-    let _ = write_u64(&mut out, size);
-    out.push_str(if size == 1 { " byte" } else { " bytes" });
+/// The page up to its listing: the document head, the file's name, format, size and info,
+/// the error the listing stopped at and each damaged part.
+fn header(
+    out: &mut Out<'_>,
+    file: &dyn Container,
+    size: u64,
+    name: &str,
+    note: Option<&str>,
+    error: Option<&Error>,
+) -> fmt::Result {
+    let mut start = String::new();
+    head(&mut start, name);
+    out.write_str(&start)?;
+    out.write_str("<body class=\"viewer\">\n<header><h1>")?;
+    out.escaped(name)?;
+    out.write_str("</h1><span class=\"meta\">")?;
+    out.write_str(file.format().name())?;
+    out.write_str(" · ")?;
+    write_u64(out, size)?;
+    out.write_str(if size == 1 { " byte" } else { " bytes" })?;
     if let Some(note) = note {
-        out.push_str(" · ");
-        escape_into(&mut out, note);
+        out.write_str(" · ")?;
+        out.escaped(note)?;
     }
-    out.push_str("</span><span class=\"legend\">");
+    out.write_str("</span><span class=\"legend\">")?;
     for (class, kind) in [
         ("mn", "mnemonic"),
         ("reg", "register"),
@@ -197,145 +261,311 @@ fn page(file: &dyn Container, data: &[u8], name: &str, note: Option<&str>, opts:
         ("cm", "comment"),
         ("addr", "address"),
     ] {
-        let _ = write!(out, "<span class=\"{class}\">{kind}</span>");
+        write!(out, "<span class=\"{class}\">{kind}</span>")?;
     }
-    out.push_str("</span>\n<details class=\"info\"><summary>info</summary><pre>");
+    out.write_str("</span>\n<details class=\"info\"><summary>info</summary><pre>")?;
     let mut info = String::new();
     file.info_text(&mut info);
-    escape_into(&mut out, &info);
-    out.push_str("</pre></details>\n");
+    out.escaped(&info)?;
+    out.write_str("</pre></details>\n")?;
     // What every command reports about the file: the error the listing stopped at, and each
     // damaged part (the listing leaves it out or stops at it).
     let damage = file.damage();
-    if let Some(e) = error.as_ref().filter(|e| !damage.contains(e)) {
-        out.push_str("<p class=\"error\">The listing stopped early: ");
-        escape_into(&mut out, &e.to_string());
-        out.push_str("</p>\n");
+    if let Some(e) = error.filter(|e| !damage.contains(e)) {
+        out.write_str("<p class=\"error\">The listing stopped early: ")?;
+        out.escaped(&e.to_string())?;
+        out.write_str("</p>\n")?;
     }
     for e in &damage {
-        out.push_str("<p class=\"error\">Damaged: ");
-        escape_into(&mut out, &e.to_string());
-        out.push_str("</p>\n");
+        out.write_str("<p class=\"error\">Damaged: ")?;
+        out.escaped(&e.to_string())?;
+        out.write_str("</p>\n")?;
     }
-    out.push_str("</header>\n<main>\n<section id=\"listing\" class=\"listing\">\n");
-    for ((offset, markup), range) in lines.iter().zip(&ranges) {
-        out.push_str("<div class=\"l\"");
-        if let Some(o) = offset {
-            out.push_str(" data-offset=\"");
-            let _ = write_u64(&mut out, o);
-            out.push('"');
-            if let Some(r) = range {
-                out.push_str(" data-len=\"");
-                let _ = write_u64(&mut out, r.end - r.start);
-                out.push('"');
-            }
-            out.push_str(" data-addr=\"");
-            let _ = write_hex(&mut out, o, digits);
-            out.push('"');
+    out.write_str("</header>\n")
+}
+
+/// The rest of the page: the listing, each line with the bytes it shows (from where the lines
+/// start, the dump's sections and the instructions' exact lengths), the hex pane, and the
+/// data its script draws from.
+fn listing_and_bytes(
+    out: &mut Out<'_>,
+    file: &dyn Container,
+    data: &[u8],
+    opts: &DisasmOptions,
+    starts: Vec<u64>,
+    exact: Vec<(u64, u64)>,
+) -> fmt::Result {
+    let size = data.len() as u64;
+    let mut notes = Annotations::new();
+    file.annotate(&mut notes);
+    // The sections `dump` shows, each once; the fields are written as the page reaches them.
+    let mut sections: Vec<(Range<u64>, String)> = Vec::new();
+    let _ = notes.rows(data, 0..u64::MAX, |row| {
+        if let Row::Section { start, len, title, .. } = row {
+            sections.push((start..start.saturating_add(len), title.into()));
         }
-        out.push('>');
-        out.push_str(markup);
-        out.push_str("</div>\n");
-    }
-    out.push_str(
+        Ok::<(), ()>(())
+    });
+    sections.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
+    let ends = LineEnds::new(starts, sections.iter().map(|(r, _)| r.clone()), &exact, size);
+    drop(exact);
+    out.write_str("<main>\n<section id=\"listing\" class=\"listing\">\n")?;
+    let digits = format!("{:x}", size.saturating_sub(1)).len().max(4);
+    let mut each = |offset: Option<u64>, markup: &str| {
+        out.write_str("<div class=\"l\"")?;
+        if let Some(o) = offset {
+            out.write_str(" data-offset=\"")?;
+            write_u64(out, o)?;
+            out.write_char('"')?;
+            if let Some(r) = ends.range(o) {
+                out.write_str(" data-len=\"")?;
+                write_u64(out, r.end - r.start)?;
+                out.write_char('"')?;
+            }
+            out.write_str(" data-addr=\"")?;
+            write_hex(out, o, digits)?;
+            out.write_char('"')?;
+        }
+        out.write_char('>')?;
+        out.write_str(markup)?;
+        out.write_str("</div>\n")
+    };
+    let mut sink = Html::each_line(&mut each);
+    // The listing stops where it did the first time (its error is in the header already).
+    let _ = file.disasm(opts, &mut sink);
+    sink.finish();
+    drop(ends);
+    out.write_str(
         "</section>\n<section id=\"hexpane\" class=\"hex\">\n\
          <details id=\"outline\"><summary>structures (",
-    );
-    let _ = write_u64(&mut out, sections.len() as u64);
-    out.push_str(
+    )?;
+    write_u64(out, sections.len() as u64)?;
+    out.write_str(
         ")</summary><div id=\"tree\"></div></details>\n<div id=\"hexhead\"></div>\n\
          <div id=\"hex\"><div id=\"hexsizer\"><div id=\"hexrows\"></div></div></div>\n\
          </section>\n</main>\n<footer id=\"status\"></footer>\n\
          <script type=\"application/json\" id=\"ss-data\">",
-    );
-    embed_data(&mut out, data, &sections, &fields);
-    out.push_str("</script>\n<script>\n");
-    out.push_str(VIEWER_JS);
-    out.push_str("</script>\n</body>\n</html>\n");
-    Viewer { html: out, error }
+    )?;
+    embed_data(&mut ScriptSafe(out), data, &sections, &notes).map_err(|_| fmt::Error)?;
+    out.write_str("</script>\n<script>\n")?;
+    out.write_str(VIEWER_JS)?;
+    out.write_str("</script>\n</body>\n</html>\n")
 }
+
+/// Input bytes encoded to base64 at a time (a multiple of 3, so that the blocks' text joins
+/// into the whole's).
+const BASE64_BLOCK: usize = 3 << 14;
 
 /// The page's data as JSON: `{"size", "data" (base64), "sections", "fields"}`, each range as
-/// `[start, end, text]`. Every `<` is written `\u003c`, so no text can end the script element.
+/// `[start, end, text]`; the fields are the rows `dump` shows (every byte's meaning once,
+/// table entries and what a format did not model included), written as
+/// [`Annotations::rows`] gives them.
 fn embed_data(
-    out: &mut String,
+    out: &mut dyn io::Write,
     data: &[u8],
     sections: &[(Range<u64>, String)],
-    fields: &[(Range<u64>, String)],
-) {
+    notes: &Annotations,
+) -> io::Result<()> {
     use base64::Engine;
-    let start = out.len();
-    out.push_str("{\"size\":");
-    let _ = write_u64(out, data.len() as u64);
-    out.push_str(",\"data\":\"");
-    base64::engine::general_purpose::STANDARD.encode_string(data, out);
-    out.push('"');
-    for (key, list) in [("sections", sections), ("fields", fields)] {
-        let _ = write!(out, ",\"{key}\":[");
-        for (i, (r, text)) in list.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "[{},{},", r.start, r.end);
-            out.push_str(&serde_json::Value::from(text.as_str()).to_string());
-            out.push(']');
-        }
-        out.push(']');
+    write!(out, "{{\"size\":{},\"data\":\"", data.len())?;
+    let mut text = String::new();
+    for block in data.chunks(BASE64_BLOCK) {
+        text.clear();
+        base64::engine::general_purpose::STANDARD.encode_string(block, &mut text);
+        out.write_all(text.as_bytes())?;
     }
-    out.push('}');
-    if out.get(start..).is_some_and(|s| s.contains('<')) {
-        let safe = out.get(start..).unwrap_or("").replace('<', "\\u003c");
-        out.truncate(start);
-        out.push_str(&safe);
+    out.write_all(b"\",\"sections\":[")?;
+    for (i, (r, title)) in sections.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "[{},{},", r.start, r.end)?;
+        serde_json::to_writer(&mut *out, title)?;
+        out.write_all(b"]")?;
+    }
+    out.write_all(b"],\"fields\":[")?;
+    let mut first = true;
+    notes.rows(data, 0..u64::MAX, |row| {
+        let Row::Field { start, len, text: meaning, from } = row else { return Ok(()) };
+        if !std::mem::take(&mut first) {
+            out.write_all(b",")?;
+        }
+        write!(out, "[{},{},", start, start.saturating_add(len))?;
+        if from < start {
+            text.clear();
+            let _ = write!(text, "{meaning} (continued from 0x{from:x})");
+            serde_json::to_writer(&mut *out, &text)?;
+        } else {
+            serde_json::to_writer(&mut *out, meaning)?;
+        }
+        out.write_all(b"]")
+    })?;
+    out.write_all(b"]}")
+}
+
+/// The writer of a page: its pieces are formatted straight into `w`; the first I/O error is
+/// kept and every write after it fails.
+struct Out<'w> {
+    w: &'w mut dyn io::Write,
+    error: Option<io::Error>,
+    /// Escaped text on its way out (reused).
+    escaped: String,
+}
+
+impl<'w> Out<'w> {
+    fn new(w: &'w mut dyn io::Write) -> Self {
+        Out { w, error: None, escaped: String::new() }
+    }
+
+    fn bytes(&mut self, b: &[u8]) -> fmt::Result {
+        if self.error.is_none()
+            && let Err(e) = self.w.write_all(b)
+        {
+            self.error = Some(e);
+        }
+        if self.error.is_some() { Err(fmt::Error) } else { Ok(()) }
+    }
+
+    /// `text` as element content (`<`, `>`, `&` and control characters escaped), a line at a
+    /// time.
+    fn escaped(&mut self, text: &str) -> fmt::Result {
+        let mut escaped = std::mem::take(&mut self.escaped);
+        let mut r = Ok(());
+        for line in text.split_inclusive('\n') {
+            escaped.clear();
+            escape_into(&mut escaped, line);
+            r = self.bytes(escaped.as_bytes());
+            if r.is_err() {
+                break;
+            }
+        }
+        self.escaped = escaped;
+        r
+    }
+
+    fn flush(&mut self) -> fmt::Result {
+        if self.error.is_none()
+            && let Err(e) = self.w.flush()
+        {
+            self.error = Some(e);
+        }
+        if self.error.is_some() { Err(fmt::Error) } else { Ok(()) }
+    }
+
+    /// How the writing went, given what the writing of the page returned.
+    fn result(&mut self, written: fmt::Result) -> io::Result<()> {
+        match (self.error.take(), written) {
+            (Some(e), _) => Err(e),
+            (None, Ok(())) => Ok(()),
+            (None, Err(fmt::Error)) => Err(io::Error::other("the page could not be formatted")),
+        }
     }
 }
 
-/// The byte length of each instruction record of every program in a file's `disasm` records,
-/// by offset.
-fn instruction_lengths(d: &crate::json::Disasm) -> Vec<(u64, u64)> {
+impl fmt::Write for Out<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.bytes(s.as_bytes())
+    }
+}
+
+/// The JSON in the page's script element: every `<` written `\u003c` as it is written, so
+/// no text can end the element.
+struct ScriptSafe<'o, 'w>(&'o mut Out<'w>);
+
+impl io::Write for ScriptSafe<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let failed = |_| io::Error::other("the page could not be written");
+        for (i, piece) in buf.split(|&b| b == b'<').enumerate() {
+            if i > 0 {
+                self.0.bytes(b"\\u003c").map_err(failed)?;
+            }
+            self.0.bytes(piece).map_err(failed)?;
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The byte length of each instruction of every program in a file's `disasm` records, by
+/// offset; the records are let go of before the listing is printed.
+fn instruction_lengths(file: &dyn Container, opts: &DisasmOptions) -> Vec<(u64, u64)> {
+    let Ok(d) = file.disasm_json(opts) else { return Vec::new() };
     d.programs.iter().flat_map(|p| &p.instructions).map(|i| (i.offset, 4 * i.words.len() as u64)).collect()
 }
 
-/// The bytes each listing line shows, from the lines' offsets, the dump sections and the
-/// exact lengths (offset, bytes) that instruction records give (see the module
-/// documentation). A line without an offset, or whose offset is past the end, shows none.
-fn line_ranges(
-    offsets: &[Option<u64>],
-    sections: &[Range<u64>],
-    exact: &[(u64, u64)],
-    size: u64,
-) -> Vec<Option<Range<u64>>> {
-    let mut starts: Vec<u64> = offsets.iter().flatten().copied().filter(|&o| o < size).collect();
-    starts.sort_unstable();
-    starts.dedup();
-    let mut by_start: Vec<&Range<u64>> = sections.iter().filter(|r| r.start < r.end).collect();
-    by_start.sort_by_key(|r| r.start);
-    // Sweep the starts in order, keeping the ends of the sections open at each.
-    let mut ends = BinaryHeap::new();
-    let mut next_section = by_start.into_iter().peekable();
-    let mut end_of: HashMap<u64, u64> = HashMap::with_capacity(starts.len());
-    for (i, &o) in starts.iter().enumerate() {
-        while let Some(r) = next_section.next_if(|r| r.start <= o) {
-            ends.push(Reverse(r.end));
+/// The bytes each listing line shows (see the module documentation), from where the lines
+/// start, the dump sections and the exact lengths (offset, bytes) that instruction records
+/// give: the offsets at which lines start, in order and each once, and where each one's
+/// bytes end.
+#[derive(Debug)]
+struct LineEnds {
+    starts: Vec<u64>,
+    ends: Vec<u64>,
+}
+
+impl LineEnds {
+    /// `starts`: the offsets of the lines that show bytes, below `size`, in any order.
+    fn new(
+        mut starts: Vec<u64>,
+        sections: impl Iterator<Item = Range<u64>>,
+        exact: &[(u64, u64)],
+        size: u64,
+    ) -> Self {
+        starts.sort_unstable();
+        starts.dedup();
+        starts.shrink_to_fit();
+        let mut by_start: Vec<Range<u64>> = sections.filter(|r| r.start < r.end).collect();
+        by_start.sort_by_key(|r| r.start);
+        // Sweep the starts in order, keeping the ends of the sections open at each.
+        let mut open = BinaryHeap::new();
+        let mut next_section = by_start.into_iter().peekable();
+        let mut ends = Vec::with_capacity(starts.len());
+        for (i, &o) in starts.iter().enumerate() {
+            while let Some(r) = next_section.next_if(|r| r.start <= o) {
+                open.push(Reverse(r.end));
+            }
+            while open.peek().is_some_and(|Reverse(e)| *e <= o) {
+                open.pop();
+            }
+            let next = starts.get(i + 1).copied().unwrap_or(size);
+            let cap = open.peek().map_or(size, |Reverse(e)| (*e).min(size));
+            ends.push(next.min(cap));
         }
-        while ends.peek().is_some_and(|Reverse(e)| *e <= o) {
-            ends.pop();
+        for &(o, len) in exact {
+            if len > 0
+                && let Ok(i) = starts.binary_search(&o)
+                && let Some(end) = ends.get_mut(i)
+            {
+                *end = o.saturating_add(len).min(size);
+            }
         }
-        let next = starts.get(i + 1).copied().unwrap_or(size);
-        let cap = ends.peek().map_or(size, |Reverse(e)| (*e).min(size));
-        end_of.insert(o, next.min(cap));
+        LineEnds { starts, ends }
     }
-    for &(o, len) in exact {
-        if o < size && len > 0 {
-            end_of.insert(o, o.saturating_add(len).min(size));
-        }
+
+    /// The bytes the line at `offset` shows: none when no line starts there below the size.
+    fn range(&self, offset: u64) -> Option<Range<u64>> {
+        let i = self.starts.binary_search(&offset).ok()?;
+        self.ends.get(i).map(|&e| offset..e)
     }
-    offsets.iter().map(|o| o.and_then(|o| end_of.get(&o).map(|&e| o..e))).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The range of each line of a listing whose lines have these offsets.
+    fn ranges(
+        offsets: &[Option<u64>],
+        sections: &[Range<u64>],
+        exact: &[(u64, u64)],
+        size: u64,
+    ) -> Vec<Option<Range<u64>>> {
+        let starts = offsets.iter().flatten().copied().filter(|&o| o < size).collect();
+        let ends = LineEnds::new(starts, sections.iter().cloned(), exact, size);
+        offsets.iter().map(|o| o.and_then(|o| ends.range(o))).collect()
+    }
 
     #[test]
     fn lines_divide_their_section() {
@@ -343,13 +573,13 @@ mod tests {
         // at 40 in a section 32..48, a line without bytes, and one past the end.
         let offsets = [Some(0), None, Some(8), Some(12), Some(20), Some(40), Some(12), Some(99)];
         let sections = [0..64, 8..28, 32..48];
-        let got = line_ranges(&offsets, &sections, &[], 64);
+        let got = ranges(&offsets, &sections, &[], 64);
         assert_eq!(
             got,
             [Some(0..8), None, Some(8..12), Some(12..20), Some(20..28), Some(40..48), Some(12..20), None]
         );
         // Records give exact lengths; without sections the file's end is the last cap.
-        let got = line_ranges(&offsets, &[], &[(20, 4), (8, 0)], 64);
+        let got = ranges(&offsets, &[], &[(20, 4), (8, 0)], 64);
         assert_eq!(
             got,
             [Some(0..8), None, Some(8..12), Some(12..20), Some(20..24), Some(40..64), Some(12..20), None]
@@ -363,8 +593,7 @@ mod tests {
     fn instruction_records_give_exact_lengths() {
         let dxbc: &[u8] = include_bytes!("../../../../samples/ps_color.dxbc");
         let file = crate::parse(dxbc).unwrap();
-        let records = file.disasm_json(&DisasmOptions::default()).unwrap();
-        let lengths = instruction_lengths(&records);
+        let lengths = instruction_lengths(&file, &DisasmOptions::default());
         assert!(!lengths.is_empty());
         for (offset, len) in lengths {
             let start = usize::try_from(offset).unwrap();
@@ -375,7 +604,6 @@ mod tests {
             assert!(len == 4 * from_token || len == 4, "{offset:#x}: {len} bytes, token {token:#010x}");
         }
     }
-
     /// Damaged files give whole pages whose lines stay inside the bytes shown.
     #[test]
     fn damaged_files_give_whole_pages() {
@@ -405,15 +633,69 @@ mod tests {
         }
     }
 
+    /// The page's JSON as [`embed_data`] writes it through [`ScriptSafe`].
+    fn embedded(data: &[u8], sections: &[(Range<u64>, String)], notes: &Annotations) -> String {
+        let mut bytes = Vec::new();
+        let mut out = Out::new(&mut bytes);
+        embed_data(&mut ScriptSafe(&mut out), data, sections, notes).unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
+
     #[test]
     fn embedded_text_cannot_close_the_script() {
-        let mut out = String::new();
-        embed_data(&mut out, b"\x00\xff<", &[(0..3, "a </script> b".into())], &[]);
+        let mut notes = Annotations::new();
+        notes.field(0, 2, "x <y");
+        notes.field(2, 1, "z");
+        let out = embedded(b"\x00\xff<", &[(0..3, "a </script> b".into())], &notes);
         assert_eq!(
             out,
-            "{\"size\":3,\"data\":\"AP88\",\"sections\":[[0,3,\"a \\u003c/script> b\"]],\"fields\":[]}"
+            "{\"size\":3,\"data\":\"AP88\",\"sections\":[[0,3,\"a \\u003c/script> b\"]],\
+             \"fields\":[[0,2,\"x \\u003cy\"],[2,3,\"z\"]]}"
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["sections"][0][2], "a </script> b");
+        assert_eq!(v["fields"][0][2], "x <y");
+    }
+
+    /// The base64 written a block at a time is the whole data's.
+    #[test]
+    fn base64_blocks_join_into_the_whole() {
+        use base64::Engine;
+        let data: Vec<u8> = (0..2 * BASE64_BLOCK + 2).map(|i| (i * 7 % 251) as u8).collect();
+        let out = embedded(&data, &[], &Annotations::new());
+        let whole = base64::engine::general_purpose::STANDARD.encode(&data);
+        assert_eq!(
+            out,
+            format!("{{\"size\":{},\"data\":\"{whole}\",\"sections\":[],\"fields\":[]}}", data.len())
+        );
+    }
+
+    /// A writer that fails stops the page where it failed, with the writer's error; the
+    /// listing's error is still told.
+    #[test]
+    fn a_failing_writer_gives_its_error() {
+        struct Fails(usize);
+        impl io::Write for Fails {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                if self.0 < buf.len() {
+                    return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+                }
+                self.0 -= buf.len();
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let dxbc: &[u8] = include_bytes!("../../../../samples/ps_color.dxbc");
+        let file = crate::parse(dxbc).unwrap();
+        let whole = viewer(&file, dxbc, "x", &DisasmOptions::default()).html;
+        for at in [0, 100, whole.len() / 2, whole.len() - 1] {
+            let written = write_viewer(&file, dxbc, "x", &DisasmOptions::default(), &mut Fails(at));
+            assert_eq!(written.io.unwrap_err().kind(), io::ErrorKind::BrokenPipe, "{at}");
+            assert!(written.error.is_none());
+        }
+        let written = write_viewer(&file, dxbc, "x", &DisasmOptions::default(), &mut Fails(whole.len()));
+        assert!(written.io.is_ok());
     }
 }
