@@ -204,11 +204,13 @@ fn dump_refuses_an_endless_stream_from_its_first_bytes() {
 }
 
 /// Every command and output mode on the large hostile files (tables that name one entry again
-/// and again, long programs, many symbols) stays within 64 MiB plus 20 times the input: run
-/// with that much address space (`ulimit -v`, which counts more than the resident memory),
-/// each gives what it gives with no limit, instead of failing to allocate (exit 134). `view`,
-/// `disasm --json`, `--html` and `info --json` held their whole output (up to 192 MiB of RSS
-/// here), and `dump /dev/zero` read 1 GiB before refusing.
+/// and again, long programs, many symbols) stays within 64 MiB plus 20 times the input of
+/// resident memory: run with that much address space and 32 MiB more (`ulimit -v` counts what
+/// the process maps but never touches: its binary and libraries, thread stacks, the
+/// allocator's free blocks), each gives what it gives with no limit, instead of failing to
+/// allocate (exit 134). `view`, `disasm --json` and `info --json` held their whole output (up
+/// to 192 MiB of RSS here), and `dump /dev/zero` read 1 GiB before refusing. The library's
+/// heap alone is held to the bound itself in crates/shaderscope/tests/memory.rs.
 #[cfg(unix)]
 #[test]
 fn every_output_mode_stays_within_64_mib_plus_20_times_the_input() {
@@ -248,7 +250,7 @@ fn every_output_mode_stays_within_64_mib_plus_20_times_the_input() {
     for (name, bytes) in &files {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        let kib = ((64 << 20) + 20 * bytes.len()) >> 10;
+        let kib = ((96 << 20) + 20 * bytes.len()) >> 10;
         for mode in modes {
             let args: Vec<&str> = mode.iter().copied().chain([path.to_str().unwrap()]).collect();
             let free = run_limited(None, &args);
