@@ -10,9 +10,9 @@
 //!
 //! Both are written as they are produced, to any [`io::Write`]: a listing line as soon as the
 //! [`Html`] sink closes it ([`Html::each_line`]), the viewer's embedded annotations as
-//! [`Annotations::rows`] gives them, its file's base64 a block at a time. What a page holds
-//! while it is written is the parsed file, its annotations and a few numbers per listing line,
-//! never the page.
+//! [`Annotations::rows`] gives them, its file's base64 a block at a time. Besides the parsed
+//! file, the viewer holds its annotations, the dump's sections and two numbers per listing
+//! line while it writes; never the page.
 //!
 //! The viewer adds, for each line that shows bytes, the length of its range (`data-len`):
 //! - an instruction whose record ([`Container::disasm_json`], `instructions[]` with `offset`
