@@ -47,6 +47,7 @@ fn disasm_html(file: &dyn shaderscope::Container) -> usize {
 }
 
 /// [`std::io::sink`] that counts what it drops.
+#[derive(Default)]
 struct Counted(usize);
 
 impl std::io::Write for Counted {
@@ -170,20 +171,6 @@ fn json_records_take_a_small_multiple_of_their_text() {
                 data.len()
             );
         }
-    }
-}
-
-/// A writer that keeps nothing but the number of bytes written (as `io::sink()`, counted).
-#[derive(Default)]
-struct Counted(usize);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
