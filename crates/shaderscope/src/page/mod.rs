@@ -72,7 +72,7 @@ const VIEWER_JS: &str = include_str!("viewer.js");
 /// let mut html = page::listing_head("a.dxbc").into_bytes();
 /// let written = page::write_listing_file(&mut html, "a.dxbc", |p| {
 ///     p.start_line(Some(0x40));
-///     p.styled(Style::Mnemonic, "ret")?;
+///     p.styled(Style::Mnemonic, "ret").unwrap();
 ///     Ok(())
 /// });
 /// assert!(written.error.is_none() && written.io.is_ok());
