@@ -550,7 +550,7 @@ impl Serialize for Extra {
 /// let bytes = shaderscope::shbin::build::example_vertex_shader();
 /// let mut count = Count::default();
 /// shaderscope::parse(&bytes)?.write_disasm_json(&Default::default(), &mut count)?;
-/// assert_eq!(count.0, [("DVLE 0".to_string(), 104)]);
+/// assert_eq!(count.0, [("DVLE 0".to_string(), 8)]);
 /// # Ok::<(), shaderscope::Error>(())
 /// ```
 pub trait DisasmSink {
