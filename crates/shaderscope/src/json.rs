@@ -550,7 +550,7 @@ impl Serialize for Extra {
 /// let bytes = shaderscope::shbin::build::example_vertex_shader();
 /// let mut count = Count::default();
 /// shaderscope::parse(&bytes)?.write_disasm_json(&Default::default(), &mut count)?;
-/// assert_eq!(count.0, [("DVLE 0".to_string(), 104)]);
+/// assert_eq!(count.0, [("DVLE 0".to_string(), 8)]);
 /// # Ok::<(), shaderscope::Error>(())
 /// ```
 pub trait DisasmSink {
@@ -643,8 +643,8 @@ impl DisasmSink for Nothing {
 /// where it fails the record is `record` with `valid` false and the error, without fields of
 /// its own; otherwise `valid` is false when the file has `damage` (its first damaged part is
 /// the record's `error`), and `write` is run again into the record. Returns whether the
-/// record says the input is valid. Wrap `out` in a [`std::io::BufWriter`] where each write is
-/// costly: the record comes in many small pieces.
+/// record says the input is valid. The record's many small pieces reach `out` in blocks
+/// ([`Record::write_with`]).
 ///
 /// ```
 /// use shaderscope::Container;
