@@ -218,7 +218,7 @@ fn page(
     let error = file.disasm(opts, &mut sink).err();
     sink.finish();
     // Each large thing is made when the page needs it and let go of before the next: the
-    // instruction records (for their lengths), the info text, the annotations.
+    // info text, the annotations (of the instruction records only their lengths are kept).
     let exact = instruction_lengths(file, opts);
     let mut out = Out::new(out);
     let written = header(&mut out, file, size, name, note, error.as_ref())
@@ -489,10 +489,28 @@ impl io::Write for ScriptSafe<'_, '_> {
 }
 
 /// The byte length of each instruction of every program in a file's `disasm` records, by
-/// offset; the records are let go of before the listing is printed.
+/// offset (none where the records fail), each taken as its record is made: no record, and no
+/// listing text, is kept.
 fn instruction_lengths(file: &dyn Container, opts: &DisasmOptions) -> Vec<(u64, u64)> {
-    let Ok(d) = file.disasm_json(opts) else { return Vec::new() };
-    d.programs.iter().flat_map(|p| &p.instructions).map(|i| (i.offset, 4 * i.words.len() as u64)).collect()
+    let mut lengths = Lengths(Vec::new(), crate::print::Discard);
+    match file.write_disasm_json(opts, &mut lengths) {
+        Ok(()) => lengths.0,
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The sink of [`instruction_lengths`]: (offset, bytes) of each instruction record.
+struct Lengths(Vec<(u64, u64)>, crate::print::Discard);
+
+impl crate::json::DisasmSink for Lengths {
+    fn listing(&mut self) -> &mut dyn crate::print::Printer {
+        &mut self.1
+    }
+    fn program(&mut self, _: crate::json::Program) {}
+    fn instruction(&mut self, record: crate::isa::InstructionRecord) {
+        self.0.push((record.offset, 4 * record.words.len() as u64));
+    }
+    fn extra(&mut self, _: &'static str, _: serde_json::Value) {}
 }
 
 /// The bytes each listing line shows (see the module documentation), from where the lines
