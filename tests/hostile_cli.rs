@@ -215,13 +215,7 @@ fn dump_refuses_an_endless_stream_from_its_first_bytes() {
 #[test]
 fn every_output_mode_stays_within_64_mib_plus_20_times_the_input() {
     let dir = tempfile::tempdir().unwrap();
-    let files = [
-        ("d3d9-80000-movs.vs", hostile::d3d9_movs(80_000)),
-        ("mbs-30000-uniforms.mbs", hostile::mbs_symbols(30_000)),
-        ("dvlb-100000-dvles.shbin", hostile::repeated_dvle(100_000)),
-        ("sharcfb-20000-programs.sharcfb", hostile::many_programs(20_000)),
-        ("rdef-shared-structs.dxbc", hostile::shared_struct_rdef(20_000, 20, true)),
-    ];
+    let files = hostile::large_files();
     let bin = env!("CARGO_BIN_EXE_shaderscope");
     // The binary under an address-space limit of `kib`, or under none.
     let run_limited = |kib: Option<usize>, args: &[&str]| {

@@ -80,55 +80,48 @@ fn every_corpus_record_follows_the_schema() {
     let mut checked = 0usize;
     let mut findings = 0usize;
     let mut failures = Vec::new();
-    for format in ["dxbc", "shbin", "gx2", "mbs"] {
-        for row in common::manifest(&corpus, format) {
-            if !kinds.contains(&row.kind.as_str()) {
-                continue;
+    for (_, path, bytes) in common::files_of(&corpus, &kinds) {
+        let name = path.display().to_string();
+        let mut lines = Vec::new();
+        match shaderscope::parse(&bytes) {
+            Ok(file) => {
+                lines.push(file.info_record(&name).to_line());
+                lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
+                lines.extend(file.validate_records(&name, false).iter().map(|r| r.to_line()));
             }
-            let path = corpus.join(format).join(&row.path);
-            let name = path.display().to_string();
-            let bytes = std::fs::read(&path).expect("corpus file");
-            let mut lines = Vec::new();
-            match shaderscope::parse(&bytes) {
-                Ok(file) => {
-                    lines.push(file.info_record(&name).to_line());
-                    lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
-                    lines.extend(file.validate_records(&name, false).iter().map(|r| r.to_line()));
-                }
-                Err(e) => {
-                    let t = RecordType::Info;
-                    lines.push(
-                        Record::failure(t, &name, shaderscope::detect(&bytes), ErrorInfo::from_error(&e))
-                            .to_line(),
-                    );
-                }
+            Err(e) => {
+                let t = RecordType::Info;
+                lines.push(
+                    Record::failure(t, &name, shaderscope::detect(&bytes), ErrorInfo::from_error(&e))
+                        .to_line(),
+                );
             }
-            // A copy cut in half: the record of whatever that gives.
-            let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]);
-            match shaderscope::parse(half) {
-                Ok(file) => {
-                    lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
-                    // A damaged file has findings: each is a record of its own.
-                    let records = file.validate_records(&name, true);
-                    findings += records.len() - 1;
-                    lines.extend(records.iter().map(|r| r.to_line()));
-                }
-                Err(e) => lines.push(
-                    Record::failure(
-                        RecordType::Disasm,
-                        &name,
-                        shaderscope::detect(half),
-                        ErrorInfo::from_error(&e),
-                    )
-                    .to_line(),
-                ),
+        }
+        // A copy cut in half: the record of whatever that gives.
+        let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]);
+        match shaderscope::parse(half) {
+            Ok(file) => {
+                lines.push(file.disasm_record(&name, &DisasmOptions::default()).to_line());
+                // A damaged file has findings: each is a record of its own.
+                let records = file.validate_records(&name, true);
+                findings += records.len() - 1;
+                lines.extend(records.iter().map(|r| r.to_line()));
             }
-            for line in &lines {
-                checked += 1;
-                let p = problems(&v, line);
-                if !p.is_empty() && failures.len() < 10 {
-                    failures.push(format!("{name}: {}", p.join("; ")));
-                }
+            Err(e) => lines.push(
+                Record::failure(
+                    RecordType::Disasm,
+                    &name,
+                    shaderscope::detect(half),
+                    ErrorInfo::from_error(&e),
+                )
+                .to_line(),
+            ),
+        }
+        for line in &lines {
+            checked += 1;
+            let p = problems(&v, line);
+            if !p.is_empty() && failures.len() < 10 {
+                failures.push(format!("{name}: {}", p.join("; ")));
             }
         }
     }

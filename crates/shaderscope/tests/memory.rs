@@ -112,14 +112,7 @@ fn assert_every_output_bounded(name: &str, data: &[u8]) {
 #[test]
 fn pages_are_written_as_they_are_produced() {
     let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let files = [
-        ("vs_3_0", hostile::d3d9_movs(80_000)),
-        ("MBS", hostile::mbs_symbols(30_000)),
-        ("DVLB", hostile::repeated_dvle(100_000)),
-        ("SHARCFB", hostile::many_programs(20_000)),
-        ("RDEF", hostile::shared_struct_rdef(20_000, 20, true)),
-    ];
-    for (name, data) in files {
+    for (name, data) in hostile::large_files() {
         let file = shaderscope::parse(&data).unwrap();
         let (len, peak) = peak_during(|| view(&file, &data));
         println!("{name} view: {peak} bytes of heap, {len} bytes of page, {} bytes of input", data.len());
@@ -188,14 +181,7 @@ fn json_records_take_a_small_multiple_of_their_text() {
 fn records_are_written_field_by_field_within_the_bound() {
     let _turn = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let opts = DisasmOptions::default();
-    let files = [
-        ("DVLB", hostile::repeated_dvle(100_000)),
-        ("RDEF", hostile::shared_struct_rdef(20_000, 20, true)),
-        ("D3D9", hostile::d3d9_movs(80_000)),
-        ("MBS", hostile::mbs_symbols(30_000)),
-        ("SHARCFB", hostile::many_programs(20_000)),
-    ];
-    for (name, data) in files {
+    for (name, data) in hostile::large_files() {
         let file = shaderscope::parse(&data).unwrap();
         let mut info = Counted::default();
         let (_, info_peak) = peak_during(|| file.write_info_record("a.bin", &mut info).unwrap());

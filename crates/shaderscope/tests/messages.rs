@@ -82,35 +82,29 @@ fn counts_agree_with_their_nouns_over_the_corpus() {
     ];
     let mut found = Vec::new();
     let mut files = 0;
-    for format in ["dxbc", "shbin", "gx2", "mbs"] {
-        for row in common::manifest(&corpus, format) {
-            if !kinds.contains(&row.kind.as_str()) {
-                continue;
-            }
-            let bytes = std::fs::read(corpus.join(format).join(&row.path)).expect("corpus file");
-            files += 1;
-            for data in [&bytes[..], &bytes[..bytes.len() / 2]] {
-                let mut text = String::new();
-                match shaderscope::parse(data) {
-                    Ok(file) => {
-                        file.info_text(&mut text);
-                        for f in file.validate() {
-                            text.push_str(&f.message);
-                            text.push('\n');
-                        }
-                        for e in file.damage() {
-                            text.push_str(&e.to_string());
-                            text.push('\n');
-                        }
+    for (row, _, bytes) in common::files_of(&corpus, &kinds) {
+        files += 1;
+        for data in [&bytes[..], &bytes[..bytes.len() / 2]] {
+            let mut text = String::new();
+            match shaderscope::parse(data) {
+                Ok(file) => {
+                    file.info_text(&mut text);
+                    for f in file.validate() {
+                        text.push_str(&f.message);
+                        text.push('\n');
                     }
-                    Err(e) => text.push_str(&e.to_string()),
+                    for e in file.damage() {
+                        text.push_str(&e.to_string());
+                        text.push('\n');
+                    }
                 }
-                let mut notes = Annotations::new();
-                if shaderscope::annotate(data, &mut notes).is_ok() {
-                    notes.render(data, &mut text).unwrap();
-                }
-                found.extend(disagreements(&text).into_iter().map(|l| format!("{}: {l}", row.path)));
+                Err(e) => text.push_str(&e.to_string()),
             }
+            let mut notes = Annotations::new();
+            if shaderscope::annotate(data, &mut notes).is_ok() {
+                notes.render(data, &mut text).unwrap();
+            }
+            found.extend(disagreements(&text).into_iter().map(|l| format!("{}: {l}", row.path)));
         }
     }
     assert!(files > 1000, "only {files} files");

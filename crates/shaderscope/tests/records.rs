@@ -102,47 +102,40 @@ fn streamed_records_are_the_collected_records_over_the_corpus() {
     let sets = option_sets();
     let (mut compared, mut damaged, mut failed) = (0usize, 0usize, 0usize);
     let mut differences = Vec::new();
-    for format in ["dxbc", "shbin", "gx2", "mbs"] {
-        for row in common::manifest(&corpus, format) {
-            if !kinds.contains(&row.kind.as_str()) {
-                continue;
+    for (_, path, bytes) in common::files_of(&corpus, &kinds) {
+        let name = path.display().to_string();
+        // The file, and damaged copies (damaged parts, listings that fail): cut in half,
+        // its last quarter 0xff, every 7th word from the middle 0xffffffff.
+        let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]).to_vec();
+        let mut ff = bytes.clone();
+        ff.iter_mut().skip(bytes.len() * 3 / 4).for_each(|b| *b = 0xff);
+        let mut words = bytes.clone();
+        words
+            .iter_mut()
+            .enumerate()
+            .skip(bytes.len() / 2)
+            .filter(|(i, _)| i / 4 % 7 == 0)
+            .for_each(|(_, b)| *b = 0xff);
+        for (data, sets) in
+            [(&bytes, &sets[..]), (&half, &sets[..1]), (&ff, &sets[..1]), (&words, &sets[..1])]
+        {
+            let Ok(file) = shaderscope::parse(data) else { continue };
+            for opts in sets {
+                compared += 1;
+                damaged += usize::from(!file.damage().is_empty());
+                failed += usize::from(file.disasm_json(opts).is_err());
+                differences.extend(difference(&file, &name, opts));
             }
-            let path = corpus.join(format).join(&row.path);
-            let name = path.display().to_string();
-            let bytes = std::fs::read(&path).expect("corpus file");
-            // The file, and damaged copies (damaged parts, listings that fail): cut in half,
-            // its last quarter 0xff, every 7th word from the middle 0xffffffff.
-            let half = bytes.get(..bytes.len() / 2).unwrap_or(&[]).to_vec();
-            let mut ff = bytes.clone();
-            ff.iter_mut().skip(bytes.len() * 3 / 4).for_each(|b| *b = 0xff);
-            let mut words = bytes.clone();
-            words
-                .iter_mut()
-                .enumerate()
-                .skip(bytes.len() / 2)
-                .filter(|(i, _)| i / 4 % 7 == 0)
-                .for_each(|(_, b)| *b = 0xff);
-            for (data, sets) in
-                [(&bytes, &sets[..]), (&half, &sets[..1]), (&ff, &sets[..1]), (&words, &sets[..1])]
-            {
-                let Ok(file) = shaderscope::parse(data) else { continue };
-                for opts in sets {
-                    compared += 1;
-                    damaged += usize::from(!file.damage().is_empty());
-                    failed += usize::from(file.disasm_json(opts).is_err());
-                    differences.extend(difference(&file, &name, opts));
-                }
-                // info: the summary written into the record as it is serialised.
-                let mut streamed = Vec::new();
-                file.write_info_record(&name, &mut streamed).unwrap();
-                let envelope = Record::new(RecordType::Info, &name, Some(file.format()))
-                    .with_valid(file.damage().is_empty());
-                let expected = spliced(&envelope, file.info_json().get());
-                if String::from_utf8(streamed).unwrap() != expected {
-                    differences.push(format!("{name}: info record"));
-                }
-                assert_eq!(file.info_record(&name).to_line(), expected, "{name}");
+            // info: the summary written into the record as it is serialised.
+            let mut streamed = Vec::new();
+            file.write_info_record(&name, &mut streamed).unwrap();
+            let envelope = Record::new(RecordType::Info, &name, Some(file.format()))
+                .with_valid(file.damage().is_empty());
+            let expected = spliced(&envelope, file.info_json().get());
+            if String::from_utf8(streamed).unwrap() != expected {
+                differences.push(format!("{name}: info record"));
             }
+            assert_eq!(file.info_record(&name).to_line(), expected, "{name}");
         }
     }
     println!("{compared} records compared: {damaged} of damaged files, {failed} whose listing fails");

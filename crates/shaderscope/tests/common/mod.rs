@@ -106,6 +106,22 @@ pub fn files<'a>(
     })
 }
 
+/// Every file of any of `kinds` in the four format folders' manifests (dxbc, shbin, gx2, mbs),
+/// read: its row, its path and its bytes, in manifest order folder by folder.
+pub fn files_of<'a>(
+    corpus: &'a Path,
+    kinds: &'a [&str],
+) -> impl Iterator<Item = (Row, PathBuf, Vec<u8>)> + 'a {
+    ["dxbc", "shbin", "gx2", "mbs"].into_iter().flat_map(move |format| {
+        let dir = corpus.join(format);
+        manifest(corpus, format).into_iter().filter(|r| kinds.contains(&r.kind.as_str())).map(move |row| {
+            let path = dir.join(&row.path);
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (row, path, data)
+        })
+    })
+}
+
 /// The file a manifest row names in its notes as `paired_asm=NAME` (fxc's listing beside a
 /// binary), read as text.
 pub fn paired_listing(row: &Row, path: &Path) -> Option<String> {

@@ -276,3 +276,17 @@ pub fn many_gfd_shaders(n: usize) -> Vec<u8> {
     }
     b.finish().unwrap()
 }
+
+/// The large hostile files of the memory tests (issue 22), each named as a file: a vs_3_0 of
+/// 80 000 instructions (960 KB), an MBS of 30 000 uniforms (1.3 MB), a DVLB naming one DVLE
+/// 100 000 times (400 KB), a SHARCFB of 20 000 programs (2.6 MB) and a DXBC of 20 000 RDEF
+/// struct types sharing member tables (800 KB).
+pub fn large_files() -> [(&'static str, Vec<u8>); 5] {
+    [
+        ("d3d9-80000-movs.vs", d3d9_movs(80_000)),
+        ("mbs-30000-uniforms.mbs", mbs_symbols(30_000)),
+        ("dvlb-100000-dvles.shbin", repeated_dvle(100_000)),
+        ("sharcfb-20000-programs.sharcfb", many_programs(20_000)),
+        ("rdef-shared-structs.dxbc", shared_struct_rdef(20_000, 20, true)),
+    ]
+}
