@@ -606,6 +606,16 @@ pub fn failure(path: &str, data: &[u8], e: &shaderscope::Error, json: Option<Rec
     }
 }
 
+/// What writing one JSON record into `out` gave: a record that says its input is not valid
+/// makes the status invalid; a record that could not be written is an I/O error.
+pub fn record_written(path: &str, written: io::Result<bool>, out: &mut Output) {
+    match written {
+        Ok(true) => {}
+        Ok(false) => out.status = out.status.max(INVALID),
+        Err(e) => out.fail(path, format_args!("cannot write the record: {e}"), IO),
+    }
+}
+
 /// Report the damaged parts of a parsed file ([`Container::damage`]), each as an error on
 /// stderr, and mark the input invalid: every command exits 1 on such a file. `reported` is an
 /// error the command has printed already (it is not repeated).

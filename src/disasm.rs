@@ -265,11 +265,8 @@ pub fn run(o: Opts) -> u8 {
                 // Written into the output field by field as the listing and the records are
                 // made (a damaged file's record says `valid: false`; the damage is reported
                 // below).
-                match file.write_disasm_record(path, opts, out) {
-                    Ok(true) => {}
-                    Ok(false) => out.status = out.status.max(batch::INVALID),
-                    Err(e) => out.fail(path, format_args!("cannot write the record: {e}"), batch::IO),
-                }
+                let written = file.write_disasm_record(path, opts, out);
+                batch::record_written(path, written, out);
                 return batch::damage(path, &file, None, out);
             }
             let failed = write_listing(&o, path, out, |p| file.disasm(opts, p)).err();
@@ -374,11 +371,8 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             if o.json {
                 // A bare program has no container format: the record's `format` is null and its
                 // program's `isa` says what the bytes were read as.
-                match program.write_disasm_record(path, opts, out) {
-                    Ok(true) => {}
-                    Ok(false) => out.status = out.status.max(batch::INVALID),
-                    Err(e) => out.fail(path, format_args!("cannot write the record: {e}"), batch::IO),
-                }
+                let written = program.write_disasm_record(path, opts, out);
+                batch::record_written(path, written, out);
                 return;
             }
             if let Err(e) = write_listing(o, path, out, |p| program.disasm(opts, p)) {

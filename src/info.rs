@@ -31,9 +31,8 @@ pub fn run(o: Opts) -> u8 {
             if o.json {
                 // Written into the output as it is serialised (a damaged file's record says
                 // `valid: false`; the damage is reported below).
-                if let Err(e) = file.write_info_record(path, out) {
-                    out.fail(path, format_args!("cannot write the record: {e}"), batch::IO);
-                }
+                let written = file.write_info_record(path, out).map(|()| true);
+                batch::record_written(path, written, out);
             } else {
                 let mut s = String::new();
                 if many {
