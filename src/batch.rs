@@ -159,6 +159,12 @@ impl Output {
         let _ = writeln!(self.stderr, "error: {path}: {msg}");
         self.status = self.status.max(status);
     }
+    /// In the sequential part of a run, send the stdout text out once a block of it is made.
+    fn stream_out(&mut self) {
+        if self.streaming && self.stdout.len() >= FLUSH_AT {
+            self.write_stdout();
+        }
+    }
     /// Write the stdout text so far to the output and empty it; a closed pipe ends the writing
     /// quietly (every later text is dropped), another error is exit status 2.
     fn write_stdout(&mut self) {
@@ -177,12 +183,24 @@ impl Output {
 impl io::Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.stdout.push_bytes(buf);
-        if self.streaming && self.stdout.len() >= FLUSH_AT {
-            self.write_stdout();
-        }
+        self.stream_out();
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the library's text summaries write ([`shaderscope::Container::write_info_text`]),
+/// escaped for a terminal as every text is. Once the output is closed (`| head`) a write
+/// fails, so the writer stops early; the run's status already says why.
+impl std::fmt::Write for Output {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.closed {
+            return Err(std::fmt::Error);
+        }
+        self.stdout.push_str(s);
+        self.stream_out();
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! `shaderscope info`: what a file is.
 
-use crate::batch::{self, Outcome, Settings};
+use crate::batch::{self, Settings};
 use shaderscope::Container;
 use shaderscope::json::RecordType;
 
@@ -34,17 +34,29 @@ pub fn run(o: Opts) -> u8 {
                 let written = file.write_info_record(path, out).map(|()| true);
                 batch::record_written(path, written, out);
             } else {
-                let mut s = String::new();
-                if many {
-                    s.push_str(&format!("== {path}\n"));
-                }
-                file.info_text(&mut s);
-                if many {
-                    s.push('\n');
-                }
-                out.push(Outcome::out(s));
+                // A write fails only once the output is closed, which the run's status
+                // already reports.
+                let _ = write_text(&file, path, many, out);
             }
             batch::damage(path, &file, None, out);
         }
     })
+}
+
+/// The text summary of one file, written into the output as it is made (never held whole),
+/// under a `== path` heading when the run has several files.
+fn write_text(
+    file: &shaderscope::File,
+    path: &str,
+    many: bool,
+    out: &mut dyn std::fmt::Write,
+) -> std::fmt::Result {
+    if many {
+        writeln!(out, "== {path}")?;
+    }
+    file.write_info_text(out)?;
+    if many {
+        out.write_char('\n')?;
+    }
+    Ok(())
 }

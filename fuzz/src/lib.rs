@@ -15,7 +15,7 @@ pub fn parse_any(data: &[u8]) {
     dump_any(data);
     let Ok(file) = shaderscope::parse(data) else { return };
     let mut s = String::new();
-    file.info_text(&mut s);
+    s.push_str(&file.info_text());
     let _ = file.info_json();
     let mut p = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut p);
@@ -394,7 +394,7 @@ pub fn sharc(data: &[u8]) {
     let Ok(s) = Sharc::parse(data) else { return };
     assert_eq!(s.write().ok().as_deref(), Some(data), ".sharc does not round-trip");
     let mut text = String::new();
-    s.info_text(&mut text);
+    text.push_str(&s.info_text());
     let _ = s.disasm(&DisasmOptions::default(), &mut TextBuf::default());
     for p in s.parts() {
         let _ = s.part(&p.name);
@@ -446,7 +446,7 @@ pub fn mbs(data: &[u8]) {
     let _ = f.damage();
     let _ = f.info_json();
     let mut s = String::new();
-    f.info_text(&mut s);
+    s.push_str(&f.info_text());
     let mut a = shaderscope::dump::Annotations::new();
     f.annotate(&mut a);
     let _ = f.parts();

@@ -28,7 +28,7 @@ use crate::format::{
 use crate::json::{DisasmSink, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Part, Severity};
 use crate::print::Printer;
-use std::io;
+use std::{fmt, io};
 
 /// A file of any format this build reads, as its format's own model.
 #[derive(Debug, Clone)]
@@ -238,8 +238,8 @@ impl Container for File<'_> {
     fn format(&self) -> Format {
         self.container().format()
     }
-    fn info_text(&self, out: &mut String) {
-        self.container().info_text(out)
+    fn write_info_text(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        self.container().write_info_text(out)
     }
     fn write_info_json(&self, out: &mut dyn io::Write) -> io::Result<()> {
         self.container().write_info_json(out)

@@ -30,14 +30,22 @@ use crate::json::DisasmSink;
 pub use crate::model::DisasmOptions;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
-use std::io;
+use std::{fmt, io};
 
 /// A parsed file of any format this build reads.
 pub trait Container {
     /// The detected format.
     fn format(&self) -> Format;
-    /// Human-readable summary for `shaderscope info`.
-    fn info_text(&self, out: &mut String);
+    /// Human-readable summary for `shaderscope info`, written to `out` line by line as it is
+    /// made (never held whole: the CLI writes it straight to its output).
+    fn write_info_text(&self, out: &mut dyn fmt::Write) -> fmt::Result;
+    /// [`Container::write_info_text`]'s summary, collected.
+    fn info_text(&self) -> String {
+        let mut s = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_info_text(&mut s);
+        s
+    }
     /// Machine-readable summary for `shaderscope info --json`: the fields of an `info`
     /// record after the envelope ([`crate::json::Record`]), with the same facts as
     /// [`Container::info_text`], as one JSON object written to `out`; offsets are absolute.

@@ -629,7 +629,7 @@ fn level_9_3_containers_come_back_from_their_text() {
         assert_eq!(assemble::assemble(printed.as_str()).unwrap(), bytes);
         assert_eq!(assemble::assemble_like(printed.as_str(), &d).unwrap(), bytes);
         let mut info = String::new();
-        shaderscope::parse(&bytes).unwrap().info_text(&mut info);
+        info.push_str(&shaderscope::parse(&bytes).unwrap().info_text());
         assert!(info.contains(info_line), "{info}");
     }
 }

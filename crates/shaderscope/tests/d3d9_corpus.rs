@@ -229,7 +229,7 @@ fn exercise(data: &[u8], container: bool) {
     }
     if let Ok(f) = shaderscope::parse(data) {
         let mut s = String::new();
-        f.info_text(&mut s);
+        s.push_str(&f.info_text());
         let _ = f.info_json();
         let _ = f.disasm_json(&DisasmOptions::default());
         let mut a = Annotations::new();

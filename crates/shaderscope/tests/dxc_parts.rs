@@ -39,7 +39,7 @@ const REFLECTION: &[u8] = b"BC\xc0\xde";
 
 fn info(d: &Dxbc<'_>) -> String {
     let mut s = String::new();
-    d.info_text(&mut s);
+    s.push_str(&d.info_text());
     s
 }
 

@@ -63,7 +63,7 @@ fn every_file_parses_round_trips_validates_and_is_fully_annotated() {
         assert_eq!(a.errors().count(), 0, "{name}");
         // info in both forms, and a disasm record.
         let mut s = String::new();
-        f.info_text(&mut s);
+        s.push_str(&f.info_text());
         assert!(s.starts_with("format: Wii U GX2 file (GFD)\n"), "{name}");
         assert!(f.info_json().to_value()["shaders"].is_array());
         assert_eq!(f.disasm_json(&DisasmOptions::default()).unwrap().listing, listing(&f));
@@ -320,7 +320,7 @@ fn damaged_copies_never_panic() {
         let _ = shaderscope::annotate(b, &mut a);
         if let Ok(f) = Gfd::parse(b) {
             let mut s = String::new();
-            f.info_text(&mut s);
+            s.push_str(&f.info_text());
             let _ = f.info_json();
             let _ = f.disasm(&DisasmOptions::default(), &mut TextBuf::default());
             let _ = f.validate();

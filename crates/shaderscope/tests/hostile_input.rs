@@ -92,7 +92,7 @@ fn every_command(data: &[u8]) {
     let _ = file.disasm(&DisasmOptions::default(), &mut text);
     let _ = file.disasm_json(&DisasmOptions::default());
     let mut info = String::new();
-    file.info_text(&mut info);
+    info.push_str(&file.info_text());
     let _ = file.info_json();
     let mut a = Annotations::new();
     file.annotate(&mut a);

@@ -52,7 +52,7 @@ fn every_file_parses_round_trips_validates_and_is_fully_annotated() {
         assert_eq!(a.errors().count(), 0, "{name}");
         // info and the listing name every symbol.
         let mut info = String::new();
-        file.info_text(&mut info);
+        info.push_str(&file.info_text());
         let mut listing = TextBuf::default();
         file.disasm(&DisasmOptions::default(), &mut listing).unwrap();
         for tag in [*b"SUNI", *b"SATT", *b"SVAR"] {
@@ -172,7 +172,7 @@ fn exercise(name: &str, data: &[u8]) {
     match shaderscope::parse(data) {
         Ok(f) => {
             let mut s = String::new();
-            f.info_text(&mut s);
+            s.push_str(&f.info_text());
             let _ = f.info_json();
             let mut t = TextBuf::default();
             let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut t);

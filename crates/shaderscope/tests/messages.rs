@@ -88,7 +88,7 @@ fn counts_agree_with_their_nouns_over_the_corpus() {
             let mut text = String::new();
             match shaderscope::parse(data) {
                 Ok(file) => {
-                    file.info_text(&mut text);
+                    text.push_str(&file.info_text());
                     for f in file.validate() {
                         text.push_str(&f.message);
                         text.push('\n');

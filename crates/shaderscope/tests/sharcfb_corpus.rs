@@ -81,7 +81,7 @@ fn every_corpus_sharcfb_parses_round_trips_and_changes_byte_order() {
             assert_eq!(a.data[ptr..ptr + size], b.data[ptr..ptr + size], "{name}: microcode changed");
         }
         let mut info = String::new();
-        parsed.info_text(&mut info);
+        info.push_str(&parsed.info_text());
         assert!(info.contains(", big-endian (SHAB), endian field 0, resolved 0, "), "{info}");
     }
 }
@@ -270,7 +270,7 @@ fn every_corpus_sharc_lists_its_programs_and_sources_and_round_trips() {
             assert_eq!(&data[part.offset as usize..][..part.bytes.len()], part.bytes.as_ref());
         }
         let mut info = String::new();
-        s.info_text(&mut info);
+        info.push_str(&s.info_text());
         assert!(info.starts_with("format: Wii U AGL shader source archive (SHARC)\n"), "{info}");
     }
 }
@@ -281,7 +281,7 @@ fn check_damaged(data: &[u8], what: &str) {
         Ok(file) => {
             assert_eq!(file.write().unwrap(), data, "{what}: parsed but does not write back");
             let mut s = String::new();
-            file.info_text(&mut s);
+            s.push_str(&file.info_text());
             let _ = file.validate();
             let _ = file.disasm_json(&shaderscope::DisasmOptions::default());
             if let shaderscope::File::Sharcfb(f) = &file {

@@ -111,7 +111,7 @@ fn info_says_what_the_code_reads_and_the_output_table_names() {
     let bytes = built::endmain_0().write().unwrap();
     let file = parse(&bytes);
     let mut info = String::new();
-    file.info_text(&mut info);
+    info.push_str(&file.info_text());
     assert_eq!(
         info,
         "format: Nintendo 3DS shader binary (DVLB)\n\

@@ -264,9 +264,7 @@ fn header(
         write!(out, "<span class=\"{class}\">{kind}</span>")?;
     }
     out.write_str("</span>\n<details class=\"info\"><summary>info</summary><pre>")?;
-    let mut info = String::new();
-    file.info_text(&mut info);
-    out.escaped(&info)?;
+    file.write_info_text(&mut Escaped(out))?;
     out.write_str("</pre></details>\n")?;
     // What every command reports about the file: the error the listing stopped at, and each
     // damaged part (the listing leaves it out or stops at it).
@@ -465,6 +463,16 @@ impl<'w> Out<'w> {
 impl fmt::Write for Out<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.bytes(s.as_bytes())
+    }
+}
+
+/// Text written into the page HTML-escaped as it comes (the info summary, which is not held
+/// whole).
+struct Escaped<'o, 'w>(&'o mut Out<'w>);
+
+impl fmt::Write for Escaped<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.escaped(s)
     }
 }
 

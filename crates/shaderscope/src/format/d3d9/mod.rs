@@ -252,7 +252,7 @@ impl Info {
         }
     }
 
-    fn text(&self, s: &mut String) -> std::fmt::Result {
+    fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         writeln!(s, "format: {}", Format::D3d9.description())?;
         writeln!(s, "summary: {}", self.summary)?;
         writeln!(
@@ -329,8 +329,8 @@ impl Container for D3d9File<'_> {
         Format::D3d9
     }
 
-    fn info_text(&self, s: &mut String) {
-        let _ = Info::new(self).text(s);
+    fn write_info_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        Info::new(self).text(s)
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

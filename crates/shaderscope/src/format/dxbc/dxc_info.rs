@@ -8,7 +8,6 @@ use super::rdat::{self, Rdat};
 use crate::print::count;
 use serde::Serialize;
 use serde::ser::SerializeMap;
-use std::fmt::Write;
 
 /// How much of a name read from a DXC part `info` shows: names are identifiers, and a hostile
 /// file whose records all name one long string would otherwise repeat it for every record.
@@ -67,7 +66,7 @@ impl DebugNameInfo {
     }
 
     /// `debug name: 0123….pdb (ILDN at 0x…)`.
-    pub fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         write!(s, "debug name: {} (ILDN at 0x{:x}", self.name, self.offset)?;
         if self.flags != 0 {
             write!(s, ", flags 0x{:x}", self.flags)?;
@@ -105,7 +104,7 @@ impl CompilerVersionInfo {
     }
 
     /// `compiler:  dxc 1.8.2403.34 (1.8, commit c9660a8c, 4458 commits; VERS at 0x…)`.
-    pub fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let version = self.version_string.as_deref().filter(|v| !v.is_empty());
         write!(
             s,
@@ -157,7 +156,7 @@ impl ShaderHashInfo {
     }
 
     /// `shader hash: … (HASH at 0x…; the MD5 of the DXIL bitcode)`.
-    pub fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let what = match (self.includes_source, self.matches_bitcode) {
             (true, _) => "computed with the source (flag 1), not checked",
             (false, Some(true)) => "the MD5 of the DXIL bitcode",
@@ -363,7 +362,7 @@ impl PsvInfo {
     }
 
     /// The text `info` prints.
-    pub fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         write!(
             s,
             "pipeline state validation (PSV0, data at 0x{:x}): version {} (runtime info of {})",
@@ -684,7 +683,7 @@ impl RdatInfo {
     }
 
     /// The text `info` prints.
-    pub fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         writeln!(
             s,
             "runtime data (RDAT, data at 0x{:x}): version 0x{:x}, {}",

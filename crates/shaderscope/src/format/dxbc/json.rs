@@ -18,7 +18,6 @@ use crate::print::count;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::cell::Cell;
-use std::fmt::Write;
 
 /// The container checksum and whether it holds.
 #[derive(Debug, Serialize)]
@@ -112,7 +111,7 @@ struct DxilInfo {
 
 impl DxilInfo {
     /// Two lines: the program header (after `label`) and where the bitcode is.
-    fn text(&self, label: &str, s: &mut String) -> std::fmt::Result {
+    fn text(&self, label: &str, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         writeln!(
             s,
             "{label} DXIL {} ({} shader) in {}: program header at 0x{:x}, {}",
@@ -873,11 +872,7 @@ impl<'a> Info<'a> {
     }
 
     /// The same facts as text, for people.
-    pub fn write_text(&self, s: &mut String) {
-        let _ = self.text(s);
-    }
-
-    fn text(&self, s: &mut String) -> std::fmt::Result {
+    pub fn write_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         writeln!(s, "format:    DXBC container")?;
         writeln!(s, "size:      {} (declared {})", count(self.size, "byte"), self.declared_size)?;
         let c = &self.checksum;
@@ -1050,7 +1045,7 @@ impl<'a> Info<'a> {
             // The elements as the listing spells them.
             let mut lines = crate::print::TextBuf::default();
             if super::listing::root_signature(rs, "  ", &mut lines).is_ok() {
-                s.push_str(lines.as_str());
+                s.write_str(lines.as_str())?;
             }
         }
         if let Some(p) = &self.pipeline_state_validation {
@@ -1088,7 +1083,7 @@ fn source_text(source: &GenerationSource) -> &'static str {
     }
 }
 
-fn declarations_text(d: &DeclarationsInfo, s: &mut String) -> std::fmt::Result {
+fn declarations_text(d: &DeclarationsInfo, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
     if let Some([x, y, z]) = d.thread_group {
         writeln!(s, "thread group: {x}, {y}, {z}")?;
     }
@@ -1136,7 +1131,7 @@ fn declarations_text(d: &DeclarationsInfo, s: &mut String) -> std::fmt::Result {
     Ok(())
 }
 
-fn signature_text(sig: &SignatureInfo, s: &mut String) -> std::fmt::Result {
+fn signature_text(sig: &SignatureInfo, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
     let title = match sig.kind {
         SignatureKind::Input => "input signature",
         SignatureKind::Output => "output signature",
@@ -1166,7 +1161,7 @@ fn signature_text(sig: &SignatureInfo, s: &mut String) -> std::fmt::Result {
     Ok(())
 }
 
-fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut String) -> std::fmt::Result {
+fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut dyn std::fmt::Write) -> std::fmt::Result {
     writeln!(s, "constant buffers: {}", cbs.len())?;
     for cb in cbs {
         writeln!(
@@ -1203,7 +1198,7 @@ fn constant_buffers_text(cbs: &[ConstantBufferInfo], s: &mut String) -> std::fmt
     Ok(())
 }
 
-fn bindings_text(b: &[BindingInfo], s: &mut String) -> std::fmt::Result {
+fn bindings_text(b: &[BindingInfo], s: &mut dyn std::fmt::Write) -> std::fmt::Result {
     writeln!(s, "bound resources: {}", b.len())?;
     for r in b {
         let space = r.space.map(|sp| format!(", space {sp}")).unwrap_or_default();
@@ -1222,8 +1217,8 @@ fn bindings_text(b: &[BindingInfo], s: &mut String) -> std::fmt::Result {
 }
 
 /// The text summary.
-pub fn info_text(d: &Dxbc<'_>, s: &mut String) {
-    Info::new(d).write_text(s);
+pub fn write_info_text(d: &Dxbc<'_>, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
+    Info::new(d).write_text(s)
 }
 
 /// The JSON summary, written to `out`.

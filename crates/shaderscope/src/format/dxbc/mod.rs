@@ -616,8 +616,8 @@ impl Container for Dxbc<'_> {
         Format::Dxbc
     }
 
-    fn info_text(&self, out: &mut String) {
-        json::info_text(self, out);
+    fn write_info_text(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        json::write_info_text(self, out)
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

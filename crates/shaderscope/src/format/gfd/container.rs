@@ -473,57 +473,58 @@ impl Container for Gfd<'_> {
         Format::Gfd
     }
 
-    fn info_text(&self, s: &mut String) {
+    fn write_info_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let i = self.info();
-        let _ = writeln!(s, "format: {}", Format::Gfd.description());
-        let _ = writeln!(s, "summary: {}", i.summary);
-        let _ = writeln!(
+        writeln!(s, "format: {}", Format::Gfd.description())?;
+        writeln!(s, "summary: {}", i.summary)?;
+        writeln!(
             s,
             "version: {} (GPU version {}), align flag {}, {} bytes",
             i.version, i.gpu_version, i.align, i.size
-        );
-        let _ = writeln!(s, "blocks: {}", i.blocks.len());
+        )?;
+        writeln!(s, "blocks: {}", i.blocks.len())?;
         for b in &i.blocks {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "  block {} at 0x{:x}: {} (type {}, version {}, id {}, index {}), data at 0x{:x}, {} bytes",
                 b.number, b.offset, b.type_name, b.ty, b.version, b.id, b.index, b.data_offset, b.data_size
-            );
+            )?;
             if let Some(r) = &b.relocations {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "    relocation trailer at 0x{:x}: data 0x{:x} bytes, text 0x{:x} bytes at 0x{:08x}, {} patches at 0x{:08x}",
                     r.offset, r.data_size, r.text_size, r.text_offset, r.patch_count, r.patch_offset
-                );
+                )?;
             }
         }
         for sh in &i.shaders {
-            let _ = write!(s, "{} shader {}:", sh.stage.name(), sh.number);
+            write!(s, "{} shader {}:", sh.stage.name(), sh.number)?;
             match sh.header_block {
                 Some(h) => {
-                    let _ = write!(s, " header block {h}");
+                    write!(s, " header block {h}")?;
                 }
-                None => s.push_str(" no header block"),
+                None => s.write_str(" no header block")?,
             }
             for (title, p) in [("program", &sh.program), ("copy program", &sh.copy_program)] {
                 if let Some(p) = p {
-                    let _ = write!(s, ", {title} block {} ({} bytes at 0x{:x})", p.block, p.size, p.offset);
+                    write!(s, ", {title} block {} ({} bytes at 0x{:x})", p.block, p.size, p.offset)?;
                 }
             }
             if sh.program.is_none() {
-                s.push_str(", no program block");
+                s.write_str(", no program block")?;
             }
-            s.push('\n');
+            s.write_char('\n')?;
             if let Some(e) = &sh.error {
-                let _ = writeln!(s, "  header unreadable: {e}");
+                writeln!(s, "  header unreadable: {e}")?;
             }
             if let Some(g) = &sh.gx2 {
-                g.write_text(s, "  ");
+                g.write_text(s, "  ")?;
             }
         }
         if i.trailing_bytes > 0 {
-            let _ = writeln!(s, "after the end-of-file block: {} bytes", i.trailing_bytes);
+            writeln!(s, "after the end-of-file block: {} bytes", i.trailing_bytes)?;
         }
+        Ok(())
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

@@ -6,7 +6,6 @@ use super::{Array, Kind, RBuffer, SamplerType, Shader, ShaderMode, VarType, reso
 use crate::model::Stage;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::fmt::Write as _;
 
 /// The hashes Cemu names a shader by (its graphic packs' `<base>_<aux>_vs.txt` replacement
 /// files), as far as the file decides them ([`super::cemu_hash()`]).
@@ -326,28 +325,27 @@ impl ShaderInfo {
 
     /// The same facts as text, each line starting with `indent`: the struct, the mode, every
     /// register (a run of equal unused table entries on one line), the arrays.
-    pub fn write_text(&self, s: &mut String, indent: &str) {
-        let _ = writeln!(
+    pub fn write_text(&self, s: &mut dyn std::fmt::Write, indent: &str) -> std::fmt::Result {
+        writeln!(
             s,
             "{indent}{} at 0x{:x} ({} bytes): {}",
             self.struct_name, self.offset, self.size, self.summary
-        );
-        let _ = writeln!(s, "{indent}mode: {} ({})", self.mode, self.mode_value);
-        let _ =
-            write!(s, "{indent}program: {} bytes, pointer 0x{:x}", self.program_size, self.program_pointer);
+        )?;
+        writeln!(s, "{indent}mode: {} ({})", self.mode, self.mode_value)?;
+        write!(s, "{indent}program: {} bytes, pointer 0x{:x}", self.program_size, self.program_pointer)?;
         if let (Some(size), Some(p)) = (self.copy_program_size, self.copy_program_pointer) {
-            let _ = write!(s, "; copy program: {size} bytes, pointer 0x{p:x}");
+            write!(s, "; copy program: {size} bytes, pointer 0x{p:x}")?;
         }
-        s.push('\n');
+        s.write_char('\n')?;
         match self.cemu {
             Some(CemuHash { base: Some(base), aux }) => {
-                let _ = writeln!(s, "{indent}Cemu hash: {base:016x}_{aux:016x}");
+                writeln!(s, "{indent}Cemu hash: {base:016x}_{aux:016x}")?;
             }
             Some(CemuHash { base: None, aux }) => {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "{indent}Cemu hash: ????????????????_{aux:016x} (the base hash depends on state the game sets at draw time)"
-                );
+                )?;
             }
             None => {}
         }
@@ -372,21 +370,22 @@ impl ShaderInfo {
             };
             if r.fields.is_none() {
                 // A count.
-                let _ = writeln!(s, "{indent}  {name} = {}", r.value);
+                writeln!(s, "{indent}  {name} = {}", r.value)?;
             } else {
                 let sep = if r.text.is_empty() { "" } else { " " };
-                let _ = writeln!(s, "{indent}  {name} = 0x{:08x}{sep}{}", r.value, r.text);
+                writeln!(s, "{indent}  {name} = 0x{:08x}{sep}{}", r.value, r.text)?;
             }
             k = last + 1;
         }
-        let list = |s: &mut String, title: &str, n: usize, lines: Vec<String>| {
+        let list = |s: &mut dyn std::fmt::Write, title: &str, n: usize, lines: Vec<String>| {
             if n == 0 {
-                return;
+                return Ok(());
             }
-            let _ = writeln!(s, "{indent}{title}: {n}");
+            writeln!(s, "{indent}{title}: {n}")?;
             for l in lines {
-                let _ = writeln!(s, "{indent}  {l}");
+                writeln!(s, "{indent}  {l}")?;
             }
+            Ok(())
         };
         list(
             s,
@@ -397,7 +396,7 @@ impl ShaderInfo {
                 .iter()
                 .map(|x| format!("{} location {} size {} (at 0x{:x})", x.name, x.location, x.size, x.offset))
                 .collect(),
-        );
+        )?;
         list(
             s,
             "uniform vars",
@@ -412,7 +411,7 @@ impl ShaderInfo {
                     )
                 })
                 .collect(),
-        );
+        )?;
         list(
             s,
             "initial values",
@@ -431,7 +430,7 @@ impl ShaderInfo {
                     format!("offset {}: ({v}) (at 0x{:x})", x.location, x.offset)
                 })
                 .collect(),
-        );
+        )?;
         list(
             s,
             "loop vars",
@@ -441,7 +440,7 @@ impl ShaderInfo {
                 .iter()
                 .map(|x| format!("offset {} value 0x{:08x} (at 0x{:x})", x.location, x.value, x.offset))
                 .collect(),
-        );
+        )?;
         list(
             s,
             "sampler vars",
@@ -451,7 +450,7 @@ impl ShaderInfo {
                 .iter()
                 .map(|x| format!("{} {} location {} (at 0x{:x})", x.name, x.ty, x.location, x.offset))
                 .collect(),
-        );
+        )?;
         if let Some(a) = &self.attrib_vars {
             list(
                 s,
@@ -466,21 +465,22 @@ impl ShaderInfo {
                         )
                     })
                     .collect(),
-            );
+            )?;
         }
         if let Some(r) = self.ring_item_size {
             let so = self.has_stream_out.unwrap_or(0);
             let strides = self.stream_out_stride.unwrap_or_default();
-            let _ = writeln!(s, "{indent}ring item size: {r}; stream out: {so} (strides {strides:?})");
+            writeln!(s, "{indent}ring item size: {r}; stream out: {so} (strides {strides:?})")?;
         }
         for (title, b) in [("GX2R buffer", &self.gx2r), ("copy GX2R buffer", &self.copy_gx2r)] {
             if let Some(b) = b {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "{indent}{title}: flags {}, element size {}, count {}, pointer 0x{:x}",
                     b.flags, b.elem_size, b.elem_count, b.buffer
-                );
+                )?;
             }
         }
+        Ok(())
     }
 }

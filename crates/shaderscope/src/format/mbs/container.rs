@@ -772,63 +772,56 @@ impl Container for Mbs<'_> {
         Format::Mbs
     }
 
-    fn info_text(&self, s: &mut String) {
+    fn write_info_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let i = self.info();
-        let _ = writeln!(s, "format: {}", Format::Mbs.description());
-        let _ = writeln!(s, "summary: {}", i.summary);
-        let _ = writeln!(s, "size: {} bytes", i.size);
-        s.push_str("chunks:\n");
+        writeln!(s, "format: {}", Format::Mbs.description())?;
+        writeln!(s, "summary: {}", i.summary)?;
+        writeln!(s, "size: {} bytes", i.size)?;
+        s.write_str("chunks:\n")?;
         let mut stack: Vec<(usize, &ChunkInfo)> = i.chunks.iter().rev().map(|c| (1, c)).collect();
         while let Some((depth, c)) = stack.pop() {
             let unknown = if c.known { "" } else { ", unknown: kept as bytes" };
-            let _ = writeln!(
-                s,
-                "{}{} at 0x{:x} ({} bytes{unknown})",
-                "  ".repeat(depth),
-                c.tag,
-                c.offset,
-                c.size
-            );
+            writeln!(s, "{}{} at 0x{:x} ({} bytes{unknown})", "  ".repeat(depth), c.tag, c.offset, c.size)?;
             stack.extend(c.children.iter().rev().map(|k| (depth + 1, k)));
         }
         if let Some(v) = self.shader() {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "shader: {} version {} ({}), {}",
                 v.node.tag,
                 v.shader.version,
                 v.core_name().unwrap_or("unknown core"),
                 v.core().stage_name()
-            );
+            )?;
             for n in &v.shader.children {
                 match &n.body {
                     Body::Fsta { stack_size, stack_offset } => {
-                        let _ = writeln!(s, "  FSTA: stack size {stack_size}, stack offset {stack_offset}");
+                        writeln!(s, "  FSTA: stack size {stack_size}, stack offset {stack_offset}")?;
                     }
                     Body::Fdis { discard } => {
-                        let _ = writeln!(s, "  FDIS: discard {discard}");
+                        writeln!(s, "  FDIS: discard {discard}")?;
                     }
                     Body::Fbuu(b) => {
-                        let _ = writeln!(
+                        writeln!(
                             s,
                             "  FBUU: reads_color {}, writes_color {}, reads_depth {}, writes_depth {}, reads_stencil {}, writes_stencil {}, unknown_0 {}, unknown_1 {}",
                             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]
-                        );
+                        )?;
                     }
                     Body::Fins { unknown_0, instructions, attrib_prefetch } => {
-                        let _ = writeln!(
+                        writeln!(
                             s,
                             "  FINS: unknown_0 {unknown_0}, instructions {instructions}, attrib_prefetch {attrib_prefetch}"
-                        );
+                        )?;
                     }
                     Body::Code(c) => {
-                        let _ = writeln!(
+                        writeln!(
                             s,
                             "  DBIN: {} code, {} bytes at 0x{:x}",
                             v.core().isa(),
                             c.len(),
                             n.data_offset()
-                        );
+                        )?;
                     }
                     _ => {}
                 }
@@ -836,24 +829,25 @@ impl Container for Mbs<'_> {
             for n in &v.shader.children {
                 let Body::Table(t) = &n.body else { continue };
                 let slots = t.total_slots.map(|x| format!(", {}", count(x, "slot"))).unwrap_or_default();
-                let _ = writeln!(
+                writeln!(
                     s,
                     "{} ({} at 0x{:x}): count {}{slots}",
                     table_title(&n.tag.0),
                     n.tag,
                     n.at,
                     t.count
-                );
+                )?;
                 for (depth, idx, sym) in tree(t) {
                     let deep = if depth > MAX_INDENT { format!("(depth {depth}) ") } else { String::new() };
                     let indent = "  ".repeat(depth.min(MAX_INDENT) + 1);
-                    let _ = writeln!(s, "{indent}{deep}[{idx}] {}", symbol_text(sym));
+                    writeln!(s, "{indent}{deep}[{idx}] {}", symbol_text(sym))?;
                 }
             }
         }
         if i.trailing_bytes > 0 {
-            let _ = writeln!(s, "after the MBS1 chunk: {} bytes", i.trailing_bytes);
+            writeln!(s, "after the MBS1 chunk: {} bytes", i.trailing_bytes)?;
         }
+        Ok(())
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

@@ -44,7 +44,6 @@ use crate::model::{Finding, Part};
 use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader, Writer};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 /// Size of the archive header before the name.
 pub const HEADER_SIZE: usize = 0x14;
@@ -544,11 +543,11 @@ impl Info {
     }
 
     /// The readable text of the same facts.
-    pub fn write_text(&self, s: &mut String) {
-        let _ = writeln!(s, "format: {}", Format::Sharc.description());
-        let _ = writeln!(s, "summary: {}", self.summary);
+    pub fn write_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        writeln!(s, "format: {}", Format::Sharc.description())?;
+        writeln!(s, "summary: {}", self.summary)?;
         let magic = if self.endian == Endian::Big { "SHAA" } else { "AAHS" };
-        let _ = writeln!(
+        writeln!(
             s,
             "archive \"{}\": version {}, {}-endian ({magic}), endian field {}, file size {}",
             self.name,
@@ -556,41 +555,41 @@ impl Info {
             self.endian.name(),
             self.endian_field,
             self.file_size
-        );
+        )?;
         for p in &self.programs {
-            let _ = writeln!(s, "program {} \"{}\" at 0x{:x}", p.index, p.name, p.offset);
+            writeln!(s, "program {} \"{}\" at 0x{:x}", p.index, p.name, p.offset)?;
             for (k, src) in p.sources.iter().enumerate() {
                 let stage = STAGES.get(k).copied().unwrap_or("?");
                 let Some(src) = src else { continue };
                 let name = src.name.as_deref().unwrap_or("(index out of range)");
                 let macros =
                     p.macros.get(k).filter(|m| !m.is_empty()).map(|m| format!("; macros {}", m.join(" ")));
-                let _ =
-                    writeln!(s, "  {stage}: source {} \"{name}\"{}", src.index, macros.unwrap_or_default());
+                writeln!(s, "  {stage}: source {} \"{name}\"{}", src.index, macros.unwrap_or_default())?;
             }
             for m in &p.variations {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "  variation macro {} (ID {}): {}; default {}",
                     m.name,
                     m.id,
                     m.values.join(" | "),
                     m.default.as_deref().unwrap_or("(none: the first value)")
-                );
+                )?;
             }
             let [u, b, t, a] = p.symbol_counts;
-            let _ = writeln!(
+            writeln!(
                 s,
                 "  symbols: {u} uniform vars, {b} uniform blocks, {t} sampler vars, {a} attrib vars"
-            );
+            )?;
         }
         for src in &self.sources {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "source {} \"{}\" at 0x{:x}: text at 0x{:x}, {} bytes, {} lines (extract: {})",
                 src.index, src.name, src.offset, src.text_offset, src.text_size, src.lines, src.part
-            );
+            )?;
         }
+        Ok(())
     }
 }
 
@@ -599,8 +598,8 @@ impl Container for Sharc {
         Format::Sharc
     }
 
-    fn info_text(&self, out: &mut String) {
-        Info::new(self).write_text(out);
+    fn write_info_text(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        Info::new(self).write_text(out)
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

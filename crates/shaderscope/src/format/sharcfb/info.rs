@@ -236,11 +236,11 @@ impl Info {
     }
 
     /// The readable text of the same facts.
-    pub fn write_text(&self, s: &mut String) {
-        let _ = writeln!(s, "format: {}", crate::Format::Sharcfb.description());
-        let _ = writeln!(s, "summary: {}", self.summary);
+    pub fn write_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        writeln!(s, "format: {}", crate::Format::Sharcfb.description())?;
+        writeln!(s, "summary: {}", self.summary)?;
         let magic = if self.endian == Endian::Big { "SHAB" } else { "BAHS" };
-        let _ = writeln!(
+        writeln!(
             s,
             "archive \"{}\": version {}, {}-endian ({magic}), endian field {}, resolved {}, file size {}",
             self.name,
@@ -249,19 +249,19 @@ impl Info {
             self.endian_field,
             self.resolved,
             self.file_size
-        );
-        let _ = writeln!(
+        )?;
+        writeln!(
             s,
             "binaries: section at 0x{:x}, 0x{:x} bytes",
             self.binary_section.offset, self.binary_section.size
-        );
+        )?;
         for b in &self.binaries {
             let owners: Vec<String> = b
                 .used_by
                 .iter()
                 .map(|o| format!("{} of program \"{}\" variation {}", o.stage, o.program, o.variation))
                 .collect();
-            let _ = writeln!(
+            writeln!(
                 s,
                 "  binary {} at 0x{:x}: {}, data at 0x{:x}, 0x{:x} bytes; {}",
                 b.index,
@@ -276,19 +276,19 @@ impl Info {
                 } else {
                     format!("used as {}", owners.join(", "))
                 }
-            );
+            )?;
             if let Some(shader) = &b.shader {
-                shader.write_text(s, "    ");
+                shader.write_text(s, "    ")?;
             }
         }
-        let _ = writeln!(
+        writeln!(
             s,
             "programs: section at 0x{:x}, 0x{:x} bytes",
             self.program_section.offset, self.program_section.size
-        );
+        )?;
         for p in &self.programs {
             let variations = p.variations.map_or("more than 2^64".to_string(), |n| n.to_string());
-            let _ = writeln!(
+            writeln!(
                 s,
                 "  program {} \"{}\" at 0x{:x}: kind 0x{:x} ({}), base index {}, {variations} variation{}",
                 p.index,
@@ -298,9 +298,9 @@ impl Info {
                 if p.stages.is_empty() { "no stages".into() } else { p.stages.join("+") },
                 p.base_index,
                 if p.variations == Some(1) { "" } else { "s" }
-            );
+            )?;
             for m in &p.macros {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "    macro {} (ID {}) at 0x{:x}: {}; default {}",
                     m.name,
@@ -308,10 +308,10 @@ impl Info {
                     m.offset,
                     m.values.join(" | "),
                     m.default.as_deref().unwrap_or("(none)")
-                );
+                )?;
             }
             if let Some(n) = p.v9_section_size {
-                let _ = writeln!(s, "    version-9 section: {n} bytes");
+                writeln!(s, "    version-9 section: {n} bytes")?;
             }
             for (kind, list) in [
                 (SymbolKind::UniformVar, &p.symbols.uniform_vars),
@@ -319,34 +319,31 @@ impl Info {
                 (SymbolKind::SamplerVar, &p.symbols.sampler_vars),
                 (SymbolKind::AttribVar, &p.symbols.attrib_vars),
             ] {
-                let _ = writeln!(s, "    {} ({}):", kind.plural(), list.len());
+                writeln!(s, "    {} ({}):", kind.plural(), list.len())?;
                 for y in list {
                     let mut line = format!("      {} (ID {}) at 0x{:x}", y.name, y.id, y.offset);
                     if y.location >= 0 {
-                        let _ = write!(line, ", offset 0x{:x}", y.location);
+                        write!(line, ", offset 0x{:x}", y.location)?;
                     }
                     match &y.default_words {
                         Some(w) if !w.is_empty() => {
                             let shown: Vec<String> = w.iter().take(8).map(|x| format!("0x{x:08x}")).collect();
                             let more = if w.len() > 8 { " …" } else { "" };
-                            let _ = write!(line, ", default {}{more}", shown.join(" "));
+                            write!(line, ", default {}{more}", shown.join(" "))?;
                         }
                         _ if y.default_size > 0 => {
-                            let _ = write!(line, ", default {} bytes", y.default_size);
+                            write!(line, ", default {} bytes", y.default_size)?;
                         }
                         _ => {}
                     }
                     let used = y.used.iter().filter(|u| **u).count();
-                    let _ = write!(
-                        line,
-                        ", used by {used} of {}",
-                        crate::print::count(y.used.len(), "variation")
-                    );
-                    s.push_str(&line);
-                    s.push('\n');
+                    write!(line, ", used by {used} of {}", crate::print::count(y.used.len(), "variation"))?;
+                    s.write_str(&line)?;
+                    s.write_char('\n')?;
                 }
             }
         }
+        Ok(())
     }
 }
 

@@ -675,8 +675,8 @@ impl Container for Sharcfb {
         Format::Sharcfb
     }
 
-    fn info_text(&self, out: &mut String) {
-        Info::new(self).write_text(out);
+    fn write_info_text(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        Info::new(self).write_text(out)
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {

@@ -54,7 +54,6 @@ use crate::isa::pica;
 use crate::model::{Finding, Part};
 use crate::print::Printer;
 use crate::print::count;
-use std::fmt::Write as _;
 use tables::{mask_text, output_semantic_name};
 
 /// The payload of a 3DS shader file.
@@ -355,16 +354,16 @@ fn summary(f: &ShaderFile) -> String {
     }
 }
 
-fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
+fn info_dvlb(d: &Dvlb, base: u64, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
     let l = d.layout.as_ref();
-    let _ = writeln!(
+    writeln!(
         s,
         "DVLB at 0x{base:x}: {}, {}, producer {}",
         count(d.size(), "byte"),
         count(d.dvles.len(), "DVLE"),
         producer(d)
-    );
-    let _ = writeln!(
+    )?;
+    writeln!(
         s,
         "  DVLP at 0x{:x}: version 0x{:x}, {}-byte header, {} (code at 0x{:x}), {}{}",
         base + u64::from(d.dvlp_offset()),
@@ -378,26 +377,26 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
         } else {
             format!(", {} line numbers", d.dvlp.line_numbers.len())
         }
-    );
+    )?;
     let files = split_strings(&d.dvlp.filenames);
     if !files.is_empty() {
-        let _ = writeln!(s, "  source files: {}", files.join(", "));
+        writeln!(s, "  source files: {}", files.join(", "))?;
     }
     let mut runs = pica::Executables::new(&d.dvlp.code);
     for (i, e) in d.dvles.iter().enumerate() {
         let off = l.and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o)).unwrap_or(0);
         if let Some(k) = d.same_as(i) {
-            let _ = writeln!(s, "  DVLE {i} at 0x{off:x}: the same bytes as DVLE {k}");
+            writeln!(s, "  DVLE {i} at 0x{off:x}: the same bytes as DVLE {k}")?;
             continue;
         }
-        let _ = write!(
+        write!(
             s,
             "  DVLE {i} at 0x{off:x}: {} shader, version 0x{:x}, main 0x{:x}, endmain 0x{:x}",
             e.type_name(),
             e.version,
             e.main,
             e.endmain
-        );
+        )?;
         if e.endmain == 0 {
             let end = runs.entry_end(e.main, 0);
             let _ = if ends_with_end(d, end) {
@@ -411,19 +410,19 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
             };
         }
         if e.flags & 1 != 0 {
-            s.push_str(", merges output maps");
+            s.write_str(", merges output maps")?;
         }
-        s.push('\n');
+        s.write_char('\n')?;
         if e.shader_type == 1 {
             let g = e.geometry;
-            let _ = writeln!(
+            writeln!(
                 s,
                 "    geometry mode: {} (fixed start c{}, variable vertices {}, fixed vertices {})",
                 dvlb::geometry_mode_name(g[0]),
                 g[1],
                 g[2],
                 g[3]
-            );
+            )?;
         }
         let regs = |mask: u16, p: char| {
             let v: Vec<String> =
@@ -444,7 +443,7 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
             }
             (mask, _) => regs(mask, 'o'),
         };
-        let _ = writeln!(s, "    inputs: {inputs}; outputs: {outputs}");
+        writeln!(s, "    inputs: {inputs}; outputs: {outputs}")?;
         if !e.outputs.is_empty() {
             let v: Vec<String> = e
                 .outputs
@@ -456,7 +455,7 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
                     format!("o{} {sem}.{}", o.register, mask_text(o.mask))
                 })
                 .collect();
-            let _ = writeln!(s, "    output table: {}", v.join(", "));
+            writeln!(s, "    output table: {}", v.join(", "))?;
         }
         if !e.uniforms.is_empty() {
             let v: Vec<String> = e
@@ -464,17 +463,18 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut String) {
                 .iter()
                 .map(|u| format!("{} {}", e.symbol(u.name_offset), dvlb::register_range(u.first, u.last)))
                 .collect();
-            let _ = writeln!(s, "    uniforms: {}", v.join(", "));
+            writeln!(s, "    uniforms: {}", v.join(", "))?;
         }
         for c in &e.constants {
-            let _ = writeln!(s, "    constant {}", c.describe());
+            writeln!(s, "    constant {}", c.describe())?;
         }
         if !e.labels.is_empty() {
             let v: Vec<String> =
                 e.labels.iter().map(|x| format!("{}@0x{:x}", e.symbol(x.name_offset), x.address)).collect();
-            let _ = writeln!(s, "    labels: {}", v.join(", "));
+            writeln!(s, "    labels: {}", v.join(", "))?;
         }
     }
+    Ok(())
 }
 
 /// Whether an entry range that runs to `end` (see [`pica::Executables`]) ends with an end
@@ -738,25 +738,25 @@ impl Container for ShaderFile {
         self.format
     }
 
-    fn info_text(&self, s: &mut String) {
-        let _ = writeln!(s, "format: {}", self.format.description());
-        let _ = writeln!(s, "summary: {}", summary(self));
+    fn write_info_text(&self, s: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        writeln!(s, "format: {}", self.format.description())?;
+        writeln!(s, "summary: {}", summary(self))?;
         if let Some(c) = &self.csdr {
-            let _ = writeln!(s, "base64 payload: {} decoded", count(c.decoded.len(), "byte"));
+            writeln!(s, "base64 payload: {} decoded", count(c.decoded.len(), "byte"))?;
         }
         match &self.payload {
             Payload::Cgfx(c) => {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "CGFX: {} byte order, revision 0x{:x}, {} blocks, file size {}",
                     c.endian.name(),
                     c.revision,
                     c.blocks,
                     c.file_size
-                );
+                )?;
             }
             Payload::Dvoj(o) => {
-                let _ = writeln!(
+                writeln!(
                     s,
                     "DVOJ: {} (code at 0x{:x}), {}, {}, {}",
                     count(o.code.len(), "instruction"),
@@ -764,22 +764,23 @@ impl Container for ShaderFile {
                     count(o.opdescs.len(), "operand descriptor"),
                     count(o.line_numbers.len(), "line number"),
                     count(o.relocations.len(), "relocation")
-                );
+                )?;
                 let dvle = o.as_dvle();
                 for u in &dvle.uniforms {
-                    let _ = writeln!(
+                    writeln!(
                         s,
                         "  uniform {} {}",
                         dvle.symbol(u.name_offset),
                         dvlb::register_range(u.first, u.last)
-                    );
+                    )?;
                 }
             }
             Payload::Dvlb(_) => {}
         }
         for (base, d) in self.dvlbs() {
-            info_dvlb(d, base, s);
+            info_dvlb(d, base, s)?;
         }
+        Ok(())
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
