@@ -14,8 +14,7 @@ pub mod sm4_gen;
 pub fn parse_any(data: &[u8]) {
     dump_any(data);
     let Ok(file) = shaderscope::parse(data) else { return };
-    let mut s = String::new();
-    s.push_str(&file.info_text());
+    let _ = file.info_text();
     let _ = file.info_json();
     let mut p = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut p);
@@ -184,15 +183,15 @@ pub struct Events(Vec<Event>);
 /// One thing a printer is told.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Event {
-    /// [`Printer::start_line`](shaderscope::print::Printer::start_line).
+    /// [`Printer::start_line`].
     Line(Option<u64>),
-    /// [`Printer::style`](shaderscope::print::Printer::style).
+    /// [`Printer::style`].
     Style(shaderscope::print::Style),
-    /// [`Printer::reset`](shaderscope::print::Printer::reset).
+    /// [`Printer::reset`].
     Reset,
-    /// [`Printer::start_operand`](shaderscope::print::Printer::start_operand).
+    /// [`Printer::start_operand`].
     StartOperand,
-    /// [`Printer::end_operand`](shaderscope::print::Printer::end_operand).
+    /// [`Printer::end_operand`].
     EndOperand,
     /// Text.
     Text(String),
@@ -288,7 +287,7 @@ fn code_isa(isa: &CodeIsa, data: &[u8]) {
     assert!(a.fields().all(|(r, _)| r.start >= base && r.end <= end), "an annotation outside the code");
 }
 
-/// Latte (R600/R700) microcode, as every code-only instruction set ([`code_isa`]), and its
+/// Latte (R600/R700) microcode, as every code-only instruction set (`code_isa`), and its
 /// usage summary.
 pub fn latte(data: &[u8]) {
     use shaderscope::isa::latte;
@@ -303,7 +302,7 @@ pub fn latte(data: &[u8]) {
     let _ = latte::usage(data, 0x100);
 }
 
-/// Mali GP code, as every code-only instruction set ([`code_isa`]).
+/// Mali GP code, as every code-only instruction set (`code_isa`).
 pub fn mali_gp(data: &[u8]) {
     use shaderscope::isa::mali_gp;
     let isa = CodeIsa {
@@ -316,7 +315,7 @@ pub fn mali_gp(data: &[u8]) {
     code_isa(&isa, data);
 }
 
-/// Mali PP code, as every code-only instruction set ([`code_isa`]).
+/// Mali PP code, as every code-only instruction set (`code_isa`).
 pub fn mali_pp(data: &[u8]) {
     use shaderscope::isa::mali_pp;
     let isa = CodeIsa {
@@ -393,8 +392,7 @@ pub fn sharc(data: &[u8]) {
     use shaderscope::format::sharc::Sharc;
     let Ok(s) = Sharc::parse(data) else { return };
     assert_eq!(s.write().ok().as_deref(), Some(data), ".sharc does not round-trip");
-    let mut text = String::new();
-    text.push_str(&s.info_text());
+    let _ = s.info_text();
     let _ = s.disasm(&DisasmOptions::default(), &mut TextBuf::default());
     for p in s.parts() {
         let _ = s.part(&p.name);
@@ -445,8 +443,7 @@ pub fn mbs(data: &[u8]) {
     let _ = f.validate();
     let _ = f.damage();
     let _ = f.info_json();
-    let mut s = String::new();
-    s.push_str(&f.info_text());
+    let _ = f.info_text();
     let mut a = shaderscope::dump::Annotations::new();
     f.annotate(&mut a);
     let _ = f.parts();

@@ -580,9 +580,20 @@ impl Disasm {
     pub fn heads(
         write: impl FnOnce(&mut dyn DisasmSink) -> crate::Result<()>,
     ) -> crate::Result<Vec<Program>> {
-        let mut h = Heads(Vec::new(), crate::print::Discard);
-        write(&mut h)?;
-        Ok(h.0)
+        let mut heads = Vec::new();
+        Disasm::visit(write, |head| heads.push(head), |_| {})?;
+        Ok(heads)
+    }
+
+    /// Run `write`, handing each program head to `program` and each instruction record to
+    /// `instruction` as they are made; the listing's text and the facts are dropped, nothing is
+    /// kept. `write`'s error where it fails.
+    pub(crate) fn visit(
+        write: impl FnOnce(&mut dyn DisasmSink) -> crate::Result<()>,
+        program: impl FnMut(Program),
+        instruction: impl FnMut(InstructionRecord),
+    ) -> crate::Result<()> {
+        write(&mut Visit { listing: crate::print::Discard, program, instruction })
     }
 }
 
@@ -609,30 +620,23 @@ impl DisasmSink for Collect {
     }
 }
 
-/// The sink of [`Disasm::heads`].
-struct Heads(Vec<Program>, crate::print::Discard);
-
-impl DisasmSink for Heads {
-    fn listing(&mut self) -> &mut dyn Printer {
-        &mut self.1
-    }
-    fn program(&mut self, head: Program) {
-        self.0.push(head);
-    }
-    fn instruction(&mut self, _: InstructionRecord) {}
-    fn extra(&mut self, _: &'static str, _: Value) {}
+/// The sink of [`Disasm::visit`].
+struct Visit<P, I> {
+    listing: crate::print::Discard,
+    program: P,
+    instruction: I,
 }
 
-/// A sink that keeps nothing: what a record's fields are written into to learn whether the
-/// listing fails before the record is written ([`write_disasm_record`]).
-struct Nothing(crate::print::Discard);
-
-impl DisasmSink for Nothing {
+impl<P: FnMut(Program), I: FnMut(InstructionRecord)> DisasmSink for Visit<P, I> {
     fn listing(&mut self) -> &mut dyn Printer {
-        &mut self.0
+        &mut self.listing
     }
-    fn program(&mut self, _: Program) {}
-    fn instruction(&mut self, _: InstructionRecord) {}
+    fn program(&mut self, head: Program) {
+        (self.program)(head)
+    }
+    fn instruction(&mut self, record: InstructionRecord) {
+        (self.instruction)(record)
+    }
     fn extra(&mut self, _: &'static str, _: Value) {}
 }
 
@@ -711,7 +715,8 @@ fn disasm_envelope<'p>(
     damage: Option<&Error>,
     write: &mut dyn FnMut(&mut dyn DisasmSink) -> crate::Result<()>,
 ) -> (Record<'p>, bool) {
-    if let Err(e) = write(&mut Nothing(crate::print::Discard)) {
+    // Run once into a sink that keeps nothing, to learn whether the listing fails.
+    if let Err(e) = Disasm::visit(&mut *write, |_| {}, |_| {}) {
         return (Record { valid: false, error: Some(ErrorInfo::from_error(&e)), ..record }, false);
     }
     match damage {

@@ -27,8 +27,7 @@ fn outputs(data: &[u8]) -> Vec<(&'static str, String)> {
     a.render(data, &mut dump).unwrap();
     let mut dump_json = String::new();
     a.render_json(data, 0..data.len() as u64, &mut dump_json).unwrap();
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     // As `validate` prints them (with a short path).
     let findings: String = file
         .validate()
@@ -80,8 +79,7 @@ fn a_dvle_reached_again_is_listed_once_and_referred_to() {
     assert!(listing.contains("\n; DVLE 2: the same bytes as DVLE 0 (offset 0x94)\n"), "{listing}");
     assert_eq!(listing.matches(".proc main").count(), 1, "{listing}");
 
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     assert!(
         info.contains("summary: 1 DVLB, 3 DVLEs (vertex; 2 repeat an earlier one), producer picasso"),
         "{info}"
@@ -228,8 +226,7 @@ fn a_dxbc_chunk_reached_again_is_one_finding_and_described_once() {
         "2 index entries, from chunk 1 on, repeat chunk 0's (SHDR) offset 0x2c: the same bytes are reached again"
     );
     assert!(!findings.iter().any(|f| f.message.contains("overlaps")), "{findings:?}");
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     assert!(info.contains("\nchunks:    3 chunks\n"), "{info}");
     assert!(info.contains("\n   2  SHDR   header 0x00002c  the same bytes as chunk 0\n"), "{info}");
     assert_eq!(file.info_json().to_value()["chunks"][2]["same_as"], 0);

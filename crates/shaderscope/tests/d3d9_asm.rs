@@ -628,8 +628,7 @@ fn level_9_3_containers_come_back_from_their_text() {
         assert_eq!(printed.as_str(), text);
         assert_eq!(assemble::assemble(printed.as_str()).unwrap(), bytes);
         assert_eq!(assemble::assemble_like(printed.as_str(), &d).unwrap(), bytes);
-        let mut info = String::new();
-        info.push_str(&shaderscope::parse(&bytes).unwrap().info_text());
+        let info = shaderscope::parse(&bytes).unwrap().info_text();
         assert!(info.contains(info_line), "{info}");
     }
 }

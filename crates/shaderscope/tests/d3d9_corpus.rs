@@ -228,8 +228,7 @@ fn exercise(data: &[u8], container: bool) {
         return;
     }
     if let Ok(f) = shaderscope::parse(data) {
-        let mut s = String::new();
-        s.push_str(&f.info_text());
+        let mut s = f.info_text();
         let _ = f.info_json();
         let _ = f.disasm_json(&DisasmOptions::default());
         let mut a = Annotations::new();

@@ -38,9 +38,7 @@ const BITCODE: &[u8] = b"BC\xc0\xde\x35\x14\x00\x00";
 const REFLECTION: &[u8] = b"BC\xc0\xde";
 
 fn info(d: &Dxbc<'_>) -> String {
-    let mut s = String::new();
-    s.push_str(&d.info_text());
-    s
+    d.info_text()
 }
 
 fn listing(d: &Dxbc<'_>) -> String {

@@ -62,8 +62,7 @@ fn every_file_parses_round_trips_validates_and_is_fully_annotated() {
         assert_eq!(unclaimed, 0, "{name}: bytes no annotation claims");
         assert_eq!(a.errors().count(), 0, "{name}");
         // info in both forms, and a disasm record.
-        let mut s = String::new();
-        s.push_str(&f.info_text());
+        let s = f.info_text();
         assert!(s.starts_with("format: Wii U GX2 file (GFD)\n"), "{name}");
         assert!(f.info_json().to_value()["shaders"].is_array());
         assert_eq!(f.disasm_json(&DisasmOptions::default()).unwrap().listing, listing(&f));
@@ -319,8 +318,7 @@ fn damaged_copies_never_panic() {
         let mut a = shaderscope::dump::Annotations::new();
         let _ = shaderscope::annotate(b, &mut a);
         if let Ok(f) = Gfd::parse(b) {
-            let mut s = String::new();
-            s.push_str(&f.info_text());
+            let _ = f.info_text();
             let _ = f.info_json();
             let _ = f.disasm(&DisasmOptions::default(), &mut TextBuf::default());
             let _ = f.validate();

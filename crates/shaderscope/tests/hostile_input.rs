@@ -91,8 +91,7 @@ fn every_command(data: &[u8]) {
     let mut text = TextBuf::default();
     let _ = file.disasm(&DisasmOptions::default(), &mut text);
     let _ = file.disasm_json(&DisasmOptions::default());
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let _ = file.info_text();
     let _ = file.info_json();
     let mut a = Annotations::new();
     file.annotate(&mut a);

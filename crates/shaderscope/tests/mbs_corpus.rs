@@ -51,8 +51,7 @@ fn every_file_parses_round_trips_validates_and_is_fully_annotated() {
         assert!(!text.contains("(unclaimed)"), "{name}:\n{text}");
         assert_eq!(a.errors().count(), 0, "{name}");
         // info and the listing name every symbol.
-        let mut info = String::new();
-        info.push_str(&file.info_text());
+        let info = file.info_text();
         let mut listing = TextBuf::default();
         file.disasm(&DisasmOptions::default(), &mut listing).unwrap();
         for tag in [*b"SUNI", *b"SATT", *b"SVAR"] {
@@ -171,8 +170,7 @@ fn symbols_are_the_glsl_declarations() {
 fn exercise(name: &str, data: &[u8]) {
     match shaderscope::parse(data) {
         Ok(f) => {
-            let mut s = String::new();
-            s.push_str(&f.info_text());
+            let _ = f.info_text();
             let _ = f.info_json();
             let mut t = TextBuf::default();
             let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut t);

@@ -110,8 +110,7 @@ fn a_broken_rdef_leaves_the_program_listed() {
         )
     );
     // `info` still says what it read, the damage among it.
-    let mut info = String::new();
-    info.push_str(&d.info_text());
+    let info = d.info_text();
     assert!(
         info.contains("program:   ps_4_0 (pixel shader) in SHDR: 14 tokens at 0xb0, 56 bytes\n"),
         "{info}"

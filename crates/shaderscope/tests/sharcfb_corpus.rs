@@ -80,8 +80,7 @@ fn every_corpus_sharcfb_parses_round_trips_and_changes_byte_order() {
             );
             assert_eq!(a.data[ptr..ptr + size], b.data[ptr..ptr + size], "{name}: microcode changed");
         }
-        let mut info = String::new();
-        info.push_str(&parsed.info_text());
+        let info = parsed.info_text();
         assert!(info.contains(", big-endian (SHAB), endian field 0, resolved 0, "), "{info}");
     }
 }
@@ -269,8 +268,7 @@ fn every_corpus_sharc_lists_its_programs_and_sources_and_round_trips() {
             assert_eq!(part.bytes.as_ref(), src.text_bytes());
             assert_eq!(&data[part.offset as usize..][..part.bytes.len()], part.bytes.as_ref());
         }
-        let mut info = String::new();
-        info.push_str(&s.info_text());
+        let info = s.info_text();
         assert!(info.starts_with("format: Wii U AGL shader source archive (SHARC)\n"), "{info}");
     }
 }
@@ -280,8 +278,7 @@ fn check_damaged(data: &[u8], what: &str) {
     match shaderscope::parse(data) {
         Ok(file) => {
             assert_eq!(file.write().unwrap(), data, "{what}: parsed but does not write back");
-            let mut s = String::new();
-            s.push_str(&file.info_text());
+            let _ = file.info_text();
             let _ = file.validate();
             let _ = file.disasm_json(&shaderscope::DisasmOptions::default());
             if let shaderscope::File::Sharcfb(f) = &file {

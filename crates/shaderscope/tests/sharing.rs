@@ -149,8 +149,7 @@ fn sharcfb_programs_sharing_binaries_are_one_finding_each() {
         "{text}"
     );
     assert!(!text.contains("program \"p1\""), "{text}");
-    let mut info = String::new();
-    info.push_str(&f.info_text());
+    let info = f.info_text();
     assert!(info.contains(": VS, data at 0x"), "{info}");
     assert!(info.contains("used as vertex of program \"p0\" variation 0, and 2 more\n"), "{info}");
     assert_eq!(f.info_json().to_value()["binaries"][0]["used_by"].as_array().unwrap().len(), 1);

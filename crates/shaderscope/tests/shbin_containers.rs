@@ -39,8 +39,7 @@ fn dvoj_objects_write_parse_and_round_trip() {
     assert_eq!(back.write().unwrap(), bytes);
     let file = shaderscope::parse(&bytes).unwrap();
     assert_eq!(file.write().unwrap(), bytes);
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     assert!(
         info.contains(
             "DVOJ: 8 instructions (code at 0x7c), 7 operand descriptors, 8 line numbers, 2 relocations"

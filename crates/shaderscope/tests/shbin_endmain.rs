@@ -110,8 +110,7 @@ fn routines_are_named_by_their_own_label_not_the_return_label_before_them() {
 fn info_says_what_the_code_reads_and_the_output_table_names() {
     let bytes = built::endmain_0().write().unwrap();
     let file = parse(&bytes);
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     assert_eq!(
         info,
         "format: Nintendo 3DS shader binary (DVLB)\n\

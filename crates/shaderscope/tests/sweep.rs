@@ -69,8 +69,7 @@ fn check(name: &str, data: &[u8]) -> Result<(), String> {
     if let Ok(j) = file.disasm_json(&opts) {
         bound("disasm json", serde_json::to_string(&j).map(|s| s.len()).unwrap_or(0))?;
     }
-    let mut info = String::new();
-    info.push_str(&file.info_text());
+    let info = file.info_text();
     bound("info", info.len())?;
     bound("info json", file.info_json().get().len())?;
     let findings: usize = file.validate().iter().map(|f| f.message.len() + 40).sum();

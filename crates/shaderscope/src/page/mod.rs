@@ -500,25 +500,16 @@ impl io::Write for ScriptSafe<'_, '_> {
 /// offset (none where the records fail), each taken as its record is made: no record, and no
 /// listing text, is kept.
 fn instruction_lengths(file: &dyn Container, opts: &DisasmOptions) -> Vec<(u64, u64)> {
-    let mut lengths = Lengths(Vec::new(), crate::print::Discard);
-    match file.write_disasm_json(opts, &mut lengths) {
-        Ok(()) => lengths.0,
+    let mut lengths = Vec::new();
+    let visited = crate::json::Disasm::visit(
+        |sink| file.write_disasm_json(opts, sink),
+        |_| {},
+        |record| lengths.push((record.offset, 4 * record.words.len() as u64)),
+    );
+    match visited {
+        Ok(()) => lengths,
         Err(_) => Vec::new(),
     }
-}
-
-/// The sink of [`instruction_lengths`]: (offset, bytes) of each instruction record.
-struct Lengths(Vec<(u64, u64)>, crate::print::Discard);
-
-impl crate::json::DisasmSink for Lengths {
-    fn listing(&mut self) -> &mut dyn crate::print::Printer {
-        &mut self.1
-    }
-    fn program(&mut self, _: crate::json::Program) {}
-    fn instruction(&mut self, record: crate::isa::InstructionRecord) {
-        self.0.push((record.offset, 4 * record.words.len() as u64));
-    }
-    fn extra(&mut self, _: &'static str, _: serde_json::Value) {}
 }
 
 /// The bytes each listing line shows (see the module documentation), from where the lines

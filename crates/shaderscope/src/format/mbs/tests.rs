@@ -109,8 +109,7 @@ fn unknown_chunks_anywhere_are_kept_and_shown() {
     let out = m.write_model();
     let again = Mbs::parse(&out).unwrap();
     assert_eq!(again.write().unwrap(), out);
-    let mut info = String::new();
-    info.push_str(&again.info_text());
+    let info = again.info_text();
     assert!(info.contains("      XTRA at 0x28 (4 bytes, unknown: kept as bytes)\n"), "{info}");
     assert!(info.contains("VNEW (8 bytes, unknown)"), "{info}");
     assert!(again.validate().is_empty(), "{:?}", again.validate());
@@ -192,8 +191,7 @@ fn structs_nest_in_the_tree() {
     n.body = Body::Table(Table { count: 4, total_slots: Some(12), children });
     let out = m.write_model();
     let m = Mbs::parse(&out).unwrap();
-    let mut info = String::new();
-    info.push_str(&m.info_text());
+    let info = m.info_text();
     let lines: Vec<&str> = info.lines().skip_while(|l| !l.starts_with("uniforms")).take(5).collect();
     assert!(lines[1].starts_with("  [0] highp struct light (type struct, 2 components"), "{info}");
     assert!(lines[2].starts_with("    [1] highp vec4 color ("), "{info}");

@@ -297,8 +297,7 @@ fn version_9_keeps_its_extra_section() {
     assert_eq!(p8.symbols[2].items[0].name.text(), "Mat");
     assert!(!p8.tail.is_empty());
     assert_eq!(f8.write().unwrap(), v8);
-    let mut text = String::new();
-    text.push_str(&f.info_text());
+    let text = f.info_text();
     assert!(text.contains("    version-9 section: 8 bytes\n"), "{text}");
     a.programs.items[0].extra = Some(vec![1; 4]);
     assert_eq!(
@@ -332,8 +331,7 @@ fn dump_claims_every_byte_once_and_info_agrees_with_json() {
     assert_eq!(json["programs"][0]["macros"][1]["default"], "4");
     assert_eq!(json["programs"][0]["symbols"]["uniform_vars"][0]["default_words"][0], 0x3f80_0000);
     assert_eq!(json["binaries"][0]["used_by"], serde_json::json!([]));
-    let mut text = String::new();
-    text.push_str(&f.info_text());
+    let text = f.info_text();
     assert!(text.contains("    macro LIGHTS (ID light_count) at 0x"), "{text}");
     assert!(text.contains(": 0 | 1 | 4; default 4\n"), "{text}");
     assert!(text.contains("      cColor (ID color) at 0x"), "{text}");

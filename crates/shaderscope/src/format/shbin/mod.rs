@@ -399,15 +399,15 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut dyn std::fmt::Write) -> std::fmt::Resu
         )?;
         if e.endmain == 0 {
             let end = runs.entry_end(e.main, 0);
-            let _ = if ends_with_end(d, end) {
-                write!(s, " (not recorded: main runs 0x{:x}..0x{end:x}, to its end instruction)", e.main)
+            if ends_with_end(d, end) {
+                write!(s, " (not recorded: main runs 0x{:x}..0x{end:x}, to its end instruction)", e.main)?;
             } else {
                 write!(
                     s,
                     " (not recorded, and no end instruction ends main: it runs 0x{:x}..0x{end:x})",
                     e.main
-                )
-            };
+                )?;
+            }
         }
         if e.flags & 1 != 0 {
             s.write_str(", merges output maps")?;
