@@ -2,10 +2,7 @@
 //! listings, Direct3D 9 bytecode for SM1–3 ones).
 
 use crate::batch::{self, display_name};
-use shaderscope::File;
-use shaderscope::format::dxbc::Dxbc;
-use shaderscope::format::dxbc::assemble;
-use shaderscope::print::count;
+use shaderscope::asm;
 
 pub const HELP: &str = "\
 Examples:
@@ -61,25 +58,13 @@ pub struct Opts {
     verify: Option<String>,
 }
 
-/// An original binary named by --like or --verify, read: a DXBC container or a Direct3D 9
-/// program (whether it is the kind the listing makes is said after the listing is read).
+/// An original binary named by --like or --verify, read (whether it is a binary an assembler
+/// makes is said by the library).
 fn original(path: &str) -> Result<Vec<u8>, u8> {
-    let data = batch::read_input(path, false).map_err(|r| {
+    batch::read_input(path, false).map_err(|r| {
         eprint!("{}", r.text(display_name(path)));
         batch::IO
-    })?;
-    match shaderscope::parse(&data) {
-        Ok(File::Dxbc(_) | File::D3d9(_)) => Ok(data),
-        Ok(other) => {
-            let format = shaderscope::Container::format(&other).description();
-            eprintln!("error: {}: not a DXBC container or Direct3D 9 program ({format})", display_name(path));
-            Err(batch::IO)
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", display_name(path));
-            Err(batch::IO)
-        }
-    }
+    })
 }
 
 pub fn run(o: Opts) -> u8 {
@@ -96,25 +81,17 @@ pub fn run(o: Opts) -> u8 {
         }
     };
     // A listing of what cannot be assembled says so before anything else is read.
-    if let Err(e) = assemble::refuse(&text) {
+    if let Err(e) = asm::refuse(&text) {
         eprintln!("error: {}: {e}", display_name(&o.file));
         return batch::INVALID;
     }
-    let sm4 = assemble::is_sm4(&text);
     let like = match o.like.as_deref().map(original).transpose() {
         Ok(l) => l,
         Err(status) => return status,
     };
-    let assembled = match like.as_deref().map(shaderscope::parse) {
-        None => assemble::assemble(&text),
-        Some(Ok(File::Dxbc(d))) if sm4 => assemble::assemble_like(&text, &d),
-        Some(Ok(File::D3d9(f))) if !sm4 => {
-            shaderscope::isa::d3d9::asm::parse_program_like(&text, &f.program).map_err(Into::into)
-        }
-        // Text that does not assemble is exit 1 with or without --like: said before the
-        // original is found to be of the other kind.
-        _ if assemble::assemble(&text).is_err() => assemble::assemble(&text),
-        _ => {
+    let bytes = match asm::assemble(&text, like.as_deref()) {
+        Ok(a) => a.bytes,
+        Err(asm::Error::Original(asm::Original::OtherKind)) => {
             let like = o.like.as_deref().map_or("", display_name);
             eprintln!(
                 "error: {like}: --like needs the kind of binary the listing makes (a DXBC container \
@@ -122,9 +99,10 @@ pub fn run(o: Opts) -> u8 {
             );
             return batch::IO;
         }
-    };
-    let bytes = match assembled {
-        Ok(b) => b,
+        Err(asm::Error::Original(e)) => {
+            eprintln!("error: {}: {e}", o.like.as_deref().map_or("", display_name));
+            return batch::IO;
+        }
         Err(e) => {
             eprintln!("error: {}: {e}", display_name(&o.file));
             return batch::INVALID;
@@ -152,27 +130,18 @@ fn write_file(to: &str, bytes: &[u8]) -> u8 {
     }
 }
 
-/// Compare the assembled container with `path` chunk by chunk; one line per chunk that is
-/// not the same, on stdout, and exit 1 if there is one.
+/// Compare the assembled binary with `path` part by part; one line per part that is not the
+/// same, on stdout, and exit 1 if there is one.
 fn verify(ours: &[u8], path: &str) -> u8 {
     let theirs = match original(path) {
         Ok(b) => b,
         Err(status) => return status,
     };
-    let report = match (Dxbc::parse(ours), Dxbc::parse(&theirs)) {
-        (Ok(a), Ok(b)) => assemble::compare(&a, &b),
-        // A Direct3D 9 program is one piece: the same bytes or not.
-        _ => {
-            let line = match ours.iter().zip(&theirs).position(|(a, b)| a != b) {
-                None if ours.len() == theirs.len() => "program  same".to_string(),
-                at => format!(
-                    "program  differs from offset 0x{:x} ({}, the original {})",
-                    at.unwrap_or(ours.len().min(theirs.len())),
-                    count(ours.len(), "byte"),
-                    theirs.len()
-                ),
-            };
-            assemble::Comparison { same: line.ends_with("  same"), lines: vec![line] }
+    let report = match asm::compare(ours, &theirs) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", display_name(path));
+            return batch::IO;
         }
     };
     let mut out = String::new();

@@ -591,7 +591,7 @@ pub fn asm_text(data: &[u8]) {
     use shaderscope::isa::{d3d9, sm4};
     let text = String::from_utf8_lossy(data);
     let lines = text.lines().count() + 1;
-    let _ = shaderscope::format::dxbc::assemble::assemble(&text);
+    let _ = shaderscope::asm::assemble(&text, None);
     if let Err(e) = sm4::asm::parse_program(&text) {
         assert!(e.line <= lines, "SM4 error past the text: {e}");
     }

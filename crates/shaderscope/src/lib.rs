@@ -53,6 +53,7 @@
 )]
 
 pub mod any;
+pub mod asm;
 pub mod bare;
 pub mod container;
 pub mod detect;

@@ -10,10 +10,10 @@
 mod common;
 
 use shaderscope::Container;
+use shaderscope::asm::LineError;
 use shaderscope::dxbc::Dxbc;
 use shaderscope::dxbc::assemble::{self, Listing, aon9};
 use shaderscope::isa::d3d9::{self, Item, ListingOptions, Program, asm};
-use shaderscope::isa::sm4::asm::LineError;
 use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -52,8 +52,8 @@ fn every_corpus_container_reassembles_from_its_listing() {
         }
         n += 1;
         let text = listing_of(&d);
-        let ours = match assemble::chunks(&Listing::new(&text)) {
-            Ok(c) => c,
+        let ours: Vec<([u8; 4], Vec<u8>)> = match assemble::chunks(&Listing::new(&text)) {
+            Ok(b) => b.chunks.into_iter().map(|c| (c.fourcc.0, c.data.into_owned())).collect(),
             Err(e) => {
                 bad.push(format!("{}: {e}", row.path));
                 continue;
@@ -141,8 +141,8 @@ fn fxc_listings_give_their_binaries_signatures() {
     for (row, path, data) in common::files(&corpus, "dxbc", "dxbc-binary") {
         let Some(text) = common::paired_listing(&row, &path) else { continue };
         let Ok(d) = Dxbc::parse(&data) else { continue };
-        let ours = match assemble::chunks(&Listing::new(&text)) {
-            Ok(c) => c,
+        let ours: Vec<([u8; 4], Vec<u8>)> = match assemble::chunks(&Listing::new(&text)) {
+            Ok(b) => b.chunks.into_iter().map(|c| (c.fourcc.0, c.data.into_owned())).collect(),
             Err(e) => {
                 bad.push(format!("{}: {e}", row.path));
                 continue;

@@ -61,7 +61,7 @@ fn sm4_operands_nested_100000_deep_are_an_error_at_their_column() {
         );
         assert_eq!(e.to_string(), want);
         // The container's assembler (what `asm` runs) says the same.
-        let e = shaderscope::format::dxbc::assemble::assemble(&text).unwrap_err();
+        let e = shaderscope::asm::assemble(&text, None).unwrap_err();
         assert!(e.to_string().contains(&want), "{e}");
         // Four levels are what the decoder reads: they assemble and list back.
         let four = hostile::nested_sm4(open, 4);
@@ -75,7 +75,7 @@ fn d3d9_addresses_nested_100000_deep_are_an_error_at_their_column() {
     let e = d3d9::asm::parse_program(&text).unwrap_err();
     let want = "line 2, column 14: expected `]` (a relative address does not nest: its register has none)";
     assert_eq!(e.to_string(), want);
-    let e = shaderscope::format::dxbc::assemble::assemble(&text).unwrap_err();
+    let e = shaderscope::asm::assemble(&text, None).unwrap_err();
     assert!(e.to_string().contains(want), "{e}");
     // One level is the format's.
     let one = hostile::nested_d3d9(1).replace("c0[a0.x]", "c0[a0.x + 1]");

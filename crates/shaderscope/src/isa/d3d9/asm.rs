@@ -61,7 +61,7 @@
 //!
 //! let e = asm::parse_program("    ps_2_0\n    mul r0, r1,\n").unwrap_err();
 //! assert_eq!((e.line, e.syntax.column, e.syntax.expected.as_str()), (2, 15, "an operand"));
-//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
 use super::ctab::{self, Constant, ConstantTable, Member, Type};
@@ -77,7 +77,7 @@ use super::print::{
     DISASSEMBLER, RESULT_MODIFIERS, SHIFTS, SOURCE_MODIFIERS, TEXTURE_TYPES, head_name, usage_name,
 };
 use super::{ShaderKind, Version};
-use crate::isa::sm4::asm::{Cursor, LineError, Syntax};
+use crate::asm::text::{Cursor, LineError, Syntax, float_bits};
 
 type Result<T> = std::result::Result<T, Syntax>;
 
@@ -275,7 +275,7 @@ pub(crate) fn parse_lines<'a>(
 /// Where the code of a listing line starts after the columns fxc's `/Ni` and `/No` put
 /// before it (`  12: `, `  12  0x00000040: `, `0x00000040: `, six spaces).
 fn strip_columns(line: &str) -> usize {
-    let mut c = Cursor { text: line, at: 0 };
+    let mut c = Cursor::new(line);
     c.skip_space();
     let start = c.at;
     if !c.rest().starts_with("0x") && !c.take_while(|ch| ch.is_ascii_digit()).is_empty() {
@@ -538,12 +538,12 @@ fn dcl_usage(suffix: &str, ty: RegisterType, version: Version) -> Option<u32> {
 /// or `defb` (`true`/`false`).
 fn literal(c: &mut Cursor<'_>, form: Form) -> Result<u32> {
     let at = c.at;
-    let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+' | '#'));
+    let text = c.number_text();
     let value = if let Some(digits) = text.strip_prefix("0x") {
         u32::from_str_radix(digits, 16).ok()
     } else {
         match form {
-            Form::Def => special_float(text).or_else(|| text.parse::<f32>().ok().map(f32::to_bits)),
+            Form::Def => float_bits(text),
             Form::DefI => text.parse::<i32>().ok().map(|v| v as u32),
             _ => match text {
                 "true" => Some(1),
@@ -560,17 +560,6 @@ fn literal(c: &mut Cursor<'_>, form: Form) -> Result<u32> {
             _ => "`true` or `false`",
         }
         .into(),
-    })
-}
-
-/// The MSVC spellings of infinities and NaNs that fxc (and the printer) write.
-fn special_float(text: &str) -> Option<u32> {
-    Some(match text {
-        "1.#INF" => 0x7f80_0000,
-        "-1.#INF" => 0xff80_0000,
-        "1.#QNAN" | "1.#IND" => 0x7fc0_0000,
-        "-1.#IND" | "-1.#QNAN" => 0xffc0_0000,
-        _ => return None,
     })
 }
 
@@ -613,9 +602,9 @@ fn register(c: &mut Cursor<'_>, version: Version, nested: bool) -> Result<Regist
     let mut relative = None;
     let mut offset = 0u32;
     if c.rest().starts_with('[') {
-        if nested {
-            return c.fail("`]` (a relative address does not nest: its register has none)");
-        }
+        c.deeper(u8::from(nested), 1, || {
+            "`]` (a relative address does not nest: its register has none)".into()
+        })?;
         let (token, add) = address(c, version)?;
         relative = Some(token);
         offset = add;

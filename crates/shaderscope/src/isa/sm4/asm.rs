@@ -23,112 +23,9 @@ use super::encode::{ExtOpcode, Idx, Inst, Op, Part};
 use super::listing::register_file_by_name;
 use super::names;
 use super::opcodes::{self, Format, OpInfo, Ty, flag};
-use crate::print::float::{FloatStyle, write_f32_fixed, write_f64_fixed};
-
-/// Why a line did not read: the column (0-based byte offset in the line) and what was
-/// expected there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Syntax {
-    /// Byte offset in the line.
-    pub column: usize,
-    /// What the assembler expected to find there.
-    pub expected: String,
-}
-
-impl std::fmt::Display for Syntax {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "column {}: expected {}", self.column + 1, self.expected)
-    }
-}
-
-impl std::error::Error for Syntax {}
+use crate::asm::text::{Cursor, LineError, Syntax, double_bits, float_bits, special_float};
 
 type Result<T> = std::result::Result<T, Syntax>;
-
-/// A cursor over one line (the Direct3D 9 assembler reads its lines with it too).
-pub(crate) struct Cursor<'a> {
-    pub(crate) text: &'a str,
-    pub(crate) at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    pub(crate) fn rest(&self) -> &'a str {
-        self.text.get(self.at..).unwrap_or("")
-    }
-
-    pub(crate) fn fail<T>(&self, expected: impl Into<String>) -> Result<T> {
-        Err(Syntax { column: self.at, expected: expected.into() })
-    }
-
-    pub(crate) fn skip_space(&mut self) {
-        let rest = self.rest();
-        self.at += rest.len() - rest.trim_start().len();
-    }
-
-    /// Takes `s` when the text goes on with it.
-    pub(crate) fn eat(&mut self, s: &str) -> bool {
-        if self.rest().starts_with(s) {
-            self.at += s.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    pub(crate) fn expect(&mut self, s: &str) -> Result<()> {
-        if self.eat(s) { Ok(()) } else { self.fail(format!("`{s}`")) }
-    }
-
-    /// The longest run of characters `f` accepts (possibly empty).
-    pub(crate) fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'a str {
-        let rest = self.rest();
-        let n = rest.find(|c| !f(c)).unwrap_or(rest.len());
-        self.at += n;
-        rest.get(..n).unwrap_or("")
-    }
-
-    pub(crate) fn word(&mut self) -> &'a str {
-        self.take_while(|c| c.is_ascii_alphanumeric() || c == '_')
-    }
-
-    /// Nothing but spaces left.
-    pub(crate) fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
-    }
-
-    /// An unsigned decimal or `0x` hexadecimal number.
-    fn number(&mut self) -> Result<u64> {
-        let start = self.at;
-        let text = self.take_while(|c| c.is_ascii_alphanumeric());
-        let value = match text.strip_prefix("0x") {
-            Some(hex) => u64::from_str_radix(hex, 16).ok(),
-            None => text.parse().ok(),
-        };
-        match value {
-            Some(v) => Ok(v),
-            None => {
-                self.at = start;
-                self.fail("a number")
-            }
-        }
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        let start = self.at;
-        let v = self.number()?;
-        u32::try_from(v).or_else(|_| {
-            self.at = start;
-            self.fail("a number below 2^32")
-        })
-    }
-
-    /// A signed decimal number.
-    fn signed(&mut self) -> Result<i64> {
-        let negative = self.eat("-");
-        let v = self.number()? as i64;
-        Ok(if negative { -v } else { v })
-    }
-}
 
 /// The opcode row of every mnemonic (the table's; `sync` and phases included).
 fn row_of(mnemonic: &str) -> Option<&'static OpInfo> {
@@ -211,7 +108,7 @@ fn value_named(name: &str, n: u32, f: fn(u32) -> Option<&'static str>) -> Option
 /// One instruction line (not a declaration) of a listing, without its indentation or a
 /// trailing comment. `sm51`: the program is shader model 5.1 (descriptors print upper case).
 pub fn parse_instruction(line: &str, sm51: bool) -> Result<Inst> {
-    let mut c = Cursor { text: line.trim_end(), at: 0 };
+    let mut c = Cursor::new(line.trim_end());
     c.skip_space();
     let start = c.at;
     let word = c.word();
@@ -470,7 +367,7 @@ fn literal32(c: &mut Cursor<'_>, ty: Ty) -> Result<Op> {
 /// One 32-bit literal value: hexadecimal bits, an integer, or a float (`1.000000`, `-1.#INF`).
 fn value32(c: &mut Cursor<'_>, ty: Ty) -> Result<u32> {
     let at = c.at;
-    let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+' | '#'));
+    let text = c.number_text();
     let fail = || Syntax { column: at, expected: "a number".into() };
     if let Some(hex) = text.strip_prefix("0x") {
         return u32::from_str_radix(hex, 16).map_err(|_| fail());
@@ -488,52 +385,13 @@ fn value32(c: &mut Cursor<'_>, ty: Ty) -> Result<u32> {
     }
 }
 
-/// A 32-bit float's bits from its decimal text (or MSVC's `1.#INF`, …).
-fn float_bits(text: &str) -> Option<u32> {
-    special_float(text).or_else(|| text.parse::<f32>().ok().map(f32::to_bits))
-}
-
-/// A 64-bit float's bits from its decimal text (or MSVC's `1.#INF`, …, widened).
-fn double_bits(text: &str) -> Option<u64> {
-    match special_float(text) {
-        Some(bits) => Some(f64::from(f32::from_bits(bits)).to_bits()),
-        None => text.parse::<f64>().ok().map(f64::to_bits),
-    }
-}
-
-/// Whether the `%f` text of a 32-bit float reads back to the same bits (what
-/// `disasm --exact-floats` asks before printing a literal as fxc does).
-pub fn f32_text_is_exact(bits: u32, style: FloatStyle) -> bool {
-    let mut text = String::new();
-    write_f32_fixed(&mut text, bits, style).is_ok() && float_bits(&text) == Some(bits)
-}
-
-/// Whether the `%f` text of a 64-bit float reads back to the same bits.
-pub fn f64_text_is_exact(bits: u64, style: FloatStyle) -> bool {
-    let mut text = String::new();
-    write_f64_fixed(&mut text, bits, style).is_ok() && double_bits(&text) == Some(bits)
-}
-
-/// MSVC's spellings of infinities and NaNs, as fxc prints them.
-fn special_float(text: &str) -> Option<u32> {
-    Some(match text {
-        "1.#INF00" | "1.#INF" | "inf" => 0x7f80_0000,
-        "-1.#INF00" | "-1.#INF" | "-inf" => 0xff80_0000,
-        "-1.#IND00" | "-1.#IND" => 0xffc0_0000,
-        "1.#IND00" | "1.#IND" => 0x7fc0_0000,
-        "1.#QNAN0" | "1.#QNAN" | "nan" => 0x7fc0_0000,
-        "-1.#QNAN0" | "-1.#QNAN" | "-nan" => 0xffc0_0000,
-        _ => return None,
-    })
-}
-
 /// The values of `d(…)` (after `d(`): one or two doubles, each two DWORDs, low word first.
 fn literal64(c: &mut Cursor<'_>) -> Result<Op> {
     let mut values = Vec::new();
     loop {
         c.skip_space();
         let at = c.at;
-        let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+' | '#'));
+        let text = c.number_text();
         let text = text.strip_suffix('l').unwrap_or(text);
         let bits = match text.strip_prefix("0x") {
             Some(hex) => u64::from_str_radix(hex, 16).ok(),
@@ -601,13 +459,13 @@ fn indices(c: &mut Cursor<'_>, bracketed: bool, ranges: bool, sm51: bool, depth:
                 indices.push(Idx::Imm32(if c.eat("*") { u32::MAX } else { c.u32()? }));
             }
         } else {
-            if depth >= MAX_REL_DEPTH {
-                return c.fail(format!(
+            let deeper = c.deeper(depth, MAX_REL_DEPTH, || {
+                format!(
                     "an immediate index: relative indices nest at most {MAX_REL_DEPTH} levels deep \
                      (fxc writes one)"
-                ));
-            }
-            let rel = operand_at(c, Ty::I, false, sm51, depth + 1)?;
+                )
+            })?;
+            let rel = operand_at(c, Ty::I, false, sm51, deeper)?;
             c.expect(" + ")?;
             let imm = c.u32()?;
             // fxc writes a relative index whose immediate part is 0 as purely relative.
@@ -780,7 +638,7 @@ fn label(c: &mut Cursor<'_>, prefix: &str) -> Result<u32> {
 /// One declaration line of a listing (custom data blocks aside).
 pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
     use super::opcodes::Decl as D;
-    let mut c = Cursor { text: line.trim_end(), at: 0 };
+    let mut c = Cursor::new(line.trim_end());
     c.skip_space();
     let start = c.at;
     let word = c.word();
@@ -792,7 +650,7 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
     let mut controls = 0u32;
     let mut body = Vec::new();
     // What is glued to the mnemonic.
-    let mut g = Cursor { text: glued, at: 0 };
+    let mut g = Cursor::new(glued);
     let flags = |g: &mut Cursor<'_>, controls: &mut u32| {
         for (suffix, bit) in [("_glc", 1 << 5), ("_rov", 1 << 6), ("_opc", 1 << 12)] {
             if g.eat(suffix) {
@@ -1010,23 +868,6 @@ pub fn parse_line(line: &str, sm51: bool) -> Result<Inst> {
     }
 }
 
-/// Where a program's text did not read: the line (1-based) and the [`Syntax`] error in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineError {
-    /// Line number, from 1.
-    pub line: usize,
-    /// What went wrong in it.
-    pub syntax: Syntax,
-}
-
-impl std::fmt::Display for LineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}, {}", self.line, self.syntax)
-    }
-}
-
-impl std::error::Error for LineError {}
-
 /// The program type (`D3D10_SB_TOKENIZED_PROGRAM_TYPE`) of a version line's prefix.
 fn program_type(prefix: &str) -> Option<u32> {
     Some(match prefix {
@@ -1128,7 +969,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
             continue;
         }
         if !version {
-            let mut c = Cursor { text: trimmed, at: 0 };
+            let mut c = Cursor::new(trimmed);
             let word = c.word();
             // `vs_4_0_level_9_1`: an SM4 program with a Direct3D 9 one beside it.
             let word = word.split_once("_level_9_").map_or(word, |(w, _)| w);
@@ -1221,7 +1062,7 @@ fn brace_depth(s: &str) -> i32 {
 /// `dcl_immediateConstantBuffer { { 1.000000, 0, 0, 0}, … }` (joined into one line) as its
 /// custom-data block.
 fn immediate_constant_buffer(text: &str) -> Result<Inst> {
-    let mut c = Cursor { text, at: 0 };
+    let mut c = Cursor::new(text);
     c.expect("dcl_immediateConstantBuffer")?;
     c.skip_space();
     c.expect("{")?;
@@ -1255,7 +1096,7 @@ fn immediate_constant_buffer(text: &str) -> Result<Inst> {
 /// (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`): the message id, format 1 (ANSI text), the text's
 /// length, the operand count and length, the operands, then the text, NUL-padded to a DWORD.
 fn shader_message(line: &str, sm51: bool) -> Result<Inst> {
-    let mut c = Cursor { text: line.trim_end(), at: 0 };
+    let mut c = Cursor::new(line.trim_end());
     c.skip_space();
     let id = if c.eat("errorf") {
         0x0020_0103

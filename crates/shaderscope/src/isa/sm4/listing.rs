@@ -1020,7 +1020,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                     let bits = (u64::from(hi) << 32) | u64::from(lo);
                     if self.style.hex_literals
                         || (self.style.exact_floats
-                            && !super::asm::f64_text_is_exact(bits, self.style.floats))
+                            && !crate::asm::text::f64_text_is_exact(bits, self.style.floats))
                     {
                         self.text("0x");
                         let _ = write_hex(self, bits, 16);
@@ -1137,7 +1137,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// `%f` of a 32-bit float.
     #[inline]
     fn float(&mut self, bits: u32) {
-        if self.style.exact_floats && !super::asm::f32_text_is_exact(bits, self.style.floats) {
+        if self.style.exact_floats && !crate::asm::text::f32_text_is_exact(bits, self.style.floats) {
             let _ = write_hex8(self, bits);
             return;
         }

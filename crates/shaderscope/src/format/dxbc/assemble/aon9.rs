@@ -38,12 +38,12 @@
 //! // Size, version token, program size and offset: after the header and one sampler mapping.
 //! assert_eq!((word(0) as usize, word(4), word(12)), (payload.len(), 0xffff_0200, 40));
 //! assert_eq!(&payload[36..40], &[0, 0, 1, 0]);
-//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
 use super::super::chunks::{Aon9, DATA_CONVERSIONS};
-use super::{Listing, error_at};
-use crate::isa::sm4::asm::LineError;
+use super::Listing;
+use crate::asm::LineError;
 
 /// The Aon9 payload the listing describes, or `None` when it has no `Level9 shader bytecode`
 /// section. The program's comments (a `DBUG` block) are not in the text and are not written.
@@ -61,7 +61,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
         let split = cells.iter().position(|(_, c)| c.contains('(')).unwrap_or(cells.len());
         let (cells, conversion) = cells.split_at(split);
         let [(target_at, target), (buffer_at, buffer), (start_at, start), (count_at, count)] = cells else {
-            return Err(error_at(n, column, "a row `c# cb# start count (conversions)`"));
+            return Err(LineError::new(n, column, "a row `c# cb# start count (conversions)`"));
         };
         let mut record = Vec::with_capacity(12);
         for (at, text, prefix) in [
@@ -70,8 +70,8 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
             (count_at, count, ""),
             (target_at, target, "c"),
         ] {
-            let v =
-                number(text, prefix).ok_or_else(|| error_at(n, *at, format!("a number{}", named(prefix))))?;
+            let v = number(text, prefix)
+                .ok_or_else(|| LineError::new(n, *at, format!("a number{}", named(prefix))))?;
             record.extend(v.to_le_bytes());
         }
         let at = conversion.first().map_or(column, |c| c.0);
@@ -87,7 +87,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
             .and_then(|kinds| kinds.collect());
         match kinds {
             Some(kinds) if kinds.len() == 4 => record.extend(kinds),
-            _ => return Err(error_at(n, at, "four data conversions (`( FLT, FLT, INT,BOOL)`)")),
+            _ => return Err(LineError::new(n, at, "four data conversions (`( FLT, FLT, INT,BOOL)`)")),
         }
         cb.push(record);
     }
@@ -95,7 +95,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
     for (n, column, cells) in rows(listing, "Sampler/Resource to DX9 shader sampler mappings") {
         // `s0             s0              t0`
         let [(a, target), (b, sampler), (c, resource)] = cells.as_slice() else {
-            return Err(error_at(n, column, "a row `s# s# t#`"));
+            return Err(LineError::new(n, column, "a row `s# s# t#`"));
         };
         let mut record = [0u8; 4];
         for (slot, (at, text, prefix)) in
@@ -103,7 +103,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
         {
             *slot = number(text, prefix)
                 .and_then(|v| u8::try_from(v).ok())
-                .ok_or_else(|| error_at(n, *at, format!("a register{} below 256", named(prefix))))?;
+                .ok_or_else(|| LineError::new(n, *at, format!("a register{} below 256", named(prefix))))?;
         }
         samplers.push(record);
     }
@@ -118,9 +118,9 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
             _ => None,
         }
         .ok_or_else(|| {
-            error_at(n, column, "`Vertex Shader position offset` or `Unknown runtime constant N`")
+            LineError::new(n, column, "`Vertex Shader position offset` or `Unknown runtime constant N`")
         })?;
-        let target = number(target, "c").ok_or_else(|| error_at(n, *at, "a register `c#`"))?;
+        let target = number(target, "c").ok_or_else(|| LineError::new(n, *at, "a register `c#`"))?;
         runtime.push([kind.to_le_bytes(), target.to_le_bytes()].concat());
     }
 
@@ -133,7 +133,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
     {
         let fits = |v: usize| u16::try_from(v).ok();
         let (Some(count), Some(offset)) = (fits(count), fits(at)) else {
-            return Err(error_at(section.line, 0, "mapping tables under 64 KiB"));
+            return Err(LineError::new(section.line, 0, "mapping tables under 64 KiB"));
         };
         if let Some(h) = headers.get_mut(table) {
             *h = (count, offset);

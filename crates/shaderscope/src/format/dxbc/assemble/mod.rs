@@ -49,10 +49,12 @@ pub mod stat;
 use super::Dxbc;
 use super::chunks::FEATURE_FLAGS;
 use super::signature::ElementLayout;
-use super::write::Builder;
-use crate::isa::sm4::asm::{LineError, Syntax, parse_program};
+use super::write::{Builder, ChunkData};
+use crate::asm::{Comparison, Error, LineError};
+use crate::isa::sm4::asm::parse_program;
 use crate::isa::sm4::info::Declarations;
 use crate::isa::sm4::names::GLOBAL_FLAGS;
+use crate::toolkit::chunk::FourCC;
 
 /// One titled table of the comment header (`// Input signature:` …): its lines with the
 /// leading `//` and one space removed, each with its 1-based line number in the file.
@@ -142,32 +144,10 @@ impl<'a> Listing<'a> {
     }
 }
 
-/// Why a listing did not assemble.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The text: the line, the column and what was expected there.
-    #[error("{0}")]
-    Text(#[from] LineError),
-    /// A listing of what cannot be assembled, by its header line ([`refuse`]).
-    #[error("line {line}: {why}")]
-    Refused {
-        /// The 1-based line of the header that says what the listing is of.
-        line: usize,
-        /// What cannot be assembled and why.
-        why: &'static str,
-    },
-    /// The container could not be laid out (too large for 32-bit offsets).
-    #[error("{0}")]
-    Write(#[from] crate::Error),
-}
-
-/// An assembled chunk: its tag and its payload.
-pub type Chunk = ([u8; 4], Vec<u8>);
-
-/// The chunks a listing determines, in the order fxc writes them: RDEF (when the listing has
-/// its tables), the signatures, the program, SFI0 (when a feature is noted), STAT (with RDEF:
-/// fxc writes both or neither).
-pub fn chunks(listing: &Listing<'_>) -> Result<Vec<Chunk>, LineError> {
+/// The container a listing determines, its chunks in the order fxc writes them: RDEF (when
+/// the listing has its tables), the signatures, the program, SFI0 (when a feature is noted),
+/// STAT (with RDEF: fxc writes both or neither).
+pub fn chunks(listing: &Listing<'_>) -> Result<Builder<'static>, LineError> {
     let words = parse_program(listing.text)?;
     let version = words.first().copied().unwrap_or(0);
     let (program_type, major) = (version >> 16, version >> 4 & 0xf);
@@ -206,39 +186,42 @@ pub fn chunks(listing: &Listing<'_>) -> Result<Vec<Chunk>, LineError> {
     let stat = rdef.as_ref().map(|_| stat::from_program(&words));
     let sfi0 = feature_flags(listing, &shdr.1, major)?;
 
-    let mut out = Vec::new();
+    let mut out = Builder::new();
+    let mut push = |(tag, data): ([u8; 4], Vec<u8>)| {
+        out.push(tag, data);
+    };
     // A level-9 program leads, with the SM4 program and the statistics before the reflection.
     if let Some(a) = aon9::from_listing(listing)? {
-        out.push((*b"Aon9", a));
-        out.push(shdr);
+        push((*b"Aon9", a));
+        push(shdr);
         if let Some(s) = stat {
-            out.push((*b"STAT", s));
+            push((*b"STAT", s));
         }
         if let Some(r) = rdef {
-            out.push((*b"RDEF", r));
+            push((*b"RDEF", r));
         }
-        out.push(isgn);
-        out.push(osgn);
+        push(isgn);
+        push(osgn);
         if sfi0 != 0 {
-            out.push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
+            push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
         }
         return Ok(out);
     }
     if let Some(r) = rdef {
-        out.push((*b"RDEF", r));
+        push((*b"RDEF", r));
     }
-    out.push(isgn);
+    push(isgn);
     match pcsg {
-        Some(p) if domain => out.extend([p, osgn]),
-        Some(p) => out.extend([osgn, p]),
-        None => out.push(osgn),
+        Some(p) if domain => [p, osgn].into_iter().for_each(&mut push),
+        Some(p) => [osgn, p].into_iter().for_each(&mut push),
+        None => push(osgn),
     }
-    out.push(shdr);
+    push(shdr);
     if sfi0 != 0 {
-        out.push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
+        push((*b"SFI0", sfi0.to_le_bytes().to_vec()));
     }
     if let Some(s) = stat {
-        out.push((*b"STAT", s));
+        push((*b"STAT", s));
     }
     Ok(out)
 }
@@ -254,7 +237,7 @@ fn feature_flags(listing: &Listing<'_>, program: &[u8], major: u32) -> Result<u6
                 continue;
             }
             let Some(f) = FEATURE_FLAGS.iter().find(|f| f.2 == name) else {
-                return Err(error_at(
+                return Err(LineError::new(
                     line,
                     listing.body_column(line),
                     "a feature fxc notes (`Double-precision floating point`, …)",
@@ -321,28 +304,12 @@ pub fn refuse(text: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether a listing is of an SM4/SM5 program (it has a `ps_4_0`-style version line), not a
-/// Direct3D 9 one.
-pub fn is_sm4(text: &str) -> bool {
-    text.lines().any(
-        |l| matches!(l.trim().as_bytes(), [t, b's', b'_', b'4' | b'5', b'_', _, ..] if b"vpghdc".contains(t)),
-    )
-}
-
-/// Assemble a listing into a whole binary: for an SM4/SM5 listing a DXBC container with its
-/// checksum, for a Direct3D 9 one (`vs_1_1` … `ps_3_0`) its bytecode, the constant table
-/// included ([`crate::isa::d3d9::asm::parse_program`]). A listing [`refuse`] refuses is an
-/// error.
+/// Assemble an SM4/SM5 listing into a whole DXBC container with its checksum. A listing
+/// [`refuse`] refuses is an error. (`crate::asm::assemble` picks this or the Direct3D 9
+/// assembler by the listing's version line.)
 pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
     refuse(text)?;
-    if !is_sm4(text) {
-        return Ok(crate::isa::d3d9::asm::parse_program(text)?);
-    }
-    let mut b = Builder::new();
-    for (tag, data) in chunks(&Listing::new(text))? {
-        b.push(tag, data);
-    }
-    Ok(b.finish()?)
+    Ok(chunks(&Listing::new(text))?.finish()?)
 }
 
 /// Assemble a listing into the container `like`: every chunk the text determines (the
@@ -365,23 +332,19 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, Error> {
 /// does not show) it is kept, and [`compare`] says that its counts may be stale.
 pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
     refuse(text)?;
-    let mut ours = chunks(&Listing::new(text))?;
-    ours.retain(|(tag, _)| determined(tag));
+    let mut ours = chunks(&Listing::new(text))?.chunks;
+    ours.retain(|c| determined(&c.fourcc.0));
     if let Some(recounted) = recounted_stat(&ours, like) {
-        ours.push((*b"STAT", recounted));
+        ours.push(ChunkData { fourcc: FourCC(*b"STAT"), data: recounted.into() });
     }
     let original = like.to_builder();
     let mut b = original.clone();
     for c in &mut b.chunks {
-        if let Some(at) = ours.iter().position(|(tag, _)| role(tag) == role(&c.fourcc.0)) {
-            let (tag, data) = ours.remove(at);
-            c.fourcc = crate::toolkit::chunk::FourCC(tag);
-            c.data = data.into();
+        if let Some(at) = ours.iter().position(|o| role(&o.fourcc.0) == role(&c.fourcc.0)) {
+            *c = ours.remove(at);
         }
     }
-    for (tag, data) in ours {
-        b.push(tag, data);
-    }
+    b.chunks.extend(ours);
     // Each chunk the text gave differently is put back as the original's where the listing
     // does not change.
     let listing = |b: &Builder<'_>| -> Result<Option<String>, Error> {
@@ -432,8 +395,8 @@ fn role(tag: &[u8; 4]) -> [u8; 4] {
 
 /// The STAT of an edited program: its recount, when `ours` holds a program other than
 /// `like`'s and recounting `like`'s program gives `like`'s STAT (see [`assemble_like`]).
-fn recounted_stat(ours: &[Chunk], like: &Dxbc<'_>) -> Option<Vec<u8>> {
-    let program = ours.iter().find(|(tag, _)| is_program(tag))?.1.as_slice();
+fn recounted_stat(ours: &[ChunkData<'_>], like: &Dxbc<'_>) -> Option<Vec<u8>> {
+    let program = &*ours.iter().find(|c| is_program(&c.fourcc.0))?.data;
     let original = find(like, b"SHDR")?.data;
     let stat = like.chunk(b"STAT")?.data;
     (program != original && stat::from_program(&tokens(original)) == stat)
@@ -461,22 +424,6 @@ fn determined(tag: &[u8; 4]) -> bool {
         tag,
         b"SHDR" | b"SHEX" | b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" | b"ISG1" | b"OSG1" | b"PSG1" | b"SFI0"
     )
-}
-
-/// An error at `line`, column `column` (0-based), expecting `expected`.
-pub fn error_at(line: usize, column: usize, expected: impl Into<String>) -> LineError {
-    LineError { line, syntax: Syntax { column, expected: expected.into() } }
-}
-
-/// What [`compare`] found: one line per chunk, and whether every chunk is the same.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Comparison {
-    /// `SHEX  same`, `RDEF  differs from payload offset 0x1c (812 bytes, the original 820)`,
-    /// `STAT  missing (the original has 148 bytes)`, `SFI0  not in the original`, in the
-    /// original's chunk order, then the chunks only `ours` has.
-    pub lines: Vec<String>,
-    /// Every chunk of each is in the other with the same bytes.
-    pub same: bool,
 }
 
 /// Compare an assembled container with an original chunk by chunk (by tag; the program
@@ -541,7 +488,6 @@ pub fn compare(ours: &Dxbc<'_>, original: &Dxbc<'_>) -> Comparison {
 mod tests {
     use super::*;
     use crate::format::dxbc::write::ChecksumPolicy;
-    use crate::toolkit::chunk::FourCC;
 
     const TEXT: &str = "\
 //

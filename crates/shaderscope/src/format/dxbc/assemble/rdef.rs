@@ -48,16 +48,16 @@
 //! // No constant buffers, two bindings, the target (ps_5_0 as RDEF spells it), fxc 10.1's flags.
 //! assert_eq!((word(0), word(8), word(16), word(20)), (0, 2, 0xffff_0500, 0x500));
 //! assert!(payload.ends_with(b"Microsoft (R) HLSL Shader Compiler 10.1\0"));
-//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
-use super::{Listing, Section, error_at};
+use super::{Listing, Section};
+use crate::asm::LineError;
 use crate::format::dxbc::listing::{
     base_type_name, binding_dimension, binding_format, binding_type, register_prefix,
 };
 use crate::format::dxbc::rdef::{Binding, RD11, RD11_51};
-use crate::isa::sm4::asm::LineError;
-use crate::toolkit::Cstr;
+use crate::toolkit::{Cstr, Endian, Writer};
 use std::collections::HashMap;
 
 /// The creator line of a listing of a binary without RDEF.
@@ -213,7 +213,7 @@ impl<'a> Text<'a> {
     }
 
     fn error(&self, line: usize, part: &str, expected: &str) -> LineError {
-        error_at(line, self.column(line, part), expected)
+        LineError::new(line, self.column(line, part), expected)
     }
 
     /// The end of line `line`'s text, for errors about something missing.
@@ -294,7 +294,7 @@ impl<'a> Text<'a> {
         parent: u32,
     ) -> Result<(Decl<'a>, Ty), LineError> {
         let Some((n, l)) = c.next() else {
-            return Err(error_at(0, 0, "a declaration"));
+            return Err(LineError::new(0, 0, "a declaration"));
         };
         let t = l.trim();
         if t == "struct" || t.starts_with("struct ") {
@@ -636,9 +636,9 @@ impl Bind {
 
 // ------------------------------------------------------------------ the bytes
 
-/// The chunk being written: strings and types once each.
+/// The chunk being written (the toolkit's [`Writer`]): strings and types once each.
 struct Out {
-    bytes: Vec<u8>,
+    w: Writer,
     sm5: bool,
     strings: HashMap<String, u32>,
     types: HashMap<(bool, Ty), u32>,
@@ -646,33 +646,29 @@ struct Out {
 
 impl Out {
     fn here(&self) -> u32 {
-        u32::try_from(self.bytes.len()).unwrap_or(u32::MAX)
+        u32::try_from(self.w.len()).unwrap_or(u32::MAX)
     }
 
     fn align(&mut self) {
-        while self.bytes.len() % 4 != 0 {
-            self.bytes.push(PAD);
-        }
+        self.w.align(4, PAD);
     }
 
     fn u32(&mut self, v: u32) {
-        self.bytes.extend(v.to_le_bytes());
+        self.w.u32(v);
     }
 
     fn u16(&mut self, v: u16) {
-        self.bytes.extend(v.to_le_bytes());
+        self.w.u16(v);
     }
 
     fn patch(&mut self, at: u32, v: u32) {
-        if let Some(s) = self.bytes.get_mut(at as usize..at as usize + 4) {
-            s.copy_from_slice(&v.to_le_bytes());
-        }
+        self.w.patch_u32(at as usize, v);
     }
 
     /// Reserve `n` zero bytes at the current (aligned) offset.
     fn reserve(&mut self, n: usize) -> u32 {
         let at = self.here();
-        self.bytes.resize(self.bytes.len() + n, 0);
+        self.w.fill(n, 0);
         at
     }
 
@@ -682,8 +678,8 @@ impl Out {
             return at;
         }
         let at = self.here();
-        self.bytes.extend(s.as_bytes());
-        self.bytes.push(0);
+        self.w.bytes(s.as_bytes());
+        self.w.u8(0);
         self.strings.insert(s.to_string(), at);
         at
     }
@@ -748,7 +744,7 @@ fn write(cbs: &[Buffer], binds: &[Bind], creator: &str, version: u32) -> Vec<u8>
     let minor = version & 0xF;
     let sm5 = major >= 5;
     let sm51 = sm5 && minor >= 1;
-    let mut o = Out { bytes: Vec::new(), sm5, strings: HashMap::new(), types: HashMap::new() };
+    let mut o = Out { w: Writer::new(Endian::Little), sm5, strings: HashMap::new(), types: HashMap::new() };
     let header = if sm5 { 60 } else { 28 };
     let bind_size: usize = if sm51 { 40 } else { 32 };
     let var_size: usize = if sm5 { 40 } else { 24 };
@@ -813,8 +809,8 @@ fn write(cbs: &[Buffer], binds: &[Bind], creator: &str, version: u32) -> Vec<u8>
         }
     }
     let creator_at = o.here();
-    o.bytes.extend(creator.as_bytes());
-    o.bytes.push(0);
+    o.w.bytes(creator.as_bytes());
+    o.w.u8(0);
     o.align();
     let version_word = minor | major << 8 | u32::from(program_type(version)) << 16;
     let flags = if creator.contains(" 10.1") { 0x500 } else { 0x100 };
@@ -829,7 +825,7 @@ fn write(cbs: &[Buffer], binds: &[Bind], creator: &str, version: u32) -> Vec<u8>
             o.patch(28 + 4 * k as u32, w);
         }
     }
-    o.bytes
+    o.w.finish()
 }
 
 #[cfg(test)]

@@ -32,14 +32,15 @@
 //! assert_eq!((rows[1].register, rows[1].rw_mask), (u32::MAX, 0xE));
 //! let osgn = signature::write(&rows, ElementLayout::Plain);
 //! assert_eq!(&osgn[osgn.len() - 20..], b"SV_Target\0SV_Depth\0\xab");
-//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
-use super::{Listing, Section, error_at};
+use super::{Listing, Section};
+use crate::asm::LineError;
 use crate::format::dxbc::signature::{
     ElementLayout, format_by_name, implied_system_value, special_output_register, system_value_by_name,
 };
-use crate::isa::sm4::asm::LineError;
+use crate::toolkit::{Endian, Writer};
 use std::collections::HashMap;
 
 /// One row of a signature table, as stored.
@@ -91,10 +92,9 @@ pub fn rows<'a>(
             continue;
         }
         // The line's column is looked up only for an error: finding a line is a walk of the text.
-        rows.push(
-            row(line, text, is_output)
-                .map_err(|(column, expected)| error_at(line, listing.body_column(line) + column, expected))?,
-        );
+        rows.push(row(line, text, is_output).map_err(|(column, expected)| {
+            LineError::new(line, listing.body_column(line) + column, expected)
+        })?);
     }
     Ok(rows)
 }
@@ -198,27 +198,24 @@ pub fn write(rows: &[Row<'_>], layout: ElementLayout) -> Vec<u8> {
         });
         name_offsets.push(offset);
     }
-    let mut out = Vec::with_capacity(table_end + names.len() + 3);
-    let put = |out: &mut Vec<u8>, w: u32| out.extend_from_slice(&w.to_le_bytes());
-    put(&mut out, rows.len() as u32);
-    put(&mut out, 8);
+    let mut out = Writer::new(Endian::Little);
+    out.u32(rows.len() as u32);
+    out.u32(8);
     for (r, name_offset) in rows.iter().zip(name_offsets) {
         if layout != ElementLayout::Plain {
-            put(&mut out, r.stream);
+            out.u32(r.stream);
         }
         for w in [name_offset as u32, r.semantic_index, r.system_value, r.component_type, r.register] {
-            put(&mut out, w);
+            out.u32(w);
         }
-        out.extend_from_slice(&[r.mask, r.rw_mask, 0, 0]);
+        out.bytes(&[r.mask, r.rw_mask, 0, 0]);
         if layout == ElementLayout::MinPrecision {
-            put(&mut out, r.min_precision);
+            out.u32(r.min_precision);
         }
     }
-    out.extend_from_slice(&names);
-    while out.len() % 4 != 0 {
-        out.push(0xAB);
-    }
-    out
+    out.bytes(&names);
+    out.align(4, 0xAB);
+    out.finish()
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 //! let word = |i: usize| u32::from_le_bytes(payload[4 * i..4 * i + 4].try_into().unwrap());
 //! // Instructions, temps, defs, declarations, float instructions.
 //! assert_eq!((word(0), word(1), word(2), word(3), word(4)), (3, 1, 0, 1, 1));
-//! # Ok::<(), shaderscope::isa::sm4::asm::LineError>(())
+//! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
 use crate::isa::sm4::decode::{Program, operand_type};

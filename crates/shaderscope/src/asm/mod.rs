@@ -1,0 +1,188 @@
+//! Listing text → binary: the assemblers, and the one entry point that picks one.
+//!
+//! Every assembler has the same shape (ARCHITECTURE.md has the checklist a new one follows):
+//! - [`text`], the text toolkit: a cursor over a line, the numbers listings print, the error
+//!   with the line and column, the guard that bounds nesting. Nothing in it knows an
+//!   instruction set.
+//! - per instruction set, text → the owned instruction its encoder takes: SM4 reads a line
+//!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]), Direct3D 9 into an
+//!   `isa::d3d9::Instruction` written by `Program::write` ([`crate::isa::d3d9::asm`]).
+//! - per container, the binary rebuilt from the parsed text and, when there is one, the
+//!   original whose parts the text does not carry (`asm --like`): a DXBC container
+//!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program
+//!   ([`crate::isa::d3d9::asm::parse_program_like`]).
+//! - [`assemble`], which picks the assembler by the listing's version line, and [`compare`]
+//!   (`asm --verify`).
+//!
+//! ```
+//! use shaderscope::asm::{self, Kind};
+//!
+//! let text = "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n";
+//! let a = asm::assemble(text, None)?;
+//! assert_eq!((a.kind, a.bytes.len()), (Kind::D3d9, 32));
+//! // The same program, assembled into itself, is the same bytes.
+//! assert_eq!(asm::assemble(text, Some(&a.bytes))?.bytes, a.bytes);
+//! assert_eq!(asm::compare(&a.bytes, &a.bytes)?.lines, ["program  same"]);
+//!
+//! let e = asm::assemble("ps_4_0\nmov o0.xyzw, l(1.0, 2.0)\n", None).unwrap_err();
+//! assert_eq!(e.to_string(), "line 2, column 25: expected one or four values");
+//! // An original of the other kind is said after the text is found to assemble.
+//! let e = asm::assemble("ps_4_0\nret\n", Some(&a.bytes)).unwrap_err();
+//! assert!(matches!(e, asm::Error::Original(asm::Original::OtherKind)));
+//! # Ok::<(), asm::Error>(())
+//! ```
+
+pub mod text;
+
+use crate::any::File;
+use crate::format::dxbc::{Dxbc, assemble as dxbc};
+pub use text::{LineError, Syntax};
+
+/// Why a listing did not assemble.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The text: the line, the column and what was expected there.
+    #[error("{0}")]
+    Text(#[from] LineError),
+    /// A listing of what cannot be assembled, by its header line.
+    #[error("line {line}: {why}")]
+    Refused {
+        /// The 1-based line of the header that says what the listing is of.
+        line: usize,
+        /// What cannot be assembled and why.
+        why: &'static str,
+    },
+    /// The binary could not be laid out (a container too large for 32-bit offsets).
+    #[error("{0}")]
+    Write(#[from] crate::Error),
+    /// The original (`like`, or the binary compared with) is of no use: what it is, not the
+    /// text, is at fault.
+    #[error("{0}")]
+    Original(#[from] Original),
+}
+
+/// What is wrong with an original binary given beside a listing.
+#[derive(Debug, thiserror::Error)]
+pub enum Original {
+    /// It does not parse.
+    #[error("{0}")]
+    Unreadable(crate::Error),
+    /// It parses as a format no assembler makes (its description).
+    #[error("not a DXBC container or Direct3D 9 program ({0})")]
+    NotAssembled(&'static str),
+    /// It is the other kind of binary than the listing makes.
+    #[error(
+        "the original is not the kind of binary the listing makes (a DXBC container for an \
+         SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)"
+    )]
+    OtherKind,
+}
+
+/// What an assembler makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A DXBC container, from an SM4/SM5 listing (its Aon9 program too, when it has one).
+    Dxbc,
+    /// Direct3D 9 bytecode, from an SM1–3 listing.
+    D3d9,
+}
+
+impl Kind {
+    /// The assembler a listing needs, by its version line: any line that starts as an SM4/SM5
+    /// version does (`ps_4_0`, `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
+    pub fn of(text: &str) -> Kind {
+        let sm4 = text.lines().any(|l| {
+            matches!(l.trim().as_bytes(), [t, b's', b'_', b'4' | b'5', b'_', _, ..] if b"vpghdc".contains(t))
+        });
+        if sm4 { Kind::Dxbc } else { Kind::D3d9 }
+    }
+}
+
+/// An assembled binary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembled {
+    /// What it is.
+    pub kind: Kind,
+    /// Its bytes (a DXBC container with its checksum, or a whole Direct3D 9 program).
+    pub bytes: Vec<u8>,
+}
+
+/// The listing refused before anything else is read: one of a binary no assembler makes
+/// from text (a DXIL container's, a root signature's), by the header line that says so.
+pub fn refuse(text: &str) -> Result<(), Error> {
+    dxbc::refuse(text)
+}
+
+/// An original binary given beside a listing: what it parses as.
+fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
+    match crate::any::parse(bytes) {
+        Ok(f @ (File::Dxbc(_) | File::D3d9(_))) => Ok(f),
+        Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
+        Err(e) => Err(Original::Unreadable(e)),
+    }
+}
+
+/// Whether `bytes` is a binary an assembler makes (a DXBC container or a Direct3D 9
+/// program): what `asm --like` and `--verify` ask of an original before anything else.
+pub fn check_original(bytes: &[u8]) -> Result<Kind, Original> {
+    Ok(match original(bytes)? {
+        File::Dxbc(_) => Kind::Dxbc,
+        _ => Kind::D3d9,
+    })
+}
+
+/// Assemble a listing ([`Kind::of`] picks the assembler): into a new binary, or with `like`
+/// into that original, which keeps what the text does not carry (a DXBC container's chunks
+/// the text does not determine; a Direct3D 9 program's comment blocks). In order: a listing
+/// [`refuse`] refuses, an original of no use, text that does not assemble, an original of the
+/// other kind.
+pub fn assemble(text: &str, like: Option<&[u8]>) -> Result<Assembled, Error> {
+    refuse(text)?;
+    let kind = Kind::of(text);
+    let like = like.map(original).transpose()?;
+    let bytes = match (kind, like) {
+        (Kind::Dxbc, None) => dxbc::assemble(text)?,
+        (Kind::D3d9, None) => crate::isa::d3d9::asm::parse_program(text)?,
+        (Kind::Dxbc, Some(File::Dxbc(d))) => dxbc::assemble_like(text, &d)?,
+        (Kind::D3d9, Some(File::D3d9(f))) => crate::isa::d3d9::asm::parse_program_like(text, &f.program)?,
+        // Text that does not assemble is said before the original is found of the other kind.
+        (_, Some(_)) => {
+            assemble(text, None)?;
+            return Err(Original::OtherKind.into());
+        }
+    };
+    Ok(Assembled { kind, bytes })
+}
+
+/// What [`compare`] found: one line per part, and whether every part is the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// For a DXBC container, one line per chunk: `SHEX  same`, `RDEF  differs from payload
+    /// offset 0x1c (812 bytes, the original 820)`, `STAT  missing (the original has 148
+    /// bytes)`, `SFI0  not in the original`, in the original's chunk order, then the chunks
+    /// only ours has. A Direct3D 9 program is one part: `program  same` or `program  differs
+    /// from offset 0x…`.
+    pub lines: Vec<String>,
+    /// Every part of each is in the other with the same bytes.
+    pub same: bool,
+}
+
+/// Compare an assembled binary with an original part by part (`asm --verify`): a DXBC
+/// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), anything else as
+/// one piece of bytes.
+pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
+    original(original_bytes)?;
+    if let (Ok(a), Ok(b)) = (Dxbc::parse(ours), Dxbc::parse(original_bytes)) {
+        return Ok(dxbc::compare(&a, &b));
+    }
+    let line = match ours.iter().zip(original_bytes).position(|(a, b)| a != b) {
+        None if ours.len() == original_bytes.len() => "program  same".to_string(),
+        at => format!(
+            "program  differs from offset 0x{:x} ({}, the original {})",
+            at.unwrap_or(ours.len().min(original_bytes.len())),
+            crate::print::count(ours.len(), "byte"),
+            original_bytes.len()
+        ),
+    };
+    Ok(Comparison { same: line.ends_with("  same"), lines: vec![line] })
+}
