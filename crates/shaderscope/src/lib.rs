@@ -37,7 +37,8 @@
 //! `schema/shaderscope.schema.json`), [`page`] (standalone HTML pages: a listing page, and
 //! the viewer with a hex view linked to the listing),
 //! [`bare`] (programs without a container: a token stream or code blob, or a byte range of a
-//! file).
+//! file), [`asm`] (listing text back into a binary: the text toolkit every assembler reads
+//! with, and `asm::assemble`, which picks the assembler).
 //!
 //! `examples/` in the crate has a runnable program per container, each run by the tests on
 //! the files in the repository's `samples/`: `dxbc_instructions` (each instruction with its

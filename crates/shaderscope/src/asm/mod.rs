@@ -5,8 +5,8 @@
 //!   with the line and column, the guard that bounds nesting. Nothing in it knows an
 //!   instruction set.
 //! - per instruction set, text → the owned instruction its encoder takes: SM4 reads a line
-//!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]), Direct3D 9 into an
-//!   `isa::d3d9::Instruction` written by `Program::write` ([`crate::isa::d3d9::asm`]).
+//!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]); Direct3D 9 reads a line
+//!   into its tokens ([`crate::isa::d3d9::asm`]).
 //! - per container, the binary rebuilt from the parsed text and, when there is one, the
 //!   original whose parts the text does not carry (`asm --like`): a DXBC container
 //!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program

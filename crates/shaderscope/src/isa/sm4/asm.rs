@@ -8,7 +8,8 @@
 //! mask, a source's a swizzle (four letters) or a selected component (one).
 //!
 //! ```
-//! use shaderscope::isa::sm4::asm::{Syntax, parse_instruction};
+//! use shaderscope::asm::Syntax;
+//! use shaderscope::isa::sm4::asm::parse_instruction;
 //!
 //! let mut words = Vec::new();
 //! parse_instruction("mul_sat r0.xy, -r1.xyxx, cb0[r2.x + 3].zwzz", false)?.encode(&mut words).unwrap();
