@@ -22,11 +22,13 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
-use super::{BlockType, HEADER_SIZE, RELOCATION_SIZE};
+use super::{BlockHeader, BlockType, FileHeader, HEADER_SIZE, RELOCATION_SIZE, RelocationHeader};
 use crate::error::{Error, Result};
 use crate::format::gx2::{AttribVar, Kind, Name, PointerKind, Shader, ShaderMode, UniformVar, VarType, regs};
 use crate::toolkit::layout::Placement;
+use crate::toolkit::raw::U32;
 use crate::toolkit::{Cstr, Endian};
+use zerocopy::IntoBytes;
 
 /// A GFD file being built: shaders in the order pushed.
 #[derive(Debug, Clone, Default)]
@@ -55,18 +57,12 @@ impl<'a> Builder<'a> {
     /// The file. Fails when a shader's header block would not fit GFD's 20-bit offsets (1 MiB).
     pub fn finish(&self) -> Result<Vec<u8>> {
         let mut p = Placement::new(Endian::Big, 0);
-        p.put_at(0, &super::MAGIC);
-        for (k, w) in [HEADER_SIZE, 7, 1, 2, u32::from(self.align), 0, 0].iter().enumerate() {
-            p.patch_u32(4 + 4 * k, *w);
-        }
+        p.put_at(0, FileHeader::new(7, 1, 2, u32::from(self.align), [0, 0]).as_bytes());
         let mut pos = HEADER_SIZE as usize;
         let mut id = 0u32;
         let mut count = [0u32; 3];
         let mut block = |p: &mut Placement, pos: &mut usize, kind: BlockType, index: u32, data_len: usize| {
-            p.put_at(*pos, &super::BLOCK_MAGIC);
-            for (k, w) in [HEADER_SIZE, 1, 0, kind.0, data_len as u32, id, index].iter().enumerate() {
-                p.patch_u32(*pos + 4 + 4 * k, *w);
-            }
+            p.put_at(*pos, BlockHeader::new(kind, data_len as u32, id, index).as_bytes());
             id += 1;
             let data = *pos + HEADER_SIZE as usize;
             *pos = data + data_len;
@@ -175,21 +171,19 @@ fn header_data(shader: &Shader<'_>, program: usize, copy: usize) -> Result<Vec<u
     for (k, e) in entries.enumerate() {
         p.patch_u32(patches_at + 4 * k, e);
     }
-    p.put_at(trailer, &super::RELOCATION_MAGIC);
-    let words = [
-        RELOCATION_SIZE,
-        0,
-        patches_at as u32,
-        tag(0, false),
-        (laid.text.end - laid.text.start) as u32,
-        tag(laid.text.start, false),
-        0,
-        n as u32,
-        tag(patches_at as u64, false),
-    ];
-    for (k, w) in words.iter().enumerate() {
-        p.patch_u32(trailer + 4 + 4 * k, *w);
-    }
+    let trailer_header = RelocationHeader {
+        magic: super::RELOCATION_MAGIC,
+        header_size: U32::new(RELOCATION_SIZE),
+        unk1: U32::new(0),
+        data_size: U32::new(patches_at as u32),
+        data_offset: U32::new(tag(0, false)),
+        text_size: U32::new((laid.text.end - laid.text.start) as u32),
+        text_offset: U32::new(tag(laid.text.start, false)),
+        patch_base: U32::new(0),
+        patch_count: U32::new(n as u32),
+        patch_offset: U32::new(tag(patches_at as u64, false)),
+    };
+    p.put_at(trailer, trailer_header.as_bytes());
     Ok(p.finish(&[]))
 }
 

@@ -1,6 +1,9 @@
 //! [`Container`] for GFD: `info`, the listing, `dump` annotations, `validate`, `extract`.
 
-use super::{Block, BlockType, Gfd, GfdShader, HEADER_SIZE, Relocations};
+use super::{
+    Block, BlockHeader, BlockType, FileHeader, Gfd, GfdShader, HEADER_SIZE, RELOCATION_SIZE,
+    RelocationHeader, Relocations,
+};
 use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
@@ -10,9 +13,11 @@ use crate::format::gx2::{GFD_DATA_TAG, GFD_TEXT_TAG, Kind, PointerKind, ShaderIn
 use crate::json::{Disasm, DisasmSink, Program};
 use crate::model::{Finding, Part, Stage};
 use crate::print::Printer;
+use crate::toolkit::raw::{BigEndian, U32};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::mem::offset_of;
 
 #[derive(Debug, Serialize)]
 struct RelocationInfo {
@@ -127,11 +132,11 @@ impl Gfd<'_> {
         Info {
             summary: self.summary(),
             size: self.data.len(),
-            version: format!("{}.{}", h.major, h.minor),
-            gpu_version: h.gpu,
-            align: h.align,
-            header_size: h.header_size,
-            reserved: h.reserved,
+            version: format!("{}.{}", h.major_version.get(), h.minor_version.get()),
+            gpu_version: h.gpu_version.get(),
+            align: h.align.get(),
+            header_size: h.header_size.get(),
+            reserved: [h.unk1.get(), h.unk2.get()],
             blocks: self
                 .blocks
                 .iter()
@@ -139,22 +144,22 @@ impl Gfd<'_> {
                 .map(|(i, b)| BlockInfo {
                     number: i,
                     offset: b.offset,
-                    header_size: b.header_size,
+                    header_size: b.header_size(),
                     data_offset: b.data_offset(),
                     data_size: b.data.len(),
-                    ty: b.kind.0,
-                    type_name: b.kind.to_string(),
-                    version: format!("{}.{}", b.major, b.minor),
-                    id: b.id,
-                    index: b.index,
+                    ty: b.kind().0,
+                    type_name: b.kind().to_string(),
+                    version: format!("{}.{}", b.header.major_version.get(), b.header.minor_version.get()),
+                    id: b.header.id.get(),
+                    index: b.header.index.get(),
                     relocations: b.relocations.as_ref().map(|r| RelocationInfo {
                         offset: r.at,
-                        data_size: r.data_size,
-                        data_offset: r.data_offset,
-                        text_size: r.text_size,
-                        text_offset: r.text_offset,
-                        patch_count: r.patch_count,
-                        patch_offset: r.patch_offset,
+                        data_size: r.header.data_size.get(),
+                        data_offset: r.header.data_offset.get(),
+                        text_size: r.header.text_size.get(),
+                        text_offset: r.header.text_offset.get(),
+                        patch_count: r.header.patch_count.get(),
+                        patch_offset: r.header.patch_offset.get(),
                         patches: r.patches.clone(),
                     }),
                 })
@@ -213,27 +218,39 @@ impl Gfd<'_> {
     }
 
     fn annotate_block(&self, i: usize, b: &Block<'_>, a: &mut Annotations) {
-        let total = u64::from(b.header_size) + b.data.len() as u64;
-        a.section(b.offset, total, format_args!("block {i}: {} (type {})", b.kind, b.kind.0));
-        let o = b.offset;
-        a.field(o, 4, "magic \"BLK{\"");
-        a.field(o + 4, 4, format_args!("header size: 0x{:x}", b.header_size));
-        a.field(o + 8, 4, format_args!("major version: {}", b.major));
-        a.field(o + 12, 4, format_args!("minor version: {}", b.minor));
-        a.field(o + 16, 4, format_args!("type: {} ({})", b.kind.0, b.kind));
-        a.field(o + 20, 4, format_args!("data size: {} bytes", b.data.len()));
-        a.field(o + 24, 4, format_args!("id: {}", b.id));
-        a.field(o + 28, 4, format_args!("index: {}", b.index));
-        if b.header_size > HEADER_SIZE {
+        let h = &b.header;
+        let (kind, header_size) = (b.kind(), b.header_size());
+        let total = u64::from(header_size) + b.data.len() as u64;
+        a.section(b.offset, total, format_args!("block {i}: {kind} (type {})", kind.0));
+        let field = |a: &mut Annotations, at: usize, text: std::fmt::Arguments<'_>| {
+            a.field(b.offset + at as u64, 4, text)
+        };
+        field(a, offset_of!(BlockHeader, magic), format_args!("magic \"BLK{{\""));
+        field(a, offset_of!(BlockHeader, header_size), format_args!("header size: 0x{header_size:x}"));
+        field(
+            a,
+            offset_of!(BlockHeader, major_version),
+            format_args!("major version: {}", h.major_version.get()),
+        );
+        field(
+            a,
+            offset_of!(BlockHeader, minor_version),
+            format_args!("minor version: {}", h.minor_version.get()),
+        );
+        field(a, offset_of!(BlockHeader, r#type), format_args!("type: {} ({kind})", kind.0));
+        field(a, offset_of!(BlockHeader, data_size), format_args!("data size: {} bytes", b.data.len()));
+        field(a, offset_of!(BlockHeader, id), format_args!("id: {}", h.id.get()));
+        field(a, offset_of!(BlockHeader, index), format_args!("index: {}", h.index.get()));
+        if header_size > HEADER_SIZE {
             a.fallback(
-                o + 0x20,
-                u64::from(b.header_size - HEADER_SIZE),
+                b.offset + u64::from(HEADER_SIZE),
+                u64::from(header_size - HEADER_SIZE),
                 "block header: bytes past its 0x20 known bytes",
             );
         }
         let data = b.data_offset();
         let len = b.data.len() as u64;
-        if b.kind.header_of().is_some() {
+        if kind.header_of().is_some() {
             a.fallback(data, len, "padding");
             let shader = b.shader.and_then(|k| self.shaders.get(k));
             if let Some(s) = shader {
@@ -249,12 +266,12 @@ impl Gfd<'_> {
             if let Some(r) = &b.relocations {
                 annotate_relocations(r, data, a);
             }
-        } else if b.kind.program_of().is_some() {
+        } else if kind.program_of().is_some() {
             crate::isa::latte::annotate(b.data, data, a);
-        } else if b.kind == BlockType::PADDING {
+        } else if kind == BlockType::PADDING {
             a.fallback(data, len, "padding");
         } else {
-            a.fallback(data, len, format_args!("{} data (kept as bytes)", b.kind));
+            a.fallback(data, len, format_args!("{kind} data (kept as bytes)"));
         }
     }
 
@@ -262,49 +279,62 @@ impl Gfd<'_> {
     fn check(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         let h = &self.header;
-        if h.header_size != HEADER_SIZE {
-            out.push(Finding::warning(4, format!("GFD header size is 0x{:x}, not 0x20", h.header_size)));
-        }
-        if h.major != 7 {
+        let at = |o: usize| o as u64;
+        if h.header_size.get() != HEADER_SIZE {
             out.push(Finding::warning(
-                8,
-                format!("GFD version {}.{}; the GX2 structs read are those of 7.x", h.major, h.minor),
+                at(offset_of!(FileHeader, header_size)),
+                format!("GFD header size is 0x{:x}, not 0x20", h.header_size.get()),
             ));
         }
-        if h.gpu != 2 {
-            out.push(Finding::warning(16, format!("GPU version {} is not 2 (GPU7)", h.gpu)));
+        let (major, minor) = (h.major_version.get(), h.minor_version.get());
+        if major != 7 {
+            out.push(Finding::warning(
+                at(offset_of!(FileHeader, major_version)),
+                format!("GFD version {major}.{minor}; the GX2 structs read are those of 7.x"),
+            ));
         }
-        if h.align > 1 {
-            out.push(Finding::warning(20, format!("align flag {} is not 0 or 1", h.align)));
+        if h.gpu_version.get() != 2 {
+            out.push(Finding::warning(
+                at(offset_of!(FileHeader, gpu_version)),
+                format!("GPU version {} is not 2 (GPU7)", h.gpu_version.get()),
+            ));
+        }
+        if h.align.get() > 1 {
+            out.push(Finding::warning(
+                at(offset_of!(FileHeader, align)),
+                format!("align flag {} is not 0 or 1", h.align.get()),
+            ));
         }
         for (i, b) in self.blocks.iter().enumerate() {
-            if b.header_size != HEADER_SIZE {
+            let field = |o: usize| b.offset + o as u64;
+            let (kind, major, minor) = (b.kind(), b.header.major_version.get(), b.header.minor_version.get());
+            if b.header_size() != HEADER_SIZE {
                 out.push(Finding::warning(
-                    b.offset + 4,
-                    format!("block {i} header size is 0x{:x}, not 0x20", b.header_size),
+                    field(offset_of!(BlockHeader, header_size)),
+                    format!("block {i} header size is 0x{:x}, not 0x20", b.header_size()),
                 ));
             }
-            if b.kind.name().is_none() {
-                out.push(Finding::warning(b.offset + 16, format!("block {i} has unknown type {}", b.kind.0)));
-            }
-            if b.kind == BlockType::END_OF_FILE && !b.data.is_empty() {
+            if kind.name().is_none() {
                 out.push(Finding::warning(
-                    b.offset + 20,
+                    field(offset_of!(BlockHeader, r#type)),
+                    format!("block {i} has unknown type {}", kind.0),
+                ));
+            }
+            if kind == BlockType::END_OF_FILE && !b.data.is_empty() {
+                out.push(Finding::warning(
+                    field(offset_of!(BlockHeader, data_size)),
                     format!("block {i}: the end-of-file block has {} bytes of data", b.data.len()),
                 ));
             }
-            let shader_block = b.kind.header_of().is_some() || b.kind.program_of().is_some();
-            if shader_block && b.major != 1 && !(b.kind == BlockType::PIXEL_HEADER && b.major == 0) {
+            let shader_block = kind.header_of().is_some() || kind.program_of().is_some();
+            if shader_block && major != 1 && !(kind == BlockType::PIXEL_HEADER && major == 0) {
                 out.push(Finding::warning(
-                    b.offset + 8,
-                    format!(
-                        "block {i} has version {}.{}; the structs read are those of 1.x",
-                        b.major, b.minor
-                    ),
+                    field(offset_of!(BlockHeader, major_version)),
+                    format!("block {i} has version {major}.{minor}; the structs read are those of 1.x"),
                 ));
             }
         }
-        if !self.blocks.iter().any(|b| b.kind == BlockType::END_OF_FILE) {
+        if !self.blocks.iter().any(|b| b.kind() == BlockType::END_OF_FILE) {
             out.push(Finding::warning(self.trailing_at, "no end-of-file block"));
         }
         let trailing = self.trailing();
@@ -412,11 +442,13 @@ impl Gfd<'_> {
                 ));
             }
         }
-        let inside =
-            |o: u32, n: u32| u64::from(o & crate::format::gx2::GFD_OFFSET_MASK) + u64::from(n) <= len;
-        if !inside(r.data_offset, r.data_size) || !inside(r.text_offset, r.text_size) {
+        let inside = |o: U32<BigEndian>, n: U32<BigEndian>| {
+            u64::from(o.get() & crate::format::gx2::GFD_OFFSET_MASK) + u64::from(n.get()) <= len
+        };
+        let t = &r.header;
+        if !inside(t.data_offset, t.data_size) || !inside(t.text_offset, t.text_size) {
             out.push(Finding::warning(
-                r.at + 12,
+                r.at + offset_of!(RelocationHeader, data_size) as u64,
                 format!("{title}: the relocation trailer's data or text range is outside the block"),
             ));
         }
@@ -424,23 +456,46 @@ impl Gfd<'_> {
 }
 
 fn annotate_relocations(r: &Relocations, data: u64, a: &mut Annotations) {
-    let at = r.at;
-    a.section(at, 0x28, "relocation trailer");
-    a.field(at, 4, "magic \"}BLK\"");
-    a.field(at + 4, 4, format_args!("trailer size: 0x{:x}", r.header_size));
-    a.field(at + 8, 4, format_args!("unknown: {}", r.unknown));
-    a.field(at + 12, 4, format_args!("data size: 0x{:x}", r.data_size));
-    let tagged =
-        |v: u32| format!("0x{v:08x} (at 0x{:x})", data + u64::from(v & crate::format::gx2::GFD_OFFSET_MASK));
-    a.field(at + 16, 4, format_args!("data offset: {}", tagged(r.data_offset)));
-    a.field(at + 20, 4, format_args!("text size: 0x{:x}", r.text_size));
-    a.field(at + 24, 4, format_args!("text offset: {}", tagged(r.text_offset)));
-    a.field(at + 28, 4, format_args!("patch base: {}", r.patch_base));
-    a.field(at + 32, 4, format_args!("patch count: {}", r.patch_count));
-    a.field(at + 36, 4, format_args!("patch offset: {}", tagged(r.patch_offset)));
-    let text = data + u64::from(r.text_offset & crate::format::gx2::GFD_OFFSET_MASK);
-    if r.text_size > 0 {
-        a.fallback(text, u64::from(r.text_size), "text (names), padding");
+    let (at, t) = (r.at, &r.header);
+    a.section(at, u64::from(RELOCATION_SIZE), "relocation trailer");
+    let field =
+        |a: &mut Annotations, o: usize, text: std::fmt::Arguments<'_>| a.field(at + o as u64, 4, text);
+    let tagged = |v: U32<BigEndian>| {
+        format!(
+            "0x{:08x} (at 0x{:x})",
+            v.get(),
+            data + u64::from(v.get() & crate::format::gx2::GFD_OFFSET_MASK)
+        )
+    };
+    field(a, offset_of!(RelocationHeader, magic), format_args!("magic \"}}BLK\""));
+    field(
+        a,
+        offset_of!(RelocationHeader, header_size),
+        format_args!("trailer size: 0x{:x}", t.header_size.get()),
+    );
+    field(a, offset_of!(RelocationHeader, unk1), format_args!("unknown: {}", t.unk1.get()));
+    field(a, offset_of!(RelocationHeader, data_size), format_args!("data size: 0x{:x}", t.data_size.get()));
+    field(
+        a,
+        offset_of!(RelocationHeader, data_offset),
+        format_args!("data offset: {}", tagged(t.data_offset)),
+    );
+    field(a, offset_of!(RelocationHeader, text_size), format_args!("text size: 0x{:x}", t.text_size.get()));
+    field(
+        a,
+        offset_of!(RelocationHeader, text_offset),
+        format_args!("text offset: {}", tagged(t.text_offset)),
+    );
+    field(a, offset_of!(RelocationHeader, patch_base), format_args!("patch base: {}", t.patch_base.get()));
+    field(a, offset_of!(RelocationHeader, patch_count), format_args!("patch count: {}", t.patch_count.get()));
+    field(
+        a,
+        offset_of!(RelocationHeader, patch_offset),
+        format_args!("patch offset: {}", tagged(t.patch_offset)),
+    );
+    let text = data + u64::from(t.text_offset.get() & crate::format::gx2::GFD_OFFSET_MASK);
+    if t.text_size.get() > 0 {
+        a.fallback(text, u64::from(t.text_size.get()), "text (names), padding");
     }
     if let Some(t) = r.patches_at {
         fn patch(d: &[u8], i: u64, at: u64, out: &mut String) {
@@ -561,18 +616,32 @@ impl Container for Gfd<'_> {
     fn annotate(&self, a: &mut Annotations) {
         a.section(0, u64::from(HEADER_SIZE), "GFD file header");
         let h = &self.header;
-        a.field(0, 4, "magic \"Gfx2\"");
-        a.field(4, 4, format_args!("header size: 0x{:x}", h.header_size));
-        a.field(8, 4, format_args!("major version: {}", h.major));
-        a.field(12, 4, format_args!("minor version: {}", h.minor));
-        a.field(16, 4, format_args!("GPU version: {}", h.gpu));
-        a.field(20, 4, format_args!("align: {}", h.align));
-        a.field(24, 4, format_args!("reserved: {}", h.reserved[0]));
-        a.field(28, 4, format_args!("reserved: {}", h.reserved[1]));
-        if h.header_size > HEADER_SIZE {
+        let field = |a: &mut Annotations, o: usize, text: std::fmt::Arguments<'_>| a.field(o as u64, 4, text);
+        field(a, offset_of!(FileHeader, magic), format_args!("magic \"Gfx2\""));
+        field(
+            a,
+            offset_of!(FileHeader, header_size),
+            format_args!("header size: 0x{:x}", h.header_size.get()),
+        );
+        field(
+            a,
+            offset_of!(FileHeader, major_version),
+            format_args!("major version: {}", h.major_version.get()),
+        );
+        field(
+            a,
+            offset_of!(FileHeader, minor_version),
+            format_args!("minor version: {}", h.minor_version.get()),
+        );
+        field(a, offset_of!(FileHeader, gpu_version), format_args!("GPU version: {}", h.gpu_version.get()));
+        field(a, offset_of!(FileHeader, align), format_args!("align: {}", h.align.get()));
+        field(a, offset_of!(FileHeader, unk1), format_args!("reserved: {}", h.unk1.get()));
+        field(a, offset_of!(FileHeader, unk2), format_args!("reserved: {}", h.unk2.get()));
+        let header_size = h.header_size.get();
+        if header_size > HEADER_SIZE {
             a.fallback(
-                0x20,
-                u64::from(h.header_size - HEADER_SIZE),
+                u64::from(HEADER_SIZE),
+                u64::from(header_size - HEADER_SIZE),
                 "file header: bytes past its 0x20 known bytes",
             );
         }
@@ -581,7 +650,7 @@ impl Container for Gfd<'_> {
         }
         // (In a partial reading, what follows the last block read is what did not read.)
         let rest = self.data.len() as u64 - self.trailing_at.min(self.data.len() as u64);
-        let ended = self.blocks.last().is_some_and(|b| b.kind == BlockType::END_OF_FILE);
+        let ended = self.blocks.last().is_some_and(|b| b.kind() == BlockType::END_OF_FILE);
         if rest > 0 && ended {
             a.fallback(self.trailing_at, rest, "after the end-of-file block");
         }
@@ -667,7 +736,7 @@ impl Container for Gfd<'_> {
                     format!("block{i}"),
                     b.data_offset(),
                     b.data,
-                    format!("block {i}'s data ({})", b.kind),
+                    format!("block {i}'s data ({})", b.kind()),
                 ));
             }
         }

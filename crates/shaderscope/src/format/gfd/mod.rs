@@ -63,8 +63,11 @@ pub use container::annotate_damaged;
 
 use crate::error::{Error, Result};
 use crate::format::gx2::{Kind, PointerKind, Shader};
+use crate::toolkit::raw::{BigEndian, U32};
 use crate::toolkit::{Endian, Reader};
 use std::fmt;
+use std::mem::offset_of;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// `Gfx2`.
 pub const MAGIC: [u8; 4] = *b"Gfx2";
@@ -77,21 +80,109 @@ pub const HEADER_SIZE: u32 = 0x20;
 /// Size of the relocation trailer.
 pub const RELOCATION_SIZE: u32 = 0x28;
 
-/// The file header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+type Be = BigEndian;
+
+/// `GFDFileHeader` (decaf-emu's `gfd.h`; wut's `GFDHeader`): the file header, big-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
 pub struct FileHeader {
+    /// `Gfx2`.
+    pub magic: [u8; 4],
     /// Its size (0x20); the first block follows it.
-    pub header_size: u32,
+    pub header_size: U32<Be>,
     /// Major version (7).
-    pub major: u32,
+    pub major_version: U32<Be>,
     /// Minor version (1).
-    pub minor: u32,
+    pub minor_version: U32<Be>,
     /// GPU version (2: GPU7, the Wii U's).
-    pub gpu: u32,
+    pub gpu_version: U32<Be>,
     /// 1 when programs are aligned (to 0x100) by padding blocks.
-    pub align: u32,
-    /// Two reserved words (0).
-    pub reserved: [u32; 2],
+    pub align: U32<Be>,
+    /// Reserved (0).
+    pub unk1: U32<Be>,
+    /// Reserved (0).
+    pub unk2: U32<Be>,
+}
+
+impl FileHeader {
+    /// A header of version `major`.`minor`, GPU version `gpu`, with `align` and the reserved
+    /// words as given.
+    pub fn new(major: u32, minor: u32, gpu: u32, align: u32, reserved: [u32; 2]) -> FileHeader {
+        FileHeader {
+            magic: MAGIC,
+            header_size: U32::new(HEADER_SIZE),
+            major_version: U32::new(major),
+            minor_version: U32::new(minor),
+            gpu_version: U32::new(gpu),
+            align: U32::new(align),
+            unk1: U32::new(reserved[0]),
+            unk2: U32::new(reserved[1]),
+        }
+    }
+}
+
+/// `GFDBlockHeader`: the header of every block, big-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct BlockHeader {
+    /// `BLK{`.
+    pub magic: [u8; 4],
+    /// Size of the header (0x20); the data follows it.
+    pub header_size: U32<Be>,
+    /// Major version (1; a pixel shader header of version 0 has no GX2R buffer).
+    pub major_version: U32<Be>,
+    /// Minor version (0).
+    pub minor_version: U32<Be>,
+    /// What the block holds ([`BlockType`]).
+    pub r#type: U32<Be>,
+    /// Size of the data.
+    pub data_size: U32<Be>,
+    /// Identifier (0, or a sequence number in decaf's latte-assembler output).
+    pub id: U32<Be>,
+    /// Index (0).
+    pub index: U32<Be>,
+}
+
+impl BlockHeader {
+    /// A 0x20-byte header of version 1.0.
+    pub fn new(kind: BlockType, data_size: u32, id: u32, index: u32) -> BlockHeader {
+        BlockHeader {
+            magic: BLOCK_MAGIC,
+            header_size: U32::new(HEADER_SIZE),
+            major_version: U32::new(1),
+            minor_version: U32::new(0),
+            r#type: U32::new(kind.0),
+            data_size: U32::new(data_size),
+            id: U32::new(id),
+            index: U32::new(index),
+        }
+    }
+}
+
+/// `GFDRelocationHeader`: the `}BLK` trailer at the end of a shader header block, big-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct RelocationHeader {
+    /// `}BLK`.
+    pub magic: [u8; 4],
+    /// Its size (0x28).
+    pub header_size: U32<Be>,
+    /// A word that is 0.
+    pub unk1: U32<Be>,
+    /// Size of the data (struct, arrays and text) before the patch table.
+    pub data_size: U32<Be>,
+    /// Where the data starts (tagged: 0xD0600000).
+    pub data_offset: U32<Be>,
+    /// Size of the text (the names).
+    pub text_size: U32<Be>,
+    /// Where the text starts (tagged).
+    pub text_offset: U32<Be>,
+    /// A word that is 0.
+    pub patch_base: U32<Be>,
+    /// Number of patch entries.
+    pub patch_count: U32<Be>,
+    /// Where the patch table starts (tagged).
+    pub patch_offset: U32<Be>,
 }
 
 /// A block type: an open enum (an unknown type is kept and shown as its number).
@@ -176,24 +267,8 @@ impl fmt::Display for BlockType {
 pub struct Relocations {
     /// Absolute offset of the trailer.
     pub at: u64,
-    /// Its size (0x28).
-    pub header_size: u32,
-    /// A word that is 0.
-    pub unknown: u32,
-    /// Size of the data (struct, arrays and text) before the patch table.
-    pub data_size: u32,
-    /// Where the data starts (tagged: 0xD0600000).
-    pub data_offset: u32,
-    /// Size of the text (the names).
-    pub text_size: u32,
-    /// Where the text starts (tagged).
-    pub text_offset: u32,
-    /// A word that is 0.
-    pub patch_base: u32,
-    /// Number of patch entries.
-    pub patch_count: u32,
-    /// Where the patch table starts (tagged).
-    pub patch_offset: u32,
+    /// The trailer as stored.
+    pub header: RelocationHeader,
     /// Absolute offset of the patch table; `None` when it has no entries.
     pub patches_at: Option<u64>,
     /// Each entry: the (tagged) offset of a pointer field the loader relocates; gshCompile
@@ -206,18 +281,8 @@ pub struct Relocations {
 pub struct Block<'a> {
     /// Absolute offset of its `BLK{` header.
     pub offset: u64,
-    /// Size of the header (0x20); the data follows it.
-    pub header_size: u32,
-    /// Major version (1; a pixel shader header of version 0 has no GX2R buffer).
-    pub major: u32,
-    /// Minor version (0).
-    pub minor: u32,
-    /// What the block holds.
-    pub kind: BlockType,
-    /// Identifier (0, or a sequence number in decaf's latte-assembler output).
-    pub id: u32,
-    /// Index (0).
-    pub index: u32,
+    /// The header as stored.
+    pub header: BlockHeader,
     /// The data.
     pub data: &'a [u8],
     /// The relocation trailer of a shader header block, when it has one.
@@ -227,9 +292,19 @@ pub struct Block<'a> {
 }
 
 impl Block<'_> {
+    /// What the block holds.
+    pub fn kind(&self) -> BlockType {
+        BlockType(self.header.r#type.get())
+    }
+
+    /// Size of the header; the data follows it.
+    pub fn header_size(&self) -> u32 {
+        self.header.header_size.get()
+    }
+
     /// Absolute offset of the data.
     pub fn data_offset(&self) -> u64 {
-        self.offset + u64::from(self.header_size)
+        self.offset + u64::from(self.header_size())
     }
 
     /// Absolute offset just past the data.
@@ -300,21 +375,13 @@ impl<'a> Gfd<'a> {
         if magic != MAGIC {
             return Err(Error::bad_magic(0, "GFD header", &MAGIC, magic));
         }
-        r.bytes_at(0, HEADER_SIZE as usize, "GFD header")?;
-        let w = |i: usize| r.u32_at(4 * i, "GFD header");
-        let header = FileHeader {
-            header_size: w(1)?,
-            major: w(2)?,
-            minor: w(3)?,
-            gpu: w(4)?,
-            align: w(5)?,
-            reserved: [w(6)?, w(7)?],
-        };
-        if header.header_size < HEADER_SIZE {
+        let header: FileHeader = *r.read_at(0, "GFD header")?;
+        let header_size = header.header_size.get();
+        if header_size < HEADER_SIZE {
             return Err(Error::invalid(
-                4,
+                offset_of!(FileHeader, header_size) as u64,
                 "GFD header size",
-                format!("0x{:x} is smaller than the 0x20-byte header", header.header_size),
+                format!("0x{header_size:x} is smaller than the 0x20-byte header"),
             ));
         }
         let mut gfd = Gfd {
@@ -326,9 +393,10 @@ impl<'a> Gfd<'a> {
             counts: [0; 3],
             last: [None; 3],
         };
-        let mut pos = u64::from(header.header_size);
+        let mut pos = u64::from(header_size);
         if pos > data.len() as u64 {
-            let e = Error::out_of_bounds(4, "first block", pos, 0, data.len() as u64);
+            let field_at = offset_of!(FileHeader, header_size) as u64;
+            let e = Error::out_of_bounds(field_at, "first block", pos, 0, data.len() as u64);
             return Ok((gfd, Some(e)));
         }
         while pos < data.len() as u64 {
@@ -341,7 +409,7 @@ impl<'a> Gfd<'a> {
                 }
             };
             pos = block.end();
-            let eof = block.kind == BlockType::END_OF_FILE;
+            let eof = block.kind() == BlockType::END_OF_FILE;
             gfd.add(block, broken);
             if eof {
                 break;
@@ -355,9 +423,9 @@ impl<'a> Gfd<'a> {
     /// block's relocation table does not read.
     fn add(&mut self, mut block: Block<'a>, broken: Option<Error>) {
         let i = self.blocks.len();
-        if let Some(kind) = block.kind.header_of() {
+        if let Some(kind) = block.kind().header_of() {
             // A pixel shader header of block version 0 predates the GX2R buffer.
-            let with_gx2r = !(kind == Kind::Pixel && block.major == 0);
+            let with_gx2r = !(kind == Kind::Pixel && block.header.major_version.get() == 0);
             let s = match broken {
                 Some(e) => Err(e),
                 None => Shader::read_sized(
@@ -371,7 +439,7 @@ impl<'a> Gfd<'a> {
             }
             .map_err(|e| e.context(&format!("block {i} ")));
             block.shader = Some(self.new_shader(kind, Some((i, s))));
-        } else if let Some((kind, copy)) = block.kind.program_of() {
+        } else if let Some((kind, copy)) = block.kind().program_of() {
             // The program goes with the last shader of its kind if that still lacks it
             // (decaf's reader: the last one), or stands alone.
             let free = |s: &GfdShader<'_>| if copy { s.copy_program.is_none() } else { s.program.is_none() };
@@ -431,37 +499,31 @@ fn kind_slot(kind: Kind) -> usize {
 fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<(Block<'a>, Option<Error>)> {
     let at = pos as usize;
     let what = || format!("block {i} header");
-    r.bytes_at(at, HEADER_SIZE as usize, what())?;
-    let magic = r.bytes_at(at, 4, what())?;
-    if magic != BLOCK_MAGIC {
-        return Err(Error::bad_magic(pos, what(), &BLOCK_MAGIC, magic));
+    let header: BlockHeader = *r.read_at(at, what())?;
+    if header.magic != BLOCK_MAGIC {
+        return Err(Error::bad_magic(pos, what(), &BLOCK_MAGIC, &header.magic));
     }
-    let w = |k: usize| r.u32_at(at + 4 * k, what());
-    let (header_size, major, minor, kind, data_size, id, index) =
-        (w(1)?, w(2)?, w(3)?, w(4)?, w(5)?, w(6)?, w(7)?);
+    let (header_size, data_size) = (header.header_size.get(), header.data_size.get());
     if header_size < HEADER_SIZE {
         return Err(Error::invalid(
-            pos + 4,
+            pos + offset_of!(BlockHeader, header_size) as u64,
             what(),
             format!("header size 0x{header_size:x} is smaller than the 0x20 bytes it has"),
         ));
     }
+    let data_size_at = pos + offset_of!(BlockHeader, data_size) as u64;
     let data =
-        r.sub(pos + u64::from(header_size), u64::from(data_size), format!("block {i} data"), pos + 0x14)?;
+        r.sub(pos + u64::from(header_size), u64::from(data_size), format!("block {i} data"), data_size_at)?;
     let data_offset = data.base();
     let data = data.data();
-    let kind = BlockType(kind);
-    let (relocations, broken) = match kind.header_of() {
+    let (relocations, broken) = match BlockType(header.r#type.get()).header_of() {
         Some(_) => match read_relocations(data, data_offset) {
             Ok(r) => (r, None),
             Err(e) => (None, Some(e)),
         },
         None => (None, None),
     };
-    Ok((
-        Block { offset: pos, header_size, major, minor, kind, id, index, data, relocations, shader: None },
-        broken,
-    ))
+    Ok((Block { offset: pos, header, data, relocations, shader: None }, broken))
 }
 
 /// The `}BLK` trailer at the end of a header block's `data` (at absolute `base`) and its patch
@@ -469,31 +531,20 @@ fn read_block<'a>(r: &Reader<'a>, pos: u64, i: usize) -> Result<(Block<'a>, Opti
 fn read_relocations(data: &[u8], base: u64) -> Result<Option<Relocations>> {
     let Some(start) = data.len().checked_sub(RELOCATION_SIZE as usize) else { return Ok(None) };
     let r = Reader::with_base(data, base, Endian::Big);
-    if r.bytes_at(start, 4, "relocation trailer")? != RELOCATION_MAGIC {
+    let header: RelocationHeader = *r.read_at(start, "relocation trailer")?;
+    if header.magic != RELOCATION_MAGIC {
         return Ok(None);
     }
-    let w = |k: usize| r.u32_at(start + 4 * k, "relocation trailer");
-    let mut rel = Relocations {
-        at: base + start as u64,
-        header_size: w(1)?,
-        unknown: w(2)?,
-        data_size: w(3)?,
-        data_offset: w(4)?,
-        text_size: w(5)?,
-        text_offset: w(6)?,
-        patch_base: w(7)?,
-        patch_count: w(8)?,
-        patch_offset: w(9)?,
-        patches_at: None,
-        patches: Vec::new(),
-    };
-    if rel.patch_count > 0 {
-        let offset = PointerKind::Tagged.resolve(rel.patch_offset).unwrap_or(0);
-        let len = u64::from(rel.patch_count) * 4;
-        let t = r.sub(u64::from(offset), len, "relocation patch table", rel.at + 0x24)?;
+    let mut rel = Relocations { at: base + start as u64, header, patches_at: None, patches: Vec::new() };
+    let (patch_count, patch_offset) = (header.patch_count.get(), header.patch_offset.get());
+    if patch_count > 0 {
+        let offset = PointerKind::Tagged.resolve(patch_offset).unwrap_or(0);
+        let len = u64::from(patch_count) * 4;
+        let field_at = rel.at + offset_of!(RelocationHeader, patch_offset) as u64;
+        let t = r.sub(u64::from(offset), len, "relocation patch table", field_at)?;
         rel.patches_at = Some(t.base());
         let mut t = t;
-        rel.patches = (0..rel.patch_count).map(|_| t.u32("relocation patch")).collect::<Result<_>>()?;
+        rel.patches = (0..patch_count).map(|_| t.u32("relocation patch")).collect::<Result<_>>()?;
     }
     Ok(Some(rel))
 }

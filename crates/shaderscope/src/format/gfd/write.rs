@@ -5,17 +5,12 @@
 use super::{Block, Gfd, Relocations};
 use crate::toolkit::Endian;
 use crate::toolkit::layout::Placement;
+use zerocopy::IntoBytes;
 
 impl Gfd<'_> {
     /// Put every structure of the file into `p`.
     pub(crate) fn place(&self, p: &mut Placement) {
-        p.put_at(0, &super::MAGIC);
-        let h = &self.header;
-        for (k, w) in
-            [h.header_size, h.major, h.minor, h.gpu, h.align, h.reserved[0], h.reserved[1]].iter().enumerate()
-        {
-            p.patch_u32(4 + 4 * k, *w);
-        }
+        p.put_at(0, self.header.as_bytes());
         for (i, b) in self.blocks.iter().enumerate() {
             place_block(self, i, b, p);
         }
@@ -34,11 +29,7 @@ impl Gfd<'_> {
 
 fn place_block(g: &Gfd<'_>, i: usize, b: &Block<'_>, p: &mut Placement) {
     let at = b.offset as usize;
-    p.put_at(at, &super::BLOCK_MAGIC);
-    let words = [b.header_size, b.major, b.minor, b.kind.0, b.data.len() as u32, b.id, b.index];
-    for (k, w) in words.iter().enumerate() {
-        p.patch_u32(at + 4 + 4 * k, *w);
-    }
+    p.put_at(at, b.header.as_bytes());
     let data = b.data_offset() as usize;
     let gx2 = b.shader.and_then(|k| g.shaders.get(k)).and_then(|s| match &s.header {
         Some((h, Ok(shader))) if *h == i => Some(shader),
@@ -58,21 +49,7 @@ fn place_block(g: &Gfd<'_>, i: usize, b: &Block<'_>, p: &mut Placement) {
 
 fn place_relocations(r: &Relocations, p: &mut Placement) {
     let at = r.at as usize;
-    p.put_at(at, &super::RELOCATION_MAGIC);
-    let words = [
-        r.header_size,
-        r.unknown,
-        r.data_size,
-        r.data_offset,
-        r.text_size,
-        r.text_offset,
-        r.patch_base,
-        r.patch_count,
-        r.patch_offset,
-    ];
-    for (k, w) in words.iter().enumerate() {
-        p.patch_u32(at + 4 + 4 * k, *w);
-    }
+    p.put_at(at, r.header.as_bytes());
     if let Some(t) = r.patches_at {
         for (k, w) in r.patches.iter().enumerate() {
             p.patch_u32(t as usize + 4 * k, *w);

@@ -5,7 +5,6 @@ use super::dvlb::Dvlb;
 use super::headers::{CgfxHeader, check_magic};
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::toolkit::raw::{BigEndian, ByteOrder, LittleEndian};
 use crate::toolkit::{Endian, Reader, Writer};
 
 /// A CGFX file (`.bcsdr`, `.bcres`) with the DVLBs found inside it.
@@ -62,14 +61,10 @@ impl Cgfx {
         let r = Reader::new(data, Endian::Little);
         check_magic(&r.array_at::<4>(0, "CGFX header")?, b"CGFX", 0, "CGFX header")?;
         let bom = r.array_at::<2>(4, "CGFX header")?;
-        // The header in the byte order its mark names: (header size, revision, file size, blocks).
-        fn fields<O: ByteOrder>(r: &Reader<'_>) -> Result<(u16, u32, u32, u32)> {
-            let h: &CgfxHeader<O> = r.read_at(0, "CGFX header")?;
-            Ok((h.header_size.get(), h.revision.get(), h.file_size.get(), h.blocks.get()))
-        }
-        let (endian, (header_size, revision, file_size, blocks)) = match bom {
-            [0xff, 0xfe] => (Endian::Little, fields::<LittleEndian>(&r)?),
-            [0xfe, 0xff] => (Endian::Big, fields::<BigEndian>(&r)?),
+        // The byte order its mark names; the header is read in it.
+        let endian = match bom {
+            [0xff, 0xfe] => Endian::Little,
+            [0xfe, 0xff] => Endian::Big,
             _ => {
                 return Err(Error::invalid(
                     4,
@@ -78,6 +73,13 @@ impl Cgfx {
                 ));
             }
         };
+        let h: &CgfxHeader<Endian> = r.read_at(0, "CGFX header")?;
+        let (header_size, revision, file_size, blocks) = (
+            h.header_size.get_in(endian),
+            h.revision.get_in(endian),
+            h.file_size.get_in(endian),
+            h.blocks.get_in(endian),
+        );
         let mut dvlbs = Vec::new();
         let mut at = 0usize;
         while let Some(rest) = data.get(at..) {
