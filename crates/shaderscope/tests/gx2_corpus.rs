@@ -279,7 +279,7 @@ fn the_builder_lays_out_files_as_decaf_does() {
         if f.shaders.iter().any(|s| s.gx2().is_none()) {
             continue;
         }
-        let mut b = Builder::new().align(f.header.align == 1);
+        let mut b = Builder::new().align(f.header.align.get() == 1);
         for s in &f.shaders {
             let program = f.program(s, false).map(|p| p.data).unwrap_or(&[]);
             b.push(s.gx2().unwrap(), program, &[]);
@@ -294,7 +294,7 @@ fn the_builder_lays_out_files_as_decaf_does() {
             let names = |s: &Shader<'_>| s.names().map(|n| n.to_string()).collect::<Vec<_>>();
             assert_eq!(names(x), names(y));
         }
-        let sequential = f.blocks.iter().enumerate().all(|(i, b)| b.id == i as u32);
+        let sequential = f.blocks.iter().enumerate().all(|(i, b)| b.header.id.get() == i as u32);
         if sequential {
             assert_eq!(rebuilt, bytes, "{}", path.display());
             identical += 1;

@@ -185,6 +185,11 @@ pub struct RelocationHeader {
     pub patch_offset: U32<Be>,
 }
 
+// The structs are the sizes the format gives them.
+const _: () = assert!(size_of::<FileHeader>() == HEADER_SIZE as usize);
+const _: () = assert!(size_of::<BlockHeader>() == HEADER_SIZE as usize);
+const _: () = assert!(size_of::<RelocationHeader>() == RELOCATION_SIZE as usize);
+
 /// A block type: an open enum (an unknown type is kept and shown as its number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BlockType(pub u32);
