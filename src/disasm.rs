@@ -164,19 +164,26 @@ impl Fxc {
 }
 
 impl ListingArgs {
-    /// The library's options for these switches.
+    /// The library's listing configuration for these switches, filled once and handed
+    /// unchanged to every listing.
     pub fn options(&self) -> DisasmOptions {
-        let mut opts = DisasmOptions::default();
-        opts.program = self.dvle;
-        opts.offsets = self.offsets;
-        opts.file_offsets = self.file_offsets;
-        opts.raw = self.raw;
-        (opts.dxbc.generation, opts.dxbc.legacy_crt) = self.fxc.options();
-        opts.dxbc.numbering = self.numbering;
-        opts.dxbc.hex_literals = self.hex_literals;
-        opts.dxbc.exact_floats = self.exact_floats;
-        opts.dxbc.no_header = self.no_header;
-        opts.dxbc.instruction_only = self.instruction_only;
+        let (generation, legacy_crt) = self.fxc.options();
+        let mut opts = DisasmOptions::default()
+            .with_offsets(self.offsets)
+            .with_file_offsets(self.file_offsets)
+            .with_raw(self.raw)
+            .with_legacy_crt(legacy_crt)
+            .with_numbering(self.numbering)
+            .with_hex_literals(self.hex_literals)
+            .with_exact_floats(self.exact_floats)
+            .with_no_header(self.no_header)
+            .with_instruction_only(self.instruction_only);
+        if let Some(n) = self.dvle {
+            opts = opts.with_program(n);
+        }
+        if let Some(g) = generation {
+            opts = opts.with_generation(g);
+        }
         opts
     }
 
@@ -245,15 +252,10 @@ pub fn run(o: Opts) -> u8 {
     if let Some(isa) = o.format {
         return run_bare(&o, isa.into(), &opts);
     }
-    // The DXBC checksums of a group of files are hashed side by side (several times faster
-    // than one after the other); each listing then gets its file's.
-    let prepare = shaderscope::dxbc::checksum::compute_where_dxbc;
     let settings = Settings { json: o.json, ..Settings::default() };
+    let opts = &opts;
     in_page(&o, || {
-        batch::run_grouped(&o.files, settings, prepare, |path, data, checksum, out| {
-            let mut opts = opts.clone();
-            opts.dxbc.checksum = checksum.copied().flatten();
-            let opts = &opts;
+        batch::run_each(&o.files, settings, |path, data, out| {
             let file = match shaderscope::parse(data) {
                 Ok(f) => f,
                 Err(e) => return out.push(batch::failure(path, data, &e, json)),

@@ -112,7 +112,7 @@ pub fn dxbc(data: &[u8]) {
     if let Ok(d) = Dxbc::parse(data) {
         assert_eq!(d.to_builder().finish().ok().as_deref(), Some(data), "DXBC does not round-trip");
         let mut html = shaderscope::print::Html::default();
-        if listing::write_listing(&d, &listing::ListingOptions::default(), &mut html).is_ok() {
+        if listing::write_listing(&d, &shaderscope::DisasmOptions::default(), &mut html).is_ok() {
             for line in html.finish().lines() {
                 assert!(line.starts_with("<div") && line.ends_with("</div>"), "HTML line {line:?}");
             }
@@ -237,7 +237,7 @@ pub fn d3d9(data: &[u8]) {
             ..Default::default()
         };
         let _ = d3d9::write_listing(&p, &opts, &mut shaderscope::print::Html::default());
-        let _ = d3d9::records(&p);
+        let _ = d3d9::records(&p, &d3d9::ListingOptions::default());
         let _ = d3d9::check_program(&p);
     }
 }
@@ -337,10 +337,13 @@ pub fn bare(data: &[u8]) {
     let start = data.first().map(|&b| u64::from(b) % 16);
     let stop = data.get(1).map(|&b| (data.len() as u64).saturating_sub(u64::from(b) % 8));
     let Ok((bytes, base)) = select(data, start, stop) else { return };
-    let fxc = shaderscope::DxbcOptions::default().with_numbering(true).with_hex_literals(true);
     let options = [
         DisasmOptions::default(),
-        DisasmOptions::default().with_offsets(true).with_raw(true).with_dxbc(fxc),
+        DisasmOptions::default()
+            .with_offsets(true)
+            .with_raw(true)
+            .with_numbering(true)
+            .with_hex_literals(true),
         DisasmOptions::default().with_file_offsets(true),
     ];
     for isa in Isa::ALL {

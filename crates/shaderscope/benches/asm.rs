@@ -10,7 +10,8 @@
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use shaderscope::format::dxbc::listing::{ListingOptions, write_listing};
+use shaderscope::DisasmOptions;
+use shaderscope::format::dxbc::listing::write_listing;
 use shaderscope::format::dxbc::{Dxbc, assemble};
 use shaderscope::isa::sm4::asm::parse_program;
 use shaderscope::print::TextBuf;
@@ -19,7 +20,7 @@ use std::hint::black_box;
 /// The listing of every corpus container with an SM4/5 program.
 fn listings() -> Vec<String> {
     let Some(root) = common::corpus_dir() else { return Vec::new() };
-    let mut opts = ListingOptions::default();
+    let mut opts = DisasmOptions::default();
     opts.exact_floats = true;
     common::files(&root, "dxbc", "dxbc-binary")
         .filter_map(|(_, _, data)| {

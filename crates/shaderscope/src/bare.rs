@@ -9,7 +9,7 @@
 //!
 //! | [`Isa`] | bytes | listing |
 //! |---|---|---|
-//! | `sm4` | an SM4/5 token stream: version token, length token, instructions (bytes after the length the length token gives are ignored) | fxc's program text, from the version line to the last instruction ([`crate::isa::sm4`]); the fxc generation from [`DxbcOptions::generation`](crate::DxbcOptions::generation), fxc 10 by default |
+//! | `sm4` | an SM4/5 token stream: version token, length token, instructions (bytes after the length the length token gives are ignored) | fxc's program text, from the version line to the last instruction ([`crate::isa::sm4`]); the fxc generation from [`DisasmOptions::generation`](crate::DisasmOptions::generation), fxc 10 by default |
 //! | `d3d9` | a Direct3D 9 token stream, version token to end token | fxc's listing with the constant table of its `CTAB` comment ([`crate::isa::d3d9`]) |
 //! | `mali-pp` | Mali-200/400 fragment (PP) code as an MBS `DBIN` chunk holds it: variable-length instructions from byte 0 | Mesa lima's listing ([`crate::isa::mali_pp`]) |
 //! | `latte` | R600/R700 microcode as the GPU reads it (32-bit little-endian words: a GFD `.gsh` program block, a SHARCFB binary's microcode), control flow from byte 0 | decaf-emu's listing ([`crate::isa::latte`]) |
@@ -42,7 +42,6 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::format::dxbc::program::sm4_style;
 use crate::isa::{InstructionRecord, d3d9, latte, mali_gp, mali_pp, pica, sm4};
 use crate::model::{DisasmOptions, Generation};
 use crate::print::count;
@@ -199,7 +198,7 @@ impl<'a> Bare<'a> {
             }
             Isa::D3d9 => {
                 let program = d3d9::Program::parse(self.bytes, self.base)?;
-                d3d9::write_listing(&program, &d3d9::ListingOptions::from_disasm(opts), out).map_err(failed)
+                d3d9::write_listing(&program, &d3d9::ListingOptions::of(opts), out).map_err(failed)
             }
             Isa::Pica => {
                 let code = self.words()?;
@@ -242,7 +241,11 @@ impl<'a> Bare<'a> {
                 let program = sm4::Program::parse(self.bytes, self.base)?;
                 sm4::each_record(&program, &sm4_listing_style(opts), |_, r| r.into_iter().for_each(&mut f))?;
             }
-            Isa::D3d9 => d3d9::each_record(&d3d9::Program::parse(self.bytes, self.base)?, f),
+            Isa::D3d9 => d3d9::each_record(
+                &d3d9::Program::parse(self.bytes, self.base)?,
+                &d3d9::ListingOptions::of(opts),
+                f,
+            ),
             Isa::Pica => {
                 let code = self.words()?;
                 pica::each_record(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[])), f);
@@ -322,13 +325,5 @@ impl<'a> Bare<'a> {
 /// The SM4 printer's settings for `opts`: the fxc generation asked for (fxc 10, the
 /// disassembler that still ships, when none is) and fxc's switches.
 fn sm4_listing_style(opts: &DisasmOptions) -> sm4::ListingStyle {
-    let d = &opts.dxbc;
-    sm4::ListingStyle {
-        raw: opts.raw,
-        numbering: d.numbering,
-        hex_literals: d.hex_literals,
-        exact_floats: d.exact_floats,
-        file_offsets: opts.file_offsets,
-        ..sm4_style(d.generation.unwrap_or(Generation::Fxc10), d.legacy_crt, opts.offsets)
-    }
+    sm4::ListingStyle::of(opts.generation.unwrap_or(Generation::Fxc10), opts)
 }

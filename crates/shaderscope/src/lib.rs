@@ -81,4 +81,4 @@ pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
 pub use format::{dxbc, shbin};
 pub use isa::{InstructionRecord, d3d9, latte, pica, sm4};
-pub use model::{DisasmOptions, DxbcOptions, Finding, Part, Severity, Stage};
+pub use model::{DisasmOptions, Finding, Part, Severity, Stage};

@@ -621,7 +621,7 @@ fn level_9_3_containers_come_back_from_their_text() {
         let d = Dxbc::parse(&bytes).unwrap();
         let a = d.aon9.as_ref().unwrap();
         assert_eq!((a.program_version(), a.version), (version, header));
-        let mut opts = shaderscope::format::dxbc::listing::ListingOptions::default();
+        let mut opts = shaderscope::DisasmOptions::default();
         opts.exact_floats = true;
         let mut printed = TextBuf::default();
         shaderscope::format::dxbc::listing::write_listing(&d, &opts, &mut printed).unwrap();

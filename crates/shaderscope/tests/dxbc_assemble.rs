@@ -8,9 +8,10 @@
 
 mod common;
 
+use shaderscope::DisasmOptions;
 use shaderscope::dxbc::Dxbc;
 use shaderscope::format::dxbc::assemble::{self, Listing};
-use shaderscope::format::dxbc::listing::{ListingOptions, write_listing};
+use shaderscope::format::dxbc::listing::write_listing;
 use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 
@@ -32,7 +33,7 @@ fn is_program(tag: &[u8; 4]) -> bool {
 }
 
 fn listing_of(d: &Dxbc<'_>) -> String {
-    let mut opts = ListingOptions::default();
+    let mut opts = DisasmOptions::default();
     opts.exact_floats = true;
     let mut text = TextBuf::default();
     write_listing(d, &opts, &mut text).expect("listing");

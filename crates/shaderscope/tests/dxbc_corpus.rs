@@ -116,7 +116,7 @@ fn reference_generation_is_929(reference: &[String]) -> bool {
 /// The comment tables of `d` as fxc `generation` prints them.
 fn header_text(d: &Dxbc<'_>, generation: Generation) -> String {
     let mut t = TextBuf::default();
-    listing::header(d, generation, None, &mut t).unwrap();
+    listing::header(d, generation, &mut t).unwrap();
     t.into_string()
 }
 
@@ -372,7 +372,7 @@ impl shaderscope::print::Printer for LineSink {
     }
 }
 
-fn full_listing(d: &Dxbc<'_>, opts: &listing::ListingOptions) -> Option<Vec<String>> {
+fn full_listing(d: &Dxbc<'_>, opts: &shaderscope::DisasmOptions) -> Option<Vec<String>> {
     let mut p = TextBuf::default();
     listing::write_listing(d, opts, &mut p).ok()?;
     Some(lines(p.as_str()))
@@ -436,10 +436,10 @@ fn listings_match_fxc() {
         let (generation, why) = d.generation();
         let mut alternatives = Vec::new();
         if why == GenerationSource::Default {
-            alternatives.push(listing::ListingOptions::default().with_generation(Generation::Fxc9_29));
+            alternatives.push(shaderscope::DisasmOptions::default().with_generation(Generation::Fxc9_29));
         }
         if generation == Generation::Fxc10 {
-            alternatives.push(listing::ListingOptions::default().with_legacy_crt(true));
+            alternatives.push(shaderscope::DisasmOptions::default().with_legacy_crt(true));
         }
         if alternatives.iter().any(|o| full_listing(&d, o).as_ref() == Some(&want)) {
             counts[1] += 1;

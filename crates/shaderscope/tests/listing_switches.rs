@@ -16,16 +16,12 @@ use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::format::dxbc::Dxbc;
 use shaderscope::isa::{d3d9, sm4};
 use shaderscope::print::TextBuf;
-use shaderscope::{Container, DisasmOptions, DxbcOptions, File};
+use shaderscope::{Container, DisasmOptions, File};
 
 fn listing(file: &dyn Container, opts: &DisasmOptions) -> String {
     let mut out = TextBuf::default();
     file.disasm(opts, &mut out).unwrap();
     out.into_string()
-}
-
-fn fxc(numbering: bool) -> DxbcOptions {
-    DxbcOptions::default().with_numbering(numbering)
 }
 
 /// A line's prefix: `(number column, offset)`, where the number column is `None` for six
@@ -255,11 +251,11 @@ fn dxbc_listings_follow_fxc_switches_and_bare_programs_match() {
         let base = program.chunk.data_offset() as u64;
         let Ok(p) = sm4::Program::parse(program.chunk.data, base) else { continue };
         let generation = d.generation().0;
-        let fxc_of_file = DxbcOptions::default().with_generation(generation);
+        let fxc_of_file = DisasmOptions::default().with_generation(generation);
         let plain = listing(&d, &DisasmOptions::default());
         let no = listing(&d, &DisasmOptions::default().with_offsets(true));
-        let ni = listing(&d, &DisasmOptions::default().with_dxbc(fxc(true)));
-        let both = listing(&d, &DisasmOptions::default().with_offsets(true).with_dxbc(fxc(true)));
+        let ni = listing(&d, &DisasmOptions::default().with_numbering(true));
+        let both = listing(&d, &DisasmOptions::default().with_offsets(true).with_numbering(true));
         let style = sm4::ListingStyle::default();
         let records = sm4::records(&p, &style).unwrap();
 
@@ -280,7 +276,7 @@ fn dxbc_listings_follow_fxc_switches_and_bare_programs_match() {
         }
 
         // File offsets: the /No layout, each offset moved by where its program sits.
-        let file = listing(&d, &DisasmOptions::default().with_file_offsets(true).with_dxbc(fxc(true)));
+        let file = listing(&d, &DisasmOptions::default().with_file_offsets(true).with_numbering(true));
         let (b, f): (Vec<&str>, Vec<&str>) = (both.lines().collect(), file.lines().collect());
         let l9_base = d.aon9.as_ref().map(|a| a.program_position() as u64);
         let mut in_sm4 = false;
@@ -297,28 +293,23 @@ fn dxbc_listings_follow_fxc_switches_and_bare_programs_match() {
         }
 
         // Hexadecimal literals.
-        let hex =
-            listing(&d, &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_hex_literals(true)));
+        let hex = listing(&d, &DisasmOptions::default().with_hex_literals(true));
         check_hex(&plain, &hex, what);
 
         // No header: the listing from the SM4 version line on; instructions only: without the
         // statistics line too.
-        let no_header =
-            listing(&d, &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_no_header(true)));
+        let no_header = listing(&d, &DisasmOptions::default().with_no_header(true));
         let version_line = format!("\n{}\n", plain.lines().find(|l| is_sm4_version(l)).unwrap());
         let from = plain.find(&version_line).map(|i| i + 1).unwrap_or(0);
         assert_eq!(no_header, plain[from..], "{what}: --no-header");
-        let only = listing(
-            &d,
-            &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_instruction_only(true)),
-        );
+        let only = listing(&d, &DisasmOptions::default().with_instruction_only(true));
         let footer = no_header.lines().last().unwrap();
         assert!(footer.starts_with("// Approximately "), "{what}: {footer}");
         assert_eq!(only, no_header[..no_header.len() - footer.len() - 1], "{what}: --instruction-only");
 
         // The program as a bare token stream: extracted (offsets from 0 = from the version
         // token, as fxc's /No counts) and as the container's byte range (file offsets).
-        let o = DisasmOptions::default().with_dxbc(fxc_of_file.clone().with_instruction_only(true));
+        let o = fxc_of_file.clone().with_instruction_only(true);
         let extracted = Bare::new(Isa::Sm4, program.chunk.data);
         let mut text = TextBuf::default();
         extracted.disasm(&o, &mut text).unwrap();
@@ -367,34 +358,27 @@ fn d3d9_listings_follow_fxc_switches_and_bare_programs_match() {
         let plain = listing(&file, &DisasmOptions::default());
         for (o, numbering, offsets) in [
             (DisasmOptions::default().with_offsets(true), false, true),
-            (DisasmOptions::default().with_dxbc(fxc(true)), true, false),
-            (DisasmOptions::default().with_offsets(true).with_dxbc(fxc(true)), true, true),
-            (DisasmOptions::default().with_file_offsets(true).with_dxbc(fxc(true)), true, true),
+            (DisasmOptions::default().with_numbering(true), true, false),
+            (DisasmOptions::default().with_offsets(true).with_numbering(true), true, true),
+            (DisasmOptions::default().with_file_offsets(true).with_numbering(true), true, true),
         ] {
             let switched = listing(&file, &o);
             let lines = classify(&plain, &switched, numbering, offsets, what);
             check_d3d9(&lines, &p, numbering, what);
         }
-        let hex = listing(
-            &file,
-            &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_hex_literals(true)),
-        );
+        let hex = listing(&file, &DisasmOptions::default().with_hex_literals(true));
         check_hex(&plain, &hex, what);
-        let no_header =
-            listing(&file, &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_no_header(true)));
+        let no_header = listing(&file, &DisasmOptions::default().with_no_header(true));
         // (fxc 9.30 glues a lone `/` before the version line.)
         let from = plain.find("    vs_").or_else(|| plain.find("    ps_")).unwrap_or(0);
         assert_eq!(no_header, plain[from..], "{what}: --no-header");
-        let only = listing(
-            &file,
-            &DisasmOptions::default().with_dxbc(DxbcOptions::default().with_instruction_only(true)),
-        );
+        let only = listing(&file, &DisasmOptions::default().with_instruction_only(true));
         assert!(
             no_header.starts_with(&only) && no_header[only.len()..].starts_with("\n// approximately "),
             "{what}"
         );
         for o in
-            [DisasmOptions::default(), DisasmOptions::default().with_file_offsets(true).with_dxbc(fxc(true))]
+            [DisasmOptions::default(), DisasmOptions::default().with_file_offsets(true).with_numbering(true)]
         {
             let mut text = TextBuf::default();
             Bare::new(Isa::D3d9, &data).disasm(&o, &mut text).unwrap();

@@ -49,17 +49,17 @@ fn collected_record<T: Serialize>(
 fn option_sets() -> Vec<DisasmOptions> {
     let mut sets = vec![DisasmOptions::default()];
     let mut o = DisasmOptions::default().with_file_offsets(true);
-    o.dxbc.hex_literals = true;
-    o.dxbc.numbering = true;
+    o.hex_literals = true;
+    o.numbering = true;
     sets.push(o);
     let mut o = DisasmOptions::default().with_offsets(true);
     o.raw = true;
-    o.dxbc.no_header = true;
+    o.no_header = true;
     sets.push(o);
     let mut o = DisasmOptions::default().with_program(0);
-    o.dxbc.generation = Some(Generation::Fxc9_29);
-    o.dxbc.exact_floats = true;
-    o.dxbc.instruction_only = true;
+    o.generation = Some(Generation::Fxc9_29);
+    o.exact_floats = true;
+    o.instruction_only = true;
     sets.push(o);
     sets
 }

@@ -93,8 +93,9 @@ pub struct InstructionRecord {
     pub mnemonic: String,
     /// Each operand's text.
     pub operands: Vec<String>,
-    /// The instruction's text as the listing prints it, without indentation, offsets, raw
-    /// words or comments.
+    /// The instruction's text as the listing printed with the same configuration prints it
+    /// (its literals, float digits, …), without indentation, offsets, numbering, raw words or
+    /// comments.
     pub text: String,
 }
 

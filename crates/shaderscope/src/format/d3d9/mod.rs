@@ -338,7 +338,7 @@ impl Container for D3d9File<'_> {
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        let options = ListingOptions::from_disasm(opts);
+        let options = ListingOptions::of(opts);
         d3d9::write_listing(&self.program, &options, out).map_err(fmt_error)
     }
 
@@ -354,7 +354,7 @@ impl Container for D3d9File<'_> {
                     Slots { total: slots.total, texture: slots.texture, arithmetic: slots.arithmetic() },
                 ),
         );
-        d3d9::each_record(p, |r| out.instruction(r));
+        d3d9::each_record(p, &ListingOptions::of(opts), |r| out.instruction(r));
         Ok(())
     }
 

@@ -269,7 +269,7 @@ fn program(d: &Dxbc<'_>, p: &super::Program<'_>, a: &mut Annotations) {
         }
     };
     let (generation, _) = d.generation();
-    let style = super::program::sm4_style(generation, false, false);
+    let style = crate::isa::sm4::ListingStyle::of(generation, &crate::model::DisasmOptions::default());
     let mut next = base + 8;
     let result = crate::isa::sm4::each_record(&program, &style, |inst, record| {
         let len = 4 * inst.tokens.len() as u64;

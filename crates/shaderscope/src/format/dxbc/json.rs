@@ -1253,22 +1253,20 @@ fn summary(d: &Dxbc<'_>) -> String {
 /// header) with its instruction records, and for fxc's containers the fxc generation that
 /// chose the listing's form.
 pub fn write_disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
-    let lopts = super::listing::ListingOptions::from_disasm(opts);
     // A damaged part (a chunk that does not read, an instruction stream cut short) leaves the
     // listing of the rest, which is kept: the record says the file is invalid and why.
     let damage = crate::Container::damage(d);
-    if let Err(e) = super::listing::write_listing(d, &lopts, out.listing()) {
+    if let Err(e) = super::listing::write_listing(d, opts, out.listing()) {
         if !damage.contains(&e) {
             return Err(e);
         }
     }
-    let (generation, source) = match opts.dxbc.generation {
-        Some(g) => (g, GenerationSource::Option),
-        None => d.generation(),
-    };
+    let ctx = super::listing::Context::of(d, opts);
+    let (generation, source) = (ctx.generation, ctx.source.clone());
     if let Some(p) = &d.program {
         let program = super::program::decode(p)?;
-        let style = super::program::sm4_style(generation, opts.dxbc.legacy_crt, false);
+        // The listing's own settings: each record's text is its line of the listing.
+        let style = ctx.sm4_style(opts);
         out.program(
             JsonProgram::new(
                 p.chunk.fourcc.name(),
@@ -1301,7 +1299,9 @@ pub fn write_disasm_json(d: &Dxbc<'_>, opts: &DisasmOptions, out: &mut dyn Disas
                 JsonProgram::new("Aon9", "d3d9", at, a.program.len() as u64)
                     .with_stage(Some(stage), Some(program.version.name().to_string())),
             );
-            crate::isa::d3d9::each_record(&program, |r| out.instruction(r));
+            crate::isa::d3d9::each_record(&program, &super::listing::level9_options(opts), |r| {
+                out.instruction(r)
+            });
         }
     }
     if let Some(x) = &d.dxil {

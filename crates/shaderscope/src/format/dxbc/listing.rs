@@ -22,7 +22,8 @@
 //! unstyled.
 //!
 //! ```
-//! use shaderscope::format::dxbc::listing::{ListingOptions, write_listing};
+//! use shaderscope::DisasmOptions;
+//! use shaderscope::format::dxbc::listing::write_listing;
 //! use shaderscope::format::dxbc::{Dxbc, Generation, write::Builder};
 //! use shaderscope::print::{Html, TextBuf};
 //!
@@ -43,7 +44,7 @@
 //! let d = Dxbc::parse(&bytes)?;
 //!
 //! let mut text = TextBuf::default();
-//! write_listing(&d, &ListingOptions::default(), &mut text)?;
+//! write_listing(&d, &DisasmOptions::default(), &mut text)?;
 //! assert_eq!(
 //!     text.as_str(),
 //!     "//\n\
@@ -64,7 +65,7 @@
 //! );
 //!
 //! // As fxc 9.29 prints it (its Format column is one narrower), with offsets.
-//! let opts = ListingOptions::default().with_generation(Generation::Fxc9_29).with_offsets(true);
+//! let opts = DisasmOptions::default().with_generation(Generation::Fxc9_29).with_offsets(true);
 //! let mut text = TextBuf::default();
 //! write_listing(&d, &opts, &mut text)?;
 //! assert!(text.as_str().contains("// SV_Target                0   xyzw        0   TARGET  float   xyzw\n"));
@@ -73,7 +74,7 @@
 //! // Each comment line is one token, with the offset of what it shows: the OSGN chunk for the
 //! // title, the element for its row.
 //! let mut html = Html::default();
-//! write_listing(&d, &ListingOptions::default(), &mut html)?;
+//! write_listing(&d, &DisasmOptions::default(), &mut html)?;
 //! let html = html.finish();
 //! let lines: Vec<&str> = html.lines().collect();
 //! assert_eq!(lines[4], "<div data-offset=\"40\"><span class=\"cm\">// Output signature:</span></div>");
@@ -91,7 +92,7 @@ use super::signature::{
     Signature, SignatureKind, format_name, implied_system_value, mask_text, special_output_register,
     system_value_name,
 };
-use super::{Dxbc, Generation};
+use super::{Dxbc, Generation, GenerationSource};
 use crate::error::{Error, Result};
 use crate::model::DisasmOptions;
 use crate::model::Stage;
@@ -99,110 +100,47 @@ use crate::print::count;
 use crate::print::{Line, Printer, Style, write_hex, write_u64};
 use std::fmt::{self, Write};
 
-/// Options of the DXBC listing. Build them with [`Default`] and the `with_*` methods (or set
-/// the fields of a default value).
-#[derive(Debug, Clone, Default)]
+/// What the listing reads from the container to print it, beside what the user chose (the
+/// [`DisasmOptions`]): worked out once per listing by [`Context::of`], the one place that
+/// weighs the configuration's fxc generation against the file's.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct ListingOptions {
-    /// Print as this fxc generation instead of the one the file suggests.
-    pub generation: Option<Generation>,
-    /// fxc 10 run on a Windows whose C runtime rounds exact decimal ties away from zero
-    /// (UCRT before 2019) instead of to even. Nothing in a binary records the machine fxc ran
-    /// on: DirectXTK12's and DirectXTK's (2020) `ToneMap_PSHDR10` hold the same literal and print
-    /// `18.851562` and `18.851563`.
-    pub legacy_crt: bool,
-    /// Show each instruction's byte offset.
-    pub offsets: bool,
-    /// Show each instruction's raw tokens.
-    pub raw: bool,
-    /// The container's checksum when the caller has already computed it; `None` computes it.
-    /// It decides fxc's note on containers whose stored checksum is wrong.
-    pub checksum: Option<[u8; 16]>,
-    /// Show each instruction's absolute file offset, in the offset column's layout.
-    pub file_offsets: bool,
-    /// fxc's `/Ni`: number the instructions.
-    pub numbering: bool,
-    /// fxc's `/Lx`: literal values in hexadecimal.
-    pub hex_literals: bool,
-    /// Float literals `%f` does not round-trip in hexadecimal (see
-    /// [`crate::isa::sm4::ListingStyle::exact_floats`]).
-    pub exact_floats: bool,
-    /// Leave out the comment tables before the program.
-    pub no_header: bool,
-    /// The version line and the instructions only (`D3D_DISASM_INSTRUCTION_ONLY`).
-    pub instruction_only: bool,
-}
-
-impl ListingOptions {
-    /// The DXBC options that follow from the generic ones.
-    pub fn from_disasm(o: &DisasmOptions) -> Self {
-        let d = &o.dxbc;
-        ListingOptions {
-            generation: d.generation,
-            legacy_crt: d.legacy_crt,
-            offsets: o.offsets,
-            raw: o.raw,
-            checksum: d.checksum,
-            file_offsets: o.file_offsets,
-            numbering: d.numbering,
-            hex_literals: d.hex_literals,
-            exact_floats: d.exact_floats,
-            no_header: d.no_header,
-            instruction_only: d.instruction_only,
-        }
-    }
-
-    /// The options of the level-9 (Direct3D 9) program these give.
-    fn level9(&self) -> crate::isa::d3d9::ListingOptions {
-        crate::isa::d3d9::ListingOptions {
-            offsets: self.offsets,
-            file_offsets: self.file_offsets,
-            numbering: self.numbering,
-            hex_literals: self.hex_literals,
-            ..Default::default()
-        }
-    }
-
-    /// Print as fxc `generation` prints.
-    pub fn with_generation(mut self, generation: Generation) -> Self {
-        self.generation = Some(generation);
-        self
-    }
-
-    /// Round decimal ties as fxc 10 on an old C runtime does ([`ListingOptions::legacy_crt`]).
-    pub fn with_legacy_crt(mut self, on: bool) -> Self {
-        self.legacy_crt = on;
-        self
-    }
-
-    /// Show (or not) each instruction's byte offset.
-    pub fn with_offsets(mut self, on: bool) -> Self {
-        self.offsets = on;
-        self
-    }
-
-    /// Show (or not) each instruction's raw tokens.
-    pub fn with_raw(mut self, on: bool) -> Self {
-        self.raw = on;
-        self
-    }
-
-    /// Use this already computed container checksum.
-    pub fn with_checksum(mut self, checksum: [u8; 16]) -> Self {
-        self.checksum = Some(checksum);
-        self
-    }
-}
-
-/// What the program printer needs to know about its surroundings.
-#[derive(Debug, Clone, Copy)]
-pub struct ProgramContext {
-    /// The fxc generation being imitated.
+pub struct Context {
+    /// The fxc generation whose text the listing imitates: the configuration's, or the one
+    /// the creator string names ([`Dxbc::generation`]).
     pub generation: Generation,
+    /// Why that generation.
+    pub source: GenerationSource,
     /// Whether the container has reflection data (RDEF).
     pub has_rdef: bool,
-    /// See [`ListingOptions::legacy_crt`].
-    pub legacy_crt: bool,
+}
+
+impl Context {
+    /// The context of `d`'s listing under `opts`.
+    pub fn of(d: &Dxbc<'_>, opts: &DisasmOptions) -> Context {
+        let (generation, source) = match opts.generation {
+            Some(g) => (g, GenerationSource::Option),
+            None => d.generation(),
+        };
+        Context { generation, source, has_rdef: d.rdef.is_some() }
+    }
+
+    /// The SM4/5 printer's settings: this generation's text, with `opts`' switches.
+    pub fn sm4_style(&self, opts: &DisasmOptions) -> crate::isa::sm4::ListingStyle {
+        crate::isa::sm4::ListingStyle::of(self.generation, opts)
+    }
+}
+
+/// The Direct3D 9 printer's settings for the level-9 program inside the header: fxc's
+/// numbering, offsets and hexadecimal literals; the header, statistics and raw words are the
+/// DXBC listing's.
+pub(super) fn level9_options(opts: &DisasmOptions) -> crate::isa::d3d9::ListingOptions {
+    crate::isa::d3d9::ListingOptions {
+        header: false,
+        raw: false,
+        instruction_only: false,
+        ..crate::isa::d3d9::ListingOptions::of(opts)
+    }
 }
 
 /// Write the whole listing: the comment tables, the program and the footer. On an error the
@@ -210,15 +148,14 @@ pub struct ProgramContext {
 ///
 /// A chunk that failed to parse is named in a note at the top and left out, the rest printed;
 /// its error is then returned.
-pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &ListingOptions, out: &mut P) -> Result<()> {
-    let generation = opts.generation.unwrap_or_else(|| d.generation().0);
+pub fn write_listing<P: Printer + ?Sized>(d: &Dxbc<'_>, opts: &DisasmOptions, out: &mut P) -> Result<()> {
+    let ctx = Context::of(d, opts);
     if !(opts.no_header || opts.instruction_only) {
         let mut c = Comments::new(&mut *out);
-        tables(d, generation, opts.checksum, opts.level9(), &mut c).map_err(sink_failed)?;
+        tables(d, ctx.generation, level9_options(opts), &mut c).map_err(sink_failed)?;
     }
     if let Some(p) = &d.program {
-        let ctx = ProgramContext { generation, has_rdef: d.rdef.is_some(), legacy_crt: opts.legacy_crt };
-        super::program::print(d, p, &ctx, opts, out)?;
+        super::program::print(p, &ctx.sm4_style(opts), out)?;
     }
     if opts.instruction_only {
         return Ok(());
@@ -257,15 +194,9 @@ fn damage_notes<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> f
 }
 
 /// Everything before the program: the comment tables, as fxc `generation` prints them.
-/// `checksum` is the container's computed checksum when the caller already has it.
-pub fn header<P: Printer + ?Sized>(
-    d: &Dxbc<'_>,
-    generation: Generation,
-    checksum: Option<[u8; 16]>,
-    out: &mut P,
-) -> Result<()> {
+pub fn header<P: Printer + ?Sized>(d: &Dxbc<'_>, generation: Generation, out: &mut P) -> Result<()> {
     let mut c = Comments::new(out);
-    tables(d, generation, checksum, Default::default(), &mut c).map_err(sink_failed)
+    tables(d, generation, Default::default(), &mut c).map_err(sink_failed)
 }
 
 fn sink_failed(_: fmt::Error) -> Error {
@@ -419,7 +350,6 @@ fn chunk_at(payload: usize) -> Option<u64> {
 fn tables<P: Printer + ?Sized>(
     d: &Dxbc<'_>,
     generation: Generation,
-    checksum: Option<[u8; 16]>,
     l9: crate::isa::d3d9::ListingOptions,
     c: &mut Comments<'_, P>,
 ) -> fmt::Result {
@@ -448,7 +378,7 @@ fn tables<P: Printer + ?Sized>(
         }
     }
     damage_notes(d, c)?;
-    notes(d, generation, checksum, c)?;
+    notes(d, generation, c)?;
     if let Some(r) = &d.rdef {
         buffer_definitions(r, c)?;
         resource_bindings(r, d, generation, c)?;
@@ -469,16 +399,11 @@ fn tables<P: Printer + ?Sized>(
     c.finish()
 }
 
-fn notes<P: Printer + ?Sized>(
-    d: &Dxbc<'_>,
-    generation: Generation,
-    checksum: Option<[u8; 16]>,
-    c: &mut Comments<'_, P>,
-) -> fmt::Result {
+fn notes<P: Printer + ?Sized>(d: &Dxbc<'_>, generation: Generation, c: &mut Comments<'_, P>) -> fmt::Result {
     if generation == Generation::Fxc9_29 {
         return Ok(());
     }
-    if d.stored_checksum() != checksum.unwrap_or_else(|| d.computed_checksum()) {
+    if !d.checksum_ok() {
         c.line(Some(4), "// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.")?;
         c.lines(&["//", "//"])?;
     }

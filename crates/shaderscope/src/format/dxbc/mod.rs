@@ -100,6 +100,7 @@ use crate::print::Printer;
 use crate::toolkit::Endian;
 pub use container::{CHUNK_HEADER_SIZE, Chunk, FourCC, Frame, HEADER_SIZE, Header, Layout};
 use signature::{ElementLayout, Signature, SignatureKind};
+use std::sync::OnceLock;
 
 /// The SM4/5 program of a SHDR/SHEX chunk: its version and tokens, not yet decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,6 +234,11 @@ pub struct Dxbc<'a> {
     dxc: bool,
     /// [`Dxbc::is_root_signature_only`], found once from the chunks.
     root_signature_only: bool,
+    /// [`Dxbc::computed_checksum`], hashed the first time it is asked for.
+    checksum: OnceLock<[u8; 16]>,
+    /// Where the SM4/5 program's listing stops ([`Dxbc::program_damage`]), found the first
+    /// time it is asked for.
+    program_damage: OnceLock<Option<Error>>,
 }
 
 /// The part name of the reflection's bitcode (a DXIL container's STAT) for `extract`, beside
@@ -317,6 +323,8 @@ impl<'a> Dxbc<'a> {
             shader_hash: None,
             compiler_version: None,
             chunk_errors: Vec::new(),
+            checksum: OnceLock::new(),
+            program_damage: OnceLock::new(),
         }
     }
 
@@ -455,9 +463,22 @@ impl<'a> Dxbc<'a> {
         self.frame.header.checksum
     }
 
-    /// The checksum computed over the container.
+    /// The checksum computed over the container: hashed once, the first time a listing, a
+    /// summary or a check asks for it.
     pub fn computed_checksum(&self) -> [u8; 16] {
-        self.frame.computed_checksum()
+        *self.checksum.get_or_init(|| self.frame.computed_checksum())
+    }
+
+    /// The error the SM4/5 program's listing stops at (its instruction stream does not
+    /// decode to its end), if any: worked out once, the first time it is asked for
+    /// ([`Container::damage`] on every command, the `disasm --json` record twice).
+    pub fn program_damage(&self) -> Option<&Error> {
+        self.program_damage
+            .get_or_init(|| {
+                let p = self.program.as_ref()?;
+                program::decode(p).and_then(|p| crate::isa::sm4::check(&p)).err()
+            })
+            .as_ref()
     }
 
     /// True when the stored checksum matches the computed one.
@@ -625,7 +646,7 @@ impl Container for Dxbc<'_> {
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        listing::write_listing(self, &listing::ListingOptions::from_disasm(opts), out)
+        listing::write_listing(self, opts, out)
     }
 
     fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
@@ -645,11 +666,7 @@ impl Container for Dxbc<'_> {
     /// invalid, not only those that decode the program.
     fn damage(&self) -> Vec<Error> {
         let mut all: Vec<Error> = self.chunk_errors.iter().map(|(_, e)| e.clone()).collect();
-        if let Some(Err(e)) =
-            self.program.as_ref().map(|p| program::decode(p).and_then(|p| crate::isa::sm4::check(&p)))
-        {
-            all.push(e);
-        }
+        all.extend(self.program_damage().cloned());
         all
     }
 

@@ -2,23 +2,11 @@
 //! token stream ([`crate::isa::sm4`]) and the Direct3D 9 program of Aon9
 //! ([`crate::isa::d3d9`]).
 
-use super::listing::{ListingOptions, ProgramContext};
-use super::{Dxbc, Generation, Program};
+use super::{Dxbc, Program};
 use crate::error::Result;
 use crate::isa::{d3d9, sm4};
 use crate::model::Finding;
 use crate::print::Printer;
-
-/// The sm4 printer's settings for an fxc generation.
-pub fn sm4_style(generation: Generation, legacy_crt: bool, offsets: bool) -> sm4::ListingStyle {
-    let style = match generation {
-        Generation::Fxc9_29 => sm4::ListingStyle::FXC_9_29,
-        Generation::Fxc9_30 | Generation::Fxc6_3 => sm4::ListingStyle::FXC_9_30,
-        Generation::Fxc10 if legacy_crt => sm4::ListingStyle::FXC_10_LEGACY_UCRT,
-        Generation::Fxc10 => sm4::ListingStyle::FXC_10,
-    };
-    sm4::ListingStyle { offsets, ..style }
-}
 
 /// Decode the SHDR/SHEX token stream.
 pub fn decode<'a>(p: &Program<'a>) -> Result<sm4::Program<'a>> {
@@ -26,25 +14,12 @@ pub fn decode<'a>(p: &Program<'a>) -> Result<sm4::Program<'a>> {
 }
 
 /// Print the SM4/5 program, from the version line to the last instruction, into `out`: each
-/// token with its style, each line with its instruction's offset, the offsets and raw words
-/// when `opts` asks for them. On a decoding error the text decoded so far stays in `out`.
-pub fn print<P: Printer + ?Sized>(
-    _d: &Dxbc<'_>,
-    p: &Program<'_>,
-    ctx: &ProgramContext,
-    opts: &ListingOptions,
-    out: &mut P,
-) -> Result<()> {
+/// token with its style, each line with its instruction's offset, in the printer settings
+/// the listing's context gives ([`super::listing::Context::sm4_style`]). On a decoding error
+/// the text decoded so far stays in `out`.
+pub fn print<P: Printer + ?Sized>(p: &Program<'_>, style: &sm4::ListingStyle, out: &mut P) -> Result<()> {
     let program = decode(p)?;
-    let style = sm4::ListingStyle {
-        raw: opts.raw,
-        numbering: opts.numbering,
-        hex_literals: opts.hex_literals,
-        exact_floats: opts.exact_floats,
-        file_offsets: opts.file_offsets,
-        ..sm4_style(ctx.generation, ctx.legacy_crt, opts.offsets)
-    };
-    sm4::write_listing(&program, &style, out).map(|_| ())
+    sm4::write_listing(&program, style, out).map(|_| ())
 }
 
 /// Print the Aon9 D3D9 program, 4-space indented, with its slot line, as `opts` say (fxc's

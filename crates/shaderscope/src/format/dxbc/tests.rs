@@ -34,7 +34,7 @@ impl Blob {
 /// The comment tables of `d` as fxc `generation` prints them.
 fn header_text(d: &Dxbc<'_>, generation: Generation) -> String {
     let mut t = crate::print::TextBuf::default();
-    listing::header(d, generation, None, &mut t).unwrap();
+    listing::header(d, generation, &mut t).unwrap();
     t.into_string()
 }
 
@@ -341,7 +341,7 @@ fn stat_sfi0_and_notes() {
         "///\n// Note: shader requires additional functionality:\n//       Double-precision floating point\n//\n//\n// Buffer Definitions: \n"
     ));
     let mut p = crate::print::TextBuf::default();
-    listing::write_listing(&d, &listing::ListingOptions::default(), &mut p).unwrap();
+    listing::write_listing(&d, &crate::DisasmOptions::default(), &mut p).unwrap();
     assert!(p.as_str().ends_with("// Approximately 14 instruction slots used\n"));
 }
 
@@ -672,7 +672,7 @@ fn comment_lines_are_one_token_each_with_the_offset_of_what_they_show() {
         (None, "//"),
     ];
     let mut html = crate::print::Html::default();
-    listing::header(&d, Generation::Fxc10, None, &mut html).unwrap();
+    listing::header(&d, Generation::Fxc10, &mut html).unwrap();
     let want: String = lines
         .iter()
         .map(|(offset, text)| match offset {
@@ -682,7 +682,7 @@ fn comment_lines_are_one_token_each_with_the_offset_of_what_they_show() {
         .collect();
     assert_eq!(html.finish(), want);
     let mut ansi = crate::print::Ansi::default();
-    listing::header(&d, Generation::Fxc10, None, &mut ansi).unwrap();
+    listing::header(&d, Generation::Fxc10, &mut ansi).unwrap();
     let want: String = lines.iter().map(|(_, text)| format!("\x1b[2m{text}\x1b[0m\n")).collect();
     assert_eq!(ansi.out, want);
 }
@@ -700,7 +700,7 @@ fn the_lone_slash_of_fxc_9_30_starts_the_next_line() {
         "{text}"
     );
     let mut html = crate::print::Html::default();
-    listing::header(&d, Generation::Fxc9_30, None, &mut html).unwrap();
+    listing::header(&d, Generation::Fxc9_30, &mut html).unwrap();
     assert!(
         html.finish()
             .contains("<div><span class=\"cm\">//</span></div>\n<div><span class=\"cm\">///</span></div>\n")

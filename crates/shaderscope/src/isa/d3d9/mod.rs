@@ -40,7 +40,7 @@
 //!     out.as_str(),
 //!     "    vs_2_0\n    dcl_position v0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\n"
 //! );
-//! let records = d3d9::records(&program);
+//! let records = d3d9::records(&program, &ListingOptions::default());
 //! assert_eq!((records[1].offset, records[1].text.as_str()), (0x44, "mov oPos, v0"));
 //! assert_eq!(records[1].words, [0x02000001, 0xc00f0000, 0x90e40000]);
 //! assert_eq!(program.slots().total, 1);

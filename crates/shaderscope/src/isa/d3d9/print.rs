@@ -40,18 +40,19 @@ pub struct ListingOptions {
 }
 
 impl ListingOptions {
-    /// The options a container's [`DisasmOptions`] ask for: fxc's switches from its DXBC
-    /// group, the header unless `no_header` or `instruction_only`.
-    pub fn from_disasm(o: &DisasmOptions) -> Self {
-        let d = &o.dxbc;
+    /// The settings a listing configuration asks for: its columns and fxc's switches, the
+    /// header unless `no_header` or `instruction_only`. The one place a configuration becomes
+    /// Direct3D 9 printer settings (a DXBC container's level-9 program takes these, without
+    /// the header, statistics and raw words, which are the container's).
+    pub fn of(o: &DisasmOptions) -> Self {
         ListingOptions {
-            header: !(d.no_header || d.instruction_only),
+            header: !(o.no_header || o.instruction_only),
             offsets: o.offsets,
             raw: o.raw,
-            numbering: d.numbering,
-            hex_literals: d.hex_literals,
+            numbering: o.numbering,
+            hex_literals: o.hex_literals,
             file_offsets: o.file_offsets,
-            instruction_only: d.instruction_only,
+            instruction_only: o.instruction_only,
         }
     }
 }
@@ -161,21 +162,22 @@ fn write_version(version: Version, line: &mut Line) {
 }
 
 /// Each instruction of `program` as an [`InstructionRecord`], printed by the listing's
-/// instruction printer; its words are the instruction token and the tokens after it
-/// ([`each_record`]'s records collected).
-pub fn records(program: &Program<'_>) -> Vec<InstructionRecord> {
+/// instruction printer with `opts` (its text is the instruction's in the listing
+/// [`write_listing`] prints with them); its words are the instruction token and the tokens
+/// after it ([`each_record`]'s records collected).
+pub fn records(program: &Program<'_>, opts: &ListingOptions) -> Vec<InstructionRecord> {
     let mut out = Vec::new();
-    each_record(program, |r| out.push(r));
+    each_record(program, opts, |r| out.push(r));
     out
 }
 
 /// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
 /// is made, in program order.
-pub fn each_record(program: &Program<'_>, mut f: impl FnMut(InstructionRecord)) {
+pub fn each_record(program: &Program<'_>, opts: &ListingOptions, mut f: impl FnMut(InstructionRecord)) {
     let mut capture = Capture::default();
     let mut line = Line::new();
     for ins in program.instructions() {
-        instruction_text(ins, program.version, false, &mut line);
+        instruction_text(ins, program.version, opts.hex_literals, &mut line);
         // Writing into a Capture cannot fail.
         let _ = line.flush(&mut capture);
         f(capture.record(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect()));

@@ -18,7 +18,7 @@ fn one(version: u32, body: &[u32]) -> String {
     let ins = p.instructions().next().unwrap();
     let mut s = TextBuf::default();
     print::write_instruction(ins, p.version, &mut s).unwrap();
-    let record = &records(&p)[0];
+    let record = &records(&p, &ListingOptions::default())[0];
     assert_eq!(record.text, s.as_str(), "the record has the listing's text");
     s.into_string()
 }
@@ -413,7 +413,7 @@ fn ansi_listing_colours_mnemonics_registers_and_literals() {
 fn records_have_the_listing_text_mnemonic_operands_and_words() {
     let data = styled_program();
     let p = Program::parse(&data, 0).unwrap();
-    let r = records(&p);
+    let r = records(&p, &ListingOptions::default());
     let summary: Vec<(u64, &str, Vec<&str>, &str)> = r
         .iter()
         .map(|r| {
@@ -444,7 +444,7 @@ fn records_have_the_listing_text_mnemonic_operands_and_words() {
         7,
         0xffff,
     ]);
-    let r = records(&Program::parse(&data, 0x10).unwrap());
+    let r = records(&Program::parse(&data, 0x10).unwrap(), &ListingOptions::default());
     assert_eq!((r[0].offset, r[0].operands.clone()), (0x14, vec!["r3".to_string(), "c0[a0.x]".to_string()]));
     assert_eq!(r[0].words, [0x0300_0001, 0x800f_0003, 0xa0e4_2000, 0xb000_0000]);
     assert_eq!(

@@ -95,6 +95,7 @@ use super::numfmt::{int_text, write_hex8, write_i64};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
 use crate::isa::{Capture, InstructionRecord};
+use crate::model::{DisasmOptions, Generation};
 use crate::print::float::{FloatStyle, f32_fixed_text, write_f32_fixed, write_f64_fixed};
 use crate::print::{Line, Printer, Short, Style, write_hex, write_spaces};
 use std::fmt;
@@ -202,6 +203,28 @@ impl ListingStyle {
         exact_floats: false,
         file_offsets: false,
     };
+
+    /// The settings of a listing in the text of fxc `generation` (fxc 10's on an old C
+    /// runtime with [`DisasmOptions::legacy_crt`]) with the configuration's columns and
+    /// switches: the one place a listing configuration becomes SM4 printer settings, for a
+    /// DXBC container's program, its JSON records and a bare program alike.
+    pub fn of(generation: Generation, opts: &DisasmOptions) -> ListingStyle {
+        let style = match generation {
+            Generation::Fxc9_29 => ListingStyle::FXC_9_29,
+            Generation::Fxc9_30 | Generation::Fxc6_3 => ListingStyle::FXC_9_30,
+            Generation::Fxc10 if opts.legacy_crt => ListingStyle::FXC_10_LEGACY_UCRT,
+            Generation::Fxc10 => ListingStyle::FXC_10,
+        };
+        ListingStyle {
+            offsets: opts.offsets,
+            raw: opts.raw,
+            numbering: opts.numbering,
+            hex_literals: opts.hex_literals,
+            exact_floats: opts.exact_floats,
+            file_offsets: opts.file_offsets,
+            ..style
+        }
+    }
 }
 
 /// What [`write_listing`] noticed while printing.

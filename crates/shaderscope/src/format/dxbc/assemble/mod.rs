@@ -351,7 +351,7 @@ pub fn assemble_like(text: &str, like: &Dxbc<'_>) -> Result<Vec<u8>, Error> {
         let mut b = b.clone();
         b.checksum = super::write::ChecksumPolicy::Compute;
         let bytes = b.finish()?;
-        let opts = super::listing::ListingOptions { exact_floats: true, ..Default::default() };
+        let opts = crate::model::DisasmOptions::default().with_exact_floats(true);
         let mut text = crate::print::TextBuf::default();
         Ok(Dxbc::parse(&bytes)
             .ok()
@@ -544,7 +544,7 @@ ret
         let o = Dxbc::parse(&other).unwrap();
 
         let mut text = crate::print::TextBuf::default();
-        let opts = super::super::listing::ListingOptions { exact_floats: true, ..Default::default() };
+        let opts = crate::model::DisasmOptions::default().with_exact_floats(true);
         super::super::listing::write_listing(&o, &opts, &mut text).unwrap();
         assert_eq!(assemble_like(&text.into_string(), &o).unwrap(), other);
 
