@@ -23,15 +23,33 @@ struct Lines {
 }
 
 impl Lines {
-    /// The text of the lines announced with each offset, in order, trimmed.
-    fn by_offset(&self) -> HashMap<u64, String> {
-        let mut out: HashMap<u64, String> = HashMap::new();
-        for (offset, text) in &self.lines {
+    /// The text of the instruction whose record is `r`: from the first line announced with
+    /// its offset that shows anything (a Direct3D 9 `#line` comment before it shows
+    /// nothing), as many lines as the record's text has (an immediate constant buffer's rows
+    /// follow on lines of their own offsets), trimmed.
+    fn instruction(
+        &self,
+        index: &HashMap<u64, usize>,
+        r: &shaderscope::isa::InstructionRecord,
+    ) -> Option<String> {
+        let first = *index.get(&r.offset)?;
+        let start = (first..self.lines.len())
+            .take_while(|&i| self.lines.get(i).is_some_and(|l| l.0 == Some(r.offset)))
+            .find(|&i| self.lines.get(i).is_some_and(|l| !l.1.trim().is_empty()))
+            .unwrap_or(first);
+        let n = r.text.lines().count().max(1);
+        let text: String = self.lines.iter().skip(start).take(n).map(|l| l.1.as_str()).collect();
+        Some(text.trim().to_string())
+    }
+
+    /// Where the first line announced with each offset is.
+    fn index(&self) -> HashMap<u64, usize> {
+        let mut out = HashMap::new();
+        for (i, (offset, _)) in self.lines.iter().enumerate() {
             if let Some(o) = offset {
-                out.entry(*o).or_default().push_str(text);
+                out.entry(*o).or_insert(i);
             }
         }
-        out.values_mut().for_each(|t| *t = t.trim().to_string());
         out
     }
 }
@@ -114,11 +132,11 @@ impl Tally {
         lines: &Lines,
         records: impl Iterator<Item = &'r shaderscope::isa::InstructionRecord>,
     ) {
-        let listed = lines.by_offset();
+        let index = lines.index();
         for r in records {
-            match listed.get(&r.offset) {
+            match lines.instruction(&index, r) {
                 None => self.unlisted += 1,
-                Some(text) if *text == r.text => self.same += 1,
+                Some(text) if text == r.text => self.same += 1,
                 Some(text) => self
                     .differ
                     .push(format!("{what} at {:#x}: record {:?}, listing {:?}", r.offset, r.text, text)),

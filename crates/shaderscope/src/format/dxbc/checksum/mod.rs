@@ -11,8 +11,8 @@
 //!
 //! The four state words, little-endian, are the 16 checksum bytes.
 //!
-//! [`compute`] hashes one container; [`compute_many`] hashes many side by side (`disasm` of a
-//! batch of files uses it).
+//! [`compute`] hashes one container; [`compute_many`] hashes many side by side (a parsed
+//! [`Dxbc`](super::Dxbc) hashes itself once, when a listing, a summary or a check first asks).
 //!
 //! ```
 //! use shaderscope::format::dxbc::{checksum, write::Builder};
