@@ -350,7 +350,7 @@ where
 /// [`run_each`] with a step over each group of [`GROUP`] inputs before they are worked on:
 /// `prepare` gets the contents of the group's readable inputs and returns one value per input
 /// (in order) that `work` then receives with it. It serves work that is cheaper done for many
-/// files at once.
+/// files at once ([`shaderscope::prepare`]).
 ///
 /// Every input is read through [`crate::input`] (refused from its first bytes when it is no
 /// shader, bounded by `--max-size`); `-` may be named once. Groups are done one after the

@@ -255,8 +255,9 @@ pub fn run(o: Opts) -> u8 {
     let settings = Settings { json: o.json, ..Settings::default() };
     let opts = &opts;
     in_page(&o, || {
-        batch::run_each(&o.files, settings, |path, data, out| {
-            let file = match shaderscope::parse(data) {
+        // What is cheaper done for a group of files at once is worked out per group.
+        batch::run_grouped(&o.files, settings, shaderscope::prepare, |path, data, prepared, out| {
+            let file = match shaderscope::parse_prepared(data, prepared.unwrap_or(&Default::default())) {
                 Ok(f) => f,
                 Err(e) => return out.push(batch::failure(path, data, &e, json)),
             };

@@ -75,7 +75,7 @@ pub mod toolkit;
 #[path = "../tests/common/mod.rs"]
 mod test_corpus;
 
-pub use any::{File, Reported, annotate, parse};
+pub use any::{File, Prepared, Reported, annotate, parse, parse_prepared, prepare};
 pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};

@@ -469,6 +469,12 @@ impl<'a> Dxbc<'a> {
         *self.checksum.get_or_init(|| self.frame.computed_checksum())
     }
 
+    /// Hand in the checksum hashed for these bytes elsewhere ([`crate::prepare`], which hashes
+    /// many containers side by side); a checksum already hashed is kept.
+    pub(crate) fn set_computed_checksum(&self, sum: [u8; 16]) {
+        let _ = self.checksum.set(sum);
+    }
+
     /// The error the SM4/5 program's listing stops at (its instruction stream does not
     /// decode to its end), if any: worked out once, the first time it is asked for
     /// ([`Container::damage`] on every command, the `disasm --json` record twice).
