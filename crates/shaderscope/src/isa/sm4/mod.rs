@@ -105,7 +105,7 @@
 //!      ret   // opcode bits 0x00004000\n"
 //! );
 //! assert_eq!(asm::parse_program(text.as_str()).unwrap(), words);
-//! # Ok::<(), asm::Syntax>(())
+//! # Ok::<(), shaderscope::asm::text::Syntax>(())
 //! ```
 
 pub mod asm;
