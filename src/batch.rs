@@ -212,7 +212,7 @@ pub struct Settings {
     /// not a shader, not supported yet) gives an error record on stdout instead of a message.
     pub json: bool,
     /// `scan`: an input that is no format this build reads is not refused; its first bytes
-    /// (at most [`shaderscope::detect::HEAD`]) are given to the work, the rest is not read.
+    /// (at most [`shaderscope::Format::HEAD`]) are given to the work, the rest is not read.
     pub heads: bool,
     /// `disasm --format`: every input is read whole whatever its first bytes are (a bare
     /// program has no magic).
@@ -612,7 +612,7 @@ pub fn json_records(t: RecordType) {
 /// The JSON record of an input that failed to parse (`valid: false`, with the error and its
 /// offset); `data` names the format when its first bytes are recognised.
 pub fn error_record(t: RecordType, path: &str, data: &[u8], e: &shaderscope::Error) -> String {
-    Record::failure(t, path, shaderscope::detect(data), ErrorInfo::from_error(e)).to_line()
+    Record::failure(t, path, shaderscope::Format::of(data), ErrorInfo::from_error(e)).to_line()
 }
 
 /// Parse-failure outcome of `data`: the message on stderr, or with `json` the error record

@@ -1,8 +1,7 @@
 //! `shaderscope checksum`: show, verify or repair the checksum of DXBC containers.
 
 use crate::batch::{self, Outcome, Settings};
-use shaderscope::File;
-use shaderscope::format::dxbc::{checksum, write::ChecksumPolicy};
+use shaderscope::{Checksum, Container};
 
 pub const HELP: &str = "\
 Examples:
@@ -53,25 +52,18 @@ pub fn run(o: Opts) -> u8 {
     }
     let many = o.files.len() > 1;
     batch::run_each(&o.files, Settings::default(), |path, data, out| {
-        let d = match shaderscope::parse(data) {
-            Ok(File::Dxbc(d)) => d,
-            Ok(other) => {
-                let format = shaderscope::Container::format(&other).description();
-                return out.fail(
-                    path,
-                    format!("checksum applies only to DXBC containers (this file: {format})"),
-                    batch::IO,
-                );
-            }
+        let file = match shaderscope::parse(data) {
+            Ok(f) => f,
             Err(e) => return out.fail(path, e, batch::INVALID),
         };
-        let stored = checksum::hex(&d.stored_checksum());
-        let computed = checksum::hex(&d.computed_checksum());
-        let ok = d.checksum_ok();
+        let sum = match file.checksum() {
+            Ok(sum) => sum,
+            Err(usage) => return out.fail(path, usage, batch::IO),
+        };
+        let stored = Checksum::hex(&sum.stored);
+        let computed = Checksum::hex(&sum.computed);
         if o.fix {
-            let mut b = d.to_builder();
-            b.checksum = ChecksumPolicy::Compute;
-            let bytes = match b.finish() {
+            let bytes = match file.with_computed_checksum() {
                 Ok(b) => b,
                 Err(e) => return out.fail(path, e, batch::INVALID),
             };
@@ -79,7 +71,7 @@ pub fn run(o: Opts) -> u8 {
             if let Err(e) = std::fs::write(to, &bytes) {
                 return out.fail(to, format!("cannot write: {e}"), batch::IO);
             }
-            let msg = if ok {
+            let msg = if sum.ok() {
                 format!("{path}: checksum already correct ({computed}); wrote {to}\n")
             } else {
                 format!("{path}: checksum {stored} replaced by {computed}; wrote {to}\n")
@@ -87,7 +79,7 @@ pub fn run(o: Opts) -> u8 {
             out.push(Outcome::out(msg));
             // The checksum is right now, but a damaged part is not repaired by it: said as
             // such, so that exit status 1 is not read as a failed fix.
-            for e in shaderscope::Container::damage(&*d) {
+            for e in file.damage() {
                 out.fail(
                     path,
                     format!("fixed the checksum → {to}; the file is still invalid: {e}"),
@@ -97,15 +89,14 @@ pub fn run(o: Opts) -> u8 {
             return;
         }
         let prefix = if many { format!("{path}: ") } else { String::new() };
-        if ok {
+        if sum.ok() {
             out.push(Outcome::out(format!("{prefix}ok {computed}\n")));
         } else {
-            let unsigned = d.stored_checksum() == [0; 16];
-            let state = if unsigned { "unsigned" } else { "mismatch" };
+            let state = if sum.unsigned() { "unsigned" } else { "mismatch" };
             let text = format!("{prefix}{state}: stored {stored}, computed {computed}\n");
-            let status = if !unsigned || o.require_signed { batch::INVALID } else { batch::OK };
+            let status = if !sum.unsigned() || o.require_signed { batch::INVALID } else { batch::OK };
             out.push(Outcome { stdout: text, status, ..Default::default() });
         }
-        batch::damage(path, &*d, None, out);
+        batch::damage(path, &file, None, out);
     })
 }

@@ -2,11 +2,10 @@
 
 use crate::batch::{self, ColorChoice, Output, Settings};
 use shaderscope::bare::{self, Bare, Isa};
-use shaderscope::format::dxbc::Generation;
 use shaderscope::json::RecordType;
 use shaderscope::page;
 use shaderscope::print::{Ansi, Printer};
-use shaderscope::{Container, DisasmOptions, File, Format};
+use shaderscope::{Container, DisasmOptions, Generation};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -186,60 +185,6 @@ impl ListingArgs {
         }
         opts
     }
-
-    /// fxc's listing switches given (the options only DXBC and Direct3D 9 listings take).
-    fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
-        [
-            (self.numbering, "--numbering"),
-            (self.hex_literals, "--hex-literals"),
-            (self.exact_floats, "--exact-floats"),
-            (self.no_header, "--no-header"),
-            (self.instruction_only, "--instruction-only"),
-        ]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-    }
-
-    /// Whether these switches apply to `file`: `--dvle` to a file with programs to choose
-    /// from (and in range), `--fxc` to DXBC, fxc's switches to DXBC and Direct3D 9 listings.
-    /// Otherwise the usage error's message.
-    pub fn check(&self, file: &File<'_>) -> Result<(), String> {
-        let format = file.format();
-        if let Some(n) = self.dvle {
-            let count = match file.programs() {
-                Some(count) => count,
-                None => {
-                    return Err(format!(
-                        "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
-                        format.description()
-                    ));
-                }
-            };
-            if n >= count {
-                // A GFD file's programs are its shaders.
-                let unit = if format == Format::Gfd { "shader" } else { "DVLE" };
-                let has = match count {
-                    0 => format!("no {unit}"),
-                    1 => format!("1 {unit} (--dvle 0)"),
-                    _ => format!("{count} {unit}s (--dvle 0 to {})", count - 1),
-                };
-                return Err(format!("--dvle {n} is out of range: the file has {has}"));
-            }
-        }
-        if self.fxc != Fxc::Auto && format != Format::Dxbc {
-            return Err(format!(
-                "--fxc applies only to DXBC containers (this file: {})",
-                format.description()
-            ));
-        }
-        match self.fxc_switches().next() {
-            Some(name) if !matches!(format, Format::Dxbc | Format::D3d9) => Err(format!(
-                "{name} applies only to DXBC and Direct3D 9 listings (this file: {})",
-                format.description()
-            )),
-            _ => Ok(()),
-        }
-    }
 }
 
 pub fn run(o: Opts) -> u8 {
@@ -261,7 +206,7 @@ pub fn run(o: Opts) -> u8 {
                 Ok(f) => f,
                 Err(e) => return out.push(batch::failure(path, data, &e, json)),
             };
-            if let Err(usage) = o.listing.check(&file) {
+            if let Err(usage) = opts.check(&file) {
                 return out.fail(path, usage, batch::IO);
             }
             if o.json {
@@ -335,16 +280,8 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
         eprintln!("error: {msg}");
         batch::IO
     };
-    if o.listing.fxc != Fxc::Auto && isa != Isa::Sm4 {
-        return usage(format!("--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"));
-    }
-    if let Some(name) = o
-        .listing
-        .fxc_switches()
-        .next()
-        .filter(|_| matches!(isa, Isa::Pica | Isa::Latte | Isa::MaliGp | Isa::MaliPp))
-    {
-        return usage(format!("{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"));
+    if let Err(e) = opts.check_bare(isa) {
+        return usage(e.to_string());
     }
     let opdescs = match (&o.opdesc, isa) {
         (None, _) => None,

@@ -1,7 +1,7 @@
 //! `shaderscope extract`: list or pull out embedded parts.
 
 use crate::batch::{self, Output};
-use shaderscope::{Container, File};
+use shaderscope::Container;
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -49,66 +49,24 @@ pub fn run(o: Opts) -> u8 {
             for p in file.parts() {
                 s.push_str(&format!("{:<18} {:>#9x} {:>9}  {}\n", p.name, p.offset, p.size(), p.description));
             }
-            if let File::Sharcfb(a) = &file {
-                for (p, size) in a.programs.items.iter().zip(a.default_gsh_sizes()) {
-                    let size = size.map_or("-".into(), |n| n.to_string());
-                    let what = "program: its default variation as a GFD .gsh (--set MACRO=VALUE for another)";
-                    s.push_str(&format!("{:<18} {:>#9x} {size:>9}  {what}\n", p.name.text(), p.at));
-                }
+            for p in file.program_gshs() {
+                let size = p.size.map_or("-".into(), |n| n.to_string());
+                let what = "program: its default variation as a GFD .gsh (--set MACRO=VALUE for another)";
+                s.push_str(&format!("{:<18} {:>#9x} {size:>9}  {what}\n", p.name, p.offset));
             }
             batch::write_text(&s)
         }
-        Some(name) => match &file {
-            File::Sharcfb(a) if file.part(&name).is_err() && a.program(&name).is_some() => {
-                write_gsh(&path, a, &name, &o.set)
-            }
-            _ if !o.set.is_empty() => {
-                eprintln!(
-                    "error: {path}: --set applies to the program of a SHARCFB archive, and \"{name}\" is none"
-                );
+        Some(name) => match file.extract(&name, &o.set) {
+            Ok(_) if batch::to_terminal() => {
+                eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
                 batch::IO
             }
-            _ => write_part(&path, &file, &name),
+            Ok(bytes) => batch::write_out(&bytes),
+            Err(e) => {
+                eprintln!("error: {path}: {e}");
+                if e.is_usage() { batch::IO } else { batch::INVALID }
+            }
         },
     };
     status.max(damage.status)
-}
-
-/// Write the shaders one variation of SHARCFB program `program` resolves to, as a GFD file,
-/// to the output (`-o`).
-fn write_gsh(
-    path: &str,
-    archive: &shaderscope::format::sharcfb::Sharcfb,
-    program: &str,
-    set: &[(String, String)],
-) -> u8 {
-    let bytes = match archive.gsh(program, set) {
-        Ok((_, bytes)) => bytes,
-        Err(e) => {
-            eprintln!("error: {path}: {e}");
-            return if e.is_usage() { batch::IO } else { batch::INVALID };
-        }
-    };
-    if batch::to_terminal() {
-        eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
-        return batch::IO;
-    }
-    batch::write_out(&bytes)
-}
-
-/// Write the part named `name` (matched without regard to case) to the output (`-o`).
-fn write_part(path: &str, file: &shaderscope::File<'_>, name: &str) -> u8 {
-    let bytes = match file.part(name) {
-        Ok(p) => p.bytes,
-        Err(e) => {
-            // The reason alone: the name is not in the file, there is no offset to show.
-            eprintln!("error: {path}: {}", e.kind());
-            return batch::IO;
-        }
-    };
-    if batch::to_terminal() {
-        eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
-        return batch::IO;
-    }
-    batch::write_out(&bytes)
 }

@@ -1,16 +1,16 @@
 //! The one way every command reads an input: bounded, and refused early when it is no shader.
 //!
 //! An input (a file, or `-` for standard input) is opened and its first bytes
-//! ([`detect::HEAD`], a page) are read; what they are decides whether the rest is read at all:
+//! ([`Format::HEAD`], a page) are read; what they are decides whether the rest is read at all:
 //! an empty input, bytes that are none of the product's formats, and a format this build
-//! recognises but does not read yet are refused there (`detect::readable`), so a 3 GB video or
+//! recognises but does not read yet are refused there (`Format::readable`), so a 3 GB video or
 //! `/dev/zero` costs one small read. The size limit (`--max-size`, default 1 GiB) is checked
 //! against the file's length before the rest is read, and again while reading, so a special
 //! file or an endless pipe stops at the limit with a clear error. A regular file's rest is read
 //! into room reserved for exactly its length (no doubling buffer).
 
 use crate::batch::{INVALID, IO};
-use shaderscope::detect::{self, Format, HEAD};
+use shaderscope::Format;
 use shaderscope::print::count;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -95,7 +95,7 @@ impl Refusal {
         Self::io(format!("cannot read: {e}"))
     }
 
-    /// The refusal for what [`detect::readable`] said about the first bytes. A format that is
+    /// The refusal for what [`Format::readable`] said about the first bytes. A format that is
     /// recognised but not read yet exits 1 like an input that does not read: the message says
     /// "recognised, not supported yet" (it is not called invalid), and once the format is read
     /// the same file gives 0 or 1, so the status a script sees keeps its kind.
@@ -166,7 +166,7 @@ pub struct Head {
     start: usize,
 }
 
-/// Open `path` (`-` is standard input) and append its first [`detect::HEAD`] bytes (fewer if
+/// Open `path` (`-` is standard input) and append its first [`Format::HEAD`] bytes (fewer if
 /// it is shorter) to `buf`. Refuses a directory, and what cannot be opened or read.
 pub fn open(path: &str, buf: &mut Vec<u8>) -> Result<Head, Refusal> {
     let (mut source, len) = if path == "-" {
@@ -183,9 +183,9 @@ pub fn open(path: &str, buf: &mut Vec<u8>) -> Result<Head, Refusal> {
         (Source::File(file), meta.is_file().then_some(meta.len()))
     };
     let start = buf.len();
-    let head = len.map_or(HEAD as u64, |n| n.min(HEAD as u64));
+    let head = len.map_or(Format::HEAD as u64, |n| n.min(Format::HEAD as u64));
     reserve(buf, start, head as usize);
-    if let Err(e) = (&mut source).take(HEAD as u64).read_to_end(buf) {
+    if let Err(e) = (&mut source).take(Format::HEAD as u64).read_to_end(buf) {
         buf.truncate(start);
         return Err(Refusal::cannot_read(&e));
     }
@@ -225,7 +225,7 @@ impl Head {
         embedded_hint(path, data.get(..want as usize).unwrap_or(data), more)
     }
 
-    /// The first bytes (at most [`detect::HEAD`]).
+    /// The first bytes (at most [`Format::HEAD`]).
     pub fn bytes<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
         buf.get(self.start..).unwrap_or(&[])
     }
@@ -275,13 +275,13 @@ pub fn read(path: &str, buf: &mut Vec<u8>) -> Result<Format, Refusal> {
 
 fn read_checked(path: &str, buf: &mut Vec<u8>) -> Result<Format, Refusal> {
     let head = open(path, buf)?;
-    match detect::readable(head.bytes(buf)) {
+    match Format::readable(head.bytes(buf)) {
         Ok(format) => {
             head.read_rest(buf)?;
             Ok(format)
         }
         // Bytes that are none of the formats: a pack or an executable may still hold some.
-        Err(e) if !head.bytes(buf).is_empty() && detect::detect(head.bytes(buf)).is_none() => {
+        Err(e) if !head.bytes(buf).is_empty() && Format::of(head.bytes(buf)).is_none() => {
             let mut r = Refusal::format(e);
             r.hint = head.search(path, buf);
             Err(r)
@@ -295,7 +295,7 @@ fn read_checked(path: &str, buf: &mut Vec<u8>) -> Result<Format, Refusal> {
 /// limit still refuse.
 pub fn read_or_head(path: &str, buf: &mut Vec<u8>) -> Result<(), Refusal> {
     let start = buf.len();
-    let r = open(path, buf).and_then(|head| match detect::readable(head.bytes(buf)) {
+    let r = open(path, buf).and_then(|head| match Format::readable(head.bytes(buf)) {
         Ok(_) => head.read_rest(buf),
         Err(_) => Ok(()),
     });
@@ -356,7 +356,7 @@ mod tests {
     fn a_regular_file_is_read_into_exactly_its_size() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("big.dxbc");
-        for size in [1 << 20, (1 << 20) + 3, 100, HEAD, HEAD + 1] {
+        for size in [1 << 20, (1 << 20) + 3, 100, Format::HEAD, Format::HEAD + 1] {
             let mut data = b"DXBC".to_vec();
             data.resize(size, 7);
             std::fs::write(&p, &data).unwrap();

@@ -388,18 +388,7 @@ impl Sep {
 /// `%2D`, and its format's usual extension; a name too long for a file
 /// system keeps its start and ends in the MD5 of the whole name.
 fn extract_name(path: &str, f: &Find) -> String {
-    let ext = match f.format {
-        shaderscope::Format::Dxbc => "dxbc",
-        shaderscope::Format::D3d9 => "d3d9",
-        shaderscope::Format::Dvlb => "shbin",
-        shaderscope::Format::Dvoj => "dvoj",
-        shaderscope::Format::Cgfx => "bcsdr",
-        shaderscope::Format::Csdr => "csdr",
-        shaderscope::Format::Sharcfb => "sharcfb",
-        shaderscope::Format::Gfd => "gsh",
-        shaderscope::Format::Sharc => "sharc",
-        shaderscope::Format::Mbs => "mbs",
-    };
+    let ext = f.format.extension();
     let escape = |s: &str| {
         let mut out = String::with_capacity(s.len());
         for c in s.chars() {

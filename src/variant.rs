@@ -1,7 +1,7 @@
 //! `shaderscope variant`: which binaries one variation of a SHARCFB program uses.
 
 use crate::batch;
-use shaderscope::File;
+use shaderscope::Refusal;
 use shaderscope::json::{ErrorInfo, Record, RecordType};
 
 #[derive(clap::Args, Debug)]
@@ -57,7 +57,7 @@ pub fn run(o: Opts) -> u8 {
                 let r = Record::failure(
                     RecordType::Variant,
                     &path,
-                    shaderscope::detect(&data),
+                    shaderscope::Format::of(&data),
                     ErrorInfo::from_error(&e),
                 );
                 return batch::write_out(r.to_line().as_bytes()).max(batch::INVALID);
@@ -66,16 +66,16 @@ pub fn run(o: Opts) -> u8 {
             return batch::INVALID;
         }
     };
-    let File::Sharcfb(archive) = &file else {
-        let what = shaderscope::Container::format(&file).description();
-        return fail("usage", format!("variant applies to SHARCFB archives, not to a {what}"), batch::IO);
-    };
+    let resolved = file.variant(&o.program, &o.set);
+    if let Err(Refusal::Inapplicable(e)) = &resolved {
+        return fail("usage", e.to_string(), batch::IO);
+    }
     // A damaged part makes the archive invalid, whatever variation is asked for (as `extract`
     // reports it): said first, then what the variation itself gives.
     let mut damage = batch::Output::default();
     batch::damage(&path, &file, None, &mut damage);
     eprint!("{}", damage.stderr);
-    let resolved = match archive.resolve(&o.program, &o.set) {
+    let resolved = match resolved {
         Ok(r) => r,
         Err(e) if e.is_usage() => return fail("usage", e.to_string(), batch::IO).max(damage.status),
         Err(e) => return fail("invalid", e.to_string(), batch::INVALID),

@@ -31,12 +31,13 @@ pub fn run(o: Opts) -> u8 {
             return batch::INVALID;
         }
     };
-    if let Err(usage) = o.listing.check(&file) {
+    let opts = o.listing.options();
+    if let Err(usage) = opts.check(&file) {
         eprintln!("error: {path}: {usage}");
         return batch::IO;
     }
     let mut out = std::io::BufWriter::new(batch::destination());
-    let view = shaderscope::page::write_viewer(&file, &data, &path, &o.listing.options(), &mut out);
+    let view = shaderscope::page::write_viewer(&file, &data, &path, &opts, &mut out);
     // A closed pipe ends the page quietly, as every command's output.
     let status = view.io.map_or_else(|e| batch::broken_pipe_or(e, batch::OK), |()| batch::OK);
     // As `disasm` reports them: the error the listing stopped at (the page holds what was

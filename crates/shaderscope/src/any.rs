@@ -22,11 +22,12 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
+use crate::format::sharcfb::{Resolved, VariantError};
 use crate::format::{
     d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, mbs::Mbs, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
 };
 use crate::json::{DisasmSink, Record, RecordType};
-use crate::model::{DisasmOptions, Finding, Part, Severity};
+use crate::model::{DisasmOptions, Finding, Inapplicable, Part, Severity};
 use crate::print::Printer;
 use std::{fmt, io};
 
@@ -216,6 +217,151 @@ impl File<'_> {
             File::Sharc(s) => &**s,
             File::Mbs(m) => &**m,
         }
+    }
+}
+
+/// Why a request about a file cannot be answered: it does not apply to a file of this format,
+/// it names something the file does not have (both the caller's mistake), or the file cannot
+/// give it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The request does not apply to this file (a SHARCFB variant of a DXBC container).
+    #[error("{0}")]
+    Inapplicable(#[from] Inapplicable),
+    /// The file has no part, program, macro or value of the name asked for; the text names
+    /// the ones it has, where there are.
+    #[error("{0}")]
+    NotFound(String),
+    /// The file's fault: the error names the field, its absolute offset and why.
+    #[error("{0}")]
+    Broken(crate::Error),
+}
+
+impl Refusal {
+    /// Whether the caller asked for something that does not apply or does not exist, as
+    /// opposed to a broken file.
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, Refusal::Broken(_))
+    }
+}
+
+impl From<VariantError> for Refusal {
+    fn from(e: VariantError) -> Self {
+        match e {
+            VariantError::Broken(e) => Refusal::Broken(e),
+            not_found => Refusal::NotFound(not_found.to_string()),
+        }
+    }
+}
+
+/// A DXBC container's checksum ([`File::checksum`]): the one it stores and the one its bytes
+/// hash to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Checksum {
+    /// The stored checksum (bytes 4..20).
+    pub stored: [u8; 16],
+    /// The checksum of the bytes after it.
+    pub computed: [u8; 16],
+}
+
+impl Checksum {
+    /// Whether the stored checksum is the computed one.
+    pub fn ok(&self) -> bool {
+        self.stored == self.computed
+    }
+
+    /// Whether the container is unsigned: an all-zero stored checksum (DXC output the
+    /// validator has not signed).
+    pub fn unsigned(&self) -> bool {
+        self.stored == [0; 16]
+    }
+
+    /// A checksum as 32 lowercase hex digits.
+    pub fn hex(sum: &[u8; 16]) -> String {
+        crate::format::dxbc::checksum::hex(sum)
+    }
+}
+
+/// A program of a SHARCFB archive as `extract` offers it ([`File::program_gshs`]): the
+/// shaders of its default variation written as a GFD `.gsh`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProgramGsh {
+    /// The program's name (what `extract` takes).
+    pub name: String,
+    /// Its absolute offset in the archive.
+    pub offset: u64,
+    /// The size of the `.gsh` its default variation gives, where it can be built.
+    pub size: Option<u64>,
+}
+
+/// The requests a front end makes of a file beyond the [`Container`] questions; each decides
+/// which formats it applies to, so that no front end has to.
+impl File<'_> {
+    /// The container checksum: DXBC only.
+    pub fn checksum(&self) -> std::result::Result<Checksum, Inapplicable> {
+        match self {
+            File::Dxbc(d) => Ok(Checksum { stored: d.stored_checksum(), computed: d.computed_checksum() }),
+            _ => Err(self.no_checksum()),
+        }
+    }
+
+    /// The file's bytes with the computed checksum stored (DXBC only), every other byte as
+    /// it is.
+    pub fn with_computed_checksum(&self) -> std::result::Result<Vec<u8>, Refusal> {
+        let File::Dxbc(d) = self else { return Err(self.no_checksum().into()) };
+        let mut b = d.to_builder();
+        b.checksum = crate::format::dxbc::write::ChecksumPolicy::Compute;
+        b.finish().map_err(Refusal::Broken)
+    }
+
+    fn no_checksum(&self) -> Inapplicable {
+        Inapplicable(format!(
+            "checksum applies only to DXBC containers (this file: {})",
+            self.format().description()
+        ))
+    }
+
+    /// The binaries one variation of SHARCFB program `program` uses: each macro `set` by its
+    /// name or ID to one of its values, the others at their defaults. SHARCFB only.
+    pub fn variant(&self, program: &str, set: &[(String, String)]) -> std::result::Result<Resolved, Refusal> {
+        match self {
+            File::Sharcfb(a) => Ok(a.resolve(program, set)?),
+            other => Err(Refusal::Inapplicable(Inapplicable(format!(
+                "variant applies to SHARCFB archives, not to a {}",
+                other.format().description()
+            )))),
+        }
+    }
+
+    /// What `extract` offers beyond [`Container::parts`]: a SHARCFB archive's programs.
+    pub fn program_gshs(&self) -> Vec<ProgramGsh> {
+        let File::Sharcfb(a) = self else { return Vec::new() };
+        a.programs
+            .items
+            .iter()
+            .zip(a.default_gsh_sizes())
+            .map(|(p, size)| ProgramGsh { name: p.name.text().into_owned(), offset: p.at, size })
+            .collect()
+    }
+
+    /// The bytes `extract NAME` writes: the part named `name` (in any case), or, for a SHARCFB
+    /// program that is no part's name, the shaders one variation of it resolves to (`set` as
+    /// for [`File::variant`]) as a GFD `.gsh`. Settings apply to a SHARCFB program only.
+    pub fn extract(&self, name: &str, set: &[(String, String)]) -> std::result::Result<Vec<u8>, Refusal> {
+        if let File::Sharcfb(a) = self {
+            if self.part(name).is_err() && a.program(name).is_some() {
+                return Ok(a.gsh(name, set)?.1);
+            }
+        }
+        if !set.is_empty() {
+            return Err(Refusal::Inapplicable(Inapplicable(format!(
+                "--set applies to the program of a SHARCFB archive, and \"{name}\" is none"
+            ))));
+        }
+        // The reason alone: the name is not in the file, there is no offset to show.
+        self.part(name).map(|p| p.bytes.into_owned()).map_err(|e| Refusal::NotFound(e.kind().to_string()))
     }
 }
 
@@ -417,5 +563,61 @@ mod tests {
         if let Ok(f) = parse_prepared(shorter, &prepared[0]) {
             assert_ne!(checksum(f).0, alone.0);
         }
+    }
+
+    /// The checksum requests answer for DXBC and refuse, naming the format, for the others;
+    /// the repaired bytes carry the computed checksum and change nothing else.
+    #[test]
+    fn checksum_requests_apply_to_dxbc_only() {
+        let dxbc: &[u8] = include_bytes!("../../../samples/ps_color.dxbc");
+        let shbin: &[u8] = include_bytes!("../../../samples/vshader.shbin");
+        let mut wrong = dxbc.to_vec();
+        wrong[4] ^= 0xff;
+        let file = parse(&wrong).unwrap();
+        let sum = file.checksum().unwrap();
+        assert!(
+            !sum.ok() && !sum.unsigned() && sum.computed == parse(dxbc).unwrap().checksum().unwrap().stored
+        );
+        assert_eq!(file.with_computed_checksum().unwrap(), dxbc);
+        let other = parse(shbin).unwrap();
+        let refused =
+            "checksum applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))";
+        assert_eq!(other.checksum().unwrap_err().to_string(), refused);
+        assert_eq!(other.with_computed_checksum().unwrap_err().to_string(), refused);
+        assert!(other.with_computed_checksum().unwrap_err().is_usage());
+    }
+
+    /// `extract` gives a part's bytes, says which names do not exist, and takes settings for
+    /// a SHARCFB program only; `variant` applies to SHARCFB only.
+    #[test]
+    fn extract_and_variant_decide_what_applies() {
+        let shbin: &[u8] = include_bytes!("../../../samples/vshader.shbin");
+        let file = parse(shbin).unwrap();
+        let part = file.part("dvle0.code").unwrap();
+        assert_eq!(file.extract("DVLE0.CODE", &[]).unwrap(), &part.bytes[..]);
+        assert_eq!(
+            file.extract("nothing", &[]).unwrap_err(),
+            Refusal::NotFound("no part named \"nothing\" (parts: code, opdescs, dvle0.code)".into())
+        );
+        let set = [("FOG".to_string(), "1".to_string())];
+        assert_eq!(
+            file.extract("dvle0.code", &set).unwrap_err(),
+            Refusal::Inapplicable(Inapplicable(
+                "--set applies to the program of a SHARCFB archive, and \"dvle0.code\" is none".into()
+            ))
+        );
+        assert!(file.program_gshs().is_empty());
+        assert_eq!(
+            file.variant("p", &[]).unwrap_err().to_string(),
+            "variant applies to SHARCFB archives, not to a Nintendo 3DS shader binary (DVLB)"
+        );
+        let sharcfb: &[u8] = include_bytes!("../../../samples/shaders.sharcfb");
+        let archive = parse(sharcfb).unwrap();
+        let programs = archive.program_gshs();
+        assert!(!programs.is_empty());
+        let gsh = archive.extract(&programs[0].name, &[]).unwrap();
+        assert_eq!(Some(gsh.len() as u64), programs[0].size);
+        assert_eq!(crate::detect(&gsh), Some(Format::Gfd));
+        assert!(matches!(archive.variant("no such program", &[]), Err(Refusal::NotFound(_))));
     }
 }

@@ -66,6 +66,20 @@ pub enum Format {
 }
 
 impl Format {
+    /// How many first bytes [`Format::of`] and [`Format::readable`] look at ([`HEAD`]): a
+    /// front end that reads files can decide from this many whether to read the rest.
+    pub const HEAD: usize = HEAD;
+
+    /// The format `data` is, from its magic ([`detect`]).
+    pub fn of(data: &[u8]) -> Option<Format> {
+        detect(data)
+    }
+
+    /// The format of `data` when this build reads it, otherwise why not ([`readable`]).
+    pub fn readable(data: &[u8]) -> Result<Format> {
+        readable(data)
+    }
+
     /// Short lowercase name used in output and `--json`.
     pub fn name(self) -> &'static str {
         match self {
@@ -95,6 +109,23 @@ impl Format {
             Format::Gfd => "Wii U GX2 file (GFD)",
             Format::Sharc => "Wii U AGL shader source archive (SHARC)",
             Format::Mbs => "ARM Mali offline shader binary (MBS)",
+        }
+    }
+
+    /// The file name extension a file of this format usually has (without the dot): what
+    /// `scan --extract` names its finds with.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Dxbc => "dxbc",
+            Format::D3d9 => "d3d9",
+            Format::Dvlb => "shbin",
+            Format::Dvoj => "dvoj",
+            Format::Cgfx => "bcsdr",
+            Format::Csdr => "csdr",
+            Format::Sharcfb => "sharcfb",
+            Format::Gfd => "gsh",
+            Format::Sharc => "sharc",
+            Format::Mbs => "mbs",
         }
     }
 

@@ -32,7 +32,9 @@
 //! byte order, raw structs, chunks, lossless layout, two-phase writer, bit fields),
 //! [`print`](mod@print) (the printer sink: plain text, ANSI, HTML), [`isa`] (instruction sets),
 //! [`format`](mod@format) (containers), [`detect`](mod@detect) (magic), [`dump`] (byte
-//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`]), [`json`] (the
+//! annotations), [`any`] ([`File`], the [`Container`] trait, [`parse`], and the requests a
+//! front end makes of a file: checksum, variant, extract), [`shader`] ([`Shader`]: a parsed
+//! file that owns its bytes, for a front end that cannot hold a borrow), [`json`] (the
 //! `--json` records: one versioned schema for every command and format, documented in
 //! `schema/shaderscope.schema.json`), [`page`] (standalone HTML pages: a listing page, and
 //! the viewer with a hex view linked to the listing),
@@ -67,6 +69,7 @@ pub mod json;
 pub mod model;
 pub mod page;
 pub mod print;
+pub mod shader;
 pub mod toolkit;
 
 /// The corpus helpers the integration tests use (`SHADERSCOPE_CORPUS`, the skip line, CI's
@@ -75,10 +78,14 @@ pub mod toolkit;
 #[path = "../tests/common/mod.rs"]
 mod test_corpus;
 
-pub use any::{File, Prepared, Reported, annotate, parse, parse_prepared, prepare};
+pub use any::{
+    Checksum, File, Prepared, ProgramGsh, Refusal, Reported, annotate, parse, parse_prepared, prepare,
+};
 pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
+pub use format::dxbc::Generation;
 pub use format::{dxbc, shbin};
 pub use isa::{InstructionRecord, d3d9, latte, pica, sm4};
-pub use model::{DisasmOptions, Finding, Part, Severity, Stage};
+pub use model::{DisasmOptions, Finding, Inapplicable, Part, Severity, Stage};
+pub use shader::Shader;

@@ -251,7 +251,85 @@ pub struct DisasmOptions {
     pub instruction_only: bool,
 }
 
+/// A request that does not apply to the file it is made of (a listing switch of another
+/// format, a program index out of range, a checksum of a file that has none): the caller's
+/// mistake, not the file's. The text names each switch as the command line spells it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Inapplicable(pub String);
+
 impl DisasmOptions {
+    /// The fxc switches that are on (they apply to DXBC and Direct3D 9 listings only), by
+    /// their command-line names.
+    fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.numbering, "--numbering"),
+            (self.hex_literals, "--hex-literals"),
+            (self.exact_floats, "--exact-floats"),
+            (self.no_header, "--no-header"),
+            (self.instruction_only, "--instruction-only"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+    }
+
+    /// Whether this configuration applies to `file`: a program index (`--dvle`) to a file
+    /// with programs to choose from, and in range; an fxc generation (`--fxc`) to DXBC; fxc's
+    /// switches to DXBC and Direct3D 9 listings. Every front end asks this before a listing.
+    pub fn check(&self, file: &dyn crate::Container) -> Result<(), Inapplicable> {
+        use crate::Format;
+        let format = file.format();
+        if let Some(n) = self.program {
+            let Some(count) = file.programs() else {
+                return Err(Inapplicable(format!(
+                    "--dvle applies only to 3DS shader binaries with DVLEs (this file: {})",
+                    format.description()
+                )));
+            };
+            if n >= count {
+                // A GFD file's programs are its shaders.
+                let unit = if format == Format::Gfd { "shader" } else { "DVLE" };
+                let has = match count {
+                    0 => format!("no {unit}"),
+                    1 => format!("1 {unit} (--dvle 0)"),
+                    _ => format!("{count} {unit}s (--dvle 0 to {})", count - 1),
+                };
+                return Err(Inapplicable(format!("--dvle {n} is out of range: the file has {has}")));
+            }
+        }
+        if (self.generation.is_some() || self.legacy_crt) && format != Format::Dxbc {
+            return Err(Inapplicable(format!(
+                "--fxc applies only to DXBC containers (this file: {})",
+                format.description()
+            )));
+        }
+        match self.fxc_switches().next() {
+            Some(name) if !matches!(format, Format::Dxbc | Format::D3d9) => Err(Inapplicable(format!(
+                "{name} applies only to DXBC and Direct3D 9 listings (this file: {})",
+                format.description()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this configuration applies to a bare program of instruction set `isa` (the
+    /// CLI's `--format ISA`): an fxc generation to SM4 only, fxc's switches to SM4 and
+    /// Direct3D 9.
+    pub fn check_bare(&self, isa: crate::bare::Isa) -> Result<(), Inapplicable> {
+        use crate::bare::Isa;
+        if (self.generation.is_some() || self.legacy_crt) && isa != Isa::Sm4 {
+            return Err(Inapplicable(format!(
+                "--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"
+            )));
+        }
+        match self.fxc_switches().next() {
+            Some(name) if !matches!(isa, Isa::Sm4 | Isa::D3d9) => Err(Inapplicable(format!(
+                "{name} applies only to DXBC and Direct3D 9 listings (not --format {isa})"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Program `index` only.
     pub fn with_program(mut self, index: usize) -> Self {
         self.program = Some(index);
