@@ -22,9 +22,17 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
-use crate::format::sharcfb::{Resolved, VariantError};
+#[cfg(feature = "mali")]
+use crate::format::mbs::Mbs;
+#[cfg(feature = "n3ds")]
+use crate::format::shbin::ShaderFile;
+#[cfg(feature = "direct3d")]
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc};
+#[cfg(feature = "wiiu")]
 use crate::format::{
-    d3d9::D3d9File, dxbc::Dxbc, gfd::Gfd, mbs::Mbs, sharc::Sharc, sharcfb::Sharcfb, shbin::ShaderFile,
+    gfd::Gfd,
+    sharc::Sharc,
+    sharcfb::{Resolved, Sharcfb, VariantError},
 };
 use crate::json::{DisasmSink, Record, RecordType};
 use crate::model::{DisasmOptions, Finding, Inapplicable, Part, Severity};
@@ -36,19 +44,31 @@ use std::{fmt, io};
 #[non_exhaustive]
 pub enum File<'a> {
     /// A Direct3D DXBC container.
+    #[cfg(feature = "direct3d")]
     Dxbc(Box<Dxbc<'a>>),
     /// Standalone Direct3D 9 bytecode.
+    #[cfg(feature = "direct3d")]
     D3d9(D3d9File<'a>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
+    #[cfg(feature = "n3ds")]
     Shbin(Box<ShaderFile>),
     /// A Wii U GFD (`Gfx2`) file: GX2 shaders and their Latte microcode.
+    #[cfg(feature = "wiiu")]
     Gfd(Box<Gfd<'a>>),
     /// A Wii U AGL binary shader archive (SHARCFB).
+    #[cfg(feature = "wiiu")]
     Sharcfb(Box<Sharcfb>),
     /// A Wii U AGL shader source archive (`.sharc`).
+    #[cfg(feature = "wiiu")]
     Sharc(Box<Sharc>),
     /// An ARM Mali-200/400 offline compiler file (`MBS1`).
+    #[cfg(feature = "mali")]
     Mbs(Box<Mbs<'a>>),
+    /// Holds the lifetime in a build whose only family's model borrows nothing (the 3DS
+    /// alone); never made.
+    #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
+    #[doc(hidden)]
+    Never(std::convert::Infallible, std::marker::PhantomData<&'a ()>),
 }
 
 impl File<'_> {
@@ -209,13 +229,22 @@ impl File<'_> {
     /// The file through the format-independent interface.
     pub fn container(&self) -> &dyn Container {
         match self {
+            #[cfg(feature = "direct3d")]
             File::Dxbc(d) => &**d,
+            #[cfg(feature = "direct3d")]
             File::D3d9(d) => d,
+            #[cfg(feature = "n3ds")]
             File::Shbin(s) => &**s,
+            #[cfg(feature = "wiiu")]
             File::Gfd(g) => &**g,
+            #[cfg(feature = "wiiu")]
             File::Sharcfb(s) => &**s,
+            #[cfg(feature = "wiiu")]
             File::Sharc(s) => &**s,
+            #[cfg(feature = "mali")]
             File::Mbs(m) => &**m,
+            #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
+            File::Never(never, _) => match *never {},
         }
     }
 }
@@ -245,6 +274,7 @@ impl Refusal {
     }
 }
 
+#[cfg(feature = "wiiu")]
 impl From<VariantError> for Refusal {
     fn from(e: VariantError) -> Self {
         match e {
@@ -279,7 +309,7 @@ impl Checksum {
 
     /// A checksum as 32 lowercase hex digits.
     pub fn hex(sum: &[u8; 16]) -> String {
-        crate::format::dxbc::checksum::hex(sum)
+        sum.iter().map(|b| format!("{b:02x}")).collect()
     }
 }
 
@@ -302,7 +332,9 @@ impl File<'_> {
     /// The container checksum: DXBC only.
     pub fn checksum(&self) -> std::result::Result<Checksum, Inapplicable> {
         match self {
+            #[cfg(feature = "direct3d")]
             File::Dxbc(d) => Ok(Checksum { stored: d.stored_checksum(), computed: d.computed_checksum() }),
+            #[allow(unreachable_patterns)]
             _ => Err(self.no_checksum()),
         }
     }
@@ -310,10 +342,16 @@ impl File<'_> {
     /// The file's bytes with the computed checksum stored (DXBC only), every other byte as
     /// it is.
     pub fn with_computed_checksum(&self) -> std::result::Result<Vec<u8>, Refusal> {
-        let File::Dxbc(d) = self else { return Err(self.no_checksum().into()) };
-        let mut b = d.to_builder();
-        b.checksum = crate::format::dxbc::write::ChecksumPolicy::Compute;
-        b.finish().map_err(Refusal::Broken)
+        match self {
+            #[cfg(feature = "direct3d")]
+            File::Dxbc(d) => {
+                let mut b = d.to_builder();
+                b.checksum = crate::format::dxbc::write::ChecksumPolicy::Compute;
+                b.finish().map_err(Refusal::Broken)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(self.no_checksum().into()),
+        }
     }
 
     fn no_checksum(&self) -> Inapplicable {
@@ -325,6 +363,7 @@ impl File<'_> {
 
     /// The binaries one variation of SHARCFB program `program` uses: each macro `set` by its
     /// name or ID to one of its values, the others at their defaults. SHARCFB only.
+    #[cfg(feature = "wiiu")]
     pub fn variant(&self, program: &str, set: &[(String, String)]) -> std::result::Result<Resolved, Refusal> {
         match self {
             File::Sharcfb(a) => Ok(a.resolve(program, set)?),
@@ -337,19 +376,25 @@ impl File<'_> {
 
     /// What `extract` offers beyond [`Container::parts`]: a SHARCFB archive's programs.
     pub fn program_gshs(&self) -> Vec<ProgramGsh> {
-        let File::Sharcfb(a) = self else { return Vec::new() };
-        a.programs
-            .items
-            .iter()
-            .zip(a.default_gsh_sizes())
-            .map(|(p, size)| ProgramGsh { name: p.name.text().into_owned(), offset: p.at, size })
-            .collect()
+        match self {
+            #[cfg(feature = "wiiu")]
+            File::Sharcfb(a) => a
+                .programs
+                .items
+                .iter()
+                .zip(a.default_gsh_sizes())
+                .map(|(p, size)| ProgramGsh { name: p.name.text().into_owned(), offset: p.at, size })
+                .collect(),
+            #[allow(unreachable_patterns)]
+            _ => Vec::new(),
+        }
     }
 
     /// The bytes `extract NAME` writes: the part named `name` (in any case), or, for a SHARCFB
     /// program that is no part's name, the shaders one variation of it resolves to (`set` as
     /// for [`File::variant`]) as a GFD `.gsh`. Settings apply to a SHARCFB program only.
     pub fn extract(&self, name: &str, set: &[(String, String)]) -> std::result::Result<Vec<u8>, Refusal> {
+        #[cfg(feature = "wiiu")]
         if let File::Sharcfb(a) = self {
             if self.part(name).is_err() && a.program(name).is_some() {
                 return Ok(a.gsh(name, set)?.1);
@@ -459,7 +504,9 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
     let Some(format) = crate::detect::detect(data).filter(|f| f.supported()) else { return Err(e) };
     // What the partial reading below does not claim is what the failure left unread.
     a.fallback(0, data.len() as u64, format_args!("not read: {e}"));
+    #[allow(unreachable_patterns)]
     match format {
+        #[cfg(feature = "direct3d")]
         Format::Dxbc => {
             if let Ok((d, errors)) = Dxbc::parse_partial(data) {
                 for e in &errors {
@@ -469,15 +516,24 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 return Ok(format);
             }
         }
+        #[cfg(feature = "direct3d")]
         Format::D3d9 => {
             if let Ok((p, _)) = crate::isa::d3d9::Program::parse_partial(data, 0) {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        #[cfg(feature = "wiiu")]
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
+        #[cfg(feature = "mali")]
         Format::Mbs => crate::format::mbs::annotate_damaged(data, a),
+        #[cfg(feature = "wiiu")]
         Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
-        _ => crate::format::shbin::annotate_damaged(data, format, a),
+        #[cfg(feature = "n3ds")]
+        Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
+            crate::format::shbin::annotate_damaged(data, format, a)
+        }
+        // Not read by this build: `supported` said so above.
+        _ => {}
     }
     a.error(e.offset(), &e);
     Ok(format)
@@ -491,12 +547,16 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
 #[derive(Clone, Debug, Default)]
 pub struct Prepared {
     /// The input's length and its DXBC checksum, where it is a DXBC container.
+    #[cfg_attr(not(feature = "direct3d"), allow(dead_code))]
     dxbc_checksum: Option<(usize, [u8; 16])>,
 }
 
 /// Work out for each of `inputs` (files of any format, in order) what [`Prepared`] holds.
 pub fn prepare(inputs: &[&[u8]]) -> Vec<Prepared> {
+    #[cfg(feature = "direct3d")]
     let sums = crate::format::dxbc::checksum::compute_where_dxbc(inputs);
+    #[cfg(not(feature = "direct3d"))]
+    let sums = vec![None; inputs.len()];
     inputs
         .iter()
         .zip(sums)
@@ -506,8 +566,10 @@ pub fn prepare(inputs: &[&[u8]]) -> Vec<Prepared> {
 
 /// [`parse`] with what [`prepare`] worked out for these bytes (a `prepared` made from other
 /// bytes of another length is not used).
+#[cfg_attr(not(feature = "direct3d"), allow(unused_variables))]
 pub fn parse_prepared<'a>(data: &'a [u8], prepared: &Prepared) -> Result<File<'a>> {
     let file = parse(data)?;
+    #[cfg(feature = "direct3d")]
     if let (File::Dxbc(d), Some((len, sum))) = (&file, prepared.dxbc_checksum) {
         if len == data.len() {
             d.set_computed_checksum(sum);
@@ -521,20 +583,30 @@ pub fn parse_prepared<'a>(data: &'a [u8], prepared: &Prepared) -> Result<File<'a
 /// supported yet).
 pub fn parse(data: &[u8]) -> Result<File<'_>> {
     let format = crate::detect::readable(data)?;
+    #[allow(unreachable_patterns)]
     match format {
+        #[cfg(feature = "direct3d")]
         Format::Dxbc => Dxbc::parse(data).map(|d| File::Dxbc(Box::new(d))),
+        #[cfg(feature = "direct3d")]
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
+        #[cfg(feature = "n3ds")]
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
         }
+        #[cfg(feature = "wiiu")]
         Format::Gfd => Gfd::parse(data).map(|g| File::Gfd(Box::new(g))),
+        #[cfg(feature = "wiiu")]
         Format::Sharcfb => Sharcfb::parse(data).map(|s| File::Sharcfb(Box::new(s))),
+        #[cfg(feature = "wiiu")]
         Format::Sharc => Sharc::parse(data).map(|s| File::Sharc(Box::new(s))),
+        #[cfg(feature = "mali")]
         Format::Mbs => Mbs::parse(data).map(|m| File::Mbs(Box::new(m))),
+        // Not read by this build: `readable` refuses it above.
+        _ => Err(crate::detect::unsupported(format)),
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "direct3d", feature = "n3ds", feature = "wiiu"))]
 mod tests {
     use super::*;
 

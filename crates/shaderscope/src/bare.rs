@@ -42,10 +42,22 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::isa::{InstructionRecord, d3d9, latte, mali_gp, mali_pp, pica, sm4};
-use crate::model::{DisasmOptions, Generation};
+use crate::isa::InstructionRecord;
+#[cfg(feature = "wiiu")]
+use crate::isa::latte;
+#[cfg(feature = "n3ds")]
+use crate::isa::pica;
+#[cfg(feature = "direct3d")]
+use crate::isa::{d3d9, sm4};
+#[cfg(feature = "mali")]
+use crate::isa::{mali_gp, mali_pp};
+use crate::model::DisasmOptions;
+#[cfg(feature = "direct3d")]
+use crate::model::Generation;
+use crate::print::Printer;
+#[cfg(feature = "n3ds")]
+use crate::print::Style;
 use crate::print::count;
-use crate::print::{Printer, Style};
 use std::fmt;
 
 /// The instruction set of a bare program.
@@ -190,16 +202,21 @@ impl<'a> Bare<'a> {
     /// The listing, written through `out` (see the [module documentation](self) for what each
     /// instruction set prints). On an error the text written so far stays in `out`.
     pub fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        let failed = |_| Error::invalid(self.base, "listing", "the printer failed");
+        #[allow(unused_variables)]
+        let failed = |_: std::fmt::Error| Error::invalid(self.base, "listing", "the printer failed");
+        #[allow(unreachable_patterns)]
         match self.isa {
+            #[cfg(feature = "direct3d")]
             Isa::Sm4 => {
                 let program = sm4::Program::parse(self.bytes, self.base)?;
                 sm4::write_listing(&program, &sm4_listing_style(opts), out).map(|_| ())
             }
+            #[cfg(feature = "direct3d")]
             Isa::D3d9 => {
                 let program = d3d9::Program::parse(self.bytes, self.base)?;
                 d3d9::write_listing(&program, &d3d9::ListingOptions::of(opts), out).map_err(failed)
             }
+            #[cfg(feature = "n3ds")]
             Isa::Pica => {
                 let code = self.words()?;
                 let opdescs = self.opdescs.as_deref().unwrap_or(&[]);
@@ -219,9 +236,13 @@ impl<'a> Bare<'a> {
                 pica::write_source(&ctx, out).map_err(failed)?;
                 pica::write_unlisted(out, &code, opdescs, self.base, (ctx.main, ctx.endmain)).map_err(failed)
             }
+            #[cfg(feature = "wiiu")]
             Isa::Latte => latte::write_listing(self.bytes, self.base, opts, out),
+            #[cfg(feature = "mali")]
             Isa::MaliGp => mali_gp::write_listing(self.bytes, self.base, opts, out),
+            #[cfg(feature = "mali")]
             Isa::MaliPp => mali_pp::write_listing(self.bytes, self.base, opts, out),
+            _ => Err(self.not_in_build()),
         }
     }
 
@@ -235,24 +256,33 @@ impl<'a> Bare<'a> {
 
     /// Each instruction's [`InstructionRecord`], handed to `f` as it is made; an error where
     /// the program does not decode (after the records before it).
+    #[cfg_attr(not(feature = "direct3d"), allow(unused_variables, unused_mut))]
     pub fn each_record(&self, opts: &DisasmOptions, mut f: impl FnMut(InstructionRecord)) -> Result<()> {
+        #[allow(unreachable_patterns)]
         match self.isa {
+            #[cfg(feature = "direct3d")]
             Isa::Sm4 => {
                 let program = sm4::Program::parse(self.bytes, self.base)?;
                 sm4::each_record(&program, &sm4_listing_style(opts), |_, r| r.into_iter().for_each(&mut f))?;
             }
+            #[cfg(feature = "direct3d")]
             Isa::D3d9 => d3d9::each_record(
                 &d3d9::Program::parse(self.bytes, self.base)?,
                 &d3d9::ListingOptions::of(opts),
                 f,
             ),
+            #[cfg(feature = "n3ds")]
             Isa::Pica => {
                 let code = self.words()?;
                 pica::each_record(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[])), f);
             }
+            #[cfg(feature = "wiiu")]
             Isa::Latte => latte::each_record(self.bytes, self.base, f),
+            #[cfg(feature = "mali")]
             Isa::MaliGp => mali_gp::each_record(self.bytes, self.base, f),
+            #[cfg(feature = "mali")]
             Isa::MaliPp => mali_pp::each_record(self.bytes, self.base, f),
+            _ => return Err(self.not_in_build()),
         }
         Ok(())
     }
@@ -294,8 +324,19 @@ impl<'a> Bare<'a> {
         crate::json::write_disasm_record(record, None, out, |sink| self.write_disasm_json(opts, sink))
     }
 
+    /// The error for an instruction set whose family this build leaves out.
+    #[allow(dead_code)]
+    fn not_in_build(&self) -> Error {
+        Error::unsupported(
+            self.base,
+            self.isa.description(),
+            "not read by this build (its family's cargo feature is off)",
+        )
+    }
+
     /// How PICA200 code with no executable is listed: as a vertex shader whose entry is the
     /// longest stretch no call reaches ([`pica::bare_entry`]).
+    #[cfg(feature = "n3ds")]
     fn pica_context<'c>(&self, code: &'c [u32], opdescs: &'c [u32]) -> pica::SourceContext<'c> {
         let mut ctx = pica::SourceContext::new(code, opdescs);
         (ctx.main, ctx.endmain) = pica::bare_entry(code);
@@ -304,6 +345,7 @@ impl<'a> Bare<'a> {
     }
 
     /// The PICA200 code words; a length that is not a whole number of words is an error.
+    #[cfg(feature = "n3ds")]
     fn words(&self) -> Result<Vec<u32>> {
         let whole = self.bytes.len() / 4 * 4;
         if whole != self.bytes.len() {
@@ -324,6 +366,7 @@ impl<'a> Bare<'a> {
 
 /// The SM4 printer's settings for `opts`: the fxc generation asked for (fxc 10, the
 /// disassembler that still ships, when none is) and fxc's switches.
+#[cfg(feature = "direct3d")]
 fn sm4_listing_style(opts: &DisasmOptions) -> sm4::ListingStyle {
     sm4::ListingStyle::of(opts.generation.unwrap_or(Generation::Fxc10), opts)
 }

@@ -130,21 +130,14 @@ impl Format {
     }
 
     /// Whether this build reads the format ([`crate::parse`] gives it a [`crate::File`]):
-    /// every format of the product is read now.
+    /// every format of the product, unless the build leaves its family's cargo feature out.
     pub fn supported(self) -> bool {
-        matches!(
-            self,
-            Format::Dxbc
-                | Format::D3d9
-                | Format::Dvlb
-                | Format::Dvoj
-                | Format::Cgfx
-                | Format::Csdr
-                | Format::Sharcfb
-                | Format::Gfd
-                | Format::Sharc
-                | Format::Mbs
-        )
+        match self {
+            Format::Dxbc | Format::D3d9 => cfg!(feature = "direct3d"),
+            Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => cfg!(feature = "n3ds"),
+            Format::Sharcfb | Format::Gfd | Format::Sharc => cfg!(feature = "wiiu"),
+            Format::Mbs => cfg!(feature = "mali"),
+        }
     }
 }
 
@@ -173,7 +166,11 @@ pub fn readable(data: &[u8]) -> Result<Format> {
 
 /// The error for a file of `format`, which this build recognises but does not read.
 pub fn unsupported(format: Format) -> Error {
-    Error::unsupported(0, format.description(), "recognised, not supported yet")
+    Error::unsupported(
+        0,
+        format.description(),
+        "recognised, not read by this build (its family's cargo feature is off)",
+    )
 }
 
 /// Recognise `data` from its magic; `None` when it is none of the product's formats. Looks at
@@ -279,7 +276,7 @@ mod tests {
         assert_eq!(readable(b"MBS1").ok(), Some(Format::Mbs));
         assert_eq!(
             unsupported(Format::Mbs).to_string(),
-            "unsupported ARM Mali offline shader binary (MBS) at offset 0x0: recognised, not supported yet"
+            "unsupported ARM Mali offline shader binary (MBS) at offset 0x0: recognised, not read by this build (its family's cargo feature is off)"
         );
         assert_eq!(readable(b"DVLB").ok(), Some(Format::Dvlb));
         assert_eq!(readable(b"Gfx2").ok(), Some(Format::Gfd));

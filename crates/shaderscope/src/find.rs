@@ -30,6 +30,7 @@
 
 use crate::container::Container;
 use crate::detect::Format;
+#[cfg(feature = "direct3d")]
 use crate::format::dxbc::hash::Hashes;
 use crate::json::ErrorInfo;
 use crate::model::Severity;
@@ -137,6 +138,7 @@ pub struct Find {
     pub hash: String,
     /// The names modding tools key it by (DXBC and Direct3D 9: 3Dmigoto's hashes), from its
     /// bytes, whether it parses or not.
+    #[cfg(feature = "direct3d")]
     pub hashes: Option<Hashes>,
     /// Why it is invalid (it does not parse, a part is damaged, or validation finds an
     /// error), with the error's kind and offset (counted from the find's first byte, which
@@ -337,6 +339,7 @@ impl Search<'_> {
             stages: Vec::new(),
             model: None,
             hash,
+            #[cfg(feature = "direct3d")]
             hashes: match format {
                 Format::Dxbc => Some(Hashes::of_dxbc(bytes)),
                 Format::D3d9 => Hashes::of_d3d9(bytes),
@@ -400,6 +403,7 @@ fn u32_at(d: &[u8], at: usize, big: bool) -> Option<u32> {
 
 /// The format and size of the shader binary whose magic (`MAGICS[m]`) starts `data` (at
 /// `here`), when its header makes sense; the size is capped by `data`'s length.
+#[cfg_attr(not(feature = "n3ds"), allow(unused_variables))]
 fn shader_extent(m: usize, data: &[u8], here: u64) -> Option<(Format, usize)> {
     let cap = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).min(data.len());
     match m {
@@ -419,6 +423,7 @@ fn shader_extent(m: usize, data: &[u8], here: u64) -> Option<(Format, usize)> {
             Some((Format::Dxbc, cap(size.into())))
         }
         // DVLB: its extent is the end of its last structure.
+        #[cfg(feature = "n3ds")]
         1 => {
             let d = crate::format::shbin::dvlb::Dvlb::parse_embedded(data, here).ok()?;
             Some((Format::Dvlb, cap(d.size() as u64)))

@@ -42,6 +42,11 @@
 //! file), [`asm`] (listing text back into a binary: the text toolkit every assembler reads
 //! with, and `asm::assemble`, which picks the assembler).
 //!
+//! Cargo features choose the format families a build reads, all on by default: `direct3d`
+//! (DXBC, Direct3D 9, SM4/5 and SM1–3, the assemblers), `n3ds` (SHBIN, PICA200), `wiiu`
+//! (GFD, GX2, SHARCFB, SHARC, Latte), `mali` (MBS, Mali GP/PP). A build without a family
+//! still recognises its files ([`Format::of`]) and refuses them as not read by this build.
+//!
 //! `examples/` in the crate has a runnable program per container, each run by the tests on
 //! the files in the repository's `samples/`: `dxbc_instructions` (each instruction with its
 //! offset and tokens), `shbin_dvles` (each DVLE's uniforms, outputs and code),
@@ -54,6 +59,9 @@
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)
 )]
+
+#[cfg(not(any(feature = "direct3d", feature = "n3ds", feature = "wiiu", feature = "mali")))]
+compile_error!("shaderscope reads no format without at least one of the features direct3d, n3ds, wiiu, mali");
 
 pub mod any;
 pub mod asm;
@@ -84,8 +92,16 @@ pub use any::{
 pub use container::Container;
 pub use detect::{Format, detect};
 pub use error::{Error, ErrorKind, Result};
-pub use format::dxbc::Generation;
-pub use format::{dxbc, shbin};
-pub use isa::{InstructionRecord, d3d9, latte, pica, sm4};
-pub use model::{DisasmOptions, Finding, Inapplicable, Part, Severity, Stage};
+#[cfg(feature = "direct3d")]
+pub use format::dxbc;
+#[cfg(feature = "n3ds")]
+pub use format::shbin;
+pub use isa::InstructionRecord;
+#[cfg(feature = "wiiu")]
+pub use isa::latte;
+#[cfg(feature = "n3ds")]
+pub use isa::pica;
+#[cfg(feature = "direct3d")]
+pub use isa::{d3d9, sm4};
+pub use model::{DisasmOptions, Finding, Generation, Inapplicable, Part, Severity, Stage};
 pub use shader::Shader;

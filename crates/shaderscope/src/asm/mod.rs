@@ -34,7 +34,9 @@
 
 pub mod text;
 
+#[cfg(feature = "direct3d")]
 use crate::any::File;
+#[cfg(feature = "direct3d")]
 use crate::format::dxbc::{Dxbc, assemble as dxbc};
 pub use text::{LineError, Syntax};
 
@@ -109,12 +111,15 @@ pub struct Assembled {
 
 /// The listing refused before anything else is read: one of a binary no assembler makes
 /// from text (a DXIL container's, a root signature's), by the header line that says so.
+#[cfg(feature = "direct3d")]
 pub fn refuse(text: &str) -> Result<(), Error> {
     dxbc::refuse(text)
 }
 
 /// An original binary given beside a listing: what it parses as.
+#[cfg(feature = "direct3d")]
 fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
+    #[allow(unreachable_patterns)]
     match crate::any::parse(bytes) {
         Ok(f @ (File::Dxbc(_) | File::D3d9(_))) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
@@ -124,6 +129,7 @@ fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
 
 /// Whether `bytes` is a binary an assembler makes (a DXBC container or a Direct3D 9
 /// program): what `asm --like` and `--verify` ask of an original before anything else.
+#[cfg(feature = "direct3d")]
 pub fn check_original(bytes: &[u8]) -> Result<Kind, Original> {
     Ok(match original(bytes)? {
         File::Dxbc(_) => Kind::Dxbc,
@@ -136,6 +142,7 @@ pub fn check_original(bytes: &[u8]) -> Result<Kind, Original> {
 /// the text does not determine; a Direct3D 9 program's comment blocks). In order: a listing
 /// [`refuse`] refuses, an original of no use, text that does not assemble, an original of the
 /// other kind.
+#[cfg(feature = "direct3d")]
 pub fn assemble(text: &str, like: Option<&[u8]>) -> Result<Assembled, Error> {
     refuse(text)?;
     let kind = Kind::of(text);
@@ -170,6 +177,7 @@ pub struct Comparison {
 /// Compare an assembled binary with an original part by part (`asm --verify`): a DXBC
 /// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), anything else as
 /// one piece of bytes.
+#[cfg(feature = "direct3d")]
 pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
     original(original_bytes)?;
     if let (Ok(a), Ok(b)) = (Dxbc::parse(ours), Dxbc::parse(original_bytes)) {

@@ -27,11 +27,19 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+#[cfg(feature = "direct3d")]
 pub mod d3d9;
+#[cfg(feature = "direct3d")]
 pub mod dxbc;
+#[cfg(feature = "wiiu")]
 pub mod gfd;
+#[cfg(feature = "wiiu")]
 pub mod gx2;
+#[cfg(feature = "mali")]
 pub mod mbs;
+#[cfg(feature = "wiiu")]
 pub mod sharc;
+#[cfg(feature = "wiiu")]
 pub mod sharcfb;
+#[cfg(feature = "n3ds")]
 pub mod shbin;

@@ -30,15 +30,24 @@
 //! assert_eq!((r.mnemonic.as_str(), r.operands.len()), ("mul", 3));
 //! ```
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 mod columns;
+#[cfg(feature = "direct3d")]
 pub mod d3d9;
+#[cfg(feature = "wiiu")]
 pub mod latte;
+#[cfg(feature = "mali")]
 pub mod mali_gp;
+#[cfg(feature = "mali")]
 pub mod mali_pp;
+#[cfg(feature = "n3ds")]
 pub mod pica;
+#[cfg(feature = "direct3d")]
 pub mod sm4;
 
-use crate::print::{Line, Printer, Style};
+#[cfg(feature = "direct3d")]
+use crate::print::Line;
+use crate::print::{Printer, Style};
 use serde::Serialize;
 use std::fmt;
 
@@ -53,6 +62,7 @@ use std::fmt;
 ///
 /// Both are one [`Style::Address`] token. Seen in public fxc listings: 3Dmigoto ShaderFixes
 /// dumps made with `/Ni /No` (SM5 and ps_3_0), Unity's compiled-shader view (`/Ni`).
+#[cfg(feature = "direct3d")]
 pub(crate) fn write_fxc_prefix(line: &mut Line, number: Option<Option<u64>>, offset: Option<u64>) {
     if number.is_none() && offset.is_none() {
         return;
