@@ -7,8 +7,8 @@
 
 mod common;
 
+use shaderscope::Generation;
 use shaderscope::bare::{Bare, Isa};
-use shaderscope::dxbc::Generation;
 use shaderscope::print::{Printer, Style};
 use shaderscope::{Container, DisasmOptions};
 use std::collections::HashMap;
@@ -23,36 +23,38 @@ struct Lines {
 }
 
 impl Lines {
-    /// The text of the instruction whose record is `r`: from the first line announced with
-    /// its offset that shows anything (a Direct3D 9 `#line` comment before it shows
-    /// nothing), as many lines as the record's text has (an immediate constant buffer's rows
-    /// follow on lines of their own offsets), trimmed.
-    fn instruction(
-        &self,
-        index: &HashMap<u64, usize>,
-        r: &shaderscope::isa::InstructionRecord,
-    ) -> Option<String> {
-        let first = *index.get(&r.offset)?;
-        let start = (first..self.lines.len())
-            .take_while(|&i| self.lines.get(i).is_some_and(|l| l.0 == Some(r.offset)))
-            .find(|&i| self.lines.get(i).is_some_and(|l| !l.1.trim().is_empty()))
-            .unwrap_or(first);
+    /// The text of the instruction whose record is `r`: the next line announced with its
+    /// offset that shows anything (a Direct3D 9 `#line` comment before it shows nothing),
+    /// after the lines earlier records at that offset took, and as many lines as the record's
+    /// text has (an immediate constant buffer's rows follow on lines of their own offsets),
+    /// trimmed. Records at one offset take its lines in order: a Mali GP instruction's slots
+    /// are one record and one line each, and the DVLEs of one DVLB list the same code one
+    /// after the other.
+    fn instruction(&self, index: &mut Index, r: &shaderscope::isa::InstructionRecord) -> Option<String> {
+        let (positions, next) = index.get_mut(&r.offset)?;
+        let shows = |i: usize| self.lines.get(i).is_some_and(|l| !l.1.trim().is_empty());
+        let k = (*next..positions.len()).find(|&k| positions.get(k).is_some_and(|&i| shows(i)))?;
+        let start = *positions.get(k)?;
         let n = r.text.lines().count().max(1);
+        *next = positions.partition_point(|&i| i < start + n);
         let text: String = self.lines.iter().skip(start).take(n).map(|l| l.1.as_str()).collect();
         Some(text.trim().to_string())
     }
 
-    /// Where the first line announced with each offset is.
-    fn index(&self) -> HashMap<u64, usize> {
-        let mut out = HashMap::new();
+    /// The lines announced with each offset, in order, and how many of them records took.
+    fn index(&self) -> Index {
+        let mut out = Index::new();
         for (i, (offset, _)) in self.lines.iter().enumerate() {
             if let Some(o) = offset {
-                out.entry(*o).or_insert(i);
+                out.entry(*o).or_default().0.push(i);
             }
         }
         out
     }
 }
+
+/// For each offset, the listing lines announced with it and the first one no record took.
+type Index = HashMap<u64, (Vec<usize>, usize)>;
 
 impl fmt::Write for Lines {
     fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -132,14 +134,54 @@ impl Tally {
         lines: &Lines,
         records: impl Iterator<Item = &'r shaderscope::isa::InstructionRecord>,
     ) {
-        let index = lines.index();
+        let mut index = lines.index();
         for r in records {
-            match lines.instruction(&index, r) {
+            match lines.instruction(&mut index, r) {
                 None => self.unlisted += 1,
                 Some(text) if text == r.text => self.same += 1,
                 Some(text) => self
                     .differ
                     .push(format!("{what} at {:#x}: record {:?}, listing {:?}", r.offset, r.text, text)),
+            }
+        }
+    }
+}
+
+/// Compare the records of `file` (read from `name`) with its listing under each of `configs`
+/// that applies to it (the switches a front end refuses for its format are left out).
+fn compare_file(
+    name: &str,
+    file: &shaderscope::File<'_>,
+    configs: &[(String, DisasmOptions)],
+    tally: &mut Tally,
+    per_switch: &mut HashMap<String, usize>,
+) {
+    for (switches, config) in configs {
+        if config.check(file).is_err() {
+            continue;
+        }
+        let mut lines = Lines::default();
+        // A damaged file lists what it can: that is compared too.
+        let _ = file.disasm(config, &mut lines);
+        let Ok(json) = file.disasm_json(config) else { continue };
+        let before = tally.same;
+        let records = json.programs.iter().flat_map(|p| p.instructions.iter());
+        tally.compare(&format!("{name} {switches}"), &lines, records);
+        *per_switch.entry(switches.clone()).or_default() += tally.same - before;
+        // The program read bare, as `disasm --format` reads an extracted one.
+        let bare = match file.format() {
+            shaderscope::Format::Dxbc => {
+                ["SHDR", "SHEX"].iter().find_map(|p| file.part(p).ok()).map(|p| (Isa::Sm4, p))
+            }
+            shaderscope::Format::D3d9 => file.part("program").ok().map(|p| (Isa::D3d9, p)),
+            _ => None,
+        };
+        if let Some((isa, part)) = bare.filter(|(isa, _)| config.check_bare(*isa).is_ok()) {
+            let program = Bare::new(isa, &part.bytes).at(part.offset);
+            let mut lines = Lines::default();
+            let _ = program.disasm(config, &mut lines);
+            if let Ok(records) = program.records(config) {
+                tally.compare(&format!("{name} as bare {isa} {switches}"), &lines, records.iter());
             }
         }
     }
@@ -159,36 +201,40 @@ fn record_text_is_the_listing_text_under_every_switch() {
         "sharcfb",
     ];
     let configs = configs();
+    let files: Vec<_> = common::files_of(&corpus, &kinds).collect();
+    // The files are dealt out between the cores, one each in turn: each compares its share.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results: Vec<(Tally, HashMap<String, usize>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|k| {
+                let (configs, files) = (&configs, &files);
+                scope.spawn(move || {
+                    let (mut tally, mut per_switch) = (Tally::default(), HashMap::new());
+                    for (_, path, bytes) in files.iter().skip(k).step_by(threads) {
+                        if let Ok(file) = shaderscope::parse(bytes) {
+                            compare_file(
+                                &path.display().to_string(),
+                                &file,
+                                configs,
+                                &mut tally,
+                                &mut per_switch,
+                            );
+                        }
+                    }
+                    (tally, per_switch)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a comparing thread panicked")).collect()
+    });
     let mut tally = Tally::default();
-    let mut per_switch: HashMap<&str, usize> = HashMap::new();
-    for (_, path, bytes) in common::files_of(&corpus, &kinds) {
-        let name = path.display().to_string();
-        let Ok(file) = shaderscope::parse(&bytes) else { continue };
-        for (switches, config) in &configs {
-            let mut lines = Lines::default();
-            // A damaged file lists what it can: that is compared too.
-            let _ = file.disasm(config, &mut lines);
-            let Ok(json) = file.disasm_json(config) else { continue };
-            let before = tally.same;
-            let records = json.programs.iter().flat_map(|p| p.instructions.iter());
-            tally.compare(&format!("{name} {switches}"), &lines, records);
-            *per_switch.entry(switches).or_default() += tally.same - before;
-            // The program read bare, as `disasm --format` reads an extracted one.
-            let bare = match file.format() {
-                shaderscope::Format::Dxbc => {
-                    ["SHDR", "SHEX"].iter().find_map(|p| file.part(p).ok()).map(|p| (Isa::Sm4, p))
-                }
-                shaderscope::Format::D3d9 => file.part("program").ok().map(|p| (Isa::D3d9, p)),
-                _ => None,
-            };
-            if let Some((isa, part)) = bare {
-                let program = Bare::new(isa, &part.bytes).at(part.offset);
-                let mut lines = Lines::default();
-                let _ = program.disasm(config, &mut lines);
-                if let Ok(records) = program.records(config) {
-                    tally.compare(&format!("{name} as bare {isa} {switches}"), &lines, records.iter());
-                }
-            }
+    let mut per_switch: HashMap<String, usize> = HashMap::new();
+    for (t, p) in results {
+        tally.same += t.same;
+        tally.unlisted += t.unlisted;
+        tally.differ.extend(t.differ);
+        for (k, n) in p {
+            *per_switch.entry(k).or_default() += n;
         }
     }
     println!("{} records the same, {} of unlisted instructions", tally.same, tally.unlisted);
