@@ -14,7 +14,7 @@
 //! | `mali-pp` | Mali-200/400 fragment (PP) code as an MBS `DBIN` chunk holds it: variable-length instructions from byte 0 | Mesa lima's listing ([`crate::isa::mali_pp`]) |
 //! | `latte` | R600/R700 microcode as the GPU reads it (32-bit little-endian words: a GFD `.gsh` program block, a SHARCFB binary's microcode), control flow from byte 0 | decaf-emu's listing ([`crate::isa::latte`]) |
 //! | `mali-gp` | Mali Utgard GP (vertex processor) code: 128-bit instructions (an MBS `DBIN` payload of a vertex shader) | Mesa's lima listing ([`crate::isa::mali_gp`]) |
-//! | `pica` | PICA200 code words | picasso source ([`crate::isa::pica`]): `main` is the longest stretch of words no call reaches ([`pica::bare_entry`]), each called range a procedure; words neither reaches follow as comments. Without an operand-descriptor table ([`Bare::with_opdescs`]) masks and swizzles show as the identity and each instruction that uses a descriptor says so |
+//! | `pica` | PICA200 code words | picasso source ([`crate::isa::pica`]): `main` is the longest stretch of words no call reaches ([`crate::isa::pica::bare_entry`]), each called range a procedure; words neither reaches follow as comments. Without an operand-descriptor table ([`Bare::with_opdescs`]) masks and swizzles show as the identity and each instruction that uses a descriptor says so |
 //!
 //! ```
 //! use shaderscope::bare::{Bare, Isa, select};
@@ -42,21 +42,9 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::isa::InstructionRecord;
-#[cfg(feature = "wiiu")]
-use crate::isa::latte;
-#[cfg(feature = "n3ds")]
-use crate::isa::pica;
-#[cfg(feature = "direct3d")]
-use crate::isa::{d3d9, sm4};
-#[cfg(feature = "mali")]
-use crate::isa::{mali_gp, mali_pp};
+use crate::isa::{Code, InstructionRecord, InstructionSet};
 use crate::model::DisasmOptions;
-#[cfg(feature = "direct3d")]
-use crate::model::Generation;
 use crate::print::Printer;
-#[cfg(feature = "n3ds")]
-use crate::print::Style;
 use crate::print::count;
 use std::fmt;
 
@@ -202,48 +190,7 @@ impl<'a> Bare<'a> {
     /// The listing, written through `out` (see the [module documentation](self) for what each
     /// instruction set prints). On an error the text written so far stays in `out`.
     pub fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        #[allow(unused_variables)]
-        let failed = |_: std::fmt::Error| Error::invalid(self.base, "listing", "the printer failed");
-        #[allow(unreachable_patterns)]
-        match self.isa {
-            #[cfg(feature = "direct3d")]
-            Isa::Sm4 => {
-                let program = sm4::Program::parse(self.bytes, self.base)?;
-                sm4::write_listing(&program, &sm4_listing_style(opts), out).map(|_| ())
-            }
-            #[cfg(feature = "direct3d")]
-            Isa::D3d9 => {
-                let program = d3d9::Program::parse(self.bytes, self.base)?;
-                d3d9::write_listing(&program, &d3d9::ListingOptions::of(opts), out).map_err(failed)
-            }
-            #[cfg(feature = "n3ds")]
-            Isa::Pica => {
-                let code = self.words()?;
-                let opdescs = self.opdescs.as_deref().unwrap_or(&[]);
-                if self.opdescs.is_none() {
-                    out.start_line(None);
-                    out.styled(
-                        Style::Comment,
-                        "; no operand descriptors (they sit in the DVLP: `extract FILE opdescs`, then \
-                         --opdesc): write masks and swizzles are shown as the identity",
-                    )
-                    .map_err(failed)?;
-                    out.write_str("\n").map_err(failed)?;
-                }
-                let mut ctx = self.pica_context(&code, opdescs);
-                ctx.offsets = opts.offsets || opts.file_offsets;
-                ctx.raw = opts.raw;
-                pica::write_source(&ctx, out).map_err(failed)?;
-                pica::write_unlisted(out, &code, opdescs, self.base, (ctx.main, ctx.endmain)).map_err(failed)
-            }
-            #[cfg(feature = "wiiu")]
-            Isa::Latte => latte::write_listing(self.bytes, self.base, opts, out),
-            #[cfg(feature = "mali")]
-            Isa::MaliGp => mali_gp::write_listing(self.bytes, self.base, opts, out),
-            #[cfg(feature = "mali")]
-            Isa::MaliPp => mali_pp::write_listing(self.bytes, self.base, opts, out),
-            _ => Err(self.not_in_build()),
-        }
+        self.instruction_set()?.write_listing(&self.code(), opts, out)
     }
 
     /// Every instruction as an [`InstructionRecord`], printed by the listing's printer
@@ -256,35 +203,40 @@ impl<'a> Bare<'a> {
 
     /// Each instruction's [`InstructionRecord`], handed to `f` as it is made; an error where
     /// the program does not decode (after the records before it).
-    #[cfg_attr(not(feature = "direct3d"), allow(unused_variables, unused_mut))]
     pub fn each_record(&self, opts: &DisasmOptions, mut f: impl FnMut(InstructionRecord)) -> Result<()> {
-        #[allow(unreachable_patterns)]
-        match self.isa {
+        self.instruction_set()?.each_record(&self.code(), opts, &mut f)
+    }
+
+    /// The bytes as the instruction set reads them.
+    fn code(&self) -> Code<'_> {
+        Code { bytes: self.bytes, base: self.base, opdescs: self.opdescs.as_deref() }
+    }
+
+    /// The instruction set's implementation: the one place a bare program's ISA is matched
+    /// on. An instruction set whose family this build leaves out is an error.
+    fn instruction_set(&self) -> Result<&'static dyn InstructionSet> {
+        Ok(match self.isa {
             #[cfg(feature = "direct3d")]
-            Isa::Sm4 => {
-                let program = sm4::Program::parse(self.bytes, self.base)?;
-                sm4::each_record(&program, &sm4_listing_style(opts), |_, r| r.into_iter().for_each(&mut f))?;
-            }
+            Isa::Sm4 => &crate::isa::sm4::Sm4,
             #[cfg(feature = "direct3d")]
-            Isa::D3d9 => d3d9::each_record(
-                &d3d9::Program::parse(self.bytes, self.base)?,
-                &d3d9::ListingOptions::of(opts),
-                f,
-            ),
+            Isa::D3d9 => &crate::isa::d3d9::D3d9,
             #[cfg(feature = "n3ds")]
-            Isa::Pica => {
-                let code = self.words()?;
-                pica::each_record(&self.pica_context(&code, self.opdescs.as_deref().unwrap_or(&[])), f);
-            }
+            Isa::Pica => &crate::isa::pica::Pica,
             #[cfg(feature = "wiiu")]
-            Isa::Latte => latte::each_record(self.bytes, self.base, f),
+            Isa::Latte => &crate::isa::latte::Latte,
             #[cfg(feature = "mali")]
-            Isa::MaliGp => mali_gp::each_record(self.bytes, self.base, f),
+            Isa::MaliGp => &crate::isa::mali_gp::MaliGp,
             #[cfg(feature = "mali")]
-            Isa::MaliPp => mali_pp::each_record(self.bytes, self.base, f),
-            _ => return Err(self.not_in_build()),
-        }
-        Ok(())
+            Isa::MaliPp => &crate::isa::mali_pp::MaliPp,
+            #[allow(unreachable_patterns)]
+            _ => {
+                return Err(Error::unsupported(
+                    self.base,
+                    self.isa.description(),
+                    "not read by this build (its family's cargo feature is off)",
+                ));
+            }
+        })
     }
 
     /// The listing as data, in the one `disasm` record shape, given to `out` piece by piece
@@ -323,50 +275,4 @@ impl<'a> Bare<'a> {
         let record = crate::json::Record::new(crate::json::RecordType::Disasm, path, None);
         crate::json::write_disasm_record(record, None, out, |sink| self.write_disasm_json(opts, sink))
     }
-
-    /// The error for an instruction set whose family this build leaves out.
-    #[allow(dead_code)]
-    fn not_in_build(&self) -> Error {
-        Error::unsupported(
-            self.base,
-            self.isa.description(),
-            "not read by this build (its family's cargo feature is off)",
-        )
-    }
-
-    /// How PICA200 code with no executable is listed: as a vertex shader whose entry is the
-    /// longest stretch no call reaches ([`pica::bare_entry`]).
-    #[cfg(feature = "n3ds")]
-    fn pica_context<'c>(&self, code: &'c [u32], opdescs: &'c [u32]) -> pica::SourceContext<'c> {
-        let mut ctx = pica::SourceContext::new(code, opdescs);
-        (ctx.main, ctx.endmain) = pica::bare_entry(code);
-        ctx.code_offset = self.base;
-        ctx
-    }
-
-    /// The PICA200 code words; a length that is not a whole number of words is an error.
-    #[cfg(feature = "n3ds")]
-    fn words(&self) -> Result<Vec<u32>> {
-        let whole = self.bytes.len() / 4 * 4;
-        if whole != self.bytes.len() {
-            return Err(Error::invalid(
-                self.base.saturating_add(whole as u64),
-                "PICA200 code",
-                format!("{} is not a whole number of 4-byte words", count(self.bytes.len(), "byte")),
-            ));
-        }
-        Ok(self
-            .bytes
-            .chunks_exact(4)
-            .filter_map(|w| w.first_chunk::<4>())
-            .map(|w| u32::from_le_bytes(*w))
-            .collect())
-    }
-}
-
-/// The SM4 printer's settings for `opts`: the fxc generation asked for (fxc 10, the
-/// disassembler that still ships, when none is) and fxc's switches.
-#[cfg(feature = "direct3d")]
-fn sm4_listing_style(opts: &DisasmOptions) -> sm4::ListingStyle {
-    sm4::ListingStyle::of(opts.generation.unwrap_or(Generation::Fxc10), opts)
 }

@@ -51,6 +51,44 @@ use crate::print::{Printer, Style};
 use serde::Serialize;
 use std::fmt;
 
+/// Bytes an instruction set reads with no container around them ([`crate::bare::Bare`]):
+/// the program's bytes, the absolute offset of the first, and (PICA200) the operand
+/// descriptors its instructions point into, where they are known.
+#[derive(Debug, Clone, Copy)]
+pub struct Code<'a> {
+    /// The program's bytes.
+    pub bytes: &'a [u8],
+    /// The absolute offset of the first byte in the input.
+    pub base: u64,
+    /// PICA200: the operand-descriptor table, where it is known.
+    pub opdescs: Option<&'a [u32]>,
+}
+
+/// What every instruction set does with a program it is handed alone: its listing through
+/// the sink, and its instruction records, each record's text printed by the listing's
+/// printer with the listing's settings. Each instruction set implements it once, in its
+/// `mod.rs` (`sm4::Sm4`, `d3d9::D3d9`, `pica::Pica`, `latte::Latte`, `mali_gp::MaliGp`,
+/// `mali_pp::MaliPp`); [`crate::bare`] picks the implementation in one place.
+pub trait InstructionSet: Sync {
+    /// The listing of `code` under `opts`, written through `out`; on an error the text
+    /// written so far stays in `out`.
+    fn write_listing(
+        &self,
+        code: &Code<'_>,
+        opts: &crate::DisasmOptions,
+        out: &mut dyn Printer,
+    ) -> crate::Result<()>;
+
+    /// Each instruction's record, handed to `f` as it is made; an error where the program
+    /// does not decode (after the records before it).
+    fn each_record(
+        &self,
+        code: &Code<'_>,
+        opts: &crate::DisasmOptions,
+        f: &mut dyn FnMut(InstructionRecord),
+    ) -> crate::Result<()>;
+}
+
 /// What `D3DDisassemble` puts before a program line with its instruction-numbering (fxc `/Ni`)
 /// and instruction-offset (fxc `/No`) switches, shared by the SM4 and Direct3D 9 printers:
 ///

@@ -66,6 +66,34 @@ pub use opcode::{Form, OpInfo, Opcode, Slots};
 pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, each_record, records, usage_name, write_listing};
 
+/// Direct3D 9 token streams (version token to end token) as an
+/// [`InstructionSet`](crate::isa::InstructionSet), with the constant table of their `CTAB`
+/// comment.
+#[derive(Debug, Clone, Copy)]
+pub struct D3d9;
+
+impl crate::isa::InstructionSet for D3d9 {
+    fn write_listing(
+        &self,
+        code: &crate::isa::Code<'_>,
+        opts: &crate::DisasmOptions,
+        out: &mut dyn crate::print::Printer,
+    ) -> Result<()> {
+        let program = Program::parse(code.bytes, code.base)?;
+        write_listing(&program, &ListingOptions::of(opts), out)
+            .map_err(|_| Error::invalid(code.base, "listing", "the printer failed"))
+    }
+    fn each_record(
+        &self,
+        code: &crate::isa::Code<'_>,
+        opts: &crate::DisasmOptions,
+        f: &mut dyn FnMut(crate::isa::InstructionRecord),
+    ) -> Result<()> {
+        each_record(&Program::parse(code.bytes, code.base)?, &ListingOptions::of(opts), f);
+        Ok(())
+    }
+}
+
 use crate::error::{Error, Result};
 use crate::print::count;
 use crate::toolkit::raw::{LittleEndian, U32};

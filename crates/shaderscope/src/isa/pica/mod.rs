@@ -74,6 +74,84 @@ pub use source::{
     write_opdesc, write_source, write_unlisted, write_unreached, write_word,
 };
 
+/// PICA200 code words with no executable around them as an
+/// [`InstructionSet`](crate::isa::InstructionSet): listed as a vertex shader whose `main` is
+/// the longest stretch of words no call reaches ([`bare_entry`]), each called range a
+/// procedure. Without an operand-descriptor table masks and swizzles show as the identity,
+/// and the listing says why first.
+#[derive(Debug, Clone, Copy)]
+pub struct Pica;
+
+impl Pica {
+    /// The code words; a length that is not a whole number of words is an error.
+    fn words(code: &crate::isa::Code<'_>) -> crate::Result<Vec<u32>> {
+        let whole = code.bytes.len() / 4 * 4;
+        if whole != code.bytes.len() {
+            return Err(crate::Error::invalid(
+                code.base.saturating_add(whole as u64),
+                "PICA200 code",
+                format!(
+                    "{} is not a whole number of 4-byte words",
+                    crate::print::count(code.bytes.len(), "byte")
+                ),
+            ));
+        }
+        Ok(code
+            .bytes
+            .chunks_exact(4)
+            .filter_map(|w| w.first_chunk::<4>())
+            .map(|w| u32::from_le_bytes(*w))
+            .collect())
+    }
+
+    /// How the words are listed: from their longest stretch no call reaches.
+    fn context<'c>(words: &'c [u32], opdescs: &'c [u32], base: u64) -> SourceContext<'c> {
+        let mut ctx = SourceContext::new(words, opdescs);
+        (ctx.main, ctx.endmain) = bare_entry(words);
+        ctx.code_offset = base;
+        ctx
+    }
+}
+
+impl crate::isa::InstructionSet for Pica {
+    fn write_listing(
+        &self,
+        code: &crate::isa::Code<'_>,
+        opts: &crate::DisasmOptions,
+        out: &mut dyn crate::print::Printer,
+    ) -> crate::Result<()> {
+        use crate::print::Style;
+        let failed = |_| crate::Error::invalid(code.base, "listing", "the printer failed");
+        let words = Pica::words(code)?;
+        if code.opdescs.is_none() {
+            out.start_line(None);
+            out.styled(
+                Style::Comment,
+                "; no operand descriptors (they sit in the DVLP: `extract FILE opdescs`, then \
+                 --opdesc): write masks and swizzles are shown as the identity",
+            )
+            .map_err(failed)?;
+            out.write_str("\n").map_err(failed)?;
+        }
+        let opdescs = code.opdescs.unwrap_or(&[]);
+        let mut ctx = Pica::context(&words, opdescs, code.base);
+        ctx.offsets = opts.offsets || opts.file_offsets;
+        ctx.raw = opts.raw;
+        write_source(&ctx, out).map_err(failed)?;
+        write_unlisted(out, &words, opdescs, code.base, (ctx.main, ctx.endmain)).map_err(failed)
+    }
+    fn each_record(
+        &self,
+        code: &crate::isa::Code<'_>,
+        _: &crate::DisasmOptions,
+        f: &mut dyn FnMut(crate::isa::InstructionRecord),
+    ) -> crate::Result<()> {
+        let words = Pica::words(code)?;
+        each_record(&Pica::context(&words, code.opdescs.unwrap_or(&[]), code.base), f);
+        Ok(())
+    }
+}
+
 /// Shader stage of a DVLE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShaderType {

@@ -127,3 +127,41 @@ pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase,
 pub use listing::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 pub use opcodes::{Decl, Format, OpInfo, Ty};
 pub use validate::validate;
+
+use crate::isa::{Code, InstructionRecord};
+use crate::model::{DisasmOptions, Generation};
+
+/// SM4/5 token streams (version token, length token, instructions) as an
+/// [`InstructionSet`](crate::isa::InstructionSet), printed as the fxc generation `opts` names:
+/// fxc 10, the disassembler that still ships, when none is (nothing in a bare program says).
+#[derive(Debug, Clone, Copy)]
+pub struct Sm4;
+
+impl Sm4 {
+    /// The printer's settings for a bare program under `opts`.
+    fn style(opts: &DisasmOptions) -> ListingStyle {
+        ListingStyle::of(opts.generation.unwrap_or(Generation::Fxc10), opts)
+    }
+}
+
+impl crate::isa::InstructionSet for Sm4 {
+    fn write_listing(
+        &self,
+        code: &Code<'_>,
+        opts: &DisasmOptions,
+        out: &mut dyn crate::print::Printer,
+    ) -> crate::Result<()> {
+        let program = Program::parse(code.bytes, code.base)?;
+        write_listing(&program, &Sm4::style(opts), out).map(|_| ())
+    }
+    fn each_record(
+        &self,
+        code: &Code<'_>,
+        opts: &DisasmOptions,
+        f: &mut dyn FnMut(InstructionRecord),
+    ) -> crate::Result<()> {
+        let program = Program::parse(code.bytes, code.base)?;
+        each_record(&program, &Sm4::style(opts), |_, r| r.into_iter().for_each(&mut *f))?;
+        Ok(())
+    }
+}
