@@ -309,7 +309,7 @@ impl Checksum {
 
     /// A checksum as 32 lowercase hex digits.
     pub fn hex(sum: &[u8; 16]) -> String {
-        sum.iter().map(|b| format!("{b:02x}")).collect()
+        crate::print::hex_bytes(sum)
     }
 }
 

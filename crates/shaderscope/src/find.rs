@@ -376,12 +376,7 @@ impl Search<'_> {
 
 /// The MD5 of `bytes` in lowercase hex (a find's [`Find::hash`]).
 pub fn md5_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(32);
-    for b in Md5::digest(bytes) {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    crate::print::hex_bytes(&Md5::digest(bytes))
 }
 
 fn u32_le(d: &[u8], at: usize) -> Option<u32> {

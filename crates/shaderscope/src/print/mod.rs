@@ -295,6 +295,17 @@ pub fn write_hex<W: fmt::Write + ?Sized>(out: &mut W, v: u64, digits: usize) -> 
     out.write_str(ascii(buf.get(16 - need..).unwrap_or(&[])))
 }
 
+/// `bytes` in lowercase hexadecimal, two digits a byte: checksums and digests as every output
+/// shows them.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        // Writing into a String cannot fail.
+        let _ = write_hex(&mut s, u64::from(b), 2);
+    }
+    s
+}
+
 /// `n` spaces.
 pub fn write_spaces<W: fmt::Write + ?Sized>(out: &mut W, n: usize) -> fmt::Result {
     const SPACES: &str = "                                ";

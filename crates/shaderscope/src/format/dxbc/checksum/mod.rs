@@ -95,11 +95,7 @@ fn put(block: &mut [u8; 64], at: usize, bytes: &[u8]) {
 
 /// Lowercase hex of a checksum, as `info` and `checksum` print it.
 pub fn hex(sum: &[u8; 16]) -> String {
-    let mut s = String::with_capacity(32);
-    for b in sum {
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
+    crate::print::hex_bytes(sum)
 }
 
 #[cfg(test)]
