@@ -233,7 +233,7 @@ impl<'a> Bare<'a> {
                 return Err(Error::unsupported(
                     self.base,
                     self.isa.description(),
-                    "not read by this build (its family's cargo feature is off)",
+                    crate::detect::NOT_IN_BUILD,
                 ));
             }
         })

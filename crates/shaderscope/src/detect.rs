@@ -164,13 +164,12 @@ pub fn readable(data: &[u8]) -> Result<Format> {
     }
 }
 
+/// Why a format or an instruction set whose family's cargo feature is off is refused.
+pub(crate) const NOT_IN_BUILD: &str = "not read by this build (its family's cargo feature is off)";
+
 /// The error for a file of `format`, which this build recognises but does not read.
 pub fn unsupported(format: Format) -> Error {
-    Error::unsupported(
-        0,
-        format.description(),
-        "recognised, not read by this build (its family's cargo feature is off)",
-    )
+    Error::unsupported(0, format.description(), format!("recognised, {NOT_IN_BUILD}"))
 }
 
 /// Recognise `data` from its magic; `None` when it is none of the product's formats. Looks at

@@ -259,6 +259,12 @@ pub struct DisasmOptions {
 pub struct Inapplicable(pub String);
 
 impl DisasmOptions {
+    /// Whether an fxc generation (`--fxc`) is chosen: one of fxc's, or fxc 10 with the legacy C
+    /// runtime.
+    fn fxc_chosen(&self) -> bool {
+        self.generation.is_some() || self.legacy_crt
+    }
+
     /// The fxc switches that are on (they apply to DXBC and Direct3D 9 listings only), by
     /// their command-line names.
     fn fxc_switches(&self) -> impl Iterator<Item = &'static str> {
@@ -297,7 +303,7 @@ impl DisasmOptions {
                 return Err(Inapplicable(format!("--dvle {n} is out of range: the file has {has}")));
             }
         }
-        if (self.generation.is_some() || self.legacy_crt) && format != Format::Dxbc {
+        if self.fxc_chosen() && format != Format::Dxbc {
             return Err(Inapplicable(format!(
                 "--fxc applies only to DXBC containers (this file: {})",
                 format.description()
@@ -317,7 +323,7 @@ impl DisasmOptions {
     /// Direct3D 9.
     pub fn check_bare(&self, isa: crate::bare::Isa) -> Result<(), Inapplicable> {
         use crate::bare::Isa;
-        if (self.generation.is_some() || self.legacy_crt) && isa != Isa::Sm4 {
+        if self.fxc_chosen() && isa != Isa::Sm4 {
             return Err(Inapplicable(format!(
                 "--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"
             )));
