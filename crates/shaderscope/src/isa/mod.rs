@@ -89,6 +89,41 @@ pub trait InstructionSet: Sync {
     ) -> crate::Result<()>;
 }
 
+/// The [`InstructionSet`] of an instruction set whose program is its code alone, read from the
+/// first byte with nothing else to know (Latte, Mali GP, Mali PP): a unit struct `$name` whose
+/// listing and records are its module's `write_listing(bytes, base, opts, out)` and
+/// `each_record(bytes, base, f)`.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
+macro_rules! code_instruction_set {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub struct $name;
+
+        impl $crate::isa::InstructionSet for $name {
+            fn write_listing(
+                &self,
+                code: &$crate::isa::Code<'_>,
+                opts: &$crate::DisasmOptions,
+                out: &mut dyn $crate::print::Printer,
+            ) -> $crate::Result<()> {
+                write_listing(code.bytes, code.base, opts, out)
+            }
+            fn each_record(
+                &self,
+                code: &$crate::isa::Code<'_>,
+                _: &$crate::DisasmOptions,
+                f: &mut dyn FnMut($crate::isa::InstructionRecord),
+            ) -> $crate::Result<()> {
+                each_record(code.bytes, code.base, f);
+                Ok(())
+            }
+        }
+    };
+}
+#[cfg(any(feature = "wiiu", feature = "mali"))]
+pub(crate) use code_instruction_set;
+
 /// What `D3DDisassemble` puts before a program line with its instruction-numbering (fxc `/Ni`)
 /// and instruction-offset (fxc `/No`) switches, shared by the SM4 and Direct3D 9 printers:
 ///

@@ -172,29 +172,10 @@ pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
     walk::walk(code, base, &mut listing::Records::new(f));
 }
 
-/// Latte microcode as an [`InstructionSet`](crate::isa::InstructionSet): control flow from
-/// the first byte.
-#[derive(Debug, Clone, Copy)]
-pub struct Latte;
-
-impl crate::isa::InstructionSet for Latte {
-    fn write_listing(
-        &self,
-        code: &crate::isa::Code<'_>,
-        opts: &DisasmOptions,
-        out: &mut dyn Printer,
-    ) -> Result<()> {
-        write_listing(code.bytes, code.base, opts, out)
-    }
-    fn each_record(
-        &self,
-        code: &crate::isa::Code<'_>,
-        _: &DisasmOptions,
-        f: &mut dyn FnMut(InstructionRecord),
-    ) -> Result<()> {
-        each_record(code.bytes, code.base, f);
-        Ok(())
-    }
+crate::isa::code_instruction_set! {
+    /// Latte microcode as an [`InstructionSet`](crate::isa::InstructionSet): control flow from
+    /// the first byte.
+    Latte
 }
 
 /// What the program uses (registers, exports, resources, constants, loops).

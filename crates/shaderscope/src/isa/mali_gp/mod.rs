@@ -126,28 +126,10 @@ pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
     listing::walk(code, base, &mut listing::Records::new(f));
 }
 
-/// Mali GP code: 128-bit instructions from the first byte, as an [`InstructionSet`](crate::isa::InstructionSet).
-#[derive(Debug, Clone, Copy)]
-pub struct MaliGp;
-
-impl crate::isa::InstructionSet for MaliGp {
-    fn write_listing(
-        &self,
-        code: &crate::isa::Code<'_>,
-        opts: &DisasmOptions,
-        out: &mut dyn Printer,
-    ) -> Result<()> {
-        write_listing(code.bytes, code.base, opts, out)
-    }
-    fn each_record(
-        &self,
-        code: &crate::isa::Code<'_>,
-        _: &DisasmOptions,
-        f: &mut dyn FnMut(InstructionRecord),
-    ) -> Result<()> {
-        each_record(code.bytes, code.base, f);
-        Ok(())
-    }
+crate::isa::code_instruction_set! {
+    /// Mali GP code: 128-bit instructions from the first byte, as an
+    /// [`InstructionSet`](crate::isa::InstructionSet).
+    MaliGp
 }
 
 /// What cannot be read, in listing order, each at its absolute offset.

@@ -124,28 +124,10 @@ pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
     walk::walk(code, base, &mut listing::Records::new(f));
 }
 
-/// Mali PP code: variable-length instructions from the first byte, as an [`InstructionSet`](crate::isa::InstructionSet).
-#[derive(Debug, Clone, Copy)]
-pub struct MaliPp;
-
-impl crate::isa::InstructionSet for MaliPp {
-    fn write_listing(
-        &self,
-        code: &crate::isa::Code<'_>,
-        opts: &DisasmOptions,
-        out: &mut dyn Printer,
-    ) -> Result<()> {
-        write_listing(code.bytes, code.base, opts, out)
-    }
-    fn each_record(
-        &self,
-        code: &crate::isa::Code<'_>,
-        _: &DisasmOptions,
-        f: &mut dyn FnMut(InstructionRecord),
-    ) -> Result<()> {
-        each_record(code.bytes, code.base, f);
-        Ok(())
-    }
+crate::isa::code_instruction_set! {
+    /// Mali PP code: variable-length instructions from the first byte, as an
+    /// [`InstructionSet`](crate::isa::InstructionSet).
+    MaliPp
 }
 
 /// Every instruction of the program as read, in order (the units' field bits, the control
