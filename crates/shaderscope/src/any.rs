@@ -394,9 +394,10 @@ impl File<'_> {
     /// program that is no part's name, the shaders one variation of it resolves to (`set` as
     /// for [`File::variant`]) as a GFD `.gsh`. Settings apply to a SHARCFB program only.
     pub fn extract(&self, name: &str, set: &[(String, String)]) -> std::result::Result<Vec<u8>, Refusal> {
+        let part = self.part(name);
         #[cfg(feature = "wiiu")]
         if let File::Sharcfb(a) = self {
-            if self.part(name).is_err() && a.program(name).is_some() {
+            if part.is_err() && a.program(name).is_some() {
                 return Ok(a.gsh(name, set)?.1);
             }
         }
@@ -406,7 +407,7 @@ impl File<'_> {
             ))));
         }
         // The reason alone: the name is not in the file, there is no offset to show.
-        self.part(name).map(|p| p.bytes.into_owned()).map_err(|e| Refusal::NotFound(e.kind().to_string()))
+        part.map(|p| p.bytes.into_owned()).map_err(|e| Refusal::NotFound(e.kind().to_string()))
     }
 }
 
