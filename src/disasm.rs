@@ -283,12 +283,12 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
     if let Err(e) = opts.check_bare(isa) {
         return usage(e.to_string());
     }
-    let opdescs = match (&o.opdesc, isa) {
-        (None, _) => None,
-        (Some(_), isa) if isa != Isa::Pica => {
-            return usage(format!("--opdesc applies only to --format pica (not --format {isa})"));
-        }
-        (Some(path), _) => {
+    let opdescs = match &o.opdesc {
+        None => None,
+        Some(path) => {
+            if let Err(e) = isa.check_opdescs() {
+                return usage(e.to_string());
+            }
             let table = batch::read_input(path, false)
                 .map_err(|r| format!("{}: {}", batch::display_name(path), r.message));
             match table.and_then(|t| bare::opdesc_table(&t, 0).map_err(|e| format!("{path}: {e}"))) {

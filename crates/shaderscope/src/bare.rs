@@ -88,6 +88,23 @@ impl Isa {
         Isa::ALL.into_iter().find(|i| i.name().eq_ignore_ascii_case(name))
     }
 
+    /// Whether a program of this instruction set takes an operand-descriptor table
+    /// ([`Bare::with_opdescs`], the command line's `--opdesc`): PICA200 code only.
+    ///
+    /// ```
+    /// use shaderscope::bare::Isa;
+    /// assert!(Isa::Pica.check_opdescs().is_ok());
+    /// let refused = Isa::Latte.check_opdescs().unwrap_err();
+    /// assert_eq!(refused.to_string(), "--opdesc applies only to --format pica (not --format latte)");
+    /// ```
+    pub fn check_opdescs(self) -> std::result::Result<(), crate::Inapplicable> {
+        if self == Isa::Pica {
+            Ok(())
+        } else {
+            Err(crate::Inapplicable(format!("--opdesc applies only to --format pica (not --format {self})")))
+        }
+    }
+
     /// What the bytes are, for messages.
     pub fn description(self) -> &'static str {
         match self {
