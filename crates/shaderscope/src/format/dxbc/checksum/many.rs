@@ -20,10 +20,11 @@ type Lanes = [u32; LANES];
 /// [`compute_many`]; `None` for an input that is not a DXBC container (a batch of files of any
 /// format can be given as it is).
 pub fn compute_where_dxbc(inputs: &[&[u8]]) -> Vec<Option<[u8; 16]>> {
-    let is_dxbc = |d: &&[u8]| crate::detect::detect(d) == Some(crate::detect::Format::Dxbc);
-    let dxbc: Vec<&[u8]> = inputs.iter().copied().filter(is_dxbc).collect();
+    let is_dxbc: Vec<bool> =
+        inputs.iter().map(|d| crate::detect::detect(d) == Some(crate::detect::Format::Dxbc)).collect();
+    let dxbc: Vec<&[u8]> = inputs.iter().zip(&is_dxbc).filter(|(_, is)| **is).map(|(d, _)| *d).collect();
     let mut sums = compute_many(&dxbc).into_iter();
-    inputs.iter().map(|d| if is_dxbc(d) { sums.next() } else { None }).collect()
+    is_dxbc.iter().map(|is| if *is { sums.next() } else { None }).collect()
 }
 
 /// The checksums of many containers (as [`compute`] gives them, in the same order).
