@@ -374,7 +374,7 @@ impl ErrorInfo {
 }
 
 /// The `kind` name of a parse error.
-pub fn error_kind_name(kind: &ErrorKind) -> &'static str {
+pub(crate) fn error_kind_name(kind: &ErrorKind) -> &'static str {
     match kind {
         ErrorKind::Truncated { .. } => "truncated",
         ErrorKind::BadMagic { .. } => "bad-magic",

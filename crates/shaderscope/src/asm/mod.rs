@@ -127,16 +127,6 @@ fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
     }
 }
 
-/// Whether `bytes` is a binary an assembler makes (a DXBC container or a Direct3D 9
-/// program): what `asm --like` and `--verify` ask of an original before anything else.
-#[cfg(feature = "direct3d")]
-pub fn check_original(bytes: &[u8]) -> Result<Kind, Original> {
-    Ok(match original(bytes)? {
-        File::Dxbc(_) => Kind::Dxbc,
-        _ => Kind::D3d9,
-    })
-}
-
 /// Assemble a listing ([`Kind::of`] picks the assembler): into a new binary, or with `like`
 /// into that original, which keeps what the text does not carry (a DXBC container's chunks
 /// the text does not determine; a Direct3D 9 program's comment blocks). In order: a listing

@@ -201,7 +201,7 @@ impl<'a> Cursor<'a> {
 
 /// MSVC's spellings of infinities and NaNs, as fxc prints them (`%f` of the C runtime), and
 /// Rust's: the 32-bit float's bits.
-pub fn special_float(text: &str) -> Option<u32> {
+pub(crate) fn special_float(text: &str) -> Option<u32> {
     Some(match text {
         "1.#INF00" | "1.#INF" | "inf" => 0x7f80_0000,
         "-1.#INF00" | "-1.#INF" | "-inf" => 0xff80_0000,

@@ -156,7 +156,7 @@ pub struct Sfi0<'a> {
 }
 
 /// The required-feature flags and the wording fxc uses for them in its listing notes.
-pub const FEATURE_FLAGS: [(u64, &str, &str); 24] = [
+pub(crate) const FEATURE_FLAGS: [(u64, &str, &str); 24] = [
     (0x1, "doubles", "Double-precision floating point"),
     (
         0x2,

@@ -243,7 +243,7 @@ pub struct Dxbc<'a> {
 
 /// The part name of the reflection's bitcode (a DXIL container's STAT) for `extract`, beside
 /// `bitcode`, the program's.
-pub const REFLECTION_BITCODE: &str = "reflection-bitcode";
+pub(crate) const REFLECTION_BITCODE: &str = "reflection-bitcode";
 
 /// What a chunk tag is in fxc's containers (see [`Dxbc::chunk_description`]).
 pub fn chunk_description(tag: &[u8; 4]) -> &'static str {

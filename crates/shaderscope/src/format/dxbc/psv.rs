@@ -52,17 +52,17 @@ use crate::toolkit::{Cstr, Endian, Reader};
 
 /// The size of `PSVRuntimeInfo0` … `PSVRuntimeInfo4`: the version of a PSV0 part is the last
 /// whose struct fits in the size it declares.
-pub const RUNTIME_INFO_SIZES: [u32; 5] = [24, 36, 48, 52, 56];
+pub(crate) const RUNTIME_INFO_SIZES: [u32; 5] = [24, 36, 48, 52, 56];
 
 /// The size of `PSVResourceBindInfo0` (type, space, bounds) and `PSVResourceBindInfo1` (kind
 /// and flags too).
-pub const RESOURCE_RECORD_SIZES: [u32; 2] = [16, 24];
+pub(crate) const RESOURCE_RECORD_SIZES: [u32; 2] = [16, 24];
 
 /// The size of `PSVSignatureElement0`.
-pub const ELEMENT_SIZE: u32 = 16;
+pub(crate) const ELEMENT_SIZE: u32 = 16;
 
 /// The geometry shader's streams (`PSV_GS_MAX_STREAMS`).
-pub const STREAMS: usize = 4;
+pub(crate) const STREAMS: usize = 4;
 
 /// `PSVRuntimeInfo1`: what version 1 added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -734,7 +734,7 @@ pub fn stage_fields(kind: ShaderKind, union: &[u8; 16]) -> Vec<StageField> {
 }
 
 /// `PSVResourceType`.
-pub fn resource_type_name(t: u32) -> Option<&'static str> {
+pub(crate) fn resource_type_name(t: u32) -> Option<&'static str> {
     const NAMES: [&str; 10] = [
         "Invalid",
         "Sampler",
@@ -751,7 +751,7 @@ pub fn resource_type_name(t: u32) -> Option<&'static str> {
 }
 
 /// `PSVResourceKind` (`DXIL::ResourceKind`).
-pub fn resource_kind_name(k: u32) -> Option<&'static str> {
+pub(crate) fn resource_kind_name(k: u32) -> Option<&'static str> {
     const NAMES: [&str; 19] = [
         "Invalid",
         "Texture1D",
@@ -777,7 +777,7 @@ pub fn resource_kind_name(k: u32) -> Option<&'static str> {
 }
 
 /// `PSVSemanticKind` (`DXIL::SemanticKind`).
-pub fn semantic_kind_name(k: u8) -> Option<&'static str> {
+pub(crate) fn semantic_kind_name(k: u8) -> Option<&'static str> {
     const NAMES: [&str; 33] = [
         "Arbitrary",
         "VertexID",
@@ -826,7 +826,7 @@ pub fn component_type_name(t: u8) -> Option<&'static str> {
 }
 
 /// `DXIL::InterpolationMode`.
-pub fn interpolation_mode_name(m: u8) -> Option<&'static str> {
+pub(crate) fn interpolation_mode_name(m: u8) -> Option<&'static str> {
     const NAMES: [&str; 8] = [
         "Undefined",
         "Constant",
@@ -851,7 +851,7 @@ fn component_letter(c: u32) -> char {
 }
 
 /// Output component `c` as `vector.component`: `1.z`.
-pub fn component_text(c: u32) -> String {
+pub(crate) fn component_text(c: u32) -> String {
     format!("{}.{}", c / 4, component_letter(c))
 }
 

@@ -44,7 +44,7 @@ use crate::error::{Error, Result};
 use crate::toolkit::{Cstr, Endian, Reader};
 
 /// The RDAT version DXC writes (`RDAT_Version_10`).
-pub const VERSION: u32 = 0x10;
+pub(crate) const VERSION: u32 = 0x10;
 
 /// `RuntimeDataPartType` names, by value (`Invalid` … `ASInfoTable`).
 const PART_TYPES: [&str; 22] = [
@@ -80,14 +80,14 @@ const PDB_PART_TYPES: [(u32, &str); 3] = [
 ];
 
 /// The size of `RuntimeDataResourceInfo`.
-pub const RESOURCE_SIZE: u32 = 32;
+pub(crate) const RESOURCE_SIZE: u32 = 32;
 /// The size of `RuntimeDataFunctionInfo` (`RuntimeDataFunctionInfo2`, from validator 1.8,
 /// is [`FUNCTION2_SIZE`]).
-pub const FUNCTION_SIZE: u32 = 44;
+pub(crate) const FUNCTION_SIZE: u32 = 44;
 /// The size of `RuntimeDataFunctionInfo2`.
 pub const FUNCTION2_SIZE: u32 = 52;
 /// The fixed start of `RuntimeDataSubobjectInfo`: its kind and name.
-pub const SUBOBJECT_HEAD: u32 = 8;
+pub(crate) const SUBOBJECT_HEAD: u32 = 8;
 
 /// `RDAT_NULL_REF`: no string, no index row, no record.
 pub const NULL_REF: u32 = u32::MAX;
@@ -124,7 +124,7 @@ impl Part<'_> {
 }
 
 /// DXC's name of a `RuntimeDataPartType`.
-pub fn part_type_name(t: u32) -> Option<&'static str> {
+pub(crate) fn part_type_name(t: u32) -> Option<&'static str> {
     PART_TYPES.get(t as usize).copied().or_else(|| PDB_PART_TYPES.iter().find(|p| p.0 == t).map(|p| p.1))
 }
 
@@ -421,12 +421,12 @@ fn table_of<'a>(r: &mut Reader<'a>, count: u32, size: u32, what: &'static str) -
 }
 
 /// `DXIL::ResourceClass`.
-pub fn resource_class_name(c: u32) -> Option<&'static str> {
+pub(crate) fn resource_class_name(c: u32) -> Option<&'static str> {
     ["SRV", "UAV", "CBuffer", "Sampler", "Invalid"].get(c as usize).copied()
 }
 
 /// `DXIL::SubobjectKind`.
-pub fn subobject_kind_name(k: u32) -> Option<&'static str> {
+pub(crate) fn subobject_kind_name(k: u32) -> Option<&'static str> {
     match k {
         0 => Some("StateObjectConfig"),
         1 => Some("GlobalRootSignature"),
@@ -442,7 +442,7 @@ pub fn subobject_kind_name(k: u32) -> Option<&'static str> {
 
 /// The name of a function record's shader kind: the DXIL kind's, or `function` for 16
 /// (`Invalid`: a library function that is no entry point).
-pub fn function_kind_name(k: u32) -> Option<&'static str> {
+pub(crate) fn function_kind_name(k: u32) -> Option<&'static str> {
     match u16::try_from(k).map(ShaderKind::from_u16) {
         Ok(ShaderKind::Other(16)) => Some("function"),
         Ok(ShaderKind::Other(_)) | Err(_) => None,
@@ -451,6 +451,6 @@ pub fn function_kind_name(k: u32) -> Option<&'static str> {
 }
 
 /// The shader model of a shader target word (kind << 16 | major << 4 | minor): `6.3`.
-pub fn model_text(v: u32) -> String {
+pub(crate) fn model_text(v: u32) -> String {
     format!("{}.{}", (v >> 4) & 0xf, v & 0xf)
 }

@@ -49,7 +49,7 @@ use std::sync::Arc;
 /// `RD11` read as a little-endian u32 (shader model 5.0).
 pub const RD11: u32 = 0x3131_4452;
 /// The magic of the shader model 5.1 layout (`13 13 44 25`).
-pub const RD11_51: u32 = 0x2544_1313;
+pub(crate) const RD11_51: u32 = 0x2544_1313;
 
 /// A constant buffer (`D3D11_SHADER_BUFFER_DESC`).
 #[derive(Debug, Clone, PartialEq, Eq)]

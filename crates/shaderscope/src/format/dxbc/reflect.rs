@@ -91,12 +91,12 @@ pub fn return_type(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D_CBUFFER_TYPE`.
-pub fn cbuffer_type(v: u32) -> Option<&'static str> {
+pub(crate) fn cbuffer_type(v: u32) -> Option<&'static str> {
     at(&["D3D_CT_CBUFFER", "D3D_CT_TBUFFER", "D3D_CT_INTERFACE_POINTERS", "D3D_CT_RESOURCE_BIND_INFO"], v)
 }
 
 /// `D3D_SHADER_VARIABLE_CLASS` of a type.
-pub fn variable_class(v: u32) -> Option<&'static str> {
+pub(crate) fn variable_class(v: u32) -> Option<&'static str> {
     at(
         &[
             "D3D_SVC_SCALAR",
@@ -113,7 +113,7 @@ pub fn variable_class(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D_SHADER_VARIABLE_TYPE` of a type.
-pub fn variable_type(v: u32) -> Option<&'static str> {
+pub(crate) fn variable_type(v: u32) -> Option<&'static str> {
     at(
         &[
             "D3D_SVT_VOID",
@@ -291,7 +291,7 @@ pub fn topology(v: u32) -> Option<String> {
 }
 
 /// `D3D_TESSELLATOR_DOMAIN`.
-pub fn tessellator_domain(v: u32) -> Option<&'static str> {
+pub(crate) fn tessellator_domain(v: u32) -> Option<&'static str> {
     at(
         &[
             "D3D_TESSELLATOR_DOMAIN_UNDEFINED",
@@ -304,7 +304,7 @@ pub fn tessellator_domain(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D_TESSELLATOR_PARTITIONING`.
-pub fn tessellator_partitioning(v: u32) -> Option<&'static str> {
+pub(crate) fn tessellator_partitioning(v: u32) -> Option<&'static str> {
     at(
         &[
             "D3D_TESSELLATOR_PARTITIONING_UNDEFINED",
@@ -318,7 +318,7 @@ pub fn tessellator_partitioning(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D_TESSELLATOR_OUTPUT_PRIMITIVE`.
-pub fn tessellator_output_primitive(v: u32) -> Option<&'static str> {
+pub(crate) fn tessellator_output_primitive(v: u32) -> Option<&'static str> {
     at(
         &[
             "D3D_TESSELLATOR_OUTPUT_UNDEFINED",
@@ -346,7 +346,7 @@ pub const INPUT_FLAGS: [(u32, &str); 5] = [
 ];
 
 /// `D3D_SHADER_VARIABLE_FLAGS` of a constant buffer variable.
-pub const VARIABLE_FLAGS: [(u32, &str); 4] = [
+pub(crate) const VARIABLE_FLAGS: [(u32, &str); 4] = [
     (1, "D3D_SVF_USERPACKED"),
     (2, "D3D_SVF_USED"),
     (4, "D3D_SVF_INTERFACE_POINTER"),
@@ -354,7 +354,7 @@ pub const VARIABLE_FLAGS: [(u32, &str); 4] = [
 ];
 
 /// `D3D_SHADER_CBUFFER_FLAGS` of a constant buffer.
-pub const CBUFFER_FLAGS: [(u32, &str); 1] = [(1, "D3D_CBF_USERPACKED")];
+pub(crate) const CBUFFER_FLAGS: [(u32, &str); 1] = [(1, "D3D_CBF_USERPACKED")];
 
 #[cfg(test)]
 mod tests {

@@ -239,7 +239,7 @@ pub fn system_value_name(v: u32) -> Option<&'static str> {
 }
 
 /// The `D3D_NAME` value of a SysValue column name (the inverse of [`system_value_name`]).
-pub fn system_value_by_name(name: &str) -> Option<u32> {
+pub(crate) fn system_value_by_name(name: &str) -> Option<u32> {
     let index = SYSTEM_VALUE_NAMES.iter().position(|n| *n == name)?;
     Some(if index < 20 { index as u32 } else { index as u32 + 44 })
 }
@@ -260,7 +260,7 @@ pub fn format_name(component_type: u32, min_precision: u32) -> &'static str {
 
 /// The component type and minimum precision a Format column names (the inverse of
 /// [`format_name`]): the minimum-precision types keep the component type fxc stores with them.
-pub fn format_by_name(name: &str) -> Option<(u32, u32)> {
+pub(crate) fn format_by_name(name: &str) -> Option<(u32, u32)> {
     Some(match name {
         "min16f" => (3, 1),
         "min2_8f" => (3, 2),
@@ -286,7 +286,7 @@ pub fn mask_text(mask: u8) -> &'static str {
 
 /// Old compilers stored the pixel-shader outputs with system value 0; the disassembler still
 /// names them from the semantic. The `D3D_NAME` value it implies (0 for none).
-pub fn implied_system_value(name: &[u8]) -> u32 {
+pub(crate) fn implied_system_value(name: &[u8]) -> u32 {
     const NAMES: [(&[u8], u32); 6] = [
         (b"SV_TARGET", 64),
         (b"SV_DEPTH", 65),
@@ -299,7 +299,7 @@ pub fn implied_system_value(name: &[u8]) -> u32 {
 }
 
 /// The register of the outputs that have no `o#` (by `D3D_NAME` value).
-pub fn special_output_register(system_value: u32) -> Option<&'static str> {
+pub(crate) fn special_output_register(system_value: u32) -> Option<&'static str> {
     Some(match system_value {
         65 => "oDepth",
         66 => "oMask",

@@ -70,15 +70,15 @@ use std::mem::offset_of;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// `Gfx2`.
-pub const MAGIC: [u8; 4] = *b"Gfx2";
+pub(crate) const MAGIC: [u8; 4] = *b"Gfx2";
 /// `BLK{`.
-pub const BLOCK_MAGIC: [u8; 4] = *b"BLK{";
+pub(crate) const BLOCK_MAGIC: [u8; 4] = *b"BLK{";
 /// `}BLK`, the relocation trailer of a header block.
-pub const RELOCATION_MAGIC: [u8; 4] = *b"}BLK";
+pub(crate) const RELOCATION_MAGIC: [u8; 4] = *b"}BLK";
 /// Size of the file header and of a block header.
 pub const HEADER_SIZE: u32 = 0x20;
 /// Size of the relocation trailer.
-pub const RELOCATION_SIZE: u32 = 0x28;
+pub(crate) const RELOCATION_SIZE: u32 = 0x28;
 
 type Be = BigEndian;
 

@@ -76,7 +76,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// `MBS1`.
-pub const MAGIC: [u8; 4] = *b"MBS1";
+pub(crate) const MAGIC: [u8; 4] = *b"MBS1";
 
 /// Which processor a shader chunk's code runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -260,9 +260,9 @@ pub struct Symbol<'a> {
 }
 
 /// Size of the fixed record of a `VUNI`/`VVAR`.
-pub const RECORD_SIZE: usize = 20;
+pub(crate) const RECORD_SIZE: usize = 20;
 /// Size of the fixed record of a `VATT`.
-pub const ATTRIBUTE_RECORD_SIZE: usize = 16;
+pub(crate) const ATTRIBUTE_RECORD_SIZE: usize = 16;
 
 impl<'a> Symbol<'a> {
     /// A symbol for a model built in code: no array, not invariant, no parent, 16 as dst

@@ -48,18 +48,18 @@ use serde::Serialize;
 /// Size of the archive header before the name.
 pub const HEADER_SIZE: usize = 0x14;
 /// Size of a program's header.
-pub const PROGRAM_HEADER: usize = 0x14;
+pub(crate) const PROGRAM_HEADER: usize = 0x14;
 /// Size of a macro's header.
-pub const MACRO_HEADER: usize = 0xc;
+pub(crate) const MACRO_HEADER: usize = 0xc;
 /// Size of a source's header.
-pub const SOURCE_HEADER: usize = 0x10;
+pub(crate) const SOURCE_HEADER: usize = 0x10;
 /// The version AGL reads (`ResShaderArchiveData::cVersion`).
-pub const VERSION: u32 = 11;
+pub(crate) const VERSION: u32 = 11;
 /// The magic as a 32-bit word in the file's byte order: `SHAA` big-endian, `AAHS` little.
 const MAGIC: u32 = 0x5348_4141;
 
 /// The stages a program names a source for, in file order.
-pub const STAGES: [&str; 3] = ["vertex", "pixel", "geometry"];
+pub(crate) const STAGES: [&str; 3] = ["vertex", "pixel", "geometry"];
 
 /// A macro a program defines for one stage (`agl::ResShaderMacro`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -44,11 +44,11 @@ use std::sync::Arc;
 use zerocopy::IntoBytes;
 
 /// Size of a DVLE header.
-pub const DVLE_HEADER_SIZE: u32 = 0x40;
+pub(crate) const DVLE_HEADER_SIZE: u32 = 0x40;
 /// Size of a full DVLP header (Nintendo, picasso).
-pub const DVLP_HEADER_SIZE: u32 = 0x28;
+pub(crate) const DVLP_HEADER_SIZE: u32 = 0x28;
 /// Size of nihstro's short DVLP header (no line-number count, no filename table fields).
-pub const DVLP_SHORT_HEADER_SIZE: u32 = 0x1c;
+pub(crate) const DVLP_SHORT_HEADER_SIZE: u32 = 0x1c;
 
 /// A parsed DVLB.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -986,7 +986,7 @@ fn annotate_dvle(a: &mut Annotations, o: u64, i: usize, e: &Dvle, t: [u32; 5]) {
 pub use crate::isa::pica::register_range;
 
 /// Name of a geometry-shader mode byte.
-pub fn geometry_mode_name(mode: u8) -> &'static str {
+pub(crate) fn geometry_mode_name(mode: u8) -> &'static str {
     match mode {
         0 => "point",
         1 => "variable",

@@ -79,7 +79,7 @@ pub struct Listing<'a> {
 
 /// Section titles fxc prints in the header. A comment line ending in `:` that is one of these
 /// starts a section; anything else belongs to the section before it.
-pub const SECTION_TITLES: &[&str] = &[
+pub(crate) const SECTION_TITLES: &[&str] = &[
     "Buffer Definitions",
     "Resource Bindings",
     "Patch Constant signature",
