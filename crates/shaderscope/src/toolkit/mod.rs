@@ -36,12 +36,12 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
-pub mod bits;
-pub mod bytes;
-pub mod chunk;
+pub(crate) mod bits;
+pub(crate) mod bytes;
+pub(crate) mod chunk;
 pub mod layout;
 pub mod raw;
-pub mod writer;
+pub(crate) mod writer;
 
 pub use bits::Field;
 pub use bytes::{Cstr, Endian, Reader, checked_range, le_u32};

@@ -36,7 +36,7 @@ pub mod build;
 mod cgfx;
 mod csdr;
 pub mod dvlb;
-pub mod dvoj;
+pub(crate) mod dvoj;
 pub mod headers;
 mod json;
 pub mod tables;
