@@ -179,7 +179,7 @@ fn standalone_listings_match_fxc() {
                 } else {
                     bad.push(format!("{}: {}", pair.path, first_difference(&got, &want)));
                 }
-                assert_eq!(p.write(), data, "{}: re-encoding differs", pair.path);
+                assert_eq!(p.write().unwrap(), data, "{}: re-encoding differs", pair.path);
             }
             Err(e) => bad.push(format!("{}: {e}", pair.path)),
         }
@@ -222,7 +222,7 @@ fn exercise(data: &[u8], container: bool) {
             &mut out,
         );
         let _ = d3d9::check_program(&p);
-        assert_eq!(p.write(), data);
+        assert_eq!(p.write().unwrap(), data);
     }
     if !container {
         return;

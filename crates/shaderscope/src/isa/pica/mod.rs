@@ -58,21 +58,22 @@
 //! ```
 
 mod check;
+mod decode;
+mod encode;
 pub mod float24;
-mod flow;
-mod instruction;
 mod names;
 pub mod opcodes;
-mod source;
+mod print;
+mod walk;
 
 pub use check::{check_executable, check_program};
-pub use flow::Executables;
-pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use decode::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
-pub use source::{
+pub use print::{
     bare_entry, code_records, describe_opdesc, describe_word, each_code_record, each_record, records,
     write_opdesc, write_source, write_unlisted, write_unreached, write_word,
 };
+pub use walk::Executables;
 
 /// PICA200 code words with no executable around them as an
 /// [`InstructionSet`](crate::isa::InstructionSet): listed as a vertex shader whose `main` is
