@@ -1,5 +1,7 @@
 //! Listing text → Direct3D 9 program bytes: the way back from fxc's listing (and
-//! [`write_listing`](super::write_listing), which prints the same text).
+//! [`write_listing`](super::write_listing), which prints the same text). Each instruction line
+//! is read into the owned [`Instruction`] the decoder gives, and the encoder
+//! ([`Instruction::encode`]) writes its tokens, the length field included.
 //!
 //! [`parse_program`] reads a whole listing: fxc's comment header when there is one (the
 //! creator line and the `// Parameters:` / `// Registers:` tables become the `CTAB` comment,
@@ -475,7 +477,13 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
 
 /// The instruction of `token` and `operands`, placed after `words` and encoded onto them (the
 /// encoder writes the length from shader model 2 on).
-fn finish(c: &Cursor<'_>, token: u32, operands: Operands, version: Version, words: &mut Vec<u32>) -> Result<()> {
+fn finish(
+    c: &Cursor<'_>,
+    token: u32,
+    operands: Operands,
+    version: Version,
+    words: &mut Vec<u32>,
+) -> Result<()> {
     let ins = Instruction::new(4 * words.len() as u64, token, operands);
     // The operands read here are consistent (an address token exactly where bit 13 is set
     // and the model has one), so only the length can be refused.
@@ -705,7 +713,12 @@ fn swizzle(c: &mut Cursor<'_>) -> Result<u8> {
 
 /// A destination: register, relative address, write mask, with the mnemonic's shift and
 /// result modifiers; its register type and the parameter.
-fn destination(c: &mut Cursor<'_>, version: Version, shift: i8, modifiers: u8) -> Result<(RegisterType, Param)> {
+fn destination(
+    c: &mut Cursor<'_>,
+    version: Version,
+    shift: i8,
+    modifiers: u8,
+) -> Result<(RegisterType, Param)> {
     let r = register(c, version, false)?;
     let mut mask = 0xf;
     if c.rest().starts_with('.') {

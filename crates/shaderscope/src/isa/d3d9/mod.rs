@@ -3,8 +3,10 @@
 //! A program is a stream of little-endian 32-bit tokens: a version token (`0xFFFEmmnn` for
 //! vertex, `0xFFFFmmnn` for pixel shaders), instructions, comments (`0xFFFE` with a length in
 //! bits 16–30, holding the `CTAB` constant table or `DBUG` debug information), and the end
-//! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, so
-//! [`Program::write`] gives the same bytes back; [`write_listing`] prints it exactly as fxc's
+//! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, each
+//! instruction [`decode`]d into an owned [`Instruction`] (`decode.rs`), so [`Program::write`]
+//! gives the same bytes back through [`Instruction::encode`] (`encode.rs`), the encoder the
+//! assembler ([`asm`]) hands its instructions to; [`write_listing`] prints it exactly as fxc's
 //! disassembler does; [`Program::slots`] counts instruction slots the way fxc's statistics
 //! line does (the slots of each instruction per shader model are in the opcode table,
 //! [`opcodes::Slots`]); [`asm`] reads the listing back.

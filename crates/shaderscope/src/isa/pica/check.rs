@@ -1,9 +1,9 @@
 //! Semantic checks over code: what a loader would not notice but the hardware (or an
 //! emulator) would trip over.
 
-use super::walk;
 use super::decode::{OperandDescriptor, decode};
 use super::opcodes::Op;
+use super::walk;
 use super::{ProgramIssue, ShaderType, SourceContext};
 use crate::print::count;
 

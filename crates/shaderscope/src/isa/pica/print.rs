@@ -16,10 +16,10 @@
 //! * Procedures are the entry range plus every CALL/CALLC/CALLU target range, printed in
 //!   address order (picasso lays procedures out in source order).
 
-use super::walk::{self, Step};
 use super::decode::{COMPONENTS, Instruction, OperandDescriptor, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
+use super::walk::{self, Step};
 use super::{Constant, ConstantValue, Label, ShaderType, SourceContext, float24, semantic_names};
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::{Printer, Style, TextBuf, write_hex, write_u64};
@@ -1154,7 +1154,13 @@ impl<'c> Listing<'c> {
 
     /// Walk procedure `k` in listing order ([`walk::walk_range`] with its labels).
     fn walk_proc(&self, k: usize, p: &Proc, step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
-        walk::walk_range(&self.insts, p.start, p.end, |a| self.labels.get(&(k, a)).map(|(n, at)| (n.as_str(), *at)), step)
+        walk::walk_range(
+            &self.insts,
+            p.start,
+            p.end,
+            |a| self.labels.get(&(k, a)).map(|(n, at)| (n.as_str(), *at)),
+            step,
+        )
     }
 
     /// The `--offsets`/`--raw` columns after an instruction, as one comment.

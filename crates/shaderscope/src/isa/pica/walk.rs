@@ -398,9 +398,7 @@ fn block_problem(inst: &Instruction, a: u32, limit: u32) -> Option<String> {
             (t <= a || end > limit)
                 .then(|| format!("if-block 0x{a:03x}..0x{t:03x}+{} is not nested", inst.num))
         }
-        Op::Loop => {
-            (t <= a || t >= limit).then(|| format!("loop body 0x{a:03x}..0x{t:03x} is not nested"))
-        }
+        Op::Loop => (t <= a || t >= limit).then(|| format!("loop body 0x{a:03x}..0x{t:03x} is not nested")),
         Op::Unknown => Some("unknown opcode".into()),
         _ => None,
     }
@@ -412,7 +410,6 @@ fn ends_block_badly(op: Option<Op>, is_loop: bool) -> bool {
     matches!(op, Some(Op::Jmpc | Op::Jmpu | Op::Call | Op::Callc | Op::Callu))
         || (is_loop && matches!(op, Some(Op::Break | Op::Breakc)))
 }
-
 
 #[cfg(test)]
 mod tests {
