@@ -239,6 +239,8 @@ pub fn d3d9(data: &[u8]) {
         let _ = d3d9::write_listing(&p, &opts, &mut shaderscope::print::Html::default());
         let _ = d3d9::records(&p, &d3d9::ListingOptions::default());
         let _ = d3d9::check_program(&p);
+        // Every instruction decoded encodes back to its tokens.
+        assert_eq!(p.write().ok().as_deref(), Some(data), "D3D9 program does not round-trip");
     }
 }
 

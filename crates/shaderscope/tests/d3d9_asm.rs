@@ -69,7 +69,7 @@ fn print(bytes: &[u8], header: bool) -> String {
 fn without_comments(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut p = Program::parse(bytes, 0).ok()?;
     p.items.retain(|i| !matches!(i, Item::Comment { .. }));
-    Some(p.write())
+    p.write().ok()
 }
 
 /// The comment blocks of a program by FourCC.

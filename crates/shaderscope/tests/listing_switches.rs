@@ -138,10 +138,10 @@ fn check_d3d9(lines: &[(Kind, String)], program: &d3d9::Program<'_>, numbering: 
         let declaration = ins.info.is_some_and(|i| {
             matches!(
                 i.form,
-                d3d9::opcode::Form::Dcl
-                    | d3d9::opcode::Form::Def
-                    | d3d9::opcode::Form::DefI
-                    | d3d9::opcode::Form::DefB
+                d3d9::opcodes::Form::Dcl
+                    | d3d9::opcodes::Form::Def
+                    | d3d9::opcodes::Form::DefI
+                    | d3d9::opcodes::Form::DefB
             )
         });
         assert_eq!(**number, (numbering && !declaration).then_some(slots), "{what}: {text}");

@@ -376,7 +376,7 @@ impl Container for D3d9File<'_> {
     }
 
     fn write(&self) -> Result<Vec<u8>> {
-        Ok(self.program.write())
+        self.program.write()
     }
 
     fn parts(&self) -> Vec<Part<'_>> {

@@ -1,5 +1,7 @@
 //! Listing text → Direct3D 9 program bytes: the way back from fxc's listing (and
-//! [`write_listing`](super::write_listing), which prints the same text).
+//! [`write_listing`](super::write_listing), which prints the same text). Each instruction line
+//! is read into the owned [`Instruction`] the decoder gives, and the encoder
+//! ([`Instruction::encode`]) writes its tokens, the length field included.
 //!
 //! [`parse_program`] reads a whole listing: fxc's comment header when there is one (the
 //! creator line and the `// Parameters:` / `// Registers:` tables become the `CTAB` comment,
@@ -65,14 +67,15 @@
 //! ```
 
 use super::ctab::{self, Constant, ConstantTable, Member, Type};
+use super::decode::{Instruction, Operand, Operands};
 use super::fields::{
-    D3DSHADER_ADDRESSMODE, D3DSHADER_INSTRUCTION_PREDICATED, D3DSI_COISSUE, D3DSI_COMMENTSIZE,
-    D3DSI_INSTLENGTH, D3DSI_OPCODE, D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_DSTMOD, D3DSP_DSTSHIFT,
-    D3DSP_OPCODESPECIFICCONTROL, D3DSP_REGNUM, D3DSP_SRCMOD, D3DSP_SWIZZLE, D3DSP_TEXTURETYPE,
-    D3DSP_WRITEMASK, PARAM_TOKEN, put_register_type,
+    D3DSHADER_ADDRESSMODE, D3DSHADER_INSTRUCTION_PREDICATED, D3DSI_COISSUE, D3DSI_COMMENTSIZE, D3DSI_OPCODE,
+    D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_DSTMOD, D3DSP_DSTSHIFT, D3DSP_OPCODESPECIFICCONTROL,
+    D3DSP_REGNUM, D3DSP_SRCMOD, D3DSP_SWIZZLE, D3DSP_TEXTURETYPE, D3DSP_WRITEMASK, PARAM_TOKEN,
+    put_register_type,
 };
-use super::opcode::{self, Form, OpInfo, TABLE};
-use super::operand::{self, RegisterType};
+use super::opcodes::{self, Form, OpInfo, TABLE};
+use super::operand::{self, Param, RegisterType};
 use super::print::{
     DISASSEMBLER, RESULT_MODIFIERS, SHIFTS, SOURCE_MODIFIERS, TEXTURE_TYPES, head_name, usage_name,
 };
@@ -98,7 +101,8 @@ pub fn parse_program_like(text: &str, like: &super::Program<'_>) -> std::result:
         .collect();
     merged.items.extend(code.cloned());
     merged.trailing = &[];
-    Ok(merged.write())
+    // The instructions were read back from bytes just encoded: they encode again.
+    Ok(merged.write().unwrap_or(bytes))
 }
 
 /// A whole listing as the program's bytes: the version token, the `CTAB` comment when the
@@ -241,7 +245,7 @@ pub(crate) fn parse_lines<'a>(
                                 .into(),
                         }));
                     }
-                    words.push(u32::from(opcode::COMMENT) | D3DSI_COMMENTSIZE.put(len));
+                    words.push(u32::from(opcodes::COMMENT) | D3DSI_COMMENTSIZE.put(len));
                     words.extend(
                         data.chunks_exact(4).map(|w| <[u8; 4]>::try_from(w).map_or(0, u32::from_le_bytes)),
                     );
@@ -268,7 +272,7 @@ pub(crate) fn parse_lines<'a>(
             },
         });
     };
-    words.push(opcode::END_TOKEN);
+    words.push(opcodes::END_TOKEN);
     Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
 }
 
@@ -342,7 +346,7 @@ fn suffixes<'a>(info: &OpInfo, tail: &'a str) -> Option<Suffixes<'a>> {
         Form::Compare => {
             let part = parts.next()?;
             s.control = (0..8)
-                .find(|&k| opcode::comparison_name(k) == Some(part))
+                .find(|&k| opcodes::comparison_name(k) == Some(part))
                 .or_else(|| part.strip_prefix("cmp").and_then(|k| k.parse().ok()).filter(|&k: &u32| k < 8))?;
         }
         Form::Dcl => {
@@ -373,7 +377,8 @@ fn suffixes<'a>(info: &OpInfo, tail: &'a str) -> Option<Suffixes<'a>> {
     Some(s)
 }
 
-/// One instruction line (the cursor after its columns) appended to `words`.
+/// One instruction line (the cursor after its columns) read into an [`Instruction`], whose
+/// encoding is appended to `words`.
 fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Result<()> {
     let coissue = c.eat("+");
     c.skip_space();
@@ -388,7 +393,6 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
     let word_at = c.at;
     // `-` for the shifts fxc has no name for (`_shift-5`).
     let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-');
-    let sm2 = version.has_lengths();
     let mut token = D3DSI_COISSUE.put(u32::from(coissue));
     if let Some(code) = word.strip_prefix("opcode_0x") {
         // An opcode the table does not know, its tokens in hexadecimal.
@@ -396,7 +400,7 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
             c.at = word_at;
             return c.fail("a mnemonic");
         };
-        return raw(c, token | D3DSI_OPCODE.put(u32::from(code)), sm2, words);
+        return raw(c, token | D3DSI_OPCODE.put(u32::from(code)), version, words);
     }
     let Some((info, s)) = mnemonic(word, version) else {
         c.at = word_at;
@@ -410,9 +414,9 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
     c.skip_space();
     if c.rest().starts_with("0x") {
         // An instruction whose tokens did not fit its layout, printed as they are.
-        return raw(c, token, sm2, words);
+        return raw(c, token, version, words);
     }
-    let mut body = Vec::new();
+    let mut body = Operands::new();
     let mut first = true;
     let mut next = |c: &mut Cursor<'_>| -> Result<()> {
         c.skip_space();
@@ -433,34 +437,34 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
                 column: word_at + 3,
                 expected: "a usage (`_texcoord1`) or a sampler type (`_2d`) that fits the register".into(),
             })?;
-            body.push(usage);
-            body.extend(dst);
+            body.push(Operand::Usage(usage));
+            body.push(Operand::Dst(dst));
         }
         Form::Def | Form::DefI | Form::DefB => {
             next(c)?;
-            body.extend(destination(c, version, 0, 0)?.1);
+            body.push(Operand::Dst(destination(c, version, 0, 0)?.1));
             let n = if info.form == Form::DefB { 1 } else { 4 };
             for _ in 0..n {
                 next(c)?;
-                body.push(literal(c, info.form)?);
+                body.push(Operand::Imm(literal(c, info.form)?));
             }
         }
         _ => {
             if info.dst > 0 {
                 next(c)?;
-                body.extend(destination(c, version, s.shift, s.modifiers)?.1);
+                body.push(Operand::Dst(destination(c, version, s.shift, s.modifiers)?.1));
             } else if s.shift != 0 || s.modifiers != 0 {
                 c.at = word_at;
                 return c.fail("a mnemonic without destination modifiers");
             }
             if let Some(p) = predicate.take() {
-                body.extend(p);
+                body.push(Operand::Pred(p));
                 token |= D3DSHADER_INSTRUCTION_PREDICATED.put(1);
             }
             let want = info.srcs.get(version.src_column()).copied().unwrap_or(0);
             for _ in 0..want {
                 next(c)?;
-                body.extend(source(c, version)?);
+                body.push(Operand::Src(source(c, version)?));
             }
         }
     }
@@ -468,35 +472,37 @@ fn instruction(c: &mut Cursor<'_>, version: Version, words: &mut Vec<u32>) -> Re
     if !c.at_end() {
         return c.fail("the end of the line");
     }
-    finish(c, token, body, sm2, words)
+    finish(c, token, body, version, words)
 }
 
-/// The instruction token with its length (shader model 2 on) and the body, appended.
-fn finish(c: &Cursor<'_>, mut token: u32, body: Vec<u32>, sm2: bool, words: &mut Vec<u32>) -> Result<()> {
-    if sm2 {
-        if body.len() > 15 {
-            return c.fail("at most 15 tokens after the instruction token");
-        }
-        token |= D3DSI_INSTLENGTH.put(body.len() as u32);
-    }
-    words.push(token);
-    words.extend(body);
-    Ok(())
+/// The instruction of `token` and `operands`, placed after `words` and encoded onto them (the
+/// encoder writes the length from shader model 2 on).
+fn finish(
+    c: &Cursor<'_>,
+    token: u32,
+    operands: Operands,
+    version: Version,
+    words: &mut Vec<u32>,
+) -> Result<()> {
+    let ins = Instruction::new(4 * words.len() as u64, token, operands);
+    // The operands read here are consistent (an address token exactly where bit 13 is set
+    // and the model has one), so only the length can be refused.
+    ins.encode(version, words).or_else(|_| c.fail("at most 15 tokens after the instruction token"))
 }
 
 /// The tokens of an instruction printed as hexadecimal words.
-fn raw(c: &mut Cursor<'_>, token: u32, sm2: bool, words: &mut Vec<u32>) -> Result<()> {
-    let mut body = Vec::new();
+fn raw(c: &mut Cursor<'_>, token: u32, version: Version, words: &mut Vec<u32>) -> Result<()> {
+    let mut body = Operands::new();
     c.skip_space();
     while !c.at_end() {
         if !body.is_empty() {
             c.expect(",")?;
             c.skip_space();
         }
-        body.push(hex(c)?);
+        body.push(Operand::Raw(hex(c)?));
         c.skip_space();
     }
-    finish(c, token, body, sm2, words)
+    finish(c, token, body, version, words)
 }
 
 /// `0x` and up to eight hexadecimal digits.
@@ -579,8 +585,10 @@ impl Register {
             | D3DSHADER_ADDRESSMODE.put(u32::from(self.relative.is_some()))
     }
 
-    fn tokens(&self, token: u32) -> impl Iterator<Item = u32> {
-        std::iter::once(token).chain(self.relative.flatten())
+    /// The parameter of `token` (this register's, with the operand's other fields) and the
+    /// address token; its offset is set where the instruction is placed.
+    fn param(&self, token: u32) -> Param {
+        Param { token, rel: self.relative.flatten(), offset: 0 }
     }
 }
 
@@ -704,13 +712,13 @@ fn swizzle(c: &mut Cursor<'_>) -> Result<u8> {
 }
 
 /// A destination: register, relative address, write mask, with the mnemonic's shift and
-/// result modifiers; its register type and tokens.
+/// result modifiers; its register type and the parameter.
 fn destination(
     c: &mut Cursor<'_>,
     version: Version,
     shift: i8,
     modifiers: u8,
-) -> Result<(RegisterType, Vec<u32>)> {
+) -> Result<(RegisterType, Param)> {
     let r = register(c, version, false)?;
     let mut mask = 0xf;
     if c.rest().starts_with('.') {
@@ -729,11 +737,11 @@ fn destination(
         | D3DSP_WRITEMASK.put(u32::from(mask))
         | D3DSP_DSTMOD.put(u32::from(modifiers))
         | D3DSP_DSTSHIFT.put(shift as u32);
-    Ok((RegisterType::from_bits(r.ty), r.tokens(token).collect()))
+    Ok((RegisterType::from_bits(r.ty), r.param(token)))
 }
 
 /// A source: modifier, register, relative address, swizzle (`-r0_abs.x`, `1 - t0`, `!p0.x`).
-fn source(c: &mut Cursor<'_>, version: Version) -> Result<Vec<u32>> {
+fn source(c: &mut Cursor<'_>, version: Version) -> Result<Param> {
     let at = c.at;
     let before = ["1 - ", "-", "!"].into_iter().find(|b| c.eat(b)).unwrap_or("");
     let r = register(c, version, false)?;
@@ -756,7 +764,7 @@ fn source(c: &mut Cursor<'_>, version: Version) -> Result<Vec<u32>> {
     };
     let swizzle = if c.rest().starts_with('.') { swizzle(c)? } else { operand::IDENTITY_SWIZZLE };
     let token = r.token() | D3DSP_SWIZZLE.put(u32::from(swizzle)) | D3DSP_SRCMOD.put(modifier as u32);
-    Ok(r.tokens(token).collect())
+    Ok(r.param(token))
 }
 
 // ------------------------------------------------------------------ constant table
@@ -903,6 +911,7 @@ fn type_named(text: &str) -> Option<Type> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fields::D3DSI_INSTLENGTH;
     use super::*;
 
     fn err(text: &str) -> (usize, usize, String) {
@@ -1058,7 +1067,7 @@ mod tests {
                 push(&mut words, token, body);
             }
         }
-        words.push(opcode::END_TOKEN);
+        words.push(opcodes::END_TOKEN);
         words
     }
 
@@ -1132,7 +1141,7 @@ mod tests {
             0x800f_0000,
             0x80e4_0001,
             0x80e4_0002,
-            opcode::END_TOKEN,
+            opcodes::END_TOKEN,
         ];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let program = super::super::Program::parse(&bytes, 0).unwrap();

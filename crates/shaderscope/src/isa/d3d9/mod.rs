@@ -3,11 +3,13 @@
 //! A program is a stream of little-endian 32-bit tokens: a version token (`0xFFFEmmnn` for
 //! vertex, `0xFFFFmmnn` for pixel shaders), instructions, comments (`0xFFFE` with a length in
 //! bits 16–30, holding the `CTAB` constant table or `DBUG` debug information), and the end
-//! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, so
-//! [`Program::write`] gives the same bytes back; [`write_listing`] prints it exactly as fxc's
+//! token `0x0000FFFF`. [`Program::parse`] reads it into a model that keeps every token, each
+//! instruction [`decode`]d into an owned [`Instruction`] (`decode.rs`), so [`Program::write`]
+//! gives the same bytes back through [`Instruction::encode`] (`encode.rs`), the encoder the
+//! assembler ([`asm`]) hands its instructions to; [`write_listing`] prints it exactly as fxc's
 //! disassembler does; [`Program::slots`] counts instruction slots the way fxc's statistics
 //! line does (the slots of each instruction per shader model are in the opcode table,
-//! [`opcode::Slots`]); [`asm`] reads the listing back.
+//! [`opcodes::Slots`]); [`asm`] reads the listing back.
 //!
 //! The version line is [`Version::name`], the one place that names a version: `vs_2_0`,
 //! `ps_1_4`, `vs_3_sw` (minor 0xff), and `ps_2_x`/`vs_2_x` for minor 1, the token of every
@@ -45,7 +47,7 @@
 //! assert_eq!(records[1].words, [0x02000001, 0xc00f0000, 0x90e40000]);
 //! assert_eq!(program.slots().total, 1);
 //! assert!(d3d9::check_program(&program).is_empty());
-//! assert_eq!(program.write(), bytes);
+//! assert_eq!(program.write().unwrap(), bytes);
 //! ```
 
 mod annotate;
@@ -53,8 +55,10 @@ pub mod asm;
 mod check;
 pub mod ctab;
 pub mod debug;
+mod decode;
+mod encode;
 pub mod fields;
-pub mod opcode;
+pub mod opcodes;
 pub mod operand;
 mod print;
 
@@ -62,7 +66,8 @@ pub use annotate::{annotate_partial, annotate_program, comment_fourcc};
 pub use check::check_program;
 pub use ctab::ConstantTable;
 pub use debug::DebugInfo;
-pub use opcode::{Form, OpInfo, Opcode, Slots};
+pub use decode::{Instruction, Operand, Operands, decode};
+pub use opcodes::{Form, OpInfo, Opcode, Slots};
 pub use operand::{Param, RegisterType};
 pub use print::{ListingOptions, each_record, records, usage_name, write_listing};
 
@@ -95,15 +100,10 @@ impl crate::isa::InstructionSet for D3d9 {
 }
 
 use crate::error::{Error, Result};
-use crate::print::count;
-use crate::toolkit::raw::{LittleEndian, U32};
 use crate::toolkit::{Endian, Reader, Writer};
 use fields::{
-    D3DSHADER_COMPARISON, D3DSHADER_INSTRUCTION_PREDICATED, D3DSHADER_VERSION_MAJOR, D3DSHADER_VERSION_MINOR,
-    D3DSHADER_VERSION_TYPE, D3DSI_COISSUE, D3DSI_COMMENTSIZE, D3DSI_INSTLENGTH, D3DSI_OPCODE,
-    D3DSP_OPCODESPECIFICCONTROL,
+    D3DSHADER_VERSION_MAJOR, D3DSHADER_VERSION_MINOR, D3DSHADER_VERSION_TYPE, D3DSI_COMMENTSIZE, D3DSI_OPCODE,
 };
-use zerocopy::FromBytes;
 
 /// Vertex or pixel shader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -162,7 +162,7 @@ impl Version {
         }
     }
 
-    /// Column of [`opcode::SrcCounts`] for this version.
+    /// Column of [`opcodes::SrcCounts`] for this version.
     pub fn src_column(&self) -> usize {
         match self.major {
             0 | 1 if self.kind == ShaderKind::Pixel && self.minor >= 4 => 1,
@@ -172,7 +172,7 @@ impl Version {
         }
     }
 
-    /// Column of [`opcode::Slots`] for this version: vs_1_1, vs_2_*, vs_3_*, ps_1_0–ps_1_3,
+    /// Column of [`opcodes::Slots`] for this version: vs_1_1, vs_2_*, vs_3_*, ps_1_0–ps_1_3,
     /// ps_1_4, ps_2_*, ps_3_*.
     pub fn slot_column(&self) -> usize {
         let major = usize::from(self.major.clamp(1, 3));
@@ -187,126 +187,6 @@ impl Version {
     /// (shader model 2 and later).
     pub fn has_lengths(&self) -> bool {
         self.major >= 2
-    }
-}
-
-/// One operand slot of an instruction, in token order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operand {
-    /// The destination parameter.
-    Dst(Param),
-    /// The predicate (`p0`) of a predicated instruction (bit 28 of the instruction token).
-    Pred(Param),
-    /// A source parameter.
-    Src(Param),
-    /// The usage token of `dcl` (`D3DSP_DCL_USAGE` / `D3DSP_TEXTURETYPE`).
-    Usage(u32),
-    /// A literal of `def`, `defi` or `defb`.
-    Imm(u32),
-    /// A token that does not fit the instruction's layout (kept for lossless output).
-    Raw(u32),
-}
-
-impl Operand {
-    /// Tokens this operand takes (2 for a parameter with an address token).
-    pub fn token_count(&self) -> usize {
-        match self {
-            Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => 1 + usize::from(p.rel.is_some()),
-            _ => 1,
-        }
-    }
-}
-
-/// The operands of one instruction, stored inline up to six (a predicated `texldd`, the most
-/// any well-formed instruction has), so decoding a program allocates nothing per instruction;
-/// only the raw tokens of a malformed one may spill to the heap.
-pub type Operands = smallvec::SmallVec<[Operand; 6]>;
-
-/// A decoded instruction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Instruction {
-    /// Absolute byte offset of the instruction token.
-    pub offset: u64,
-    /// The instruction token.
-    pub token: u32,
-    /// Its table row; `None` for an opcode this table does not know.
-    pub info: Option<&'static OpInfo>,
-    /// Operands in token order.
-    pub operands: Operands,
-    /// Why the tokens do not fit the opcode's layout, when they do not.
-    pub malformed: Option<String>,
-}
-
-impl Instruction {
-    /// Bits 0–15 of the instruction token.
-    pub fn code(&self) -> u16 {
-        D3DSI_OPCODE.get(self.token) as u16
-    }
-
-    /// The opcode, if known.
-    pub fn opcode(&self) -> Option<Opcode> {
-        self.info.map(|i| i.opcode)
-    }
-
-    /// Bits 16–23 of the instruction token (comparison, texld variant).
-    pub fn control(&self) -> u32 {
-        D3DSP_OPCODESPECIFICCONTROL.get(self.token)
-    }
-
-    /// The comparison of `ifc`, `breakc` and `setp` (bits 16–18, `D3DSHADER_COMPARISON`).
-    pub fn comparison(&self) -> u32 {
-        D3DSHADER_COMPARISON.get(self.token)
-    }
-
-    /// Bit 28: executed under a predicate.
-    pub fn is_predicated(&self) -> bool {
-        D3DSHADER_INSTRUCTION_PREDICATED.get(self.token) != 0
-    }
-
-    /// Bit 30: a ps_1_x co-issued instruction (printed with a `+`).
-    pub fn is_coissue(&self) -> bool {
-        D3DSI_COISSUE.get(self.token) != 0
-    }
-
-    /// The destination parameter.
-    pub fn dst(&self) -> Option<&Param> {
-        self.operands.iter().find_map(|o| if let Operand::Dst(p) = o { Some(p) } else { None })
-    }
-
-    /// The predicate parameter.
-    pub fn predicate(&self) -> Option<&Param> {
-        self.operands.iter().find_map(|o| if let Operand::Pred(p) = o { Some(p) } else { None })
-    }
-
-    /// Source parameters in order.
-    pub fn srcs(&self) -> impl Iterator<Item = &Param> {
-        self.operands.iter().filter_map(|o| if let Operand::Src(p) = o { Some(p) } else { None })
-    }
-
-    /// Literal tokens (`def`, `defi`, `defb`).
-    pub fn immediates(&self) -> impl Iterator<Item = u32> + '_ {
-        self.operands.iter().filter_map(|o| if let Operand::Imm(v) = o { Some(*v) } else { None })
-    }
-
-    /// The tokens after the instruction token, in stream order (address tokens included).
-    pub fn tokens(&self) -> impl Iterator<Item = u32> + '_ {
-        self.operands.iter().flat_map(|op| {
-            let (first, second) = match op {
-                Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) => (p.token, p.rel),
-                Operand::Usage(v) | Operand::Imm(v) | Operand::Raw(v) => (*v, None),
-            };
-            std::iter::once(first).chain(second)
-        })
-    }
-
-    /// Number of tokens after the instruction token.
-    pub fn body_tokens(&self) -> usize {
-        self.operands.iter().map(Operand::token_count).sum()
-    }
-
-    /// Size in bytes, the instruction token included.
-    pub fn byte_len(&self) -> u64 {
-        4 * (1 + self.body_tokens() as u64)
     }
 }
 
@@ -403,19 +283,19 @@ impl<'a> Program<'a> {
             while !r.is_empty() {
                 let offset = r.original_position();
                 let token = r.u32_at(r.position(), "D3D9 token")?;
-                if token == opcode::END_TOKEN {
+                if token == opcodes::END_TOKEN {
                     r.skip(4, "D3D9 token")?;
                     items.push(Item::End { offset, token });
                     break;
                 }
-                if D3DSI_OPCODE.get(token) == u32::from(opcode::COMMENT) {
+                if D3DSI_OPCODE.get(token) == u32::from(opcodes::COMMENT) {
                     r.skip(4, "D3D9 token")?;
                     let data = r.bytes(4 * D3DSI_COMMENTSIZE.get(token) as usize, "D3D9 comment")?;
                     items.push(Item::Comment { offset, token, data });
                     continue;
                 }
                 // Decoded where it is kept: an instruction, with its operands inline, is large.
-                let info = opcode::lookup(D3DSI_OPCODE.get(token) as u16);
+                let info = opcodes::lookup(D3DSI_OPCODE.get(token) as u16);
                 items.push(Item::Instruction(Instruction {
                     offset,
                     token,
@@ -424,7 +304,7 @@ impl<'a> Program<'a> {
                     malformed: None,
                 }));
                 if let Some(Item::Instruction(ins)) = items.last_mut() {
-                    if let Err(e) = decode_instruction(&mut r, ins, version) {
+                    if let Err(e) = decode::decode_into(&mut r, ins, version) {
                         // A partial reading keeps only whole instructions.
                         items.pop();
                         return Err(e);
@@ -495,10 +375,13 @@ impl<'a> Program<'a> {
         s
     }
 
-    /// Re-encode: the version token, every item's tokens, and the trailing bytes.
-    pub fn write(&self) -> Vec<u8> {
+    /// Re-encode: the version token, every item's tokens (each instruction through
+    /// [`Instruction::encode`]), and the trailing bytes. Fails only where an instruction does
+    /// not encode (one built with more tokens than its length field holds).
+    pub fn write(&self) -> Result<Vec<u8>> {
         let mut w = Writer::new(Endian::Little);
         w.u32(self.version_token);
+        let mut tokens = Vec::new();
         for item in &self.items {
             match item {
                 Item::Comment { token, data, .. } => {
@@ -507,133 +390,15 @@ impl<'a> Program<'a> {
                 }
                 Item::End { token, .. } => w.u32(*token),
                 Item::Instruction(ins) => {
-                    w.u32(ins.token);
-                    ins.tokens().for_each(|t| w.u32(t));
+                    tokens.clear();
+                    ins.encode(self.version, &mut tokens)?;
+                    tokens.iter().for_each(|t| w.u32(*t));
                 }
             }
         }
         w.bytes(self.trailing);
-        w.finish()
+        Ok(w.finish())
     }
-}
-
-/// Decode the operands of `ins` (its offset, token and table row set, no operands yet), whose
-/// token is at the reader's position, and move past it.
-fn decode_instruction(r: &mut Reader<'_>, ins: &mut Instruction, version: Version) -> Result<()> {
-    let offset = ins.offset;
-    let code = ins.code();
-    let info = ins.info;
-    if version.has_lengths() {
-        let len = D3DSI_INSTLENGTH.get(ins.token) as usize;
-        let body = body(r, len)?;
-        match info {
-            None => {
-                ins.operands = raw(body);
-                ins.malformed = Some(format!("unknown opcode 0x{code:04x}"));
-            }
-            Some(info) => {
-                if let Err(why) = layout(info, ins, body, version, true) {
-                    ins.operands = raw(body);
-                    ins.malformed = Some(why);
-                }
-            }
-        }
-        return Ok(());
-    }
-    // Shader model 1: no length field; the table's operand counts say how many tokens follow.
-    let info = info.ok_or_else(|| {
-        Error::invalid(
-            offset,
-            "D3D9 instruction",
-            format!("unknown opcode 0x{code:04x} (shader model 1 has no length field to skip it)"),
-        )
-    })?;
-    let count = match info.form {
-        opcode::Form::Dcl => 2,
-        opcode::Form::Def | opcode::Form::DefI => 5,
-        opcode::Form::DefB => 2,
-        _ => {
-            usize::from(info.dst)
-                + usize::from(ins.is_predicated())
-                + usize::from(info.srcs.get(version.src_column()).copied().unwrap_or(0))
-        }
-    };
-    let body = body(r, count)?;
-    layout(info, ins, body, version, false).map_err(|why| Error::invalid(offset, "D3D9 instruction", why))
-}
-
-/// The `len` tokens after the instruction token at the reader's position; the reader moves
-/// past them.
-fn body<'a>(r: &mut Reader<'a>, len: usize) -> Result<&'a [U32<LittleEndian>]> {
-    let all = r.bytes(4 + 4 * len, "D3D9 instruction")?;
-    // Whole tokens: the view of `4 * len` bytes cannot fail.
-    Ok(<[U32<LittleEndian>]>::ref_from_bytes(all.get(4..).unwrap_or(&[])).unwrap_or(&[]))
-}
-
-/// Every token of `body` as [`Operand::Raw`].
-fn raw(body: &[U32<LittleEndian>]) -> Operands {
-    body.iter().map(|t| Operand::Raw(t.get())).collect()
-}
-
-/// Split an instruction body into the operands of `ins` (which has none yet) following the
-/// opcode's form. `rel_tokens`: a parameter with bit 13 set is followed by its address token
-/// (shader model 2 and later).
-fn layout(
-    info: &OpInfo,
-    ins: &mut Instruction,
-    tokens: &[U32<LittleEndian>],
-    version: Version,
-    rel_tokens: bool,
-) -> std::result::Result<(), String> {
-    let predicated = ins.is_predicated();
-    // Absolute offset of the first token after the instruction token.
-    let base = ins.offset + 4;
-    let ops = &mut ins.operands;
-    let mut body = tokens.iter();
-    let next = |body: &mut std::slice::Iter<'_, U32<LittleEndian>>| body.next().map(|t| t.get());
-    let param = |body: &mut std::slice::Iter<'_, U32<LittleEndian>>| -> std::result::Result<Param, String> {
-        let offset = base + 4 * (tokens.len() - body.len()) as u64;
-        let token = next(body).ok_or("too few parameter tokens")?;
-        let mut p = Param { token, rel: None, offset };
-        if rel_tokens && p.is_relative() {
-            p.rel = Some(next(body).ok_or("relative address token missing")?);
-        }
-        Ok(p)
-    };
-    match info.form {
-        opcode::Form::Dcl => {
-            ops.push(Operand::Usage(next(&mut body).ok_or("dcl without a usage token")?));
-            ops.push(Operand::Dst(param(&mut body)?));
-        }
-        opcode::Form::Def | opcode::Form::DefI | opcode::Form::DefB => {
-            ops.push(Operand::Dst(param(&mut body)?));
-            let n = if info.form == opcode::Form::DefB { 1 } else { 4 };
-            for _ in 0..n {
-                ops.push(Operand::Imm(next(&mut body).ok_or("too few literal tokens")?));
-            }
-        }
-        _ => {
-            if info.dst > 0 {
-                ops.push(Operand::Dst(param(&mut body)?));
-            }
-            if predicated {
-                ops.push(Operand::Pred(param(&mut body)?));
-            }
-            let mut have = 0usize;
-            while !body.as_slice().is_empty() {
-                ops.push(Operand::Src(param(&mut body)?));
-                have += 1;
-            }
-            let want = info.srcs.get(version.src_column()).copied().unwrap_or(0);
-            if have != usize::from(want) {
-                return Err(format!("{} takes {want} source parameters here, found {have}", info.name));
-            }
-        }
-    }
-    if !body.as_slice().is_empty() {
-        return Err(format!("{} left after the operands", count(body.len(), "token")));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use super::debug::{DebugInfo, Variable};
 use super::fields::{D3DSI_TEXLD_VARIANT, D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_TEXTURETYPE};
-use super::opcode::{self, Form, OpInfo, Opcode};
+use super::opcodes::{self, Form, OpInfo, Opcode};
 use super::operand::{self, Param, RegisterType};
 use super::{Instruction, Operand, Program, ShaderKind, SlotCounts, Version};
 use crate::isa::{Capture, InstructionRecord};
@@ -525,7 +525,7 @@ fn write_mnemonic<W: fmt::Write + ?Sized>(
         Form::Def | Form::DefI | Form::DefB => return out.write_str(info.name),
         Form::Compare => {
             out.write_str(info.name)?;
-            match opcode::comparison_name(ins.comparison()) {
+            match opcodes::comparison_name(ins.comparison()) {
                 Some(c) => write!(out, "_{c}")?,
                 None => write!(out, "_cmp{}", ins.comparison())?,
             }

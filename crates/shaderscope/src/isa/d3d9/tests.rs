@@ -11,10 +11,10 @@ fn bytes(words: &[u32]) -> Vec<u8> {
 fn one(version: u32, body: &[u32]) -> String {
     let mut words = vec![version];
     words.extend_from_slice(body);
-    words.push(opcode::END_TOKEN);
+    words.push(opcodes::END_TOKEN);
     let data = bytes(&words);
     let p = Program::parse(&data, 0).unwrap();
-    assert_eq!(p.write(), data, "round trip");
+    assert_eq!(p.write().unwrap(), data, "round trip");
     let ins = p.instructions().next().unwrap();
     let mut s = TextBuf::default();
     print::write_instruction(ins, p.version, &mut s).unwrap();
@@ -217,7 +217,7 @@ fn comments_end_and_trailing_bytes_are_kept() {
     assert_eq!(p.comments().count(), 1);
     assert_eq!(p.comment_block(b"CTAB").map(|(o, d)| (o, d.len())), Some((12, 4)));
     assert_eq!(p.program_len(), 32);
-    assert_eq!(p.write(), data);
+    assert_eq!(p.write().unwrap(), data);
 }
 
 #[test]
@@ -322,7 +322,7 @@ fn styled_program() -> Vec<u8> {
     words.extend([0x0200_001f, 0x9000_0000, 0xa00f_0800]);
     words.extend([0x0300_0042, 0x800f_0000, 0x90e4_0000, 0xa0e4_0800]);
     words.extend([0x1300_0001, 0x800f_0800, 0xb000_1000, 0x8c00_0000]);
-    words.push(opcode::END_TOKEN);
+    words.push(opcodes::END_TOKEN);
     bytes(&words)
 }
 
@@ -501,7 +501,7 @@ fn debug_blocks_give_line_directives_and_variable_comments() {
                 _ => words.extend(mov),
             }
         }
-        words.push(opcode::END_TOKEN);
+        words.push(opcodes::END_TOKEN);
         let data = bytes(&words);
         let p = Program::parse(&data, 0x40).unwrap();
         let mut out = TextBuf::default();
@@ -597,7 +597,7 @@ fn numbering_counts_arithmetic_slots() {
         0x0200_0001,
         0x800f_0800,
         0x80e4_0000, // mov oC0, r0
-        opcode::END_TOKEN,
+        opcodes::END_TOKEN,
     ];
     let data = bytes(&words);
     let p = Program::parse(&data, 0).unwrap();
@@ -605,4 +605,116 @@ fn numbering_counts_arithmetic_slots() {
     write_listing(&p, &ListingOptions { numbering: true, ..Default::default() }, &mut out).unwrap();
     let numbers: Vec<&str> = out.as_str().lines().skip(1).take(6).map(|l| l.get(..6).unwrap_or("")).collect();
     assert_eq!(numbers, ["      ", "      ", "   0: ", "   0: ", "   8: ", "  11: "]);
+}
+
+/// The shape of each operand, for the decode/encode tests: `D` destination, `P` predicate,
+/// `S` source, `R` a parameter with its address token, `U` usage, `I` literal, `X` raw.
+fn shape(ins: &Instruction) -> String {
+    ins.operands
+        .iter()
+        .map(|o| match o {
+            Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) if p.rel.is_some() => 'R',
+            Operand::Dst(_) => 'D',
+            Operand::Pred(_) => 'P',
+            Operand::Src(_) => 'S',
+            Operand::Usage(_) => 'U',
+            Operand::Imm(_) => 'I',
+            Operand::Raw(_) => 'X',
+        })
+        .collect()
+}
+
+#[test]
+fn decode_then_encode_gives_every_operand_shape_back() {
+    let cases: &[(u32, &[u32], &str)] = &[
+        // mad r0.xy, r1.x, c2.xyxy, v0
+        (VS20, &[0x0400_0004, 0x8003_0000, 0x8000_0001, 0xa044_0002, 0x90e4_0000], "DSSS"),
+        // add_sat_x2 r0, -r1, r2_abs.y (result modifier, shift, source modifiers, swizzle)
+        (PS30, &[0x0300_0002, 0x811f_0000, 0x81e4_0001, 0x8b55_0002], "DSS"),
+        // mov r3, c0[a0.x]: a relative source and its address token
+        (VS20, &[0x0300_0001, 0x800f_0003, 0xa0e4_2000, 0xb000_0000], "DR"),
+        // vs_1_1 mov r0, c5[a0.x]: relative, but shader model 1 has no address token
+        (VS11, &[0x0000_0001, 0x800f_0000, 0xa0e4_2005], "DS"),
+        // vs_3_0 mov o0[aL], r0: a relative destination
+        (VS30, &[0x0300_0001, 0xe00f_2000, 0xf0e4_0800, 0x80e4_0000], "RS"),
+        // (p0.x) add r0, r1, r2: the predicate after the destination
+        (PS30, &[0x1400_0002, 0x800f_0000, 0xb000_1000, 0x80e4_0001, 0x80e4_0002], "DPSS"),
+        // dcl_texcoord1 v2.xy; dcl_2d s0
+        (VS20, &[0x0200_001f, 0x8001_0005, 0x9003_0002], "UD"),
+        (PS20, &[0x0200_001f, 0x9000_0000, 0xa00f_0800], "UD"),
+        // def c200, 4, 0, 1, 0; defi i0, 16, 0, -1, 0; defb b3, true
+        (VS20, &[0x0500_0051, 0xa00f_00c8, 0x4080_0000, 0, 0x3f80_0000, 0], "DIIII"),
+        (PS30, &[0x0500_0030, 0xf00f_0000, 16, 0, 0xffff_ffff, 0], "DIIII"),
+        (VS20, &[0x0200_002f, 0xe00f_0803, 1], "DI"),
+        // ifc_lt r0.x, c0.y (a comparison in the controls); texldp r0, t0, s0 (a variant)
+        (PS30, &[0x0204_0029, 0x8000_0000, 0xa055_0000], "SS"),
+        (PS20, &[0x0301_0042, 0x800f_0000, 0xb0e4_0000, 0xa0e4_0800], "DSS"),
+        // ps_1_4 +mul r0.w, r1, r2: co-issued, no length field
+        (PS14, &[0x4000_0005, 0x8008_0000, 0x80e4_0001, 0x80e4_0002], "DSS"),
+        // an unknown opcode and a mov with a source too many: their tokens, raw
+        (VS20, &[0x0200_0037, 0x800f_0000, 0x90e4_0000], "XX"),
+        (VS20, &[0x0300_0001, 0x800f_0000, 0x90e4_0000, 0x90e4_0001], "XXX"),
+        // ret: no operands
+        (VS20, &[0x0000_001c], ""),
+    ];
+    for &(version, words, want) in cases {
+        let version = Version::from_token(version).unwrap();
+        let mut data = bytes(words);
+        data.extend_from_slice(&[0xaa; 8]);
+        let ins = decode(&data, 0x40, version).unwrap();
+        assert_eq!(shape(&ins), want, "{words:08x?}");
+        assert_eq!(ins.byte_len(), 4 * words.len() as u64);
+        // Each parameter knows where its token is.
+        let mut at = 0x44;
+        for op in &ins.operands {
+            if let Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) = op {
+                assert_eq!((p.offset, Some(p.token)), (at, words.get((at as usize - 0x40) / 4).copied()));
+            }
+            at += 4 * op.token_count() as u64;
+        }
+        let mut again = Vec::new();
+        ins.encode(version, &mut again).unwrap();
+        assert_eq!(again, words);
+        // Built from its parts with no offsets and no length (as the assembler builds it), the
+        // same instruction: the length is the encoder's, the offsets `Instruction::new`'s.
+        let mut parts = ins.operands.clone();
+        for op in &mut parts {
+            if let Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) = op {
+                p.offset = 0;
+            }
+        }
+        let unsized_token = if version.has_lengths() { words[0] & 0xf0ff_ffff } else { words[0] };
+        let built = Instruction::new(0x40, unsized_token, parts);
+        assert_eq!((built.operands.as_slice(), built.info), (ins.operands.as_slice(), ins.info));
+        let mut from_parts = Vec::new();
+        built.encode(version, &mut from_parts).unwrap();
+        assert_eq!(from_parts, words);
+    }
+}
+
+#[test]
+fn the_encoder_refuses_what_the_tokens_cannot_say() {
+    let vs20 = Version::from_token(VS20).unwrap();
+    let vs11 = Version::from_token(VS11).unwrap();
+    // Sixteen tokens after the instruction token: the length field has four bits.
+    let raw: Operands = (0..16).map(Operand::Raw).collect();
+    let e = Instruction::new(0x20, 0x37, raw).encode(vs20, &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid D3D9 instruction at offset 0x20: 16 tokens after the instruction token; its length field holds at most 15"
+    );
+    // In shader model 1 there is no length to overflow.
+    let raw: Operands = (0..16).map(Operand::Raw).collect();
+    assert!(Instruction::new(0, 0x37, raw).encode(vs11, &mut Vec::new()).is_ok());
+    // A relative source without its address token, and an address token in shader model 1.
+    let dst = Operand::Dst(Param { token: 0x800f_0000, rel: None, offset: 0 });
+    let bare = Operand::Src(Param { token: 0xa0e4_2003, rel: None, offset: 0 });
+    let e = Instruction::new(0x20, 1, Operands::from_slice(&[dst, bare])).encode(vs20, &mut Vec::new());
+    assert_eq!(
+        e.unwrap_err().to_string(),
+        "invalid D3D9 parameter at offset 0x28: a relative parameter without its address token"
+    );
+    let with = Operand::Src(Param { token: 0xa0e4_2003, rel: Some(0xb000_0000), offset: 0 });
+    let e = Instruction::new(0, 1, Operands::from_slice(&[dst, with])).encode(vs11, &mut Vec::new());
+    assert!(e.unwrap_err().to_string().contains("an address token after a parameter that is not relative"));
 }

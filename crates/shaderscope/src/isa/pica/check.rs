@@ -1,9 +1,9 @@
 //! Semantic checks over code: what a loader would not notice but the hardware (or an
 //! emulator) would trip over.
 
-use super::flow;
-use super::instruction::{OperandDescriptor, decode};
+use super::decode::{OperandDescriptor, decode};
 use super::opcodes::Op;
+use super::walk;
 use super::{ProgramIssue, ShaderType, SourceContext};
 use crate::print::count;
 
@@ -175,14 +175,8 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
     let geometry = ctx.shader_type == ShaderType::Geometry;
     // Only the code this executable runs: the code blob is shared with the other DVLEs.
-    let insts: Vec<_> = ctx.code.iter().map(|w| decode(*w)).collect();
-    let procs = flow::procedures(&insts, ctx.main, ctx.endmain, 4 * insts.len() + 4096);
-    let mut visited = vec![false; insts.len()];
-    for r in &procs.ranges {
-        for v in visited.get_mut(r.start as usize..r.end as usize).unwrap_or(&mut []) {
-            *v = true;
-        }
-    }
+    let insts = walk::decode_all(ctx.code);
+    let visited = walk::reached(&insts, &[(ctx.main, ctx.endmain)]);
     for (index, i) in insts.iter().enumerate().filter(|(k, _)| visited.get(*k).copied().unwrap_or(false)) {
         match i.destination() {
             Some(r) if geometry && r.file == super::RegisterFile::Output && r.index >= 7 => {

@@ -7,10 +7,13 @@
 //!
 //! * [`opcodes`]: the one opcode table (3dbrew name, picasso mnemonic, encoding, bit layout,
 //!   operand syntax, source lanes read) that decoding, encoding and printing all follow.
-//! * [`decode`] / [`Instruction::encode`]: every word decodes (unused opcodes to
-//!   [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and [`Register`] read
-//!   the operands.
-//! * [`write_source`]: one DVLE as complete picasso source, through any
+//! * [`decode`] / [`Instruction::encode`] (`decode.rs`, `encode.rs`): every word decodes
+//!   (unused opcodes to [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and
+//!   [`Register`] read the operands.
+//! * `walk.rs`: the one walk: which code an executable runs ([`Executables`] for the
+//!   container) and each procedure's instructions, labels and block directives in listing
+//!   order, which the listing and the records both print.
+//! * [`write_source`] (`print.rs`): one DVLE as complete picasso source, through any
 //!   [`Printer`](crate::print::Printer): every token styled with its kind, every line started
 //!   with the input offset of what it shows (an instruction its word, a declaration its table
 //!   entry, the header comment the DVLE header).
@@ -19,7 +22,8 @@
 //!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]), [`write_word`] / [`describe_word`] and [`write_opdesc`] /
 //!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
 //!   [`write_unreached`]: code no executable runs, as comments.
-//! * [`check_program`] / [`check_executable`]: semantic findings per word.
+//! * [`check_program`] / [`check_executable`] (`check.rs`): semantic findings per word, over
+//!   the whole blob and over the code the executable runs.
 //! * [`float24`]: the 24-bit float both ways.
 //!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
@@ -58,21 +62,22 @@
 //! ```
 
 mod check;
+mod decode;
+mod encode;
 pub mod float24;
-mod flow;
-mod instruction;
 mod names;
 pub mod opcodes;
-mod source;
+mod print;
+mod walk;
 
 pub use check::{check_executable, check_program};
-pub use flow::Executables;
-pub use instruction::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use decode::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
-pub use source::{
+pub use print::{
     bare_entry, code_records, describe_opdesc, describe_word, each_code_record, each_record, records,
     write_opdesc, write_source, write_unlisted, write_unreached, write_word,
 };
+pub use walk::Executables;
 
 /// PICA200 code words with no executable around them as an
 /// [`InstructionSet`](crate::isa::InstructionSet): listed as a vertex shader whose `main` is

@@ -1,8 +1,11 @@
-//! Decoded instructions, operand descriptors and registers.
+//! A word → the owned [`Instruction`], and what its operands name: operand descriptors,
+//! registers, swizzles.
 //!
 //! [`decode`] never fails: every word decodes, unused opcodes to [`Op::Unknown`] with the word
 //! kept whole, and bits that no field of an instruction covers are kept in
-//! [`Instruction::unused`]. So `decode(w).encode() == w` for every 32-bit word.
+//! [`Instruction::unused`]. So `decode(w).encode() == w` for every 32-bit word
+//! ([`Instruction::encode`], in `encode.rs`). An instruction is one word, so its byte range is
+//! the word's: the walk and the records place it by its word address.
 
 use super::opcodes::{self, Op, OpInfo};
 use crate::toolkit::Field;
@@ -85,35 +88,6 @@ impl Instruction {
             Op::Unknown => opcodes::info(self.unused),
             op => op.info(),
         }
-    }
-
-    /// Encode. Values too wide for a field are cut to the field's width.
-    pub fn encode(&self) -> u32 {
-        let row = self.info();
-        let l = &row.layout;
-        fn b(v: impl Into<u32>) -> u32 {
-            v.into()
-        }
-        row.opcode_bits()
-            | l.dst.put(b(self.dst))
-            | l.idx.put(b(self.idx))
-            | l.src1.put(b(self.src[0]))
-            | l.src2.put(b(self.src[1]))
-            | l.src3.put(b(self.src[2]))
-            | l.desc.put(b(self.desc))
-            | l.cmpx.put(b(self.cmp[0]))
-            | l.cmpy.put(b(self.cmp[1]))
-            | l.refx.put(b(self.refs[0]))
-            | l.refy.put(b(self.refs[1]))
-            | l.condop.put(b(self.condop))
-            | l.uniform.put(b(self.uniform))
-            | l.target.put(b(self.target))
-            | l.num.put(b(self.num))
-            | l.negate.put(b(self.negate))
-            | l.vertex.put(b(self.vertex))
-            | l.primitive.put(b(self.primitive))
-            | l.invert.put(b(self.invert))
-            | (self.unused & !row.covered)
     }
 
     /// Number of source operands (0–3).

@@ -1,8 +1,35 @@
-//! Which code an executable runs: its entry range and the procedures it calls.
+//! The one walk over a program: which code an executable runs (its entry range, the
+//! procedures it calls and the code only jumps reach: [`procedures`], [`reached`]) and, within
+//! a procedure, the order in which the listing shows it ([`walk_range`]: instructions, labels,
+//! the `.else`/`.end` of IF and LOOP blocks, the places picasso pads with a NOP). The listing
+//! and the records both print [`Step`]s of [`walk_range`]; the checks of an executable, the
+//! listing of code no executable runs, and [`Executables`] (what the container asks about its
+//! DVLEs) take the ranges. The code is decoded once per blob ([`decode_all`]).
 
-use super::instruction::Instruction;
+use super::decode::Instruction;
 use super::opcodes::Op;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// Every word of `code` decoded, in order (word address = index).
+pub(crate) fn decode_all(code: &[u32]) -> Vec<Instruction> {
+    code.iter().map(|w| super::decode(*w)).collect()
+}
+
+/// Per word of `insts`, whether one of the executables with entry ranges `entries`
+/// (`main..endmain`) runs it: its entry range, what that calls, and the code jumps reach
+/// ([`procedures`] of each, within the work a listing allows).
+pub(crate) fn reached(insts: &[Instruction], entries: &[(u32, u32)]) -> Vec<bool> {
+    let mut reached = vec![false; insts.len()];
+    for &(main, endmain) in entries {
+        for r in procedures(insts, main, endmain, 4 * insts.len() + 4096).ranges {
+            if let Some(s) = reached.get_mut(r.start as usize..r.end as usize) {
+                s.fill(true);
+            }
+        }
+    }
+    reached
+}
 
 /// A word range `[start, end)` of code the executable runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -108,7 +135,7 @@ pub struct Executables {
 impl Executables {
     /// The executables of `code`.
     pub fn new(code: &[u32]) -> Executables {
-        let insts: Vec<Instruction> = code.iter().map(|w| super::decode(*w)).collect();
+        let insts = decode_all(code);
         let budget = 4 * insts.len() + 4096;
         Executables { ends: vec![None; insts.len()], insts, inputs: HashMap::new(), budget }
     }
@@ -236,6 +263,152 @@ fn ranges_from(insts: &[Instruction], main: u32, endmain: u32, max_words: usize)
     ranges.sort_unstable();
     let entry = ranges.iter().position(|r| *r == entry_range).unwrap_or(0);
     Procedures { ranges, entry, clamped, truncated }
+}
+
+/// A block opened by IFC/IFU/LOOP.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    /// IF: where the else part starts (the IF's target); LOOP: the end.
+    split: u32,
+    /// First word after the block.
+    end: u32,
+    is_if: bool,
+    in_else: bool,
+}
+
+impl Block {
+    /// Where the part being printed ends.
+    fn part_end(&self) -> u32 {
+        if self.is_if && !self.in_else { self.split } else { self.end }
+    }
+}
+
+/// One step of a procedure's listing (see [`walk_range`]).
+pub(crate) enum Step<'l> {
+    /// `.else` or `.end` at `depth`.
+    Directive { depth: usize, text: &'static str },
+    /// A note where picasso inserts a NOP the binary lacks, inside a block at `depth`.
+    Padding { depth: usize },
+    /// A label line, and the label-table entry it shows.
+    Label { name: &'l str, at: Option<u64> },
+    /// The instruction at word `a`, at block `depth`; `dropped` says why it cannot be written
+    /// as source (it is then shown in a comment).
+    Instruction { a: u32, inst: &'l Instruction, depth: usize, dropped: Option<String> },
+}
+
+/// Walk the procedure `start..end` of `insts` in listing order: its instructions, the
+/// labels `label` gives word addresses (with the label-table entry each comes from), the
+/// block directives and the padding notes between them, ending with its `.end`. The
+/// listing and the records both take their lines from here.
+pub(crate) fn walk_range<'l>(
+    insts: &'l [Instruction],
+    start: u32,
+    end: u32,
+    label: impl Fn(u32) -> Option<(&'l str, Option<u64>)>,
+    mut step: impl FnMut(Step<'l>) -> fmt::Result,
+) -> fmt::Result {
+    let mut stack: Vec<Block> = Vec::new();
+    // picasso's padding rules, to point out where it will insert a NOP that the binary lacks.
+    let mut last_was_end = false;
+    let mut last_op: Option<Op> = None;
+    let mut opened_at: Vec<u32> = Vec::new();
+    for a in start..=end {
+        // Close or switch blocks that end here.
+        while let Some(&top) = stack.last() {
+            if top.is_if && !top.in_else && a == top.split && top.end > top.split {
+                let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
+                if last_was_end || ends_block_badly(last_op, false) || body < 2 {
+                    step(Step::Padding { depth: stack.len() })?;
+                }
+                if let Some(t) = stack.last_mut() {
+                    t.in_else = true;
+                }
+                last_was_end = false;
+                step(Step::Directive { depth: stack.len(), text: ".else" })?;
+            } else if a == top.part_end() {
+                let is_loop = !top.is_if;
+                let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
+                if last_was_end || ends_block_badly(last_op, is_loop) || body < 2 {
+                    step(Step::Padding { depth: stack.len() })?;
+                }
+                stack.pop();
+                opened_at.pop();
+                step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
+                last_was_end = true;
+            } else {
+                break;
+            }
+        }
+        if let Some((name, at)) = label(a) {
+            step(Step::Label { name, at })?;
+        }
+        if a == end {
+            break;
+        }
+        let Some(inst) = insts.get(a as usize) else { break };
+        let depth = stack.len() + 1;
+        let dropped = block_problem(inst, a, stack.last().map(Block::part_end).unwrap_or(end));
+        let opens = dropped.is_none();
+        step(Step::Instruction { a, inst, depth, dropped })?;
+        last_was_end = false;
+        last_op = Some(inst.op);
+        if opens {
+            match inst.op {
+                Op::Ifc | Op::Ifu => {
+                    let split = u32::from(inst.target);
+                    stack.push(Block {
+                        split,
+                        end: split + u32::from(inst.num),
+                        is_if: true,
+                        in_else: false,
+                    });
+                    opened_at.push(a);
+                }
+                Op::Loop => {
+                    stack.push(Block {
+                        split: 0,
+                        end: u32::from(inst.target) + 1,
+                        is_if: false,
+                        in_else: false,
+                    });
+                    opened_at.push(a);
+                }
+                _ => {}
+            }
+        }
+    }
+    // Blocks still open cannot happen (targets are checked against the enclosing part), but
+    // keep the output balanced whatever the input.
+    while stack.pop().is_some() {
+        step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
+        last_was_end = true;
+    }
+    if last_was_end || ends_block_badly(last_op, false) || end == start {
+        step(Step::Padding { depth: 0 })?;
+    }
+    step(Step::Directive { depth: 0, text: ".end" })
+}
+
+/// Why an IF/LOOP at `a` cannot be written as a block ending inside `limit`, if it cannot.
+fn block_problem(inst: &Instruction, a: u32, limit: u32) -> Option<String> {
+    let t = u32::from(inst.target);
+    match inst.op {
+        Op::Ifc | Op::Ifu => {
+            let end = t + u32::from(inst.num);
+            (t <= a || end > limit)
+                .then(|| format!("if-block 0x{a:03x}..0x{t:03x}+{} is not nested", inst.num))
+        }
+        Op::Loop => (t <= a || t >= limit).then(|| format!("loop body 0x{a:03x}..0x{t:03x} is not nested")),
+        Op::Unknown => Some("unknown opcode".into()),
+        _ => None,
+    }
+}
+
+/// Whether picasso pads a block that ends after `op` (flow instructions must not end a block;
+/// loops also must not end in BREAK/BREAKC).
+fn ends_block_badly(op: Option<Op>, is_loop: bool) -> bool {
+    matches!(op, Some(Op::Jmpc | Op::Jmpu | Op::Call | Op::Callc | Op::Callu))
+        || (is_loop && matches!(op, Some(Op::Break | Op::Breakc)))
 }
 
 #[cfg(test)]

@@ -16,10 +16,10 @@
 //! * Procedures are the entry range plus every CALL/CALLC/CALLU target range, printed in
 //!   address order (picasso lays procedures out in source order).
 
-use super::flow;
-use super::instruction::{COMPONENTS, Instruction, OperandDescriptor, decode};
+use super::decode::{COMPONENTS, Instruction, OperandDescriptor, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
+use super::walk::{self, Step};
 use super::{Constant, ConstantValue, Label, ShaderType, SourceContext, float24, semantic_names};
 use crate::isa::{Capture, InstructionRecord};
 use crate::print::{Printer, Style, TextBuf, write_hex, write_u64};
@@ -159,24 +159,6 @@ struct Proc {
     name: String,
     /// The label-table entry the name comes from.
     at: Option<u64>,
-}
-
-/// A block opened by IFC/IFU/LOOP.
-#[derive(Debug, Clone, Copy)]
-struct Block {
-    /// IF: where the else part starts (the IF's target); LOOP: the end.
-    split: u32,
-    /// First word after the block.
-    end: u32,
-    is_if: bool,
-    in_else: bool,
-}
-
-impl Block {
-    /// Where the part being printed ends.
-    fn part_end(&self) -> u32 {
-        if self.is_if && !self.in_else { self.split } else { self.end }
-    }
 }
 
 /// Everything resolved before printing.
@@ -340,9 +322,9 @@ pub fn write_unreached<P: Printer + ?Sized>(
 /// assert_eq!(pica::bare_entry(&code), (2, 5));
 /// ```
 pub fn bare_entry(code: &[u32]) -> (u32, u32) {
-    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
+    let insts = walk::decode_all(code);
     let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
-    let found = flow::procedures(&insts, 0, len, 4 * insts.len() + 4096);
+    let found = walk::procedures(&insts, 0, len, 4 * insts.len() + 4096);
     let mut called = vec![false; insts.len()];
     for (k, r) in found.ranges.iter().enumerate() {
         if k != found.entry
@@ -389,15 +371,8 @@ fn write_words_outside<P: Printer + ?Sized>(
     entries: &[(u32, u32)],
     title: &str,
 ) -> fmt::Result {
-    let insts: Vec<Instruction> = code.iter().map(|w| decode(*w)).collect();
-    let mut reached = vec![false; insts.len()];
-    for &(main, endmain) in entries {
-        for r in flow::procedures(&insts, main, endmain, 4 * insts.len() + 4096).ranges {
-            if let Some(s) = reached.get_mut(r.start as usize..r.end as usize) {
-                s.fill(true);
-            }
-        }
-    }
+    let insts = walk::decode_all(code);
+    let reached = walk::reached(&insts, entries);
     if reached.iter().all(|r| *r) {
         return Ok(());
     }
@@ -453,7 +428,7 @@ impl<'c> Listing<'c> {
 
     fn new(ctx: &'c SourceContext<'c>) -> Listing<'c> {
         let mut l = Listing::bare(ctx);
-        l.insts = ctx.code.iter().map(|w| decode(*w)).collect();
+        l.insts = walk::decode_all(ctx.code);
         l.geometry = ctx.shader_type == ShaderType::Geometry;
         if let ShaderType::Other(t) = ctx.shader_type {
             l.notes.push(format!(
@@ -474,7 +449,7 @@ impl<'c> Listing<'c> {
 
     /// The entry range and every called range, transitively, in address order.
     fn find_procs(&mut self) {
-        let found = flow::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
+        let found = walk::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
         if found.clamped {
             let (s, e) = found.ranges.get(found.entry).map_or((0, 0), |r| (r.start, r.end));
             self.notes.push(format!(
@@ -1177,106 +1152,15 @@ impl<'c> Listing<'c> {
         })
     }
 
-    /// Walk procedure `k` in listing order: its instructions, labels, block directives and the
-    /// padding notes between them, ending with its `.end`.
-    fn walk_proc(&self, k: usize, p: &Proc, mut step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
-        let mut stack: Vec<Block> = Vec::new();
-        // picasso's padding rules, to point out where it will insert a NOP that the binary lacks.
-        let mut last_was_end = false;
-        let mut last_op: Option<Op> = None;
-        let mut opened_at: Vec<u32> = Vec::new();
-        for a in p.start..=p.end {
-            // Close or switch blocks that end here.
-            while let Some(&top) = stack.last() {
-                if top.is_if && !top.in_else && a == top.split && top.end > top.split {
-                    let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
-                    if last_was_end || ends_block_badly(last_op, false) || body < 2 {
-                        step(Step::Padding { depth: stack.len() })?;
-                    }
-                    if let Some(t) = stack.last_mut() {
-                        t.in_else = true;
-                    }
-                    last_was_end = false;
-                    step(Step::Directive { depth: stack.len(), text: ".else" })?;
-                } else if a == top.part_end() {
-                    let is_loop = !top.is_if;
-                    let body = a.saturating_sub(opened_at.last().copied().unwrap_or(a));
-                    if last_was_end || ends_block_badly(last_op, is_loop) || body < 2 {
-                        step(Step::Padding { depth: stack.len() })?;
-                    }
-                    stack.pop();
-                    opened_at.pop();
-                    step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
-                    last_was_end = true;
-                } else {
-                    break;
-                }
-            }
-            if let Some((name, at)) = self.labels.get(&(k, a)) {
-                step(Step::Label { name, at: *at })?;
-            }
-            if a == p.end {
-                break;
-            }
-            let Some(inst) = self.insts.get(a as usize) else { break };
-            let depth = stack.len() + 1;
-            let dropped = self.block_problem(inst, a, stack.last().map(Block::part_end).unwrap_or(p.end));
-            let opens = dropped.is_none();
-            step(Step::Instruction { a, inst, depth, dropped })?;
-            last_was_end = false;
-            last_op = Some(inst.op);
-            if opens {
-                match inst.op {
-                    Op::Ifc | Op::Ifu => {
-                        let split = u32::from(inst.target);
-                        stack.push(Block {
-                            split,
-                            end: split + u32::from(inst.num),
-                            is_if: true,
-                            in_else: false,
-                        });
-                        opened_at.push(a);
-                    }
-                    Op::Loop => {
-                        stack.push(Block {
-                            split: 0,
-                            end: u32::from(inst.target) + 1,
-                            is_if: false,
-                            in_else: false,
-                        });
-                        opened_at.push(a);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        // Blocks still open cannot happen (targets are checked against the enclosing part), but
-        // keep the output balanced whatever the input.
-        while stack.pop().is_some() {
-            step(Step::Directive { depth: stack.len() + 1, text: ".end" })?;
-            last_was_end = true;
-        }
-        if last_was_end || ends_block_badly(last_op, false) || p.end == p.start {
-            step(Step::Padding { depth: 0 })?;
-        }
-        step(Step::Directive { depth: 0, text: ".end" })
-    }
-
-    /// Why an IF/LOOP at `a` cannot be written as a block ending inside `limit`, if it cannot.
-    fn block_problem(&self, inst: &Instruction, a: u32, limit: u32) -> Option<String> {
-        let t = u32::from(inst.target);
-        match inst.op {
-            Op::Ifc | Op::Ifu => {
-                let end = t + u32::from(inst.num);
-                (t <= a || end > limit)
-                    .then(|| format!("if-block 0x{a:03x}..0x{t:03x}+{} is not nested", inst.num))
-            }
-            Op::Loop => {
-                (t <= a || t >= limit).then(|| format!("loop body 0x{a:03x}..0x{t:03x} is not nested"))
-            }
-            Op::Unknown => Some("unknown opcode".into()),
-            _ => None,
-        }
+    /// Walk procedure `k` in listing order ([`walk::walk_range`] with its labels).
+    fn walk_proc(&self, k: usize, p: &Proc, step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
+        walk::walk_range(
+            &self.insts,
+            p.start,
+            p.end,
+            |a| self.labels.get(&(k, a)).map(|(n, at)| (n.as_str(), *at)),
+            step,
+        )
     }
 
     /// The `--offsets`/`--raw` columns after an instruction, as one comment.
@@ -1615,7 +1499,7 @@ impl<'c> Listing<'c> {
                     indexed(out, ix)?;
                 }
                 (Some(ix), None) => {
-                    write_register(out, super::instruction::Register::source(field))?;
+                    write_register(out, super::decode::Register::source(field))?;
                     indexed(out, ix)?;
                 }
                 _ if field < 0x10 => match self.aliases.v.get(usize::from(field)).copied().flatten() {
@@ -1650,19 +1534,6 @@ impl<'c> Listing<'c> {
         out.end_operand();
         Ok(())
     }
-}
-
-/// One step of a procedure's listing (see [`Listing::walk_proc`]).
-enum Step<'l> {
-    /// `.else` or `.end` at `depth`.
-    Directive { depth: usize, text: &'static str },
-    /// A note where picasso inserts a NOP the binary lacks, inside a block at `depth`.
-    Padding { depth: usize },
-    /// A label line, and the label-table entry it shows.
-    Label { name: &'l str, at: Option<u64> },
-    /// The instruction at word `a`, at block `depth`; `dropped` says why it cannot be written
-    /// as source (it is then shown in a comment).
-    Instruction { a: u32, inst: &'l Instruction, depth: usize, dropped: Option<String> },
 }
 
 /// A printer that passes the text on and drops every style and operand mark: an instruction
@@ -1770,13 +1641,6 @@ fn write_condition<P: Printer + ?Sized>(out: &mut P, i: &Instruction) -> fmt::Re
     Ok(())
 }
 
-/// Whether picasso pads a block that ends after `op` (flow instructions must not end a block;
-/// loops also must not end in BREAK/BREAKC).
-fn ends_block_badly(op: Option<Op>, is_loop: bool) -> bool {
-    matches!(op, Some(Op::Jmpc | Op::Jmpu | Op::Call | Op::Callc | Op::Callu))
-        || (is_loop && matches!(op, Some(Op::Break | Op::Breakc)))
-}
-
 fn indent<P: Printer + ?Sized>(out: &mut P, depth: usize) -> fmt::Result {
     for _ in 0..depth {
         out.write_char('\t')?;
@@ -1814,7 +1678,7 @@ fn register<P: Printer + ?Sized>(out: &mut P, letter: char, n: u8) -> fmt::Resul
 }
 
 /// `v3`, `r0`, `c12`.
-fn write_register<W: fmt::Write + ?Sized>(out: &mut W, r: super::instruction::Register) -> fmt::Result {
+fn write_register<W: fmt::Write + ?Sized>(out: &mut W, r: super::decode::Register) -> fmt::Result {
     out.write_char(r.file.letter())?;
     write_u64(out, u64::from(r.index))
 }

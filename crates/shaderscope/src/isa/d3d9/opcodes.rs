@@ -8,11 +8,11 @@
 //! slots used" line of fxc's listings counts for it in each shader model.
 //!
 //! ```
-//! use shaderscope::isa::d3d9::opcode::{self, Form, Opcode};
+//! use shaderscope::isa::d3d9::opcodes::{self, Form, Opcode};
 //! use shaderscope::isa::d3d9::Version;
 //!
 //! // Bits 0-15 of an instruction token: 0x42 is D3DSIO_TEX.
-//! let tex = opcode::lookup(0x42).unwrap();
+//! let tex = opcodes::lookup(0x42).unwrap();
 //! assert_eq!((tex.opcode, tex.name, tex.form), (Opcode::Tex, "texld", Form::Tex));
 //! let ps_1_1 = Version::from_token(0xffff_0101).unwrap();
 //! let ps_3_0 = Version::from_token(0xffff_0300).unwrap();
@@ -21,10 +21,10 @@
 //! // (total, of which texture) slots.
 //! assert_eq!(tex.slots.in_version(ps_3_0), (1, 1));
 //!
-//! let sincos = opcode::lookup(0x25).unwrap();
+//! let sincos = opcodes::lookup(0x25).unwrap();
 //! assert_eq!((sincos.name, sincos.slots.in_version(ps_3_0)), ("sincos", (8, 0)));
-//! assert_eq!(opcode::lookup(0x31), None);
-//! assert_eq!(opcode::comparison_name(4), Some("lt"));
+//! assert_eq!(opcodes::lookup(0x31), None);
+//! assert_eq!(opcodes::comparison_name(4), Some("lt"));
 //! ```
 
 use super::{ShaderKind, Version};
