@@ -486,7 +486,7 @@ pub fn encode_decode_pica(data: &[u8]) {
 /// Mali GP decode → encode: every 16 bytes decode to the fields of `gpir_codegen_instr`,
 /// which encode back to the same 128 bits.
 pub fn encode_decode_mali_gp(data: &[u8]) {
-    use shaderscope::isa::mali_gp::fields::{Instr, bits_of};
+    use shaderscope::isa::mali_gp::decode::{Instr, bits_of};
     for c in data.chunks_exact(16) {
         let bits = bits_of(c.try_into().expect("16 bytes"));
         assert_eq!(Instr::decode(bits).encode(), bits, "Mali GP instruction {bits:032x} does not re-encode");

@@ -7,8 +7,8 @@
 //! every opcode table and every special form (cube, normalize, built-ins, framebuffer reads,
 //! discard, pipeline registers, shifts, unknown opcodes, NaN constants).
 
-use super::codegen::*;
-use super::text::half_to_f32_bits;
+use super::decode::*;
+use super::print::half_to_f32_bits;
 use super::*;
 use crate::print::{Html, TextBuf};
 
