@@ -2,8 +2,8 @@
 //! control-flow instruction ([`Cf`]), an ALU group ([`Group`]: its instructions and
 //! literals), a texture fetch ([`Tex`]) or a vertex fetch ([`Vtx`]). Each kind reads its own
 //! bits (`cf`, `alu`, `tex`, `vtx`); which kind the words at an offset are is what the
-//! [walk](super::walk) knows (the control flow from offset 0, each clause by the
-//! instruction that runs it), so a program's instructions are the walk's steps
+//! program's one walk knows (the control flow from offset 0, each clause by the instruction
+//! that runs it), so a program's instructions are the walk's steps
 //! ([`instructions`](super::instructions)). [`Instruction::encode`] gives the words back.
 
 use super::alu::Group;
@@ -67,8 +67,12 @@ impl Visit<Step<'_>> for Collect {
         let i = match step {
             Step::Cf { at, cf, .. } => Instruction { at, kind: Kind::Cf(cf) },
             Step::Group { at, group, .. } => Instruction { at, kind: Kind::Alu(*group) },
-            Step::Fetch { at, kind: ClauseKind::Tex, inst, .. } => Instruction { at, kind: Kind::Tex(Tex(inst)) },
-            Step::Fetch { at, kind: ClauseKind::Vtx, inst, .. } => Instruction { at, kind: Kind::Vtx(Vtx(inst)) },
+            Step::Fetch { at, kind: ClauseKind::Tex, inst, .. } => {
+                Instruction { at, kind: Kind::Tex(Tex(inst)) }
+            }
+            Step::Fetch { at, kind: ClauseKind::Vtx, inst, .. } => {
+                Instruction { at, kind: Kind::Vtx(Vtx(inst)) }
+            }
             Step::CfDone { .. } => return,
         };
         self.0.push(i);

@@ -18,6 +18,7 @@
 //! |---|---|
 //! | [`write_listing`] | decaf's listing through any [`Printer`]: every line started with the absolute offset of the words it shows, every token styled, every operand marked; `--offsets` and `--raw` columns from [`DisasmOptions`]; lines `; …` where the program cannot be read, and the first such problem as the `Err` once the rest is written |
 //! | [`records`], [`each_record`] | the same instructions as [`InstructionRecord`]s (one per CF instruction, ALU instruction and fetch), printed by the same per-instruction printers |
+//! | [`instructions`] | each instruction as read ([`Instruction`]: a control-flow instruction, an ALU group with its literals, a fetch) with its offset; [`Instruction::encode`] gives its words back |
 //! | [`usage`] | a [`Usage`]: registers read and written, exports by type, resources, constant buffers, loops, `CALL_FS` — what a container's `validate` compares with `SQ_PGM_RESOURCES_*`, `SPI_VS_OUT_CONFIG`, `SQ_PGM_EXPORTS_PS` |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets (a clause past the end, a group without `LAST`, a unit given twice, no `END_OF_PROGRAM`) |
 //! | [`annotate`] | the `dump` annotations: every instruction and literal pair a field with its listing text, each clause a section |

@@ -19,7 +19,6 @@ fn number_left(line: &mut Line, n: u64, width: usize) {
     line.push_spaces(width.saturating_sub(number_len(n)));
 }
 
-
 /// A fetch's text.
 fn write_fetch(line: &mut Line, kind: ClauseKind, inst: u128) {
     match kind {
@@ -189,7 +188,9 @@ impl PrintStep for Step<'_> {
                     an.a.field(at + 8 * i as u64, 8, text);
                 }
                 let lits = at + 8 * group.len as u64;
-                for (pair, words) in group.literals.chunks(2).take(group.literal_words.div_ceil(2)).enumerate() {
+                for (pair, words) in
+                    group.literals.chunks(2).take(group.literal_words.div_ceil(2)).enumerate()
+                {
                     let shown = words.iter().take(group.literal_words.saturating_sub(2 * pair));
                     let mut text = format!("ALU group {number} literals {}:", 2 * pair);
                     for w in shown {
@@ -212,7 +213,6 @@ impl PrintStep for Step<'_> {
         }
     }
 }
-
 
 /// The instruction name, styled as a mnemonic.
 #[inline]

@@ -7,8 +7,8 @@ use super::cf::{self, Cf, CfKind, ClauseKind, inst};
 use super::tex::{self, Tex};
 use super::vtx::{self, Vtx};
 use super::walk::Step;
-use crate::isa::walk::Visit;
 use crate::error::Error;
+use crate::isa::walk::Visit;
 use serde::Serialize;
 
 /// A set of small numbers (0–255): registers, export slots, resource ids.
@@ -240,5 +240,4 @@ impl UsageVisitor {
             self.usage.buffers.insert(v.get(vtx::BUFFER_ID));
         }
     }
-
 }

@@ -129,7 +129,13 @@ fn afford(
 
 /// A clause starts at byte `start`: it bounds the control flow, unless it starts at or
 /// before the instruction `off` that runs it (a clause inside the control flow).
-fn note_clause(v: &mut impl for<'s> Visit<Step<'s>>, clauses: &mut usize, start: usize, off: usize, at: impl Fn(usize) -> u64) {
+fn note_clause(
+    v: &mut impl for<'s> Visit<Step<'s>>,
+    clauses: &mut usize,
+    start: usize,
+    off: usize,
+    at: impl Fn(usize) -> u64,
+) {
     if start <= off {
         v.problem(Error::invalid(
             at(off),

@@ -3,11 +3,11 @@
 //! undefined.
 
 use super::decode::Instr;
-use super::walk::Step;
-use crate::isa::walk::Visit;
 use super::opcodes::{ACC_OPS, LOAD_OFF_NONE, STORE_SRC_UNKNOWN, Unit, complex_name, mul_op, pass_name, src};
 use super::print::{Piece, pieces};
+use super::walk::Step;
 use crate::error::Error;
+use crate::isa::walk::Visit;
 use crate::model::Finding;
 
 /// The sources a piece reads: (source, unit, source number).

@@ -187,6 +187,10 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             assert_eq!(Instr::decode(x).encode(), x);
+            assert_eq!(
+                Instr::decode(x).words(),
+                [x as u32, (x >> 32) as u32, (x >> 64) as u32, (x >> 96) as u32]
+            );
         }
         let i = Instr::decode(0);
         assert_eq!((i.target(), Instr { branch_target_lo: 1, branch_target: 7, ..i }.target()), (0x100, 7));

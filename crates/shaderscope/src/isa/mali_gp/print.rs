@@ -5,10 +5,10 @@
 
 use super::decode::Instr;
 use super::encode::words_of;
+use super::opcodes::{self, ACC_OPS, LOAD_OFF_NONE, UNITS, Unit, XYZW, complex_op, mul_op, pass_op, src};
 use super::walk::{INSTR_SIZE, Step};
 use crate::isa::InstructionRecord;
 use crate::isa::walk::{Annotate, Listing, PrintStep, Records};
-use super::opcodes::{self, ACC_OPS, LOAD_OFF_NONE, UNITS, Unit, XYZW, complex_op, mul_op, pass_op, src};
 use crate::print::{Line, Printer, Short, Style};
 
 /// What an instruction prints, in Mesa's order: the adders, the multipliers (or one

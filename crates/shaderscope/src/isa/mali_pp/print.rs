@@ -737,7 +737,11 @@ impl PrintStep for Step<'_> {
         write_text(r.start(inst.at), inst);
         r.take(
             inst.at,
-            bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)).collect(),
+            bytes
+                .chunks_exact(4)
+                .filter_map(|w| w.first_chunk::<4>())
+                .map(|w| u32::from_le_bytes(*w))
+                .collect(),
         );
     }
 
