@@ -1,7 +1,7 @@
 //! Words → the owned instruction of one program step, with its absolute offset: a
 //! control-flow instruction ([`Cf`]), an ALU group ([`Group`]: its instructions and
 //! literals), a texture fetch ([`Tex`]) or a vertex fetch ([`Vtx`]). Each kind reads its own
-//! bits (`cf`, `alu`, `tex`, `vtx`); which kind the words at an offset are is what the
+//! bits (`Cf(u64)`, [`Group::read`], `Tex(u128)`, `Vtx(u128)`, the words little-endian); which kind the words at an offset are is what the
 //! program's one walk knows (the control flow from offset 0, each clause by the instruction
 //! that runs it), so a program's instructions are the walk's steps
 //! ([`instructions`](super::instructions)). [`Instruction::encode`] gives the words back.
@@ -34,28 +34,6 @@ pub enum Kind {
     Tex(Tex),
     /// A vertex fetch (16 bytes).
     Vtx(Vtx),
-}
-
-impl Instruction {
-    /// The control-flow instruction of these 8 bytes at `at`.
-    pub fn cf(bytes: &[u8; 8], at: u64) -> Instruction {
-        Instruction { at, kind: Kind::Cf(Cf(u64::from_le_bytes(*bytes))) }
-    }
-
-    /// The ALU group at the start of `bytes` (the rest of its clause) at `at`.
-    pub fn alu(bytes: &[u8], at: u64) -> Instruction {
-        Instruction { at, kind: Kind::Alu(Group::read(bytes)) }
-    }
-
-    /// The fetch of a `kind` clause of these 16 bytes at `at`.
-    pub fn fetch(kind: ClauseKind, bytes: &[u8; 16], at: u64) -> Instruction {
-        let bits = u128::from_le_bytes(*bytes);
-        let kind = match kind {
-            ClauseKind::Tex => Kind::Tex(Tex(bits)),
-            ClauseKind::Vtx => Kind::Vtx(Vtx(bits)),
-        };
-        Instruction { at, kind }
-    }
 }
 
 /// The instructions of a walk, in listing order.

@@ -117,7 +117,7 @@ pub mod alu;
 pub mod cf;
 mod check;
 pub mod decode;
-mod encode;
+pub mod encode;
 pub mod opcodes;
 mod print;
 pub mod tex;

@@ -788,8 +788,8 @@ fn decode_then_encode_gives_back_every_word() {
     assert_eq!((got[3].at, got[3].encode().len()), (0x40 + 6 * 8, 6));
     // A vertex fetch, read and written back alone.
     let vfetch = [0x1234_5678u32, 0x9abc_def0, 0x0fed_cba9, 0];
-    let b: [u8; 16] = bytes(&vfetch).try_into().unwrap();
-    assert_eq!(Instruction::fetch(ClauseKind::Vtx, &b, 8).encode(), vfetch);
+    let bits = u128::from_le_bytes(bytes(&vfetch).try_into().unwrap());
+    assert_eq!(Instruction { at: 8, kind: Kind::Vtx(Vtx(bits)) }.encode(), vfetch);
 }
 
 #[test]

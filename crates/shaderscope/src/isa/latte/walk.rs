@@ -1,7 +1,7 @@
 //! The one walk over a program: control-flow instructions from offset 0 to `END_OF_PROGRAM`,
 //! each followed by the clause it runs, in the order decaf-emu lists them. The listing, the
-//! instruction records, the usage summary and the checks are visitors of this walk, so they
-//! all see the same instructions.
+//! instruction records, the usage summary, the dump annotations and the checks are visitors
+//! of this walk ([`crate::isa::walk`]), so they all see the same instructions.
 //!
 //! The walk is bounded by the bytes: every instruction is read once, a clause's reach is
 //! checked against the program's end, and the control flow stops at the first clause it

@@ -76,7 +76,7 @@
 
 mod check;
 pub mod decode;
-mod encode;
+pub mod encode;
 mod print;
 mod walk;
 
