@@ -1,5 +1,5 @@
 //! The owned instruction → words: [`Instr::encode`] packs every field back into its bits
-//! ([`FIELDS`](super::decode::FIELDS)), [`Instr::words`] gives them as the four words a
+//! ([`FIELDS`]), [`Instr::words`] gives them as the four words a
 //! program stores. Decoding then encoding gives back exactly the 128 bits read (tests: every
 //! program of the corpus, random bits).
 
