@@ -485,10 +485,22 @@ pub fn encode_decode_pica(data: &[u8]) {
     }
 }
 
+/// Latte decode → encode: every instruction the walk reads (control-flow instructions, ALU
+/// groups with their literal words, fetches) encodes back to the words at its offset.
+pub fn encode_decode_latte(data: &[u8]) {
+    use shaderscope::isa::latte::instructions;
+    for inst in instructions(data, 0) {
+        let encoded = inst.encode();
+        let at = inst.at as usize;
+        let input = words(data.get(at..at + 4 * encoded.len()).expect("an instruction lies in the program"));
+        assert_eq!(encoded, input, "Latte instruction at 0x{at:x}");
+    }
+}
+
 /// Mali GP decode → encode: every 16 bytes decode to the fields of `gpir_codegen_instr`,
 /// which encode back to the same 128 bits.
 pub fn encode_decode_mali_gp(data: &[u8]) {
-    use shaderscope::isa::mali_gp::fields::{Instr, bits_of};
+    use shaderscope::isa::mali_gp::decode::{Instr, bits_of};
     for c in data.chunks_exact(16) {
         let bits = bits_of(c.try_into().expect("16 bytes"));
         assert_eq!(Instr::decode(bits).encode(), bits, "Mali GP instruction {bits:032x} does not re-encode");
@@ -703,6 +715,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
     ("encode_decode_pica", encode_decode_pica),
+    ("encode_decode_latte", encode_decode_latte),
     ("encode_decode_mali_gp", encode_decode_mali_gp),
     ("encode_decode_mali_pp", encode_decode_mali_pp),
     ("encode_decode_sm4", encode_decode_sm4),
@@ -876,7 +889,7 @@ mod tests {
     smoke_tests!(
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
             mbs, roundtrip, find;
-        code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_mali_gp,
+        code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, d3d9_asm, asm_text,
             asm_nesting,
     );

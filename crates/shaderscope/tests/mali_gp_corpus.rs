@@ -166,3 +166,29 @@ fn truncations_and_flips_of_the_corpus_code_never_panic() {
     }
     assert!(shaders.is_empty() || runs > 1000, "{runs}");
 }
+
+/// Decode then encode gives back the exact four words of every instruction of every vertex
+/// shader of the corpus.
+#[test]
+fn decode_then_encode_gives_back_every_word_of_every_program() {
+    use shaderscope::isa::mali_gp::decode::{Instr, bits_of};
+    let Some(shaders) = vertex_shaders() else { return };
+    let mut n = 0;
+    for (name, data) in &shaders {
+        let (code, at) = gp_code(data).unwrap();
+        for (i, chunk) in code.chunks_exact(16).enumerate() {
+            let words: Vec<u32> =
+                chunk.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect();
+            let instr = Instr::decode(bits_of(chunk.try_into().unwrap()));
+            assert_eq!(
+                instr.words().to_vec(),
+                words,
+                "{name}: instruction {i} at 0x{:x}",
+                at + 16 * i as u64
+            );
+            n += 1;
+        }
+    }
+    println!("{n} instructions of {} programs decode and encode back", shaders.len());
+    assert!(!shaders.is_empty() && n >= shaders.len());
+}

@@ -101,3 +101,31 @@ fn truncations_and_byte_flips_list_without_panic() {
         }
     }
 }
+
+/// Decode then encode gives back the exact words of every instruction of every fragment
+/// shader of the corpus (padding words included).
+#[test]
+fn decode_then_encode_gives_back_every_word_of_every_program() {
+    let Some(dir) = common::corpus_dir() else { return };
+    let programs = programs(&dir);
+    let mut n = 0;
+    for (path, code, base, _) in &programs {
+        let instructions = mali_pp::instructions(code, *base);
+        assert!(!instructions.is_empty(), "{path}");
+        for i in &instructions {
+            let words = i.encode();
+            let start = (i.at - base) as usize;
+            let read: Vec<u32> = code[start..start + 4 * words.len()]
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+                .collect();
+            assert_eq!(words, read, "{path}: instruction @{} at 0x{:x}", i.pc, i.at);
+            n += 1;
+        }
+        // The instructions cover the program, word for word.
+        let covered: u32 = instructions.iter().map(|i| i.words).sum();
+        assert_eq!(4 * covered as usize, code.len(), "{path}");
+    }
+    println!("{n} instructions of {} programs decode and encode back", programs.len());
+    assert!(!programs.is_empty());
+}

@@ -5,7 +5,7 @@
 //! pushes the text on). A line that shows no bytes gets blank columns.
 
 use crate::model::DisasmOptions;
-use crate::print::{Line, Style};
+use crate::print::{Line, Short, Style};
 
 /// Which columns a listing's lines start with.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,9 +39,9 @@ impl Columns {
                 Some(at) => {
                     line.push_str("0x");
                     if at > u64::from(u32::MAX) {
-                        push_hex8(line, (at >> 32) as u32);
+                        push_hex8(line, (at >> 32) as u32, false);
                     }
-                    push_hex8(line, at as u32);
+                    push_hex8(line, at as u32, false);
                     line.push_str(": ");
                 }
                 None => line.push_spaces(12),
@@ -50,7 +50,7 @@ impl Columns {
         if self.raw {
             let start = line.len();
             for w in words {
-                push_hex8(line, w);
+                push_hex8(line, w, false);
                 line.push_str(" ");
             }
             line.pad_from(start, 9 * self.raw_words);
@@ -60,12 +60,14 @@ impl Columns {
     }
 }
 
-/// `v` as eight lower-case hexadecimal digits.
-fn push_hex8(line: &mut Line, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+/// `v` as eight hexadecimal digits, upper-case where `upper` (the column is lower-case;
+/// Latte's literals print upper-case, `(0x3F800000, 1)`).
+#[inline]
+pub(crate) fn push_hex8(line: &mut Line, v: u32, upper: bool) {
+    let hex: &[u8; 16] = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
     let mut digits = [b'0'; 8];
     for (i, d) in digits.iter_mut().enumerate() {
-        *d = HEX.get((v >> (28 - 4 * i) & 0xf) as usize).copied().unwrap_or(b'0');
+        *d = hex.get((v >> (28 - 4 * i) & 0xf) as usize).copied().unwrap_or(b'0');
     }
-    line.push_str(std::str::from_utf8(&digits).unwrap_or("????????"));
+    line.push_short(&Short::from_ascii_bytes(digits, 8));
 }

@@ -17,7 +17,8 @@
 //! ```
 
 use super::opcodes::{self, AluOp, Units};
-use super::text::{push_hex8, push_number};
+use super::print::push_number;
+use crate::isa::columns::push_hex8;
 use crate::print::{Line, Style, float};
 use crate::toolkit::Field;
 
@@ -423,7 +424,7 @@ fn operand_text(line: &mut Line, s: Source, index_mode: u32, group: i64, literal
             match literals.get(s.chan as usize) {
                 Some(&bits) => {
                     line.push_str("(0x");
-                    push_hex8(line, bits);
+                    push_hex8(line, bits, true);
                     line.push_str(", ");
                     line.push_short(&float::f32_shortest_text(bits));
                     line.push_str(")");

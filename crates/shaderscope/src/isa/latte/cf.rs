@@ -17,7 +17,7 @@
 //! ```
 
 use super::opcodes;
-use super::text::{flag, mnemonic, number_in, operand, push_hex, push_number};
+use super::print::{flag, mnemonic, number_in, operand, push_hex, push_number};
 use crate::print::{Line, Style};
 use crate::toolkit::Field;
 

@@ -18,6 +18,7 @@
 //! |---|---|
 //! | [`write_listing`] | decaf's listing through any [`Printer`]: every line started with the absolute offset of the words it shows, every token styled, every operand marked; `--offsets` and `--raw` columns from [`DisasmOptions`]; lines `; …` where the program cannot be read, and the first such problem as the `Err` once the rest is written |
 //! | [`records`], [`each_record`] | the same instructions as [`InstructionRecord`]s (one per CF instruction, ALU instruction and fetch), printed by the same per-instruction printers |
+//! | [`instructions`] | each instruction as read ([`Instruction`]: a control-flow instruction, an ALU group with its literals, a fetch) with its offset; [`Instruction::encode`] gives its words back |
 //! | [`usage`] | a [`Usage`]: registers read and written, exports by type, resources, constant buffers, loops, `CALL_FS` — what a container's `validate` compares with `SQ_PGM_RESOURCES_*`, `SPI_VS_OUT_CONFIG`, `SQ_PGM_EXPORTS_PS` |
 //! | [`problems`] | what cannot be read, as errors at absolute offsets (a clause past the end, a group without `LAST`, a unit given twice, no `END_OF_PROGRAM`) |
 //! | [`annotate`] | the `dump` annotations: every instruction and literal pair a field with its listing text, each clause a section |
@@ -114,16 +115,19 @@
 
 pub mod alu;
 pub mod cf;
-mod listing;
+mod check;
+pub mod decode;
+pub mod encode;
 pub mod opcodes;
+mod print;
 pub mod tex;
-mod text;
 mod usage;
 pub mod vtx;
 mod walk;
 
 pub use alu::{Alu, Group, Source, assign_units};
 pub use cf::{Cf, CfKind, ClauseKind};
+pub use decode::{Instruction, Kind};
 pub use opcodes::{AluOp, Units};
 pub use tex::Tex;
 pub use usage::{Exports, IdSet, Usage};
@@ -147,13 +151,7 @@ pub fn write_listing<P: Printer + ?Sized>(
 ) -> Result<()> {
     // Four words: a fetch instruction.
     let columns = super::columns::Columns::new(opts, 4);
-    let mut v = First { inner: listing::Listing::new(out, columns), first: None };
-    walk::walk(code, base, &mut v);
-    let printed = v.inner.finish();
-    if let Some(e) = v.first {
-        return Err(e);
-    }
-    printed.map_err(|_| Error::invalid(base, "Latte listing", "the printer failed"))
+    crate::isa::walk::write_listing(out, columns, base, "Latte listing", |v| walk::walk(code, base, v))
 }
 
 /// Every instruction of the program as an [`InstructionRecord`]: one per CF instruction
@@ -169,13 +167,22 @@ pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
 /// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
 /// is made, in listing order.
 pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
-    walk::walk(code, base, &mut listing::Records::new(f));
+    walk::walk(code, base, &mut crate::isa::walk::Records::new(f));
 }
 
 crate::isa::code_instruction_set! {
     /// Latte microcode as an [`InstructionSet`](crate::isa::InstructionSet): control flow from
     /// the first byte.
     Latte
+}
+
+/// Every instruction of the program as read ([`Instruction`]: a control-flow instruction,
+/// an ALU group, a fetch, each with its absolute offset), in listing order; each encodes back
+/// to the words it was read from ([`Instruction::encode`]).
+pub fn instructions(code: &[u8], base: u64) -> Vec<Instruction> {
+    let mut v = decode::Collect::default();
+    walk::walk(code, base, &mut v);
+    v.0
 }
 
 /// What the program uses (registers, exports, resources, constants, loops).
@@ -187,7 +194,7 @@ pub fn usage(code: &[u8], base: u64) -> Usage {
 
 /// What cannot be read, in listing order, each at its absolute offset.
 pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
-    let mut v = listing::Problems::default();
+    let mut v = crate::isa::walk::Problems::default();
     walk::walk(code, base, &mut v);
     v.0
 }
@@ -198,50 +205,15 @@ pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
 /// the bytes (padding no instruction reaches) as a fallback, the problems as errors.
 pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
     a.fallback(base, code.len() as u64, "Latte microcode (no instruction reaches it: padding)");
-    walk::walk(code, base, &mut listing::Annotate::new(a));
+    walk::walk(code, base, &mut crate::isa::walk::Annotate::new(a));
 }
 
 /// [`problems`] as error findings, and values the R700 document leaves undefined as
 /// warnings.
 pub fn check(code: &[u8], base: u64) -> Vec<Finding> {
-    let mut v = usage::CheckVisitor::default();
+    let mut v = check::CheckVisitor::default();
     walk::walk(code, base, &mut v);
     v.findings
-}
-
-/// A visitor that keeps the first problem and passes everything on.
-struct First<V> {
-    inner: V,
-    first: Option<Error>,
-}
-
-impl<V: walk::Visit> walk::Visit for First<V> {
-    fn cf(&mut self, pc: u32, at: u64, cf: Cf, depth: usize) {
-        self.inner.cf(pc, at, cf, depth);
-    }
-    fn group(
-        &mut self,
-        number: u64,
-        at: u64,
-        depth: usize,
-        group: &Group,
-        units: &[(usize, bool); 5],
-        first: bool,
-    ) {
-        self.inner.group(number, at, depth, group, units, first);
-    }
-    fn fetch(&mut self, number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128) {
-        self.inner.fetch(number, at, depth, kind, inst);
-    }
-    fn cf_done(&mut self, cf: Cf, ends: bool) {
-        self.inner.cf_done(cf, ends);
-    }
-    fn problem(&mut self, error: Error) {
-        if self.first.is_none() {
-            self.first = Some(error.clone());
-        }
-        self.inner.problem(error);
-    }
 }
 
 #[cfg(test)]

@@ -758,6 +758,40 @@ END_OF_PROGRAM
     assert_eq!(*lines.last().unwrap(), format!("{:49}END_OF_PROGRAM", ""));
 }
 
+/// Decode then encode gives back every word of the program: each control-flow instruction,
+/// each ALU group with its literal pair, each fetch, at its offset, in listing order, and
+/// together they are the whole program.
+#[test]
+fn decode_then_encode_gives_back_every_word() {
+    let words = program();
+    let code = bytes(&words);
+    let got = instructions(&code, 0x40);
+    let kinds: Vec<&str> = got
+        .iter()
+        .map(|i| match i.kind {
+            Kind::Cf(_) => "cf",
+            Kind::Alu(_) => "alu",
+            Kind::Tex(_) => "tex",
+            Kind::Vtx(_) => "vtx",
+        })
+        .collect();
+    assert_eq!(kinds, ["cf", "cf", "cf", "alu", "alu", "cf", "tex", "tex", "cf", "cf"]);
+    let mut covered = 0;
+    for i in &got {
+        let w = i.encode();
+        let start = ((i.at - 0x40) / 4) as usize;
+        assert_eq!(w, words[start..start + w.len()], "at 0x{:x}", i.at);
+        covered += w.len();
+    }
+    assert_eq!(covered, words.len());
+    // The first group: two instructions and its literal pair.
+    assert_eq!((got[3].at, got[3].encode().len()), (0x40 + 6 * 8, 6));
+    // A vertex fetch, read and written back alone.
+    let vfetch = [0x1234_5678u32, 0x9abc_def0, 0x0fed_cba9, 0];
+    let bits = u128::from_le_bytes(bytes(&vfetch).try_into().unwrap());
+    assert_eq!(Instruction { at: 8, kind: Kind::Vtx(Vtx(bits)) }.encode(), vfetch);
+}
+
 #[test]
 fn every_line_carries_its_offset_and_every_token_its_style() {
     let code = bytes(&program());

@@ -15,7 +15,7 @@
 
 use super::cf::sel_char;
 use super::opcodes;
-use super::text::{flag, mnemonic, push_number};
+use super::print::{flag, mnemonic, push_number};
 use super::vtx;
 use crate::print::{Line, Style, float};
 use crate::toolkit::Field;

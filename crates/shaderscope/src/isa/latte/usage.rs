@@ -1,15 +1,14 @@
 //! What a program uses, for checking the registers of the GX2 shader structs against the
 //! microcode (`validate`): registers read and written, exports by type, fetch resources,
-//! constant buffers, loops, whether it calls the fetch shader; and the findings of
-//! [`check`](super::check).
+//! constant buffers, loops, whether it calls the fetch shader.
 
 use super::alu::{self, Group, Operand};
 use super::cf::{self, Cf, CfKind, ClauseKind, inst};
 use super::tex::{self, Tex};
 use super::vtx::{self, Vtx};
-use super::walk::Visit;
+use super::walk::Step;
 use crate::error::Error;
-use crate::model::Finding;
+use crate::isa::walk::Visit;
 use serde::Serialize;
 
 /// A set of small numbers (0–255): registers, export slots, resource ids.
@@ -137,8 +136,21 @@ impl UsageVisitor {
     }
 }
 
-impl Visit for UsageVisitor {
-    fn cf(&mut self, _pc: u32, _at: u64, c: Cf, _depth: usize) {
+impl Visit<Step<'_>> for UsageVisitor {
+    fn step(&mut self, step: Step<'_>) {
+        match step {
+            Step::Cf { cf, .. } => self.cf(cf),
+            Step::Group { group, .. } => self.group(group),
+            Step::Fetch { kind, inst, .. } => self.fetch(kind, inst),
+            Step::CfDone { ends, .. } => self.usage.ends |= ends,
+        }
+    }
+
+    fn problem(&mut self, _error: Error) {}
+}
+
+impl UsageVisitor {
+    fn cf(&mut self, c: Cf) {
         let u = &mut self.usage;
         match c.kind() {
             CfKind::Alu => {
@@ -190,7 +202,7 @@ impl Visit for UsageVisitor {
         }
     }
 
-    fn group(&mut self, _: u64, _: u64, _: usize, group: &Group, _: &[(usize, bool); 5], _: bool) {
+    fn group(&mut self, group: &Group) {
         for &inst in group.insts() {
             for i in 0..inst.src_count() {
                 let s = inst.source(i);
@@ -210,7 +222,7 @@ impl Visit for UsageVisitor {
         }
     }
 
-    fn fetch(&mut self, _: u64, _: u64, _: usize, kind: ClauseKind, raw: u128) {
+    fn fetch(&mut self, kind: ClauseKind, raw: u128) {
         let t = Tex(raw);
         if kind == ClauseKind::Tex && !t.is_vertex_fetch() {
             self.read(t.get(tex::SRC_GPR), t.bit(tex::SRC_REL));
@@ -227,77 +239,5 @@ impl Visit for UsageVisitor {
             }
             self.usage.buffers.insert(v.get(vtx::BUFFER_ID));
         }
-    }
-
-    fn cf_done(&mut self, _cf: Cf, ends: bool) {
-        self.usage.ends |= ends;
-    }
-
-    fn problem(&mut self, _error: Error) {}
-}
-
-/// The visitor behind [`check`](super::check): every problem of the walk as an error, and
-/// values the R700 document leaves undefined as warnings.
-#[derive(Default)]
-pub(crate) struct CheckVisitor {
-    pub(crate) findings: Vec<Finding>,
-}
-
-impl CheckVisitor {
-    fn warn(&mut self, at: u64, message: String) {
-        self.findings.push(Finding::warning(at, message));
-    }
-}
-
-impl Visit for CheckVisitor {
-    fn cf(&mut self, pc: u32, at: u64, c: Cf, _depth: usize) {
-        if c.name().is_none() {
-            self.warn(
-                at,
-                format!("control-flow instruction {pc} has an undefined CF_INST 0x{:02x}", c.inst()),
-            );
-        }
-    }
-
-    fn group(&mut self, number: u64, at: u64, _: usize, group: &Group, units: &[(usize, bool); 5], _: bool) {
-        for (i, (&inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
-            let at = at + 8 * i as u64;
-            let kind = if inst.is_op3() { "OP3" } else { "OP2" };
-            if inst.op().is_none() {
-                self.warn(at, format!("ALU group {number}: undefined {kind} opcode 0x{:02x}", inst.opcode()));
-            }
-            let swizzle = inst.get(alu::BANK_SWIZZLE);
-            if swizzle > if *unit == alu::T { 3 } else { 5 } {
-                self.warn(at, format!("ALU group {number}: undefined bank swizzle {swizzle}"));
-            }
-            if inst.get(alu::PRED_SEL) == 1 {
-                self.warn(at, format!("ALU group {number}: undefined PRED_SEL 1"));
-            }
-            for s in 0..inst.src_count() {
-                let sel = inst.source(s).sel;
-                if (192..244).contains(&sel) {
-                    self.warn(
-                        at,
-                        format!("ALU group {number}: source {s} selects the undefined value {sel}"),
-                    );
-                }
-            }
-        }
-    }
-
-    fn fetch(&mut self, number: u64, at: u64, _: usize, kind: ClauseKind, raw: u128) {
-        let defined = match kind {
-            ClauseKind::Tex => true,
-            ClauseKind::Vtx => super::opcodes::vtx_name(Vtx(raw).inst()).is_some(),
-        };
-        if !defined {
-            self.warn(at, format!("fetch {number}: undefined VTX_INST {}", Vtx(raw).inst()));
-        }
-    }
-
-    fn cf_done(&mut self, _cf: Cf, _ends: bool) {}
-
-    fn problem(&mut self, error: Error) {
-        self.findings.push(Finding::error(error.offset(), error.reason()));
     }
 }

@@ -14,8 +14,8 @@
 //! ```
 
 use super::opcodes;
+use super::print::{flag, mnemonic, number_in, push_number};
 use super::tex::{sels, swizzle};
-use super::text::{flag, mnemonic, number_in, push_number};
 use crate::print::{Line, Style};
 use crate::toolkit::Field;
 

@@ -1,7 +1,7 @@
 //! The one walk over a program: control-flow instructions from offset 0 to `END_OF_PROGRAM`,
 //! each followed by the clause it runs, in the order decaf-emu lists them. The listing, the
-//! instruction records, the usage summary and the checks are visitors of this walk, so they
-//! all see the same instructions.
+//! instruction records, the usage summary, the dump annotations and the checks are visitors
+//! of this walk ([`crate::isa::walk`]), so they all see the same instructions.
 //!
 //! The walk is bounded by the bytes: every instruction is read once, a clause's reach is
 //! checked against the program's end, and the control flow stops at the first clause it
@@ -11,35 +11,27 @@
 use super::alu::{self, Group};
 use super::cf::{Cf, CfKind, ClauseKind, inst};
 use crate::error::Error;
+use crate::isa::walk::Visit;
 
-/// What a walk reports, in listing order.
-pub(crate) trait Visit {
+/// One step of the walk, in listing order.
+#[derive(Clone, Copy)]
+pub(crate) enum Step<'a> {
     /// A control-flow instruction: its number, absolute offset, loop depth.
-    fn cf(&mut self, pc: u32, at: u64, cf: Cf, depth: usize);
-    /// An ALU group of the clause the last control-flow instruction runs: its number in
-    /// the program, the absolute offset of its first instruction, the loop depth of the
-    /// clause's instruction, the unit of each instruction (and whether it clashes with an
-    /// earlier one), and whether it is the clause's first group.
-    fn group(
-        &mut self,
-        number: u64,
-        at: u64,
-        depth: usize,
-        group: &Group,
-        units: &[(usize, bool); 5],
-        first: bool,
-    );
+    Cf { pc: u32, at: u64, cf: Cf, depth: usize },
+    /// An ALU group of the clause the last control-flow instruction runs: its number in the
+    /// program, the absolute offset of its first instruction, the loop depth of the clause's
+    /// instruction, the unit of each instruction (and whether it clashes with an earlier
+    /// one), and whether it is the clause's first group.
+    Group { number: u64, at: u64, depth: usize, group: &'a Group, units: &'a [(usize, bool); 5], first: bool },
     /// A fetch instruction of the clause the last control-flow instruction runs.
-    fn fetch(&mut self, number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128);
+    Fetch { number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128 },
     /// The control-flow instruction and its clause are done; `ends` when it ends the
     /// program.
-    fn cf_done(&mut self, cf: Cf, ends: bool);
-    /// Something that cannot be read or is invalid, at its absolute offset.
-    fn problem(&mut self, error: Error);
+    CfDone { ends: bool },
 }
 
 /// Walk the program `code` whose first byte is at absolute offset `base`.
-pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
+pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>) {
     let n = code.len();
     let at = |off: usize| base.saturating_add(off as u64);
     // The lowest clause start seen: the control flow ends before it.
@@ -76,7 +68,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
         if step < 0 && depth == 0 {
             v.problem(Error::invalid(at(off), "LOOP_END", "no loop is open"));
         }
-        v.cf(pc, at(off), cf, depth);
+        v.step(Step::Cf { pc, at: at(off), cf, depth });
         if step > 0 {
             depth += 1;
         } else if step < 0 {
@@ -96,7 +88,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
             }
         }
         let ends = cf.ends_program();
-        v.cf_done(cf, ends);
+        v.step(Step::CfDone { ends });
         if ends {
             break;
         }
@@ -108,7 +100,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl Visit) {
 /// Whether the clause at `start` (`len` bytes, cut to the program) may still be read: the
 /// bytes clauses read so far stay within the budget. The first clause over it is reported.
 fn afford(
-    v: &mut impl Visit,
+    v: &mut impl for<'s> Visit<Step<'s>>,
     budget: &mut Option<usize>,
     code: &[u8],
     start: usize,
@@ -137,7 +129,13 @@ fn afford(
 
 /// A clause starts at byte `start`: it bounds the control flow, unless it starts at or
 /// before the instruction `off` that runs it (a clause inside the control flow).
-fn note_clause(v: &mut impl Visit, clauses: &mut usize, start: usize, off: usize, at: impl Fn(usize) -> u64) {
+fn note_clause(
+    v: &mut impl for<'s> Visit<Step<'s>>,
+    clauses: &mut usize,
+    start: usize,
+    off: usize,
+    at: impl Fn(usize) -> u64,
+) {
     if start <= off {
         v.problem(Error::invalid(
             at(off),
@@ -158,7 +156,7 @@ fn alu_clause(
     cf_off: usize,
     depth: usize,
     number: &mut u64,
-    v: &mut impl Visit,
+    v: &mut impl for<'s> Visit<Step<'s>>,
 ) {
     let n = code.len();
     let at = |off: usize| base.saturating_add(off as u64);
@@ -207,7 +205,7 @@ fn alu_clause(
                 ));
             }
         }
-        v.group(*number, at(pos), depth, &g, &units, first);
+        v.step(Step::Group { number: *number, at: at(pos), depth, group: &g, units: &units, first });
         first = false;
         *number += 1;
         pos += 8 * g.slots();
@@ -224,7 +222,7 @@ fn fetch_clause(
     depth: usize,
     kind: ClauseKind,
     number: &mut u64,
-    v: &mut impl Visit,
+    v: &mut impl for<'s> Visit<Step<'s>>,
 ) {
     let n = code.len();
     let at = |off: usize| base.saturating_add(off as u64);
@@ -242,7 +240,7 @@ fn fetch_clause(
             v.problem(Error::truncated(at(pos), what, 16 * (count - i) as u64, n.saturating_sub(pos) as u64));
             return;
         };
-        v.fetch(*number, at(pos), depth, kind, u128::from_le_bytes(*bytes));
+        v.step(Step::Fetch { number: *number, at: at(pos), depth, kind, inst: u128::from_le_bytes(*bytes) });
         *number += 1;
     }
 }

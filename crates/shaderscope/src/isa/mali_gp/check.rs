@@ -2,11 +2,12 @@
 //! of the program, [`reads_before_start`]), and as warnings what Mesa's tables leave
 //! undefined.
 
-use super::fields::Instr;
-use super::listing::Visit;
+use super::decode::Instr;
 use super::opcodes::{ACC_OPS, LOAD_OFF_NONE, STORE_SRC_UNKNOWN, Unit, complex_name, mul_op, pass_name, src};
-use super::text::{Piece, pieces};
+use super::print::{Piece, pieces};
+use super::walk::Step;
 use crate::error::Error;
+use crate::isa::walk::Visit;
 use crate::model::Finding;
 
 /// The sources a piece reads: (source, unit, source number).
@@ -102,8 +103,20 @@ impl Check {
     }
 }
 
-impl Visit for Check {
-    fn instr(&mut self, index: u64, at: u64, _bits: u128, i: &Instr, _prev: Option<&Instr>) {
+impl Visit<Step<'_>> for Check {
+    fn step(&mut self, step: Step<'_>) {
+        if let Step::Instr { index, at, instr, .. } = step {
+            self.instr(index, at, instr);
+        }
+    }
+
+    fn problem(&mut self, error: Error) {
+        self.findings.push(Finding::error(error.offset(), error.reason()));
+    }
+}
+
+impl Check {
+    fn instr(&mut self, index: u64, at: u64, i: &Instr) {
         let (list, n) = pieces(i);
         let mut loads = false;
         let mut acc_undefined = false;
@@ -157,9 +170,5 @@ impl Visit for Check {
                 self.warn(at, index, format_args!("{name} {s} names no unit"));
             }
         }
-    }
-
-    fn problem(&mut self, error: Error) {
-        self.findings.push(Finding::error(error.offset(), error.reason()));
     }
 }

@@ -12,7 +12,7 @@
 //! (attributes or registers), two store slots of two components each and a conditional
 //! branch. No unit names a destination: a result is read by the next instruction or the
 //! one after through the source mux, or stored. The fields are those of Mesa's
-//! `gpir_codegen_instr` ([`fields`]), the operation and source names those of its enums.
+//! `gpir_codegen_instr` ([`decode`]), the operation and source names those of its enums.
 //!
 //! # What this module gives
 //!
@@ -78,12 +78,13 @@
 //! | bytes after the last whole instruction | not read (`lima_disasm` takes size / 16 instructions) | a problem at the offset of the first such byte (`; truncated Mali GP instruction at offset … (need 16 bytes, have N)`); the whole instructions are listed |
 
 mod check;
-pub mod fields;
-mod listing;
+pub mod decode;
+pub mod encode;
 mod opcodes;
-mod text;
+mod print;
+mod walk;
 
-pub use fields::Instr;
+pub use decode::Instr;
 
 use crate::error::{Error, Result};
 use crate::isa::InstructionRecord;
@@ -102,13 +103,7 @@ pub fn write_listing<P: Printer + ?Sized>(
     out: &mut P,
 ) -> Result<()> {
     let columns = super::columns::Columns::new(opts, 4);
-    let mut v = First { inner: listing::Listing::new(out, columns), first: None };
-    listing::walk(code, base, &mut v);
-    let printed = v.inner.finish();
-    if let Some(e) = v.first {
-        return Err(e);
-    }
-    printed.map_err(|_| Error::invalid(base, "Mali GP listing", "the printer failed"))
+    crate::isa::walk::write_listing(out, columns, base, "Mali GP listing", |v| walk::walk(code, base, v))
 }
 
 /// Every unit line of the program as an [`InstructionRecord`] (see the
@@ -123,7 +118,7 @@ pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
 /// program's records need not be held together (a `disasm --json` record is written one
 /// instruction at a time).
 pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
-    listing::walk(code, base, &mut listing::Records::new(f));
+    walk::walk(code, base, &mut crate::isa::walk::Records::new(f));
 }
 
 crate::isa::code_instruction_set! {
@@ -134,8 +129,8 @@ crate::isa::code_instruction_set! {
 
 /// What cannot be read, in listing order, each at its absolute offset.
 pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
-    let mut v = listing::Problems::default();
-    listing::walk(code, base, &mut v);
+    let mut v = crate::isa::walk::Problems::default();
+    walk::walk(code, base, &mut v);
     v.0
 }
 
@@ -143,7 +138,7 @@ pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
 /// (`000: mul.m0 ^2/$2.y t[1].w a0.y; mul.m1 ^3/$2.x t[1].y a0.y`), bytes after the last
 /// whole instruction a field, the problems errors.
 pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
-    listing::walk(code, base, &mut listing::Annotate::new(a));
+    walk::walk(code, base, &mut crate::isa::walk::Annotate::new(a));
 }
 
 /// [`problems`] as error findings; as warnings, values Mesa's tables leave undefined
@@ -152,29 +147,8 @@ pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
 /// start of the program.
 pub fn check(code: &[u8], base: u64) -> Vec<Finding> {
     let mut v = check::Check::default();
-    listing::walk(code, base, &mut v);
+    walk::walk(code, base, &mut v);
     v.findings
-}
-
-/// A visitor that keeps the first problem and passes everything on.
-struct First<V> {
-    inner: V,
-    first: Option<Error>,
-}
-
-impl<V: listing::Visit> listing::Visit for First<V> {
-    fn instr(&mut self, index: u64, at: u64, bits: u128, instr: &Instr, prev: Option<&Instr>) {
-        self.inner.instr(index, at, bits, instr, prev);
-    }
-    fn trailing(&mut self, at: u64, len: u64) {
-        self.inner.trailing(at, len);
-    }
-    fn problem(&mut self, error: Error) {
-        if self.first.is_none() {
-            self.first = Some(error.clone());
-        }
-        self.inner.problem(error);
-    }
 }
 
 #[cfg(test)]

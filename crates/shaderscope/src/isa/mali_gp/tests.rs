@@ -323,7 +323,7 @@ fn bytes_after_the_last_instruction_are_reported_where_they_start() {
 fn offset_and_raw_columns_start_every_line() {
     let i = Instr { acc0_src0: 0, acc0_src1: 4, acc1_src0: 1, acc1_src1: 5, ..Instr::idle() };
     let c = code(&[i]);
-    let w = super::fields::words_of(i.encode());
+    let w = super::encode::words_of(i.encode());
     let (text, _) = listing(&c, &DisasmOptions::default().with_offsets(true).with_raw(true));
     assert_eq!(
         text,
@@ -370,7 +370,7 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
     let mul = &r[3];
     assert_eq!((mul.offset, mul.mnemonic.as_str()), (0x50, "mul.m0"));
     assert_eq!(mul.operands, ["^8", "^0", "-1"]);
-    assert_eq!(mul.words, super::fields::words_of(busy().encode()));
+    assert_eq!(mul.words, super::encode::words_of(busy().encode()));
     assert_eq!(r[7].operands, ["^10", "000"]);
     // Dump: each instruction one field with its units' text.
     let mut a = crate::dump::Annotations::new();

@@ -11,7 +11,7 @@
 //! string, back to back in unit order ([`Unit`]: varying, sampler, uniform, vec4 mul, float
 //! mul, vec4 acc, float acc, combine, temp write, branch, const0, const1, of 34, 62, 41, 43,
 //! 30, 44, 31, 30, 41, 73, 64 and 64 bits), padded to a whole word. Each unit's field is
-//! decoded into the parts Mesa's `codegen.h` names ([`codegen`]).
+//! decoded into the parts Mesa's `codegen.h` names ([`decode`]).
 //!
 //! # What this module gives
 //!
@@ -74,13 +74,15 @@
 //! fit and ends the listing with a problem (as does a last word cut short). A
 //! branch whose target is outside the program is a problem too.
 
-pub mod codegen;
-mod listing;
-mod text;
+mod check;
+pub mod decode;
+pub mod encode;
+mod print;
 mod walk;
 
-pub use codegen::{Branch, Combine, Ctrl, FloatAlu, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu};
-pub use walk::Instruction;
+pub use decode::{
+    Branch, Combine, Ctrl, FloatAlu, Instruction, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu,
+};
 
 use crate::error::{Error, Result};
 use crate::isa::InstructionRecord;
@@ -100,13 +102,7 @@ pub fn write_listing<P: Printer + ?Sized>(
 ) -> Result<()> {
     // Six words, and longer instructions push the text on.
     let columns = super::columns::Columns::new(opts, 6);
-    let mut v = listing::First { inner: listing::Listing::new(out, columns), first: None };
-    walk::walk(code, base, &mut v);
-    let printed = v.inner.finish();
-    if let Some(e) = v.first {
-        return Err(e);
-    }
-    printed.map_err(|_| Error::invalid(base, "Mali PP listing", "the printer failed"))
+    crate::isa::walk::write_listing(out, columns, base, "Mali PP listing", |v| walk::walk(code, base, v))
 }
 
 /// Every instruction of the program as an [`InstructionRecord`]: its words, its text as the
@@ -121,7 +117,7 @@ pub fn records(code: &[u8], base: u64) -> Vec<InstructionRecord> {
 /// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
 /// is made, in program order.
 pub fn each_record(code: &[u8], base: u64, f: impl FnMut(InstructionRecord)) {
-    walk::walk(code, base, &mut listing::Records::new(f));
+    walk::walk(code, base, &mut crate::isa::walk::Records::new(f));
 }
 
 crate::isa::code_instruction_set! {
@@ -134,9 +130,9 @@ crate::isa::code_instruction_set! {
 /// word, the offsets).
 pub fn instructions(code: &[u8], base: u64) -> Vec<Instruction> {
     struct Collect(Vec<Instruction>);
-    impl walk::Visit for Collect {
-        fn instruction(&mut self, inst: &Instruction, _bytes: &[u8]) {
-            self.0.push(*inst);
+    impl crate::isa::walk::Visit<walk::Step<'_>> for Collect {
+        fn step(&mut self, step: walk::Step<'_>) {
+            self.0.push(*step.inst);
         }
         fn problem(&mut self, _error: Error) {}
     }
@@ -147,7 +143,7 @@ pub fn instructions(code: &[u8], base: u64) -> Vec<Instruction> {
 
 /// What cannot be read, in listing order, each at its absolute offset.
 pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
-    let mut v = listing::Problems::default();
+    let mut v = crate::isa::walk::Problems::default();
     walk::walk(code, base, &mut v);
     v.0
 }
@@ -158,13 +154,13 @@ pub fn problems(code: &[u8], base: u64) -> Vec<Error> {
 /// what follows an instruction cut short) as a fallback.
 pub fn annotate(code: &[u8], base: u64, a: &mut crate::dump::Annotations) {
     a.fallback(base, code.len() as u64, "Mali PP code (no instruction covers it)");
-    walk::walk(code, base, &mut listing::Annotate::new(a));
+    walk::walk(code, base, &mut crate::isa::walk::Annotate::new(a));
 }
 
 /// [`problems`] as error findings, and what is suspicious as warnings (see the
 /// [module documentation](self)), in offset order.
 pub fn check(code: &[u8], base: u64) -> Vec<Finding> {
-    let mut v = listing::Check::default();
+    let mut v = check::Check::default();
     walk::walk(code, base, &mut v);
     v.finish()
 }

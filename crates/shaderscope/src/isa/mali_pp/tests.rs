@@ -7,8 +7,8 @@
 //! every opcode table and every special form (cube, normalize, built-ins, framebuffer reads,
 //! discard, pipeline registers, shifts, unknown opcodes, NaN constants).
 
-use super::codegen::*;
-use super::text::half_to_f32_bits;
+use super::decode::*;
+use super::print::half_to_f32_bits;
 use super::*;
 use crate::print::{Html, TextBuf};
 
@@ -453,4 +453,23 @@ fn an_instruction_of_no_unit_prints_its_flags_alone() {
     let code = bytes(&enc(STOP, &[]));
     assert_eq!(listing(&code, 0, &DisasmOptions::default()).0, "@     0: , stop\n");
     assert_eq!(instructions(&code, 0).len(), 1);
+}
+
+/// Decode then encode gives back every word of a program: each instruction's control word
+/// and unit fields, a padding word its count takes past the fields included.
+#[test]
+fn decode_then_encode_gives_back_every_word() {
+    let mut words = enc(5 << 19 | 1 << 25, &[(Unit::Varying, LOAD_V0)]);
+    let padded = with_count(enc(0, &[(Unit::Branch, branch(5))]), 5);
+    words.extend(&padded);
+    words.push(0);
+    words.extend(enc(STOP, &[(Unit::Vec4Acc, MOV_CONST0), (Unit::Vec4Const0, ONES)]));
+    let code = bytes(&words);
+    let got = instructions(&code, 0x40);
+    assert_eq!(got.iter().map(|i| (i.pc, i.words)).collect::<Vec<_>>(), [(0, 3), (3, 5), (8, 5)]);
+    let mut again = Vec::new();
+    for i in &got {
+        again.extend(i.encode());
+    }
+    assert_eq!(again, words);
 }

@@ -1,14 +1,19 @@
-//! Mesa's text of each unit (`ppir_disassemble_instr` and its `print_*` functions in
-//! `ir/pp/disasm.c`), space for space: a destination's trailing space (`$1.x ` before the
-//! combiner's extra separator), the vector multiplier's space after its last source, `.`
-//! alone for an empty write mask, `load..u1` for an unknown uniform source, `%f` constants.
+//! The printer: Mesa's text of each unit (`ppir_disassemble_instr` and its `print_*`
+//! functions in `ir/pp/disasm.c`), space for space: a destination's trailing space (`$1.x `
+//! before the combiner's extra separator), the vector multiplier's space after its last
+//! source, `.` alone for an empty write mask, `load..u1` for an unknown uniform source, `%f`
+//! constants; an instruction's text ([`write_text`]); and how each step of the
+//! [walk](super::walk) prints through it ([`PrintStep`]).
 
-use super::codegen::{
-    Branch, Combine, FloatAlu, REG_CONSTANT0, REG_CONSTANT1, REG_TEXTURE, REG_UNIFORM, SAMPLER_TYPE_CUBE,
-    Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu, const_values,
+use super::decode::{
+    Branch, Combine, Ctrl, FloatAlu, Instruction, REG_CONSTANT0, REG_CONSTANT1, REG_TEXTURE, REG_UNIFORM,
+    SAMPLER_TYPE_CUBE, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu, const_values,
 };
+use super::walk::Step;
+use crate::isa::InstructionRecord;
+use crate::isa::walk::{Annotate, Listing, PrintStep, Records};
 use crate::print::float::{FloatStyle, write_f32_fixed};
-use crate::print::{Line, Style};
+use crate::print::{Line, Printer, Style};
 
 const XYZW: [&str; 4] = ["x", "y", "z", "w"];
 
@@ -645,4 +650,128 @@ pub(crate) fn unknown_opcode(unit: Unit, v: u128) -> Option<u32> {
         _ => return None,
     };
     (!known).then_some(op)
+}
+
+/// The instruction's text as Mesa prints it after `@%6d: `: the units present, in order,
+/// joined by `, ` (each one operand), then `, sync` and `, stop`.
+pub(crate) fn write_text(line: &mut Line, inst: &Instruction) {
+    let mut first = true;
+    for (u, bits, _) in inst.units() {
+        if !first {
+            line.push_str(", ");
+        }
+        first = false;
+        line.start_operand();
+        unit(line, u, bits, inst.pc);
+        line.end_operand();
+    }
+    for (on, flag) in [(inst.ctrl.sync(), "sync"), (inst.ctrl.stop(), "stop")] {
+        if on {
+            line.push_str(", ");
+            line.style(Style::Directive);
+            line.push_str(flag);
+            line.reset();
+        }
+    }
+}
+
+/// `@%6d: ` (the word offset), as an address.
+fn write_pc(line: &mut Line, pc: u32) {
+    line.style(Style::Address);
+    line.push_str("@");
+    line.push_u64_right(u64::from(pc), 6);
+    line.push_str(":");
+    line.reset();
+    line.push_str(" ");
+}
+
+/// What the control word says, for `dump`.
+fn describe_ctrl(ctrl: Ctrl) -> String {
+    let mut s = format!("control word: count {}", ctrl.count());
+    if ctrl.stop() {
+        s.push_str(", stop");
+    }
+    if ctrl.sync() {
+        s.push_str(", sync");
+    }
+    s.push_str(", fields ");
+    let names: Vec<&str> = Unit::ALL.iter().filter(|u| ctrl.has(**u)).map(|u| u.name()).collect();
+    s.push_str(if names.is_empty() { "none" } else { "" });
+    s.push_str(&names.join("|"));
+    s.push_str(&format!(", next_count {}", ctrl.next_count()));
+    if ctrl.prefetch() {
+        s.push_str(", prefetch");
+    }
+    if ctrl.unknown() != 0 {
+        s.push_str(&format!(", unknown 0x{:x}", ctrl.unknown()));
+    }
+    s
+}
+
+/// The line's text with the trailing spaces Mesa leaves inside it kept, but none at the end.
+fn unit_text(line: &mut Line, u: Unit, bits: u128, pc: u32) -> String {
+    line.start(None);
+    unit(line, u, bits, pc);
+    line.as_str().trim_end().to_string()
+}
+
+/// Mesa's line per instruction, `@` and its word offset then its text; a record per
+/// instruction (its words, its text, each unit's text an operand); and for `dump` each
+/// instruction a section titled with its listing text, its control word a field, each
+/// unit's field a field over the bytes it starts in up to where the next begins (fields are
+/// bit strings that share bytes), the bits after the last field as padding.
+impl PrintStep for Step<'_> {
+    fn list<P: Printer + ?Sized>(&self, l: &mut Listing<'_, P>) {
+        let Step { inst, bytes } = *self;
+        l.begin(
+            inst.at,
+            bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)),
+        );
+        write_pc(&mut l.line, inst.pc);
+        write_text(&mut l.line, inst);
+        l.end();
+    }
+
+    fn record<F: FnMut(InstructionRecord)>(&self, r: &mut Records<F>) {
+        let Step { inst, bytes } = *self;
+        write_text(r.start(inst.at), inst);
+        r.take(
+            inst.at,
+            bytes
+                .chunks_exact(4)
+                .filter_map(|w| w.first_chunk::<4>())
+                .map(|w| u32::from_le_bytes(*w))
+                .collect(),
+        );
+    }
+
+    fn annotate(&self, an: &mut Annotate<'_>) {
+        let Step { inst, bytes } = *self;
+        an.line.start(None);
+        write_text(&mut an.line, inst);
+        let title = format!("instruction @{}: {}", inst.pc, an.line.as_str().trim_end());
+        let len = bytes.len() as u64;
+        an.a.section(inst.at, len, title);
+        an.a.field(inst.at, len.min(4), describe_ctrl(inst.ctrl));
+        let body = inst.at + 4;
+        let units: Vec<(Unit, u128, u32)> = inst.units().collect();
+        let field_end = inst.ctrl.field_bits();
+        for (i, (unit, bits, start)) in units.iter().enumerate() {
+            let end_bit = start + unit.bits();
+            let next = units.get(i + 1).map_or(end_bit.div_ceil(8), |n| n.2 / 8);
+            let from = u64::from(start / 8);
+            let to = u64::from(next).max(from + 1);
+            let text = unit_text(&mut an.line, *unit, *bits, inst.pc);
+            an.a.field(
+                body + from,
+                to - from,
+                format_args!("{} (bits {}..{} after the control word): {text}", unit.name(), start, end_bit),
+            );
+        }
+        let used = u64::from(field_end.div_ceil(8));
+        let body_len = len.saturating_sub(4);
+        if body_len > used {
+            an.a.field(body + used, body_len - used, "padding (no unit field)");
+        }
+    }
 }

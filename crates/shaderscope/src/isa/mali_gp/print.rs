@@ -1,10 +1,15 @@
-//! One unit of an instruction as Mesa's `gpir_disassemble_program` prints it (`mul.m0
-//! ^2/$2.y t[1].w a0.y`): the one per-unit printer the listing, the records and the dump
-//! annotations all use.
+//! The printer: one unit of an instruction as Mesa's `gpir_disassemble_program` prints it
+//! (`mul.m0 ^2/$2.y t[1].w a0.y`), the one per-unit printer the listing, the records and the
+//! dump annotations all use; and how each step of the [walk](super::walk) prints through
+//! them ([`PrintStep`]).
 
-use super::fields::Instr;
+use super::decode::Instr;
+use super::encode::words_of;
 use super::opcodes::{self, ACC_OPS, LOAD_OFF_NONE, UNITS, Unit, XYZW, complex_op, mul_op, pass_op, src};
-use crate::print::{Line, Short, Style};
+use super::walk::{INSTR_SIZE, Step};
+use crate::isa::InstructionRecord;
+use crate::isa::walk::{Annotate, Listing, PrintStep, Records};
+use crate::print::{Line, Printer, Short, Style};
 
 /// What an instruction prints, in Mesa's order: the adders, the multipliers (or one
 /// two-unit operation), the complex unit, the pass unit, the branch, `unknown_1`, or `nop`
@@ -412,4 +417,71 @@ fn mnemonic_n_str(line: &mut Line, name: &str, suffix: &str) {
     line.push_str(name);
     line.push_str(suffix);
     line.reset();
+}
+
+/// Mesa's text: `NNN:` and the first unit, then a line `\t…` per further unit. A record per
+/// unit line (a `nop` instruction: one `nop`), each with the instruction's offset and four
+/// words. A dump field per instruction with its units' text
+/// (`000: mul.m0 ^2/$2.y t[1].w a0.y; mul.m1 ^3/$2.x t[1].y a0.y`), one for the trailing
+/// bytes.
+impl PrintStep for Step<'_> {
+    const PROBLEM_OFFSET: bool = true;
+
+    fn list<P: Printer + ?Sized>(&self, l: &mut Listing<'_, P>) {
+        let Step::Instr { index, at, bits, instr, prev } = *self else { return };
+        let c = Context { instr, prev, index };
+        let (list, n) = pieces(instr);
+        l.begin(at, words_of(bits));
+        l.line.style(Style::Address);
+        push_03(&mut l.line, index);
+        l.line.push_str(":");
+        l.line.reset();
+        for &piece in list.iter().take(n) {
+            l.begin(at, []);
+            l.line.push_str("\t");
+            if piece != Piece::StrayTab {
+                write_piece(&mut l.line, &c, piece);
+                l.end();
+            }
+        }
+    }
+
+    fn record<F: FnMut(InstructionRecord)>(&self, r: &mut Records<F>) {
+        let Step::Instr { index, at, bits, instr, prev } = *self else { return };
+        let c = Context { instr, prev, index };
+        let (list, n) = pieces(instr);
+        for &piece in list.iter().take(n) {
+            if piece == Piece::StrayTab {
+                continue;
+            }
+            write_piece(r.start(at), &c, piece);
+            r.take(at, words_of(bits).to_vec());
+        }
+    }
+
+    fn annotate(&self, an: &mut Annotate<'_>) {
+        match *self {
+            Step::Instr { index, at, instr, prev, .. } => {
+                let c = Context { instr, prev, index };
+                let (list, n) = pieces(instr);
+                let line = &mut an.line;
+                line.start(None);
+                push_03(line, index);
+                line.push_str(":");
+                let mut first = true;
+                for &piece in list.iter().take(n) {
+                    if piece == Piece::StrayTab {
+                        continue;
+                    }
+                    line.push_str(if first { " " } else { "; " });
+                    write_piece(line, &c, piece);
+                    first = false;
+                }
+                an.a.field(at, INSTR_SIZE as u64, an.line.as_str());
+            }
+            Step::Trailing { at, len } => {
+                an.a.field(at, len, "trailing bytes (not a whole 16-byte instruction)");
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! The encoding of a Mali PP instruction, named as Mesa's `ir/pp/codegen.h` names it: the
+//! Words → the owned instruction ([`Instruction`]: its control word and each present unit's
+//! field bits, with its offsets), and the encoding named as Mesa's `ir/pp/codegen.h` names it: the
 //! control word ([`Ctrl`], `ppir_codegen_ctrl`), the twelve units ([`Unit`],
 //! `ppir_codegen_field_shift`) with their sizes in bits, and each unit's field decoded into
 //! its named parts (`ppir_codegen_field_varying` … `ppir_codegen_field_branch`).
@@ -8,7 +9,7 @@
 //! 73 bits (the branch), so every field fits a `u128` here.
 //!
 //! ```
-//! use shaderscope::isa::mali_pp::codegen::{Ctrl, Unit, Varying};
+//! use shaderscope::isa::mali_pp::decode::{Ctrl, Unit, Varying};
 //!
 //! // The first instruction of glmark2's shadow.frag as lima_compiler writes it:
 //! // `load.v $1 1, rcp.s2 $0.y  $1.w `.
@@ -567,4 +568,108 @@ impl Branch {
 /// A constant register's field: four fp16 values, x first.
 pub fn const_values(v: u128) -> [u16; 4] {
     [0, 16, 32, 48].map(|s| (v >> s) as u16)
+}
+
+/// One instruction as read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Instruction {
+    /// Its offset in words from the program's start (what Mesa prints after `@`).
+    pub pc: u32,
+    /// Absolute offset of its control word.
+    pub at: u64,
+    /// The control word.
+    pub ctrl: Ctrl,
+    /// Its length in words, the length the walk goes on by: `count` where the fields fit in
+    /// it and it fits in the program (padding words after the fields are the instruction's,
+    /// as Mesa and the hardware take them), else the length the fields' sizes give.
+    pub words: u32,
+    /// Words of it that are in the program (fewer than `words` when it is cut off).
+    pub words_read: u32,
+    /// Each unit's field bits (0 for a unit absent or cut off), by [`Unit`] number.
+    pub fields: [u128; 12],
+    /// Units present and read (bit per [`Unit`]).
+    pub read: u16,
+    /// Units present but past the end of the program.
+    pub missing: u16,
+}
+
+impl Instruction {
+    /// The units present and read, in order, with their field bits and their first bit
+    /// (counted from the first bit after the control word).
+    pub fn units(&self) -> impl Iterator<Item = (Unit, u128, u32)> + '_ {
+        let mut bit = 0;
+        Unit::ALL.into_iter().filter(|u| self.ctrl.has(*u)).filter_map(move |u| {
+            let start = bit;
+            bit += u.bits();
+            (self.read >> (u as u32) & 1 != 0)
+                .then(|| (u, self.fields.get(u as usize).copied().unwrap_or(0), start))
+        })
+    }
+
+    /// The unit's field bits, if present and read.
+    pub fn field(&self, unit: Unit) -> Option<u128> {
+        (self.read >> (unit as u32) & 1 != 0).then(|| self.fields.get(unit as usize).copied().unwrap_or(0))
+    }
+
+    /// The branch field, when it is a branch (not a discard).
+    pub fn branch(&self) -> Option<Branch> {
+        self.field(Unit::Branch).map(Branch::decode).filter(|b| !b.discard)
+    }
+}
+
+/// `width` bits (at most 73) of `bytes` from bit `start`, LSB first; `None` when they reach
+/// past the end.
+fn bits_at(bytes: &[u8], start: u32, width: u32) -> Option<u128> {
+    let end = start.checked_add(width)?;
+    if end as usize > bytes.len() * 8 {
+        return None;
+    }
+    let first = (start / 8) as usize;
+    let mut v = 0u128;
+    for (i, b) in bytes.iter().skip(first).take(10).enumerate() {
+        v |= u128::from(*b) << (8 * i);
+    }
+    v >>= start % 8;
+    Some(v & ((1u128 << width) - 1))
+}
+
+/// The length the walk goes on by (see [`Instruction::words`]).
+fn length(count: u32, by_fields: u32, left: u32) -> u32 {
+    if count >= by_fields && count <= left { count } else { by_fields }
+}
+
+/// Read the instruction at byte `pos` of `code` (at least 4 bytes remain).
+pub(crate) fn read(code: &[u8], pos: usize, base: u64) -> Instruction {
+    let ctrl_bytes = code.get(pos..pos + 4).and_then(|b| b.first_chunk::<4>()).copied().unwrap_or_default();
+    let ctrl = Ctrl(u32::from_le_bytes(ctrl_bytes));
+    let by_fields = ctrl.words_by_fields();
+    let left = (code.len().saturating_sub(pos) / 4) as u32;
+    let words = length(ctrl.count(), by_fields, left);
+    let words_read = words.min(left);
+    let body = code.get(pos + 4..pos + 4 * words_read as usize).unwrap_or(&[]);
+    let mut inst = Instruction {
+        pc: (pos / 4) as u32,
+        at: base.saturating_add(pos as u64),
+        ctrl,
+        words,
+        words_read,
+        ..Instruction::default()
+    };
+    let mut bit = 0;
+    for u in Unit::ALL {
+        if !ctrl.has(u) {
+            continue;
+        }
+        match bits_at(body, bit, u.bits()) {
+            Some(v) => {
+                if let Some(f) = inst.fields.get_mut(u as usize) {
+                    *f = v;
+                }
+                inst.read |= 1 << (u as u32);
+            }
+            None => inst.missing |= 1 << (u as u32),
+        }
+        bit += u.bits();
+    }
+    inst
 }

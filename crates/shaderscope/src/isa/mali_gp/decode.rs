@@ -1,9 +1,10 @@
-//! The 128-bit GP instruction as named fields: the layout of Mesa's `gpir_codegen_instr`
-//! (`src/gallium/drivers/lima/ir/gp/codegen.h`), bit 0 being the lowest bit of the first
-//! little-endian word, each field packed after the one before.
+//! Words → the owned instruction: the 128-bit GP instruction as named fields, the layout of
+//! Mesa's `gpir_codegen_instr` (`src/gallium/drivers/lima/ir/gp/codegen.h`), bit 0 being the
+//! lowest bit of the first little-endian word, each field packed after the one before.
+//! [`Instr::encode`] (in `encode.rs`) packs them back.
 //!
 //! ```
-//! use shaderscope::isa::mali_gp::fields::{Instr, at};
+//! use shaderscope::isa::mali_gp::decode::{Instr, at};
 //!
 //! // The first instruction of lima-memtester's libMali vertex shader.
 //! let words = [0xad40_b42f_u32, 0x4380_42b5, 0x0807_e980, 0x000a_d500];
@@ -41,7 +42,7 @@ macro_rules! layout {
         /// Where each field sits, by its name in `gpir_codegen_instr`.
         ///
         /// ```
-        /// use shaderscope::isa::mali_gp::fields::at;
+        /// use shaderscope::isa::mali_gp::decode::at;
         ///
         /// assert_eq!((at::branch_target.shift, at::branch_target.width), (120, 8));
         /// assert_eq!(at::complex_op.get(9u128 << 86), 9);
@@ -69,10 +70,10 @@ macro_rules! layout {
                 Instr { $($name: at::$name.get(bits) as u16),* }
             }
 
-            /// The 128 bits of the instruction (a value too wide for its field loses its
-            /// high bits).
-            pub fn encode(&self) -> u128 {
-                0 $(| at::$name.put(u128::from(self.$name)))*
+            /// Each field's value, in the order of [`FIELDS`] (what
+            /// [`encode`](Instr::encode) packs).
+            pub(crate) fn values(&self) -> [u16; FIELDS.len()] {
+                [$(self.$name),*]
             }
         }
     };
@@ -158,11 +159,6 @@ pub fn bits_of(bytes: &[u8; 16]) -> u128 {
     u128::from_le_bytes(*bytes)
 }
 
-/// The four 32-bit words of an instruction, first word first.
-pub fn words_of(bits: u128) -> [u32; 4] {
-    [bits as u32, (bits >> 32) as u32, (bits >> 64) as u32, (bits >> 96) as u32]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +187,10 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             assert_eq!(Instr::decode(x).encode(), x);
+            assert_eq!(
+                Instr::decode(x).words(),
+                [x as u32, (x >> 32) as u32, (x >> 64) as u32, (x >> 96) as u32]
+            );
         }
         let i = Instr::decode(0);
         assert_eq!((i.target(), Instr { branch_target_lo: 1, branch_target: 7, ..i }.target()), (0x100, 7));
