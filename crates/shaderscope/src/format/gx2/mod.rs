@@ -14,7 +14,9 @@
 //! so that [`Shader::place`] writes it back byte for byte and `dump` can show every byte.
 //!
 //! Layouts (byte offsets; every field a 32-bit word), as decaf-emu's `gx2_shaders.h` and wut's
-//! `gx2/shaders.h` check them:
+//! `gx2/shaders.h` check them (each struct is declared once, `#[repr(C)]` in the container's
+//! byte order, and read in place, written as its bytes and annotated by its fields' offsets;
+//! [`Layout`] gives those offsets):
 //!
 //! | | vertex (0x134) | pixel (0xE8) | geometry (0xC0) |
 //! |---|---|---|---|
@@ -217,7 +219,9 @@ impl Kind {
     }
 }
 
-/// Where the fields of one kind of struct sit (byte offsets from the struct's start).
+/// Where the fields of one kind of struct sit (byte offsets from the struct's start), taken
+/// from the struct's declaration (`offset_of!`), for `dump`, the checks and the byte-order
+/// conversion to name a field by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Layout {
@@ -244,44 +248,53 @@ pub struct Layout {
     pub size_of: usize,
 }
 
-/// The offsets of a kind's struct declaration ([`raw`]).
-macro_rules! layout_of {
-    ($s:ty, $regs:expr, copy: $copy:expr, attribs: $attribs:expr, ring: $ring:expr, copy_gx2r: $copy_gx2r:expr) => {{
-        type S = $s;
-        Layout {
-            regs: $regs,
-            size: offset_of!(S, size),
-            copy: $copy,
-            mode: offset_of!(S, mode),
-            arrays: offset_of!(S, uniform_block_count),
-            attribs: $attribs,
-            ring: $ring,
-            gx2r: offset_of!(S, gx2r_buffer),
-            copy_gx2r: $copy_gx2r,
-            size_of: size_of::<S>(),
-        }
-    }};
-}
+const VERTEX: Layout = {
+    type S = raw::GX2VertexShader<raw::U>;
+    Layout {
+        regs: regs::VERTEX,
+        size: offset_of!(S, size),
+        copy: None,
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: Some(offset_of!(S, attrib_var_count)),
+        ring: Some(offset_of!(S, ring_item_size)),
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: None,
+        size_of: size_of::<S>(),
+    }
+};
 
-const VERTEX: Layout = layout_of!(
-    raw::GX2VertexShader<raw::U>,
-    regs::VERTEX,
-    copy: None,
-    attribs: Some(offset_of!(S, attrib_var_count)),
-    ring: Some(offset_of!(S, ring_item_size)),
-    copy_gx2r: None
-);
+const PIXEL: Layout = {
+    type S = raw::GX2PixelShader<raw::U>;
+    Layout {
+        regs: regs::PIXEL,
+        size: offset_of!(S, size),
+        copy: None,
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: None,
+        ring: None,
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: None,
+        size_of: size_of::<S>(),
+    }
+};
 
-const PIXEL: Layout = layout_of!(raw::GX2PixelShader<raw::U>, regs::PIXEL, copy: None, attribs: None, ring: None, copy_gx2r: None);
-
-const GEOMETRY: Layout = layout_of!(
-    raw::GX2GeometryShader<raw::U>,
-    regs::GEOMETRY,
-    copy: Some(offset_of!(S, vertex_program_size)),
-    attribs: None,
-    ring: Some(offset_of!(S, ring_item_size)),
-    copy_gx2r: Some(offset_of!(S, vertex_program_gx2r_buffer))
-);
+const GEOMETRY: Layout = {
+    type S = raw::GX2GeometryShader<raw::U>;
+    Layout {
+        regs: regs::GEOMETRY,
+        size: offset_of!(S, size),
+        copy: Some(offset_of!(S, vertex_program_size)),
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: None,
+        ring: Some(offset_of!(S, ring_item_size)),
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: Some(offset_of!(S, vertex_program_gx2r_buffer)),
+        size_of: size_of::<S>(),
+    }
+};
 
 /// The names of the five symbol arrays every kind has, in struct order.
 pub const ARRAY_NAMES: [&str; 5] =
