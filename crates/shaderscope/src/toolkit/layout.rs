@@ -50,6 +50,11 @@ impl Placement {
         Placement { w, size, claimed: Vec::new() }
     }
 
+    /// The byte order of the integers it writes.
+    pub fn endian(&self) -> Endian {
+        self.w.endian()
+    }
+
     /// Put `bytes` at `at` (nothing at all when they are empty, wherever `at` points).
     pub fn put_at(&mut self, at: usize, bytes: &[u8]) {
         if bytes.is_empty() {

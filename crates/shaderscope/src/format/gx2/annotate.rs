@@ -1,9 +1,11 @@
 //! `dump` annotations of a GX2 shader struct: every word of the struct, every array entry and
 //! every name string, at their absolute offsets.
 
+use super::raw::{self, U};
 use super::{Array, Kind, Name, PointerKind, RBuffer, Shader, resource_flags_text};
 use crate::dump::Annotations;
 use std::fmt::Write as _;
+use std::mem::offset_of;
 
 impl Shader<'_> {
     /// Where a stored pointer leads: `none`, or the absolute offset (with GFD's tag named).
@@ -89,46 +91,64 @@ impl Shader<'_> {
     }
 
     fn annotate_arrays(&self, a: &mut Annotations) {
-        section(a, &self.uniform_blocks, 0xC, "uniform blocks");
+        let [ub, uv, iv, lv, sv, av] = raw::ENTRY_SIZES.map(|n| n as u64);
+        section(a, &self.uniform_blocks, ub, "uniform blocks");
         for (i, x) in self.uniform_blocks.items.iter().enumerate() {
-            name(a, self, x.at, &x.name, "uniform block", i);
-            a.field(x.at + 4, 4, format_args!("uniform block {i} offset (buffer location): {}", x.offset));
-            a.field(x.at + 8, 4, format_args!("uniform block {i} size: {} bytes", x.size));
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2UniformBlock<U>;
+            name(a, self, f(offset_of!(E, name)), &x.name, "uniform block", i);
+            a.field(
+                f(offset_of!(E, offset)),
+                4,
+                format_args!("uniform block {i} offset (buffer location): {}", x.offset),
+            );
+            a.field(f(offset_of!(E, size)), 4, format_args!("uniform block {i} size: {} bytes", x.size));
         }
-        section(a, &self.uniform_vars, 0x14, "uniform vars");
+        section(a, &self.uniform_vars, uv, "uniform vars");
         for (i, x) in self.uniform_vars.items.iter().enumerate() {
-            name(a, self, x.at, &x.name, "uniform var", i);
-            a.field(x.at + 4, 4, format_args!("uniform var {i} type: {}", x.ty));
-            a.field(x.at + 8, 4, format_args!("uniform var {i} count: {}", x.count));
-            a.field(x.at + 12, 4, format_args!("uniform var {i} offset: {}", x.offset));
-            a.field(x.at + 16, 4, format_args!("uniform var {i} block: {}", x.block));
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2UniformVar<U>;
+            name(a, self, f(offset_of!(E, name)), &x.name, "uniform var", i);
+            a.field(f(offset_of!(E, r#type)), 4, format_args!("uniform var {i} type: {}", x.ty));
+            a.field(f(offset_of!(E, count)), 4, format_args!("uniform var {i} count: {}", x.count));
+            a.field(f(offset_of!(E, offset)), 4, format_args!("uniform var {i} offset: {}", x.offset));
+            a.field(f(offset_of!(E, block)), 4, format_args!("uniform var {i} block: {}", x.block));
         }
-        section(a, &self.initial_values, 0x14, "initial values");
+        section(a, &self.initial_values, iv, "initial values");
         for (i, x) in self.initial_values.items.iter().enumerate() {
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2UniformInitialValue<U>;
             for (k, v) in x.value.iter().enumerate() {
-                let mut f = String::new();
-                let _ = crate::print::float::write_f32_g9(&mut f, *v);
-                a.field(x.at + 4 * k as u64, 4, format_args!("initial value {i}[{k}]: {f}"));
+                let mut text = String::new();
+                let _ = crate::print::float::write_f32_g9(&mut text, *v);
+                let at = f(offset_of!(E, value) + 4 * k);
+                a.field(at, 4, format_args!("initial value {i}[{k}]: {text}"));
             }
-            a.field(x.at + 16, 4, format_args!("initial value {i} offset: {}", x.offset));
+            a.field(f(offset_of!(E, offset)), 4, format_args!("initial value {i} offset: {}", x.offset));
         }
-        section(a, &self.loop_vars, 8, "loop vars");
+        section(a, &self.loop_vars, lv, "loop vars");
         for (i, x) in self.loop_vars.items.iter().enumerate() {
-            a.field(x.at, 4, format_args!("loop var {i} offset: {}", x.offset));
-            a.field(x.at + 4, 4, format_args!("loop var {i} value: 0x{:08x}", x.value));
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2LoopVar<U>;
+            a.field(f(offset_of!(E, offset)), 4, format_args!("loop var {i} offset: {}", x.offset));
+            a.field(f(offset_of!(E, value)), 4, format_args!("loop var {i} value: 0x{:08x}", x.value));
         }
-        section(a, &self.sampler_vars, 0xC, "sampler vars");
+        section(a, &self.sampler_vars, sv, "sampler vars");
         for (i, x) in self.sampler_vars.items.iter().enumerate() {
-            name(a, self, x.at, &x.name, "sampler var", i);
-            a.field(x.at + 4, 4, format_args!("sampler var {i} type: {}", x.ty));
-            a.field(x.at + 8, 4, format_args!("sampler var {i} location: {}", x.location));
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2SamplerVar<U>;
+            name(a, self, f(offset_of!(E, name)), &x.name, "sampler var", i);
+            a.field(f(offset_of!(E, r#type)), 4, format_args!("sampler var {i} type: {}", x.ty));
+            a.field(f(offset_of!(E, location)), 4, format_args!("sampler var {i} location: {}", x.location));
         }
-        section(a, &self.attrib_vars, 0x10, "attrib vars");
+        section(a, &self.attrib_vars, av, "attrib vars");
         for (i, x) in self.attrib_vars.items.iter().enumerate() {
-            name(a, self, x.at, &x.name, "attrib var", i);
-            a.field(x.at + 4, 4, format_args!("attrib var {i} type: {}", x.ty));
-            a.field(x.at + 8, 4, format_args!("attrib var {i} count: {}", x.count));
-            a.field(x.at + 12, 4, format_args!("attrib var {i} location: {}", x.location));
+            let f = |o: usize| x.at + o as u64;
+            type E = raw::GX2AttribVar<U>;
+            name(a, self, f(offset_of!(E, name)), &x.name, "attrib var", i);
+            a.field(f(offset_of!(E, r#type)), 4, format_args!("attrib var {i} type: {}", x.ty));
+            a.field(f(offset_of!(E, count)), 4, format_args!("attrib var {i} count: {}", x.count));
+            a.field(f(offset_of!(E, location)), 4, format_args!("attrib var {i} location: {}", x.location));
         }
     }
 }
@@ -150,8 +170,10 @@ fn name(a: &mut Annotations, s: &Shader<'_>, at: u64, n: &Name<'_>, item: &str, 
 }
 
 fn rbuffer(a: &mut Annotations, at: u64, b: &RBuffer, title: &str) {
-    a.field(at, 4, format_args!("{title} flags: {}", resource_flags_text(b.flags)));
-    a.field(at + 4, 4, format_args!("{title} element size: {}", b.elem_size));
-    a.field(at + 8, 4, format_args!("{title} element count: {}", b.elem_count));
-    a.field(at + 12, 4, format_args!("{title} pointer: 0x{:x}", b.buffer));
+    type B = raw::GX2RBuffer<U>;
+    let f = |o: usize| at + o as u64;
+    a.field(f(offset_of!(B, flags)), 4, format_args!("{title} flags: {}", resource_flags_text(b.flags)));
+    a.field(f(offset_of!(B, elem_size)), 4, format_args!("{title} element size: {}", b.elem_size));
+    a.field(f(offset_of!(B, elem_count)), 4, format_args!("{title} element count: {}", b.elem_count));
+    a.field(f(offset_of!(B, buffer)), 4, format_args!("{title} pointer: 0x{:x}", b.buffer));
 }

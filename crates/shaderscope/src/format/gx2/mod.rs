@@ -14,7 +14,9 @@
 //! so that [`Shader::place`] writes it back byte for byte and `dump` can show every byte.
 //!
 //! Layouts (byte offsets; every field a 32-bit word), as decaf-emu's `gx2_shaders.h` and wut's
-//! `gx2/shaders.h` check them:
+//! `gx2/shaders.h` check them (each struct is declared once, `#[repr(C)]` in the container's
+//! byte order, and read in place, written as its bytes and annotated by its fields' offsets;
+//! [`Layout`] gives those offsets):
 //!
 //! | | vertex (0x134) | pixel (0xE8) | geometry (0xC0) |
 //! |---|---|---|---|
@@ -65,6 +67,8 @@ pub mod cemu_hash;
 mod check;
 mod info;
 mod listing;
+pub(crate) mod raw;
+pub(crate) use raw::ENTRY_SIZES;
 pub mod regs;
 mod types;
 
@@ -76,9 +80,13 @@ pub use types::{SamplerType, ShaderMode, VarType, resource_flags_text};
 use crate::error::{Error, Result};
 use crate::model::Stage;
 use crate::toolkit::layout::Placement;
+use crate::toolkit::raw::{I32, U32};
 use crate::toolkit::{Cstr, Endian, Reader};
+use raw::ShaderStruct as _;
 use std::borrow::Cow;
 use std::fmt;
+use std::mem::offset_of;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// The hashes Cemu keys the shader by (its graphic packs' `<base>_<aux>_vs.txt` names), as far
 /// as the shader file decides them ([`cemu_hash`](mod@self::cemu_hash) module for the algorithm);
@@ -211,7 +219,9 @@ impl Kind {
     }
 }
 
-/// Where the fields of one kind of struct sit (byte offsets from the struct's start).
+/// Where the fields of one kind of struct sit (byte offsets from the struct's start), taken
+/// from the struct's declaration (`offset_of!`), for `dump`, the checks and the byte-order
+/// conversion to name a field by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Layout {
@@ -238,43 +248,52 @@ pub struct Layout {
     pub size_of: usize,
 }
 
-const VERTEX: Layout = Layout {
-    regs: regs::VERTEX,
-    size: 0xD0,
-    copy: None,
-    mode: 0xD8,
-    arrays: 0xDC,
-    attribs: Some(0x104),
-    ring: Some(0x10C),
-    gx2r: 0x124,
-    copy_gx2r: None,
-    size_of: 0x134,
+const VERTEX: Layout = {
+    type S = raw::GX2VertexShader<raw::U>;
+    Layout {
+        regs: regs::VERTEX,
+        size: offset_of!(S, size),
+        copy: None,
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: Some(offset_of!(S, attrib_var_count)),
+        ring: Some(offset_of!(S, ring_item_size)),
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: None,
+        size_of: size_of::<S>(),
+    }
 };
 
-const PIXEL: Layout = Layout {
-    regs: regs::PIXEL,
-    size: 0xA4,
-    copy: None,
-    mode: 0xAC,
-    arrays: 0xB0,
-    attribs: None,
-    ring: None,
-    gx2r: 0xD8,
-    copy_gx2r: None,
-    size_of: 0xE8,
+const PIXEL: Layout = {
+    type S = raw::GX2PixelShader<raw::U>;
+    Layout {
+        regs: regs::PIXEL,
+        size: offset_of!(S, size),
+        copy: None,
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: None,
+        ring: None,
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: None,
+        size_of: size_of::<S>(),
+    }
 };
 
-const GEOMETRY: Layout = Layout {
-    regs: regs::GEOMETRY,
-    size: 0x4C,
-    copy: Some(0x54),
-    mode: 0x5C,
-    arrays: 0x60,
-    attribs: None,
-    ring: Some(0x88),
-    gx2r: 0xA0,
-    copy_gx2r: Some(0xB0),
-    size_of: 0xC0,
+const GEOMETRY: Layout = {
+    type S = raw::GX2GeometryShader<raw::U>;
+    Layout {
+        regs: regs::GEOMETRY,
+        size: offset_of!(S, size),
+        copy: Some(offset_of!(S, vertex_program_size)),
+        mode: offset_of!(S, mode),
+        arrays: offset_of!(S, uniform_block_count),
+        attribs: None,
+        ring: Some(offset_of!(S, ring_item_size)),
+        gx2r: offset_of!(S, gx2r_buffer),
+        copy_gx2r: Some(offset_of!(S, vertex_program_gx2r_buffer)),
+        size_of: size_of::<S>(),
+    }
 };
 
 /// The names of the five symbol arrays every kind has, in struct order.
@@ -500,13 +519,9 @@ impl<'a> Ctx<'a> {
         e.context(&format!("{} shader ", self.kind.name()))
     }
 
-    fn word(&self, at: usize, s: &'static str) -> Result<u32> {
-        self.r.u32_at(at, s).map_err(|e| self.named(e))
-    }
-
-    /// The name a pointer word at `at` (relative) leads to.
-    fn name(&self, at: usize, s: &'static str) -> Result<Name<'a>> {
-        let pointer = self.word(at, s)?;
+    /// The name a pointer `pointer`, stored at `at` (relative), leads to; `s` names the
+    /// field in errors.
+    fn name(&self, pointer: u32, at: usize, s: &'static str) -> Result<Name<'a>> {
         let Some(offset) = self.pointers.resolve(pointer) else { return Ok(Name { pointer, text: None }) };
         let len = self.r.data().len();
         if offset as usize >= len {
@@ -542,17 +557,19 @@ impl<'a> Ctx<'a> {
         Some(nul)
     }
 
-    /// The array whose (count, pointer) pair is at `at`; each entry of `entry` bytes is read by
-    /// `read` from its relative and absolute offsets.
-    fn array<T>(
+    /// The array whose (count, pointer) pair, stored at `at` (relative), is `pair`: its
+    /// entries, each a `R` read in place and made into a `T` by `read` from the entry, its
+    /// relative and its absolute offset.
+    fn array<R, T>(
         &self,
         at: usize,
-        entry: usize,
+        (count, pointer): (u32, u32),
         s: &'static str,
-        read: impl Fn(&Self, usize, u64) -> Result<T>,
-    ) -> Result<Array<T>> {
-        let count = self.word(at, s)?;
-        let pointer = self.word(at + 4, s)?;
+        read: impl Fn(&Self, &R, usize, u64) -> Result<T>,
+    ) -> Result<Array<T>>
+    where
+        R: FromBytes + KnownLayout + Immutable + Unaligned,
+    {
         if count == 0 {
             return Ok(Array { count, pointer, at: None, items: Vec::new() });
         }
@@ -564,27 +581,36 @@ impl<'a> Ctx<'a> {
                 format!("{count} entries but no pointer"),
             ));
         };
+        let entry = size_of::<R>();
         let len = u64::from(count)
             .checked_mul(entry as u64)
             .ok_or_else(|| Error::overflow(field_at, self.what(s)))?;
         // Checked against the bytes there are before anything is allocated.
         let sub = self.r.sub(u64::from(offset), len, self.what(s), field_at + 4)?;
-        let base = sub.base();
-        let first = offset as usize;
-        let mut items = Vec::with_capacity(count as usize);
-        for i in 0..count as usize {
-            items.push(read(self, first + i * entry, base + (i * entry) as u64)?);
+        let entries = <[R]>::ref_from_bytes(sub.data())
+            .map_err(|_| Error::invalid(sub.base(), self.what(s), "layout"))?;
+        let (base, first) = (sub.base(), offset as usize);
+        let mut items = Vec::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
+            items.push(read(self, e, first + i * entry, base + (i * entry) as u64)?);
         }
         Ok(Array { count, pointer, at: Some(base), items })
     }
+}
 
-    fn rbuffer(&self, at: usize, s: &'static str) -> Result<RBuffer> {
-        Ok(RBuffer {
-            flags: self.word(at, s)?,
-            elem_size: self.word(at + 4, s)?,
-            elem_count: self.word(at + 8, s)?,
-            buffer: self.word(at + 12, s)?,
-        })
+/// The words of the struct `S` at the start of `data`, in `order`; bytes past the end of
+/// `data` read as 0 (a struct that lacks its last GX2R buffer).
+fn fields_of<S: raw::ShaderStruct<Endian> + KnownLayout>(data: &[u8], order: Endian) -> raw::Fields {
+    match S::ref_from_prefix(data) {
+        Ok((s, _)) => s.fields(order),
+        Err(_) => {
+            let mut s = S::new_zeroed();
+            let n = data.len().min(size_of::<S>());
+            if let (Some(dst), Some(src)) = (s.as_mut_bytes().get_mut(..n), data.get(..n)) {
+                dst.copy_from_slice(src);
+            }
+            s.fields(order)
+        }
     }
 }
 
@@ -647,82 +673,75 @@ impl<'a> Shader<'a> {
         let fixed = l.copy_gx2r.unwrap_or(l.gx2r);
         let need = if with_gx2r && l.copy_gx2r.is_none() { l.size_of } else { fixed };
         c.r.bytes_at(0, need, c.what("struct"))?;
-        let mut regs = Vec::with_capacity(regs::words(l.regs));
-        for i in 0..regs::words(l.regs) {
-            regs.push(c.word(4 * i, "registers")?);
-        }
-        let size = c.word(l.size, "program size")?;
-        let program = c.word(l.size + 4, "program pointer")?;
-        let (copy_size, copy_program) = match l.copy {
-            Some(at) => (c.word(at, "copy program size")?, c.word(at + 4, "copy program pointer")?),
-            None => (0, 0),
+        let f = match kind {
+            Kind::Vertex => fields_of::<raw::GX2VertexShader<Endian>>(data, order),
+            Kind::Pixel => fields_of::<raw::GX2PixelShader<Endian>>(data, order),
+            Kind::Geometry => fields_of::<raw::GX2GeometryShader<Endian>>(data, order),
         };
-        let mode = ShaderMode(c.word(l.mode, "mode")?);
+        let (size, program, copy_size, copy_program) = (f.size, f.program, f.copy_size, f.copy_program);
+        let mode = ShaderMode(f.mode);
+        let [ub, uv, iv, lv, sv, av] = f.arrays;
         let a = l.arrays;
-        let uniform_blocks = c.array(a, 0xC, ARRAY_NAMES[0], |c, rel, at| {
-            Ok(UniformBlock {
-                at,
-                name: c.name(rel, "uniform block name")?,
-                offset: c.word(rel + 4, "uniform block")?,
-                size: c.word(rel + 8, "uniform block")?,
-            })
+        let uniform_blocks =
+            c.array(a, ub, ARRAY_NAMES[0], |c, e: &raw::GX2UniformBlock<Endian>, rel, at| {
+                Ok(UniformBlock {
+                    at,
+                    name: c.name(e.name.get_in(order), rel, "uniform block name")?,
+                    offset: e.offset.get_in(order),
+                    size: e.size.get_in(order),
+                })
+            })?;
+        let uniform_vars =
+            c.array(a + 8, uv, ARRAY_NAMES[1], |c, e: &raw::GX2UniformVar<Endian>, rel, at| {
+                Ok(UniformVar {
+                    at,
+                    name: c.name(e.name.get_in(order), rel, "uniform var name")?,
+                    ty: VarType(e.r#type.get_in(order)),
+                    count: e.count.get_in(order),
+                    offset: e.offset.get_in(order),
+                    block: e.block.get_in(order),
+                })
+            })?;
+        let initial_values =
+            c.array(a + 16, iv, ARRAY_NAMES[2], |_, e: &raw::GX2UniformInitialValue<Endian>, _, at| {
+                Ok(InitialValue {
+                    at,
+                    value: e.value.map(|v| v.get_in(order)),
+                    offset: e.offset.get_in(order),
+                })
+            })?;
+        let loop_vars = c.array(a + 24, lv, ARRAY_NAMES[3], |_, e: &raw::GX2LoopVar<Endian>, _, at| {
+            Ok(LoopVar { at, offset: e.offset.get_in(order), value: e.value.get_in(order) })
         })?;
-        let uniform_vars = c.array(a + 8, 0x14, ARRAY_NAMES[1], |c, rel, at| {
-            Ok(UniformVar {
-                at,
-                name: c.name(rel, "uniform var name")?,
-                ty: VarType(c.word(rel + 4, "uniform var")?),
-                count: c.word(rel + 8, "uniform var")?,
-                offset: c.word(rel + 12, "uniform var")?,
-                block: c.word(rel + 16, "uniform var")? as i32,
-            })
-        })?;
-        let initial_values = c.array(a + 16, 0x14, ARRAY_NAMES[2], |c, rel, at| {
-            let mut value = [0u32; 4];
-            for (k, v) in value.iter_mut().enumerate() {
-                *v = c.word(rel + 4 * k, "initial value")?;
-            }
-            Ok(InitialValue { at, value, offset: c.word(rel + 16, "initial value")? })
-        })?;
-        let loop_vars = c.array(a + 24, 8, ARRAY_NAMES[3], |c, rel, at| {
-            Ok(LoopVar { at, offset: c.word(rel, "loop var")?, value: c.word(rel + 4, "loop var")? })
-        })?;
-        let sampler_vars = c.array(a + 32, 0xC, ARRAY_NAMES[4], |c, rel, at| {
-            Ok(SamplerVar {
-                at,
-                name: c.name(rel, "sampler var name")?,
-                ty: SamplerType(c.word(rel + 4, "sampler var")?),
-                location: c.word(rel + 8, "sampler var")?,
-            })
-        })?;
+        let sampler_vars =
+            c.array(a + 32, sv, ARRAY_NAMES[4], |c, e: &raw::GX2SamplerVar<Endian>, rel, at| {
+                Ok(SamplerVar {
+                    at,
+                    name: c.name(e.name.get_in(order), rel, "sampler var name")?,
+                    ty: SamplerType(e.r#type.get_in(order)),
+                    location: e.location.get_in(order),
+                })
+            })?;
         let attrib_vars = match l.attribs {
-            Some(at) => c.array(at, 0x10, "attrib vars", |c, rel, at| {
+            Some(at) => c.array(at, av, "attrib vars", |c, e: &raw::GX2AttribVar<Endian>, rel, at| {
                 Ok(AttribVar {
                     at,
-                    name: c.name(rel, "attrib var name")?,
-                    ty: VarType(c.word(rel + 4, "attrib var")?),
-                    count: c.word(rel + 8, "attrib var")?,
-                    location: c.word(rel + 12, "attrib var")?,
+                    name: c.name(e.name.get_in(order), rel, "attrib var name")?,
+                    ty: VarType(e.r#type.get_in(order)),
+                    count: e.count.get_in(order),
+                    location: e.location.get_in(order),
                 })
             })?,
             None => Array::default(),
         };
-        let mut stream_out_stride = [0u32; 4];
-        let (ring_item_size, has_stream_out) = match l.ring {
-            Some(at) => {
-                for (k, s) in stream_out_stride.iter_mut().enumerate() {
-                    *s = c.word(at + 8 + 4 * k, "stream-out stride")?;
-                }
-                (c.word(at, "ring item size")?, c.word(at + 4, "stream-out flag")?)
-            }
-            None => (0, 0),
-        };
+        let (ring_item_size, has_stream_out, stream_out_stride) =
+            (f.ring_item_size, f.has_stream_out, f.stream_out_stride);
         let mut len = l.size_of;
         let gx2r = if l.copy_gx2r.is_none() && !with_gx2r {
             len = l.gx2r;
             None
         } else {
-            Some(c.rbuffer(l.gx2r, "GX2R buffer")?)
+            Some(f.gx2r)
         };
         let copy_gx2r = match l.copy_gx2r {
             Some(at) => {
@@ -741,7 +760,7 @@ impl<'a> Shader<'a> {
                 .min();
                 let fits = data.len() >= l.size_of && first.is_none_or(|f| f >= l.size_of as u64);
                 if fits && with_gx2r {
-                    Some(c.rbuffer(at, "copy GX2R buffer")?)
+                    Some(f.copy_gx2r)
                 } else {
                     len = at;
                     None
@@ -754,7 +773,7 @@ impl<'a> Shader<'a> {
             pointers,
             at: base,
             len: len as u32,
-            regs,
+            regs: f.regs,
             size,
             program,
             copy_size,
@@ -891,50 +910,16 @@ impl<'a> Shader<'a> {
     /// (the placement's). Bytes between them are the placement's filler.
     pub fn place(&self, p: &mut Placement, origin: u64) {
         let pos = |abs: u64| abs.saturating_sub(origin) as usize;
-        let l = self.layout();
-        let at = pos(self.at);
-        for (i, w) in self.regs.iter().enumerate() {
-            p.patch_u32(at + 4 * i, *w);
-        }
-        p.patch_u32(at + l.size, self.size);
-        p.patch_u32(at + l.size + 4, self.program);
-        if let Some(c) = l.copy {
-            p.patch_u32(at + c, self.copy_size);
-            p.patch_u32(at + c + 4, self.copy_program);
-        }
-        p.patch_u32(at + l.mode, self.mode.0);
-        let pairs = [
-            (self.uniform_blocks.count, self.uniform_blocks.pointer),
-            (self.uniform_vars.count, self.uniform_vars.pointer),
-            (self.initial_values.count, self.initial_values.pointer),
-            (self.loop_vars.count, self.loop_vars.pointer),
-            (self.sampler_vars.count, self.sampler_vars.pointer),
-        ];
-        for (k, (count, pointer)) in pairs.iter().enumerate() {
-            p.patch_u32(at + l.arrays + 8 * k, *count);
-            p.patch_u32(at + l.arrays + 8 * k + 4, *pointer);
-        }
-        if let Some(a) = l.attribs {
-            p.patch_u32(at + a, self.attrib_vars.count);
-            p.patch_u32(at + a + 4, self.attrib_vars.pointer);
-        }
-        if let Some(r) = l.ring {
-            p.patch_u32(at + r, self.ring_item_size);
-            p.patch_u32(at + r + 4, self.has_stream_out);
-            for (k, s) in self.stream_out_stride.iter().enumerate() {
-                p.patch_u32(at + r + 8 + 4 * k, *s);
-            }
-        }
-        let rbuffer = |p: &mut Placement, b: &RBuffer, o: usize| {
-            for (k, w) in [b.flags, b.elem_size, b.elem_count, b.buffer].iter().enumerate() {
-                p.patch_u32(o + 4 * k, *w);
-            }
+        let o = p.endian();
+        let w = |v: u32| U32::new_in(o, v);
+        // The struct as far as it reaches (without a GX2R buffer it lacks).
+        let put = |p: &mut Placement, at: u64, bytes: &[u8]| {
+            p.put_at(pos(at), bytes.get(..self.len as usize).unwrap_or(bytes));
         };
-        if let Some(b) = &self.gx2r {
-            rbuffer(p, b, at + l.gx2r);
-        }
-        if let (Some(b), Some(o)) = (&self.copy_gx2r, l.copy_gx2r) {
-            rbuffer(p, b, at + o);
+        match self.kind {
+            Kind::Vertex => put(p, self.at, raw::GX2VertexShader::of(o, self).as_bytes()),
+            Kind::Pixel => put(p, self.at, raw::GX2PixelShader::of(o, self).as_bytes()),
+            Kind::Geometry => put(p, self.at, raw::GX2GeometryShader::of(o, self).as_bytes()),
         }
         let name = |p: &mut Placement, n: &Name<'_>| {
             if let Some(t) = n.text {
@@ -944,42 +929,42 @@ impl<'a> Shader<'a> {
             }
         };
         for x in &self.uniform_blocks.items {
-            let o = pos(x.at);
-            p.patch_u32(o, x.name.pointer);
-            p.patch_u32(o + 4, x.offset);
-            p.patch_u32(o + 8, x.size);
+            let e = raw::GX2UniformBlock { name: w(x.name.pointer), offset: w(x.offset), size: w(x.size) };
+            p.put_at(pos(x.at), e.as_bytes());
             name(p, &x.name);
         }
         for x in &self.uniform_vars.items {
-            let o = pos(x.at);
-            for (k, w) in [x.name.pointer, x.ty.0, x.count, x.offset, x.block as u32].iter().enumerate() {
-                p.patch_u32(o + 4 * k, *w);
-            }
+            let e = raw::GX2UniformVar {
+                name: w(x.name.pointer),
+                r#type: w(x.ty.0),
+                count: w(x.count),
+                offset: w(x.offset),
+                block: I32::new_in(o, x.block),
+            };
+            p.put_at(pos(x.at), e.as_bytes());
             name(p, &x.name);
         }
         for x in &self.initial_values.items {
-            let o = pos(x.at);
-            for (k, w) in x.value.iter().chain([&x.offset]).enumerate() {
-                p.patch_u32(o + 4 * k, *w);
-            }
+            let e = raw::GX2UniformInitialValue { value: x.value.map(w), offset: w(x.offset) };
+            p.put_at(pos(x.at), e.as_bytes());
         }
         for x in &self.loop_vars.items {
-            let o = pos(x.at);
-            p.patch_u32(o, x.offset);
-            p.patch_u32(o + 4, x.value);
+            p.put_at(pos(x.at), raw::GX2LoopVar { offset: w(x.offset), value: w(x.value) }.as_bytes());
         }
         for x in &self.sampler_vars.items {
-            let o = pos(x.at);
-            for (k, w) in [x.name.pointer, x.ty.0, x.location].iter().enumerate() {
-                p.patch_u32(o + 4 * k, *w);
-            }
+            let e =
+                raw::GX2SamplerVar { name: w(x.name.pointer), r#type: w(x.ty.0), location: w(x.location) };
+            p.put_at(pos(x.at), e.as_bytes());
             name(p, &x.name);
         }
         for x in &self.attrib_vars.items {
-            let o = pos(x.at);
-            for (k, w) in [x.name.pointer, x.ty.0, x.count, x.location].iter().enumerate() {
-                p.patch_u32(o + 4 * k, *w);
-            }
+            let e = raw::GX2AttribVar {
+                name: w(x.name.pointer),
+                r#type: w(x.ty.0),
+                count: w(x.count),
+                location: w(x.location),
+            };
+            p.put_at(pos(x.at), e.as_bytes());
             name(p, &x.name);
         }
     }
@@ -992,12 +977,13 @@ impl<'a> Shader<'a> {
                 end = end.max(a + n as u64 * entry);
             }
         };
-        see(self.uniform_blocks.at, self.uniform_blocks.items.len(), 0xC);
-        see(self.uniform_vars.at, self.uniform_vars.items.len(), 0x14);
-        see(self.initial_values.at, self.initial_values.items.len(), 0x14);
-        see(self.loop_vars.at, self.loop_vars.items.len(), 8);
-        see(self.sampler_vars.at, self.sampler_vars.items.len(), 0xC);
-        see(self.attrib_vars.at, self.attrib_vars.items.len(), 0x10);
+        let [ub, uv, iv, lv, sv, av] = raw::ENTRY_SIZES.map(|n| n as u64);
+        see(self.uniform_blocks.at, self.uniform_blocks.items.len(), ub);
+        see(self.uniform_vars.at, self.uniform_vars.items.len(), uv);
+        see(self.initial_values.at, self.initial_values.items.len(), iv);
+        see(self.loop_vars.at, self.loop_vars.items.len(), lv);
+        see(self.sampler_vars.at, self.sampler_vars.items.len(), sv);
+        see(self.attrib_vars.at, self.attrib_vars.items.len(), av);
         for n in self.names() {
             if let Some(t) = n.text {
                 end = end.max(t.offset + t.bytes.len() as u64 + 1);
@@ -1048,13 +1034,14 @@ impl<'a> Shader<'a> {
                 }
             }};
         }
-        place_array!(s.uniform_blocks, 0xC, l.arrays);
-        place_array!(s.uniform_vars, 0x14, l.arrays + 8);
-        place_array!(s.initial_values, 0x14, l.arrays + 16);
-        place_array!(s.loop_vars, 8, l.arrays + 24);
-        place_array!(s.sampler_vars, 0xC, l.arrays + 32);
+        let [ub, uv, iv, lv, sv, av] = raw::ENTRY_SIZES.map(|n| n as u64);
+        place_array!(s.uniform_blocks, ub, l.arrays);
+        place_array!(s.uniform_vars, uv, l.arrays + 8);
+        place_array!(s.initial_values, iv, l.arrays + 16);
+        place_array!(s.loop_vars, lv, l.arrays + 24);
+        place_array!(s.sampler_vars, sv, l.arrays + 32);
         if let Some(a) = l.attribs {
-            place_array!(s.attrib_vars, 0x10, a);
+            place_array!(s.attrib_vars, av, a);
         }
         // Names, in the order of the entries that hold them.
         let text_start = next;

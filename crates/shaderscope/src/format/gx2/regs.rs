@@ -468,8 +468,13 @@ pub const GEOMETRY: &[Slot] = &[
 ];
 
 /// The number of words of a layout.
-pub fn words(layout: &[Slot]) -> usize {
-    layout.iter().map(|s| s.count).sum()
+pub const fn words(layout: &[Slot]) -> usize {
+    let (mut n, mut rest) = (0, layout);
+    while let [slot, tail @ ..] = rest {
+        n += slot.count;
+        rest = tail;
+    }
+    n
 }
 
 /// The index of the first word of `layout[slot]`.

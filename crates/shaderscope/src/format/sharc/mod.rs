@@ -267,6 +267,7 @@ impl Sharc {
         w.bytes(&self.name.bytes);
         res::write_array(&mut w, &self.programs, write_program)?;
         res::write_array(&mut w, &self.sources, |w, s| {
+            w.u32(0);
             let at = w.len();
             w.u32(res::len32(s.name.len(), at)?);
             w.u32(res::len32(s.text.len(), at)?);
@@ -379,6 +380,7 @@ fn read_source(r: &Reader<'_>, s: res::Slot) -> Result<Source> {
 }
 
 fn write_program(w: &mut Writer, p: &SourceProgram) -> Result<()> {
+    w.u32(0);
     let at = w.len();
     w.u32(res::len32(p.name.len(), at)?);
     for x in p.source_index {
@@ -387,6 +389,7 @@ fn write_program(w: &mut Writer, p: &SourceProgram) -> Result<()> {
     w.bytes(&p.name.bytes);
     for m in &p.macros {
         res::write_array(w, m, |w, m| {
+            w.u32(0);
             let at = w.len();
             w.u32(res::len32(m.name.len(), at)?);
             w.u32(res::len32(m.value.len(), at)?);

@@ -1,8 +1,12 @@
 //! `dump` of a SHARCFB archive: every byte claimed once, from the parsed model's offsets.
 
-use super::res::{ResArray, ResText, Symbol, SymbolKind, Variation};
-use super::{BINARY_HEADER, HEADER_SIZE, Sharcfb};
+use super::res::{
+    ResArray, ResArrayData, ResShaderSymbolData, ResShaderVariationData, ResText, Symbol, SymbolKind, U,
+    Variation,
+};
+use super::{BINARY_HEADER, BinaryHeader, HEADER_SIZE, Header, ProgramHeader, Sharcfb};
 use crate::dump::Annotations;
+use std::mem::offset_of;
 
 /// A text field: `what "text"`.
 pub(crate) fn text(a: &mut Annotations, t: &ResText, what: &str) {
@@ -18,17 +22,20 @@ pub(crate) fn tail(a: &mut Annotations, at: u64, bytes: &[u8], what: &str) {
 
 /// An array header: size and count.
 pub(crate) fn array_header<T>(a: &mut Annotations, arr: &ResArray<T>, size: u64, what: &str) {
-    a.field(arr.at, 4, format_args!("{what} array size: 0x{size:x}"));
-    a.field(arr.at + 4, 4, format_args!("{what} count: {}", arr.items.len()));
+    type H = ResArrayData<U>;
+    a.field(arr.at + offset_of!(H, size) as u64, 4, format_args!("{what} array size: 0x{size:x}"));
+    a.field(arr.at + offset_of!(H, num) as u64, 4, format_args!("{what} count: {}", arr.items.len()));
 }
 
 /// A variation macro record.
 pub(crate) fn variation(a: &mut Annotations, v: &Variation, size: u64, what: &str) {
+    type H = ResShaderVariationData<U>;
+    let f = |o: usize| v.at + o as u64;
     a.section(v.at, size, format_args!("{what} \"{}\"", v.name.text()));
-    a.field(v.at, 4, format_args!("size: 0x{size:x}"));
-    a.field(v.at + 4, 4, format_args!("name length: {}", v.name.len()));
-    a.field(v.at + 8, 4, format_args!("value count: {}", v.value_count));
-    a.field(v.at + 12, 4, format_args!("ID length: {}", v.id.len()));
+    a.field(f(offset_of!(H, size)), 4, format_args!("size: 0x{size:x}"));
+    a.field(f(offset_of!(H, name_len)), 4, format_args!("name length: {}", v.name.len()));
+    a.field(f(offset_of!(H, value_num)), 4, format_args!("value count: {}", v.value_count));
+    a.field(f(offset_of!(H, id_len)), 4, format_args!("ID length: {}", v.id.len()));
     text(a, &v.name, "name");
     let values: Vec<String> = v.values().iter().map(|x| x.text.to_string()).collect();
     if !v.value_bytes.is_empty() {
@@ -62,13 +69,19 @@ pub(crate) fn symbols(
     array_header(a, arr, size, what);
     for (i, s) in arr.items.iter().enumerate() {
         let ssize = s.size();
+        type H = ResShaderSymbolData<U>;
+        let f = |o: usize| s.at + o as u64;
         a.section(s.at, ssize, format_args!("{} {i} \"{}\"", kind.singular(), s.name.text()));
-        a.field(s.at, 4, format_args!("size: 0x{ssize:x}"));
-        a.field(s.at + 4, 4, format_args!("offset: {}", s.offset));
-        a.field(s.at + 8, 4, format_args!("name length: {}", s.name.len()));
-        a.field(s.at + 12, 4, format_args!("ID length: {}", s.id.len()));
-        a.field(s.at + 16, 4, format_args!("default value size: {}", s.default.len()));
-        a.field(s.at + 20, 4, format_args!("variation count: {}", s.used.len()));
+        a.field(f(offset_of!(H, size)), 4, format_args!("size: 0x{ssize:x}"));
+        a.field(f(offset_of!(H, offset)), 4, format_args!("offset: {}", s.offset));
+        a.field(f(offset_of!(H, name_len)), 4, format_args!("name length: {}", s.name.len()));
+        a.field(f(offset_of!(H, id_len)), 4, format_args!("ID length: {}", s.id.len()));
+        a.field(
+            f(offset_of!(H, default_value_size)),
+            4,
+            format_args!("default value size: {}", s.default.len()),
+        );
+        a.field(f(offset_of!(H, variation_num)), 4, format_args!("variation count: {}", s.used.len()));
         text(a, &s.name, "name");
         text(a, &s.id, "ID");
         if !s.default.is_empty() {
@@ -106,13 +119,18 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
     let header_len = HEADER_SIZE as u64 + f.name.len() as u64;
     let magic = if f.endian == crate::toolkit::Endian::Big { "SHAB" } else { "BAHS" };
     a.section(0, header_len, "SHARCFB header");
-    a.field(0, 4, format_args!("magic \"{magic}\" ({}-endian)", f.endian.name()));
-    a.field(4, 4, format_args!("version: {}", f.version));
+    let h = |o: usize| o as u64;
+    a.field(
+        h(offset_of!(Header, signature)),
+        4,
+        format_args!("magic \"{magic}\" ({}-endian)", f.endian.name()),
+    );
+    a.field(h(offset_of!(Header, version)), 4, format_args!("version: {}", f.version));
     let info = super::Info::new(f);
-    a.field(8, 4, format_args!("file size: {}", info.file_size));
-    a.field(0xc, 4, format_args!("endian: {}", f.endian_field));
-    a.field(0x10, 4, format_args!("resolved: {}", f.resolved));
-    a.field(0x14, 4, format_args!("name length: {}", f.name.len()));
+    a.field(h(offset_of!(Header, file_size)), 4, format_args!("file size: {}", info.file_size));
+    a.field(h(offset_of!(Header, endian)), 4, format_args!("endian: {}", f.endian_field));
+    a.field(h(offset_of!(Header, resolved)), 4, format_args!("resolved: {}", f.resolved));
+    a.field(h(offset_of!(Header, name_len)), 4, format_args!("name length: {}", f.name.len()));
     text(a, &f.name, "name");
 
     let bsize = info.binary_section.size;
@@ -120,10 +138,19 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
     array_header(a, &f.binaries, bsize, "shader binary");
     for (i, b) in f.binaries.items.iter().enumerate() {
         a.section(b.at, b.size(), format_args!("shader binary {i} ({})", b.kind.name()));
-        a.field(b.at, 4, format_args!("size: 0x{:x}", b.size()));
-        a.field(b.at + 4, 4, format_args!("type: {} ({})", b.kind.0, b.kind.name()));
-        a.field(b.at + 8, 4, format_args!("data offset: 0x{:x}", b.gap.len()));
-        a.field(b.at + 12, 4, format_args!("data size: 0x{:x}", b.data.len()));
+        let h = |o: usize| b.at + o as u64;
+        a.field(h(offset_of!(BinaryHeader, size)), 4, format_args!("size: 0x{:x}", b.size()));
+        a.field(
+            h(offset_of!(BinaryHeader, shader_type)),
+            4,
+            format_args!("type: {} ({})", b.kind.0, b.kind.name()),
+        );
+        a.field(
+            h(offset_of!(BinaryHeader, data_offset)),
+            4,
+            format_args!("data offset: 0x{:x}", b.gap.len()),
+        );
+        a.field(h(offset_of!(BinaryHeader, data_size)), 4, format_args!("data size: 0x{:x}", b.data.len()));
         if !b.gap.is_empty() {
             a.field(b.at + BINARY_HEADER as u64, b.gap.len() as u64, "bytes before the data");
         }
@@ -152,10 +179,15 @@ pub(super) fn annotate(f: &Sharcfb, a: &mut Annotations) {
     for (i, p) in f.programs.items.iter().enumerate() {
         let size = p.size();
         a.section(p.at, size, format_args!("shader program {i} \"{}\"", p.name.text()));
-        a.field(p.at, 4, format_args!("size: 0x{size:x}"));
-        a.field(p.at + 4, 4, format_args!("name length: {}", p.name.len()));
-        a.field(p.at + 8, 4, format_args!("kind: 0x{:x} ({})", p.kind, p.kind_text()));
-        a.field(p.at + 12, 4, format_args!("base index: {}", p.base_index));
+        let h = |o: usize| p.at + o as u64;
+        a.field(h(offset_of!(ProgramHeader, size)), 4, format_args!("size: 0x{size:x}"));
+        a.field(h(offset_of!(ProgramHeader, name_len)), 4, format_args!("name length: {}", p.name.len()));
+        a.field(
+            h(offset_of!(ProgramHeader, kind)),
+            4,
+            format_args!("kind: 0x{:x} ({})", p.kind, p.kind_text()),
+        );
+        a.field(h(offset_of!(ProgramHeader, base_index)), 4, format_args!("base index: {}", p.base_index));
         text(a, &p.name, "name");
         variations(a, &p.variations, "variation macro");
         variations(a, &p.defaults, "variation default");

@@ -76,8 +76,11 @@ use crate::error::{Error, Result};
 use crate::format::gx2;
 use crate::model::{Finding, Part, Stage};
 use crate::print::{Printer, Style};
+use crate::toolkit::raw::{I32, U32};
 use crate::toolkit::{Endian, Reader};
 use res::{ResArray, ResText, Symbol, SymbolKind, Variation};
+use std::mem::offset_of;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// How many program variations the lines about a binary name (`disasm`, `info` and their
 /// JSON): the first, in program order; the rest are counted. A binary that several programs
@@ -90,12 +93,57 @@ pub const SETTINGS_SHOWN: usize = 16;
 /// first ones (program index, variation index, stage slot) and how many there are in all.
 pub type Owners = (Vec<(usize, u64, u64)>, usize);
 
+/// `agl::ResBinaryShaderArchiveData` (agl-win's `aglResShaderArchive.h`): the archive
+/// header, in the order its magic gives; the name follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResBinaryShaderArchiveData<O> {
+    /// `SHAB`: the word 0x53484142 in the archive's order (`BAHS` little-endian).
+    pub signature: [u8; 4],
+    pub version: U32<O>,
+    pub file_size: U32<O>,
+    /// 0 big, 1 little.
+    pub endian: U32<O>,
+    /// 0 on disk, 1 once AGL has turned the offsets into pointers.
+    pub resolved: U32<O>,
+    pub name_len: U32<O>,
+}
+
+/// `agl::ResShaderBinaryData`: the header of a shader binary; its data follows
+/// `data_offset` bytes after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResShaderBinaryData<O> {
+    pub size: U32<O>,
+    /// [`BinaryType`].
+    pub shader_type: U32<O>,
+    pub data_offset: I32<O>,
+    pub data_size: U32<O>,
+}
+
+/// `agl::ResBinaryShaderProgramData`: the header of a program; its name follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResBinaryShaderProgramData<O> {
+    pub size: U32<O>,
+    pub name_len: U32<O>,
+    /// 1 VS | 2 PS | 4 GS.
+    pub kind: U32<O>,
+    pub base_index: U32<O>,
+}
+
+/// Any order, for the sizes and offsets (which do not depend on it).
+type U = crate::toolkit::raw::BigEndian;
+type Header = ResBinaryShaderArchiveData<U>;
+type BinaryHeader = ResShaderBinaryData<U>;
+type ProgramHeader = ResBinaryShaderProgramData<U>;
+
 /// Size of the archive header before the name.
-pub const HEADER_SIZE: usize = 0x18;
+pub const HEADER_SIZE: usize = size_of::<Header>();
 /// Size of a shader binary's header.
-pub const BINARY_HEADER: usize = 0x10;
+pub const BINARY_HEADER: usize = size_of::<BinaryHeader>();
 /// Size of a shader program's header.
-pub const PROGRAM_HEADER: usize = 0x10;
+pub const PROGRAM_HEADER: usize = size_of::<ProgramHeader>();
 /// The version AGL's binary archive reader accepts (`ResBinaryShaderArchiveData::cVersion`).
 pub const VERSION: u32 = 8;
 
@@ -383,22 +431,22 @@ impl Sharcfb {
             None => return Err(Error::truncated(0, "SHARCFB header", HEADER_SIZE as u64, data.len() as u64)),
         };
         let r = Reader::new(data, endian);
-        r.bytes_at(0, HEADER_SIZE, "SHARCFB header")?;
-        let version = r.u32_at(4, "SHARCFB version")?;
+        let h: &ResBinaryShaderArchiveData<Endian> = r.read_at(0, "SHARCFB header")?;
+        let version = h.version.get_in(endian);
         if version != 8 && version != 9 {
             return Err(Error::unsupported(
-                4,
+                offset_of!(Header, version) as u64,
                 "SHARCFB version",
                 format!("version {version} (8 and 9 are read)"),
             ));
         }
-        let file_size = r.u32_at(8, "SHARCFB file size")? as usize;
+        let file_size = h.file_size.get_in(endian) as usize;
         if file_size > data.len() {
             return Err(Error::truncated(0, "SHARCFB file", file_size as u64, data.len() as u64));
         }
-        let endian_field = r.u32_at(0xc, "SHARCFB endian")?;
-        let resolved = r.u32_at(0x10, "SHARCFB resolved flag")?;
-        let name_len = r.u32_at(0x14, "SHARCFB name length")? as usize;
+        let endian_field = h.endian.get_in(endian);
+        let resolved = h.resolved.get_in(endian);
+        let name_len = h.name_len.get_in(endian) as usize;
         let name = res::read_text(&r, HEADER_SIZE, name_len, file_size, "SHARCFB name")?;
         let bin_at = HEADER_SIZE + name_len;
         let binaries =
@@ -466,7 +514,7 @@ impl Sharcfb {
             count.checked_mul(program.stride()).and_then(|x| x.checked_add(u64::from(program.base_index)));
         needed.is_none_or(|needed| needed > n).then(|| {
             Error::invalid(
-                program.at + 12,
+                program.at + offset_of!(ProgramHeader, base_index) as u64,
                 what(),
                 format!(
                     "{count} variations from base index {} need {} binaries, the archive has {n}",
@@ -560,12 +608,15 @@ pub fn endian_field(endian: Endian) -> u32 {
 
 fn read_binary(r: &Reader<'_>, s: res::Slot) -> Result<Binary> {
     let what = format!("shader binary {}", s.index);
-    let kind = BinaryType(r.u32_at(s.at + 4, format!("{what} type"))?);
-    let offset = r.u32_at(s.at + 8, format!("{what} data offset"))? as i32;
-    let size = r.u32_at(s.at + 12, format!("{what} data size"))? as usize;
+    // The record holds its header (`read_array` checked its size).
+    let h: &ResShaderBinaryData<Endian> = r.read_at(s.at, what.clone())?;
+    let o = r.endian();
+    let kind = BinaryType(h.shader_type.get_in(o));
+    let offset = h.data_offset.get_in(o);
+    let size = h.data_size.get_in(o) as usize;
     let Ok(gap_len) = usize::try_from(offset) else {
         return Err(Error::invalid(
-            s.at as u64 + 8,
+            (s.at + offset_of!(BinaryHeader, data_offset)) as u64,
             format!("{what} data offset"),
             format!("{offset} points back into the binary's header"),
         ));
@@ -580,9 +631,10 @@ fn read_binary(r: &Reader<'_>, s: res::Slot) -> Result<Binary> {
 
 fn read_program(r: &Reader<'_>, s: res::Slot, version: u32) -> Result<Program> {
     let what = format!("shader program {}", s.index);
-    let name_len = r.u32_at(s.at + 4, format!("{what} name length"))? as usize;
-    let kind = r.u32_at(s.at + 8, format!("{what} kind"))?;
-    let base_index = r.u32_at(s.at + 12, format!("{what} base index"))?;
+    let h: &ResBinaryShaderProgramData<Endian> = r.read_at(s.at, what.clone())?;
+    let o = r.endian();
+    let (name_len, kind, base_index) =
+        (h.name_len.get_in(o) as usize, h.kind.get_in(o), h.base_index.get_in(o));
     let name = res::read_text(r, s.at + PROGRAM_HEADER, name_len, s.end, &format!("{what} name"))?;
     let mut at = s.at + PROGRAM_HEADER + name_len;
     let prefix = format!("{what} ");
@@ -848,7 +900,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
     let mut out = Vec::new();
     if f.endian_field != endian_field(f.endian) {
         out.push(Finding::error(
-            0xc,
+            offset_of!(Header, endian) as u64,
             format!(
                 "endian field {} contradicts the magic ({} file, expected {})",
                 f.endian_field,
@@ -859,19 +911,20 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
     }
     if f.resolved != 0 {
         out.push(Finding::warning(
-            0x10,
+            offset_of!(Header, resolved) as u64,
             format!("resolved flag {} (0 on disk: pointers are offsets)", f.resolved),
         ));
     }
     if f.version != VERSION {
         out.push(Finding::warning(
-            4,
+            offset_of!(Header, version) as u64,
             format!("version {} (AGL's reader of this layout accepts {VERSION})", f.version),
         ));
     }
     for (i, b) in f.binaries.items.iter().enumerate() {
         if b.kind.stage().is_none() {
-            out.push(Finding::error(b.at + 4, format!("binary {i} has unknown type {}", b.kind.0)));
+            let at = b.at + offset_of!(BinaryHeader, shader_type) as u64;
+            out.push(Finding::error(at, format!("binary {i} has unknown type {}", b.kind.0)));
         }
     }
     // The binaries each program takes, checked once: a program whose range starts inside one
@@ -896,7 +949,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
             Some((r_end, q)) if start < r_end => {
                 if let (Some(p), Some(other)) = (f.programs.items.get(pi), f.programs.items.get(q)) {
                     out.push(Finding::warning(
-                        p.at + 12,
+                        p.at + offset_of!(ProgramHeader, base_index) as u64,
                         format!(
                             "program {pi} \"{}\": binaries {start} to {} are also program {q} \"{}\"'s: the same binaries are reached again",
                             p.name.shown(),
@@ -921,7 +974,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
         let pre = format!("program {pi} \"{name}\": ");
         if p.kind & 3 != 3 {
             out.push(Finding::error(
-                p.at + 8,
+                p.at + offset_of!(ProgramHeader, kind) as u64,
                 format!("{pre}kind 0x{:x} lacks a vertex or pixel shader", p.kind),
             ));
         }
@@ -945,7 +998,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
                         && b.kind != want
                     {
                         out.push(Finding::error(
-                            b.at + 4,
+                            b.at + offset_of!(BinaryHeader, shader_type) as u64,
                             format!(
                                 "{pre}variation {v} takes binary {index} as its {} but it is a {}",
                                 want.name(),
@@ -984,7 +1037,7 @@ fn validate(f: &Sharcfb) -> Vec<Finding> {
             for (k, s) in p.symbols(kind).items.iter().enumerate() {
                 if s.used.len() as u64 != count {
                     out.push(Finding::warning(
-                        s.at + 20,
+                        s.at + offset_of!(res::ResShaderSymbolData<U>, variation_num) as u64,
                         format!(
                             "{pre}{} {k} \"{}\" has {} used flags for {count} variations",
                             kind.singular(),

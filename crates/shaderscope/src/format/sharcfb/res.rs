@@ -19,8 +19,47 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::toolkit::raw::{I32, U32};
 use crate::toolkit::{Endian, Reader, Writer};
 use std::borrow::Cow;
+use std::mem::offset_of;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+/// `agl::ResArray`'s header (agl-win's `aglResCommon.h`): the array's size and its number of
+/// records, in the archive's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResArrayData<O> {
+    pub size: U32<O>,
+    pub num: U32<O>,
+}
+
+/// `agl::ResShaderVariationData`: the header of a variation macro; its name, values and ID
+/// follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResShaderVariationData<O> {
+    pub size: U32<O>,
+    pub name_len: U32<O>,
+    pub value_num: U32<O>,
+    pub id_len: U32<O>,
+}
+
+/// `agl::ResShaderSymbolData`: the header of a shader symbol; its name, ID, default value
+/// and used flags follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub(crate) struct ResShaderSymbolData<O> {
+    pub size: U32<O>,
+    pub offset: I32<O>,
+    pub name_len: U32<O>,
+    pub id_len: U32<O>,
+    pub default_value_size: U32<O>,
+    pub variation_num: U32<O>,
+}
+
+/// Any order, for the sizes and offsets (which do not depend on it).
+pub(crate) type U = crate::toolkit::raw::BigEndian;
 
 /// A text field as the file stores it: `len` bytes (the text, its NUL, and whatever follows
 /// the NUL within the stated length). The text is what comes before the first NUL.
@@ -109,7 +148,7 @@ impl<T> ResArray<T> {
 }
 
 /// Size of an array header: `{u32 size, u32 num}`.
-pub const ARRAY_HEADER: usize = 8;
+pub const ARRAY_HEADER: usize = size_of::<ResArrayData<U>>();
 
 /// One record of an array, as [`read_array`] hands it to the element reader.
 #[derive(Debug, Clone, Copy)]
@@ -134,13 +173,18 @@ pub fn read_array<T>(
     min: usize,
     mut item: impl FnMut(Slot) -> Result<T>,
 ) -> Result<ResArray<T>> {
-    let size = r.u32_at(at, format!("{what} array size"))? as usize;
-    let num = r.u32_at(at + 4, format!("{what} count"))? as usize;
+    let Ok(h) = r.read_at::<ResArrayData<Endian>>(at, "array header") else {
+        // The header runs out: the error names the field that does.
+        r.u32_at(at, format!("{what} array size"))?;
+        r.u32_at(at + offset_of!(ResArrayData<U>, num), format!("{what} count"))?;
+        return Err(Error::truncated(at as u64, format!("{what} array"), ARRAY_HEADER as u64, 0));
+    };
+    let (size, num) = (h.size.get_in(r.endian()) as usize, h.num.get_in(r.endian()) as usize);
     let end = record_end(at, size, limit, ARRAY_HEADER, &format!("{what} array"))?;
     let room = end - at - ARRAY_HEADER;
     if num > room / min.max(1) {
         return Err(Error::invalid(
-            at as u64 + 4,
+            (at + offset_of!(ResArrayData<U>, num)) as u64,
             format!("{what} count"),
             format!(
                 "impossible count {num}: the array's 0x{room:x} bytes hold at most {} records of 0x{min:x} bytes",
@@ -189,26 +233,25 @@ pub fn read_within<'a>(r: &Reader<'a>, at: usize, len: usize, end: usize, what: 
     }
 }
 
-/// Write `items` as an array: header, records (each written by `item`, whose size field the
-/// writer fills in), tail; the array's size and count are patched in last.
+/// Write `items` as an array: header, records (each written whole by `item`, its size field
+/// as 0: the size of what it wrote is patched in), tail; the array's size and count are
+/// patched in last.
 pub fn write_array<T>(
     w: &mut Writer,
     a: &ResArray<T>,
     mut item: impl FnMut(&mut Writer, &T) -> Result<()>,
 ) -> Result<()> {
     let start = w.len();
-    w.u32(0);
-    w.u32(0);
+    let num = u32::try_from(a.items.len()).map_err(|_| too_big(start))?;
+    let o = w.endian();
+    w.bytes(ResArrayData { size: U32::new_in(o, 0), num: U32::new_in(o, num) }.as_bytes());
     for it in &a.items {
         let at = w.len();
-        w.u32(0);
         item(w, it)?;
         patch_size(w, at)?;
     }
     w.bytes(&a.tail);
-    patch_size(w, start)?;
-    w.patch_u32(start + 4, u32::try_from(a.items.len()).map_err(|_| too_big(start))?);
-    Ok(())
+    patch_size(w, start)
 }
 
 /// Patch the size field at `at` with the bytes written since.
@@ -250,7 +293,7 @@ pub struct Variation {
 }
 
 /// Size of a variation record's fixed header.
-pub const VARIATION_HEADER: usize = 16;
+pub const VARIATION_HEADER: usize = size_of::<ResShaderVariationData<U>>();
 
 /// One value of a variation macro.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -302,15 +345,17 @@ impl Variation {
     /// Read the record of `slot`.
     pub fn read(r: &Reader<'_>, slot: Slot, what: &str) -> Result<Variation> {
         let at = slot.at;
-        let name_len = r.u32_at(at + 4, format!("{what} name length"))? as usize;
-        let value_count = r.u32_at(at + 8, format!("{what} value count"))?;
-        let id_len = r.u32_at(at + 12, format!("{what} ID length"))? as usize;
+        // The record holds its header (`read_array` checked its size).
+        let h: &ResShaderVariationData<Endian> = r.read_at(at, what.to_string())?;
+        let o = r.endian();
+        let (name_len, value_count, id_len) =
+            (h.name_len.get_in(o) as usize, h.value_num.get_in(o), h.id_len.get_in(o) as usize);
         let name = read_text(r, at + VARIATION_HEADER, name_len, slot.end, &format!("{what} name"))?;
         let values_at = at + VARIATION_HEADER + name_len;
         // The values, then (after any NULs) the ID, which must still fit in the record.
         let id_room = slot.end.checked_sub(id_len).filter(|&s| s >= values_at).ok_or_else(|| {
             Error::out_of_bounds(
-                at as u64 + 12,
+                (at + offset_of!(ResShaderVariationData<U>, id_len)) as u64,
                 format!("{what} ID"),
                 values_at as u64,
                 id_len as u64,
@@ -357,12 +402,16 @@ impl Variation {
         (VARIATION_HEADER + self.name.len() + self.value_bytes.len() + self.id.len() + self.tail.len()) as u64
     }
 
-    /// Write the record after its size field.
+    /// Write the record (its size 0, for [`write_array`] to patch).
     pub fn write(&self, w: &mut Writer) -> Result<()> {
-        let at = w.len();
-        w.u32(len32(self.name.len(), at)?);
-        w.u32(self.value_count);
-        w.u32(len32(self.id.len(), at)?);
+        let (at, o) = (w.len(), w.endian());
+        let h = ResShaderVariationData {
+            size: U32::new_in(o, 0),
+            name_len: U32::new_in(o, len32(self.name.len(), at)?),
+            value_num: U32::new_in(o, self.value_count),
+            id_len: U32::new_in(o, len32(self.id.len(), at)?),
+        };
+        w.bytes(h.as_bytes());
         w.bytes(&self.name.bytes);
         w.bytes(&self.value_bytes);
         w.bytes(&self.id.bytes);
@@ -443,7 +492,7 @@ pub struct Symbol {
 }
 
 /// Size of a symbol record's fixed header.
-pub const SYMBOL_HEADER: usize = 24;
+pub const SYMBOL_HEADER: usize = size_of::<ResShaderSymbolData<U>>();
 
 impl Symbol {
     /// A symbol `name` (ID `id`) at `offset`, with its default bytes and used flags.
@@ -466,11 +515,13 @@ impl Symbol {
     /// Read the record of `slot`.
     pub fn read(r: &Reader<'_>, slot: Slot, what: &str) -> Result<Symbol> {
         let at = slot.at;
-        let offset = r.u32_at(at + 4, format!("{what} offset"))? as i32;
-        let name_len = r.u32_at(at + 8, format!("{what} name length"))? as usize;
-        let id_len = r.u32_at(at + 12, format!("{what} ID length"))? as usize;
-        let default_len = r.u32_at(at + 16, format!("{what} default value size"))? as usize;
-        let used_len = r.u32_at(at + 20, format!("{what} variation count"))? as usize;
+        // The record holds its header (`read_array` checked its size).
+        let h: &ResShaderSymbolData<Endian> = r.read_at(at, what.to_string())?;
+        let o = r.endian();
+        let offset = h.offset.get_in(o);
+        let (name_len, id_len) = (h.name_len.get_in(o) as usize, h.id_len.get_in(o) as usize);
+        let default_len = h.default_value_size.get_in(o) as usize;
+        let used_len = h.variation_num.get_in(o) as usize;
         let mut k = at + SYMBOL_HEADER;
         let name = read_text(r, k, name_len, slot.end, &format!("{what} name"))?;
         k += name_len;
@@ -496,14 +547,18 @@ impl Symbol {
             + self.tail.len()) as u64
     }
 
-    /// Write the record after its size field.
+    /// Write the record (its size 0, for [`write_array`] to patch).
     pub fn write(&self, w: &mut Writer) -> Result<()> {
-        let at = w.len();
-        w.u32(self.offset as u32);
-        w.u32(len32(self.name.len(), at)?);
-        w.u32(len32(self.id.len(), at)?);
-        w.u32(len32(self.default.len(), at)?);
-        w.u32(len32(self.used.len(), at)?);
+        let (at, o) = (w.len(), w.endian());
+        let h = ResShaderSymbolData {
+            size: U32::new_in(o, 0),
+            offset: I32::new_in(o, self.offset),
+            name_len: U32::new_in(o, len32(self.name.len(), at)?),
+            id_len: U32::new_in(o, len32(self.id.len(), at)?),
+            default_value_size: U32::new_in(o, len32(self.default.len(), at)?),
+            variation_num: U32::new_in(o, len32(self.used.len(), at)?),
+        };
+        w.bytes(h.as_bytes());
         w.bytes(&self.name.bytes);
         w.bytes(&self.id.bytes);
         w.bytes(&self.default);
@@ -611,7 +666,6 @@ mod tests {
         assert_eq!(vals, [("a", 18), ("bc", 21)]);
         assert_eq!((v.name.text(), v.id.text(), v.id.at), ("M".into(), "ID".into(), 25));
         let mut w = Writer::new(Endian::Little);
-        w.u32(0);
         v.write(&mut w).unwrap();
         patch_size(&mut w, 0).unwrap();
         assert_eq!(w.finish(), b);

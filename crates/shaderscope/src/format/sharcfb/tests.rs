@@ -362,3 +362,60 @@ fn disasm_names_the_program_variation_of_each_binary() {
         serde_json::json!({"macro": "LIGHTS", "value": "4"})
     );
 }
+
+#[test]
+fn record_headers_are_agl_sizes_and_read_back_as_stored() {
+    use super::res::{ResArrayData, ResShaderSymbolData, ResShaderVariationData};
+    use zerocopy::IntoBytes;
+    assert_eq!(
+        [
+            size_of::<ResBinaryShaderArchiveData<Endian>>(),
+            size_of::<ResShaderBinaryData<Endian>>(),
+            size_of::<ResBinaryShaderProgramData<Endian>>(),
+            size_of::<ResArrayData<Endian>>(),
+            size_of::<ResShaderVariationData<Endian>>(),
+            size_of::<ResShaderSymbolData<Endian>>(),
+        ],
+        [0x18, 0x10, 0x10, 8, 0x10, 0x18]
+    );
+    for endian in [Endian::Big, Endian::Little] {
+        let bytes = archive(endian).write().unwrap();
+        let f = Sharcfb::parse(&bytes).unwrap();
+        let r = Reader::new(&bytes, endian);
+        // Each header read in place holds the model's values, and its bytes are the file's.
+        fn back<T: IntoBytes + zerocopy::Immutable>(bytes: &[u8], at: u64, t: &T) {
+            assert_eq!(t.as_bytes(), &bytes[at as usize..][..size_of::<T>()]);
+        }
+        let h: &ResBinaryShaderArchiveData<Endian> = r.read_at(0, "header").unwrap();
+        assert_eq!((h.version.get_in(endian), h.file_size.get_in(endian) as usize), (8, bytes.len()));
+        assert_eq!(h.signature, if endian == Endian::Big { *b"SHAB" } else { *b"BAHS" });
+        back(&bytes, 0, h);
+        let a: &ResArrayData<Endian> = r.read_at(f.binaries.at as usize, "array").unwrap();
+        assert_eq!(a.num.get_in(endian), 19);
+        back(&bytes, f.binaries.at, a);
+        for b in &f.binaries.items {
+            let h: &ResShaderBinaryData<Endian> = r.read_at(b.at as usize, "binary").unwrap();
+            assert_eq!(
+                (h.shader_type.get_in(endian), h.data_size.get_in(endian) as usize),
+                (b.kind.0, b.data.len())
+            );
+            assert_eq!(h.size.get_in(endian) as u64, b.size());
+            back(&bytes, b.at, h);
+        }
+        let p = &f.programs.items[0];
+        let h: &ResBinaryShaderProgramData<Endian> = r.read_at(p.at as usize, "program").unwrap();
+        assert_eq!(
+            (h.kind.get_in(endian), h.base_index.get_in(endian), h.size.get_in(endian) as u64),
+            (7, 1, p.size())
+        );
+        back(&bytes, p.at, h);
+        let v = &p.variations.items[1];
+        let h: &ResShaderVariationData<Endian> = r.read_at(v.at as usize, "variation").unwrap();
+        assert_eq!((h.value_num.get_in(endian), h.name_len.get_in(endian)), (3, 7));
+        back(&bytes, v.at, h);
+        let s = &p.symbols[0].items[0];
+        let h: &ResShaderSymbolData<Endian> = r.read_at(s.at as usize, "symbol").unwrap();
+        assert_eq!((h.offset.get_in(endian), h.variation_num.get_in(endian)), (0x10, 6));
+        back(&bytes, s.at, h);
+    }
+}

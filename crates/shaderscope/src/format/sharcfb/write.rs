@@ -6,29 +6,41 @@
 //! kept in a tail of the model.
 
 use super::res::{self, SymbolKind};
-use super::{Binary, BinaryType, Program, Sharcfb};
+use super::{
+    Binary, BinaryType, Header, Program, ResBinaryShaderArchiveData, ResBinaryShaderProgramData,
+    ResShaderBinaryData, Sharcfb,
+};
 use crate::error::{Error, Result};
+use crate::format::gx2;
+use crate::toolkit::raw::{I32, U32};
 use crate::toolkit::{Endian, Writer};
+use std::mem::offset_of;
+use zerocopy::IntoBytes;
 
 /// The magic as a 32-bit word in the file's byte order: `SHAB` big-endian, `BAHS` little.
-const MAGIC: u32 = 0x5348_4142;
+const SIGNATURE: u32 = 0x5348_4142;
 
 impl Sharcfb {
     /// The archive's bytes.
     pub fn write(&self) -> Result<Vec<u8>> {
         let mut w = Writer::new(self.endian);
-        w.u32(MAGIC);
-        w.u32(self.version);
-        w.u32(0);
-        w.u32(self.endian_field);
-        w.u32(self.resolved);
-        w.u32(res::len32(self.name.len(), 0x14)?);
+        let o = self.endian;
+        let h = ResBinaryShaderArchiveData {
+            signature: U32::<Endian>::new_in(o, SIGNATURE).bytes(),
+            version: U32::new_in(o, self.version),
+            // Patched in last.
+            file_size: U32::new_in(o, 0),
+            endian: U32::new_in(o, self.endian_field),
+            resolved: U32::new_in(o, self.resolved),
+            name_len: U32::new_in(o, res::len32(self.name.len(), offset_of!(Header, name_len))?),
+        };
+        w.bytes(h.as_bytes());
         w.bytes(&self.name.bytes);
         res::write_array(&mut w, &self.binaries, write_binary)?;
         res::write_array(&mut w, &self.programs, write_program)?;
         w.bytes(&self.tail);
-        let size = res::len32(w.len(), 8)?;
-        w.patch_u32(8, size);
+        let size = res::len32(w.len(), offset_of!(Header, file_size))?;
+        w.patch_u32(offset_of!(Header, file_size), size);
         w.bytes(&self.trailing);
         Ok(w.finish())
     }
@@ -98,10 +110,14 @@ impl Sharcfb {
 }
 
 fn write_binary(w: &mut Writer, b: &Binary) -> Result<()> {
-    w.u32(b.kind.0);
-    let at = w.len();
-    w.u32(res::len32(b.gap.len(), at)?);
-    w.u32(res::len32(b.data.len(), at)?);
+    let (at, o) = (w.len(), w.endian());
+    let h = ResShaderBinaryData {
+        size: U32::new_in(o, 0),
+        shader_type: U32::new_in(o, b.kind.0),
+        data_offset: I32::new_in(o, res::len32(b.gap.len(), at)? as i32),
+        data_size: U32::new_in(o, res::len32(b.data.len(), at)?),
+    };
+    w.bytes(h.as_bytes());
     w.bytes(&b.gap);
     w.bytes(&b.data);
     w.bytes(&b.tail);
@@ -109,10 +125,14 @@ fn write_binary(w: &mut Writer, b: &Binary) -> Result<()> {
 }
 
 fn write_program(w: &mut Writer, p: &Program) -> Result<()> {
-    let at = w.len();
-    w.u32(res::len32(p.name.len(), at)?);
-    w.u32(p.kind);
-    w.u32(p.base_index);
+    let (at, o) = (w.len(), w.endian());
+    let h = ResBinaryShaderProgramData {
+        size: U32::new_in(o, 0),
+        name_len: U32::new_in(o, res::len32(p.name.len(), at)?),
+        kind: U32::new_in(o, p.kind),
+        base_index: U32::new_in(o, p.base_index),
+    };
+    w.bytes(h.as_bytes());
     w.bytes(&p.name.bytes);
     res::write_array(w, &p.variations, |w, v| v.write(w))?;
     res::write_array(w, &p.defaults, |w, v| v.write(w))?;
@@ -121,59 +141,28 @@ fn write_program(w: &mut Writer, p: &Program) -> Result<()> {
     Ok(())
 }
 
-/// Where the 32-bit words of a GX2 shader struct and its arrays are (decaf-emu's and wut's
-/// `gx2/shaders.h`): the struct's size and, per array, the offsets of its count and pointer
-/// fields and the size of one element.
+/// Where the 32-bit words of a GX2 shader struct and its arrays are, from the struct
+/// declarations ([`gx2::Kind::layout`]): the struct's size and, per array, the offsets of its
+/// count and pointer fields and the size of one element.
 struct Gx2Layout {
     size: usize,
-    arrays: &'static [(usize, usize, usize)],
+    arrays: Vec<(usize, usize, usize)>,
     /// Words after `size` that only some headers count (the geometry shader's second
     /// `GX2RBuffer`, 0xb0..0xc0, in decaf's but not wut's): swapped when nothing the struct
     /// points at starts before their end.
     optional: usize,
+    /// The program pointer fields (their targets end the struct as the arrays' do).
+    programs: Vec<usize>,
 }
 
 impl Gx2Layout {
     fn of(kind: BinaryType) -> Option<Gx2Layout> {
-        // (count, pointer, element size): uniform blocks 0xc, uniform vars 0x14, initial
-        // values 0x14, loop vars 0x8, sampler vars 0xc, attrib vars 0x10.
-        Some(match kind.0 {
-            0 => Gx2Layout {
-                size: 0x134,
-                arrays: &[
-                    (0xdc, 0xe0, 0xc),
-                    (0xe4, 0xe8, 0x14),
-                    (0xec, 0xf0, 0x14),
-                    (0xf4, 0xf8, 0x8),
-                    (0xfc, 0x100, 0xc),
-                    (0x104, 0x108, 0x10),
-                ],
-                optional: 0,
-            },
-            1 => Gx2Layout {
-                size: 0xe8,
-                arrays: &[
-                    (0xb0, 0xb4, 0xc),
-                    (0xb8, 0xbc, 0x14),
-                    (0xc0, 0xc4, 0x14),
-                    (0xc8, 0xcc, 0x8),
-                    (0xd0, 0xd4, 0xc),
-                ],
-                optional: 0,
-            },
-            2 => Gx2Layout {
-                size: 0xb0,
-                arrays: &[
-                    (0x60, 0x64, 0xc),
-                    (0x68, 0x6c, 0x14),
-                    (0x70, 0x74, 0x14),
-                    (0x78, 0x7c, 0x8),
-                    (0x80, 0x84, 0xc),
-                ],
-                optional: 0x10,
-            },
-            _ => return None,
-        })
+        let l = kind.gx2()?.layout();
+        let pairs = (0..5).map(|k| l.arrays + 8 * k).chain(l.attribs);
+        let arrays = pairs.zip(gx2::ENTRY_SIZES).map(|(count, elem)| (count, count + 4, elem)).collect();
+        let size = l.copy_gx2r.unwrap_or(l.size_of);
+        let programs = [Some(l.size), l.copy].into_iter().flatten().map(|f| f + 4).collect();
+        Some(Gx2Layout { size, arrays, optional: l.size_of - size, programs })
     }
 
     /// The offsets in `data` (read in `endian`) of every word to swap, each byte at most once,
@@ -196,7 +185,7 @@ impl Gx2Layout {
             }
         };
         let mut ranges: Vec<(usize, usize)> = Vec::new();
-        for &(count, ptr, elem) in self.arrays {
+        for &(count, ptr, elem) in &self.arrays {
             let (Some(n), Some(p)) = (word(count), word(ptr)) else { continue };
             if n == 0 || p == 0 {
                 continue;
@@ -207,7 +196,7 @@ impl Gx2Layout {
         let mut size = self.size;
         if self.optional > 0 {
             let first_target = ranges.iter().map(|r| r.0).min().unwrap_or(usize::MAX);
-            let programs = [0x50usize, 0x58].iter().filter_map(|&f| word(f)).filter(|&p| p != 0).min();
+            let programs = self.programs.iter().filter_map(|&f| word(f)).filter(|&p| p != 0).min();
             if first_target.min(programs.unwrap_or(usize::MAX)) >= self.size + self.optional {
                 size += self.optional;
             }
