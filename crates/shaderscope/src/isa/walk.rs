@@ -132,7 +132,8 @@ impl<'p, P: Printer + ?Sized> Listing<'p, P> {
         }
     }
 
-    /// An empty line (no columns).
+    /// An empty line (no columns): Latte's, between ALU groups.
+    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
     pub(crate) fn blank(&mut self) {
         self.line.start(None);
         self.end();
@@ -210,6 +211,7 @@ pub(crate) struct Annotate<'a> {
     pub(crate) a: &'a mut Annotations,
     /// A line to print a step's text on.
     pub(crate) line: Line,
+    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
     text: String,
 }
 
@@ -218,7 +220,9 @@ impl<'a> Annotate<'a> {
         Annotate { a, line: Line::new(), text: String::new() }
     }
 
-    /// The line's text with its column padding as single spaces; the line is emptied.
+    /// The line's text with its column padding as single spaces; the line is emptied (Latte's
+    /// fields).
+    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
     pub(crate) fn take_text(&mut self) -> &str {
         self.text.clear();
         for (i, word) in self.line.as_str().split_whitespace().enumerate() {

@@ -207,13 +207,13 @@ pub fn vertex_aux_hash(streamout_strides: &[u32], integer_textures: usize) -> u6
 }
 
 /// The geometry shader's aux hash (`LatteSHRC_CalcGSAuxHash`): always 0.
-pub const GEOMETRY_AUX_HASH: u64 = 0;
+pub(crate) const GEOMETRY_AUX_HASH: u64 = 0;
 
 /// The `SQ_TEX_DIM` of a texture of the kind a `GX2SamplerVarType` declares (what a pixel
 /// shader's aux hash counts when the bound textures match their samplers): 1D, 2D, 3D, cube,
 /// their arrays, shadow and multisample forms (types 0 to 18); `None` for the buffer type and
 /// the types past 18 (the integer forms, whose numbering is not pinned down here).
-pub fn sampler_dim(sampler_type: u32) -> Option<u32> {
+pub(crate) fn sampler_dim(sampler_type: u32) -> Option<u32> {
     // 0 1D, 1 2D, 2 2D_RECT, 3 3D, 4 CUBE, 5 1D_SHADOW, 6 2D_SHADOW, 7 2D_RECT_SHADOW,
     // 8 CUBE_SHADOW, 9 1D_ARRAY, 10 2D_ARRAY, 11 1D_ARRAY_SHADOW, 12 2D_ARRAY_SHADOW,
     // 13 CUBE_ARRAY, 14 CUBE_ARRAY_SHADOW, 15 BUFFER, 16 reserved, 17 2D_MS, 18 2D_MS_ARRAY.

@@ -134,7 +134,7 @@ pub const GFD_DATA_TAG: u32 = 0xD06;
 /// GFD's tag of a pointer to text (names), in the top 12 bits.
 pub const GFD_TEXT_TAG: u32 = 0xCA7;
 /// The bits of a GFD pointer that hold the offset.
-pub const GFD_OFFSET_MASK: u32 = 0x000F_FFFF;
+pub(crate) const GFD_OFFSET_MASK: u32 = 0x000F_FFFF;
 
 /// How a container stores the pointers of a GX2 struct.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -297,7 +297,7 @@ const GEOMETRY: Layout = {
 };
 
 /// The names of the five symbol arrays every kind has, in struct order.
-pub const ARRAY_NAMES: [&str; 5] =
+pub(crate) const ARRAY_NAMES: [&str; 5] =
     ["uniform blocks", "uniform vars", "initial values", "loop vars", "sampler vars"];
 
 /// A name: the pointer as stored and the string it leads to.

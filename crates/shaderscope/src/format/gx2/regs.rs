@@ -180,13 +180,14 @@ macro_rules! pgm_resources {
 /// Resources of the vertex shader program: GPRs, stack entries, clamping, prefetch.
 pub const SQ_PGM_RESOURCES_VS: RegDef = RegDef { name: "SQ_PGM_RESOURCES_VS", fields: pgm_resources!() };
 /// Resources of the geometry shader program.
-pub const SQ_PGM_RESOURCES_GS: RegDef = RegDef { name: "SQ_PGM_RESOURCES_GS", fields: pgm_resources!() };
+pub(crate) const SQ_PGM_RESOURCES_GS: RegDef =
+    RegDef { name: "SQ_PGM_RESOURCES_GS", fields: pgm_resources!() };
 /// Resources of the pixel shader program; CLAMP_CONSTS clamps constant-file reads.
 pub const SQ_PGM_RESOURCES_PS: RegDef =
     RegDef { name: "SQ_PGM_RESOURCES_PS", fields: pgm_resources!(f("CLAMP_CONSTS", 31, 1)) };
 
 /// Whether the primitive ID is generated for the vertex shader.
-pub const VGT_PRIMITIVEID_EN: RegDef =
+pub(crate) const VGT_PRIMITIVEID_EN: RegDef =
     RegDef { name: "VGT_PRIMITIVEID_EN", fields: &[f("PRIMITIVEID_EN", 0, 1)] };
 
 /// The vertex shader's parameter exports: VS_EXPORT_COUNT is their number minus one.
@@ -248,17 +249,17 @@ pub const SQ_VTX_SEMANTIC_CLEAR: RegDef =
 pub const SQ_VTX_SEMANTIC: RegDef = RegDef { name: "SQ_VTX_SEMANTIC", fields: &[f("SEMANTIC_ID", 0, 8)] };
 
 /// Which stream-out buffers are written.
-pub const VGT_STRMOUT_BUFFER_EN: RegDef = RegDef {
+pub(crate) const VGT_STRMOUT_BUFFER_EN: RegDef = RegDef {
     name: "VGT_STRMOUT_BUFFER_EN",
     fields: &[f("BUFFER_0_EN", 0, 1), f("BUFFER_1_EN", 1, 1), f("BUFFER_2_EN", 2, 1), f("BUFFER_3_EN", 3, 1)],
 };
 
 /// The depth of the vertex reuse cache.
-pub const VGT_VERTEX_REUSE_BLOCK_CNTL: RegDef =
+pub(crate) const VGT_VERTEX_REUSE_BLOCK_CNTL: RegDef =
     RegDef { name: "VGT_VERTEX_REUSE_BLOCK_CNTL", fields: &[f("VTX_REUSE_DEPTH", 0, 8)] };
 
 /// The reuse depth for tessellated (higher-order surface) vertices.
-pub const VGT_HOS_REUSE_DEPTH: RegDef =
+pub(crate) const VGT_HOS_REUSE_DEPTH: RegDef =
     RegDef { name: "VGT_HOS_REUSE_DEPTH", fields: &[f("REUSE_DEPTH", 0, 8)] };
 
 /// What the pixel shader exports: bit 0 Z, bits 1–4 the number of colour exports.
@@ -286,7 +287,7 @@ pub const SPI_PS_IN_CONTROL_0: RegDef = RegDef {
 };
 
 /// The pixel shader's generated inputs: pixel index, front face, fog, fixed-point position.
-pub const SPI_PS_IN_CONTROL_1: RegDef = RegDef {
+pub(crate) const SPI_PS_IN_CONTROL_1: RegDef = RegDef {
     name: "SPI_PS_IN_CONTROL_1",
     fields: &[
         f("GEN_INDEX_PIX", 0, 1),
@@ -303,7 +304,7 @@ pub const SPI_PS_IN_CONTROL_1: RegDef = RegDef {
 };
 
 /// One interpolated pixel shader input: the semantic it reads and how it is interpolated.
-pub const SPI_PS_INPUT_CNTL: RegDef = RegDef {
+pub(crate) const SPI_PS_INPUT_CNTL: RegDef = RegDef {
     name: "SPI_PS_INPUT_CNTL",
     fields: &[
         f("SEMANTIC", 0, 8),
@@ -333,7 +334,7 @@ pub const CB_SHADER_MASK: RegDef = RegDef {
 };
 
 /// Which render targets the pixel shader writes.
-pub const CB_SHADER_CONTROL: RegDef = RegDef {
+pub(crate) const CB_SHADER_CONTROL: RegDef = RegDef {
     name: "CB_SHADER_CONTROL",
     fields: &[
         f("RT0_ENABLE", 0, 1),
@@ -372,14 +373,14 @@ pub const SPI_INPUT_Z: RegDef = RegDef { name: "SPI_INPUT_Z", fields: &[f("PROVI
 const GS_OUT_PRIM: &[&str] = &["POINTLIST", "LINESTRIP", "TRISTRIP"];
 
 /// The primitive type the geometry shader emits.
-pub const VGT_GS_OUT_PRIM_TYPE: RegDef =
+pub(crate) const VGT_GS_OUT_PRIM_TYPE: RegDef =
     RegDef { name: "VGT_GS_OUT_PRIM_TYPE", fields: &[e("PRIM_TYPE", 0, 6, GS_OUT_PRIM)] };
 
 const GS_MODE: &[&str] = &["OFF", "SCENARIO_A", "SCENARIO_B", "SCENARIO_G"];
 const GS_CUT_MODE: &[&str] = &["CUT_1024", "CUT_512", "CUT_256", "CUT_128"];
 
 /// The geometry shader scenario and its cut mode.
-pub const VGT_GS_MODE: RegDef = RegDef {
+pub(crate) const VGT_GS_MODE: RegDef = RegDef {
     name: "VGT_GS_MODE",
     fields: &[
         e("MODE", 0, 2, GS_MODE),
@@ -395,7 +396,7 @@ pub const VGT_GS_MODE: RegDef = RegDef {
 };
 
 /// The size of one vertex the geometry shader writes to the GS→VS ring, in dwords.
-pub const SQ_GS_VERT_ITEMSIZE: RegDef =
+pub(crate) const SQ_GS_VERT_ITEMSIZE: RegDef =
     RegDef { name: "SQ_GS_VERT_ITEMSIZE", fields: &[f("ITEMSIZE", 0, 15)] };
 
 /// One entry of a struct's `regs` block: a register, a table of `count` registers of one
@@ -483,7 +484,7 @@ pub fn word_index(layout: &[Slot], slot: usize) -> usize {
 }
 
 /// The index of the first word of the slot named `name` (a register's or a count's).
-pub fn index_of(layout: &[Slot], name: &str) -> Option<usize> {
+pub(crate) fn index_of(layout: &[Slot], name: &str) -> Option<usize> {
     let slot = layout.iter().position(|s| s.name == name)?;
     Some(word_index(layout, slot))
 }

@@ -141,11 +141,11 @@ type ProgramHeader = ResBinaryShaderProgramData<U>;
 /// Size of the archive header before the name.
 pub const HEADER_SIZE: usize = size_of::<Header>();
 /// Size of a shader binary's header.
-pub const BINARY_HEADER: usize = size_of::<BinaryHeader>();
+pub(crate) const BINARY_HEADER: usize = size_of::<BinaryHeader>();
 /// Size of a shader program's header.
-pub const PROGRAM_HEADER: usize = size_of::<ProgramHeader>();
+pub(crate) const PROGRAM_HEADER: usize = size_of::<ProgramHeader>();
 /// The version AGL's binary archive reader accepts (`ResBinaryShaderArchiveData::cVersion`).
-pub const VERSION: u32 = 8;
+pub(crate) const VERSION: u32 = 8;
 
 /// The type field of a shader binary (`agl::ShaderType`); an open set, so an unknown value is
 /// kept and shown.

@@ -148,7 +148,7 @@ impl<T> ResArray<T> {
 }
 
 /// Size of an array header: `{u32 size, u32 num}`.
-pub const ARRAY_HEADER: usize = size_of::<ResArrayData<U>>();
+pub(crate) const ARRAY_HEADER: usize = size_of::<ResArrayData<U>>();
 
 /// One record of an array, as [`read_array`] hands it to the element reader.
 #[derive(Debug, Clone, Copy)]
@@ -206,7 +206,7 @@ pub fn read_array<T>(
 }
 
 /// `at + size`, checked: the record must hold its `header` and end by `limit`.
-pub fn record_end(at: usize, size: usize, limit: usize, header: usize, what: &str) -> Result<usize> {
+pub(crate) fn record_end(at: usize, size: usize, limit: usize, header: usize, what: &str) -> Result<usize> {
     if size < header {
         return Err(Error::invalid(
             at as u64,
@@ -221,12 +221,18 @@ pub fn record_end(at: usize, size: usize, limit: usize, header: usize, what: &st
 }
 
 /// A text field of `len` bytes at absolute `at`, which must end by `end` (its record's end).
-pub fn read_text(r: &Reader<'_>, at: usize, len: usize, end: usize, what: &str) -> Result<ResText> {
+pub(crate) fn read_text(r: &Reader<'_>, at: usize, len: usize, end: usize, what: &str) -> Result<ResText> {
     Ok(ResText { bytes: read_within(r, at, len, end, what)?.to_vec(), at: at as u64 })
 }
 
 /// `len` bytes at absolute `at`, which must end by `end`.
-pub fn read_within<'a>(r: &Reader<'a>, at: usize, len: usize, end: usize, what: &str) -> Result<&'a [u8]> {
+pub(crate) fn read_within<'a>(
+    r: &Reader<'a>,
+    at: usize,
+    len: usize,
+    end: usize,
+    what: &str,
+) -> Result<&'a [u8]> {
     match at.checked_add(len) {
         Some(e) if e <= end => r.bytes_at(at, len, what.to_string()),
         _ => Err(Error::out_of_bounds(at as u64, what.to_string(), at as u64, len as u64, end as u64)),
@@ -255,14 +261,14 @@ pub fn write_array<T>(
 }
 
 /// Patch the size field at `at` with the bytes written since.
-pub fn patch_size(w: &mut Writer, at: usize) -> Result<()> {
+pub(crate) fn patch_size(w: &mut Writer, at: usize) -> Result<()> {
     let size = u32::try_from(w.len() - at).map_err(|_| too_big(at))?;
     w.patch_u32(at, size);
     Ok(())
 }
 
 /// A length as a u32 field.
-pub fn len32(n: usize, at: usize) -> Result<u32> {
+pub(crate) fn len32(n: usize, at: usize) -> Result<u32> {
     u32::try_from(n).map_err(|_| too_big(at))
 }
 
@@ -293,7 +299,7 @@ pub struct Variation {
 }
 
 /// Size of a variation record's fixed header.
-pub const VARIATION_HEADER: usize = size_of::<ResShaderVariationData<U>>();
+pub(crate) const VARIATION_HEADER: usize = size_of::<ResShaderVariationData<U>>();
 
 /// One value of a variation macro.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -492,7 +498,7 @@ pub struct Symbol {
 }
 
 /// Size of a symbol record's fixed header.
-pub const SYMBOL_HEADER: usize = size_of::<ResShaderSymbolData<U>>();
+pub(crate) const SYMBOL_HEADER: usize = size_of::<ResShaderSymbolData<U>>();
 
 impl Symbol {
     /// A symbol `name` (ID `id`) at `offset`, with its default bytes and used flags.
@@ -583,7 +589,7 @@ impl Symbol {
 
 /// Reverse the bytes of every whole 32-bit word of `bytes` (what AGL's `ModifyEndianU32`
 /// does to a default value); a trailing part of fewer than four bytes stays.
-pub fn swap_words(bytes: &mut [u8]) {
+pub(crate) fn swap_words(bytes: &mut [u8]) {
     for c in bytes.chunks_exact_mut(4) {
         c.reverse();
     }
@@ -591,7 +597,7 @@ pub fn swap_words(bytes: &mut [u8]) {
 
 /// The symbol arrays of a program, read in file order from absolute `at` up to `limit`;
 /// returns them and the offset after the last.
-pub fn read_symbol_arrays(
+pub(crate) fn read_symbol_arrays(
     r: &Reader<'_>,
     mut at: usize,
     limit: usize,
@@ -624,7 +630,7 @@ pub fn read_symbol_arrays(
 }
 
 /// Write the symbol arrays of a program (and the version-9 section after the uniform vars).
-pub fn write_symbol_arrays(
+pub(crate) fn write_symbol_arrays(
     w: &mut Writer,
     arrays: &[ResArray<Symbol>; 4],
     extra: Option<&[u8]>,

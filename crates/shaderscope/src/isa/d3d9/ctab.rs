@@ -397,7 +397,7 @@ fn put_type<'t>(b: &mut Vec<u8>, t: &'t Type, written: &mut Vec<(&'t Type, u32)>
 }
 
 /// The register letter of a `D3DXREGISTER_SET`.
-pub fn register_set_letter(set: u16) -> char {
+pub(crate) fn register_set_letter(set: u16) -> char {
     match set {
         0 => 'b',
         1 => 'i',
@@ -440,7 +440,7 @@ pub fn type_name(ty: u16) -> &'static str {
 pub const DX10_TEXTURE_COLUMNS: u16 = 4;
 
 /// fxc's name for a Direct3D 10 texture object of `D3DXPARAMETER_TYPE` `ty` (5–9).
-pub fn dx10_texture_name(ty: u16) -> Option<&'static str> {
+pub(crate) fn dx10_texture_name(ty: u16) -> Option<&'static str> {
     Some(match ty {
         5 => "Texture",
         6 => "Texture1D",

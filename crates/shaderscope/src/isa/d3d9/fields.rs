@@ -21,12 +21,12 @@ use crate::toolkit::Field;
 pub const D3DSI_OPCODE: Field = Field::at(0, 16);
 /// `D3DSP_OPCODESPECIFICCONTROL_MASK`: bits 16–23, the comparison of `ifc`/`breakc`/`setp`
 /// and the variant of `texld`.
-pub const D3DSP_OPCODESPECIFICCONTROL: Field = Field::at(16, 8);
+pub(crate) const D3DSP_OPCODESPECIFICCONTROL: Field = Field::at(16, 8);
 /// `D3DSHADER_COMPARISON_MASK` (at `D3DSHADER_COMPARISON_SHIFT`): the comparison, bits 16–18.
 pub const D3DSHADER_COMPARISON: Field = Field::at(16, 3);
 /// `D3DSI_TEXLD_PROJECT` and `D3DSI_TEXLD_BIAS`: the variant of `texld`, bits 16–17
 /// (1 `texldp`, 2 `texldb`).
-pub const D3DSI_TEXLD_VARIANT: Field = Field::at(16, 2);
+pub(crate) const D3DSI_TEXLD_VARIANT: Field = Field::at(16, 2);
 /// `D3DSI_INSTLENGTH_MASK`: the number of tokens after the instruction token, bits 24–27
 /// (shader model 2 and later).
 pub const D3DSI_INSTLENGTH: Field = Field::at(24, 4);
@@ -35,7 +35,7 @@ pub const D3DSHADER_INSTRUCTION_PREDICATED: Field = Field::at(28, 1);
 /// `D3DSI_COISSUE`: bit 30, a ps_1_x instruction issued with the one before it.
 pub const D3DSI_COISSUE: Field = Field::at(30, 1);
 /// `D3DSI_COMMENTSIZE_MASK`: the length in tokens of a comment, bits 16–30.
-pub const D3DSI_COMMENTSIZE: Field = Field::at(16, 15);
+pub(crate) const D3DSI_COMMENTSIZE: Field = Field::at(16, 15);
 
 // Version tokens.
 
@@ -44,7 +44,7 @@ pub const D3DSHADER_VERSION_MINOR: Field = Field::at(0, 8);
 /// `D3DSHADER_VERSION_MAJOR`: bits 8–15.
 pub const D3DSHADER_VERSION_MAJOR: Field = Field::at(8, 8);
 /// The shader type of a version token, bits 16–31: `0xFFFE` vertex, `0xFFFF` pixel.
-pub const D3DSHADER_VERSION_TYPE: Field = Field::at(16, 16);
+pub(crate) const D3DSHADER_VERSION_TYPE: Field = Field::at(16, 16);
 
 // Parameter tokens (destination and source).
 
@@ -58,7 +58,7 @@ pub const D3DSP_REGTYPE: Field = Field::at(28, 3);
 pub const D3DSP_REGTYPE2: Field = Field::at(11, 2);
 /// `D3DSHADER_ADDRESSMODE_MASK`: bit 13, the register is indexed relatively
 /// (`D3DSHADER_ADDRMODE_RELATIVE`).
-pub const D3DSHADER_ADDRESSMODE: Field = Field::at(13, 1);
+pub(crate) const D3DSHADER_ADDRESSMODE: Field = Field::at(13, 1);
 /// `D3DSP_WRITEMASK_ALL`: a destination's write mask, bits 16–19 (bit 16 x).
 pub const D3DSP_WRITEMASK: Field = Field::at(16, 4);
 /// `D3DSP_DSTMOD_MASK`: a destination's result modifiers, bits 20–23
@@ -67,16 +67,16 @@ pub const D3DSP_DSTMOD: Field = Field::at(20, 4);
 /// `D3DSP_DSTSHIFT_MASK`: a destination's shift, bits 24–27 (signed: 1 `_x2` … 15 `_d2`).
 pub const D3DSP_DSTSHIFT: Field = Field::at(24, 4);
 /// `D3DSP_SWIZZLE_MASK`: a source's swizzle, bits 16–23, two bits a component, x first.
-pub const D3DSP_SWIZZLE: Field = Field::at(16, 8);
+pub(crate) const D3DSP_SWIZZLE: Field = Field::at(16, 8);
 /// `D3DSP_SRCMOD_MASK`: a source's modifier (`D3DSHADER_PARAM_SRCMOD_TYPE`), bits 24–27.
-pub const D3DSP_SRCMOD: Field = Field::at(24, 4);
+pub(crate) const D3DSP_SRCMOD: Field = Field::at(24, 4);
 
 // The usage token of `dcl`.
 
 /// `D3DSP_DCL_USAGE_MASK`: the usage (`D3DDECLUSAGE`), bits 0–4.
 pub const D3DSP_DCL_USAGE: Field = Field::at(0, 5);
 /// `D3DSP_DCL_USAGEINDEX_MASK`: the usage index, bits 16–19.
-pub const D3DSP_DCL_USAGEINDEX: Field = Field::at(16, 4);
+pub(crate) const D3DSP_DCL_USAGEINDEX: Field = Field::at(16, 4);
 /// `D3DSP_TEXTURETYPE_MASK`: a sampler's texture type (`D3DSAMPLER_TEXTURE_TYPE`), bits 27–30.
 pub const D3DSP_TEXTURETYPE: Field = Field::at(27, 4);
 
@@ -88,7 +88,7 @@ pub fn register_type_bits(token: u32) -> u8 {
 
 /// The register-type bits of a parameter token for type `ty` (the inverse of
 /// [`register_type_bits`]).
-pub fn put_register_type(ty: u8) -> u32 {
+pub(crate) fn put_register_type(ty: u8) -> u32 {
     D3DSP_REGTYPE.put(u32::from(ty)) | D3DSP_REGTYPE2.put(u32::from(ty) >> 3)
 }
 

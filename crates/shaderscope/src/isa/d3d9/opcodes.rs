@@ -369,9 +369,9 @@ impl OpInfo {
 }
 
 /// Bits 0–15 of a comment token (`D3DSIO_COMMENT`); the length in tokens is in bits 16–30.
-pub const COMMENT: u16 = 0xfffe;
+pub(crate) const COMMENT: u16 = 0xfffe;
 /// The end token (`D3DSIO_END`).
-pub const END_TOKEN: u32 = 0x0000_ffff;
+pub(crate) const END_TOKEN: u32 = 0x0000_ffff;
 
 /// The table row for `code`, if it is a known opcode.
 pub fn lookup(code: u16) -> Option<&'static OpInfo> {

@@ -160,7 +160,7 @@ impl RegisterType {
 pub const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// The swizzle that leaves components in place (`.xyzw`), as stored in bits 16–23.
-pub const IDENTITY_SWIZZLE: u8 = 0xe4;
+pub(crate) const IDENTITY_SWIZZLE: u8 = 0xe4;
 
 /// A parameter token (destination or source) and the relative-address token that follows it
 /// from shader model 2 on.

@@ -303,7 +303,7 @@ impl Group {
 }
 
 /// Unit indices: x, y, z, w, t.
-pub const UNIT_NAMES: [&str; 5] = ["x", "y", "z", "w", "t"];
+pub(crate) const UNIT_NAMES: [&str; 5] = ["x", "y", "z", "w", "t"];
 /// The t (transcendental) unit's index.
 pub const T: usize = 4;
 

@@ -249,7 +249,7 @@ pub static CF: [Option<&str>; 32] = {
 /// by opcode minus 32.
 // Built at compile time: an index out of range fails the build.
 #[allow(clippy::indexing_slicing)]
-pub static EXPORT: [Option<&str>; 32] = {
+pub(crate) static EXPORT: [Option<&str>; 32] = {
     let mut t: [Option<&str>; 32] = [None; 32];
     t[0x00] = Some("MEM_STREAM0");
     t[0x01] = Some("MEM_STREAM1");
@@ -265,7 +265,7 @@ pub static EXPORT: [Option<&str>; 32] = {
 };
 
 /// ALU clause instructions (`CF_INST` of `SQ_CF_ALU_WORD1`, 4 bits: 8–15), by opcode minus 8.
-pub static CF_ALU: [&str; 8] = [
+pub(crate) static CF_ALU: [&str; 8] = [
     "ALU",
     "ALU_PUSH_BEFORE",
     "ALU_POP_AFTER",
@@ -314,7 +314,7 @@ pub static TEX: [&str; 32] = [
 ];
 
 /// Vertex-fetch instructions (`VTX_INST`, 5 bits), by opcode.
-pub fn vtx_name(inst: u32) -> Option<&'static str> {
+pub(crate) fn vtx_name(inst: u32) -> Option<&'static str> {
     match inst {
         0 => Some("FETCH"),
         1 => Some("SEMANTIC"),
@@ -339,12 +339,12 @@ pub fn cf_name(inst: u32) -> Option<&'static str> {
 }
 
 /// The export instruction `inst` (32–63).
-pub fn export_name(inst: u32) -> Option<&'static str> {
+pub(crate) fn export_name(inst: u32) -> Option<&'static str> {
     EXPORT.get((inst as usize).wrapping_sub(32)).copied().flatten()
 }
 
 /// The ALU clause instruction `inst` (8–15).
-pub fn alu_cf_name(inst: u32) -> &'static str {
+pub(crate) fn alu_cf_name(inst: u32) -> &'static str {
     CF_ALU.get((inst as usize).wrapping_sub(8)).copied().unwrap_or("ALU")
 }
 

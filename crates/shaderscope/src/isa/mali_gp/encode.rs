@@ -19,6 +19,6 @@ impl Instr {
 
 /// The four 32-bit words of an instruction, first word first.
 #[inline]
-pub fn words_of(bits: u128) -> [u32; 4] {
+pub(crate) fn words_of(bits: u128) -> [u32; 4] {
     [bits as u32, (bits >> 32) as u32, (bits >> 64) as u32, (bits >> 96) as u32]
 }

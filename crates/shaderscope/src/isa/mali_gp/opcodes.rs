@@ -23,7 +23,7 @@ pub enum Unit {
 }
 
 /// Results numbered per instruction.
-pub const UNITS: i64 = 6;
+pub(crate) const UNITS: i64 = 6;
 
 impl Unit {
     /// The value `store*_src_*` names the unit by (`gpir_codegen_store_src`).
@@ -40,11 +40,11 @@ impl Unit {
 }
 
 /// `gpir_codegen_store_src_acc_0`.
-pub const STORE_SRC_ACC_0: u16 = 0;
+pub(crate) const STORE_SRC_ACC_0: u16 = 0;
 /// `gpir_codegen_store_src_unknown`: no unit.
-pub const STORE_SRC_UNKNOWN: u16 = 5;
+pub(crate) const STORE_SRC_UNKNOWN: u16 = 5;
 /// `gpir_codegen_store_src_complex`.
-pub const STORE_SRC_COMPLEX: u16 = 6;
+pub(crate) const STORE_SRC_COMPLEX: u16 = 6;
 
 /// Source mux values (`gpir_codegen_src`).
 pub mod src {
@@ -74,11 +74,11 @@ pub mod src {
 }
 
 /// `gpir_codegen_load_off`: `load_offset` 1–3 add address register 1–3, 7 adds nothing.
-pub const LOAD_OFF_NONE: u16 = 7;
+pub(crate) const LOAD_OFF_NONE: u16 = 7;
 
 /// `gpir_codegen_acc_op` names and source counts, by value (`None`: undefined, printed
 /// `opN`, with one source).
-pub const ACC_OPS: [Option<(&str, u8)>; 8] = [
+pub(crate) const ACC_OPS: [Option<(&str, u8)>; 8] = [
     Some(("add", 2)),
     Some(("floor", 1)),
     Some(("sign", 1)),
@@ -122,7 +122,7 @@ pub mod complex_op {
 }
 
 /// The complex unit's operation name (`None`: undefined, printed `unkN.c`).
-pub fn complex_name(op: u16) -> Option<&'static str> {
+pub(crate) fn complex_name(op: u16) -> Option<&'static str> {
     Some(match op {
         complex_op::EXP2 => "exp2.c",
         complex_op::LOG2 => "log2.c",
@@ -134,7 +134,7 @@ pub fn complex_name(op: u16) -> Option<&'static str> {
 }
 
 /// `gpir_codegen_pass_op` values.
-pub mod pass_op {
+pub(crate) mod pass_op {
     /// `pass`: a move.
     pub const PASS: u16 = 2;
     /// `clamp`: between the load unit's `.x` and `.y`.
@@ -142,7 +142,7 @@ pub mod pass_op {
 }
 
 /// The pass unit's operation name (`None`: undefined, printed `unkN.p`).
-pub fn pass_name(op: u16) -> Option<&'static str> {
+pub(crate) fn pass_name(op: u16) -> Option<&'static str> {
     Some(match op {
         pass_op::PASS => "mov.p",
         4 => "preexp2.p",
@@ -153,4 +153,4 @@ pub fn pass_name(op: u16) -> Option<&'static str> {
 }
 
 /// Component letters.
-pub const XYZW: [&str; 4] = ["x", "y", "z", "w"];
+pub(crate) const XYZW: [&str; 4] = ["x", "y", "z", "w"];

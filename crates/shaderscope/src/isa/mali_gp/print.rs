@@ -138,7 +138,7 @@ fn push_signed(line: &mut Line, n: i64) {
 }
 
 /// `n` with at least three digits (C `%03d`).
-pub fn push_03(line: &mut Line, n: u64) {
+pub(crate) fn push_03(line: &mut Line, n: u64) {
     if n < 10 {
         line.push_str("00");
     } else if n < 100 {
@@ -302,7 +302,7 @@ fn source(line: &mut Line, c: &Context<'_>, s: u16, unit: Unit, num: u8, neg: bo
 }
 
 /// Write `piece` of the instruction `c` (without the tab Mesa puts before it).
-pub fn write_piece(line: &mut Line, c: &Context<'_>, piece: Piece) {
+pub(crate) fn write_piece(line: &mut Line, c: &Context<'_>, piece: Piece) {
     let i = c.instr;
     match piece {
         Piece::Acc(k) => {

@@ -182,13 +182,13 @@ impl Unit {
 }
 
 /// Vec4 register 12: constant register 0 (`ppir_codegen_vec4_reg_constant0`).
-pub const REG_CONSTANT0: u32 = 12;
+pub(crate) const REG_CONSTANT0: u32 = 12;
 /// Vec4 register 13: constant register 1.
-pub const REG_CONSTANT1: u32 = 13;
+pub(crate) const REG_CONSTANT1: u32 = 13;
 /// Vec4 register 14: the sampler's result.
-pub const REG_TEXTURE: u32 = 14;
+pub(crate) const REG_TEXTURE: u32 = 14;
 /// Vec4 register 15: the uniform unit's result; as a varying destination, `^discard`.
-pub const REG_UNIFORM: u32 = 15;
+pub(crate) const REG_UNIFORM: u32 = 15;
 
 /// The varying unit's field (`ppir_codegen_field_varying`, both views: `imm` and `reg`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -245,7 +245,7 @@ impl Varying {
 }
 
 /// `ppir_codegen_sampler_type_cube`.
-pub const SAMPLER_TYPE_CUBE: u32 = 0x1f;
+pub(crate) const SAMPLER_TYPE_CUBE: u32 = 0x1f;
 /// The constant bits 42–61 of a sampler field as compilers write them (`unknown_2`).
 pub const SAMPLER_UNKNOWN_2: u32 = 0x39001;
 
@@ -566,7 +566,7 @@ impl Branch {
 }
 
 /// A constant register's field: four fp16 values, x first.
-pub fn const_values(v: u128) -> [u16; 4] {
+pub(crate) fn const_values(v: u128) -> [u16; 4] {
     [0, 16, 32, 48].map(|s| (v >> s) as u16)
 }
 

@@ -149,7 +149,7 @@ pub fn sanitize(name: &str) -> String {
 
 /// A symbol-table name as a label or procedure name (letters, digits and `_` only), or `None`
 /// when it would clash with a keyword.
-pub fn label_name(name: &str) -> Option<String> {
+pub(crate) fn label_name(name: &str) -> Option<String> {
     let s: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
     let bad = s.is_empty()

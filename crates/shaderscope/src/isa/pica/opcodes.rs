@@ -499,7 +499,7 @@ impl Op {
 
 /// CMP operators 0–5 as picasso spells them (6 and 7 have no spelling; emulators treat them
 /// as always true).
-pub const CMP_OPERATORS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+pub(crate) const CMP_OPERATORS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
 #[cfg(test)]
 mod tests {
