@@ -1,5 +1,5 @@
 //! Text → instruction: one line of an fxc listing read back into an [`Inst`], which
-//! [`Inst::encode`] turns into tokens. The grammar is the listing's own (listing.rs prints
+//! [`Inst::encode`] turns into tokens. The grammar is the listing's own ([`super::print`] prints
 //! it): the mnemonic with everything glued to it (`sample_l_aoffimmi_indexable(-1,0,0)
 //! (texture2d)(float,float,float,float)`, `mov_sat`, `resinfo_uint`), an optional
 //! `[precise(xz)]`, then the operands separated by commas.
@@ -21,8 +21,7 @@
 
 use super::decode::{Components, MAX_REL_DEPTH, Modifier, OperandType, operand_type as ot};
 use super::encode::{ExtOpcode, Idx, Inst, Op, Part};
-use super::listing::register_file_by_name;
-use super::names;
+use super::names::{self, register_file_by_name};
 use super::opcodes::{self, Format, OpInfo, Ty, flag};
 use crate::asm::text::{Cursor, LineError, Syntax, double_bits, float_bits, special_float};
 

@@ -90,7 +90,7 @@ use super::decode::field::OPERAND_NUM_COMPONENTS;
 use super::decode::{
     Components, Extended, Instruction, Modifier, Operand, Program, Tokens, operand_type as ot,
 };
-use super::names;
+use super::names::{self, Shape};
 use super::numfmt::{int_text, write_hex8, write_i64};
 use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
 use crate::error::{Error, Result};
@@ -1770,12 +1770,11 @@ const fn component_texts() -> [Short<8>; 16 + 256 + 4] {
     t
 }
 
-/// How the listing prints a register file: fxc's name ([`register_name`]), also as a table
+/// How the listing prints a register file: fxc's name ([`names::register_file`]) as a table
 /// text, how its indices print, and the style of its tokens (function bodies, tables,
 /// interfaces and labels are [`Style::Label`], everything else [`Style::Register`]).
 #[derive(Debug, Clone, Copy)]
 struct RegisterFile {
-    name: &'static str,
     text: Short<32>,
     shape: Shape,
     style: Style,
@@ -1807,91 +1806,17 @@ const fn register_files(sm51: bool) -> [RegisterFile; 43] {
 }
 
 const fn describe_register_file(t: u8, sm51: bool) -> RegisterFile {
-    let (name, shape) = register_name(t, sm51);
+    let (name, shape) = names::register_file(t, sm51);
     let style = match t {
         ot::LABEL | ot::FUNCTION_BODY | ot::FUNCTION_TABLE | ot::INTERFACE => Style::Label,
         _ => Style::Register,
     };
-    RegisterFile { name, text: Short::new(name), shape, style }
-}
-
-/// How a register file prints its indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// `r0`, `cb0[4]`, `x1[2]`: the first index follows the name.
-    Attached,
-    /// `icb[3]`, `vicp[0][1]`: every index bracketed.
-    Bracketed,
-    /// `vThreadID`, `oDepth`: no index.
-    Fixed,
+    RegisterFile { text: Short::new(name), shape, style }
 }
 
 #[inline]
 fn is_descriptor(t: u8) -> bool {
     matches!(t, ot::SAMPLER | ot::RESOURCE | ot::CONSTANT_BUFFER | ot::UNORDERED_ACCESS_VIEW)
-}
-
-/// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
-pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
-    register_file(t, sm51).name
-}
-
-/// The register file fxc names `name` (`r`, `cb`, `vThreadID`; SM5.1 descriptors upper
-/// case), and whether its indices are all bracketed (`icb[3]`, `vicp[0][1]`).
-pub(crate) fn register_file_by_name(name: &str, sm51: bool) -> Option<(u8, bool)> {
-    (0..43u8)
-        .map(|t| (t, register_name(t, sm51)))
-        .find(|(_, (n, _))| *n == name)
-        .map(|(t, (_, shape))| (t, shape == Shape::Bracketed))
-}
-
-/// fxc's name of a register file; SM5.1 descriptors are upper case.
-const fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
-    use Shape::*;
-    match t {
-        ot::TEMP => ("r", Attached),
-        ot::INPUT => ("v", Attached),
-        ot::OUTPUT => ("o", Attached),
-        ot::INDEXABLE_TEMP => ("x", Attached),
-        ot::SAMPLER => (if sm51 { "S" } else { "s" }, Attached),
-        ot::RESOURCE => (if sm51 { "T" } else { "t" }, Attached),
-        ot::CONSTANT_BUFFER => (if sm51 { "CB" } else { "cb" }, Attached),
-        ot::UNORDERED_ACCESS_VIEW => (if sm51 { "U" } else { "u" }, Attached),
-        ot::IMMEDIATE_CONSTANT_BUFFER => ("icb", Bracketed),
-        ot::LABEL => ("l", Attached),
-        ot::INPUT_PRIMITIVEID => ("vPrim", Fixed),
-        ot::OUTPUT_DEPTH => ("oDepth", Fixed),
-        ot::NULL => ("null", Fixed),
-        ot::RASTERIZER => ("rasterizer", Fixed),
-        ot::OUTPUT_COVERAGE_MASK => ("oMask", Fixed),
-        ot::STREAM => ("m", Attached),
-        ot::FUNCTION_BODY => ("fb", Attached),
-        ot::FUNCTION_TABLE => ("ft", Attached),
-        ot::INTERFACE => ("fp", Attached),
-        ot::FUNCTION_INPUT => ("fi", Attached),
-        ot::FUNCTION_OUTPUT => ("fo", Attached),
-        ot::OUTPUT_CONTROL_POINT_ID => ("vOutputControlPointID", Fixed),
-        ot::INPUT_FORK_INSTANCE_ID => ("vForkInstanceID", Fixed),
-        ot::INPUT_JOIN_INSTANCE_ID => ("vJoinInstanceID", Fixed),
-        ot::INPUT_CONTROL_POINT => ("vicp", Bracketed),
-        ot::OUTPUT_CONTROL_POINT => ("vocp", Bracketed),
-        ot::INPUT_PATCH_CONSTANT => ("vpc", Attached),
-        ot::INPUT_DOMAIN_POINT => ("vDomain", Fixed),
-        ot::THIS_POINTER => ("this", Bracketed),
-        ot::THREAD_GROUP_SHARED_MEMORY => ("g", Attached),
-        ot::INPUT_THREAD_ID => ("vThreadID", Fixed),
-        ot::INPUT_THREAD_GROUP_ID => ("vThreadGroupID", Fixed),
-        ot::INPUT_THREAD_ID_IN_GROUP => ("vThreadIDInGroup", Fixed),
-        ot::INPUT_COVERAGE_MASK => ("vCoverage", Fixed),
-        ot::INPUT_THREAD_ID_IN_GROUP_FLATTENED => ("vThreadIDInGroupFlattened", Fixed),
-        ot::INPUT_GS_INSTANCE_ID => ("vGSInstanceID", Fixed),
-        ot::OUTPUT_DEPTH_GREATER_EQUAL => ("oDepthGE", Fixed),
-        ot::OUTPUT_DEPTH_LESS_EQUAL => ("oDepthLE", Fixed),
-        ot::CYCLE_COUNTER => ("vCycleCounter", Fixed),
-        ot::OUTPUT_STENCIL_REF => ("oStencilRef", Fixed),
-        ot::INNER_COVERAGE => ("vInnerCoverage", Fixed),
-        _ => ("unknown_register", Bracketed),
-    }
 }
 
 /// fxc's choice for an untyped (`mov`-family) immediate component: a float when the exponent
