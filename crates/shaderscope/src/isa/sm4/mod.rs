@@ -117,6 +117,8 @@ pub mod names;
 pub mod numfmt;
 pub mod opcodes;
 pub mod check;
+#[cfg(test)]
+mod tests;
 
 pub use crate::print::float::FloatStyle;
 pub use decode::{

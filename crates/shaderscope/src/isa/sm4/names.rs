@@ -169,6 +169,15 @@ pub fn tess_output_primitive(v: u32) -> Option<&'static str> {
     })
 }
 
+/// `D3D10_SB_CONSTANT_BUFFER_ACCESS_PATTERN` in `dcl_constantbuffer`.
+pub fn constant_buffer_access_pattern(v: u32) -> Option<&'static str> {
+    Some(match v {
+        0 => "immediateIndexed",
+        1 => "dynamicIndexed",
+        _ => return None,
+    })
+}
+
 /// `D3D10_SB_SAMPLER_MODE`.
 pub fn sampler_mode(v: u32) -> Option<&'static str> {
     Some(match v {
