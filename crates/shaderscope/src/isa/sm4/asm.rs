@@ -650,8 +650,7 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
             *w = Some(v);
         }
     };
-    let glued = row.layout.iter().take_while(|p| p.is_glued()).count();
-    let (glued, rest) = row.layout.split_at(glued);
+    let (glued, rest) = row.glued_and_rest();
     c.at = start + row.mnemonic.len();
     for &piece in glued {
         match piece {
@@ -784,7 +783,8 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
     if !c.rest().is_empty() {
         return c.fail("the end of the line");
     }
-    let body = register.map(Part::Op).into_iter().chain(words.into_iter().flatten().map(Part::Word)).collect();
+    let body =
+        register.map(Part::Op).into_iter().chain(words.into_iter().flatten().map(Part::Word)).collect();
     Ok(Inst { opcode: row.opcode, controls, extended: Vec::new(), long_length: false, body })
 }
 

@@ -109,26 +109,26 @@
 //! ```
 
 pub mod asm;
+pub mod check;
 pub mod decode;
 pub mod encode;
 pub mod info;
-pub mod print;
 pub mod names;
 pub mod numfmt;
 pub mod opcodes;
-pub mod check;
+pub mod print;
 #[cfg(test)]
 mod tests;
 
 pub use crate::print::float::FloatStyle;
+pub use check::validate;
 pub use decode::{
     Components, Extended, Index, Instruction, Instructions, Modifier, Operand, OperandType, Operands,
     Program, RelOperand, operand_type,
 };
 pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
-pub use print::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 pub use opcodes::{Decl, Format, OpInfo, Ty};
-pub use check::validate;
+pub use print::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 
 use crate::isa::{Code, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};

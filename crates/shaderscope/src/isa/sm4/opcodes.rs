@@ -42,11 +42,13 @@ pub enum Format {
     CustomData,
     /// A hull-shader phase marker (`hs_decls`, `hs_fork_phase`, …).
     Phase,
-    /// A declaration; the kind says how its tokens are laid out.
+    /// A declaration: which one. How its tokens are laid out and printed is the layout in
+    /// its row.
     Decl(Decl),
 }
 
-/// Declaration layouts (one per `D3D1x_SB_OPCODE_DCL_*`).
+/// The declarations, one per `D3D1x_SB_OPCODE_DCL_*` (what each one's text shows of which
+/// tokens is the layout in its row of the table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 #[non_exhaustive]
@@ -95,7 +97,7 @@ pub enum Decl {
 
 /// One piece of a declaration's text and the tokens it stands for. A declaration's row lists
 /// its pieces in the order of the text ([`OpInfo::layout`]): the pieces glued to the mnemonic
-/// first ([`Piece::is_glued`]), then, after a space, the others. The printer walks the list to
+/// first, then, after a space, the others. The printer walks the list to
 /// print a declaration, the assembler to read one back, and [`OpInfo::shown_controls`] to know
 /// which control bits the text shows, so that a declaration's shape is written once.
 ///
@@ -170,21 +172,14 @@ pub(crate) enum Piece {
 
 impl Piece {
     /// Whether the piece is glued to the mnemonic (and printed in its style).
-    pub(crate) fn is_glued(self) -> bool {
+    const fn is_glued(self) -> bool {
         matches!(self, Piece::Dimension | Piece::SampleCount | Piece::Flag(..))
     }
 
-    /// Whether the piece is the declared register, the operand the body starts with.
-    pub(crate) fn is_register(self) -> bool {
-        matches!(self, Piece::Operand | Piece::Register | Piece::ConstantBuffer)
-    }
-
-    /// The control bits the piece shows, given the declaration's `controls`.
-    fn shown_controls(self, controls: u32) -> u32 {
+    /// The control bits the piece shows (a sample count aside: [`Facts::sample_count`]).
+    const fn shown_controls(self) -> u32 {
         match self {
             Piece::Dimension => 0x1f,
-            // The sample count, of a multisampled texture.
-            Piece::SampleCount if matches!(controls & 0x1f, 4 | 9) => 0x7f << 5,
             Piece::Flag(bit, _) => bit,
             Piece::Named(mask, _) | Piece::Count(mask) => mask,
             Piece::Interpolation(_) => 0xf,
@@ -192,6 +187,46 @@ impl Piece {
             Piece::GlobalFlags => 0x1fff,
             _ => 0,
         }
+    }
+}
+
+/// What the printer, the assembler and [`OpInfo::shown_controls`] ask of a declaration's
+/// layout on every line, worked out from it when the table is built ([`Facts::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Facts {
+    /// How many pieces, first in the layout, are glued to the mnemonic.
+    pub(crate) glued: usize,
+    /// Whether a piece is the declared register, the operand the body starts with.
+    pub(crate) register: bool,
+    /// Whether that register prints as instructions print operands ([`Piece::Operand`]).
+    pub(crate) operand: bool,
+    /// The control bits the pieces show, the sample count aside.
+    shown: u32,
+    /// Whether the layout shows a multisampled texture's sample count (control bits 5–11).
+    sample_count: bool,
+}
+
+impl Facts {
+    /// The facts of `layout`.
+    // Only evaluated at compile time (for the table): an index out of range fails the build.
+    #[allow(clippy::indexing_slicing)]
+    const fn of(layout: &[Piece]) -> Facts {
+        let mut f = Facts { glued: 0, register: false, operand: false, shown: 0, sample_count: false };
+        let mut i = 0;
+        let mut gluing = true;
+        while i < layout.len() {
+            let p = layout[i];
+            gluing = gluing && p.is_glued();
+            if gluing {
+                f.glued += 1;
+            }
+            f.register |= matches!(p, Piece::Operand | Piece::Register | Piece::ConstantBuffer);
+            f.operand |= matches!(p, Piece::Operand);
+            f.sample_count |= matches!(p, Piece::SampleCount);
+            f.shown |= p.shown_controls();
+            i += 1;
+        }
+        f
     }
 }
 
@@ -312,6 +347,8 @@ pub struct OpInfo {
     pub operands: &'static [Ty],
     /// A declaration's text and tokens, piece by piece; empty for the other opcodes.
     pub(crate) layout: &'static [Piece],
+    /// What the layout says that every line asks.
+    pub(crate) facts: Facts,
 }
 
 impl OpInfo {
@@ -344,7 +381,12 @@ impl OpInfo {
     /// Whether the body starts with the register the declaration declares (an operand)
     /// rather than with plain DWORDs.
     pub(crate) fn declares_register(&self) -> bool {
-        self.layout.iter().any(|p| p.is_register())
+        self.facts.register
+    }
+
+    /// The pieces glued to the mnemonic, and the others.
+    pub(crate) fn glued_and_rest(&self) -> (&'static [Piece], &'static [Piece]) {
+        self.layout.split_at_checked(self.facts.glued).unwrap_or((&[], self.layout))
     }
 
     /// Whether this is a declaration (including hull-shader phase markers and custom data).
@@ -385,7 +427,11 @@ impl OpInfo {
             Format::Sync => 0xf,
             Format::InterfaceCall | Format::Phase => 0,
             Format::CustomData => u32::MAX,
-            Format::Decl(_) => self.layout.iter().fold(0, |shown, p| shown | p.shown_controls(controls)),
+            // The sample count, of a multisampled texture.
+            Format::Decl(_) if self.facts.sample_count && matches!(controls & 0x1f, 4 | 9) => {
+                self.facts.shown | 0x7f << 5
+            }
+            Format::Decl(_) => self.facts.shown,
         }
     }
 }
@@ -418,6 +464,7 @@ macro_rules! opcodes {
                 flags: $flags,
                 operands: &[$(Ty::$ty),*],
                 layout: &[$($($piece),*)?],
+                facts: Facts::of(&[$($($piece),*)?]),
             }, )*
         ];
     };

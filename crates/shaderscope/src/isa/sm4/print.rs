@@ -1308,7 +1308,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// anything is printed, so that a declaration whose register does not decode prints
     /// nothing; one that [`Lister::plain_operand`] prints (`dcl_input v0.xy`) is not decoded.
     fn declaration(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
-        if self.specialised && info.layout.contains(&Piece::Operand) {
+        if self.specialised && info.facts.operand {
             let start = self.line.point();
             if self.decl_pieces(inst, info, None)? {
                 return Ok(());
@@ -1322,10 +1322,14 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The pieces of a declaration whose decoded register is `register`. Without it, the
     /// register is printed by [`Lister::plain_operand`] where it can be; `false` where it
     /// cannot (the line is then incomplete).
-    fn decl_pieces(&mut self, inst: &Instruction<'_>, info: &OpInfo, register: Option<&Operand<'_>>) -> Result<bool> {
+    fn decl_pieces(
+        &mut self,
+        inst: &Instruction<'_>,
+        info: &OpInfo,
+        register: Option<&Operand<'_>>,
+    ) -> Result<bool> {
         let c = inst.controls();
-        let glued = info.layout.iter().take_while(|p| p.is_glued()).count();
-        let (glued, rest) = info.layout.split_at(glued);
+        let (glued, rest) = info.glued_and_rest();
         self.begin(Style::Mnemonic);
         self.text(info.mnemonic);
         for &piece in glued {

@@ -6,11 +6,19 @@ use super::print::write_listing_general;
 use super::{ListingStyle, Program, records, write_listing};
 use crate::print::TextBuf;
 
-/// The listing of a program of version token `version` (`0x50`: `ps_5_0`) with `body`, under
-/// fxc 10's style, by the printer with and without its specialisations (they must agree).
+/// The bytes of a program of version token `version` (`0x50`: `ps_5_0`) with `body`.
+fn program(version: u32, body: &[u32]) -> Vec<u8> {
+    [version, body.len() as u32 + 2]
+        .into_iter()
+        .chain(body.iter().copied())
+        .flat_map(u32::to_le_bytes)
+        .collect()
+}
+
+/// The listing of [`program`]`(version, body)` in `style`, by the printer with and without its
+/// specialisations (they must agree).
 fn listing(version: u32, body: &[u32], style: ListingStyle) -> String {
-    let words = [version, body.len() as u32 + 2].iter().chain(body).flat_map(|w| w.to_le_bytes());
-    let bytes: Vec<u8> = words.collect();
+    let bytes = program(version, body);
     let program = Program::parse(&bytes, 0).unwrap();
     let mut text = TextBuf::default();
     let report = write_listing(&program, &style, &mut text).unwrap();
@@ -87,8 +95,7 @@ fn every_declaration_prints_and_reads_back_by_its_row() {
         let text = listing(version, &body, ListingStyle::FXC_10);
         assert_eq!(text.lines().nth(1), Some(line), "{body:08x?}");
         // The record of the line has its words and its mnemonic.
-        let words = [version, body.len() as u32 + 2].iter().chain(&body).flat_map(|w| w.to_le_bytes());
-        let bytes: Vec<u8> = words.collect();
+        let bytes = program(version, &body);
         let record = &records(&Program::parse(&bytes, 0).unwrap(), &ListingStyle::FXC_10).unwrap()[0];
         assert_eq!(record.words, body);
         assert_eq!(Some(record.mnemonic.as_str()), line.split(' ').next());
@@ -114,12 +121,12 @@ fn declarations_put_each_dword_where_the_format_has_it() {
     // SM5.1: the size after the range, then the space.
     assert_eq!(
         tokens("dcl_constantbuffer CB1[1:1][16], dynamicIndexed, space=2", true),
-        [0x0700_0059 | (1 << 11), 0x0030_0e46, 1, 1, 1, 16, 2]
+        [0x0700_0059 | (1 << 11), 0x0030_8e46, 1, 1, 1, 16, 2]
     );
     // The number of tables and the array length share the third DWORD.
     assert_eq!(
         tokens("dcl_interface fp3[2][1] = {ft0, ft4}", false),
-        [0x8000_0092, 7, 3, 1, (2 << 16) | 2, 0, 4]
+        [0x0600_0092, 3, 1, (2 << 16) | 2, 0, 4]
     );
     // fxc 9 prints no interpolation on a system-generated value: it is `constant`.
     assert_eq!(tokens("dcl_input_ps_sgv v2.x, primitive_id", false)[0] >> 11 & 0xf, 1);
