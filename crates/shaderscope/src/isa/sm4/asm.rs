@@ -539,7 +539,7 @@ fn split_declaration(word: &str) -> Option<(&'static OpInfo, &str)> {
 }
 
 /// The longest name `f` gives for a value below `n` that the text starts with.
-fn named_prefix(c: &mut Cursor<'_>, n: u32, f: impl Fn(u32) -> Option<&'static str>) -> Option<u32> {
+fn named_prefix(c: &mut Cursor<'_>, n: u32, f: fn(u32) -> Option<&'static str>) -> Option<u32> {
     let best = (0..n)
         .filter_map(|v| f(v).filter(|s| !s.is_empty() && c.rest().starts_with(s)).map(|s| (v, s.len())))
         .max_by_key(|&(_, len)| len)?;
@@ -547,7 +547,7 @@ fn named_prefix(c: &mut Cursor<'_>, n: u32, f: impl Fn(u32) -> Option<&'static s
     Some(best.0)
 }
 
-fn named(c: &mut Cursor<'_>, n: u32, f: impl Fn(u32) -> Option<&'static str>, what: &str) -> Result<u32> {
+fn named(c: &mut Cursor<'_>, n: u32, f: fn(u32) -> Option<&'static str>, what: &str) -> Result<u32> {
     match named_prefix(c, n, f) {
         Some(v) => Ok(v),
         None if c.rest().starts_with(|ch: char| ch.is_ascii_digit()) => c.u32(),
@@ -688,7 +688,7 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
                 register = Some(o);
             }
             Piece::Named(mask, names) => {
-                controls |= named(&mut c, mask + 1, |v| names.of(v), names.what())?;
+                controls |= named(&mut c, mask + 1, names.of(), names.what())?;
             }
             Piece::Count(_) => controls |= c.u32()?,
             Piece::Interpolation(sgv) => {
@@ -704,7 +704,9 @@ pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
             }
             Piece::Value(k, _) => put(usize::from(k), c.u32()?),
             Piece::SystemValue(k) => {
-                put(usize::from(k), named(&mut c, 0x1_0000, names::system_value, "a system value")?);
+                // Only the values below `SYSTEM_VALUES` have names: no need to try the others.
+                let name = named(&mut c, names::SYSTEM_VALUES, names::system_value, "a system value")?;
+                put(usize::from(k), name);
             }
             Piece::ReturnType(k) => put(usize::from(k), return_type_word(&mut c)?),
             Piece::Label(prefix, k, _) => put(usize::from(k), label(&mut c, prefix)?),

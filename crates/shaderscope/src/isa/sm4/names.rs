@@ -69,6 +69,9 @@ pub fn interpolation(v: u32) -> Option<&'static str> {
     })
 }
 
+/// The system values below this have names ([`system_value`]); those above none.
+pub(crate) const SYSTEM_VALUES: u32 = 26;
+
 /// `D3D10_SB_NAME` in `dcl_*_siv`/`_sgv`.
 pub fn system_value(v: u32) -> Option<&'static str> {
     Some(match v {

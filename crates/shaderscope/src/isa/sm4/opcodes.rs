@@ -250,17 +250,18 @@ pub(crate) enum Names {
 }
 
 impl Names {
-    /// fxc's name of `v`, `None` where the format defines none.
-    pub(crate) fn of(self, v: u32) -> Option<&'static str> {
+    /// fxc's names: the function that gives the name of a value, `None` where the format
+    /// defines none.
+    pub(crate) fn of(self) -> fn(u32) -> Option<&'static str> {
         use super::names;
         match self {
-            Names::ConstantBufferAccessPattern => names::constant_buffer_access_pattern(v),
-            Names::SamplerMode => names::sampler_mode(v),
-            Names::PrimitiveTopology => names::topology(v),
-            Names::Primitive => names::primitive(v),
-            Names::TessellatorDomain => names::tess_domain(v),
-            Names::TessellatorPartitioning => names::tess_partitioning(v),
-            Names::TessellatorOutputPrimitive => names::tess_output_primitive(v),
+            Names::ConstantBufferAccessPattern => names::constant_buffer_access_pattern,
+            Names::SamplerMode => names::sampler_mode,
+            Names::PrimitiveTopology => names::topology,
+            Names::Primitive => names::primitive,
+            Names::TessellatorDomain => names::tess_domain,
+            Names::TessellatorPartitioning => names::tess_partitioning,
+            Names::TessellatorOutputPrimitive => names::tess_output_primitive,
         }
     }
 

@@ -1372,7 +1372,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                     Some(o) => self.constant_buffer(inst, o)?,
                     None => return Ok(false),
                 },
-                Piece::Named(mask, names) => self.name_operand(names.of(c & mask), c & mask),
+                Piece::Named(mask, names) => self.name_operand(names.of()(c & mask), c & mask),
                 Piece::Count(mask) => self.value(u64::from(c & mask)),
                 Piece::Interpolation(sgv) => {
                     // fxc 9.x shows no interpolation mode on system-generated values although

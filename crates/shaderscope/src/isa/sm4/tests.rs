@@ -155,3 +155,11 @@ fn sampleinfo_uint_and_a_typed_store_address_as_fxc_lists_them() {
     assert_eq!((body[0] & 0x7ff, body[0] >> 11 & 3), (111, 1));
     assert_eq!(listing(0x0000_0050, &body, ListingStyle::FXC_10), lines.join("\n") + "\n");
 }
+
+/// The assembler tries the system values below `SYSTEM_VALUES` only: no other has a name.
+#[test]
+fn only_the_system_values_below_the_bound_have_names() {
+    use super::names::{SYSTEM_VALUES, system_value};
+    assert!(system_value(SYSTEM_VALUES - 1).is_some());
+    assert!((SYSTEM_VALUES..=0xffff).all(|v| system_value(v).is_none()));
+}
