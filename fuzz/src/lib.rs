@@ -165,12 +165,12 @@ pub fn sm4_specialised(data: &[u8]) {
         let (mut fast, mut general) =
             (shaderscope::print::TextBuf::default(), shaderscope::print::TextBuf::default());
         let a = sm4::write_listing(&p, &style, &mut fast);
-        let b = sm4::listing::write_listing_general(&p, &style, &mut general);
+        let b = sm4::print::write_listing_general(&p, &style, &mut general);
         assert_eq!(fast.as_str(), general.as_str(), "specialised and general SM4 listings differ");
         assert_eq!(a.is_ok(), b.is_ok(), "specialised and general SM4 listings end differently");
         let (mut fast, mut general) = (Events::default(), Events::default());
         let _ = sm4::write_listing(&p, &style, &mut fast);
-        let _ = sm4::listing::write_listing_general(&p, &style, &mut general);
+        let _ = sm4::print::write_listing_general(&p, &style, &mut general);
         assert!(fast == general, "specialised and general SM4 listings give different tokens");
     }
 }

@@ -153,7 +153,7 @@ pub trait Printer: fmt::Write {
 }
 
 /// A sink that keeps nothing: a listing printed only for what it returns (whether it fails,
-/// and where), as [`crate::isa::sm4::check`] prints one, and the first pass of a
+/// and where), as [`crate::isa::sm4::check()`] prints one, and the first pass of a
 /// `disasm --json` record, which learns whether the listing fails before the record is
 /// written. It takes text as plain text does ([`Printer::text_only`]).
 #[derive(Debug, Default, Clone, Copy)]

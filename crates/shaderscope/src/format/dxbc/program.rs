@@ -41,7 +41,7 @@ pub fn level9<P: Printer + ?Sized>(
 pub fn validate(d: &Dxbc<'_>, p: &Program<'_>) -> Vec<Finding> {
     let mut out = match decode(p) {
         Err(e) => vec![Finding::error(e.offset(), e.reason())],
-        Ok(program) => sm4::validate::validate(&program),
+        Ok(program) => sm4::validate(&program),
     };
     if let Some(a) = &d.aon9 {
         if let Err(e) = d3d9::Program::parse(a.program, a.program_position() as u64) {

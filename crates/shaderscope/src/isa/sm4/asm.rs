@@ -1,5 +1,5 @@
 //! Text → instruction: one line of an fxc listing read back into an [`Inst`], which
-//! [`Inst::encode`] turns into tokens. The grammar is the listing's own (listing.rs prints
+//! [`Inst::encode`] turns into tokens. The grammar is the listing's own ([`super::print`] prints
 //! it): the mnemonic with everything glued to it (`sample_l_aoffimmi_indexable(-1,0,0)
 //! (texture2d)(float,float,float,float)`, `mov_sat`, `resinfo_uint`), an optional
 //! `[precise(xz)]`, then the operands separated by commas.
@@ -21,9 +21,8 @@
 
 use super::decode::{Components, MAX_REL_DEPTH, Modifier, OperandType, operand_type as ot};
 use super::encode::{ExtOpcode, Idx, Inst, Op, Part};
-use super::listing::register_file_by_name;
-use super::names;
-use super::opcodes::{self, Format, OpInfo, Ty, flag};
+use super::names::{self, register_file_by_name};
+use super::opcodes::{self, Format, OpInfo, Piece, Ty, flag};
 use crate::asm::text::{Cursor, LineError, Syntax, double_bits, float_bits, special_float};
 
 type Result<T> = std::result::Result<T, Syntax>;
@@ -607,15 +606,6 @@ fn declared(c: &mut Cursor<'_>, sm51: bool) -> Result<Op> {
     Ok(o)
 }
 
-/// `, space=N` of an SM5.1 descriptor declaration.
-fn space(c: &mut Cursor<'_>, sm51: bool, body: &mut Vec<Part>) -> Result<()> {
-    if sm51 {
-        c.expect(", space=")?;
-        body.push(Part::Word(c.u32()?));
-    }
-    Ok(())
-}
-
 /// `(float,float,float,float)` as the packed return-type DWORD of a typed declaration.
 fn return_type_word(c: &mut Cursor<'_>) -> Result<u32> {
     c.expect("(")?;
@@ -636,222 +626,167 @@ fn label(c: &mut Cursor<'_>, prefix: &str) -> Result<u32> {
     c.u32()
 }
 
-/// One declaration line of a listing (custom data blocks aside).
+/// One declaration line of a listing (custom data blocks aside), read as the layout in its
+/// row of the opcode table says: the mnemonic and the pieces glued to it, then the others.
 pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
-    use super::opcodes::Decl as D;
     let mut c = Cursor::new(line.trim_end());
     c.skip_space();
     let start = c.at;
     let word = c.word();
-    let Some((row, glued)) = split_declaration(word) else {
+    let word_end = c.at;
+    let Some((row, _)) = split_declaration(word) else {
         c.at = start;
         return c.fail("a declaration mnemonic");
     };
-    let Format::Decl(d) = row.format else { return c.fail("a declaration") };
     let mut controls = 0u32;
-    let mut body = Vec::new();
-    // What is glued to the mnemonic.
-    let mut g = Cursor::new(glued);
-    let flags = |g: &mut Cursor<'_>, controls: &mut u32| {
-        for (suffix, bit) in [("_glc", 1 << 5), ("_rov", 1 << 6), ("_opc", 1 << 12)] {
-            if g.eat(suffix) {
-                *controls |= bit;
-            }
+    let mut register = None;
+    // The DWORDs after the register, by their number in the layout.
+    let mut words: Vec<Option<u32>> = Vec::new();
+    let mut put = |k: usize, v: u32| {
+        if words.len() <= k {
+            words.resize(k + 1, None);
+        }
+        if let Some(w) = words.get_mut(k) {
+            *w = Some(v);
         }
     };
-    match d {
-        D::Resource | D::UavTyped => {
-            g.expect("_").map_err(|e| Syntax { column: start + word.len(), ..e })?;
-            let dim = named(&mut g, 32, names::resource_dimension, "a resource dimension")
-                .map_err(|e| Syntax { column: start + word.len() - glued.len() + e.column, ..e })?;
-            controls |= dim;
-            flags(&mut g, &mut controls);
+    let (glued, rest) = row.glued_and_rest();
+    c.at = start + row.mnemonic.len();
+    for &piece in glued {
+        match piece {
+            Piece::Dimension => {
+                c.expect("_")?;
+                controls |= named(&mut c, 32, names::resource_dimension, "a resource dimension")?;
+            }
+            // `dcl_resource_texture2dms(4)`.
+            Piece::SampleCount if c.eat("(") => {
+                controls |= c.u32()? << 5;
+                c.expect(")")?;
+            }
+            Piece::Flag(bit, suffix) if c.eat(suffix) => controls |= bit,
+            _ => {}
         }
-        D::UavRaw | D::UavStructured => flags(&mut g, &mut controls),
-        D::Interface if g.eat("_dynamicindexed") => controls |= 1,
-        _ => {}
     }
-    if !g.rest().is_empty() {
-        c.at = start + word.len() - g.rest().len();
+    if c.at < word_end {
         return c.fail("the end of the mnemonic");
     }
-    // `dcl_resource_texture2dms(4)`: the sample count.
-    if d == D::Resource && c.eat("(") {
-        controls |= c.u32()? << 5;
-        c.expect(")")?;
-    }
     c.skip_space();
-    match d {
-        D::Resource | D::UavTyped => {
-            let rt = return_type_word(&mut c)?;
-            c.expect(" ")?;
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            body.push(Part::Word(rt));
-            space(&mut c, sm51, &mut body)?;
-        }
-        D::ConstantBuffer => {
-            let o = declared(&mut c, sm51)?;
-            body.push(Part::Op(o));
-            if sm51 {
+    for &piece in rest {
+        match piece {
+            Piece::Text(text) => c.expect(text)?,
+            // Read as the line's end is.
+            Piece::Blank => {}
+            Piece::Operand | Piece::Register => register = Some(declared(&mut c, sm51)?),
+            Piece::ConstantBuffer => {
+                let mut o = declared(&mut c, sm51)?;
                 // `CB0[0:0][4]`: the size is the last bracket, a DWORD of its own.
-                if let Some(Part::Op(o)) = body.last_mut() {
+                if sm51 {
                     if let Some(Idx::Imm32(size)) = o.indices.pop() {
-                        body.push(Part::Word(size));
+                        put(0, size);
                     }
                 }
+                register = Some(o);
             }
-            c.expect(", ")?;
-            if c.eat("dynamicIndexed") {
-                controls |= 1;
-            } else {
-                c.expect("immediateIndexed")?;
+            Piece::Named(mask, names) => {
+                controls |= named(&mut c, mask + 1, names.of(), names.what())?;
             }
-            space(&mut c, sm51, &mut body)?;
-        }
-        D::Sampler => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            c.expect(", ")?;
-            controls |= named(&mut c, 16, names::sampler_mode, "a sampler mode")?;
-            space(&mut c, sm51, &mut body)?;
-        }
-        D::IndexRange => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            c.expect(" ")?;
-            body.push(Part::Word(c.u32()?));
-        }
-        D::GsOutputTopology => controls |= named(&mut c, 64, names::topology, "a topology")?,
-        D::GsInputPrimitive => controls |= named(&mut c, 64, names::primitive, "a primitive")?,
-        D::MaxOutputVertexCount
-        | D::HsForkPhaseInstanceCount
-        | D::HsJoinPhaseInstanceCount
-        | D::GsInstanceCount
-        | D::Temps => {
-            body.push(Part::Word(c.u32()?));
-        }
-        D::FunctionBody => body.push(Part::Word(label(&mut c, "fb")?)),
-        D::Input | D::Output | D::Stream => body.push(Part::Op(declared(&mut c, sm51)?)),
-        D::InputSgv | D::InputSiv | D::OutputSgv | D::OutputSiv => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            c.expect(", ")?;
-            body.push(Part::Word(named(&mut c, 0x1_0000, names::system_value, "a system value")?));
-        }
-        D::InputPs | D::InputPsSgv | D::InputPsSiv => {
-            let interp = named_prefix(&mut c, 8, names::interpolation);
-            let interp = match interp {
-                Some(v) => {
-                    c.expect(" ")?;
-                    v
-                }
-                // fxc before 10 prints none on system-generated values: they are constant.
-                None if d == D::InputPsSgv => 1,
-                None => 0,
-            };
-            controls |= interp;
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            if d != D::InputPs {
-                c.expect(", ")?;
-                body.push(Part::Word(named(&mut c, 0x1_0000, names::system_value, "a system value")?));
-            }
-        }
-        D::IndexableTemp => {
-            c.expect("x")?;
-            let reg = c.u32()?;
-            c.expect("[")?;
-            let size = c.u32()?;
-            c.expect("], ")?;
-            let components = c.u32()?;
-            body.extend([reg, size, components].map(Part::Word));
-        }
-        D::GlobalFlags => loop {
-            let at = c.at;
-            if c.rest().starts_with("0x") {
-                controls |= c.u32()? >> 11;
-            } else {
-                let name = c.word();
-                let Some((bit, _)) = names::GLOBAL_FLAGS.iter().find(|(_, n)| *n == name) else {
-                    c.at = at;
-                    return c.fail("a global flag (`refactoringAllowed`, …)");
+            Piece::Count(_) => controls |= c.u32()?,
+            Piece::Interpolation(sgv) => {
+                controls |= match named_prefix(&mut c, 8, names::interpolation) {
+                    Some(mode) => {
+                        c.expect(" ")?;
+                        mode
+                    }
+                    // fxc before 10 prints none on system-generated values: they are constant.
+                    None if sgv => 1,
+                    None => 0,
                 };
-                controls |= bit >> 11;
             }
-            if !c.eat(" | ") {
-                break;
+            Piece::Value(k, _) => put(usize::from(k), c.u32()?),
+            Piece::SystemValue(k) => {
+                // Only the values below `SYSTEM_VALUES` have names: no need to try the others.
+                let name = named(&mut c, names::SYSTEM_VALUES, names::system_value, "a system value")?;
+                put(usize::from(k), name);
             }
-        },
-        D::FunctionTable => {
-            let id = label(&mut c, "ft")?;
-            c.expect(" = {")?;
-            let mut bodies = Vec::new();
-            while !c.eat("}") {
-                if !bodies.is_empty() {
-                    c.expect(", ")?;
+            Piece::ReturnType(k) => put(usize::from(k), return_type_word(&mut c)?),
+            Piece::Label(prefix, k, _) => put(usize::from(k), label(&mut c, prefix)?),
+            Piece::Float(k, _) => {
+                c.expect("l(")?;
+                put(usize::from(k), value32(&mut c, Ty::F)?);
+                c.expect(")")?;
+            }
+            Piece::Space(k) | Piece::SpaceOrBlank(k) => {
+                if sm51 {
+                    c.expect(", space=")?;
+                    put(usize::from(k), c.u32()?);
                 }
-                bodies.push(label(&mut c, "fb")?);
             }
-            body.push(Part::Word(id));
-            body.push(Part::Word(bodies.len() as u32));
-            body.extend(bodies.into_iter().map(Part::Word));
-        }
-        D::Interface => {
-            let id = label(&mut c, "fp")?;
-            c.expect("[")?;
-            let array_len = c.u32()?;
-            c.expect("][")?;
-            let expected = c.u32()?;
-            c.expect("] = {")?;
-            let mut tables = Vec::new();
-            while !c.eat("}") {
-                if !tables.is_empty() {
-                    c.expect(", ")?;
+            Piece::IndexableTemp => {
+                c.expect("x")?;
+                put(0, c.u32()?);
+                c.expect("[")?;
+                put(1, c.u32()?);
+                c.expect("]")?;
+            }
+            Piece::GlobalFlags => loop {
+                let at = c.at;
+                if c.rest().starts_with("0x") {
+                    controls |= c.u32()? >> 11;
+                } else {
+                    let name = c.word();
+                    let Some((bit, _)) = names::GLOBAL_FLAGS.iter().find(|(_, n)| *n == name) else {
+                        c.at = at;
+                        return c.fail("a global flag (`refactoringAllowed`, …)");
+                    };
+                    controls |= bit >> 11;
                 }
-                tables.push(label(&mut c, "ft")?);
-            }
-            body.extend([id, expected, (array_len << 16) | tables.len() as u32].map(Part::Word));
-            body.extend(tables.into_iter().map(Part::Word));
-        }
-        D::InputControlPointCount | D::OutputControlPointCount => controls |= c.u32()?,
-        D::TessDomain => controls |= named(&mut c, 4, names::tess_domain, "a tessellator domain")?,
-        D::TessPartitioning => controls |= named(&mut c, 8, names::tess_partitioning, "a partitioning")?,
-        D::TessOutputPrimitive => {
-            controls |= named(&mut c, 8, names::tess_output_primitive, "an output primitive")?
-        }
-        D::HsMaxTessFactor => {
-            c.expect("l(")?;
-            body.push(Part::Word(value32(&mut c, Ty::F)?));
-            c.expect(")")?;
-        }
-        D::ThreadGroup => {
-            for k in 0..3 {
-                if k > 0 {
-                    c.expect(", ")?;
+                if !c.eat(" | ") {
+                    break;
                 }
-                body.push(Part::Word(c.u32()?));
+            },
+            Piece::FunctionTable => {
+                put(0, label(&mut c, "ft")?);
+                c.expect(" = {")?;
+                let mut bodies = Vec::new();
+                while !c.eat("}") {
+                    if !bodies.is_empty() {
+                        c.expect(", ")?;
+                    }
+                    bodies.push(label(&mut c, "fb")?);
+                }
+                put(1, bodies.len() as u32);
+                for (k, b) in bodies.into_iter().enumerate() {
+                    put(2 + k, b);
+                }
             }
-        }
-        D::UavRaw | D::ResourceRaw => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            space(&mut c, sm51, &mut body)?;
-        }
-        D::UavStructured | D::ResourceStructured | D::TgsmRaw => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            c.expect(", ")?;
-            body.push(Part::Word(c.u32()?));
-            if d != D::TgsmRaw {
-                space(&mut c, sm51, &mut body)?;
+            Piece::Interface => {
+                put(0, label(&mut c, "fp")?);
+                c.expect("[")?;
+                let array_len = c.u32()?;
+                c.expect("][")?;
+                put(1, c.u32()?);
+                c.expect("] = {")?;
+                let mut tables = Vec::new();
+                while !c.eat("}") {
+                    if !tables.is_empty() {
+                        c.expect(", ")?;
+                    }
+                    tables.push(label(&mut c, "ft")?);
+                }
+                put(2, (array_len << 16) | tables.len() as u32);
+                for (k, t) in tables.into_iter().enumerate() {
+                    put(3 + k, t);
+                }
             }
-        }
-        D::TgsmStructured => {
-            body.push(Part::Op(declared(&mut c, sm51)?));
-            for _ in 0..2 {
-                c.expect(", ")?;
-                body.push(Part::Word(c.u32()?));
-            }
+            Piece::Dimension | Piece::SampleCount | Piece::Flag(..) => {}
         }
     }
     c.skip_space();
     if !c.rest().is_empty() {
         return c.fail("the end of the line");
     }
+    let body =
+        register.map(Part::Op).into_iter().chain(words.into_iter().flatten().map(Part::Word)).collect();
     Ok(Inst { opcode: row.opcode, controls, extended: Vec::new(), long_length: false, body })
 }
 

@@ -29,7 +29,7 @@
 //! ```
 
 use super::decode::{Components, Instruction, Modifier, Operand, OperandType, field::*, operand_type};
-use super::opcodes::{self, Decl, Format};
+use super::opcodes::{self, Format};
 use crate::error::{Error, Result};
 
 /// One operand, owned: what its tokens say.
@@ -355,7 +355,7 @@ impl Inst {
                 body.extend(words(ops.remaining()));
                 body
             }
-            Some(Format::Decl(d)) if register_first(d) => {
+            Some(Format::Decl(_)) if inst.info.is_some_and(|i| i.declares_register()) => {
                 let first = inst.first_operand()?;
                 let mut body = vec![Part::Op(Op::from_decoded(&first)?)];
                 body.extend(words(inst.body().get(first.len()..).unwrap_or(&[])));
@@ -428,35 +428,6 @@ impl Inst {
         }
         Ok(())
     }
-}
-
-/// Whether a declaration's body starts with the register it declares (an operand) rather
-/// than with plain DWORDs.
-fn register_first(d: Decl) -> bool {
-    matches!(
-        d,
-        Decl::Resource
-            | Decl::ConstantBuffer
-            | Decl::Sampler
-            | Decl::IndexRange
-            | Decl::Input
-            | Decl::InputSgv
-            | Decl::InputSiv
-            | Decl::InputPs
-            | Decl::InputPsSgv
-            | Decl::InputPsSiv
-            | Decl::Output
-            | Decl::OutputSgv
-            | Decl::OutputSiv
-            | Decl::Stream
-            | Decl::UavTyped
-            | Decl::UavRaw
-            | Decl::UavStructured
-            | Decl::TgsmRaw
-            | Decl::TgsmStructured
-            | Decl::ResourceRaw
-            | Decl::ResourceStructured
-    )
 }
 
 #[cfg(test)]

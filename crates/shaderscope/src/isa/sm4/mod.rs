@@ -15,7 +15,7 @@
 //!   adds (file offsets, raw words).
 //! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
 //!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
-//! - [`validate`](mod@validate) reports registers used but not declared, indices outside declared sizes,
+//! - [`validate`](mod@check) reports registers used but not declared, indices outside declared sizes,
 //!   unbalanced blocks and unknown opcodes, with offsets.
 //!
 //! The opcode table in [`opcodes`] is the single source of truth for decoding and printing;
@@ -109,24 +109,26 @@
 //! ```
 
 pub mod asm;
+pub mod check;
 pub mod decode;
 pub mod encode;
 pub mod info;
-pub mod listing;
 pub mod names;
 pub mod numfmt;
 pub mod opcodes;
-pub mod validate;
+pub mod print;
+#[cfg(test)]
+mod tests;
 
 pub use crate::print::float::FloatStyle;
+pub use check::validate;
 pub use decode::{
     Components, Extended, Index, Instruction, Instructions, Modifier, Operand, OperandType, Operands,
     Program, RelOperand, operand_type,
 };
 pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
-pub use listing::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 pub use opcodes::{Decl, Format, OpInfo, Ty};
-pub use validate::validate;
+pub use print::{ListingReport, ListingStyle, check, each_record, records, write_listing};
 
 use crate::isa::{Code, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};

@@ -1,5 +1,6 @@
 //! fxc's spellings of the enumerations inside tokens (resource dimensions, return types,
-//! interpolation modes, system values, primitives, tessellator modes, flags).
+//! interpolation modes, system values, primitives, tessellator modes, flags) and of the
+//! register files.
 //! Each function takes the raw field value and returns `None` for values the format does not
 //! define; the printer then shows the number.
 //!
@@ -13,6 +14,8 @@
 //! // Values the format does not define.
 //! assert_eq!((names::resource_dimension(13), names::return_type(0)), (None, None));
 //! ```
+
+use super::decode::operand_type as ot;
 
 /// `D3D10_SB_RESOURCE_DIMENSION` as used in `dcl_resource_*`, `dcl_uav_typed_*` and
 /// `_indexable(…)`.
@@ -65,6 +68,9 @@ pub fn interpolation(v: u32) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// The system values below this have names ([`system_value`]); those above none.
+pub(crate) const SYSTEM_VALUES: u32 = 26;
 
 /// `D3D10_SB_NAME` in `dcl_*_siv`/`_sgv`.
 pub fn system_value(v: u32) -> Option<&'static str> {
@@ -166,6 +172,15 @@ pub fn tess_output_primitive(v: u32) -> Option<&'static str> {
     })
 }
 
+/// `D3D10_SB_CONSTANT_BUFFER_ACCESS_PATTERN` in `dcl_constantbuffer`.
+pub fn constant_buffer_access_pattern(v: u32) -> Option<&'static str> {
+    Some(match v {
+        0 => "immediateIndexed",
+        1 => "dynamicIndexed",
+        _ => return None,
+    })
+}
+
 /// `D3D10_SB_SAMPLER_MODE`.
 pub fn sampler_mode(v: u32) -> Option<&'static str> {
     Some(match v {
@@ -198,5 +213,80 @@ pub fn min_precision(v: u8) -> &'static str {
         4 => "min16i",
         5 => "min16u",
         _ => "min?",
+    }
+}
+
+/// How fxc prints the indices of a register file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `r0`, `cb0[4]`, `x1[2]`: the first index follows the name.
+    Attached,
+    /// `icb[3]`, `vicp[0][1]`: every index bracketed.
+    Bracketed,
+    /// `vThreadID`, `oDepth`: no index.
+    Fixed,
+}
+
+/// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
+pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
+    register_file(t, sm51).0
+}
+
+/// The register file fxc names `name` (`r`, `cb`, `vThreadID`; SM5.1 descriptors upper
+/// case), and whether its indices are all bracketed (`icb[3]`, `vicp[0][1]`).
+pub(crate) fn register_file_by_name(name: &str, sm51: bool) -> Option<(u8, bool)> {
+    (0..43u8)
+        .map(|t| (t, register_file(t, sm51)))
+        .find(|(_, (n, _))| *n == name)
+        .map(|(t, (_, shape))| (t, shape == Shape::Bracketed))
+}
+
+/// fxc's name of the register file `t` (a `D3D10_SB_OPERAND_TYPE`) and how its indices
+/// print; SM5.1 descriptors are upper case. The printer and the assembler both read it.
+pub(crate) const fn register_file(t: u8, sm51: bool) -> (&'static str, Shape) {
+    use Shape::*;
+    match t {
+        ot::TEMP => ("r", Attached),
+        ot::INPUT => ("v", Attached),
+        ot::OUTPUT => ("o", Attached),
+        ot::INDEXABLE_TEMP => ("x", Attached),
+        ot::SAMPLER => (if sm51 { "S" } else { "s" }, Attached),
+        ot::RESOURCE => (if sm51 { "T" } else { "t" }, Attached),
+        ot::CONSTANT_BUFFER => (if sm51 { "CB" } else { "cb" }, Attached),
+        ot::UNORDERED_ACCESS_VIEW => (if sm51 { "U" } else { "u" }, Attached),
+        ot::IMMEDIATE_CONSTANT_BUFFER => ("icb", Bracketed),
+        ot::LABEL => ("l", Attached),
+        ot::INPUT_PRIMITIVEID => ("vPrim", Fixed),
+        ot::OUTPUT_DEPTH => ("oDepth", Fixed),
+        ot::NULL => ("null", Fixed),
+        ot::RASTERIZER => ("rasterizer", Fixed),
+        ot::OUTPUT_COVERAGE_MASK => ("oMask", Fixed),
+        ot::STREAM => ("m", Attached),
+        ot::FUNCTION_BODY => ("fb", Attached),
+        ot::FUNCTION_TABLE => ("ft", Attached),
+        ot::INTERFACE => ("fp", Attached),
+        ot::FUNCTION_INPUT => ("fi", Attached),
+        ot::FUNCTION_OUTPUT => ("fo", Attached),
+        ot::OUTPUT_CONTROL_POINT_ID => ("vOutputControlPointID", Fixed),
+        ot::INPUT_FORK_INSTANCE_ID => ("vForkInstanceID", Fixed),
+        ot::INPUT_JOIN_INSTANCE_ID => ("vJoinInstanceID", Fixed),
+        ot::INPUT_CONTROL_POINT => ("vicp", Bracketed),
+        ot::OUTPUT_CONTROL_POINT => ("vocp", Bracketed),
+        ot::INPUT_PATCH_CONSTANT => ("vpc", Attached),
+        ot::INPUT_DOMAIN_POINT => ("vDomain", Fixed),
+        ot::THIS_POINTER => ("this", Bracketed),
+        ot::THREAD_GROUP_SHARED_MEMORY => ("g", Attached),
+        ot::INPUT_THREAD_ID => ("vThreadID", Fixed),
+        ot::INPUT_THREAD_GROUP_ID => ("vThreadGroupID", Fixed),
+        ot::INPUT_THREAD_ID_IN_GROUP => ("vThreadIDInGroup", Fixed),
+        ot::INPUT_COVERAGE_MASK => ("vCoverage", Fixed),
+        ot::INPUT_THREAD_ID_IN_GROUP_FLATTENED => ("vThreadIDInGroupFlattened", Fixed),
+        ot::INPUT_GS_INSTANCE_ID => ("vGSInstanceID", Fixed),
+        ot::OUTPUT_DEPTH_GREATER_EQUAL => ("oDepthGE", Fixed),
+        ot::OUTPUT_DEPTH_LESS_EQUAL => ("oDepthLE", Fixed),
+        ot::CYCLE_COUNTER => ("vCycleCounter", Fixed),
+        ot::OUTPUT_STENCIL_REF => ("oStencilRef", Fixed),
+        ot::INNER_COVERAGE => ("vInnerCoverage", Fixed),
+        _ => ("unknown_register", Bracketed),
     }
 }

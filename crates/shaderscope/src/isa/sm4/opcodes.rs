@@ -1,6 +1,7 @@
 //! The opcode table: the single source of truth for every opcode of the tokenized program
-//! format (SM4.0 – SM5.1). Decoding, the fxc mnemonic, the operand literal types and the
-//! printing rules all come from [`info`].
+//! format (SM4.0 – SM5.1). Decoding, the fxc mnemonic, the operand literal types, the printing
+//! rules and each declaration's layout (what its text shows of which tokens, read alike by the
+//! printer and the assembler) all come from [`info`].
 //!
 //! Numbers and constant names follow `d3d12TokenizedProgramFormat.hpp`
 //! (`D3D10_SB_OPCODE_*`, `D3D10_1_SB_*`, `D3D11_SB_*`, `D3D11_1_SB_*`, `D3DWDDM1_3_SB_*`);
@@ -41,11 +42,13 @@ pub enum Format {
     CustomData,
     /// A hull-shader phase marker (`hs_decls`, `hs_fork_phase`, …).
     Phase,
-    /// A declaration; the kind says how its tokens are laid out.
+    /// A declaration: which one. How its tokens are laid out and printed is the layout in
+    /// its row.
     Decl(Decl),
 }
 
-/// Declaration layouts (one per `D3D1x_SB_OPCODE_DCL_*`).
+/// The declarations, one per `D3D1x_SB_OPCODE_DCL_*` (what each one's text shows of which
+/// tokens is the layout in its row of the table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 #[non_exhaustive]
@@ -90,6 +93,190 @@ pub enum Decl {
     ResourceRaw,
     ResourceStructured,
     GsInstanceCount,
+}
+
+/// One piece of a declaration's text and the tokens it stands for. A declaration's row lists
+/// its pieces in the order of the text ([`OpInfo::layout`]): the pieces glued to the mnemonic
+/// first, then, after a space, the others. The printer walks the list to
+/// print a declaration, the assembler to read one back, and [`OpInfo::shown_controls`] to know
+/// which control bits the text shows, so that a declaration's shape is written once.
+///
+/// `k` numbers the DWORDs of the body after the declared register (from the first DWORD of
+/// the body when there is none); `what` names the DWORD in the error of a body too short for
+/// it. Control bits are bits 11–23 of the opcode token, shifted down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Piece {
+    /// Glued: `_texture2d`, the resource dimension (`D3D10_SB_RESOURCE_DIMENSION`, control
+    /// bits 0–4).
+    Dimension,
+    /// Glued: `(4)`, the sample count of a multisampled texture (control bits 5–11); nothing
+    /// for the other dimensions.
+    SampleCount,
+    /// Glued: a suffix for a control bit (`_glc`: `D3D11_SB_GLOBALLY_COHERENT_ACCESS`).
+    Flag(u32, &'static str),
+    /// Punctuation between pieces: `, `.
+    Text(&'static str),
+    /// fxc's space at the end of a few declarations (`dcl_outputtopology trianglestrip `);
+    /// the assembler reads lines without their trailing blanks.
+    Blank,
+    /// The declared register as instructions print it, components included: `v0.xy`,
+    /// `o[2][1].x`.
+    Operand,
+    /// The declared register without its components; SM5.1 ranges as `T0[1:3]`.
+    Register,
+    /// The constant buffer with its size: `cb0[4]` (the size is the operand's second index)
+    /// before SM5.1, `CB0[0:0][4]` (the size is DWORD 0, bracketed after the range) from it.
+    /// Irregular: the size is written inside the register, and comes from a different token.
+    ConstantBuffer,
+    /// A named value of the control bits under the mask, as an operand (the number where
+    /// the names have none).
+    Named(u32, Names),
+    /// A number in the control bits under the mask, as an operand.
+    Count(u32),
+    /// The interpolation mode (`D3D10_SB_INTERPOLATION_MODE`, control bits 0–3) and a space;
+    /// nothing for mode 0. `true` for a system-generated value, whose mode fxc 9 does not show
+    /// ([`ListingStyle::sgv_interpolation`](super::ListingStyle::sgv_interpolation)) and the
+    /// assembler reads as `constant` when the text has none.
+    Interpolation(bool),
+    /// DWORD `k` in decimal, as an operand.
+    Value(u8, &'static str),
+    /// `position`: the system value (`D3D10_SB_NAME`) in the low 16 bits of DWORD `k`.
+    SystemValue(u8),
+    /// `(float,float,float,float)`: the four return types (`D3D10_SB_RESOURCE_RETURN_TYPE`,
+    /// 4 bits each) in DWORD `k`.
+    ReturnType(u8),
+    /// `fb3`: DWORD `k` after a label prefix, as an operand.
+    Label(&'static str, u8, &'static str),
+    /// `l(64.000000)`: DWORD `k` as a float literal.
+    Float(u8, &'static str),
+    /// `, space=0`: the register space in DWORD `k`, from SM5.1 on; nothing before.
+    Space(u8),
+    /// [`Piece::Space`] from SM5.1 on, before it fxc's trailing space
+    /// (`dcl_resource_structured t0, 16 `).
+    SpaceOrBlank(u8),
+    /// `x0[4]`: an indexable temp's register and size, DWORDs 0 and 1. Irregular: a register
+    /// written from two plain DWORDs.
+    IndexableTemp,
+    /// `refactoringAllowed | enableRawAndStructuredBuffers`: the flags in control bits 0–8 by
+    /// name, those the format does not name in hexadecimal. Irregular: a set, not a value.
+    GlobalFlags,
+    /// `ft0 = {fb0, fb1}`: the table id (DWORD 0), then as many function bodies as DWORD 1
+    /// says. Irregular: a list whose length is a DWORD before it.
+    FunctionTable,
+    /// `fp0[2][1] = {ft0, ft1}`: the interface id (DWORD 0), the array length (high half of
+    /// DWORD 2), the number of tables each call site expects (DWORD 1), then as many function
+    /// tables as the low half of DWORD 2 says. Irregular: the array length and the list's
+    /// length share a DWORD, printed in another order than the tokens'.
+    Interface,
+}
+
+impl Piece {
+    /// Whether the piece is glued to the mnemonic (and printed in its style).
+    const fn is_glued(self) -> bool {
+        matches!(self, Piece::Dimension | Piece::SampleCount | Piece::Flag(..))
+    }
+
+    /// The control bits the piece shows (a sample count aside: [`Facts::sample_count`]).
+    const fn shown_controls(self) -> u32 {
+        match self {
+            Piece::Dimension => 0x1f,
+            Piece::Flag(bit, _) => bit,
+            Piece::Named(mask, _) | Piece::Count(mask) => mask,
+            Piece::Interpolation(_) => 0xf,
+            // Every flag, by name or (those the format does not name) in hexadecimal.
+            Piece::GlobalFlags => 0x1fff,
+            _ => 0,
+        }
+    }
+}
+
+/// What the printer, the assembler and [`OpInfo::shown_controls`] ask of a declaration's
+/// layout on every line, worked out from it when the table is built ([`Facts::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Facts {
+    /// How many pieces, first in the layout, are glued to the mnemonic.
+    pub(crate) glued: usize,
+    /// Whether a piece is the declared register, the operand the body starts with.
+    pub(crate) register: bool,
+    /// Whether that register prints as instructions print operands ([`Piece::Operand`]).
+    pub(crate) operand: bool,
+    /// The control bits the pieces show, the sample count aside.
+    shown: u32,
+    /// Whether the layout shows a multisampled texture's sample count (control bits 5–11).
+    sample_count: bool,
+}
+
+impl Facts {
+    /// The facts of `layout`.
+    // Only evaluated at compile time (for the table): an index out of range fails the build.
+    #[allow(clippy::indexing_slicing)]
+    const fn of(layout: &[Piece]) -> Facts {
+        let mut f = Facts { glued: 0, register: false, operand: false, shown: 0, sample_count: false };
+        let mut i = 0;
+        let mut gluing = true;
+        while i < layout.len() {
+            let p = layout[i];
+            gluing = gluing && p.is_glued();
+            if gluing {
+                f.glued += 1;
+            }
+            f.register |= matches!(p, Piece::Operand | Piece::Register | Piece::ConstantBuffer);
+            f.operand |= matches!(p, Piece::Operand);
+            f.sample_count |= matches!(p, Piece::SampleCount);
+            f.shown |= p.shown_controls();
+            i += 1;
+        }
+        f
+    }
+}
+
+/// The enumerations a [`Piece::Named`] value takes its names from ([`super::names`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Names {
+    /// `D3D10_SB_CONSTANT_BUFFER_ACCESS_PATTERN`: `immediateIndexed`, `dynamicIndexed`.
+    ConstantBufferAccessPattern,
+    /// `D3D10_SB_SAMPLER_MODE`: `mode_default`, …
+    SamplerMode,
+    /// `D3D10_SB_PRIMITIVE_TOPOLOGY`: `trianglestrip`, …
+    PrimitiveTopology,
+    /// `D3D10_SB_PRIMITIVE`: `triangle`, `patch3`, …
+    Primitive,
+    /// `D3D11_SB_TESSELLATOR_DOMAIN`: `domain_tri`, …
+    TessellatorDomain,
+    /// `D3D11_SB_TESSELLATOR_PARTITIONING`: `partitioning_integer`, …
+    TessellatorPartitioning,
+    /// `D3D11_SB_TESSELLATOR_OUTPUT_PRIMITIVE`: `output_triangle_cw`, …
+    TessellatorOutputPrimitive,
+}
+
+impl Names {
+    /// fxc's names: the function that gives the name of a value, `None` where the format
+    /// defines none.
+    pub(crate) fn of(self) -> fn(u32) -> Option<&'static str> {
+        use super::names;
+        match self {
+            Names::ConstantBufferAccessPattern => names::constant_buffer_access_pattern,
+            Names::SamplerMode => names::sampler_mode,
+            Names::PrimitiveTopology => names::topology,
+            Names::Primitive => names::primitive,
+            Names::TessellatorDomain => names::tess_domain,
+            Names::TessellatorPartitioning => names::tess_partitioning,
+            Names::TessellatorOutputPrimitive => names::tess_output_primitive,
+        }
+    }
+
+    /// What the assembler expected where a name does not read.
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Names::ConstantBufferAccessPattern => "`immediateIndexed` or `dynamicIndexed`",
+            Names::SamplerMode => "a sampler mode",
+            Names::PrimitiveTopology => "a topology",
+            Names::Primitive => "a primitive",
+            Names::TessellatorDomain => "a tessellator domain",
+            Names::TessellatorPartitioning => "a partitioning",
+            Names::TessellatorOutputPrimitive => "an output primitive",
+        }
+    }
 }
 
 /// What an operand position holds; it decides how an immediate (`l(…)`/`d(…)`) is printed.
@@ -159,6 +346,10 @@ pub struct OpInfo {
     pub flags: u16,
     /// What each operand position holds (destinations first); unused for declarations.
     pub operands: &'static [Ty],
+    /// A declaration's text and tokens, piece by piece; empty for the other opcodes.
+    pub(crate) layout: &'static [Piece],
+    /// What the layout says that every line asks.
+    pub(crate) facts: Facts,
 }
 
 impl OpInfo {
@@ -186,6 +377,17 @@ impl OpInfo {
         } else {
             &[]
         }
+    }
+
+    /// Whether the body starts with the register the declaration declares (an operand)
+    /// rather than with plain DWORDs.
+    pub(crate) fn declares_register(&self) -> bool {
+        self.facts.register
+    }
+
+    /// The pieces glued to the mnemonic, and the others.
+    pub(crate) fn glued_and_rest(&self) -> (&'static [Piece], &'static [Piece]) {
+        self.layout.split_at_checked(self.facts.glued).unwrap_or((&[], self.layout))
     }
 
     /// Whether this is a declaration (including hull-shader phase markers and custom data).
@@ -226,27 +428,11 @@ impl OpInfo {
             Format::Sync => 0xf,
             Format::InterfaceCall | Format::Phase => 0,
             Format::CustomData => u32::MAX,
-            Format::Decl(d) => match d {
-                // The dimension, and a multisampled texture's sample count.
-                Decl::Resource if matches!(controls & 0x1f, 4 | 9) => 0xfff,
-                Decl::Resource => 0x1f,
-                // The dimension, `_glc`, `_rov`.
-                Decl::UavTyped => 0x7f,
-                Decl::UavRaw => 0x60,
-                // `_glc`, `_rov`, `_opc`.
-                Decl::UavStructured => 0x1060,
-                Decl::ConstantBuffer | Decl::Interface => 1,
-                Decl::Sampler | Decl::InputPs | Decl::InputPsSgv | Decl::InputPsSiv => 0xf,
-                Decl::GsOutputTopology
-                | Decl::GsInputPrimitive
-                | Decl::InputControlPointCount
-                | Decl::OutputControlPointCount => 0x3f,
-                Decl::TessDomain => 3,
-                Decl::TessPartitioning | Decl::TessOutputPrimitive => 7,
-                // Every flag, by name or (those the format does not name) in hexadecimal.
-                Decl::GlobalFlags => 0x1fff,
-                _ => 0,
-            },
+            // The sample count, of a multisampled texture.
+            Format::Decl(_) if self.facts.sample_count && matches!(controls & 0x1f, 4 | 9) => {
+                self.facts.shown | 0x7f << 5
+            }
+            Format::Decl(_) => self.facts.shown,
         }
     }
 }
@@ -255,7 +441,7 @@ impl OpInfo {
 pub const CUSTOMDATA: u16 = 53;
 
 macro_rules! opcodes {
-    ($( $num:literal $name:ident $mn:literal $fmt:expr, $flags:expr, [$($ty:ident),*]; )*) => {
+    ($( $num:literal $name:ident $mn:literal $fmt:expr, $flags:expr, [$($ty:ident),*] $(=> [$($piece:expr),*])?; )*) => {
         /// Opcode numbers by their `d3d12TokenizedProgramFormat.hpp` names.
         ///
         /// ```
@@ -278,6 +464,8 @@ macro_rules! opcodes {
                 format: $fmt,
                 flags: $flags,
                 operands: &[$(Ty::$ty),*],
+                layout: &[$($($piece),*)?],
+                facts: Facts::of(&[$($($piece),*)?]),
             }, )*
         ];
     };
@@ -286,10 +474,17 @@ macro_rules! opcodes {
 use crate::print::Short;
 use Decl as D;
 use Format::{CustomData, Decl as Dcl, Inst, InterfaceCall, Phase, Sync};
+use Names::*;
+use Piece::*;
 use flag::{CLOSE, DOUBLE, ELSE, OPEN, RET_TYPE, TEST, TRAILING_ZERO, TWO_DESTINATIONS, UINT_RET_TYPE};
 
-// Rows in opcode order; `index_of` relies on row N being opcode N up to the end of the table,
-// with reserved numbers kept as rows so that the lookup stays a plain index.
+/// The UAV declarations' flags among the control bits (`D3D11_SB_GLOBALLY_COHERENT_ACCESS`,
+/// `D3D11_SB_RASTERIZER_ORDERED_ACCESS`, `D3D11_SB_UAV_HAS_ORDER_PRESERVING_COUNTER`).
+const GLC: u32 = 1 << 5;
+const ROV: u32 = 1 << 6;
+const OPC: u32 = 1 << 12;
+
+// Rows in opcode order. A declaration's row ends with its layout (`=> [pieces]`, see `Piece`).
 opcodes! {
     0 D3D10_SB_OPCODE_ADD "add" Inst, 0, [R, F, F];
     1 D3D10_SB_OPCODE_AND "and" Inst, 0, [R, I, I];
@@ -379,25 +574,25 @@ opcodes! {
     85 D3D10_SB_OPCODE_USHR "ushr" Inst, 0, [R, I, I];
     86 D3D10_SB_OPCODE_UTOF "utof" Inst, 0, [R, I];
     87 D3D10_SB_OPCODE_XOR "xor" Inst, 0, [R, I, I];
-    88 D3D10_SB_OPCODE_DCL_RESOURCE "dcl_resource" Dcl(D::Resource), 0, [];
-    89 D3D10_SB_OPCODE_DCL_CONSTANT_BUFFER "dcl_constantbuffer" Dcl(D::ConstantBuffer), 0, [];
-    90 D3D10_SB_OPCODE_DCL_SAMPLER "dcl_sampler" Dcl(D::Sampler), 0, [];
-    91 D3D10_SB_OPCODE_DCL_INDEX_RANGE "dcl_indexrange" Dcl(D::IndexRange), 0, [];
-    92 D3D10_SB_OPCODE_DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY "dcl_outputtopology" Dcl(D::GsOutputTopology), 0, [];
-    93 D3D10_SB_OPCODE_DCL_GS_INPUT_PRIMITIVE "dcl_inputprimitive" Dcl(D::GsInputPrimitive), 0, [];
-    94 D3D10_SB_OPCODE_DCL_MAX_OUTPUT_VERTEX_COUNT "dcl_maxout" Dcl(D::MaxOutputVertexCount), 0, [];
-    95 D3D10_SB_OPCODE_DCL_INPUT "dcl_input" Dcl(D::Input), 0, [];
-    96 D3D10_SB_OPCODE_DCL_INPUT_SGV "dcl_input_sgv" Dcl(D::InputSgv), 0, [];
-    97 D3D10_SB_OPCODE_DCL_INPUT_SIV "dcl_input_siv" Dcl(D::InputSiv), 0, [];
-    98 D3D10_SB_OPCODE_DCL_INPUT_PS "dcl_input_ps" Dcl(D::InputPs), 0, [];
-    99 D3D10_SB_OPCODE_DCL_INPUT_PS_SGV "dcl_input_ps_sgv" Dcl(D::InputPsSgv), 0, [];
-    100 D3D10_SB_OPCODE_DCL_INPUT_PS_SIV "dcl_input_ps_siv" Dcl(D::InputPsSiv), 0, [];
-    101 D3D10_SB_OPCODE_DCL_OUTPUT "dcl_output" Dcl(D::Output), 0, [];
-    102 D3D10_SB_OPCODE_DCL_OUTPUT_SGV "dcl_output_sgv" Dcl(D::OutputSgv), 0, [];
-    103 D3D10_SB_OPCODE_DCL_OUTPUT_SIV "dcl_output_siv" Dcl(D::OutputSiv), 0, [];
-    104 D3D10_SB_OPCODE_DCL_TEMPS "dcl_temps" Dcl(D::Temps), 0, [];
-    105 D3D10_SB_OPCODE_DCL_INDEXABLE_TEMP "dcl_indexableTemp" Dcl(D::IndexableTemp), 0, [];
-    106 D3D10_SB_OPCODE_DCL_GLOBAL_FLAGS "dcl_globalFlags" Dcl(D::GlobalFlags), 0, [];
+    88 D3D10_SB_OPCODE_DCL_RESOURCE "dcl_resource" Dcl(D::Resource), 0, [] => [Dimension, SampleCount, ReturnType(0), Text(" "), Register, Space(1)];
+    89 D3D10_SB_OPCODE_DCL_CONSTANT_BUFFER "dcl_constantbuffer" Dcl(D::ConstantBuffer), 0, [] => [ConstantBuffer, Text(", "), Named(1, ConstantBufferAccessPattern), Space(1)];
+    90 D3D10_SB_OPCODE_DCL_SAMPLER "dcl_sampler" Dcl(D::Sampler), 0, [] => [Register, Text(", "), Named(0xf, SamplerMode), Space(0)];
+    91 D3D10_SB_OPCODE_DCL_INDEX_RANGE "dcl_indexrange" Dcl(D::IndexRange), 0, [] => [Operand, Text(" "), Value(0, "index range count")];
+    92 D3D10_SB_OPCODE_DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY "dcl_outputtopology" Dcl(D::GsOutputTopology), 0, [] => [Named(0x3f, PrimitiveTopology), Blank];
+    93 D3D10_SB_OPCODE_DCL_GS_INPUT_PRIMITIVE "dcl_inputprimitive" Dcl(D::GsInputPrimitive), 0, [] => [Named(0x3f, Primitive), Blank];
+    94 D3D10_SB_OPCODE_DCL_MAX_OUTPUT_VERTEX_COUNT "dcl_maxout" Dcl(D::MaxOutputVertexCount), 0, [] => [Value(0, "declaration value")];
+    95 D3D10_SB_OPCODE_DCL_INPUT "dcl_input" Dcl(D::Input), 0, [] => [Operand];
+    96 D3D10_SB_OPCODE_DCL_INPUT_SGV "dcl_input_sgv" Dcl(D::InputSgv), 0, [] => [Operand, Text(", "), SystemValue(0)];
+    97 D3D10_SB_OPCODE_DCL_INPUT_SIV "dcl_input_siv" Dcl(D::InputSiv), 0, [] => [Operand, Text(", "), SystemValue(0)];
+    98 D3D10_SB_OPCODE_DCL_INPUT_PS "dcl_input_ps" Dcl(D::InputPs), 0, [] => [Interpolation(false), Operand];
+    99 D3D10_SB_OPCODE_DCL_INPUT_PS_SGV "dcl_input_ps_sgv" Dcl(D::InputPsSgv), 0, [] => [Interpolation(true), Operand, Text(", "), SystemValue(0)];
+    100 D3D10_SB_OPCODE_DCL_INPUT_PS_SIV "dcl_input_ps_siv" Dcl(D::InputPsSiv), 0, [] => [Interpolation(false), Operand, Text(", "), SystemValue(0)];
+    101 D3D10_SB_OPCODE_DCL_OUTPUT "dcl_output" Dcl(D::Output), 0, [] => [Operand];
+    102 D3D10_SB_OPCODE_DCL_OUTPUT_SGV "dcl_output_sgv" Dcl(D::OutputSgv), 0, [] => [Operand, Text(", "), SystemValue(0)];
+    103 D3D10_SB_OPCODE_DCL_OUTPUT_SIV "dcl_output_siv" Dcl(D::OutputSiv), 0, [] => [Operand, Text(", "), SystemValue(0)];
+    104 D3D10_SB_OPCODE_DCL_TEMPS "dcl_temps" Dcl(D::Temps), 0, [] => [Value(0, "declaration value")];
+    105 D3D10_SB_OPCODE_DCL_INDEXABLE_TEMP "dcl_indexableTemp" Dcl(D::IndexableTemp), 0, [] => [IndexableTemp, Text(", "), Value(2, "indexable temp components")];
+    106 D3D10_SB_OPCODE_DCL_GLOBAL_FLAGS "dcl_globalFlags" Dcl(D::GlobalFlags), 0, [] => [GlobalFlags];
     // 107 D3D10_SB_OPCODE_RESERVED0: not an instruction.
     108 D3D10_1_SB_OPCODE_LOD "lod" Inst, 0, [R, F, R, R];
     109 D3D10_1_SB_OPCODE_GATHER4 "gather4" Inst, 0, [R, F, R, R];
@@ -434,26 +629,26 @@ opcodes! {
     140 D3D11_SB_OPCODE_BFI "bfi" Inst, 0, [R, I, I, I, I];
     141 D3D11_SB_OPCODE_BFREV "bfrev" Inst, 0, [R, I];
     142 D3D11_SB_OPCODE_SWAPC "swapc" Inst, TWO_DESTINATIONS, [R, R, I, X, X];
-    143 D3D11_SB_OPCODE_DCL_STREAM "dcl_stream" Dcl(D::Stream), 0, [];
-    144 D3D11_SB_OPCODE_DCL_FUNCTION_BODY "dcl_function_body" Dcl(D::FunctionBody), 0, [];
-    145 D3D11_SB_OPCODE_DCL_FUNCTION_TABLE "dcl_function_table" Dcl(D::FunctionTable), 0, [];
-    146 D3D11_SB_OPCODE_DCL_INTERFACE "dcl_interface" Dcl(D::Interface), 0, [];
-    147 D3D11_SB_OPCODE_DCL_INPUT_CONTROL_POINT_COUNT "dcl_input_control_point_count" Dcl(D::InputControlPointCount), 0, [];
-    148 D3D11_SB_OPCODE_DCL_OUTPUT_CONTROL_POINT_COUNT "dcl_output_control_point_count" Dcl(D::OutputControlPointCount), 0, [];
-    149 D3D11_SB_OPCODE_DCL_TESS_DOMAIN "dcl_tessellator_domain" Dcl(D::TessDomain), 0, [];
-    150 D3D11_SB_OPCODE_DCL_TESS_PARTITIONING "dcl_tessellator_partitioning" Dcl(D::TessPartitioning), 0, [];
-    151 D3D11_SB_OPCODE_DCL_TESS_OUTPUT_PRIMITIVE "dcl_tessellator_output_primitive" Dcl(D::TessOutputPrimitive), 0, [];
-    152 D3D11_SB_OPCODE_DCL_HS_MAX_TESSFACTOR "dcl_hs_max_tessfactor" Dcl(D::HsMaxTessFactor), 0, [];
-    153 D3D11_SB_OPCODE_DCL_HS_FORK_PHASE_INSTANCE_COUNT "dcl_hs_fork_phase_instance_count" Dcl(D::HsForkPhaseInstanceCount), 0, [];
-    154 D3D11_SB_OPCODE_DCL_HS_JOIN_PHASE_INSTANCE_COUNT "dcl_hs_join_phase_instance_count" Dcl(D::HsJoinPhaseInstanceCount), 0, [];
-    155 D3D11_SB_OPCODE_DCL_THREAD_GROUP "dcl_thread_group" Dcl(D::ThreadGroup), 0, [];
-    156 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_TYPED "dcl_uav_typed" Dcl(D::UavTyped), 0, [];
-    157 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_RAW "dcl_uav_raw" Dcl(D::UavRaw), 0, [];
-    158 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_STRUCTURED "dcl_uav_structured" Dcl(D::UavStructured), 0, [];
-    159 D3D11_SB_OPCODE_DCL_THREAD_GROUP_SHARED_MEMORY_RAW "dcl_tgsm_raw" Dcl(D::TgsmRaw), 0, [];
-    160 D3D11_SB_OPCODE_DCL_THREAD_GROUP_SHARED_MEMORY_STRUCTURED "dcl_tgsm_structured" Dcl(D::TgsmStructured), 0, [];
-    161 D3D11_SB_OPCODE_DCL_RESOURCE_RAW "dcl_resource_raw" Dcl(D::ResourceRaw), 0, [];
-    162 D3D11_SB_OPCODE_DCL_RESOURCE_STRUCTURED "dcl_resource_structured" Dcl(D::ResourceStructured), 0, [];
+    143 D3D11_SB_OPCODE_DCL_STREAM "dcl_stream" Dcl(D::Stream), 0, [] => [Operand];
+    144 D3D11_SB_OPCODE_DCL_FUNCTION_BODY "dcl_function_body" Dcl(D::FunctionBody), 0, [] => [Label("fb", 0, "declaration value")];
+    145 D3D11_SB_OPCODE_DCL_FUNCTION_TABLE "dcl_function_table" Dcl(D::FunctionTable), 0, [] => [FunctionTable];
+    146 D3D11_SB_OPCODE_DCL_INTERFACE "dcl_interface" Dcl(D::Interface), 0, [] => [Flag(1, "_dynamicindexed"), Interface];
+    147 D3D11_SB_OPCODE_DCL_INPUT_CONTROL_POINT_COUNT "dcl_input_control_point_count" Dcl(D::InputControlPointCount), 0, [] => [Count(0x3f)];
+    148 D3D11_SB_OPCODE_DCL_OUTPUT_CONTROL_POINT_COUNT "dcl_output_control_point_count" Dcl(D::OutputControlPointCount), 0, [] => [Count(0x3f)];
+    149 D3D11_SB_OPCODE_DCL_TESS_DOMAIN "dcl_tessellator_domain" Dcl(D::TessDomain), 0, [] => [Named(3, TessellatorDomain)];
+    150 D3D11_SB_OPCODE_DCL_TESS_PARTITIONING "dcl_tessellator_partitioning" Dcl(D::TessPartitioning), 0, [] => [Named(7, TessellatorPartitioning)];
+    151 D3D11_SB_OPCODE_DCL_TESS_OUTPUT_PRIMITIVE "dcl_tessellator_output_primitive" Dcl(D::TessOutputPrimitive), 0, [] => [Named(7, TessellatorOutputPrimitive)];
+    152 D3D11_SB_OPCODE_DCL_HS_MAX_TESSFACTOR "dcl_hs_max_tessfactor" Dcl(D::HsMaxTessFactor), 0, [] => [Float(0, "max tessfactor")];
+    153 D3D11_SB_OPCODE_DCL_HS_FORK_PHASE_INSTANCE_COUNT "dcl_hs_fork_phase_instance_count" Dcl(D::HsForkPhaseInstanceCount), 0, [] => [Value(0, "declaration value")];
+    154 D3D11_SB_OPCODE_DCL_HS_JOIN_PHASE_INSTANCE_COUNT "dcl_hs_join_phase_instance_count" Dcl(D::HsJoinPhaseInstanceCount), 0, [] => [Value(0, "declaration value")];
+    155 D3D11_SB_OPCODE_DCL_THREAD_GROUP "dcl_thread_group" Dcl(D::ThreadGroup), 0, [] => [Value(0, "thread group size"), Text(", "), Value(1, "thread group size"), Text(", "), Value(2, "thread group size")];
+    156 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_TYPED "dcl_uav_typed" Dcl(D::UavTyped), 0, [] => [Dimension, Flag(GLC, "_glc"), Flag(ROV, "_rov"), ReturnType(0), Text(" "), Register, Space(1)];
+    157 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_RAW "dcl_uav_raw" Dcl(D::UavRaw), 0, [] => [Flag(GLC, "_glc"), Flag(ROV, "_rov"), Register, Space(0)];
+    158 D3D11_SB_OPCODE_DCL_UNORDERED_ACCESS_VIEW_STRUCTURED "dcl_uav_structured" Dcl(D::UavStructured), 0, [] => [Flag(GLC, "_glc"), Flag(ROV, "_rov"), Flag(OPC, "_opc"), Register, Text(", "), Value(0, "structure stride"), Space(1)];
+    159 D3D11_SB_OPCODE_DCL_THREAD_GROUP_SHARED_MEMORY_RAW "dcl_tgsm_raw" Dcl(D::TgsmRaw), 0, [] => [Register, Text(", "), Value(0, "shared memory size")];
+    160 D3D11_SB_OPCODE_DCL_THREAD_GROUP_SHARED_MEMORY_STRUCTURED "dcl_tgsm_structured" Dcl(D::TgsmStructured), 0, [] => [Register, Text(", "), Value(0, "structure stride"), Text(", "), Value(1, "structure count")];
+    161 D3D11_SB_OPCODE_DCL_RESOURCE_RAW "dcl_resource_raw" Dcl(D::ResourceRaw), 0, [] => [Register, Space(0)];
+    162 D3D11_SB_OPCODE_DCL_RESOURCE_STRUCTURED "dcl_resource_structured" Dcl(D::ResourceStructured), 0, [] => [Register, Text(", "), Value(0, "structure stride"), SpaceOrBlank(1)];
     163 D3D11_SB_OPCODE_LD_UAV_TYPED "ld_uav_typed" Inst, 0, [R, I, R];
     164 D3D11_SB_OPCODE_STORE_UAV_TYPED "store_uav_typed" Inst, 0, [R, X, X];
     165 D3D11_SB_OPCODE_LD_RAW "ld_raw" Inst, 0, [R, I, R];
@@ -497,7 +692,7 @@ opcodes! {
     203 D3D11_SB_OPCODE_EVAL_SNAPPED "eval_snapped" Inst, 0, [R, R, I];
     204 D3D11_SB_OPCODE_EVAL_SAMPLE_INDEX "eval_sample_index" Inst, 0, [R, R, I];
     205 D3D11_SB_OPCODE_EVAL_CENTROID "eval_centroid" Inst, 0, [R, R];
-    206 D3D11_SB_OPCODE_DCL_GS_INSTANCE_COUNT "dcl_gsinstances" Dcl(D::GsInstanceCount), 0, [];
+    206 D3D11_SB_OPCODE_DCL_GS_INSTANCE_COUNT "dcl_gsinstances" Dcl(D::GsInstanceCount), 0, [] => [Value(0, "declaration value")];
     207 D3D11_SB_OPCODE_ABORT "abort" Inst, 0, [];
     208 D3D11_SB_OPCODE_DEBUG_BREAK "debug_break" Inst, 0, [];
     // 209 D3D11_SB_OPCODE_RESERVED0: not an instruction.

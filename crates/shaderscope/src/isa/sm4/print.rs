@@ -90,9 +90,9 @@ use super::decode::field::OPERAND_NUM_COMPONENTS;
 use super::decode::{
     Components, Extended, Instruction, Modifier, Operand, Program, Tokens, operand_type as ot,
 };
-use super::names;
+use super::names::{self, Shape};
 use super::numfmt::{int_text, write_hex8, write_i64};
-use super::opcodes::{Decl, Format, OpInfo, Ty, flag, op};
+use super::opcodes::{Format, OpInfo, Piece, Ty, flag, op};
 use crate::error::{Error, Result};
 use crate::isa::{Capture, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};
@@ -575,7 +575,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 Ok(())
             }
             Format::CustomData => self.custom_data(inst),
-            Format::Decl(d) => self.declaration(inst, info, d),
+            Format::Decl(_) => self.declaration(inst, info),
         };
         if let Err(e) = printed {
             // What was printed of the line stays.
@@ -858,23 +858,6 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             );
             self.text(")]");
         }
-    }
-
-    /// The first operand of a declaration body after the mnemonic and a space; returns its
-    /// length in tokens. Nothing is written when the operand does not decode.
-    fn decl_operand(&mut self, inst: &Instruction<'_>, mnemonic: &str) -> Result<usize> {
-        let start = self.line.point();
-        self.token(Style::Mnemonic, mnemonic);
-        self.text(" ");
-        if let Some(used) = self.plain_operand(inst.body(), Ty::R) {
-            return Ok(used);
-        }
-        self.line.back_to(start);
-        let o = inst.first_operand()?;
-        self.token(Style::Mnemonic, mnemonic);
-        self.text(" ");
-        self.operand(&o, Ty::R, None)?;
-        Ok(o.len())
     }
 
     /// `fcall fp0[1][2]`: the interface operand, then the function index.
@@ -1288,20 +1271,6 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.end();
     }
 
-    /// `_glc` (globally coherent), `_rov`, `_opc` (order-preserving counter) of a UAV
-    /// declaration, in the mnemonic's style.
-    fn uav_flags(&mut self, c: u32, structured: bool) {
-        if c & (1 << 5) != 0 {
-            self.text("_glc");
-        }
-        if c & (1 << 6) != 0 {
-            self.text("_rov");
-        }
-        if structured && c & (1 << 12) != 0 {
-            self.text("_opc");
-        }
-    }
-
     /// `(float,float,float,float)`.
     fn return_types(&mut self, rt: [u32; 4]) {
         self.text("(");
@@ -1334,306 +1303,221 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         }
     }
 
-    /// The mnemonic of a declaration and the space after it.
-    fn mnemonic(&mut self, mnemonic: &str) {
-        self.token(Style::Mnemonic, mnemonic);
-        self.text(" ");
+    /// A declaration, as the layout in its row says ([`Piece`]): the mnemonic with the pieces
+    /// glued to it, a space, then the other pieces. The declared register is decoded before
+    /// anything is printed, so that a declaration whose register does not decode prints
+    /// nothing; one that [`Lister::plain_operand`] prints (`dcl_input v0.xy`) is not decoded.
+    fn declaration(&mut self, inst: &Instruction<'_>, info: &OpInfo) -> Result<()> {
+        if self.specialised && info.facts.operand {
+            let start = self.line.point();
+            if self.decl_pieces(inst, info, None)? {
+                return Ok(());
+            }
+            self.line.back_to(start);
+        }
+        let register = if info.declares_register() { Some(inst.first_operand()?) } else { None };
+        self.decl_pieces(inst, info, register.as_ref()).map(|_| ())
     }
 
-    fn declaration(&mut self, inst: &Instruction<'_>, info: &OpInfo, d: Decl) -> Result<()> {
+    /// The pieces of a declaration whose decoded register is `register`. Without it, the
+    /// register is printed by [`Lister::plain_operand`] where it can be; `false` where it
+    /// cannot (the line is then incomplete).
+    fn decl_pieces(
+        &mut self,
+        inst: &Instruction<'_>,
+        info: &OpInfo,
+        register: Option<&Operand<'_>>,
+    ) -> Result<bool> {
         let c = inst.controls();
-        let mn = info.mnemonic;
-        match d {
-            Decl::Resource => {
-                let o = inst.first_operand()?;
-                let dim = c & 0x1f;
-                self.begin(Style::Mnemonic);
-                self.text("dcl_resource_");
-                self.name(names::resource_dimension(dim), dim);
-                if dim == 4 || dim == 9 {
-                    // The sample count of a multisampled texture.
+        let (glued, rest) = info.glued_and_rest();
+        self.begin(Style::Mnemonic);
+        self.text(info.mnemonic);
+        for &piece in glued {
+            match piece {
+                Piece::Dimension => {
+                    let dim = c & 0x1f;
+                    self.text("_");
+                    self.name(names::resource_dimension(dim), dim);
+                }
+                Piece::SampleCount if matches!(c & 0x1f, 4 | 9) => {
                     self.text("(");
                     self.number(u64::from((c >> 5) & 0x7f));
                     self.text(")");
                 }
-                self.end();
-                self.typed_tail(inst, &o)?;
-            }
-            Decl::ConstantBuffer => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.start_operand();
-                if self.sm51 {
-                    self.register(&o.without_components(), Ty::R, true)?;
-                    self.precision(o.min_precision, None);
-                    self.begin(Style::Register);
-                    self.text("[");
-                    self.number(u64::from(inst.body_token(used, "constant buffer size")?));
-                    self.text("]");
-                    self.end();
-                } else {
-                    // cb#[size]: the slot follows the name, the size is bracketed.
-                    self.begin(Style::Register);
-                    self.text(if self.style.upper_case_cb_decl { "CB" } else { "cb" });
-                    self.indices_attached(&o, false, Style::Register)?;
-                    self.end();
-                }
-                self.end_operand();
-                self.text(", ");
-                self.name_operand(Some(if c & 1 != 0 { "dynamicIndexed" } else { "immediateIndexed" }), 0);
-                if self.sm51 {
-                    self.space(inst, used + 1)?;
-                }
-            }
-            Decl::Sampler => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.decl_register(&o)?;
-                self.text(", ");
-                let mode = c & 0xf;
-                self.name_operand(names::sampler_mode(mode), mode);
-                self.space(inst, used)?;
-            }
-            Decl::IndexRange => {
-                let used = self.decl_operand(inst, mn)?;
-                self.text(" ");
-                self.value(u64::from(inst.body_token(used, "index range count")?));
-            }
-            Decl::GsOutputTopology | Decl::GsInputPrimitive => {
-                self.mnemonic(mn);
-                let v = c & 0x3f;
-                let name = if d == Decl::GsOutputTopology { names::topology(v) } else { names::primitive(v) };
-                self.name_operand(name, v);
-                self.text(" ");
-            }
-            Decl::MaxOutputVertexCount
-            | Decl::HsForkPhaseInstanceCount
-            | Decl::HsJoinPhaseInstanceCount
-            | Decl::GsInstanceCount
-            | Decl::Temps => {
-                self.mnemonic(mn);
-                self.value(u64::from(inst.body_token(0, "declaration value")?));
-            }
-            Decl::FunctionBody => {
-                self.mnemonic(mn);
-                self.label("fb", inst.body_token(0, "declaration value")?);
-            }
-            Decl::Input | Decl::Output | Decl::Stream => {
-                self.decl_operand(inst, mn)?;
-            }
-            Decl::InputSgv | Decl::InputSiv | Decl::OutputSgv | Decl::OutputSiv => {
-                let used = self.decl_operand(inst, mn)?;
-                self.text(", ");
-                let name = inst.body_token(used, "system value name")? & 0xffff;
-                self.name_operand(names::system_value(name), name);
-            }
-            Decl::InputPs | Decl::InputPsSgv | Decl::InputPsSiv => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                // fxc 9.x shows no interpolation mode on system-generated values although the
-                // bits say `constant`; fxc 10.x shows it.
-                let interp = if d == Decl::InputPsSgv && !self.style.sgv_interpolation { 0 } else { c & 0xf };
-                let text = names::interpolation(interp);
-                if text != Some("") {
-                    self.name(text, interp);
-                    self.text(" ");
-                }
-                self.operand(&o, Ty::R, None)?;
-                if d != Decl::InputPs {
-                    self.text(", ");
-                    let name = inst.body_token(used, "system value name")? & 0xffff;
-                    self.name_operand(names::system_value(name), name);
-                }
-            }
-            Decl::IndexableTemp => {
-                self.mnemonic(mn);
-                self.start_operand();
-                self.begin(Style::Register);
-                self.text("x");
-                self.number(u64::from(inst.body_token(0, "indexable temp register")?));
-                self.text("[");
-                self.number(u64::from(inst.body_token(1, "indexable temp size")?));
-                self.text("]");
-                self.end();
-                self.end_operand();
-                self.text(", ");
-                self.value(u64::from(inst.body_token(2, "indexable temp components")?));
-            }
-            Decl::GlobalFlags => {
-                self.mnemonic(mn);
-                self.start_operand();
-                let bits = inst.token0();
-                let mut first = true;
-                for (bit, name) in names::GLOBAL_FLAGS {
-                    if bits & bit != 0 {
-                        if !first {
-                            self.text(" | ");
-                        }
-                        self.text(name);
-                        first = false;
-                    }
-                }
-                let unknown = bits & 0x00ff_f800 & !0x000f_f800;
-                if unknown != 0 {
-                    if !first {
-                        self.text(" | ");
-                    }
-                    self.begin(Style::Literal);
-                    let _ = write_hex8(self, unknown);
-                    self.end();
-                }
-                self.end_operand();
-            }
-            Decl::FunctionTable => {
-                self.mnemonic(mn);
-                self.label("ft", inst.body_token(0, "function table id")?);
-                self.text(" = {");
-                let n = inst.body_token(1, "function table length")?;
-                for i in 0..n as usize {
-                    if i > 0 {
-                        self.text(", ");
-                    }
-                    self.label("fb", inst.body_token(2 + i, "function table entry")?);
-                }
-                self.text("}");
-            }
-            Decl::Interface => {
-                self.begin(Style::Mnemonic);
-                self.text(mn);
-                if c & 1 != 0 {
-                    self.text("_dynamicindexed");
-                }
-                self.end();
-                self.text(" ");
-                let id = inst.body_token(0, "interface id")?;
-                let expected = inst.body_token(1, "interface table length")?;
-                let lens = inst.body_token(2, "interface array length")?;
-                self.start_operand();
-                self.begin(Style::Label);
-                self.text("fp");
-                self.number(u64::from(id));
-                self.text("[");
-                self.number(u64::from(lens >> 16));
-                self.text("][");
-                self.number(u64::from(expected));
-                self.text("]");
-                self.end();
-                self.end_operand();
-                self.text(" = {");
-                for i in 0..(lens & 0xffff) as usize {
-                    if i > 0 {
-                        self.text(", ");
-                    }
-                    self.label("ft", inst.body_token(3 + i, "interface function table")?);
-                }
-                self.text("}");
-            }
-            Decl::InputControlPointCount | Decl::OutputControlPointCount => {
-                self.mnemonic(mn);
-                self.value(u64::from(c & 0x3f));
-            }
-            Decl::TessDomain => {
-                self.mnemonic(mn);
-                self.name_operand(names::tess_domain(c & 3), c & 3);
-            }
-            Decl::TessPartitioning => {
-                self.mnemonic(mn);
-                self.name_operand(names::tess_partitioning(c & 7), c & 7);
-            }
-            Decl::TessOutputPrimitive => {
-                self.mnemonic(mn);
-                self.name_operand(names::tess_output_primitive(c & 7), c & 7);
-            }
-            Decl::HsMaxTessFactor => {
-                self.mnemonic(mn);
-                let v = inst.body_token(0, "max tessfactor")?;
-                self.start_operand();
-                self.begin(Style::Literal);
-                self.text("l(");
-                self.float(v);
-                self.text(")");
-                self.end();
-                self.end_operand();
-            }
-            Decl::ThreadGroup => {
-                self.mnemonic(mn);
-                for i in 0..3 {
-                    if i > 0 {
-                        self.text(", ");
-                    }
-                    self.value(u64::from(inst.body_token(i, "thread group size")?));
-                }
-            }
-            Decl::UavTyped => {
-                let o = inst.first_operand()?;
-                let dim = c & 0x1f;
-                self.begin(Style::Mnemonic);
-                self.text("dcl_uav_typed_");
-                self.name(names::resource_dimension(dim), dim);
-                self.uav_flags(c, false);
-                self.end();
-                self.typed_tail(inst, &o)?;
-            }
-            Decl::UavRaw | Decl::UavStructured => {
-                let structured = d == Decl::UavStructured;
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.begin(Style::Mnemonic);
-                self.text(mn);
-                self.uav_flags(c, structured);
-                self.end();
-                self.text(" ");
-                self.decl_register(&o)?;
-                if structured {
-                    self.text(", ");
-                    self.value(u64::from(inst.body_token(used, "structure stride")?));
-                    self.space(inst, used + 1)?;
-                } else {
-                    self.space(inst, used)?;
-                }
-            }
-            Decl::TgsmRaw => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.decl_register(&o)?;
-                self.text(", ");
-                self.value(u64::from(inst.body_token(used, "shared memory size")?));
-            }
-            Decl::TgsmStructured => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.decl_register(&o)?;
-                self.text(", ");
-                self.value(u64::from(inst.body_token(used, "structure stride")?));
-                self.text(", ");
-                self.value(u64::from(inst.body_token(used + 1, "structure count")?));
-            }
-            Decl::ResourceRaw => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.decl_register(&o)?;
-                self.space(inst, used)?;
-            }
-            Decl::ResourceStructured => {
-                let o = inst.first_operand()?;
-                let used = o.len();
-                self.mnemonic(mn);
-                self.decl_register(&o)?;
-                self.text(", ");
-                self.value(u64::from(inst.body_token(used, "structure stride")?));
-                if self.sm51 {
-                    self.space(inst, used + 1)?;
-                } else {
-                    self.text(" ");
-                }
+                Piece::Flag(bit, suffix) if c & bit != 0 => self.text(suffix),
+                _ => {}
             }
         }
+        self.end();
+        self.text(" ");
+        // The length of the register: the DWORDs the other pieces read follow it.
+        let mut used = register.map_or(0, |o| o.len());
+        for &piece in rest {
+            let at = |k: u8| used + usize::from(k);
+            match piece {
+                Piece::Text(text) => self.text(text),
+                Piece::Blank => self.text(" "),
+                Piece::Operand => match register {
+                    Some(o) => self.operand(o, Ty::R, None)?,
+                    None => match self.plain_operand(inst.body(), Ty::R) {
+                        Some(n) => used = n,
+                        None => return Ok(false),
+                    },
+                },
+                Piece::Register => match register {
+                    Some(o) => self.decl_register(o)?,
+                    None => return Ok(false),
+                },
+                Piece::ConstantBuffer => match register {
+                    Some(o) => self.constant_buffer(inst, o)?,
+                    None => return Ok(false),
+                },
+                Piece::Named(mask, names) => self.name_operand(names.of()(c & mask), c & mask),
+                Piece::Count(mask) => self.value(u64::from(c & mask)),
+                Piece::Interpolation(sgv) => {
+                    // fxc 9.x shows no interpolation mode on system-generated values although
+                    // the bits say `constant`; fxc 10.x shows it.
+                    let mode = if sgv && !self.style.sgv_interpolation { 0 } else { c & 0xf };
+                    let text = names::interpolation(mode);
+                    if text != Some("") {
+                        self.name(text, mode);
+                        self.text(" ");
+                    }
+                }
+                Piece::Value(k, what) => self.value(u64::from(inst.body_token(at(k), what)?)),
+                Piece::SystemValue(k) => {
+                    let name = inst.body_token(at(k), "system value name")? & 0xffff;
+                    self.name_operand(names::system_value(name), name);
+                }
+                Piece::ReturnType(k) => {
+                    let rt = inst.body_token(at(k), "resource return type")?;
+                    self.return_types([rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
+                }
+                Piece::Label(prefix, k, what) => self.label(prefix, inst.body_token(at(k), what)?),
+                Piece::Float(k, what) => {
+                    let v = inst.body_token(at(k), what)?;
+                    self.start_operand();
+                    self.begin(Style::Literal);
+                    self.text("l(");
+                    self.float(v);
+                    self.text(")");
+                    self.end();
+                    self.end_operand();
+                }
+                Piece::Space(k) => self.space(inst, at(k))?,
+                Piece::SpaceOrBlank(k) if self.sm51 => self.space(inst, at(k))?,
+                Piece::SpaceOrBlank(_) => self.text(" "),
+                Piece::IndexableTemp => self.indexable_temp(inst)?,
+                Piece::GlobalFlags => self.global_flags(inst.token0()),
+                Piece::FunctionTable => self.function_table(inst)?,
+                Piece::Interface => self.interface(inst)?,
+                Piece::Dimension | Piece::SampleCount | Piece::Flag(..) => {}
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Piece::ConstantBuffer`]: `cb0[4]` (`CB0[4]`, [`ListingStyle::upper_case_cb_decl`])
+    /// before SM5.1, `CB0[0:0][4]` from it, as an operand.
+    fn constant_buffer(&mut self, inst: &Instruction<'_>, o: &Operand<'_>) -> Result<()> {
+        self.start_operand();
+        if self.sm51 {
+            self.register(&o.without_components(), Ty::R, true)?;
+            self.precision(o.min_precision, None);
+            self.begin(Style::Register);
+            self.text("[");
+            self.number(u64::from(inst.body_token(o.len(), "constant buffer size")?));
+            self.text("]");
+            self.end();
+        } else {
+            // cb#[size]: the slot follows the name, the size is bracketed.
+            self.begin(Style::Register);
+            self.text(if self.style.upper_case_cb_decl { "CB" } else { "cb" });
+            self.indices_attached(o, false, Style::Register)?;
+            self.end();
+        }
+        self.end_operand();
+        Ok(())
+    }
+
+    /// [`Piece::IndexableTemp`]: `x0[4]`, as an operand.
+    fn indexable_temp(&mut self, inst: &Instruction<'_>) -> Result<()> {
+        self.start_operand();
+        self.begin(Style::Register);
+        self.text("x");
+        self.number(u64::from(inst.body_token(0, "indexable temp register")?));
+        self.text("[");
+        self.number(u64::from(inst.body_token(1, "indexable temp size")?));
+        self.text("]");
+        self.end();
+        self.end_operand();
+        Ok(())
+    }
+
+    /// [`Piece::GlobalFlags`] of the opcode token `bits`, as an operand.
+    fn global_flags(&mut self, bits: u32) {
+        self.start_operand();
+        let mut first = true;
+        for (bit, name) in names::GLOBAL_FLAGS {
+            if bits & bit != 0 {
+                if !first {
+                    self.text(" | ");
+                }
+                self.text(name);
+                first = false;
+            }
+        }
+        let unknown = bits & 0x00ff_f800 & !0x000f_f800;
+        if unknown != 0 {
+            if !first {
+                self.text(" | ");
+            }
+            self.begin(Style::Literal);
+            let _ = write_hex8(self, unknown);
+            self.end();
+        }
+        self.end_operand();
+    }
+
+    /// [`Piece::FunctionTable`]: `ft0 = {fb0, fb1}`.
+    fn function_table(&mut self, inst: &Instruction<'_>) -> Result<()> {
+        self.label("ft", inst.body_token(0, "function table id")?);
+        self.text(" = {");
+        let n = inst.body_token(1, "function table length")?;
+        for i in 0..n as usize {
+            if i > 0 {
+                self.text(", ");
+            }
+            self.label("fb", inst.body_token(2 + i, "function table entry")?);
+        }
+        self.text("}");
+        Ok(())
+    }
+
+    /// [`Piece::Interface`]: `fp0[2][1] = {ft0, ft1}`.
+    fn interface(&mut self, inst: &Instruction<'_>) -> Result<()> {
+        let id = inst.body_token(0, "interface id")?;
+        let expected = inst.body_token(1, "interface table length")?;
+        let lens = inst.body_token(2, "interface array length")?;
+        self.start_operand();
+        self.begin(Style::Label);
+        self.text("fp");
+        self.number(u64::from(id));
+        self.text("[");
+        self.number(u64::from(lens >> 16));
+        self.text("][");
+        self.number(u64::from(expected));
+        self.text("]");
+        self.end();
+        self.end_operand();
+        self.text(" = {");
+        for i in 0..(lens & 0xffff) as usize {
+            if i > 0 {
+                self.text(", ");
+            }
+            self.label("ft", inst.body_token(3 + i, "interface function table")?);
+        }
+        self.text("}");
         Ok(())
     }
 
@@ -1655,18 +1539,6 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.precision(o.min_precision, None);
         self.end_operand();
         Ok(())
-    }
-
-    /// What follows the mnemonic of a typed resource or UAV declaration: ` (float,float,float,float) t0`
-    /// and the SM5.1 space; the return-type token follows the operand.
-    fn typed_tail(&mut self, inst: &Instruction<'_>, o: &Operand) -> Result<()> {
-        let used = o.len();
-        self.text(" ");
-        let rt = inst.body_token(used, "resource return type")?;
-        self.return_types([rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
-        self.text(" ");
-        self.decl_register(o)?;
-        self.space(inst, used + 1)
     }
 
     /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body), as an
@@ -1770,12 +1642,11 @@ const fn component_texts() -> [Short<8>; 16 + 256 + 4] {
     t
 }
 
-/// How the listing prints a register file: fxc's name ([`register_name`]), also as a table
+/// How the listing prints a register file: fxc's name ([`names::register_file`]) as a table
 /// text, how its indices print, and the style of its tokens (function bodies, tables,
 /// interfaces and labels are [`Style::Label`], everything else [`Style::Register`]).
 #[derive(Debug, Clone, Copy)]
 struct RegisterFile {
-    name: &'static str,
     text: Short<32>,
     shape: Shape,
     style: Style,
@@ -1807,91 +1678,17 @@ const fn register_files(sm51: bool) -> [RegisterFile; 43] {
 }
 
 const fn describe_register_file(t: u8, sm51: bool) -> RegisterFile {
-    let (name, shape) = register_name(t, sm51);
+    let (name, shape) = names::register_file(t, sm51);
     let style = match t {
         ot::LABEL | ot::FUNCTION_BODY | ot::FUNCTION_TABLE | ot::INTERFACE => Style::Label,
         _ => Style::Register,
     };
-    RegisterFile { name, text: Short::new(name), shape, style }
-}
-
-/// How a register file prints its indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// `r0`, `cb0[4]`, `x1[2]`: the first index follows the name.
-    Attached,
-    /// `icb[3]`, `vicp[0][1]`: every index bracketed.
-    Bracketed,
-    /// `vThreadID`, `oDepth`: no index.
-    Fixed,
+    RegisterFile { text: Short::new(name), shape, style }
 }
 
 #[inline]
 fn is_descriptor(t: u8) -> bool {
     matches!(t, ot::SAMPLER | ot::RESOURCE | ot::CONSTANT_BUFFER | ot::UNORDERED_ACCESS_VIEW)
-}
-
-/// fxc's prefix of a register file (`r`, `cb`, `vThreadID`, …; SM5.1 descriptors upper case).
-pub(crate) fn register_prefix(t: u8, sm51: bool) -> &'static str {
-    register_file(t, sm51).name
-}
-
-/// The register file fxc names `name` (`r`, `cb`, `vThreadID`; SM5.1 descriptors upper
-/// case), and whether its indices are all bracketed (`icb[3]`, `vicp[0][1]`).
-pub(crate) fn register_file_by_name(name: &str, sm51: bool) -> Option<(u8, bool)> {
-    (0..43u8)
-        .map(|t| (t, register_name(t, sm51)))
-        .find(|(_, (n, _))| *n == name)
-        .map(|(t, (_, shape))| (t, shape == Shape::Bracketed))
-}
-
-/// fxc's name of a register file; SM5.1 descriptors are upper case.
-const fn register_name(t: u8, sm51: bool) -> (&'static str, Shape) {
-    use Shape::*;
-    match t {
-        ot::TEMP => ("r", Attached),
-        ot::INPUT => ("v", Attached),
-        ot::OUTPUT => ("o", Attached),
-        ot::INDEXABLE_TEMP => ("x", Attached),
-        ot::SAMPLER => (if sm51 { "S" } else { "s" }, Attached),
-        ot::RESOURCE => (if sm51 { "T" } else { "t" }, Attached),
-        ot::CONSTANT_BUFFER => (if sm51 { "CB" } else { "cb" }, Attached),
-        ot::UNORDERED_ACCESS_VIEW => (if sm51 { "U" } else { "u" }, Attached),
-        ot::IMMEDIATE_CONSTANT_BUFFER => ("icb", Bracketed),
-        ot::LABEL => ("l", Attached),
-        ot::INPUT_PRIMITIVEID => ("vPrim", Fixed),
-        ot::OUTPUT_DEPTH => ("oDepth", Fixed),
-        ot::NULL => ("null", Fixed),
-        ot::RASTERIZER => ("rasterizer", Fixed),
-        ot::OUTPUT_COVERAGE_MASK => ("oMask", Fixed),
-        ot::STREAM => ("m", Attached),
-        ot::FUNCTION_BODY => ("fb", Attached),
-        ot::FUNCTION_TABLE => ("ft", Attached),
-        ot::INTERFACE => ("fp", Attached),
-        ot::FUNCTION_INPUT => ("fi", Attached),
-        ot::FUNCTION_OUTPUT => ("fo", Attached),
-        ot::OUTPUT_CONTROL_POINT_ID => ("vOutputControlPointID", Fixed),
-        ot::INPUT_FORK_INSTANCE_ID => ("vForkInstanceID", Fixed),
-        ot::INPUT_JOIN_INSTANCE_ID => ("vJoinInstanceID", Fixed),
-        ot::INPUT_CONTROL_POINT => ("vicp", Bracketed),
-        ot::OUTPUT_CONTROL_POINT => ("vocp", Bracketed),
-        ot::INPUT_PATCH_CONSTANT => ("vpc", Attached),
-        ot::INPUT_DOMAIN_POINT => ("vDomain", Fixed),
-        ot::THIS_POINTER => ("this", Bracketed),
-        ot::THREAD_GROUP_SHARED_MEMORY => ("g", Attached),
-        ot::INPUT_THREAD_ID => ("vThreadID", Fixed),
-        ot::INPUT_THREAD_GROUP_ID => ("vThreadGroupID", Fixed),
-        ot::INPUT_THREAD_ID_IN_GROUP => ("vThreadIDInGroup", Fixed),
-        ot::INPUT_COVERAGE_MASK => ("vCoverage", Fixed),
-        ot::INPUT_THREAD_ID_IN_GROUP_FLATTENED => ("vThreadIDInGroupFlattened", Fixed),
-        ot::INPUT_GS_INSTANCE_ID => ("vGSInstanceID", Fixed),
-        ot::OUTPUT_DEPTH_GREATER_EQUAL => ("oDepthGE", Fixed),
-        ot::OUTPUT_DEPTH_LESS_EQUAL => ("oDepthLE", Fixed),
-        ot::CYCLE_COUNTER => ("vCycleCounter", Fixed),
-        ot::OUTPUT_STENCIL_REF => ("oStencilRef", Fixed),
-        ot::INNER_COVERAGE => ("vInnerCoverage", Fixed),
-        _ => ("unknown_register", Bracketed),
-    }
 }
 
 /// fxc's choice for an untyped (`mov`-family) immediate component: a float when the exponent
@@ -2188,30 +1985,6 @@ mod tests {
                 (None, "                              { 0, 0, 0, 0} }\n"),
             ]
         );
-    }
-
-    /// `sampleinfo`'s bits 11–12 are `D3D10_SB_INSTRUCTION_RETURN_TYPE` (1 is `_uint`), not
-    /// `resinfo`'s enum (1 is `_rcpFloat`); a typed UAV store's literal address is listed
-    /// untyped (`l(1,1,1,1)`), as fxc lists both (ANGLE's `resolvecolor2dps`,
-    /// D3D12TranslationLayer's `DrawAutoCS`). The assembler reads the text back to the same
-    /// tokens.
-    #[test]
-    fn sampleinfo_uint_and_a_typed_store_address_as_fxc_lists_them() {
-        let lines = [
-            "ps_5_0",
-            "sampleinfo_uint r0.z, t0.x",
-            "resinfo_rcpFloat r0.xy, l(0), t0.xyzw",
-            "resinfo_uint r0.xy, l(0), t0.xyzw",
-            "store_uav_typed u0.xyzw, l(1,1,1,1), r0.xxxx",
-            "ret ",
-        ];
-        let mut body = Vec::new();
-        for line in &lines[1..] {
-            crate::isa::sm4::asm::parse_line(line, false).unwrap().encode(&mut body).unwrap();
-        }
-        // sampleinfo (opcode 111) with return type 1.
-        assert_eq!((body[0] & 0x7ff, body[0] >> 11 & 3), (111, 1));
-        assert_eq!(listing(0x0000_0050, &body, ListingStyle::FXC_10), lines.join("\n") + "\n");
     }
 
     #[test]

@@ -28,8 +28,9 @@
 
 use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::info::{Declarations, PhaseDecls};
-use super::listing::{check, register_prefix};
+use super::names::register_prefix;
 use super::opcodes::{Format, flag, op};
+use super::print::check;
 use crate::model::Finding;
 use crate::print::count;
 
