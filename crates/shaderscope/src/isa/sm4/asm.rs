@@ -628,7 +628,7 @@ fn label(c: &mut Cursor<'_>, prefix: &str) -> Result<u32> {
 
 /// One declaration line of a listing (custom data blocks aside), read as the layout in its
 /// row of the opcode table says: the mnemonic and the pieces glued to it, then the others.
-pub fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
+pub(crate) fn parse_declaration(line: &str, sm51: bool) -> Result<Inst> {
     let mut c = Cursor::new(line.trim_end());
     c.skip_space();
     let start = c.at;

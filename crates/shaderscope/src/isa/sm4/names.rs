@@ -141,7 +141,7 @@ pub fn topology(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D11_SB_TESSELLATOR_DOMAIN`.
-pub fn tess_domain(v: u32) -> Option<&'static str> {
+pub(crate) fn tess_domain(v: u32) -> Option<&'static str> {
     Some(match v {
         1 => "domain_isoline",
         2 => "domain_tri",
@@ -151,7 +151,7 @@ pub fn tess_domain(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D11_SB_TESSELLATOR_PARTITIONING`.
-pub fn tess_partitioning(v: u32) -> Option<&'static str> {
+pub(crate) fn tess_partitioning(v: u32) -> Option<&'static str> {
     Some(match v {
         1 => "partitioning_integer",
         2 => "partitioning_pow2",
@@ -162,7 +162,7 @@ pub fn tess_partitioning(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D11_SB_TESSELLATOR_OUTPUT_PRIMITIVE`.
-pub fn tess_output_primitive(v: u32) -> Option<&'static str> {
+pub(crate) fn tess_output_primitive(v: u32) -> Option<&'static str> {
     Some(match v {
         1 => "output_point",
         2 => "output_line",
@@ -173,7 +173,7 @@ pub fn tess_output_primitive(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D10_SB_CONSTANT_BUFFER_ACCESS_PATTERN` in `dcl_constantbuffer`.
-pub fn constant_buffer_access_pattern(v: u32) -> Option<&'static str> {
+pub(crate) fn constant_buffer_access_pattern(v: u32) -> Option<&'static str> {
     Some(match v {
         0 => "immediateIndexed",
         1 => "dynamicIndexed",
@@ -182,7 +182,7 @@ pub fn constant_buffer_access_pattern(v: u32) -> Option<&'static str> {
 }
 
 /// `D3D10_SB_SAMPLER_MODE`.
-pub fn sampler_mode(v: u32) -> Option<&'static str> {
+pub(crate) fn sampler_mode(v: u32) -> Option<&'static str> {
     Some(match v {
         0 => "mode_default",
         1 => "mode_comparison",
