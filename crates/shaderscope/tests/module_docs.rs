@@ -117,7 +117,9 @@ fn the_walk_follows_pub_mod_only() {
     assert_eq!(modules.first().map(|m| m.path.as_str()), Some("shaderscope"));
     assert_eq!(find("shaderscope::format::dxbc::checksum"), Some("format/dxbc/checksum/mod.rs"));
     assert_eq!(find("shaderscope::isa::pica::float24"), Some("isa/pica/float24.rs"));
-    assert_eq!(find("shaderscope::toolkit::bits"), Some("toolkit/bits.rs"));
+    assert_eq!(find("shaderscope::toolkit::layout"), Some("toolkit/layout.rs"));
+    // `pub(crate) mod` is not public either.
+    assert_eq!(find("shaderscope::toolkit::bits"), None);
     // Inline modules, by file and line, also one a macro declares.
     let inline = |path: &str| find(path).and_then(|f| f.split_once(':')).map(|(file, _)| file.to_string());
     assert_eq!(inline("shaderscope::isa::sm4::decode::operand_type").as_deref(), Some("isa/sm4/decode.rs"));

@@ -5,6 +5,18 @@
 //! program's one walk knows (the control flow from offset 0, each clause by the instruction
 //! that runs it), so a program's instructions are the walk's steps
 //! ([`instructions`](super::instructions)). [`Instruction::encode`] gives the words back.
+//!
+//! ```
+//! use shaderscope::isa::latte::{Kind, instructions};
+//!
+//! // One control-flow instruction: NOP with END_OF_PROGRAM (word 1, bit 21).
+//! let words = [0u32, 1 << 21];
+//! let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let program = instructions(&code, 0x100);
+//! assert_eq!(program.len(), 1);
+//! assert!(matches!(program[0].kind, Kind::Cf(_)));
+//! assert_eq!((program[0].at, program[0].encode()), (0x100, words.to_vec()));
+//! ```
 
 use super::alu::Group;
 use super::cf::{Cf, ClauseKind};

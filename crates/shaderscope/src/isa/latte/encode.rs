@@ -2,6 +2,18 @@
 //! `Tex::words`, [`Vtx::words`]), and a group's instructions followed by its literal words.
 //! Decoding then encoding gives back exactly the words read (tests: every program of the
 //! corpus, and built ones).
+//!
+//! ```
+//! use shaderscope::isa::latte::{Kind, instructions};
+//!
+//! // One control-flow instruction: NOP with END_OF_PROGRAM (word 1, bit 21).
+//! let words = [0u32, 1 << 21];
+//! let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! let program = instructions(&code, 0x100);
+//! assert_eq!(program.len(), 1);
+//! assert!(matches!(program[0].kind, Kind::Cf(_)));
+//! assert_eq!((program[0].at, program[0].encode()), (0x100, words.to_vec()));
+//! ```
 
 use super::decode::{Instruction, Kind};
 use super::vtx::Vtx;

@@ -2,6 +2,16 @@
 //! ([`FIELDS`]), [`Instr::words`] gives them as the four words a
 //! program stores. Decoding then encoding gives back exactly the 128 bits read (tests: every
 //! program of the corpus, random bits).
+//!
+//! ```
+//! use shaderscope::isa::mali_gp::Instr;
+//!
+//! // Any 128 bits decode, and encode back to themselves.
+//! let bits = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
+//! let instr = Instr::decode(bits);
+//! assert_eq!(instr.encode(), bits);
+//! assert_eq!(instr.words(), [0x7654_3210, 0xfedc_ba98, 0x89ab_cdef, 0x0123_4567]);
+//! ```
 
 use super::decode::{FIELDS, Instr};
 

@@ -1,6 +1,15 @@
 //! The owned instruction → words ([`Instruction::encode`]): the control word, then each
 //! present unit's field bits back to back. Decoding then encoding gives back exactly the
 //! words read (tests: every program of the corpus, built ones).
+//!
+//! ```
+//! use shaderscope::isa::mali_pp::instructions;
+//!
+//! // `load.v $1 1, rcp.s2 $0.y  $1.w ` (glmark2's shadow.frag, by lima_compiler).
+//! let words = [0x0240_4083u32, 0xf104_3c60, 0x0000_0004];
+//! let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+//! assert_eq!(instructions(&code, 0)[0].encode(), words);
+//! ```
 
 use super::decode::{Instruction, Unit};
 
