@@ -132,13 +132,6 @@ impl<'p, P: Printer + ?Sized> Listing<'p, P> {
         }
     }
 
-    /// An empty line (no columns): Latte's, between ALU groups.
-    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
-    pub(crate) fn blank(&mut self) {
-        self.line.start(None);
-        self.end();
-    }
-
     /// Write what is left; the printer's first error, if any.
     pub(crate) fn finish(mut self) -> fmt::Result {
         if self.open {
@@ -211,28 +204,11 @@ pub(crate) struct Annotate<'a> {
     pub(crate) a: &'a mut Annotations,
     /// A line to print a step's text on.
     pub(crate) line: Line,
-    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
-    text: String,
 }
 
 impl<'a> Annotate<'a> {
     pub(crate) fn new(a: &'a mut Annotations) -> Self {
-        Annotate { a, line: Line::new(), text: String::new() }
-    }
-
-    /// The line's text with its column padding as single spaces; the line is emptied (Latte's
-    /// fields).
-    #[cfg_attr(not(feature = "wiiu"), allow(dead_code))]
-    pub(crate) fn take_text(&mut self) -> &str {
-        self.text.clear();
-        for (i, word) in self.line.as_str().split_whitespace().enumerate() {
-            if i > 0 {
-                self.text.push(' ');
-            }
-            self.text.push_str(word);
-        }
-        self.line.start(None);
-        &self.text
+        Annotate { a, line: Line::new() }
     }
 }
 

@@ -20,6 +20,29 @@ fn number_left(line: &mut Line, n: u64, width: usize) {
 }
 
 /// A fetch's text.
+/// An ALU instruction as the listing and its record show it: its unit, then its text
+/// (`x: MUL R0.x, R1.x, KC0[0].x`).
+fn write_alu(line: &mut Line, unit: usize, inst: alu::Alu, number: u64, group: &alu::Group) {
+    line.style(Style::Directive);
+    line.push_str(alu::UNIT_NAMES.get(unit).copied().unwrap_or("?"));
+    line.reset();
+    line.push_str(": ");
+    alu::write_text(line, inst, number as i64, group.literals.get(..group.literals_read).unwrap_or(&[]));
+}
+
+/// An empty line (no columns), as decaf puts between clauses and ALU groups.
+fn blank<P: Printer + ?Sized>(l: &mut Listing<'_, P>) {
+    l.line.start(None);
+    l.end();
+}
+
+/// The annotation line's text with its column padding as single spaces; the line is emptied.
+fn take_text(an: &mut Annotate<'_>) -> String {
+    let text = an.line.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+    an.line.start(None);
+    text
+}
+
 fn write_fetch(line: &mut Line, kind: ClauseKind, inst: u128) {
     match kind {
         ClauseKind::Tex => tex::write_text(line, Tex(inst)),
@@ -46,7 +69,7 @@ impl PrintStep for Step<'_> {
             }
             Step::Group { number, at, depth, group, units, first } => {
                 if !first {
-                    l.blank();
+                    blank(l);
                 }
                 for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
                     let at = at + 8 * i as u64;
@@ -78,21 +101,12 @@ impl PrintStep for Step<'_> {
                         line.push_spaces(3);
                     }
                     line.push_str(" ");
-                    line.style(Style::Directive);
-                    line.push_str(alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?"));
-                    line.reset();
-                    line.push_str(": ");
-                    alu::write_text(
-                        line,
-                        *inst,
-                        number as i64,
-                        group.literals.get(..group.literals_read).unwrap_or(&[]),
-                    );
+                    write_alu(line, *unit, *inst, number, group);
                     l.end();
                 }
             }
             Step::Fetch { number, at, depth, kind, inst } => {
-                l.blank();
+                blank(l);
                 l.begin(at, Tex(inst).words());
                 let line = &mut l.line;
                 line.push_spaces(2 * depth + 2);
@@ -104,7 +118,7 @@ impl PrintStep for Step<'_> {
                 l.end();
             }
             Step::CfDone { ends, .. } => {
-                l.blank();
+                blank(l);
                 if ends {
                     l.line.start(None);
                     l.columns.write(&mut l.line, None, []);
@@ -128,17 +142,7 @@ impl PrintStep for Step<'_> {
             Step::Group { number, at, group, units, .. } => {
                 for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
                     let at = at + 8 * i as u64;
-                    let line = r.start(at);
-                    line.style(Style::Directive);
-                    line.push_str(alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?"));
-                    line.reset();
-                    line.push_str(": ");
-                    alu::write_text(
-                        line,
-                        *inst,
-                        number as i64,
-                        group.literals.get(..group.literals_read).unwrap_or(&[]),
-                    );
+                    write_alu(r.start(at), *unit, *inst, number, group);
                     r.take(at, inst.words().to_vec());
                 }
             }
@@ -158,7 +162,7 @@ impl PrintStep for Step<'_> {
             Step::Cf { pc, at, cf, .. } => {
                 an.line.start(None);
                 cf::write_text(&mut an.line, cf);
-                let text = format!("CF {pc:02}: {}", an.take_text());
+                let text = format!("CF {pc:02}: {}", take_text(an));
                 an.a.field(at, 8, text);
                 if let Some((addr, count)) = cf.alu_clause() {
                     an.a.section(
@@ -184,7 +188,7 @@ impl PrintStep for Step<'_> {
                     an.line.start(None);
                     alu::write_text(&mut an.line, *inst, number as i64, literals);
                     let unit = alu::UNIT_NAMES.get(*unit).copied().unwrap_or("?");
-                    let text = format!("ALU group {number} {unit}: {}", an.take_text());
+                    let text = format!("ALU group {number} {unit}: {}", take_text(an));
                     an.a.field(at + 8 * i as u64, 8, text);
                 }
                 let lits = at + 8 * group.len as u64;
@@ -206,7 +210,7 @@ impl PrintStep for Step<'_> {
             Step::Fetch { number, at, kind, inst, .. } => {
                 an.line.start(None);
                 write_fetch(&mut an.line, kind, inst);
-                let text = format!("fetch {number}: {}", an.take_text());
+                let text = format!("fetch {number}: {}", take_text(an));
                 an.a.field(at, 16, text);
             }
             Step::CfDone { .. } => {}
