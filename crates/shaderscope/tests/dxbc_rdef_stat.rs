@@ -30,10 +30,6 @@ fn rdef_difference(want: &[u8], got: &[u8]) -> String {
     )
 }
 
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect()
-}
-
 #[test]
 fn rdef_and_stat_come_back_from_listings_and_programs() {
     let Some(corpus) = common::corpus_dir() else { return };
@@ -51,7 +47,7 @@ fn rdef_and_stat_come_back_from_listings_and_programs() {
         let data = std::fs::read(&path).expect("corpus file");
         let Ok(d) = Dxbc::parse(&data) else { continue };
         let Some(p) = d.program else { continue };
-        let program = words(p.chunk.data);
+        let program = common::le_words(p.chunk.data);
         let version = program.first().copied().unwrap_or(0);
         let creator = d.rdef.as_ref().map(|r| r.creator.text().into_owned()).unwrap_or_default();
         if let Some(st) = d.chunk(b"STAT") {
@@ -63,7 +59,7 @@ fn rdef_and_stat_come_back_from_listings_and_programs() {
                 stat_same += 1;
                 e.0 += 1;
             } else {
-                for (i, (a, b)) in words(st.data).iter().zip(words(&got)).enumerate() {
+                for (i, (a, b)) in common::le_words(st.data).iter().zip(common::le_words(&got)).enumerate() {
                     if *a != b {
                         *stat_fields.entry((creator.clone(), i)).or_default() += 1;
                     }

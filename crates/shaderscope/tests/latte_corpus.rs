@@ -193,10 +193,7 @@ fn decode_encode(code: &[u8], base: u64, name: &str) -> usize {
     for i in &instructions {
         let words = i.encode();
         let start = (i.at - base) as usize;
-        let read: Vec<u32> = code[start..start + 4 * words.len()]
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
-            .collect();
+        let read = common::le_words(&code[start..start + 4 * words.len()]);
         assert_eq!(words, read, "{name}: the instruction at 0x{:x} ({:?})", i.at, i.kind);
     }
     instructions.len()

@@ -177,8 +177,7 @@ fn decode_then_encode_gives_back_every_word_of_every_program() {
     for (name, data) in &shaders {
         let (code, at) = gp_code(data).unwrap();
         for (i, chunk) in code.chunks_exact(16).enumerate() {
-            let words: Vec<u32> =
-                chunk.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect();
+            let words = common::le_words(chunk);
             let instr = Instr::decode(bits_of(chunk.try_into().unwrap()));
             assert_eq!(
                 instr.words().to_vec(),

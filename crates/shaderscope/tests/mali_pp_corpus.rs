@@ -115,10 +115,7 @@ fn decode_then_encode_gives_back_every_word_of_every_program() {
         for i in &instructions {
             let words = i.encode();
             let start = (i.at - base) as usize;
-            let read: Vec<u32> = code[start..start + 4 * words.len()]
-                .chunks_exact(4)
-                .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
-                .collect();
+            let read = common::le_words(&code[start..start + 4 * words.len()]);
             assert_eq!(words, read, "{path}: instruction @{} at 0x{:x}", i.pc, i.at);
             n += 1;
         }

@@ -382,8 +382,7 @@ fn every_corpus_program_assembles_from_its_listing() {
         if write_listing(&p, &c.style, &mut fxc).is_ok() && fxc.as_str() != text.as_str() {
             hex += 1;
         }
-        let want: Vec<u32> =
-            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let want = common::le_words(chunk);
         let want = &want[..want.len().min(p.declared_len as usize)];
         let silent =
             p.instructions().flatten().any(|i| i.custom_data_class().is_some_and(|c| c != 3 && c != 4));
@@ -417,8 +416,7 @@ fn fxc_listings_assemble_to_their_binaries_program() {
         let Some((chunk, base)) = walk(&data).and_then(|c| c.program) else { continue };
         let Ok(p) = Program::parse(chunk, base) else { continue };
         n += 1;
-        let want: Vec<u32> =
-            chunk.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let want = common::le_words(chunk);
         let want = &want[..want.len().min(p.declared_len as usize)];
         match asm::parse_program(&listing) {
             Ok(words) if words == want => same += 1,

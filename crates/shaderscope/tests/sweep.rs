@@ -193,8 +193,7 @@ fn validate_names_each_damage_of_a_cut_chunk_once() {
                 }
             }
             if program {
-                let tokens: Vec<u32> =
-                    c.data.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect();
+                let tokens = common::le_words(c.data);
                 variants.extend(shortened_instructions(&tokens));
             }
             for (what, bytes) in variants {

@@ -158,3 +158,8 @@ pub fn kind_format(kind: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// `bytes` as little-endian 32-bit words (a last partial word is left out).
+pub fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect()
+}
