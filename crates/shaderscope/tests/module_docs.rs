@@ -126,7 +126,7 @@ fn the_walk_follows_pub_mod_only() {
     assert_eq!(inline("shaderscope::isa::sm4::opcodes::op").as_deref(), Some("isa/sm4/opcodes.rs"));
     // Private modules (`mod x;`) are not part of the public API.
     assert_eq!(find("shaderscope::format::dxbc::container"), None);
-    assert_eq!(find("shaderscope::isa::pica::source"), None);
+    assert_eq!(find("shaderscope::isa::pica::print"), None);
 }
 
 #[test]
