@@ -77,6 +77,7 @@
 mod check;
 pub mod decode;
 pub mod encode;
+mod opcodes;
 mod print;
 mod walk;
 
