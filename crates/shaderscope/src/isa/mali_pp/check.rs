@@ -2,8 +2,8 @@
 //! against the next instruction's count, the end without `stop`, undefined control bits,
 //! opcodes Mesa does not name and branch targets between instructions as warnings.
 
-use super::decode::Ctrl;
-use super::print::{branch_target, unknown_opcode};
+use super::decode::{Ctrl, operation};
+use super::print::branch_target;
 use super::walk::Step;
 use crate::error::Error;
 use crate::isa::walk::Visit;
@@ -32,7 +32,7 @@ impl Visit<Step<'_>> for Check {
             ));
         }
         for (unit, bits, _) in inst.units() {
-            if let Some(op) = unknown_opcode(unit, bits) {
+            if let Some((op, None)) = operation(unit, bits) {
                 self.findings.push(Finding::warning(
                     inst.at,
                     format!("{} opcode {op} is not one Mesa names (listed as op{op})", unit.name()),

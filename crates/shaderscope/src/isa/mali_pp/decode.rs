@@ -22,6 +22,7 @@
 //! assert_eq!((v.dest, v.mask, v.index, v.alignment, v.offset_vector), (1, 0xf, 1, 3, 15));
 //! ```
 
+use super::opcodes::{COMBINE_MUL, Op, op_of};
 use crate::toolkit::Field;
 
 /// `f`'s bits of `v` (a unit field, at most 73 bits) as a `u32` (every part is at most 32 bits).
@@ -181,15 +182,6 @@ impl Unit {
     }
 }
 
-/// Vec4 register 12: constant register 0 (`ppir_codegen_vec4_reg_constant0`).
-pub(crate) const REG_CONSTANT0: u32 = 12;
-/// Vec4 register 13: constant register 1.
-pub(crate) const REG_CONSTANT1: u32 = 13;
-/// Vec4 register 14: the sampler's result.
-pub(crate) const REG_TEXTURE: u32 = 14;
-/// Vec4 register 15: the uniform unit's result; as a varying destination, `^discard`.
-pub(crate) const REG_UNIFORM: u32 = 15;
-
 /// The varying unit's field (`ppir_codegen_field_varying`, both views: `imm` and `reg`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Varying {
@@ -244,8 +236,6 @@ impl Varying {
     }
 }
 
-/// `ppir_codegen_sampler_type_cube`.
-pub(crate) const SAMPLER_TYPE_CUBE: u32 = 0x1f;
 /// The constant bits 42–61 of a sampler field as compilers write them (`unknown_2`).
 pub const SAMPLER_UNKNOWN_2: u32 = 0x39001;
 
@@ -365,6 +355,12 @@ impl Vec4Alu {
             mul_in: flag(v, 43),
         }
     }
+
+    /// The operation of the field as `unit`'s ([`Unit::Vec4Mul`] or [`Unit::Vec4Acc`]) table
+    /// names it; `None` for an opcode it has no row for.
+    pub(crate) fn operation(&self, unit: Unit) -> Option<Op> {
+        op_of(unit, self.op)
+    }
 }
 
 /// A scalar ALU field: `ppir_codegen_field_float_mul` and `ppir_codegen_field_float_acc`
@@ -411,6 +407,12 @@ impl FloatAlu {
             op: get(v, Field::at(25, 5)),
             mul_in: flag(v, 30),
         }
+    }
+
+    /// The operation of the field as `unit`'s ([`Unit::FloatMul`] or [`Unit::FloatAcc`])
+    /// table names it; `None` for an opcode it has no row for.
+    pub(crate) fn operation(&self, unit: Unit) -> Option<Op> {
+        op_of(unit, self.op)
     }
 }
 
@@ -469,6 +471,13 @@ impl Combine {
             vector_mask: get(v, Field::at(22, 4)),
             vector_dest: get(v, Field::at(26, 4)),
         }
+    }
+
+    /// The combiner's operation: the scalar × vector `mul` where `dest_vec` and `arg1_en` are
+    /// both set (the `op` bits are then part of the vector source), else `op`'s row of the
+    /// combiner's table (`None` for 10–15).
+    pub(crate) fn operation(&self) -> Option<Op> {
+        if self.dest_vec && self.arg1_en { Some(COMBINE_MUL) } else { op_of(Unit::Combine, self.op) }
     }
 }
 
@@ -562,6 +571,27 @@ impl Branch {
     /// The condition: `cond_lt` | `cond_eq` << 1 | `cond_gt` << 2; 7 is unconditional.
     pub fn cond_mask(&self) -> u32 {
         u32::from(self.cond_lt) | u32::from(self.cond_eq) << 1 | u32::from(self.cond_gt) << 2
+    }
+}
+
+/// The opcode of an ALU unit's field `v` and the field's operation (`None` where the unit's
+/// table has no row for the opcode); `None` for the units without opcodes (the loads, the
+/// temporary write, the branch, the constants).
+pub(crate) fn operation(unit: Unit, v: u128) -> Option<(u32, Option<Op>)> {
+    match unit {
+        Unit::Vec4Mul | Unit::Vec4Acc => {
+            let f = Vec4Alu::decode(v);
+            Some((f.op, f.operation(unit)))
+        }
+        Unit::FloatMul | Unit::FloatAcc => {
+            let f = FloatAlu::decode(v);
+            Some((f.op, f.operation(unit)))
+        }
+        Unit::Combine => {
+            let c = Combine::decode(v);
+            Some((c.op, c.operation()))
+        }
+        _ => None,
     }
 }
 

@@ -11,7 +11,21 @@
 //! string, back to back in unit order ([`Unit`]: varying, sampler, uniform, vec4 mul, float
 //! mul, vec4 acc, float acc, combine, temp write, branch, const0, const1, of 34, 62, 41, 43,
 //! 30, 44, 31, 30, 41, 73, 64 and 64 bits), padded to a whole word. Each unit's field is
-//! decoded into the parts Mesa's `codegen.h` names ([`decode`]).
+//! decoded into the parts Mesa's `codegen.h` names ([`decode`]). Five units have opcodes: the
+//! vector and scalar multipliers and adders (5 bits) and the combiner (4 bits); the others
+//! have one operation each, told apart by their fields.
+//!
+//! # The files
+//!
+//! As every instruction set's ([`crate::isa`]): `opcodes.rs` is the opcode table, one per
+//! unit that has opcodes, each row the operation's name, the sources it shows and whether it
+//! is a multiplier's scaled `mul` (Mesa's `asm_op` tables), with the other numbered names of
+//! the encoding (output modifiers, pipeline registers, uniform sources, sampler types, branch
+//! conditions); the decoder gives each ALU field's row, the printer prints from it, the checks
+//! warn of an opcode without one. `decode.rs` reads words into the owned [`Instruction`],
+//! `encode.rs` writes it back, `walk.rs` is the one walk that the listing, the records, the
+//! checks and the dump annotations share, `print.rs` prints through the [`Printer`] sink,
+//! `check.rs` makes the findings.
 //!
 //! # What this module gives
 //!
@@ -77,6 +91,7 @@
 mod check;
 pub mod decode;
 pub mod encode;
+mod opcodes;
 mod print;
 mod walk;
 

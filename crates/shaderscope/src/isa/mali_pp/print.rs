@@ -6,8 +6,11 @@
 //! [walk](super::walk) prints through it ([`PrintStep`]).
 
 use super::decode::{
-    Branch, Combine, Ctrl, FloatAlu, Instruction, REG_CONSTANT0, REG_CONSTANT1, REG_TEXTURE, REG_UNIFORM,
-    SAMPLER_TYPE_CUBE, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu, const_values,
+    Branch, Combine, Ctrl, FloatAlu, Instruction, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu,
+    const_values,
+};
+use super::opcodes::{
+    self, BRANCH_ALWAYS, BRANCH_COND, OUTMOD, Op, REG_DISCARD, SAMPLER_TYPE_CUBE, SAMPLER_TYPE_GENERIC,
 };
 use super::walk::Step;
 use crate::isa::InstructionRecord;
@@ -21,67 +24,14 @@ fn comp(c: u32) -> &'static str {
     XYZW.get((c & 3) as usize).copied().unwrap_or("x")
 }
 
-/// An opcode's name and source count (`asm_op`); `None` where Mesa's table has no entry
-/// (printed `opN`).
-type Op = Option<(&'static str, u32)>;
-
-/// `vec4_mul_ops` and `float_mul_ops` (the same table): 0–7 `mul` (1–7 with a `<<n` scale).
-pub(crate) fn mul_op(op: u32) -> Op {
-    Some(match op {
-        0..=7 => ("mul", 2),
-        8 => ("not", 1),
-        9 => ("and", 2),
-        10 => ("or", 2),
-        11 => ("xor", 2),
-        12 => ("ne", 2),
-        13 => ("gt", 2),
-        14 => ("ge", 2),
-        15 => ("eq", 2),
-        16 => ("min", 2),
-        17 => ("max", 2),
-        31 => ("mov", 1),
-        _ => return None,
-    })
-}
-
-/// `vec4_acc_ops` (`vector`) and `float_acc_ops`: the same but for `sum3`/`sum4`, which only
-/// the vector adder has.
-pub(crate) fn acc_op(op: u32, vector: bool) -> Op {
-    Some(match op {
-        0 => ("add", 2),
-        4 => ("fract", 1),
-        8 => ("ne", 2),
-        9 => ("gt", 2),
-        10 => ("ge", 2),
-        11 => ("eq", 2),
-        12 => ("floor", 1),
-        13 => ("ceil", 1),
-        14 => ("min", 2),
-        15 => ("max", 2),
-        16 if vector => ("sum3", 1),
-        17 if vector => ("sum4", 1),
-        20 => ("dFdx", 2),
-        21 => ("dFdy", 2),
-        23 => ("sel", 2),
-        31 => ("mov", 1),
-        _ => return None,
-    })
-}
-
-/// `combine_ops`: the combiner's scalar functions.
-pub(crate) fn combine_op(op: u32) -> Op {
-    const NAMES: [&str; 10] = ["rcp", "mov", "sqrt", "rsqrt", "exp2", "log2", "sin", "cos", "atan", "atan2"];
-    NAMES.get(op as usize).map(|n| (*n, 1))
-}
-
-/// The opcode's name, or `opN`; its source count (0 for an unknown one, as Mesa's zeroed
-/// table entry has).
-fn op_name(line: &mut Line, op: Op, number: u32) -> u32 {
+/// The operation's name, or `opN` for an opcode without a row; its source count (0 for an
+/// unknown one, as Mesa's zeroed table entry has).
+fn op_name(line: &mut Line, op: Option<Op>, number: u32) -> u8 {
     line.style(Style::Mnemonic);
     let srcs = match op {
-        Some((name, srcs)) => {
-            line.push_str(name);
-            srcs
+        Some(op) => {
+            line.push_str(op.name);
+            op.srcs
         }
         None => {
             line.push_str("op");
@@ -95,11 +45,8 @@ fn op_name(line: &mut Line, op: Op, number: u32) -> u32 {
 
 /// `print_outmod`, part of the mnemonic.
 fn outmod(line: &mut Line, modifier: u32) {
-    let text = match modifier {
-        1 => ".sat",
-        2 => ".pos",
-        3 => ".int",
-        _ => return,
+    let Some(text) = OUTMOD.get(modifier as usize).copied().flatten() else {
+        return;
     };
     line.style(Style::Mnemonic);
     line.push_str(text);
@@ -107,9 +54,9 @@ fn outmod(line: &mut Line, modifier: u32) {
 }
 
 /// The unit suffix after the mnemonic (`.v0 `), part of it but for the space.
-fn unit_suffix(line: &mut Line, suffix: &str) {
+fn unit_suffix(line: &mut Line, unit: Unit) {
     line.style(Style::Mnemonic);
-    line.push_str(suffix);
+    line.push_str(opcodes::suffix(unit));
     line.reset();
     line.push_str(" ");
 }
@@ -117,12 +64,9 @@ fn unit_suffix(line: &mut Line, suffix: &str) {
 /// `print_reg`: `$N`, or a pipeline register.
 fn reg(line: &mut Line, r: u32) {
     line.style(Style::Register);
-    match r {
-        REG_CONSTANT0 => line.push_str("^const0"),
-        REG_CONSTANT1 => line.push_str("^const1"),
-        REG_TEXTURE => line.push_str("^texture"),
-        REG_UNIFORM => line.push_str("^uniform"),
-        _ => {
+    match opcodes::pipeline_register(r) {
+        Some(name) => line.push_str(name),
+        None => {
             line.push_str("$");
             line.push_u64(u64::from(r));
         }
@@ -261,9 +205,9 @@ pub(crate) fn varying(line: &mut Line, v: &Varying) {
         });
     }
     line.reset();
-    unit_suffix(line, ".v");
+    unit_suffix(line, Unit::Varying);
     line.start_operand();
-    if v.dest == REG_UNIFORM {
+    if v.dest == REG_DISCARD {
         line.style(Style::Register);
         line.push_str("^discard");
         line.reset();
@@ -318,7 +262,7 @@ pub(crate) fn sampler(line: &mut Line, s: &Sampler) {
         line.push_str(".b");
     }
     match s.sampler_type {
-        0 => {}
+        SAMPLER_TYPE_GENERIC => {}
         SAMPLER_TYPE_CUBE => line.push_str(".cube"),
         t => {
             line.push_str("_t");
@@ -373,12 +317,11 @@ fn literal_inline(line: &mut Line, v: i64) {
 pub(crate) fn uniform(line: &mut Line, u: &Uniform) {
     line.style(Style::Mnemonic);
     line.push_str("load.");
-    match u.source {
-        0 => line.push_str("u"),
-        3 => line.push_str("t"),
-        s => {
+    match opcodes::uniform_source(u.source) {
+        Some(name) => line.push_str(name),
+        None => {
             line.push_str(".u");
-            line.push_u64(u64::from(s));
+            line.push_u64(u64::from(u.source));
         }
     }
     line.reset();
@@ -390,11 +333,13 @@ pub(crate) fn uniform(line: &mut Line, u: &Uniform) {
     }
 }
 
-/// `print_vec4_mul` (`acc` false) and `print_vec4_acc` (`acc` true).
-pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, acc: bool) {
-    let srcs = if acc { op_name(line, acc_op(f.op, true), f.op) } else { op_name(line, mul_op(f.op), f.op) };
+/// `print_vec4_mul` (`unit` [`Unit::Vec4Mul`]) and `print_vec4_acc` ([`Unit::Vec4Acc`]).
+pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, unit: Unit) {
+    let acc = unit == Unit::Vec4Acc;
+    let op = f.operation(unit);
+    let srcs = op_name(line, op, f.op);
     outmod(line, f.dest_modifier);
-    unit_suffix(line, if acc { ".v1" } else { ".v0" });
+    unit_suffix(line, unit);
     if f.mask != 0 {
         line.start_operand();
         reg_plain(line, f.dest);
@@ -411,15 +356,20 @@ pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, acc: bool) {
         }
         return;
     }
-    if f.op < 8 && f.op != 0 {
-        line.style(Style::Literal);
-        line.push_str("<<");
-        line.push_u64(u64::from(f.op));
-        line.reset();
-    }
+    shift(line, op, f.op);
     line.push_str(" ");
     if srcs > 1 {
         vector_source(line, f.arg1_source, None, f.arg1_swizzle, f.arg1_absolute, f.arg1_negate);
+    }
+}
+
+/// A multiplier's scale, `<<N` after the first source, where the operation is a scaled `mul`.
+fn shift(line: &mut Line, op: Option<Op>, opcode: u32) {
+    if op.is_some_and(|op| op.shift) {
+        line.style(Style::Literal);
+        line.push_str("<<");
+        line.push_u64(u64::from(opcode));
+        line.reset();
     }
 }
 
@@ -431,22 +381,19 @@ fn reg_plain(line: &mut Line, r: u32) {
     line.reset();
 }
 
-/// `print_float_mul` (`acc` false) and `print_float_acc` (`acc` true).
-pub(crate) fn float(line: &mut Line, f: &FloatAlu, acc: bool) {
-    let srcs = if acc { op_name(line, acc_op(f.op, false), f.op) } else { op_name(line, mul_op(f.op), f.op) };
+/// `print_float_mul` (`unit` [`Unit::FloatMul`]) and `print_float_acc` ([`Unit::FloatAcc`]).
+pub(crate) fn float(line: &mut Line, f: &FloatAlu, unit: Unit) {
+    let acc = unit == Unit::FloatAcc;
+    let op = f.operation(unit);
+    let srcs = op_name(line, op, f.op);
     outmod(line, f.dest_modifier);
-    unit_suffix(line, if acc { ".s1" } else { ".s0" });
+    unit_suffix(line, unit);
     if f.output_en {
         dest_scalar(line, f.dest);
     }
     let special = (acc && f.mul_in).then_some("^s0");
     scalar_source(line, f.arg0_source, special, f.arg0_absolute, f.arg0_negate);
-    if !acc && f.op < 8 && f.op != 0 {
-        line.style(Style::Literal);
-        line.push_str("<<");
-        line.push_u64(u64::from(f.op));
-        line.reset();
-    }
+    shift(line, op, f.op);
     if srcs > 1 {
         line.push_str(" ");
         scalar_source(line, f.arg1_source, None, f.arg1_absolute, f.arg1_negate);
@@ -455,17 +402,11 @@ pub(crate) fn float(line: &mut Line, f: &FloatAlu, acc: bool) {
 
 /// `print_combine`.
 pub(crate) fn combine(line: &mut Line, c: &Combine) {
-    if c.dest_vec && c.arg1_en {
-        line.style(Style::Mnemonic);
-        line.push_str("mul");
-        line.reset();
-    } else {
-        op_name(line, combine_op(c.op), c.op);
-    }
+    op_name(line, c.operation(), c.op);
     if !c.dest_vec {
         outmod(line, c.dest_modifier);
     }
-    unit_suffix(line, ".s2");
+    unit_suffix(line, Unit::Combine);
     if c.dest_vec {
         line.start_operand();
         reg_plain(line, c.vector_dest);
@@ -531,16 +472,15 @@ pub(crate) fn branch(line: &mut Line, b: &Branch, pc: u32) {
         line.reset();
         return;
     }
-    const COND: [&str; 8] = ["nv", "lt", "eq", "le", "gt", "ne", "ge", ""];
     let cond = b.cond_mask();
     line.style(Style::Mnemonic);
     line.push_str("branch");
-    if cond != 7 {
+    if cond != BRANCH_ALWAYS {
         line.push_str(".");
-        line.push_str(COND.get(cond as usize).copied().unwrap_or(""));
+        line.push_str(BRANCH_COND.get(cond as usize).copied().unwrap_or(""));
     }
     line.reset();
-    if cond != 7 {
+    if cond != BRANCH_ALWAYS {
         line.push_str(" ");
         scalar_source(line, b.arg0_source, None, false, false);
         line.push_str(" ");
@@ -612,44 +552,14 @@ pub(crate) fn unit(line: &mut Line, unit: Unit, v: u128, pc: u32) {
         Unit::Varying => varying(line, &Varying::decode(v)),
         Unit::Sampler => sampler(line, &Sampler::decode(v)),
         Unit::Uniform => uniform(line, &Uniform::decode(v)),
-        Unit::Vec4Mul => vec4(line, &Vec4Alu::decode(v), false),
-        Unit::FloatMul => float(line, &FloatAlu::decode(v), false),
-        Unit::Vec4Acc => vec4(line, &Vec4Alu::decode(v), true),
-        Unit::FloatAcc => float(line, &FloatAlu::decode(v), true),
+        Unit::Vec4Mul | Unit::Vec4Acc => vec4(line, &Vec4Alu::decode(v), unit),
+        Unit::FloatMul | Unit::FloatAcc => float(line, &FloatAlu::decode(v), unit),
         Unit::Combine => combine(line, &Combine::decode(v)),
         Unit::TempWrite => temp_write(line, &TempWrite::decode(v)),
         Unit::Branch => branch(line, &Branch::decode(v), pc),
         Unit::Vec4Const0 => constant(line, 0, v),
         Unit::Vec4Const1 => constant(line, 1, v),
     }
-}
-
-/// Whether the unit's opcode is one Mesa's tables name (a warning for `check` otherwise).
-pub(crate) fn unknown_opcode(unit: Unit, v: u128) -> Option<u32> {
-    let (op, known) = match unit {
-        Unit::Vec4Mul => {
-            let f = Vec4Alu::decode(v);
-            (f.op, mul_op(f.op).is_some())
-        }
-        Unit::Vec4Acc => {
-            let f = Vec4Alu::decode(v);
-            (f.op, acc_op(f.op, true).is_some())
-        }
-        Unit::FloatMul => {
-            let f = FloatAlu::decode(v);
-            (f.op, mul_op(f.op).is_some())
-        }
-        Unit::FloatAcc => {
-            let f = FloatAlu::decode(v);
-            (f.op, acc_op(f.op, false).is_some())
-        }
-        Unit::Combine => {
-            let c = Combine::decode(v);
-            (c.op, (c.dest_vec && c.arg1_en) || combine_op(c.op).is_some())
-        }
-        _ => return None,
-    };
-    (!known).then_some(op)
 }
 
 /// The instruction's text as Mesa prints it after `@%6d: `: the units present, in order,

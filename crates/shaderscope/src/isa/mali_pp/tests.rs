@@ -8,6 +8,7 @@
 //! discard, pipeline registers, shifts, unknown opcodes, NaN constants).
 
 use super::decode::*;
+use super::opcodes;
 use super::print::half_to_f32_bits;
 use super::*;
 use crate::print::{Html, TextBuf};
@@ -391,18 +392,20 @@ fn branch_targets_outside_the_program_are_a_problem() {
 
 #[test]
 fn check_warns_of_counts_stops_and_opcodes() {
-    // next_count 6 where the next instruction has 3 words; no stop at the end; vec4 mul
-    // opcode 18; bits 26-31 set.
-    let mut words = enc(6 << 19 | 1 << 25 | 1 << 26, &[(Unit::Vec4Mul, 18 << 38 | 0xe4 << 4)]);
+    // next_count 6 where the next instruction has 3 words; no stop at the end; the first vec4
+    // mul opcode the table has no row for (18); bits 26-31 set.
+    let op = (0..32u32).find(|op| opcodes::VEC4_MUL[*op as usize].is_none()).unwrap();
+    let mut words = enc(6 << 19 | 1 << 25 | 1 << 26, &[(Unit::Vec4Mul, u128::from(op) << 38 | 0xe4 << 4)]);
     words.extend(enc(2 << 19, &[(Unit::Varying, LOAD_V0)]));
     let code = bytes(&words);
     let findings = check(&code, 0x10);
     let messages: Vec<(u64, &str)> = findings.iter().map(|f| (f.offset, f.message.as_str())).collect();
+    let unknown = format!("vec4_mul opcode {op} is not one Mesa names (listed as op{op})");
     assert_eq!(
         messages,
         [
             (0x10, "control word bits 26-31 are 0x1 (0 in every known program)"),
-            (0x10, "vec4_mul opcode 18 is not one Mesa names (listed as op18)"),
+            (0x10, unknown.as_str()),
             (0x10, "next_count is 6 but the next instruction's count is 3"),
             (0x1c, "the last instruction's next_count is 2 (0 where no instruction follows)"),
             (0x1c, "the last instruction has no stop bit: the program runs past its end"),
@@ -410,6 +413,65 @@ fn check_warns_of_counts_stops_and_opcodes() {
     );
     assert!(findings.iter().all(|f| f.severity == crate::model::Severity::Warning));
     assert!(problems(&code, 0x10).is_empty());
+}
+
+/// An ALU unit's field of opcode `op`: first source $1 (or $1.x), second $7 (or $7.x),
+/// destination $2 (or $2.x), every component written; the combiner's scalar form with its
+/// second source on.
+fn alu_field(unit: Unit, op: u32) -> u128 {
+    let op = u128::from(op);
+    match unit {
+        Unit::Vec4Mul | Unit::Vec4Acc => {
+            1 | 0xe4 << 4 | 7 << 14 | 0xe4 << 18 | 2 << 28 | 0xf << 32 | op << 38
+        }
+        Unit::FloatMul | Unit::FloatAcc => 4 | 28 << 8 | 8 << 16 | 1 << 22 | op << 25,
+        _ => 1 << 1 | op << 2 | 28 << 8 | 4 << 16 | 8 << 24,
+    }
+}
+
+/// Every opcode of every ALU unit lists as its table's row says (the name, or `opN` without a
+/// row; the second source only for a row of two; `<<N` only for a scaled `mul`), and the checks
+/// warn of exactly the opcodes without a row.
+#[test]
+fn every_opcode_lists_and_checks_as_its_table_row_says() {
+    let alus = [Unit::Vec4Mul, Unit::FloatMul, Unit::Vec4Acc, Unit::FloatAcc, Unit::Combine];
+    let mut rows = Vec::new();
+    for unit in alus {
+        let table = opcodes::table(unit).unwrap();
+        assert_eq!(table.len(), 1 << (if unit == Unit::Combine { 4 } else { 5 }));
+        for (op, row) in (0u32..).zip(table) {
+            let code = bytes(&enc(STOP, &[(unit, alu_field(unit, op))]));
+            let text = records(&code, 0).remove(0).text;
+            let name = row.map_or(format!("op{op}"), |r| r.name.to_string());
+            assert!(text.starts_with(&format!("{name}{}", opcodes::suffix(unit))), "{text}");
+            assert_eq!(text.contains(&format!("<<{op}")), row.is_some_and(|r| r.shift), "{text}");
+            if unit != Unit::Combine {
+                assert_eq!(text.contains("$7"), row.is_some_and(|r| r.srcs == 2), "{text}");
+            }
+            let warned = check(&code, 0).iter().any(|f| f.message.contains("is not one Mesa names"));
+            assert_eq!(warned, row.is_none(), "{text}");
+            rows.push((unit, op, row.map(|r| r.name)));
+        }
+    }
+    // The tables as Mesa's codegen.h numbers them: the multipliers share one, the adders one
+    // but for sum3/sum4, which only the vector adder has; the combiner names 0-9.
+    assert_eq!(opcodes::VEC4_MUL, opcodes::FLOAT_MUL);
+    let differ: Vec<_> = (0..32).filter(|&i| opcodes::VEC4_ACC[i] != opcodes::FLOAT_ACC[i]).collect();
+    assert_eq!(differ, [0x10, 0x11]);
+    assert!(differ.iter().all(|&i| opcodes::FLOAT_ACC[i].is_none()));
+    let named = |unit: Unit| rows.iter().filter(|r| r.0 == unit && r.2.is_some()).count();
+    assert_eq!(
+        alus.map(named),
+        [19, 19, 16, 14, 10],
+        "mul 0-17 and 31; acc 0, 4, 8-17, 20, 21, 23, 31; combine 0-9"
+    );
+    // The combiner's vector form is a `mul` whatever its op bits (the scalar destination bits
+    // read as vector register 2 and an empty mask).
+    for op in 0..16 {
+        let code = bytes(&enc(STOP, &[(Unit::Combine, alu_field(Unit::Combine, op) | 1)]));
+        assert!(records(&code, 0)[0].text.starts_with("mul.s2 $2. "), "{op}");
+        assert!(check(&code, 0).is_empty(), "{op}");
+    }
 }
 
 #[test]
