@@ -1,7 +1,7 @@
 //! Semantic checks over code: what a loader would not notice but the hardware (or an
 //! emulator) would trip over.
 
-use super::decode::{OperandDescriptor, decode};
+use super::decode::{OperandDescriptor, Program};
 use super::opcodes::Op;
 use super::walk;
 use super::{ProgramIssue, ShaderType, SourceContext};
@@ -24,13 +24,14 @@ fn issue(out: &mut Vec<ProgramIssue>, index: usize, error: bool, message: String
 /// ranges inside the program, CALL ranges that run off the end, unknown opcodes, undefined
 /// comparison operators, vertex ids, unused bits, and sources that name two different input
 /// registers (the hardware reads only one reliably).
-pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
+pub fn check_program(program: &Program<'_>, opdesc_count: usize) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
-    let len = code.len();
-    for (index, &word) in code.iter().enumerate() {
-        let i = decode(word);
+    let len = program.len();
+    for (index, i) in program.instructions().iter().enumerate() {
         let info = i.info();
         if i.op == Op::Unknown {
+            // An unknown opcode keeps its whole word in `unused`.
+            let word = i.unused;
             issue(&mut out, index, true, format!("unknown opcode 0x{:02x} (word 0x{word:08x})", word >> 26));
             continue;
         }
@@ -175,8 +176,8 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
     let geometry = ctx.shader_type == ShaderType::Geometry;
     // Only the code this executable runs: the code blob is shared with the other DVLEs.
-    let insts = walk::decode_all(ctx.code);
-    let visited = walk::reached(&insts, &[(ctx.main, ctx.endmain)]);
+    let insts = ctx.program.instructions();
+    let visited = walk::reached(insts, &[(ctx.main, ctx.endmain)]);
     for (index, i) in insts.iter().enumerate().filter(|(k, _)| visited.get(*k).copied().unwrap_or(false)) {
         match i.destination() {
             Some(r) if geometry && r.file == super::RegisterFile::Output && r.index >= 7 => {

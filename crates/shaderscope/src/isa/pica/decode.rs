@@ -5,7 +5,8 @@
 //! kept whole, and bits that no field of an instruction covers are kept in
 //! [`Instruction::unused`]. So `decode(w).encode() == w` for every 32-bit word
 //! ([`Instruction::encode`], in `encode.rs`). An instruction is one word, so its byte range is
-//! the word's: the walk and the records place it by its word address.
+//! the word's: a [`Program`] (a code blob decoded once) holds each at its word address, and
+//! the walk, the listing, the records and the checks all read it from there.
 
 use super::opcodes::{self, Op, OpInfo};
 use crate::toolkit::Field;
@@ -77,6 +78,56 @@ pub fn decode(word: u32) -> Instruction {
         primitive: get(l.primitive, word) != 0,
         invert: get(l.invert, word) != 0,
         unused: word & !row.covered,
+    }
+}
+
+/// A code blob decoded once: every word's [`Instruction`] at its word address (instruction
+/// `a` is the word at byte `4 × a` of the blob, whose absolute offset the
+/// [`SourceContext`](super::SourceContext) or the caller knows), with the words as read. The
+/// walk ([`Executables`](super::Executables)), the listing and the records
+/// ([`write_source`](super::write_source), [`records`](super::records)), the checks
+/// ([`check_program`](super::check_program)) and the listing of code no executable runs
+/// ([`write_unreached`](super::write_unreached)) all read the same one.
+///
+/// ```
+/// use shaderscope::isa::pica::{Op, Program};
+///
+/// // mov r0, v0; end
+/// let words = [0x4e00_0000, 0x8800_0000];
+/// let program = Program::new(&words);
+/// let ops: Vec<Op> = program.instructions().iter().map(|i| i.op).collect();
+/// assert_eq!((ops, program.words()), (vec![Op::Mov, Op::End], &words[..]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program<'w> {
+    words: &'w [u32],
+    insts: Vec<Instruction>,
+}
+
+impl<'w> Program<'w> {
+    /// Decode every word of `words`.
+    pub fn new(words: &'w [u32]) -> Program<'w> {
+        Program { words, insts: words.iter().map(|w| decode(*w)).collect() }
+    }
+
+    /// The words as read (word address = index).
+    pub fn words(&self) -> &'w [u32] {
+        self.words
+    }
+
+    /// Every word decoded, in order (word address = index).
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.insts
+    }
+
+    /// The number of words.
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    /// Whether the blob has no words.
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
     }
 }
 

@@ -71,11 +71,14 @@ mod print;
 mod walk;
 
 pub use check::{check_executable, check_program};
-pub use decode::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use decode::{
+    COMPONENTS, Instruction, OperandDescriptor, Program, Register, RegisterFile, Swizzle, decode,
+};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use print::{
-    bare_entry, code_records, describe_opdesc, describe_word, each_code_record, each_record, records,
-    write_opdesc, write_source, write_unlisted, write_unreached, write_word,
+    bare_entry, code_records, describe_instruction, describe_opdesc, describe_word, each_code_record,
+    each_record, records, write_instruction, write_opdesc, write_source, write_unlisted, write_unreached,
+    write_word,
 };
 pub use walk::Executables;
 
@@ -110,9 +113,9 @@ impl Pica {
     }
 
     /// How the words are listed: from their longest stretch no call reaches.
-    fn context<'c>(words: &'c [u32], opdescs: &'c [u32], base: u64) -> SourceContext<'c> {
-        let mut ctx = SourceContext::new(words, opdescs);
-        (ctx.main, ctx.endmain) = bare_entry(words);
+    fn context<'c>(program: &'c Program<'c>, opdescs: &'c [u32], base: u64) -> SourceContext<'c> {
+        let mut ctx = SourceContext::new(program, opdescs);
+        (ctx.main, ctx.endmain) = bare_entry(program);
         ctx.code_offset = base;
         ctx
     }
@@ -139,11 +142,12 @@ impl crate::isa::InstructionSet for Pica {
             out.write_str("\n").map_err(failed)?;
         }
         let opdescs = code.opdescs.unwrap_or(&[]);
-        let mut ctx = Pica::context(&words, opdescs, code.base);
+        let program = Program::new(&words);
+        let mut ctx = Pica::context(&program, opdescs, code.base);
         ctx.offsets = opts.offsets || opts.file_offsets;
         ctx.raw = opts.raw;
         write_source(&ctx, out).map_err(failed)?;
-        write_unlisted(out, &words, opdescs, code.base, (ctx.main, ctx.endmain)).map_err(failed)
+        write_unlisted(out, &program, opdescs, code.base, (ctx.main, ctx.endmain)).map_err(failed)
     }
     fn each_record(
         &self,
@@ -152,7 +156,8 @@ impl crate::isa::InstructionSet for Pica {
         f: &mut dyn FnMut(crate::isa::InstructionRecord),
     ) -> crate::Result<()> {
         let words = Pica::words(code)?;
-        each_record(&Pica::context(&words, code.opdescs.unwrap_or(&[]), code.base), f);
+        let program = Program::new(&words);
+        each_record(&Pica::context(&program, code.opdescs.unwrap_or(&[]), code.base), f);
         Ok(())
     }
 }
@@ -374,8 +379,8 @@ impl Label {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SourceContext<'a> {
-    /// The whole code blob shared by all DVLEs.
-    pub code: &'a [u32],
+    /// The whole code blob shared by all DVLEs, decoded once.
+    pub program: &'a Program<'a>,
     /// Operand descriptors (first word of each DVLP entry; bit 31 is ignored).
     pub opdescs: &'a [u32],
     /// Entry point (word address).
@@ -408,13 +413,13 @@ pub struct SourceContext<'a> {
 }
 
 impl<'a> SourceContext<'a> {
-    /// A vertex shader whose entry range is all of `code`, with no tables, at offset 0.
-    pub fn new(code: &'a [u32], opdescs: &'a [u32]) -> SourceContext<'a> {
+    /// A vertex shader whose entry range is all of `program`, with no tables, at offset 0.
+    pub fn new(program: &'a Program<'a>, opdescs: &'a [u32]) -> SourceContext<'a> {
         SourceContext {
-            code,
+            program,
             opdescs,
             main: 0,
-            endmain: u32::try_from(code.len()).unwrap_or(u32::MAX),
+            endmain: u32::try_from(program.len()).unwrap_or(u32::MAX),
             shader_type: ShaderType::Vertex,
             merge_outmaps: false,
             geometry: GeometryMode::default(),

@@ -16,7 +16,7 @@
 //! * Procedures are the entry range plus every CALL/CALLC/CALLU target range, printed in
 //!   address order (picasso lays procedures out in source order).
 
-use super::decode::{COMPONENTS, Instruction, OperandDescriptor, decode};
+use super::decode::{COMPONENTS, Instruction, OperandDescriptor, Program, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
 use super::walk::{self, Step};
@@ -164,7 +164,8 @@ struct Proc {
 /// Everything resolved before printing.
 struct Listing<'c> {
     ctx: &'c SourceContext<'c>,
-    insts: Vec<Instruction>,
+    /// The code blob's instructions (none for [`Listing::bare`]).
+    insts: &'c [Instruction],
     geometry: bool,
     aliases: Aliases,
     gsh: Option<Gsh>,
@@ -218,7 +219,7 @@ pub fn each_record(ctx: &SourceContext<'_>, mut f: impl FnMut(InstructionRecord)
         let _ = listing.walk_proc(k, p, |step| {
             if let Step::Instruction { a, inst, dropped, .. } = step {
                 listing.write_instruction(&mut capture, inst, Some((k, a)), dropped.is_some())?;
-                let word = ctx.code.get(a as usize).copied().unwrap_or(0);
+                let word = ctx.program.words().get(a as usize).copied().unwrap_or(0);
                 f(capture.record(ctx.code_offset.saturating_add(4 * u64::from(a)), vec![word]));
             }
             Ok(())
@@ -227,27 +228,28 @@ pub fn each_record(ctx: &SourceContext<'_>, mut f: impl FnMut(InstructionRecord)
 }
 
 /// Every word of a code blob as a record, printed as [`write_word`] prints it (registers
-/// spelled plainly, targets as word addresses); `code[0]` sits at absolute `code_offset`
+/// spelled plainly, targets as word addresses); word 0 sits at absolute `code_offset`
 /// ([`each_code_record`]'s records collected).
-pub fn code_records(code: &[u32], opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
-    let mut out = Vec::with_capacity(code.len());
-    each_code_record(code, opdescs, code_offset, |r| out.push(r));
+pub fn code_records(program: &Program<'_>, opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
+    let mut out = Vec::with_capacity(program.len());
+    each_code_record(program, opdescs, code_offset, |r| out.push(r));
     out
 }
 
 /// Each record [`code_records`] gives, handed to `f` as it is made, word by word.
 pub fn each_code_record(
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     mut f: impl FnMut(InstructionRecord),
 ) {
-    let ctx = SourceContext::new(&[], opdescs);
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
     let listing = Listing::bare(&ctx);
     let mut capture = Capture::default();
     let mut at = code_offset;
-    for &w in code {
-        let _ = listing.write_instruction(&mut capture, &decode(w), None, true);
+    for (inst, &w) in program.instructions().iter().zip(program.words()) {
+        let _ = listing.write_instruction(&mut capture, inst, None, true);
         f(capture.record(at, vec![w]));
         at = at.saturating_add(4);
     }
@@ -257,14 +259,29 @@ pub fn each_code_record(
 /// addresses, block extents and the operand descriptor index in brackets), through the
 /// listing's instruction printer.
 pub fn write_word<P: Printer + ?Sized>(out: &mut P, word: u32, opdescs: &[u32]) -> fmt::Result {
-    let ctx = SourceContext::new(&[], opdescs);
-    Listing::bare(&ctx).write_instruction(out, &decode(word), None, true)
+    write_instruction(out, &decode(word), opdescs)
+}
+
+/// [`write_word`] for an instruction already decoded (one of a [`Program`]'s).
+pub fn write_instruction<P: Printer + ?Sized>(
+    out: &mut P,
+    inst: &Instruction,
+    opdescs: &[u32],
+) -> fmt::Result {
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
+    Listing::bare(&ctx).write_instruction(out, inst, None, true)
 }
 
 /// [`write_word`] as a string, for byte dumps.
 pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
+    describe_instruction(&decode(word), opdescs)
+}
+
+/// [`write_instruction`] as a string, for byte dumps.
+pub fn describe_instruction(inst: &Instruction, opdescs: &[u32]) -> String {
     let mut s = TextBuf::default();
-    let _ = write_word(&mut s, word, opdescs);
+    let _ = write_instruction(&mut s, inst, opdescs);
     s.into_string()
 }
 
@@ -293,20 +310,20 @@ pub fn describe_opdesc(word: u32) -> String {
     s.into_string()
 }
 
-/// The words of `code` that none of the executables with entry ranges `entries`
+/// The words of `program` that none of the executables with entry ranges `entries`
 /// (`main..endmain`) runs (an uncalled subroutine, dead code after the last program), as
 /// comments after a blank line: word address, word and the instruction as [`write_word`]
-/// prints it, each line at the word's offset (`code[0]` at absolute `code_offset`). Nothing
+/// prints it, each line at the word's offset (word 0 at absolute `code_offset`). Nothing
 /// when every word runs. (Per-executable picasso source cannot carry these words: picasso
 /// would re-emit them and move the code.)
 pub fn write_unreached<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entries: &[(u32, u32)],
 ) -> fmt::Result {
-    write_words_outside(out, code, opdescs, code_offset, entries, "code no DVLE runs:")
+    write_words_outside(out, program, opdescs, code_offset, entries, "code no DVLE runs:")
 }
 
 /// The entry range a code blob with no executable around it is listed with (as `main`): the
@@ -319,12 +336,12 @@ pub fn write_unreached<P: Printer + ?Sized>(
 ///
 /// // 0: mov; 1: end (a subroutine), then main at 2..5: call 0..2; mov; end.
 /// let code = [0x4e00_0000, 0x8800_0000, 0x9000_0002, 0x4e00_0000, 0x8800_0000];
-/// assert_eq!(pica::bare_entry(&code), (2, 5));
+/// assert_eq!(pica::bare_entry(&pica::Program::new(&code)), (2, 5));
 /// ```
-pub fn bare_entry(code: &[u32]) -> (u32, u32) {
-    let insts = walk::decode_all(code);
+pub fn bare_entry(program: &Program<'_>) -> (u32, u32) {
+    let insts = program.instructions();
     let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
-    let found = walk::procedures(&insts, 0, len, 4 * insts.len() + 4096);
+    let found = walk::procedures(insts, 0, len, 4 * insts.len() + 4096);
     let mut called = vec![false; insts.len()];
     for (k, r) in found.ranges.iter().enumerate() {
         if k != found.entry
@@ -355,28 +372,29 @@ pub fn bare_entry(code: &[u32]) -> (u32, u32) {
 /// executables (the entry range of [`bare_entry`]).
 pub fn write_unlisted<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entry: (u32, u32),
 ) -> fmt::Result {
-    write_words_outside(out, code, opdescs, code_offset, &[entry], "code the entry range does not run:")
+    write_words_outside(out, program, opdescs, code_offset, &[entry], "code the entry range does not run:")
 }
 
 fn write_words_outside<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entries: &[(u32, u32)],
     title: &str,
 ) -> fmt::Result {
-    let insts = walk::decode_all(code);
-    let reached = walk::reached(&insts, entries);
+    let insts = program.instructions();
+    let reached = walk::reached(insts, entries);
     if reached.iter().all(|r| *r) {
         return Ok(());
     }
-    let ctx = SourceContext::new(&[], opdescs);
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
     let listing = Listing::bare(&ctx);
     out.start_line(None);
     out.write_char('\n')?;
@@ -390,7 +408,7 @@ fn write_words_outside<P: Printer + ?Sized>(
         out.write_str(";   0x")?;
         write_hex(out, a as u64, 3)?;
         out.write_str("  ")?;
-        write_hex(out, u64::from(code.get(a).copied().unwrap_or(0)), 8)?;
+        write_hex(out, u64::from(program.words().get(a).copied().unwrap_or(0)), 8)?;
         out.write_str("  ")?;
         listing.write_instruction(&mut Unstyled(&mut *out), inst, None, true)?;
         out.reset();
@@ -411,7 +429,7 @@ impl<'c> Listing<'c> {
     fn bare(ctx: &'c SourceContext<'c>) -> Listing<'c> {
         Listing {
             ctx,
-            insts: Vec::new(),
+            insts: &[],
             geometry: false,
             aliases: Aliases::default(),
             gsh: None,
@@ -428,7 +446,7 @@ impl<'c> Listing<'c> {
 
     fn new(ctx: &'c SourceContext<'c>) -> Listing<'c> {
         let mut l = Listing::bare(ctx);
-        l.insts = walk::decode_all(ctx.code);
+        l.insts = ctx.program.instructions();
         l.geometry = ctx.shader_type == ShaderType::Geometry;
         if let ShaderType::Other(t) = ctx.shader_type {
             l.notes.push(format!(
@@ -449,7 +467,7 @@ impl<'c> Listing<'c> {
 
     /// The entry range and every called range, transitively, in address order.
     fn find_procs(&mut self) {
-        let found = walk::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
+        let found = walk::procedures(self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
         if found.clamped {
             let (s, e) = found.ranges.get(found.entry).map_or((0, 0), |r| (r.start, r.end));
             self.notes.push(format!(
@@ -928,7 +946,7 @@ impl<'c> Listing<'c> {
             out,
             "; {kind} shader: entry 0x{:03x}..0x{end:03x} of {} code words, {} operand descriptors",
             ctx.main,
-            ctx.code.len(),
+            ctx.program.len(),
             ctx.opdescs.len()
         )?;
         out.reset();
@@ -1155,7 +1173,7 @@ impl<'c> Listing<'c> {
     /// Walk procedure `k` in listing order ([`walk::walk_range`] with its labels).
     fn walk_proc(&self, k: usize, p: &Proc, step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
         walk::walk_range(
-            &self.insts,
+            self.insts,
             p.start,
             p.end,
             |a| self.labels.get(&(k, a)).map(|(n, at)| (n.as_str(), *at)),
@@ -1177,7 +1195,7 @@ impl<'c> Listing<'c> {
         }
         if self.ctx.raw {
             out.write_char(' ')?;
-            write_hex(out, u64::from(self.ctx.code.get(a as usize).copied().unwrap_or(0)), 8)?;
+            write_hex(out, u64::from(self.ctx.program.words().get(a as usize).copied().unwrap_or(0)), 8)?;
         }
         out.reset();
         Ok(())
