@@ -2,36 +2,46 @@
 //!
 //! Every instruction is one little-endian 32-bit word; arithmetic instructions point into an
 //! operand-descriptor table (swizzles, negation, write mask). This module decodes and encodes
-//! single words, and prints whole programs as picasso source (the de-facto text syntax, which
+//! words, and prints whole programs as picasso source (the de-facto text syntax, which
 //! picasso 2.7.1 re-assembles to the same instructions).
+//!
+//! A code blob is decoded once, into a [`Program`] (every word's [`Instruction`] at its word
+//! address); the walk, the listing, the records, the checks and the listing of code no
+//! executable runs all read that one, and none decodes words of its own. The container
+//! ([`crate::format::shbin`]) decodes each blob once per command (`Dvlb::program`) and hands
+//! it to each of them.
 //!
 //! * [`opcodes`]: the one opcode table (3dbrew name, picasso mnemonic, encoding, bit layout,
 //!   operand syntax, source lanes read) that decoding, encoding and printing all follow.
-//! * [`decode`] / [`Instruction::encode`] (`decode.rs`, `encode.rs`): every word decodes
-//!   (unused opcodes to [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and
-//!   [`Register`] read the operands.
-//! * `walk.rs`: the one walk: which code an executable runs ([`Executables`] for the
-//!   container) and each procedure's instructions, labels and block directives in listing
-//!   order, which the listing and the records both print.
+//! * [`decode`] / [`Program`] / [`Instruction::encode`] (`decode.rs`, `encode.rs`): every word
+//!   decodes (unused opcodes to [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`]
+//!   and [`Register`] read the operands.
+//! * `walk.rs`: the one walk over a [`Program`]: which code an executable runs
+//!   ([`Executables`] for the container) and each procedure's instructions, labels and block
+//!   directives in listing order, which the listing and the records both print.
 //! * [`write_source`] (`print.rs`): one DVLE as complete picasso source, through any
 //!   [`Printer`](crate::print::Printer): every token styled with its kind, every line started
 //!   with the input offset of what it shows (an instruction its word, a declaration its table
 //!   entry, the header comment the DVLE header).
 //! * [`records`]: the same listing's instructions as
 //!   [`InstructionRecord`](crate::isa::InstructionRecord)s, printed by the same instruction
-//!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]), [`write_word`] / [`describe_word`] and [`write_opdesc`] /
-//!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
-//!   [`write_unreached`]: code no executable runs, as comments.
+//!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]),
+//!   [`write_instruction`] / [`describe_instruction`] ([`write_word`] / [`describe_word`] for
+//!   a single word) and [`write_opdesc`] / [`describe_opdesc`]: instructions and descriptors
+//!   without DVLE names, for byte dumps; [`write_unreached`]: code no executable runs, as
+//!   comments.
 //! * [`check_program`] / [`check_executable`] (`check.rs`): semantic findings per word, over
 //!   the whole blob and over the code the executable runs.
 //! * [`float24`]: the 24-bit float both ways.
+//! * `tests.rs`: the unit tests of the whole (decode and encode over every opcode of the
+//!   table, listing text, records, checks).
 //!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
-//! of their entries, to [`write_source`] through a [`SourceContext`]. This module never looks
-//! at container bytes.
+//! of their entries and the decoded code, to [`write_source`] through a [`SourceContext`].
+//! This module never looks at container bytes.
 //!
 //! ```
-//! use shaderscope::isa::pica::{self, Op, SourceContext, Uniform};
+//! use shaderscope::isa::pica::{self, Op, Program, SourceContext, Uniform};
 //! use shaderscope::print::TextBuf;
 //!
 //! // mov r0.xyz, v0 (descriptor 0); dp4 o0.x, c0, r0 (descriptor 1); end
@@ -44,9 +54,10 @@
 //! assert_eq!(dp4.encode(), code[1]);
 //! assert_eq!(pica::describe_word(code[1], &opdescs), "dp4 o0.x, c0, r0 [opdesc 0x01]");
 //!
-//! // The whole program as picasso source, with a uniform named.
+//! // The whole program, decoded once, as picasso source with a uniform named.
+//! let program = Program::new(&code);
 //! let uniforms = [Uniform::new("projection", 0x10, 0x13)];
-//! let mut ctx = SourceContext::new(&code, &opdescs);
+//! let mut ctx = SourceContext::new(&program, &opdescs);
 //! ctx.uniforms = &uniforms;
 //! let mut out = TextBuf::default();
 //! pica::write_source(&ctx, &mut out).unwrap();
@@ -58,7 +69,7 @@
 //! );
 //! let records = pica::records(&ctx);
 //! assert_eq!((records[1].offset, records[1].words.as_slice()), (4, &code[1..2]));
-//! assert!(pica::check_program(&code, opdescs.len()).is_empty());
+//! assert!(pica::check_program(&program, opdescs.len()).is_empty());
 //! ```
 
 mod check;
@@ -68,6 +79,8 @@ pub mod float24;
 mod names;
 pub mod opcodes;
 mod print;
+#[cfg(test)]
+mod tests;
 mod walk;
 
 pub use check::{check_executable, check_program};
