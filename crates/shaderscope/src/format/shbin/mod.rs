@@ -362,7 +362,6 @@ impl ShaderFile {
         }
         let program_of = |p: &DvleRef<'_>| programs.get(p.dvlb_index).unwrap_or(&none);
         let dvles = self.dvles();
-
         if let Some(n) = opts.program {
             let Some(p) = dvles.get(n) else {
                 return Err(Error::invalid(
