@@ -96,13 +96,14 @@ pub fn pica(data: &[u8]) {
     use shaderscope::isa::pica;
     let words = words(data);
     let opdescs = words.get(..words.len().min(128)).unwrap_or(&[]);
-    let records = pica::code_records(&words, opdescs, 0);
+    let program = pica::Program::new(&words);
+    let records = pica::code_records(&program, opdescs, 0);
     assert!(records.iter().zip(&words).all(|(r, w)| r.words == [*w]), "code records lost a word");
-    let ctx = pica::SourceContext::new(&words, opdescs);
+    let ctx = pica::SourceContext::new(&program, opdescs);
     let mut text = TextBuf::default();
     let _ = pica::write_source(&ctx, &mut text);
     let _ = pica::records(&ctx);
-    let _ = pica::check_program(&words, opdescs.len());
+    let _ = pica::check_program(&program, opdescs.len());
 }
 
 /// DXBC containers: parse, round trip, listing (plain through `parse_any`, and HTML, whose

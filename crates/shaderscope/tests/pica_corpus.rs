@@ -18,8 +18,9 @@ struct File {
 }
 
 impl File {
-    fn context(&self, k: usize) -> SourceContext<'_> {
-        self.dvlb.source_context(k, &self.names[k], &self.opdescs, 0).unwrap()
+    /// DVLE `k` in the code decoded once (`program`, from [`Dvlb::program`]).
+    fn context<'a>(&'a self, program: &'a pica::Program<'a>, k: usize) -> SourceContext<'a> {
+        self.dvlb.source_context(k, program, &self.names[k], &self.opdescs, 0).unwrap()
     }
 }
 
@@ -61,10 +62,11 @@ fn corpus_programs_pass_the_checks() {
     // it trips the warnings either.
     for f in corpus() {
         let path = &f.path;
-        let issues = pica::check_program(&f.dvlb.dvlp.code, f.opdescs.len());
+        let program = f.dvlb.program();
+        let issues = pica::check_program(&program, f.opdescs.len());
         assert!(issues.is_empty(), "{path}: {issues:?}");
         for k in 0..f.dvlb.dvles.len() {
-            let issues = pica::check_executable(&f.context(k));
+            let issues = pica::check_executable(&f.context(&program, k));
             assert!(issues.is_empty(), "{path} DVLE {k}: {issues:?}");
         }
     }
@@ -94,9 +96,10 @@ fn every_dvle_lists_completely_and_cleanly() {
     let mut dvles = 0;
     for f in corpus() {
         let path = &f.path;
+        let program = f.dvlb.program();
         for k in 0..f.dvlb.dvles.len() {
             dvles += 1;
-            let ctx = f.context(k);
+            let ctx = f.context(&program, k);
             let mut p = Recording::default();
             pica::write_source(&ctx, &mut p).unwrap();
             let text = p.text.as_str();
@@ -104,7 +107,7 @@ fn every_dvle_lists_completely_and_cleanly() {
             // Every word of the entry range is printed as an instruction line: the lines that
             // show code bytes, and the records of the listing's instructions, list the same
             // words.
-            let code = ctx.code_offset..ctx.code_offset + 4 * ctx.code.len() as u64;
+            let code = ctx.code_offset..ctx.code_offset + 4 * ctx.program.len() as u64;
             let listed: Vec<u32> = p
                 .offsets
                 .iter()
@@ -119,7 +122,7 @@ fn every_dvle_lists_completely_and_cleanly() {
                 records.iter().map(|r| ((r.offset - ctx.code_offset) / 4) as u32).collect();
             assert_eq!(recorded, listed, "{at}");
             for r in &records {
-                let word = ctx.code[((r.offset - ctx.code_offset) / 4) as usize];
+                let word = ctx.program.words()[((r.offset - ctx.code_offset) / 4) as usize];
                 assert_eq!(r.words, [word], "{at}");
                 // The record is the instruction line's text, without indentation and comments.
                 assert!(text.lines().any(|l| l.trim_start().starts_with(&r.text)), "{at}: {}", r.text);

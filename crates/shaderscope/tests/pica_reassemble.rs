@@ -14,7 +14,7 @@ mod built;
 mod common;
 
 use shaderscope::format::shbin::Dvlb;
-use shaderscope::isa::pica::{self, Instruction, Op, OperandDescriptor, SourceContext, decode, float24};
+use shaderscope::isa::pica::{self, Instruction, Op, OperandDescriptor, SourceContext, float24};
 use shaderscope::print::{Printer, TextBuf};
 use std::collections::HashMap;
 use std::fmt;
@@ -354,7 +354,7 @@ fn compare_dvle(path: &str, k: usize, ctx: &SourceContext<'_>) {
     let text = rec.text.as_str().to_string();
     // Instruction lines are the lines that show bytes of the code (the others show the DVLE
     // header or table entries).
-    let code = ctx.code_offset..ctx.code_offset + 4 * ctx.code.len() as u64;
+    let code = ctx.code_offset..ctx.code_offset + 4 * ctx.program.len() as u64;
     let addr_of: HashMap<usize, u32> = rec
         .at
         .iter()
@@ -443,7 +443,7 @@ fn compare_dvle(path: &str, k: usize, ctx: &SourceContext<'_>) {
                 ".else" => blocks.last_mut().unwrap().1 = Some(last + 1),
                 ".end" if !blocks.is_empty() => {
                     let (b, els) = blocks.pop().unwrap();
-                    let i = decode(ctx.code[b as usize]);
+                    let i = ctx.program.instructions()[b as usize];
                     match (i.op, els) {
                         (Op::Loop, _) => assert_eq!(u32::from(i.target), last, "{at}: loop at 0x{b:03x}"),
                         (_, None) => {
@@ -461,8 +461,7 @@ fn compare_dvle(path: &str, k: usize, ctx: &SourceContext<'_>) {
             continue;
         };
         last = a;
-        let word = ctx.code[a as usize];
-        let i = decode(word);
+        let (word, i) = (ctx.program.words()[a as usize], ctx.program.instructions()[a as usize]);
         let here = format!("{at} 0x{a:03x} [{word:08x}] {line}");
         let (mnemonic, args) = line.split_once(' ').unwrap_or((line, ""));
         let args: Vec<&str> = if args.is_empty() { vec![] } else { args.split(',').map(str::trim).collect() };
@@ -606,10 +605,10 @@ fn every_listing_reads_back_as_its_binary() {
     for r in common::manifest(&dir, "shbin").into_iter().filter(|r| r.kind == "shbin") {
         let bytes = std::fs::read(dir.join("shbin").join(&r.path)).unwrap();
         let dvlb = Dvlb::parse(&bytes).unwrap();
-        let opdescs = dvlb.opdesc_words();
+        let (program, opdescs) = (dvlb.program(), dvlb.opdesc_words());
         for k in 0..dvlb.dvles.len() {
             let names = dvlb.dvles[k].names();
-            let ctx = dvlb.source_context(k, &names, &opdescs, 0).unwrap();
+            let ctx = dvlb.source_context(k, &program, &names, &opdescs, 0).unwrap();
             compare_dvle(&r.path, k, &ctx);
             dvles += 1;
         }
@@ -629,9 +628,9 @@ fn a_dvle_with_endmain_0_lists_main_and_reads_back() {
     ] {
         let bytes = dvlb.write().unwrap();
         let dvlb = Dvlb::parse(&bytes).unwrap();
-        let opdescs = dvlb.opdesc_words();
+        let (program, opdescs) = (dvlb.program(), dvlb.opdesc_words());
         let names = dvlb.dvles[0].names();
-        let ctx = dvlb.source_context(0, &names, &opdescs, 0).unwrap();
+        let ctx = dvlb.source_context(0, &program, &names, &opdescs, 0).unwrap();
         assert_eq!(ctx.endmain, 0);
         compare_dvle(what, 0, &ctx);
     }

@@ -471,7 +471,7 @@ fn records_are_the_listing_instructions_with_their_words() {
     assert_eq!(got, want);
     // The code blob without DVLE names: the text of the byte dump.
     let opdescs = file.dvlbs()[0].1.opdesc_words();
-    let bare = pica::code_records(words, &opdescs, code);
+    let bare = pica::code_records(&pica::Program::new(words), &opdescs, code);
     assert_eq!(bare[2].text, "dp4 o0.x, c0, r0 [opdesc 0x02]");
     assert_eq!(bare[2].operands, ["o0.x", "c0", "r0"]);
     for (r, w) in bare.iter().zip(words) {

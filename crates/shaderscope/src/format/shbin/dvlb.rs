@@ -185,6 +185,12 @@ impl Dvlb {
         self.dvlp.opdescs.iter().map(|d| d[0] & 0x7fff_ffff).collect()
     }
 
+    /// The shared code blob decoded, for everything that reads its instructions (listings,
+    /// records, checks, entry ranges): decode it once and hand it to each.
+    pub fn program(&self) -> pica::Program<'_> {
+        pica::Program::new(&self.dvlp.code)
+    }
+
     /// Re-encode. With the recorded layout of an unmodified parse this gives the input bytes.
     pub fn write(&self) -> Result<Vec<u8>> {
         match &self.layout {
@@ -250,18 +256,19 @@ impl Dvlb {
         Some(dvle.names_at(tables))
     }
 
-    /// What the ISA needs to print DVLE `index` (see [`pica::write_source`]), with the tables
-    /// from [`Dvlb::names`]; the DVLB sits at absolute `base` of the input (0 for a standalone
-    /// file).
+    /// What the ISA needs to print DVLE `index` (see [`pica::write_source`]), with the code
+    /// from [`Dvlb::program`] and the tables from [`Dvlb::names`]; the DVLB sits at absolute
+    /// `base` of the input (0 for a standalone file).
     pub fn source_context<'a>(
         &'a self,
         index: usize,
+        program: &'a pica::Program<'a>,
         names: &'a DvleNames,
         opdescs: &'a [u32],
         base: u64,
     ) -> Option<pica::SourceContext<'a>> {
         let dvle = self.dvles.get(index)?;
-        let mut ctx = pica::SourceContext::new(&self.dvlp.code, opdescs);
+        let mut ctx = pica::SourceContext::new(program, opdescs);
         ctx.main = dvle.main;
         ctx.endmain = dvle.endmain;
         ctx.shader_type = pica::ShaderType::from_byte(dvle.shader_type);
@@ -877,8 +884,9 @@ fn code(a: &mut Annotations, at: u64, words: &[u32], opd: &[u32]) {
         return;
     }
     a.section(at, 4 * words.len() as u64, "code");
-    for (i, w) in words.iter().enumerate() {
-        a.field(at + 4 * i as u64, 4, format_args!("[{i:03x}] {}", pica::describe_word(*w, opd)));
+    let program = pica::Program::new(words);
+    for (i, inst) in program.instructions().iter().enumerate() {
+        a.field(at + 4 * i as u64, 4, format_args!("[{i:03x}] {}", pica::describe_instruction(inst, opd)));
     }
 }
 

@@ -102,11 +102,12 @@ pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
     let code: Vec<u32> = (0..sizes[2])
         .map_while(|i| r.u32_at(usize::try_from(offsets[2] + 4 * i).ok()?, "code").ok())
         .collect();
-    for (i, w) in code.iter().enumerate() {
+    let program = crate::isa::pica::Program::new(&code);
+    for (i, inst) in program.instructions().iter().enumerate() {
         a.field(
             offsets[2] + 4 * i as u64,
             4,
-            format_args!("[{i:03x}] {}", crate::isa::pica::describe_word(*w, &[])),
+            format_args!("[{i:03x}] {}", crate::isa::pica::describe_instruction(inst, &[])),
         );
     }
 }
@@ -274,6 +275,11 @@ impl Dvoj {
         self.opdescs.iter().map(|d| d[0] & 0x7fff_ffff).collect()
     }
 
+    /// The object code decoded, for everything that reads its instructions.
+    pub fn program(&self) -> crate::isa::pica::Program<'_> {
+        crate::isa::pica::Program::new(&self.code)
+    }
+
     /// The name at a symbol-table offset, or a placeholder naming the bad offset.
     pub fn symbol(&self, offset: u32) -> String {
         symbol_or_placeholder(&self.symbols, offset)
@@ -320,9 +326,9 @@ impl Dvoj {
         let sizes = self.shape().map(|n| n as u64);
         header(a, &self.magic, self.unknown, l.offsets.map(u64::from), sizes);
         let opd = self.opdesc_words();
-        for (i, w) in self.code.iter().enumerate() {
+        for (i, inst) in self.program().instructions().iter().enumerate() {
             let at = u64::from(l.offsets[2]) + 4 * i as u64;
-            a.field(at, 4, format!("[{i:03x}] {}", crate::isa::pica::describe_word(*w, &opd)));
+            a.field(at, 4, format!("[{i:03x}] {}", crate::isa::pica::describe_instruction(inst, &opd)));
         }
         for (i, w) in self.opdescs.iter().enumerate() {
             let at = u64::from(l.offsets[3]) + 8 * i as u64;

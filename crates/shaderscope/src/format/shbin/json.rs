@@ -246,7 +246,8 @@ fn dvle_info(offset: Option<u64>, i: usize, e: &Dvle, runs: &mut pica::Executabl
 }
 
 fn dvlb_info(d: &Dvlb, base: u64) -> DvlbInfo {
-    let mut runs = pica::Executables::new(&d.dvlp.code);
+    let program = d.program();
+    let mut runs = pica::Executables::new(&program);
     DvlbInfo {
         offset: base,
         size: d.size(),
@@ -293,7 +294,7 @@ pub fn write_info_json(f: &ShaderFile, out: &mut dyn std::io::Write) -> std::io:
                     .map(|l| LineInfo { file: o.symbol(l.file_offset), line: l.line })
                     .collect(),
                 relocations: o.relocations.clone(),
-                dvle: dvle_info(None, 0, &o.as_dvle(), &mut pica::Executables::new(&o.code)),
+                dvle: dvle_info(None, 0, &o.as_dvle(), &mut pica::Executables::new(&o.program())),
             }),
             _ => None,
         },
@@ -317,7 +318,13 @@ fn printer_failed(_: std::fmt::Error) -> Error {
 
 /// One DVLE as a program: its entry range and picasso source, then its records; a DVLE whose
 /// offset repeats an earlier one's only names that one.
-fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+fn dvle_program(
+    k: usize,
+    p: &DvleRef<'_>,
+    program: &pica::Program<'_>,
+    opts: &DisasmOptions,
+    out: &mut dyn DisasmSink,
+) -> Result<()> {
     let code = &p.dvlb.dvlp.code;
     let head = Program::new(format!("DVLE {k}"), "pica", p.code_offset(), 4 * code.len() as u64)
         .with_stage(p.stage(), None)
@@ -328,26 +335,28 @@ fn dvle_program(k: usize, p: &DvleRef<'_>, opts: &DisasmOptions, out: &mut dyn D
         return Ok(());
     }
     let mut source = crate::print::TextBuf::default();
-    p.write_source(opts, &mut source).map_err(printer_failed)?;
+    p.write_source_in(program, opts, &mut source).map_err(printer_failed)?;
     out.program(
         head.with_extra("main", p.dvle.main)
             .with_extra("endmain", p.dvle.endmain)
-            .with_extra("entry_end", p.entry_end())
+            .with_extra("entry_end", p.entry_end_in(program))
             .with_extra("source", source.into_string()),
     );
-    p.each_record(|r| out.instruction(r));
+    p.each_record_in(program, |r| out.instruction(r));
     Ok(())
 }
 
 /// `disasm --json`: the listing, then every DVLE (or the DVOJ object) as a program of
 /// PICA200 instruction records.
 pub fn write_disasm_json(f: &ShaderFile, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
-    use crate::container::Container;
-    f.disasm(opts, out.listing())?;
+    // One decode of each code blob for the listing and the records alike.
+    let programs = f.code_programs();
+    let none = pica::Program::default();
+    f.write_listing(&programs, opts, out.listing())?;
     if let Payload::Dvoj(o) = &f.payload {
         let names = o.names();
         let opdescs = o.opdesc_words();
-        let ctx = f.dvoj_context(o, &names, &opdescs, opts);
+        let ctx = f.dvoj_context(o, programs.first().unwrap_or(&none), &names, &opdescs, opts);
         out.program(
             Program::new("DVOJ", "pica", o.code_offset(), 4 * o.code.len() as u64)
                 .with_stage(ctx.shader_type.stage(), None),
@@ -356,7 +365,7 @@ pub fn write_disasm_json(f: &ShaderFile, opts: &DisasmOptions, out: &mut dyn Dis
     }
     for (k, p) in f.dvles().iter().enumerate() {
         if opts.program.is_none_or(|n| n == k) {
-            dvle_program(k, p, opts, out)?;
+            dvle_program(k, p, programs.get(p.dvlb_index).unwrap_or(&none), opts, out)?;
         }
     }
     Ok(())

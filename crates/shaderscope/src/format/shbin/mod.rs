@@ -197,6 +197,8 @@ pub struct DvleRef<'a> {
     pub index: usize,
     /// Index (among all DVLEs of the file) of its DVLB's first DVLE.
     first: usize,
+    /// Index of its DVLB among [`ShaderFile::dvlbs`].
+    dvlb_index: usize,
     /// The DVLE.
     pub dvle: &'a Dvle,
 }
@@ -221,7 +223,12 @@ impl<'a> DvleRef<'a> {
     /// The end of the DVLE's entry range: `endmain`, or where that is 0 (as nihstro writes it)
     /// the word after the end instruction that ends main (see [`pica::Executables::entry_end`]).
     pub fn entry_end(&self) -> u32 {
-        pica::Executables::new(&self.dvlb.dvlp.code).entry_end(self.dvle.main, self.dvle.endmain)
+        self.entry_end_in(&self.dvlb.program())
+    }
+
+    /// [`DvleRef::entry_end`], in its DVLB's code decoded once ([`Dvlb::program`]).
+    pub(super) fn entry_end_in(&self, program: &pica::Program<'_>) -> u32 {
+        pica::Executables::new(program).entry_end(self.dvle.main, self.dvle.endmain)
     }
 
     /// Absolute offset of the code blob the DVLE runs in (shared by the DVLB's DVLEs).
@@ -235,12 +242,18 @@ impl<'a> DvleRef<'a> {
         self.dvlb.names(self.index, self.base).unwrap_or_default()
     }
 
-    /// What the ISA needs to print the DVLE (see [`pica::write_source`]); `names` from
-    /// [`DvleRef::names`], `opdescs` from [`Dvlb::opdesc_words`].
-    pub fn source_context(&self, names: &'a DvleNames, opdescs: &'a [u32]) -> pica::SourceContext<'a> {
+    /// What the ISA needs to print the DVLE (see [`pica::write_source`]); `program` from
+    /// [`Dvlb::program`], `names` from [`DvleRef::names`], `opdescs` from
+    /// [`Dvlb::opdesc_words`].
+    pub fn source_context(
+        &self,
+        program: &'a pica::Program<'a>,
+        names: &'a DvleNames,
+        opdescs: &'a [u32],
+    ) -> pica::SourceContext<'a> {
         self.dvlb
-            .source_context(self.index, names, opdescs, self.base)
-            .unwrap_or_else(|| pica::SourceContext::new(&self.dvlb.dvlp.code, opdescs))
+            .source_context(self.index, program, names, opdescs, self.base)
+            .unwrap_or_else(|| pica::SourceContext::new(program, opdescs))
     }
 
     /// The instructions the DVLE's listing shows, as records (see [`pica::records`]).
@@ -252,16 +265,35 @@ impl<'a> DvleRef<'a> {
 
     /// Each record [`DvleRef::records`] gives, handed to `f` as it is made.
     pub fn each_record(&self, f: impl FnMut(crate::isa::InstructionRecord)) {
+        self.each_record_in(&self.dvlb.program(), f)
+    }
+
+    /// [`DvleRef::each_record`], in its DVLB's code decoded once ([`Dvlb::program`]).
+    pub(super) fn each_record_in(
+        &self,
+        program: &pica::Program<'_>,
+        f: impl FnMut(crate::isa::InstructionRecord),
+    ) {
         let names = self.names();
         let opdescs = self.dvlb.opdesc_words();
-        pica::each_record(&self.source_context(&names, &opdescs), f);
+        pica::each_record(&self.source_context(program, &names, &opdescs), f);
     }
 
     /// The DVLE as complete picasso source, with `--offsets`/`--raw` columns as `opts` says.
     pub fn write_source<P: Printer + ?Sized>(&self, opts: &DisasmOptions, out: &mut P) -> std::fmt::Result {
+        self.write_source_in(&self.dvlb.program(), opts, out)
+    }
+
+    /// [`DvleRef::write_source`], in its DVLB's code decoded once ([`Dvlb::program`]).
+    pub(super) fn write_source_in<P: Printer + ?Sized>(
+        &self,
+        program: &pica::Program<'_>,
+        opts: &DisasmOptions,
+        out: &mut P,
+    ) -> std::fmt::Result {
         let names = self.names();
         let opdescs = self.dvlb.opdesc_words();
-        let mut ctx = self.source_context(&names, &opdescs);
+        let mut ctx = self.source_context(program, &names, &opdescs);
         ctx.offsets = opts.offsets || opts.file_offsets;
         ctx.raw = opts.raw;
         pica::write_source(&ctx, out)
@@ -272,10 +304,10 @@ impl ShaderFile {
     /// Every DVLE of every DVLB, in file order.
     pub fn dvles(&self) -> Vec<DvleRef<'_>> {
         let mut v = Vec::new();
-        for (base, dvlb) in self.dvlbs() {
+        for (dvlb_index, (base, dvlb)) in self.dvlbs().into_iter().enumerate() {
             let first = v.len();
             for (index, dvle) in dvlb.dvles.iter().enumerate() {
-                v.push(DvleRef { dvlb, base, index, first, dvle: dvle.as_ref() });
+                v.push(DvleRef { dvlb, base, index, first, dvlb_index, dvle: dvle.as_ref() });
             }
         }
         v
@@ -286,11 +318,12 @@ impl ShaderFile {
     fn dvoj_context<'a>(
         &self,
         d: &'a Dvoj,
+        program: &'a pica::Program<'a>,
         names: &'a DvleNames,
         opdescs: &'a [u32],
         opts: &DisasmOptions,
     ) -> pica::SourceContext<'a> {
-        let mut ctx = pica::SourceContext::new(&d.code, opdescs);
+        let mut ctx = pica::SourceContext::new(program, opdescs);
         if d.unknown[0] & 0xff == 1 {
             ctx.shader_type = pica::ShaderType::Geometry;
         }
@@ -305,16 +338,97 @@ impl ShaderFile {
         ctx
     }
 
+    /// The code blobs decoded once, for everything a command reads from them: each DVLB's in
+    /// [`ShaderFile::dvlbs`] order, or the DVOJ object's.
+    pub(super) fn code_programs(&self) -> Vec<pica::Program<'_>> {
+        match &self.payload {
+            Payload::Dvoj(o) => vec![o.program()],
+            _ => self.dvlbs().into_iter().map(|(_, d)| d.program()).collect(),
+        }
+    }
+
+    /// The listing (`disasm`): every DVLE (or the one `opts` chooses) as picasso source, then
+    /// the code no DVLE runs; `programs` from [`ShaderFile::code_programs`].
+    pub(super) fn write_listing(
+        &self,
+        programs: &[pica::Program<'_>],
+        opts: &DisasmOptions,
+        out: &mut dyn Printer,
+    ) -> Result<()> {
+        let fmt_err = |_| Error::invalid(0, "listing", "the printer failed");
+        let none = pica::Program::default();
+        if let Payload::Dvoj(d) = &self.payload {
+            return self.print_dvoj(d, programs.first().unwrap_or(&none), opts, out).map_err(fmt_err);
+        }
+        let program_of = |p: &DvleRef<'_>| programs.get(p.dvlb_index).unwrap_or(&none);
+        let dvles = self.dvles();
+        if let Some(n) = opts.program {
+            let Some(p) = dvles.get(n) else {
+                return Err(Error::invalid(
+                    0,
+                    "DVLE index",
+                    format!("DVLE {n} does not exist ({} in the file)", dvles.len()),
+                ));
+            };
+            return p.write_source_in(program_of(p), opts, out).map_err(fmt_err);
+        }
+        let many_dvlbs = self.dvlbs().len() > 1;
+        for (k, p) in dvles.iter().enumerate() {
+            if k > 0 {
+                out.start_line(None);
+                out.write_str("\n").map_err(fmt_err)?;
+            }
+            // The DVLE's header: its type and entry range.
+            out.start_line(p.offset());
+            out.style(crate::print::Style::Comment);
+            write!(out, "; DVLE {k}").map_err(fmt_err)?;
+            if many_dvlbs {
+                write!(out, " (DVLB at 0x{:x}, DVLE {})", p.base, p.index).map_err(fmt_err)?;
+            }
+            if let Some(first) = p.same_as() {
+                // Listed once: a repeated offset refers to the first listing.
+                write!(out, ": the same bytes as DVLE {first} (offset 0x{:x})", p.offset().unwrap_or(0))
+                    .map_err(fmt_err)?;
+                out.reset();
+                out.write_str("\n").map_err(fmt_err)?;
+                continue;
+            }
+            write!(
+                out,
+                ": {} shader, main 0x{:x}, endmain 0x{:x}",
+                p.dvle.type_name(),
+                p.dvle.main,
+                p.dvle.endmain
+            )
+            .map_err(fmt_err)?;
+            out.reset();
+            out.write_str("\n").map_err(fmt_err)?;
+            p.write_source_in(program_of(p), opts, out).map_err(fmt_err)?;
+        }
+        for ((base, d), program) in self.dvlbs().into_iter().zip(programs) {
+            let entries: Vec<(u32, u32)> = d
+                .dvles
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| d.same_as(*i).is_none())
+                .map(|(_, e)| (e.main, e.endmain))
+                .collect();
+            pica::write_unreached(out, program, &d.opdesc_words(), base + d.code_offset(), &entries)
+                .map_err(fmt_err)?;
+        }
+        Ok(())
+    }
+
     /// The DVOJ object as one executable: its entry range is the whole code.
     fn print_dvoj<P: Printer + ?Sized>(
         &self,
         d: &Dvoj,
+        program: &pica::Program<'_>,
         opts: &DisasmOptions,
         out: &mut P,
     ) -> std::fmt::Result {
-        let names = d.names();
-        let opdescs = d.opdesc_words();
-        pica::write_source(&self.dvoj_context(d, &names, &opdescs, opts), out)
+        let (names, opdescs) = (d.names(), d.opdesc_words());
+        pica::write_source(&self.dvoj_context(d, program, &names, &opdescs, opts), out)
     }
 }
 
@@ -382,7 +496,8 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut dyn std::fmt::Write) -> std::fmt::Resu
     if !files.is_empty() {
         writeln!(s, "  source files: {}", files.join(", "))?;
     }
-    let mut runs = pica::Executables::new(&d.dvlp.code);
+    let program = d.program();
+    let mut runs = pica::Executables::new(&program);
     for (i, e) in d.dvles.iter().enumerate() {
         let off = l.and_then(|l| l.dvle_offsets.get(i)).map(|o| base + u64::from(*o)).unwrap_or(0);
         if let Some(k) = d.same_as(i) {
@@ -399,7 +514,7 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut dyn std::fmt::Write) -> std::fmt::Resu
         )?;
         if e.endmain == 0 {
             let end = runs.entry_end(e.main, 0);
-            if ends_with_end(d, end) {
+            if ends_with_end(&program, end) {
                 write!(s, " (not recorded: main runs 0x{:x}..0x{end:x}, to its end instruction)", e.main)?;
             } else {
                 write!(
@@ -479,9 +594,9 @@ fn info_dvlb(d: &Dvlb, base: u64, s: &mut dyn std::fmt::Write) -> std::fmt::Resu
 
 /// Whether an entry range that runs to `end` (see [`pica::Executables`]) ends with an end
 /// instruction (else it runs to the end of the code).
-fn ends_with_end(d: &Dvlb, end: u32) -> bool {
-    let last = end.checked_sub(1).and_then(|k| d.dvlp.code.get(k as usize));
-    last.is_some_and(|w| pica::decode(*w).op == pica::Op::End)
+fn ends_with_end(program: &pica::Program<'_>, end: u32) -> bool {
+    let last = end.checked_sub(1).and_then(|k| program.instructions().get(k as usize));
+    last.is_some_and(|i| i.op == pica::Op::End)
 }
 
 /// Structural checks of one DVLB (the ISA adds program checks).
@@ -502,7 +617,8 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
             format!("{} exceed the 128-entry table", count(d.dvlp.opdescs.len(), "operand descriptor")),
         ));
     }
-    for issue in pica::check_program(&d.dvlp.code, d.dvlp.opdescs.len()) {
+    let program = d.program();
+    for issue in pica::check_program(&program, d.dvlp.opdescs.len()) {
         let at = code_at + 4 * issue.index as u64;
         let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
         out.push(if issue.error { Finding::error(at, msg) } else { Finding::warning(at, msg) });
@@ -510,7 +626,7 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
     overlapping_dvles(d, base, out);
     repeated_dvles(d, base, out);
     let opdescs = d.opdesc_words();
-    let mut runs = pica::Executables::new(&d.dvlp.code);
+    let mut runs = pica::Executables::new(&program);
     for (i, e) in d.dvles.iter().enumerate() {
         let o = base + l.and_then(|l| l.dvle_offsets.get(i)).map(|o| u64::from(*o)).unwrap_or(0);
         let t = l.and_then(|l| l.dvle_offsets_tables.get(i)).copied().unwrap_or([0; 5]);
@@ -521,7 +637,7 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
         let names = e.names();
         if e.main <= n
             && (e.endmain == 0 || (e.main < e.endmain && e.endmain <= n))
-            && let Some(ctx) = d.source_context(i, &names, &opdescs, base)
+            && let Some(ctx) = d.source_context(i, &program, &names, &opdescs, base)
         {
             for issue in pica::check_executable(&ctx) {
                 let msg = format!("{p}instruction 0x{:03x}: {}", issue.index, issue.message);
@@ -536,7 +652,7 @@ fn validate_dvlb(d: &Dvlb, base: u64, out: &mut Vec<Finding>) {
             ));
         } else if e.endmain == 0 {
             let (main, end) = (e.main, runs.entry_end(e.main, 0));
-            let message = if ends_with_end(d, end) {
+            let message = if ends_with_end(&program, end) {
                 format!(
                     "{p}endmain is 0 (nihstro writes this): the code from main to its end instruction, 0x{main:x}..0x{end:x}, is taken as the program"
                 )
@@ -788,66 +904,7 @@ impl Container for ShaderFile {
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        let fmt_err = |_| Error::invalid(0, "listing", "the printer failed");
-        if let Payload::Dvoj(d) = &self.payload {
-            return self.print_dvoj(d, opts, out).map_err(fmt_err);
-        }
-        let dvles = self.dvles();
-        if let Some(n) = opts.program {
-            let Some(p) = dvles.get(n) else {
-                return Err(Error::invalid(
-                    0,
-                    "DVLE index",
-                    format!("DVLE {n} does not exist ({} in the file)", dvles.len()),
-                ));
-            };
-            return p.write_source(opts, out).map_err(fmt_err);
-        }
-        let many_dvlbs = self.dvlbs().len() > 1;
-        for (k, p) in dvles.iter().enumerate() {
-            if k > 0 {
-                out.start_line(None);
-                out.write_str("\n").map_err(fmt_err)?;
-            }
-            // The DVLE's header: its type and entry range.
-            out.start_line(p.offset());
-            out.style(crate::print::Style::Comment);
-            write!(out, "; DVLE {k}").map_err(fmt_err)?;
-            if many_dvlbs {
-                write!(out, " (DVLB at 0x{:x}, DVLE {})", p.base, p.index).map_err(fmt_err)?;
-            }
-            if let Some(first) = p.same_as() {
-                // Listed once: a repeated offset refers to the first listing.
-                write!(out, ": the same bytes as DVLE {first} (offset 0x{:x})", p.offset().unwrap_or(0))
-                    .map_err(fmt_err)?;
-                out.reset();
-                out.write_str("\n").map_err(fmt_err)?;
-                continue;
-            }
-            write!(
-                out,
-                ": {} shader, main 0x{:x}, endmain 0x{:x}",
-                p.dvle.type_name(),
-                p.dvle.main,
-                p.dvle.endmain
-            )
-            .map_err(fmt_err)?;
-            out.reset();
-            out.write_str("\n").map_err(fmt_err)?;
-            p.write_source(opts, out).map_err(fmt_err)?;
-        }
-        for (base, d) in self.dvlbs() {
-            let entries: Vec<(u32, u32)> = d
-                .dvles
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| d.same_as(*i).is_none())
-                .map(|(_, e)| (e.main, e.endmain))
-                .collect();
-            pica::write_unreached(out, &d.dvlp.code, &d.opdesc_words(), base + d.code_offset(), &entries)
-                .map_err(fmt_err)?;
-        }
-        Ok(())
+        self.write_listing(&self.code_programs(), opts, out)
     }
 
     fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn crate::json::DisasmSink) -> Result<()> {
@@ -894,7 +951,7 @@ impl Container for ShaderFile {
             validate_dvlb(d, base, &mut out);
         }
         if let Payload::Dvoj(o) = &self.payload {
-            for issue in pica::check_program(&o.code, o.opdescs.len()) {
+            for issue in pica::check_program(&o.program(), o.opdescs.len()) {
                 let at =
                     o.layout.as_ref().map(|l| u64::from(l.offsets[2])).unwrap_or(0) + 4 * issue.index as u64;
                 let msg = format!("instruction 0x{:03x}: {}", issue.index, issue.message);
@@ -949,7 +1006,8 @@ impl Container for ShaderFile {
                 + u64::from(d.layout.as_ref().map(|l| l.dvlp_offsets[1]).unwrap_or(0));
             let opdescs: Vec<u8> = d.dvlp.opdescs.iter().flat_map(|o| words(o)).collect();
             v.push(Part::new(format!("{pre}opdescs"), od, opdescs, "operand descriptor table"));
-            let mut runs = pica::Executables::new(&d.dvlp.code);
+            let program = d.program();
+            let mut runs = pica::Executables::new(&program);
             for (i, e) in d.dvles.iter().enumerate() {
                 if d.same_as(i).is_some() {
                     // Its bytes are the first DVLE's part; a million repeats copy nothing.

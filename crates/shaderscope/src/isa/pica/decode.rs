@@ -5,7 +5,8 @@
 //! kept whole, and bits that no field of an instruction covers are kept in
 //! [`Instruction::unused`]. So `decode(w).encode() == w` for every 32-bit word
 //! ([`Instruction::encode`], in `encode.rs`). An instruction is one word, so its byte range is
-//! the word's: the walk and the records place it by its word address.
+//! the word's: a [`Program`] (a code blob decoded once) holds each at its word address, and
+//! the walk, the listing, the records and the checks all read it from there.
 
 use super::opcodes::{self, Op, OpInfo};
 use crate::toolkit::Field;
@@ -77,6 +78,56 @@ pub fn decode(word: u32) -> Instruction {
         primitive: get(l.primitive, word) != 0,
         invert: get(l.invert, word) != 0,
         unused: word & !row.covered,
+    }
+}
+
+/// A code blob decoded once: every word's [`Instruction`] at its word address (instruction
+/// `a` is the word at byte `4 × a` of the blob, whose absolute offset the
+/// [`SourceContext`](super::SourceContext) or the caller knows), with the words as read. The
+/// walk ([`Executables`](super::Executables)), the listing and the records
+/// ([`write_source`](super::write_source), [`records`](super::records)), the checks
+/// ([`check_program`](super::check_program)) and the listing of code no executable runs
+/// ([`write_unreached`](super::write_unreached)) all read the same one.
+///
+/// ```
+/// use shaderscope::isa::pica::{Op, Program};
+///
+/// // mov r0, v0; end
+/// let words = [0x4e00_0000, 0x8800_0000];
+/// let program = Program::new(&words);
+/// let ops: Vec<Op> = program.instructions().iter().map(|i| i.op).collect();
+/// assert_eq!((ops, program.words()), (vec![Op::Mov, Op::End], &words[..]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program<'w> {
+    words: &'w [u32],
+    insts: Vec<Instruction>,
+}
+
+impl<'w> Program<'w> {
+    /// Decode every word of `words`.
+    pub fn new(words: &'w [u32]) -> Program<'w> {
+        Program { words, insts: words.iter().map(|w| decode(*w)).collect() }
+    }
+
+    /// The words as read (word address = index).
+    pub fn words(&self) -> &'w [u32] {
+        self.words
+    }
+
+    /// Every word decoded, in order (word address = index).
+    pub fn instructions(&self) -> &[Instruction] {
+        &self.insts
+    }
+
+    /// The number of words.
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    /// Whether the blob has no words.
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
     }
 }
 
@@ -257,181 +308,5 @@ impl OperandDescriptor {
             w |= (u32::from(*neg) << (4 + 9 * n)) | (u32::from(sw.0) << (5 + 9 * n));
         }
         OperandDescriptor(w)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words() -> impl Iterator<Item = u32> {
-        // A fixed xorshift sequence plus every opcode with all-ones and all-zero operands.
-        let mut x: u32 = 0x9E37_79B9;
-        let random = std::iter::from_fn(move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            Some(x)
-        })
-        .take(2_000_000);
-        (0..64u32).flat_map(|o| [o << 26, (o << 26) | 0x03FF_FFFF]).chain(random)
-    }
-
-    #[test]
-    fn every_word_reencodes_to_itself() {
-        for w in words() {
-            let i = decode(w);
-            assert_eq!(i.encode(), w, "{w:08x} {i:?}");
-        }
-    }
-
-    #[test]
-    fn unused_bits_are_zero_in_encoded_fields() {
-        for w in words().take(100_000) {
-            let i = decode(w);
-            let row = i.info();
-            assert_eq!(i.unused & row.covered, 0);
-            assert_eq!(row.covered, row.layout.mask() | row.opcode_mask);
-        }
-    }
-
-    #[test]
-    fn format_1_fields() {
-        // nwfont_RectDrawerShader 0x1c: dp4 r4.x, r1, r2 (opdesc 1)
-        let i = decode(0x0a81_1901);
-        assert_eq!(i.op, Op::Dp4);
-        assert_eq!(i.destination(), Some(Register { file: RegisterFile::Temporary, index: 4 }));
-        assert_eq!((i.src[0], i.src[1], i.desc, i.idx), (0x11, 0x12, 1, 0));
-        // 0x30: dp4 r3.x, c32[a0.x], r4 (opdesc 0xc)
-        let i = decode(0x0a6c_0a0c);
-        assert_eq!((i.dst, i.idx, i.src[0], i.src[1], i.desc), (0x13, 1, 0x40, 0x14, 0x0c));
-        assert_eq!(i.source(0).to_string(), "c32");
-    }
-
-    #[test]
-    fn format_1i_fields() {
-        // coverage shader: dphi r1.y, r0, c1 (opdesc 3)
-        let i = decode(0x6224_1083);
-        assert_eq!(i.op, Op::Dphi);
-        assert_eq!((i.dst, i.src[0], i.src[1], i.desc), (0x11, 0x10, 0x21, 3));
-        assert_eq!(i.wide_source(), Some(1));
-        // slti r4, r0, c95 (opdesc 6)
-        let i = decode(0x6e84_3f86);
-        assert_eq!((i.op, i.dst, i.src[0], i.src[1], i.desc), (Op::Slti, 0x14, 0x10, 0x7f, 6));
-    }
-
-    #[test]
-    fn format_1u_and_mova_fields() {
-        // mov r0, c6[a0.x] (opdesc 2)
-        let i = decode(0x4e0a_6002);
-        assert_eq!((i.op, i.dst, i.idx, i.src[0], i.desc, i.unused), (Op::Mov, 0x10, 1, 0x26, 2, 0));
-        assert_eq!(i.source_count(), 1);
-        // mova from v5 (opdesc 2)
-        let i = decode(0x4800_5002);
-        assert_eq!((i.op, i.src[0], i.desc, i.destination()), (Op::Mova, 5, 2, None));
-        // bits 11..7 of a format-1u word are not a source: they are kept as unused bits
-        let i = decode(0x4e0a_6002 | 0x180);
-        assert_eq!(i.unused, 0x180);
-        assert_eq!(i.encode(), 0x4e0a_6182);
-    }
-
-    #[test]
-    fn format_1c_fields() {
-        // cmp c5, ne, ne, r4 (opdesc 7)
-        let i = decode(0xb922_5a07);
-        assert_eq!((i.op, i.cmp, i.src[0], i.src[1], i.desc), (Op::Cmp, [1, 1], 0x25, 0x14, 7));
-        // cmp c5, ge, ge, r0 (opcode 0x2F: the x operator's top bit is the opcode's low bit)
-        let i = decode(0xbda2_5816);
-        assert_eq!((i.cmp, i.src[0], i.src[1], i.desc), ([5, 5], 0x25, 0x10, 0x16));
-        // coverage: cmp c95, lt, ge, r0
-        let i = decode(0xbaa7_f800);
-        assert_eq!((i.cmp, i.src[0], i.src[1]), ([2, 5], 0x7f, 0x10));
-    }
-
-    #[test]
-    fn format_2_fields() {
-        // ifc cmp.x && cmp.y, else at 0x1b (byte 0x6c), no else block
-        let i = decode(0xa340_6c00);
-        assert_eq!((i.op, i.refs, i.condop, i.target, i.num), (Op::Ifc, [true, true], 1, 0x1b, 0));
-        // ifc !cmp.x && !cmp.y
-        let i = decode(0xa040_9c00);
-        assert_eq!((i.refs, i.condop, i.target), ([false, false], 1, 0x27));
-        // callc cmp.x && !cmp.y, 0x32, 1 word
-        let i = decode(0x9640_c801);
-        assert_eq!((i.op, i.refs, i.condop, i.target, i.num), (Op::Callc, [true, false], 1, 0x32, 1));
-        // breakc cmp.x: single-flag form keeps refy = 1
-        let i = decode(0x8f80_0000);
-        assert_eq!((i.op, i.refs, i.condop), (Op::Breakc, [true, true], 2));
-    }
-
-    #[test]
-    fn format_3_fields() {
-        // jmpu b0 (num bit 0 set: jump when false) to 0x2c
-        let i = decode(0xb400_b001);
-        assert_eq!((i.op, i.uniform, i.target, i.negate), (Op::Jmpu, 0, 0x2c, true));
-        // jmpu b1 to 0x2e
-        let i = decode(0xb440_b800);
-        assert_eq!((i.uniform, i.target, i.negate), (1, 0x2e, false));
-        // loop i3, last body word 0x1e
-        let i = decode(0xa4c0_7800);
-        assert_eq!((i.op, i.uniform, i.target), (Op::Loop, 3, 0x1e));
-        // ifu b1, else at 0x28, 1 word
-        let i = decode(0x9c40_a001);
-        assert_eq!((i.op, i.uniform, i.target, i.num), (Op::Ifu, 1, 0x28, 1));
-    }
-
-    #[test]
-    fn format_4_fields() {
-        let i = decode(0xaec0_0000);
-        assert_eq!((i.op, i.vertex, i.primitive, i.invert), (Op::Setemit, 2, true, true));
-        let i = decode(0xad00_0000);
-        assert_eq!((i.vertex, i.primitive, i.invert), (1, false, false));
-    }
-
-    #[test]
-    fn format_5_fields() {
-        // nwfont 0x68: mad with src2 wide
-        let i = decode(0xf328_5260);
-        assert_eq!(i.op, Op::Mad);
-        assert_eq!((i.dst, i.idx, i.src, i.desc), (0x13, 0, [0x14, 0x14, 0x13], 0));
-        assert_eq!(i.wide_source(), Some(1));
-        // coverage: madi r12, r0, r1, c95 (src3 wide)
-        let i = decode(0xdc21_1fe6);
-        assert_eq!(i.op, Op::Madi);
-        assert_eq!((i.dst, i.idx, i.src, i.desc), (0x1c, 0, [0x10, 0x11, 0x7f], 6));
-        assert_eq!(i.wide_source(), Some(2));
-    }
-
-    #[test]
-    fn unknown_opcodes_keep_the_word() {
-        for op in [0x10u32, 0x11, 0x14, 0x15, 0x16, 0x17, 0x1c, 0x1d, 0x1e, 0x1f] {
-            let w = (op << 26) | 0x0123_4567;
-            let i = decode(w);
-            assert_eq!(i.op, Op::Unknown);
-            assert_eq!(i.unused, w);
-            assert_eq!(i.encode(), w);
-        }
-    }
-
-    #[test]
-    fn operand_descriptors() {
-        // nwfont opdesc 0x14 (nihstro: `add r4._y__ -c4.zzzz r4.zzzz`): mask 4 = y
-        let d = OperandDescriptor(0x802a_9554 & 0x7fff_ffff);
-        assert_eq!(d.mask(), 4);
-        assert!(d.writes(1) && !d.writes(0) && !d.writes(2));
-        assert!(d.negate(0) && !d.negate(1));
-        assert_eq!(d.swizzle(0).to_string(), "zzzz");
-        assert_eq!(d.swizzle(1).to_string(), "zzzz");
-        // nwfont opdesc 0x22: full mask, src1 identity; opdesc 2: src1 .wzyx
-        let d = OperandDescriptor(0x0000_036f);
-        assert_eq!((d.mask(), d.swizzle(0)), (0xf, Swizzle::IDENTITY));
-        assert_eq!(OperandDescriptor(0x8000_1c8f).swizzle(0).to_string(), "wzyx");
-        // identity in all three sources
-        let d = OperandDescriptor(0x0d86_c36f);
-        for n in 0..3 {
-            assert_eq!(d.swizzle(n), Swizzle::IDENTITY);
-        }
-        let id = (false, Swizzle::IDENTITY);
-        assert_eq!(OperandDescriptor::new(0xf, [id, id, id]).0, 0x0d86_c36f);
     }
 }

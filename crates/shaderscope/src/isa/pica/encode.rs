@@ -1,7 +1,8 @@
 //! The owned [`Instruction`] → its word, through the same table rows and bit fields
 //! ([`Layout`](super::opcodes::Layout)) that [`decode`](super::decode) reads: `decode(w).encode() == w` for
-//! every 32-bit word (the tests in `decode.rs` show it over every opcode and two million
-//! others; tests/pica_corpus.rs over every word of the corpus). The assembler of issue 24 will
+//! every 32-bit word (the unit tests in `tests.rs` show it over every opcode of the table
+//! with varied fields and two million other words; tests/pica_corpus.rs over every word of
+//! the corpus). The assembler of issue 24 will
 //! hand its instructions here.
 //!
 //! ```

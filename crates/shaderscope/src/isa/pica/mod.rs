@@ -2,36 +2,46 @@
 //!
 //! Every instruction is one little-endian 32-bit word; arithmetic instructions point into an
 //! operand-descriptor table (swizzles, negation, write mask). This module decodes and encodes
-//! single words, and prints whole programs as picasso source (the de-facto text syntax, which
+//! words, and prints whole programs as picasso source (the de-facto text syntax, which
 //! picasso 2.7.1 re-assembles to the same instructions).
+//!
+//! A code blob is decoded once, into a [`Program`] (every word's [`Instruction`] at its word
+//! address); the walk, the listing, the records, the checks and the listing of code no
+//! executable runs all read that one, and none decodes words of its own. The container
+//! ([`crate::format::shbin`]) decodes each blob once per command (`Dvlb::program`) and hands
+//! it to each of them.
 //!
 //! * [`opcodes`]: the one opcode table (3dbrew name, picasso mnemonic, encoding, bit layout,
 //!   operand syntax, source lanes read) that decoding, encoding and printing all follow.
-//! * [`decode`] / [`Instruction::encode`] (`decode.rs`, `encode.rs`): every word decodes
-//!   (unused opcodes to [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`] and
-//!   [`Register`] read the operands.
-//! * `walk.rs`: the one walk: which code an executable runs ([`Executables`] for the
-//!   container) and each procedure's instructions, labels and block directives in listing
-//!   order, which the listing and the records both print.
+//! * [`decode`] / [`Program`] / [`Instruction::encode`] (`decode.rs`, `encode.rs`): every word
+//!   decodes (unused opcodes to [`Op::Unknown`]) and re-encodes to itself; [`OperandDescriptor`]
+//!   and [`Register`] read the operands.
+//! * `walk.rs`: the one walk over a [`Program`]: which code an executable runs
+//!   ([`Executables`] for the container) and each procedure's instructions, labels and block
+//!   directives in listing order, which the listing and the records both print.
 //! * [`write_source`] (`print.rs`): one DVLE as complete picasso source, through any
 //!   [`Printer`](crate::print::Printer): every token styled with its kind, every line started
 //!   with the input offset of what it shows (an instruction its word, a declaration its table
 //!   entry, the header comment the DVLE header).
 //! * [`records`]: the same listing's instructions as
 //!   [`InstructionRecord`](crate::isa::InstructionRecord)s, printed by the same instruction
-//!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]), [`write_word`] / [`describe_word`] and [`write_opdesc`] /
-//!   [`describe_opdesc`]: words and descriptors without DVLE names, for byte dumps;
-//!   [`write_unreached`]: code no executable runs, as comments.
+//!   printer ([`each_record`]: one at a time); [`code_records`] ([`each_code_record`]),
+//!   [`write_instruction`] / [`describe_instruction`] ([`write_word`] / [`describe_word`] for
+//!   a single word) and [`write_opdesc`] / [`describe_opdesc`]: instructions and descriptors
+//!   without DVLE names, for byte dumps; [`write_unreached`]: code no executable runs, as
+//!   comments.
 //! * [`check_program`] / [`check_executable`] (`check.rs`): semantic findings per word, over
 //!   the whole blob and over the code the executable runs.
 //! * [`float24`]: the 24-bit float both ways.
+//! * `tests.rs`: the unit tests of the whole (decode and encode over every opcode of the
+//!   table, listing text, records, checks).
 //!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
-//! of their entries, to [`write_source`] through a [`SourceContext`]. This module never looks
-//! at container bytes.
+//! of their entries and the decoded code, to [`write_source`] through a [`SourceContext`].
+//! This module never looks at container bytes.
 //!
 //! ```
-//! use shaderscope::isa::pica::{self, Op, SourceContext, Uniform};
+//! use shaderscope::isa::pica::{self, Op, Program, SourceContext, Uniform};
 //! use shaderscope::print::TextBuf;
 //!
 //! // mov r0.xyz, v0 (descriptor 0); dp4 o0.x, c0, r0 (descriptor 1); end
@@ -44,9 +54,10 @@
 //! assert_eq!(dp4.encode(), code[1]);
 //! assert_eq!(pica::describe_word(code[1], &opdescs), "dp4 o0.x, c0, r0 [opdesc 0x01]");
 //!
-//! // The whole program as picasso source, with a uniform named.
+//! // The whole program, decoded once, as picasso source with a uniform named.
+//! let program = Program::new(&code);
 //! let uniforms = [Uniform::new("projection", 0x10, 0x13)];
-//! let mut ctx = SourceContext::new(&code, &opdescs);
+//! let mut ctx = SourceContext::new(&program, &opdescs);
 //! ctx.uniforms = &uniforms;
 //! let mut out = TextBuf::default();
 //! pica::write_source(&ctx, &mut out).unwrap();
@@ -58,7 +69,7 @@
 //! );
 //! let records = pica::records(&ctx);
 //! assert_eq!((records[1].offset, records[1].words.as_slice()), (4, &code[1..2]));
-//! assert!(pica::check_program(&code, opdescs.len()).is_empty());
+//! assert!(pica::check_program(&program, opdescs.len()).is_empty());
 //! ```
 
 mod check;
@@ -68,14 +79,19 @@ pub mod float24;
 mod names;
 pub mod opcodes;
 mod print;
+#[cfg(test)]
+mod tests;
 mod walk;
 
 pub use check::{check_executable, check_program};
-pub use decode::{COMPONENTS, Instruction, OperandDescriptor, Register, RegisterFile, Swizzle, decode};
+pub use decode::{
+    COMPONENTS, Instruction, OperandDescriptor, Program, Register, RegisterFile, Swizzle, decode,
+};
 pub use opcodes::{Format, Lanes, Layout, OPCODES, Op, OpInfo, Syntax};
 pub use print::{
-    bare_entry, code_records, describe_opdesc, describe_word, each_code_record, each_record, records,
-    write_opdesc, write_source, write_unlisted, write_unreached, write_word,
+    bare_entry, code_records, describe_instruction, describe_opdesc, describe_word, each_code_record,
+    each_record, records, write_instruction, write_opdesc, write_source, write_unlisted, write_unreached,
+    write_word,
 };
 pub use walk::Executables;
 
@@ -110,9 +126,9 @@ impl Pica {
     }
 
     /// How the words are listed: from their longest stretch no call reaches.
-    fn context<'c>(words: &'c [u32], opdescs: &'c [u32], base: u64) -> SourceContext<'c> {
-        let mut ctx = SourceContext::new(words, opdescs);
-        (ctx.main, ctx.endmain) = bare_entry(words);
+    fn context<'c>(program: &'c Program<'c>, opdescs: &'c [u32], base: u64) -> SourceContext<'c> {
+        let mut ctx = SourceContext::new(program, opdescs);
+        (ctx.main, ctx.endmain) = bare_entry(program);
         ctx.code_offset = base;
         ctx
     }
@@ -139,11 +155,12 @@ impl crate::isa::InstructionSet for Pica {
             out.write_str("\n").map_err(failed)?;
         }
         let opdescs = code.opdescs.unwrap_or(&[]);
-        let mut ctx = Pica::context(&words, opdescs, code.base);
+        let program = Program::new(&words);
+        let mut ctx = Pica::context(&program, opdescs, code.base);
         ctx.offsets = opts.offsets || opts.file_offsets;
         ctx.raw = opts.raw;
         write_source(&ctx, out).map_err(failed)?;
-        write_unlisted(out, &words, opdescs, code.base, (ctx.main, ctx.endmain)).map_err(failed)
+        write_unlisted(out, &program, opdescs, code.base, (ctx.main, ctx.endmain)).map_err(failed)
     }
     fn each_record(
         &self,
@@ -152,7 +169,8 @@ impl crate::isa::InstructionSet for Pica {
         f: &mut dyn FnMut(crate::isa::InstructionRecord),
     ) -> crate::Result<()> {
         let words = Pica::words(code)?;
-        each_record(&Pica::context(&words, code.opdescs.unwrap_or(&[]), code.base), f);
+        let program = Program::new(&words);
+        each_record(&Pica::context(&program, code.opdescs.unwrap_or(&[]), code.base), f);
         Ok(())
     }
 }
@@ -374,8 +392,8 @@ impl Label {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct SourceContext<'a> {
-    /// The whole code blob shared by all DVLEs.
-    pub code: &'a [u32],
+    /// The whole code blob shared by all DVLEs, decoded once.
+    pub program: &'a Program<'a>,
     /// Operand descriptors (first word of each DVLP entry; bit 31 is ignored).
     pub opdescs: &'a [u32],
     /// Entry point (word address).
@@ -408,13 +426,13 @@ pub struct SourceContext<'a> {
 }
 
 impl<'a> SourceContext<'a> {
-    /// A vertex shader whose entry range is all of `code`, with no tables, at offset 0.
-    pub fn new(code: &'a [u32], opdescs: &'a [u32]) -> SourceContext<'a> {
+    /// A vertex shader whose entry range is all of `program`, with no tables, at offset 0.
+    pub fn new(program: &'a Program<'a>, opdescs: &'a [u32]) -> SourceContext<'a> {
         SourceContext {
-            code,
+            program,
             opdescs,
             main: 0,
-            endmain: u32::try_from(code.len()).unwrap_or(u32::MAX),
+            endmain: u32::try_from(program.len()).unwrap_or(u32::MAX),
             shader_type: ShaderType::Vertex,
             merge_outmaps: false,
             geometry: GeometryMode::default(),

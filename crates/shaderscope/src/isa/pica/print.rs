@@ -16,7 +16,7 @@
 //! * Procedures are the entry range plus every CALL/CALLC/CALLU target range, printed in
 //!   address order (picasso lays procedures out in source order).
 
-use super::decode::{COMPONENTS, Instruction, OperandDescriptor, decode};
+use super::decode::{COMPONENTS, Instruction, OperandDescriptor, Program, decode};
 use super::names::{NameSet, label_name, sanitize};
 use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
 use super::walk::{self, Step};
@@ -164,7 +164,8 @@ struct Proc {
 /// Everything resolved before printing.
 struct Listing<'c> {
     ctx: &'c SourceContext<'c>,
-    insts: Vec<Instruction>,
+    /// The code blob's instructions (none for [`Listing::bare`]).
+    insts: &'c [Instruction],
     geometry: bool,
     aliases: Aliases,
     gsh: Option<Gsh>,
@@ -218,7 +219,7 @@ pub fn each_record(ctx: &SourceContext<'_>, mut f: impl FnMut(InstructionRecord)
         let _ = listing.walk_proc(k, p, |step| {
             if let Step::Instruction { a, inst, dropped, .. } = step {
                 listing.write_instruction(&mut capture, inst, Some((k, a)), dropped.is_some())?;
-                let word = ctx.code.get(a as usize).copied().unwrap_or(0);
+                let word = ctx.program.words().get(a as usize).copied().unwrap_or(0);
                 f(capture.record(ctx.code_offset.saturating_add(4 * u64::from(a)), vec![word]));
             }
             Ok(())
@@ -227,27 +228,28 @@ pub fn each_record(ctx: &SourceContext<'_>, mut f: impl FnMut(InstructionRecord)
 }
 
 /// Every word of a code blob as a record, printed as [`write_word`] prints it (registers
-/// spelled plainly, targets as word addresses); `code[0]` sits at absolute `code_offset`
+/// spelled plainly, targets as word addresses); word 0 sits at absolute `code_offset`
 /// ([`each_code_record`]'s records collected).
-pub fn code_records(code: &[u32], opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
-    let mut out = Vec::with_capacity(code.len());
-    each_code_record(code, opdescs, code_offset, |r| out.push(r));
+pub fn code_records(program: &Program<'_>, opdescs: &[u32], code_offset: u64) -> Vec<InstructionRecord> {
+    let mut out = Vec::with_capacity(program.len());
+    each_code_record(program, opdescs, code_offset, |r| out.push(r));
     out
 }
 
 /// Each record [`code_records`] gives, handed to `f` as it is made, word by word.
 pub fn each_code_record(
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     mut f: impl FnMut(InstructionRecord),
 ) {
-    let ctx = SourceContext::new(&[], opdescs);
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
     let listing = Listing::bare(&ctx);
     let mut capture = Capture::default();
     let mut at = code_offset;
-    for &w in code {
-        let _ = listing.write_instruction(&mut capture, &decode(w), None, true);
+    for (inst, &w) in program.instructions().iter().zip(program.words()) {
+        let _ = listing.write_instruction(&mut capture, inst, None, true);
         f(capture.record(at, vec![w]));
         at = at.saturating_add(4);
     }
@@ -257,14 +259,29 @@ pub fn each_code_record(
 /// addresses, block extents and the operand descriptor index in brackets), through the
 /// listing's instruction printer.
 pub fn write_word<P: Printer + ?Sized>(out: &mut P, word: u32, opdescs: &[u32]) -> fmt::Result {
-    let ctx = SourceContext::new(&[], opdescs);
-    Listing::bare(&ctx).write_instruction(out, &decode(word), None, true)
+    write_instruction(out, &decode(word), opdescs)
+}
+
+/// [`write_word`] for an instruction already decoded (one of a [`Program`]'s).
+pub fn write_instruction<P: Printer + ?Sized>(
+    out: &mut P,
+    inst: &Instruction,
+    opdescs: &[u32],
+) -> fmt::Result {
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
+    Listing::bare(&ctx).write_instruction(out, inst, None, true)
 }
 
 /// [`write_word`] as a string, for byte dumps.
 pub fn describe_word(word: u32, opdescs: &[u32]) -> String {
+    describe_instruction(&decode(word), opdescs)
+}
+
+/// [`write_instruction`] as a string, for byte dumps.
+pub fn describe_instruction(inst: &Instruction, opdescs: &[u32]) -> String {
     let mut s = TextBuf::default();
-    let _ = write_word(&mut s, word, opdescs);
+    let _ = write_instruction(&mut s, inst, opdescs);
     s.into_string()
 }
 
@@ -293,20 +310,20 @@ pub fn describe_opdesc(word: u32) -> String {
     s.into_string()
 }
 
-/// The words of `code` that none of the executables with entry ranges `entries`
+/// The words of `program` that none of the executables with entry ranges `entries`
 /// (`main..endmain`) runs (an uncalled subroutine, dead code after the last program), as
 /// comments after a blank line: word address, word and the instruction as [`write_word`]
-/// prints it, each line at the word's offset (`code[0]` at absolute `code_offset`). Nothing
+/// prints it, each line at the word's offset (word 0 at absolute `code_offset`). Nothing
 /// when every word runs. (Per-executable picasso source cannot carry these words: picasso
 /// would re-emit them and move the code.)
 pub fn write_unreached<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entries: &[(u32, u32)],
 ) -> fmt::Result {
-    write_words_outside(out, code, opdescs, code_offset, entries, "code no DVLE runs:")
+    write_words_outside(out, program, opdescs, code_offset, entries, "code no DVLE runs:")
 }
 
 /// The entry range a code blob with no executable around it is listed with (as `main`): the
@@ -319,12 +336,12 @@ pub fn write_unreached<P: Printer + ?Sized>(
 ///
 /// // 0: mov; 1: end (a subroutine), then main at 2..5: call 0..2; mov; end.
 /// let code = [0x4e00_0000, 0x8800_0000, 0x9000_0002, 0x4e00_0000, 0x8800_0000];
-/// assert_eq!(pica::bare_entry(&code), (2, 5));
+/// assert_eq!(pica::bare_entry(&pica::Program::new(&code)), (2, 5));
 /// ```
-pub fn bare_entry(code: &[u32]) -> (u32, u32) {
-    let insts = walk::decode_all(code);
+pub fn bare_entry(program: &Program<'_>) -> (u32, u32) {
+    let insts = program.instructions();
     let len = u32::try_from(insts.len()).unwrap_or(u32::MAX);
-    let found = walk::procedures(&insts, 0, len, 4 * insts.len() + 4096);
+    let found = walk::procedures(insts, 0, len, 4 * insts.len() + 4096);
     let mut called = vec![false; insts.len()];
     for (k, r) in found.ranges.iter().enumerate() {
         if k != found.entry
@@ -355,28 +372,29 @@ pub fn bare_entry(code: &[u32]) -> (u32, u32) {
 /// executables (the entry range of [`bare_entry`]).
 pub fn write_unlisted<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entry: (u32, u32),
 ) -> fmt::Result {
-    write_words_outside(out, code, opdescs, code_offset, &[entry], "code the entry range does not run:")
+    write_words_outside(out, program, opdescs, code_offset, &[entry], "code the entry range does not run:")
 }
 
 fn write_words_outside<P: Printer + ?Sized>(
     out: &mut P,
-    code: &[u32],
+    program: &Program<'_>,
     opdescs: &[u32],
     code_offset: u64,
     entries: &[(u32, u32)],
     title: &str,
 ) -> fmt::Result {
-    let insts = walk::decode_all(code);
-    let reached = walk::reached(&insts, entries);
+    let insts = program.instructions();
+    let reached = walk::reached(insts, entries);
     if reached.iter().all(|r| *r) {
         return Ok(());
     }
-    let ctx = SourceContext::new(&[], opdescs);
+    let none = Program::default();
+    let ctx = SourceContext::new(&none, opdescs);
     let listing = Listing::bare(&ctx);
     out.start_line(None);
     out.write_char('\n')?;
@@ -390,7 +408,7 @@ fn write_words_outside<P: Printer + ?Sized>(
         out.write_str(";   0x")?;
         write_hex(out, a as u64, 3)?;
         out.write_str("  ")?;
-        write_hex(out, u64::from(code.get(a).copied().unwrap_or(0)), 8)?;
+        write_hex(out, u64::from(program.words().get(a).copied().unwrap_or(0)), 8)?;
         out.write_str("  ")?;
         listing.write_instruction(&mut Unstyled(&mut *out), inst, None, true)?;
         out.reset();
@@ -411,7 +429,7 @@ impl<'c> Listing<'c> {
     fn bare(ctx: &'c SourceContext<'c>) -> Listing<'c> {
         Listing {
             ctx,
-            insts: Vec::new(),
+            insts: &[],
             geometry: false,
             aliases: Aliases::default(),
             gsh: None,
@@ -428,7 +446,7 @@ impl<'c> Listing<'c> {
 
     fn new(ctx: &'c SourceContext<'c>) -> Listing<'c> {
         let mut l = Listing::bare(ctx);
-        l.insts = walk::decode_all(ctx.code);
+        l.insts = ctx.program.instructions();
         l.geometry = ctx.shader_type == ShaderType::Geometry;
         if let ShaderType::Other(t) = ctx.shader_type {
             l.notes.push(format!(
@@ -449,7 +467,7 @@ impl<'c> Listing<'c> {
 
     /// The entry range and every called range, transitively, in address order.
     fn find_procs(&mut self) {
-        let found = walk::procedures(&self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
+        let found = walk::procedures(self.insts, self.ctx.main, self.ctx.endmain, MAX_LINES);
         if found.clamped {
             let (s, e) = found.ranges.get(found.entry).map_or((0, 0), |r| (r.start, r.end));
             self.notes.push(format!(
@@ -928,7 +946,7 @@ impl<'c> Listing<'c> {
             out,
             "; {kind} shader: entry 0x{:03x}..0x{end:03x} of {} code words, {} operand descriptors",
             ctx.main,
-            ctx.code.len(),
+            ctx.program.len(),
             ctx.opdescs.len()
         )?;
         out.reset();
@@ -1155,7 +1173,7 @@ impl<'c> Listing<'c> {
     /// Walk procedure `k` in listing order ([`walk::walk_range`] with its labels).
     fn walk_proc(&self, k: usize, p: &Proc, step: impl FnMut(Step<'_>) -> fmt::Result) -> fmt::Result {
         walk::walk_range(
-            &self.insts,
+            self.insts,
             p.start,
             p.end,
             |a| self.labels.get(&(k, a)).map(|(n, at)| (n.as_str(), *at)),
@@ -1177,7 +1195,7 @@ impl<'c> Listing<'c> {
         }
         if self.ctx.raw {
             out.write_char(' ')?;
-            write_hex(out, u64::from(self.ctx.code.get(a as usize).copied().unwrap_or(0)), 8)?;
+            write_hex(out, u64::from(self.ctx.program.words().get(a as usize).copied().unwrap_or(0)), 8)?;
         }
         out.reset();
         Ok(())
@@ -1729,424 +1747,4 @@ fn write_ints<P: Printer + ?Sized>(out: &mut P, v: &[u8; 4]) -> fmt::Result {
 /// Text safe inside a one-line comment (no line breaks or control characters).
 fn printable(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{GeometryMode, Label, Output, Swizzle, Uniform};
-    use super::*;
-    use crate::print::TextBuf;
-
-    fn ins(op: Op) -> Instruction {
-        Instruction { op, ..Instruction::default() }
-    }
-
-    fn alu(op: Op, dst: u8, src: [u8; 3], desc: u8) -> u32 {
-        Instruction { op, dst, src, desc, ..Instruction::default() }.encode()
-    }
-
-    fn sw(s: &str) -> Swizzle {
-        let mut l = [0u8; 4];
-        for (k, c) in s.chars().enumerate() {
-            l[k] = COMPONENTS.iter().position(|x| *x == c).unwrap() as u8;
-        }
-        Swizzle::from_lanes(l)
-    }
-
-    fn ctx<'a>(code: &'a [u32], opdescs: &'a [u32]) -> SourceContext<'a> {
-        let mut c = SourceContext::new(code, opdescs);
-        c.code_offset = 0x40;
-        c
-    }
-
-    fn listing(ctx: &SourceContext<'_>) -> String {
-        let mut p = TextBuf::default();
-        write_source(ctx, &mut p).unwrap();
-        p.into_string()
-    }
-
-    const ID: (bool, Swizzle) = (false, Swizzle::IDENTITY);
-
-    #[test]
-    fn a_vertex_shader_with_every_kind_of_declaration() {
-        let opdescs = [
-            OperandDescriptor::new(0xF, [ID, ID, ID]).0,
-            OperandDescriptor::new(0x8, [ID, ID, ID]).0,
-            OperandDescriptor::new(0x0, [(false, sw("xxxx")), (false, sw("wwww")), ID]).0,
-            OperandDescriptor::new(0xF, [(false, sw("yyyy")), ID, ID]).0,
-            OperandDescriptor::new(0xC, [ID, ID, ID]).0,
-            OperandDescriptor::new(0x8, [(true, sw("wwww")), ID, ID]).0,
-        ];
-        let code = [
-            alu(Op::Dp4, 0x10, [0x20, 0x00, 0], 1),
-            alu(Op::Mova, 0, [0x10, 0, 0], 1),
-            Instruction { idx: 1, ..decode(alu(Op::Mov, 0x11, [0x24, 0, 0], 0)) }.encode(),
-            Instruction { cmp: [2, 5], ..decode(alu(Op::Cmp, 0, [0x26, 0x11, 0], 2)) }.encode(),
-            Instruction { refs: [true, false], condop: 1, target: 6, num: 2, ..ins(Op::Ifc) }.encode(),
-            alu(Op::Mul, 0x00, [0x7F, 0x11, 0], 3),
-            alu(Op::Mov, 0x00, [0x11, 0, 0], 0),
-            ins(Op::Nop).encode(),
-            Instruction { uniform: 3, target: 9, ..ins(Op::Loop) }.encode(),
-            alu(Op::Add, 0x12, [0x34, 0x12, 0], 0),
-            ins(Op::Nop).encode(),
-            Instruction { uniform: 1, target: 16, num: 1, ..ins(Op::Callu) }.encode(),
-            Instruction { refs: [false, true], condop: 2, target: 15, ..ins(Op::Jmpc) }.encode(),
-            alu(Op::Mad, 0x01, [0x11, 0x34, 0x12], 4),
-            Instruction { idx: 1, ..decode(alu(Op::Madi, 0x13, [0x11, 0x12, 0x21], 0)) }.encode(),
-            ins(Op::End).encode(),
-            alu(Op::Rcp, 0x14, [0x11, 0, 0], 5),
-        ];
-        let uniforms = [
-            Uniform::new("aPosition.xyz", 0x00, 0x00),
-            Uniform::new("uColor", 0x16, 0x16),
-            Uniform::new("uProj", 0x10, 0x13),
-            Uniform::new("bFlag", 0x79, 0x79),
-            Uniform::new("iCount", 0x70, 0x70),
-        ];
-        let constants = [
-            Constant::new(95, ConstantValue::Float([0x3f0000, 0, 0x3e0000, 0xbf0000])),
-            Constant::new(20, ConstantValue::Float([0x3d0000; 4])),
-            Constant::new(3, ConstantValue::Int([3, 0, 1, 0])),
-            Constant::new(2, ConstantValue::Bool(true)),
-        ];
-        let outputs = [Output::new(0, 0, 0xF), Output::new(3, 1, 0x3), Output::new(4, 1, 0x4)];
-        let mut c = ctx(&code, &opdescs);
-        c.endmain = 16;
-        c.uniforms = &uniforms;
-        c.constants = &constants;
-        c.outputs = &outputs;
-        let expected = "\
-; vertex shader: entry 0x000..0x010 of 17 code words, 6 operand descriptors
-.in aPosition$xyz v0
-.fvec uProj[4] ; c0
-.fvec _gap_c4[2] ; c4
-.fvec uColor ; c6
-.ivec iCount ; i0
-.bool _gap_b0 ; b0
-.bool bFlag ; b1
-.constf const_c95(1.0, 0.0, 0.5, -1.0) ; c95
-.setf c20(0.25, 0.25, 0.25, 0.25)
-.consti const_i3(3, 0, 1, 0) ; i3
-.setb b2 true
-.out outpos position o0
-.out outtc0 texcoord0 o1.xy
-.out - texcoord0w o1.z
-.entry main
-
-.proc main
-	dp4 r0.x, uProj[0], aPosition$xyz
-	mova a0.x, r0
-	mov r1, c4[a0.x]
-	cmp uColor.x, lt, ge, r1.w
-	ifc cmp.x && !cmp.y
-		mul outpos, const_c95.y, r1
-	.else
-		mov outpos, r1
-		nop
-	.end
-	for const_i3
-		add r2, c20, r2
-	.end
-	nop
-	callu bFlag, proc_010
-	jmpc !cmp.x, l_00f
-	mad outtc0.xy, r1, c20, r2
-	mad r3, r1, r2, uProj[a0.x+1]
-l_00f:
-	end
-.end
-
-.proc proc_010
-	rcp r4.x, -r1.w
-.end
-";
-        assert_eq!(listing(&c), expected);
-    }
-
-    #[test]
-    fn a_geometry_shader_in_fixed_mode() {
-        let opdescs = [OperandDescriptor::new(0xF, [ID, ID, ID]).0];
-        let code = [
-            Instruction { vertex: 0, primitive: true, ..ins(Op::Setemit) }.encode(),
-            alu(Op::Mov, 0x00, [0x20, 0, 0], 0),
-            alu(Op::Mov, 0x08, [0x0F, 0, 0], 0),
-            ins(Op::Emit).encode(),
-            Instruction { vertex: 2, invert: true, ..ins(Op::Setemit) }.encode(),
-            ins(Op::End).encode(),
-        ];
-        let uniforms = [Uniform::new("_secret", 0x18, 0x19)];
-        let outputs = [Output::new(0, 0, 0xF), Output::new(9, 1, 0xF)];
-        let mut c = ctx(&code, &opdescs);
-        c.shader_type = ShaderType::Geometry;
-        c.merge_outmaps = true;
-        c.geometry = GeometryMode { mode: 2, fixed_start: 0, variable_count: 0, fixed_count: 4 };
-        c.uniforms = &uniforms;
-        c.outputs = &outputs;
-        let labels = [Label::new("gmain", 0)];
-        c.labels = &labels;
-        let expected = "\
-; geometry shader: entry 0x000..0x006 of 6 code words, 1 operand descriptors
-.gsh fixed c8 c0 4
-.fvec u_secret[2] ; c8 \"_secret\"
-.out outpos position o0
-.out outdummy dummy o1
-.entry gmain
-
-.proc gmain
-	setemit 0, prim
-	mov outpos, c0
-	mov o6[2], v14[1]
-	emit
-	setemit 2, inv
-	end
-.end
-";
-        assert_eq!(listing(&c), expected);
-    }
-
-    #[test]
-    fn the_entry_is_main_unless_an_alias_took_the_name() {
-        let code = [ins(Op::End).encode()];
-        let uniforms = [Uniform::new("main", 0x10, 0x10)];
-        let mut c = ctx(&code, &[]);
-        c.uniforms = &uniforms;
-        let text = listing(&c);
-        assert!(text.ends_with(".fvec main ; c0\n.entry main_2\n\n.proc main_2\n\tend\n.end\n"), "{text}");
-    }
-
-    #[test]
-    fn offsets_and_raw_words_are_trailing_comments() {
-        let code = [ins(Op::Nop).encode(), ins(Op::End).encode()];
-        let mut c = ctx(&code, &[]);
-        c.offsets = true;
-        c.raw = true;
-        let text = listing(&c);
-        assert!(text.contains("\tnop ; 0x000040 84000000\n\tend ; 0x000044 88000000\n"), "{text}");
-    }
-
-    #[test]
-    fn printer_lines_carry_instruction_offsets() {
-        #[derive(Default)]
-        struct Lines(Vec<Option<u64>>, String);
-        impl fmt::Write for Lines {
-            fn write_str(&mut self, s: &str) -> fmt::Result {
-                self.1.push_str(s);
-                Ok(())
-            }
-        }
-        impl Printer for Lines {
-            fn start_line(&mut self, offset: Option<u64>) {
-                self.0.push(offset);
-            }
-        }
-        let code = [ins(Op::Nop).encode(), ins(Op::End).encode()];
-        let c = ctx(&code, &[]);
-        let mut p = Lines::default();
-        write_source(&c, &mut p).unwrap();
-        let with_offsets: Vec<u64> = p.0.iter().flatten().copied().collect();
-        assert_eq!(with_offsets, vec![0x40, 0x44]);
-        assert_eq!(p.0.len(), p.1.lines().count());
-    }
-
-    #[test]
-    fn conditional_calls_breaks_and_jumps() {
-        let opdescs = [OperandDescriptor::new(0xF, [ID, ID, ID]).0];
-        let code = [
-            Instruction { uniform: 0, target: 5, ..ins(Op::Loop) }.encode(),
-            Instruction { refs: [true, true], condop: 0, ..ins(Op::Breakc) }.encode(),
-            Instruction { refs: [false, false], condop: 3, target: 8, num: 1, ..ins(Op::Callc) }.encode(),
-            Instruction { uniform: 4, target: 7, negate: true, ..ins(Op::Jmpu) }.encode(),
-            ins(Op::Break).encode(),
-            ins(Op::Nop).encode(),
-            Instruction { uniform: 2, target: 7, num: 1, ..ins(Op::Ifu) }.encode(),
-            ins(Op::End).encode(),
-            Instruction { target: 9, num: 1, ..ins(Op::Call) }.encode(),
-            ins(Op::Nop).encode(),
-        ];
-        let mut c = ctx(&code, &opdescs);
-        c.endmain = 8;
-        let text = listing(&c);
-        let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(".proc")).collect();
-        assert_eq!(
-            body,
-            [
-                ".proc main",
-                "\tfor i0",
-                "\t\tbreakc cmp.x || cmp.y",
-                "\t\tcallc !cmp.y, proc_008",
-                "\t\tjmpu !b4, l_007",
-                "\t\tbreak",
-                "\t\tnop",
-                "\t.end",
-                "\tifu b2",
-                "\t\t; picasso inserts a padding nop here, which this binary does not have",
-                "\t.else",
-                "l_007:",
-                "\t\tend",
-                "\t.end",
-                "\t; picasso inserts a padding nop here, which this binary does not have",
-                ".end",
-                "",
-                ".proc proc_008",
-                "\tcall proc_009",
-                "\t; picasso inserts a padding nop here, which this binary does not have",
-                ".end",
-                "",
-                ".proc proc_009",
-                "\tnop",
-                ".end",
-            ]
-        );
-    }
-
-    #[test]
-    fn code_reached_only_by_jumps_is_listed() {
-        let opdescs = [OperandDescriptor::new(0xF, [ID, ID, ID]).0];
-        let code = [
-            Instruction { refs: [true, true], condop: 2, target: 3, ..ins(Op::Jmpc) }.encode(),
-            ins(Op::End).encode(),
-            ins(Op::Nop).encode(), // never runs: not listed
-            Instruction { uniform: 0, target: 5, ..ins(Op::Jmpu) }.encode(),
-            ins(Op::End).encode(),
-        ];
-        let mut c = ctx(&code, &opdescs);
-        c.endmain = 2;
-        let text = listing(&c);
-        let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(".proc")).collect();
-        assert_eq!(
-            body,
-            [
-                ".proc main",
-                "\tjmpc cmp.x, l_003",
-                "\tend",
-                ".end",
-                "",
-                ".proc proc_003",
-                "l_003:",
-                "\tjmpu b0, l_005",
-                "\tend",
-                "l_005:",
-                ".end",
-            ]
-        );
-    }
-
-    #[test]
-    fn unprintable_instructions_become_comments() {
-        let opdescs = [OperandDescriptor::new(0x0, [ID, ID, ID]).0];
-        let code = [
-            0x4000_1234,                                                // unknown opcode 0x10
-            alu(Op::Mov, 0x10, [0x11, 0, 0], 0),                        // empty mask
-            Instruction { target: 0, num: 1, ..ins(Op::Ifc) }.encode(), // target before itself
-            alu(Op::Mov, 0x10, [0x11, 0, 0], 1),                        // opdesc outside the table
-            ins(Op::End).encode(),
-        ];
-        let text = listing(&ctx(&code, &opdescs));
-        let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with(".proc")).collect();
-        assert_eq!(
-            body,
-            [
-                ".proc main",
-                "\t; unknown opcode: unk10 0x40001234",
-                "\tnop ; mov with an empty write mask",
-                "\t; if-block 0x002..0x000+1 is not nested: ifc !cmp.x || !cmp.y (else 0x000, 1 word)",
-                "\tmov r0, r1 ; opdesc 0x01 is outside the table",
-                "\tend",
-                ".end",
-            ]
-        );
-    }
-
-    /// Arbitrary words and tables: no panic, balanced output, bounded size.
-    #[test]
-    fn arbitrary_programs_and_tables_list_without_panicking() {
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for round in 0..3000 {
-            let len = (next() % 48) as usize;
-            // Bias toward flow instructions so that targets and blocks get exercised.
-            let code: Vec<u32> = (0..len)
-                .map(|_| {
-                    let w = next() as u32;
-                    if w & 1 == 0 { (w & 0x03ff_ffff) | ((0x20 + (w >> 28) % 14) << 26) } else { w }
-                })
-                .collect();
-            let opdescs: Vec<u32> = (0..next() % 4).map(|_| next() as u32).collect();
-            let uniforms: Vec<Uniform> = (0..next() % 5)
-                .map(|k| {
-                    let first = (next() % 0x90) as u16;
-                    Uniform::new(
-                        format!("u.{k}\n"),
-                        first,
-                        first.wrapping_add((next() % 6) as u16).wrapping_sub(1),
-                    )
-                })
-                .collect();
-            let constants: Vec<Constant> = (0..next() % 5)
-                .map(|_| match next() % 3 {
-                    0 => Constant::new((next() % 20) as u8, ConstantValue::Bool(next() % 2 == 0)),
-                    1 => Constant::new((next() % 6) as u8, ConstantValue::Int([1, 2, 3, 4])),
-                    _ => Constant::new((next() % 100) as u8, ConstantValue::Float([next() as u32; 4])),
-                })
-                .collect();
-            let outputs: Vec<Output> = (0..next() % 4)
-                .map(|_| Output::new((next() % 12) as u16, (next() % 18) as u16, (next() % 17) as u16))
-                .collect();
-            let labels: Vec<Label> =
-                (0..next() % 3).map(|_| Label::new("end", (next() % 50) as u32)).collect();
-            let mut c = ctx(&code, &opdescs);
-            c.main = (next() % 50) as u32;
-            c.endmain = (next() % 50) as u32;
-            c.shader_type = [ShaderType::Vertex, ShaderType::Geometry, ShaderType::Other(7)][round % 3];
-            c.geometry = GeometryMode {
-                mode: (next() % 4) as u8,
-                fixed_start: next() as u8,
-                variable_count: 3,
-                fixed_count: 4,
-            };
-            c.uniforms = &uniforms;
-            c.constants = &constants;
-            c.outputs = &outputs;
-            c.labels = &labels;
-            c.code_offset = u64::MAX - 8;
-            c.offsets = true;
-            c.raw = true;
-            let text = listing(&c);
-            assert!(text.len() < 64 * 1024, "{}", text.len());
-            // Every line is a comment, directive, label or (indented) instruction: names with
-            // line breaks in them must not start lines of their own.
-            for l in text.lines().filter(|l| !l.is_empty()) {
-                let label = l.ends_with(':')
-                    && l.chars().take(l.len() - 1).all(|c| c.is_ascii_alphanumeric() || c == '_');
-                assert!(l.starts_with([';', '.', '\t']) || label, "{l:?}");
-            }
-            let procs = text.lines().filter(|l| l.starts_with(".proc ")).count();
-            assert!(procs >= 1, "{text}");
-            let _ = super::super::check_program(&code, opdescs.len());
-            let _ = super::super::check_executable(&c);
-        }
-    }
-
-    #[test]
-    fn words_and_descriptors_describe_themselves() {
-        let opdescs = [OperandDescriptor::new(0x8, [(true, sw("wzyx")), ID, ID]).0];
-        assert_eq!(
-            describe_word(alu(Op::Mov, 0x10, [0x24, 0, 0], 0), &opdescs),
-            "mov r0.x, -c4.w [opdesc 0x00]"
-        );
-        assert_eq!(
-            describe_word(Instruction { target: 0x12, num: 3, ..ins(Op::Call) }.encode(), &[]),
-            "call 0x012+3"
-        );
-        assert_eq!(describe_word(0x4400_0000, &[]), "unk11 0x44000000");
-        assert_eq!(
-            describe_opdesc(opdescs[0] | 0x8000_0000),
-            "mask .x, src1 -.wzyx, src2 +.xyzw, src3 +.xyzw, bit 31 set"
-        );
-    }
 }
