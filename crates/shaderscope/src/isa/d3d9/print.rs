@@ -125,16 +125,19 @@ struct Listing<'o, 'p, P: Printer + ?Sized> {
 }
 
 impl<P: Printer + ?Sized> Visit<Step<'_>> for Listing<'_, '_, P> {
-    #[inline]
+    // Always inlined into the walk's loop, with `instruction`: the loop of `write_listing`
+    // (callgrind, `disasm` of the corpus's Direct3D 9 programs: a call per step costs 1%).
+    #[inline(always)]
     fn step(&mut self, step: Step<'_>) {
         if self.failed.is_err() {
             return;
         }
-        self.failed = match step {
+        let printed = match step {
             Step::Version { at, version, .. } => self.version_line(at, version),
             Step::Instruction(ins) => self.instruction(ins),
-            _ => Ok(()),
+            _ => return,
         };
+        self.failed = printed;
     }
 
     fn problem(&mut self, _error: Error) {}
@@ -154,7 +157,7 @@ impl<P: Printer + ?Sized> Listing<'_, '_, P> {
     }
 
     /// The instruction's line, after its `#line` directive when it has one.
-    #[inline]
+    #[inline(always)]
     fn instruction(&mut self, ins: &Instruction) -> fmt::Result {
         let (opts, line) = (self.opts, &mut self.line);
         let record = self.debug.as_ref().and_then(|d| Some((d, d.record(ins.offset - self.base)?)));
@@ -208,7 +211,7 @@ impl<P: Printer + ?Sized> Listing<'_, '_, P> {
 
     /// The statistics line (unless `instruction_only`), and what is left of the last line;
     /// the printer's first error.
-    fn finish(mut self) -> fmt::Result {
+    fn finish(&mut self) -> fmt::Result {
         self.failed?;
         if !self.opts.instruction_only {
             write_slots(self.slots, &mut self.line, self.out)?;
