@@ -70,8 +70,8 @@ const MAX_DEPTH: usize = 64;
 /// Print `program` as fxc does: the optional header, the version line, one line per
 /// instruction (with `#line` directives and variable comments when the program carries debug
 /// information), and the instruction-slot statistics line. Each line is built in a [`Line`]
-/// and handed to `out` whole; the lines after the header are what the [walk](super::walk)
-/// feeds [`Listing`].
+/// and handed to `out` whole; the lines after the header are what the program's walk
+/// (`walk.rs`) feeds the listing's visitor.
 pub fn write_listing<P: Printer + ?Sized>(
     program: &Program<'_>,
     opts: &ListingOptions,
@@ -248,7 +248,7 @@ pub fn records(program: &Program<'_>, opts: &ListingOptions) -> Vec<InstructionR
 }
 
 /// Each instruction's [`InstructionRecord`] (as [`records`] gives them), handed to `f` as it
-/// is made, in program order: the [walk](super::walk) feeds [`Records`].
+/// is made, in program order: the program's walk (`walk.rs`) feeds the records' visitor.
 pub fn each_record(program: &Program<'_>, opts: &ListingOptions, f: impl FnMut(InstructionRecord)) {
     let mut v = Records {
         records: crate::isa::walk::Records::new(f),
