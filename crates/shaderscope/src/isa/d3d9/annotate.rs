@@ -4,8 +4,11 @@
 
 use super::fields::{D3DSP_DCL_USAGE, D3DSP_DCL_USAGEINDEX, D3DSP_TEXTURETYPE};
 use super::print::{write_destination, write_instruction, write_source};
-use super::{ConstantTable, Item, Operand, Param, Program, ctab, usage_name};
+use super::walk::{Step, walk};
+use super::{ConstantTable, Instruction, Operand, Param, Program, Version, ctab, usage_name};
 use crate::dump::Annotations;
+use crate::error::Error;
+use crate::isa::walk::Visit;
 use crate::print::TextBuf;
 use crate::print::count;
 use crate::toolkit::{Endian, Reader};
@@ -18,93 +21,106 @@ pub fn comment_fourcc(data: &[u8]) -> Option<&str> {
 
 /// Annotate every token of `p` (usable for an embedded program too: offsets are absolute).
 pub fn annotate_program(p: &Program<'_>, a: &mut Annotations) {
-    let version = p.version;
-    a.section(p.base, p.program_len(), format!("Direct3D 9 program ({})", version.name()));
-    a.field(p.base, 4, format!("version token 0x{:08x}: {}", p.version_token, version.name()));
-    for item in &p.items {
-        match item {
-            Item::Comment { offset, token, data } => {
-                let fourcc = comment_fourcc(data);
-                a.section(
-                    *offset,
-                    4 + data.len() as u64,
-                    format!("comment {}", fourcc.unwrap_or("(untagged)")),
-                );
-                a.field(
-                    *offset,
-                    4,
-                    format!("comment token 0x{token:08x}: {} follow", count(data.len() / 4, "token")),
-                );
-                annotate_comment(*offset + 4, data, a);
-            }
-            Item::End { offset, token } => a.field(*offset, 4, format!("end token 0x{token:08x}")),
-            Item::Instruction(ins) => {
-                let mut text = TextBuf::default();
-                // Writing into a TextBuf cannot fail.
-                let _ = write_instruction(ins, version, &mut text);
-                let text = text.as_str();
-                a.field(
-                    ins.offset,
-                    4,
-                    format!("instruction 0x{:08x}: {text} (opcode 0x{:04x})", ins.token, ins.code()),
-                );
-                let mut at = ins.offset + 4;
-                for op in &ins.operands {
-                    let text = match op {
-                        Operand::Dst(prm) | Operand::Pred(prm) | Operand::Src(prm) => {
-                            let role = match op {
-                                Operand::Dst(_) => "destination",
-                                Operand::Pred(_) => "predicate",
-                                _ => "source",
-                            };
-                            let mut shown = String::new();
-                            // Writing into a String cannot fail.
-                            let _ = match op {
-                                Operand::Dst(_) => write_destination(prm, version, &mut shown),
-                                _ => write_source(prm, version, &mut shown),
-                            };
-                            let ty = prm.register_type().d3d_name(version.kind);
-                            a.field(at, 4, format!("{role} 0x{:08x}: {shown} ({ty})", prm.token));
-                            at += 4;
-                            let Some(r) = prm.rel else { continue };
-                            let addr = Param { token: r, rel: None, offset: at };
-                            let mut shown = String::new();
-                            let _ = write_source(&addr, version, &mut shown);
-                            format!("address 0x{r:08x}: {shown}")
-                        }
-                        Operand::Usage(u) => format!(
-                            "dcl usage 0x{u:08x}: {}, index {}, texture type {}",
-                            usage_name(D3DSP_DCL_USAGE.get(*u)).unwrap_or("?"),
-                            D3DSP_DCL_USAGEINDEX.get(*u),
-                            D3DSP_TEXTURETYPE.get(*u)
-                        ),
-                        Operand::Imm(v) => {
-                            // The float as fxc writes a `def` constant (`%.9g`).
-                            let mut float = String::new();
-                            let _ = crate::print::float::write_f32_g9(&mut float, *v);
-                            format!("literal 0x{v:08x} ({float} as float, {} as int)", *v as i32)
-                        }
-                        Operand::Raw(v) => format!("token 0x{v:08x} (does not fit the instruction's layout)"),
-                    };
-                    a.field(at, 4, text);
-                    at += 4;
-                }
-            }
-        }
-    }
-    if !p.trailing.is_empty() {
-        let at = p.base + p.program_len();
-        a.field(at, p.trailing.len() as u64, "bytes after the end token");
-    }
+    walk(p, None, &mut Annotate { a, version: p.version, done: p.base, end: p.base });
 }
 
 /// Annotate a program read only up to a failure ([`Program::parse_partial`]): its items, then
 /// the bytes from the failure to absolute `end` as not read, saying why.
-pub fn annotate_partial(p: &Program<'_>, error: &crate::error::Error, end: u64, a: &mut Annotations) {
-    annotate_program(p, a);
-    let done = p.base + p.program_len();
-    if end > done {
-        a.field(done, end - done, format_args!("tokens not read: {error}"));
+pub fn annotate_partial(p: &Program<'_>, error: &Error, end: u64, a: &mut Annotations) {
+    walk(p, Some(error), &mut Annotate { a, version: p.version, done: p.base, end });
+}
+
+/// The annotations of the walk's steps: the program a section, every token a field, each
+/// comment a section with its inside; where reading stopped, the bytes up to `end` a field.
+struct Annotate<'a> {
+    a: &'a mut Annotations,
+    version: Version,
+    /// Where the program's items end (from the version step).
+    done: u64,
+    /// Where the program's bytes end, when reading stopped before.
+    end: u64,
+}
+
+impl Visit<Step<'_>> for Annotate<'_> {
+    fn step(&mut self, step: Step<'_>) {
+        let (a, version) = (&mut *self.a, self.version);
+        match step {
+            Step::Version { at, token, version, len } => {
+                self.done = at + len;
+                a.section(at, len, format!("Direct3D 9 program ({})", version.name()));
+                a.field(at, 4, format!("version token 0x{token:08x}: {}", version.name()));
+            }
+            Step::Comment { at, token, data } => {
+                let fourcc = comment_fourcc(data);
+                a.section(at, 4 + data.len() as u64, format!("comment {}", fourcc.unwrap_or("(untagged)")));
+                a.field(
+                    at,
+                    4,
+                    format!("comment token 0x{token:08x}: {} follow", count(data.len() / 4, "token")),
+                );
+                annotate_comment(at + 4, data, a);
+            }
+            Step::End { at, token } => a.field(at, 4, format!("end token 0x{token:08x}")),
+            Step::Instruction(ins) => annotate_instruction(ins, version, a),
+            Step::NoEnd { .. } => {}
+            Step::Trailing { at, bytes } => a.field(at, bytes.len() as u64, "bytes after the end token"),
+        }
+    }
+
+    fn problem(&mut self, error: Error) {
+        if self.end > self.done {
+            self.a.field(self.done, self.end - self.done, format_args!("tokens not read: {error}"));
+        }
+    }
+}
+
+/// The instruction token with the instruction's text, then each operand's tokens.
+fn annotate_instruction(ins: &Instruction, version: Version, a: &mut Annotations) {
+    let mut text = TextBuf::default();
+    // Writing into a TextBuf cannot fail.
+    let _ = write_instruction(ins, version, &mut text);
+    let text = text.as_str();
+    a.field(ins.offset, 4, format!("instruction 0x{:08x}: {text} (opcode 0x{:04x})", ins.token, ins.code()));
+    let mut at = ins.offset + 4;
+    for op in &ins.operands {
+        let text = match op {
+            Operand::Dst(prm) | Operand::Pred(prm) | Operand::Src(prm) => {
+                let role = match op {
+                    Operand::Dst(_) => "destination",
+                    Operand::Pred(_) => "predicate",
+                    _ => "source",
+                };
+                let mut shown = String::new();
+                // Writing into a String cannot fail.
+                let _ = match op {
+                    Operand::Dst(_) => write_destination(prm, version, &mut shown),
+                    _ => write_source(prm, version, &mut shown),
+                };
+                let ty = prm.register_type().d3d_name(version.kind);
+                a.field(at, 4, format!("{role} 0x{:08x}: {shown} ({ty})", prm.token));
+                at += 4;
+                let Some(r) = prm.rel else { continue };
+                let addr = Param { token: r, rel: None, offset: at };
+                let mut shown = String::new();
+                let _ = write_source(&addr, version, &mut shown);
+                format!("address 0x{r:08x}: {shown}")
+            }
+            Operand::Usage(u) => format!(
+                "dcl usage 0x{u:08x}: {}, index {}, texture type {}",
+                usage_name(D3DSP_DCL_USAGE.get(*u)).unwrap_or("?"),
+                D3DSP_DCL_USAGEINDEX.get(*u),
+                D3DSP_TEXTURETYPE.get(*u)
+            ),
+            Operand::Imm(v) => {
+                // The float as fxc writes a `def` constant (`%.9g`).
+                let mut float = String::new();
+                let _ = crate::print::float::write_f32_g9(&mut float, *v);
+                format!("literal 0x{v:08x} ({float} as float, {} as int)", *v as i32)
+            }
+            Operand::Raw(v) => format!("token 0x{v:08x} (does not fit the instruction's layout)"),
+        };
+        a.field(at, 4, text);
+        at += 4;
     }
 }
 

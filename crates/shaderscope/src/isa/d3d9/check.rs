@@ -7,7 +7,10 @@
 //! minimum is only a warning.
 
 use super::operand::RegisterType;
-use super::{Instruction, Item, Opcode, Operand, Param, Program, ShaderKind, Version};
+use super::walk::{Step, walk};
+use super::{ConstantTable, DebugInfo, Instruction, Opcode, Operand, Param, Program, ShaderKind, Version};
+use crate::error::Error;
+use crate::isa::walk::Visit;
 use crate::model::Finding;
 use crate::print::count;
 
@@ -82,29 +85,83 @@ fn limit(v: Version, ty: RegisterType) -> Option<Limit> {
 /// # Ok::<(), shaderscope::Error>(())
 /// ```
 pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
-    let v = program.version;
-    let name = v.name();
-    let mut out = Vec::new();
-    let mut blocks: Vec<(Opcode, u64)> = Vec::new();
-    let known_minor = match (v.kind, v.major) {
-        (_, 2 | 3) if v.minor == 0xff => true,
-        (ShaderKind::Vertex, 1) => v.minor <= 1,
-        (ShaderKind::Pixel, 1) => v.minor <= 4,
-        (_, 2) => v.minor <= 1,
-        _ => v.minor == 0,
+    let mut v = Check {
+        version: program.version,
+        name: program.version.name(),
+        token: program.version_token,
+        out: Vec::new(),
+        blocks: Vec::new(),
+        constant_table: None,
+        debug_info: None,
     };
-    if !known_minor {
-        out.push(Finding::warning(program.base, format!("{name} is not a shader model Direct3D 9 defines")));
+    walk(program, None, &mut v);
+    v.finish()
+}
+
+/// The findings of a walk: each step's as it comes; the blocks left open, then the constant
+/// table's and the debug information's after all others of their offset, at the end.
+struct Check {
+    version: Version,
+    /// [`Version::name`].
+    name: String,
+    out: Vec<Finding>,
+    /// The open `if`/`loop`/`rep` blocks: opcode and offset.
+    blocks: Vec<(Opcode, u64)>,
+    /// The version token as stored.
+    token: u32,
+    /// The finding of the first `CTAB` comment, if any, once it is seen.
+    constant_table: Option<Option<Finding>>,
+    /// The finding of the first `DBUG` comment, if any, once it is seen.
+    debug_info: Option<Option<Finding>>,
+}
+
+impl Visit<Step<'_>> for Check {
+    fn step(&mut self, step: Step<'_>) {
+        match step {
+            Step::Version { at, .. } => self.version_token(at),
+            Step::Instruction(ins) => self.instruction(ins),
+            Step::Comment { at, data, .. } => self.comment(at, data),
+            Step::End { .. } => {}
+            Step::NoEnd { at } => self.out.push(Finding::error(at, "program has no end token (0x0000ffff)")),
+            Step::Trailing { at, bytes } => self
+                .out
+                .push(Finding::warning(at, format!("{} after the end token", count(bytes.len(), "byte")))),
+        }
     }
-    for item in &program.items {
-        let Item::Instruction(ins) = item else { continue };
+
+    fn problem(&mut self, error: Error) {
+        self.out.push(Finding::error(error.offset(), error.reason()));
+    }
+}
+
+impl Check {
+    /// A minor version the shader model does not have.
+    fn version_token(&mut self, at: u64) {
+        let v = self.version;
+        let known_minor = match (v.kind, v.major) {
+            (_, 2 | 3) if v.minor == 0xff => true,
+            (ShaderKind::Vertex, 1) => v.minor <= 1,
+            (ShaderKind::Pixel, 1) => v.minor <= 4,
+            (_, 2) => v.minor <= 1,
+            _ => v.minor == 0,
+        };
+        if !known_minor {
+            self.out.push(Finding::warning(
+                at,
+                format!("{} is not a shader model Direct3D 9 defines", self.name),
+            ));
+        }
+    }
+
+    fn instruction(&mut self, ins: &Instruction) {
+        let (v, name, out) = (self.version, self.name.as_str(), &mut self.out);
         let Some(info) = ins.info else {
             out.push(Finding::error(ins.offset, format!("unknown opcode 0x{:04x}", ins.code())));
-            continue;
+            return;
         };
         if let Some(why) = &ins.malformed {
             out.push(Finding::error(ins.offset, format!("malformed {}: {why}", info.name)));
-            continue;
+            return;
         }
         if !info.available(v) {
             out.push(Finding::error(ins.offset, format!("{} does not exist in {name}", info.name)));
@@ -117,42 +174,53 @@ pub fn check_program(program: &Program<'_>) -> Vec<Finding> {
         }
         for op in &ins.operands {
             if let Operand::Dst(p) | Operand::Pred(p) | Operand::Src(p) = op {
-                check_param(p, v, &name, &mut out);
+                check_param(p, v, name, out);
             }
         }
-        nesting(ins, &mut blocks, &mut out);
+        nesting(ins, &mut self.blocks, out);
     }
-    for (op, at) in blocks {
-        out.push(Finding::error(at, format!("{} block is never closed", opener_name(op))));
-    }
-    if !program.has_end() {
-        out.push(Finding::error(
-            program.base + program.program_len(),
-            "program has no end token (0x0000ffff)",
-        ));
-    }
-    if !program.trailing.is_empty() {
-        out.push(Finding::warning(
-            program.base + program.program_len(),
-            format!("{} after the end token", count(program.trailing.len(), "byte")),
-        ));
-    }
-    match program.constant_table() {
-        Some(Err(e)) => out.push(Finding::error(e.offset(), format!("constant table: {}", e.reason()))),
-        Some(Ok(t)) if t.version != program.version_token => out.push(Finding::warning(
-            t.offset + 8,
-            format!("constant table is for version 0x{:08x}, the program is {name}", t.version),
-        )),
-        Some(Ok(t)) if t.size != 28 => {
-            out.push(Finding::warning(t.offset, format!("constant table header size is {}, not 28", t.size)))
+
+    /// The first constant table (one that does not read, is for another version, or has a
+    /// header of another size) and the first debug information (one that does not read).
+    fn comment(&mut self, at: u64, data: &[u8]) {
+        // As `Program::comment_block` finds them: the data after the FourCC.
+        let (o, d) = (at + 8, data.get(4..).unwrap_or(&[]));
+        if data.starts_with(b"CTAB") && self.constant_table.is_none() {
+            self.constant_table = Some(match ConstantTable::parse(d, o) {
+                Err(e) => Some(Finding::error(e.offset(), format!("constant table: {}", e.reason()))),
+                Ok(t) if t.version != self.token => Some(Finding::warning(
+                    t.offset + 8,
+                    format!(
+                        "constant table is for version 0x{:08x}, the program is {}",
+                        t.version, self.name
+                    ),
+                )),
+                Ok(t) if t.size != 28 => Some(Finding::warning(
+                    t.offset,
+                    format!("constant table header size is {}, not 28", t.size),
+                )),
+                Ok(_) => None,
+            });
         }
-        _ => {}
+        if data.starts_with(b"DBUG") && self.debug_info.is_none() {
+            self.debug_info = Some(
+                DebugInfo::parse(d, o)
+                    .err()
+                    .map(|e| Finding::warning(e.offset(), format!("debug information: {}", e.reason()))),
+            );
+        }
     }
-    if let Some(Err(e)) = program.debug_info() {
-        out.push(Finding::warning(e.offset(), format!("debug information: {}", e.reason())));
+
+    /// The findings, sorted by offset (those of one offset in the order found).
+    fn finish(mut self) -> Vec<Finding> {
+        for (op, at) in std::mem::take(&mut self.blocks) {
+            self.out.push(Finding::error(at, format!("{} block is never closed", opener_name(op))));
+        }
+        self.out.extend(self.constant_table.flatten());
+        self.out.extend(self.debug_info.flatten());
+        self.out.sort_by_key(|f| f.offset);
+        self.out
     }
-    out.sort_by_key(|f| f.offset);
-    out
 }
 
 fn check_param(p: &Param, v: Version, name: &str, out: &mut Vec<Finding>) {

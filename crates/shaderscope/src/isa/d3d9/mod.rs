@@ -11,6 +11,13 @@
 //! line does (the slots of each instruction per shader model are in the opcode table,
 //! [`opcodes::Slots`]); [`asm`] reads the listing back.
 //!
+//! One walk over a parsed program (`walk.rs`) hands each step in stream order (the version
+//! token, each comment, instruction and the end token, then a missing end token, the bytes
+//! after it, or where a partial reading stopped) to a visitor: the listing
+//! ([`write_listing`], `print.rs`), the instruction records ([`each_record`]), the `dump`
+//! annotations ([`annotate_program`], `annotate.rs`) and the checks ([`check_program`],
+//! `check.rs`) are those visitors, none with a loop over the program of its own.
+//!
 //! The version line is [`Version::name`], the one place that names a version: `vs_2_0`,
 //! `ps_1_4`, `vs_3_sw` (minor 0xff), and `ps_2_x`/`vs_2_x` for minor 1, the token of every
 //! `_2_x` profile (`ps_2_a`, `ps_2_b`, `vs_2_a`, and the `*_level_9_3` targets' programs).
@@ -61,6 +68,7 @@ pub mod fields;
 pub mod opcodes;
 pub mod operand;
 mod print;
+mod walk;
 
 pub use annotate::{annotate_partial, annotate_program, comment_fourcc};
 pub use check::check_program;
@@ -238,7 +246,17 @@ pub struct SlotCounts {
 impl SlotCounts {
     /// Arithmetic (and flow-control) slots.
     pub fn arithmetic(&self) -> u32 {
-        self.total - self.texture
+        self.total.wrapping_sub(self.texture)
+    }
+
+    /// Count the slots of an instruction of `info` in `version`; its `(total, texture)`.
+    /// Wraps rather than fails: no count past `u32::MAX` slots (a stream of tens of
+    /// megabytes) means anything.
+    pub(crate) fn add(&mut self, info: &OpInfo, version: Version) -> (u32, u32) {
+        let (total, texture) = info.slots.in_version(version);
+        self.total = self.total.wrapping_add(total);
+        self.texture = self.texture.wrapping_add(texture);
+        (total, texture)
     }
 }
 
@@ -365,12 +383,8 @@ impl<'a> Program<'a> {
     /// Instruction slots as fxc counts them.
     pub fn slots(&self) -> SlotCounts {
         let mut s = SlotCounts::default();
-        for ins in self.instructions() {
-            if let Some(info) = ins.info {
-                let (total, texture) = info.slots.in_version(self.version);
-                s.total += total;
-                s.texture += texture;
-            }
+        for info in self.instructions().filter_map(|i| i.info) {
+            s.add(info, self.version);
         }
         s
     }

@@ -220,6 +220,67 @@ fn comments_end_and_trailing_bytes_are_kept() {
     assert_eq!(p.write().unwrap(), data);
 }
 
+/// What the walk reports, one line a step or problem.
+#[derive(Default)]
+struct Steps(Vec<String>);
+
+impl crate::isa::walk::Visit<walk::Step<'_>> for Steps {
+    fn step(&mut self, step: walk::Step<'_>) {
+        use walk::Step::*;
+        self.0.push(match step {
+            Version { at, token, len, .. } => format!("0x{at:x} version 0x{token:08x}, {len} bytes"),
+            Comment { at, data, .. } => format!("0x{at:x} comment of {} bytes", data.len()),
+            Instruction(i) => format!("0x{:x} instruction 0x{:04x}", i.offset, i.code()),
+            End { at, token } => format!("0x{at:x} end 0x{token:08x}"),
+            NoEnd { at } => format!("0x{at:x} no end"),
+            Trailing { at, bytes } => format!("0x{at:x} {} trailing bytes", bytes.len()),
+        });
+    }
+    fn problem(&mut self, error: crate::error::Error) {
+        self.0.push(format!("problem: {error}"));
+    }
+}
+
+#[test]
+fn the_walk_gives_every_step_in_stream_order() {
+    // ps_2_0: a CTAB comment, mov, end token, two bytes after it; at absolute offset 0x40.
+    let mut data = bytes(&[PS20, 0x0002_fffe, 0x4241_5443, 7, 0x0200_0001, 0x800f_0800, 0xa0e4_0000, 0xffff]);
+    data.extend_from_slice(&[0xab, 0xab]);
+    let p = Program::parse(&data, 0x40).unwrap();
+    let mut v = Steps::default();
+    walk::walk(&p, None, &mut v);
+    assert_eq!(
+        v.0,
+        [
+            "0x40 version 0xffff0200, 32 bytes",
+            "0x44 comment of 8 bytes",
+            "0x50 instruction 0x0001",
+            "0x5c end 0x0000ffff",
+            "0x60 2 trailing bytes",
+        ]
+    );
+    // Without the end token: the stream stops after the instruction.
+    let data = bytes(&[PS20, 0x0200_0001, 0x800f_0800, 0xa0e4_0000]);
+    let p = Program::parse(&data, 0).unwrap();
+    let mut v = Steps::default();
+    walk::walk(&p, None, &mut v);
+    assert_eq!(v.0, ["0x0 version 0xffff0200, 16 bytes", "0x4 instruction 0x0001", "0x10 no end"]);
+    // Read in part: the whole items, then where reading stopped.
+    let data = bytes(&[PS20, 0x0200_0001, 0x800f_0800, 0xa0e4_0000, 0x0200_0001, 0x800f_0800]);
+    let (p, e) = Program::parse_partial(&data, 0).unwrap();
+    let mut v = Steps::default();
+    walk::walk(&p, e.as_ref(), &mut v);
+    assert_eq!(
+        v.0,
+        [
+            "0x0 version 0xffff0200, 16 bytes",
+            "0x4 instruction 0x0001",
+            "0x10 no end",
+            "problem: truncated D3D9 instruction at offset 0x10 (need 12 bytes, have 8)",
+        ]
+    );
+}
+
 #[test]
 fn listing_indents_blocks_and_counts_slots() {
     // boolconst.o's program: def, dcl, mov, if b0, mul, else, mul, endif, mov
