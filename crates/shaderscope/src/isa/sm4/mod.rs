@@ -121,9 +121,9 @@ pub mod names;
 pub mod numfmt;
 pub mod opcodes;
 pub mod print;
-mod walk;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use crate::print::float::FloatStyle;
 pub use check::validate;

@@ -93,8 +93,8 @@ use super::decode::{
 use super::names::{self, Shape};
 use super::numfmt::{int_text, write_hex8, write_i64};
 use super::opcodes::{Format, OpInfo, Piece, Ty, flag, op};
-use crate::error::{Error, Result};
 use super::walk::walk;
+use crate::error::{Error, Result};
 use crate::isa::walk::Visit;
 use crate::isa::{Capture, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};

@@ -189,7 +189,8 @@ fn every_declaration_cut_short_stops_check_where_the_listing_stops() {
         }
         for cut in 1..body.len() {
             let mut words = body[..cut].to_vec();
-            words[0] = TOKENIZED_INSTRUCTION_LENGTH.put(cut as u32) | (tok0 & !TOKENIZED_INSTRUCTION_LENGTH.put(0x7f));
+            words[0] = TOKENIZED_INSTRUCTION_LENGTH.put(cut as u32)
+                | (tok0 & !TOKENIZED_INSTRUCTION_LENGTH.put(0x7f));
             let bytes = program(version, &words);
             let (_, listed) = listing_and_error(&bytes);
             let checked = check(&Program::parse(&bytes, 0).unwrap()).err();
