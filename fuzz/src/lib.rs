@@ -125,14 +125,16 @@ pub fn dxbc(data: &[u8]) {
     parse_any(data);
 }
 
-/// SM4/5 token streams (the body of an SHDR/SHEX chunk): decode, print, validate.
+/// SM4/5 token streams (the body of an SHDR/SHEX chunk): decode, print, validate; `check`
+/// (which decodes without printing) stops at the error the listing and the records stop at.
 pub fn sm4(data: &[u8]) {
     use shaderscope::isa::sm4;
     if let Ok(p) = sm4::Program::parse(data, 0) {
         let mut s = shaderscope::print::TextBuf::default();
         let style = sm4::ListingStyle { offsets: true, raw: true, ..sm4::ListingStyle::FXC_10 };
-        let _ = sm4::write_listing(&p, &style, &mut s);
-        let _ = sm4::records(&p, &sm4::ListingStyle::FXC_9_29);
+        let checked = sm4::check(&p).err();
+        assert_eq!(checked, sm4::write_listing(&p, &style, &mut s).err());
+        assert_eq!(checked, sm4::records(&p, &sm4::ListingStyle::FXC_9_29).err());
         let _ = sm4::validate(&p);
     }
 }

@@ -9,7 +9,7 @@ mod common;
 use common::Rng;
 
 use shaderscope::dxbc::{Dxbc, Generation, GenerationSource};
-use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, records, validate, write_listing};
+use shaderscope::isa::sm4::{Declarations, ListingStyle, Program, check, records, validate, write_listing};
 use shaderscope::print::TextBuf;
 use std::collections::BTreeMap;
 
@@ -217,13 +217,17 @@ fn every_corpus_program_decodes_and_validates() {
     assert!(bad.is_empty(), "{} programs failed to decode", bad.len());
 }
 
-/// Everything the module offers over one (possibly damaged) program: must return, never panic.
+/// Everything the module offers over one (possibly damaged) program: must return, never
+/// panic; and [`check`], which decodes without printing, must stop at the error the listing
+/// and the records stop at.
 fn exercise(data: &[u8]) {
     let Ok(p) = Program::parse(data, 0x40) else { return };
+    let checked = check(&p).err();
     for style in [ListingStyle::FXC_10, ListingStyle::FXC_9_29] {
         let mut text = TextBuf::default();
-        let _ = write_listing(&p, &ListingStyle { offsets: true, raw: true, ..style }, &mut text);
-        let _ = records(&p, &style);
+        let listed = write_listing(&p, &ListingStyle { offsets: true, raw: true, ..style }, &mut text).err();
+        assert_eq!(checked, listed, "check and the listing stop at different errors");
+        assert_eq!(checked, records(&p, &style).err(), "check and the records stop at different errors");
     }
     let _ = validate(&p);
     let _ = Declarations::collect(&p);

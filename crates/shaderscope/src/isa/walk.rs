@@ -1,10 +1,11 @@
-//! The shape every walk of a code-only instruction set has (Latte, Mali GP, Mali PP): one walk
+//! The shape every walk of an instruction set has (Latte, Mali GP, Mali PP, SM4): one walk
 //! over a program hands its visitor each step, in listing order, and each problem where it
 //! is found ([`Visit`]). What a step is belongs to the instruction set (Latte: a control-flow
 //! instruction, an ALU group, a fetch, the end of a clause; Mali GP: an instruction, the
-//! bytes after the last whole one; Mali PP: an instruction with its bytes); how one step
-//! prints too ([`PrintStep`]). The visitors whose code is the same for all of them are here,
-//! written once: the listing's line and printer-error plumbing ([`Listing`]), the instruction
+//! bytes after the last whole one; Mali PP: an instruction with its bytes; SM4: an
+//! instruction decoded as far as its header); how one step prints too ([`PrintStep`]). The
+//! visitors whose code is the same for the code-only instruction sets are here, written once
+//! (SM4's printer keeps its own line plumbing for fxc's layout): the listing's line and printer-error plumbing ([`Listing`]), the instruction
 //! records made through a [`Capture`] ([`Records`]), the problems ([`Problems`], [`First`])
 //! and the `dump` annotations ([`Annotate`]). The checks and Latte's usage summary are each
 //! instruction set's own visitors.
@@ -23,6 +24,12 @@ pub(crate) trait Visit<S> {
     fn step(&mut self, step: S);
     /// Something that cannot be read or is invalid, where it is found.
     fn problem(&mut self, error: Error);
+    /// Whether the visitor has met an error it cannot go past, so the walk is to stop. Only
+    /// the SM4 walk asks: its printer decodes operands as it prints them and stops at the
+    /// first that does not decode; the other walks go on to their end.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// How one step of a walk prints: its listing lines, its instruction records and its `dump`
@@ -76,6 +83,9 @@ impl<S, V: Visit<S>> Visit<S> for First<V> {
             self.first = Some(error.clone());
         }
         self.inner.problem(error);
+    }
+    fn stopped(&self) -> bool {
+        self.inner.stopped()
     }
 }
 

@@ -30,7 +30,8 @@ use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::info::{Declarations, PhaseDecls};
 use super::names::register_prefix;
 use super::opcodes::{Format, flag, op};
-use super::print::check;
+use super::walk::{check, walk};
+use crate::isa::walk::Visit;
 use crate::model::Finding;
 use crate::print::count;
 
@@ -42,6 +43,9 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
         decls: Declarations::default(),
         program,
         listing_error: None,
+        phase: 0,
+        blocks: Vec::new(),
+        stopped: false,
     };
     match Declarations::collect(program) {
         Ok(d) => v.decls = d,
@@ -56,38 +60,8 @@ pub fn validate(program: &Program<'_>) -> Vec<Finding> {
             format!("shader model {}.{} is not one this format defines", program.major, program.minor),
         ));
     }
-    let mut phase = 0usize;
-    let mut blocks: Vec<(u16, u64)> = Vec::new();
-    for inst in program.instructions() {
-        let inst = match inst {
-            Ok(i) => i,
-            Err(e) => {
-                v.decode_error(e);
-                break;
-            }
-        };
-        let Some(info) = inst.info else {
-            v.findings.push(Finding::warning(
-                inst.offset,
-                format!("unknown opcode {} ({} skipped)", inst.opcode, count(inst.len_dwords(), "DWORD")),
-            ));
-            continue;
-        };
-        match info.format {
-            Format::Phase => {
-                v.close_blocks(&mut blocks);
-                if inst.opcode != op::D3D11_SB_OPCODE_HS_DECLS {
-                    phase += 1;
-                }
-            }
-            Format::Inst | Format::InterfaceCall => {
-                v.structure(&inst, info.flags, &mut blocks);
-                v.operands(&inst, phase, info.operands.len());
-            }
-            _ => {}
-        }
-    }
-    v.close_blocks(&mut blocks);
+    walk(program, &mut v);
+    v.close_blocks();
     v.findings
 }
 
@@ -98,6 +72,44 @@ struct Validator<'p, 'a> {
     program: &'p Program<'a>,
     /// Where the listing stops ([`check`]), found at the first decoding error.
     listing_error: Option<Option<crate::Error>>,
+    /// The hull-shader phase (0: the declarations before the first).
+    phase: usize,
+    /// The blocks open: opcode and offset of each opener.
+    blocks: Vec<(u16, u64)>,
+    /// The instruction stream stopped being readable.
+    stopped: bool,
+}
+
+impl<'a> Visit<Instruction<'a>> for Validator<'_, 'a> {
+    fn step(&mut self, inst: Instruction<'a>) {
+        let Some(info) = inst.info else {
+            self.findings.push(Finding::warning(
+                inst.offset,
+                format!("unknown opcode {} ({} skipped)", inst.opcode, count(inst.len_dwords(), "DWORD")),
+            ));
+            return;
+        };
+        match info.format {
+            Format::Phase => {
+                self.close_blocks();
+                if inst.opcode != op::D3D11_SB_OPCODE_HS_DECLS {
+                    self.phase += 1;
+                }
+            }
+            Format::Inst | Format::InterfaceCall => {
+                self.structure(&inst, info.flags);
+                self.operands(&inst, info.operands.len());
+            }
+            _ => {}
+        }
+    }
+    fn problem(&mut self, error: crate::Error) {
+        self.decode_error(error);
+        self.stopped = true;
+    }
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
 }
 
 impl Validator<'_, '_> {
@@ -114,17 +126,17 @@ impl Validator<'_, '_> {
         }
     }
 
-    fn close_blocks(&mut self, blocks: &mut Vec<(u16, u64)>) {
-        for (opcode, offset) in blocks.drain(..) {
+    fn close_blocks(&mut self) {
+        for (opcode, offset) in self.blocks.drain(..) {
             let name = super::opcodes::info(opcode).map(|i| i.mnemonic).unwrap_or("block");
             self.findings.push(Finding::error(offset, format!("{name} is never closed")));
         }
     }
 
     /// Block nesting: if/else/endif, loop/endloop, switch/case/default/endswitch, break.
-    fn structure(&mut self, inst: &Instruction<'_>, flags: u16, blocks: &mut Vec<(u16, u64)>) {
+    fn structure(&mut self, inst: &Instruction<'_>, flags: u16) {
         use op::*;
-        let top = blocks.last().map(|b| b.0);
+        let top = self.blocks.last().map(|b| b.0);
         let opener = match inst.opcode {
             D3D10_SB_OPCODE_ENDIF | D3D10_SB_OPCODE_ELSE => Some(D3D10_SB_OPCODE_IF),
             D3D10_SB_OPCODE_ENDLOOP => Some(D3D10_SB_OPCODE_LOOP),
@@ -139,35 +151,38 @@ impl Validator<'_, '_> {
                 return;
             }
             if flags & flag::CLOSE != 0 {
-                blocks.pop();
+                self.blocks.pop();
             }
             return;
         }
-        let inside = |o: u16| blocks.iter().any(|b| b.0 == o);
-        match inst.opcode {
+        let inside = |o: u16| self.blocks.iter().any(|b| b.0 == o);
+        let finding = match inst.opcode {
             D3D10_SB_OPCODE_CASE | D3D10_SB_OPCODE_DEFAULT if top != Some(D3D10_SB_OPCODE_SWITCH) => {
-                self.findings.push(Finding::error(inst.offset, "case outside a switch"));
+                Some("case outside a switch")
             }
             D3D10_SB_OPCODE_BREAK | D3D10_SB_OPCODE_BREAKC
                 if !inside(D3D10_SB_OPCODE_LOOP) && !inside(D3D10_SB_OPCODE_SWITCH) =>
             {
-                self.findings.push(Finding::error(inst.offset, "break outside a loop or switch"));
+                Some("break outside a loop or switch")
             }
             D3D10_SB_OPCODE_CONTINUE | D3D10_SB_OPCODE_CONTINUEC if !inside(D3D10_SB_OPCODE_LOOP) => {
-                self.findings.push(Finding::error(inst.offset, "continue outside a loop"));
+                Some("continue outside a loop")
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(message) = finding {
+            self.findings.push(Finding::error(inst.offset, message));
         }
         if flags & flag::OPEN != 0 {
-            blocks.push((inst.opcode, inst.offset));
+            self.blocks.push((inst.opcode, inst.offset));
         }
     }
 
-    fn operands(&mut self, inst: &Instruction<'_>, phase: usize, expected: usize) {
+    fn operands(&mut self, inst: &Instruction<'_>, expected: usize) {
         let mut n = 0;
         for o in inst.operands() {
             match o {
-                Ok(o) => self.operand(&o, phase),
+                Ok(o) => self.operand(&o, self.phase),
                 Err(e) => {
                     self.decode_error(e);
                     return;

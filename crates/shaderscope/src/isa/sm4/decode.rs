@@ -290,27 +290,6 @@ pub struct Instructions<'a> {
     done: bool,
 }
 
-impl<'a> Instructions<'a> {
-    /// The tokens from the next instruction on (none after an error).
-    #[inline]
-    pub(crate) fn rest(&self) -> Tokens<'a> {
-        if self.done { &[] } else { self.tokens.get(self.pos..).unwrap_or(&[]) }
-    }
-
-    /// Absolute byte offset of the next instruction.
-    #[inline]
-    pub(crate) fn offset(&self) -> u64 {
-        self.base + self.pos as u64 * 4
-    }
-
-    /// Step over `n` tokens: an instruction read from [`Instructions::rest`] without
-    /// decoding it.
-    #[inline]
-    pub(crate) fn step_over(&mut self, n: usize) {
-        self.pos += n;
-    }
-}
-
 impl<'a> Iterator for Instructions<'a> {
     type Item = Result<Instruction<'a>>;
 
@@ -560,6 +539,124 @@ impl<'a> Instruction<'a> {
     pub fn first_operand(&self) -> Result<Operand<'a>> {
         Operand::decode(self.body(), self.body_offset(0), 0)
     }
+
+    /// Decode every part of the instruction its listing line shows, in the order the line
+    /// shows them: each operand the table lists (with the operands nested in it), and each
+    /// DWORD its format or declaration layout reads ([`Piece`](opcodes::Piece)). The first
+    /// part that does not decode is the error, the one the listing stops at; nothing is
+    /// kept. `sm51`: the program is SM5.1, whose declarations read a register space.
+    pub(crate) fn decode_all(&self, sm51: bool) -> Result<()> {
+        use opcodes::Piece;
+        let Some(info) = self.info else { return Ok(()) };
+        match info.format {
+            Format::Inst => {
+                let mut ops = self.operands();
+                ops.try_for_each(|o| o.map(|_| ()))
+            }
+            Format::InterfaceCall => {
+                self.body_token(0, "fcall function index")?;
+                self.operands().next().transpose().map(|_| ())
+            }
+            Format::Sync | Format::Phase => Ok(()),
+            // D3D11_SB_CUSTOMDATA_SHADER_MESSAGE; the other blocks are data.
+            Format::CustomData if self.custom_data_class() == Some(4) => self.shader_message().map(|_| ()),
+            Format::CustomData => Ok(()),
+            Format::Decl(_) => {
+                let register = if info.declares_register() { Some(self.first_operand()?) } else { None };
+                let used = register.map_or(0, |o| o.len());
+                let at = |k: u8| used + usize::from(k);
+                for &piece in info.glued_and_rest().1 {
+                    match piece {
+                        Piece::Value(k, what) | Piece::Label(_, k, what) | Piece::Float(k, what) => {
+                            self.body_token(at(k), what)?;
+                        }
+                        Piece::SystemValue(k) => {
+                            self.body_token(at(k), "system value name")?;
+                        }
+                        Piece::ReturnType(k) => {
+                            self.body_token(at(k), "resource return type")?;
+                        }
+                        Piece::Space(k) | Piece::SpaceOrBlank(k) if sm51 => {
+                            self.body_token(at(k), "register space")?;
+                        }
+                        Piece::ConstantBuffer if sm51 => {
+                            self.body_token(used, "constant buffer size")?;
+                        }
+                        Piece::IndexableTemp => {
+                            self.body_token(0, "indexable temp register")?;
+                            self.body_token(1, "indexable temp size")?;
+                        }
+                        Piece::FunctionTable => {
+                            self.body_token(0, "function table id")?;
+                            let n = self.body_token(1, "function table length")?;
+                            self.body_tokens(2, n, "function table entry")?;
+                        }
+                        Piece::Interface => {
+                            self.body_token(0, "interface id")?;
+                            self.body_token(1, "interface table length")?;
+                            let lens = self.body_token(2, "interface array length")?;
+                            self.body_tokens(3, lens & 0xffff, "interface function table")?;
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Check that the `n` body DWORDs from `first` are there; the error is at the first
+    /// missing one.
+    fn body_tokens(&self, first: usize, n: u32, what: &'static str) -> Result<()> {
+        let len = self.body().len();
+        if first.saturating_add(n as usize) > len {
+            self.body_token(len.max(first), what)?;
+        }
+        Ok(())
+    }
+
+    /// A shader-message block (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`, custom-data class 4):
+    /// its message id, its text (`chars` bytes at most, in the DWORDs after the operands) and
+    /// its operands, each decoded. The operands are read up to the count the block gives or
+    /// the end of their DWORDs, whichever comes first.
+    pub(crate) fn shader_message(&self) -> Result<ShaderMessage<'a>> {
+        let id = self.body_token(0, "shader message id")?;
+        let _format = self.body_token(1, "shader message format")?;
+        let chars = self.body_token(2, "shader message length")? as usize;
+        let n_ops = self.body_token(3, "shader message operand count")?;
+        let ops_len = self.body_token(4, "shader message operand length")? as usize;
+        let body = self.body();
+        let ops_tokens = body.get(5..).and_then(|t| t.get(..ops_len)).ok_or_else(|| {
+            Error::truncated(self.body_offset(5), "shader message operands", ops_len as u64 * 4, 0)
+        })?;
+        let text = body.get(ops_len.saturating_add(5)..).unwrap_or(&[]);
+        let message = ShaderMessage { id, chars, text, operands: Vec::new() };
+        let mut operands = Vec::new();
+        let mut offset = self.body_offset(5);
+        let mut rest = ops_tokens;
+        for _ in 0..n_ops {
+            if rest.is_empty() {
+                break;
+            }
+            let o = Operand::decode(rest, offset, 0)?;
+            rest = rest.get(o.len()..).unwrap_or(&[]);
+            offset += o.len() as u64 * 4;
+            operands.push(o);
+        }
+        Ok(ShaderMessage { operands, ..message })
+    }
+}
+
+/// A decoded shader-message block ([`Instruction::shader_message`]): `printf`/`errorf`.
+pub(crate) struct ShaderMessage<'a> {
+    /// The message id: `0x00200103` for `errorf`, anything else `printf`.
+    pub(crate) id: u32,
+    /// The most bytes of `text` the message has.
+    pub(crate) chars: usize,
+    /// The DWORDs holding the text, NUL-padded.
+    pub(crate) text: Tokens<'a>,
+    /// The operands, each decoded (at most one per DWORD of the operand area).
+    pub(crate) operands: Vec<Operand<'a>>,
 }
 
 /// Declarations whose length may not fit in 7 bits; bit 31 then means "a length DWORD follows".
@@ -758,58 +855,9 @@ impl<'a> RelOperand<'a> {
     }
 }
 
-/// Number of tokens of the (nested) operand at the start of `t`, checking that they are there.
-/// Only relative indices recurse, at most [`MAX_REL_DEPTH`] deep.
-fn operand_len(t: Tokens<'_>, offset: u64, depth: u8) -> Result<usize> {
-    let have = t.len() as u64 * 4;
-    let tok0 = tok(t, 0).ok_or_else(|| Error::truncated(offset, "SM4 operand", 4, have))?;
-    let mut pos = 1usize;
-    let mut extended = is_set(OPERAND_EXTENDED, tok0);
-    while extended {
-        let ext = tok(t, pos)
-            .ok_or_else(|| Error::truncated(offset + pos as u64 * 4, "extended operand token", 4, 0))?;
-        pos += 1;
-        extended = is_set(OPERAND_DOUBLE_EXTENDED, ext);
-    }
-    let ty = OPERAND_TYPE.get(tok0) as u8;
-    if ty == operand_type::IMMEDIATE32 || ty == operand_type::IMMEDIATE64 {
-        pos += match (OPERAND_NUM_COMPONENTS.get(tok0), ty) {
-            (1, operand_type::IMMEDIATE32) => 1,
-            (1, _) => 2,
-            (0, _) => 0,
-            _ => 4,
-        };
-    }
-    let reps = OPERAND_INDEX_REPRESENTATION.map(|f| f.get(tok0));
-    for &rep in reps.iter().take(OPERAND_INDEX_DIMENSION.get(tok0) as usize) {
-        pos += match rep {
-            0 | 3 => 1,
-            1 | 4 => 2,
-            2 => 0,
-            _ => {
-                return Err(Error::invalid(
-                    offset,
-                    "SM4 operand",
-                    format!("index representation {rep} is undefined"),
-                ));
-            }
-        };
-        if rep >= 2 {
-            if depth >= MAX_REL_DEPTH {
-                return Err(Error::invalid(offset, "SM4 operand", "relative addressing nested too deeply"));
-            }
-            let rest = t.get(pos..).unwrap_or(&[]);
-            pos += operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
-        }
-    }
-    if pos > t.len() {
-        return Err(Error::truncated(offset, "SM4 operand", pos as u64 * 4, have));
-    }
-    Ok(pos)
-}
-
 /// One decoded operand. Kept small (it is copied per operand while printing); the nested
-/// operands of relative indices stay as tokens until [`Operand::index`] asks for them.
+/// operands of relative indices are decoded once to check them, then kept as tokens until
+/// [`Operand::index`] asks for them.
 #[derive(Debug, Clone, Copy)]
 pub struct Operand<'a> {
     /// Absolute byte offset of the operand token.
@@ -975,7 +1023,10 @@ impl<'a> Operand<'a> {
                     ));
                 };
                 let rest = t.get(pos..).unwrap_or(&[]);
-                let used = operand_len(rest, offset + pos as u64 * 4, depth + 1)?;
+                // Decoded whole here, so that an operand either decodes with every operand
+                // nested in it or not at all: the printer's and the walk's (`decode_all`)
+                // errors are then the same.
+                let used = Operand::decode(rest, offset + pos as u64 * 4, depth + 1)?.len();
                 match d {
                     0 => r0 = rel_pos,
                     1 => r1 = rel_pos,

@@ -13,6 +13,10 @@
 //!   the token stream does not say (which fxc generation disassembled it), fxc's listing
 //!   switches (`/No` offsets, `/Ni` numbering, `/Lx` hexadecimal literals) and what this tool
 //!   adds (file offsets, raw words).
+//! - `walk.rs` is the one walk over a program: each instruction in order, then the error
+//!   where the stream stops. The listing, the records, [`validate`] and [`check`] are its
+//!   visitors; [`check`] decodes every part of every instruction as the printer does and
+//!   gives the error the listing would stop at, without printing.
 //! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
 //!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
 //! - [`validate`](mod@check) reports registers used but not declared, indices outside declared sizes,
@@ -119,6 +123,7 @@ pub mod opcodes;
 pub mod print;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use crate::print::float::FloatStyle;
 pub use check::validate;
@@ -128,7 +133,8 @@ pub use decode::{
 };
 pub use info::{Binding, BindingKind, Declarations, IndexableTemp, IoDecl, Phase, PhaseDecls};
 pub use opcodes::{Decl, Format, OpInfo, Ty};
-pub use print::{ListingReport, ListingStyle, check, each_record, records, write_listing};
+pub use print::{ListingReport, ListingStyle, each_record, records, write_listing};
+pub use walk::check;
 
 use crate::isa::{Code, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};

@@ -93,7 +93,9 @@ use super::decode::{
 use super::names::{self, Shape};
 use super::numfmt::{int_text, write_hex8, write_i64};
 use super::opcodes::{Format, OpInfo, Piece, Ty, flag, op};
+use super::walk::walk;
 use crate::error::{Error, Result};
+use crate::isa::walk::Visit;
 use crate::isa::{Capture, InstructionRecord};
 use crate::model::{DisasmOptions, Generation};
 use crate::print::float::{FloatStyle, f32_fixed_text, write_f32_fixed, write_f64_fixed};
@@ -278,13 +280,6 @@ fn write_program<P: Printer + ?Sized>(
     Ok(report)
 }
 
-/// The error the listing of `program` stops at, if any: every instruction and operand decoded
-/// as [`write_listing`] decodes them (the text is not kept). A container uses it to call a
-/// program whose instruction stream is damaged what it is, whichever command reads the file.
-pub fn check(program: &Program<'_>) -> Result<()> {
-    write_listing(program, &ListingStyle::default(), &mut crate::print::Discard).map(|_| ())
-}
-
 /// Every instruction of `program` as an [`InstructionRecord`], printed by the same printer as
 /// [`write_listing`] (so the text is the listing's, without indentation, offsets and raw
 /// words): the mnemonic with its suffixes, each operand, and the instruction's tokens as its
@@ -303,21 +298,40 @@ pub fn records(program: &Program<'_>, style: &ListingStyle) -> Result<Vec<Instru
 pub fn each_record<'a>(
     program: &Program<'a>,
     style: &ListingStyle,
-    mut f: impl FnMut(&Instruction<'a>, Option<InstructionRecord>),
+    f: impl FnMut(&Instruction<'a>, Option<InstructionRecord>),
 ) -> Result<()> {
     let mut capture = Capture::default();
-    let mut l = Lister::new(program, style, &mut capture);
-    for inst in program.instructions() {
-        let inst = inst?;
+    let mut v = Recorder { l: Lister::new(program, style, &mut capture), f, error: None };
+    walk(program, &mut v);
+    v.error.map_or(Ok(()), Err)
+}
+
+/// The walk's visitor that makes the records: each instruction's line printed into a
+/// [`Capture`] and handed on with the instruction; the first error stops the walk.
+struct Recorder<'c, F> {
+    l: Lister<'c, Capture>,
+    f: F,
+    error: Option<Error>,
+}
+
+impl<'a, F: FnMut(&Instruction<'a>, Option<InstructionRecord>)> Visit<Instruction<'a>> for Recorder<'_, F> {
+    fn step(&mut self, inst: Instruction<'a>) {
         if !prints_line(&inst) {
-            f(&inst, None);
-            continue;
+            (self.f)(&inst, None);
+            return;
         }
-        l.line(&inst)?;
+        if let Err(e) = self.l.line(&inst) {
+            return self.problem(e);
+        }
         let words = inst.tokens.iter().map(|t| t.get()).collect();
-        f(&inst, Some(l.out.record(inst.offset, words)));
+        (self.f)(&inst, Some(self.l.out.record(inst.offset, words)));
     }
-    Ok(())
+    fn problem(&mut self, error: Error) {
+        self.error.get_or_insert(error);
+    }
+    fn stopped(&self) -> bool {
+        self.error.is_some()
+    }
 }
 
 /// Whether the instruction prints a line: everything but the custom-data blocks that are not
@@ -372,24 +386,9 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The version line and every instruction's line.
     fn program(&mut self, program: &Program<'_>) -> Result<ListingReport> {
         self.version_line(program);
-        let mut report = ListingReport::default();
-        let mut instructions = program.instructions();
-        loop {
-            if let Some(used) = self.plain_line(instructions.rest(), instructions.offset()) {
-                instructions.step_over(used);
-                report.instructions += 1;
-                self.check()?;
-                continue;
-            }
-            let Some(inst) = instructions.next() else { break };
-            let inst = inst?;
-            report.instructions += 1;
-            if inst.info.is_none() {
-                report.unknown_opcodes.push((inst.offset, inst.opcode));
-            }
-            self.line(&inst)?;
-        }
-        Ok(report)
+        let mut v = Lines { l: self, report: ListingReport::default(), error: None };
+        walk(program, &mut v);
+        v.error.map_or(Ok(v.report), Err)
     }
 
     /// The error for a sink that refused text, if it did.
@@ -671,27 +670,21 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
     /// The commonest line, printed straight from the tokens: an instruction
     /// ([`Format::Inst`]) without extended opcode tokens, all of whose operands
     /// [`Lister::plain_operand`] prints (nine lines in ten in the corpus). It prints what
-    /// [`Lister::line`] prints for the decoded instruction, without decoding an
-    /// [`Instruction`] first; `None`, with nothing written, for any other line. Gives the
-    /// tokens it used.
+    /// [`Lister::line`] prints for the instruction, without decoding its operands first;
+    /// `false`, with nothing written, for any other line.
     #[inline]
-    fn plain_line(&mut self, t: Tokens<'_>, offset: u64) -> Option<usize> {
-        use super::decode::field::{
-            OPCODE_EXTENDED, OPCODE_SPECIFIC_CONTROL, OPCODE_TYPE, TOKENIZED_INSTRUCTION_LENGTH,
-        };
-        if !self.specialised {
-            return None;
+    fn plain_line(&mut self, inst: &Instruction<'_>) -> bool {
+        use super::decode::field::OPCODE_SPECIFIC_CONTROL;
+        if !self.specialised || inst.has_extended() {
+            return false;
         }
-        let tok0 = t.first()?.get();
-        let opcode = OPCODE_TYPE.get(tok0) as u16;
-        let info = super::opcodes::info(opcode).filter(|i| i.format == Format::Inst)?;
-        // Extended opcode tokens, or a length of 0 or past the end: the general printer.
-        let len = TOKENIZED_INSTRUCTION_LENGTH.get(tok0) as usize;
-        let mut rest = t.get(1..len).filter(|_| OPCODE_EXTENDED.get(tok0) == 0)?;
+        let Some(info) = inst.info.filter(|i| i.format == Format::Inst) else { return false };
+        let (tok0, offset) = (inst.token0(), inst.offset);
+        let mut rest = inst.body();
         // Control bits the text does not show: the general printer says what they are.
         let c = OPCODE_SPECIFIC_CONTROL.get(tok0);
         if c & !info.shown_controls(c) != 0 {
-            return None;
+            return false;
         }
         let indent = self.indent;
         if info.has(flag::CLOSE) || info.has(flag::ELSE) {
@@ -715,7 +708,7 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 self.line.start(None);
                 self.indent = indent;
                 self.number = number;
-                return None;
+                return false;
             };
             rest = rest.get(used..).unwrap_or(&[]);
             first = false;
@@ -725,20 +718,20 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.line.start(None);
             self.indent = indent;
             self.number = number;
-            return None;
+            return false;
         }
         if first {
             self.text(" ");
         }
         if self.style.raw {
-            self.raw(t.get(..len).unwrap_or(&[]));
+            self.raw(inst.tokens);
         }
         self.text("\n");
         self.end_line();
         if info.has(flag::OPEN) || info.has(flag::ELSE) {
             self.indent += 1;
         }
-        Some(len)
+        true
     }
 
     /// An instruction's text; gives the DWORDs after its operands when they are not what the
@@ -1221,39 +1214,22 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
 
     /// `printf "fmt", r0.x` / `errorf "fmt", …` from a shader-message block.
     fn shader_message(&mut self, inst: &Instruction<'_>) -> Result<()> {
-        let id = inst.body_token(0, "shader message id")?;
-        let _format = inst.body_token(1, "shader message format")?;
-        let chars = inst.body_token(2, "shader message length")? as usize;
-        let n_ops = inst.body_token(3, "shader message operand count")?;
-        let ops_len = inst.body_token(4, "shader message operand length")? as usize;
-        self.token(Style::Mnemonic, if id == 0x0020_0103 { "errorf" } else { "printf" });
-        let body = inst.body();
-        let ops_tokens = body.get(5..).and_then(|t| t.get(..ops_len)).ok_or_else(|| {
-            Error::truncated(inst.body_offset(5), "shader message operands", ops_len as u64 * 4, 0)
-        })?;
-        let text_tokens = body.get(ops_len.saturating_add(5)..).unwrap_or(&[]);
+        let m = inst.shader_message()?;
+        self.token(Style::Mnemonic, if m.id == 0x0020_0103 { "errorf" } else { "printf" });
         self.text(" ");
         self.start_operand();
         self.begin(Style::Literal);
         self.text("\"");
-        let text = text_tokens.iter().flat_map(|t| t.get().to_le_bytes()).take(chars).take_while(|&b| b != 0);
+        let text = m.text.iter().flat_map(|t| t.get().to_le_bytes()).take(m.chars).take_while(|&b| b != 0);
         for b in text {
             let _ = fmt::Write::write_char(self, char::from(b));
         }
         self.text("\"");
         self.end();
         self.end_operand();
-        let mut offset = inst.body_offset(5);
-        let mut rest = ops_tokens;
-        for _ in 0..n_ops {
-            if rest.is_empty() {
-                break;
-            }
-            let o = Operand::decode(rest, offset, 0)?;
+        for o in &m.operands {
             self.text(", ");
-            self.operand(&o, Ty::X, None)?;
-            rest = rest.get(o.len()..).unwrap_or(&[]);
-            offset += o.len() as u64 * 4;
+            self.operand(o, Ty::X, None)?;
         }
         Ok(())
     }
@@ -1553,6 +1529,38 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.end_operand();
         }
         Ok(())
+    }
+}
+
+/// The walk's visitor that prints the listing: each instruction's line, what
+/// [`ListingReport`] counts, and the first error, which stops the walk.
+struct Lines<'l, 'o, P: Printer + ?Sized> {
+    l: &'l mut Lister<'o, P>,
+    report: ListingReport,
+    error: Option<Error>,
+}
+
+impl<P: Printer + ?Sized> Visit<Instruction<'_>> for Lines<'_, '_, P> {
+    #[inline]
+    fn step(&mut self, inst: Instruction<'_>) {
+        self.report.instructions += 1;
+        let printed = if self.l.plain_line(&inst) {
+            self.l.check()
+        } else {
+            if inst.info.is_none() {
+                self.report.unknown_opcodes.push((inst.offset, inst.opcode));
+            }
+            self.l.line(&inst)
+        };
+        if let Err(e) = printed {
+            self.problem(e);
+        }
+    }
+    fn problem(&mut self, error: Error) {
+        self.error.get_or_insert(error);
+    }
+    fn stopped(&self) -> bool {
+        self.error.is_some()
     }
 }
 

@@ -3,7 +3,7 @@
 use super::asm::{parse_declaration, parse_line};
 use super::opcodes::{self, Format};
 use super::print::write_listing_general;
-use super::{ListingStyle, Program, records, write_listing};
+use super::{ListingStyle, Program, check, records, write_listing};
 use crate::print::TextBuf;
 
 /// The bytes of a program of version token `version` (`0x50`: `ps_5_0`) with `body`.
@@ -162,4 +162,70 @@ fn only_the_system_values_below_the_bound_have_names() {
     use super::names::{SYSTEM_VALUES, system_value};
     assert!(system_value(SYSTEM_VALUES - 1).is_some());
     assert!((SYSTEM_VALUES..=0xffff).all(|v| system_value(v).is_none()));
+}
+
+/// The listing of `bytes` in fxc 10's style: its text, and the error it stops at.
+fn listing_and_error(bytes: &[u8]) -> (String, Option<crate::Error>) {
+    let program = Program::parse(bytes, 0).unwrap();
+    let mut text = TextBuf::default();
+    let error = write_listing(&program, &ListingStyle::FXC_10, &mut text).err();
+    (text.into_string(), error)
+}
+
+/// Every declaration cut short, DWORD by DWORD (its length token says so): [`check`], which
+/// decodes without printing, stops at the error the listing stops at, and every cut is one.
+#[test]
+fn every_declaration_cut_short_stops_check_where_the_listing_stops() {
+    use super::decode::field::TOKENIZED_INSTRUCTION_LENGTH;
+    let mut cuts = 0;
+    for &(version, line) in DECLARATIONS {
+        let inst = parse_declaration(line, version & 0xff == 0x51).unwrap();
+        let mut body = Vec::new();
+        inst.encode(&mut body).unwrap();
+        let Some(&tok0) = body.first() else { continue };
+        // The long forms carry their length in the second DWORD: cut the short ones.
+        if TOKENIZED_INSTRUCTION_LENGTH.get(tok0) as usize != body.len() {
+            continue;
+        }
+        for cut in 1..body.len() {
+            let mut words = body[..cut].to_vec();
+            words[0] = TOKENIZED_INSTRUCTION_LENGTH.put(cut as u32)
+                | (tok0 & !TOKENIZED_INSTRUCTION_LENGTH.put(0x7f));
+            let bytes = program(version, &words);
+            let (_, listed) = listing_and_error(&bytes);
+            let checked = check(&Program::parse(&bytes, 0).unwrap()).err();
+            assert!(listed.is_some(), "{line} cut to {cut} DWORDs lists whole");
+            assert_eq!(checked, listed, "{line} cut to {cut} DWORDs");
+            cuts += 1;
+        }
+    }
+    assert!(cuts > 60, "{cuts}");
+}
+
+/// The errors of damaged parts, each where it is: `check` gives what the listing gives, and
+/// the listing keeps the line up to the damaged part.
+#[test]
+fn damaged_parts_give_the_listings_error_without_printing() {
+    let cases: &[(&[u32], &str, &str)] = &[
+        // dcl_function_table ft0 = {…} of 3 entries with 1: the second is missing (offset 24).
+        (
+            &[0x0400_0091, 0, 3, 7],
+            "truncated function table entry at offset 0x18 (need 4 bytes, have 0)",
+            "dcl_function_table ft0 = {fb7, ",
+        ),
+        // mov r0.x, r1[<operand with selection mode 3> + 1].x: the nested operand, at 28.
+        (
+            &[0x0600_0036, 0x0010_0012, 0, 0x00d0_000a, 1, 0x0000_000e],
+            "invalid SM4 operand at offset 0x1c: component selection mode 3 is undefined",
+            "mov r0.x, ",
+        ),
+    ];
+    for &(body, error, line) in cases {
+        let bytes = program(0x50, body);
+        let (text, listed) = listing_and_error(&bytes);
+        let checked = check(&Program::parse(&bytes, 0).unwrap()).err();
+        assert_eq!(checked, listed);
+        assert_eq!(checked.map(|e| e.to_string()).as_deref(), Some(error));
+        assert_eq!(text.lines().nth(1).unwrap_or(""), line, "{text}");
+    }
 }
