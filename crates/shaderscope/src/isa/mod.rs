@@ -44,7 +44,7 @@ pub mod mali_pp;
 pub mod pica;
 #[cfg(feature = "direct3d")]
 pub mod sm4;
-#[cfg(any(feature = "wiiu", feature = "mali"))]
+#[cfg(any(feature = "direct3d", feature = "wiiu", feature = "mali"))]
 pub(crate) mod walk;
 
 #[cfg(feature = "direct3d")]

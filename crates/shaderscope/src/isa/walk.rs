@@ -10,11 +10,18 @@
 //! and the `dump` annotations ([`Annotate`]). The checks and Latte's usage summary are each
 //! instruction set's own visitors.
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 use super::columns::Columns;
 use super::{Capture, InstructionRecord};
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 use crate::dump::Annotations;
-use crate::error::{Error, Result};
-use crate::print::{Line, Printer, Style};
+use crate::error::Error;
+#[cfg(any(feature = "wiiu", feature = "mali"))]
+use crate::error::Result;
+use crate::print::Line;
+#[cfg(any(feature = "wiiu", feature = "mali"))]
+use crate::print::{Printer, Style};
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 use std::fmt;
 
 /// What a walk reports, in listing order: each step `S` (the instruction set's own type),
@@ -27,6 +34,7 @@ pub(crate) trait Visit<S> {
     /// Whether the visitor has met an error it cannot go past, so the walk is to stop. Only
     /// the SM4 walk asks: its printer decodes operands as it prints them and stops at the
     /// first that does not decode; the other walks go on to their end.
+    #[cfg_attr(not(feature = "direct3d"), allow(dead_code))]
     fn stopped(&self) -> bool {
         false
     }
@@ -34,6 +42,7 @@ pub(crate) trait Visit<S> {
 
 /// How one step of a walk prints: its listing lines, its instruction records and its `dump`
 /// annotations, each through the plumbing here.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 pub(crate) trait PrintStep {
     /// Whether a problem's listing line shows the offset column. Mali GP's do (a problem is
     /// at its instruction's offset and may go on the line a stray tab left open); Latte's
@@ -51,6 +60,7 @@ pub(crate) trait PrintStep {
 
 /// Run `walk` with a [`Listing`] into `out` with `columns`: the first problem is the `Err`
 /// (once the rest is written), else a printer failure (`what` listing at `base`).
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 pub(crate) fn write_listing<P: Printer + ?Sized>(
     out: &mut P,
     columns: Columns,
@@ -68,11 +78,13 @@ pub(crate) fn write_listing<P: Printer + ?Sized>(
 }
 
 /// A visitor that keeps the first problem and passes everything on.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 pub(crate) struct First<V> {
     pub(crate) inner: V,
     pub(crate) first: Option<Error>,
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<S, V: Visit<S>> Visit<S> for First<V> {
     #[inline]
     fn step(&mut self, step: S) {
@@ -90,9 +102,11 @@ impl<S, V: Visit<S>> Visit<S> for First<V> {
 }
 
 /// The problems of a walk, in listing order.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 #[derive(Default)]
 pub(crate) struct Problems(pub(crate) Vec<Error>);
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<S> Visit<S> for Problems {
     #[inline]
     fn step(&mut self, _step: S) {}
@@ -103,6 +117,7 @@ impl<S> Visit<S> for Problems {
 
 /// The listing, into a printer: one [`Line`] reused for every line, the columns the options
 /// ask for, and the printer's first error. A problem is a `; …` comment line.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 pub(crate) struct Listing<'p, P: Printer + ?Sized> {
     out: &'p mut P,
     pub(crate) line: Line,
@@ -115,6 +130,7 @@ pub(crate) struct Listing<'p, P: Printer + ?Sized> {
     failed: fmt::Result,
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<'p, P: Printer + ?Sized> Listing<'p, P> {
     pub(crate) fn new(out: &'p mut P, columns: Columns) -> Self {
         let line = Line::for_sink(&*out);
@@ -152,6 +168,7 @@ impl<'p, P: Printer + ?Sized> Listing<'p, P> {
     }
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<P: Printer + ?Sized, S: PrintStep> Visit<S> for Listing<'_, P> {
     #[inline]
     fn step(&mut self, step: S) {
@@ -201,6 +218,7 @@ impl<F: FnMut(InstructionRecord)> Records<F> {
     }
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<F: FnMut(InstructionRecord), S: PrintStep> Visit<S> for Records<F> {
     #[inline]
     fn step(&mut self, step: S) {
@@ -210,18 +228,21 @@ impl<F: FnMut(InstructionRecord), S: PrintStep> Visit<S> for Records<F> {
 }
 
 /// The `dump` annotations: what each step gives, and the problems as errors.
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 pub(crate) struct Annotate<'a> {
     pub(crate) a: &'a mut Annotations,
     /// A line to print a step's text on.
     pub(crate) line: Line,
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<'a> Annotate<'a> {
     pub(crate) fn new(a: &'a mut Annotations) -> Self {
         Annotate { a, line: Line::new() }
     }
 }
 
+#[cfg(any(feature = "wiiu", feature = "mali"))]
 impl<S: PrintStep> Visit<S> for Annotate<'_> {
     fn step(&mut self, step: S) {
         step.annotate(self);
