@@ -14,8 +14,8 @@
 //!   switches (`/No` offsets, `/Ni` numbering, `/Lx` hexadecimal literals) and what this tool
 //!   adds (file offsets, raw words).
 //! - `walk.rs` is the one walk over a program: each instruction in order, then the error
-//!   where the stream stops. The listing, the records, [`validate`] and [`check`] are its
-//!   visitors; [`check`] decodes every part of every instruction as the printer does and
+//!   where the stream stops. The listing, the records, [`validate`] and [`check()`] are its
+//!   visitors; [`check()`] decodes every part of every instruction as the printer does and
 //!   gives the error the listing would stop at, without printing.
 //! - [`Declarations::collect`] gathers what the program declares (bindings, inputs/outputs,
 //!   thread-group size, GS/HS/DS parameters, per-phase registers) for reflection.
