@@ -196,11 +196,12 @@ pub fn write_source<P: Printer + ?Sized>(ctx: &SourceContext<'_>, out: &mut P) -
 /// word addresses. `offset` is absolute; `words` holds the code word.
 ///
 /// ```
-/// use shaderscope::isa::pica::{self, SourceContext};
+/// use shaderscope::isa::pica::{self, Program, SourceContext};
 ///
 /// // mov r0, v0 (operand descriptor 0: full mask, identity swizzles); end
 /// let (code, opdescs) = ([0x4e00_0000, 0x8800_0000], [0x0d86_c36f]);
-/// let records = pica::records(&SourceContext::new(&code, &opdescs));
+/// let program = Program::new(&code);
+/// let records = pica::records(&SourceContext::new(&program, &opdescs));
 /// assert_eq!(records[0].text, "mov r0, v0");
 /// assert_eq!((records[0].mnemonic.as_str(), &records[0].operands[..]), ("mov", &["r0".to_string(), "v0".to_string()][..]));
 /// assert_eq!((records[1].offset, &records[1].words[..]), (4, &[0x8800_0000][..]));
