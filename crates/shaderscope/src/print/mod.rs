@@ -374,6 +374,30 @@ impl Printer for Ansi {
     }
 }
 
+/// A printer for tests: each line the printer starts, with its offset, and the text written
+/// on it (text before the first line goes on a line of no offset).
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(crate) struct LinesAt(pub(crate) Vec<(Option<u64>, String)>);
+
+#[cfg(test)]
+impl fmt::Write for LinesAt {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        match self.0.last_mut() {
+            Some(line) => line.1.push_str(s),
+            None => self.0.push((None, s.to_string())),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Printer for LinesAt {
+    fn start_line(&mut self, offset: Option<u64>) {
+        self.0.push((offset, String::new()));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

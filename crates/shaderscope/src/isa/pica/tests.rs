@@ -3,8 +3,7 @@
 //! walk sit next to it in `walk.rs`.
 
 use super::*;
-use crate::print::{Printer, TextBuf};
-use std::fmt;
+use crate::print::{LinesAt, TextBuf};
 
 // ------------------------------------------------------------------ decode and encode
 fn words() -> impl Iterator<Item = u32> {
@@ -514,27 +513,15 @@ fn offsets_and_raw_words_are_trailing_comments() {
 
 #[test]
 fn printer_lines_carry_instruction_offsets() {
-    #[derive(Default)]
-    struct Lines(Vec<Option<u64>>, String);
-    impl fmt::Write for Lines {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            self.1.push_str(s);
-            Ok(())
-        }
-    }
-    impl Printer for Lines {
-        fn start_line(&mut self, offset: Option<u64>) {
-            self.0.push(offset);
-        }
-    }
     let code = [ins(Op::Nop).encode(), ins(Op::End).encode()];
     let program = Program::new(&code);
     let c = ctx(&program, &[]);
-    let mut p = Lines::default();
+    let mut p = LinesAt::default();
     write_source(&c, &mut p).unwrap();
-    let with_offsets: Vec<u64> = p.0.iter().flatten().copied().collect();
+    let with_offsets: Vec<u64> = p.0.iter().filter_map(|l| l.0).collect();
     assert_eq!(with_offsets, vec![0x40, 0x44]);
-    assert_eq!(p.0.len(), p.1.lines().count());
+    // Every line the printer writes was started with `start_line`: one line of text each.
+    assert!(p.0.iter().all(|(_, text)| text.lines().count() == 1 && text.ends_with('\n')), "{:?}", p.0);
 }
 
 #[test]

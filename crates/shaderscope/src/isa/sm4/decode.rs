@@ -564,39 +564,16 @@ impl<'a> Instruction<'a> {
             Format::Decl(_) => {
                 let register = if info.declares_register() { Some(self.first_operand()?) } else { None };
                 let used = register.map_or(0, |o| o.len());
-                let at = |k: u8| used + usize::from(k);
                 for &piece in info.glued_and_rest().1 {
+                    if let Some(word) = self.piece_word(piece, used, sm51) {
+                        word?;
+                    }
                     match piece {
-                        Piece::Value(k, what) | Piece::Label(_, k, what) | Piece::Float(k, what) => {
-                            self.body_token(at(k), what)?;
-                        }
-                        Piece::SystemValue(k) => {
-                            self.body_token(at(k), "system value name")?;
-                        }
-                        Piece::ReturnType(k) => {
-                            self.body_token(at(k), "resource return type")?;
-                        }
-                        Piece::Space(k) | Piece::SpaceOrBlank(k) if sm51 => {
-                            self.body_token(at(k), "register space")?;
-                        }
-                        Piece::ConstantBuffer if sm51 => {
-                            self.body_token(used, "constant buffer size")?;
-                        }
                         Piece::IndexableTemp => {
-                            self.body_token(0, "indexable temp register")?;
-                            self.body_token(1, "indexable temp size")?;
+                            self.indexable_temp()?;
                         }
-                        Piece::FunctionTable => {
-                            self.body_token(0, "function table id")?;
-                            let n = self.body_token(1, "function table length")?;
-                            self.body_tokens(2, n, "function table entry")?;
-                        }
-                        Piece::Interface => {
-                            self.body_token(0, "interface id")?;
-                            self.body_token(1, "interface table length")?;
-                            let lens = self.body_token(2, "interface array length")?;
-                            self.body_tokens(3, lens & 0xffff, "interface function table")?;
-                        }
+                        Piece::FunctionTable => self.function_table()?.1.try_for_each(|e| e.map(|_| ()))?,
+                        Piece::Interface => self.interface()?.tables.try_for_each(|t| t.map(|_| ()))?,
                         _ => {}
                     }
                 }
@@ -605,14 +582,47 @@ impl<'a> Instruction<'a> {
         }
     }
 
-    /// Check that the `n` body DWORDs from `first` are there; the error is at the first
-    /// missing one.
-    fn body_tokens(&self, first: usize, n: u32, what: &'static str) -> Result<()> {
-        let len = self.body().len();
-        if first.saturating_add(n as usize) > len {
-            self.body_token(len.max(first), what)?;
-        }
-        Ok(())
+    /// The one DWORD a piece of a declaration's layout reads, named as its error names it
+    /// (`used`: the DWORDs the declared register takes; `sm51`: the program reads register
+    /// spaces); `None` for a piece that reads no DWORD or several. The printer and
+    /// [`Instruction::decode_all`] read each piece's DWORDs through here and the readers
+    /// after it, so they meet the same error at the same place.
+    pub(crate) fn piece_word(&self, piece: opcodes::Piece, used: usize, sm51: bool) -> Option<Result<u32>> {
+        use opcodes::Piece;
+        let (k, what) = match piece {
+            Piece::Value(k, what) | Piece::Label(_, k, what) | Piece::Float(k, what) => (k, what),
+            Piece::SystemValue(k) => (k, "system value name"),
+            Piece::ReturnType(k) => (k, "resource return type"),
+            Piece::Space(k) | Piece::SpaceOrBlank(k) if sm51 => (k, "register space"),
+            Piece::ConstantBuffer if sm51 => (0, "constant buffer size"),
+            _ => return None,
+        };
+        Some(self.body_token(used + usize::from(k), what))
+    }
+
+    /// [`Piece::IndexableTemp`](opcodes::Piece::IndexableTemp): the register and the size,
+    /// DWORDs 0 and 1.
+    pub(crate) fn indexable_temp(&self) -> Result<(u32, u32)> {
+        Ok((self.body_token(0, "indexable temp register")?, self.body_token(1, "indexable temp size")?))
+    }
+
+    /// [`Piece::FunctionTable`](opcodes::Piece::FunctionTable): the table's id, then each
+    /// function body it lists, read as it is asked for (the count is DWORD 1).
+    pub(crate) fn function_table(&self) -> Result<(u32, impl Iterator<Item = Result<u32>> + '_)> {
+        let id = self.body_token(0, "function table id")?;
+        let n = self.body_token(1, "function table length")? as usize;
+        Ok((id, (0..n).map(move |i| self.body_token(2 + i, "function table entry"))))
+    }
+
+    /// [`Piece::Interface`](opcodes::Piece::Interface): the interface's id, its table
+    /// length and array length, then each function table it lists, read as it is asked for.
+    pub(crate) fn interface(&self) -> Result<InterfaceDecl<impl Iterator<Item = Result<u32>> + '_>> {
+        let id = self.body_token(0, "interface id")?;
+        let table_length = self.body_token(1, "interface table length")?;
+        let lengths = self.body_token(2, "interface array length")?;
+        let tables =
+            (0..(lengths & 0xffff) as usize).map(move |i| self.body_token(3 + i, "interface function table"));
+        Ok(InterfaceDecl { id, table_length, array_length: lengths >> 16, tables })
     }
 
     /// A shader-message block (`D3D11_SB_CUSTOMDATA_SHADER_MESSAGE`, custom-data class 4):
@@ -630,7 +640,6 @@ impl<'a> Instruction<'a> {
             Error::truncated(self.body_offset(5), "shader message operands", ops_len as u64 * 4, 0)
         })?;
         let text = body.get(ops_len.saturating_add(5)..).unwrap_or(&[]);
-        let message = ShaderMessage { id, chars, text, operands: Vec::new() };
         let mut operands = Vec::new();
         let mut offset = self.body_offset(5);
         let mut rest = ops_tokens;
@@ -643,8 +652,19 @@ impl<'a> Instruction<'a> {
             offset += o.len() as u64 * 4;
             operands.push(o);
         }
-        Ok(ShaderMessage { operands, ..message })
+        Ok(ShaderMessage { id, chars, text, operands })
     }
+}
+
+/// A `dcl_interface` read ([`Instruction::interface`]): `fp{id}[{array_length}][{table_length}] = {tables}`.
+pub(crate) struct InterfaceDecl<T> {
+    pub(crate) id: u32,
+    /// The number of function tables each instance may be bound to.
+    pub(crate) table_length: u32,
+    /// The array size of the interface (the high 16 bits of DWORD 2).
+    pub(crate) array_length: u32,
+    /// The function tables, one per DWORD after the three (the low 16 bits of DWORD 2 count them).
+    pub(crate) tables: T,
 }
 
 /// A decoded shader-message block ([`Instruction::shader_message`]): `printf`/`errorf`.

@@ -41,7 +41,9 @@
 
 use super::decode::{Instruction, Operand, Program, operand_type as ot};
 use super::opcodes::{Decl, Format, op};
-use crate::error::Result;
+use super::walk::walk;
+use crate::error::{Error, Result};
+use crate::isa::walk::Visit;
 
 /// The kind of thing a binding declaration makes available.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -234,43 +236,23 @@ pub struct Declarations {
 }
 
 impl Declarations {
-    /// Gather the declarations of `program` (stops at the first decoding error).
+    /// Gather the declarations of `program` on the program's one walk ([`walk`]); the first
+    /// decoding error, in the stream or in a declaration's own DWORDs, is the `Err`.
     pub fn collect(program: &Program<'_>) -> Result<Declarations> {
-        let mut d = Declarations::default();
-        let mut cur = PhaseDecls::default();
-        let sm51 = program.is_sm51();
-        let (mut forks, mut joins) = (0, 0);
-        for inst in program.instructions() {
-            let inst = inst?;
-            let Some(info) = inst.info else { continue };
-            match info.format {
-                Format::Phase => {
-                    let phase = match inst.opcode {
-                        op::D3D11_SB_OPCODE_HS_CONTROL_POINT_PHASE => Phase::ControlPoint,
-                        op::D3D11_SB_OPCODE_HS_FORK_PHASE => {
-                            forks += 1;
-                            Phase::Fork(forks - 1)
-                        }
-                        op::D3D11_SB_OPCODE_HS_JOIN_PHASE => {
-                            joins += 1;
-                            Phase::Join(joins - 1)
-                        }
-                        _ => Phase::Global,
-                    };
-                    if phase != Phase::Global {
-                        d.phases
-                            .push(std::mem::replace(&mut cur, PhaseDecls { phase, ..Default::default() }));
-                    }
-                }
-                Format::CustomData if inst.custom_data_class() == Some(3) => {
-                    d.icb_rows = Some((inst.body().len() / 4) as u32);
-                }
-                Format::Decl(kind) => d.declaration(&inst, kind, sm51, &mut cur)?,
-                _ => {}
-            }
+        let mut c = Collector {
+            d: Declarations::default(),
+            cur: PhaseDecls::default(),
+            sm51: program.is_sm51(),
+            forks: 0,
+            joins: 0,
+            error: None,
+        };
+        walk(program, &mut c);
+        if let Some(e) = c.error {
+            return Err(e);
         }
-        d.phases.push(cur);
-        Ok(d)
+        c.d.phases.push(c.cur);
+        Ok(c.d)
     }
 
     /// The declarations of the phase in effect at `index` of [`Declarations::phases`].
@@ -296,12 +278,8 @@ impl Declarations {
             Decl::GlobalFlags => self.global_flags = c,
             Decl::Temps => cur.temps = value(0)?,
             Decl::IndexableTemp => {
-                let t = IndexableTemp {
-                    offset: inst.offset,
-                    register: value(0)?,
-                    size: value(1)?,
-                    components: value(2)?,
-                };
+                let (register, size) = inst.indexable_temp()?;
+                let t = IndexableTemp { offset: inst.offset, register, size, components: value(2)? };
                 cur.indexable_temps.push(t);
             }
             Decl::ThreadGroup => self.thread_group = Some([value(0)?, value(1)?, value(2)?]),
@@ -324,8 +302,8 @@ impl Declarations {
                 cur.instance_count = Some(n);
             }
             Decl::FunctionBody => self.function_bodies.push(value(0)?),
-            Decl::FunctionTable => self.function_tables.push(value(0)?),
-            Decl::Interface => self.interfaces.push(value(0)?),
+            Decl::FunctionTable => self.function_tables.push(inst.function_table()?.0),
+            Decl::Interface => self.interfaces.push(inst.interface()?.id),
             Decl::Input
             | Decl::InputSgv
             | Decl::InputSiv
@@ -370,6 +348,58 @@ impl Declarations {
             | Decl::TgsmStructured => self.bindings.push(binding(inst, kind, sm51)?),
         }
         Ok(())
+    }
+}
+
+/// The visitor [`Declarations::collect`] walks the program with: the phase being declared and
+/// the hull-shader phases counted so far.
+struct Collector {
+    d: Declarations,
+    cur: PhaseDecls,
+    sm51: bool,
+    forks: u32,
+    joins: u32,
+    error: Option<Error>,
+}
+
+impl Visit<Instruction<'_>> for Collector {
+    fn step(&mut self, inst: Instruction<'_>) {
+        let Some(info) = inst.info else { return };
+        match info.format {
+            Format::Phase => {
+                let phase = match inst.opcode {
+                    op::D3D11_SB_OPCODE_HS_CONTROL_POINT_PHASE => Phase::ControlPoint,
+                    op::D3D11_SB_OPCODE_HS_FORK_PHASE => {
+                        self.forks += 1;
+                        Phase::Fork(self.forks - 1)
+                    }
+                    op::D3D11_SB_OPCODE_HS_JOIN_PHASE => {
+                        self.joins += 1;
+                        Phase::Join(self.joins - 1)
+                    }
+                    _ => Phase::Global,
+                };
+                if phase != Phase::Global {
+                    let done = std::mem::replace(&mut self.cur, PhaseDecls { phase, ..Default::default() });
+                    self.d.phases.push(done);
+                }
+            }
+            Format::CustomData if inst.custom_data_class() == Some(3) => {
+                self.d.icb_rows = Some((inst.body().len() / 4) as u32);
+            }
+            Format::Decl(kind) => {
+                if let Err(e) = self.d.declaration(&inst, kind, self.sm51, &mut self.cur) {
+                    self.problem(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn problem(&mut self, error: Error) {
+        self.error.get_or_insert(error);
+    }
+    fn stopped(&self) -> bool {
+        self.error.is_some()
     }
 }
 

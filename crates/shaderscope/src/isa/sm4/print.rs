@@ -1328,8 +1328,11 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         self.text(" ");
         // The length of the register: the DWORDs the other pieces read follow it.
         let mut used = register.map_or(0, |o| o.len());
+        let sm51 = self.sm51;
         for &piece in rest {
-            let at = |k: u8| used + usize::from(k);
+            // The piece's DWORD, for the arms below whose piece reads one.
+            let at = used;
+            let word = || inst.piece_word(piece, at, sm51).unwrap_or(Ok(0));
             match piece {
                 Piece::Text(text) => self.text(text),
                 Piece::Blank => self.text(" "),
@@ -1360,18 +1363,18 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                         self.text(" ");
                     }
                 }
-                Piece::Value(k, what) => self.value(u64::from(inst.body_token(at(k), what)?)),
-                Piece::SystemValue(k) => {
-                    let name = inst.body_token(at(k), "system value name")? & 0xffff;
+                Piece::Value(..) => self.value(u64::from(word()?)),
+                Piece::SystemValue(_) => {
+                    let name = word()? & 0xffff;
                     self.name_operand(names::system_value(name), name);
                 }
-                Piece::ReturnType(k) => {
-                    let rt = inst.body_token(at(k), "resource return type")?;
+                Piece::ReturnType(_) => {
+                    let rt = word()?;
                     self.return_types([rt & 0xf, (rt >> 4) & 0xf, (rt >> 8) & 0xf, (rt >> 12) & 0xf]);
                 }
-                Piece::Label(prefix, k, what) => self.label(prefix, inst.body_token(at(k), what)?),
-                Piece::Float(k, what) => {
-                    let v = inst.body_token(at(k), what)?;
+                Piece::Label(prefix, ..) => self.label(prefix, word()?),
+                Piece::Float(..) => {
+                    let v = word()?;
                     self.start_operand();
                     self.begin(Style::Literal);
                     self.text("l(");
@@ -1380,8 +1383,8 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                     self.end();
                     self.end_operand();
                 }
-                Piece::Space(k) => self.space(inst, at(k))?,
-                Piece::SpaceOrBlank(k) if self.sm51 => self.space(inst, at(k))?,
+                Piece::Space(_) | Piece::SpaceOrBlank(_) if self.sm51 => self.space(word()?),
+                Piece::Space(_) => {}
                 Piece::SpaceOrBlank(_) => self.text(" "),
                 Piece::IndexableTemp => self.indexable_temp(inst)?,
                 Piece::GlobalFlags => self.global_flags(inst.token0()),
@@ -1402,7 +1405,8 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
             self.precision(o.min_precision, None);
             self.begin(Style::Register);
             self.text("[");
-            self.number(u64::from(inst.body_token(o.len(), "constant buffer size")?));
+            let size = inst.piece_word(Piece::ConstantBuffer, o.len(), true).unwrap_or(Ok(0))?;
+            self.number(u64::from(size));
             self.text("]");
             self.end();
         } else {
@@ -1418,12 +1422,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
 
     /// [`Piece::IndexableTemp`]: `x0[4]`, as an operand.
     fn indexable_temp(&mut self, inst: &Instruction<'_>) -> Result<()> {
+        let (register, size) = inst.indexable_temp()?;
         self.start_operand();
         self.begin(Style::Register);
         self.text("x");
-        self.number(u64::from(inst.body_token(0, "indexable temp register")?));
+        self.number(u64::from(register));
         self.text("[");
-        self.number(u64::from(inst.body_token(1, "indexable temp size")?));
+        self.number(u64::from(size));
         self.text("]");
         self.end();
         self.end_operand();
@@ -1457,14 +1462,14 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
 
     /// [`Piece::FunctionTable`]: `ft0 = {fb0, fb1}`.
     fn function_table(&mut self, inst: &Instruction<'_>) -> Result<()> {
-        self.label("ft", inst.body_token(0, "function table id")?);
+        let (id, bodies) = inst.function_table()?;
+        self.label("ft", id);
         self.text(" = {");
-        let n = inst.body_token(1, "function table length")?;
-        for i in 0..n as usize {
+        for (i, body) in bodies.enumerate() {
             if i > 0 {
                 self.text(", ");
             }
-            self.label("fb", inst.body_token(2 + i, "function table entry")?);
+            self.label("fb", body?);
         }
         self.text("}");
         Ok(())
@@ -1472,26 +1477,24 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
 
     /// [`Piece::Interface`]: `fp0[2][1] = {ft0, ft1}`.
     fn interface(&mut self, inst: &Instruction<'_>) -> Result<()> {
-        let id = inst.body_token(0, "interface id")?;
-        let expected = inst.body_token(1, "interface table length")?;
-        let lens = inst.body_token(2, "interface array length")?;
+        let fp = inst.interface()?;
         self.start_operand();
         self.begin(Style::Label);
         self.text("fp");
-        self.number(u64::from(id));
+        self.number(u64::from(fp.id));
         self.text("[");
-        self.number(u64::from(lens >> 16));
+        self.number(u64::from(fp.array_length));
         self.text("][");
-        self.number(u64::from(expected));
+        self.number(u64::from(fp.table_length));
         self.text("]");
         self.end();
         self.end_operand();
         self.text(" = {");
-        for i in 0..(lens & 0xffff) as usize {
+        for (i, table) in fp.tables.enumerate() {
             if i > 0 {
                 self.text(", ");
             }
-            self.label("ft", inst.body_token(3 + i, "interface function table")?);
+            self.label("ft", table?);
         }
         self.text("}");
         Ok(())
@@ -1517,18 +1520,13 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
         Ok(())
     }
 
-    /// `, space=N` after SM5.1 descriptor declarations (token `at` of the body), as an
-    /// operand.
-    fn space(&mut self, inst: &Instruction<'_>, at: usize) -> Result<()> {
-        if self.sm51 {
-            self.text(", ");
-            let space = inst.body_token(at, "register space")?;
-            self.start_operand();
-            self.text("space=");
-            self.literal(u64::from(space));
-            self.end_operand();
-        }
-        Ok(())
+    /// `, space=N` after SM5.1 descriptor declarations, as an operand.
+    fn space(&mut self, space: u32) {
+        self.text(", ");
+        self.start_operand();
+        self.text("space=");
+        self.literal(u64::from(space));
+        self.end_operand();
     }
 }
 
@@ -1964,24 +1962,9 @@ mod tests {
 
     #[test]
     fn printer_sink_gets_each_line_with_its_offset() {
-        #[derive(Default)]
-        struct Lines(Vec<(Option<u64>, String)>);
-        impl std::fmt::Write for Lines {
-            fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                if let Some(l) = self.0.last_mut() {
-                    l.1.push_str(s);
-                }
-                Ok(())
-            }
-        }
-        impl crate::print::Printer for Lines {
-            fn start_line(&mut self, offset: Option<u64>) {
-                self.0.push((offset, String::new()));
-            }
-        }
         let data = program(0x0000_0040, &[op(0x68, 2), 1, 53 | (3 << 11), 10, 0, 0, 0, 0, 0, 0, 0, 0]);
         let p = Program::parse(&data, 0).unwrap();
-        let mut sink = Lines::default();
+        let mut sink = crate::print::LinesAt::default();
         write_listing(&p, &ListingStyle::FXC_10, &mut sink).unwrap();
         let got: Vec<(Option<u64>, &str)> = sink.0.iter().map(|(o, s)| (*o, s.as_str())).collect();
         assert_eq!(
