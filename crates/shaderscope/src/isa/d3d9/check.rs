@@ -184,7 +184,7 @@ impl Check {
     /// header of another size) and the first debug information (one that does not read).
     fn comment(&mut self, at: u64, data: &[u8]) {
         // As `Program::comment_block` finds them: the data after the FourCC.
-        let (o, d) = (at + 8, data.get(4..).unwrap_or(&[]));
+        let (o, d) = (at.saturating_add(8), data.get(4..).unwrap_or(&[]));
         if data.starts_with(b"CTAB") && self.constant_table.is_none() {
             self.constant_table = Some(match ConstantTable::parse(d, o) {
                 Err(e) => Some(Finding::error(e.offset(), format!("constant table: {}", e.reason()))),

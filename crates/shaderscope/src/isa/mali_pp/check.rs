@@ -3,7 +3,6 @@
 //! opcodes Mesa does not name and branch targets between instructions as warnings.
 
 use super::decode::{Ctrl, operation};
-use super::print::branch_target;
 use super::walk::Step;
 use crate::error::Error;
 use crate::isa::walk::Visit;
@@ -40,7 +39,7 @@ impl Visit<Step<'_>> for Check {
             }
         }
         if let Some(b) = inst.branch() {
-            self.branches.push((inst.at, i64::from(branch_target(&b, inst.pc))));
+            self.branches.push((inst.at, i64::from(b.absolute_target(inst.pc))));
         }
     }
 

@@ -553,6 +553,12 @@ pub struct Branch {
 }
 
 impl Branch {
+    /// The absolute target of the branch at word `pc`, as Mesa computes and prints it:
+    /// `target + pc` in 32-bit arithmetic (printed `%d`).
+    pub fn absolute_target(&self, pc: u32) -> i32 {
+        self.target.wrapping_add(pc as i32)
+    }
+
     /// Decode the field's bits.
     pub fn decode(v: u128) -> Branch {
         let target = get(v, Field::at(41, 27));

@@ -458,12 +458,6 @@ pub(crate) fn temp_write(line: &mut Line, t: &TempWrite) {
     }
 }
 
-/// The absolute target of a branch at word `pc`, as Mesa computes and prints it: `target +
-/// offset` in 32-bit arithmetic, printed `%d`.
-pub(crate) fn branch_target(b: &Branch, pc: u32) -> i32 {
-    b.target.wrapping_add(pc as i32)
-}
-
 /// `print_branch`.
 pub(crate) fn branch(line: &mut Line, b: &Branch, pc: u32) {
     if b.discard {
@@ -489,7 +483,7 @@ pub(crate) fn branch(line: &mut Line, b: &Branch, pc: u32) {
     line.push_str(" ");
     line.start_operand();
     line.style(Style::Label);
-    literal_inline(line, i64::from(branch_target(b, pc)));
+    literal_inline(line, i64::from(b.absolute_target(pc)));
     line.reset();
     line.end_operand();
 }

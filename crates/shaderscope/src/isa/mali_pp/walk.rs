@@ -3,7 +3,6 @@
 //! problems, the dump annotations and the checks are what it feeds ([`crate::isa::walk`]).
 
 use super::decode::{Instruction, read};
-use super::print::branch_target;
 use crate::error::Error;
 use crate::isa::walk::Visit;
 
@@ -65,7 +64,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
             return;
         }
         if let Some(b) = inst.branch() {
-            let target = i64::from(branch_target(&b, inst.pc));
+            let target = i64::from(b.absolute_target(inst.pc));
             if target < 0 || target >= i64::from(total) {
                 v.problem(Error::invalid(
                     at,
