@@ -160,7 +160,8 @@ impl<P: Printer + ?Sized> Listing<'_, '_, P> {
     #[inline(always)]
     fn instruction(&mut self, ins: &Instruction) -> fmt::Result {
         let (opts, line) = (self.opts, &mut self.line);
-        let record = self.debug.as_ref().and_then(|d| Some((d, d.record(ins.offset.checked_sub(self.base)?)?)));
+        let record =
+            self.debug.as_ref().and_then(|d| Some((d, d.record(ins.offset.checked_sub(self.base)?)?)));
         if let Some((d, r)) = record {
             d.write_line_directive(r, &mut self.previous, line, self.out)?;
         }
