@@ -236,8 +236,9 @@ pub struct Declarations {
 }
 
 impl Declarations {
-    /// Gather the declarations of `program` on the program's one walk (the one the listing takes); the first
-    /// decoding error, in the stream or in a declaration's own DWORDs, is the `Err`.
+    /// Gather the declarations of `program` on the program's one walk (the one the listing
+    /// takes); the first decoding error, in the stream or in a declaration's own DWORDs, is
+    /// the `Err`.
     pub fn collect(program: &Program<'_>) -> Result<Declarations> {
         let mut c = Collector {
             d: Declarations::default(),
