@@ -72,6 +72,7 @@
 //! assert!(pica::check_program(&program, opdescs.len()).is_empty());
 //! ```
 
+pub mod asm;
 mod check;
 mod decode;
 mod encode;
