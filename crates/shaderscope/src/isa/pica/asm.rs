@@ -962,7 +962,8 @@ fn instruction(line: &str, c: &mut Cursor<'_>, name: &str, column: usize) -> Res
         Form::Raw => 0,
     };
     if let Some(extra) = args.get(want) {
-        return c.fail_at(extra.column.saturating_sub(1).max(c.at), "the end of the line");
+        let comma = line.get(..extra.column).and_then(|t| t.rfind(',')).unwrap_or(extra.column);
+        return c.fail_at(comma, "the end of the line");
     }
     if args.len() < want {
         let end = line.trim_end().len();

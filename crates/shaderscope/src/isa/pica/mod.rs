@@ -73,6 +73,8 @@
 //! ```
 
 pub mod asm;
+#[cfg(test)]
+mod asm_tests;
 mod check;
 mod decode;
 mod encode;
