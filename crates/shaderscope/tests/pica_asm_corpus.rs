@@ -8,7 +8,9 @@ mod common;
 
 use shaderscope::format::shbin::Dvlb;
 use shaderscope::isa::pica::asm;
-use shaderscope::isa::pica::{self, Instruction, Lanes, OperandDescriptor, SourceContext};
+use shaderscope::isa::pica::{
+    self, GeometryMode, Instruction, Lanes, OperandDescriptor, ShaderType, SourceContext,
+};
 use shaderscope::print::TextBuf;
 use std::path::{Path, PathBuf};
 
@@ -37,7 +39,7 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn every_corpus_source_reads_and_assembles_alone_or_names_what_it_lacks() {
     let Some(dir) = common::corpus_dir() else { return };
-    let (mut read, mut whole, mut lacking) = (0, 0, 0);
+    let (mut read, mut whole, mut lacking, mut libraries) = (0, 0, 0, 0);
     let all = sources(&dir);
     for p in &all {
         let text = std::fs::read_to_string(p).unwrap();
@@ -47,6 +49,9 @@ fn every_corpus_source_reads_and_assembles_alone_or_names_what_it_lacks() {
             Ok(a) => {
                 whole += 1;
                 assert_eq!(a.code.len(), a.instructions.len());
+                // A `.nodvle` file is a library of procedures: no entry (picasso, given it
+                // alone, refuses to write a SHBIN without a DVLE).
+                libraries += usize::from(a.entry.is_none());
             }
             // Files of a program in several files (sm64's emu64 shaders): what they call is in
             // another file, or they have no entry of their own.
@@ -55,7 +60,8 @@ fn every_corpus_source_reads_and_assembles_alone_or_names_what_it_lacks() {
         }
     }
     println!(
-        "{read}/{} sources read; {whole} assemble alone, {lacking} name a procedure of another file",
+        "{read}/{} sources read; {whole} assemble alone ({libraries} of them `.nodvle` libraries), \
+         {lacking} name a procedure of another file",
         all.len()
     );
     assert!(all.is_empty() || (read == all.len() && whole >= 50), "{whole}");
@@ -188,7 +194,8 @@ fn every_listing_instruction_reads_back_to_its_word_and_descriptor() {
 }
 
 /// With `PICASSO` naming a picasso 2.7.1 binary: each source that picasso assembles alone
-/// gives the same code words, operand descriptors, entry range and DVLE tables here.
+/// gives the same code words, operand descriptors, entry range, shader type, geometry mode
+/// and DVLE tables here.
 #[test]
 fn sources_assemble_as_picasso_assembles_them() {
     let Some(picasso) = std::env::var_os("PICASSO") else {
@@ -222,6 +229,12 @@ fn sources_assemble_as_picasso_assembles_them() {
         }
         if a.entry != Some((e.main, e.endmain)) {
             why.push("entry");
+        }
+        if a.shader_type != ShaderType::from_byte(e.shader_type)
+            || a.geometry != GeometryMode::from_bytes(e.geometry)
+            || a.merge_outmaps != (e.flags & 1 != 0)
+        {
+            why.push("shader type, geometry mode or merge flag");
         }
         if a.uniforms != names.uniforms {
             why.push("uniforms");

@@ -25,7 +25,13 @@
 //!   takes MADI when the second source is a v/r register and the third is a uniform, or is
 //!   indexed when the second is not. Writing `dphi` or `madi` does not force the form.
 //! - **Padding NOPs**: `.else` and `.end` insert a `nop` after a block that just ended, after
-//!   a jump or call, after `break`/`breakc` at the end of a `for`, and into an empty block.
+//!   a jump or call, after `break`/`breakc` at the end of a `for`, and into an empty block
+//!   (but not into an empty procedure at word 0).
+//! - **A condition's untested flag is 1**: `ifc cmp.x` writes the y reference bit set, where
+//!   Nintendo's binaries leave it 0, so a listing of theirs reads back with that one bit
+//!   changed.
+//! - **Aliases compose**: an alias's `-` and the operand's cancel (`.alias n -r3` makes `-n`
+//!   plain `r3`), and the operand's swizzle picks from the alias's.
 //! - **Register numbers are shared**: an output register is register 0x00–0x0F as an input
 //!   is, so `v3` written as a destination is `o3` and `o3` as a source is `v3`; an offset
 //!   (`o15[1]`) may move a register into the next file. `v15` cannot be written (picasso's
@@ -33,13 +39,20 @@
 //! - **Numbers are read as C's `atof` reads them**: `.constf k(1.0/128.0, …)` is 1.0, the
 //!   rest of the text ignored. A register offset cannot be negative (the manual's `r4[-2]`
 //!   is refused).
+//! - Any open block takes instructions: inside a `.constfa` array too. Procedures nest, and
+//!   their names are not checked as identifiers.
+//! - The DVLE's uniform table is sorted by register (`.in` inputs first); constants and
+//!   outputs stay in source order.
 //! - A vertex shader may hold 513 instructions: the limit (512) is checked before each one is
 //!   added.
+//! - A `.nodvle` file assembles here with no entry range; picasso refuses a run that makes no
+//!   DVLE.
 //!
 //! Stricter than picasso, with an error where it reads on: a register letter in upper case
 //! (picasso takes `R5` as register 5 of no file), `i4`–`i7` (picasso accepts them and writes
-//! bit 24), text after a register name, offset or closing parenthesis, register numbers in
-//! octal or hexadecimal, values that are not numbers.
+//! bit 24), text after a register name, offset, swizzle or closing parenthesis, an offset that
+//! is no number (picasso reads `[x]` as `[0]`), register numbers in octal or hexadecimal,
+//! values that do not start as numbers (`inf`).
 //!
 //! Not yet: a whole SHBIN (the DVLE and DVLP around these tables), several source files
 //! sharing procedures and uniforms, `#line` markers changing the line numbers of errors (they
@@ -399,7 +412,7 @@ type ParsedLine = Option<(Vec<Name>, usize, Option<Statement>)>;
 /// One line: its labels and its statement, or nothing for an empty line.
 fn parse_line(raw: &str) -> Result<ParsedLine> {
     // Everything from `;` on is a comment; a `\r` before the line break is space.
-    let line = raw.split(';').next().unwrap_or("");
+    let line = raw.split(';').next().unwrap_or("").trim_end();
     let mut c = Cursor::new(line);
     let mut labels = Vec::new();
     c.skip_space();
@@ -818,7 +831,6 @@ fn operand(line: &str, p: &Piece<'_>) -> Result<Operand> {
     }
     let mut offset = 0;
     let mut index = None;
-    c.skip_space();
     if c.eat("[") {
         let Some(close) = c.rest().find(']') else { return c.fail_at(c.text.len(), "`]`") };
         let inner_end = c.at + close;
@@ -1061,7 +1073,7 @@ pub struct Procedure {
 }
 
 /// A program assembled from one source text: what picasso writes for it.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Assembled {
     /// Each code word's instruction.
     pub instructions: Vec<Instruction>,
@@ -1078,7 +1090,7 @@ pub struct Assembled {
     /// The entry range (`main..endmain`); `None` with `.nodvle`.
     pub entry: Option<(u32, u32)>,
     /// Vertex or geometry.
-    pub shader_type: Option<ShaderType>,
+    pub shader_type: ShaderType,
     /// The geometry shader mode (`.gsh`).
     pub geometry: GeometryMode,
     /// Whether the output maps merge (a geometry shader with a dummy output).
@@ -1206,7 +1218,21 @@ struct State {
 /// Assemble the statements of one source text, as picasso does for a file on its own.
 pub fn assemble(source: &Source) -> std::result::Result<Assembled, LineError> {
     let mut s = State {
-        out: Assembled::default(),
+        out: Assembled {
+            instructions: Vec::new(),
+            code: Vec::new(),
+            opdescs: Vec::new(),
+            lines: Vec::new(),
+            procedures: Vec::new(),
+            labels: Vec::new(),
+            entry: None,
+            shader_type: ShaderType::Vertex,
+            geometry: GeometryMode::default(),
+            merge_outmaps: false,
+            uniforms: Vec::new(),
+            constants: Vec::new(),
+            outputs: Vec::new(),
+        },
         aliases: HashMap::new(),
         stack: Vec::new(),
         last_was_end: false,
@@ -1663,7 +1689,7 @@ impl State {
             Directive::End => self.end(l)?,
             Directive::Alias { name, register } => {
                 if name.text.len() > 1
-                    && "ovrcib".contains(name.text.get(..1).unwrap_or(" "))
+                    && "ovrcib".contains(&name.text.get(..1).unwrap_or(" ").to_ascii_lowercase())
                     && name.text.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
                 {
                     return self.fail(name.column, "an alias name that is no register name");
@@ -1998,7 +2024,7 @@ impl State {
         }
         // picasso writes the table sorted by register.
         self.out.uniforms.sort_by_key(|u| u.first);
-        self.out.shader_type = Some(if self.geometry { ShaderType::Geometry } else { ShaderType::Vertex });
+        self.out.shader_type = if self.geometry { ShaderType::Geometry } else { ShaderType::Vertex };
         self.out.code = self.out.instructions.iter().map(Instruction::encode).collect();
         Ok(self.out)
     }
