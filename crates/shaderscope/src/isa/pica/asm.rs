@@ -69,7 +69,10 @@
 //! assert_eq!(program.entry, Some((0, 3)));
 //!
 //! let e = asm::parse(".proc main\n\tmov r0, r1.xk\n.end\n").and_then(|s| asm::assemble(&s)).unwrap_err();
-//! assert_eq!(e.to_string(), "line 2, column 14: expected a component (x, y, z, w or r, g, b, a or s, t, p, q)");
+//! assert_eq!(
+//!     e.to_string(),
+//!     "line 2, column 14: expected a component (x, y, z, w or r, g, b, a or s, t, p, q)"
+//! );
 //! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
@@ -1269,7 +1272,7 @@ impl State {
     fn line(&mut self, l: &Line) -> Result<()> {
         for n in &l.labels {
             if self.labels.contains_key(&n.text) {
-                return Cursor::new("").fail_at(n.column, "a label name not used before in this file");
+                return self.fail(n.column, "a label name not used before in this file");
             }
             self.labels.insert(n.text.clone(), self.out.instructions.len() as u32);
             self.out.labels.push((n.text.clone(), self.out.instructions.len() as u32));
@@ -1279,11 +1282,15 @@ impl State {
             Some(Statement::Directive(d)) => self.directive(d, l),
             Some(Statement::Instruction(w)) => {
                 if self.stack.is_empty() {
-                    return Cursor::new("").fail_at(l.column, "`.proc` before the first instruction (picasso assembles code only inside a procedure)");
+                    return self.fail(
+                        l.column,
+                        "`.proc` before the first instruction (picasso assembles code only inside a \
+                         procedure)",
+                    );
                 }
                 self.last_was_end = false;
                 if !self.geometry && self.out.instructions.len() > MAX_VERTEX_WORDS {
-                    return Cursor::new("").fail_at(
+                    return self.fail(
                         l.column,
                         "no more instructions: a vertex shader holds at most 512 (picasso lets 513 in)",
                     );
@@ -1293,8 +1300,9 @@ impl State {
         }
     }
 
+    /// An error at `column` of the statement's line.
     fn fail<T>(&self, column: usize, what: impl Into<String>) -> Result<T> {
-        Cursor::new("").fail_at(column, what)
+        Err(Syntax { column, expected: what.into() })
     }
 
     fn push(&mut self, i: Instruction, line: usize) {
@@ -1513,7 +1521,11 @@ impl State {
                             i.idx = ra.index;
                         }
                         if ra.reg < 0x10 && rb.reg < 0x10 && ra.reg != rb.reg {
-                            return self.fail(b.column, "the same input register as the other source (the PICA200 reads one per instruction)");
+                            return self.fail(
+                                b.column,
+                                "the same input register as the other source (the PICA200 reads one \
+                                 per instruction)",
+                            );
                         }
                         let desc = rd.mask() | (ra.source_bits() << 4) | (rb.source_bits() << 13);
                         i.desc = self.opdesc(lanes, desc, D | S1 | S2, l.column)?;
@@ -1627,11 +1639,10 @@ impl State {
 
     fn open(&mut self, kind: BlockKind, name: String, l: &Line) -> Result<()> {
         let depth = u8::try_from(self.stack.len()).unwrap_or(u8::MAX);
-        Cursor::new("")
-            .deeper(depth, MAX_NESTING, || {
-                "`.end` before another block (picasso nests blocks at most 32 deep)".to_string()
-            })
-            .map_err(|e| Syntax { column: l.column, ..e })?;
+        // The guard every nesting reader goes through, at the statement that opens the block.
+        Cursor { text: "", at: l.column }.deeper(depth, MAX_NESTING, || {
+            "`.end` before another block (picasso nests blocks at most 32 deep)".to_string()
+        })?;
         self.stack.push(Block {
             kind,
             pos: self.out.instructions.len(),
@@ -1885,7 +1896,11 @@ impl State {
                             return self.fail(o.column, "a float uniform (c0-c95)");
                         }
                         if r.reg >= first.reg {
-                            return self.fail(o.column, "a register below the first free one (the array may not overlap the uniforms)");
+                            return self.fail(
+                                o.column,
+                                "a register below the first free one (the array may not overlap the \
+                                 uniforms)",
+                            );
                         }
                         self.out.geometry.fixed_start = (r.reg - 0x20) as u8;
                         self.out.geometry.fixed_count = g.count;

@@ -221,7 +221,8 @@ fn errors_name_the_line_the_column_and_what_was_expected() {
         ),
         (
             ".proc main\n\tdp3 o0, r0, c1\n.end\n",
-            "line 2, column 14: expected an input or temporary register (v0-v15, r0-r15): this source cannot be a uniform",
+            "line 2, column 14: expected an input or temporary register (v0-v15, r0-r15): this source \
+             cannot be a uniform",
         ),
         (".proc main\n\tmov r0,\n.end\n", "line 2, column 9: expected a register or an alias"),
         (".proc main\n\tmov r0\n.end\n", "line 2, column 8: expected `,` and another operand"),
@@ -237,7 +238,8 @@ fn errors_name_the_line_the_column_and_what_was_expected() {
         ),
         (
             ".proc main\n\tmov r0, r1[a0.x]\n.end\n",
-            "line 2, column 13: expected `]`: only a float uniform (c0-c95) or an alias takes an index register",
+            "line 2, column 13: expected `]`: only a float uniform (c0-c95) or an alias takes an index \
+             register",
         ),
         (
             ".proc main\n\tjmpc cmp.x, nowhere\n.end\n",
