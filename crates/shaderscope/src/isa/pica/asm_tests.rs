@@ -294,3 +294,25 @@ fn any_text_reads_or_fails_cleanly() {
         }
     }
 }
+
+#[test]
+fn limits_and_libraries_are_picassos() {
+    // 513 words fit a vertex shader (picasso checks before it adds one); the 514th is refused.
+    let words = |n: usize| format!(".proc main\n{}\tend\n.end\n", "\tnop\n".repeat(n - 1));
+    assert_eq!(asm::assemble_text(&words(513)).unwrap().code.len(), 513);
+    assert_eq!(
+        error(&words(514)),
+        "line 515, column 2: expected no more instructions: a vertex shader holds at most 512 (picasso \
+         lets 513 in)"
+    );
+    // v15 is reached as v14[1]; i4 is refused (picasso writes bit 24 for it).
+    let a = asm::assemble_text(".proc main\n\tmov r0, v14[1]\n\tend\n.end\n").unwrap();
+    assert_eq!(a.code[0], 0x4e00_f000);
+    assert_eq!(
+        error(".proc main\n\tfor i4\n\t.end\n.end\n"),
+        "line 2, column 6: expected an integer uniform (i0-i3)"
+    );
+    // A `.nodvle` file is a library: its procedures, no entry.
+    let a = asm::assemble_text(".nodvle\n.proc helper\n\tmov r0, r1\n\tend\n.end\n").unwrap();
+    assert_eq!((a.entry, a.procedures.len(), a.code.len()), (None, 1, 2));
+}
