@@ -27,6 +27,9 @@
 //! - **Padding NOPs**: `.else` and `.end` insert a `nop` after a block that just ended, after
 //!   a jump or call, after `break`/`breakc` at the end of a `for`, and into an empty block
 //!   (but not into an empty procedure at word 0).
+//! - **Counts are not masked**: a call's procedure length and an `.else` part's length are
+//!   ORed into the word as they are, so 256 words or more run into the unused bits beside
+//!   the 8-bit count (a call of a 260-word procedure sets bit 8).
 //! - **A condition's untested flag is 1**: `ifc cmp.x` writes the y reference bit set, where
 //!   Nintendo's binaries leave it 0, so a listing of theirs reads back with that one bit
 //!   changed.
@@ -1366,7 +1369,7 @@ impl State {
                     .fail(at, "`]`: only a float uniform (c0-c95) or an alias takes an index register");
             }
         }
-        Ok(Resolved { reg: base + n + o.offset, negate: o.negate, swizzle: sw, index })
+        Ok(Resolved { reg: (base + n).saturating_add(o.offset), negate: o.negate, swizzle: sw, index })
     }
 
     fn destination(&self, o: &Operand) -> Result<Resolved> {
@@ -1694,7 +1697,7 @@ impl State {
                     b.else_at = Some(here);
                 }
                 if let Some(i) = self.out.instructions.get_mut(pos) {
-                    i.target = here as u16;
+                    patch(i, |w| set_target(w, here));
                 }
             }
             Directive::End => self.end(l)?,
@@ -1956,15 +1959,15 @@ impl State {
             }
             BlockKind::For => {
                 if let Some(i) = self.out.instructions.get_mut(b.pos) {
-                    i.target = here.saturating_sub(1) as u16;
+                    patch(i, |w| set_target(w, here.saturating_sub(1)));
                 }
                 self.last_was_end = true;
             }
             BlockKind::If => {
                 if let Some(i) = self.out.instructions.get_mut(b.pos) {
                     match b.else_at {
-                        None => i.target = here as u16,
-                        Some(e) => i.num = (here - e) as u8,
+                        None => patch(i, |w| set_target(w, here)),
+                        Some(e) => patch(i, |w| (w & !0x3FF) | (here - e) as u32),
                     }
                 }
                 self.last_was_end = true;
@@ -1999,10 +2002,7 @@ impl State {
             let Some(i) = self.out.instructions.get_mut(at) else { continue };
             if proc {
                 match self.procs.get(&name) {
-                    Some(&(start, len)) => {
-                        i.target = start as u16;
-                        i.num = len as u8;
-                    }
+                    Some(&(start, len)) => patch(i, |w| (w & !0x3F_FFFF) | len | (start << 10)),
                     None => {
                         return Err(LineError::new(
                             line,
@@ -2013,7 +2013,7 @@ impl State {
                 }
             } else {
                 match self.labels.get(&name) {
-                    Some(&a) => i.target = a as u16,
+                    Some(&a) => patch(i, |w| set_target(w, a as usize)),
                     None => {
                         return Err(LineError::new(
                             line,
@@ -2043,6 +2043,18 @@ impl State {
         self.out.code = self.out.instructions.iter().map(Instruction::encode).collect();
         Ok(self.out)
     }
+}
+
+/// Rewrite the word of `i` as picasso patches its words in place (a target, a count), then
+/// read it again: a count or address too wide for its field runs into the bits beside it, as
+/// it does in picasso's output.
+fn patch(i: &mut Instruction, f: impl FnOnce(u32) -> u32) {
+    *i = super::decode(f(i.encode()));
+}
+
+/// `w` with the 12-bit target field (bits 21..10) set to `address`, as picasso ORs it in.
+fn set_target(w: u32, address: usize) -> u32 {
+    (w & !(0xFFF << 10)) | ((address as u32) << 10)
 }
 
 /// Read and assemble a source text ([`parse`], then [`assemble`]).

@@ -316,3 +316,25 @@ fn limits_and_libraries_are_picassos() {
     let a = asm::assemble_text(".nodvle\n.proc helper\n\tmov r0, r1\n\tend\n.end\n").unwrap();
     assert_eq!((a.entry, a.procedures.len(), a.code.len()), (None, 1, 2));
 }
+
+#[test]
+fn counts_too_wide_for_their_field_run_into_the_next_bits() {
+    // picasso ORs a procedure's length and an else part's length into the word unmasked: 260
+    // words set bit 8 beside the 8-bit count (picasso 2.7.1's words for these texts).
+    let text = format!(
+        ".proc big\n{}\tend\n.end\n.proc main\n\tcall big\n\tifu b0\n{}\t.else\n{}\t.end\n\tend\n.end\n",
+        "\tnop\n".repeat(259),
+        "\t\tnop\n".repeat(3),
+        "\t\tmov r0, r1\n".repeat(240)
+    );
+    let a = asm::assemble_text(&text).unwrap();
+    assert_eq!((a.code[0x104], a.code[0x105]), (0x9000_0104, 0x9c04_24f0));
+    assert_eq!(a.instructions[0x104].unused, 0x100);
+    let text = format!(
+        ".proc big\n{}\tend\n.end\n.proc main\n\tcall big\n\tifu b0\n{}\t.else\n{}\t.end\n\tend\n.end\n",
+        "\tnop\n".repeat(99),
+        "\t\tnop\n".repeat(3),
+        "\t\tmov r0, r1\n".repeat(300)
+    );
+    assert_eq!(asm::assemble_text(&text).unwrap().code[0x65], 0x9c01_a52c);
+}
