@@ -6,7 +6,8 @@
 //!   instruction set.
 //! - per instruction set, text → the owned instruction its encoder takes: SM4 reads a line
 //!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]); Direct3D 9 reads a line
-//!   into its tokens ([`crate::isa::d3d9::asm`]).
+//!   into its tokens ([`crate::isa::d3d9::asm`]); PICA200 reads picasso source into code
+//!   words and operand descriptors (`isa::pica::asm`; not yet reached from [`assemble`]).
 //! - per container, the binary rebuilt from the parsed text and, when there is one, the
 //!   original whose parts the text does not carry (`asm --like`): a DXBC container
 //!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program

@@ -33,8 +33,10 @@
 //! * [`check_program`] / [`check_executable`] (`check.rs`): semantic findings per word, over
 //!   the whole blob and over the code the executable runs.
 //! * [`float24`]: the 24-bit float both ways.
+//! * [`asm`]: picasso 2.7.1 source → statements → code words, operand descriptors and the
+//!   DVLE's tables, as picasso writes them (the SHBIN around them is not written yet).
 //! * `tests.rs`: the unit tests of the whole (decode and encode over every opcode of the
-//!   table, listing text, records, checks).
+//!   table, listing text, records, checks); `asm_tests.rs`, the assembler's.
 //!
 //! The container ([`crate::format::shbin`]) owns the tables; it hands them, with the offsets
 //! of their entries and the decoded code, to [`write_source`] through a [`SourceContext`].
@@ -72,6 +74,9 @@
 //! assert!(pica::check_program(&program, opdescs.len()).is_empty());
 //! ```
 
+pub mod asm;
+#[cfg(test)]
+mod asm_tests;
 mod check;
 mod decode;
 mod encode;
