@@ -271,8 +271,12 @@ impl io::Write for Members<'_> {
 /// A JSON object held as its text: the fields of a record ([`Record::body`]) and what
 /// [`Container::info_json`](crate::Container::info_json) gives. Serialising writes the text
 /// as it is; [`Body::to_value`] parses it for a caller that wants to look inside.
+///
+/// The text is what serde_json wrote (from a value, or a format's own JSON writer), so it
+/// is held as a string and not parsed again; text from elsewhere comes in through
+/// [`Body::from_json`], which checks it.
 #[derive(Debug, Clone)]
-pub struct Body(Option<Box<RawValue>>);
+pub struct Body(Option<Box<str>>);
 
 impl Body {
     /// `{}`.
@@ -282,21 +286,22 @@ impl Body {
 
     /// `value` serialised: an object as it is, `null` as `{}`, anything else as `{"data": …}`.
     pub fn new(value: &impl Serialize) -> serde_json::Result<Body> {
-        Body::from_raw(serde_json::value::to_raw_value(value)?)
+        Ok(Body::written(serde_json::value::to_raw_value(value)?.into()))
     }
 
     /// The JSON text `text`, as [`Body::new`] takes a value (an object as it is, …); an error
     /// where it is not JSON.
     pub fn from_json(text: String) -> serde_json::Result<Body> {
-        Body::from_raw(RawValue::from_string(text)?)
+        Ok(Body::written(RawValue::from_string(text)?.into()))
     }
 
-    fn from_raw(raw: Box<RawValue>) -> serde_json::Result<Body> {
-        Ok(match raw.get().as_bytes().first() {
-            Some(b'{') => Body(Some(raw)),
-            _ if raw.get() == "null" => Body::empty(),
-            _ => Body(Some(RawValue::from_string(format!("{{\"data\":{}}}", raw.get()))?)),
-        })
+    /// JSON text serde_json wrote, as [`Body::new`] takes a value.
+    fn written(text: Box<str>) -> Body {
+        match text.as_bytes().first() {
+            Some(b'{') => Body(Some(text)),
+            _ if &*text == "null" => Body::empty(),
+            _ => Body(Some(format!("{{\"data\":{text}}}").into())),
+        }
     }
 
     /// What `write` writes (an object's text: a format's
@@ -305,16 +310,14 @@ impl Body {
     pub fn collect(write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> Body {
         let mut text = Vec::new();
         match write(&mut text) {
-            Ok(()) => {
-                String::from_utf8(text).ok().and_then(|t| Body::from_json(t).ok()).unwrap_or_else(Body::empty)
-            }
+            Ok(()) => String::from_utf8(text).map_or_else(|_| Body::empty(), |t| Body::written(t.into())),
             Err(_) => Body::empty(),
         }
     }
 
     /// The object's text.
     pub fn get(&self) -> &str {
-        self.0.as_deref().map_or("{}", RawValue::get)
+        self.0.as_deref().unwrap_or("{}")
     }
 
     /// The object as a `serde_json::Value`.
@@ -333,7 +336,9 @@ impl std::fmt::Display for Body {
 impl Serialize for Body {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match &self.0 {
-            Some(raw) => raw.serialize(s),
+            // Through serde, the text goes in as the raw value it is (checked on the way:
+            // the record writers splice it in as text and never come here).
+            Some(text) => RawValue::from_string(text.to_string()).map_err(serde::ser::Error::custom)?.serialize(s),
             None => s.serialize_map(Some(0))?.end(),
         }
     }
@@ -696,7 +701,7 @@ pub fn disasm_record<'p>(
         let mut text = Vec::new();
         let body = write_disasm_fields(&mut text, write)
             .map_err(serde_json::Error::io)
-            .and_then(|()| Body::from_json(String::from_utf8_lossy(&text).into_owned()));
+            .map(|()| Body::written(String::from_utf8_lossy(&text).into()));
         match body {
             Ok(b) => record.body = b,
             Err(e) => {
