@@ -268,6 +268,16 @@ impl io::Write for Members<'_> {
     }
 }
 
+/// A format's `info` object, serialised from its summary struct straight to `out`
+/// ([`Container::write_info_json`](crate::Container::write_info_json)) through a small buffer:
+/// serde_json writes in many small pieces, each of which would otherwise be a dynamic call
+/// on `out`.
+pub(crate) fn write_info(out: &mut dyn io::Write, info: &impl Serialize) -> io::Result<()> {
+    let mut buf = io::BufWriter::with_capacity(8 * 1024, out);
+    serde_json::to_writer(&mut buf, info)?;
+    io::Write::flush(&mut buf)
+}
+
 /// A JSON object held as its text: the fields of a record ([`Record::body`]) and what
 /// [`Container::info_json`](crate::Container::info_json) gives. Serialising writes the text
 /// as it is; [`Body::to_value`] parses it for a caller that wants to look inside.
@@ -338,7 +348,9 @@ impl Serialize for Body {
         match &self.0 {
             // Through serde, the text goes in as the raw value it is (checked on the way:
             // the record writers splice it in as text and never come here).
-            Some(text) => RawValue::from_string(text.to_string()).map_err(serde::ser::Error::custom)?.serialize(s),
+            Some(text) => {
+                RawValue::from_string(text.to_string()).map_err(serde::ser::Error::custom)?.serialize(s)
+            }
             None => s.serialize_map(Some(0))?.end(),
         }
     }

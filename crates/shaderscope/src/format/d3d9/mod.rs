@@ -334,7 +334,7 @@ impl Container for D3d9File<'_> {
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        Ok(serde_json::to_writer(out, &Info::new(self))?)
+        crate::json::write_info(out, &Info::new(self))
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

@@ -1223,7 +1223,7 @@ pub fn write_info_text(d: &Dxbc<'_>, s: &mut dyn std::fmt::Write) -> std::fmt::R
 
 /// The JSON summary, written to `out`.
 pub fn write_info_json(d: &Dxbc<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    Ok(serde_json::to_writer(out, &Info::new(d))?)
+    crate::json::write_info(out, &Info::new(d))
 }
 
 fn summary(d: &Dxbc<'_>) -> String {

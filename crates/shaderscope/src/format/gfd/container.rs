@@ -583,7 +583,7 @@ impl Container for Gfd<'_> {
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        Ok(serde_json::to_writer(out, &self.info())?)
+        crate::json::write_info(out, &self.info())
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

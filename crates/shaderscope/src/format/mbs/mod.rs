@@ -582,15 +582,17 @@ fn renamed(e: Error, what: impl Into<Cow<'static, str>>) -> Error {
 /// structs that contain themselves, which no layout can hold, so the table is damaged. One
 /// error per loop, at the parent index of the first of its symbols met. Each symbol is walked
 /// once, so a long chain costs its length.
-fn parent_loops(t: &Table<'_>, path: &str) -> Vec<Error> {
+fn parent_loops(t: &Table<'_>, path: impl Fn() -> String) -> Vec<Error> {
     let syms: Vec<&Symbol<'_>> = t.symbols().collect();
     let n = syms.len();
     let parent = |i: usize| syms.get(i).and_then(|s| s.parent_index()).map(usize::from).filter(|&p| p < n);
     let mut out = Vec::new();
     // 0: not walked yet, 1: on the walk now, 2: done.
     let mut state = vec![0u8; n];
+    // The symbols of the walk being taken, from `i` up its parent links.
+    let mut walk = Vec::new();
     for i in 0..n {
-        let mut walk = Vec::new();
+        walk.clear();
         let mut j = Some(i);
         while let Some(k) = j.filter(|&k| state.get(k) == Some(&0)) {
             if let Some(s) = state.get_mut(k) {
@@ -610,10 +612,14 @@ fn parent_loops(t: &Table<'_>, path: &str) -> Vec<Error> {
                         crate::print::count(len, "symbol")
                     )
                 };
-                out.push(Error::invalid(s.record_at + 18, format!("{path} symbol {k} ({})", s.name), why));
+                out.push(Error::invalid(
+                    s.record_at + 18,
+                    format!("{} symbol {k} ({})", path(), s.name),
+                    why,
+                ));
             }
         }
-        for w in walk {
+        for &w in &walk {
             if let Some(s) = state.get_mut(w) {
                 *s = 2;
             }
@@ -705,7 +711,7 @@ impl Parser {
                     ));
                 }
                 let table = Table { count, total_slots, children };
-                self.damage.extend(parent_loops(&table, &self.path()));
+                self.damage.extend(parent_loops(&table, || self.path()));
                 Body::Table(table)
             }
             (Level::Table, b"VUNI" | b"VVAR" | b"VATT") => Body::Symbol(Box::new(self.symbol(c)?)),

@@ -606,7 +606,7 @@ impl Container for Sharc {
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        Ok(serde_json::to_writer(out, &Info::new(self))?)
+        crate::json::write_info(out, &Info::new(self))
     }
 
     /// A source archive holds no compiled code: the listing is its sources, each under a

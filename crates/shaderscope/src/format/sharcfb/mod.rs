@@ -732,7 +732,7 @@ impl Container for Sharcfb {
     }
 
     fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        Ok(serde_json::to_writer(out, &Info::new(self))?)
+        crate::json::write_info(out, &Info::new(self))
     }
 
     fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {

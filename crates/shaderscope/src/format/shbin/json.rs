@@ -309,7 +309,7 @@ pub fn write_info_json(f: &ShaderFile, out: &mut dyn std::io::Write) -> std::io:
         },
         decoded_size: f.csdr.as_ref().map(|c| c.decoded.len()),
     };
-    Ok(serde_json::to_writer(out, &info)?)
+    crate::json::write_info(out, &info)
 }
 
 fn printer_failed(_: std::fmt::Error) -> Error {
