@@ -583,6 +583,10 @@ fn renamed(e: Error, what: impl Into<Cow<'static, str>>) -> Error {
 /// error per loop, at the parent index of the first of its symbols met. Each symbol is walked
 /// once, so a long chain costs its length.
 fn parent_loops(t: &Table<'_>, path: impl Fn() -> String) -> Vec<Error> {
+    // Only struct members have a parent: a table without one has no link to follow.
+    if t.symbols().all(|s| s.parent_index().is_none()) {
+        return Vec::new();
+    }
     let syms: Vec<&Symbol<'_>> = t.symbols().collect();
     let n = syms.len();
     let parent = |i: usize| syms.get(i).and_then(|s| s.parent_index()).map(usize::from).filter(|&p| p < n);
