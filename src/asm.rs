@@ -1,5 +1,5 @@
 //! `shaderscope asm`: a listing back into a whole binary (a DXBC container for SM4/SM5
-//! listings, Direct3D 9 bytecode for SM1–3 ones).
+//! listings, Direct3D 9 bytecode for SM1–3 ones, a SHBIN for picasso sources).
 
 use crate::batch::{self, display_name};
 use shaderscope::asm;
@@ -11,6 +11,9 @@ Examples:
   shaderscope asm edited.asm --like in.dxbc -o out.dxbc   RDEF, STAT, … taken from the original
   shaderscope asm edited.asm --like in.dxbc --verify in.dxbc -o out.dxbc
                                                           the same, and which chunks differ
+  shaderscope asm vshader.v.pica -o vshader.shbin         picasso source into a SHBIN
+  shaderscope asm main.v.pica lib.v.pica -o out.shbin      several sources, one DVLB
+  shaderscope disasm --dvle 0 in.shbin > in.v.pica        a SHBIN's executable as source
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
 
@@ -33,6 +36,12 @@ listing, which asm reads back: `// opcode bits 0x00004000`, `// trailing 0x00000
 With --like, a chunk whose listing is the same as the original's (a signature the original
 holds as ISG1 or OSG1, bits other compilers set that the text does not show) is the original's.
 
+A picasso source (its first statement a directive: `.fvec`, `.proc`, ...) is assembled as
+picasso 2.7.1 assembles it, into the bytes picasso writes: several sources make one DVLB
+with one DVLE per source (procedures and vertex-shader uniforms shared, aliases and labels
+per file), as `picasso -o out.shbin a.v.pica b.v.pica` does. Errors name the file (or the one
+a preprocessor's `# 12 \"file\"` line marker names), the line and the column.
+
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
   1  the listing does not assemble (line, column and what was expected are said; with
@@ -42,8 +51,9 @@ Exit status:
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
-    /// The listing (`-` for stdin)
-    file: String,
+    /// The listing (`-` for stdin); several picasso sources make one SHBIN
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
     /// Where to write the binary (`-` for stdout)
     #[arg(short, long, value_name = "OUT", required_unless_present = "verify")]
     output: Option<String>,
@@ -69,27 +79,34 @@ fn original(path: &str) -> Result<Vec<u8>, u8> {
 
 pub fn run(o: Opts) -> u8 {
     let paths: Vec<String> =
-        [Some(&o.file), o.like.as_ref(), o.verify.as_ref()].into_iter().flatten().cloned().collect();
+        o.files.iter().chain(o.like.as_ref()).chain(o.verify.as_ref()).cloned().collect();
     if let Err(status) = batch::stdin_once(&paths) {
         return status;
     }
-    let text = match batch::read_input(&o.file, false) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(r) => {
-            eprint!("{}", r.text(display_name(&o.file)));
-            return r.status;
+    let mut texts = Vec::with_capacity(o.files.len());
+    for path in &o.files {
+        match batch::read_input(path, false) {
+            Ok(bytes) => texts.push(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(r) => {
+                eprint!("{}", r.text(display_name(path)));
+                return r.status;
+            }
         }
-    };
+    }
     // A listing of what cannot be assembled says so before anything else is read.
-    if let Err(e) = asm::refuse(&text) {
-        eprintln!("error: {}: {e}", display_name(&o.file));
-        return batch::INVALID;
+    if let (Some(path), Some(text)) = (o.files.first(), texts.first()) {
+        if let Err(e) = asm::refuse(text) {
+            eprintln!("error: {}: {e}", display_name(path));
+            return batch::INVALID;
+        }
     }
     let like = match o.like.as_deref().map(original).transpose() {
         Ok(l) => l,
         Err(status) => return status,
     };
-    let bytes = match asm::assemble(&text, like.as_deref()) {
+    let files: Vec<asm::File<'_>> =
+        o.files.iter().zip(&texts).map(|(p, t)| asm::File { name: display_name(p), text: t }).collect();
+    let bytes = match asm::assemble_files(&files, like.as_deref()) {
         Ok(a) => a.bytes,
         Err(asm::Error::Original(asm::Original::OtherKind)) => {
             let like = o.like.as_deref().map_or("", display_name);
@@ -103,8 +120,9 @@ pub fn run(o: Opts) -> u8 {
             eprintln!("error: {}: {e}", o.like.as_deref().map_or("", display_name));
             return batch::IO;
         }
+        // A text's error names its file.
         Err(e) => {
-            eprintln!("error: {}: {e}", display_name(&o.file));
+            eprintln!("error: {e}");
             return batch::INVALID;
         }
     };

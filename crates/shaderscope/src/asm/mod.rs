@@ -7,13 +7,14 @@
 //! - per instruction set, text → the owned instruction its encoder takes: SM4 reads a line
 //!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]); Direct3D 9 reads a line
 //!   into its tokens ([`crate::isa::d3d9::asm`]); PICA200 reads picasso source into code
-//!   words and operand descriptors (`isa::pica::asm`; not yet reached from [`assemble`]).
+//!   words, operand descriptors and executables ([`crate::isa::pica::asm`]).
 //! - per container, the binary rebuilt from the parsed text and, when there is one, the
 //!   original whose parts the text does not carry (`asm --like`): a DXBC container
 //!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program
-//!   ([`crate::isa::d3d9::asm::parse_program_like`]).
-//! - [`assemble`], which picks the assembler by the listing's version line, and [`compare`]
-//!   (`asm --verify`).
+//!   ([`crate::isa::d3d9::asm::parse_program_like`]), a SHBIN
+//!   ([`crate::format::shbin::assemble`]).
+//! - [`assemble`] and [`assemble_files`], which pick the assembler by the text's first lines
+//!   ([`Kind::of`]), and [`compare`] (`asm --verify`).
 //!
 //! ```
 //! use shaderscope::asm::{self, Kind};
@@ -36,7 +37,7 @@
 pub mod text;
 
 #[cfg(feature = "direct3d")]
-use crate::any::File;
+use crate::any::File as AnyFile;
 #[cfg(feature = "direct3d")]
 use crate::format::dxbc::{Dxbc, assemble as dxbc};
 pub use text::{LineError, Syntax};
@@ -55,6 +56,13 @@ pub enum Error {
         /// What cannot be assembled and why.
         why: &'static str,
     },
+    /// Several files, of which the first is no picasso source: a Direct3D listing is
+    /// assembled alone.
+    #[error("{0}: several files make one binary only when they are picasso sources (a SHBIN)")]
+    Several(String),
+    /// A text of a kind this build does not assemble (its feature is off).
+    #[error("this build assembles no {0} (its Cargo feature is off)")]
+    NotBuilt(&'static str),
     /// The binary could not be laid out (a container too large for 32-bit offsets).
     #[error("{0}")]
     Write(#[from] crate::Error),
@@ -81,6 +89,15 @@ pub enum Original {
     OtherKind,
 }
 
+/// One text given to the assembler: its name (for errors; empty for none) and the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct File<'a> {
+    /// The name errors give (a path as the user wrote it).
+    pub name: &'a str,
+    /// The listing or source.
+    pub text: &'a str,
+}
+
 /// What an assembler makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -88,12 +105,21 @@ pub enum Kind {
     Dxbc,
     /// Direct3D 9 bytecode, from an SM1–3 listing.
     D3d9,
+    /// A 3DS SHBIN (one DVLB), from picasso source (`.v.pica`, `.g.pica`, `.vsh`, `.gsh`) or
+    /// `disasm --dvle N`'s listing.
+    Shbin,
 }
 
 impl Kind {
-    /// The assembler a listing needs, by its version line: any line that starts as an SM4/SM5
-    /// version does (`ps_4_0`, `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
+    /// The assembler a text needs, by its first lines: picasso source when its first
+    /// statement is a directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines
+    /// skipped); an SM4/SM5 listing when any line starts as its version does (`ps_4_0`,
+    /// `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
     pub fn of(text: &str) -> Kind {
+        let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with([';', '#']));
+        if first.is_some_and(|l| l.starts_with('.')) {
+            return Kind::Shbin;
+        }
         let sm4 = text.lines().any(|l| {
             matches!(l.trim().as_bytes(), [t, b's', b'_', b'4' | b'5', b'_', _, ..] if b"vpghdc".contains(t))
         });
@@ -106,7 +132,8 @@ impl Kind {
 pub struct Assembled {
     /// What it is.
     pub kind: Kind,
-    /// Its bytes (a DXBC container with its checksum, or a whole Direct3D 9 program).
+    /// Its bytes (a DXBC container with its checksum, a whole Direct3D 9 program, or a
+    /// SHBIN).
     pub bytes: Vec<u8>,
 }
 
@@ -119,10 +146,10 @@ pub fn refuse(text: &str) -> Result<(), Error> {
 
 /// An original binary given beside a listing: what it parses as.
 #[cfg(feature = "direct3d")]
-fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
+fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
     #[allow(unreachable_patterns)]
     match crate::any::parse(bytes) {
-        Ok(f @ (File::Dxbc(_) | File::D3d9(_))) => Ok(f),
+        Ok(f @ (AnyFile::Dxbc(_) | AnyFile::D3d9(_))) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
         Err(e) => Err(Original::Unreadable(e)),
     }
@@ -132,24 +159,65 @@ fn original(bytes: &[u8]) -> Result<File<'_>, Original> {
 /// into that original, which keeps what the text does not carry (a DXBC container's chunks
 /// the text does not determine; a Direct3D 9 program's comment blocks). In order: a listing
 /// [`refuse`] refuses, an original of no use, text that does not assemble, an original of the
-/// other kind.
-#[cfg(feature = "direct3d")]
+/// other kind. [`assemble_files`] of one file with no name.
 pub fn assemble(text: &str, like: Option<&[u8]>) -> Result<Assembled, Error> {
-    refuse(text)?;
-    let kind = Kind::of(text);
-    let like = like.map(original).transpose()?;
-    let bytes = match (kind, like) {
-        (Kind::Dxbc, None) => dxbc::assemble(text)?,
-        (Kind::D3d9, None) => crate::isa::d3d9::asm::parse_program(text)?,
-        (Kind::Dxbc, Some(File::Dxbc(d))) => dxbc::assemble_like(text, &d)?,
-        (Kind::D3d9, Some(File::D3d9(f))) => crate::isa::d3d9::asm::parse_program_like(text, &f.program)?,
-        // Text that does not assemble is said before the original is found of the other kind.
-        (_, Some(_)) => {
-            assemble(text, None)?;
-            return Err(Original::OtherKind.into());
-        }
+    assemble_files(&[File { name: "", text }], like)
+}
+
+/// Assemble named texts, as [`assemble`] does one: the first file's [`Kind`] picks the
+/// assembler; several files make one SHBIN (picasso sources, one DVLE each) and are refused
+/// for any other kind. Errors in a text name its file.
+pub fn assemble_files(files: &[File<'_>], like: Option<&[u8]>) -> Result<Assembled, Error> {
+    let Some(first) = files.first() else {
+        return Err(Error::Several(String::new()));
+    };
+    let kind = Kind::of(first.text);
+    if kind != Kind::Shbin && files.len() > 1 {
+        return Err(Error::Several(first.name.to_string()));
+    }
+    let named = |e: LineError| if first.name.is_empty() { e } else { e.in_file(first.name) };
+    let bytes = match kind {
+        Kind::Shbin => shbin(files, like)?,
+        Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like).map_err(|e| match e {
+            Error::Text(t) => Error::Text(named(t)),
+            e => e,
+        })?,
     };
     Ok(Assembled { kind, bytes })
+}
+
+/// A Direct3D listing: a DXBC container (an SM4/SM5 listing) or a Direct3D 9 program.
+#[cfg(feature = "direct3d")]
+fn direct3d(text: &str, sm4: bool, like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    refuse(text)?;
+    let like = like.map(original).transpose()?;
+    Ok(match (sm4, like) {
+        (true, None) => dxbc::assemble(text)?,
+        (false, None) => crate::isa::d3d9::asm::parse_program(text)?,
+        (true, Some(AnyFile::Dxbc(d))) => dxbc::assemble_like(text, &d)?,
+        (false, Some(AnyFile::D3d9(f))) => crate::isa::d3d9::asm::parse_program_like(text, &f.program)?,
+        // Text that does not assemble is said before the original is found of the other kind.
+        (_, Some(_)) => {
+            direct3d(text, sm4, None)?;
+            return Err(Original::OtherKind.into());
+        }
+    })
+}
+
+#[cfg(not(feature = "direct3d"))]
+fn direct3d(_: &str, _: bool, _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Err(Error::NotBuilt("Direct3D listings"))
+}
+
+/// picasso sources: one SHBIN.
+#[cfg(feature = "n3ds")]
+fn shbin(files: &[File<'_>], _like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Ok(crate::format::shbin::assemble::assemble(files)?.bytes)
+}
+
+#[cfg(not(feature = "n3ds"))]
+fn shbin(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Err(Error::NotBuilt("picasso sources"))
 }
 
 /// What [`compare`] found: one line per part, and whether every part is the same.

@@ -40,7 +40,7 @@ pub struct Syntax {
 impl Syntax {
     /// This error, in line `line` (1-based) of a whole text.
     pub fn at_line(self, line: usize) -> LineError {
-        LineError { line, syntax: self }
+        LineError { file: None, line, syntax: self }
     }
 }
 
@@ -52,9 +52,13 @@ impl std::fmt::Display for Syntax {
 
 impl std::error::Error for Syntax {}
 
-/// Where a whole text did not read: the line (1-based) and the [`Syntax`] error in it.
+/// Where a whole text did not read: the line (1-based) and the [`Syntax`] error in it, and the
+/// file when the text has a name (an assembler given several files, or a line marker
+/// `# 12 "lighting.v.pica"` of a preprocessor naming the file the lines come from).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineError {
+    /// The file, when known.
+    pub file: Option<String>,
     /// Line number, from 1.
     pub line: usize,
     /// What went wrong in it.
@@ -64,12 +68,21 @@ pub struct LineError {
 impl LineError {
     /// An error at `line`, column `column` (0-based), expecting `expected`.
     pub fn new(line: usize, column: usize, expected: impl Into<String>) -> Self {
-        LineError { line, syntax: Syntax { column, expected: expected.into() } }
+        LineError { file: None, line, syntax: Syntax { column, expected: expected.into() } }
+    }
+
+    /// This error in file `name`, unless a line marker named its file already.
+    pub fn in_file(mut self, name: &str) -> Self {
+        self.file.get_or_insert_with(|| name.to_string());
+        self
     }
 }
 
 impl std::fmt::Display for LineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
         write!(f, "line {}, {}", self.line, self.syntax)
     }
 }

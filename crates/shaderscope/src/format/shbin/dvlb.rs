@@ -674,8 +674,8 @@ fn to_u32(v: usize, what: &'static str) -> Result<u32> {
 }
 
 /// picasso's layout: header, DVLP (0x28) with code then opdescs, no line or filename table
-/// unless the model has them, then each DVLE (4-byte aligned) with constants, labels, outputs,
-/// uniforms and symbols in that order. The ranges are reserved first, which fixes every
+/// unless the model has them, then each DVLE (4-byte aligned, the last padded too) with
+/// constants, labels, outputs, uniforms and symbols in that order. The ranges are reserved first, which fixes every
 /// offset; then the structures are put into them.
 fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
     let mut w = Writer::new(Endian::Little);
@@ -686,8 +686,8 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
     let opdescs = w.reserve(8 * v.opdescs.len(), 1).start;
     let lines = w.reserve(LineEntry::SIZE * v.line_numbers.len(), 1).start;
     let files = w.reserve(v.filenames.len(), 1).start;
-    // An absent line-number or filename table has offset 0.
-    let lines = if v.line_numbers.is_empty() { dvlp } else { lines };
+    // An absent filename table has offset 0; an empty line-number table sits at the DVLP's
+    // end (picasso writes the DVLP's size there).
     let files = if v.filenames.is_empty() { dvlp } else { files };
     let mut dvlp_offsets = [0u32; 4];
     for (slot, at) in dvlp_offsets.iter_mut().zip([code, opdescs, lines, files]) {
@@ -721,6 +721,8 @@ fn write_with_fresh_layout(d: &Dvlb) -> Result<Vec<u8>> {
         }
         tables.push(t);
     }
+    // picasso pads the last DVLE to 4 bytes too.
+    w.reserve(0, 4);
     if first.iter().enumerate().all(|(i, &k)| k as usize == i) {
         first = Vec::new();
     }

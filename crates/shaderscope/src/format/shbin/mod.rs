@@ -32,6 +32,7 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+pub mod assemble;
 pub mod build;
 mod cgfx;
 mod csdr;

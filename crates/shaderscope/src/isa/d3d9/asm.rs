@@ -197,7 +197,7 @@ pub(crate) fn parse_lines<'a>(
     let mut last = 0;
     for (n, raw) in lines {
         last = n;
-        let at = |syntax: Syntax| LineError { line: n, syntax };
+        let at = |syntax: Syntax| LineError { file: None, line: n, syntax };
         if let Some(body) = comment_body(raw) {
             match program {
                 None => header.comment(n, raw, body),
@@ -265,6 +265,7 @@ pub(crate) fn parse_lines<'a>(
     }
     let Some((_, mut words)) = program else {
         return Err(LineError {
+            file: None,
             line: last + 1,
             syntax: Syntax {
                 column: 0,
@@ -787,6 +788,7 @@ fn constants(
                 continue;
             }
             return Err(LineError {
+                file: None,
                 line: n,
                 syntax: Syntax { column, expected: "a row `name reg size`".into() },
             });
@@ -799,6 +801,7 @@ fn constants(
         let (Some(set), Some(index), Ok(count)) = (set, index, size.parse::<u16>()) else {
             let column = column + body.find(reg).unwrap_or(0);
             return Err(LineError {
+                file: None,
                 line: n,
                 syntax: Syntax { column, expected: "a register (`c4`, `s0`) and a size".into() },
             });
@@ -813,7 +816,7 @@ fn constants(
         let text = body.trim();
         let column = raw.len() - body.trim_start().len();
         let fail =
-            |expected: &str| LineError { line: n, syntax: Syntax { column, expected: expected.into() } };
+            |expected: &str| LineError { file: None, line: n, syntax: Syntax { column, expected: expected.into() } };
         if text.is_empty() || text == "{" {
             continue;
         }
@@ -867,6 +870,7 @@ fn constants(
     }
     if let Some(&(n, ..)) = rows.iter().find(|r| !r.5) {
         return Err(LineError {
+            file: None,
             line: n,
             syntax: Syntax { column: 0, expected: "a constant declared under `// Parameters:`".into() },
         });

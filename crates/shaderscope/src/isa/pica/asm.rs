@@ -66,12 +66,12 @@
 //!
 //! let text = ".fvec projection[4]\n.in pos v0\n.out outpos position\n\
 //!             .proc main\n\tdp4 outpos.x, projection[0], pos\n\tmov outpos.yzw, pos\n\tend\n.end\n";
-//! let program = asm::assemble(&asm::parse(text)?)?;
+//! let program = asm::assemble_text(text)?;
 //! assert_eq!(program.code, [0x0802_0000, 0x4c00_0001, 0x8800_0000]);
 //! assert_eq!(program.opdescs, [0x0006_c368, 0x0000_0367]);
-//! assert_eq!(program.entry, Some((0, 3)));
+//! assert_eq!(program.executables[0].entry, (0, 3));
 //!
-//! let e = asm::parse(".proc main\n\tmov r0, r1.xk\n.end\n").and_then(|s| asm::assemble(&s)).unwrap_err();
+//! let e = asm::assemble_text(".proc main\n\tmov r0, r1.xk\n.end\n").unwrap_err();
 //! assert_eq!(
 //!     e.to_string(),
 //!     "line 2, column 14: expected a component (x, y, z, w or r, g, b, a or s, t, p, q)"
@@ -82,6 +82,7 @@
 use super::decode::Instruction;
 use super::opcodes::{Lanes, OPCODES, Op, Syntax as Form};
 use super::{Constant, ConstantValue, GeometryMode, Output, ShaderType, Uniform, float24, semantic_names};
+pub use crate::asm::File;
 use crate::asm::text::{Cursor, LineError, Syntax};
 use std::collections::HashMap;
 
@@ -107,12 +108,18 @@ const MAX_OUTPUTS: usize = 16;
 pub struct Source {
     /// Every line that holds a label or a statement.
     pub lines: Vec<Line>,
+    /// The file names line markers (`# 12 "lighting.v.pica"`) gave, which [`Line::file`]
+    /// indexes.
+    pub files: Vec<String>,
 }
 
 /// One line: its labels and its statement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
-    /// 1-based line number.
+    /// The file a line marker said the line comes from (an index into [`Source::files`]);
+    /// `None` before the first marker: the text's own file.
+    pub file: Option<usize>,
+    /// 1-based line number (as line markers number it).
     pub number: usize,
     /// `name:` prefixes, in order.
     pub labels: Vec<Name>,
@@ -403,20 +410,62 @@ fn words(line: &str, from: usize) -> Vec<Piece<'_>> {
 
 /// Read a whole source text into statements (nothing resolved yet).
 pub fn parse(text: &str) -> std::result::Result<Source, LineError> {
-    let mut lines = Vec::new();
-    for (n, raw) in text.split('\n').enumerate() {
-        let line = parse_line(raw).map_err(|e| e.at_line(n + 1))?;
-        if let Some((labels, column, statement)) = line {
-            lines.push(Line { number: n + 1, labels, column, statement });
+    let mut source = Source { lines: Vec::new(), files: Vec::new() };
+    let (mut file, mut number) = (None, 1);
+    for raw in text.split('\n') {
+        let at = |e: Syntax| LineError { file: file.and_then(|k| source.files.get(k).cloned()), ..e.at_line(number) };
+        match parse_line(raw).map_err(at)? {
+            Parsed::Nothing => {}
+            Parsed::Marker { line, name } => {
+                if let Some(name) = name {
+                    file = Some(match source.files.iter().position(|f| *f == name) {
+                        Some(k) => k,
+                        None => {
+                            source.files.push(name);
+                            source.files.len() - 1
+                        }
+                    });
+                }
+                // The marker numbers the line after it.
+                number = line;
+                continue;
+            }
+            Parsed::Line { labels, column, statement } => {
+                source.lines.push(Line { file, number, labels, column, statement })
+            }
         }
+        number += 1;
     }
-    Ok(Source { lines })
+    Ok(source)
 }
 
-type ParsedLine = Option<(Vec<Name>, usize, Option<Statement>)>;
+/// What one line holds.
+enum Parsed {
+    /// Nothing: blank, or a comment.
+    Nothing,
+    /// A preprocessor's line marker, `# 12 "lighting.v.pica" 1`: the next line's number and
+    /// the file it comes from.
+    Marker { line: usize, name: Option<String> },
+    /// Labels and perhaps a statement.
+    Line { labels: Vec<Name>, column: usize, statement: Option<Statement> },
+}
 
-/// One line: its labels and its statement, or nothing for an empty line.
-fn parse_line(raw: &str) -> Result<ParsedLine> {
+/// A line marker's number and name: `12 "name" flags…` (the text after `#`). A `#` line of
+/// another kind (`#define` left by a missing preprocessor run) is `None`: skipped.
+fn line_marker(rest: &str) -> Option<(usize, Option<String>)> {
+    let rest = rest.trim_start();
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let line = rest.get(..digits)?.parse().ok()?;
+    let after = rest.get(digits..)?;
+    if !after.is_empty() && !after.starts_with([' ', '\t']) {
+        return None;
+    }
+    let name = after.trim_start().strip_prefix('"').and_then(|n| n.split_once('"')).map(|(n, _)| n.to_string());
+    Some((line, name))
+}
+
+/// One line: its labels and its statement, a line marker, or nothing.
+fn parse_line(raw: &str) -> Result<Parsed> {
     // Everything from `;` on is a comment; a `\r` before the line break is space.
     let line = raw.split(';').next().unwrap_or("").trim_end();
     let mut c = Cursor::new(line);
@@ -432,12 +481,15 @@ fn parse_line(raw: &str) -> Result<ParsedLine> {
         c.skip_space();
     }
     if c.at_end() {
-        return Ok((!labels.is_empty()).then_some((labels, c.at, None)));
+        return Ok(if labels.is_empty() { Parsed::Nothing } else { Parsed::Line { labels, column: c.at, statement: None } });
     }
     let column = c.at;
     if c.eat("#") {
-        // A line marker of a preprocessor: skipped.
-        return Ok(Some((labels, column, None)));
+        return Ok(match line_marker(c.rest()) {
+            Some((line, name)) if labels.is_empty() => Parsed::Marker { line, name },
+            _ if labels.is_empty() => Parsed::Nothing,
+            _ => Parsed::Line { labels, column, statement: None },
+        });
     }
     let statement = if c.eat(".") {
         let name = c.word();
@@ -446,7 +498,7 @@ fn parse_line(raw: &str) -> Result<ParsedLine> {
         let name = c.take_while(|ch| !ch.is_whitespace());
         Statement::Instruction(instruction(line, &mut c, name, column)?)
     };
-    Ok(Some((labels, column, Some(statement))))
+    Ok(Parsed::Line { labels, column, statement: Some(statement) })
 }
 
 /// What a directive's arguments must be read as.
@@ -1078,7 +1130,9 @@ pub struct Procedure {
     pub len: u32,
 }
 
-/// A program assembled from one source text: what picasso writes for it.
+
+/// A program assembled from one or more source files: the code, operand descriptors and
+/// executables picasso writes for them (one DVLB).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assembled {
     /// Each code word's instruction.
@@ -1087,26 +1141,59 @@ pub struct Assembled {
     pub code: Vec<u32>,
     /// The operand-descriptor table.
     pub opdescs: Vec<u32>,
-    /// The 1-based source line each word comes from (a padding `nop`: the `.else`/`.end`).
-    pub lines: Vec<usize>,
-    /// Procedures in source order.
+    /// Where each word comes from: the file (an index into [`Assembled::files`]) and its
+    /// 1-based line (a padding `nop`: the `.else`/`.end` that inserted it).
+    pub lines: Vec<(usize, usize)>,
+    /// The files' names: those given, in order, then those line markers gave.
+    pub files: Vec<String>,
+    /// Procedures in source order (every file's: a procedure is called from any file).
     pub procedures: Vec<Procedure>,
-    /// Labels and their word addresses.
-    pub labels: Vec<(String, u32)>,
-    /// The entry range (`main..endmain`); `None` with `.nodvle`.
-    pub entry: Option<(u32, u32)>,
+    /// One executable (DVLE) per file that declares or assembles anything of one, in file
+    /// order; a `.nodvle` file gives none.
+    pub executables: Vec<Executable>,
+    /// The uniforms every vertex shader shares, in the order they were declared (a name
+    /// declared again in a later file is listed again, at the same register): what
+    /// picasso's `-h` header lists.
+    pub shared_uniforms: Vec<SharedUniform>,
+}
+
+/// One executable (DVLE): its entry range and its tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Executable {
+    /// The file it comes from (an index into [`Assembled::files`]).
+    pub file: usize,
+    /// The entry procedure's range (`main..endmain`, word addresses).
+    pub entry: (u32, u32),
     /// Vertex or geometry.
     pub shader_type: ShaderType,
     /// The geometry shader mode (`.gsh`).
     pub geometry: GeometryMode,
     /// Whether the output maps merge (a geometry shader with a dummy output).
     pub merge_outmaps: bool,
-    /// The DVLE's uniform table (unified numbering), `.in` inputs included.
+    /// The input registers `.in` declares (bit k: v*k*).
+    pub input_mask: u16,
+    /// The output registers `.out` declares (bit k: o*k*).
+    pub output_mask: u16,
+    /// The uniform table (unified numbering), `.in` inputs included, sorted by register.
     pub uniforms: Vec<Uniform>,
-    /// The DVLE's constant table.
+    /// The constant table, in source order.
     pub constants: Vec<Constant>,
-    /// The DVLE's output table.
+    /// The output table, in source order.
     pub outputs: Vec<Output>,
+}
+
+/// A uniform in the register space vertex shaders share: the same name in two files is the
+/// same register.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedUniform {
+    /// As declared (`$` not yet `.`; a leading `_` hides it from the DVLE's table).
+    pub name: String,
+    /// Which register file.
+    pub file: UniformFile,
+    /// First register, in picasso's numbering (c0 0x20, i0 0x80, b0 0x88).
+    pub register: u32,
+    /// Registers it takes.
+    pub size: u32,
 }
 
 /// An alias: a register in picasso's numbering (v/o 0x00, r 0x10, c 0x20, i 0x80, b 0x88),
@@ -1156,22 +1243,27 @@ struct Block {
     /// Where the else part starts.
     else_at: Option<usize>,
     name: String,
-    line: usize,
-    column: usize,
+    at: Place,
 }
 
 /// A range picasso allocates uniforms in: globals upward from `start`, constants downward from
-/// `end`; `bound` is the lowest constant.
+/// `end`; `bound` is the lowest constant ever placed, which globals of later files do not
+/// pass either; `top` is where each file's constants start again.
 #[derive(Debug, Clone, Copy)]
 struct Pool {
     start: u32,
     end: u32,
     bound: u32,
+    top: u32,
 }
 
 impl Pool {
     fn new(start: u32, end: u32) -> Pool {
-        Pool { start, end, bound: end }
+        Pool { start, end, bound: end, top: end }
+    }
+    /// A new file's constants start from the top again (the bound stays).
+    fn clear_local(&mut self) {
+        self.end = self.top;
     }
     fn global(&mut self, size: u32) -> Option<u32> {
         let r = self.start;
@@ -1197,88 +1289,212 @@ struct ConstArray {
     elements: Vec<[f32; 4]>,
 }
 
-/// Everything picasso keeps while it reads one file.
+/// A word whose target is a name resolved later: a label (at the end of its file) or a
+/// procedure (once every file is read).
+#[derive(Debug)]
+struct Reference {
+    word: usize,
+    name: String,
+    at: Place,
+}
+
+/// Where a statement is: file (an index into [`Assembled::files`]), line, column.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    file: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Place {
+    /// An error here (a file with no name, a text given alone, is not named).
+    fn error(self, files: &[String], what: impl Into<String>) -> LineError {
+        let file = files.get(self.file).filter(|f| !f.is_empty()).cloned();
+        LineError { file, ..LineError::new(self.line, self.column, what) }
+    }
+}
+
+/// A DVLE while its file is read.
+struct Dvle {
+    exe: Executable,
+    nodvle: bool,
+    /// A geometry shader, and one in the vertex shaders' register space (`.gsh` with no
+    /// mode, or `setemit` in a shader that had none).
+    geometry: bool,
+    compat_geometry: bool,
+    /// The output components declared, 4 bits per register.
+    output_used: u64,
+    /// `.entry`'s procedure, where it was named.
+    entry: Option<(String, Place)>,
+}
+
+/// Everything picasso keeps while it reads the files: the program and what files share
+/// (code, descriptors, procedures, the shared uniform space), then what it clears before
+/// each file (aliases, labels, the file's DVLE).
 struct State {
     out: Assembled,
-    aliases: HashMap<String, Alias>,
-    stack: Vec<Block>,
-    last_was_end: bool,
     /// Each descriptor's bits that some instruction reads.
     known: Vec<u32>,
     mad_descs: u32,
     procs: HashMap<String, (u32, u32)>,
-    labels: HashMap<String, u32>,
-    /// (word, name, line, column, is a procedure).
-    relocations: Vec<(usize, String, usize, usize, bool)>,
+    calls: Vec<Reference>,
+    /// Not cleared between files: picasso pads after a block that ended in the file before.
+    last_was_end: bool,
+    /// The register space vertex shaders (and compatible geometry shaders) share, and the one
+    /// a `.gsh` with a mode starts afresh.
     pools: [Pool; 3],
-    geometry: bool,
-    compat_geometry: bool,
-    input_mask: u16,
-    output_mask: u16,
-    output_used: u64,
-    entry: Option<(String, usize, usize)>,
-    nodvle: bool,
+    gsh_pools: [Pool; 3],
+    dvles: Vec<Dvle>,
+    // Per file: the file read, the file its current line comes from (another when a line
+    // marker names one), its DVLE once something needs one.
+    file: usize,
+    line_file: usize,
+    current: Option<Dvle>,
+    aliases: HashMap<String, Alias>,
+    labels: HashMap<String, u32>,
+    jumps: Vec<Reference>,
+    stack: Vec<Block>,
     array: Option<ConstArray>,
 }
 
-/// Assemble the statements of one source text, as picasso does for a file on its own.
-pub fn assemble(source: &Source) -> std::result::Result<Assembled, LineError> {
+/// Assemble source files into one program, as picasso does given them in this order: the
+/// code, operand descriptors, procedures and shared uniforms are the files' together; each
+/// file has its own aliases and labels and gives one executable (DVLE) unless it is
+/// `.nodvle` or declares nothing of one. Errors name the file (or the file a line marker
+/// named), the line and the column.
+pub fn assemble_files(files: &[File<'_>]) -> std::result::Result<Assembled, LineError> {
     let mut s = State {
         out: Assembled {
             instructions: Vec::new(),
             code: Vec::new(),
             opdescs: Vec::new(),
             lines: Vec::new(),
+            files: files.iter().map(|f| f.name.to_string()).collect(),
             procedures: Vec::new(),
-            labels: Vec::new(),
-            entry: None,
-            shader_type: ShaderType::Vertex,
-            geometry: GeometryMode::default(),
-            merge_outmaps: false,
-            uniforms: Vec::new(),
-            constants: Vec::new(),
-            outputs: Vec::new(),
+            executables: Vec::new(),
+            shared_uniforms: Vec::new(),
         },
-        aliases: HashMap::new(),
-        stack: Vec::new(),
-        last_was_end: false,
         known: Vec::new(),
         mad_descs: 0,
         procs: HashMap::new(),
-        labels: HashMap::new(),
-        relocations: Vec::new(),
+        calls: Vec::new(),
+        last_was_end: false,
         pools: [Pool::new(0x20, 0x80), Pool::new(0x80, 0x84), Pool::new(0x88, 0x98)],
-        geometry: false,
-        compat_geometry: false,
-        input_mask: 0,
-        output_mask: 0,
-        output_used: 0,
-        entry: None,
-        nodvle: false,
+        gsh_pools: [Pool::new(0x20, 0x80), Pool::new(0x80, 0x84), Pool::new(0x88, 0x97)],
+        dvles: Vec::new(),
+        file: 0,
+        line_file: 0,
+        current: None,
+        aliases: HashMap::new(),
+        labels: HashMap::new(),
+        jumps: Vec::new(),
+        stack: Vec::new(),
         array: None,
     };
-    for l in &source.lines {
-        s.line(l).map_err(|e| e.at_line(l.number))?;
-    }
-    if let Some(b) = s.stack.last() {
-        let what = match b.kind {
-            BlockKind::Proc => "`.end` of this procedure before the end of the text",
-            BlockKind::Array => "`.end` of this constant array before the end of the text",
-            _ => "`.end` of this block before the end of the text",
-        };
-        return Err(LineError::new(b.line, b.column, what));
+    for (k, f) in files.iter().enumerate() {
+        let source = parse(f.text).map_err(|e| if f.name.is_empty() { e } else { e.in_file(f.name) })?;
+        s.read_file(k, &source)?;
     }
     s.finish()
 }
 
+/// Assemble one source text with no file name ([`assemble_files`] of one file).
+pub fn assemble_text(text: &str) -> std::result::Result<Assembled, LineError> {
+    assemble_files(&[File { name: "", text }])
+}
+
 impl State {
+    /// Read one file's statements; at its end, its blocks must be closed and its labels
+    /// resolve.
+    fn read_file(&mut self, k: usize, source: &Source) -> std::result::Result<(), LineError> {
+        self.file = k;
+        self.aliases.clear();
+        self.labels.clear();
+        for p in &mut self.pools {
+            p.clear_local();
+        }
+        let named: Vec<usize> = source.files.iter().map(|n| self.file_index(n)).collect();
+        for l in &source.lines {
+            self.line_file = l.file.and_then(|i| named.get(i).copied()).unwrap_or(k);
+            if let Err(e) = self.line(l) {
+                return Err(self.place(l, e.column).error(&self.out.files, e.expected));
+            }
+        }
+        if let Some(b) = self.stack.last() {
+            let what = match b.kind {
+                BlockKind::Proc => "`.end` of this procedure before the end of the file",
+                BlockKind::Array => "`.end` of this constant array before the end of the file",
+                _ => "`.end` of this block before the end of the file",
+            };
+            return Err(b.at.error(&self.out.files, what));
+        }
+        for r in std::mem::take(&mut self.jumps) {
+            let Some(&a) = self.labels.get(&r.name) else {
+                let what = format!("a label (`{}` is not defined in this file)", r.name);
+                return Err(r.at.error(&self.out.files, what));
+            };
+            if let Some(i) = self.out.instructions.get_mut(r.word) {
+                patch(i, |w| set_target(w, a as usize));
+            }
+        }
+        if let Some(d) = self.current.take() {
+            self.dvles.push(d);
+        }
+        Ok(())
+    }
+
+    /// The index of file `name` in [`Assembled::files`], added if new.
+    fn file_index(&mut self, name: &str) -> usize {
+        match self.out.files.iter().position(|f| f == name) {
+            Some(k) => k,
+            None => {
+                self.out.files.push(name.to_string());
+                self.out.files.len() - 1
+            }
+        }
+    }
+
+    /// The file's DVLE, made when first needed (picasso makes one for any instruction and for
+    /// every directive but `.proc`, `.else`, `.end` and `.alias`).
+    fn dvle(&mut self) -> &mut Dvle {
+        let file = self.file;
+        self.current.get_or_insert_with(|| Dvle {
+            exe: Executable {
+                file,
+                entry: (0, 0),
+                shader_type: ShaderType::Vertex,
+                geometry: GeometryMode::default(),
+                merge_outmaps: false,
+                input_mask: 0,
+                output_mask: 0,
+                uniforms: Vec::new(),
+                constants: Vec::new(),
+                outputs: Vec::new(),
+            },
+            nodvle: false,
+            geometry: false,
+            compat_geometry: false,
+            output_used: 0,
+            entry: None,
+        })
+    }
+
+    /// Where column `column` of line `l` is.
+    fn place(&self, l: &Line, column: usize) -> Place {
+        Place { file: self.line_file, line: l.number, column }
+    }
+
+    /// The uniform space the DVLE allocates in, of register file `k` (float, int, bool).
+    fn pool(&mut self, k: usize) -> Option<&mut Pool> {
+        if self.uses_gsh_space() { self.gsh_pools.get_mut(k) } else { self.pools.get_mut(k) }
+    }
+
     fn line(&mut self, l: &Line) -> Result<()> {
         for n in &l.labels {
             if self.labels.contains_key(&n.text) {
                 return self.fail(n.column, "a label name not used before in this file");
             }
             self.labels.insert(n.text.clone(), self.out.instructions.len() as u32);
-            self.out.labels.push((n.text.clone(), self.out.instructions.len() as u32));
         }
         match &l.statement {
             None => Ok(()),
@@ -1292,7 +1508,7 @@ impl State {
                     );
                 }
                 self.last_was_end = false;
-                if !self.geometry && self.out.instructions.len() > MAX_VERTEX_WORDS {
+                if !self.dvle().geometry && self.out.instructions.len() > MAX_VERTEX_WORDS {
                     return self.fail(
                         l.column,
                         "no more instructions: a vertex shader holds at most 512 (picasso lets 513 in)",
@@ -1310,15 +1526,15 @@ impl State {
 
     fn push(&mut self, i: Instruction, line: usize) {
         self.out.instructions.push(i);
-        self.out.lines.push(line);
+        self.out.lines.push((self.line_file, line));
     }
 
     fn max_output(&self) -> u32 {
-        if self.geometry { 7 } else { 16 }
+        if self.current.as_ref().is_some_and(|d| d.geometry) { 7 } else { 16 }
     }
 
     fn uses_gsh_space(&self) -> bool {
-        self.geometry && !self.compat_geometry
+        self.current.as_ref().is_some_and(|d| d.geometry && !d.compat_geometry)
     }
 
     /// An operand's register, negation, swizzle and index, through aliases. `index_ok`: the
@@ -1561,27 +1777,13 @@ impl State {
                 i.refs = condition.refs;
                 i.condop = condition.condop;
                 if let Some(t) = target {
-                    self.relocations.push((
-                        self.out.instructions.len(),
-                        t.text.clone(),
-                        l.number,
-                        t.column,
-                        op == Op::Callc,
-                    ));
+                    self.refer(op == Op::Callc, t, l);
                 }
                 if op == Op::Ifc {
                     self.open(BlockKind::If, String::new(), l)?;
                 }
             }
-            Operands::Call(t) => {
-                self.relocations.push((
-                    self.out.instructions.len(),
-                    t.text.clone(),
-                    l.number,
-                    t.column,
-                    true,
-                ));
-            }
+            Operands::Call(t) => self.refer(true, t, l),
             Operands::Bool { not, uniform, target } => {
                 let r = self.resolve(uniform, false)?;
                 if !(0x88..0x98).contains(&r.reg) {
@@ -1590,13 +1792,7 @@ impl State {
                 i.uniform = (r.reg - 0x88) as u8;
                 i.negate = *not;
                 if let Some(t) = target {
-                    self.relocations.push((
-                        self.out.instructions.len(),
-                        t.text.clone(),
-                        l.number,
-                        t.column,
-                        op == Op::Callu,
-                    ));
+                    self.refer(op == Op::Callu, t, l);
                 }
                 if op == Op::Ifu {
                     self.open(BlockKind::If, String::new(), l)?;
@@ -1611,9 +1807,10 @@ impl State {
                 self.open(BlockKind::For, String::new(), l)?;
             }
             Operands::SetEmit { vertex, primitive, invert } => {
-                if !self.geometry {
-                    self.geometry = true;
-                    self.compat_geometry = true;
+                let d = self.dvle();
+                if !d.geometry {
+                    d.geometry = true;
+                    d.compat_geometry = true;
                 }
                 i.vertex = *vertex;
                 i.primitive = *primitive;
@@ -1622,6 +1819,17 @@ impl State {
         }
         self.push(i, l.number);
         Ok(())
+    }
+
+    /// The word about to be written names `target`: a procedure (`call`, `callc`, `callu`,
+    /// resolved once every file is read) or a label of this file (resolved at its end).
+    fn refer(&mut self, procedure: bool, target: &Name, l: &Line) {
+        let r = Reference {
+            word: self.out.instructions.len(),
+            name: target.text.clone(),
+            at: self.place(l, target.column),
+        };
+        if procedure { self.calls.push(r) } else { self.jumps.push(r) }
     }
 
     /// picasso's swap of descriptors `a` and `b`, every non-MAD instruction rewritten.
@@ -1651,8 +1859,7 @@ impl State {
             pos: self.out.instructions.len(),
             else_at: None,
             name,
-            line: l.number,
-            column: l.column,
+            at: self.place(l, l.column),
         });
         Ok(())
     }
@@ -1708,6 +1915,10 @@ impl State {
                 {
                     return self.fail(name.column, "an alias name that is no register name");
                 }
+                if register.name.starts_with('o') && !self.aliases.contains_key(&register.name) {
+                    // picasso asks the DVLE how many output registers there are.
+                    self.dvle();
+                }
                 let r = self.resolve(register, false)?;
                 if self.aliases.contains_key(&name.text) {
                     return self.fail(name.column, "a name not used before in this file");
@@ -1716,19 +1927,49 @@ impl State {
                     .insert(name.text.clone(), Alias { reg: r.reg, negate: r.negate, swizzle: r.swizzle });
             }
             Directive::Uniform { file, names } => {
+                let shared = !self.uses_gsh_space();
+                self.dvle();
                 let k = *file as usize;
                 for (n, size) in names {
                     if self.aliases.contains_key(&n.text) {
                         return self.fail(n.column, "a name not used before in this file");
                     }
-                    let Some(pos) = self.pools.get_mut(k).and_then(|p| p.global(*size)) else {
-                        return self.fail(n.column, "fewer uniforms: there is no room left for this one");
+                    // A name an earlier file declared in the shared space is the same register.
+                    let known = self.out.shared_uniforms.iter().find(|u| shared && u.name == n.text);
+                    let pos = match known {
+                        Some(u) if u.file != *file => {
+                            return self.fail(
+                                n.column,
+                                format!("a uniform of the kind `{}` was declared as in an earlier file", n.text),
+                            );
+                        }
+                        Some(u) if u.size != *size => {
+                            return self.fail(
+                                n.column,
+                                format!("size {} (as an earlier file declared `{}`)", u.size, n.text),
+                            );
+                        }
+                        Some(u) => u.register,
+                        None => match self.pool(k).and_then(|p| p.global(*size)) {
+                            Some(pos) => pos,
+                            None => {
+                                return self.fail(n.column, "fewer uniforms: there is no room left for this one");
+                            }
+                        },
                     };
+                    if shared {
+                        if self.out.shared_uniforms.len() == MAX_UNIFORMS {
+                            return self.fail(n.column, "fewer uniforms (the files together declare at most 96)");
+                        }
+                        let u = SharedUniform { name: n.text.clone(), file: *file, register: pos, size: *size };
+                        self.out.shared_uniforms.push(u);
+                    }
                     if !n.text.starts_with('_') {
-                        if self.out.uniforms.len() == MAX_UNIFORMS {
+                        let uniforms = &mut self.dvle().exe.uniforms;
+                        if uniforms.len() == MAX_UNIFORMS {
                             return self.fail(n.column, "fewer uniforms (a DVLE holds 96)");
                         }
-                        self.out.uniforms.push(Uniform::new(
+                        uniforms.push(Uniform::new(
                             n.text.replace('$', "."),
                             (pos - 0x10) as u16,
                             (pos + size - 1 - 0x10) as u16,
@@ -1739,11 +1980,12 @@ impl State {
                 }
             }
             Directive::Const { name, values } => {
+                self.dvle();
                 let k = if matches!(values, Values::Float(_)) { 0 } else { 1 };
                 if self.aliases.contains_key(&name.text) {
                     return self.fail(name.column, "a name not used before in this file");
                 }
-                let Some(pos) = self.pools.get_mut(k).and_then(|p| p.local(1)) else {
+                let Some(pos) = self.pool(k).and_then(|p| p.local(1)) else {
                     return self.fail(name.column, "fewer constants: there is no room left for this one");
                 };
                 self.constant(pos, *values, l)?;
@@ -1772,6 +2014,7 @@ impl State {
                 elems.push(*v);
             }
             Directive::Set { register, values } => {
+                self.dvle();
                 let r = self.resolve(register, false)?;
                 let ok = match values {
                     Values::Float(_) => (0x20..0x80).contains(&r.reg),
@@ -1788,6 +2031,7 @@ impl State {
                 self.constant(r.reg, *values, l)?;
             }
             Directive::SetBool { register, value } => {
+                self.dvle();
                 let r = self.resolve(register, false)?;
                 if !(0x88..0x98).contains(&r.reg) {
                     return self.fail(register.column, "a boolean uniform (b0-b15)");
@@ -1795,6 +2039,7 @@ impl State {
                 self.push_constant(Constant::new((r.reg - 0x88) as u8, ConstantValue::Bool(*value)), l)?;
             }
             Directive::In { name, register } => {
+                self.dvle();
                 if self.aliases.contains_key(&name.text) {
                     return self.fail(name.column, "a name not used before in this file");
                 }
@@ -1806,19 +2051,21 @@ impl State {
                         }
                         r.reg
                     }
-                    None => match (0..16).find(|k| self.input_mask & (1 << k) == 0) {
+                    None => match (0..16).find(|k| self.dvle().exe.input_mask & (1 << k) == 0) {
                         Some(k) => k,
                         None => return self.fail(name.column, "fewer inputs (there are 16)"),
                     },
                 };
-                if self.out.uniforms.len() == MAX_UNIFORMS {
+                let exe = &mut self.dvle().exe;
+                if exe.uniforms.len() == MAX_UNIFORMS {
                     return self.fail(name.column, "fewer uniforms (a DVLE holds 96)");
                 }
-                self.input_mask |= 1 << reg;
-                self.out.uniforms.push(Uniform::new(name.text.replace('$', "."), reg as u16, reg as u16));
+                exe.input_mask |= 1 << reg;
+                exe.uniforms.push(Uniform::new(name.text.replace('$', "."), reg as u16, reg as u16));
                 self.aliases.insert(name.text.clone(), Alias { reg, negate: false, swizzle: [0, 1, 2, 3] });
             }
             Directive::Out { name, semantic, mask, register } => {
+                self.dvle();
                 let (oid, sw) = match register {
                     Some(o) => {
                         let r = self.resolve(o, false)?;
@@ -1833,7 +2080,7 @@ impl State {
                 let bits = sw.iter().fold(0u16, |m, c| m | (1 << (c & 3)));
                 let oid = match oid {
                     Some(o) => {
-                        if self.output_used & (u64::from(bits) << (4 * o)) != 0 {
+                        if self.dvle().output_used & (u64::from(bits) << (4 * o)) != 0 {
                             return self.fail(
                                 l.column,
                                 "an output that shares no component with one declared before",
@@ -1841,12 +2088,15 @@ impl State {
                         }
                         o
                     }
-                    None => match (0..self.max_output()).find(|k| self.output_mask & (1 << k) == 0) {
-                        Some(k) => k,
-                        None => return self.fail(l.column, "fewer outputs: no output register is free"),
-                    },
+                    None => {
+                        let free = self.dvle().exe.output_mask;
+                        match (0..self.max_output()).find(|k| free & (1 << k) == 0) {
+                            Some(k) => k,
+                            None => return self.fail(l.column, "fewer outputs: no output register is free"),
+                        }
+                    }
                 };
-                if self.out.outputs.len() == MAX_OUTPUTS {
+                if self.dvle().exe.outputs.len() == MAX_OUTPUTS {
                     return self.fail(l.column, "fewer outputs (a DVLE holds 16)");
                 }
                 if let Some(n) = name {
@@ -1857,39 +2107,44 @@ impl State {
                 if oid >= 7 && *semantic != 9 {
                     return self.fail(l.column, "a register below o7 (o7-o15 take only dummy outputs)");
                 }
-                self.out.outputs.push(Output::new(*semantic, oid as u16, bits));
-                self.output_mask |= 1 << oid;
-                self.output_used |= u64::from(bits) << (4 * oid);
+                let merge = *semantic == 9 && self.uses_gsh_space();
+                let d = self.dvle();
+                d.exe.outputs.push(Output::new(*semantic, oid as u16, bits));
+                d.exe.output_mask |= 1 << oid;
+                d.output_used |= u64::from(bits) << (4 * oid);
+                d.exe.merge_outmaps |= merge;
                 if let Some(n) = name {
                     self.aliases
                         .insert(n.text.clone(), Alias { reg: oid, negate: false, swizzle: [0, 1, 2, 3] });
                 }
-                if *semantic == 9 && self.uses_gsh_space() {
-                    self.out.merge_outmaps = true;
-                }
             }
-            Directive::Entry(n) => self.entry = Some((n.text.clone(), l.number, n.column)),
-            Directive::NoDvle => self.nodvle = true,
+            Directive::Entry(n) => {
+                let at = self.place(l, n.column);
+                self.dvle().entry = Some((n.text.clone(), at));
+            }
+            Directive::NoDvle => self.dvle().nodvle = true,
             Directive::Gsh(None) => {
-                self.geometry = true;
-                self.compat_geometry = true;
+                let d = self.dvle();
+                d.geometry = true;
+                d.compat_geometry = true;
             }
             Directive::Gsh(Some(g)) => {
-                if self.geometry {
+                let d = self.dvle();
+                if d.geometry {
                     return self.fail(l.column, "one `.gsh` (it was used before)");
                 }
-                if !self.out.constants.is_empty() || !self.out.uniforms.is_empty() || self.output_mask != 0 {
+                if !d.exe.constants.is_empty() || !d.exe.uniforms.is_empty() || d.exe.output_mask != 0 {
                     return self.fail(l.column, "`.gsh` before any constant, uniform or output");
                 }
-                self.geometry = true;
-                self.out.geometry.mode = g.mode;
+                d.geometry = true;
+                d.exe.geometry.mode = g.mode;
                 let first = self.resolve(&g.first, false)?;
                 if !(0x20..0x80).contains(&first.reg) {
                     return self.fail(g.first.column, "a float uniform (c0-c95)");
                 }
-                self.pools = [Pool::new(first.reg, 0x80), Pool::new(0x80, 0x84), Pool::new(0x88, 0x97)];
+                self.gsh_pools = [Pool::new(first.reg, 0x80), Pool::new(0x80, 0x84), Pool::new(0x88, 0x97)];
                 match g.mode {
-                    1 => self.out.geometry.variable_count = g.count,
+                    1 => self.dvle().exe.geometry.variable_count = g.count,
                     2 => {
                         let Some(o) = &g.fixed_start else {
                             return self.fail(l.column, "the array start register");
@@ -1905,8 +2160,9 @@ impl State {
                                  uniforms)",
                             );
                         }
-                        self.out.geometry.fixed_start = (r.reg - 0x20) as u8;
-                        self.out.geometry.fixed_count = g.count;
+                        let geometry = &mut self.dvle().exe.geometry;
+                        geometry.fixed_start = (r.reg - 0x20) as u8;
+                        geometry.fixed_count = g.count;
                     }
                     _ => {}
                 }
@@ -1926,10 +2182,11 @@ impl State {
     }
 
     fn push_constant(&mut self, c: Constant, l: &Line) -> Result<()> {
-        if self.out.constants.len() == MAX_CONSTANTS {
+        let constants = &mut self.dvle().exe.constants;
+        if constants.len() == MAX_CONSTANTS {
             return self.fail(l.column, "fewer constants (a DVLE holds 96)");
         }
-        self.out.constants.push(c);
+        constants.push(c);
         Ok(())
     }
 
@@ -1979,12 +2236,13 @@ impl State {
                 if self.aliases.contains_key(&name) {
                     return self.fail(column, "a name not used before in this file");
                 }
+                self.dvle();
                 let n = elems.len().max(size.map_or(0, |s| s as usize));
                 if n == 0 {
                     return self
                         .fail(l.column, "`.constfa (x, y, z, w)` before `.end` (the array has no elements)");
                 }
-                let Some(pos) = u32::try_from(n).ok().and_then(|n| self.pools.first_mut()?.local(n)) else {
+                let Some(pos) = u32::try_from(n).ok().and_then(|n| self.pool(0)?.local(n)) else {
                     return self.fail(column, "a smaller array: there is no room left for it");
                 };
                 elems.resize(n, [0.0; 4]);
@@ -1997,49 +2255,34 @@ impl State {
         Ok(())
     }
 
+    /// Every file read: calls find their procedures (in any file), each DVLE its entry.
     fn finish(mut self) -> std::result::Result<Assembled, LineError> {
-        for (at, name, line, column, proc) in std::mem::take(&mut self.relocations) {
-            let Some(i) = self.out.instructions.get_mut(at) else { continue };
-            if proc {
-                match self.procs.get(&name) {
-                    Some(&(start, len)) => patch(i, |w| (w & !0x3F_FFFF) | len | (start << 10)),
-                    None => {
-                        return Err(LineError::new(
-                            line,
-                            column,
-                            format!("a procedure (`{name}` is not defined in this file)"),
-                        ));
-                    }
-                }
-            } else {
-                match self.labels.get(&name) {
-                    Some(&a) => patch(i, |w| set_target(w, a as usize)),
-                    None => {
-                        return Err(LineError::new(
-                            line,
-                            column,
-                            format!("a label (`{name}` is not defined in this file)"),
-                        ));
-                    }
-                }
+        for r in std::mem::take(&mut self.calls) {
+            let Some(&(start, len)) = self.procs.get(&r.name) else {
+                let what = format!("a procedure (`{}` is not defined in any file)", r.name);
+                return Err(r.at.error(&self.out.files, what));
+            };
+            if let Some(i) = self.out.instructions.get_mut(r.word) {
+                patch(i, |w| (w & !0x3F_FFFF) | len | (start << 10));
             }
         }
-        if !self.nodvle {
-            let (name, line, column) = self.entry.take().unwrap_or(("main".to_string(), 1, 0));
-            match self.procs.get(&name) {
-                Some(&(start, len)) => self.out.entry = Some((start, start + len)),
-                None => {
-                    return Err(LineError::new(
-                        line,
-                        column,
-                        format!("an entry procedure (`{name}` is not defined in this file)"),
-                    ));
-                }
+        for d in std::mem::take(&mut self.dvles) {
+            if d.nodvle {
+                continue;
             }
+            let mut exe = d.exe;
+            let (name, at) =
+                d.entry.unwrap_or_else(|| ("main".to_string(), Place { file: exe.file, line: 1, column: 0 }));
+            let Some(&(start, len)) = self.procs.get(&name) else {
+                let what = format!("an entry procedure (`{name}` is not defined in any file)");
+                return Err(at.error(&self.out.files, what));
+            };
+            exe.entry = (start, start + len);
+            // picasso writes the table sorted by register.
+            exe.uniforms.sort_by_key(|u| u.first);
+            exe.shader_type = if d.geometry { ShaderType::Geometry } else { ShaderType::Vertex };
+            self.out.executables.push(exe);
         }
-        // picasso writes the table sorted by register.
-        self.out.uniforms.sort_by_key(|u| u.first);
-        self.out.shader_type = if self.geometry { ShaderType::Geometry } else { ShaderType::Vertex };
         self.out.code = self.out.instructions.iter().map(Instruction::encode).collect();
         Ok(self.out)
     }
@@ -2055,9 +2298,4 @@ fn patch(i: &mut Instruction, f: impl FnOnce(u32) -> u32) {
 /// `w` with the 12-bit target field (bits 21..10) set to `address`, as picasso ORs it in.
 fn set_target(w: u32, address: usize) -> u32 {
     (w & !(0xFFF << 10)) | ((address as u32) << 10)
-}
-
-/// Read and assemble a source text ([`parse`], then [`assemble`]).
-pub fn assemble_text(text: &str) -> std::result::Result<Assembled, LineError> {
-    assemble(&parse(text)?)
 }

@@ -102,11 +102,13 @@ fn every_form_is_written_as_picasso_writes_it() {
             0x0000_156f
         ]
     );
-    assert_eq!(a.entry, Some((2, 27)));
+    let [e] = a.executables.as_slice() else { panic!("one DVLE: {:?}", a.executables) };
+    assert_eq!(e.entry, (2, 27));
+    assert_eq!((e.input_mask, e.output_mask), (0b11, 0b11));
     let procs: Vec<_> = a.procedures.iter().map(|p| (p.name.as_str(), p.start, p.len)).collect();
     assert_eq!(procs, [("sub", 0, 2), ("main", 2, 25)]);
     // The uniform table sorted by register, in the DVLE's numbering.
-    let uniforms: Vec<_> = a.uniforms.iter().map(|u| (u.name.as_str(), u.first, u.last)).collect();
+    let uniforms: Vec<_> = e.uniforms.iter().map(|u| (u.name.as_str(), u.first, u.last)).collect();
     assert_eq!(
         uniforms,
         [
@@ -121,10 +123,10 @@ fn every_form_is_written_as_picasso_writes_it() {
     // `1.0/128.0` is read as C's atof reads it: 1.0.
     let f = [0.5, 1.0, 1.0, -2.0].map(float24::from_f32);
     assert_eq!(
-        a.constants.iter().map(|c| (c.register, c.value)).collect::<Vec<_>>(),
+        e.constants.iter().map(|c| (c.register, c.value)).collect::<Vec<_>>(),
         [(95, ConstantValue::Float(f))]
     );
-    let outputs: Vec<_> = a.outputs.iter().map(|o| (o.semantic, o.register, o.mask)).collect();
+    let outputs: Vec<_> = e.outputs.iter().map(|o| (o.semantic, o.register, o.mask)).collect();
     assert_eq!(outputs, [(0, 0, 0xF), (2, 1, 0x7)]);
 }
 
@@ -199,7 +201,7 @@ fn operands_read_into_their_parts() {
 
 /// The error `text` gives, read and assembled.
 fn error(text: &str) -> String {
-    asm::parse(text).and_then(|s| asm::assemble(&s)).unwrap_err().to_string()
+    asm::assemble_text(text).unwrap_err().to_string()
 }
 
 #[test]
@@ -314,7 +316,7 @@ fn limits_and_libraries_are_picassos() {
     );
     // A `.nodvle` file is a library: its procedures, no entry.
     let a = asm::assemble_text(".nodvle\n.proc helper\n\tmov r0, r1\n\tend\n.end\n").unwrap();
-    assert_eq!((a.entry, a.procedures.len(), a.code.len()), (None, 1, 2));
+    assert_eq!((a.executables.len(), a.procedures.len(), a.code.len()), (0, 1, 2));
 }
 
 #[test]

@@ -898,7 +898,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
     let mut version = false;
     let mut d3d9 = false;
     while let Some((n, raw)) = lines.next() {
-        let at = |syntax: Syntax| LineError { line: n + 1, syntax };
+        let at = |syntax: Syntax| LineError { file: None, line: n + 1, syntax };
         let line = strip_columns(raw);
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with("//") {
@@ -968,6 +968,7 @@ pub fn parse_program(text: &str) -> std::result::Result<Vec<u32>, LineError> {
     }
     if !version {
         return Err(LineError {
+            file: None,
             line: text.lines().count() + 1,
             syntax: Syntax { column: 0, expected: "a version line (`ps_5_0`, …)".into() },
         });
