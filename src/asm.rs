@@ -13,7 +13,8 @@ Examples:
                                                           the same, and which chunks differ
   shaderscope asm vshader.v.pica -o vshader.shbin         picasso source into a SHBIN
   shaderscope asm main.v.pica lib.v.pica -o out.shbin      several sources, one DVLB
-  shaderscope disasm --dvle 0 in.shbin > in.v.pica        a SHBIN's executable as source
+  shaderscope disasm in.bcsdr > in.pica                   a 3DS shader file as source
+  shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
 
@@ -42,6 +43,15 @@ with one DVLE per source (procedures and vertex-shader uniforms shared, aliases 
 per file), as `picasso -o out.shbin a.v.pica b.v.pica` does. Errors name the file (or the one
 a preprocessor's `# 12 \"file\"` line marker names), the line and the column.
 
+With --like, a listing of a 3DS shader file (`disasm`'s: every DVLE after its `; DVLE k:`
+line) goes back into that file, whoever wrote it (Nintendo's tools, nihstro, picasso): an
+unedited listing gives the original byte for byte; an edited instruction changes only the
+bits the edit changed (bits no listing shows stay) and gets a descriptor the table has or a
+new one at its end; an edited table (uniforms, constants, outputs) is the text's. The code
+keeps its layout: a listing with instructions added or removed is refused with --like. A
+CGFX (.bcsdr, .bcres) gets its DVLB back in place, a .csdr is encoded again. --verify names
+each table that differs (`code`, `DVLE 0 uniforms`, ...).
+
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
   1  the listing does not assemble (line, column and what was expected are said; with
@@ -59,7 +69,8 @@ pub struct Opts {
     output: Option<String>,
     /// Take every chunk the listing does not determine (RDEF, STAT, Aon9, IFCE, RTS0, debug
     /// data, …) from this original, keeping its chunk order; for a Direct3D 9 listing, the
-    /// original's comment blocks (constant table, debug data)
+    /// original's comment blocks (constant table, debug data); for a 3DS shader file, its
+    /// layout, tables and every bit the listing does not show
     #[arg(long, value_name = "ORIGINAL")]
     like: Option<String>,
     /// Compare the result with this binary chunk by chunk and say which chunks differ
@@ -112,7 +123,8 @@ pub fn run(o: Opts) -> u8 {
             let like = o.like.as_deref().map_or("", display_name);
             eprintln!(
                 "error: {like}: --like needs the kind of binary the listing makes (a DXBC container \
-                 for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)"
+                 for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file \
+                 for picasso source)"
             );
             return batch::IO;
         }

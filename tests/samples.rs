@@ -1,12 +1,14 @@
-//! The files in `samples/` are produced by the library's own writers; this test keeps them in
-//! step with the code (`BLESS=1 cargo test --test samples` rewrites them).
+//! The files in `samples/` are produced by the library's own writers and assemblers; this test
+//! keeps them in step with the code (`BLESS=1 cargo test --test samples` rewrites them).
 
 use base64::Engine;
 use shaderscope::Container;
-use shaderscope::format::shbin::build;
 
 fn samples() -> Vec<(&'static str, Vec<u8>)> {
-    let vs = build::example_vertex_shader();
+    // The 3DS samples are the PICA200 source beside them, assembled.
+    let source = include_str!("../samples/vshader.v.pica");
+    let file = shaderscope::asm::File { name: "vshader.v.pica", text: source };
+    let vs = shaderscope::format::shbin::assemble::assemble(&[file]).unwrap().bytes;
     let mut csdr = base64::engine::general_purpose::STANDARD.encode(&vs).into_bytes();
     // Wrap at 76 columns, as base64 text files usually are.
     csdr = csdr.chunks(76).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();

@@ -313,7 +313,7 @@ fn a_csdr_is_dumped_over_its_text() {
     assert_eq!(
         &rows[..5],
         [
-            "         |                         | == base64 text of a DVLB of 259 bytes, each row at the characters that \
+            "         |                         | == base64 text of a DVLB of 260 bytes, each row at the characters that \
              encode it (offsets of the decoded bytes in brackets; `shaderscope extract FILE decoded` writes them) (0x0..0x168)",
             "  0x0000 | 0d 0a                   | whitespace",
             "         |                         | == DVLB header (decoded 0x0..0xc) (0x2..0x12)",

@@ -82,7 +82,11 @@ fn dvlbs_inside_cgfx_are_found_extracted_and_rewritten_in_place() {
     assert_eq!(c.dvlbs[0].0, at as u64);
     assert_eq!(c.write().unwrap(), file);
     let any = shaderscope::parse(&file).unwrap();
-    assert_eq!(any.part("dvlb0").unwrap().bytes, vs);
+    // An embedded DVLB ends with its last structure: the standalone file's padding to 4
+    // bytes is the CGFX's.
+    let part = any.part("dvlb0").unwrap().bytes;
+    assert_eq!(part[..], vs[..part.len()]);
+    assert!(vs[part.len()..].iter().all(|b| *b == 0) && vs.len() - part.len() < 4);
     assert_eq!(any.write().unwrap(), file);
     let names: Vec<String> = any.parts().into_iter().map(|p| p.name).collect();
     assert_eq!(names, ["dvlb0", "dvlb0.code", "dvlb0.opdescs", "dvlb0.dvle0.code"]);
@@ -92,11 +96,10 @@ fn dvlbs_inside_cgfx_are_found_extracted_and_rewritten_in_place() {
 
 #[test]
 fn csdr_text_decodes_and_keeps_its_layout() {
-    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/vshader.csdr");
-    let text = std::fs::read(samples).unwrap();
+    let text = std::fs::read(sample("vshader.csdr")).unwrap();
     let file = shaderscope::parse(&text).unwrap();
     assert_eq!(file.format(), Format::Csdr);
-    assert_eq!(file.part("decoded").unwrap().bytes, build::example_vertex_shader());
+    assert_eq!(file.part("decoded").unwrap().bytes, std::fs::read(sample("vshader.shbin")).unwrap());
     assert_eq!(file.write().unwrap(), text);
     assert_eq!(
         shaderscope::parse(b"RFZMQgEAAAA*").err().unwrap().to_string(),
@@ -121,4 +124,57 @@ fn code_no_dvle_runs_is_listed_as_comments() {
     let mut one = TextBuf::default();
     file.disasm(&DisasmOptions::default().with_program(0), &mut one).unwrap();
     assert!(!one.as_str().contains("code no DVLE runs"));
+}
+
+fn sample(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples").join(name)
+}
+
+/// The listing of every DVLE of `bytes`, as `disasm` prints it.
+fn listing(bytes: &[u8]) -> String {
+    let mut p = TextBuf::default();
+    shaderscope::parse(bytes).unwrap().disasm(&DisasmOptions::default(), &mut p).unwrap();
+    p.as_str().to_string()
+}
+
+/// `asm --like` puts the DVLB back into its CGFX or `.csdr`: unedited, the file comes back
+/// byte for byte; an edited instruction changes the DVLB in place.
+#[test]
+fn like_puts_the_dvlb_back_into_its_container() {
+    let vs = std::fs::read(sample("vshader.shbin")).unwrap();
+    let (cgfx_file, at) = cgfx(&vs);
+    let csdr = std::fs::read(sample("vshader.csdr")).unwrap();
+    for original in [&cgfx_file, &csdr] {
+        let text = listing(original);
+        assert_eq!(&shaderscope::asm::assemble(&text, Some(original)).unwrap().bytes, original);
+        // `mov outclr, inclr` → `mov outclr, inpos`: source 1 from v1 to v0.
+        let edited = text.replace("mov outclr, inclr", "mov outclr, inpos");
+        assert_ne!(edited, text);
+        let back = shaderscope::asm::assemble(&edited, Some(original)).unwrap().bytes;
+        assert_eq!(back.len(), original.len());
+        assert_eq!(listing(&back), edited);
+        let report = shaderscope::asm::compare(&back, original).unwrap();
+        assert_eq!(
+            report.lines.iter().filter(|l| !l.ends_with("  same")).collect::<Vec<_>>(),
+            ["code  differs from word 6 (8 words, the original 8)"]
+        );
+    }
+    // In the CGFX, the word alone changed, at the DVLB's place.
+    let back = shaderscope::asm::assemble(
+        &listing(&cgfx_file).replace("mov outclr, inclr", "mov outclr, inpos"),
+        Some(&cgfx_file),
+    )
+    .unwrap()
+    .bytes;
+    let differ: Vec<usize> = (0..back.len()).filter(|&i| back[i] != cgfx_file[i]).collect();
+    let word6 = at + shaderscope::format::shbin::Dvlb::parse(&vs).unwrap().code_offset() as usize + 6 * 4;
+    assert!(
+        !differ.is_empty() && differ.iter().all(|i| (word6..word6 + 4).contains(i)),
+        "{differ:?} vs {word6:#x}"
+    );
+    // A table that grows cannot be relinked into a CGFX.
+    let grown = listing(&cgfx_file).replace(".in  inpos v0", ".in inpos v0\n.fvec more[8]");
+    let grown = grown.replace(".in inpos v0", ".in inpos v0\n.fvec more[8]");
+    let e = shaderscope::asm::assemble(&grown, Some(&cgfx_file)).unwrap_err();
+    assert!(e.to_string().contains("CGFX relinking is not implemented"), "{e}");
 }

@@ -36,7 +36,7 @@
 
 pub mod text;
 
-#[cfg(feature = "direct3d")]
+#[cfg(any(feature = "direct3d", feature = "n3ds"))]
 use crate::any::File as AnyFile;
 #[cfg(feature = "direct3d")]
 use crate::format::dxbc::{Dxbc, assemble as dxbc};
@@ -79,8 +79,11 @@ pub enum Original {
     #[error("{0}")]
     Unreadable(crate::Error),
     /// It parses as a format no assembler makes (its description).
-    #[error("not a DXBC container or Direct3D 9 program ({0})")]
+    #[error("not a DXBC container, Direct3D 9 program or 3DS shader file ({0})")]
     NotAssembled(&'static str),
+    /// It is of the kind the listing makes but cannot be rebuilt from it (what, and why).
+    #[error("{0}")]
+    Unsupported(String),
     /// It is the other kind of binary than the listing makes.
     #[error(
         "the original is not the kind of binary the listing makes (a DXBC container for an \
@@ -145,11 +148,14 @@ pub fn refuse(text: &str) -> Result<(), Error> {
 }
 
 /// An original binary given beside a listing: what it parses as.
-#[cfg(feature = "direct3d")]
+#[cfg(any(feature = "direct3d", feature = "n3ds"))]
 fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
     #[allow(unreachable_patterns)]
     match crate::any::parse(bytes) {
+        #[cfg(feature = "direct3d")]
         Ok(f @ (AnyFile::Dxbc(_) | AnyFile::D3d9(_))) => Ok(f),
+        #[cfg(feature = "n3ds")]
+        Ok(f @ AnyFile::Shbin(_)) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
         Err(e) => Err(Original::Unreadable(e)),
     }
@@ -209,10 +215,25 @@ fn direct3d(_: &str, _: bool, _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     Err(Error::NotBuilt("Direct3D listings"))
 }
 
-/// picasso sources: one SHBIN.
+/// picasso sources: one SHBIN; with `like`, one listing into that 3DS shader file.
 #[cfg(feature = "n3ds")]
-fn shbin(files: &[File<'_>], _like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-    Ok(crate::format::shbin::assemble::assemble(files)?.bytes)
+fn shbin(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    use crate::format::shbin::assemble;
+    let Some(like) = like else { return Ok(assemble::assemble(files)?.bytes) };
+    let original = original(like)?;
+    let ([file], AnyFile::Shbin(f)) = (files, &original) else {
+        // Text that does not assemble is said before the original is found of the other kind.
+        assemble::assemble(files)?;
+        return Err(match files {
+            [_] => Original::OtherKind,
+            _ => Original::Unsupported("--like takes one listing of the original".to_string()),
+        }
+        .into());
+    };
+    assemble::assemble_like(file.text, f).map_err(|e| match e {
+        Error::Text(t) if !file.name.is_empty() => Error::Text(t.in_file(file.name)),
+        e => e,
+    })
 }
 
 #[cfg(not(feature = "n3ds"))]
@@ -226,22 +247,31 @@ pub struct Comparison {
     /// For a DXBC container, one line per chunk: `SHEX  same`, `RDEF  differs from payload
     /// offset 0x1c (812 bytes, the original 820)`, `STAT  missing (the original has 148
     /// bytes)`, `SFI0  not in the original`, in the original's chunk order, then the chunks
-    /// only ours has. A Direct3D 9 program is one part: `program  same` or `program  differs
-    /// from offset 0x…`.
+    /// only ours has. A 3DS shader file: one line per table of each DVLB (`code  same`,
+    /// `DVLE 0 uniforms  differs from entry 2 (5 entries, the original 4)`), then `layout` if
+    /// the same tables sit elsewhere. A Direct3D 9 program is one part: `program  same` or
+    /// `program  differs from offset 0x…`.
     pub lines: Vec<String>,
     /// Every part of each is in the other with the same bytes.
     pub same: bool,
 }
 
 /// Compare an assembled binary with an original part by part (`asm --verify`): a DXBC
-/// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), anything else as
-/// one piece of bytes.
-#[cfg(feature = "direct3d")]
+/// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), a 3DS shader file
+/// table by table ([`crate::format::shbin::assemble::compare`]), anything else as one piece
+/// of bytes.
+#[cfg(any(feature = "direct3d", feature = "n3ds"))]
 pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
-    original(original_bytes)?;
+    let theirs = original(original_bytes)?;
+    #[cfg(feature = "n3ds")]
+    if let (AnyFile::Shbin(b), Ok(AnyFile::Shbin(a))) = (&theirs, crate::any::parse(ours)) {
+        return Ok(crate::format::shbin::assemble::compare(&a, b, ours, original_bytes));
+    }
+    #[cfg(feature = "direct3d")]
     if let (Ok(a), Ok(b)) = (Dxbc::parse(ours), Dxbc::parse(original_bytes)) {
         return Ok(dxbc::compare(&a, &b));
     }
+    let _ = theirs;
     let line = match ours.iter().zip(original_bytes).position(|(a, b)| a != b) {
         None if ours.len() == original_bytes.len() => "program  same".to_string(),
         at => format!(

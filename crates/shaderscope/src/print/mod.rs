@@ -374,13 +374,14 @@ impl Printer for Ansi {
     }
 }
 
-/// A printer for tests: each line the printer starts, with its offset, and the text written
-/// on it (text before the first line goes on a line of no offset).
-#[cfg(test)]
+/// A printer that keeps each line the printer starts, with its offset, and the text written
+/// on it (text before the first line goes on a line of no offset): what tests check offsets
+/// with, and how `asm --like` finds the word each line of a listing came from.
+#[cfg(any(test, feature = "n3ds"))]
 #[derive(Debug, Default)]
 pub(crate) struct LinesAt(pub(crate) Vec<(Option<u64>, String)>);
 
-#[cfg(test)]
+#[cfg(any(test, feature = "n3ds"))]
 impl fmt::Write for LinesAt {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         match self.0.last_mut() {
@@ -391,7 +392,7 @@ impl fmt::Write for LinesAt {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "n3ds"))]
 impl Printer for LinesAt {
     fn start_line(&mut self, offset: Option<u64>) {
         self.0.push((offset, String::new()));

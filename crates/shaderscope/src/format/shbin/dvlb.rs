@@ -1071,7 +1071,7 @@ mod tests {
         bad[8..12].copy_from_slice(&le(&[0x200]));
         assert_eq!(
             Dvlb::parse(&bad).unwrap_err().to_string(),
-            "DVLE 0 header at offset 0x8 points outside its range (0x200 is past the end 0x103)"
+            "DVLE 0 header at offset 0x8 points outside its range (0x200 is past the end 0x104)"
         );
         let f = nihstro_file();
         assert_eq!(

@@ -280,6 +280,33 @@ impl<'a> DvleRef<'a> {
         pica::each_record(&self.source_context(program, &names, &opdescs), f);
     }
 
+    /// The comment line a listing starts the DVLE with, which `asm --like` reads back: its
+    /// index `k` among the file's DVLEs (and where it sits when the file has `many_dvlbs`),
+    /// its type and entry range, or the DVLE whose bytes it repeats.
+    fn write_header<P: Printer + ?Sized>(&self, k: usize, many_dvlbs: bool, out: &mut P) -> std::fmt::Result {
+        out.start_line(self.offset());
+        out.style(crate::print::Style::Comment);
+        write!(out, "; DVLE {k}")?;
+        if many_dvlbs {
+            write!(out, " (DVLB at 0x{:x}, DVLE {})", self.base, self.index)?;
+        }
+        match self.same_as() {
+            // Listed once: a repeated offset refers to the first listing.
+            Some(first) => {
+                write!(out, ": the same bytes as DVLE {first} (offset 0x{:x})", self.offset().unwrap_or(0))?
+            }
+            None => write!(
+                out,
+                ": {} shader, main 0x{:x}, endmain 0x{:x}",
+                self.dvle.type_name(),
+                self.dvle.main,
+                self.dvle.endmain
+            )?,
+        }
+        out.reset();
+        out.write_str("\n")
+    }
+
     /// The DVLE as complete picasso source, with `--offsets`/`--raw` columns as `opts` says.
     pub fn write_source<P: Printer + ?Sized>(&self, opts: &DisasmOptions, out: &mut P) -> std::fmt::Result {
         self.write_source_in(&self.dvlb.program(), opts, out)
@@ -363,6 +390,7 @@ impl ShaderFile {
         }
         let program_of = |p: &DvleRef<'_>| programs.get(p.dvlb_index).unwrap_or(&none);
         let dvles = self.dvles();
+        let many_dvlbs = self.dvlbs().len() > 1;
         if let Some(n) = opts.program {
             let Some(p) = dvles.get(n) else {
                 return Err(Error::invalid(
@@ -371,40 +399,18 @@ impl ShaderFile {
                     format!("DVLE {n} does not exist ({} in the file)", dvles.len()),
                 ));
             };
+            p.write_header(n, many_dvlbs, out).map_err(fmt_err)?;
             return p.write_source_in(program_of(p), opts, out).map_err(fmt_err);
         }
-        let many_dvlbs = self.dvlbs().len() > 1;
         for (k, p) in dvles.iter().enumerate() {
             if k > 0 {
                 out.start_line(None);
                 out.write_str("\n").map_err(fmt_err)?;
             }
-            // The DVLE's header: its type and entry range.
-            out.start_line(p.offset());
-            out.style(crate::print::Style::Comment);
-            write!(out, "; DVLE {k}").map_err(fmt_err)?;
-            if many_dvlbs {
-                write!(out, " (DVLB at 0x{:x}, DVLE {})", p.base, p.index).map_err(fmt_err)?;
+            p.write_header(k, many_dvlbs, out).map_err(fmt_err)?;
+            if p.same_as().is_none() {
+                p.write_source_in(program_of(p), opts, out).map_err(fmt_err)?;
             }
-            if let Some(first) = p.same_as() {
-                // Listed once: a repeated offset refers to the first listing.
-                write!(out, ": the same bytes as DVLE {first} (offset 0x{:x})", p.offset().unwrap_or(0))
-                    .map_err(fmt_err)?;
-                out.reset();
-                out.write_str("\n").map_err(fmt_err)?;
-                continue;
-            }
-            write!(
-                out,
-                ": {} shader, main 0x{:x}, endmain 0x{:x}",
-                p.dvle.type_name(),
-                p.dvle.main,
-                p.dvle.endmain
-            )
-            .map_err(fmt_err)?;
-            out.reset();
-            out.write_str("\n").map_err(fmt_err)?;
-            p.write_source_in(program_of(p), opts, out).map_err(fmt_err)?;
         }
         for ((base, d), program) in self.dvlbs().into_iter().zip(programs) {
             let entries: Vec<(u32, u32)> = d

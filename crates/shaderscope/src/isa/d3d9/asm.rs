@@ -815,8 +815,11 @@ fn constants(
         let body = comment_body(raw).unwrap_or("");
         let text = body.trim();
         let column = raw.len() - body.trim_start().len();
-        let fail =
-            |expected: &str| LineError { file: None, line: n, syntax: Syntax { column, expected: expected.into() } };
+        let fail = |expected: &str| LineError {
+            file: None,
+            line: n,
+            syntax: Syntax { column, expected: expected.into() },
+        };
         if text.is_empty() || text == "{" {
             continue;
         }

@@ -413,7 +413,10 @@ pub fn parse(text: &str) -> std::result::Result<Source, LineError> {
     let mut source = Source { lines: Vec::new(), files: Vec::new() };
     let (mut file, mut number) = (None, 1);
     for raw in text.split('\n') {
-        let at = |e: Syntax| LineError { file: file.and_then(|k| source.files.get(k).cloned()), ..e.at_line(number) };
+        let at = |e: Syntax| LineError {
+            file: file.and_then(|k| source.files.get(k).cloned()),
+            ..e.at_line(number)
+        };
         match parse_line(raw).map_err(at)? {
             Parsed::Nothing => {}
             Parsed::Marker { line, name } => {
@@ -460,7 +463,8 @@ fn line_marker(rest: &str) -> Option<(usize, Option<String>)> {
     if !after.is_empty() && !after.starts_with([' ', '\t']) {
         return None;
     }
-    let name = after.trim_start().strip_prefix('"').and_then(|n| n.split_once('"')).map(|(n, _)| n.to_string());
+    let name =
+        after.trim_start().strip_prefix('"').and_then(|n| n.split_once('"')).map(|(n, _)| n.to_string());
     Some((line, name))
 }
 
@@ -481,7 +485,11 @@ fn parse_line(raw: &str) -> Result<Parsed> {
         c.skip_space();
     }
     if c.at_end() {
-        return Ok(if labels.is_empty() { Parsed::Nothing } else { Parsed::Line { labels, column: c.at, statement: None } });
+        return Ok(if labels.is_empty() {
+            Parsed::Nothing
+        } else {
+            Parsed::Line { labels, column: c.at, statement: None }
+        });
     }
     let column = c.at;
     if c.eat("#") {
@@ -1130,7 +1138,6 @@ pub struct Procedure {
     pub len: u32,
 }
 
-
 /// A program assembled from one or more source files: the code, operand descriptors and
 /// executables picasso writes for them (one DVLB).
 #[derive(Debug, Clone, PartialEq)]
@@ -1620,31 +1627,8 @@ impl State {
 
     /// picasso's descriptor lookup: the bits `mask` (less the lanes `lanes` leaves unread)
     /// matched first-fit against the table, merged into the entry found, else a new entry.
-    fn opdesc(&mut self, lanes: Lanes, desc: u32, mut mask: u32, column: usize) -> Result<u8> {
-        let writes = |lane: u32| desc & (8 >> lane) != 0;
-        let unread_by_mask = (0..4).filter(|l| !writes(*l)).fold(0u32, |u, l| u | (3 << (6 - 2 * l)));
-        let lane = |l: u32| 3u32 << (6 - 2 * l);
-        let unread: [u32; 3] = match lanes {
-            Lanes::PerComponent => [unread_by_mask; 3],
-            Lanes::Dp3 => [lane(3), lane(3), 0],
-            Lanes::Dph => [lane(3), 0, 0],
-            Lanes::Scalar => [lane(1) | lane(2) | lane(3), 0, 0],
-            Lanes::Mova => {
-                let mut u = lane(2) | lane(3);
-                if !writes(0) {
-                    u |= lane(0);
-                }
-                if !writes(1) {
-                    u |= lane(1);
-                }
-                [u, 0, 0]
-            }
-            Lanes::Cmp => [lane(2) | lane(3), 0, 0],
-            Lanes::All => [0, 0, 0],
-        };
-        for (n, u) in unread.iter().enumerate() {
-            mask &= !(u << (5 + 9 * n));
-        }
+    fn opdesc(&mut self, lanes: Lanes, desc: u32, mask: u32, column: usize) -> Result<u8> {
+        let mask = read_bits(lanes, desc, mask);
         let table = &mut self.out.opdescs;
         for (k, (entry, known)) in table.iter_mut().zip(self.known.iter_mut()).enumerate() {
             let both = mask & *known;
@@ -1940,7 +1924,10 @@ impl State {
                         Some(u) if u.file != *file => {
                             return self.fail(
                                 n.column,
-                                format!("a uniform of the kind `{}` was declared as in an earlier file", n.text),
+                                format!(
+                                    "a uniform of the kind `{}` was declared as in an earlier file",
+                                    n.text
+                                ),
                             );
                         }
                         Some(u) if u.size != *size => {
@@ -1953,15 +1940,18 @@ impl State {
                         None => match self.pool(k).and_then(|p| p.global(*size)) {
                             Some(pos) => pos,
                             None => {
-                                return self.fail(n.column, "fewer uniforms: there is no room left for this one");
+                                return self
+                                    .fail(n.column, "fewer uniforms: there is no room left for this one");
                             }
                         },
                     };
                     if shared {
                         if self.out.shared_uniforms.len() == MAX_UNIFORMS {
-                            return self.fail(n.column, "fewer uniforms (the files together declare at most 96)");
+                            return self
+                                .fail(n.column, "fewer uniforms (the files together declare at most 96)");
                         }
-                        let u = SharedUniform { name: n.text.clone(), file: *file, register: pos, size: *size };
+                        let u =
+                            SharedUniform { name: n.text.clone(), file: *file, register: pos, size: *size };
                         self.out.shared_uniforms.push(u);
                     }
                     if !n.text.starts_with('_') {
@@ -2286,6 +2276,54 @@ impl State {
         self.out.code = self.out.instructions.iter().map(Instruction::encode).collect();
         Ok(self.out)
     }
+}
+
+/// The bits of descriptor `desc` an instruction reads: `fields` (the destination mask and the
+/// sources it has), less the source lanes `lanes` leaves unread (the opcode table's column).
+fn read_bits(lanes: Lanes, desc: u32, mut fields: u32) -> u32 {
+    let writes = |lane: u32| desc & (8 >> lane) != 0;
+    let lane = |l: u32| 3u32 << (6 - 2 * l);
+    let unread_by_mask = (0..4).filter(|l| !writes(*l)).fold(0u32, |u, l| u | lane(l));
+    let unread: [u32; 3] = match lanes {
+        Lanes::PerComponent => [unread_by_mask; 3],
+        Lanes::Dp3 => [lane(3), lane(3), 0],
+        Lanes::Dph => [lane(3), 0, 0],
+        Lanes::Scalar => [lane(1) | lane(2) | lane(3), 0, 0],
+        Lanes::Mova => {
+            let mut u = lane(2) | lane(3);
+            if !writes(0) {
+                u |= lane(0);
+            }
+            if !writes(1) {
+                u |= lane(1);
+            }
+            [u, 0, 0]
+        }
+        Lanes::Cmp => [lane(2) | lane(3), 0, 0],
+        Lanes::All => [0, 0, 0],
+    };
+    for (n, u) in unread.iter().enumerate() {
+        fields &= !(u << (5 + 9 * n));
+    }
+    fields
+}
+
+/// The bits of descriptor `desc` that instruction `i` reads (0 for an instruction with no
+/// descriptor): two descriptors that agree on them make the instruction do the same.
+pub(crate) fn descriptor_bits(i: &Instruction, desc: u32) -> u32 {
+    const D: u32 = 0xF;
+    const S1: u32 = 0x1FF << 4;
+    const S2: u32 = 0x1FF << 13;
+    const S3: u32 = 0x1FF << 22;
+    let info = i.op.info();
+    let fields = match info.syntax {
+        Form::DstSrc | Form::Mova => D | S1,
+        Form::DstSrcSrc => D | S1 | S2,
+        Form::Cmp => S1 | S2,
+        Form::Mad => D | S1 | S2 | S3,
+        _ => 0,
+    };
+    read_bits(info.lanes, desc, fields)
 }
 
 /// Rewrite the word of `i` as picasso patches its words in place (a target, a count), then

@@ -249,11 +249,11 @@ fn errors_name_the_line_the_column_and_what_was_expected() {
         ),
         (
             ".proc main\n\tend\n",
-            "line 1, column 1: expected `.end` of this procedure before the end of the text",
+            "line 1, column 1: expected `.end` of this procedure before the end of the file",
         ),
         (
             ".proc sub\n\tend\n.end\n",
-            "line 1, column 1: expected an entry procedure (`main` is not defined in this file)",
+            "line 1, column 1: expected an entry procedure (`main` is not defined in any file)",
         ),
     ];
     for (text, want) in cases {
@@ -271,7 +271,7 @@ fn blocks_nest_32_deep_whatever_the_text() {
         "line 33, column 1: expected `.end` before another block (picasso nests blocks at most 32 deep)"
     );
     let text = format!(".proc main\n{}", "for i0\n".repeat(31));
-    assert_eq!(error(&text), "line 32, column 1: expected `.end` of this block before the end of the text");
+    assert_eq!(error(&text), "line 32, column 1: expected `.end` of this block before the end of the file");
     // Brackets and signs do not nest at all.
     let text = format!(".proc main\n\tmov r0, c0{}\n.end\n", "[".repeat(100_000));
     assert_eq!(error(&text), "line 2, column 100012: expected `]`");
