@@ -2,6 +2,7 @@
 //! listings, Direct3D 9 bytecode for SM1–3 ones, a SHBIN for picasso sources).
 
 use crate::batch::{self, display_name};
+use crate::disasm::BareIsa;
 use shaderscope::asm;
 
 pub const HELP: &str = "\
@@ -14,6 +15,9 @@ Examples:
   shaderscope asm vshader.v.pica -o vshader.shbin         picasso source into a SHBIN
   shaderscope asm main.v.pica lib.v.pica -o out.shbin      several sources, one DVLB
   shaderscope disasm in.bcsdr > in.pica                   a 3DS shader file as source
+  shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
+  shaderscope asm --format pica code.pica -o code.bin --opdesc op.bin
+                                                          bare code, as disasm --format reads it
   shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
@@ -77,6 +81,14 @@ pub struct Opts {
     /// (exit 1 if any does)
     #[arg(long, value_name = "ORIGINAL")]
     verify: Option<String>,
+    /// The listing is of a bare program of this instruction set (`disasm --format ISA`'s
+    /// output): its words are written, no container (pica, sm4, d3d9)
+    #[arg(long, value_enum, value_name = "ISA", conflicts_with_all = ["like", "verify"])]
+    format: Option<BareIsa>,
+    /// With --format pica: write the operand descriptors to this file, as `extract FILE
+    /// opdescs` writes them and `disasm --format pica --opdesc FILE` reads them
+    #[arg(long, value_name = "FILE", requires = "format")]
+    opdesc: Option<String>,
 }
 
 /// An original binary named by --like or --verify, read (whether it is a binary an assembler
@@ -110,6 +122,9 @@ pub fn run(o: Opts) -> u8 {
             eprintln!("error: {}: {e}", display_name(path));
             return batch::INVALID;
         }
+    }
+    if let Some(isa) = o.format {
+        return bare(&o, isa, &texts);
     }
     let like = match o.like.as_deref().map(original).transpose() {
         Ok(l) => l,
@@ -148,6 +163,40 @@ pub fn run(o: Opts) -> u8 {
         Some(path) => verify(&bytes, path),
         None => batch::OK,
     }
+}
+
+/// `asm --format ISA FILE -o OUT [--opdesc FILE]`: a bare program's words.
+fn bare(o: &Opts, isa: BareIsa, texts: &[String]) -> u8 {
+    let ([path], [text]) = (o.files.as_slice(), texts) else {
+        eprintln!("error: asm --format takes one listing");
+        return batch::IO;
+    };
+    if o.opdesc.is_some() {
+        if let Err(e) = shaderscope::bare::Isa::from(isa).check_opdescs() {
+            eprintln!("error: {e}");
+            return batch::IO;
+        }
+    }
+    let program = match asm::assemble_bare(isa.into(), text) {
+        Ok(p) => p,
+        Err(e @ asm::Error::NoAssembler(_)) => {
+            eprintln!("error: {e}");
+            return batch::IO;
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", display_name(path));
+            return batch::INVALID;
+        }
+    };
+    let outputs = [(o.output.as_deref(), Some(program.code)), (o.opdesc.as_deref(), program.opdescs)];
+    for (to, bytes) in outputs {
+        let (Some(to), Some(bytes)) = (to, bytes) else { continue };
+        let written = if to == "-" { batch::write_out(&bytes) } else { write_file(to, &bytes) };
+        if written != batch::OK {
+            return written;
+        }
+    }
+    batch::OK
 }
 
 fn write_file(to: &str, bytes: &[u8]) -> u8 {

@@ -98,7 +98,7 @@ pub struct ListingArgs {
 
 /// `--format`: the instruction set of a bare program.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum BareIsa {
+pub(crate) enum BareIsa {
     /// SM4/SM5 tokens (an extracted SHDR or SHEX chunk)
     Sm4,
     /// Direct3D 9 tokens, version token to end token

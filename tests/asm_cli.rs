@@ -438,9 +438,108 @@ fn bad_text_is_exit_1_whatever_the_original() {
     // Text that assembles, with an original of the other kind.
     let (code, _, err) = run(&["asm", &d3d9_listing, "--like", &dxbc, "-o", &out]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.ends_with("--like needs the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)\n"), "{err}");
+    assert!(err.ends_with("--like needs the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source)\n"), "{err}");
     let sm4_listing = put("ps.asm", "ps_4_0\nmov o0.xyzw, v0.xyzw\nret\n");
     let (code, _, err) = run(&["asm", &sm4_listing, "--like", &d3d9, "-o", &out]);
     assert_eq!(code, 2, "{err}");
     assert!(err.starts_with(&format!("error: {d3d9}: --like needs the kind")), "{err}");
+}
+
+/// picasso source → the sample SHBIN (which is `samples/vshader.v.pica` assembled); its
+/// listing back into it with --like, --verify naming each table; an edit named by --verify.
+#[test]
+fn picasso_source_assembles_to_a_shbin_and_its_listing_comes_back_with_like() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("vs.shbin");
+    let out = out.to_str().unwrap();
+    let (code, stdout, stderr) = run(&["asm", &sample("vshader.v.pica"), "-o", out]);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    assert_eq!(std::fs::read(out).unwrap(), std::fs::read(sample("vshader.shbin")).unwrap());
+    let (_, listing, _) = run(&["disasm", &sample("vshader.shbin")]);
+    let text = dir.path().join("vs.pica");
+    std::fs::write(&text, &listing).unwrap();
+    let text = text.to_str().unwrap();
+    let original = sample("vshader.shbin");
+    let (code, stdout, _) = run(&["asm", text, "--like", &original, "--verify", &original, "-o", out]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(stdout.lines().count(), 11);
+    assert!(stdout.lines().all(|l| l.ends_with("  same")), "{stdout}");
+    assert_eq!(std::fs::read(out).unwrap(), std::fs::read(&original).unwrap());
+    // An edit: the colour output takes the position input.
+    std::fs::write(text, listing.replace("mov outclr, inclr", "mov outclr, inpos")).unwrap();
+    let (code, stdout, _) = run(&["asm", text, "--like", &original, "--verify", &original, "-o", out]);
+    assert_eq!(code, 1);
+    let differ: Vec<&str> = stdout.lines().filter(|l| !l.ends_with("  same")).collect();
+    assert_eq!(differ, ["code  differs from word 6 (8 words, the original 8)"]);
+    let (_, relisted, _) = run(&["disasm", out]);
+    assert!(relisted.contains("\tmov outclr, inpos\n"), "{relisted}");
+}
+
+#[test]
+fn several_picasso_sources_make_one_shbin_and_errors_name_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    std::fs::write(
+        path("main.v.pica"),
+        ".fvec m[4]\n.out o position\n.proc main\n\tcall helper\n\tend\n.end\n",
+    )
+    .unwrap();
+    std::fs::write(path("lib.v.pica"), ".nodvle\n.proc helper\n\tmov o0, v0\n.end\n").unwrap();
+    let (code, _, stderr) =
+        run(&["asm", &path("main.v.pica"), &path("lib.v.pica"), "-o", &path("out.shbin")]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (_, info, _) = run(&["info", &path("out.shbin")]);
+    assert!(info.contains("summary: 1 DVLB, 1 DVLE (vertex), producer picasso"), "{info}");
+    // The library alone: the call has nowhere to go.
+    let (code, _, stderr) = run(&["asm", &path("main.v.pica"), "-o", &path("x.shbin")]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {}: line 4, column 7: expected a procedure (`helper` is not defined in any file)\n",
+            path("main.v.pica")
+        )
+    );
+    assert!(!Path::new(&path("x.shbin")).exists());
+    // A Direct3D listing is assembled alone.
+    std::fs::write(path("ps.asm"), LISTING).unwrap();
+    let (code, _, stderr) = run(&["asm", &path("ps.asm"), &path("lib.v.pica"), "-o", &path("x.bin")]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("several files make one binary only when they are picasso sources"), "{stderr}");
+}
+
+#[test]
+fn a_bare_pica_program_assembles_to_what_disasm_format_pica_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let shbin = sample("vshader.shbin");
+    assert_eq!(run(&["extract", &shbin, "code", "-o", &path("code.bin")]).0, 0);
+    assert_eq!(run(&["extract", &shbin, "opdescs", "-o", &path("op.bin")]).0, 0);
+    let (_, listing, _) =
+        run(&["disasm", "--format", "pica", &path("code.bin"), "--opdesc", &path("op.bin")]);
+    std::fs::write(path("bare.pica"), &listing).unwrap();
+    let (code, _, stderr) = run(&[
+        "asm",
+        "--format",
+        "pica",
+        &path("bare.pica"),
+        "-o",
+        &path("c2.bin"),
+        "--opdesc",
+        &path("o2.bin"),
+    ]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(std::fs::read(path("c2.bin")).unwrap(), std::fs::read(path("code.bin")).unwrap());
+    assert_eq!(std::fs::read(path("o2.bin")).unwrap(), std::fs::read(path("op.bin")).unwrap());
+    let (code, _, stderr) = run(&["asm", "--format", "latte", &path("bare.pica"), "-o", &path("x")]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "error: no assembler for latte listings (they are listed, not assembled)\n")
+    );
+    let (code, _, stderr) =
+        run(&["asm", "--format", "sm4", &path("bare.pica"), "-o", &path("x"), "--opdesc", &path("y")]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "error: --opdesc applies only to --format pica (not --format sm4)\n")
+    );
 }

@@ -26,7 +26,7 @@ fn info_summarises_a_sample() {
     let (code, out, err) = run(&["info", &sample("vshader.shbin")]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("summary: 1 DVLB, 1 DVLE (vertex), producer picasso\n"), "{out}");
-    assert!(out.contains("    uniforms: projection c0-c3\n"), "{out}");
+    assert!(out.contains("    uniforms: inpos v0, inclr v1, projection c0-c3\n"), "{out}");
     assert!(out.contains("    output table: o0 position.xyzw, o1 color.xyzw\n"), "{out}");
 }
 
@@ -43,12 +43,14 @@ fn info_json_is_one_record_per_file_with_integer_offsets() {
     assert_eq!(v["valid"], true);
     let dvle = &v["dvlbs"][0]["dvles"][0];
     assert_eq!(dvle["offset"], 0x8c);
-    assert_eq!(dvle["uniforms"][0]["name"], "projection");
-    assert_eq!(dvle["uniforms"][0]["registers"], "c0-c3");
+    assert_eq!(dvle["uniforms"][0]["name"], "inpos");
+    assert_eq!(dvle["uniforms"][0]["registers"], "v0");
+    assert_eq!(dvle["uniforms"][2]["name"], "projection");
+    assert_eq!(dvle["uniforms"][2]["registers"], "c0-c3");
     assert_eq!(dvle["constants"][0]["register"], "c95");
     let w: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
     assert_eq!(w["format"], "csdr");
-    assert_eq!(w["decoded_size"], 259);
+    assert_eq!(w["decoded_size"], 288);
 }
 
 #[test]
@@ -134,7 +136,7 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "7 shader binaries (7 unique) in 7 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
+            "7 shader binaries (7 unique) in 8 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
              gfd 1 (1 unique), mbs 2 (2 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
              stages: pixel 4 (4 unique), vertex 5 (5 unique)\n"
         ),

@@ -409,7 +409,12 @@ fn options_that_do_not_apply_are_usage_errors() {
     // The index in range prints that DVLE.
     let (code, out, _) = run(&["disasm", "--dvle", "1", &two]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("; vertex shader: entry 0x000..0x008"), "{out}");
+    assert!(
+        out.starts_with(
+            "; DVLE 1: vertex shader, main 0x0, endmain 0x8\n; vertex shader: entry 0x000..0x008"
+        ),
+        "{out}"
+    );
     // --fxc auto is no option given.
     assert_eq!(run(&["disasm", "--fxc", "auto", &shbin]).0, 0);
 }

@@ -47,7 +47,7 @@ fn every_byte_once_with_a_range_and_as_json() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "{\"schema\":3,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":259,\
+        "{\"schema\":3,\"type\":\"dump\",\"format\":\"shbin\",\"path\":\"FILE\",\"valid\":true,\"size\":288,\
          \"errors\":[],\"rows\":[{\"kind\":\"section\",\"offset\":0,\"length\":12,\"depth\":0,\"title\":\"DVLB header\"},\
          {\"kind\":\"field\",\"offset\":0,\"length\":4,\"meaning\":\"magic \\\"DVLB\\\"\"}]}\n"
     );
@@ -70,8 +70,8 @@ fn a_range_without_bytes_is_a_usage_error() {
             &["--start", "0x10", "--stop", "16"],
             "at offset 0x10: 0x10..0x10 is empty: the stop is the first byte not shown",
         ),
-        (&["--start", "259"], "at offset 0x103: 0x103..0x103 is empty: the stop is the first byte not shown"),
-        (&["--stop", "0x200"], "at offset 0x200: 0x0..0x200 reaches past the end of the input (0x103 bytes)"),
+        (&["--start", "288"], "at offset 0x120: 0x120..0x120 is empty: the stop is the first byte not shown"),
+        (&["--stop", "0x200"], "at offset 0x200: 0x0..0x200 reaches past the end of the input (0x120 bytes)"),
     ] {
         for mode in [&[][..], &["--json"], &["--html"]] {
             let all: Vec<&str> = ["dump", "FILE"].iter().chain(args).chain(mode).copied().collect();

@@ -91,7 +91,7 @@ fn disasm_records_carry_instruction_records_with_file_offsets() {
     );
     assert_eq!(
         pica["instructions"][0],
-        serde_json::json!({"offset": 0x34, "words": [0x4e00_0000], "mnemonic": "mov", "operands": ["r0.xyz", "v0"], "text": "mov r0.xyz, v0"})
+        serde_json::json!({"offset": 0x34, "words": [0x4e00_0000], "mnemonic": "mov", "operands": ["r0.xyz", "inpos"], "text": "mov r0.xyz, inpos"})
     );
 }
 

@@ -12,6 +12,9 @@ mod gfd_variables;
 #[path = "../examples/mbs_symbols.rs"]
 mod mbs_symbols;
 #[allow(dead_code)]
+#[path = "../examples/pica_build.rs"]
+mod pica_build;
+#[allow(dead_code)]
 #[path = "../examples/sharcfb_programs.rs"]
 mod sharcfb_programs;
 #[allow(dead_code)]
@@ -47,12 +50,30 @@ fn shbin_dvles_walks_uniforms_outputs_and_code() {
     shbin_dvles::run(&sample("vshader.shbin"), &mut out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "DVLE 0 at 0x8c: vertex shader, entry 0x0..0x8");
-    assert_eq!(lines[1], "  uniform projection               c0-c3");
-    assert_eq!(lines[2], "  output  o0                       position");
-    assert_eq!(lines[3], "  output  o1                       color");
-    assert_eq!(lines[4], "  0x000034  4e000000  mov r0.xyz, v0");
+    assert_eq!(lines[1], "  uniform inpos                    v0");
+    assert_eq!(lines[3], "  uniform projection               c0-c3");
+    assert_eq!(lines[4], "  output  o0                       position");
+    assert_eq!(lines[5], "  output  o1                       color");
+    assert_eq!(lines[6], "  0x000034  4e000000  mov r0.xyz, inpos");
     assert_eq!(lines.last(), Some(&"  0x000050  88000000  end"));
-    assert_eq!(lines.len(), 4 + 8);
+    assert_eq!(lines.len(), 6 + 8);
+}
+
+#[test]
+fn pica_build_assembles_the_sample_source_into_the_sample_shbin() {
+    let sources = ["vshader.v.pica".to_string()];
+    let read = |name: &str| Ok(String::from_utf8(sample(name)).unwrap());
+    let (shbin, constants) = pica_build::build(&sources, read).unwrap();
+    assert!(shbin.bytes == sample("vshader.shbin"));
+    assert_eq!(
+        constants,
+        "// Generated from the shaders' sources by shaderscope.\n\
+         pub const VSH_FVEC_PROJECTION: u8 = 0x00;\n\
+         pub const VSH_ULEN_PROJECTION: u8 = 4;\n"
+    );
+    let e = pica_build::build(&["missing.v.pica".to_string()], |_| Err(std::io::Error::other("gone")))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "missing.v.pica: line 1, column 1: expected a readable file (gone)");
 }
 
 #[test]

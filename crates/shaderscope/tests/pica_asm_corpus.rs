@@ -44,7 +44,6 @@ fn every_corpus_source_reads_and_assembles_alone_or_names_what_it_lacks() {
     let all = sources(&dir);
     for p in &all {
         let text = std::fs::read_to_string(p).unwrap();
-        asm::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         read += 1;
         match asm::assemble_text(&text) {
             Ok(a) => {

@@ -60,6 +60,9 @@ pub enum Error {
     /// assembled alone.
     #[error("{0}: several files make one binary only when they are picasso sources (a SHBIN)")]
     Several(String),
+    /// A bare program of an instruction set with no assembler (yet, or in this build).
+    #[error("no assembler for {0} listings (they are listed, not assembled)")]
+    NoAssembler(&'static str),
     /// A text of a kind this build does not assemble (its feature is off).
     #[error("this build assembles no {0} (its Cargo feature is off)")]
     NotBuilt(&'static str),
@@ -239,6 +242,51 @@ fn shbin(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
 #[cfg(not(feature = "n3ds"))]
 fn shbin(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     Err(Error::NotBuilt("picasso sources"))
+}
+
+/// A bare program assembled ([`assemble_bare`], `asm --format ISA`): what `disasm --format
+/// ISA` reads back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BareProgram {
+    /// The program's bytes (little-endian words).
+    pub code: Vec<u8>,
+    /// PICA200: the operand-descriptor table, as `extract FILE opdescs` writes it (8-byte
+    /// entries, the second word 0) and `disasm --format pica --opdesc FILE` reads it.
+    pub opdescs: Option<Vec<u8>>,
+}
+
+/// Assemble a listing of a bare program of `isa` (`disasm --format ISA`'s output) into its
+/// words: PICA200 source into code words and operand descriptors (picasso's, the whole text
+/// one program), an SM4/SM5 listing into its program tokens (a `SHDR`/`SHEX` chunk's data),
+/// a Direct3D 9 listing into its bytecode. Latte and Mali listings are not assembled yet.
+pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, Error> {
+    match isa {
+        #[cfg(feature = "n3ds")]
+        crate::bare::Isa::Pica => {
+            let a = crate::isa::pica::asm::assemble_text(text)?;
+            let opdescs = a.opdescs.iter().flat_map(|d| [*d, 0]).collect::<Vec<u32>>();
+            Ok(BareProgram { code: le_words(&a.code), opdescs: Some(le_words(&opdescs)) })
+        }
+        #[cfg(feature = "direct3d")]
+        crate::bare::Isa::Sm4 => {
+            Ok(BareProgram { code: le_words(&crate::isa::sm4::asm::parse_program(text)?), opdescs: None })
+        }
+        #[cfg(feature = "direct3d")]
+        crate::bare::Isa::D3d9 => {
+            Ok(BareProgram { code: crate::isa::d3d9::asm::parse_program(text)?, opdescs: None })
+        }
+        other => {
+            // The text is read by the assemblers this build has.
+            let _ = text;
+            Err(Error::NoAssembler(other.name()))
+        }
+    }
+}
+
+/// Words as little-endian bytes.
+#[cfg(any(feature = "direct3d", feature = "n3ds"))]
+fn le_words(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// What [`compare`] found: one line per part, and whether every part is the same.

@@ -25,7 +25,7 @@ use crate::toolkit::{Endian, Reader, Writer};
 /// file.extend(&dvlb);
 ///
 /// let c = Cgfx::parse(&file)?;
-/// assert_eq!((c.endian, c.file_size, c.blocks), (Endian::Little, 0x14 + 259, 1));
+/// assert_eq!((c.endian, c.file_size, c.blocks), (Endian::Little, 0x14 + 260, 1));
 /// assert_eq!((c.dvlbs[0].0, c.dvlbs[0].1.dvles.len()), (0x14, 1));
 /// assert_eq!(c.write()?, file);
 ///

@@ -1,15 +1,18 @@
-//! picasso 2.7.1 source → PICA200 code words and operand descriptors: the first half of the
-//! PICA200 assembler (issue 24).
+//! picasso 2.7.1 source → PICA200 code words, operand descriptors and executables: the
+//! PICA200 assembler, whose program [`crate::format::shbin::assemble`] writes as the SHBIN
+//! picasso writes.
 //!
 //! Two steps, as picasso takes them:
-//! - [`parse`]: lines → [`Statement`]s (labels, directives, instructions with their operands
-//!   as written), every error a [`LineError`] with the line and 1-based column. Nothing is
+//! - `parse`: lines → statements (labels, directives, instructions with their operands as
+//!   written), every error a [`LineError`] with the line and 1-based column. Nothing is
 //!   resolved yet: an operand is a name (register or alias), an offset, an index register, a
-//!   swizzle.
-//! - [`assemble`]: the statements in order, as picasso runs them, into an [`Assembled`]
-//!   program: each instruction an owned [`Instruction`] (encoded with the decoder's own table),
-//!   the operand-descriptor table, procedures, the entry range, and the DVLE's uniform,
-//!   constant and output tables.
+//!   swizzle. A preprocessor's line marker (`# 12 "lighting.v.pica" 1`) numbers the lines after
+//!   it and names their file.
+//! - [`assemble_files`]: each file's statements in order, as picasso runs them, into one
+//!   [`Assembled`] program: each instruction an owned [`Instruction`] (encoded with the
+//!   decoder's own table), the operand-descriptor table, procedures, and one [`Executable`]
+//!   (DVLE) per file with its entry range and uniform, constant and output tables.
+//!   [`assemble_text`] is one file with no name.
 //!
 //! What picasso does that a reader may not expect, and which this module does too:
 //! - **Operand descriptors are shared first-fit.** Each instruction's descriptor (mask,
@@ -57,9 +60,23 @@
 //! is no number (picasso reads `[x]` as `[0]`), register numbers in octal or hexadecimal,
 //! values that do not start as numbers (`inf`).
 //!
-//! Not yet: a whole SHBIN (the DVLE and DVLP around these tables), several source files
-//! sharing procedures and uniforms, `#line` markers changing the line numbers of errors (they
-//! are skipped).
+//! Several files (`picasso -o out.shbin a.v.pica b.v.pica lib.v.pica`) make one program:
+//! - **What files share**: the code, the descriptor table, procedures (a file calls a
+//!   procedure of any file; the entry may be another file's), and the register space of vertex
+//!   shaders: a uniform declared again in a later file under the same name is the same
+//!   register (of the same kind and size, else an error).
+//! - **What each file has alone**: aliases, labels, and its executable, made when the file
+//!   first needs one (an instruction, or any directive but `.proc`, `.else`, `.end` and
+//!   `.alias`, though `.alias` to a literal `o` register makes one); a file of procedures
+//!   alone makes none, nor does a `.nodvle` file.
+//! - **Constants start at c95 again in each file, but the lowest constant stays a bound**:
+//!   uniforms a later file declares stop below the lowest constant any earlier file placed.
+//!   A `.gsh` geometry shader with a mode allocates in a space of its own from its first
+//!   free register.
+//! - **A padding `nop` owed at the end of one file** is owed in the next (picasso keeps the
+//!   flag between files).
+//! - The uniform table is sorted stably (picasso's sort is not stable, which shows only for
+//!   more than 16 uniforms at one register, `.in` twice with the same register).
 //!
 //! ```
 //! use shaderscope::isa::pica::asm;
@@ -105,7 +122,7 @@ const MAX_OUTPUTS: usize = 16;
 
 /// A whole source text, line by line.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Source {
+pub(crate) struct Source {
     /// Every line that holds a label or a statement.
     pub lines: Vec<Line>,
     /// The file names line markers (`# 12 "lighting.v.pica"`) gave, which [`Line::file`]
@@ -115,7 +132,7 @@ pub struct Source {
 
 /// One line: its labels and its statement.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Line {
+pub(crate) struct Line {
     /// The file a line marker said the line comes from (an index into [`Source::files`]);
     /// `None` before the first marker: the text's own file.
     pub file: Option<usize>,
@@ -131,7 +148,7 @@ pub struct Line {
 
 /// A name as written and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Name {
+pub(crate) struct Name {
     /// The text.
     pub text: String,
     /// Its column (0-based).
@@ -140,7 +157,7 @@ pub struct Name {
 
 /// A directive or an instruction.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Statement {
+pub(crate) enum Statement {
     /// `.fvec`, `.proc`, `.end`, …
     Directive(Directive),
     /// An instruction with its operands as written.
@@ -149,7 +166,7 @@ pub enum Statement {
 
 /// A register operand as written: `-name[a0.x+2].xyz`, before names are resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Operand {
+pub(crate) struct Operand {
     /// Column (0-based) of the operand.
     pub column: usize,
     /// A leading `-`.
@@ -166,7 +183,7 @@ pub struct Operand {
 
 /// A flow condition on `cmp.x` / `cmp.y`, as encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Condition {
+pub(crate) struct Condition {
     /// The value each flag must have (x, y).
     pub refs: [bool; 2],
     /// 0 or, 1 and, 2 x only, 3 y only.
@@ -175,7 +192,7 @@ pub struct Condition {
 
 /// An instruction as written.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Written {
+pub(crate) struct Written {
     /// The instruction; the plain form (`Dph`, `Mad`): the swapped one is chosen from the
     /// operands.
     pub op: Op,
@@ -185,7 +202,7 @@ pub struct Written {
 
 /// The operands of an instruction, by its syntax.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Operands {
+pub(crate) enum Operands {
     /// `nop`, `end`, `emit`, `break`.
     None,
     /// The destination, then the sources.
@@ -248,7 +265,7 @@ pub enum UniformFile {
 
 /// The four values of `.constf`/`.consti`/`.setf`/`.seti`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Values {
+pub(crate) enum Values {
     /// Floats (as `atof` read them, then to 32 bits).
     Float([f32; 4]),
     /// Integers (as `atoi` read them, cut to 8 bits).
@@ -257,7 +274,7 @@ pub enum Values {
 
 /// The `.gsh` line with its parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gsh {
+pub(crate) struct Gsh {
     /// 0 point, 1 variable, 2 fixed.
     pub mode: u8,
     /// The first float uniform free for allocation.
@@ -270,7 +287,7 @@ pub struct Gsh {
 
 /// A directive.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Directive {
+pub(crate) enum Directive {
     /// `.proc name`
     Proc(Name),
     /// `.else`
@@ -409,7 +426,7 @@ fn words(line: &str, from: usize) -> Vec<Piece<'_>> {
 }
 
 /// Read a whole source text into statements (nothing resolved yet).
-pub fn parse(text: &str) -> std::result::Result<Source, LineError> {
+pub(crate) fn parse(text: &str) -> std::result::Result<Source, LineError> {
     let mut source = Source { lines: Vec::new(), files: Vec::new() };
     let (mut file, mut number) = (None, 1);
     for raw in text.split('\n') {

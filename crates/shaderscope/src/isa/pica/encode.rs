@@ -2,8 +2,7 @@
 //! ([`Layout`](super::opcodes::Layout)) that [`decode`](super::decode) reads: `decode(w).encode() == w` for
 //! every 32-bit word (the unit tests in `tests.rs` show it over every opcode of the table
 //! with varied fields and two million other words; tests/pica_corpus.rs over every word of
-//! the corpus). The assembler of issue 24 will
-//! hand its instructions here.
+//! the corpus). The assembler ([`asm`](super::asm)) hands its instructions here.
 //!
 //! ```
 //! use shaderscope::isa::pica::{Instruction, Op};

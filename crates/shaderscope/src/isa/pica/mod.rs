@@ -33,8 +33,9 @@
 //! * [`check_program`] / [`check_executable`] (`check.rs`): semantic findings per word, over
 //!   the whole blob and over the code the executable runs.
 //! * [`float24`]: the 24-bit float both ways.
-//! * [`asm`]: picasso 2.7.1 source → statements → code words, operand descriptors and the
-//!   DVLE's tables, as picasso writes them (the SHBIN around them is not written yet).
+//! * [`asm`]: picasso 2.7.1 source (one file or several) → statements → code words, operand
+//!   descriptors and each DVLE's tables, as picasso makes them; the SHBIN around them is the
+//!   container's ([`crate::format::shbin::assemble`]).
 //! * `tests.rs`: the unit tests of the whole (decode and encode over every opcode of the
 //!   table, listing text, records, checks); `asm_tests.rs`, the assembler's.
 //!
