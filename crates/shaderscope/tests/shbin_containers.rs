@@ -178,3 +178,22 @@ fn like_puts_the_dvlb_back_into_its_container() {
     let e = shaderscope::asm::assemble(&grown, Some(&cgfx_file)).unwrap_err();
     assert!(e.to_string().contains("CGFX relinking is not implemented"), "{e}");
 }
+
+/// A DVLB whose offset table names one DVLE twice: the listing shows it once, `--like` gives
+/// the file back, and an edit of the DVLE is the edit of both entries.
+#[test]
+fn like_keeps_a_dvle_the_offset_table_repeats() {
+    let mut d =
+        shaderscope::format::shbin::Dvlb::parse(&std::fs::read(sample("vshader.shbin")).unwrap()).unwrap();
+    d.dvles.push(d.dvles[0].clone());
+    d.layout = None;
+    let bytes = d.write().unwrap();
+    let text = listing(&bytes);
+    assert!(text.contains("; DVLE 1: the same bytes as DVLE 0"), "{text}");
+    assert_eq!(shaderscope::asm::assemble(&text, Some(&bytes)).unwrap().bytes, bytes);
+    let edited = text.replace(".in inclr v1\n", ".in inclr v1\n.fvec tint\n");
+    let back = shaderscope::asm::assemble(&edited, Some(&bytes)).unwrap().bytes;
+    let again = shaderscope::format::shbin::Dvlb::parse(&back).unwrap();
+    assert_eq!(again.same_as(1), Some(0));
+    assert!(again.dvles[1].names().uniforms.iter().any(|u| u.name == "tint"));
+}

@@ -211,7 +211,8 @@ fn sections(text: &str, dvles: usize) -> Result<Vec<(usize, usize, &str)>, asm::
                 .filter(|_| rest.get(digits..).is_some_and(|r| r.starts_with(':')))
         });
         if let Some(k) = index {
-            starts.push((k, n, at));
+            // A DVLE listed as the same bytes as an earlier one is that one: nothing to apply.
+            starts.push((k, n, at, line.contains(": the same bytes as DVLE ")));
         }
         at += line.len();
     }
@@ -230,12 +231,14 @@ fn sections(text: &str, dvles: usize) -> Result<Vec<(usize, usize, &str)>, asm::
         return Ok(vec![(0, 0, text)]);
     }
     let mut out = Vec::with_capacity(starts.len());
-    for (i, &(k, n, from)) in starts.iter().enumerate() {
+    for (i, &(k, n, from, repeat)) in starts.iter().enumerate() {
         if k >= dvles {
             return Err(LineError::new(n + 1, 7, format!("a DVLE of the original (it has {dvles})")).into());
         }
         let to = starts.get(i + 1).map_or(text.len(), |s| s.2);
-        out.push((k, n, text.get(from..to).unwrap_or("")));
+        if !repeat {
+            out.push((k, n, text.get(from..to).unwrap_or("")));
+        }
     }
     Ok(out)
 }
@@ -343,8 +346,9 @@ fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), as
     let (Some(t), Some(o)) = (theirs.executables.first(), ours.executables.first()) else {
         return Err(LineError::new(1, 0, "an executable (the text declares no DVLE)").into());
     };
-    let Some(dvle) = dvlb.dvles.get_mut(k) else { return Ok(()) };
-    let d = Arc::make_mut(dvle);
+    let Some(shared) = dvlb.dvles.get(k).cloned() else { return Ok(()) };
+    let mut edited = (*shared).clone();
+    let d = &mut edited;
     let map = |a: u32| theirs.lines.get(a as usize).and_then(|l| words.get(l.1).copied().flatten());
     if t.entry != o.entry {
         let main = map(o.entry.0);
@@ -380,6 +384,13 @@ fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), as
         for u in &o.uniforms {
             let name_offset = d.add_symbol(&u.name);
             d.uniforms.push(UniformEntry { name_offset, first: u.first, last: u.last });
+        }
+    }
+    if edited != *shared {
+        // Every entry of the offset table that named this DVLE names the edited one.
+        let edited = Arc::new(edited);
+        for e in dvlb.dvles.iter_mut().filter(|e| Arc::ptr_eq(e, &shared)) {
+            *e = Arc::clone(&edited);
         }
     }
     Ok(())
