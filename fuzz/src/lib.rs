@@ -1139,6 +1139,17 @@ mod tests {
         }
     }
 
+    /// Programs the PICA generator makes from random bytes assemble, list and assemble back
+    /// (the fuzz target over more inputs than the seeds give it).
+    #[test]
+    fn pica_generated_programs_assemble_back() {
+        let mut rng = Rng::new(0x91ca);
+        for n in 0..400 {
+            let bytes: Vec<u8> = (0..32 + 2 * n).map(|_| rng.next_u64() as u8).collect();
+            pica_print_assemble(&bytes);
+        }
+    }
+
     /// Every run of the nesting target at its greatest count, at every place of both listings
     /// a few bytes choose (the smoke test's random counts are mostly small).
     #[test]
