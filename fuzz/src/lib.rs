@@ -7,6 +7,7 @@
 
 use shaderscope::{Container, DisasmOptions, print::Printer, print::TextBuf};
 
+pub mod pica_gen;
 pub mod sm4_gen;
 
 /// Detect, parse, and walk everything a parsed file offers: summaries, every listing, the
@@ -585,6 +586,118 @@ pub fn sm4_print_assemble(data: &[u8]) {
     }
 }
 
+/// picasso source → SHBIN → listing → SHBIN: a valid program made from `data` ([`pica_gen`]:
+/// declarations, procedures, blocks, calls, jumps and rows of the opcode table) assembles;
+/// its `disasm` listing assembles again to the same code, operand descriptors that agree on
+/// every bit the code reads, and the same DVLE tables; and the listing assembled `--like` the
+/// first SHBIN gives that SHBIN back byte for byte.
+pub fn pica_print_assemble(data: &[u8]) {
+    pica_source_round_trip(&pica_gen::program(&mut sm4_gen::Choices::new(data)));
+}
+
+/// [`pica_print_assemble`]'s checks on one valid picasso source `text`.
+pub fn pica_source_round_trip(text: &str) {
+    use shaderscope::format::shbin::Dvlb;
+    use shaderscope::format::shbin::assemble::{File, assemble};
+    let first = assemble(&[File { name: "gen.v.pica", text }])
+        .unwrap_or_else(|e| panic!("a generated program does not assemble: {e}\n{text}"));
+    let file = shaderscope::parse(&first.bytes).expect("an assembled SHBIN parses");
+    let mut listing = TextBuf::default();
+    if let Err(e) = file.disasm(&DisasmOptions::default(), &mut listing) {
+        panic!("an assembled SHBIN does not list: {e}\n{text}");
+    }
+    let listing = listing.into_string();
+    let second = assemble(&[File { name: "listing", text: &listing }])
+        .unwrap_or_else(|e| panic!("the listing does not assemble: {e}\n{text}\n-- listing:\n{listing}"));
+    let (a, b) = (Dvlb::parse(&first.bytes), Dvlb::parse(&second.bytes));
+    let (Ok(a), Ok(b)) = (a, b) else { panic!("an assembled SHBIN does not parse as a DVLB") };
+    let context = || format!("{text}\n-- listing:\n{listing}");
+    assert!(a.dvlp.code == b.dvlp.code, "the listing assembles to other code\n{}", context());
+    for (k, &w) in a.dvlp.code.iter().enumerate() {
+        let i = shaderscope::isa::pica::decode(w);
+        if !i.has_desc() {
+            continue;
+        }
+        let desc = |d: &Dvlb| d.dvlp.opdescs.get(usize::from(i.desc)).map(|e| pica_read_bits(&i, e[0]));
+        assert_eq!(desc(&a), desc(&b), "word {k}: the descriptors differ in bits it reads\n{}", context());
+    }
+    assert_eq!(a.dvles.len(), b.dvles.len(), "DVLE count\n{}", context());
+    for (x, y) in a.dvles.iter().zip(&b.dvles) {
+        let tables = |d: &shaderscope::format::shbin::Dvle| {
+            (
+                (d.shader_type, d.flags, d.main, d.endmain, d.input_mask, d.output_mask, d.geometry),
+                (d.constants.clone(), d.outputs.clone(), d.uniforms.clone(), d.symbols.clone()),
+            )
+        };
+        assert!(tables(x) == tables(y), "the listing assembles to other DVLE tables\n{}", context());
+    }
+    match shaderscope::asm::assemble(&listing, Some(&first.bytes)) {
+        Ok(like) => assert!(like.bytes == first.bytes, "--like does not give the SHBIN back\n{}", context()),
+        Err(e) => panic!("the listing does not assemble --like its SHBIN: {e}\n{}", context()),
+    }
+}
+
+/// The bits of operand descriptor `desc` that instruction `i` reads (picasso's merging keeps
+/// no others): the fields its encoding has, less the source lanes its opcode does not read.
+fn pica_read_bits(i: &shaderscope::isa::pica::Instruction, desc: u32) -> u32 {
+    use shaderscope::isa::pica::opcodes::{Lanes, Syntax};
+    const D: u32 = 0xF;
+    const S1: u32 = 0x1FF << 4;
+    const S2: u32 = 0x1FF << 13;
+    const S3: u32 = 0x1FF << 22;
+    let info = i.op.info();
+    let mut fields = match info.syntax {
+        Syntax::Mad => D | S1 | S2 | S3,
+        Syntax::DstSrcSrc => D | S1 | S2,
+        Syntax::DstSrc | Syntax::Mova => D | S1,
+        Syntax::Cmp => S1 | S2,
+        _ => u32::MAX,
+    };
+    let writes = |lane: u32| desc & (8 >> lane) != 0;
+    let lane = |l: u32| 3u32 << (6 - 2 * l);
+    let unread_by_mask = (0..4).filter(|l| !writes(*l)).fold(0u32, |u, l| u | lane(l));
+    let unread: [u32; 3] = match info.lanes {
+        Lanes::PerComponent => [unread_by_mask; 3],
+        Lanes::Dp3 => [lane(3), lane(3), 0],
+        Lanes::Dph => [lane(3), 0, 0],
+        Lanes::Scalar => [lane(1) | lane(2) | lane(3), 0, 0],
+        Lanes::Mova => {
+            let by_mask = if writes(0) { 0 } else { lane(0) } | if writes(1) { 0 } else { lane(1) };
+            [lane(2) | lane(3) | by_mask, 0, 0]
+        }
+        Lanes::Cmp => [lane(2) | lane(3), 0, 0],
+        Lanes::All => [0, 0, 0],
+    };
+    for (n, u) in unread.iter().enumerate() {
+        fields &= !(u << (5 + 9 * n));
+    }
+    desc & fields
+}
+
+/// The PICA200 assemblers on arbitrary text: the bytes as UTF-8 (lossy), cut into one to
+/// three files at NUL bytes, assembled into a SHBIN and through `asm`'s entry point `--like`
+/// the sample SHBIN. Nothing panics; every error says something; a SHBIN made parses.
+pub fn pica_asm_text(data: &[u8]) {
+    use shaderscope::format::shbin::assemble::{File, assemble};
+    const LIKE: &[u8] = include_bytes!("../../samples/vshader.shbin");
+    const NAMES: [&str; 3] = ["a.v.pica", "b.v.pica", "c.g.pica"];
+    let text = String::from_utf8_lossy(data);
+    let files: Vec<File<'_>> =
+        text.splitn(3, '\0').zip(NAMES).map(|(text, name)| File { name, text }).collect();
+    match assemble(&files) {
+        Ok(s) => assert!(shaderscope::parse(&s.bytes).is_ok(), "an assembled SHBIN does not parse"),
+        Err(e) => assert!(!e.to_string().is_empty(), "an empty error: {e:?}"),
+    }
+    match shaderscope::asm::assemble_files(&files, Some(LIKE)) {
+        Ok(a) => {
+            if a.kind == shaderscope::asm::Kind::Shbin {
+                assert!(shaderscope::parse(&a.bytes).is_ok(), "a SHBIN assembled --like does not parse");
+            }
+        }
+        Err(e) => assert!(!e.to_string().is_empty(), "an empty error: {e:?}"),
+    }
+}
+
 /// The Direct3D 9 assembler: a token stream that parses is listed as `disasm` lists it and
 /// assembled back; whatever the text, the result is bytecode that parses or an error at a
 /// line of the text.
@@ -723,6 +836,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encode_decode_mali_pp", encode_decode_mali_pp),
     ("encode_decode_sm4", encode_decode_sm4),
     ("sm4_print_assemble", sm4_print_assemble),
+    ("pica_print_assemble", pica_print_assemble),
+    ("pica_asm_text", pica_asm_text),
     ("d3d9_asm", d3d9_asm),
     ("asm_text", asm_text),
     ("asm_nesting", asm_nesting),
@@ -893,8 +1008,8 @@ mod tests {
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
             mbs, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
-            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, d3d9_asm, asm_text,
-            asm_nesting,
+            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
+            asm_text, asm_nesting,
     );
 
     /// Every input under `regressions/<target>/` (a failure a fuzzer found, rebuilt small from
@@ -911,12 +1026,43 @@ mod tests {
                 .iter()
                 .find(|(n, _)| *n == name)
                 .unwrap_or_else(|| panic!("regressions/{name}: no target of that name"));
-            for input in walk(&folder) {
+            for input in walk(&folder).into_iter().filter(|p| !p.starts_with(folder.join("open"))) {
                 target(&std::fs::read(&input).unwrap());
                 run += 1;
             }
         }
         assert!(run >= 2, "{run} regression inputs");
+    }
+
+    /// Failures found and not fixed yet: every input under `regressions/<target>/open/` still
+    /// fails, so this test is ignored (`cargo test -p shaderscope-fuzz -- --ignored` shows
+    /// them). A `.pica` file there is a picasso source for [`pica_source_round_trip`], smaller
+    /// than any generator input; other files are their target's input. Once the library is
+    /// fixed, move the input up out of `open/` (or, for a source, keep it as a test).
+    ///
+    /// - `pica_print_assemble/open/call-empty-procedure-at-word-0.pica`: picasso (and
+    ///   `format::shbin::assemble`, byte for byte) assembles it; `disasm` prints the call of
+    ///   the empty procedure at word 0 as `call invalid_0x000_0`, which neither a fresh
+    ///   assembly nor `asm --like` accepts ("expected a procedure (`invalid_0x000_0` is not
+    ///   defined in any file)"). `pica_gen` places no empty procedure first until it is fixed.
+    #[test]
+    #[ignore = "library bugs found by the fuzzers, not fixed yet: see the doc comment"]
+    fn open_regressions_pass_their_targets() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
+        let mut failed = Vec::new();
+        for (name, target) in TARGETS {
+            for input in walk(&dir.join(name).join("open")) {
+                let data = std::fs::read(&input).unwrap();
+                let run = || match input.extension().is_some_and(|x| x == "pica") {
+                    true => pica_source_round_trip(&String::from_utf8_lossy(&data)),
+                    false => target(&data),
+                };
+                if std::panic::catch_unwind(run).is_err() {
+                    failed.push(input.display().to_string());
+                }
+            }
+        }
+        assert!(failed.is_empty(), "still failing: {failed:#?}");
     }
 
     /// Latte programs of the corpus (the words of decaf's reference listings: the `.gsh`
@@ -990,6 +1136,17 @@ mod tests {
             let bytes: Vec<u8> = (0..64 + n).map(|_| rng.next_u64() as u8).collect();
             sm4_print_assemble(&bytes);
             encode_decode_sm4(&bytes);
+        }
+    }
+
+    /// Programs the PICA generator makes from random bytes assemble, list and assemble back
+    /// (the fuzz target over more inputs than the seeds give it).
+    #[test]
+    fn pica_generated_programs_assemble_back() {
+        let mut rng = Rng::new(0x91ca);
+        for n in 0..400 {
+            let bytes: Vec<u8> = (0..32 + 2 * n).map(|_| rng.next_u64() as u8).collect();
+            pica_print_assemble(&bytes);
         }
     }
 

@@ -32,14 +32,15 @@ impl<'a> Choices<'a> {
         self.at >= self.data.len()
     }
 
-    fn byte(&mut self) -> u8 {
+    /// The next byte (0 once they run out).
+    pub fn byte(&mut self) -> u8 {
         let b = self.data.get(self.at).copied().unwrap_or(0);
         self.at += 1;
         b
     }
 
     /// A value below `n` (at most 65 536 kinds).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         if n <= 1 {
             return 0;
         }
@@ -52,7 +53,7 @@ impl<'a> Choices<'a> {
     }
 
     /// True one time in `n`.
-    fn one_in(&mut self, n: usize) -> bool {
+    pub fn one_in(&mut self, n: usize) -> bool {
         self.below(n) == 0
     }
 
@@ -65,7 +66,8 @@ impl<'a> Choices<'a> {
         if self.one_in(16) { self.u32() } else { self.below(16) as u32 }
     }
 
-    fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+    /// One of `from` (not empty).
+    pub fn pick<T: Copy>(&mut self, from: &[T]) -> T {
         from[self.below(from.len())]
     }
 }
