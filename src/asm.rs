@@ -18,7 +18,6 @@ Examples:
   shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
   shaderscope asm --format pica code.pica -o code.bin --opdesc op.bin
                                                           bare code, as disasm --format reads it
-  shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
 
@@ -147,9 +146,13 @@ pub fn run(o: Opts) -> u8 {
             eprintln!("error: {}: {e}", o.like.as_deref().map_or("", display_name));
             return batch::IO;
         }
-        // A text's error names its file.
-        Err(e) => {
+        // A text's error names its file; another is the first file's.
+        Err(e @ (asm::Error::Text(asm::LineError { file: Some(_), .. }) | asm::Error::Several(_))) => {
             eprintln!("error: {e}");
+            return batch::INVALID;
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", o.files.first().map_or("", |p| display_name(p)));
             return batch::INVALID;
         }
     };

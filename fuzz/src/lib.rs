@@ -618,7 +618,7 @@ pub fn pica_source_round_trip(text: &str) {
         if !i.has_desc() {
             continue;
         }
-        let desc = |d: &Dvlb| d.dvlp.opdescs.get(usize::from(i.desc)).map(|e| pica_read_bits(&i, e[0]));
+        let desc = |d: &Dvlb| d.dvlp.opdescs.get(usize::from(i.desc)).map(|e| e[0] & i.descriptor_bits(e[0]));
         assert_eq!(desc(&a), desc(&b), "word {k}: the descriptors differ in bits it reads\n{}", context());
     }
     assert_eq!(a.dvles.len(), b.dvles.len(), "DVLE count\n{}", context());
@@ -635,43 +635,6 @@ pub fn pica_source_round_trip(text: &str) {
         Ok(like) => assert!(like.bytes == first.bytes, "--like does not give the SHBIN back\n{}", context()),
         Err(e) => panic!("the listing does not assemble --like its SHBIN: {e}\n{}", context()),
     }
-}
-
-/// The bits of operand descriptor `desc` that instruction `i` reads (picasso's merging keeps
-/// no others): the fields its encoding has, less the source lanes its opcode does not read.
-fn pica_read_bits(i: &shaderscope::isa::pica::Instruction, desc: u32) -> u32 {
-    use shaderscope::isa::pica::opcodes::{Lanes, Syntax};
-    const D: u32 = 0xF;
-    const S1: u32 = 0x1FF << 4;
-    const S2: u32 = 0x1FF << 13;
-    const S3: u32 = 0x1FF << 22;
-    let info = i.op.info();
-    let mut fields = match info.syntax {
-        Syntax::Mad => D | S1 | S2 | S3,
-        Syntax::DstSrcSrc => D | S1 | S2,
-        Syntax::DstSrc | Syntax::Mova => D | S1,
-        Syntax::Cmp => S1 | S2,
-        _ => u32::MAX,
-    };
-    let writes = |lane: u32| desc & (8 >> lane) != 0;
-    let lane = |l: u32| 3u32 << (6 - 2 * l);
-    let unread_by_mask = (0..4).filter(|l| !writes(*l)).fold(0u32, |u, l| u | lane(l));
-    let unread: [u32; 3] = match info.lanes {
-        Lanes::PerComponent => [unread_by_mask; 3],
-        Lanes::Dp3 => [lane(3), lane(3), 0],
-        Lanes::Dph => [lane(3), 0, 0],
-        Lanes::Scalar => [lane(1) | lane(2) | lane(3), 0, 0],
-        Lanes::Mova => {
-            let by_mask = if writes(0) { 0 } else { lane(0) } | if writes(1) { 0 } else { lane(1) };
-            [lane(2) | lane(3) | by_mask, 0, 0]
-        }
-        Lanes::Cmp => [lane(2) | lane(3), 0, 0],
-        Lanes::All => [0, 0, 0],
-    };
-    for (n, u) in unread.iter().enumerate() {
-        fields &= !(u << (5 + 9 * n));
-    }
-    desc & fields
 }
 
 /// The PICA200 assemblers on arbitrary text: the bytes as UTF-8 (lossy), cut into one to

@@ -372,11 +372,7 @@ impl Gen<'_, '_> {
 
     /// The input register an instruction's sources may read: `v`k or an input's name.
     fn input(&mut self) -> String {
-        if !self.n.inputs.is_empty() && self.c.one_in(2) {
-            name(self.c, &self.n.inputs)
-        } else {
-            format!("v{}", self.c.below(15))
-        }
+        name_or_register(self.c, &self.n.inputs, 'v', 15)
     }
 
     fn destination(&mut self) -> String {
@@ -464,23 +460,21 @@ impl Gen<'_, '_> {
     }
 
     fn bool_uniform(&mut self) -> String {
-        if !self.n.bools.is_empty() && self.c.one_in(2) {
-            name(self.c, &self.n.bools)
-        } else {
-            format!("b{}", self.c.below(16))
-        }
+        name_or_register(self.c, &self.n.bools, 'b', 16)
     }
 
     fn int_uniform(&mut self) -> String {
-        if !self.n.ints.is_empty() && self.c.one_in(2) {
-            name(self.c, &self.n.ints)
-        } else {
-            format!("i{}", self.c.below(4))
-        }
+        name_or_register(self.c, &self.n.ints, 'i', 4)
     }
 }
 
 /// One of `names` (not empty), cloned.
 fn name(c: &mut Choices<'_>, names: &[String]) -> String {
     names[c.below(names.len())].clone()
+}
+
+/// One of `names` (declared for the register file), or half the time (always when there are
+/// none) register `letter` 0..`count` itself.
+fn name_or_register(c: &mut Choices<'_>, names: &[String], letter: char, count: usize) -> String {
+    if !names.is_empty() && c.one_in(2) { name(c, names) } else { format!("{letter}{}", c.below(count)) }
 }

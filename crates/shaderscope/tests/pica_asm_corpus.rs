@@ -11,7 +11,7 @@ mod common;
 use shaderscope::format::shbin::Dvlb;
 use shaderscope::format::shbin::assemble::{self, File};
 use shaderscope::isa::pica::asm;
-use shaderscope::isa::pica::{self, Instruction, Lanes, OperandDescriptor, SourceContext};
+use shaderscope::isa::pica::{self, Instruction, SourceContext};
 use shaderscope::print::TextBuf;
 use std::path::{Path, PathBuf};
 
@@ -69,29 +69,8 @@ fn every_corpus_source_reads_and_assembles_alone_or_names_what_it_lacks() {
 
 /// Whether descriptors `a` and `b` agree on what instruction `i` reads of them.
 fn same_descriptor(i: &Instruction, a: u32, b: u32) -> bool {
-    let (a, b) = (OperandDescriptor(a), OperandDescriptor(b));
-    let mask = a.mask();
-    let writes = |l: usize| mask & (8 >> l) != 0;
-    let read = |n: usize| -> Vec<usize> {
-        let all = vec![0, 1, 2, 3];
-        match (i.info().lanes, n) {
-            (Lanes::All, _) => all,
-            (Lanes::PerComponent, _) => (0..4).filter(|l| writes(*l)).collect(),
-            (Lanes::Dp3, _) => vec![0, 1, 2],
-            (Lanes::Dph, 0) => vec![0, 1, 2],
-            (Lanes::Dph, _) => all,
-            (Lanes::Scalar, _) => vec![0],
-            (Lanes::Mova, _) => (0..2).filter(|l| writes(*l)).collect(),
-            (Lanes::Cmp, 0) => vec![0, 1],
-            (Lanes::Cmp, _) => all,
-        }
-    };
-    let with_mask = !matches!(i.info().lanes, Lanes::Cmp);
-    (!with_mask || a.mask() == b.mask())
-        && (0..i.source_count()).all(|n| {
-            a.negate(n) == b.negate(n)
-                && read(n).iter().all(|l| a.swizzle(n).lane(*l) == b.swizzle(n).lane(*l))
-        })
+    let (x, y) = (i.descriptor_bits(a), i.descriptor_bits(b));
+    x == y && a & x == b & y
 }
 
 /// `i` with the reference value of a flag its condition does not test set to 1.

@@ -184,14 +184,15 @@ pub fn assemble_files(files: &[File<'_>], like: Option<&[u8]>) -> Result<Assembl
     if kind != Kind::Shbin && files.len() > 1 {
         return Err(Error::Several(first.name.to_string()));
     }
-    let named = |e: LineError| if first.name.is_empty() { e } else { e.in_file(first.name) };
     let bytes = match kind {
-        Kind::Shbin => shbin(files, like)?,
-        Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like).map_err(|e| match e {
-            Error::Text(t) => Error::Text(named(t)),
-            e => e,
-        })?,
+        Kind::Shbin => shbin(files, like),
+        Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like),
     };
+    // An error in the one text names its file (several files' errors name theirs already).
+    let bytes = bytes.map_err(|e| match e {
+        Error::Text(t) if files.len() == 1 && !first.name.is_empty() => Error::Text(t.in_file(first.name)),
+        e => e,
+    })?;
     Ok(Assembled { kind, bytes })
 }
 
@@ -233,10 +234,7 @@ fn shbin(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
         }
         .into());
     };
-    assemble::assemble_like(file.text, f).map_err(|e| match e {
-        Error::Text(t) if !file.name.is_empty() => Error::Text(t.in_file(file.name)),
-        e => e,
-    })
+    assemble::assemble_like(file.text, f)
 }
 
 #[cfg(not(feature = "n3ds"))]

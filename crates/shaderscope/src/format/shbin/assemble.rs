@@ -136,11 +136,16 @@ fn dvle_of(e: &Executable) -> Dvle {
         .iter()
         .map(|o| OutputEntry { semantic: o.semantic, register: o.register, mask: o.mask, pad: 0 })
         .collect();
-    for u in &e.uniforms {
+    add_uniforms(&mut d, &e.uniforms);
+    d
+}
+
+/// Append `uniforms` to the DVLE's uniform table, their names to its symbol table.
+fn add_uniforms(d: &mut Dvle, uniforms: &[crate::isa::pica::Uniform]) {
+    for u in uniforms {
         let name_offset = d.add_symbol(&u.name);
         d.uniforms.push(UniformEntry { name_offset, first: u.first, last: u.last });
     }
-    d
 }
 
 // ------------------------------------------------------------------ into an original
@@ -173,8 +178,10 @@ pub fn assemble_like(text: &str, original: &ShaderFile) -> Result<Vec<u8>, asm::
         .into());
     };
     let mut dvlb = (*old).clone();
+    let (program, opdescs) = (old.program(), old.opdesc_words());
     for (k, line0, section) in sections(text, old.dvles.len())? {
-        like_dvle(&mut dvlb, old, k, section).map_err(|e| match e {
+        let (ref_text, words) = reference(old, &program, &opdescs, k);
+        like_dvle(&mut dvlb, old, k, section, &ref_text, &words).map_err(|e| match e {
             asm::Error::Text(t) => asm::Error::Text(LineError { line: t.line + line0, ..t }),
             e => e,
         })?;
@@ -244,13 +251,16 @@ fn sections(text: &str, dvles: usize) -> Result<Vec<(usize, usize, &str)>, asm::
 }
 
 /// The original's DVLE `k` as shaderscope lists it, and the word address each line shows
-/// (by line number, from 1).
-fn reference(old: &Dvlb, k: usize) -> (String, Vec<Option<u32>>) {
-    let program = old.program();
+/// (by line number, from 1); `program` and `opdescs` are `old`'s, decoded once.
+fn reference(
+    old: &Dvlb,
+    program: &crate::isa::pica::Program<'_>,
+    opdescs: &[u32],
+    k: usize,
+) -> (String, Vec<Option<u32>>) {
     let names = old.names(k, 0).unwrap_or_default();
-    let opdescs = old.opdesc_words();
     let mut sink = crate::print::LinesAt::default();
-    if let Some(mut ctx) = old.source_context(k, &program, &names, &opdescs, 0) {
+    if let Some(mut ctx) = old.source_context(k, program, &names, opdescs, 0) {
         ctx.offsets = true;
         // A listing that does not print leaves nothing to compare with (refused below).
         let _ = crate::isa::pica::write_source(&ctx, &mut sink);
@@ -278,10 +288,17 @@ fn reference(old: &Dvlb, k: usize) -> (String, Vec<Option<u32>>) {
     (text, words)
 }
 
-/// Apply DVLE `k`'s text to the model `dvlb` (a copy of `old`).
-fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), asm::Error> {
-    let (ref_text, words) = reference(old, k);
-    let theirs = pica_asm::assemble_text(&ref_text).map_err(|e| {
+/// Apply DVLE `k`'s text to the model `dvlb` (a copy of `old`), against the original's listing
+/// `ref_text` and the word address of each of its lines, `words` ([`reference`]).
+fn like_dvle(
+    dvlb: &mut Dvlb,
+    old: &Dvlb,
+    k: usize,
+    text: &str,
+    ref_text: &str,
+    words: &[Option<u32>],
+) -> Result<(), asm::Error> {
+    let theirs = pica_asm::assemble_text(ref_text).map_err(|e| {
         asm::Original::Unsupported(format!("DVLE {k}'s listing does not assemble here ({e})"))
     })?;
     let ours = pica_asm::assemble_text(text)?;
@@ -310,8 +327,8 @@ fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), as
         };
         let their_desc = theirs.opdescs.get(usize::from(t.desc)).copied().unwrap_or(0);
         let our_desc = ours.opdescs.get(usize::from(o.desc)).copied().unwrap_or(0);
-        let their_bits = pica_asm::descriptor_bits(t, their_desc);
-        let our_bits = pica_asm::descriptor_bits(o, our_desc);
+        let their_bits = t.descriptor_bits(their_desc);
+        let our_bits = o.descriptor_bits(our_desc);
         let same_desc = their_bits == our_bits && their_desc & their_bits == our_desc & our_bits;
         let plain = |i: &Instruction| Instruction { desc: 0, ..*i }.encode();
         if same_desc && plain(t) == plain(o) {
@@ -360,15 +377,16 @@ fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), as
     }
     d.input_mask ^= t.input_mask ^ o.input_mask;
     d.output_mask ^= t.output_mask ^ o.output_mask;
+    // The text's DVLE, whose parts replace those the text changed.
+    let fresh = dvle_of(o);
     if (t.shader_type, t.geometry, t.merge_outmaps) != (o.shader_type, o.geometry, o.merge_outmaps) {
-        let fresh = dvle_of(o);
         (d.shader_type, d.flags, d.geometry) = (fresh.shader_type, fresh.flags, fresh.geometry);
     }
     if t.constants != o.constants {
-        d.constants = dvle_of(o).constants;
+        d.constants = fresh.constants;
     }
     if t.outputs != o.outputs {
-        d.outputs = dvle_of(o).outputs;
+        d.outputs = fresh.outputs;
     }
     if t.uniforms != o.uniforms {
         // The symbol table again: the labels' names, then the text's uniforms.
@@ -381,10 +399,7 @@ fn like_dvle(dvlb: &mut Dvlb, old: &Dvlb, k: usize, text: &str) -> Result<(), as
             }
         }
         d.uniforms.clear();
-        for u in &o.uniforms {
-            let name_offset = d.add_symbol(&u.name);
-            d.uniforms.push(UniformEntry { name_offset, first: u.first, last: u.last });
-        }
+        add_uniforms(d, &o.uniforms);
     }
     if edited != *shared {
         // Every entry of the offset table that named this DVLE names the edited one.

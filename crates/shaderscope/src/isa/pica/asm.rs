@@ -1645,7 +1645,7 @@ impl State {
     /// picasso's descriptor lookup: the bits `mask` (less the lanes `lanes` leaves unread)
     /// matched first-fit against the table, merged into the entry found, else a new entry.
     fn opdesc(&mut self, lanes: Lanes, desc: u32, mask: u32, column: usize) -> Result<u8> {
-        let mask = read_bits(lanes, desc, mask);
+        let mask = super::OperandDescriptor(desc).read_bits(lanes, mask);
         let table = &mut self.out.opdescs;
         for (k, (entry, known)) in table.iter_mut().zip(self.known.iter_mut()).enumerate() {
             let both = mask & *known;
@@ -1667,10 +1667,10 @@ impl State {
         let op = w.op;
         let lanes = op.info().lanes;
         let mut i = Instruction { op, ..Instruction::default() };
-        const D: u32 = 0xF;
-        const S1: u32 = 0x1FF << 4;
-        const S2: u32 = 0x1FF << 13;
-        const S3: u32 = 0x1FF << 22;
+        const D: u32 = super::OperandDescriptor::DST;
+        const S1: u32 = super::OperandDescriptor::SRC[0];
+        const S2: u32 = super::OperandDescriptor::SRC[1];
+        const S3: u32 = super::OperandDescriptor::SRC[2];
         match &w.operands {
             Operands::None => {}
             Operands::Vector(ops) if op == Op::Mad => {
@@ -2293,54 +2293,6 @@ impl State {
         self.out.code = self.out.instructions.iter().map(Instruction::encode).collect();
         Ok(self.out)
     }
-}
-
-/// The bits of descriptor `desc` an instruction reads: `fields` (the destination mask and the
-/// sources it has), less the source lanes `lanes` leaves unread (the opcode table's column).
-fn read_bits(lanes: Lanes, desc: u32, mut fields: u32) -> u32 {
-    let writes = |lane: u32| desc & (8 >> lane) != 0;
-    let lane = |l: u32| 3u32 << (6 - 2 * l);
-    let unread_by_mask = (0..4).filter(|l| !writes(*l)).fold(0u32, |u, l| u | lane(l));
-    let unread: [u32; 3] = match lanes {
-        Lanes::PerComponent => [unread_by_mask; 3],
-        Lanes::Dp3 => [lane(3), lane(3), 0],
-        Lanes::Dph => [lane(3), 0, 0],
-        Lanes::Scalar => [lane(1) | lane(2) | lane(3), 0, 0],
-        Lanes::Mova => {
-            let mut u = lane(2) | lane(3);
-            if !writes(0) {
-                u |= lane(0);
-            }
-            if !writes(1) {
-                u |= lane(1);
-            }
-            [u, 0, 0]
-        }
-        Lanes::Cmp => [lane(2) | lane(3), 0, 0],
-        Lanes::All => [0, 0, 0],
-    };
-    for (n, u) in unread.iter().enumerate() {
-        fields &= !(u << (5 + 9 * n));
-    }
-    fields
-}
-
-/// The bits of descriptor `desc` that instruction `i` reads (0 for an instruction with no
-/// descriptor): two descriptors that agree on them make the instruction do the same.
-pub(crate) fn descriptor_bits(i: &Instruction, desc: u32) -> u32 {
-    const D: u32 = 0xF;
-    const S1: u32 = 0x1FF << 4;
-    const S2: u32 = 0x1FF << 13;
-    const S3: u32 = 0x1FF << 22;
-    let info = i.op.info();
-    let fields = match info.syntax {
-        Form::DstSrc | Form::Mova => D | S1,
-        Form::DstSrcSrc => D | S1 | S2,
-        Form::Cmp => S1 | S2,
-        Form::Mad => D | S1 | S2 | S3,
-        _ => 0,
-    };
-    read_bits(info.lanes, desc, fields)
 }
 
 /// Rewrite the word of `i` as picasso patches its words in place (a target, a count), then

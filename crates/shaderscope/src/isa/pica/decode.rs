@@ -8,7 +8,7 @@
 //! the word's: a [`Program`] (a code blob decoded once) holds each at its word address, and
 //! the walk, the listing, the records and the checks all read it from there.
 
-use super::opcodes::{self, Op, OpInfo};
+use super::opcodes::{self, Lanes, Op, OpInfo, Syntax};
 use crate::toolkit::Field;
 use std::fmt;
 
@@ -139,6 +139,21 @@ impl Instruction {
             Op::Unknown => opcodes::info(self.unused),
             op => op.info(),
         }
+    }
+
+    /// The bits of descriptor `desc` this instruction reads (0 for one with no descriptor):
+    /// two descriptors that agree on them make it do the same.
+    pub fn descriptor_bits(&self, desc: u32) -> u32 {
+        let (d, s) = (OperandDescriptor::DST, OperandDescriptor::SRC);
+        let info = self.info();
+        let fields = match info.syntax {
+            Syntax::DstSrc | Syntax::Mova => d | s[0],
+            Syntax::DstSrcSrc => d | s[0] | s[1],
+            Syntax::Cmp => s[0] | s[1],
+            Syntax::Mad => d | s[0] | s[1] | s[2],
+            _ => 0,
+        };
+        OperandDescriptor(desc).read_bits(info.lanes, fields)
     }
 
     /// Number of source operands (0–3).
@@ -299,6 +314,48 @@ impl OperandDescriptor {
     #[inline]
     pub fn swizzle(self, n: usize) -> Swizzle {
         Swizzle((self.0 >> (5 + 9 * (n % 3))) as u8)
+    }
+
+    /// The write mask's bits in a descriptor word.
+    pub(crate) const DST: u32 = 0xF;
+    /// Each source's bits (negation, then swizzle) in a descriptor word.
+    pub(crate) const SRC: [u32; 3] = [0x1FF << 4, 0x1FF << 13, 0x1FF << 22];
+
+    /// The lanes of source `n` (bit i = lane i, x = 0) an instruction whose opcode reads
+    /// `lanes` takes from this descriptor, as picasso counts them: its merging keeps no
+    /// others, and a listing shows no others.
+    pub fn lanes_read(self, lanes: Lanes, n: usize) -> u8 {
+        let mask_lanes = (0..4).filter(|l| self.writes(*l)).fold(0u8, |m, l| m | (1 << l));
+        match (lanes, n) {
+            (Lanes::All, _) => 0xF,
+            (Lanes::PerComponent, _) => mask_lanes,
+            (Lanes::Dp3, _) => 0x7,
+            (Lanes::Dph, 0) => 0x7,
+            (Lanes::Dph, _) => 0xF,
+            (Lanes::Scalar, _) => 0x1,
+            (Lanes::Mova, _) => mask_lanes & 0x3,
+            (Lanes::Cmp, 0) => 0x3,
+            (Lanes::Cmp, _) => 0xF,
+        }
+    }
+
+    /// The bits of this descriptor read from `fields` (its write mask [`Self::DST`] and the
+    /// sources [`Self::SRC`] an instruction has): the mask, and per source its negation and
+    /// the swizzle lanes [`Self::lanes_read`] gives.
+    pub(crate) fn read_bits(self, lanes: Lanes, fields: u32) -> u32 {
+        let mut bits = fields & Self::DST;
+        for (n, src) in Self::SRC.iter().enumerate() {
+            if fields & src == 0 {
+                continue;
+            }
+            let base = 4 + 9 * n;
+            bits |= 1 << base;
+            let used = self.lanes_read(lanes, n);
+            for l in (0..4).filter(|l| used & (1 << l) != 0) {
+                bits |= 3 << (base + 1 + 2 * (3 - l));
+            }
+        }
+        bits
     }
 
     /// Build a descriptor (bit 31 clear).

@@ -9,7 +9,7 @@
 //! * Constants use `.constf`/`.constfa`/`.consti` where picasso's downward allocation (from c95
 //!   and i3) puts them at their register, `.setf`/`.seti` elsewhere, and `.setb` for booleans.
 //! * Source swizzles show only the components the instruction reads as picasso counts them
-//!   (see [`Lanes`]): picasso shares operand descriptors between instructions that agree on
+//!   (see [`Lanes`](super::opcodes::Lanes)): picasso shares operand descriptors between instructions that agree on
 //!   those, so the other components do not survive re-assembly.
 //! * Every instruction is printed, including the padding NOPs picasso would insert itself, so
 //!   picasso inserts none; where the binary lacks one that picasso will insert, a comment says so.
@@ -18,7 +18,7 @@
 
 use super::decode::{COMPONENTS, Instruction, OperandDescriptor, Program, decode};
 use super::names::{NameSet, label_name, sanitize};
-use super::opcodes::{CMP_OPERATORS, Lanes, Op, Syntax};
+use super::opcodes::{CMP_OPERATORS, Op, Syntax};
 use super::walk::{self, Step};
 use super::{Constant, ConstantValue, Label, ShaderType, SourceContext, float24, semantic_names};
 use crate::isa::{Capture, InstructionRecord};
@@ -1548,7 +1548,7 @@ impl<'c> Listing<'c> {
                 }
             }
         }
-        write_swizzle(out, d, n, used_lanes(i.info().lanes, d, n))?;
+        write_swizzle(out, d, n, d.lanes_read(i.info().lanes, n))?;
         out.reset();
         out.end_operand();
         Ok(())
@@ -1569,22 +1569,6 @@ impl<P: Printer + ?Sized> fmt::Write for Unstyled<'_, P> {
 }
 
 impl<P: Printer + ?Sized> Printer for Unstyled<'_, P> {}
-
-/// The source lanes an instruction reads, as picasso counts them (bit i = lane i, x = 0).
-fn used_lanes(lanes: Lanes, d: OperandDescriptor, n: usize) -> u8 {
-    let mask_lanes = (0..4).filter(|l| d.writes(*l)).fold(0u8, |m, l| m | (1 << l));
-    match (lanes, n) {
-        (Lanes::All, _) => 0xF,
-        (Lanes::PerComponent, _) => mask_lanes,
-        (Lanes::Dp3, _) => 0x7,
-        (Lanes::Dph, 0) => 0x7,
-        (Lanes::Dph, _) => 0xF,
-        (Lanes::Scalar, _) => 0x1,
-        (Lanes::Mova, _) => mask_lanes & 0x3,
-        (Lanes::Cmp, 0) => 0x3,
-        (Lanes::Cmp, _) => 0xF,
-    }
-}
 
 /// A swizzle showing only the lanes read: nothing when they read their own component,
 /// otherwise the lanes with unread ones repeating their left neighbour, and trailing repeats
