@@ -531,15 +531,49 @@ fn a_bare_pica_program_assembles_to_what_disasm_format_pica_reads() {
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_eq!(std::fs::read(path("c2.bin")).unwrap(), std::fs::read(path("code.bin")).unwrap());
     assert_eq!(std::fs::read(path("o2.bin")).unwrap(), std::fs::read(path("op.bin")).unwrap());
-    let (code, _, stderr) = run(&["asm", "--format", "latte", &path("bare.pica"), "-o", &path("x")]);
+    let (code, _, stderr) = run(&["asm", "--format", "mali-gp", &path("bare.pica"), "-o", &path("x")]);
     assert_eq!(
         (code, stderr.as_str()),
-        (2, "error: no assembler for latte listings (they are listed, not assembled)\n")
+        (2, "error: no assembler for mali-gp listings (they are listed, not assembled)\n")
     );
     let (code, _, stderr) =
         run(&["asm", "--format", "sm4", &path("bare.pica"), "-o", &path("x"), "--opdesc", &path("y")]);
     assert_eq!(
         (code, stderr.as_str()),
         (2, "error: --opdesc applies only to --format pica (not --format sm4)\n")
+    );
+}
+
+#[test]
+fn a_bare_latte_program_assembles_to_what_disasm_format_latte_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    for part in ["vertex0.program", "pixel0.program"] {
+        assert_eq!(run(&["extract", &sample("shader.gsh"), part, "-o", &path("code.bin")]).0, 0);
+        let (_, listing, _) = run(&["disasm", "--format", "latte", &path("code.bin")]);
+        std::fs::write(path("code.latte"), &listing).unwrap();
+        let (code, _, stderr) =
+            run(&["asm", "--format", "latte", &path("code.latte"), "-o", &path("back.bin")]);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{part}");
+        assert_eq!(
+            std::fs::read(path("back.bin")).unwrap(),
+            std::fs::read(path("code.bin")).unwrap(),
+            "{part}"
+        );
+    }
+    // A fetch in an ALU clause is no Latte text.
+    std::fs::write(path("bad.latte"), "00 ALU: ADDR(2) CNT(1)\n  0      SAMPLE R0.xyzw, R0.xy00, t0, s0\n")
+        .unwrap();
+    let (code, _, stderr) = run(&["asm", "--format", "latte", &path("bad.latte"), "-o", &path("x")]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            format!(
+                "error: {}: line 2, column 1: expected a TEX or VTX clause instruction before fetches\n",
+                path("bad.latte")
+            )
+            .as_str()
+        )
     );
 }

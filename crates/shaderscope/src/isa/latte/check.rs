@@ -35,7 +35,7 @@ impl Visit<Step<'_>> for CheckVisitor {
             }
             Step::Group { number, at, group, units, .. } => self.group(number, at, group, units),
             Step::Fetch { number, at, kind, inst, .. } => self.fetch(number, at, kind, inst),
-            Step::CfDone { .. } => {}
+            Step::CfDone { .. } | Step::Rest { .. } => {}
         }
     }
 

@@ -63,7 +63,7 @@ impl Visit<Step<'_>> for Collect {
             Step::Fetch { at, kind: ClauseKind::Vtx, inst, .. } => {
                 Instruction { at, kind: Kind::Vtx(Vtx(inst)) }
             }
-            Step::CfDone { .. } => return,
+            Step::CfDone { .. } | Step::Rest { .. } => return,
         };
         self.0.push(i);
     }

@@ -114,6 +114,7 @@
 //! expanded, so a listing stays proportional to its input.
 
 pub mod alu;
+pub mod asm;
 pub mod cf;
 mod check;
 pub mod decode;
@@ -151,7 +152,14 @@ pub fn write_listing<P: Printer + ?Sized>(
 ) -> Result<()> {
     // Four words: a fetch instruction.
     let columns = super::columns::Columns::new(opts, 4);
-    crate::isa::walk::write_listing(out, columns, base, "Latte listing", |v| walk::walk(code, base, v))
+    // What no instruction shows goes first: a walk finds it.
+    let mut rest = walk::Rest::default();
+    walk::walk(code, base, &mut rest);
+    crate::isa::walk::write_listing(out, columns, base, "Latte listing", |v| {
+        use crate::isa::walk::Visit;
+        v.step(walk::Step::Rest { code, gaps: &rest.gaps, padding: rest.padding, head: true });
+        walk::walk(code, base, v)
+    })
 }
 
 /// Every instruction of the program as an [`InstructionRecord`]: one per CF instruction

@@ -4,6 +4,7 @@
 //! styled token, an operand after a space, a flag, a number inside a label (`ADDR(32)`).
 
 use super::alu;
+use super::asm::{self, Named};
 use super::cf;
 use super::cf::ClauseKind;
 use super::tex::{self, Tex};
@@ -64,13 +65,25 @@ impl PrintStep for Step<'_> {
                 line.push_u64(u64::from(pc));
                 line.reset();
                 line.push_str(" ");
+                let start = line.len();
                 cf::write_text(line, cf);
+                if let Some(canon) = asm::cf_canonical(line.as_str().get(start..).unwrap_or(""), pc) {
+                    // The clause counts and END_OF_PROGRAM follow from the lines after it.
+                    let follows = cf::COUNT.mask::<u64>()
+                        | cf::COUNT_3.mask::<u64>()
+                        | cf::END_OF_PROGRAM.mask::<u64>();
+                    let follows =
+                        if cf.kind() == cf::CfKind::Alu { cf::ALU_COUNT.mask::<u64>() } else { follows };
+                    let canon = canon.0 & !follows | cf.0 & follows;
+                    unshown(line, cf.0.into(), canon.into(), asm::cf_fields(&cf));
+                }
                 l.end();
             }
             Step::Group { number, at, depth, group, units, first } => {
                 if !first {
                     blank(l);
                 }
+                let extra = group_extras(group, units, number);
                 for (i, (inst, (unit, _))) in group.insts().iter().zip(units).enumerate() {
                     let at = at + 8 * i as u64;
                     let line = &mut l.line;
@@ -102,10 +115,14 @@ impl PrintStep for Step<'_> {
                     }
                     line.push_str(" ");
                     write_alu(line, *unit, *inst, number, group);
+                    if let Some(extra) = extra.get(i).filter(|e| !e.is_empty()) {
+                        line.push_str(" ;");
+                        line.push_str(extra);
+                    }
                     l.end();
                 }
             }
-            Step::Fetch { number, at, depth, kind, inst } => {
+            Step::Fetch { number, at, depth, kind, inst, padding } => {
                 blank(l);
                 l.begin(at, Tex(inst).words());
                 let line = &mut l.line;
@@ -114,7 +131,13 @@ impl PrintStep for Step<'_> {
                 number_left(line, number, 3);
                 line.reset();
                 line.push_spaces(4);
+                let start = line.len();
                 write_fetch(line, kind, inst);
+                let text = line.as_str().get(start..).unwrap_or("");
+                if let Some(canon) = asm::fetch_canonical(text, kind == ClauseKind::Vtx, padding) {
+                    let vertex = kind == ClauseKind::Vtx || Tex(inst).is_vertex_fetch();
+                    unshown(line, inst, canon, if vertex { asm::VTX_FIELDS } else { asm::TEX_FIELDS });
+                }
                 l.end();
             }
             Step::CfDone { ends, .. } => {
@@ -128,6 +151,8 @@ impl PrintStep for Step<'_> {
                     l.end();
                 }
             }
+            Step::Rest { code, gaps, padding, head: true } => rest(l, code, gaps, padding),
+            Step::Rest { head: false, .. } => {}
         }
     }
 
@@ -150,7 +175,7 @@ impl PrintStep for Step<'_> {
                 write_fetch(r.start(at), kind, inst);
                 r.take(at, Tex(inst).words().to_vec());
             }
-            Step::CfDone { .. } => {}
+            Step::CfDone { .. } | Step::Rest { .. } => {}
         }
     }
 
@@ -213,7 +238,120 @@ impl PrintStep for Step<'_> {
                 let text = format!("fetch {number}: {}", take_text(an));
                 an.a.field(at, 16, text);
             }
-            Step::CfDone { .. } => {}
+            Step::CfDone { .. } | Step::Rest { .. } => {}
+        }
+    }
+}
+
+/// ` ; NAME(value) …`: the fields whose value in `actual` is not the one the assembler
+/// writes for the text (`canonical`), so that the line assembles back to `actual`.
+fn unshown(line: &mut Line, actual: u128, canonical: u128, table: &[Named]) {
+    let mut first = true;
+    for &(name, field) in table {
+        let v = field.get(actual);
+        if v == field.get(canonical) {
+            continue;
+        }
+        line.push_str(if first { " ; " } else { " " });
+        first = false;
+        line.style(Style::Directive);
+        line.push_str(name);
+        line.push_str("(");
+        if field.width >= 16 {
+            line.push_str("0x");
+            push_hex(line, v as u64, 1);
+        } else {
+            line.push_u64(v as u64);
+        }
+        line.push_str(")");
+        line.reset();
+    }
+}
+
+/// The fields each instruction of `group` has beyond what its text makes the assembler write
+/// (` LITERALS(…)` on the first when the literal words are not the ones its operands give,
+/// in the order the compilers write them), as text to append after ` ;`.
+fn group_extras(group: &alu::Group, units: &[(usize, bool); 5], number: u64) -> Vec<String> {
+    let literals = group.literals.get(..group.literals_read).unwrap_or(&[]);
+    let lines: Vec<String> = group
+        .insts()
+        .iter()
+        .zip(units)
+        .map(|(inst, (unit, _))| {
+            let mut line = Line::new();
+            write_alu(&mut line, *unit, *inst, number, group);
+            let _ = literals;
+            line.as_str().to_string()
+        })
+        .collect();
+    let actual_lits = group.literals.get(..group.literal_words).unwrap_or(&[]);
+    let Some((mut canon, mut lits)) = asm::group_canonical(&lines, None) else { return Vec::new() };
+    let mut out = vec![String::new(); lines.len()];
+    if lits != actual_lits {
+        match asm::group_canonical(&lines, Some(actual_lits)) {
+            Some((c, l)) => (canon, lits) = (c, l),
+            None => return Vec::new(),
+        }
+        if let Some(first) = out.first_mut() {
+            first.push_str(" LITERALS(");
+            for (i, w) in actual_lits.iter().enumerate() {
+                if i > 0 {
+                    first.push(' ');
+                }
+                first.push_str(&format!("0x{w:08X}"));
+            }
+            first.push(')');
+        }
+    }
+    let _ = lits;
+    for ((inst, canon), text) in group.insts().iter().zip(&canon).zip(&mut out) {
+        let table = if inst.is_op3() { asm::OP3_FIELDS } else { asm::ALU_FIELDS };
+        let mut line = Line::new();
+        unshown(&mut line, inst.0.into(), canon.0.into(), table);
+        if let Some(rest) = line.as_str().strip_prefix(" ;") {
+            text.push_str(rest);
+        }
+    }
+    out
+}
+
+/// Before the program: the padding word of its fetches when it is not gshCompile's, and the
+/// words no instruction reaches (`; data at +0x190: 0x00B44C42 …`; a run of zeros only at
+/// the end, as `; zeros at +0x200: 256 bytes`), so that the listing assembles back to every
+/// word of the program.
+fn rest<P: Printer + ?Sized>(
+    l: &mut Listing<'_, P>,
+    code: &[u8],
+    gaps: &[(usize, usize)],
+    padding: Option<u32>,
+) {
+    let comment = |l: &mut Listing<'_, P>, text: &str| {
+        l.line.start(None);
+        l.columns.write(&mut l.line, None, []);
+        l.line.style(Style::Comment);
+        l.line.push_str(text);
+        l.line.reset();
+        l.end();
+    };
+    if let Some(p) = padding.filter(|&p| p != asm::PAD_FILL) {
+        comment(l, &format!("; fetch padding 0x{p:08X}"));
+    }
+    for &(start, end) in gaps {
+        let start = start.next_multiple_of(4);
+        let end = end - end % 4;
+        let Some(bytes) = code.get(start..end).filter(|b| !b.is_empty()) else { continue };
+        if bytes.iter().all(|&b| b == 0) {
+            if end == code.len() - code.len() % 4 {
+                comment(l, &format!("; zeros at +0x{start:x}: {} bytes", bytes.len()));
+            }
+            continue;
+        }
+        for (k, chunk) in bytes.chunks(32).enumerate() {
+            let mut text = format!("; data at +0x{:x}:", start + 32 * k);
+            for w in chunk.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()) {
+                text.push_str(&format!(" 0x{:08X}", u32::from_le_bytes(*w)));
+            }
+            comment(l, &text);
         }
     }
 }

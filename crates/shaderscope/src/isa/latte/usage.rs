@@ -143,6 +143,7 @@ impl Visit<Step<'_>> for UsageVisitor {
             Step::Group { group, .. } => self.group(group),
             Step::Fetch { kind, inst, .. } => self.fetch(kind, inst),
             Step::CfDone { ends, .. } => self.usage.ends |= ends,
+            Step::Rest { .. } => {}
         }
     }
 

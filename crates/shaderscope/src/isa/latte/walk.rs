@@ -23,11 +23,18 @@ pub(crate) enum Step<'a> {
     /// instruction, the unit of each instruction (and whether it clashes with an earlier
     /// one), and whether it is the clause's first group.
     Group { number: u64, at: u64, depth: usize, group: &'a Group, units: &'a [(usize, bool); 5], first: bool },
-    /// A fetch instruction of the clause the last control-flow instruction runs.
-    Fetch { number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128 },
+    /// A fetch instruction of the clause the last control-flow instruction runs, and the
+    /// padding word of the program's first fetch (the one the listing names once).
+    Fetch { number: u64, at: u64, depth: usize, kind: ClauseKind, inst: u128, padding: u32 },
     /// The control-flow instruction and its clause are done; `ends` when it ends the
     /// program.
     CfDone { ends: bool },
+    /// The walk is over: the program's bytes, the runs of them no instruction reached
+    /// (`gaps`, byte ranges from the program's start, in order) and the padding word of the
+    /// program's first fetch. The listing shows what an assembler needs of them before the
+    /// program (`head`: [`write_listing`](super::write_listing) hands the step of a first
+    /// walk to the printing one before it starts), where no reader of decaf's lines looks.
+    Rest { code: &'a [u8], gaps: &'a [(usize, usize)], padding: Option<u32>, head: bool },
 }
 
 /// Walk the program `code` whose first byte is at absolute offset `base`.
@@ -44,6 +51,9 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
     // program. Instructions that run the same bytes again and again (a damaged program)
     // stop being expanded past that, or the listing could grow without bound.
     let mut budget = Some(n + 2048);
+    // The byte ranges instructions were read from, and the first fetch's padding word.
+    let mut reached: Vec<(usize, usize)> = Vec::new();
+    let mut padding = None;
     loop {
         let off = pc as usize * 8;
         if off >= clauses || off + 8 > n {
@@ -64,6 +74,7 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
         }
         let Some(bytes) = code.get(off..off + 8).and_then(|b| b.first_chunk::<8>()) else { break };
         let cf = Cf(u64::from_le_bytes(*bytes));
+        reached.push((off, off + 8));
         let step = cf.loop_step();
         if step < 0 && depth == 0 {
             v.problem(Error::invalid(at(off), "LOOP_END", "no loop is open"));
@@ -78,13 +89,22 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
             let start = addr as usize * 8;
             note_clause(v, &mut clauses, start, off, at);
             if afford(v, &mut budget, code, start, 8 * count as usize, off, at) {
-                alu_clause(code, base, start, count as usize, off, depth, &mut number, v);
+                let end = alu_clause(code, base, start, count as usize, off, depth, &mut number, v);
+                reached.push((start, end));
             }
         } else if let Some((kind, addr, count)) = cf.fetch_clause() {
             let start = addr as usize * 8;
             note_clause(v, &mut clauses, start, off, at);
             if afford(v, &mut budget, code, start, 16 * count as usize, off, at) {
-                fetch_clause(code, base, start, count as usize, off, depth, kind, &mut number, v);
+                padding = padding.or_else(|| {
+                    code.get(start + 12..start + 16)
+                        .and_then(|b| b.first_chunk::<4>())
+                        .map(|b| u32::from_le_bytes(*b))
+                });
+                let pad = padding.unwrap_or(0);
+                let end =
+                    fetch_clause(code, base, start, count as usize, off, depth, kind, pad, &mut number, v);
+                reached.push((start, end));
             }
         }
         let ends = cf.ends_program();
@@ -95,6 +115,25 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
         last_return = cf.kind() == CfKind::Normal && cf.inst() == inst::RETURN;
         pc += 1;
     }
+    let gaps = gaps(&mut reached, n);
+    v.step(Step::Rest { code, gaps: &gaps, padding, head: false });
+}
+
+/// The byte ranges of `0..n` outside every range of `reached` (which it sorts).
+fn gaps(reached: &mut [(usize, usize)], n: usize) -> Vec<(usize, usize)> {
+    reached.sort_unstable();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &(start, end) in reached.iter() {
+        if start > at {
+            out.push((at, start.min(n)));
+        }
+        at = at.max(end);
+    }
+    if at < n {
+        out.push((at, n));
+    }
+    out
 }
 
 /// Whether the clause at `start` (`len` bytes, cut to the program) may still be read: the
@@ -157,13 +196,13 @@ fn alu_clause(
     depth: usize,
     number: &mut u64,
     v: &mut impl for<'s> Visit<Step<'s>>,
-) {
+) -> usize {
     let n = code.len();
     let at = |off: usize| base.saturating_add(off as u64);
     let want = start + 8 * count;
     if start >= n {
         v.problem(Error::out_of_bounds(at(cf_off), "ALU clause", at(start), 8 * count as u64, at(n)));
-        return;
+        return start;
     }
     if want > n {
         v.problem(Error::truncated(at(start), "ALU clause", 8 * count as u64, (n - start) as u64));
@@ -210,6 +249,7 @@ fn alu_clause(
         *number += 1;
         pos += 8 * g.slots();
     }
+    pos.min(end)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -221,9 +261,10 @@ fn fetch_clause(
     cf_off: usize,
     depth: usize,
     kind: ClauseKind,
+    padding: u32,
     number: &mut u64,
     v: &mut impl for<'s> Visit<Step<'s>>,
-) {
+) -> usize {
     let n = code.len();
     let at = |off: usize| base.saturating_add(off as u64);
     let what = match kind {
@@ -232,15 +273,40 @@ fn fetch_clause(
     };
     if start >= n {
         v.problem(Error::out_of_bounds(at(cf_off), what, at(start), 16 * count as u64, at(n)));
-        return;
+        return start;
     }
     for i in 0..count {
         let pos = start + 16 * i;
         let Some(bytes) = code.get(pos..).and_then(|b| b.first_chunk::<16>()) else {
             v.problem(Error::truncated(at(pos), what, 16 * (count - i) as u64, n.saturating_sub(pos) as u64));
-            return;
+            return pos;
         };
-        v.step(Step::Fetch { number: *number, at: at(pos), depth, kind, inst: u128::from_le_bytes(*bytes) });
+        v.step(Step::Fetch {
+            number: *number,
+            at: at(pos),
+            depth,
+            kind,
+            inst: u128::from_le_bytes(*bytes),
+            padding,
+        });
         *number += 1;
     }
+    start + 16 * count
+}
+
+/// What [`Step::Rest`] says of a program, kept.
+#[derive(Default)]
+pub(crate) struct Rest {
+    pub(crate) gaps: Vec<(usize, usize)>,
+    pub(crate) padding: Option<u32>,
+}
+
+impl Visit<Step<'_>> for Rest {
+    fn step(&mut self, step: Step<'_>) {
+        if let Step::Rest { gaps, padding, .. } = step {
+            self.gaps = gaps.to_vec();
+            self.padding = padding;
+        }
+    }
+    fn problem(&mut self, _error: Error) {}
 }
