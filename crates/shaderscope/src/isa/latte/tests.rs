@@ -717,7 +717,9 @@ fn a_whole_program_lists_as_decaf_lays_it_out() {
     let code = bytes(&program());
     let (text, r) = listing(&code, &DisasmOptions::default());
     r.unwrap();
-    let want = "00 CALL_FS
+    // The fetches built here are padded with 0, not gshCompile's word: the listing says so.
+    let want = "; fetch padding 0x00000000
+00 CALL_FS
 
 01 LOOP_START_DX10 FAIL_JUMP_ADDR(4)
 
@@ -866,7 +868,8 @@ fn damaged_programs_list_what_they_can_and_say_where_they_stop() {
     assert_eq!(
         text,
         format!(
-            "00 ALU: ADDR(2) CNT(4)\n; truncated ALU clause at offset 0x50 (need 32 bytes, have 8)\n  0   x: {}____, R0.x\n\n\
+            // The MOV built here reads source 1 as R0.x, where compilers write 0.0.
+            "00 ALU: ADDR(2) CNT(4)\n; truncated ALU clause at offset 0x50 (need 32 bytes, have 8)\n  0   x: {}____, R0.x ; SRC1_SEL(0)\n\n\
              01 EXP_DONE: PIX0, R0.xyzw\n\nEND_OF_PROGRAM\n",
             pad("MOV")
         )
@@ -951,7 +954,7 @@ fn a_fetch_shader_ends_with_return_and_is_no_problem() {
     assert_eq!(
         text,
         format!(
-            "00 VTX: ADDR(2) CNT(1)\n\n  0      {}R0.xyzw, R0.x, b160 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0)\n\n01 RETURN\n\n",
+            "; fetch padding 0x00000000\n00 VTX: ADDR(2) CNT(1)\n\n  0      {}R0.xyzw, R0.x, b160 FETCH_TYPE(VERTEX_DATA) MINI(1) OFFSET(0)\n\n01 RETURN\n\n",
             pad("FETCH")
         )
     );
