@@ -725,7 +725,7 @@ fn a_whole_program_lists_as_decaf_lays_it_out() {
 
   02 ALU: ADDR(6) CNT(4) KCACHE0(CB1:0-15)
     0   x: MUL             R1.x, R0.x, (0x3F000000, 0.5)
-        y: MOV             R1.y, KC0[0].y
+        y: MOV             R1.y, KC0[0].y ; SRC1_SEL(0)
 
     1   x: ADD             R2.x, PV0.x, PS0
 
@@ -748,13 +748,17 @@ END_OF_PROGRAM
     let lines: Vec<&str> = text.lines().collect();
     let w = program();
     let hex = |ws: &[u32]| ws.iter().map(|w| format!("{w:08x}")).collect::<Vec<_>>().join(" ");
-    assert_eq!(lines[0], format!("0x00000040: {:<36} 00 CALL_FS", hex(&w[0..2])));
+    assert_eq!(lines[0], format!("{:49}; fetch padding 0x00000000", ""));
+    assert_eq!(lines[1], format!("0x00000040: {:<36} 00 CALL_FS", hex(&w[0..2])));
     assert_eq!(
-        lines[6],
-        format!("0x00000078: {:<36}         y: MOV             R1.y, KC0[0].y", hex(&w[14..18]))
+        lines[7],
+        format!(
+            "0x00000078: {:<36}         y: MOV             R1.y, KC0[0].y ; SRC1_SEL(0)",
+            hex(&w[14..18])
+        )
     );
     assert_eq!(
-        lines[12],
+        lines[13],
         format!("0x00000090: {:<36}     2      SAMPLE          R3.xyzw, R0.xyzw, t2, s1", hex(&w[20..24]))
     );
     assert_eq!(*lines.last().unwrap(), format!("{:49}END_OF_PROGRAM", ""));
