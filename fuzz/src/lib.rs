@@ -7,6 +7,7 @@
 
 use shaderscope::{Container, DisasmOptions, print::Printer, print::TextBuf};
 
+pub mod latte_gen;
 pub mod pica_gen;
 pub mod sm4_gen;
 
@@ -501,6 +502,27 @@ pub fn encode_decode_latte(data: &[u8]) {
     }
 }
 
+/// Latte print → assemble: a program generated from the bytes ([`latte_gen`]) lists into
+/// text the assembler gives back as every word of it, unless the walk finds a problem in it.
+pub fn latte_print_assemble(data: &[u8]) {
+    let words = latte_gen::program(&mut sm4_gen::Choices::new(data));
+    latte_round_trip(&words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+}
+
+/// [`latte_print_assemble`]'s check on one program `code`.
+pub fn latte_round_trip(code: &[u8]) {
+    use shaderscope::isa::latte;
+    if !latte::problems(code, 0).is_empty() {
+        return;
+    }
+    let mut text = TextBuf::default();
+    let _ = latte::write_listing(code, 0, &DisasmOptions::default(), &mut text);
+    let text = text.into_string();
+    let words =
+        latte::asm::assemble(&text).unwrap_or_else(|e| panic!("the listing does not assemble: {e}\n{text}"));
+    assert_eq!(words, self::words(code), "the listing assembles to other words\n{text}");
+}
+
 /// Mali GP decode → encode: every 16 bytes decode to the fields of `gpir_codegen_instr`,
 /// which encode back to the same 128 bits.
 pub fn encode_decode_mali_gp(data: &[u8]) {
@@ -800,6 +822,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encode_decode_sm4", encode_decode_sm4),
     ("sm4_print_assemble", sm4_print_assemble),
     ("pica_print_assemble", pica_print_assemble),
+    ("latte_print_assemble", latte_print_assemble),
     ("pica_asm_text", pica_asm_text),
     ("d3d9_asm", d3d9_asm),
     ("asm_text", asm_text),
@@ -971,7 +994,7 @@ mod tests {
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
             mbs, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
-            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
+            encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, latte_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,
     );
 
@@ -1100,6 +1123,23 @@ mod tests {
             sm4_print_assemble(&bytes);
             encode_decode_sm4(&bytes);
         }
+    }
+
+    /// Programs the Latte generator makes from random bytes list and assemble back: 2000
+    /// programs, of which at least a third read without problems (and are checked).
+    #[test]
+    fn latte_generated_programs_assemble_back() {
+        use shaderscope::isa::latte;
+        let mut rng = Rng::new(0x1a77e);
+        let mut checked = 0;
+        for n in 0..2000 {
+            let bytes: Vec<u8> = (0..256 + n % 512).map(|_| rng.next_u64() as u8).collect();
+            let words = crate::latte_gen::program(&mut crate::sm4_gen::Choices::new(&bytes));
+            let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            checked += usize::from(latte::problems(&code, 0).is_empty());
+            latte_round_trip(&code);
+        }
+        assert!(checked > 666, "only {checked} of 2000 generated programs read without problems");
     }
 
     /// Programs the PICA generator makes from random bytes assemble, list and assemble back

@@ -57,7 +57,8 @@ impl<'a> Choices<'a> {
         self.below(n) == 0
     }
 
-    fn u32(&mut self) -> u32 {
+    /// Four bytes as a little-endian word.
+    pub fn u32(&mut self) -> u32 {
         u32::from_le_bytes([self.byte(), self.byte(), self.byte(), self.byte()])
     }
 

@@ -1,5 +1,6 @@
 //! Latte throughput over the corpus programs (bytes/s of microcode): decode + decaf-style
-//! listing into one text buffer, and decode + instruction records.
+//! listing into one text buffer, and decode + instruction records; and the assembler's, in
+//! bytes/s of listing text (`latte_asm/assemble`: every program's listing back to its words).
 //! `cargo bench -p shaderscope --bench latte`.
 //!
 //! The programs are the words of decaf's reference listings (`gx2/reference/decaf/*.txt`:
@@ -92,6 +93,26 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for p in &programs {
                 std::hint::black_box(latte::usage(p, 0));
+            }
+        })
+    });
+    g.finish();
+
+    let listings: Vec<String> = programs
+        .iter()
+        .map(|p| {
+            let mut out = TextBuf::default();
+            let _ = latte::write_listing(p, 0, &DisasmOptions::default(), &mut out);
+            out.into_string()
+        })
+        .collect();
+    let text: u64 = listings.iter().map(|l| l.len() as u64).sum();
+    let mut g = c.benchmark_group("latte_asm");
+    g.throughput(Throughput::Bytes(text));
+    g.bench_function("assemble", |b| {
+        b.iter(|| {
+            for l in &listings {
+                let _ = std::hint::black_box(latte::asm::assemble(l));
             }
         })
     });
