@@ -91,6 +91,7 @@
 mod check;
 pub mod decode;
 pub mod encode;
+pub mod asm;
 mod opcodes;
 mod print;
 mod walk;
