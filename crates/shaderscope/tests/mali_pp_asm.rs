@@ -5,10 +5,10 @@
 
 mod common;
 
-use shaderscope::{Container, DisasmOptions};
 use shaderscope::format::mbs::{Core, Mbs};
 use shaderscope::isa::mali_pp::{self, Instruction, Unit, asm::assemble};
 use shaderscope::print::TextBuf;
+use shaderscope::{Container, DisasmOptions};
 
 fn listing(code: &[u8]) -> String {
     let mut text = TextBuf::default();
@@ -35,7 +35,12 @@ fn every_corpus_program_assembles_back_from_its_listing() {
         let text = listing(code);
         // Nothing beyond Mesa's text: every field is what the assembler writes.
         assert!(!text.contains('='), "{}:\n{text}", row.path);
-        assert_eq!(assemble(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", row.path)), expected, "{}", row.path);
+        assert_eq!(
+            assemble(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", row.path)),
+            expected,
+            "{}",
+            row.path
+        );
         // The whole file's listing: its `; …` header lines are comments.
         let file = shaderscope::parse(&data).unwrap();
         let mut whole = TextBuf::default();
@@ -75,7 +80,9 @@ fn field(r: &mut Rng, unit: Unit) -> u128 {
         (Unit::Branch, 1) => v |= 7 << 16,
         (Unit::TempWrite, 0) => v = (v & !0x3e) | 7 << 1,
         (Unit::Varying, 0) => v |= 15 << 10,
-        (Unit::Uniform | Unit::TempWrite, 1) => v = (v & !(0xffffu128 << 25)) | u128::from((r.below(8) as u16).wrapping_sub(4)) << 25,
+        (Unit::Uniform | Unit::TempWrite, 1) => {
+            v = (v & !(0xffffu128 << 25)) | u128::from((r.below(8) as u16).wrapping_sub(4)) << 25
+        }
         (Unit::Combine, 0) => v = (v & !(0xf << 22)) | 1 | 1 << (22 + r.below(4)),
         (Unit::Vec4Const0 | Unit::Vec4Const1, 0) => v &= 0x1fff_1fff_1fff_1fff,
         (Unit::Sampler, 0) => v = (v & ((1 << 42) - 1)) | 0x39001 << 42,
@@ -103,7 +110,8 @@ fn random_program(r: &mut Rng) -> Vec<u32> {
         if r.below(2) == 0 {
             inst.ctrl.0 = (inst.ctrl.0 & !31) | by_fields;
         }
-        inst.words = if inst.ctrl.count() > by_fields && r.below(2) == 0 { inst.ctrl.count() } else { by_fields };
+        inst.words =
+            if inst.ctrl.count() > by_fields && r.below(2) == 0 { inst.ctrl.count() } else { by_fields };
         for u in Unit::ALL {
             inst.fields[u as usize] = field(r, u);
         }
@@ -113,7 +121,8 @@ fn random_program(r: &mut Rng) -> Vec<u32> {
     // ran past the end): again until the words read as themselves.
     let mut words = raw;
     for _ in 0..8 {
-        let again: Vec<u32> = mali_pp::instructions(&bytes(&words), 0).iter().flat_map(|i| i.encode()).collect();
+        let again: Vec<u32> =
+            mali_pp::instructions(&bytes(&words), 0).iter().flat_map(|i| i.encode()).collect();
         if again == words {
             break;
         }
@@ -144,7 +153,9 @@ fn random_programs_print_and_assemble_back() {
         instructions += mali_pp::instructions(&code, 0).len();
         extras += text.matches('=').count();
     }
-    println!("{instructions} random instructions back from their listings ({extras} fields printed beyond Mesa's text)");
+    println!(
+        "{instructions} random instructions back from their listings ({extras} fields printed beyond Mesa's text)"
+    );
 }
 
 #[test]
@@ -169,21 +180,48 @@ fn fields_beyond_mesas_text_print_only_where_they_differ() {
 fn bad_texts_name_line_column_and_what_was_expected() {
     let cases = [
         ("mov.v1 $0 ^const0", "line 1, column 1: expected `@`"),
-        ("@ 0: mov.v1 $0 ^const2, stop", "line 1, column 16: expected a register ($0 to $15, ^const0, ^const1, ^texture, ^uniform)"),
+        (
+            "@ 0: mov.v1 $0 ^const2, stop",
+            "line 1, column 16: expected a register ($0 to $15, ^const0, ^const1, ^texture, ^uniform)",
+        ),
         ("; header\n@ 0: load.v $1 64", "line 2, column 16: expected a varying index below 64"),
-        ("@ 0: frob.v9 $0", "line 1, column 6: expected a unit's text (`load.v`, `texld`, `mov.v0`, …), `sync`, `stop` or `name=value`"),
+        (
+            "@ 0: frob.v9 $0",
+            "line 1, column 6: expected a unit's text (`load.v`, `texld`, `mov.v0`, …), `sync`, `stop` or `name=value`",
+        ),
         ("@ 0: stop, stop", "line 1, column 12: expected `stop` once"),
         ("@ 0: mov.v0 $0 $1.xyz", "line 1, column 18: expected a swizzle of four components (`.xxyz`)"),
         ("@ 0: add.s1 $0.q $1.x $2.y", "line 1, column 16: expected a component (`.x`, `.y`, `.z` or `.w`)"),
-        ("@ 0: mul.v0 $0 $1<<9 $2", "line 1, column 18: expected a scale `<<1` to `<<7` after a `mul`'s first source, or a space"),
-        ("@ 0: rcp.sat.s2 $0 $1.x ", "line 1, column 9: expected `.s2` (a vector destination takes no output modifier)"),
-        ("@ 0: branch.xx $0.x $0.y 4", "line 1, column 13: expected a condition (`lt`, `eq`, `le`, `gt`, `ne`, `ge`, `nv`)"),
-        ("@ 0: branch 99999999", "line 1, column 13: expected a target within 2^26 words of this instruction (word 0)"),
-        ("@ 0: const0 1.0 2.0 x 4.0", "line 1, column 21: expected a 16-bit float (`1.500000`, `inf`, `nan`)"),
+        (
+            "@ 0: mul.v0 $0 $1<<9 $2",
+            "line 1, column 18: expected a scale `<<1` to `<<7` after a `mul`'s first source, or a space",
+        ),
+        (
+            "@ 0: rcp.sat.s2 $0 $1.x ",
+            "line 1, column 9: expected `.s2` (a vector destination takes no output modifier)",
+        ),
+        (
+            "@ 0: branch.xx $0.x $0.y 4",
+            "line 1, column 13: expected a condition (`lt`, `eq`, `le`, `gt`, `ne`, `ge`, `nv`)",
+        ),
+        (
+            "@ 0: branch 99999999",
+            "line 1, column 13: expected a target within 2^26 words of this instruction (word 0)",
+        ),
+        (
+            "@ 0: const0 1.0 2.0 x 4.0",
+            "line 1, column 21: expected a 16-bit float (`1.500000`, `inf`, `nan`)",
+        ),
         ("@ 0: const1 1 1 1 70000", "line 1, column 19: expected a 16-bit float (`1.500000`, `inf`, `nan`)"),
-        ("@ 0: load.u 1, load.u 2", "line 1, column 16: expected a unit not already in this instruction (a second uniform)"),
+        (
+            "@ 0: load.u 1, load.u 2",
+            "line 1, column 16: expected a unit not already in this instruction (a second uniform)",
+        ),
         ("@ 0: texld 3, count=99", "line 1, column 21: expected a number up to 31"),
-        ("@ 0: texld 3, varying=0x1", "line 1, column 15: expected a unit of this instruction (it has no varying field)"),
+        (
+            "@ 0: texld 3, varying=0x1",
+            "line 1, column 15: expected a unit of this instruction (it has no varying field)",
+        ),
         ("@ 0: load.t 70000", "line 1, column 13: expected an index (a signed number)"),
         ("@ 0: mov.v1 $0 $1 $2", "line 1, column 19: expected `,`"),
     ];
@@ -203,4 +241,3 @@ fn a_very_long_text_reads_in_linear_time() {
     assert!(assemble(&long).is_err());
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
-

@@ -8,14 +8,14 @@
 //! order, one per unit), `sync`, `stop`, and the `name=value` items below. `N` is not read:
 //! each instruction follows the one before, and a branch's target (printed as the absolute
 //! word `target + pc`) is taken relative to where its instruction lands. Names come back
-//! through the printer's tables ([`super::opcodes`]); spacing inside a unit's text is free.
+//! through the printer's tables (`opcodes.rs`); spacing inside a unit's text is free.
 //!
 //! # What Mesa's text does not carry
 //!
 //! Lima's text leaves out part of the encoding. The assembler writes for it what the
 //! compilers write (lima_compiler, Mesa's ppir, the ARM compiler of libMali: every program of
-//! the corpus) or what follows from the program; [`canonical`] is that choice for a unit's
-//! field, [`derived_ctrl`] for the control word. Where an instruction holds something else,
+//! the corpus) or what follows from the program; `canonical` is that choice for a unit's
+//! field, `derived_ctrl` for the control word. Where an instruction holds something else,
 //! the printer adds an item after `stop`, and only then, so that every listing of a program
 //! a compiler wrote is Mesa's text:
 //!
@@ -25,6 +25,7 @@
 //! | `next_count` | the next instruction's `count`, 0 after the last | `next_count=N` |
 //! | `prefetch` | 1 where an instruction follows | `prefetch=0` or `prefetch=1` |
 //! | `unknown` (control bits 26–31) | 0 | `unknown=N` |
+//! | the length, where `count` is more than the fields take | `count` (the words after the fields are padding) | `words=N`, the fields' length, where `count` runs past the end of the program and the walk goes on after the fields |
 //! | the bits of a unit's field its text omits | see below | the whole field: `varying=0x…` (the unit's name as `codegen.h` names it) |
 //!
 //! A unit's omitted bits are written as 0 but for: the varying load's `alignment` of a vector
@@ -38,9 +39,10 @@
 //! unit's text in the line (else an error), so an edit of the text cannot be undone silently
 //! by it.
 //!
-//! An instruction's length is its `count` where the fields fit in it and it fits in what
-//! follows, else the fields' words, as the decoder takes it; words after the fields are
-//! written as 0, as [`Instruction::encode`] writes them.
+//! Padding words (after the fields, up to `count`) are written as 0, as
+//! [`Instruction::encode`] writes them: a program re-encoded from its instructions lists and
+//! assembles back to its words, whatever its control words and fields (tests: every corpus
+//! program, random programs, the `mali_pp_print_assemble` fuzz target).
 //!
 //! ```
 //! use shaderscope::isa::mali_pp::asm::assemble;
@@ -54,12 +56,15 @@
 
 use super::decode::{Branch, Ctrl, DISCARD_WORD0, Instruction, SAMPLER_UNKNOWN_2, Unit};
 use super::opcodes::{
-    self, BRANCH_ALWAYS, BRANCH_COND, COMBINE_MUL, OUTMOD, REG_DISCARD, SAMPLER_TYPE_CUBE, SAMPLER_TYPE_GENERIC,
-    op_of, words,
+    self, BRANCH_ALWAYS, BRANCH_COND, COMBINE_MUL, OUTMOD, REG_DISCARD, SAMPLER_TYPE_CUBE,
+    SAMPLER_TYPE_GENERIC, op_of, words,
 };
 use crate::asm::text::{Cursor, LineError, Syntax};
 
 type R<T> = Result<T, Syntax>;
+
+/// A branch's absolute target and its column.
+type Target = Option<(i64, usize)>;
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -281,14 +286,12 @@ struct Parsed {
     next_count: Option<u32>,
     prefetch: Option<bool>,
     unknown: Option<u32>,
-    /// `words=N`: the fields' length where `count` is more but runs past the end.
-    words: Option<u32>,
-    /// `words=N` and the column of N.
+    /// `words=N`: the fields' length where `count` is more but runs past the end (the walk
+    /// then goes on after the fields), and the column of N.
     words_at: Option<(u32, usize)>,
     /// `name=0x…` fields, with their columns.
     raw: [Option<(u128, usize)>; 12],
-    /// A branch's absolute target and its column.
-    target: Option<(i64, usize)>,
+    target: Target,
 }
 
 impl Parsed {
@@ -306,8 +309,7 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, LineError> {
             continue;
         }
         let mut p = parse_line(line).map_err(|e| e.at_line(i + 1))?;
-        if let Some((n, col)) = p.words_at.filter(|(n, _)| *n != p.by_fields()) {
-            let _ = n;
+        if let Some((_, col)) = p.words_at.filter(|(n, _)| *n != p.by_fields()) {
             return Err(LineError::new(i + 1, col, format!("the words the fields take ({})", p.by_fields())));
         }
         p.line = i + 1;
@@ -351,7 +353,7 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, LineError> {
                 *f = r;
             }
         }
-        let len = p.words.unwrap_or(length(count, p.by_fields()));
+        let len = p.words_at.map_or(length(count, p.by_fields()), |(n, _)| n);
         let inst = Instruction {
             pc,
             ctrl: Ctrl(ctrl),
@@ -422,7 +424,10 @@ fn item(c: &mut Cursor, p: &mut Parsed) -> R<()> {
                 p.target = target;
             }
             if p.present >> n & 1 != 0 {
-                return c.fail_at(start, format!("a unit not already in this instruction (a second {})", unit.name()));
+                return c.fail_at(
+                    start,
+                    format!("a unit not already in this instruction (a second {})", unit.name()),
+                );
             }
             p.present |= 1 << n;
             if let Some(f) = p.fields.get_mut(n) {
@@ -445,11 +450,24 @@ fn extra(c: &mut Cursor, p: &mut Parsed, name: &str, start: usize) -> R<()> {
         words::COUNT => (&mut p.count, 31),
         words::NEXT_COUNT => (&mut p.next_count, 63),
         words::UNKNOWN => (&mut p.unknown, 63),
-        words::WORDS => (&mut p.words, 31),
+        words::WORDS => {
+            let v = c.number()?;
+            if v > 31 || p.words_at.is_some() {
+                return c.fail_at(
+                    if v > 31 { value_at } else { start },
+                    if v > 31 { "a number up to 31" } else { "`words` once" },
+                );
+            }
+            p.words_at = Some((v as u32, value_at));
+            return Ok(());
+        }
         words::PREFETCH => {
             let v = c.number()?;
             if v > 1 || p.prefetch.is_some() {
-                return c.fail_at(if v > 1 { value_at } else { start }, if v > 1 { "0 or 1" } else { "`prefetch` once" });
+                return c.fail_at(
+                    if v > 1 { value_at } else { start },
+                    if v > 1 { "0 or 1" } else { "`prefetch` once" },
+                );
             }
             p.prefetch = Some(v == 1);
             return Ok(());
@@ -482,21 +500,17 @@ fn extra(c: &mut Cursor, p: &mut Parsed, name: &str, start: usize) -> R<()> {
         return c.fail_at(start, format!("`{name}` once"));
     }
     *slot = Some(v as u32);
-    if name == words::WORDS {
-        p.words_at = Some((v as u32, value_at));
-    }
     Ok(())
 }
 
 /// A unit's text: which unit, its field (bits the text omits as 0), and a branch's absolute
 /// target with its column.
-fn unit(c: &mut Cursor) -> R<(Unit, u128, Option<(i64, usize)>)> {
+fn unit(c: &mut Cursor) -> R<(Unit, u128, Target)> {
     let (u, v) = match unit_field(c)? {
         Ok(uv) => uv,
-        Err((v, cond)) => {
+        Err(v) => {
             let at = c.at;
             let target = bounded_signed(c, 1 << 31, "a target word (a signed number)")?;
-            let _ = cond;
             return Ok((Unit::Branch, v, Some((target, at))));
         }
     };
@@ -515,8 +529,7 @@ fn bounded_signed(c: &mut Cursor, limit: u64, what: &str) -> R<i64> {
 
 /// A unit's text but a branch's target: `Ok` the unit and its field, `Err` a branch's field
 /// before its target.
-#[allow(clippy::type_complexity)]
-fn unit_field(c: &mut Cursor) -> R<Result<(Unit, u128), (u128, u32)>> {
+fn unit_field(c: &mut Cursor) -> R<Result<(Unit, u128), u128>> {
     let start = c.at;
     let mn = c.take_while(|ch| !ch.is_whitespace() && ch != ',');
     let after = |c: &mut Cursor| c.skip_space();
@@ -554,7 +567,10 @@ fn unit_field(c: &mut Cursor) -> R<Result<(Unit, u128), (u128, u32)>> {
         words::FB_COLOR | words::FB_DEPTH => {
             after(c);
             let dest = plain_reg(c, "a register ($0 to $15)")?;
-            return Ok(Ok((Unit::TempWrite, u128::from(mn == words::FB_COLOR) | 7 << 1 | u128::from(dest) << 6)));
+            return Ok(Ok((
+                Unit::TempWrite,
+                u128::from(mn == words::FB_COLOR) | 7 << 1 | u128::from(dest) << 6,
+            )));
         }
         words::DISCARD => return Ok(Ok((Unit::Branch, u128::from(DISCARD_WORD0)))),
         _ => {}
@@ -564,12 +580,17 @@ fn unit_field(c: &mut Cursor) -> R<Result<(Unit, u128), (u128, u32)>> {
             None if rest.is_empty() => BRANCH_ALWAYS,
             Some(name) if !name.is_empty() => match BRANCH_COND.iter().position(|n| *n == name) {
                 Some(i) => i as u32,
-                None => return c.fail_at(start + words::BRANCH.len() + 1, "a condition (`lt`, `eq`, `le`, `gt`, `ne`, `ge`, `nv`)"),
+                None => {
+                    return c.fail_at(
+                        start + words::BRANCH.len() + 1,
+                        "a condition (`lt`, `eq`, `le`, `gt`, `ne`, `ge`, `nv`)",
+                    );
+                }
             },
             _ => return c.fail_at(start + words::BRANCH.len(), "`.` and a condition, or a space"),
         };
         after(c);
-        return Ok(Err((branch(c, cond)?, cond)));
+        return Ok(Err(branch(c, cond)?));
     }
     if let Some(which) = words::CONST.iter().position(|w| *w == mn) {
         let unit = if which == 0 { Unit::Vec4Const0 } else { Unit::Vec4Const1 };
@@ -596,7 +617,8 @@ fn unit_field(c: &mut Cursor) -> R<Result<(Unit, u128), (u128, u32)>> {
             Some((n, m)) => (n, m),
             None => (name, 0),
         };
-        let op = opcode(unit, name).ok_or(Syntax { column: start, expected: format!("an operation of the {} unit", unit.name()) })?;
+        let op = opcode(unit, name)
+            .ok_or(Syntax { column: start, expected: format!("an operation of the {} unit", unit.name()) })?;
         after(c);
         let v = match unit {
             Unit::Vec4Mul | Unit::Vec4Acc => vec4(c, unit, op, outmod)?,
@@ -708,7 +730,9 @@ fn write_mask(c: &mut Cursor, empty: bool) -> R<u32> {
 /// A source's `-` and `abs(…)` around `inner`: (inner's value, absolute, negate).
 fn modified<T>(c: &mut Cursor, mods: bool, inner: impl FnOnce(&mut Cursor) -> R<T>) -> R<(T, bool, bool)> {
     let neg = mods && c.eat("-");
-    let abs = mods && c.rest().starts_with(words::ABS) && c.rest().get(words::ABS.len()..).is_some_and(|r| r.starts_with('('));
+    let abs = mods
+        && c.rest().starts_with(words::ABS)
+        && c.rest().get(words::ABS.len()..).is_some_and(|r| r.starts_with('('));
     if abs {
         c.at += words::ABS.len() + 1;
     }
@@ -826,11 +850,16 @@ fn varying(c: &mut Cursor, perspective: u32) -> R<u128> {
         }
         let off_at = c.at;
         let (ov, os) = match offset(c)? {
-            Some(s) if s >> 2 == 15 => return c.fail_at(off_at + 1, "an offset register other than ^uniform"),
+            Some(s) if s >> 2 == 15 => {
+                return c.fail_at(off_at + 1, "an offset register other than ^uniform");
+            }
             Some(s) => (s >> 2, s & 3),
             None => (15, 0),
         };
-        Ok(u128::from(alignment as u32) << 5 | u128::from(ov) << 10 | u128::from(os) << 16 | u128::from(index as u32) << 18)
+        Ok(u128::from(alignment as u32) << 5
+            | u128::from(ov) << 10
+            | u128::from(os) << 16
+            | u128::from(index as u32) << 18)
     };
     let reg_source = |c: &mut Cursor| -> R<u128> {
         let (s, _) = vector_source(c, None, true)?;
@@ -842,7 +871,8 @@ fn varying(c: &mut Cursor, perspective: u32) -> R<u128> {
     };
     let special = [words::CUBE, words::NORMALIZE, words::FRAG_COORD, words::FRONT_FACING, words::POINT_COORD];
     let named = special.into_iter().find(|w| {
-        c.rest().starts_with(w) && !c.rest().get(w.len()..).is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_alphanumeric()))
+        c.rest().starts_with(w)
+            && !c.rest().get(w.len()..).is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_alphanumeric()))
     });
     if named.is_some() && perspective != 0 {
         return c.fail("a varying index or a register (a `.perspective` load reads no other source)");
@@ -879,7 +909,8 @@ fn varying(c: &mut Cursor, perspective: u32) -> R<u128> {
         None => {
             source_type = 1;
             if c.at_end() || c.rest().starts_with(',') {
-                return c.fail_at(at, "a varying index, a register or a source (`cube(…)`, `gl_FragCoord`, …)");
+                return c
+                    .fail_at(at, "a varying index, a register or a source (`cube(…)`, `gl_FragCoord`, …)");
             }
             v |= reg_source(c)?;
         }
@@ -1052,7 +1083,8 @@ fn combine(c: &mut Cursor, op: u32, outmod: u32, outmod_at: usize) -> R<u128> {
     let dest = dest * 4 + component(c)?;
     next_operand(c)?;
     let a0 = combine_source(scalar_source(c, None)?.0);
-    let mut v = u128::from(op) << 2 | u128::from(a0) << 14 | u128::from(outmod) << 22 | u128::from(dest) << 24;
+    let mut v =
+        u128::from(op) << 2 | u128::from(a0) << 14 | u128::from(outmod) << 22 | u128::from(dest) << 24;
     if operands(c) > 0 {
         next_operand(c)?;
         let a1 = combine_source(scalar_source(c, None)?.0);
@@ -1069,7 +1101,8 @@ fn combine_source(s: u32) -> u32 {
 /// A branch's operands after `branch[.cond]`: the sources (where there is a condition) and
 /// the target (resolved once the instruction's place is known).
 fn branch(c: &mut Cursor, cond: u32) -> R<u128> {
-    let mut v = u128::from(cond >> 2 & 1) << 16 | u128::from(cond >> 1 & 1) << 17 | u128::from(cond & 1) << 18;
+    let mut v =
+        u128::from(cond >> 2 & 1) << 16 | u128::from(cond >> 1 & 1) << 17 | u128::from(cond & 1) << 18;
     if cond != BRANCH_ALWAYS {
         v |= u128::from(plain_scalar(c)?) << 10;
         next_operand(c)?;

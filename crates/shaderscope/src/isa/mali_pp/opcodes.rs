@@ -209,7 +209,8 @@ pub(crate) mod words {
     pub(crate) const LOAD: &str = "load";
     /// The varying load's `perspective` (2 bits) after `load` for a varying or register
     /// source; 0 is nothing.
-    pub(crate) const PERSPECTIVE: [&str; 4] = ["", ".perspective.unknown", ".perspective.z", ".perspective.w"];
+    pub(crate) const PERSPECTIVE: [&str; 4] =
+        ["", ".perspective.unknown", ".perspective.z", ".perspective.w"];
     /// The varying load's destination 15 (`REG_DISCARD`).
     pub(crate) const DISCARD_DEST: &str = "^discard";
     /// The varying load's cube-map source (`source_type` 2, `perspective` 0 or 1).

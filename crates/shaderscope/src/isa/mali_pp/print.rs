@@ -5,6 +5,7 @@
 //! constants; an instruction's text ([`write_text`]); and how each step of the
 //! [walk](super::walk) prints through it ([`PrintStep`]).
 
+use super::asm;
 use super::decode::{
     Branch, Combine, Ctrl, FloatAlu, Instruction, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu,
     const_values,
@@ -12,13 +13,12 @@ use super::decode::{
 use super::opcodes::{
     self, BRANCH_ALWAYS, BRANCH_COND, OUTMOD, Op, REG_DISCARD, SAMPLER_TYPE_CUBE, SAMPLER_TYPE_GENERIC, words,
 };
-use super::asm;
 use super::walk::Step;
-use std::fmt::Write as _;
 use crate::isa::InstructionRecord;
 use crate::isa::walk::{Annotate, Listing, PrintStep, Records};
 use crate::print::float::{FloatStyle, write_f32_fixed};
 use crate::print::{Line, Printer, Style};
+use std::fmt::Write as _;
 
 const XYZW: [&str; 4] = ["x", "y", "z", "w"];
 

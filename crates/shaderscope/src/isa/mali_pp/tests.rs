@@ -190,7 +190,9 @@ fn every_form_prints_as_mesa_prints_it() {
         let lines: Vec<&str> = text
             .lines()
             .filter(|l| !l.starts_with("; "))
-            .map(|l| l.find('=').and_then(|e| l.get(..e)).and_then(|h| h.rfind(", ")).map_or(l, |cut| &l[..cut]))
+            .map(|l| {
+                l.find('=').and_then(|e| l.get(..e)).and_then(|h| h.rfind(", ")).map_or(l, |cut| &l[..cut])
+            })
             .collect();
         assert_eq!(lines, [*line], "{words:08x?}");
         // Branch targets outside a lone instruction are a problem; nothing else is.
