@@ -51,7 +51,7 @@ fn every_corpus_program_assembles_back_from_its_listing() {
         words += expected.len();
     }
     println!("{programs} programs, {words} words back from their listings");
-    assert!(programs >= 20, "{programs} programs");
+    assert!(programs >= 20 && words >= 200, "{programs} programs, {words} words");
 }
 
 /// xorshift64.
