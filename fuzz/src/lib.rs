@@ -558,6 +558,38 @@ pub fn encode_decode_mali_pp(data: &[u8]) {
     }
 }
 
+/// Mali PP print → assemble: `data` read as a program (each instruction as the decoder reads
+/// it, encoded again until the words read as themselves: padding zeroed, units cut off
+/// dropped), listed with the default options, and assembled back (`isa::mali_pp::asm`): the
+/// same words, whatever the control words and fields.
+pub fn mali_pp_print_assemble(data: &[u8]) {
+    use shaderscope::isa::mali_pp::{asm::assemble, instructions, write_listing};
+    let encode = |code: &[u8]| -> Vec<u8> {
+        instructions(code, 0)
+            .iter()
+            .filter(|i| i.missing == 0 && i.words_read == i.words)
+            .flat_map(|i| i.encode())
+            .flat_map(u32::to_le_bytes)
+            .collect()
+    };
+    let mut code = encode(data);
+    for _ in 0..8 {
+        let again = encode(&code);
+        if again == code {
+            break;
+        }
+        code = again;
+    }
+    if encode(&code) != code {
+        return;
+    }
+    let mut text = TextBuf::default();
+    let _ = write_listing(&code, 0, &DisasmOptions::default(), &mut text);
+    let back = assemble(text.as_str())
+        .unwrap_or_else(|e| panic!("Mali PP listing does not assemble: {e}\n{}", text.as_str()));
+    assert_eq!(back, words(&code), "Mali PP listing assembles to other words:\n{}", text.as_str());
+}
+
 /// SM4/5 decode → encode: `data` after a version token its first byte picks (ps_4_0 to
 /// cs_5_1) read as an instruction stream; every instruction whose operands decode
 /// ([`Inst::from_decoded`](shaderscope::isa::sm4::encode::Inst::from_decoded)) encodes back
@@ -819,6 +851,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encode_decode_latte", encode_decode_latte),
     ("encode_decode_mali_gp", encode_decode_mali_gp),
     ("encode_decode_mali_pp", encode_decode_mali_pp),
+    ("mali_pp_print_assemble", mali_pp_print_assemble),
     ("encode_decode_sm4", encode_decode_sm4),
     ("sm4_print_assemble", sm4_print_assemble),
     ("pica_print_assemble", pica_print_assemble),
@@ -996,6 +1029,7 @@ mod tests {
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, latte_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,
+            mali_pp_print_assemble,
     );
 
     /// Every input under `regressions/<target>/` (a failure a fuzzer found, rebuilt small from
@@ -1111,6 +1145,17 @@ mod tests {
             programs[k] += 1;
         }
         assert!(programs == [0, 0] || (programs[0] >= 9 && programs[1] >= 20), "{programs:?} programs");
+    }
+
+    /// Random bytes read as Mali PP programs list and assemble back (the fuzz target over
+    /// more inputs than the seeds give it).
+    #[test]
+    fn mali_pp_random_programs_print_and_assemble_back() {
+        let mut rng = Rng::new(0x99a5);
+        for n in 0..2000 {
+            let bytes: Vec<u8> = (0..4 + n % 200).map(|_| rng.next_u64() as u8).collect();
+            mali_pp_print_assemble(&bytes);
+        }
     }
 
     /// Programs the SM4 generator makes from random bytes list and assemble back (the fuzz

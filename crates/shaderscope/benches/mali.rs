@@ -76,5 +76,31 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// Mali PP assembly (`isa::mali_pp::asm::assemble`): bytes of listing text per second over
+/// every corpus fragment shader's listing (without the corpus, limare's clear shader's).
+fn mali_pp_assemble(c: &mut Criterion) {
+    let mut programs = programs(Core::Pp);
+    if programs.is_empty() {
+        let clear = [0x0002_1025u32, 0x0000_0e4c, 0x03c0_07cf, 0x03c0_03c0, 0x0000_03c0];
+        programs.push(clear.iter().flat_map(|w| w.to_le_bytes()).collect());
+    }
+    let texts: Vec<String> = programs
+        .iter()
+        .map(|p| {
+            let mut out = TextBuf::default();
+            let _ = mali_pp::write_listing(p, 0, &DisasmOptions::default(), &mut out);
+            out.into_string()
+        })
+        .collect();
+    let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
+    eprintln!("mali-pp assemble: {} listings, {bytes} bytes of text", texts.len());
+    let mut g = c.benchmark_group("mali-pp");
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("assemble", |b| {
+        b.iter(|| texts.iter().for_each(|t| drop(std::hint::black_box(mali_pp::asm::assemble(t)))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, mali_pp_assemble);
 criterion_main!(benches);

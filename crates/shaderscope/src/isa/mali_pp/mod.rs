@@ -25,7 +25,7 @@
 //! warn of an opcode without one. `decode.rs` reads words into the owned [`Instruction`],
 //! `encode.rs` writes it back, `walk.rs` is the one walk that the listing, the records, the
 //! checks and the dump annotations share, `print.rs` prints through the [`Printer`] sink,
-//! `check.rs` makes the findings.
+//! `check.rs` makes the findings, and [`asm`] reads the listing back into the words.
 //!
 //! # What this module gives
 //!
@@ -36,6 +36,7 @@
 //! | [`problems`] | what cannot be read, as errors at absolute offsets |
 //! | [`annotate`] | the `dump` annotations: each instruction a section titled with its text, the control word a field, each unit's field a field with its text, the padding after the last |
 //! | [`check`] | [`problems`] as error findings; `next_count` that is not the next instruction's count, a program whose last instruction has no `stop`, undefined control bits, opcodes Mesa does not name and branch targets between instructions as warnings |
+//! | [`asm::assemble`] | the listing back to the program's words |
 //!
 //! ```
 //! use shaderscope::isa::mali_pp;
@@ -68,6 +69,11 @@
 //! (`0.150391`, `inf`, `-nan`), `, stop` after an instruction with no unit, the branch target
 //! as `target + offset` in 32-bit arithmetic; undefined opcodes print as `opN`.
 //!
+//! What Mesa's text leaves out of an instruction shows after it, and only where it is not
+//! what the assembler writes for it ([`asm`]: the compilers' values, or what follows from the
+//! program): `, count=0`, `, next_count=9`, `, prefetch=1`, `, unknown=3`, `, words=3`, and a
+//! unit's whole field, `, varying=0xf0023c60`. No corpus program shows any.
+//!
 //! One difference, on purpose: Mesa's combiner table names opcodes 0–9 only and indexes it
 //! with the 4-bit opcode, so for 10–15 it reads past the table (undefined behaviour: its
 //! build here printed the names of the next table, `add`, `fract`…); here they print as
@@ -88,6 +94,7 @@
 //! fit and ends the listing with a problem (as does a last word cut short). A
 //! branch whose target is outside the program is a problem too.
 
+pub mod asm;
 mod check;
 pub mod decode;
 pub mod encode;

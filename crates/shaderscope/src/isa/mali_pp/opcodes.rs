@@ -201,3 +201,69 @@ pub(crate) const BRANCH_COND: [&str; 8] = ["nv", "lt", "eq", "le", "gt", "ne", "
 
 /// The branch condition that is always true.
 pub(crate) const BRANCH_ALWAYS: u32 = 7;
+
+/// The other words of the listing, which the printer writes and the assembler reads back
+/// (one list for both).
+pub(crate) mod words {
+    /// The varying and uniform loads' mnemonic, before their suffixes.
+    pub(crate) const LOAD: &str = "load";
+    /// The varying load's `perspective` (2 bits) after `load` for a varying or register
+    /// source; 0 is nothing.
+    pub(crate) const PERSPECTIVE: [&str; 4] =
+        ["", ".perspective.unknown", ".perspective.z", ".perspective.w"];
+    /// The varying load's destination 15 (`REG_DISCARD`).
+    pub(crate) const DISCARD_DEST: &str = "^discard";
+    /// The varying load's cube-map source (`source_type` 2, `perspective` 0 or 1).
+    pub(crate) const CUBE: &str = "cube";
+    /// The varying load's normalized register (`source_type` 2, `perspective` 2).
+    pub(crate) const NORMALIZE: &str = "normalize";
+    /// `source_type` 2, `perspective` 3.
+    pub(crate) const FRAG_COORD: &str = "gl_FragCoord";
+    /// `source_type` 3, `perspective` not 0.
+    pub(crate) const FRONT_FACING: &str = "gl_FrontFacing";
+    /// `source_type` 3, `perspective` 0.
+    pub(crate) const POINT_COORD: &str = "gl_PointCoord";
+    /// A source's absolute value, `abs(…)`.
+    pub(crate) const ABS: &str = "abs";
+    /// The sampler's mnemonic.
+    pub(crate) const TEXLD: &str = "texld";
+    /// The sampler's `lod_bias_en`.
+    pub(crate) const LOD_BIAS: &str = ".b";
+    /// The sampler type `SAMPLER_TYPE_CUBE`.
+    pub(crate) const TYPE_CUBE: &str = ".cube";
+    /// Before any other sampler type's number.
+    pub(crate) const TYPE_N: &str = "_t";
+    /// The temporary write's mnemonic.
+    pub(crate) const STORE_TEMP: &str = "store.t";
+    /// The framebuffer reads (`fb_read.source` 1 and 0).
+    pub(crate) const FB_COLOR: &str = "fb_color";
+    /// See [`FB_COLOR`].
+    pub(crate) const FB_DEPTH: &str = "fb_depth";
+    /// The branch unit's discard pattern.
+    pub(crate) const DISCARD: &str = "discard";
+    /// The branch unit's branch.
+    pub(crate) const BRANCH: &str = "branch";
+    /// The constant registers' fields.
+    pub(crate) const CONST: [&str; 2] = ["const0", "const1"];
+    /// The control word's flags as the listing ends the line with them.
+    pub(crate) const SYNC: &str = "sync";
+    /// See [`SYNC`].
+    pub(crate) const STOP: &str = "stop";
+    /// The control word's fields beyond Mesa's text, each `name=value` (see `asm`).
+    pub(crate) const COUNT: &str = "count";
+    /// See [`COUNT`].
+    pub(crate) const NEXT_COUNT: &str = "next_count";
+    /// See [`COUNT`].
+    pub(crate) const PREFETCH: &str = "prefetch";
+    /// See [`COUNT`].
+    pub(crate) const UNKNOWN: &str = "unknown";
+    /// The instruction's length, where its `count` is more than its fields take but runs
+    /// past the end of the program (the walk goes on after the fields).
+    pub(crate) const WORDS: &str = "words";
+}
+
+/// The adder's first source when it is the multiplier's result (`mul_in`): `^v0` for the
+/// vector adder, `^s0` for the scalar one.
+pub(crate) fn mul_result(unit: Unit) -> &'static str {
+    if unit == Unit::Vec4Acc { "^v0" } else { "^s0" }
+}

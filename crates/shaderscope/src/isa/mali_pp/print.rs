@@ -5,18 +5,20 @@
 //! constants; an instruction's text ([`write_text`]); and how each step of the
 //! [walk](super::walk) prints through it ([`PrintStep`]).
 
+use super::asm;
 use super::decode::{
     Branch, Combine, Ctrl, FloatAlu, Instruction, Sampler, TempWrite, Uniform, Unit, Varying, Vec4Alu,
     const_values,
 };
 use super::opcodes::{
-    self, BRANCH_ALWAYS, BRANCH_COND, OUTMOD, Op, REG_DISCARD, SAMPLER_TYPE_CUBE, SAMPLER_TYPE_GENERIC,
+    self, BRANCH_ALWAYS, BRANCH_COND, OUTMOD, Op, REG_DISCARD, SAMPLER_TYPE_CUBE, SAMPLER_TYPE_GENERIC, words,
 };
 use super::walk::Step;
 use crate::isa::InstructionRecord;
 use crate::isa::walk::{Annotate, Listing, PrintStep, Records};
 use crate::print::float::{FloatStyle, write_f32_fixed};
 use crate::print::{Line, Printer, Style};
+use std::fmt::Write as _;
 
 const XYZW: [&str; 4] = ["x", "y", "z", "w"];
 
@@ -134,7 +136,8 @@ fn modified(line: &mut Line, abs: bool, neg: bool, operand: impl FnOnce(&mut Lin
         line.push_str("-");
     }
     if abs {
-        line.push_str("abs(");
+        line.push_str(words::ABS);
+        line.push_str("(");
     }
     operand(line);
     if abs {
@@ -196,20 +199,16 @@ fn varying_source(line: &mut Line, v: &Varying) {
 /// `print_varying`.
 pub(crate) fn varying(line: &mut Line, v: &Varying) {
     line.style(Style::Mnemonic);
-    line.push_str("load");
-    if v.source_type < 2 && v.perspective != 0 {
-        line.push_str(match v.perspective {
-            2 => ".perspective.z",
-            3 => ".perspective.w",
-            _ => ".perspective.unknown",
-        });
+    line.push_str(words::LOAD);
+    if v.source_type < 2 {
+        line.push_str(words::PERSPECTIVE.get(v.perspective as usize).copied().unwrap_or(""));
     }
     line.reset();
     unit_suffix(line, Unit::Varying);
     line.start_operand();
     if v.dest == REG_DISCARD {
         line.style(Style::Register);
-        line.push_str("^discard");
+        line.push_str(words::DISCARD_DEST);
         line.reset();
     } else {
         line.style(Style::Register);
@@ -225,23 +224,26 @@ pub(crate) fn varying(line: &mut Line, v: &Varying) {
         1 => reg_source(line),
         2 => match v.perspective {
             0 => {
-                line.push_str("cube(");
+                line.push_str(words::CUBE);
+                line.push_str("(");
                 varying_source(line, v);
                 line.push_str(")");
             }
             1 => {
-                line.push_str("cube(");
+                line.push_str(words::CUBE);
+                line.push_str("(");
                 reg_source(line);
                 line.push_str(")");
             }
             2 => {
-                line.push_str("normalize(");
+                line.push_str(words::NORMALIZE);
+                line.push_str("(");
                 reg_source(line);
                 line.push_str(")");
             }
-            _ => builtin(line, "gl_FragCoord"),
+            _ => builtin(line, words::FRAG_COORD),
         },
-        3 => builtin(line, if v.perspective != 0 { "gl_FrontFacing" } else { "gl_PointCoord" }),
+        3 => builtin(line, if v.perspective != 0 { words::FRONT_FACING } else { words::POINT_COORD }),
         _ => varying_source(line, v),
     }
 }
@@ -257,15 +259,15 @@ fn builtin(line: &mut Line, name: &str) {
 /// `print_sampler`.
 pub(crate) fn sampler(line: &mut Line, s: &Sampler) {
     line.style(Style::Mnemonic);
-    line.push_str("texld");
+    line.push_str(words::TEXLD);
     if s.lod_bias_en {
-        line.push_str(".b");
+        line.push_str(words::LOD_BIAS);
     }
     match s.sampler_type {
         SAMPLER_TYPE_GENERIC => {}
-        SAMPLER_TYPE_CUBE => line.push_str(".cube"),
+        SAMPLER_TYPE_CUBE => line.push_str(words::TYPE_CUBE),
         t => {
-            line.push_str("_t");
+            line.push_str(words::TYPE_N);
             line.push_u64(u64::from(t));
         }
     }
@@ -316,7 +318,8 @@ fn literal_inline(line: &mut Line, v: i64) {
 /// `print_uniform`.
 pub(crate) fn uniform(line: &mut Line, u: &Uniform) {
     line.style(Style::Mnemonic);
-    line.push_str("load.");
+    line.push_str(words::LOAD);
+    line.push_str(".");
     match opcodes::uniform_source(u.source) {
         Some(name) => line.push_str(name),
         None => {
@@ -347,7 +350,7 @@ pub(crate) fn vec4(line: &mut Line, f: &Vec4Alu, unit: Unit) {
         line.end_operand();
         line.push_str(" ");
     }
-    let special = (acc && f.mul_in).then_some("^v0");
+    let special = (acc && f.mul_in).then_some(opcodes::mul_result(unit));
     vector_source(line, f.arg0_source, special, f.arg0_swizzle, f.arg0_absolute, f.arg0_negate);
     if acc {
         if srcs > 1 {
@@ -391,7 +394,7 @@ pub(crate) fn float(line: &mut Line, f: &FloatAlu, unit: Unit) {
     if f.output_en {
         dest_scalar(line, f.dest);
     }
-    let special = (acc && f.mul_in).then_some("^s0");
+    let special = (acc && f.mul_in).then_some(opcodes::mul_result(unit));
     scalar_source(line, f.arg0_source, special, f.arg0_absolute, f.arg0_negate);
     shift(line, op, f.op);
     if srcs > 1 {
@@ -431,7 +434,7 @@ pub(crate) fn combine(line: &mut Line, c: &Combine) {
 pub(crate) fn temp_write(line: &mut Line, t: &TempWrite) {
     if t.is_fb_read() {
         line.style(Style::Mnemonic);
-        line.push_str(if t.fb_source { "fb_color" } else { "fb_depth" });
+        line.push_str(if t.fb_source { words::FB_COLOR } else { words::FB_DEPTH });
         line.reset();
         line.push_str(" ");
         line.start_operand();
@@ -440,7 +443,7 @@ pub(crate) fn temp_write(line: &mut Line, t: &TempWrite) {
         return;
     }
     line.style(Style::Mnemonic);
-    line.push_str("store.t");
+    line.push_str(words::STORE_TEMP);
     line.reset();
     line.push_str(" ");
     aligned_index(line, t.index, t.alignment);
@@ -462,13 +465,13 @@ pub(crate) fn temp_write(line: &mut Line, t: &TempWrite) {
 pub(crate) fn branch(line: &mut Line, b: &Branch, pc: u32) {
     if b.discard {
         line.style(Style::Mnemonic);
-        line.push_str("discard");
+        line.push_str(words::DISCARD);
         line.reset();
         return;
     }
     let cond = b.cond_mask();
     line.style(Style::Mnemonic);
-    line.push_str("branch");
+    line.push_str(words::BRANCH);
     if cond != BRANCH_ALWAYS {
         line.push_str(".");
         line.push_str(BRANCH_COND.get(cond as usize).copied().unwrap_or(""));
@@ -510,11 +513,11 @@ pub(crate) fn half_to_f32_bits(h: u16) -> u32 {
 
 /// One constant as C's `printf("%f")` (glibc) prints the half converted to a float: exact
 /// digits, ties to even, `inf`, `-inf`, `nan`, `-nan`.
-fn half_fixed(line: &mut Line, h: u16) {
+pub(crate) fn half_fixed<W: std::fmt::Write + ?Sized>(out: &mut W, h: u16) {
     let bits = half_to_f32_bits(h);
     let neg = h >> 15 != 0;
     if h & 0x7c00 == 0x7c00 {
-        line.push_str(match (h & 0x3ff != 0, neg) {
+        let _ = out.write_str(match (h & 0x3ff != 0, neg) {
             (true, false) => "nan",
             (true, true) => "-nan",
             (false, false) => "inf",
@@ -522,13 +525,13 @@ fn half_fixed(line: &mut Line, h: u16) {
         });
         return;
     }
-    let _ = write_f32_fixed(line, bits, FloatStyle::Ucrt);
+    let _ = write_f32_fixed(out, bits, FloatStyle::Ucrt);
 }
 
 /// `print_const`.
 pub(crate) fn constant(line: &mut Line, which: u32, v: u128) {
     line.style(Style::Mnemonic);
-    line.push_str(if which == 0 { "const0" } else { "const1" });
+    line.push_str(words::CONST.get(which as usize).copied().unwrap_or(""));
     line.reset();
     for h in const_values(v) {
         line.push_str(" ");
@@ -557,8 +560,10 @@ pub(crate) fn unit(line: &mut Line, unit: Unit, v: u128, pc: u32) {
 }
 
 /// The instruction's text as Mesa prints it after `@%6d: `: the units present, in order,
-/// joined by `, ` (each one operand), then `, sync` and `, stop`.
-pub(crate) fn write_text(line: &mut Line, inst: &Instruction) {
+/// joined by `, ` (each one operand), then `, sync` and `, stop`; then what Mesa's text does
+/// not carry where it is not what the assembler writes for it (`, count=7`, `, varying=0x…`:
+/// see [`super::asm`]), `next` being the next instruction's control word.
+pub(crate) fn write_text(line: &mut Line, inst: &Instruction, next: Option<Ctrl>) {
     let mut first = true;
     for (u, bits, _) in inst.units() {
         if !first {
@@ -569,7 +574,7 @@ pub(crate) fn write_text(line: &mut Line, inst: &Instruction) {
         unit(line, u, bits, inst.pc);
         line.end_operand();
     }
-    for (on, flag) in [(inst.ctrl.sync(), "sync"), (inst.ctrl.stop(), "stop")] {
+    for (on, flag) in [(inst.ctrl.sync(), words::SYNC), (inst.ctrl.stop(), words::STOP)] {
         if on {
             line.push_str(", ");
             line.style(Style::Directive);
@@ -577,6 +582,40 @@ pub(crate) fn write_text(line: &mut Line, inst: &Instruction) {
             line.reset();
         }
     }
+    let ctrl = inst.ctrl;
+    let (count, next_count, prefetch) = asm::derived_ctrl(ctrl, next);
+    for (name, value, derived) in [
+        (words::COUNT, ctrl.count(), count),
+        (words::NEXT_COUNT, ctrl.next_count(), next_count),
+        (words::PREFETCH, u32::from(ctrl.prefetch()), u32::from(prefetch)),
+        (words::UNKNOWN, ctrl.unknown(), 0),
+    ] {
+        if value != derived {
+            extra(line, name, |line| line.push_u64(u64::from(value)));
+        }
+    }
+    if inst.words != asm::length(ctrl.count(), ctrl.words_by_fields()) {
+        extra(line, words::WORDS, |line| line.push_u64(u64::from(inst.words)));
+    }
+    for (u, bits, _) in inst.units() {
+        if asm::canonical(u, bits) != bits {
+            extra(line, u.name(), |line| {
+                let _ = write!(line, "0x{bits:x}");
+            });
+        }
+    }
+}
+
+/// `, name=value`: a field Mesa's text does not carry.
+fn extra(line: &mut Line, name: &str, value: impl FnOnce(&mut Line)) {
+    line.push_str(", ");
+    line.style(Style::Directive);
+    line.push_str(name);
+    line.reset();
+    line.push_str("=");
+    line.style(Style::Literal);
+    value(line);
+    line.reset();
 }
 
 /// `@%6d: ` (the word offset), as an address.
@@ -626,19 +665,19 @@ fn unit_text(line: &mut Line, u: Unit, bits: u128, pc: u32) -> String {
 /// bit strings that share bytes), the bits after the last field as padding.
 impl PrintStep for Step<'_> {
     fn list<P: Printer + ?Sized>(&self, l: &mut Listing<'_, P>) {
-        let Step { inst, bytes } = *self;
+        let Step { inst, bytes, next } = *self;
         l.begin(
             inst.at,
             bytes.chunks_exact(4).filter_map(|w| w.first_chunk::<4>()).map(|w| u32::from_le_bytes(*w)),
         );
         write_pc(&mut l.line, inst.pc);
-        write_text(&mut l.line, inst);
+        write_text(&mut l.line, inst, next);
         l.end();
     }
 
     fn record<F: FnMut(InstructionRecord)>(&self, r: &mut Records<F>) {
-        let Step { inst, bytes } = *self;
-        write_text(r.start(inst.at), inst);
+        let Step { inst, bytes, next } = *self;
+        write_text(r.start(inst.at), inst, next);
         r.take(
             inst.at,
             bytes
@@ -650,9 +689,9 @@ impl PrintStep for Step<'_> {
     }
 
     fn annotate(&self, an: &mut Annotate<'_>) {
-        let Step { inst, bytes } = *self;
+        let Step { inst, bytes, next } = *self;
         an.line.start(None);
-        write_text(&mut an.line, inst);
+        write_text(&mut an.line, inst, next);
         let title = format!("instruction @{}: {}", inst.pc, an.line.as_str().trim_end());
         let len = bytes.len() as u64;
         an.a.section(inst.at, len, title);

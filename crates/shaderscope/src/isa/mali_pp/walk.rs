@@ -2,7 +2,7 @@
 //! the length its fields' sizes give, and what cannot be read. The listing, the records, the
 //! problems, the dump annotations and the checks are what it feeds ([`crate::isa::walk`]).
 
-use super::decode::{Instruction, read};
+use super::decode::{Ctrl, Instruction, read};
 use crate::error::Error;
 use crate::isa::walk::Visit;
 
@@ -12,6 +12,9 @@ use crate::isa::walk::Visit;
 pub(crate) struct Step<'a> {
     pub(crate) inst: &'a Instruction,
     pub(crate) bytes: &'a [u8],
+    /// The next instruction's control word, when a whole word follows this instruction: what
+    /// the control word's `next_count` and `prefetch` are derived from (see `asm`).
+    pub(crate) next: Option<Ctrl>,
 }
 
 /// Walk the program: each instruction in order, by the length its fields' sizes give, and
@@ -28,7 +31,12 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
         }
         let inst = read(code, pos, base);
         let bytes = code.get(pos..pos + 4 * inst.words_read as usize).unwrap_or(&[]);
-        v.step(Step { inst: &inst, bytes });
+        let after = pos + 4 * inst.words as usize;
+        let next = code
+            .get(after..after + 4)
+            .and_then(|w| w.first_chunk::<4>())
+            .map(|w| Ctrl(u32::from_le_bytes(*w)));
+        v.step(Step { inst: &inst, bytes, next });
         let count = inst.ctrl.count();
         let left = total - inst.pc;
         let by_fields = inst.ctrl.words_by_fields();
