@@ -256,8 +256,8 @@ pub struct BareProgram {
 /// Assemble a listing of a bare program of `isa` (`disasm --format ISA`'s output) into its
 /// words: PICA200 source into code words and operand descriptors (picasso's, the whole text
 /// one program), an SM4/SM5 listing into its program tokens (a `SHDR`/`SHEX` chunk's data),
-/// a Direct3D 9 listing into its bytecode, a Latte listing into its microcode. Mali listings
-/// are not assembled yet.
+/// a Direct3D 9 listing into its bytecode, a Latte listing into its microcode, a Mali PP
+/// listing into its words. Mali GP listings are not assembled yet.
 pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, Error> {
     match isa {
         #[cfg(feature = "n3ds")]
@@ -278,6 +278,10 @@ pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, E
         crate::bare::Isa::Latte => {
             Ok(BareProgram { code: le_words(&crate::isa::latte::asm::assemble(text)?), opdescs: None })
         }
+        #[cfg(feature = "mali")]
+        crate::bare::Isa::MaliPp => {
+            Ok(BareProgram { code: le_words(&crate::isa::mali_pp::asm::assemble(text)?), opdescs: None })
+        }
         other => {
             // The text is read by the assemblers this build has.
             let _ = text;
@@ -287,7 +291,7 @@ pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, E
 }
 
 /// Words as little-endian bytes.
-#[cfg(any(feature = "direct3d", feature = "n3ds", feature = "wiiu"))]
+#[cfg(any(feature = "direct3d", feature = "n3ds", feature = "wiiu", feature = "mali"))]
 fn le_words(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
