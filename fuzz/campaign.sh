@@ -24,7 +24,7 @@ seeds() {
     pica_print_assemble | pica_asm_text) echo "$SHARED/shbin" ;;
     dxbc | sm4 | sm4_specialised | d3d9 | encode_decode_sm4 | sm4_print_assemble | d3d9_asm) echo "$SHARED/dxbc" ;;
     latte | gfd | sharcfb | sharc | encode_decode_latte) echo "$SHARED/gx2" ;;
-    mbs | mali_gp | mali_pp | encode_decode_mali_gp | encode_decode_mali_pp) echo "$SHARED/mbs" ;;
+    mbs | mali_gp | mali_pp | encode_decode_mali_gp | encode_decode_mali_pp | mali_gp_print_assemble) echo "$SHARED/mbs" ;;
     # the listings beside the binaries are the assemblers' seeds
     asm_text | asm_nesting) echo "$SHARED/dxbc $SHARED/shbin/reference $SHARED/gx2/reference $SHARED/mbs/reference" ;;
     *) echo "$SHARED" ;;

@@ -79,6 +79,7 @@
 
 mod check;
 pub mod decode;
+pub mod asm;
 pub mod encode;
 mod opcodes;
 mod print;
@@ -103,7 +104,10 @@ pub fn write_listing<P: Printer + ?Sized>(
     out: &mut P,
 ) -> Result<()> {
     let columns = super::columns::Columns::new(opts, 4);
-    crate::isa::walk::write_listing(out, columns, base, "Mali GP listing", |v| walk::walk(code, base, v))
+    crate::isa::walk::write_listing(out, columns, base, "Mali GP listing", |v| {
+        walk::walk(code, base, v);
+        walk::fields(code, base, v);
+    })
 }
 
 /// Every unit line of the program as an [`InstructionRecord`] (see the
