@@ -1,6 +1,7 @@
 //! ARM Mali Utgard throughput over the corpus code (bytes/s of `DBIN` payload): groups
 //! `mali-gp` (vertex shaders) and `mali-pp` (fragment shaders), each the listing in Mesa's
-//! text into one buffer, the instruction records and the checks.
+//! text into one buffer, the instruction records and the checks; `mali-gp-asm`, the GP
+//! listings assembled back (bytes/s of listing text).
 //! `cargo bench -p shaderscope --bench mali` (the corpus comes from `SHADERSCOPE_CORPUS` or
 //! `../shared/corpus`; without it, a small built-in program of each).
 
@@ -76,5 +77,35 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// GP assembly: every corpus vertex shader's listing (Mesa's text, as `disasm` prints the
+/// bare program) read back into words; throughput in bytes of listing text.
+fn mali_gp_assemble(c: &mut Criterion) {
+    let mut programs = programs(Core::Gp);
+    if programs.is_empty() {
+        programs.push(
+            [0xad40_b42f_u32, 0x4380_42b5, 0x0807_e980, 0x000a_d500]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect(),
+        );
+    }
+    let texts: Vec<String> = programs
+        .iter()
+        .map(|p| {
+            let mut out = TextBuf::default();
+            let _ = mali_gp::write_listing(p, 0, &DisasmOptions::default(), &mut out);
+            out.as_str().to_string()
+        })
+        .collect();
+    let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
+    eprintln!("mali-gp-asm: {} listings, {bytes} bytes of text", texts.len());
+    let mut g = c.benchmark_group("mali-gp-asm");
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("assemble", |b| {
+        b.iter(|| texts.iter().for_each(|t| drop(std::hint::black_box(mali_gp::asm::assemble(t)))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, mali_gp_assemble);
 criterion_main!(benches);

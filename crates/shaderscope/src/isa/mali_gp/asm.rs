@@ -34,9 +34,16 @@
 //! The text also says less than the bits where two encodings print alike: `aN.c` is this
 //! instruction's register-0 port or the previous instruction's (sources 0–3 or 28–31),
 //! `$N.c` also the register-1 port (4–7); `mov.m0` and `mul.m1` do not say `complex2`
-//! (`mul_op` 3) from `mul`, `mov.aN` not the adders' operation. The assembler chooses this
-//! instruction's own ports first (register 1 for `$N`, then register 0, then the previous
-//! instruction's port when it holds that register), and `mul` and `add`.
+//! (`mul_op` 3) from `mul`, `mov.aN` not the adders' operation. The assembler takes `mul`
+//! and `add`, and gives each port read, in order, the first port that agrees with the reads
+//! before it: the previous instruction's port first when it holds that register and that
+//! instruction read the same component through its own port (both compilers read such a
+//! value again a cycle later that way), else register 1 (for `$N`), register 0, the previous
+//! port; when that leaves a read without a port, the first assignment of ports to registers
+//! that fits. The corpus programs then read back exactly but for 14 instructions of 5 of
+//! the 9 distinct programs (which of two alike encodings a compiler chose, and the register
+//! fields of an unused port or store slot, are not in the text, and the two compilers, even
+//! two libMali builds, choose differently in the same text).
 //!
 //! Every field of an instruction that differs from what this reading gives is printed after
 //! the program, one line per instruction, as a comment other tools skip:
@@ -142,7 +149,11 @@ fn split(text: &str) -> std::result::Result<Split<'_>, LineError> {
                 let start = c.at;
                 let number = c.number().map_err(err)?;
                 if number != instrs.len() as u64 {
-                    return Err(LineError::new(line, start, format!("instruction number {:03}", instrs.len())));
+                    return Err(LineError::new(
+                        line,
+                        start,
+                        format!("instruction number {:03}", instrs.len()),
+                    ));
                 }
                 c.expect(":").map_err(err)?;
                 instrs.push(Vec::new());
@@ -165,11 +176,16 @@ fn split(text: &str) -> std::result::Result<Split<'_>, LineError> {
                 }
                 break;
             } else {
-                return Err(err(c.fail::<()>("an instruction number (`000:`), a tab or `;`").unwrap_err()));
+                return Err(err(here(&c, "an instruction number (`000:`), a tab or `;`")));
             }
         }
     }
     Ok((instrs, fields))
+}
+
+/// An error at the cursor.
+fn here(c: &Cursor<'_>, expected: &str) -> Syntax {
+    Syntax { column: c.at, expected: expected.into() }
 }
 
 fn first_number_text() -> &'static str {
@@ -335,7 +351,10 @@ fn read_instr(items: &[Item<'_>], index: u64, prev: Option<&Instr>) -> LResult<I
         match *item {
             Item::Stray { line, at } => {
                 if b.units & COMPLEX != 0 {
-                    return Err((line, Syntax { column: at, expected: "one complex unit per instruction".into() }));
+                    return Err((
+                        line,
+                        Syntax { column: at, expected: "one complex unit per instruction".into() },
+                    ));
                 }
                 b.units |= COMPLEX;
                 b.i.complex_src = 0;
@@ -345,7 +364,7 @@ fn read_instr(items: &[Item<'_>], index: u64, prev: Option<&Instr>) -> LResult<I
                 let mut c = Cursor { text, at };
                 b.unit(&mut c).map_err(|e| (line, e))?;
                 if !c.at_end() {
-                    return Err((line, c.fail::<()>("the end of the line").unwrap_err()));
+                    return Err((line, here(&c, "the end of the line")));
                 }
             }
         }
@@ -405,7 +424,10 @@ impl Build<'_> {
                     Ok(())
                 }
                 "nop" => Ok(()),
-                _ => c.fail_at(start, "a unit's operation (`add.a0`, `mul.m1`, `rcp.c`, `mov.p`, `branch`, `nop`, …)"),
+                _ => c.fail_at(
+                    start,
+                    "a unit's operation (`add.a0`, `mul.m1`, `rcp.c`, `mov.p`, `branch`, `nop`, …)",
+                ),
             },
         }
     }
@@ -420,7 +442,10 @@ impl Build<'_> {
         } else if let Some(v) = numbered(name, "op").filter(|&v| ACC_OPS.get(usize::from(v)) == Some(&None)) {
             (Some(v), 1)
         } else {
-            return c.fail_at(start, "an adder operation (`add`, `floor`, `sign`, `ge`, `lt`, `min`, `max`, `mov`, `op3`)");
+            return c.fail_at(
+                start,
+                "an adder operation (`add`, `floor`, `sign`, `ge`, `lt`, `min`, `max`, `mov`, `op3`)",
+            );
         };
         if let Some(op) = op {
             match self.acc_op {
@@ -486,17 +511,23 @@ impl Build<'_> {
         let op = match name {
             "complex1" => mul_op::COMPLEX1,
             "sel" => mul_op::SELECT,
-            _ => match numbered(name, "unknown").filter(|v| matches!(v, 2 | 5 | 6 | 7)) {
-                Some(v) => v,
-                None => {
-                    return c.fail_at(start, "a two-multiplier operation (`complex1`, `sel`, `unknown2`, `unknown5` … `unknown7`)");
+            _ => {
+                match numbered(name, "unknown").filter(|v| matches!(v, 2 | 5 | 6 | 7)) {
+                    Some(v) => v,
+                    None => {
+                        return c.fail_at(start, "a two-multiplier operation (`complex1`, `sel`, `unknown2`, `unknown5` … `unknown7`)");
+                    }
                 }
-            },
+            }
         };
         self.mul_op = Some(op);
         self.dest(c, Unit::Mul0)?;
         let order: &[(SrcField, Unit, u8)] = if op == mul_op::SELECT {
-            &[(SrcField::Mul(0, 1), Unit::Mul0, 1), (SrcField::Mul(0, 0), Unit::Mul0, 0), (SrcField::Mul(1, 0), Unit::Mul1, 0)]
+            &[
+                (SrcField::Mul(0, 1), Unit::Mul0, 1),
+                (SrcField::Mul(0, 0), Unit::Mul0, 0),
+                (SrcField::Mul(1, 0), Unit::Mul1, 0),
+            ]
         } else {
             &[
                 (SrcField::Mul(0, 0), Unit::Mul0, 0),
@@ -513,11 +544,14 @@ impl Build<'_> {
 
     fn complex(&mut self, c: &mut Cursor<'_>, start: usize, mnemonic: &str, name: &str) -> Result<()> {
         self.claim(c, start, COMPLEX, "the complex unit")?;
-        let op = (1..16)
-            .find(|&v| opcodes::complex_name(v) == Some(mnemonic))
-            .or_else(|| numbered(name, "unk").filter(|&v| v != 0 && v < 16 && opcodes::complex_name(v).is_none()));
+        let op = (1..16).find(|&v| opcodes::complex_name(v) == Some(mnemonic)).or_else(|| {
+            numbered(name, "unk").filter(|&v| v != 0 && v < 16 && opcodes::complex_name(v).is_none())
+        });
         let Some(op) = op else {
-            return c.fail_at(start, "a complex operation (`exp2.c`, `log2.c`, `rsqrt.c`, `rcp.c`, `mov.c`, `unkN.c`)");
+            return c.fail_at(
+                start,
+                "a complex operation (`exp2.c`, `log2.c`, `rsqrt.c`, `rcp.c`, `mov.c`, `unkN.c`)",
+            );
         };
         self.i.complex_op = op;
         self.dest(c, Unit::Complex)?;
@@ -531,7 +565,10 @@ impl Build<'_> {
             .find(|&v| opcodes::pass_name(v) == Some(mnemonic))
             .or_else(|| numbered(name, "unk").filter(|&v| v < 8 && opcodes::pass_name(v).is_none()));
         let Some(op) = op else {
-            return c.fail_at(start, "a pass operation (`mov.p`, `preexp2.p`, `postlog2.p`, `clamp.p`, `unkN.p`)");
+            return c.fail_at(
+                start,
+                "a pass operation (`mov.p`, `preexp2.p`, `postlog2.p`, `clamp.p`, `unkN.p`)",
+            );
         };
         self.i.pass_op = op;
         self.dest(c, Unit::Pass)?;
@@ -545,7 +582,10 @@ impl Build<'_> {
                 let got = self.load(c)?;
                 if got != want {
                     c.at = at;
-                    return c.fail(format!("the load unit's `.{}` (clamp's bound)", XYZW[usize::from(want & 3)]));
+                    return c.fail(format!(
+                        "the load unit's `.{}` (clamp's bound)",
+                        XYZW.get(usize::from(want & 3)).copied().unwrap_or("x")
+                    ));
                 }
             }
         }
@@ -686,7 +726,14 @@ impl Build<'_> {
     }
 
     /// A space and a source of `unit` (`num`: its first or second); gives its `-`.
-    fn source(&mut self, c: &mut Cursor<'_>, unit: Unit, f: SrcField, num: u8, may_negate: bool) -> Result<bool> {
+    fn source(
+        &mut self,
+        c: &mut Cursor<'_>,
+        unit: Unit,
+        f: SrcField,
+        num: u8,
+        may_negate: bool,
+    ) -> Result<bool> {
         if !c.eat(" ") {
             return c.fail("a space and a source");
         }
@@ -734,10 +781,11 @@ impl Build<'_> {
                 return c.fail("`unknown0` … `unknown3`");
             }
             src::UNKNOWN_0 + n as u16
-        } else if rest.starts_with('0') && num == 1 && matches!(unit, Unit::Acc0 | Unit::Acc1) {
-            c.at += 1;
-            src::IDENT
-        } else if rest.starts_with('1') && num == 1 && matches!(unit, Unit::Mul0 | Unit::Mul1) {
+        } else if num == 1
+            && ((rest.starts_with('0') && matches!(unit, Unit::Acc0 | Unit::Acc1))
+                || (rest.starts_with('1') && matches!(unit, Unit::Mul0 | Unit::Mul1)))
+        {
+            // The identity: 0 as an adder's second source, 1 as a multiplier's.
             c.at += 1;
             src::IDENT
         } else {
@@ -779,9 +827,11 @@ impl Build<'_> {
         for (k, slot) in self.slots.iter().enumerate() {
             if let Some((temporary, varying, addr)) = *slot {
                 if k == 0 {
-                    (self.i.store0_temporary, self.i.store0_varying, self.i.store0_addr) = (temporary, varying, addr);
+                    (self.i.store0_temporary, self.i.store0_varying, self.i.store0_addr) =
+                        (temporary, varying, addr);
                 } else {
-                    (self.i.store1_temporary, self.i.store1_varying, self.i.store1_addr) = (temporary, varying, addr);
+                    (self.i.store1_temporary, self.i.store1_varying, self.i.store1_addr) =
+                        (temporary, varying, addr);
                 }
             }
         }
@@ -796,7 +846,7 @@ impl Build<'_> {
             }
             match names.get_mut(n) {
                 Some(slot) => *slot = Some((r.port, k)),
-                None => return Err(too_many(r)),
+                None => return Err(too_many(Some(r))),
             }
             n += 1;
         }
@@ -818,9 +868,8 @@ impl Build<'_> {
             for &b in list(1) {
                 for &c in list(2) {
                     let pick = [a, b, c];
-                    let ok = (0..n).all(|k| {
-                        let Some(Some((p, _))) = names.get(k) else { return false };
-                        let s = pick[k];
+                    let ok = names.iter().take(n).zip(pick).enumerate().all(|(k, (name, s))| {
+                        let Some((p, _)) = name else { return false };
                         let fits = match s {
                             Slot::Prev => match (prev_port, p) {
                                 (Some(q), p) => q == *p,
@@ -829,7 +878,7 @@ impl Build<'_> {
                             },
                             _ => true,
                         };
-                        fits && (0..k).all(|j| pick[j] != s)
+                        fits && !pick.iter().take(k).any(|&t| t == s)
                     });
                     if ok {
                         best = Some(pick);
@@ -840,18 +889,18 @@ impl Build<'_> {
         }
         let Some(pick) = best else {
             let last = names.iter().take(n).flatten().last().map_or(0, |(_, k)| *k);
-            return Err(too_many(reads.get(last).unwrap_or(&reads[0])));
+            return Err(too_many(reads.get(last)));
         };
-        for (k, name) in names.iter().take(n).enumerate() {
+        for (name, slot) in names.iter().take(n).zip(pick) {
             let Some((port, _)) = *name else { continue };
-            match (pick[k], port) {
+            match (slot, port) {
                 (Slot::Reg1, Port::Reg(a)) => self.i.register1_addr = a,
                 (Slot::Own, Port::Reg(a)) => (self.i.register0_attribute, self.i.register0_addr) = (0, a),
                 (Slot::Own, Port::Attr(a)) => (self.i.register0_attribute, self.i.register0_addr) = (1, a),
                 _ => {}
             }
             for r in reads.iter().filter(|r| r.port == port) {
-                let base = match pick[k] {
+                let base = match slot {
                     Slot::Reg1 => src::REGISTER_X,
                     Slot::Own => src::ATTRIB_X,
                     Slot::Prev => src::P1_ATTRIB_X,
@@ -870,10 +919,21 @@ impl Build<'_> {
     /// instruction's own ports (register 1 first for `$N`). False when that fails.
     fn greedy(&mut self, reads: &[PortRead], prev_port: Option<Port>) -> bool {
         let prev_reads = self.prev.map_or(0u8, |p| {
-            [p.mul0_src0, p.mul0_src1, p.mul1_src0, p.mul1_src1, p.acc0_src0, p.acc0_src1, p.acc1_src0, p.acc1_src1, p.complex_src, p.pass_src]
-                .iter()
-                .filter(|&&s| s < src::REGISTER_X)
-                .fold(0, |m, &s| m | 1 << s)
+            [
+                p.mul0_src0,
+                p.mul0_src1,
+                p.mul1_src0,
+                p.mul1_src1,
+                p.acc0_src0,
+                p.acc0_src1,
+                p.acc1_src0,
+                p.acc1_src1,
+                p.complex_src,
+                p.pass_src,
+            ]
+            .iter()
+            .filter(|&&s| s < src::REGISTER_X)
+            .fold(0, |m, &s| m | 1 << s)
         });
         let (mut own, mut reg1): (Option<Port>, Option<Port>) = (None, None);
         let mut picks = [Slot::Own; 12];
@@ -925,11 +985,11 @@ impl Build<'_> {
     }
 }
 
-fn too_many(r: &PortRead) -> (usize, Syntax) {
+fn too_many(r: Option<&PortRead>) -> (usize, Syntax) {
     (
-        r.line,
+        r.map_or(0, |r| r.line),
         Syntax {
-            column: r.at,
+            column: r.map_or(0, |r| r.at),
             expected: "a register the ports hold (register 1, register 0 and the previous instruction's register 0: \
                        one `aN` or `$N` each)"
                 .into(),
@@ -963,28 +1023,23 @@ pub(crate) fn implied(instr: &Instr, prev: Option<&Instr>, index: u64, line: &mu
     let c = Context { instr, prev, index };
     let (list, n) = pieces(instr);
     line.start(None);
-    let mut ends = [(0usize, 0usize); 9];
-    let mut stray = [false; 9];
-    for (k, &piece) in list.iter().take(n).enumerate() {
+    // Each piece's text range in the line (`None`: a stray tab).
+    let mut ranges = [None; 9];
+    for (range, &piece) in ranges.iter_mut().zip(list.iter().take(n)) {
         let start = line.len();
-        if piece == Piece::StrayTab {
-            stray[k] = true;
-        } else {
+        if piece != Piece::StrayTab {
             write_piece(line, &c, piece);
+            *range = Some((start, line.len()));
         }
-        ends[k] = (start, line.len());
     }
     let text = line.as_str();
     let mut items = [Item::Stray { line: 0, at: 0 }; 9];
-    for k in 0..n {
-        let (s, e) = ends[k];
-        items[k] = if stray[k] {
-            Item::Stray { line: 0, at: 0 }
-        } else {
-            Item::Unit { line: 0, text: text.get(s..e)?, at: 0 }
-        };
+    for (item, range) in items.iter_mut().zip(ranges) {
+        if let Some((s, e)) = range {
+            *item = Item::Unit { line: 0, text: text.get(s..e)?, at: 0 };
+        }
     }
-    read_instr(&items[..n], index, prev).ok()
+    read_instr(items.get(..n)?, index, prev).ok()
 }
 
 /// The fields of `instr` that differ from what its text reads back as.
