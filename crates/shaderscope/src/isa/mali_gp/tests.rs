@@ -344,7 +344,11 @@ fn offset_and_raw_columns_start_every_line() {
         )
     );
     let (text, _) = listing(&c, &DisasmOptions::default().with_file_offsets(true));
-    assert_eq!(text, "0x00000040: 000:\tadd.a0 ^0 $0.x $0.x\n0x00000040: \tadd.a1 ^1 $0.y $0.y\n");
+    assert_eq!(
+        text,
+        "0x00000040: 000:\tadd.a0 ^0 $0.x $0.x\n0x00000040: \tadd.a1 ^1 $0.y $0.y\n\
+         0x00000040: ; fields 000: acc0_src0=0 acc1_src0=1\n"
+    );
 }
 
 #[test]
