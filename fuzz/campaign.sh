@@ -25,7 +25,7 @@ seeds() {
     dxbc | sm4 | sm4_specialised | d3d9 | encode_decode_sm4 | sm4_print_assemble | d3d9_asm) echo "$SHARED/dxbc" ;;
     latte | gfd | sharcfb | sharc | encode_decode_latte | latte_print_assemble) echo "$SHARED/gx2" ;;
     mbs | mali_gp | mali_pp | encode_decode_mali_gp | encode_decode_mali_pp) echo "$SHARED/mbs" ;;
-    mali_pp_print_assemble) echo "$SHARED/mbs" ;;
+    mali_pp_print_assemble | mali_gp_print_assemble) echo "$SHARED/mbs" ;;
     # the listings beside the binaries are the assemblers' seeds
     asm_text | asm_nesting) echo "$SHARED/dxbc $SHARED/shbin/reference $SHARED/gx2/reference $SHARED/mbs/reference" ;;
     *) echo "$SHARED" ;;

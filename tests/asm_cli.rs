@@ -531,11 +531,6 @@ fn a_bare_pica_program_assembles_to_what_disasm_format_pica_reads() {
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_eq!(std::fs::read(path("c2.bin")).unwrap(), std::fs::read(path("code.bin")).unwrap());
     assert_eq!(std::fs::read(path("o2.bin")).unwrap(), std::fs::read(path("op.bin")).unwrap());
-    let (code, _, stderr) = run(&["asm", "--format", "mali-gp", &path("bare.pica"), "-o", &path("x")]);
-    assert_eq!(
-        (code, stderr.as_str()),
-        (2, "error: no assembler for mali-gp listings (they are listed, not assembled)\n")
-    );
     let (code, _, stderr) =
         run(&["asm", "--format", "sm4", &path("bare.pica"), "-o", &path("x"), "--opdesc", &path("y")]);
     assert_eq!(
@@ -576,4 +571,22 @@ fn a_bare_latte_program_assembles_to_what_disasm_format_latte_reads() {
             .as_str()
         )
     );
+}
+
+#[test]
+fn a_bare_mali_program_assembles_to_what_disasm_format_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    for (sample_name, isa) in [("fragment.mbs", "mali-pp"), ("vertex.mbs", "mali-gp")] {
+        assert_eq!(run(&["extract", &sample(sample_name), "program", "-o", &path("code.bin")]).0, 0);
+        let (_, listing, _) = run(&["disasm", "--format", isa, &path("code.bin")]);
+        std::fs::write(path("code.txt"), &listing).unwrap();
+        let (code, _, stderr) = run(&["asm", "--format", isa, &path("code.txt"), "-o", &path("back.bin")]);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{isa}");
+        assert_eq!(
+            std::fs::read(path("back.bin")).unwrap(),
+            std::fs::read(path("code.bin")).unwrap(),
+            "{isa}"
+        );
+    }
 }

@@ -533,6 +533,23 @@ pub fn encode_decode_mali_gp(data: &[u8]) {
     }
 }
 
+/// Mali GP listing → assembler: `data` as 128-bit instructions (the last padded with zeros
+/// to 16 bytes), listed as Mesa's lima text (with the `; fields` lines for what that text does
+/// not carry), assembles back to exactly the same words.
+pub fn mali_gp_print_assemble(data: &[u8]) {
+    use shaderscope::isa::mali_gp;
+    let mut code = data.to_vec();
+    code.resize(data.len().div_ceil(16) * 16, 0);
+    let mut text = shaderscope::print::TextBuf::default();
+    let _ = mali_gp::write_listing(&code, 0, &shaderscope::DisasmOptions::default(), &mut text);
+    let words: Vec<u32> =
+        code.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+    match mali_gp::asm::assemble(text.as_str()) {
+        Ok(back) => assert_eq!(back, words, "the listing assembles to other words:\n{}", text.as_str()),
+        Err(e) => panic!("the listing does not assemble: {e}\n{}", text.as_str()),
+    }
+}
+
 /// Mali PP decode → encode: every whole instruction of the program encodes back to its words
 /// (bits after its last unit field, which no field holds, as zero), and the encoded words
 /// read back as the same control word and unit fields.
@@ -850,6 +867,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("encode_decode_pica", encode_decode_pica),
     ("encode_decode_latte", encode_decode_latte),
     ("encode_decode_mali_gp", encode_decode_mali_gp),
+    ("mali_gp_print_assemble", mali_gp_print_assemble),
     ("encode_decode_mali_pp", encode_decode_mali_pp),
     ("mali_pp_print_assemble", mali_pp_print_assemble),
     ("encode_decode_sm4", encode_decode_sm4),
@@ -1029,7 +1047,7 @@ mod tests {
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, latte_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,
-            mali_pp_print_assemble,
+            mali_pp_print_assemble, mali_gp_print_assemble,
     );
 
     /// Every input under `regressions/<target>/` (a failure a fuzzer found, rebuilt small from

@@ -102,5 +102,35 @@ fn mali_pp_assemble(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, mali_pp_assemble);
+/// GP assembly: every corpus vertex shader's listing (Mesa's text, as `disasm` prints the
+/// bare program) read back into words; throughput in bytes of listing text.
+fn mali_gp_assemble(c: &mut Criterion) {
+    let mut programs = programs(Core::Gp);
+    if programs.is_empty() {
+        programs.push(
+            [0xad40_b42f_u32, 0x4380_42b5, 0x0807_e980, 0x000a_d500]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect(),
+        );
+    }
+    let texts: Vec<String> = programs
+        .iter()
+        .map(|p| {
+            let mut out = TextBuf::default();
+            let _ = mali_gp::write_listing(p, 0, &DisasmOptions::default(), &mut out);
+            out.as_str().to_string()
+        })
+        .collect();
+    let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
+    eprintln!("mali-gp-asm: {} listings, {bytes} bytes of text", texts.len());
+    let mut g = c.benchmark_group("mali-gp-asm");
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("assemble", |b| {
+        b.iter(|| texts.iter().for_each(|t| drop(std::hint::black_box(mali_gp::asm::assemble(t)))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, mali_gp_assemble, mali_pp_assemble);
 criterion_main!(benches);

@@ -256,8 +256,8 @@ pub struct BareProgram {
 /// Assemble a listing of a bare program of `isa` (`disasm --format ISA`'s output) into its
 /// words: PICA200 source into code words and operand descriptors (picasso's, the whole text
 /// one program), an SM4/SM5 listing into its program tokens (a `SHDR`/`SHEX` chunk's data),
-/// a Direct3D 9 listing into its bytecode, a Latte listing into its microcode, a Mali PP
-/// listing into its words. Mali GP listings are not assembled yet.
+/// a Direct3D 9 listing into its bytecode, a Latte listing into its microcode, a Mali GP or
+/// PP listing (Mesa lima's text) into its words.
 pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, Error> {
     match isa {
         #[cfg(feature = "n3ds")]
@@ -277,6 +277,10 @@ pub fn assemble_bare(isa: crate::bare::Isa, text: &str) -> Result<BareProgram, E
         #[cfg(feature = "wiiu")]
         crate::bare::Isa::Latte => {
             Ok(BareProgram { code: le_words(&crate::isa::latte::asm::assemble(text)?), opdescs: None })
+        }
+        #[cfg(feature = "mali")]
+        crate::bare::Isa::MaliGp => {
+            Ok(BareProgram { code: le_words(&crate::isa::mali_gp::asm::assemble(text)?), opdescs: None })
         }
         #[cfg(feature = "mali")]
         crate::bare::Isa::MaliPp => {

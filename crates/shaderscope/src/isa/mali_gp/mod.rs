@@ -75,8 +75,10 @@
 //! | instruction 0 reading the register-0 port of the previous instruction (sources 28–31) | reads the 16 bytes before its array (whatever precedes the code in memory) | `none.x` … `none.w`, then a problem: there is no previous instruction |
 //! | an instruction reading a result of one or two instructions before the start (`^-5`) | prints the negative value number | the same, then a problem `; invalid Mali GP instruction at offset …: instruction NNN: source S reads a result of the previous instruction, which is before the start of the program`; the listing goes on |
 //! | a branch past the end of the program | printed | printed, then a problem `; Mali GP branch at offset …: instruction NNN branches to instruction TTT (offset …), past the end of the program (N instructions)`. The target is an absolute index (`branch_target`, plus 0x100 unless `branch_target_lo`), so it can never be before the start; a branch to index N, the end of the program, is not a problem |
+//! | fields Mesa's text does not carry (an idle unit's sources, an unused port's register, which of two encodings that print alike) | not printed | after the program, a line `; fields NNN: name=value …` per instruction whose text [`asm`] reads back as other bits: the fields that differ, by their `gpir_codegen_instr` names; so every instruction's listing assembles back to its bits and Mesa's lines stay together |
 //! | bytes after the last whole instruction | not read (`lima_disasm` takes size / 16 instructions) | a problem at the offset of the first such byte (`; truncated Mali GP instruction at offset … (need 16 bytes, have N)`); the whole instructions are listed |
 
+pub mod asm;
 mod check;
 pub mod decode;
 pub mod encode;
@@ -103,7 +105,10 @@ pub fn write_listing<P: Printer + ?Sized>(
     out: &mut P,
 ) -> Result<()> {
     let columns = super::columns::Columns::new(opts, 4);
-    crate::isa::walk::write_listing(out, columns, base, "Mali GP listing", |v| walk::walk(code, base, v))
+    crate::isa::walk::write_listing(out, columns, base, "Mali GP listing", |v| {
+        walk::walk(code, base, v);
+        walk::fields(code, base, v);
+    })
 }
 
 /// Every unit line of the program as an [`InstructionRecord`] (see the

@@ -428,6 +428,22 @@ impl PrintStep for Step<'_> {
     const PROBLEM_OFFSET: bool = true;
 
     fn list<P: Printer + ?Sized>(&self, l: &mut Listing<'_, P>) {
+        if let Step::Fields { index, at, instr, implied } = *self {
+            l.begin(at, []);
+            l.line.style(Style::Comment);
+            l.line.push_str(super::asm::FIELDS_COMMENT);
+            push_03(&mut l.line, index);
+            l.line.push_str(":");
+            for (name, value) in super::asm::differing(instr, implied) {
+                l.line.push_str(" ");
+                l.line.push_str(name);
+                l.line.push_str("=");
+                push_number(&mut l.line, u64::from(value));
+            }
+            l.line.reset();
+            l.end();
+            return;
+        }
         let Step::Instr { index, at, bits, instr, prev } = *self else { return };
         let c = Context { instr, prev, index };
         let (list, n) = pieces(instr);
@@ -482,6 +498,7 @@ impl PrintStep for Step<'_> {
             Step::Trailing { at, len } => {
                 an.a.field(at, len, "trailing bytes (not a whole 16-byte instruction)");
             }
+            Step::Fields { .. } => {}
         }
     }
 }

@@ -7,6 +7,12 @@ use super::*;
 use crate::model::Severity;
 use crate::print::{Html, TextBuf};
 
+/// An idle instruction as the compilers write it (`pass_op` 2): its text carries every field,
+/// so no `; fields` line follows the program.
+fn idle() -> Instr {
+    asm::fill()
+}
+
 fn code(instrs: &[Instr]) -> Vec<u8> {
     instrs.iter().flat_map(|i| i.encode().to_le_bytes()).collect()
 }
@@ -63,13 +69,13 @@ fn busy() -> Instr {
         branch_target_lo: 1,
         branch_target: 0,
         unknown_1: 12,
-        ..Instr::idle()
+        ..idle()
     }
 }
 
 #[test]
 fn every_unit_prints_in_mesas_order_with_its_stores() {
-    let (text, _) = listing(&code(&[Instr::idle(), busy()]), &DisasmOptions::default());
+    let (text, _) = listing(&code(&[idle(), busy()]), &DisasmOptions::default());
     assert_eq!(
         text,
         "000:\tnop\n\
@@ -86,7 +92,7 @@ fn every_unit_prints_in_mesas_order_with_its_stores() {
     );
     // The p2 read of instruction 1 reaches before the start (a problem); nothing else is
     // wrong.
-    let f = check(&code(&[Instr::idle(), busy()]), 0x40);
+    let f = check(&code(&[idle(), busy()]), 0x40);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].severity, Severity::Error);
     assert_eq!(f[0].offset, 0x50);
@@ -100,7 +106,7 @@ fn every_unit_prints_in_mesas_order_with_its_stores() {
 
 #[test]
 fn two_unit_operations_and_the_identity() {
-    let base = Instr { register1_addr: 9, ..Instr::idle() };
+    let base = Instr { register1_addr: 9, ..idle() };
     // complex1: four sources, the second of each multiplier 22 = 1.
     let c1 = Instr { mul_op: 1, mul0_src0: 0, mul0_src1: 22, mul1_src0: 5, mul1_src1: 22, ..base };
     // complex2 renames multiplier 0 only; a multiplier with one unused source is idle.
@@ -118,7 +124,11 @@ fn two_unit_operations_and_the_identity() {
          \tmul.m1 ^9 $9.x t[0].x\n\
          002:\tnop\n\
          003:\tsel.m01 ^20 1 $9.x ^13\n\
-         004:\tunknown2.m01 ^26 unused unused unused unused\n"
+         004:\tunknown2.m01 ^26 unused unused unused unused\n\
+         ; fields 000: mul0_src0=0 mul1_src0=5 register0_addr=0 register1_addr=9\n\
+         ; fields 002: mul0_src0=4 register1_addr=9 mul_op=3\n\
+         ; fields 003: mul1_src1=3\n\
+         ; fields 004: register1_addr=9\n"
     );
     let f = check(&code(&[c1, c2, c2_idle, sel, unk]), 0);
     assert_eq!(
@@ -143,17 +153,18 @@ fn undefined_values_print_as_mesa_prints_them_and_are_warnings() {
         load_addr: 300,
         pass_op: 0,
         pass_src: 2,
-        ..Instr::idle()
+        ..idle()
     };
-    let floor =
-        Instr { acc_op: 1, acc0_src0: 3, acc0_src0_neg: 1, acc0_src1: 4, store0_src_x: 5, ..Instr::idle() };
+    let floor = Instr { acc_op: 1, acc0_src0: 3, acc0_src0_neg: 1, acc0_src1: 4, store0_src_x: 5, ..idle() };
     assert_eq!(
         plain(&code(&[i, floor])),
         "000:\top3.a0 ^0 unknown0\n\
          \tmov.a1 ^1 $0.y\n\
          \tunk1.c ^5 t[300+unk0].x\n\
          \tunk0.p ^4 $0.z\n\
-         001:\tfloor.a0 ^6 -$0.w\n"
+         001:\tfloor.a0 ^6 -$0.w\n\
+         ; fields 000: acc0_src1=0 acc1_src0=1 pass_src=2\n\
+         ; fields 001: acc0_src0=3 acc0_src1=4 store0_src_x=5\n"
     );
     let f = check(&code(&[i, floor]), 0);
     let messages: Vec<&str> = f.iter().map(|f| f.message.as_str()).collect();
@@ -185,9 +196,9 @@ fn address_register_writes_and_temporary_stores() {
         store1_src_z: 6,
         store1_src_w: 0,
         store1_addr: 15,
-        ..Instr::idle()
+        ..idle()
     };
-    let j = Instr { complex_op: 15, complex_src: 4, ..Instr::idle() };
+    let j = Instr { complex_op: 15, complex_src: 4, ..idle() };
     assert_eq!(
         plain(&code(&[i, j])),
         "000:\tmov.a0 ^0/t[addr0].x/$15.w t[0].x\n\
@@ -210,10 +221,10 @@ fn results_from_before_the_program_and_the_missing_previous_instruction() {
         mul0_src1: 22,
         register0_attribute: 1,
         register0_addr: 7,
-        ..Instr::idle()
+        ..idle()
     };
     // Instruction 1 reads instruction 0's register-0 port: a7.w.
-    let second = Instr { pass_op: 2, pass_src: 31, ..Instr::idle() };
+    let second = Instr { pass_op: 2, pass_src: 31, ..idle() };
     let c = code(&[first, second]);
     let why = [
         "source 17 reads a result of the previous instruction",
@@ -228,7 +239,9 @@ fn results_from_before_the_program_and_the_missing_previous_instruction() {
     assert_eq!(
         text.as_str(),
         format!(
-            "000:\tmov.a0 ^0 ^-5\n\tmov.m0 ^2 none.y\n\tmov.p ^4 ^-1\n; {}\n; {}\n; {}\n001:\tmov.p ^10 a7.w\n",
+            "000:\tmov.a0 ^0 ^-5\n\tmov.m0 ^2 none.y\n\tmov.p ^4 ^-1\n; {}\n; {}\n; {}\n001:\tmov.p ^10 a7.w\n\
+             ; fields 000: register0_addr=7 register0_attribute=1\n\
+             ; fields 001: register0_addr=0 register0_attribute=0 pass_src=31\n",
             why[0], why[1], why[2]
         )
     );
@@ -240,10 +253,10 @@ fn results_from_before_the_program_and_the_missing_previous_instruction() {
 
 #[test]
 fn a_complex_unit_with_a_source_and_no_operation_leaves_mesas_tab() {
-    let stray = Instr { complex_src: 0, complex_op: 0, ..Instr::idle() };
+    let stray = Instr { complex_src: 0, complex_op: 0, ..idle() };
     let with_pass = Instr { pass_op: 2, pass_src: 4, ..stray };
     let with_acc = Instr { acc0_src0: 5, acc0_src1: 6, ..stray };
-    let c = code(&[with_pass, with_acc, Instr::idle(), stray, with_acc]);
+    let c = code(&[with_pass, with_acc, idle(), stray, with_acc]);
     assert_eq!(
         plain(&c),
         "000:\t\tmov.p ^4 $0.x\n\
@@ -263,12 +276,8 @@ fn a_complex_unit_with_a_source_and_no_operation_leaves_mesas_tab() {
 
 #[test]
 fn a_branch_past_the_end_is_a_problem_and_the_listing_goes_on() {
-    let to = |target: u16, lo: u16| Instr {
-        branch: 1,
-        branch_target: target,
-        branch_target_lo: lo,
-        ..Instr::idle()
-    };
+    let to =
+        |target: u16, lo: u16| Instr { branch: 1, branch_target: target, branch_target_lo: lo, ..idle() };
     // To the end (instruction 3 of 3): fine. To 4, and to 0x100 + 1: past the end.
     let c = code(&[to(3, 1), to(4, 1), to(1, 0)]);
     let (text, r) = listing(&c, &DisasmOptions::default());
@@ -295,7 +304,7 @@ fn a_branch_past_the_end_is_a_problem_and_the_listing_goes_on() {
 
 #[test]
 fn bytes_after_the_last_instruction_are_reported_where_they_start() {
-    let mut c = code(&[Instr::idle()]);
+    let mut c = code(&[idle()]);
     c.extend([1, 2, 3, 4, 5]);
     let (text, r) = listing(&c, &DisasmOptions::default());
     assert_eq!(text, "000:\tnop\n; truncated Mali GP instruction at offset 0x50 (need 16 bytes, have 5)\n");
@@ -321,7 +330,7 @@ fn bytes_after_the_last_instruction_are_reported_where_they_start() {
 
 #[test]
 fn offset_and_raw_columns_start_every_line() {
-    let i = Instr { acc0_src0: 0, acc0_src1: 4, acc1_src0: 1, acc1_src1: 5, ..Instr::idle() };
+    let i = Instr { acc0_src0: 0, acc0_src1: 4, acc1_src0: 1, acc1_src1: 5, ..idle() };
     let c = code(&[i]);
     let w = super::encode::words_of(i.encode());
     let (text, _) = listing(&c, &DisasmOptions::default().with_offsets(true).with_raw(true));
@@ -329,17 +338,22 @@ fn offset_and_raw_columns_start_every_line() {
         text,
         format!(
             "0x00000040: {:08x} {:08x} {:08x} {:08x}  000:\tadd.a0 ^0 $0.x $0.x\n\
-             0x00000040: {:37}\tadd.a1 ^1 $0.y $0.y\n",
-            w[0], w[1], w[2], w[3], ""
+             0x00000040: {:37}\tadd.a1 ^1 $0.y $0.y\n\
+             0x00000040: {:37}; fields 000: acc0_src0=0 acc1_src0=1\n",
+            w[0], w[1], w[2], w[3], "", ""
         )
     );
     let (text, _) = listing(&c, &DisasmOptions::default().with_file_offsets(true));
-    assert_eq!(text, "0x00000040: 000:\tadd.a0 ^0 $0.x $0.x\n0x00000040: \tadd.a1 ^1 $0.y $0.y\n");
+    assert_eq!(
+        text,
+        "0x00000040: 000:\tadd.a0 ^0 $0.x $0.x\n0x00000040: \tadd.a1 ^1 $0.y $0.y\n\
+         0x00000040: ; fields 000: acc0_src0=0 acc1_src0=1\n"
+    );
 }
 
 #[test]
 fn every_line_carries_its_offset_and_every_token_its_style() {
-    let c = code(&[Instr::idle(), busy()]);
+    let c = code(&[idle(), busy()]);
     let mut html = Html::default();
     // Instruction 1 reads from before the start: a problem, listed after it.
     assert!(write_listing(&c, 0x40, &DisasmOptions::default(), &mut html).is_err());
@@ -387,8 +401,8 @@ fn every_line_carries_its_offset_and_every_token_its_style() {
 #[test]
 fn numbers_of_three_four_and_more_digits() {
     // ^K passes 100 at instruction 17, 1000 at 167, 10000 at 1667; the index is %03d.
-    let mov = |s: u16| Instr { pass_op: 2, pass_src: s, ..Instr::idle() };
-    let mut program = vec![Instr::idle(); 1668];
+    let mov = |s: u16| Instr { pass_op: 2, pass_src: s, ..idle() };
+    let mut program = vec![idle(); 1668];
     program[17] = mov(20);
     program[199] = mov(23);
     program[1000] = Instr { branch: 1, branch_target_lo: 1, branch_target: 7, ..mov(20) };

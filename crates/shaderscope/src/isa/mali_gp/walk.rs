@@ -17,6 +17,9 @@ pub(crate) enum Step<'a> {
     Instr { index: u64, at: u64, bits: u128, instr: &'a Instr, prev: Option<&'a Instr> },
     /// `len` bytes at `at` after the last whole instruction (reported as a problem next).
     Trailing { at: u64, len: u64 },
+    /// Instruction `index` (at `at`) has fields its text does not carry: `implied` is what
+    /// the text reads back as ([`super::asm`]).
+    Fields { index: u64, at: u64, instr: &'a Instr, implied: &'a Instr },
 }
 
 /// Visit every instruction of `code` (first byte at absolute offset `base`), then the bytes
@@ -65,5 +68,23 @@ pub(crate) fn walk(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>)
         v.step(Step::Trailing { at, len: rest as u64 });
         // The last instruction is cut short: `lima_disasm` lists size / 16 instructions.
         v.problem(Error::truncated(at, "Mali GP instruction", INSTR_SIZE as u64, rest as u64));
+    }
+}
+
+/// After the listing: a [`Step::Fields`] for every instruction whose text reads back as other
+/// bits than its own (see [`super::asm`]).
+pub(crate) fn fields(code: &[u8], base: u64, v: &mut impl for<'s> Visit<Step<'s>>) {
+    let mut line = crate::print::Line::new();
+    let mut prev: Option<Instr> = None;
+    for (index, bytes) in code.chunks_exact(INSTR_SIZE).enumerate() {
+        let Some(bytes) = bytes.first_chunk::<INSTR_SIZE>() else { break };
+        let index = index as u64;
+        let instr = Instr::decode(bits_of(bytes));
+        let implied = super::asm::implied(&instr, prev.as_ref(), index, &mut line).unwrap_or_default();
+        if implied != instr {
+            let at = base.saturating_add(index * INSTR_SIZE as u64);
+            v.step(Step::Fields { index, at, instr: &instr, implied: &implied });
+        }
+        prev = Some(instr);
     }
 }
