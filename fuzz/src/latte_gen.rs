@@ -77,7 +77,7 @@ pub fn program(c: &mut Choices<'_>) -> Vec<u32> {
     // Clauses after the control flow, each at an even 64-bit unit.
     let mut words: Vec<u32> = vec![0; 2 * cfs.len()];
     for (k, body) in &clauses {
-        if words.len() % 4 != 0 {
+        if !words.len().is_multiple_of(4) {
             words.extend([0, 0]);
         }
         let addr = (words.len() / 2) as u64;

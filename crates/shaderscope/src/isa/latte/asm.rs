@@ -1,4 +1,4 @@
-//! decaf's listing → Latte microcode: [`assemble`] reads the text [`write_listing`] prints
+//! decaf's listing → Latte microcode: [`assemble`] reads the text [`write_listing`](super::write_listing) prints
 //! (control-flow lines `NN NAME …`, each clause's ALU groups or fetches after the line that
 //! runs it, `END_OF_PROGRAM`) and writes the program's words.
 //!

@@ -54,7 +54,7 @@ pub const WHOLE_QUAD_MODE: Field = w1(30, 1);
 pub const BARRIER: Field = w1(31, 1);
 
 /// `SQ_CF_ALU_WORD0.ADDR`: the clause, in 64-bit units.
-pub(crate) const ALU_ADDR: Field = Field::at(0, 22);
+pub const ALU_ADDR: Field = Field::at(0, 22);
 /// `SQ_CF_ALU_WORD0.KCACHE_BANK0`.
 pub const KCACHE_BANK0: Field = Field::at(22, 4);
 /// `SQ_CF_ALU_WORD0.KCACHE_BANK1`.
@@ -69,11 +69,11 @@ pub const KCACHE_ADDR0: Field = w1(2, 8);
 /// `SQ_CF_ALU_WORD1.KCACHE_ADDR1`.
 pub const KCACHE_ADDR1: Field = w1(10, 8);
 /// `SQ_CF_ALU_WORD1.COUNT`: ALU slots (instructions and literal pairs) minus one.
-pub(crate) const ALU_COUNT: Field = w1(18, 7);
+pub const ALU_COUNT: Field = w1(18, 7);
 /// `SQ_CF_ALU_WORD1.ALT_CONST` (R700).
 pub const ALT_CONST: Field = w1(25, 1);
 /// `SQ_CF_ALU_WORD1.CF_INST` (4 bits).
-pub(crate) const ALU_CF_INST: Field = w1(26, 4);
+pub const ALU_CF_INST: Field = w1(26, 4);
 
 /// `SQ_CF_ALLOC_EXPORT_WORD0.ARRAY_BASE`.
 pub const ARRAY_BASE: Field = Field::at(0, 13);
