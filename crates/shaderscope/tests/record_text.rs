@@ -139,6 +139,13 @@ impl Tally {
             match lines.instruction(&mut index, r) {
                 None => self.unlisted += 1,
                 Some(text) if text == r.text => self.same += 1,
+                // A Latte line may go on with the fields its text does not carry
+                // (` ; SRC0_CHAN(1)`): a note for the assembler, not the instruction's text.
+                Some(text)
+                    if text.strip_prefix(r.text.as_str()).is_some_and(|rest| rest.starts_with(" ; ")) =>
+                {
+                    self.same += 1
+                }
                 Some(text) => self
                     .differ
                     .push(format!("{what} at {:#x}: record {:?}, listing {:?}", r.offset, r.text, text)),
