@@ -19,8 +19,9 @@
 //!     words,
 //!     [
 //!         0x0000_0002, 0xA00C_0000, 0x0000_0000, 0x9420_0688, // CF
-//!         0x0000_0100, 0x0000_0C90, 0x0000_0500, 0x2000_0C90, // ALU clause
-//!         0x0000_0900, 0x4000_0C90, 0x8000_0D00, 0x6000_0C90,
+//!         // ALU clause: each MOV's unused second source is 0.0 (248), as AMD's compiler writes it
+//!         0x001F_0100, 0x0000_0C90, 0x001F_0500, 0x2000_0C90,
+//!         0x001F_0900, 0x4000_0C90, 0x801F_0D00, 0x6000_0C90,
 //!     ]
 //! );
 //! # Ok::<(), shaderscope::asm::LineError>(())

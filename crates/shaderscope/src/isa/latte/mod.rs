@@ -33,7 +33,9 @@
 //! use shaderscope::DisasmOptions;
 //!
 //! // ALU clause at slot 2 (four MOVs from the constant file), then EXP_DONE with
-//! // END_OF_PROGRAM: the pixel shader of MultiDRCSpaceDemo's colorShader, clause moved.
+//! // END_OF_PROGRAM: the pixel shader of MultiDRCSpaceDemo's colorShader, clause moved. Its
+//! // MOVs read R0.x as their unused second source, where AMD's compiler writes 0.0: the
+//! // listing says so, for the assembler.
 //! let words = [
 //!     0x0000_0002u32, 0xA00C_0000, 0x0000_0000, 0x9420_0688, // CF
 //!     0x0000_0100, 0x0000_0C90, 0x0000_0500, 0x2000_0C90, // ALU clause
@@ -45,10 +47,10 @@
 //! assert_eq!(
 //!     text.as_str(),
 //!     "00 ALU: ADDR(2) CNT(4)\n\
-//!      \x20 0   x: MOV             R0.x, C0.x\n\
-//!      \x20     y: MOV             R0.y, C0.y\n\
-//!      \x20     z: MOV             R0.z, C0.z\n\
-//!      \x20     w: MOV             R0.w, C0.w\n\
+//!      \x20 0   x: MOV             R0.x, C0.x ; SRC1_SEL(0)\n\
+//!      \x20     y: MOV             R0.y, C0.y ; SRC1_SEL(0)\n\
+//!      \x20     z: MOV             R0.z, C0.z ; SRC1_SEL(0)\n\
+//!      \x20     w: MOV             R0.w, C0.w ; SRC1_SEL(0)\n\
 //!      \n\
 //!      01 EXP_DONE: PIX0, R0.xyzw\n\
 //!      \n\
