@@ -203,16 +203,16 @@ impl Program {
             c.expect(": ")?;
             let len = c.number()? as usize;
             c.expect(" bytes")?;
-            let end = off.saturating_add(len);
-            if off % 4 != 0 || len % 4 != 0 || end >= 1 << 26 {
+            let last = off.saturating_add(len);
+            if off % 4 != 0 || len % 4 != 0 || last >= 1 << 26 {
                 return c.fail_at(at, "whole words below 2^26");
             }
-            self.len = self.len.max(end / 4);
-            return end_or_fail(c);
+            self.len = self.len.max(last / 4);
+            return end(c);
         }
         if c.eat("; fetch padding ") {
             self.padding = Some(c.u32()?);
-            return end_or_fail(c);
+            return end(c);
         }
         Ok(())
     }
@@ -371,11 +371,6 @@ fn set_count(cf: &mut Cf, count: usize) -> std::result::Result<(), String> {
             | cf::COUNT_3.put(n >> 3);
     }
     Ok(())
-}
-
-/// Nothing left but spaces, or an error.
-fn end_or_fail(c: &Cursor<'_>) -> Result<()> {
-    end(c)
 }
 
 impl Group {

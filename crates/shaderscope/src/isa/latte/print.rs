@@ -272,7 +272,6 @@ fn unshown(line: &mut Line, actual: u128, canonical: u128, table: &[Named]) {
 /// (` LITERALS(…)` on the first when the literal words are not the ones its operands give,
 /// in the order the compilers write them), as text to append after ` ;`.
 fn group_extras(group: &alu::Group, units: &[(usize, bool); 5], number: u64) -> Vec<String> {
-    let literals = group.literals.get(..group.literals_read).unwrap_or(&[]);
     let lines: Vec<String> = group
         .insts()
         .iter()
@@ -280,16 +279,16 @@ fn group_extras(group: &alu::Group, units: &[(usize, bool); 5], number: u64) -> 
         .map(|(inst, (unit, _))| {
             let mut line = Line::new();
             write_alu(&mut line, *unit, *inst, number, group);
-            let _ = literals;
             line.as_str().to_string()
         })
         .collect();
     let actual_lits = group.literals.get(..group.literal_words).unwrap_or(&[]);
-    let Some((mut canon, mut lits)) = asm::group_canonical(&lines, None) else { return Vec::new() };
+    let Some((mut canon, lits)) = asm::group_canonical(&lines, None) else { return Vec::new() };
     let mut out = vec![String::new(); lines.len()];
     if lits != actual_lits {
+        // The channels the operands have when the literal words are the group's own.
         match asm::group_canonical(&lines, Some(actual_lits)) {
-            Some((c, l)) => (canon, lits) = (c, l),
+            Some((c, _)) => canon = c,
             None => return Vec::new(),
         }
         if let Some(first) = out.first_mut() {
@@ -303,7 +302,6 @@ fn group_extras(group: &alu::Group, units: &[(usize, bool); 5], number: u64) -> 
             first.push(')');
         }
     }
-    let _ = lits;
     for ((inst, canon), text) in group.insts().iter().zip(&canon).zip(&mut out) {
         let table = if inst.is_op3() { asm::OP3_FIELDS } else { asm::ALU_FIELDS };
         let mut line = Line::new();
