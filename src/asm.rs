@@ -1,5 +1,6 @@
 //! `shaderscope asm`: a listing back into a whole binary (a DXBC container for SM4/SM5
-//! listings, Direct3D 9 bytecode for SM1–3 ones, a SHBIN for picasso sources).
+//! listings, Direct3D 9 bytecode for SM1–3 ones, a SHBIN for picasso sources, a `.gsh` or
+//! SHARCFB for a Wii U listing with --like).
 
 use crate::batch::{self, display_name};
 use crate::disasm::BareIsa;
@@ -18,6 +19,10 @@ Examples:
   shaderscope asm in.pica --like in.bcsdr -o out.bcsdr    edited, back into the original
   shaderscope asm --format pica code.pica -o code.bin --opdesc op.bin
                                                           bare code, as disasm --format reads it
+  shaderscope disasm in.gsh > in.txt                      a Wii U .gsh (or SHARCFB) as text
+  shaderscope asm in.txt --like in.gsh -o out.gsh         edited, back into the original
+  shaderscope asm vs.txt --like in.sharcfb --program color --set TINT=on -o out.sharcfb
+                                                          one variation's shaders replaced
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
 
@@ -55,12 +60,25 @@ keeps its layout: a listing with instructions added or removed is refused with -
 CGFX (.bcsdr, .bcres) gets its DVLB back in place, a .csdr is encoded again. --verify names
 each table that differs (`code`, `DVLE 0 uniforms`, ...).
 
+With --like, a Wii U listing (`disasm`'s of a .gsh or SHARCFB: each shader's summary line,
+its `---- vertex (N bytes) ----` programs in decaf's Latte text) goes back into that file: an
+unedited listing gives the original byte for byte. An edited program replaces the
+original's; its size, and the register fields that follow from it (NUM_GPRS when it uses a
+higher register, a vertex shader's VS_EXPORT_COUNT, a pixel shader's EXPORT_MODE,
+CB_SHADER_MASK and Z_EXPORT_ENABLE) are recomputed; STACK_SIZE is kept. asm prints each
+change and the shader's Cemu hash (the name a graphic pack gives its replacement) on stderr.
+The summary lines are the original's and are checked, not read. A .gsh's listing gives every
+shader in order; a SHARCFB's names each binary it replaces by its `; binary N:` line, or,
+with --set (and --program when the archive has several), is a listing of bare shaders that
+replace that variation's VS, PS and GS binaries. --verify names each block or binary and
+each register word that differs.
+
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
   1  the listing does not assemble (line, column and what was expected are said; with
      --like too, whatever the original), or --verify found a chunk that differs
-  2  usage or I/O error: a missing or unreadable file, an original that is no DXBC container
-     or Direct3D 9 program, or not the kind the listing makes";
+  2  usage or I/O error: a missing or unreadable file, an original asm does not rebuild or
+     not the kind the listing makes, a Wii U listing without --like";
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -73,15 +91,24 @@ pub struct Opts {
     /// Take every chunk the listing does not determine (RDEF, STAT, Aon9, IFCE, RTS0, debug
     /// data, …) from this original, keeping its chunk order; for a Direct3D 9 listing, the
     /// original's comment blocks (constant table, debug data); for a 3DS shader file, its
-    /// layout, tables and every bit the listing does not show
+    /// layout, tables and every bit the listing does not show; for a Wii U .gsh or SHARCFB,
+    /// everything but the programs (which a Wii U listing needs)
     #[arg(long, value_name = "ORIGINAL")]
     like: Option<String>,
     /// Compare the result with this binary chunk by chunk and say which chunks differ
     /// (exit 1 if any does)
     #[arg(long, value_name = "ORIGINAL")]
     verify: Option<String>,
+    /// With --like FILE.sharcfb: the program whose variation (--set) a listing of bare
+    /// shaders replaces (needed when the archive has several)
+    #[arg(long, value_name = "NAME", requires = "like")]
+    program: Option<String>,
+    /// With --like FILE.sharcfb: set a variation macro (by its name or ID) to a value; the
+    /// variation's binaries take the listing's shaders (VS, PS, GS); repeat for more
+    #[arg(long = "set", value_name = "MACRO=VALUE", value_parser = crate::variant::setting, requires = "like")]
+    set: Vec<(String, String)>,
     /// The listing is of a bare program of this instruction set (`disasm --format ISA`'s
-    /// output): its words are written, no container (pica, sm4, d3d9)
+    /// output): its words are written, no container
     #[arg(long, value_enum, value_name = "ISA", conflicts_with_all = ["like", "verify"])]
     format: Option<BareIsa>,
     /// With --format pica: write the operand descriptors to this file, as `extract FILE
@@ -131,15 +158,17 @@ pub fn run(o: Opts) -> u8 {
     };
     let files: Vec<asm::File<'_>> =
         o.files.iter().zip(&texts).map(|(p, t)| asm::File { name: display_name(p), text: t }).collect();
-    let bytes = match asm::assemble_files(&files, like.as_deref()) {
-        Ok(a) => a.bytes,
-        Err(asm::Error::Original(asm::Original::OtherKind)) => {
-            let like = o.like.as_deref().map_or("", display_name);
-            eprintln!(
-                "error: {like}: --like needs the kind of binary the listing makes (a DXBC container \
-                 for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file \
-                 for picasso source)"
-            );
+    let variation = (o.program.is_some() || !o.set.is_empty())
+        .then(|| asm::Variation { program: o.program.as_deref(), set: &o.set });
+    let bytes = match asm::assemble_variation(&files, like.as_deref(), variation) {
+        Ok(a) => {
+            for note in &a.notes {
+                eprintln!("{note}");
+            }
+            a.bytes
+        }
+        Err(e @ asm::Error::NeedsOriginal(_)) => {
+            eprintln!("error: {}: {e}", o.files.first().map_or("", |p| display_name(p)));
             return batch::IO;
         }
         Err(asm::Error::Original(e)) => {

@@ -438,11 +438,16 @@ fn bad_text_is_exit_1_whatever_the_original() {
     // Text that assembles, with an original of the other kind.
     let (code, _, err) = run(&["asm", &d3d9_listing, "--like", &dxbc, "-o", &out]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.ends_with("--like needs the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source)\n"), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: {dxbc}: not the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source, a .gsh or SHARCFB for a Wii U listing)\n"
+        )
+    );
     let sm4_listing = put("ps.asm", "ps_4_0\nmov o0.xyzw, v0.xyzw\nret\n");
     let (code, _, err) = run(&["asm", &sm4_listing, "--like", &d3d9, "-o", &out]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.starts_with(&format!("error: {d3d9}: --like needs the kind")), "{err}");
+    assert!(err.starts_with(&format!("error: {d3d9}: not the kind of binary")), "{err}");
 }
 
 /// picasso source → the sample SHBIN (which is `samples/vshader.v.pica` assembled); its

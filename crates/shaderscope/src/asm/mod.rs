@@ -12,7 +12,8 @@
 //!   original whose parts the text does not carry (`asm --like`): a DXBC container
 //!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program
 //!   ([`crate::isa::d3d9::asm::parse_program_like`]), a SHBIN
-//!   ([`crate::format::shbin::assemble`]).
+//!   ([`crate::format::shbin::assemble`]), a `.gsh` ([`crate::format::gfd::assemble`]), a
+//!   SHARCFB ([`crate::format::sharcfb::assemble`]).
 //! - [`assemble`] and [`assemble_files`], which pick the assembler by the text's first lines
 //!   ([`Kind::of`]), and [`compare`] (`asm --verify`).
 //!
@@ -36,7 +37,6 @@
 
 pub mod text;
 
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
 use crate::any::File as AnyFile;
 #[cfg(feature = "direct3d")]
 use crate::format::dxbc::{Dxbc, assemble as dxbc};
@@ -63,6 +63,9 @@ pub enum Error {
     /// A bare program of an instruction set with no assembler (yet, or in this build).
     #[error("no assembler for {0} listings (they are listed, not assembled)")]
     NoAssembler(&'static str),
+    /// A listing of a whole file that is rebuilt only into its original (what it is).
+    #[error("a listing of {0} is rebuilt into its original: give the original with --like")]
+    NeedsOriginal(&'static str),
     /// A text of a kind this build does not assemble (its feature is off).
     #[error("this build assembles no {0} (its Cargo feature is off)")]
     NotBuilt(&'static str),
@@ -82,15 +85,16 @@ pub enum Original {
     #[error("{0}")]
     Unreadable(crate::Error),
     /// It parses as a format no assembler makes (its description).
-    #[error("not a DXBC container, Direct3D 9 program or 3DS shader file ({0})")]
+    #[error("not a file asm rebuilds (DXBC, Direct3D 9, 3DS shader file, .gsh, SHARCFB, MBS): {0}")]
     NotAssembled(&'static str),
     /// It is of the kind the listing makes but cannot be rebuilt from it (what, and why).
     #[error("{0}")]
     Unsupported(String),
     /// It is the other kind of binary than the listing makes.
     #[error(
-        "the original is not the kind of binary the listing makes (a DXBC container for an \
-         SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one)"
+        "not the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a \
+         Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source, a .gsh or \
+         SHARCFB for a Wii U listing)"
     )]
     OtherKind,
 }
@@ -114,14 +118,24 @@ pub enum Kind {
     /// A 3DS SHBIN (one DVLB), from picasso source (`.v.pica`, `.g.pica`, `.vsh`, `.gsh`) or
     /// `disasm --dvle N`'s listing.
     Shbin,
+    /// A Wii U `.gsh` or SHARCFB archive, from `disasm`'s listing of it (its shaders'
+    /// summary lines, `---- vertex (N bytes) ----` and decaf's Latte text), rebuilt into the
+    /// original (`--like`).
+    Gx2,
 }
 
 impl Kind {
-    /// The assembler a text needs, by its first lines: picasso source when its first
-    /// statement is a directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines
-    /// skipped); an SM4/SM5 listing when any line starts as its version does (`ps_4_0`,
-    /// `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
+    /// The assembler a text needs, by its first lines: a Wii U listing when its first line
+    /// that is not blank is a shader's summary line (`VS mode=…`, `PS `, `GS `) or a SHARCFB
+    /// binary's heading (`; binary 0: …`); picasso source when its first statement is a
+    /// directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines skipped); an SM4/SM5
+    /// listing when any line starts as its version does (`ps_4_0`, `cs_5_1`,
+    /// `vs_4_0_level_9_1`); else Direct3D 9.
     pub fn of(text: &str) -> Kind {
+        let head = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if ["VS ", "PS ", "GS ", "; binary "].iter().any(|p| head.starts_with(p)) {
+            return Kind::Gx2;
+        }
         let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with([';', '#']));
         if first.is_some_and(|l| l.starts_with('.')) {
             return Kind::Shbin;
@@ -138,9 +152,32 @@ impl Kind {
 pub struct Assembled {
     /// What it is.
     pub kind: Kind,
-    /// Its bytes (a DXBC container with its checksum, a whole Direct3D 9 program, or a
-    /// SHBIN).
+    /// Its bytes (a DXBC container with its checksum, a whole Direct3D 9 program, a SHBIN,
+    /// a `.gsh`, a SHARCFB).
     pub bytes: Vec<u8>,
+    /// What the user is told besides (a Wii U shader's register fields recomputed, its Cemu
+    /// hash), one line each.
+    pub notes: Vec<String>,
+}
+
+/// A file rebuilt from its listing into its original: its bytes, and what the user is told
+/// besides ([`Assembled::notes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rebuilt {
+    /// The file.
+    pub bytes: Vec<u8>,
+    /// Per edited part, what was recomputed (a Wii U shader's register fields, its Cemu hash).
+    pub notes: Vec<String>,
+}
+
+/// A SHARCFB program variation: whose binaries a listing of bare shaders (without `; binary
+/// N:` headings) replaces (`asm --like FILE.sharcfb --program NAME --set MACRO=VALUE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Variation<'a> {
+    /// The program's name; `None` when the archive has one program.
+    pub program: Option<&'a str>,
+    /// The macros set (`MACRO`, `VALUE`); the others take their defaults.
+    pub set: &'a [(String, String)],
 }
 
 /// The listing refused before anything else is read: one of a binary no assembler makes
@@ -151,7 +188,6 @@ pub fn refuse(text: &str) -> Result<(), Error> {
 }
 
 /// An original binary given beside a listing: what it parses as.
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
 fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
     #[allow(unreachable_patterns)]
     match crate::any::parse(bytes) {
@@ -159,6 +195,8 @@ fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
         Ok(f @ (AnyFile::Dxbc(_) | AnyFile::D3d9(_))) => Ok(f),
         #[cfg(feature = "n3ds")]
         Ok(f @ AnyFile::Shbin(_)) => Ok(f),
+        #[cfg(feature = "wiiu")]
+        Ok(f @ (AnyFile::Gfd(_) | AnyFile::Sharcfb(_))) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
         Err(e) => Err(Original::Unreadable(e)),
     }
@@ -177,23 +215,48 @@ pub fn assemble(text: &str, like: Option<&[u8]>) -> Result<Assembled, Error> {
 /// assembler; several files make one SHBIN (picasso sources, one DVLE each) and are refused
 /// for any other kind. Errors in a text name its file.
 pub fn assemble_files(files: &[File<'_>], like: Option<&[u8]>) -> Result<Assembled, Error> {
+    assemble_variation(files, like, None)
+}
+
+/// [`assemble_files`], with the SHARCFB program variation whose binaries a listing of bare
+/// shaders replaces (`None`: the listing names each binary it replaces).
+pub fn assemble_variation(
+    files: &[File<'_>],
+    like: Option<&[u8]>,
+    variation: Option<Variation<'_>>,
+) -> Result<Assembled, Error> {
     let Some(first) = files.first() else {
         return Err(Error::Several(String::new()));
     };
-    let kind = Kind::of(first.text);
+    let kind = if empty_wiiu(first.text, like) { Kind::Gx2 } else { Kind::of(first.text) };
     if kind != Kind::Shbin && files.len() > 1 {
         return Err(Error::Several(first.name.to_string()));
     }
+    let mut notes = Vec::new();
     let bytes = match kind {
         Kind::Shbin => shbin(files, like),
         Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like),
+        Kind::Gx2 => gx2(first.text, like, variation).map(|r| {
+            notes = r.notes;
+            r.bytes
+        }),
     };
     // An error in the one text names its file (several files' errors name theirs already).
     let bytes = bytes.map_err(|e| match e {
         Error::Text(t) if files.len() == 1 && !first.name.is_empty() => Error::Text(t.in_file(first.name)),
         e => e,
     })?;
-    Ok(Assembled { kind, bytes })
+    Ok(Assembled { kind, bytes, notes })
+}
+
+/// An empty listing is of a Wii U file without shaders when the original is one.
+fn empty_wiiu(text: &str, like: Option<&[u8]>) -> bool {
+    #[cfg(feature = "wiiu")]
+    if text.trim().is_empty() {
+        return like.is_some_and(|l| matches!(original(l), Ok(AnyFile::Gfd(_) | AnyFile::Sharcfb(_))));
+    }
+    let _ = (text, like);
+    false
 }
 
 /// A Direct3D listing: a DXBC container (an SM4/SM5 listing) or a Direct3D 9 program.
@@ -240,6 +303,35 @@ fn shbin(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
 #[cfg(not(feature = "n3ds"))]
 fn shbin(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     Err(Error::NotBuilt("picasso sources"))
+}
+
+/// A Wii U listing, rebuilt into its original: a `.gsh` or a SHARCFB archive.
+#[cfg(feature = "wiiu")]
+fn gx2(text: &str, like: Option<&[u8]>, variation: Option<Variation<'_>>) -> Result<Rebuilt, Error> {
+    use crate::format::{gfd, sharcfb};
+    let Some(like) = like else { return Err(Error::NeedsOriginal("a .gsh or SHARCFB")) };
+    match original(like)? {
+        AnyFile::Gfd(g) if variation.is_none() => gfd::assemble::assemble_like(text, &g),
+        AnyFile::Gfd(_) => {
+            Err(Original::Unsupported("--program and --set pick a SHARCFB variation; a .gsh has none".into())
+                .into())
+        }
+        AnyFile::Sharcfb(f) => sharcfb::assemble::assemble_like(text, &f, variation),
+        _ => {
+            // Text that does not assemble is said before the original is found of the other kind.
+            for s in crate::format::gx2::assemble::sections(text)? {
+                for p in s.programs.iter().filter(|p| !p.missing) {
+                    p.assemble()?;
+                }
+            }
+            Err(Original::OtherKind.into())
+        }
+    }
+}
+
+#[cfg(not(feature = "wiiu"))]
+fn gx2(_: &str, _: Option<&[u8]>, _: Option<Variation<'_>>) -> Result<Rebuilt, Error> {
+    Err(Error::NotBuilt("Wii U listings"))
 }
 
 /// A bare program assembled ([`assemble_bare`], `asm --format ISA`): what `disasm --format
@@ -319,11 +411,20 @@ pub struct Comparison {
 
 /// Compare an assembled binary with an original part by part (`asm --verify`): a DXBC
 /// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), a 3DS shader file
-/// table by table ([`crate::format::shbin::assemble::compare`]), anything else as one piece
-/// of bytes.
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
+/// table by table ([`crate::format::shbin::assemble::compare`]), a `.gsh` block by block and
+/// a SHARCFB binary by binary, with the GX2 register words that differ
+/// ([`crate::format::gfd::assemble::compare`], [`crate::format::sharcfb::assemble::compare`]),
+/// anything else as one piece of bytes.
 pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
     let theirs = original(original_bytes)?;
+    #[cfg(feature = "wiiu")]
+    match (&theirs, crate::any::parse(ours)) {
+        (AnyFile::Gfd(b), Ok(AnyFile::Gfd(a))) => return Ok(crate::format::gfd::assemble::compare(&a, b)),
+        (AnyFile::Sharcfb(b), Ok(AnyFile::Sharcfb(a))) => {
+            return Ok(crate::format::sharcfb::assemble::compare(&a, b));
+        }
+        _ => {}
+    }
     #[cfg(feature = "n3ds")]
     if let (AnyFile::Shbin(b), Ok(AnyFile::Shbin(a))) = (&theirs, crate::any::parse(ours)) {
         return Ok(crate::format::shbin::assemble::compare(&a, b, ours, original_bytes));

@@ -42,6 +42,14 @@ impl Endian {
             Endian::Big => "big",
         }
     }
+
+    /// `v`'s bytes in this order.
+    pub fn u32_bytes(self, v: u32) -> [u8; 4] {
+        match self {
+            Endian::Little => v.to_le_bytes(),
+            Endian::Big => v.to_be_bytes(),
+        }
+    }
 }
 
 /// A cursor over `data` whose first byte sits at absolute offset `base` of the input.

@@ -193,14 +193,19 @@ impl Gfd<'_> {
         opts.program.is_none_or(|p| p == i)
     }
 
-    /// The listing of shader `s` (see [`gx2::write_shader_listing`]).
-    fn list_shader(&self, s: &GfdShader<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+    /// The line a shader's listing starts with: its struct's summary, or why there is none.
+    pub(crate) fn heading(s: &GfdShader<'_>) -> String {
         let k = s.kind.short();
-        let head = match &s.header {
+        match &s.header {
             Some((_, Ok(g))) => g.summary(),
             Some((_, Err(e))) => format!("{k} header unreadable: {e}"),
             None => format!("{k} (no header block)"),
-        };
+        }
+    }
+
+    /// The listing of shader `s` (see [`gx2::write_shader_listing`]).
+    fn list_shader(&self, s: &GfdShader<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        let head = Self::heading(s);
         let at = s.header.as_ref().and_then(|(i, _)| self.blocks.get(*i)).map(|b| b.offset);
         let programs: Vec<_> = s
             .kind

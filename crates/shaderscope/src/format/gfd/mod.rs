@@ -55,6 +55,7 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+pub mod assemble;
 pub mod build;
 mod container;
 mod write;

@@ -20,6 +20,20 @@ pub struct CemuHash {
     pub aux: u64,
 }
 
+impl CemuHash {
+    /// `base_aux` in hexadecimal, as a graphic pack names its files; an unknown base hash is
+    /// `????????????????` and said why.
+    pub fn text(&self) -> String {
+        match self.base {
+            Some(base) => format!("{base:016x}_{:016x}", self.aux),
+            None => format!(
+                "????????????????_{:016x} (the base hash depends on state the game sets at draw time)",
+                self.aux
+            ),
+        }
+    }
+}
+
 fn hex64<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{v:016x}"))
 }
@@ -337,17 +351,8 @@ impl ShaderInfo {
             write!(s, "; copy program: {size} bytes, pointer 0x{p:x}")?;
         }
         s.write_char('\n')?;
-        match self.cemu {
-            Some(CemuHash { base: Some(base), aux }) => {
-                writeln!(s, "{indent}Cemu hash: {base:016x}_{aux:016x}")?;
-            }
-            Some(CemuHash { base: None, aux }) => {
-                writeln!(
-                    s,
-                    "{indent}Cemu hash: ????????????????_{aux:016x} (the base hash depends on state the game sets at draw time)"
-                )?;
-            }
-            None => {}
+        if let Some(h) = self.cemu {
+            writeln!(s, "{indent}Cemu hash: {}", h.text())?;
         }
         let mut k = 0;
         while let Some(r) = self.registers.get(k) {

@@ -63,6 +63,7 @@
 //! ```
 
 mod annotate;
+pub mod assemble;
 pub mod cemu_hash;
 mod check;
 mod info;

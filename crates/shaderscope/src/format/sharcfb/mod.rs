@@ -59,6 +59,7 @@
 //! ```
 
 pub(crate) mod annotate;
+pub mod assemble;
 pub mod build;
 mod gsh;
 pub mod info;
