@@ -595,3 +595,94 @@ fn a_bare_mali_program_assembles_to_what_disasm_format_reads() {
         );
     }
 }
+
+/// A .gsh's listing back into it with --like; an edited pixel shader: the register field that
+/// follows recomputed and said with the Cemu hash `info` gives the new file, --verify naming
+/// the blocks and the register word; without --like, the listing is refused.
+#[test]
+fn a_wii_u_listing_goes_back_into_its_gsh_with_like() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let gsh = sample("shader.gsh");
+    let (_, listing, _) = run(&["disasm", &gsh]);
+    std::fs::write(path("in.txt"), &listing).unwrap();
+    let (code, _, stderr) = run(&["asm", &path("in.txt"), "--like", &gsh, "-o", &path("back.gsh")]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(std::fs::read(path("back.gsh")).unwrap(), std::fs::read(&gsh).unwrap());
+
+    std::fs::write(path("edited.txt"), listing.replace("PIX0, R0.xyzw", "PIX0, R3.xyzw")).unwrap();
+    let args = ["asm", &path("edited.txt"), "--like", &gsh, "--verify", &gsh, "-o", &path("out.gsh")];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "block 0 (vertex shader header)  same\n\
+         block 1 (vertex shader program)  same\n\
+         block 2 (pixel shader header)  differs from offset 0x3 (308 bytes, the original 308)\n\
+         block 3 (pixel shader program)  differs from offset 0x1 (16 bytes, the original 16)\n\
+         block 4 (end of file)  same\n\
+         pixel shader 0 SQ_PGM_RESOURCES_PS  NUM_GPRS=4 (the original NUM_GPRS=1)\n\
+         pixel shader 0 SQ_PGM_RESOURCES_PS.STACK_SIZE  kept from the original (the program changed; its stack depth is not computed)\n"
+    );
+    let (_, info, _) = run(&["info", &path("out.gsh")]);
+    let hash = info.lines().filter_map(|l| l.trim().strip_prefix("Cemu hash: ")).nth(1).unwrap();
+    assert_eq!(
+        stderr,
+        format!("pixel shader 0: SQ_PGM_RESOURCES_PS.NUM_GPRS 1 → 4\npixel shader 0: Cemu hash {hash}\n")
+    );
+    assert_eq!(run(&["validate", &path("out.gsh")]).0, 0);
+    let (_, relisted, _) = run(&["disasm", &path("out.gsh")]);
+    assert!(relisted.contains("00 EXP_DONE: PIX0, R3.xyzw\n"), "{relisted}");
+
+    let (code, _, stderr) = run(&["asm", &path("in.txt"), "-o", &path("x")]);
+    assert_eq!(
+        (code, stderr),
+        (
+            2,
+            format!(
+                "error: {}: a listing of a .gsh or SHARCFB is rebuilt into its original: give the original with --like\n",
+                path("in.txt")
+            )
+        )
+    );
+}
+
+/// A SHARCFB variation's bare shaders replace its binaries (--set); a bare shader without
+/// --set names no binary.
+#[test]
+fn a_sharcfb_variation_s_shaders_go_back_with_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let archive = sample("shaders.sharcfb");
+    let (_, listing, _) = run(&["disasm", &archive]);
+    // Binary 3 is the pixel shader of variation TINT=on: its section without its heading.
+    let pixel: String =
+        listing.split("; binary 3: PS of program \"color\" variation 1 (TINT=on)\n").nth(1).unwrap().into();
+    std::fs::write(path("ps.txt"), pixel.replace("PIX0, R0", "PIX0, R2")).unwrap();
+    let args = ["asm", &path("ps.txt"), "--like", &archive, "--set", "TINT=on", "-o", &path("out.sharcfb")];
+    let (code, _, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.starts_with("binary 3 (pixel shader): SQ_PGM_RESOURCES_PS.NUM_GPRS 1 → 3\n"), "{stderr}");
+    assert_eq!(run(&["validate", &path("out.sharcfb")]).0, 0);
+    let part = |file: &str, n: u32| {
+        let out = path("part.bin");
+        assert_eq!(run(&["extract", file, &format!("binary{n}.program"), "-o", &out]).0, 0);
+        std::fs::read(out).unwrap()
+    };
+    for n in 0..3 {
+        assert_eq!(part(&path("out.sharcfb"), n), part(&archive, n), "binary {n}");
+    }
+    assert_ne!(part(&path("out.sharcfb"), 3), part(&archive, 3));
+
+    let (code, _, stderr) = run(&["asm", &path("ps.txt"), "--like", &archive, "-o", &path("x")]);
+    assert_eq!(
+        (code, stderr),
+        (
+            1,
+            format!(
+                "error: {}: line 1, column 1: expected a `; binary N: …` line before the shader (or --set, to replace a variation's binaries)\n",
+                path("ps.txt")
+            )
+        )
+    );
+}

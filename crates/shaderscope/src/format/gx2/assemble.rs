@@ -236,7 +236,7 @@ impl<'a> Shader<'a> {
         }
         match self.kind {
             Kind::Vertex => {
-                let params = usage.exports.params.len() as u32;
+                let params = usage.exports.params.len();
                 if let Some(count) = self.reg_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT") {
                     if params > 0 && params != count + 1 {
                         self.set_field("SPI_VS_OUT_CONFIG", "VS_EXPORT_COUNT", params - 1, &mut said);

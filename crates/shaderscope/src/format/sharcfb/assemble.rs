@@ -96,11 +96,11 @@ pub fn assemble_like(
             let count = original.binaries.items.len();
             return Err(LineError::new(line_of, 0, format!("one of the original's {count} binaries")).into());
         };
-        if let Some((data, said)) = replace(b, index, original.endian, section)? {
+        if let Some(new) = replace(b, index, original.endian, section)? {
             if let Some(b) = archive.binaries.items.get_mut(index as usize) {
-                b.data = data;
+                b.data = new.bytes;
             }
-            notes.extend(said);
+            notes.extend(new.notes);
         }
     }
     let bytes = archive.write()?;
@@ -133,7 +133,7 @@ fn replace(
     index: u64,
     endian: Endian,
     section: &gx2::assemble::Section<'_>,
-) -> Result<Option<(Vec<u8>, Vec<String>)>, Error> {
+) -> Result<Option<Rebuilt>, Error> {
     let shader = b.gx2(endian).map_err(|e| Original::Unsupported(format!("binary {index}: {e}")))?;
     let kind = shader.kind;
     let title = format!("binary {index} ({} shader)", kind.name());
@@ -205,7 +205,7 @@ fn replace(
             }
         }
     }
-    Ok(Some((out, edit.notes)))
+    Ok(Some(Rebuilt { bytes: out, notes: edit.notes }))
 }
 
 /// `asm --verify` of a SHARCFB: one line per binary (`binary 3 (pixel shader)  differs from
