@@ -36,7 +36,7 @@
 
 pub mod text;
 
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
+#[cfg(any(feature = "direct3d", feature = "n3ds", feature = "mali"))]
 use crate::any::File as AnyFile;
 #[cfg(feature = "direct3d")]
 use crate::format::dxbc::{Dxbc, assemble as dxbc};
@@ -114,14 +114,21 @@ pub enum Kind {
     /// A 3DS SHBIN (one DVLB), from picasso source (`.v.pica`, `.g.pica`, `.vsh`, `.gsh`) or
     /// `disasm --dvle N`'s listing.
     Shbin,
+    /// An MBS file, from `disasm`'s listing of one, with `--like` (the original).
+    Mbs,
 }
 
 impl Kind {
     /// The assembler a text needs, by its first lines: picasso source when its first
     /// statement is a directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines
     /// skipped); an SM4/SM5 listing when any line starts as its version does (`ps_4_0`,
-    /// `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
+    /// `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9. Before these, an MBS listing: its first
+    /// non-blank line `; vertex shader, CVER …` or `; fragment shader, CFRA …`.
     pub fn of(text: &str) -> Kind {
+        let first_line = text.lines().map(str::trim).find(|l| !l.is_empty());
+        if first_line.is_some_and(|l| l.starts_with("; vertex shader, CVER") || l.starts_with("; fragment shader, CFRA")) {
+            return Kind::Mbs;
+        }
         let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with([';', '#']));
         if first.is_some_and(|l| l.starts_with('.')) {
             return Kind::Shbin;
@@ -151,7 +158,7 @@ pub fn refuse(text: &str) -> Result<(), Error> {
 }
 
 /// An original binary given beside a listing: what it parses as.
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
+#[cfg(any(feature = "direct3d", feature = "n3ds", feature = "mali"))]
 fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
     #[allow(unreachable_patterns)]
     match crate::any::parse(bytes) {
@@ -159,6 +166,8 @@ fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
         Ok(f @ (AnyFile::Dxbc(_) | AnyFile::D3d9(_))) => Ok(f),
         #[cfg(feature = "n3ds")]
         Ok(f @ AnyFile::Shbin(_)) => Ok(f),
+        #[cfg(feature = "mali")]
+        Ok(f @ AnyFile::Mbs(_)) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
         Err(e) => Err(Original::Unreadable(e)),
     }
@@ -186,6 +195,7 @@ pub fn assemble_files(files: &[File<'_>], like: Option<&[u8]>) -> Result<Assembl
     }
     let bytes = match kind {
         Kind::Shbin => shbin(files, like),
+        Kind::Mbs => mbs(files, like),
         Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like),
     };
     // An error in the one text names its file (several files' errors name theirs already).
@@ -240,6 +250,38 @@ fn shbin(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
 #[cfg(not(feature = "n3ds"))]
 fn shbin(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     Err(Error::NotBuilt("picasso sources"))
+}
+
+/// An MBS listing into its original (`like`), whose header it must repeat.
+#[cfg(feature = "mali")]
+fn mbs(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    let Some(like) = like else {
+        return Err(Original::Unsupported(
+            "an MBS listing is assembled into its original: give --like FILE.mbs (or assemble the \
+             program alone with --format mali-gp|mali-pp)"
+                .into(),
+        )
+        .into());
+    };
+    let text = files.first().map_or("", |f| f.text);
+    match original(like)? {
+        AnyFile::Mbs(m) => crate::format::mbs::assemble::assemble_like(text, &m),
+        _ => {
+            // Text that does not assemble is said before the original is found of the other
+            // kind: the header lines are comments to the program's assembler.
+            if text.trim_start().starts_with("; vertex shader") {
+                crate::isa::mali_gp::asm::assemble(text)?;
+            } else {
+                crate::isa::mali_pp::asm::assemble(text)?;
+            }
+            Err(Original::OtherKind.into())
+        }
+    }
+}
+
+#[cfg(not(feature = "mali"))]
+fn mbs(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Err(Error::NotBuilt("MBS listings"))
 }
 
 /// A bare program assembled ([`assemble_bare`], `asm --format ISA`): what `disasm --format
@@ -310,7 +352,10 @@ pub struct Comparison {
     /// bytes)`, `SFI0  not in the original`, in the original's chunk order, then the chunks
     /// only ours has. A 3DS shader file: one line per table of each DVLB (`code  same`,
     /// `DVLE 0 uniforms  differs from entry 2 (5 entries, the original 4)`), then `layout` if
-    /// the same tables sit elsewhere. A Direct3D 9 program is one part: `program  same` or
+    /// the same tables sit elsewhere. An MBS file: its shader's version, one line per chunk
+    /// of its shader (`DBIN  differs from offset 0x20 (48 bytes, the original 32)`, `FINS
+    /// instructions 3 (the original 2)`), its sizes (`CVER size`, `MBS1 size`), `layout`.
+    /// A Direct3D 9 program is one part: `program  same` or
     /// `program  differs from offset 0x…`.
     pub lines: Vec<String>,
     /// Every part of each is in the other with the same bytes.
@@ -319,11 +364,15 @@ pub struct Comparison {
 
 /// Compare an assembled binary with an original part by part (`asm --verify`): a DXBC
 /// container chunk by chunk ([`crate::format::dxbc::assemble::compare`]), a 3DS shader file
-/// table by table ([`crate::format::shbin::assemble::compare`]), anything else as one piece
-/// of bytes.
-#[cfg(any(feature = "direct3d", feature = "n3ds"))]
+/// table by table ([`crate::format::shbin::assemble::compare`]), an MBS file chunk by chunk
+/// ([`crate::format::mbs::assemble::compare`]), anything else as one piece of bytes.
+#[cfg(any(feature = "direct3d", feature = "n3ds", feature = "mali"))]
 pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
     let theirs = original(original_bytes)?;
+    #[cfg(feature = "mali")]
+    if let (AnyFile::Mbs(b), Ok(AnyFile::Mbs(a))) = (&theirs, crate::any::parse(ours)) {
+        return Ok(crate::format::mbs::assemble::compare(&a, b));
+    }
     #[cfg(feature = "n3ds")]
     if let (AnyFile::Shbin(b), Ok(AnyFile::Shbin(a))) = (&theirs, crate::any::parse(ours)) {
         return Ok(crate::format::shbin::assemble::compare(&a, b, ours, original_bytes));
