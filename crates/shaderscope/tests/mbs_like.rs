@@ -7,7 +7,7 @@
 mod common;
 
 use shaderscope::asm::{self, Kind};
-use shaderscope::format::mbs::{Core, Mbs};
+use shaderscope::format::mbs::{Body, Core, Mbs, Node, Shader, assemble::assemble_like};
 use shaderscope::print::TextBuf;
 use shaderscope::{Container, DisasmOptions};
 use std::path::{Path, PathBuf};
@@ -58,7 +58,9 @@ fn code_and_count(bytes: &[u8]) -> (Vec<u8>, Option<u32>) {
 fn with_an_instruction_more(text: &str, core: Core, instructions: usize) -> String {
     let line = match core {
         Core::Gp => format!("{instructions:03}:\tnop\n"),
-        Core::Pp => "@     0: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n".to_string(),
+        Core::Pp => {
+            "@     0: mov.v1 $0 ^const0, const0 1.000000 1.000000 1.000000 1.000000, stop\n".to_string()
+        }
     };
     // GP's `; fields` lines follow the program: the new instruction goes before them.
     match text.find("\n; fields ") {
@@ -99,8 +101,12 @@ fn check_edited(name: &str, original: &[u8]) -> Vec<u8> {
     // count and the code.
     assert_eq!(edited.len(), original.len() + added, "{name}");
     let comparison = asm::compare(&edited, original).unwrap();
-    let differ: Vec<&str> =
-        comparison.lines.iter().filter(|l| !l.ends_with("  same")).map(|l| l.split("  ").next().unwrap()).collect();
+    let differ: Vec<&str> = comparison
+        .lines
+        .iter()
+        .filter(|l| !l.ends_with("  same"))
+        .map(|l| l.split("  ").next().unwrap())
+        .collect();
     let tag = if core == Core::Gp { "CVER" } else { "CFRA" };
     let size = format!("{tag} size");
     let mut want = vec!["DBIN", size.as_str(), "MBS1 size"];
@@ -133,7 +139,11 @@ fn every_corpus_mbs_comes_back_from_its_listing() {
         back += 1;
     }
     println!("{back}/{} MBS files back byte for byte from their listing", files.len());
-    assert!(back == files.len() && back >= listed && back >= 27, "{back} of {} ({listed} listed)", files.len());
+    assert!(
+        back == files.len() && back >= listed && back >= 27,
+        "{back} of {} ({listed} listed)",
+        files.len()
+    );
 }
 
 #[test]
@@ -214,7 +224,10 @@ fn errors_are_said_at_their_line_of_the_whole_text() {
     );
     // A header line removed: the next is not the one expected there.
     let no_attributes = text.replace("; attributes (SATT): 1 symbol\n", "");
-    assert!(err(&no_attributes).starts_with("line 6, column 1: expected the original's line `; attributes (SATT)"));
+    assert!(
+        err(&no_attributes)
+            .starts_with("line 6, column 1: expected the original's line `; attributes (SATT)")
+    );
     // The code line's count is free, its instruction set is not.
     assert_eq!(
         err(&text.replace("32 bytes of mali-gp code", "32 bytes of mali-pp code")),
@@ -224,7 +237,9 @@ fn errors_are_said_at_their_line_of_the_whole_text() {
     assert_eq!(asm::assemble(&text.replace("32 bytes", "7 bytes"), Some(&bytes)).unwrap().bytes, bytes);
     // The header cut short.
     let header: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
-    assert!(err(&header).starts_with("line 4, column 1: expected the original's line `;  [1] highp vec4[2] gl_mali_ViewportTransform"));
+    assert!(err(&header).starts_with(
+        "line 4, column 1: expected the original's line `;  [1] highp vec4[2] gl_mali_ViewportTransform"
+    ));
     // A bad program line, at its line of the whole text (the program starts at line 11).
     assert_eq!(text.lines().nth(10), Some("000:\tmov.a0 ^0/v0.x a0.x"));
     assert_eq!(
@@ -244,7 +259,9 @@ fn errors_are_said_at_their_line_of_the_whole_text() {
     let fragment = sample("fragment.mbs");
     let text = listing(&Mbs::parse(&fragment).unwrap());
     assert_eq!(
-        asm::assemble(&text.replace("load.v $0 0", "load.v $0 0 0"), Some(&fragment)).unwrap_err().to_string(),
+        asm::assemble(&text.replace("load.v $0 0", "load.v $0 0 0"), Some(&fragment))
+            .unwrap_err()
+            .to_string(),
         "line 6, column 22: expected `,`"
     );
 }
@@ -275,4 +292,20 @@ fn an_mbs_listing_needs_its_original() {
         "line 1, column 1: expected the original's line `; fragment shader, CFRA version 7 (MALI_400_PP)` (the \
          header is the original's and cannot be edited)"
     );
+}
+
+#[test]
+fn an_original_without_code_or_shader_is_refused() {
+    let shader = Shader { version: 6, children: Vec::new() };
+    let root = Node::new(*b"MBS1", Body::Chunks(vec![Node::new(*b"CVER", Body::Shader(shader))]));
+    let bytes = Mbs::from_root(root).write_model();
+    let text = listing(&Mbs::parse(&bytes).unwrap());
+    assert_eq!(text, "; vertex shader, CVER version 6 (MALI_400_GP)\n; no code (DBIN)\n");
+    let e = asm::assemble(&text, Some(&bytes)).unwrap_err();
+    assert!(matches!(e, asm::Error::Original(asm::Original::Unsupported(_))));
+    assert_eq!(e.to_string(), "the original's CVER holds no code (DBIN) to replace");
+
+    let empty = Mbs::from_root(Node::new(*b"MBS1", Body::Chunks(Vec::new()))).write_model();
+    let e = assemble_like(&text, &Mbs::parse(&empty).unwrap()).unwrap_err();
+    assert_eq!(e.to_string(), "the original holds no shader chunk (CFRA or CVER)");
 }

@@ -37,19 +37,33 @@ const CODE_LINE: &str = "; code (DBIN): ";
 /// assert_eq!(assemble_like(&text, &original)?, bytes);
 ///
 /// // The header is the original's; a program line is read at its line of the whole text.
-/// let e = assemble_like(&text.replace("mediump vec4 color", "highp vec4 color"), &original);
-/// assert!(e.unwrap_err().to_string().starts_with("line 4, column 1: expected the original's line `;  [0] mediump"));
+/// let e = assemble_like(&text.replace("0 symbols, 0 slots", "1 symbol, 4 slots"), &original).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "line 2, column 1: expected the original's line `; uniforms (SUNI): 0 symbols, 0 slots` \
+///      (the header is the original's and cannot be edited)"
+/// );
 /// let e = assemble_like(&text.replace("load.v $0", "load.v $16"), &original).unwrap_err();
-/// assert_eq!(e.to_string(), "line 6, column 18: expected a register ($0 to $15)");
+/// assert_eq!(e.to_string(), "line 6, column 17: expected a register ($0 to $14) or ^discard");
+///
+/// // An instruction more: the code grows, the sizes follow.
+/// let longer = text.replace(", stop", "") + "@ 1: mov.v1 $0 ^const0, const0 1.0 1.0 1.0 1.0, stop\n";
+/// let rebuilt = assemble_like(&longer, &original)?;
+/// assert_eq!(Mbs::parse(&rebuilt)?.shader().unwrap().code().unwrap().0.len(), 12 + 20);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn assemble_like(text: &str, original: &Mbs<'_>) -> Result<Vec<u8>, asm::Error> {
     let Some(view) = original.shader() else {
-        return Err(asm::Original::Unsupported("the original holds no shader chunk (CFRA or CVER)".into()).into());
+        return Err(
+            asm::Original::Unsupported("the original holds no shader chunk (CFRA or CVER)".into()).into()
+        );
     };
     let core = view.core();
     let header = header(original).ok_or_else(|| {
-        asm::Original::Unsupported(format!("the original's {} holds no code (DBIN) to replace", view.node.tag))
+        asm::Original::Unsupported(format!(
+            "the original's {} holds no code (DBIN) to replace",
+            view.node.tag
+        ))
     })?;
     let (skipped, program) = program_part(text, &header, core)?;
     let words = match core {
@@ -93,7 +107,11 @@ fn program_part<'t>(text: &'t str, header: &[String], core: Core) -> Result<(usi
         n += 1;
         let same = line.map(|l| l.trim_end_matches(['\n', '\r'])).is_some_and(|l| {
             // The code line's byte count is the text's: a listing of a rebuilt file says its own.
-            if i + 1 == header.len() { l.starts_with(CODE_LINE) && l.ends_with(&code_suffix) } else { l == want }
+            if i + 1 == header.len() {
+                l.starts_with(CODE_LINE) && l.ends_with(&code_suffix)
+            } else {
+                l == want
+            }
         });
         if !same {
             return Err(LineError::new(
