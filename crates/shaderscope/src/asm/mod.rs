@@ -358,9 +358,8 @@ pub struct Comparison {
     /// `DVLE 0 uniforms  differs from entry 2 (5 entries, the original 4)`), then `layout` if
     /// the same tables sit elsewhere. An MBS file: its shader's version, one line per chunk
     /// of its shader (`DBIN  differs from offset 0x20 (48 bytes, the original 32)`, `FINS
-    /// instructions 3 (the original 2)`), its sizes (`CVER size`, `MBS1 size`), `layout`.
-    /// A Direct3D 9 program is one part: `program  same` or
-    /// `program  differs from offset 0x…`.
+    /// instructions 3 (the original 2)`), its sizes (`CVER size`, `MBS1 size`), `layout`. A
+    /// Direct3D 9 program is one part: `program  same` or `program  differs from offset 0x…`.
     pub lines: Vec<String>,
     /// Every part of each is in the other with the same bytes.
     pub same: bool,
