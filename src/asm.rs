@@ -1,6 +1,6 @@
 //! `shaderscope asm`: a listing back into a whole binary (a DXBC container for SM4/SM5
 //! listings, Direct3D 9 bytecode for SM1–3 ones, a SHBIN for picasso sources, a `.gsh` or
-//! SHARCFB for a Wii U listing with --like).
+//! SHARCFB for a Wii U listing and an MBS file for a Mali one, with --like).
 
 use crate::batch::{self, display_name};
 use crate::disasm::BareIsa;
@@ -23,6 +23,8 @@ Examples:
   shaderscope asm in.txt --like in.gsh -o out.gsh         edited, back into the original
   shaderscope asm vs.txt --like in.sharcfb --program color --set TINT=on -o out.sharcfb
                                                           one variation's shaders replaced
+  shaderscope disasm in.mbs > in.txt                      a Mali MBS file as text
+  shaderscope asm in.txt --like in.mbs -o out.mbs         the program edited, back into the file
 (--verify without --like always reports RDEF, whose compile-flags word the text does not
 carry, and every other chunk the text does not carry.)
 
@@ -73,12 +75,17 @@ with --set (and --program when the archive has several), is a listing of bare sh
 replace that variation's VS, PS and GS binaries. --verify names each block or binary and
 each register word that differs.
 
+With --like, an MBS listing (`disasm`'s: the comment header, then the Mali GP or PP program)
+goes back into that file: the header repeats the original's (only the code line's byte count
+may change); the program is assembled into the DBIN chunk, and the chunk sizes and (GP) the
+FINS instruction count are recomputed. Instructions may be added or removed.
+
 Exit status:
   0  the binary was written (and, with --verify, every chunk is the same)
   1  the listing does not assemble (line, column and what was expected are said; with
      --like too, whatever the original), or --verify found a chunk that differs
   2  usage or I/O error: a missing or unreadable file, an original asm does not rebuild or
-     not the kind the listing makes, a Wii U listing without --like";
+     not the kind the listing makes, a Wii U or MBS listing without --like";
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -91,8 +98,8 @@ pub struct Opts {
     /// Take every chunk the listing does not determine (RDEF, STAT, Aon9, IFCE, RTS0, debug
     /// data, …) from this original, keeping its chunk order; for a Direct3D 9 listing, the
     /// original's comment blocks (constant table, debug data); for a 3DS shader file, its
-    /// layout, tables and every bit the listing does not show; for a Wii U .gsh or SHARCFB,
-    /// everything but the programs (which a Wii U listing needs)
+    /// layout, tables and every bit the listing does not show; for a Wii U .gsh or SHARCFB or
+    /// an MBS file, everything but the programs (these listings need it)
     #[arg(long, value_name = "ORIGINAL")]
     like: Option<String>,
     /// Compare the result with this binary chunk by chunk and say which chunks differ
@@ -167,7 +174,7 @@ pub fn run(o: Opts) -> u8 {
             }
             a.bytes
         }
-        Err(e @ asm::Error::NeedsOriginal(_)) => {
+        Err(e @ asm::Error::NeedsOriginal(..)) => {
             eprintln!("error: {}: {e}", o.files.first().map_or("", |p| display_name(p)));
             return batch::IO;
         }

@@ -97,9 +97,10 @@ enum Command {
     /// One standalone HTML page: the listing beside a hex view of the file, linked both ways
     #[command(after_help = EXIT_STATUS)]
     View(view::Opts),
-    /// Assemble a listing (shaderscope's `disasm --exact-floats` or fxc's /Fc) back into a
-    /// whole binary: a DXBC container (program, signatures, RDEF, STAT, checksum) or Direct3D 9
-    /// bytecode with its constant table (--like, --verify)
+    /// Assemble a listing (shaderscope's `disasm`, fxc's /Fc, picasso source) back into a
+    /// whole binary: a DXBC container (program, signatures, RDEF, STAT, checksum), Direct3D 9
+    /// bytecode with its constant table, a SHBIN; with --like, edited programs back into a 3DS,
+    /// Wii U (.gsh, SHARCFB) or MBS file (--verify compares part by part)
     #[command(after_help = asm::HELP)]
     Asm(asm::Opts),
     /// Print a completion script for a shell (e.g. `shaderscope completions bash`)

@@ -441,7 +441,7 @@ fn bad_text_is_exit_1_whatever_the_original() {
     assert_eq!(
         err,
         format!(
-            "error: {dxbc}: not the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source, a .gsh or SHARCFB for a Wii U listing)\n"
+            "error: {dxbc}: not the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source, a .gsh or SHARCFB for a Wii U listing, an MBS file for an MBS listing)\n"
         )
     );
     let sm4_listing = put("ps.asm", "ps_4_0\nmov o0.xyzw, v0.xyzw\nret\n");
@@ -640,7 +640,7 @@ fn a_wii_u_listing_goes_back_into_its_gsh_with_like() {
         (
             2,
             format!(
-                "error: {}: a listing of a .gsh or SHARCFB is rebuilt into its original: give the original with --like\n",
+                "error: {}: a listing of a .gsh or SHARCFB is rebuilt into its original: give the original with --like (or assemble one program alone with --format latte)\n",
                 path("in.txt")
             )
         )

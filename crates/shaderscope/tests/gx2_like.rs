@@ -183,6 +183,7 @@ fn a_listing_that_is_not_the_original_s_is_refused_at_its_line() {
     );
     assert_eq!(
         asm::assemble(&text, None).unwrap_err().to_string(),
-        "a listing of a .gsh or SHARCFB is rebuilt into its original: give the original with --like"
+        "a listing of a .gsh or SHARCFB is rebuilt into its original: give the original with --like \
+         (or assemble one program alone with --format latte)"
     );
 }

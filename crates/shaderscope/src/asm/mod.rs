@@ -63,9 +63,13 @@ pub enum Error {
     /// A bare program of an instruction set with no assembler (yet, or in this build).
     #[error("no assembler for {0} listings (they are listed, not assembled)")]
     NoAssembler(&'static str),
-    /// A listing of a whole file that is rebuilt only into its original (what it is).
-    #[error("a listing of {0} is rebuilt into its original: give the original with --like")]
-    NeedsOriginal(&'static str),
+    /// A listing of a whole file that is rebuilt only into its original (what it is, and
+    /// the `--format` that assembles one of its programs alone).
+    #[error(
+        "a listing of {0} is rebuilt into its original: give the original with --like (or assemble \
+         one program alone with --format {1})"
+    )]
+    NeedsOriginal(&'static str, &'static str),
     /// A text of a kind this build does not assemble (its feature is off).
     #[error("this build assembles no {0} (its Cargo feature is off)")]
     NotBuilt(&'static str),
@@ -94,7 +98,7 @@ pub enum Original {
     #[error(
         "not the kind of binary the listing makes (a DXBC container for an SM4/SM5 listing, a \
          Direct3D 9 program for an SM1-3 one, a 3DS shader file for picasso source, a .gsh or \
-         SHARCFB for a Wii U listing)"
+         SHARCFB for a Wii U listing, an MBS file for an MBS listing)"
     )]
     OtherKind,
 }
@@ -122,19 +126,28 @@ pub enum Kind {
     /// summary lines, `---- vertex (N bytes) ----` and decaf's Latte text), rebuilt into the
     /// original (`--like`).
     Gx2,
+    /// An MBS file, from `disasm`'s listing of one, rebuilt into the original (`--like`).
+    Mbs,
 }
 
 impl Kind {
-    /// The assembler a text needs, by its first lines: a Wii U listing when its first line
-    /// that is not blank is a shader's summary line (`VS mode=…`, `PS `, `GS `) or a SHARCFB
-    /// binary's heading (`; binary 0: …`); picasso source when its first statement is a
-    /// directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines skipped); an SM4/SM5
-    /// listing when any line starts as its version does (`ps_4_0`, `cs_5_1`,
-    /// `vs_4_0_level_9_1`); else Direct3D 9.
+    /// The assembler a text needs, by its first lines. By its first line that is not blank:
+    /// a Wii U listing when that is a shader's summary line (`VS mode=…`, `PS `, `GS `) or a
+    /// SHARCFB binary's heading (`; binary 0: …`); an MBS listing when it is `; vertex
+    /// shader, CVER …` or `; fragment shader, CFRA …`. Else picasso source when its first
+    /// statement is a directive (`.fvec`, `.proc`, …; blank, `;`-comment and `#` lines
+    /// skipped); an SM4/SM5 listing when any line starts as its version does (`ps_4_0`,
+    /// `cs_5_1`, `vs_4_0_level_9_1`); else Direct3D 9.
     pub fn of(text: &str) -> Kind {
         let head = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         if ["VS ", "PS ", "GS ", "; binary "].iter().any(|p| head.starts_with(p)) {
             return Kind::Gx2;
+        }
+        if ["; vertex shader, CVER", "; fragment shader, CFRA"]
+            .iter()
+            .any(|p| head.trim_start().starts_with(p))
+        {
+            return Kind::Mbs;
         }
         let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with([';', '#']));
         if first.is_some_and(|l| l.starts_with('.')) {
@@ -197,6 +210,8 @@ fn original(bytes: &[u8]) -> Result<AnyFile<'_>, Original> {
         Ok(f @ AnyFile::Shbin(_)) => Ok(f),
         #[cfg(feature = "wiiu")]
         Ok(f @ (AnyFile::Gfd(_) | AnyFile::Sharcfb(_))) => Ok(f),
+        #[cfg(feature = "mali")]
+        Ok(f @ AnyFile::Mbs(_)) => Ok(f),
         Ok(other) => Err(Original::NotAssembled(crate::Container::format(&other).description())),
         Err(e) => Err(Original::Unreadable(e)),
     }
@@ -235,6 +250,7 @@ pub fn assemble_variation(
     let mut notes = Vec::new();
     let bytes = match kind {
         Kind::Shbin => shbin(files, like),
+        Kind::Mbs => mbs(files, like),
         Kind::Dxbc | Kind::D3d9 => direct3d(first.text, kind == Kind::Dxbc, like),
         Kind::Gx2 => gx2(first.text, like, variation).map(|r| {
             notes = r.notes;
@@ -309,7 +325,7 @@ fn shbin(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
 #[cfg(feature = "wiiu")]
 fn gx2(text: &str, like: Option<&[u8]>, variation: Option<Variation<'_>>) -> Result<Rebuilt, Error> {
     use crate::format::{gfd, sharcfb};
-    let Some(like) = like else { return Err(Error::NeedsOriginal("a .gsh or SHARCFB")) };
+    let Some(like) = like else { return Err(Error::NeedsOriginal("a .gsh or SHARCFB", "latte")) };
     match original(like)? {
         AnyFile::Gfd(g) if variation.is_none() => gfd::assemble::assemble_like(text, &g),
         AnyFile::Gfd(_) => {
@@ -332,6 +348,33 @@ fn gx2(text: &str, like: Option<&[u8]>, variation: Option<Variation<'_>>) -> Res
 #[cfg(not(feature = "wiiu"))]
 fn gx2(_: &str, _: Option<&[u8]>, _: Option<Variation<'_>>) -> Result<Rebuilt, Error> {
     Err(Error::NotBuilt("Wii U listings"))
+}
+
+/// An MBS listing into its original (`like`), whose header it must repeat.
+#[cfg(feature = "mali")]
+fn mbs(files: &[File<'_>], like: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    let Some(like) = like else { return Err(Error::NeedsOriginal("an MBS file", "mali-gp|mali-pp")) };
+    let text = files.first().map_or("", |f| f.text);
+    // With only this family built, every original that parses is an MBS file.
+    #[allow(unreachable_patterns)]
+    match original(like)? {
+        AnyFile::Mbs(m) => crate::format::mbs::assemble::assemble_like(text, &m),
+        _ => {
+            // Text that does not assemble is said before the original is found of the other
+            // kind: the header lines are comments to the program's assembler.
+            if text.trim_start().starts_with("; vertex shader") {
+                crate::isa::mali_gp::asm::assemble(text)?;
+            } else {
+                crate::isa::mali_pp::asm::assemble(text)?;
+            }
+            Err(Original::OtherKind.into())
+        }
+    }
+}
+
+#[cfg(not(feature = "mali"))]
+fn mbs(_: &[File<'_>], _: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Err(Error::NotBuilt("MBS listings"))
 }
 
 /// A bare program assembled ([`assemble_bare`], `asm --format ISA`): what `disasm --format
@@ -402,8 +445,10 @@ pub struct Comparison {
     /// bytes)`, `SFI0  not in the original`, in the original's chunk order, then the chunks
     /// only ours has. A 3DS shader file: one line per table of each DVLB (`code  same`,
     /// `DVLE 0 uniforms  differs from entry 2 (5 entries, the original 4)`), then `layout` if
-    /// the same tables sit elsewhere. A Direct3D 9 program is one part: `program  same` or
-    /// `program  differs from offset 0x…`.
+    /// the same tables sit elsewhere. An MBS file: its shader's version, one line per chunk
+    /// of its shader (`DBIN  differs from offset 0x20 (48 bytes, the original 32)`, `FINS
+    /// instructions 3 (the original 2)`), its sizes (`CVER size`, `MBS1 size`), `layout`. A
+    /// Direct3D 9 program is one part: `program  same` or `program  differs from offset 0x…`.
     pub lines: Vec<String>,
     /// Every part of each is in the other with the same bytes.
     pub same: bool,
@@ -414,7 +459,8 @@ pub struct Comparison {
 /// table by table ([`crate::format::shbin::assemble::compare`]), a `.gsh` block by block and
 /// a SHARCFB binary by binary, with the GX2 register words that differ
 /// ([`crate::format::gfd::assemble::compare`], [`crate::format::sharcfb::assemble::compare`]),
-/// anything else as one piece of bytes.
+/// an MBS file chunk by chunk ([`crate::format::mbs::assemble::compare`]), anything else as
+/// one piece of bytes.
 pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Original> {
     let theirs = original(original_bytes)?;
     #[cfg(feature = "wiiu")]
@@ -424,6 +470,10 @@ pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Origina
             return Ok(crate::format::sharcfb::assemble::compare(&a, b));
         }
         _ => {}
+    }
+    #[cfg(feature = "mali")]
+    if let (AnyFile::Mbs(b), Ok(AnyFile::Mbs(a))) = (&theirs, crate::any::parse(ours)) {
+        return Ok(crate::format::mbs::assemble::compare(&a, b));
     }
     #[cfg(feature = "n3ds")]
     if let (AnyFile::Shbin(b), Ok(AnyFile::Shbin(a))) = (&theirs, crate::any::parse(ours)) {

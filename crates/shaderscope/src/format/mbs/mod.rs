@@ -60,6 +60,7 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+pub mod assemble;
 pub mod build;
 mod code;
 mod container;
