@@ -690,15 +690,14 @@ struct Operand {
 fn operand(c: &mut Cursor<'_>) -> Result<Operand> {
     let mut s = alu::Source { sel: 0, rel: false, chan: 0, neg: false, abs: false };
     // `-1` is the constant, not a negated `1`.
-    if let Some(rest) = c.rest().strip_prefix("-1") {
-        if !rest.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '.') {
-            c.at += 2;
-            s.sel = 251;
-            return Ok(Operand { src: s, index: None, literal: None });
-        }
+    let minus_one = c
+        .rest()
+        .strip_prefix("-1")
+        .is_some_and(|r| !r.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '.'));
+    if !minus_one {
+        s.neg = c.eat("-");
+        s.abs = c.eat("|");
     }
-    s.neg = c.eat("-");
-    s.abs = c.eat("|");
     let mut channel = true;
     let mut literal = None;
     let reg = |c: &mut Cursor<'_>, limit: u32| -> Result<u32> {
@@ -709,7 +708,11 @@ fn operand(c: &mut Cursor<'_>) -> Result<Operand> {
         }
         Ok(n)
     };
-    if c.eat("KC0[") {
+    if minus_one {
+        c.at += 2;
+        s.sel = 251;
+        channel = false;
+    } else if c.eat("KC0[") {
         s.sel = alu::src::KCACHE0 + reg(c, 32)?;
         c.expect("]")?;
     } else if c.eat("KC1[") {

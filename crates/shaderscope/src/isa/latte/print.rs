@@ -68,12 +68,13 @@ impl PrintStep for Step<'_> {
                 let start = line.len();
                 cf::write_text(line, cf);
                 if let Some(canon) = asm::cf_canonical(line.as_str().get(start..).unwrap_or(""), pc) {
-                    // The clause counts and END_OF_PROGRAM follow from the lines after it.
-                    let follows = cf::COUNT.mask::<u64>()
-                        | cf::COUNT_3.mask::<u64>()
-                        | cf::END_OF_PROGRAM.mask::<u64>();
-                    let follows =
-                        if cf.kind() == cf::CfKind::Alu { cf::ALU_COUNT.mask::<u64>() } else { follows };
+                    // A clause's count and END_OF_PROGRAM follow from the lines after it.
+                    let count = cf::COUNT.mask::<u64>() | cf::COUNT_3.mask::<u64>();
+                    let follows = match cf.kind() {
+                        cf::CfKind::Alu => cf::ALU_COUNT.mask::<u64>(),
+                        _ if cf.fetch_clause().is_some() => count | cf::END_OF_PROGRAM.mask::<u64>(),
+                        _ => cf::END_OF_PROGRAM.mask::<u64>(),
+                    };
                     let canon = canon.0 & !follows | cf.0 & follows;
                     unshown(line, cf.0.into(), canon.into(), asm::cf_fields(&cf));
                 }
