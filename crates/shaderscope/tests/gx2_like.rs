@@ -1,6 +1,6 @@
 //! Whole Wii U files back from their listing (`asm --like`): every corpus `.gsh` and SHARCFB
 //! comes back byte for byte from `disasm`'s listing; an edited program (grown by a zero tail,
-//! so that everything after it moves) rebuilds into a file that `validate` accepts, whose
+//! so that everything after it moves, alignment kept) rebuilds into a file that `validate` accepts, whose
 //! edited program is the new one and whose other programs are the original's; a SHARCFB
 //! variation's bare shaders replace that variation's binaries.
 
@@ -19,6 +19,10 @@ fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
     }
     Some(out)
 }
+
+/// How much an edit grows a program: a word, so that whatever follows it is no longer where
+/// alignment would put it unless the rebuild keeps it there.
+const GROWTH: usize = 8;
 
 fn listing(data: &[u8]) -> String {
     let file = shaderscope::parse(data).unwrap();
@@ -39,7 +43,23 @@ fn errors(data: &[u8]) -> Vec<String> {
     file.validate().into_iter().filter(|f| f.severity == Severity::Error).map(|f| f.message).collect()
 }
 
-/// The listing with its first program grown by 0x100 zero bytes: its size, and the text.
+/// Each program's absolute offset modulo `unit`, by part name.
+fn residues(data: &[u8], unit: u64) -> Vec<(String, u64)> {
+    let file = shaderscope::parse(data).unwrap();
+    let parts = file.parts().into_iter().filter(|p| p.name.ends_with("program"));
+    parts.map(|p| (p.name.clone(), p.offset % unit)).collect()
+}
+
+/// The boundary the format keeps programs on, if it does: a SHARCFB's on 0x100 of the file, a
+/// `.gsh` with its align flag on 0x200 (by padding blocks).
+fn alignment(data: &[u8]) -> Option<u64> {
+    match &data[..4] {
+        b"Gfx2" => (data[0x17] == 1).then_some(0x200),
+        _ => Some(0x100),
+    }
+}
+
+/// The listing with its first program grown by `GROWTH` zero bytes: its size, and the text.
 fn grow_first_program(text: &str) -> Option<(usize, String)> {
     let mut out = String::new();
     let mut size = None;
@@ -49,7 +69,7 @@ fn grow_first_program(text: &str) -> Option<(usize, String)> {
         if size.is_none() {
             if let Some(n) = line.strip_prefix("---- ").and_then(|l| l.split_once(" (")) {
                 let n: usize = n.1.strip_suffix(" bytes) ----")?.parse().ok()?;
-                out.push_str(&format!("; zeros at +0x0: {} bytes\n", n + 0x100));
+                out.push_str(&format!("; zeros at +0x0: {} bytes\n", n + GROWTH));
                 size = Some(n);
             }
         }
@@ -94,12 +114,15 @@ fn a_grown_program_rebuilds_into_a_valid_file() {
         for (k, ((name, old), (name2, new))) in before.iter().zip(&after).enumerate() {
             assert_eq!(name, name2, "{path}");
             if k == first {
-                assert_eq!(new.len(), old.len() + 0x100, "{path} {name}");
+                assert_eq!(new.len(), old.len() + GROWTH, "{path} {name}");
                 assert_eq!(&new[..old.len()], old.as_slice(), "{path} {name}");
                 assert!(new[old.len()..].iter().all(|&b| b == 0), "{path} {name}");
             } else {
                 assert_eq!(new, old, "{path} {name}");
             }
+        }
+        if let Some(unit) = alignment(data) {
+            assert_eq!(residues(&a.bytes, unit), residues(data, unit), "{path}");
         }
         // The note names the shader and its Cemu hash; the new file lists into itself.
         assert!(a.notes.iter().any(|n| n.contains(": Cemu hash ")), "{path}: {:?}", a.notes);
@@ -147,12 +170,13 @@ fn a_variation_s_bare_shaders_replace_its_binaries() {
         let (before, after) = (programs(data), programs(&a.bytes));
         for ((name, old), (_, new)) in before.iter().zip(&after) {
             if *name == format!("binary{vs}.program") {
-                assert_eq!((old.len(), new.len()), (size, size + 0x100), "{path}");
+                assert_eq!((old.len(), new.len()), (size, size + GROWTH), "{path}");
             } else {
                 assert_eq!(new, old, "{path} {name}");
             }
         }
         assert_eq!(errors(&a.bytes), errors(data), "{path}");
+        assert_eq!(residues(&a.bytes, 0x100), residues(data, 0x100), "{path}");
         tried += 1;
     }
     assert!(tried >= 1, "no SHARCFB in the corpus");

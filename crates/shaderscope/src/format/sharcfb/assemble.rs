@@ -6,9 +6,10 @@
 //! `PS` and `GS` shaders. Binaries the listing does not name stay as they are.
 //!
 //! An edited program replaces the original's bytes inside the binary's data; when its size
-//! changes, what follows it in the data moves (by whole 0x100 units, so that a geometry
-//! shader's copy program stays aligned as GX2 wants it) and the struct's pointers to it
-//! follow; the struct takes the new size and the register fields that follow
+//! changes, what follows it in the data moves by whole 0x100 units and the struct's pointers
+//! to it follow, and the data grows or shrinks by whole units (zeros at its end), so that
+//! every program, in this binary and the ones after it, stays on the file's 0x100 boundary
+//! where AGL's archives put microcode; the struct takes the new size and the register fields that follow
 //! ([`Shader::edit`](gx2::Shader::edit)). The archive's record sizes are recomputed by its
 //! writer. An unedited listing gives the original back, byte for byte.
 //!
@@ -41,9 +42,9 @@ use crate::format::gx2::{
 };
 use crate::toolkit::Endian;
 
-/// GX2 keeps programs on 0x100-byte boundaries: what follows an edited program moves by
-/// whole units of this.
-const PROGRAM_ALIGN: usize = 0x100;
+/// AGL's archives keep microcode on 0x100-byte boundaries of the file: what follows an
+/// edited program moves by whole units of this.
+const PROGRAM_ALIGN: usize = super::build::PROGRAM_ALIGN as usize;
 
 /// Rebuild `original` from an edited listing of (some of) its binaries.
 pub fn assemble_like(
@@ -194,6 +195,10 @@ fn replace(
         from = *end;
     }
     out.extend_from_slice(data.get(from..).unwrap_or(&[]));
+    // The binaries after this one keep their programs on the file's 0x100 boundaries: the
+    // data changes size by whole units, zeros at its end.
+    let pad = (data.len() as i64 - out.len() as i64).rem_euclid(PROGRAM_ALIGN as i64);
+    out.resize(out.len() + pad as usize, 0);
     for (field, stored, text) in shader.pointer_fields() {
         let Some(target) = PointerKind::Offset.resolve(stored) else { continue };
         let (field, target) = (field - base, u64::from(target));
