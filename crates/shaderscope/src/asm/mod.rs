@@ -7,15 +7,19 @@
 //! - per instruction set, text → the owned instruction its encoder takes: SM4 reads a line
 //!   into an `isa::sm4::encode::Inst` ([`crate::isa::sm4::asm`]); Direct3D 9 reads a line
 //!   into its tokens ([`crate::isa::d3d9::asm`]); PICA200 reads picasso source into code
-//!   words, operand descriptors and executables ([`crate::isa::pica::asm`]).
+//!   words, operand descriptors and executables ([`crate::isa::pica::asm`]); Latte, Mali GP
+//!   and Mali PP read decaf's and Mesa lima's texts into words ([`crate::isa::latte::asm`],
+//!   [`crate::isa::mali_gp::asm`], [`crate::isa::mali_pp::asm`]).
 //! - per container, the binary rebuilt from the parsed text and, when there is one, the
 //!   original whose parts the text does not carry (`asm --like`): a DXBC container
 //!   ([`crate::format::dxbc::assemble`]), a Direct3D 9 program
 //!   ([`crate::isa::d3d9::asm::parse_program_like`]), a SHBIN
 //!   ([`crate::format::shbin::assemble`]), a `.gsh` ([`crate::format::gfd::assemble`]), a
-//!   SHARCFB ([`crate::format::sharcfb::assemble`]).
-//! - [`assemble`] and [`assemble_files`], which pick the assembler by the text's first lines
-//!   ([`Kind::of`]), and [`compare`] (`asm --verify`).
+//!   SHARCFB ([`crate::format::sharcfb::assemble`]), an MBS file
+//!   ([`crate::format::mbs::assemble`]); the last three only into an original.
+//! - [`assemble`], [`assemble_files`] and [`assemble_variation`], which pick the assembler by
+//!   the text's first lines ([`Kind::of`]), [`assemble_bare`] for a bare program, and
+//!   [`compare`] (`asm --verify`).
 //!
 //! ```
 //! use shaderscope::asm::{self, Kind};

@@ -1,8 +1,8 @@
 //! A `.gsh` rebuilt from `disasm`'s listing of it (`asm LISTING --like FILE.gsh`): the
-//! listing's shaders are the file's, in order ([`gx2::assemble::sections`]); each program is
+//! listing's shaders are the file's, in order ([`sections`]); each program is
 //! assembled, and where one differs from the original's its block takes the new microcode,
 //! its header block's struct the new size and the register fields that follow
-//! ([`Shader::edit`](gx2::Shader::edit)). The blocks are then written again in the original's
+//! ([`Shader::edit`](crate::format::gx2::Shader::edit)). The blocks are then written again in the original's
 //! order: a padding block keeps the next block's data at the same offset modulo 0x200 (GX2
 //! wants programs aligned), every other block is the original's. An unedited listing gives
 //! the original back, byte for byte.

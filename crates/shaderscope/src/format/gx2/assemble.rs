@@ -1,7 +1,7 @@
 //! `asm --like` for the Wii U: `disasm`'s listing of a `.gsh` ([`crate::format::gfd`]) or a
 //! SHARCFB archive ([`crate::format::sharcfb`]) cut into its shaders ([`sections`]), each
 //! program assembled by [`crate::isa::latte::asm`], and the words of a GX2 struct that follow
-//! from an edited program ([`Shader::edit_words`]): its size and the register fields
+//! from an edited program ([`Shader::edit`]): its size and the register fields
 //! [`Shader::fit_program`] recomputes. The containers put the programs and the words back.
 //!
 //! A shader's summary line (`VS mode=0 ubs=0 …`) says what the struct is; it is the
