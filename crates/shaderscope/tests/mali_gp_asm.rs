@@ -10,7 +10,6 @@ use shaderscope::format::mbs::{Core, Mbs};
 use shaderscope::isa::mali_gp::{self, Instr, asm::assemble};
 use shaderscope::print::TextBuf;
 use shaderscope::{Container, print::Printer};
-use std::path::{Path, PathBuf};
 
 /// The `DBIN` payload of a vertex shader MBS and its absolute offset.
 fn gp_code(data: &[u8]) -> Option<(&[u8], u64)> {
@@ -19,35 +18,11 @@ fn gp_code(data: &[u8]) -> Option<(&[u8], u64)> {
     Some((data.get(at as usize..)?.get(..code.len())?, at))
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() { stack.push(p) } else { out.push(p) }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Every vertex shader MBS of the corpus: (path relative to the MBS folder, bytes).
 fn vertex_shaders() -> Option<Vec<(String, Vec<u8>)>> {
-    let mbs = common::corpus_dir()?.join("mbs");
-    let mut out = Vec::new();
-    for p in files(&mbs) {
-        let rel = p.strip_prefix(&mbs).unwrap().to_string_lossy().into_owned();
-        if rel.starts_with("reference/") || !rel.contains(".mbs") {
-            continue;
-        }
-        let data = std::fs::read(&p).unwrap();
-        if gp_code(&data).is_some() {
-            out.push((rel, data));
-        }
-    }
-    Some(out)
+    let dir = common::corpus_dir()?;
+    let rows = common::files(&dir, "mbs", "mbs").filter(|(_, _, data)| gp_code(data).is_some());
+    Some(rows.map(|(row, _, data)| (row.path, data)).collect())
 }
 
 fn listing(code: &[u8]) -> String {

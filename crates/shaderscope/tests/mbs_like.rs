@@ -22,23 +22,9 @@ fn sample(name: &str) -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples").join(name)).unwrap()
 }
 
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() { out.extend(walk(&p)) } else { out.push(p) }
-    }
-    out.sort();
-    out
-}
-
-/// Every file under the corpus's `mbs/` that starts as an MBS file does (the manifest's and
-/// any other).
+/// Every MBS file of the corpus (its manifest's `mbs` rows).
 fn corpus_files(corpus: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    walk(&corpus.join("mbs"))
-        .into_iter()
-        .filter_map(|p| std::fs::read(&p).ok().filter(|b| b.starts_with(b"MBS1")).map(|b| (p, b)))
-        .collect()
+    common::files(corpus, "mbs", "mbs").map(|(_, path, data)| (path, data)).collect()
 }
 
 /// The DBIN payload and the FINS instruction count of a file.
