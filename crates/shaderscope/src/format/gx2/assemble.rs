@@ -6,6 +6,23 @@
 //!
 //! A shader's summary line (`VS mode=0 ubs=0 …`) says what the struct is; it is the
 //! original's and is checked, not read: the struct's arrays and registers are not text.
+//!
+//! ```
+//! use shaderscope::format::gx2::assemble::sections;
+//!
+//! let text = "PS mode=0 ubs=0 uvs=1 samplers=0\n---- pixel (8 bytes) ----\n\
+//!             00 EXP_DONE: PIX0, R0.xyzw\n\nEND_OF_PROGRAM\n";
+//! let shaders = sections(text)?;
+//! assert_eq!(shaders[0].summary, ("PS mode=0 ubs=0 uvs=1 samplers=0", 1));
+//! let program = &shaders[0].programs[0];
+//! assert_eq!((program.name, program.line), ("pixel", 2));
+//! assert_eq!(program.assemble()?, [0, 0, 0, 0, 0x88, 0x06, 0x20, 0x94]);
+//!
+//! // Errors give the line in the whole listing.
+//! let e = sections(&text.replace("R0.xyzw", "R0.xyzq"))?[0].programs[0].assemble().unwrap_err();
+//! assert_eq!(e.to_string(), "line 3, column 23: expected four components (`xyzw`, `xy__`)");
+//! # Ok::<(), shaderscope::asm::LineError>(())
+//! ```
 
 use super::{Kind, Shader};
 use crate::asm::text::LineError;

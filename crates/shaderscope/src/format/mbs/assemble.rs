@@ -10,6 +10,34 @@
 //! shader's `FINS` instruction count follows the code. Nothing else of the file depends on
 //! the code's length, so every other chunk stays the original's, and an unedited listing
 //! gives the original byte for byte.
+//!
+//! ```
+//! use shaderscope::format::mbs::{Mbs, assemble::assemble_like, build};
+//! use shaderscope::{Container, DisasmOptions, print::TextBuf};
+//!
+//! let bytes = build::example_fragment_shader();
+//! let original = Mbs::parse(&bytes)?;
+//! let mut listing = TextBuf::default();
+//! original.disasm(&DisasmOptions::default(), &mut listing)?;
+//! let text = listing.into_string();
+//! assert_eq!(assemble_like(&text, &original)?, bytes);
+//!
+//! // The header is the original's; a program line is read at its line of the whole text.
+//! let e = assemble_like(&text.replace("0 symbols, 0 slots", "1 symbol, 4 slots"), &original).unwrap_err();
+//! assert_eq!(
+//!     e.to_string(),
+//!     "line 2, column 1: expected the original's line `; uniforms (SUNI): 0 symbols, 0 slots` \
+//!      (the header is the original's and cannot be edited)"
+//! );
+//! let e = assemble_like(&text.replace("load.v $0", "load.v $16"), &original).unwrap_err();
+//! assert_eq!(e.to_string(), "line 6, column 17: expected a register ($0 to $14) or ^discard");
+//!
+//! // An instruction more: the code grows, the sizes follow.
+//! let longer = text.replace(", stop", "") + "@ 1: mov.v1 $0 ^const0, const0 1.0 1.0 1.0 1.0, stop\n";
+//! let rebuilt = assemble_like(&longer, &original)?;
+//! assert_eq!(Mbs::parse(&rebuilt)?.shader().unwrap().code().unwrap().0.len(), 12 + 20);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::{Body, Core, Mbs, Node};
 use crate::asm::{self, LineError};
@@ -24,34 +52,6 @@ const CODE_LINE: &str = "; code (DBIN): ";
 /// `original` holding the listed program (see the module doc). Errors: an original with no
 /// shader or no code (nothing to assemble into), a header line that is not the original's,
 /// a program line that does not assemble; the line numbers are those of the whole text.
-///
-/// ```
-/// use shaderscope::format::mbs::{Mbs, assemble::assemble_like, build};
-/// use shaderscope::{Container, DisasmOptions, print::TextBuf};
-///
-/// let bytes = build::example_fragment_shader();
-/// let original = Mbs::parse(&bytes)?;
-/// let mut listing = TextBuf::default();
-/// original.disasm(&DisasmOptions::default(), &mut listing)?;
-/// let text = listing.into_string();
-/// assert_eq!(assemble_like(&text, &original)?, bytes);
-///
-/// // The header is the original's; a program line is read at its line of the whole text.
-/// let e = assemble_like(&text.replace("0 symbols, 0 slots", "1 symbol, 4 slots"), &original).unwrap_err();
-/// assert_eq!(
-///     e.to_string(),
-///     "line 2, column 1: expected the original's line `; uniforms (SUNI): 0 symbols, 0 slots` \
-///      (the header is the original's and cannot be edited)"
-/// );
-/// let e = assemble_like(&text.replace("load.v $0", "load.v $16"), &original).unwrap_err();
-/// assert_eq!(e.to_string(), "line 6, column 17: expected a register ($0 to $14) or ^discard");
-///
-/// // An instruction more: the code grows, the sizes follow.
-/// let longer = text.replace(", stop", "") + "@ 1: mov.v1 $0 ^const0, const0 1.0 1.0 1.0 1.0, stop\n";
-/// let rebuilt = assemble_like(&longer, &original)?;
-/// assert_eq!(Mbs::parse(&rebuilt)?.shader().unwrap().code().unwrap().0.len(), 12 + 20);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn assemble_like(text: &str, original: &Mbs<'_>) -> Result<Vec<u8>, asm::Error> {
     let Some(view) = original.shader() else {
         return Err(
