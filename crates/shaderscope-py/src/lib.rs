@@ -10,6 +10,7 @@
 
 use pyo3::exceptions::{PyStopIteration, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use shaderscope::asm;
 use shaderscope::bare::Isa;
@@ -352,12 +353,13 @@ fn parse_owned(py: Python<'_>, data: Vec<u8>, name: Option<String>) -> PyResult<
     }
 }
 
-/// Parse a shader file's bytes (any format shaderscope reads) into a `File`, which keeps its
-/// own copy of them. `name` is for your own use (`File.name`). Raises Error when the bytes are
-/// no shader file or do not parse.
+/// Parse a shader file's bytes (`bytes` or `bytearray`, any format shaderscope reads) into a
+/// `File`, which keeps its own copy of them: later changes to `data`, or its deletion, do not
+/// reach it. `name` is for your own use (`File.name`). Raises Error when the bytes are no
+/// shader file or do not parse.
 #[pyfunction]
 #[pyo3(signature = (data, name=None))]
-fn parse(py: Python<'_>, data: &[u8], name: Option<String>) -> PyResult<File> {
+fn parse(py: Python<'_>, data: PyBackedBytes, name: Option<String>) -> PyResult<File> {
     parse_owned(py, data.to_vec(), name)
 }
 
