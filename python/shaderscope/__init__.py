@@ -15,6 +15,28 @@ offset it is about (or None); a request that does not apply (the CLI's exit stat
 ``ValueError``; a file that cannot be read raises ``OSError``.
 """
 
-from ._shaderscope import Error, File, Scan, __version__, assemble, open, parse, scan
+from ._shaderscope import (
+    Chunk,
+    Error,
+    File,
+    Scan,
+    SignatureElement,
+    __version__,
+    assemble,
+    open,
+    parse,
+    scan,
+)
 
-__all__ = ["Error", "File", "Scan", "__version__", "assemble", "open", "parse", "scan"]
+__all__ = [
+    "Chunk",
+    "Error",
+    "File",
+    "Scan",
+    "SignatureElement",
+    "__version__",
+    "assemble",
+    "open",
+    "parse",
+    "scan",
+]

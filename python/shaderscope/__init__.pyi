@@ -14,6 +14,45 @@ class Error(ValueError):
     offset: Optional[int]
     """The absolute byte offset the error is about, or None (an assembler error)."""
 
+class Chunk:
+    """One chunk of a DXBC container (``File.chunks``)."""
+
+    fourcc: str
+    """The four-character code (``RDEF``, ``SHEX``, ...)."""
+    offset: int
+    """The absolute offset of the chunk's header."""
+    data_offset: int
+    """The absolute offset of its payload (after the 8-byte header)."""
+    size: int
+    """The payload's size in bytes."""
+    description: str
+    """What the chunk is, as ``extract`` describes it."""
+    data: bytes
+    """The payload (a copy)."""
+
+class SignatureElement:
+    """One element of a DXBC signature, with the field names of ``info --json``."""
+
+    semantic_name: str
+    semantic_index: int
+    register: int
+    system_value: str
+    """As fxc's SysValue column prints it (``NONE``, ``TARGET``, ``POS``) or ``unknown``."""
+    system_value_id: int
+    system_value_name: Optional[str]
+    component_type: str
+    """As fxc's Format column prints it (``float``, ``int``, ``uint``)."""
+    component_type_name: Optional[str]
+    mask: int
+    """The components present (bit 0: x ... bit 3: w)."""
+    read_write_mask: int
+    """Inputs: the components read; outputs: the components never written."""
+    stream: int
+    min_precision: int
+    min_precision_name: Optional[str]
+    offset: int
+    """The absolute offset of the element's record."""
+
 class File:
     """A parsed shader file that owns its bytes; every answer of the CLI about it."""
 
@@ -29,6 +68,18 @@ class File:
     @property
     def hashes(self) -> Optional[dict[str, str]]:
         """DXBC: ``3dmigoto``, ``bytecode``, ``checksum``; Direct3D 9: ``3dmigoto``; else None."""
+    @property
+    def chunks(self) -> Optional[List[Chunk]]:
+        """DXBC: the chunks in index order; None for the other formats."""
+    @property
+    def input_signature(self) -> Optional[List[SignatureElement]]:
+        """DXBC: the input signature's elements; None without one."""
+    @property
+    def output_signature(self) -> Optional[List[SignatureElement]]:
+        """DXBC: the output signature's elements; None without one."""
+    @property
+    def patch_constant_signature(self) -> Optional[List[SignatureElement]]:
+        """DXBC: the patch-constant signature's elements; None without one."""
     def info(self) -> str:
         """The text ``shaderscope info FILE`` prints."""
     def info_json(self) -> dict[str, Any]:

@@ -232,3 +232,19 @@ def test_the_interpreter_lock_is_released_while_listing():
     finally:
         sys.setswitchinterval(interval)
     assert ran >= 20
+
+
+def test_dxbc_chunks_and_signatures_are_objects():
+    f = shaderscope.open(SAMPLES / "ps_color.dxbc")
+    assert [c.fourcc for c in f.chunks] == ["ISGN", "OSGN", "SHDR"] == f.parts()
+    shdr = f.chunks[2]
+    assert (shdr.offset, shdr.data_offset, shdr.size) == (0x90, 0x98, 56)
+    assert shdr.data == f.part("SHDR")
+    (color,) = f.input_signature
+    (target,) = f.output_signature
+    assert (color.semantic_name, color.semantic_index, color.register, color.mask) == ("COLOR", 0, 0, 0xF)
+    assert (target.semantic_name, target.system_value, target.component_type) == ("SV_Target", "TARGET", "float")
+    assert f.patch_constant_signature is None
+    assert repr(color) == "<shaderscope.SignatureElement COLOR0 r0 xyzw>"
+    shbin = shaderscope.open(SAMPLES / "vshader.shbin")
+    assert (shbin.chunks, shbin.input_signature) == (None, None)

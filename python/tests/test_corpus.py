@@ -229,3 +229,40 @@ def test_scan_equals_the_cli(cli, corpus, folder):
     want = [json.loads(line) for line in run(cli, "scan", "--json", root).stdout.decode().splitlines()]
     assert len(want) > 1
     assert list(shaderscope.scan(root)) == want
+
+
+SIGNATURE_FIELDS = (
+    "semantic_name semantic_index register system_value system_value_id system_value_name "
+    "component_type component_type_name mask read_write_mask stream min_precision "
+    "min_precision_name offset"
+).split()
+
+
+def test_dxbc_chunks_and_signatures_are_what_info_json_says(corpus_files):
+    """The objects carry, attribute by attribute, what `info --json` says (which the tests
+    above compare with the CLI), and each chunk's bytes are the file's."""
+    checked = 0
+    for path in corpus_files:
+        f = opened(path)
+        if isinstance(f, Exception) or f.format != "dxbc":
+            assert isinstance(f, Exception) or f.chunks is None
+            continue
+        info, data = f.info_json(), f.data
+        chunks = [
+            {"index": i, "fourcc": c.fourcc, "offset": c.offset, "data_offset": c.data_offset, "size": c.size,
+             "description": c.description}
+            for i, c in enumerate(f.chunks)
+        ]
+        assert chunks == info["chunks"], path
+        for c in f.chunks:
+            assert c.data == data[c.data_offset : c.data_offset + c.size]
+        for kind in ("input", "output", "patch_constant"):
+            elements = getattr(f, f"{kind}_signature")
+            want = info.get(f"{kind}_signature")
+            if want is None:
+                assert elements is None, (path, kind)
+                continue
+            got = [{k: getattr(e, k) for k in SIGNATURE_FIELDS} for e in elements]
+            assert got == want["elements"], (path, kind)
+        checked += 1
+    assert checked > 1000

@@ -16,6 +16,7 @@ use shaderscope::asm;
 use shaderscope::bare::Isa;
 use shaderscope::dump::Annotations;
 use shaderscope::dxbc::hash::Hashes;
+use shaderscope::dxbc::{reflect, signature};
 use shaderscope::json::{Record, RecordType};
 use shaderscope::print::TextBuf;
 use shaderscope::{Container, DisasmOptions, Format, Generation, Shader};
@@ -118,6 +119,106 @@ impl File {
     }
 }
 
+/// One chunk of a DXBC container (`File.chunks`): its code, where it is and its bytes (a copy).
+#[pyclass(frozen, get_all, module = "shaderscope")]
+struct Chunk {
+    /// The four-character code (`RDEF`, `SHEX`, ...; other bytes as `\xNN`).
+    fourcc: String,
+    /// The absolute offset of the chunk's header (its code).
+    offset: usize,
+    /// The absolute offset of the payload (after the 8-byte header).
+    data_offset: usize,
+    /// The payload's size in bytes.
+    size: usize,
+    /// What the chunk is, as `extract` describes it.
+    description: &'static str,
+    /// The payload.
+    data: Py<PyBytes>,
+}
+
+#[pymethods]
+impl Chunk {
+    fn __repr__(&self) -> String {
+        format!("<shaderscope.Chunk {} at 0x{:x}, {} bytes>", self.fourcc, self.offset, self.size)
+    }
+}
+
+/// One element of a DXBC signature (`File.input_signature`, ...), with the names `info --json`
+/// gives its fields.
+#[pyclass(frozen, get_all, module = "shaderscope")]
+struct SignatureElement {
+    /// The semantic name (`COLOR`, `SV_Target`).
+    semantic_name: String,
+    /// The semantic index.
+    semantic_index: u32,
+    /// The register number.
+    register: u32,
+    /// The system value as fxc's SysValue column prints it (`NONE`, `TARGET`, `POS`), or
+    /// `unknown`.
+    system_value: &'static str,
+    /// The `D3D_NAME` value.
+    system_value_id: u32,
+    /// The `D3D_NAME` constant's name, where the value has one.
+    system_value_name: Option<&'static str>,
+    /// The component type as fxc's Format column prints it (`float`, `int`, `uint`).
+    component_type: &'static str,
+    /// The `D3D_REGISTER_COMPONENT_TYPE` constant's name, where the value has one.
+    component_type_name: Option<&'static str>,
+    /// The components present (bit 0: x ... bit 3: w).
+    mask: u8,
+    /// Inputs: the components read; outputs: the components never written.
+    read_write_mask: u8,
+    /// The geometry-shader stream (0 outside OSG5/xSG1).
+    stream: u32,
+    /// The `D3D_MIN_PRECISION` value (xSG1 only; 0 elsewhere).
+    min_precision: u32,
+    /// The `D3D_MIN_PRECISION` constant's name, where the value has one.
+    min_precision_name: Option<&'static str>,
+    /// The absolute offset of the element's record.
+    offset: usize,
+}
+
+#[pymethods]
+impl SignatureElement {
+    fn __repr__(&self) -> String {
+        format!(
+            "<shaderscope.SignatureElement {}{} r{} {}>",
+            self.semantic_name,
+            self.semantic_index,
+            self.register,
+            signature::mask_text(self.mask).trim_end()
+        )
+    }
+}
+
+/// A DXBC signature's elements as Python objects.
+fn elements(
+    py: Python<'_>,
+    sig: Option<&signature::Signature<'_>>,
+) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
+    let Some(sig) = sig else { return Ok(None) };
+    let made = sig.elements.iter().map(|e| {
+        let element = SignatureElement {
+            semantic_name: e.name.text().into_owned(),
+            semantic_index: e.semantic_index,
+            register: e.register,
+            system_value: signature::system_value_name(e.system_value).unwrap_or("unknown"),
+            system_value_id: e.system_value,
+            system_value_name: reflect::system_value(e.system_value),
+            component_type: signature::format_name(e.component_type, 0),
+            component_type_name: reflect::component_type(e.component_type),
+            mask: e.mask,
+            read_write_mask: e.rw_mask,
+            stream: e.stream,
+            min_precision: e.min_precision,
+            min_precision_name: reflect::min_precision(e.min_precision),
+            offset: e.offset,
+        };
+        Py::new(py, element)
+    });
+    made.collect::<PyResult<Vec<_>>>().map(Some)
+}
+
 /// `disasm`'s switches, named as the CLI's long options.
 #[derive(Clone, Copy)]
 struct Switches<'a> {
@@ -168,6 +269,48 @@ impl File {
         let Some(h) = hashes else { return Ok(None) };
         let text = serde_json::to_string(&h).map_err(|e| usage(e.to_string()))?;
         loads(py, &text).map(Some)
+    }
+
+    /// DXBC: the container's chunks in index order (`Chunk`: fourcc, offset, size,
+    /// description, data); None for the other formats.
+    #[getter]
+    fn chunks(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<Chunk>>>> {
+        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
+        let made = d.chunks().iter().map(|c| {
+            let chunk = Chunk {
+                fourcc: c.fourcc.name(),
+                offset: c.offset,
+                data_offset: c.data_offset(),
+                size: c.data.len(),
+                description: d.chunk_description(&c.fourcc.0),
+                data: PyBytes::new(py, c.data).unbind(),
+            };
+            Py::new(py, chunk)
+        });
+        made.collect::<PyResult<Vec<_>>>().map(Some)
+    }
+
+    /// DXBC: the input signature's elements (`SignatureElement`); None for a container
+    /// without one and for the other formats.
+    #[getter]
+    fn input_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
+        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
+        elements(py, d.input.as_ref())
+    }
+
+    /// DXBC: the output signature's elements, as `input_signature`.
+    #[getter]
+    fn output_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
+        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
+        elements(py, d.output.as_ref())
+    }
+
+    /// DXBC: the patch-constant signature's elements (hull and domain shaders), as
+    /// `input_signature`.
+    #[getter]
+    fn patch_constant_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
+        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
+        elements(py, d.patch_constant.as_ref())
     }
 
     /// What the file is: the text `shaderscope info FILE` prints.
@@ -338,6 +481,7 @@ impl File {
         .map_err(|e: String| usage(e))
     }
 
+    /// `<shaderscope.File "NAME" FORMAT (N bytes)>`.
     fn __repr__(&self) -> String {
         let name = self.name.as_deref().map_or_else(String::new, |n| format!(" {n:?}"));
         format!("<shaderscope.File{name} {} ({} bytes)>", self.format(), self.shader.bytes().len())
@@ -546,10 +690,12 @@ impl ScanState {
 
 #[pymethods]
 impl Scan {
+    /// The iterator itself.
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
 
+    /// The next record (a dict); StopIteration after the summary.
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let next = py.detach(|| self.state.lock().ok().and_then(|mut s| s.next()));
         match next {
@@ -599,6 +745,8 @@ fn _shaderscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<File>()?;
     m.add_class::<Scan>()?;
+    m.add_class::<Chunk>()?;
+    m.add_class::<SignatureElement>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(assemble, m)?)?;
