@@ -1,0 +1,268 @@
+"""Over the corpus, every answer of the package equals the CLI's on the same file, byte for
+byte: the CLI runs on batches of files (its multi-file output split at its `== PATH` and
+`// PATH` headings, its JSON records by their `path`) in a thread pool, while the package
+answers the same files in the same threads (it releases the interpreter lock)."""
+
+import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import shaderscope
+
+from conftest import NOTES, corpus_path, required, run
+
+# Without the corpus the whole module is skipped once, with one reason (CI, which sets
+# SHADERSCOPE_REQUIRE_CORPUS, fails instead: the `corpus` fixture says where it looked).
+if not corpus_path().is_dir() and not required():
+    pytest.skip("skipped: corpus not found", allow_module_level=True)
+
+# Files per CLI run of the multi-file commands.
+BATCH = 48
+# The one-file commands (`dump`, `extract NAME`) cost a debug CLI process per file; they run
+# on every file (about a minute of the suite's minute and a half on two cores), or with
+# SHADERSCOPE_PY_EVERY=k on every k-th file of the manifests' order.
+EVERY = int(os.environ.get("SHADERSCOPE_PY_EVERY", "1"))
+
+
+def pool():
+    return ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+
+
+def batches(files):
+    return [files[i : i + BATCH] for i in range(0, len(files), BATCH)]
+
+
+def opened(path):
+    """The package's File, or the Error it raised."""
+    try:
+        return shaderscope.open(path)
+    except shaderscope.Error as e:
+        return e
+
+
+def sections(text, paths, heading):
+    """A multi-file output split at each file's heading line (`heading.format(path)`): the
+    text after each heading, for each file that has one (a file that does not parse has none)."""
+    found = []
+    for p in paths:
+        h = heading.format(p)
+        at = 0 if text.startswith(h) else text.find("\n" + h)
+        if at < 0:
+            continue
+        start = at + (0 if at == 0 else 1)
+        found.append((p, start, start + len(h)))
+    out = {}
+    for i, (p, _, body) in enumerate(found):
+        end = found[i + 1][1] if i + 1 < len(found) else len(text)
+        out[p] = text[body:end]
+    return out
+
+
+def refused_alike(f, path, stderr):
+    """A file the package refuses is one the CLI refuses with the same message."""
+    line = f"error: {path}: {f}\n"
+    return None if line in stderr else f"{path}: the package says {f!r}, the CLI: {stderr[-300:]!r}"
+
+
+def compare_batches(files, work):
+    started = time.monotonic()
+    with pool() as p:
+        problems = [x for found in p.map(work, batches(files)) for x in found]
+    return problems, time.monotonic() - started
+
+
+def note(what, files, seconds, every=1):
+    spread = f", every {every}th file" if every > 1 else ""
+    NOTES.append(f"{what}: {len(files)} files{spread}, {seconds:.1f} s")
+
+
+def test_info_text_equals_the_cli(cli, corpus_files):
+    def work(paths):
+        r = run(cli, "info", *paths)
+        out, err = r.stdout.decode(), r.stderr.decode()
+        got = sections(out, paths, "== {}\n")
+        problems = []
+        for path in paths:
+            f = opened(path)
+            if isinstance(f, Exception):
+                problems += filter(None, [refused_alike(f, path, err)])
+            elif got.get(path) != f.info() + "\n":
+                problems.append(f"{path}: info differs")
+        return problems
+
+    problems, s = compare_batches(corpus_files, work)
+    note("info", corpus_files, s)
+    assert problems == []
+
+
+def test_info_json_equals_the_cli(cli, corpus_files):
+    def work(paths):
+        r = run(cli, "info", "--json", *paths)
+        records = {}
+        for line in r.stdout.decode().splitlines():
+            rec = json.loads(line)
+            records[rec.pop("path")] = rec
+        problems = []
+        for path in paths:
+            f = opened(path)
+            want = records.get(str(path))
+            if isinstance(f, Exception):
+                err = (want or {}).get("error", {})
+                if (err.get("message"), err.get("offset")) != (str(f), f.offset):
+                    problems.append(f"{path}: the package says {f!r} at {f.offset}, the CLI {err}")
+            elif f.info_json() != want:
+                problems.append(f"{path}: info --json differs")
+        return problems
+
+    problems, s = compare_batches(corpus_files, work)
+    note("info --json", corpus_files, s)
+    assert problems == []
+
+
+def test_validate_equals_the_cli(cli, corpus_files):
+    def work(paths):
+        r = run(cli, "validate", "--json", *paths)
+        records = {}
+        for line in r.stdout.decode().splitlines():
+            rec = json.loads(line)
+            records.setdefault(rec.pop("path"), []).append(rec)
+        problems = []
+        for path in paths:
+            f = opened(path)
+            if isinstance(f, Exception):
+                continue  # said by the info tests
+            if f.validate() != records.get(str(path)):
+                problems.append(f"{path}: validate --json differs")
+        return problems
+
+    problems, s = compare_batches(corpus_files, work)
+    note("validate --json", corpus_files, s)
+    assert problems == []
+
+
+def test_disasm_equals_the_cli(cli, corpus_files):
+    def work(paths):
+        r = run(cli, "disasm", *paths)
+        out, err = r.stdout.decode(), r.stderr.decode()
+        got = sections(out, paths, "// {}\n")
+        problems = []
+        for path in paths:
+            f = opened(path)
+            if isinstance(f, Exception):
+                continue  # said by the info tests
+            try:
+                listing = f.disasm()
+            except shaderscope.Error as e:
+                # The CLI prints what it listed before the failure, then the same message.
+                problems += filter(None, [refused_alike(e, path, err)])
+                continue
+            if got.get(path) != listing:
+                problems.append(f"{path}: disasm differs")
+        return problems
+
+    problems, s = compare_batches(corpus_files, work)
+    note("disasm", corpus_files, s)
+    assert problems == []
+
+
+def test_parts_equal_what_extract_lists(cli, corpus_files):
+    def work(path):
+        f = opened(path)
+        if isinstance(f, Exception):
+            return []
+        lines = run(cli, "extract", path).stdout.decode().splitlines()[1:]
+        names = f.parts()
+        if len(lines) != len(names) or any(
+            not line.startswith(f"{n:<18} ") for n, line in zip(names, lines)
+        ):
+            return [f"{path}: parts {names} differ from extract's list {lines}"]
+        return []
+
+    started = time.monotonic()
+    with pool() as p:
+        problems = [x for found in p.map(work, corpus_files) for x in found]
+    note("parts (extract)", corpus_files, time.monotonic() - started)
+    assert problems == []
+
+
+def test_dump_and_part_bytes_equal_the_cli(cli, corpus_files, tmp_path):
+    spread = corpus_files[::EVERY]
+
+    def work(i_path):
+        i, path = i_path
+        f = opened(path)
+        if isinstance(f, Exception):
+            return []
+        problems = []
+        r = run(cli, "dump", path)
+        if r.stdout.decode() != f.dump():
+            problems.append(f"{path}: dump differs")
+        # One part of each file, a different one file by file.
+        names = f.parts()
+        if names:
+            name = names[i % len(names)]
+            out = tmp_path / f"part{i}"
+            r = run(cli, "extract", path, name, "-o", out)
+            try:
+                mine = f.part(name)
+            except shaderscope.Error as e:
+                problems += filter(None, [refused_alike(e, path, r.stderr.decode())])
+            else:
+                # The CLI creates its -o file at its first write: an empty part leaves none.
+                theirs = out.read_bytes() if out.is_file() else (b"" if r.returncode == 0 else None)
+                if theirs != mine:
+                    problems.append(f"{path}: part {name} differs")
+        return problems
+
+    started = time.monotonic()
+    with pool() as p:
+        problems = [x for found in p.map(work, enumerate(spread)) for x in found]
+    note("dump, part", spread, time.monotonic() - started, EVERY)
+    assert problems == []
+
+
+@pytest.mark.parametrize("folder", ["shbin", "mbs"])
+def test_scan_equals_the_cli(cli, corpus, folder):
+    root = str(corpus / folder)
+    want = [json.loads(line) for line in run(cli, "scan", "--json", root).stdout.decode().splitlines()]
+    assert len(want) > 1
+    assert list(shaderscope.scan(root)) == want
+
+
+SIGNATURE_FIELDS = (
+    "semantic_name semantic_index register system_value system_value_id system_value_name "
+    "component_type component_type_name mask read_write_mask stream min_precision "
+    "min_precision_name offset"
+).split()
+
+
+def test_dxbc_chunks_and_signatures_are_what_info_json_says(corpus_files):
+    """The objects carry, attribute by attribute, what `info --json` says (which the tests
+    above compare with the CLI), and each chunk's bytes are the file's."""
+    checked = 0
+    for path in corpus_files:
+        f = opened(path)
+        if isinstance(f, Exception) or f.format != "dxbc":
+            assert isinstance(f, Exception) or f.chunks is None
+            continue
+        info, data = f.info_json(), f.data
+        chunks = [
+            {"index": i, "fourcc": c.fourcc, "offset": c.offset, "data_offset": c.data_offset, "size": c.size,
+             "description": c.description}
+            for i, c in enumerate(f.chunks)
+        ]
+        assert chunks == info["chunks"], path
+        for c in f.chunks:
+            assert c.data == data[c.data_offset : c.data_offset + c.size]
+        for kind in ("input", "output", "patch_constant"):
+            elements = getattr(f, f"{kind}_signature")
+            want = info.get(f"{kind}_signature")
+            if want is None:
+                assert elements is None, (path, kind)
+                continue
+            got = [{k: getattr(e, k) for k in SIGNATURE_FIELDS} for e in elements]
+            assert got == want["elements"], (path, kind)
+        checked += 1
+    assert checked > 1000
