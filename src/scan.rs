@@ -10,8 +10,6 @@
 
 use crate::batch::{self, Output, Settings};
 use shaderscope::find::{self, Find};
-use shaderscope::json::{Record, RecordType};
-use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::sync::Mutex;
@@ -52,14 +50,6 @@ pub struct Opts {
     out: batch::OutputArg,
 }
 
-/// One find, for the summary.
-struct Seen {
-    format: &'static str,
-    stages: Vec<&'static str>,
-    hash: String,
-    valid: bool,
-}
-
 pub fn run(o: Opts) -> u8 {
     o.out.open();
     if let Some(n) = o.threads {
@@ -80,12 +70,12 @@ pub fn run(o: Opts) -> u8 {
         }
     }
     let (files, mut status) = walk(&o, &filter);
-    let seen = Mutex::new(Vec::<Seen>::new());
+    let seen = Mutex::new(find::Summary::default());
     let settings = Settings { json: o.json, raw: true, ..Settings::default() };
     let sep = if o.null { Sep::Nul } else { Sep::Tab };
     status = status.max(batch::run_each(&files, settings, |path, data, out| {
         let mut any = false;
-        let mut here = Vec::new();
+        let mut here = find::Summary::default();
         let cuts = find::each(data, &mut |f, bytes| {
             any = true;
             line(&o, path, sep, &f, out);
@@ -96,12 +86,7 @@ pub fn run(o: Opts) -> u8 {
                     out.fail(&to.display().to_string(), format!("cannot write: {e}"), batch::IO);
                 }
             }
-            here.push(Seen {
-                format: f.format.name(),
-                stages: f.stages,
-                hash: f.hash,
-                valid: f.problem.is_none(),
-            });
+            here.add(&f);
         });
         // A person reads this in either mode, as the hint of an unread file.
         for c in cuts {
@@ -126,7 +111,7 @@ pub fn run(o: Opts) -> u8 {
     }));
     let seen = seen.into_inner().unwrap_or_default();
     let label = o.dirs.join(" ");
-    let text = summary(&seen, files.len(), o.json, &label);
+    let text = if o.json { seen.record(&label, files.len()).to_line() } else { seen.text(files.len()) };
     status.max(batch::write_out(text.as_bytes()))
 }
 
@@ -136,26 +121,7 @@ fn line(o: &Opts, path: &str, sep: Sep, f: &Find, out: &mut Output) {
         out.status = out.status.max(batch::INVALID);
     }
     if o.json {
-        let within: Vec<_> = f
-            .within
-            .iter()
-            .map(|s| serde_json::json!({"kind": s.kind, "offset": s.offset, "name": s.name}))
-            .collect();
-        let body = serde_json::json!({
-            "offset": (!f.whole || !f.within.is_empty()).then_some(f.offset),
-            "location": f.location(),
-            "within": within,
-            "size": f.size,
-            "stages": f.stages,
-            "model": f.model,
-            "hash": f.hash,
-            "hashes": f.hashes,
-        });
-        let r = match &f.problem {
-            None => Record::new(RecordType::Scan, path, Some(f.format)),
-            Some(p) => Record::failure(RecordType::Scan, path, Some(f.format), p.clone()),
-        };
-        out.stdout.push_str(&r.with_body(body).to_line());
+        out.stdout.push_str(&f.record(path).to_line());
         return;
     }
     let dash = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
@@ -172,80 +138,6 @@ fn line(o: &Opts, path: &str, sep: Sep, f: &Find, out: &mut Output) {
         f.hash,
         f.hashes.as_ref().map_or_else(|| "-".to_string(), |h| h.pairs()),
     ));
-}
-
-/// Finds and distinct hashes of one format or stage.
-#[derive(Default)]
-struct Tally {
-    finds: u64,
-    hashes: HashSet<String>,
-    invalid: u64,
-}
-
-impl Tally {
-    fn add(&mut self, s: &Seen) {
-        self.finds += 1;
-        self.invalid += u64::from(!s.valid);
-        self.hashes.insert(s.hash.clone());
-    }
-}
-
-/// The closing summary: finds, distinct hashes and broken ones by format and by stage.
-fn summary(seen: &[Seen], files: usize, json: bool, label: &str) -> String {
-    let (mut all, mut formats, mut stages) =
-        (Tally::default(), BTreeMap::<&str, Tally>::new(), BTreeMap::<&str, Tally>::new());
-    for s in seen {
-        all.add(s);
-        formats.entry(s.format).or_default().add(s);
-        for st in &s.stages {
-            stages.entry(st).or_default().add(s);
-        }
-    }
-    if json {
-        let by = |m: &BTreeMap<&str, Tally>| -> serde_json::Map<String, serde_json::Value> {
-            m.iter()
-                .map(|(k, t)| {
-                    let v =
-                        serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
-                    (k.to_string(), v)
-                })
-                .collect()
-        };
-        return Record::new(RecordType::ScanSummary, label, None)
-            .with_body(serde_json::json!({
-                "files": files,
-                "shaders": all.finds,
-                "unique": all.hashes.len(),
-                "invalid": all.invalid,
-                "formats": by(&formats),
-                "stages": by(&stages),
-            }))
-            .with_valid(all.invalid == 0)
-            .to_line();
-    }
-    let mut s = format!(
-        "{} shader {} ({} unique) in {} {}, {} invalid",
-        all.finds,
-        plural(all.finds, "binary", "binaries"),
-        all.hashes.len(),
-        files,
-        plural(files as u64, "file", "files"),
-        all.invalid
-    );
-    for (name, m) in [("formats", &formats), ("stages", &stages)] {
-        if m.is_empty() {
-            continue;
-        }
-        let parts: Vec<String> =
-            m.iter().map(|(k, t)| format!("{k} {} ({} unique)", t.finds, t.hashes.len())).collect();
-        s.push_str(&format!("; {name}: {}", parts.join(", ")));
-    }
-    s.push('\n');
-    s
-}
-
-fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
 }
 
 /// `--glob` filters in ripgrep's manner: a file must match one of the plain globs (when there

@@ -17,10 +17,10 @@ use shaderscope::bare::Isa;
 use shaderscope::dump::Annotations;
 use shaderscope::dxbc::hash::Hashes;
 use shaderscope::dxbc::{reflect, signature};
-use shaderscope::json::{Record, RecordType};
+use shaderscope::json::Record;
 use shaderscope::print::TextBuf;
 use shaderscope::{Container, DisasmOptions, Format, Generation, Shader};
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -557,35 +557,11 @@ fn assemble<'py>(
     }
 }
 
-/// One find of a scan, for the summary.
-struct Seen {
-    format: &'static str,
-    stages: Vec<&'static str>,
-    hash: String,
-    valid: bool,
-}
-
-/// Finds and distinct hashes of one format or stage.
-#[derive(Default)]
-struct Tally {
-    finds: u64,
-    hashes: HashSet<String>,
-    invalid: u64,
-}
-
-impl Tally {
-    fn add(&mut self, s: &Seen) {
-        self.finds += 1;
-        self.invalid += u64::from(!s.valid);
-        self.hashes.insert(s.hash.clone());
-    }
-}
-
 /// What a scan has left to give.
 struct ScanState {
     files: VecDeque<String>,
     ready: VecDeque<String>,
-    seen: Vec<Seen>,
+    seen: shaderscope::find::Summary,
     count: usize,
     label: String,
     summarised: bool,
@@ -607,67 +583,15 @@ impl ScanState {
         // A file that cannot be read is passed over, as the CLI goes on past it.
         let Ok(data) = std::fs::read(&path) else { return true };
         shaderscope::find::each(&data, &mut |f, _| {
-            let within: Vec<_> = f
-                .within
-                .iter()
-                .map(|s| serde_json::json!({"kind": s.kind, "offset": s.offset, "name": s.name}))
-                .collect();
-            let body = serde_json::json!({
-                "offset": (!f.whole || !f.within.is_empty()).then_some(f.offset),
-                "location": f.location(),
-                "within": within,
-                "size": f.size,
-                "stages": f.stages,
-                "model": f.model,
-                "hash": f.hash,
-                "hashes": f.hashes,
-            });
-            let r = match &f.problem {
-                None => Record::new(RecordType::Scan, &path, Some(f.format)),
-                Some(p) => Record::failure(RecordType::Scan, &path, Some(f.format), p.clone()),
-            };
-            self.ready.push_back(r.with_body(body).to_line());
-            self.seen.push(Seen {
-                format: f.format.name(),
-                stages: f.stages,
-                hash: f.hash,
-                valid: f.problem.is_none(),
-            });
+            self.ready.push_back(f.record(&path).to_line());
+            self.seen.add(&f);
         });
         true
     }
 
     /// The closing record: finds, distinct hashes and broken ones by format and by stage.
     fn summary(&self) -> String {
-        let (mut all, mut formats, mut stages) =
-            (Tally::default(), BTreeMap::<&str, Tally>::new(), BTreeMap::<&str, Tally>::new());
-        for s in &self.seen {
-            all.add(s);
-            formats.entry(s.format).or_default().add(s);
-            for st in &s.stages {
-                stages.entry(st).or_default().add(s);
-            }
-        }
-        let by = |m: &BTreeMap<&str, Tally>| -> serde_json::Map<String, serde_json::Value> {
-            m.iter()
-                .map(|(k, t)| {
-                    let v =
-                        serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
-                    (k.to_string(), v)
-                })
-                .collect()
-        };
-        Record::new(RecordType::ScanSummary, &self.label, None)
-            .with_body(serde_json::json!({
-                "files": self.count,
-                "shaders": all.finds,
-                "unique": all.hashes.len(),
-                "invalid": all.invalid,
-                "formats": by(&formats),
-                "stages": by(&stages),
-            }))
-            .with_valid(all.invalid == 0)
-            .to_line()
+        self.seen.record(&self.label, self.count).to_line()
     }
 
     /// The next record's text, searching files until one gives a record; None at the end.
@@ -728,7 +652,7 @@ fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Scan> {
     let state = ScanState {
         files: files.into(),
         ready: VecDeque::new(),
-        seen: Vec::new(),
+        seen: shaderscope::find::Summary::default(),
         count,
         label,
         summarised: false,

@@ -32,9 +32,10 @@ use crate::container::Container;
 use crate::detect::Format;
 #[cfg(feature = "direct3d")]
 use crate::format::dxbc::hash::Hashes;
-use crate::json::ErrorInfo;
+use crate::json::{ErrorInfo, Record, RecordType};
 use crate::model::Severity;
 use md5::{Digest, Md5};
+use std::collections::BTreeMap;
 
 /// How many archives (SARC, Yaz0) may nest inside one another.
 pub const MAX_DEPTH: usize = 4;
@@ -90,6 +91,125 @@ impl Cut {
             s.push('/');
         }
         s.push_str(&format!("{:#x}", self.offset));
+        s
+    }
+}
+
+/// What a scan found, for its closing summary: finds, distinct hashes and broken ones, in all,
+/// by format and by stage. Finds may be added in any order.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    seen: Vec<Seen>,
+}
+
+/// One find, as the summary counts it.
+#[derive(Debug, Clone)]
+struct Seen {
+    format: &'static str,
+    stages: Vec<&'static str>,
+    hash: String,
+    valid: bool,
+}
+
+/// Finds and distinct hashes of one format or stage.
+#[derive(Default)]
+struct Tally<'a> {
+    finds: u64,
+    hashes: std::collections::HashSet<&'a str>,
+    invalid: u64,
+}
+
+impl<'a> Tally<'a> {
+    fn add(&mut self, s: &'a Seen) {
+        self.finds += 1;
+        self.invalid += u64::from(!s.valid);
+        self.hashes.insert(&s.hash);
+    }
+}
+
+type Tallies<'a> = (Tally<'a>, BTreeMap<&'static str, Tally<'a>>, BTreeMap<&'static str, Tally<'a>>);
+
+impl Summary {
+    /// Count a find.
+    pub fn add(&mut self, f: &Find) {
+        let valid = f.problem.is_none();
+        self.seen.push(Seen {
+            format: f.format.name(),
+            stages: f.stages.clone(),
+            hash: f.hash.clone(),
+            valid,
+        });
+    }
+
+    /// Count another summary's finds too.
+    pub fn extend(&mut self, other: Summary) {
+        self.seen.extend(other.seen);
+    }
+
+    /// In all, by format, by stage.
+    fn tallies(&self) -> Tallies<'_> {
+        let (mut all, mut formats, mut stages) = Tallies::default();
+        for s in &self.seen {
+            all.add(s);
+            formats.entry(s.format).or_default().add(s);
+            for st in &s.stages {
+                stages.entry(*st).or_default().add(s);
+            }
+        }
+        (all, formats, stages)
+    }
+
+    /// Whether no find is broken.
+    pub fn valid(&self) -> bool {
+        self.seen.iter().all(|s| s.valid)
+    }
+
+    /// The `scan-summary` record of a scan of `files` files named `label`.
+    pub fn record<'p>(&self, label: &'p str, files: usize) -> Record<'p> {
+        let (all, formats, stages) = self.tallies();
+        let by = |m: &BTreeMap<&str, Tally<'_>>| -> serde_json::Map<String, serde_json::Value> {
+            m.iter()
+                .map(|(k, t)| {
+                    let v =
+                        serde_json::json!({"finds": t.finds, "unique": t.hashes.len(), "invalid": t.invalid});
+                    (k.to_string(), v)
+                })
+                .collect()
+        };
+        Record::new(RecordType::ScanSummary, label, None)
+            .with_body(serde_json::json!({
+                "files": files,
+                "shaders": all.finds,
+                "unique": all.hashes.len(),
+                "invalid": all.invalid,
+                "formats": by(&formats),
+                "stages": by(&stages),
+            }))
+            .with_valid(all.invalid == 0)
+    }
+
+    /// The summary line of a scan of `files` files: `3 shader binaries (2 unique) in 5 files,
+    /// 0 invalid; formats: dxbc 2 (1 unique), …; stages: pixel 2 (1 unique), …`.
+    pub fn text(&self, files: usize) -> String {
+        let (all, formats, stages) = self.tallies();
+        let mut s = format!(
+            "{} shader {} ({} unique) in {} {}, {} invalid",
+            all.finds,
+            if all.finds == 1 { "binary" } else { "binaries" },
+            all.hashes.len(),
+            files,
+            if files == 1 { "file" } else { "files" },
+            all.invalid
+        );
+        for (name, m) in [("formats", &formats), ("stages", &stages)] {
+            if m.is_empty() {
+                continue;
+            }
+            let parts: Vec<String> =
+                m.iter().map(|(k, t)| format!("{k} {} ({} unique)", t.finds, t.hashes.len())).collect();
+            s.push_str(&format!("; {name}: {}", parts.join(", ")));
+        }
+        s.push('\n');
         s
     }
 }
@@ -160,6 +280,35 @@ impl Find {
         }
         s.push_str(&format!("{:#x}", self.offset));
         s
+    }
+
+    /// Its `scan --json` record, found in the file `path` (a failure record when it is
+    /// broken).
+    pub fn record<'p>(&self, path: &'p str) -> Record<'p> {
+        let within: Vec<_> = self
+            .within
+            .iter()
+            .map(|s| serde_json::json!({"kind": s.kind, "offset": s.offset, "name": s.name}))
+            .collect();
+        #[cfg(feature = "direct3d")]
+        let hashes = serde_json::json!(self.hashes);
+        #[cfg(not(feature = "direct3d"))]
+        let hashes = serde_json::Value::Null;
+        let body = serde_json::json!({
+            "offset": (!self.whole || !self.within.is_empty()).then_some(self.offset),
+            "location": self.location(),
+            "within": within,
+            "size": self.size,
+            "stages": self.stages,
+            "model": self.model,
+            "hash": self.hash,
+            "hashes": hashes,
+        });
+        let r = match &self.problem {
+            None => Record::new(RecordType::Scan, path, Some(self.format)),
+            Some(p) => Record::failure(RecordType::Scan, path, Some(self.format), p.clone()),
+        };
+        r.with_body(body)
     }
 }
 
