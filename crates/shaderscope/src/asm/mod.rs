@@ -488,14 +488,20 @@ pub fn compare(ours: &[u8], original_bytes: &[u8]) -> Result<Comparison, Origina
         return Ok(dxbc::compare(&a, &b));
     }
     let _ = theirs;
-    let line = match ours.iter().zip(original_bytes).position(|(a, b)| a != b) {
-        None if ours.len() == original_bytes.len() => "program  same".to_string(),
-        at => format!(
-            "program  differs from offset 0x{:x} ({}, the original {})",
-            at.unwrap_or(ours.len().min(original_bytes.len())),
-            crate::print::count(ours.len(), "byte"),
-            original_bytes.len()
-        ),
-    };
+    let line = format!("program  {}", differs(ours, original_bytes));
     Ok(Comparison { same: line.ends_with("  same"), lines: vec![line] })
+}
+
+/// `same`, or `differs from offset 0x… (N bytes, the original M)`: one part of [`compare`]'s
+/// lines.
+pub fn differs(ours: &[u8], theirs: &[u8]) -> String {
+    match ours.iter().zip(theirs).position(|(a, b)| a != b) {
+        None if ours.len() == theirs.len() => "same".to_string(),
+        at => format!(
+            "differs from offset 0x{:x} ({}, the original {})",
+            at.unwrap_or(ours.len().min(theirs.len())),
+            crate::print::count(ours.len(), "byte"),
+            theirs.len()
+        ),
+    }
 }

@@ -26,8 +26,8 @@
 //! ```
 
 use super::{BlockType, Gfd};
-use crate::asm::{Comparison, Error, LineError, Rebuilt};
-use crate::format::gx2::assemble::{compare_structs, differs, match_section, sections};
+use crate::asm::{Comparison, Error, LineError, Rebuilt, differs};
+use crate::format::gx2::assemble::{compare_structs, match_section, sections};
 use std::collections::HashMap;
 
 /// Where a block's data size sits in its header.

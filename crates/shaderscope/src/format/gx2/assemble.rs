@@ -238,12 +238,8 @@ impl<'a> Shader<'a> {
     pub fn fit_program(&mut self, code: &[u8]) -> Vec<String> {
         let usage = crate::isa::latte::usage(code, 0);
         let mut said = Vec::new();
-        let resources = match self.kind {
-            Kind::Vertex => "SQ_PGM_RESOURCES_VS",
-            Kind::Pixel => "SQ_PGM_RESOURCES_PS",
-            Kind::Geometry => "SQ_PGM_RESOURCES_GS",
-        };
-        let highest = (0..120).rev().find(|&r| usage.gprs_read.contains(r) || usage.gprs_written.contains(r));
+        let resources = self.resources_reg();
+        let highest = super::check::highest_gpr(&usage);
         if let (Some(r), Some(n), false) =
             (highest, self.reg_field(resources, "NUM_GPRS"), usage.relative_gprs)
         {
@@ -327,29 +323,11 @@ pub fn compare_structs(title: &str, ours: &Shader<'_>, theirs: &Shader<'_>) -> V
             lines.push(format!("{title} {what}  {a} (the original {b})"));
         }
     }
-    let resources = match ours.kind {
-        Kind::Vertex => "SQ_PGM_RESOURCES_VS",
-        Kind::Pixel => "SQ_PGM_RESOURCES_PS",
-        Kind::Geometry => "SQ_PGM_RESOURCES_GS",
-    };
+    let resources = ours.resources_reg();
     if !lines.is_empty() {
         lines.push(format!(
             "{title} {resources}.STACK_SIZE  kept from the original (the program changed; its stack depth is not computed)"
         ));
     }
     lines
-}
-
-/// `differs from offset 0x… (N bytes, the original M)` for two pieces of bytes, `same` when
-/// they are.
-pub fn differs(ours: &[u8], theirs: &[u8]) -> String {
-    match ours.iter().zip(theirs).position(|(a, b)| a != b) {
-        None if ours.len() == theirs.len() => "same".to_string(),
-        at => format!(
-            "differs from offset 0x{:x} ({}, the original {})",
-            at.unwrap_or(ours.len().min(theirs.len())),
-            crate::print::count(ours.len(), "byte"),
-            theirs.len()
-        ),
-    }
 }

@@ -7,7 +7,22 @@ use super::{Kind, Shader, regs};
 use crate::model::Finding;
 use std::collections::HashSet;
 
+/// The highest register below R120 the program addresses absolutely (the compilers' clause
+/// temporaries from R120 on are not counted by `NUM_GPRS`).
+pub(super) fn highest_gpr(usage: &crate::isa::latte::Usage) -> Option<u32> {
+    (0..120).rev().find(|&r| usage.gprs_read.contains(r) || usage.gprs_written.contains(r))
+}
+
 impl Shader<'_> {
+    /// The `SQ_PGM_RESOURCES_*` register of this kind of shader (its `NUM_GPRS`, `STACK_SIZE`).
+    pub(super) fn resources_reg(&self) -> &'static str {
+        match self.kind {
+            Kind::Vertex => "SQ_PGM_RESOURCES_VS",
+            Kind::Pixel => "SQ_PGM_RESOURCES_PS",
+            Kind::Geometry => "SQ_PGM_RESOURCES_GS",
+        }
+    }
+
     /// Absolute offset of word `name` of the `regs` block (its first, for a table).
     fn reg_offset(&self, name: &str) -> u64 {
         self.at + 4 * regs::index_of(self.layout().regs, name).unwrap_or(0) as u64
@@ -24,12 +39,8 @@ impl Shader<'_> {
     /// `CB_SHADER_MASK` or `DB_SHADER_CONTROL` (warnings). No corpus shader has any of these.
     pub fn check_program(&self, title: &str, code: &[u8], base: u64, out: &mut Vec<Finding>) {
         let usage = crate::isa::latte::usage(code, base);
-        let resources = match self.kind {
-            Kind::Vertex => "SQ_PGM_RESOURCES_VS",
-            Kind::Pixel => "SQ_PGM_RESOURCES_PS",
-            Kind::Geometry => "SQ_PGM_RESOURCES_GS",
-        };
-        let highest = (0..120).rev().find(|&r| usage.gprs_read.contains(r) || usage.gprs_written.contains(r));
+        let resources = self.resources_reg();
+        let highest = highest_gpr(&usage);
         if let (Some(r), Some(n), false) =
             (highest, self.reg_field(resources, "NUM_GPRS"), usage.relative_gprs)
         {

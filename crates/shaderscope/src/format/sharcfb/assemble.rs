@@ -35,10 +35,10 @@
 
 use super::{Binary, Sharcfb};
 pub use crate::asm::Variation;
-use crate::asm::{Comparison, Error, LineError, Original, Rebuilt};
+use crate::asm::{Comparison, Error, LineError, Original, Rebuilt, differs};
 use crate::format::gx2::{
     self, PointerKind,
-    assemble::{compare_structs, differs, match_section, sections, summary_kind},
+    assemble::{compare_structs, match_section, sections, summary_kind},
 };
 use crate::toolkit::Endian;
 
