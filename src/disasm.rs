@@ -1,11 +1,12 @@
 //! `shaderscope disasm`: the listing.
 
 use crate::batch::{self, ColorChoice, Output, Settings};
+use clap::ValueEnum;
 use shaderscope::bare::{self, Bare, Isa};
 use shaderscope::json::RecordType;
 use shaderscope::page;
 use shaderscope::print::{Ansi, Printer};
-use shaderscope::{Container, DisasmOptions, Generation};
+use shaderscope::{Container, DisasmOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct Opts {
@@ -149,29 +150,17 @@ enum Fxc {
     V10LegacyCrt,
 }
 
-impl Fxc {
-    fn options(self) -> (Option<Generation>, bool) {
-        match self {
-            Fxc::Auto => (None, false),
-            Fxc::V9_29 => (Some(Generation::Fxc9_29), false),
-            Fxc::V9_30 => (Some(Generation::Fxc9_30), false),
-            Fxc::V6_3 => (Some(Generation::Fxc6_3), false),
-            Fxc::V10 => (Some(Generation::Fxc10), false),
-            Fxc::V10LegacyCrt => (Some(Generation::Fxc10), true),
-        }
-    }
-}
-
 impl ListingArgs {
     /// The library's listing configuration for these switches, filled once and handed
     /// unchanged to every listing.
     pub fn options(&self) -> DisasmOptions {
-        let (generation, legacy_crt) = self.fxc.options();
-        let mut opts = DisasmOptions::default()
+        // The value's name is one of the library's `FXC_NAMES` (a test holds them equal).
+        let fxc = self.fxc.to_possible_value().and_then(|v| DisasmOptions::default().with_fxc(v.get_name()));
+        let mut opts = fxc
+            .unwrap_or_default()
             .with_offsets(self.offsets)
             .with_file_offsets(self.file_offsets)
             .with_raw(self.raw)
-            .with_legacy_crt(legacy_crt)
             .with_numbering(self.numbering)
             .with_hex_literals(self.hex_literals)
             .with_exact_floats(self.exact_floats)
@@ -179,9 +168,6 @@ impl ListingArgs {
             .with_instruction_only(self.instruction_only);
         if let Some(n) = self.dvle {
             opts = opts.with_program(n);
-        }
-        if let Some(g) = generation {
-            opts = opts.with_generation(g);
         }
         opts
     }
@@ -320,4 +306,27 @@ fn run_bare(o: &Opts, isa: Isa, opts: &DisasmOptions) -> u8 {
             }
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fxc_switch_takes_the_library_s_names() {
+        let names: Vec<String> = Fxc::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(names, DisasmOptions::FXC_NAMES);
+        #[derive(clap::Parser)]
+        struct Args {
+            #[command(flatten)]
+            listing: ListingArgs,
+        }
+        let legacy = <Args as clap::Parser>::try_parse_from(["x", "--fxc", "10-legacy-crt"])
+            .map(|a| a.listing.options());
+        assert_eq!(legacy.ok(), DisasmOptions::default().with_fxc("10").map(|o| o.with_legacy_crt(true)));
+    }
 }

@@ -136,9 +136,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "7 shader binaries (7 unique) in 8 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 1 (1 unique), \
+            "8 shader binaries (8 unique) in 10 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 2 (2 unique), \
              gfd 1 (1 unique), mbs 2 (2 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
-             stages: pixel 4 (4 unique), vertex 5 (5 unique)\n"
+             stages: pixel 5 (5 unique), vertex 5 (5 unique)\n"
         ),
         "{out}"
     );

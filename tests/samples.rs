@@ -12,10 +12,14 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
     let mut csdr = base64::engine::general_purpose::STANDARD.encode(&vs).into_bytes();
     // Wrap at 76 columns, as base64 text files usually are.
     csdr = csdr.chunks(76).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+    // The textured DXBC sample is the fxc listing beside it, assembled.
+    let listing = include_str!("../samples/ps_texture.asm");
+    let textured = shaderscope::asm::assemble(listing, None).unwrap().bytes;
     vec![
         ("vshader.shbin", vs),
         ("vshader.csdr", csdr),
         ("ps_color.dxbc", pixel_shader_dxbc()),
+        ("ps_texture.dxbc", textured),
         ("vertex.mbs", shaderscope::format::mbs::build::example_vertex_shader()),
         ("fragment.mbs", shaderscope::format::mbs::build::example_fragment_shader()),
         ("shader.gsh", shaderscope::format::gfd::build::example()),

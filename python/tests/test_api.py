@@ -14,7 +14,7 @@ import shaderscope
 
 from conftest import SAMPLES, run
 
-SAMPLE_FILES = sorted(p for p in SAMPLES.iterdir() if p.suffix != ".pica")
+SAMPLE_FILES = sorted(p for p in SAMPLES.iterdir() if p.suffix not in (".pica", ".asm"))
 
 
 def test_version_is_the_workspace_version():
@@ -245,6 +245,61 @@ def test_dxbc_chunks_and_signatures_are_objects():
     assert (color.semantic_name, color.semantic_index, color.register, color.mask) == ("COLOR", 0, 0, 0xF)
     assert (target.semantic_name, target.system_value, target.component_type) == ("SV_Target", "TARGET", "float")
     assert f.patch_constant_signature is None
-    assert repr(color) == "<shaderscope.SignatureElement COLOR0 r0 xyzw>"
+    assert repr(color) == "<shaderscope.SignatureElement semantic_name='COLOR' register=0>"
+    assert color.to_dict() == f.info_json()["input_signature"]["elements"][0]
     shbin = shaderscope.open(SAMPLES / "vshader.shbin")
     assert (shbin.chunks, shbin.input_signature) == (None, None)
+
+
+def test_a_sharcfb_variation_is_the_cli_s_variant_extract_and_asm(cli, tmp_path):
+    path = SAMPLES / "shaders.sharcfb"
+    f = shaderscope.open(path)
+    for settings, args in [(None, []), ({"TINT": "off"}, ["--set", "TINT=off"]), ({"tint": "on"}, ["--set", "tint=on"])]:
+        want = json.loads(run(cli, "variant", path, "color", "--json", *args).stdout)
+        del want["path"]
+        assert f.variant("color", settings) == want
+        out = tmp_path / "v.gsh"
+        assert run(cli, "extract", path, "color", *args, "-o", out).returncode == 0
+        assert f.part("color", settings) == out.read_bytes()
+    assert f.variant("color", variation=0) == f.variant("color", {"TINT": "off"})
+    with pytest.raises(ValueError, match='program "color" has 2 variations, no variation 2'):
+        f.variant("color", variation=2)
+    r = run(cli, "variant", path, "colour")
+    with pytest.raises(ValueError) as e:
+        f.variant("colour")
+    assert r.stderr.decode() == f"error: {path}: {e.value}\n"
+    # A listing of one variation's bare shaders goes back into that variation (asm --set).
+    listing = shaderscope.parse(f.part("color", {"TINT": "on"})).disasm()
+    edited = listing.replace("PIX0, R0.xyzw", "PIX0, R1.xyzw")
+    assert edited != listing
+    (tmp_path / "v.txt").write_text(edited)
+    made = run(cli, "asm", tmp_path / "v.txt", "--like", path, "--program", "color", "--set", "TINT=on", "-o", "-")
+    assert made.returncode == 0 and made.stdout != f.data
+    assert shaderscope.assemble(edited, like=f.data, program="color", settings={"TINT": "on"}) == made.stdout
+    assert shaderscope.assemble(listing, like=f.data, settings={"TINT": "on"}) == f.data
+
+
+def test_dump_of_bytes_that_do_not_parse_is_the_cli_s(cli, tmp_path):
+    data = (SAMPLES / "ps_color.dxbc").read_bytes()[:100]
+    path = tmp_path / "cut.dxbc"
+    path.write_bytes(data)
+    with pytest.raises(shaderscope.Error):
+        shaderscope.parse(data)
+    assert shaderscope.dump(data) == run(cli, "dump", path).stdout.decode()
+    assert shaderscope.dump(bytearray(data)) == shaderscope.dump(data)
+    r = run(cli, "dump", SAMPLES / "vshader.v.pica")
+    with pytest.raises(ValueError) as e:
+        shaderscope.dump((SAMPLES / "vshader.v.pica").read_bytes())
+    assert f"{e.value}" in r.stderr.decode()
+
+
+def test_a_pica_program_assembles_with_its_operand_descriptors(cli, tmp_path):
+    text = (SAMPLES / "vshader.v.pica").read_text()
+    (tmp_path / "vs.pica").write_text(text)
+    r = run(cli, "asm", "--format", "pica", tmp_path / "vs.pica", "-o", tmp_path / "code", "--opdesc", tmp_path / "op")
+    assert r.returncode == 0, r.stderr
+    code, opdescs = shaderscope.assemble(text, format="pica", opdescs=True)
+    assert (code, opdescs) == ((tmp_path / "code").read_bytes(), (tmp_path / "op").read_bytes())
+    assert shaderscope.assemble(text, format="pica") == code
+    with pytest.raises(ValueError, match="opdescs applies only"):
+        shaderscope.assemble(text, format="latte", opdescs=True)

@@ -8,7 +8,7 @@
 //! (a switch that does not apply, a part that does not exist) raises `ValueError`; a file at
 //! fault (exit status 1) raises `shaderscope.Error`, a subclass of `ValueError`.
 
-use pyo3::exceptions::{PyStopIteration, PyValueError};
+use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -16,11 +16,10 @@ use shaderscope::asm;
 use shaderscope::bare::Isa;
 use shaderscope::dump::Annotations;
 use shaderscope::dxbc::hash::Hashes;
-use shaderscope::dxbc::{reflect, signature};
-use shaderscope::json::Record;
+use shaderscope::json::{Record, RecordType};
 use shaderscope::print::TextBuf;
-use shaderscope::{Container, DisasmOptions, Format, Generation, Shader};
-use std::collections::VecDeque;
+use shaderscope::{Container, DisasmOptions, Format, Shader};
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -51,6 +50,11 @@ fn usage(message: impl ToString) -> PyErr {
     PyValueError::new_err(message.to_string())
 }
 
+/// `'a', 'b'` for an error message.
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
+}
+
 /// JSON text (one record the library wrote) as Python objects, by Python's own `json`.
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
@@ -68,7 +72,7 @@ fn record<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
 /// Made by `shaderscope.open(path)` or `shaderscope.parse(data)`. Immutable, so one `File`
 /// may be used from several threads at once; the interpreter lock is released while it lists,
 /// dumps and validates.
-#[pyclass(frozen, module = "shaderscope")]
+#[pyclass(frozen, subclass, module = "shaderscope")]
 struct File {
     shader: Shader,
     name: Option<String>,
@@ -79,163 +83,51 @@ impl File {
         self.shader.file()
     }
 
-    /// The listing configuration of `disasm`'s switches, checked against this file as the
-    /// CLI checks it (`ValueError` where the CLI exits 2).
-    fn options(&self, s: Switches<'_>) -> PyResult<DisasmOptions> {
-        if s.offsets && s.file_offsets {
-            return Err(usage("offsets and file_offsets cannot be used together"));
-        }
-        let (generation, legacy_crt) = match s.fxc.unwrap_or("auto") {
-            "auto" => (None, false),
-            "9.29" => (Some(Generation::Fxc9_29), false),
-            "9.30" => (Some(Generation::Fxc9_30), false),
-            "6.3" => (Some(Generation::Fxc6_3), false),
-            "10" => (Some(Generation::Fxc10), false),
-            "10-legacy-crt" => (Some(Generation::Fxc10), true),
-            other => {
-                return Err(usage(format!(
-                    "fxc={other:?} is none of 'auto', '9.29', '9.30', '6.3', '10', '10-legacy-crt'"
-                )));
+    /// The listing configuration of `disasm`'s keywords (the CLI's long options with
+    /// underscores), checked against this file as the CLI checks it (`ValueError` where the
+    /// CLI exits 2; an unknown keyword, `TypeError` as Python's own).
+    fn options(&self, switches: Option<&Bound<'_, PyDict>>) -> PyResult<DisasmOptions> {
+        let mut opts = DisasmOptions::default();
+        for (key, value) in switches.into_iter().flat_map(|d| d.iter()) {
+            let key: String = key.extract()?;
+            if value.is_none() {
+                continue;
             }
-        };
-        let mut opts = DisasmOptions::default()
-            .with_offsets(s.offsets)
-            .with_file_offsets(s.file_offsets)
-            .with_raw(s.raw)
-            .with_legacy_crt(legacy_crt)
-            .with_numbering(s.numbering)
-            .with_hex_literals(s.hex_literals)
-            .with_exact_floats(s.exact_floats)
-            .with_no_header(s.no_header)
-            .with_instruction_only(s.instruction_only);
-        if let Some(n) = s.dvle {
-            opts = opts.with_program(n);
-        }
-        if let Some(g) = generation {
-            opts = opts.with_generation(g);
+            let name = key.replace('_', "-");
+            opts = match name.as_str() {
+                "dvle" | "program" => opts.with_program(value.extract()?),
+                "fxc" => {
+                    let g: String = value.extract()?;
+                    opts.with_fxc(&g).ok_or_else(|| {
+                        usage(format!("fxc={g:?} is none of {}", quoted(&DisasmOptions::FXC_NAMES)))
+                    })?
+                }
+                _ => opts.with_switch(&name, value.is_truthy()?).ok_or_else(|| {
+                    PyTypeError::new_err(format!("disasm() got an unexpected keyword argument '{key}'"))
+                })?,
+            };
         }
         opts.check(self.file()).map_err(usage)?;
         Ok(opts)
     }
 }
 
-/// One chunk of a DXBC container (`File.chunks`): its code, where it is and its bytes (a copy).
-#[pyclass(frozen, get_all, module = "shaderscope")]
-struct Chunk {
-    /// The four-character code (`RDEF`, `SHEX`, ...; other bytes as `\xNN`).
-    fourcc: String,
-    /// The absolute offset of the chunk's header (its code).
-    offset: usize,
-    /// The absolute offset of the payload (after the 8-byte header).
-    data_offset: usize,
-    /// The payload's size in bytes.
-    size: usize,
-    /// What the chunk is, as `extract` describes it.
-    description: &'static str,
-    /// The payload.
-    data: Py<PyBytes>,
-}
-
-#[pymethods]
-impl Chunk {
-    fn __repr__(&self) -> String {
-        format!("<shaderscope.Chunk {} at 0x{:x}, {} bytes>", self.fourcc, self.offset, self.size)
-    }
-}
-
-/// One element of a DXBC signature (`File.input_signature`, ...), with the names `info --json`
-/// gives its fields.
-#[pyclass(frozen, get_all, module = "shaderscope")]
-struct SignatureElement {
-    /// The semantic name (`COLOR`, `SV_Target`).
-    semantic_name: String,
-    /// The semantic index.
-    semantic_index: u32,
-    /// The register number.
-    register: u32,
-    /// The system value as fxc's SysValue column prints it (`NONE`, `TARGET`, `POS`), or
-    /// `unknown`.
-    system_value: &'static str,
-    /// The `D3D_NAME` value.
-    system_value_id: u32,
-    /// The `D3D_NAME` constant's name, where the value has one.
-    system_value_name: Option<&'static str>,
-    /// The component type as fxc's Format column prints it (`float`, `int`, `uint`).
-    component_type: &'static str,
-    /// The `D3D_REGISTER_COMPONENT_TYPE` constant's name, where the value has one.
-    component_type_name: Option<&'static str>,
-    /// The components present (bit 0: x ... bit 3: w).
-    mask: u8,
-    /// Inputs: the components read; outputs: the components never written.
-    read_write_mask: u8,
-    /// The geometry-shader stream (0 outside OSG5/xSG1).
-    stream: u32,
-    /// The `D3D_MIN_PRECISION` value (xSG1 only; 0 elsewhere).
-    min_precision: u32,
-    /// The `D3D_MIN_PRECISION` constant's name, where the value has one.
-    min_precision_name: Option<&'static str>,
-    /// The absolute offset of the element's record.
-    offset: usize,
-}
-
-#[pymethods]
-impl SignatureElement {
-    fn __repr__(&self) -> String {
-        format!(
-            "<shaderscope.SignatureElement {}{} r{} {}>",
-            self.semantic_name,
-            self.semantic_index,
-            self.register,
-            signature::mask_text(self.mask).trim_end()
-        )
-    }
-}
-
-/// A DXBC signature's elements as Python objects.
-fn elements(
-    py: Python<'_>,
-    sig: Option<&signature::Signature<'_>>,
-) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
-    let Some(sig) = sig else { return Ok(None) };
-    let made = sig.elements.iter().map(|e| {
-        let element = SignatureElement {
-            semantic_name: e.name.text().into_owned(),
-            semantic_index: e.semantic_index,
-            register: e.register,
-            system_value: signature::system_value_name(e.system_value).unwrap_or("unknown"),
-            system_value_id: e.system_value,
-            system_value_name: reflect::system_value(e.system_value),
-            component_type: signature::format_name(e.component_type, 0),
-            component_type_name: reflect::component_type(e.component_type),
-            mask: e.mask,
-            read_write_mask: e.rw_mask,
-            stream: e.stream,
-            min_precision: e.min_precision,
-            min_precision_name: reflect::min_precision(e.min_precision),
-            offset: e.offset,
-        };
-        Py::new(py, element)
-    });
-    made.collect::<PyResult<Vec<_>>>().map(Some)
-}
-
-/// `disasm`'s switches, named as the CLI's long options.
-#[derive(Clone, Copy)]
-struct Switches<'a> {
-    dvle: Option<usize>,
-    offsets: bool,
-    file_offsets: bool,
-    raw: bool,
-    fxc: Option<&'a str>,
-    numbering: bool,
-    hex_literals: bool,
-    exact_floats: bool,
-    no_header: bool,
-    instruction_only: bool,
-}
-
 #[pymethods]
 impl File {
+    /// Parse a shader file's bytes (`bytes` or `bytearray`, any format shaderscope reads),
+    /// with the interpreter lock released. The File keeps its own copy of them: later changes
+    /// to `data`, or its deletion, do not reach it. `name` is for your own use (`File.name`).
+    /// Raises Error when the bytes are no shader file or do not parse.
+    #[new]
+    #[pyo3(signature = (data, name=None))]
+    fn new(py: Python<'_>, data: PyBackedBytes, name: Option<String>) -> PyResult<Self> {
+        let data = data.to_vec();
+        match py.detach(|| Shader::parse(data)) {
+            Ok(shader) => Ok(File { shader, name }),
+            Err(e) => Err(file_error(py, &e)),
+        }
+    }
+
     /// The format's name, as the `format` field of the CLI's JSON records gives it (`dxbc`,
     /// `d3d9`, `shbin`, `gfd`, `sharcfb`, `mbs`, ...).
     #[getter]
@@ -271,48 +163,6 @@ impl File {
         loads(py, &text).map(Some)
     }
 
-    /// DXBC: the container's chunks in index order (`Chunk`: fourcc, offset, size,
-    /// description, data); None for the other formats.
-    #[getter]
-    fn chunks(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<Chunk>>>> {
-        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
-        let made = d.chunks().iter().map(|c| {
-            let chunk = Chunk {
-                fourcc: c.fourcc.name(),
-                offset: c.offset,
-                data_offset: c.data_offset(),
-                size: c.data.len(),
-                description: d.chunk_description(&c.fourcc.0),
-                data: PyBytes::new(py, c.data).unbind(),
-            };
-            Py::new(py, chunk)
-        });
-        made.collect::<PyResult<Vec<_>>>().map(Some)
-    }
-
-    /// DXBC: the input signature's elements (`SignatureElement`); None for a container
-    /// without one and for the other formats.
-    #[getter]
-    fn input_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
-        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
-        elements(py, d.input.as_ref())
-    }
-
-    /// DXBC: the output signature's elements, as `input_signature`.
-    #[getter]
-    fn output_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
-        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
-        elements(py, d.output.as_ref())
-    }
-
-    /// DXBC: the patch-constant signature's elements (hull and domain shaders), as
-    /// `input_signature`.
-    #[getter]
-    fn patch_constant_signature(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<SignatureElement>>>> {
-        let shaderscope::File::Dxbc(d) = self.file() else { return Ok(None) };
-        elements(py, d.patch_constant.as_ref())
-    }
-
     /// What the file is: the text `shaderscope info FILE` prints.
     fn info(&self, py: Python<'_>) -> String {
         py.detach(|| {
@@ -335,37 +185,9 @@ impl File {
     /// The listing `shaderscope disasm FILE` prints, with the CLI's switches as keywords
     /// (`dvle=0`, `offsets=True`, `fxc="9.30"`, ...). A switch that does not apply to the
     /// format raises ValueError; a listing that fails raises Error.
-    #[pyo3(signature = (*, dvle=None, offsets=false, file_offsets=false, raw=false, fxc=None,
-        numbering=false, hex_literals=false, exact_floats=false, no_header=false,
-        instruction_only=false))]
-    #[allow(clippy::too_many_arguments)]
-    fn disasm(
-        &self,
-        py: Python<'_>,
-        dvle: Option<usize>,
-        offsets: bool,
-        file_offsets: bool,
-        raw: bool,
-        fxc: Option<&str>,
-        numbering: bool,
-        hex_literals: bool,
-        exact_floats: bool,
-        no_header: bool,
-        instruction_only: bool,
-    ) -> PyResult<String> {
-        let s = Switches {
-            dvle,
-            offsets,
-            file_offsets,
-            raw,
-            fxc,
-            numbering,
-            hex_literals,
-            exact_floats,
-            no_header,
-            instruction_only,
-        };
-        let opts = self.options(s)?;
+    #[pyo3(signature = (**switches))]
+    fn disasm(&self, py: Python<'_>, switches: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let opts = self.options(switches)?;
         let listing = py.detach(|| {
             let mut out = TextBuf::for_terminal();
             self.file().disasm(&opts, &mut out).map(|()| out.into_string())
@@ -375,37 +197,13 @@ impl File {
 
     /// Every program's instruction records of `shaderscope disasm --json FILE`, in order, as
     /// one list (offset, words, mnemonic, operands, text, ...). Takes `disasm`'s keywords.
-    #[pyo3(signature = (*, dvle=None, offsets=false, file_offsets=false, raw=false, fxc=None,
-        numbering=false, hex_literals=false, exact_floats=false, no_header=false,
-        instruction_only=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (**switches))]
     fn instructions<'py>(
         &self,
         py: Python<'py>,
-        dvle: Option<usize>,
-        offsets: bool,
-        file_offsets: bool,
-        raw: bool,
-        fxc: Option<&str>,
-        numbering: bool,
-        hex_literals: bool,
-        exact_floats: bool,
-        no_header: bool,
-        instruction_only: bool,
+        switches: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let s = Switches {
-            dvle,
-            offsets,
-            file_offsets,
-            raw,
-            fxc,
-            numbering,
-            hex_literals,
-            exact_floats,
-            no_header,
-            instruction_only,
-        };
-        let opts = self.options(s)?;
+        let opts = self.options(switches)?;
         let line = py.detach(|| {
             let mut out = Vec::new();
             self.file().write_disasm_record("", &opts, &mut out).map(|_| out)
@@ -458,27 +256,68 @@ impl File {
     }
 
     /// The bytes `shaderscope extract FILE NAME -o OUT` writes: the part `name` (in any case),
-    /// or a SHARCFB program's default variation as a GFD `.gsh`. A name the file does not have
+    /// or a SHARCFB program's variation as a GFD `.gsh` (`settings`: `{MACRO: VALUE}`, as
+    /// `--set MACRO=VALUE`; the others at their defaults). A name the file does not have
     /// raises ValueError; a part that cannot be built raises Error.
-    fn part<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
-        match py.detach(|| self.file().extract(name, &[])) {
+    #[pyo3(signature = (name, settings=None))]
+    fn part<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        settings: Option<BTreeMap<String, String>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let set: Vec<(String, String)> = settings.unwrap_or_default().into_iter().collect();
+        match py.detach(|| self.file().extract(name, &set)) {
             Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
             Err(shaderscope::Refusal::Broken(e)) => Err(file_error(py, &e)),
             Err(e) => Err(usage(e)),
         }
     }
 
+    /// The record `shaderscope variant --json FILE PROGRAM` prints, without its `path`: the
+    /// binaries one variation of a SHARCFB program uses (`valid` false where the CLI exits 1:
+    /// a damaged archive, a binary whose type is not its role's). The variation is the one `settings`
+    /// (`{MACRO: VALUE}`, as `--set`; the others at their defaults) picks, or the one whose
+    /// index is `variation` (its settings are the index's mixed-radix digits, the first macro
+    /// most significant). A program, macro, value or index the archive does not have, or
+    /// another format, raises ValueError; an archive that cannot give it, Error.
+    #[pyo3(signature = (program, settings=None, *, variation=None))]
+    fn variant<'py>(
+        &self,
+        py: Python<'py>,
+        program: &str,
+        settings: Option<BTreeMap<String, String>>,
+        variation: Option<u64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut set: Vec<(String, String)> = settings.unwrap_or_default().into_iter().collect();
+        if let (Some(v), shaderscope::File::Sharcfb(a)) = (variation, self.file()) {
+            if !set.is_empty() {
+                return Err(usage("settings and variation cannot be used together"));
+            }
+            if let Some((_, p)) = a.program(program) {
+                if p.variation_count().is_none_or(|n| v >= n) {
+                    let n = p.variation_count().map_or("more than 2^64".into(), |n| n.to_string());
+                    return Err(usage(format!("program \"{program}\" has {n} variations, no variation {v}")));
+                }
+                set = a.settings(p, v);
+            }
+        }
+        let resolved = match py.detach(|| self.file().variant(program, &set)) {
+            Ok(r) => r,
+            Err(shaderscope::Refusal::Broken(e)) => return Err(file_error(py, &e)),
+            Err(e) => return Err(usage(e)),
+        };
+        // Valid as the CLI says it: no damage in the archive, every binary of the type its role needs.
+        let valid = self.file().damage().is_empty() && resolved.binaries.iter().all(|b| b.type_matches);
+        let line = Record::new(RecordType::Variant, "", Some(Format::Sharcfb))
+            .with_body(&resolved)
+            .with_valid(valid);
+        record(py, &line.to_line())
+    }
+
     /// Every byte annotated: the text `shaderscope dump FILE` prints (offset | hex | meaning).
     fn dump(&self, py: Python<'_>) -> PyResult<String> {
-        py.detach(|| {
-            let data = self.shader.bytes();
-            let mut a = Annotations::new();
-            shaderscope::annotate(data, &mut a).map_err(|e| e.to_string())?;
-            let mut out = TextBuf::for_terminal();
-            a.render_range(data, 0..u64::MAX, &mut out).map_err(|e| e.to_string())?;
-            Ok(out.into_string())
-        })
-        .map_err(|e: String| usage(e))
+        py.detach(|| dump_text(self.shader.bytes())).map_err(usage)
     }
 
     /// `<shaderscope.File "NAME" FORMAT (N bytes)>`.
@@ -488,51 +327,49 @@ impl File {
     }
 }
 
-/// Parse `data` (a shader file's bytes, copied: the File owns them) with the interpreter lock
-/// released.
-fn parse_owned(py: Python<'_>, data: Vec<u8>, name: Option<String>) -> PyResult<File> {
-    match py.detach(|| Shader::parse(data)) {
-        Ok(shader) => Ok(File { shader, name }),
-        Err(e) => Err(file_error(py, &e)),
-    }
+/// Every byte of `data` annotated, as `shaderscope dump FILE` prints it, whether or not the
+/// bytes parse (`File.dump` for a file at hand). Raises ValueError for bytes of no format
+/// shaderscope knows.
+#[pyfunction]
+fn dump(py: Python<'_>, data: PyBackedBytes) -> PyResult<String> {
+    py.detach(|| dump_text(&data)).map_err(usage)
 }
 
-/// Parse a shader file's bytes (`bytes` or `bytearray`, any format shaderscope reads) into a
-/// `File`, which keeps its own copy of them: later changes to `data`, or its deletion, do not
-/// reach it. `name` is for your own use (`File.name`). Raises Error when the bytes are no
-/// shader file or do not parse.
-#[pyfunction]
-#[pyo3(signature = (data, name=None))]
-fn parse(py: Python<'_>, data: PyBackedBytes, name: Option<String>) -> PyResult<File> {
-    parse_owned(py, data.to_vec(), name)
-}
-
-/// Read and parse the file at `path` (a str or os.PathLike). A file that cannot be read raises
-/// OSError (FileNotFoundError, ...) as Python's own `open` does; one that does not parse,
-/// Error.
-#[pyfunction]
-fn open(py: Python<'_>, path: PathBuf) -> PyResult<File> {
-    let data = py.detach(|| std::fs::read(&path))?;
-    parse_owned(py, data, Some(path.display().to_string()))
+/// The `dump` text of `data`.
+fn dump_text(data: &[u8]) -> Result<String, String> {
+    let mut a = Annotations::new();
+    shaderscope::annotate(data, &mut a).map_err(|e| e.to_string())?;
+    let mut out = TextBuf::for_terminal();
+    a.render_range(data, 0..u64::MAX, &mut out).map_err(|e| e.to_string())?;
+    Ok(out.into_string())
 }
 
 /// Assemble a listing back into a binary, as `shaderscope asm` does: a whole DXBC container,
 /// Direct3D 9 bytecode or SHBIN from the text; with `like` (the original's bytes), into that
 /// original (what the text does not carry is kept from it; Wii U and MBS listings need it);
-/// with `format` (`sm4`, `d3d9`, `pica`, `latte`, `mali-gp`, `mali-pp`), a bare program's
-/// words as `asm --format` writes them. Text that does not assemble raises Error (its line and
-/// column in the message); a usage the CLI refuses with status 2 (no original where one is
-/// needed, an original of no use), ValueError.
+/// with `program` and `settings` (`{MACRO: VALUE}`; `--program`, `--set`), a listing of bare
+/// shaders into that variation of a SHARCFB `like`; with `format` (`sm4`, `d3d9`, `pica`,
+/// `latte`, `mali-gp`, `mali-pp`), a bare program's words as `asm --format` writes them, and
+/// with `opdescs=True` the pair (words, PICA200 operand descriptors as `--opdesc` writes them).
+/// Text that does not assemble raises Error (its line and column in the message); a usage the
+/// CLI refuses with status 2 (no original where one is needed, an original of no use),
+/// ValueError.
 #[pyfunction]
-#[pyo3(signature = (text, like=None, format=None))]
+#[pyo3(signature = (text, like=None, format=None, *, program=None, settings=None, opdescs=false))]
 fn assemble<'py>(
     py: Python<'py>,
     text: &str,
     like: Option<&[u8]>,
     format: Option<&str>,
-) -> PyResult<Bound<'py, PyBytes>> {
+    program: Option<&str>,
+    settings: Option<BTreeMap<String, String>>,
+    opdescs: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     if format.is_some() && like.is_some() {
         return Err(usage("format and like cannot be used together"));
+    }
+    if (program.is_some() || settings.is_some()) && like.is_none() {
+        return Err(usage("program and settings choose a variation of the SHARCFB given as like"));
     }
     let isa = match format {
         None => None,
@@ -541,15 +378,27 @@ fn assemble<'py>(
             usage(format!("format={name:?} is none of {}", names.join(", ")))
         })?),
     };
+    if opdescs && isa != Some(Isa::Pica) {
+        return Err(usage("opdescs applies only to format=\"pica\""));
+    }
+    let set: Vec<(String, String)> = settings.unwrap_or_default().into_iter().collect();
+    let variation = (program.is_some() || !set.is_empty()).then_some(asm::Variation { program, set: &set });
     let made = py.detach(|| {
         asm::refuse(text)?;
         match isa {
-            Some(isa) => asm::assemble_bare(isa, text).map(|p| p.code),
-            None => asm::assemble(text, like).map(|a| a.bytes),
+            Some(isa) => asm::assemble_bare(isa, text).map(|p| (p.code, p.opdescs)),
+            None => {
+                let files = [asm::File { name: "", text }];
+                asm::assemble_variation(&files, like, variation).map(|a| (a.bytes, None))
+            }
         }
     });
     match made {
-        Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+        Ok((code, descs)) if opdescs => {
+            let descs = descs.unwrap_or_default();
+            Ok((PyBytes::new(py, &code), PyBytes::new(py, &descs)).into_pyobject(py)?.into_any())
+        }
+        Ok((code, _)) => Ok(PyBytes::new(py, &code).into_any()),
         Err(e @ (asm::Error::NeedsOriginal(..) | asm::Error::Original(_) | asm::Error::NoAssembler(_))) => {
             Err(usage(e))
         }
@@ -669,10 +518,7 @@ fn _shaderscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<File>()?;
     m.add_class::<Scan>()?;
-    m.add_class::<Chunk>()?;
-    m.add_class::<SignatureElement>()?;
-    m.add_function(wrap_pyfunction!(open, m)?)?;
-    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(dump, m)?)?;
     m.add_function(wrap_pyfunction!(assemble, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     Ok(())

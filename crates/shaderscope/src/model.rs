@@ -171,6 +171,15 @@ pub enum Generation {
 }
 
 impl Generation {
+    /// Every generation, oldest first.
+    pub const ALL: [Generation; 4] =
+        [Generation::Fxc9_29, Generation::Fxc9_30, Generation::Fxc6_3, Generation::Fxc10];
+
+    /// The generation [`Generation::name`] names.
+    pub fn from_name(name: &str) -> Option<Generation> {
+        Generation::ALL.into_iter().find(|g| g.name() == name)
+    }
+
     /// The name `disasm --fxc` takes and JSON gives: `9.29`, `9.30`, `6.3`, `10`.
     pub fn name(self) -> &'static str {
         match self {
@@ -279,12 +288,75 @@ impl DisasmOptions {
         .filter_map(|(on, name)| on.then_some(name))
     }
 
+    /// The names the `--fxc` switch takes, for [`DisasmOptions::with_fxc`]: `auto` (the
+    /// generation the file names), each [`Generation::name`], and `10-legacy-crt`.
+    pub const FXC_NAMES: [&'static str; 6] = ["auto", "9.29", "9.30", "6.3", "10", "10-legacy-crt"];
+
+    /// The on/off switches by their command-line names, for [`DisasmOptions::with_switch`].
+    pub const SWITCHES: [&'static str; 8] = [
+        "offsets",
+        "file-offsets",
+        "raw",
+        "numbering",
+        "hex-literals",
+        "exact-floats",
+        "no-header",
+        "instruction-only",
+    ];
+
+    /// The `--fxc` choice by the name the switch takes (one of [`DisasmOptions::FXC_NAMES`]),
+    /// or `None` for another name: every front end reads the switch through this.
+    pub fn with_fxc(self, name: &str) -> Option<Self> {
+        let (generation, legacy_crt) = match name {
+            "auto" => (None, false),
+            "10-legacy-crt" => (Some(Generation::Fxc10), true),
+            other => (Some(Generation::from_name(other)?), false),
+        };
+        Some(DisasmOptions { generation, legacy_crt, ..self })
+    }
+
+    /// An on/off switch by its command-line name (one of [`DisasmOptions::SWITCHES`],
+    /// `hex-literals`), or `None` for another name: for front ends that take the switches by
+    /// name (the Python package's keywords).
+    ///
+    /// ```
+    /// use shaderscope::{DisasmOptions, Generation};
+    ///
+    /// let opts = DisasmOptions::default().with_switch("hex-literals", true).and_then(|o| o.with_fxc("10-legacy-crt"));
+    /// let opts = opts.expect("both are the CLI's names");
+    /// assert!(opts.hex_literals && opts.legacy_crt && opts.generation == Some(Generation::Fxc10));
+    /// assert!(DisasmOptions::default().with_switch("colour", true).is_none());
+    /// assert!(DisasmOptions::default().with_fxc("11").is_none());
+    /// ```
+    pub fn with_switch(self, name: &str, on: bool) -> Option<Self> {
+        Some(match name {
+            "offsets" => self.with_offsets(on),
+            "file-offsets" => self.with_file_offsets(on),
+            "raw" => self.with_raw(on),
+            "numbering" => self.with_numbering(on),
+            "hex-literals" => self.with_hex_literals(on),
+            "exact-floats" => self.with_exact_floats(on),
+            "no-header" => self.with_no_header(on),
+            "instruction-only" => self.with_instruction_only(on),
+            _ => return None,
+        })
+    }
+
+    /// The switches that exclude each other (the CLI's parser refuses them first).
+    fn check_conflicts(&self) -> Result<(), Inapplicable> {
+        if self.offsets && self.file_offsets {
+            return Err(Inapplicable("--offsets and --file-offsets cannot be used together".into()));
+        }
+        Ok(())
+    }
+
     /// Whether this configuration applies to `file`: a program index (`--dvle`) to a file
     /// with programs to choose from, and in range; an fxc generation (`--fxc`) to DXBC; fxc's
     /// switches to DXBC and Direct3D 9 listings. Every front end asks this before a listing.
     pub fn check(&self, file: &dyn crate::Container) -> Result<(), Inapplicable> {
         use crate::Format;
         let format = file.format();
+        self.check_conflicts()?;
         if let Some(n) = self.program {
             let Some(count) = file.programs() else {
                 return Err(Inapplicable(format!(
@@ -323,6 +395,7 @@ impl DisasmOptions {
     /// Direct3D 9.
     pub fn check_bare(&self, isa: crate::bare::Isa) -> Result<(), Inapplicable> {
         use crate::bare::Isa;
+        self.check_conflicts()?;
         if self.fxc_chosen() && isa != Isa::Sm4 {
             return Err(Inapplicable(format!(
                 "--fxc applies only to DXBC containers and --format sm4 (not --format {isa})"

@@ -328,6 +328,8 @@ struct BindingInfo {
     num_samples: u32,
     bind_point: u32,
     bind_count: u32,
+    /// The first register as fxc's "HLSL Bind" column names it (`t0`, `cb2`, `s1`, `u3`).
+    register: String,
     flags: u32,
     flag_names: Vec<&'static str>,
     space: Option<u32>,
@@ -853,6 +855,7 @@ impl<'a> Info<'a> {
                 num_samples: b.samples,
                 bind_point: b.bind_point,
                 bind_count: b.bind_count,
+                register: format!("{}{}", super::listing::register_prefix(b).1, b.bind_point),
                 flags: b.flags,
                 flag_names: flag_names(b.flags, &reflect::INPUT_FLAGS),
                 space: b.space_id.map(|s| s[0]),
