@@ -556,7 +556,15 @@ pub fn write_out(bytes: &[u8]) -> u8 {
     if bytes.is_empty() {
         return OK;
     }
-    match destination().write_all(bytes).and_then(|()| flush_output()) {
+    write_file(bytes)
+}
+
+/// Write `bytes` as the whole output: a `-o` file is created even when they are none (an
+/// empty part that `extract` writes is still a file).
+pub fn write_file(bytes: &[u8]) -> u8 {
+    // The flush reports a `-o` file that could not be created when there is nothing to write.
+    let mut out = destination();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => OK,
         Err(e) => broken_pipe_or(e, OK),
     }

@@ -61,7 +61,7 @@ pub fn run(o: Opts) -> u8 {
                 eprintln!("error: {path}: refusing to write binary output to a terminal; use -o FILE");
                 batch::IO
             }
-            Ok(bytes) => batch::write_out(&bytes),
+            Ok(bytes) => batch::write_file(&bytes),
             Err(e) => {
                 eprintln!("error: {path}: {e}");
                 if e.is_usage() { batch::IO } else { batch::INVALID }

@@ -10,6 +10,7 @@
 
 use crate::batch::{self, Output, Settings};
 use shaderscope::find::{self, Find};
+use shaderscope::walk::{Entry, Walk};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::sync::Mutex;
@@ -56,8 +57,8 @@ pub fn run(o: Opts) -> u8 {
         // The global pool is built once per process; this is the first use of it.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
     }
-    let filter = match Filter::new(&o.globs) {
-        Ok(f) => f,
+    let walker = match Walk::new(&o.globs) {
+        Ok(w) => w.with_max_depth(o.max_depth).with_follow(o.follow),
         Err(e) => {
             eprintln!("error: --glob: {e}");
             return batch::IO;
@@ -69,7 +70,7 @@ pub fn run(o: Opts) -> u8 {
             return batch::IO;
         }
     }
-    let (files, mut status) = walk(&o, &filter);
+    let (files, mut status) = walk(&o, &walker);
     let seen = Mutex::new(find::Summary::default());
     let settings = Settings { json: o.json, raw: true, ..Settings::default() };
     let sep = if o.null { Sep::Nul } else { Sep::Tab };
@@ -140,40 +141,9 @@ fn line(o: &Opts, path: &str, sep: Sep, f: &Find, out: &mut Output) {
     ));
 }
 
-/// `--glob` filters in ripgrep's manner: a file must match one of the plain globs (when there
-/// are any) and none of the `!` ones.
-struct Filter {
-    include: Option<globset::GlobSet>,
-    exclude: globset::GlobSet,
-}
-
-impl Filter {
-    fn new(globs: &[String]) -> Result<Filter, globset::Error> {
-        let (mut inc, mut exc) = (globset::GlobSetBuilder::new(), globset::GlobSetBuilder::new());
-        let mut any = false;
-        for g in globs {
-            match g.strip_prefix('!') {
-                Some(rest) => exc.add(globset::Glob::new(rest)?),
-                None => {
-                    any = true;
-                    inc.add(globset::Glob::new(g)?)
-                }
-            };
-        }
-        Ok(Filter { include: if any { Some(inc.build()?) } else { None }, exclude: exc.build()? })
-    }
-
-    /// Whether the file at `rel` (its path below the DIR it was found under) is scanned.
-    fn keeps(&self, rel: &std::path::Path) -> bool {
-        let name = rel.file_name().map(std::path::Path::new).unwrap_or(rel);
-        let hit = |set: &globset::GlobSet| set.is_match(rel) || set.is_match(name);
-        self.include.as_ref().is_none_or(hit) && !hit(&self.exclude)
-    }
-}
-
-/// Every file under the DIRs (and the paths `-` lists), each folder's entries sorted by name;
-/// folders that cannot be read are reported (status 2) and skipped.
-fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
+/// Every file under the DIRs (and the paths `-` lists), as [`Walk`] meets them; paths passed
+/// over (unreadable folders, devices named) are reported (status 2).
+fn walk(o: &Opts, walk: &Walk) -> (Vec<String>, u8) {
     let mut roots = Vec::new();
     for d in &o.dirs {
         if d == "-" {
@@ -197,64 +167,17 @@ fn walk(o: &Opts, filter: &Filter) -> (Vec<String>, u8) {
     let mut files = Vec::new();
     let mut status = batch::OK;
     for root in &roots {
-        let mut w = walkdir::WalkDir::new(root).follow_links(o.follow).sort_by_file_name();
-        if let Some(d) = o.max_depth {
-            w = w.max_depth(d);
-        }
-        for entry in w {
+        for entry in walk.entries(root) {
             match entry {
-                Ok(e) if e.file_type().is_file() => {
-                    let rel = e.path().strip_prefix(root).unwrap_or(e.path());
-                    if e.depth() == 0 || filter.keeps(rel) {
-                        files.push(e.path().display().to_string());
-                    }
-                }
-                // A device, FIFO or socket named on the command line is said to be skipped
-                // (one met in a folder is passed over, as ripgrep does).
-                Ok(e) if e.depth() == 0 && !e.file_type().is_dir() => {
-                    eprintln!(
-                        "error: {}: {}, skipped (scan reads regular files)",
-                        e.path().display(),
-                        kind(e.file_type())
-                    );
-                    status = batch::IO;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    let at = e.path().map_or_else(|| root.clone(), |p| p.display().to_string());
-                    let why = e.io_error().map_or_else(|| e.to_string(), |io| io.to_string());
-                    eprintln!("error: {at}: {why}");
+                Entry::File(path) => files.push(path),
+                other => {
+                    eprintln!("error: {other}");
                     status = batch::IO;
                 }
             }
         }
     }
     (files, status)
-}
-
-/// What a file that is neither a regular file nor a folder is, for the message that skips it.
-fn kind(t: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_char_device() {
-            return "a character device, not a regular file";
-        }
-        if t.is_block_device() {
-            return "a block device, not a regular file";
-        }
-        if t.is_fifo() {
-            return "a FIFO, not a regular file";
-        }
-        if t.is_socket() {
-            return "a socket, not a regular file";
-        }
-    }
-    if t.is_symlink() {
-        "a symbolic link (--follow follows it), not a regular file"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// What follows a path in a text line: a tab, or with `--null` a NUL (the one control character

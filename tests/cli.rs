@@ -118,6 +118,30 @@ fn rewrite_check_extract_and_dump() {
 }
 
 #[test]
+fn an_empty_part_is_extracted_as_an_empty_file() {
+    // The sample's chunks and an empty one, written by the library's DXBC writer.
+    let data = std::fs::read(sample("ps_color.dxbc")).unwrap();
+    let file = shaderscope::format::dxbc::Dxbc::parse(&data).unwrap();
+    let mut b = shaderscope::format::dxbc::write::Builder::new();
+    for c in file.chunks() {
+        b.push(c.fourcc.0, c.data.to_vec());
+    }
+    b.push(*b"PRIV", Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("empty.dxbc"), dir.path().join("priv.bin"));
+    std::fs::write(&input, b.finish().unwrap()).unwrap();
+    let (code, list, err) = run(&["extract", input.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        list.lines().any(|l| l.starts_with("PRIV ") && l.split_whitespace().nth(2) == Some("0")),
+        "{list}"
+    );
+    let (code, _, err) = run(&["extract", input.to_str().unwrap(), "PRIV", "-o", out.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(std::fs::read(&out).unwrap(), b"");
+}
+
+#[test]
 fn a_closed_pipe_ends_quietly() {
     let s = sample("vshader.shbin");
     let args: Vec<&str> = std::iter::once("disasm").chain(std::iter::repeat_n(s.as_str(), 3000)).collect();

@@ -13,6 +13,8 @@ class Error(ValueError):
 
     offset: Optional[int]
     """The absolute byte offset the error is about, or None (an assembler error)."""
+    listing: str
+    """``File.disasm`` only: what was listed before the failure, as the CLI prints it."""
 
 class File:
     """A parsed shader file that owns its bytes; every answer of the CLI about it."""
@@ -104,5 +106,12 @@ def assemble(
 def assemble(text: str, like: None = None, format: Optional[str] = None, *, opdescs: Literal[True]) -> Tuple[bytes, bytes]: ...
 def dump(data: Union[bytes, bytearray]) -> str:
     """The text ``shaderscope dump FILE`` prints for these bytes, whether or not they parse."""
-def scan(path: Union[str, "os.PathLike[str]"]) -> Scan:
-    """Find every shader binary under a folder: the ``scan --json`` records in the CLI's order."""
+def scan(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    glob: Union[str, List[str], None] = None,
+    max_depth: Optional[int] = None,
+    follow: bool = False,
+) -> Scan:
+    """Find every shader binary under a folder: the ``scan --json`` records in the CLI's order
+    (``glob``, ``max_depth``, ``follow``: ``--glob``, ``--max-depth``, ``--follow``)."""

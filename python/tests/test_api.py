@@ -303,3 +303,25 @@ def test_a_pica_program_assembles_with_its_operand_descriptors(cli, tmp_path):
     assert shaderscope.assemble(text, format="pica") == code
     with pytest.raises(ValueError, match="opdescs applies only"):
         shaderscope.assemble(text, format="latte", opdescs=True)
+
+
+def test_scan_takes_the_cli_s_walk_options(cli, tmp_path):
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    for name in ("ps_color.dxbc", "vshader.shbin"):
+        (tmp_path / name).write_bytes((SAMPLES / name).read_bytes())
+        (nested / name).write_bytes((SAMPLES / name).read_bytes())
+    for kw, args in [
+        ({"glob": "*.dxbc"}, ["--glob", "*.dxbc"]),
+        ({"glob": ["*", "!*.dxbc"]}, ["--glob", "*", "--glob", "!*.dxbc"]),
+        ({"max_depth": 1}, ["--max-depth", "1"]),
+        ({"glob": "a/**/*.shbin", "follow": True}, ["--glob", "a/**/*.shbin", "--follow"]),
+    ]:
+        want = [json.loads(line) for line in run(cli, "scan", "--json", *args, tmp_path).stdout.splitlines()]
+        got = list(shaderscope.scan(tmp_path, **kw))
+        assert got == want, kw
+        assert len(got) > 1
+    with pytest.raises(ValueError, match="glob"):
+        shaderscope.scan(tmp_path, glob="a[")
+    with pytest.raises(OSError):
+        shaderscope.scan(tmp_path / "nothing")

@@ -157,6 +157,8 @@ def test_disasm_equals_the_cli(cli, corpus_files):
             except shaderscope.Error as e:
                 # The CLI prints what it listed before the failure, then the same message.
                 problems += filter(None, [refused_alike(e, path, err)])
+                if got.get(path, "") != e.listing:
+                    problems.append(f"{path}: the listing before the failure differs")
                 continue
             if got.get(path) != listing:
                 problems.append(f"{path}: disasm differs")
@@ -210,8 +212,7 @@ def test_dump_and_part_bytes_equal_the_cli(cli, corpus_files, tmp_path):
             except shaderscope.Error as e:
                 problems += filter(None, [refused_alike(e, path, r.stderr.decode())])
             else:
-                # The CLI creates its -o file at its first write: an empty part leaves none.
-                theirs = out.read_bytes() if out.is_file() else (b"" if r.returncode == 0 else None)
+                theirs = out.read_bytes() if out.is_file() else None
                 if theirs != mine:
                     problems.append(f"{path}: part {name} differs")
         return problems

@@ -8,7 +8,7 @@
 //! (a switch that does not apply, a part that does not exist) raises `ValueError`; a file at
 //! fault (exit status 1) raises `shaderscope.Error`, a subclass of `ValueError`.
 
-use pyo3::exceptions::{PyStopIteration, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -18,6 +18,7 @@ use shaderscope::dump::Annotations;
 use shaderscope::dxbc::hash::Hashes;
 use shaderscope::json::{Record, RecordType};
 use shaderscope::print::TextBuf;
+use shaderscope::walk::{Entry, Walk};
 use shaderscope::{Container, DisasmOptions, Format, Shader};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -184,15 +185,25 @@ impl File {
 
     /// The listing `shaderscope disasm FILE` prints, with the CLI's switches as keywords
     /// (`dvle=0`, `offsets=True`, `fxc="9.30"`, ...). A switch that does not apply to the
-    /// format raises ValueError; a listing that fails raises Error.
+    /// format raises ValueError; a listing that fails raises Error, whose `listing` is what
+    /// was listed before the failure (the CLI prints it before its message).
     #[pyo3(signature = (**switches))]
     fn disasm(&self, py: Python<'_>, switches: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
         let opts = self.options(switches)?;
-        let listing = py.detach(|| {
+        let (listing, done) = py.detach(|| {
             let mut out = TextBuf::for_terminal();
-            self.file().disasm(&opts, &mut out).map(|()| out.into_string())
+            let done = self.file().disasm(&opts, &mut out);
+            (out.into_string(), done)
         });
-        listing.map_err(|e| file_error(py, &e))
+        match done {
+            Ok(()) => Ok(listing),
+            Err(e) => {
+                // What was listed before the failure, as the CLI prints it before the message.
+                let e = file_error(py, &e);
+                e.value(py).setattr("listing", listing)?;
+                Err(e)
+            }
+        }
     }
 
     /// Every program's instruction records of `shaderscope disasm --json FILE`, in order, as
@@ -478,14 +489,14 @@ impl Scan {
     }
 }
 
-/// Every file under `path` in the CLI's walk order (each folder's entries sorted by name);
-/// `path` itself when it is a file. A folder that cannot be read raises OSError.
-fn walk(path: &str) -> std::io::Result<Vec<String>> {
+/// The files `walk` meets under `root`, in the CLI's walk order; the first path it passes
+/// over (a folder that cannot be read, a device named) raises OSError with the CLI's words.
+fn walk(walk: &Walk, root: &str) -> Result<Vec<String>, String> {
     let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-        let e = entry.map_err(std::io::Error::from)?;
-        if e.file_type().is_file() {
-            files.push(e.path().display().to_string());
+    for entry in walk.entries(root) {
+        match entry {
+            Entry::File(path) => files.push(path),
+            other => return Err(other.to_string()),
         }
     }
     Ok(files)
@@ -493,10 +504,27 @@ fn walk(path: &str) -> std::io::Result<Vec<String>> {
 
 /// Find every shader binary under the folder (or in the file) `path`, as `shaderscope scan
 /// --json PATH` does: an iterator of its records, in the same order, with the same `path`s.
+/// `glob` (one glob or a list; `!GLOB` excludes), `max_depth` and `follow` are the CLI's
+/// `--glob`, `--max-depth` and `--follow`. A glob that does not parse raises ValueError; a
+/// folder that cannot be read, OSError.
 #[pyfunction]
-fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Scan> {
+#[pyo3(signature = (path, *, glob=None, max_depth=None, follow=false))]
+fn scan(
+    py: Python<'_>,
+    path: PathBuf,
+    glob: Option<Globs>,
+    max_depth: Option<usize>,
+    follow: bool,
+) -> PyResult<Scan> {
+    let globs = match glob {
+        None => Vec::new(),
+        Some(Globs::One(g)) => vec![g],
+        Some(Globs::Many(g)) => g,
+    };
+    let walker = Walk::new(&globs).map_err(|e| usage(format!("glob: {e}")))?;
+    let walker = walker.with_max_depth(max_depth).with_follow(follow);
     let label = path.display().to_string();
-    let files = py.detach(|| walk(&label))?;
+    let files = py.detach(|| walk(&walker, &label)).map_err(PyOSError::new_err)?;
     let count = files.len();
     let state = ScanState {
         files: files.into(),
@@ -507,6 +535,13 @@ fn scan(py: Python<'_>, path: PathBuf) -> PyResult<Scan> {
         summarised: false,
     };
     Ok(Scan { state: Mutex::new(state) })
+}
+
+/// `scan`'s `glob`: one glob, or several.
+#[derive(FromPyObject)]
+enum Globs {
+    One(String),
+    Many(Vec<String>),
 }
 
 /// shaderscope: read, validate, explain, disassemble and write compiled GPU shader binaries

@@ -79,6 +79,8 @@ pub mod page;
 pub mod print;
 pub mod shader;
 pub mod toolkit;
+#[cfg(feature = "fs")]
+pub mod walk;
 
 /// The corpus helpers the integration tests use (`SHADERSCOPE_CORPUS`, the skip line, CI's
 /// `SHADERSCOPE_REQUIRE_CORPUS`), for the unit tests that read the corpus.
