@@ -1,5 +1,5 @@
 """`File.disasm()` throughput over each corpus folder's shader binaries (bytes of files listed
-per second, the best of several rounds), to set beside the Rust figures of the same listings,
+per second, the best and the median of 60 rounds), to set beside the Rust figures of the same listings,
 `cargo bench -p shaderscope --bench facade` (group facade-disasm). Run it with the package
 built in release (`pip install .` or `maturin develop --release`):
 `python python/tests/bench_disasm.py`. Not a test: pytest does not collect it."""
@@ -11,7 +11,7 @@ import shaderscope
 
 from conftest import BINARY_KINDS, corpus_path
 
-ROUNDS = 7
+ROUNDS = 60
 
 
 def shaders(folder):
@@ -43,8 +43,12 @@ def main():
     for folder in ("dxbc", "shbin", "gx2", "mbs"):
         files = list(shaders(folder))
         size = sum(len(f.data) for f in files)
-        best = min(listing_time(files) for _ in range(ROUNDS))
-        print(f"facade-disasm/{folder}: {len(files)} files, {size} bytes, {size / best / 2**20:.2f} MiB/s")
+        times = sorted(listing_time(files) for _ in range(ROUNDS))
+        best, median = times[0], times[len(times) // 2]
+        print(
+            f"facade-disasm/{folder}: {len(files)} files, {size} bytes, "
+            f"best {size / best / 2**20:.2f} MiB/s, median {size / median / 2**20:.2f} MiB/s"
+        )
 
 
 if __name__ == "__main__":
