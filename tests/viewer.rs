@@ -14,11 +14,9 @@ use serde_json::{Value, json};
 use shaderscope::Container;
 use shaderscope::dump::{Annotations, Row};
 use std::collections::{BTreeMap, HashSet};
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// A line on the terminal even when the test harness captures output.
 fn say(text: &str) {
@@ -345,207 +343,8 @@ fn view_takes_the_listing_options_of_disasm() {
 // ---------------------------------------------------------------------------------------------
 // The browser.
 
-/// An executable on `PATH`.
-/// What the browser test lacks, by name: `chromium`, `chromedriver`, or both.
-fn missing_browser_parts(have_browser: bool, have_driver: bool) -> &'static str {
-    match (have_browser, have_driver) {
-        (false, false) => "chromium and chromedriver",
-        (false, true) => "chromium",
-        (true, false) => "chromedriver",
-        (true, true) => "nothing",
-    }
-}
-
-#[test]
-fn a_skipped_browser_test_names_what_is_missing() {
-    assert_eq!(missing_browser_parts(false, false), "chromium and chromedriver");
-    assert_eq!(missing_browser_parts(false, true), "chromium");
-    assert_eq!(missing_browser_parts(true, false), "chromedriver");
-}
-
-fn which(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).flat_map(|d| names.iter().map(move |n| d.join(n))).find(|p| p.is_file())
-}
-
-/// chromedriver, started on a free local port; stopped when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Driver {
-    fn start(exe: &Path) -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(exe)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let driver = Driver { child, port };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Ok(v) = driver.try_call("GET", "/status", None) {
-                if v["ready"] == true {
-                    return driver;
-                }
-            }
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// One WebDriver call: the response's `value`, or why it failed.
-    fn try_call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
-        s.set_read_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json; charset=utf-8\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        s.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
-        // Read the header, then as much body as it announces (the server may keep the
-        // connection open after it).
-        let mut response = Vec::new();
-        let mut buf = [0u8; 1 << 16];
-        let complete = |r: &[u8]| -> Option<usize> {
-            let split = r.windows(4).position(|w| w == b"\r\n\r\n")?;
-            let head = String::from_utf8_lossy(&r[..split]).to_ascii_lowercase();
-            let body = &r[split + 4..];
-            let header = |name: &str| {
-                head.lines().find_map(|l| {
-                    l.split_once(':').filter(|(n, _)| n.trim() == name).map(|(_, v)| v.trim().to_string())
-                })
-            };
-            if header("transfer-encoding").is_some_and(|v| v == "chunked") {
-                return body.ends_with(b"0\r\n\r\n").then_some(split);
-            }
-            let len: usize = header("content-length")?.parse().ok()?;
-            (body.len() >= len).then_some(split)
-        };
-        let split = loop {
-            if let Some(split) = complete(&response) {
-                break split;
-            }
-            let n = s.read(&mut buf).map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err(format!("{method} {path}: the connection closed early"));
-            }
-            response.extend_from_slice(&buf[..n]);
-        };
-        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
-        let mut content = response[split + 4..].to_vec();
-        if head.contains("chunked") {
-            content = dechunk(&content)?;
-        }
-        let v: Value = serde_json::from_slice(&content)
-            .map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&content)))?;
-        let status = head.split_whitespace().nth(1).unwrap_or("");
-        if status != "200" {
-            return Err(format!("{method} {path}: HTTP {status}: {v}"));
-        }
-        Ok(v["value"].clone())
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The body of a chunked HTTP response.
-fn dechunk(mut b: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n").ok_or("bad chunk")?;
-        let size_text = String::from_utf8_lossy(&b[..eol]);
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
-            .map_err(|e| e.to_string())?;
-        if size == 0 {
-            return Ok(out);
-        }
-        let data = b.get(eol + 2..eol + 2 + size).ok_or("short chunk")?;
-        out.extend_from_slice(data);
-        b = b.get(eol + 4 + size..).ok_or("short chunk")?;
-    }
-}
-
-/// A browser session; closed when dropped.
-struct Session<'a> {
-    driver: &'a Driver,
-    id: String,
-}
-
-impl<'a> Session<'a> {
-    fn new(driver: &'a Driver, browser: &Path) -> Session<'a> {
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": browser,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--force-device-scale-factor=1", "--window-size=1280,800", "--lang=en-US"]
-            }
-        }}});
-        let v = driver.try_call("POST", "/session", Some(&caps)).unwrap();
-        Session { driver, id: v["sessionId"].as_str().unwrap().to_string() }
-    }
-
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        self.driver.try_call(method, &format!("/session/{}{path}", self.id), body.as_ref()).unwrap()
-    }
-
-    fn open(&self, page: &Path) {
-        self.call("POST", "/url", Some(json!({"url": format!("file://{}", page.display())})));
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while self.js("return document.body && document.body.dataset.ready === '1'", json!([])) != true {
-            assert!(Instant::now() < deadline, "the page's script did not run: {}", page.display());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn js(&self, script: &str, args: Value) -> Value {
-        self.call("POST", "/execute/sync", Some(json!({"script": script, "args": args})))
-    }
-
-    /// Click the element `css` selects, as a user would (WebDriver scrolls it into view).
-    fn click(&self, css: &str) {
-        let e = self.call("POST", "/element", Some(json!({"using": "css selector", "value": css})));
-        let id = e.as_object().and_then(|m| m.values().next()).and_then(Value::as_str).unwrap().to_string();
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
-    }
-
-    /// The `data-o` of every hex cell (`.b`) or text cell (`.c`) with class `class`.
-    fn cells(&self, kind: &str, class: &str) -> Vec<u64> {
-        let script = "return Array.from(document.querySelectorAll(arguments[0])).map(e => +e.dataset.o)";
-        let v = self.js(script, json!([format!(".{kind}.{class}")]));
-        v.as_array().unwrap().iter().map(|o| o.as_u64().unwrap()).collect()
-    }
-
-    /// The offsets of the listing lines marked current.
-    fn current_lines(&self) -> Vec<u64> {
-        let v = self.js(
-            "return Array.from(document.querySelectorAll('.l.cur')).map(e => +e.dataset.offset)",
-            json!([]),
-        );
-        v.as_array().unwrap().iter().map(|o| o.as_u64().unwrap()).collect()
-    }
-
-    fn text(&self, script: &str) -> String {
-        self.js(script, json!([])).as_str().unwrap_or_default().to_string()
-    }
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let _ = self.driver.try_call("DELETE", &format!("/session/{}", self.id), None);
-    }
-}
+mod browser;
+use browser::{Driver, Session, missing_browser_parts, which};
 
 /// What the viewer says of byte `b`: the meaning of the innermost field holding it and the
 /// path of structures around it, from the library's own annotations.
@@ -655,40 +454,14 @@ fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
 /// The page as the browser shows it: a PNG of the window's size, not blank, with the selected
 /// bytes and line in their highlight colours.
 fn check_screenshot(session: &Session) {
-    let png = session.call("GET", "/screenshot", None);
-    let png = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    // To look at it: SHADERSCOPE_SCREENSHOT=page.png cargo test --test viewer
-    if let Some(path) = std::env::var_os("SHADERSCOPE_SCREENSHOT") {
-        std::fs::write(path, &png).unwrap();
-    }
-    let decoder = png::Decoder::new(std::io::Cursor::new(&png));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
+    let shot = browser::screenshot(session);
     let size =
         session.js("return [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]", json!([]));
-    assert_eq!(json!([info.width, info.height]), size, "screenshot size");
-    assert!(info.width >= 800 && info.height >= 400, "{}x{}", info.width, info.height);
-    let channels = info.color_type.samples();
-    assert!(
-        info.bit_depth == png::BitDepth::Eight && channels >= 3,
-        "{:?} {:?}",
-        info.color_type,
-        info.bit_depth
-    );
-    let pixel = |x: u32, y: u32| -> [u8; 3] {
-        let at = (y as usize * info.width as usize + x as usize) * channels;
-        [buf[at], buf[at + 1], buf[at + 2]]
-    };
+    assert_eq!(json!([shot.width, shot.height]), size, "screenshot size");
+    assert!(shot.width >= 800 && shot.height >= 400, "{}x{}", shot.width, shot.height);
     // Not blank: many colours, none covering nearly everything.
-    let mut histogram: BTreeMap<[u8; 3], usize> = BTreeMap::new();
-    for y in 0..info.height {
-        for x in 0..info.width {
-            *histogram.entry(pixel(x, y)).or_default() += 1;
-        }
-    }
-    let total = (info.width * info.height) as usize;
+    let histogram = shot.histogram();
+    let total = (shot.width * shot.height) as usize;
     let top = histogram.values().max().copied().unwrap_or(0);
     assert!(histogram.len() >= 32, "{} colours", histogram.len());
     assert!(top * 10 < total * 9, "one colour covers {top} of {total} pixels");
@@ -702,7 +475,7 @@ fn check_screenshot(session: &Session) {
         let mut counts: BTreeMap<[u8; 3], usize> = BTreeMap::new();
         for y in r[1].ceil() as u32..r[3].floor() as u32 {
             for x in r[0].ceil() as u32..r[2].floor() as u32 {
-                *counts.entry(pixel(x, y)).or_default() += 1;
+                *counts.entry(shot.pixel(x, y)).or_default() += 1;
             }
         }
         counts.into_iter().max_by_key(|(_, n)| *n).map(|(c, _)| c).unwrap()

@@ -11,12 +11,13 @@
 use pyo3::exceptions::{PyOSError, PyStopIteration, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList};
 use shaderscope::asm;
 use shaderscope::bare::Isa;
 use shaderscope::dump::Annotations;
 use shaderscope::dxbc::hash::Hashes;
 use shaderscope::json::{Record, RecordType};
+use shaderscope::model::{Switch, SwitchError};
 use shaderscope::print::TextBuf;
 use shaderscope::walk::{Entry, Walk};
 use shaderscope::{Container, DisasmOptions, Format, Shader};
@@ -49,11 +50,6 @@ fn file_error(py: Python<'_>, e: &shaderscope::Error) -> PyErr {
 /// A request the CLI refuses as a usage error (exit status 2).
 fn usage(message: impl ToString) -> PyErr {
     PyValueError::new_err(message.to_string())
-}
-
-/// `'a', 'b'` for an error message.
-fn quoted(names: &[&str]) -> String {
-    names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
 }
 
 /// JSON text (one record the library wrote) as Python objects, by Python's own `json`.
@@ -94,19 +90,23 @@ impl File {
             if value.is_none() {
                 continue;
             }
-            let name = key.replace('_', "-");
-            opts = match name.as_str() {
-                "dvle" | "program" => opts.with_program(value.extract()?),
-                "fxc" => {
-                    let g: String = value.extract()?;
-                    opts.with_fxc(&g).ok_or_else(|| {
-                        usage(format!("fxc={g:?} is none of {}", quoted(&DisasmOptions::FXC_NAMES)))
-                    })?
-                }
-                _ => opts.with_switch(&name, value.is_truthy()?).ok_or_else(|| {
-                    PyTypeError::new_err(format!("disasm() got an unexpected keyword argument '{key}'"))
-                })?,
+            // bool before int: a Python bool is an int.
+            let text: Option<String> = value.extract().ok();
+            let switch = if value.is_instance_of::<PyBool>() {
+                Switch::On(value.is_truthy()?)
+            } else if let Some(t) = &text {
+                Switch::Name(t)
+            } else if let Ok(n) = value.extract::<usize>() {
+                Switch::Index(n)
+            } else {
+                Switch::On(value.is_truthy()?)
             };
+            opts = opts.with_named(&key, switch).map_err(|e| match e {
+                SwitchError::Unknown(_) => {
+                    PyTypeError::new_err(format!("disasm() got an unexpected keyword argument '{key}'"))
+                }
+                SwitchError::Value(m) => usage(m),
+            })?;
         }
         opts.check(self.file()).map_err(usage)?;
         Ok(opts)

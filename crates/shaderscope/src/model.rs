@@ -267,6 +267,28 @@ pub struct DisasmOptions {
 #[error("{0}")]
 pub struct Inapplicable(pub String);
 
+/// A listing switch's value as a front end took it ([`DisasmOptions::with_named`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Switch<'a> {
+    /// On or off (`offsets`, `hex-literals`, ...).
+    On(bool),
+    /// A name (`fxc`: `9.30`).
+    Name(&'a str),
+    /// An index (`dvle`).
+    Index(usize),
+}
+
+/// A switch [`DisasmOptions::with_named`] does not take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SwitchError {
+    /// No listing switch has this name.
+    #[error("no listing switch is named {0:?}")]
+    Unknown(String),
+    /// The switch exists; the value is not one it takes.
+    #[error("{0}")]
+    Value(String),
+}
+
 impl DisasmOptions {
     /// Whether an fxc generation (`--fxc`) is chosen: one of fxc's, or fxc 10 with the legacy C
     /// runtime.
@@ -348,6 +370,44 @@ impl DisasmOptions {
             return Err(Inapplicable("--offsets and --file-offsets cannot be used together".into()));
         }
         Ok(())
+    }
+
+    /// One listing switch by its command-line name (`offsets`, `hex-literals`, `fxc`, `dvle`
+    /// or its alias `program`; an underscore may stand for a dash) and its value, for the
+    /// front ends that take the switches by name (the Python package's keywords, the page's
+    /// controls): every switch is read here, once.
+    ///
+    /// ```
+    /// use shaderscope::model::{Switch, SwitchError};
+    /// use shaderscope::DisasmOptions;
+    ///
+    /// let opts = DisasmOptions::default()
+    ///     .with_named("hex_literals", Switch::On(true))
+    ///     .and_then(|o| o.with_named("fxc", Switch::Name("9.30")))
+    ///     .and_then(|o| o.with_named("dvle", Switch::Index(1)));
+    /// let opts = opts.expect("the CLI's switches");
+    /// assert!(opts.hex_literals && opts.program == Some(1));
+    /// let e = DisasmOptions::default().with_named("fxc", Switch::Name("11")).unwrap_err();
+    /// assert_eq!(e.to_string(), "fxc=\"11\" is none of 'auto', '9.29', '9.30', '6.3', '10', '10-legacy-crt'");
+    /// assert_eq!(DisasmOptions::default().with_named("colour", Switch::On(true)), Err(SwitchError::Unknown("colour".into())));
+    /// ```
+    pub fn with_named(self, name: &str, value: Switch<'_>) -> Result<Self, SwitchError> {
+        let cli = name.replace('_', "-");
+        let wrong = |want: &str| SwitchError::Value(format!("{name} takes {want}"));
+        match (cli.as_str(), value) {
+            ("dvle" | "program", Switch::Index(n)) => Ok(self.with_program(n)),
+            ("dvle" | "program", _) => Err(wrong("a program index")),
+            ("fxc", Switch::Name(g)) => self.with_fxc(g).ok_or_else(|| {
+                let names: Vec<String> = Self::FXC_NAMES.iter().map(|n| format!("'{n}'")).collect();
+                SwitchError::Value(format!("{name}={g:?} is none of {}", names.join(", ")))
+            }),
+            ("fxc", _) => Err(wrong("a generation's name")),
+            (switch, Switch::On(on)) => {
+                self.with_switch(switch, on).ok_or_else(|| SwitchError::Unknown(name.to_string()))
+            }
+            (switch, _) if Self::SWITCHES.contains(&switch) => Err(wrong("true or false")),
+            _ => Err(SwitchError::Unknown(name.to_string())),
+        }
     }
 
     /// Whether this configuration applies to `file`: a program index (`--dvle`) to a file

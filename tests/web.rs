@@ -1,0 +1,279 @@
+//! The page in the browser (`web/`, built into `web/dist` by `bash web/build.sh`), served from
+//! 127.0.0.1 and driven in headless Chromium: for corpus files of every format its listing is
+//! the listing of the page `shaderscope view` writes for the same file; a click on an
+//! instruction highlights its bytes; a switch changes the listing as the CLI's switch does; a
+//! file that is no shader binary gets the CLI's message and the shader binaries `scan` finds
+//! in it, each openable; a screenshot shows the page.
+//!
+//! Without `web/dist` the test says `skipped: web/dist not built (bash web/build.sh)`, and
+//! fails where `SHADERSCOPE_REQUIRE_WEB` is set (CI sets it after building the site); without
+//! Chromium or chromedriver it says what is missing, as `tests/viewer.rs` does.
+
+mod browser;
+
+use browser::{Driver, Session, missing_browser_parts, which};
+use serde_json::json;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus() -> Option<PathBuf> {
+    let p =
+        std::env::var_os("SHADERSCOPE_CORPUS").map_or_else(|| repo().join("../shared/corpus"), PathBuf::from);
+    if p.is_dir() {
+        return Some(p);
+    }
+    assert!(std::env::var_os("SHADERSCOPE_REQUIRE_CORPUS").is_none(), "corpus not found at {}", p.display());
+    say(&format!("skipped: corpus not found at {}", p.display()));
+    None
+}
+
+/// A static file server on 127.0.0.1 for the test: `/` is `web/dist`, `/files/PATH` a file
+/// under `files` (the corpus, the samples, the test's own). One request per connection.
+fn serve(dist: PathBuf, files: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let _ = answer(stream, &dist, &files);
+        }
+    });
+    port
+}
+
+/// `%XX` escapes decoded.
+fn unescape(path: &str) -> Vec<u8> {
+    let b = path.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn answer(mut stream: TcpStream, dist: &Path, files: &Path) -> std::io::Result<()> {
+    let mut request = String::new();
+    BufReader::new(&stream).read_line(&mut request)?;
+    let target = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = target.split('?').next().unwrap_or("/");
+    let path = String::from_utf8_lossy(&unescape(path)).into_owned();
+    let file = match path.strip_prefix("/files/") {
+        Some(rest) => files.join(rest),
+        None => dist.join(path.trim_start_matches('/')),
+    };
+    let file = if path == "/" { dist.join("index.html") } else { file };
+    let (status, body) = match std::fs::read(&file) {
+        Ok(b) if !path.contains("..") => ("200 OK", b),
+        _ => ("404 Not Found", b"not found".to_vec()),
+    };
+    let kind = match file.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("css") => "text/css",
+        Some("wasm") => "application/wasm",
+        _ => "application/octet-stream",
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&body)
+}
+
+/// The first corpus file of each format the page must open (by manifest kind), with the
+/// format's name, as a path below the corpus.
+fn corpus_files(corpus: &Path) -> Vec<(&'static str, PathBuf)> {
+    let first = |folder: &str, kind: &str| -> PathBuf {
+        let text = std::fs::read_to_string(corpus.join(folder).join("MANIFEST.tsv")).unwrap();
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+        let k = header.iter().position(|h| *h == "kind").unwrap();
+        lines
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|c| c.get(k) == Some(&kind))
+            .map(|c| Path::new(folder).join(c[0]))
+            .find(|p| std::fs::read(corpus.join(p)).is_ok_and(|d| shaderscope::parse(&d).is_ok()))
+            .unwrap_or_else(|| panic!("no {kind} file in the corpus"))
+    };
+    vec![
+        ("dxbc", first("dxbc", "dxbc-binary")),
+        ("d3d9", first("dxbc", "d3dbc-binary")),
+        ("shbin", first("shbin", "shbin")),
+        ("gfd", first("gx2", "gsh")),
+        ("sharcfb", first("gx2", "sharcfb")),
+        ("mbs", first("mbs", "mbs")),
+    ]
+}
+
+/// The text of the `#listing` of the viewer page `shaderscope view ARGS FILE` writes, as the
+/// browser reads it.
+fn cli_listing(session: &Session, dir: &Path, file: &Path, args: &[&str]) -> String {
+    let page = dir.join("cli.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+        .arg("view")
+        .args(args)
+        .arg(file)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success() || page.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    session.open(&page);
+    session
+        .js("return document.getElementById('listing').textContent", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The page is ready and its viewer frame has run its script.
+const READY: &str = "const f = document.getElementById('view'); \
+    return document.body.dataset.state === 'ready' && !!f && !!f.contentDocument \
+    && !!f.contentDocument.body && f.contentDocument.body.dataset.ready === '1'";
+
+/// The listing text of the page's viewer frame.
+fn page_listing(session: &Session) -> String {
+    let script =
+        "return document.getElementById('view').contentDocument.getElementById('listing').textContent";
+    session.js(script, json!([])).as_str().unwrap().to_string()
+}
+
+#[test]
+fn the_page_opens_every_format_as_view_shows_it() {
+    let driver_exe = which(&["chromedriver"]);
+    let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
+    let (Some(driver_exe), Some(browser)) = (driver_exe.clone(), browser.clone()) else {
+        let missing = missing_browser_parts(browser.is_some(), driver_exe.is_some());
+        assert!(
+            std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
+            "{missing} not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
+        );
+        say(&format!("skipped: {missing} not found"));
+        return;
+    };
+    let dist = repo().join("web/dist");
+    if !dist.join("index.html").is_file() || !dist.join("shaderscope_web_bg.wasm").is_file() {
+        assert!(
+            std::env::var_os("SHADERSCOPE_REQUIRE_WEB").is_none(),
+            "web/dist is not built and SHADERSCOPE_REQUIRE_WEB is set"
+        );
+        say("skipped: web/dist not built (bash web/build.sh)");
+        return;
+    }
+    let Some(corpus) = corpus() else { return };
+    // What the server offers below /files/: the corpus and this test's own files.
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir(&files).unwrap();
+    std::os::unix::fs::symlink(&corpus, files.join("corpus")).unwrap();
+    let port = serve(dist, files.clone());
+    let driver = Driver::start(&driver_exe);
+    let session = Session::new(&driver, &browser);
+    let open = |rel: &str| {
+        let url = format!("http://127.0.0.1:{port}/index.html?src=/files/{rel}");
+        session.open_url(&url, READY);
+    };
+
+    // Every format: the listing is view's.
+    for (format, rel) in corpus_files(&corpus) {
+        let want = cli_listing(&session, dir.path(), &corpus.join(&rel), &[]);
+        open(&format!("corpus/{}", rel.display()));
+        assert_eq!(page_listing(&session), want, "{format}: {}", rel.display());
+        assert!(!want.trim().is_empty(), "{format}");
+        let title = session.js("return document.getElementById('title').textContent", json!([]));
+        let size = std::fs::metadata(corpus.join(&rel)).unwrap().len();
+        let name = rel.file_name().unwrap().to_string_lossy();
+        assert_eq!(title, format!("{name}: {format}, {size} bytes"));
+    }
+
+    // A click on an instruction (in the DXBC file) highlights exactly its bytes.
+    let (_, dxbc) = &corpus_files(&corpus)[0];
+    open(&format!("corpus/{}", dxbc.display()));
+    let clicked = session.js(
+        "const d = document.getElementById('view').contentDocument; \
+         const l = Array.from(d.querySelectorAll('.l[data-len]')).filter(e => e.querySelector('.mn'))[1]; \
+         l.click(); \
+         return [+l.dataset.offset, +l.dataset.len, Array.from(d.querySelectorAll('.b.sel')).map(e => +e.dataset.o)]",
+        json!([]),
+    );
+    let (o, len) = (clicked[0].as_u64().unwrap(), clicked[1].as_u64().unwrap());
+    let selected: Vec<u64> = clicked[2].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(selected, (o..o + len).collect::<Vec<_>>(), "the bytes of the instruction at {o:#x}");
+
+    // A switch re-renders the listing as the CLI's switch does.
+    for (switch, value, args) in
+        [("offsets", json!(true), vec!["--offsets"]), ("fxc", json!("9.29"), vec!["--fxc", "9.29"])]
+    {
+        open(&format!("corpus/{}", dxbc.display()));
+        session.js(
+            "const c = document.querySelector(`#controls [name=\"${arguments[0]}\"]`); \
+             if (c.type === 'checkbox') c.checked = arguments[1]; else c.value = arguments[1]; \
+             document.body.dataset.state = 'busy'; \
+             c.dispatchEvent(new Event('change', {bubbles: true}));",
+            json!([switch, value]),
+        );
+        session.wait(READY, switch);
+        let shown = page_listing(&session);
+        assert_eq!(shown, cli_listing(&session, dir.path(), &corpus.join(dxbc), &args), "{switch}");
+    }
+
+    // A file that is no shader binary: the CLI's message, and the shader binaries inside it.
+    let sample = std::fs::read(repo().join("samples/ps_color.dxbc")).unwrap();
+    let mut packed = b"not a shader: a pack with one inside\n".to_vec();
+    let at = packed.len();
+    packed.extend(&sample);
+    std::fs::write(files.join("pack.bin"), &packed).unwrap();
+    let cli = Command::new(env!("CARGO_BIN_EXE_shaderscope"))
+        .arg("info")
+        .arg(files.join("pack.bin"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&cli.stderr).into_owned();
+    let message =
+        said.lines().next().unwrap().replace(&files.join("pack.bin").display().to_string(), "pack.bin");
+    session.open_url(
+        &format!("http://127.0.0.1:{port}/index.html?src=/files/pack.bin"),
+        "return document.body.dataset.state === 'ready'",
+    );
+    let shown = session.js("return document.getElementById('message').textContent", json!([]));
+    assert_eq!(shown, message);
+    let finds = session.js(
+        "return Array.from(document.querySelectorAll('#findlist li')).map(l => l.firstChild.textContent)",
+        json!([]),
+    );
+    assert_eq!(finds.as_array().unwrap().len(), 1, "{finds}");
+    assert!(finds[0].as_str().unwrap().starts_with(&format!("{at:#x} dxbc pixel 208 bytes")), "{finds}");
+    session.js(
+        "document.body.dataset.state = 'busy'; document.querySelector('#findlist button').click()",
+        json!([]),
+    );
+    session.wait(READY, "the find opened");
+    let listing = page_listing(&session);
+    assert_eq!(listing, cli_listing(&session, dir.path(), &repo().join("samples/ps_color.dxbc"), &[]));
+
+    // What the page looks like: a real picture, not a blank one.
+    open(&format!("corpus/{}", dxbc.display()));
+    let shot = browser::screenshot(&session);
+    assert!(shot.colours() >= 32, "{} colours", shot.colours());
+}
