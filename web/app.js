@@ -17,12 +17,26 @@ function message(text) {
   $("message").hidden = !text;
 }
 
-/** A link that saves `content` (a string or bytes) as `name`. */
-function downloadLink(label, name, content, type) {
+/** A link that saves what `make()` gives (a string or bytes) as `name`, made when clicked. */
+function downloadLink(label, name, make, type) {
   const a = document.createElement("a");
   a.textContent = label;
-  a.download = name;
-  a.href = URL.createObjectURL(new Blob([content], { type }));
+  a.href = "#";
+  a.onclick = (ev) => {
+    ev.preventDefault();
+    let content;
+    try {
+      content = make();
+    } catch (e) {
+      message(`error: ${current.name}: ${e}`);
+      return;
+    }
+    const save = document.createElement("a");
+    save.download = name;
+    save.href = URL.createObjectURL(new Blob([content], { type }));
+    save.click();
+    setTimeout(() => URL.revokeObjectURL(save.href), 1000);
+  };
   return a;
 }
 
@@ -34,17 +48,10 @@ function base(name) {
 function downloads() {
   const { opened, name } = current;
   const list = $("downloads");
-  for (const a of list.querySelectorAll("a")) URL.revokeObjectURL(a.href);
   list.replaceChildren();
   const stem = base(name);
   const json = "application/json";
-  const add = (label, file, make, type) => {
-    try {
-      list.append(downloadLink(label, file, make(), type));
-    } catch (e) {
-      // A listing the switches do not allow: said in the message, nothing to save.
-    }
-  };
+  const add = (label, file, make, type) => list.append(downloadLink(label, file, make, type));
   add("info.json", `${stem}.info.json`, () => opened.info_record(), json);
   add("disasm.json", `${stem}.disasm.json`, () => opened.disasm_record(JSON.stringify(options)), json);
   add("validate.json", `${stem}.validate.json`, () => opened.validate_records(), json);
@@ -156,7 +163,10 @@ function render() {
   const { opened, name } = current;
   document.body.dataset.state = "busy";
   try {
-    $("view").srcdoc = opened.view(JSON.stringify(options));
+    const t = performance.now();
+    const page = opened.view(JSON.stringify(options));
+    document.body.dataset.viewMs = (performance.now() - t).toFixed(1);
+    $("view").srcdoc = page;
     message("");
   } catch (e) {
     // A switch the file does not take: the CLI's usage error.
