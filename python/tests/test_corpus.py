@@ -78,94 +78,87 @@ def note(what, files, seconds, every=1):
     NOTES.append(f"{what}: {len(files)} files{spread}, {seconds:.1f} s")
 
 
-def test_info_text_equals_the_cli(cli, corpus_files):
-    def work(paths):
-        r = run(cli, "info", *paths)
-        out, err = r.stdout.decode(), r.stderr.decode()
-        got = sections(out, paths, "== {}\n")
-        problems = []
-        for path in paths:
-            f = opened(path)
-            if isinstance(f, Exception):
-                problems += filter(None, [refused_alike(f, path, err)])
-            elif got.get(path) != f.info() + "\n":
-                problems.append(f"{path}: info differs")
-        return problems
-
-    problems, s = compare_batches(corpus_files, work)
-    note("info", corpus_files, s)
-    assert problems == []
+def text_sections(heading):
+    """A multi-file text output's sections, by path (`== PATH`, `// PATH` headings)."""
+    return lambda out, paths: {str(p): t for p, t in sections(out, paths, heading).items()}
 
 
-def test_info_json_equals_the_cli(cli, corpus_files):
-    def work(paths):
-        r = run(cli, "info", "--json", *paths)
+def json_records(several):
+    """JSON Lines by their `path` (removed): one record per file, or a list (`several`)."""
+
+    def split(out, paths):
         records = {}
-        for line in r.stdout.decode().splitlines():
+        for line in out.splitlines():
             rec = json.loads(line)
-            records[rec.pop("path")] = rec
-        problems = []
-        for path in paths:
-            f = opened(path)
-            want = records.get(str(path))
-            if isinstance(f, Exception):
-                err = (want or {}).get("error", {})
-                if (err.get("message"), err.get("offset")) != (str(f), f.offset):
-                    problems.append(f"{path}: the package says {f!r} at {f.offset}, the CLI {err}")
-            elif f.info_json() != want:
-                problems.append(f"{path}: info --json differs")
-        return problems
+            path = rec.pop("path")
+            if several:
+                records.setdefault(path, []).append(rec)
+            else:
+                records[path] = rec
+        return records
 
-    problems, s = compare_batches(corpus_files, work)
-    note("info --json", corpus_files, s)
-    assert problems == []
+    return split
 
 
-def test_validate_equals_the_cli(cli, corpus_files):
+def refused_in_text(e, path, theirs, err):
+    """A refusal the CLI says on stderr after `error: PATH: `."""
+    return [x for x in [refused_alike(e, path, err)] if x]
+
+
+def refused_in_record(e, path, theirs, err):
+    """A refusal the CLI writes as its record's `error` (message and offset)."""
+    said = (theirs or {}).get("error", {})
+    if (said.get("message"), said.get("offset")) != (str(e), e.offset):
+        return [f"{path}: the package says {e!r} at {e.offset}, the CLI {said}"]
+    return []
+
+
+def refused_with_listing(e, path, theirs, err):
+    """A listing that fails: the CLI prints what it listed before the failure, then the same
+    message; the Error's `listing` holds the same text."""
+    problems = refused_in_text(e, path, theirs, err)
+    if (theirs or "") != e.listing:
+        problems.append(f"{path}: the listing before the failure differs")
+    return problems
+
+
+# The answers the CLI gives for many files in one run, and the package for one File: the
+# command, how its output splits by file, the package's answer, and how a refusal (a file
+# that does not parse, a listing that fails) is compared (None: said by another answer).
+ANSWERS = {
+    "info": (["info"], text_sections("== {}\n"), lambda f: f.info() + "\n", refused_in_text, refused_in_text),
+    "info --json": (["info", "--json"], json_records(False), lambda f: f.info_json(), refused_in_record, None),
+    "validate --json": (["validate", "--json"], json_records(True), lambda f: f.validate(), None, None),
+    "disasm": (["disasm"], text_sections("// {}\n"), lambda f: f.disasm(), None, refused_with_listing),
+}
+
+
+@pytest.mark.parametrize("what", list(ANSWERS))
+def test_answers_equal_the_cli(cli, corpus_files, what):
+    args, split, answer, unparsed, failed = ANSWERS[what]
+
     def work(paths):
-        r = run(cli, "validate", "--json", *paths)
-        records = {}
-        for line in r.stdout.decode().splitlines():
-            rec = json.loads(line)
-            records.setdefault(rec.pop("path"), []).append(rec)
-        problems = []
-        for path in paths:
-            f = opened(path)
-            if isinstance(f, Exception):
-                continue  # said by the info tests
-            if f.validate() != records.get(str(path)):
-                problems.append(f"{path}: validate --json differs")
-        return problems
-
-    problems, s = compare_batches(corpus_files, work)
-    note("validate --json", corpus_files, s)
-    assert problems == []
-
-
-def test_disasm_equals_the_cli(cli, corpus_files):
-    def work(paths):
-        r = run(cli, "disasm", *paths)
+        r = run(cli, *args, *paths)
         out, err = r.stdout.decode(), r.stderr.decode()
-        got = sections(out, paths, "// {}\n")
+        got = split(out, paths)
         problems = []
         for path in paths:
+            theirs = got.get(str(path))
             f = opened(path)
             if isinstance(f, Exception):
-                continue  # said by the info tests
-            try:
-                listing = f.disasm()
-            except shaderscope.Error as e:
-                # The CLI prints what it listed before the failure, then the same message.
-                problems += filter(None, [refused_alike(e, path, err)])
-                if got.get(path, "") != e.listing:
-                    problems.append(f"{path}: the listing before the failure differs")
+                problems += unparsed(f, path, theirs, err) if unparsed else []
                 continue
-            if got.get(path) != listing:
-                problems.append(f"{path}: disasm differs")
+            try:
+                mine = answer(f)
+            except shaderscope.Error as e:
+                problems += failed(e, path, theirs, err) if failed else [f"{path}: {what}: {e}"]
+                continue
+            if theirs != mine:
+                problems.append(f"{path}: {what} differs")
         return problems
 
     problems, s = compare_batches(corpus_files, work)
-    note("disasm", corpus_files, s)
+    note(what, corpus_files, s)
     assert problems == []
 
 
