@@ -344,7 +344,7 @@ fn view_takes_the_listing_options_of_disasm() {
 // The browser.
 
 mod browser;
-use browser::{Driver, Session, missing_browser_parts, which};
+use browser::{Driver, Session};
 
 /// What the viewer says of byte `b`: the meaning of the innermost field holding it and the
 /// path of structures around it, from the library's own annotations.
@@ -363,17 +363,7 @@ fn annotation_of(notes: &Annotations, b: u64) -> (std::ops::Range<u64>, String, 
 
 #[test]
 fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
-    let driver_exe = which(&["chromedriver"]);
-    let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(driver_exe), Some(browser)) = (driver_exe.clone(), browser.clone()) else {
-        let missing = missing_browser_parts(browser.is_some(), driver_exe.is_some());
-        assert!(
-            std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
-            "{missing} not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
-        );
-        say(&format!("skipped: {missing} not found"));
-        return;
-    };
+    let Some((driver_exe, browser)) = browser::find() else { return };
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
     let driver = Driver::start(&driver_exe);

@@ -11,7 +11,7 @@
 
 mod browser;
 
-use browser::{Driver, Session, missing_browser_parts, which};
+use browser::{Driver, Session};
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -161,17 +161,7 @@ fn page_listing(session: &Session) -> String {
 
 #[test]
 fn the_page_opens_every_format_as_view_shows_it() {
-    let driver_exe = which(&["chromedriver"]);
-    let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(driver_exe), Some(browser)) = (driver_exe.clone(), browser.clone()) else {
-        let missing = missing_browser_parts(browser.is_some(), driver_exe.is_some());
-        assert!(
-            std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
-            "{missing} not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
-        );
-        say(&format!("skipped: {missing} not found"));
-        return;
-    };
+    let Some((driver_exe, browser)) = browser::find() else { return };
     let dist = repo().join("web/dist");
     if !dist.join("index.html").is_file() || !dist.join("shaderscope_web_bg.wasm").is_file() {
         assert!(

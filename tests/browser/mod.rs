@@ -279,3 +279,20 @@ pub fn screenshot(session: &Session) -> Shot {
     );
     Shot { width: info.width, height: info.height, channels, pixels }
 }
+
+/// chromedriver and a Chromium on `PATH`; where one is missing, `None` after saying
+/// `skipped: … not found` (a failure where `SHADERSCOPE_REQUIRE_BROWSER` is set, as in CI).
+pub fn find() -> Option<(PathBuf, PathBuf)> {
+    let driver = which(&["chromedriver"]);
+    let browser = which(&["chromium", "chromium-browser", "google-chrome"]);
+    if let (Some(d), Some(b)) = (&driver, &browser) {
+        return Some((d.clone(), b.clone()));
+    }
+    let missing = missing_browser_parts(browser.is_some(), driver.is_some());
+    assert!(
+        std::env::var_os("SHADERSCOPE_REQUIRE_BROWSER").is_none(),
+        "{missing} not found on PATH and SHADERSCOPE_REQUIRE_BROWSER is set"
+    );
+    let _ = writeln!(std::io::stderr(), "skipped: {missing} not found");
+    None
+}
