@@ -139,34 +139,71 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// A listing line of a viewer page.
+/// A listing line of a viewer page: `<div class="l" data-offset=… data-len=… data-k=…>TEXT</div>`.
 #[derive(Debug, Clone)]
 struct Line {
     offset: u64,
     len: Option<u64>,
-    markup: String,
+    /// Its text as the page holds it (HTML-escaped).
+    text: String,
+    /// Its styled runs (`data-k`): GAP CLASS LEN, in UTF-16 units.
+    runs: String,
 }
 
 impl Line {
-    fn is_instruction(&self) -> bool {
-        self.markup.contains("<span class=\"mn\">")
+    fn of(line: &str) -> Line {
+        Line {
+            offset: attr(line, "data-offset").and_then(|v| v.parse().ok()).unwrap_or(0),
+            len: attr(line, "data-len").and_then(|v| v.parse().ok()),
+            text: line[line.find('>').unwrap() + 1..line.len() - "</div>".len()].to_string(),
+            runs: attr(line, "data-k").unwrap_or_default().to_string(),
+        }
     }
+
+    fn is_instruction(&self) -> bool {
+        self.runs.split(' ').any(|r| r.trim_matches(|c: char| c.is_ascii_digit()) == "mn")
+    }
+
+    /// The line's markup with the spans its runs give: what the listing page's line holds.
+    fn markup(&self) -> String {
+        let text = self.text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let piece = |from: usize, to: usize| {
+            String::from_utf16(&units[from..to])
+                .unwrap()
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        let (mut at, mut out) = (0, String::new());
+        for run in self.runs.split(' ').filter(|r| !r.is_empty()) {
+            let class_at = run.find(|c: char| c.is_ascii_alphabetic()).unwrap();
+            let class_end = run.rfind(|c: char| c.is_ascii_alphabetic()).unwrap() + 1;
+            let start = at + run[..class_at].parse::<usize>().unwrap();
+            let end = start + run[class_end..].parse::<usize>().unwrap();
+            out += &piece(at, start);
+            out += &format!("<span class=\"{}\">{}</span>", &run[class_at..class_end], piece(start, end));
+            at = end;
+        }
+        out + &piece(at, units.len())
+    }
+}
+
+/// The value of attribute `name` in the start tag of `line`.
+fn attr<'l>(line: &'l str, name: &str) -> Option<&'l str> {
+    let tag = &line[..line.find('>')?];
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[at..].split('"').next()
+}
+
+/// The listing lines of a viewer page.
+fn all_page_lines(page: &str) -> Vec<Line> {
+    page.lines().filter(|l| l.starts_with("<div class=\"l\"")).map(Line::of).collect()
 }
 
 /// The listing lines of a viewer page that show bytes.
 fn page_lines(page: &str) -> Vec<Line> {
-    let attr = |line: &str, name: &str| -> Option<u64> {
-        let at = line.find(&format!(" {name}=\""))? + name.len() + 3;
-        line[at..].split('"').next()?.parse().ok()
-    };
-    page.lines()
-        .filter(|l| l.starts_with("<div class=\"l\" data-offset="))
-        .map(|l| Line {
-            offset: attr(l, "data-offset").unwrap(),
-            len: attr(l, "data-len"),
-            markup: l[l.find('>').unwrap() + 1..l.len() - "</div>".len()].to_string(),
-        })
-        .collect()
+    page.lines().filter(|l| l.starts_with("<div class=\"l\" data-offset=")).map(Line::of).collect()
 }
 
 /// The data a viewer page embeds.
@@ -248,10 +285,10 @@ fn view_writes_a_standalone_page_whose_lines_carry_their_bytes() {
             let want = sample.instruction_len(l.offset);
             let got = l.len.unwrap();
             if starts.contains(&(l.offset + want)) {
-                assert_eq!(got, want, "{}: instruction at {:#x}: {}", s.label, l.offset, l.markup);
+                assert_eq!(got, want, "{}: instruction at {:#x}: {}", s.label, l.offset, l.text);
                 exact += 1;
             } else {
-                assert!(got >= want, "{}: last instruction at {:#x}: {}", s.label, l.offset, l.markup);
+                assert!(got >= want, "{}: last instruction at {:#x}: {}", s.label, l.offset, l.text);
             }
         }
         assert!(exact >= 3, "{}: {exact} instructions checked", s.label);
@@ -301,6 +338,7 @@ fn view_takes_the_listing_options_of_disasm() {
     let shbin = samples_dir.join("vshader.shbin");
     let (dxbc, shbin) = (dxbc.to_str().unwrap(), shbin.to_str().unwrap());
     let markup = |line: &str| line[line.find('>').unwrap() + 1..line.len() - "</div>".len()].to_string();
+    // The viewer's lines carry their runs; the spans they give are the listing page's.
     for (options, file) in [
         (&["--raw"][..], dxbc),
         (&["--fxc", "9.29", "--numbering"], dxbc),
@@ -310,8 +348,7 @@ fn view_takes_the_listing_options_of_disasm() {
         let args: Vec<&str> = ["view"].iter().chain(options).chain([&file]).copied().collect();
         let (code, page, err) = run(&args);
         assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
-        let viewed: Vec<String> =
-            page.lines().filter(|l| l.starts_with("<div class=\"l\"")).map(markup).collect();
+        let viewed: Vec<String> = all_page_lines(&page).iter().map(Line::markup).collect();
         let args: Vec<&str> = ["disasm", "--html"].iter().chain(options).chain([&file]).copied().collect();
         let (code, page, _) = run(&args);
         assert_eq!(code, 0, "{args:?}");
@@ -380,6 +417,19 @@ fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
         shaderscope::parse(&s.data).unwrap().annotate(&mut notes);
         session.open(&page_path);
 
+        // The first block's lines have their spans when the page is ready: the script makes
+        // from each line's runs the spans the listing page's line has.
+        let shown = session.js(
+            "return Array.from(document.querySelectorAll('#listing > .k:first-child > .l'), e => e.innerHTML)",
+            json!([]),
+        );
+        let shown: Vec<&str> = shown.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let all = all_page_lines(&page);
+        assert_eq!(shown.len(), all.len().min(256), "{}", s.label);
+        let want: Vec<String> = all.iter().take(shown.len()).map(Line::markup).collect();
+        assert_eq!(shown, want, "{}", s.label);
+        assert!(shown.iter().any(|l| l.contains("<span class=\"mn\">")), "{}", s.label);
+
         // An instruction in the middle of the program, followed by another.
         let starts: HashSet<u64> = lines.iter().filter(|l| l.is_instruction()).map(|l| l.offset).collect();
         let inner: Vec<&Line> = lines
@@ -388,7 +438,7 @@ fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
             .collect();
         let ins = inner[inner.len() / 2];
         let (o, len) = (ins.offset, s.instruction_len(ins.offset));
-        session.click(&format!(".l[data-offset=\"{o}\"]:has(.mn)"));
+        session.click(&format!(".l[data-offset=\"{o}\"][data-k*=\"mn\"]"));
         let want: Vec<u64> = (o..o + len).collect();
         assert_eq!(session.cells("b", "sel"), want, "{}: bytes of the instruction at {o:#x}", s.label);
         assert_eq!(session.cells("c", "sel"), want, "{}: text of the instruction at {o:#x}", s.label);
@@ -439,6 +489,52 @@ fn the_viewer_links_listing_and_bytes_in_a_real_browser() {
         }
     }
     assert!(screenshot_taken);
+}
+
+/// A long listing (a `.gsh` of the corpus with more than four blocks of 256 lines): its blocks
+/// come with their heights, so the listing scrolls its whole length before it is laid out;
+/// lines far down get their spans when scrolled to (the spans their runs give), and a click
+/// there selects the line's bytes.
+#[test]
+fn a_long_listing_gets_its_spans_where_it_is_scrolled_to() {
+    let Some((driver_exe, browser)) = browser::find() else { return };
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = std::fs::read_to_string(corpus.join("gx2/MANIFEST.tsv")).unwrap();
+    let page_path = dir.path().join("long.html");
+    let (page, lines) = manifest
+        .lines()
+        .filter_map(|l| l.split('\t').next().filter(|p| p.ends_with(".gsh")))
+        .find_map(|rel| {
+            let file = corpus.join("gx2").join(rel);
+            let (code, _, _) = run(&["view", file.to_str().unwrap(), "-o", page_path.to_str().unwrap()]);
+            let page = std::fs::read_to_string(&page_path).ok().filter(|_| code == 0)?;
+            let lines = all_page_lines(&page);
+            (lines.len() > 4 * 256).then_some((page, lines))
+        })
+        .expect("a .gsh in the corpus with a long listing");
+    assert_eq!(page.matches("<div class=\"k\" ").count(), lines.len().div_ceil(256));
+    let driver = Driver::start(&driver_exe);
+    let session = Session::new(&driver, &browser);
+    session.open(&page_path);
+    let height = session.js("return document.getElementById('listing').scrollHeight", json!([]));
+    assert!(height.as_u64().unwrap() >= 18 * lines.len() as u64, "{height}");
+    // The last line with runs, scrolled to: its spans come.
+    let (last, line) = lines.iter().enumerate().rfind(|(_, l)| l.is_instruction()).unwrap();
+    let css = format!("#listing > .k:nth-child({}) > .l:nth-child({})", last / 256 + 1, last % 256 + 1);
+    let unpainted = session.js("return document.querySelector(arguments[0]).innerHTML", json!([css]));
+    assert_eq!(unpainted, line.text.as_str(), "a line far down has no spans before it is seen");
+    session.js("document.querySelector(arguments[0]).scrollIntoView()", json!([css]));
+    let painted = format!("return document.querySelector({css:?}).innerHTML.includes('<span')");
+    session.wait(&painted, "the spans of a line scrolled to");
+    let shown = session.js("return document.querySelector(arguments[0]).innerHTML", json!([css]));
+    assert_eq!(shown, line.markup().as_str());
+    session.click(&css);
+    let len = line.len.unwrap();
+    let shown = session.cells("b", "sel");
+    assert_eq!(shown, (line.offset..line.offset + len).collect::<Vec<_>>()[..shown.len()]);
+    assert!(!shown.is_empty());
+    assert_eq!(session.current_lines(), [line.offset]);
 }
 
 /// The page as the browser shows it: a PNG of the window's size, not blank, with the selected

@@ -202,7 +202,7 @@ fn the_page_opens_every_format_as_view_shows_it() {
     open(&format!("corpus/{}", dxbc.display()));
     let clicked = session.js(
         "const d = document.getElementById('view').contentDocument; \
-         const l = Array.from(d.querySelectorAll('.l[data-len]')).filter(e => e.querySelector('.mn'))[1]; \
+         const l = Array.from(d.querySelectorAll('.l[data-len]')).filter(e => /mn/.test(e.dataset.k))[1]; \
          l.click(); \
          return [+l.dataset.offset, +l.dataset.len, Array.from(d.querySelectorAll('.b.sel')).map(e => +e.dataset.o)]",
         json!([]),

@@ -3,10 +3,16 @@
 //! both ways.
 //!
 //! Both are complete documents (`<!DOCTYPE html>`, inline CSS and script, no fonts, images or
-//! scripts from elsewhere), so a page opens from disk with no network. The listing is the
-//! [`Html`] sink's: one `<div>` a line, `data-offset` the absolute file offset of the bytes
-//! the line shows, one `<span>` per token with its kind's class ([`Style::class`]), in a
-//! monospace font with `white-space: pre`.
+//! scripts from elsewhere), so a page opens from disk with no network. The listing page's
+//! listing is the [`Html`] sink's: one `<div>` a line, `data-offset` the absolute file offset
+//! of the bytes the line shows, one `<span>` per token with its kind's class
+//! ([`Style::class`]), in a monospace font with `white-space: pre`.
+//!
+//! The viewer is made for listings of any length: its lines are text with their styled runs
+//! in `data-k` (`GAP CLASS LEN`, in UTF-16 units), from which its script makes the same spans
+//! for the lines near the view, and they come in blocks of 256 that the browser lays out only
+//! when shown (`content-visibility: auto`). Every line's text is in the page from the start
+//! (the browser's find and copy see all of it).
 //!
 //! Both are written as they are produced, to any [`io::Write`]: a listing line as soon as the
 //! [`Html`] sink closes it ([`Html::each_line`]), the viewer's embedded annotations as
@@ -38,8 +44,8 @@
 //! assert!(page.error.is_none() && page.io.is_ok());
 //! let html = String::from_utf8(html).unwrap();
 //! assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
-//! // The first instruction: one 4-byte code word at 0x34.
-//! assert!(html.contains("<div class=\"l\" data-offset=\"52\" data-len=\"4\""));
+//! // The first instruction: one 4-byte code word at 0x34, `mov` in its mnemonic's style.
+//! assert!(html.contains("<div class=\"l\" data-offset=\"52\" data-len=\"4\" data-addr=\"0034\" data-k=\"1mn3 1reg6 2reg2\">\tmov r0.xyz, v0</div>"));
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 //!
@@ -58,7 +64,14 @@ use std::fmt::{self, Write as _};
 use std::io;
 use std::ops::Range;
 
+mod lines;
+
+use lines::{Line, Lines};
+
 const CSS: &str = include_str!("page.css");
+/// Listing lines per block of the viewer: a block off screen is not laid out
+/// (`content-visibility: auto`), so a page of any length opens as fast as a few blocks.
+const BLOCK: usize = 256;
 const VIEWER_JS: &str = include_str!("viewer.js");
 
 /// The start of a listing page titled `title`, up to the first file's section: the document
@@ -206,15 +219,17 @@ fn page(
     out: &mut dyn io::Write,
 ) -> Written {
     let size = data.len() as u64;
-    // Where the listing's lines start, and the error it stops at.
+    // Where the listing's lines start, how many there are, and the error it stops at.
     let mut starts: Vec<u64> = Vec::new();
-    let mut each = |offset: Option<u64>, _: &str| {
-        if let Some(o) = offset.filter(|&o| o < size && starts.last() != Some(&o)) {
+    let mut count = 0usize;
+    let mut each = |line: Line<'_>| {
+        count += 1;
+        if let Some(o) = line.offset.filter(|&o| o < size && starts.last() != Some(&o)) {
             starts.push(o);
         }
         Ok(())
     };
-    let mut sink = Html::each_line(&mut each);
+    let mut sink = Lines::new(&mut each);
     let error = file.disasm(opts, &mut sink).err();
     sink.finish();
     // Each large thing is made when the page needs it and let go of before the next: the
@@ -222,7 +237,7 @@ fn page(
     let exact = instruction_lengths(file, opts);
     let mut out = Out::new(out);
     let written = header(&mut out, file, size, name, note, error.as_ref())
-        .and_then(|()| listing_and_bytes(&mut out, file, data, opts, starts, exact))
+        .and_then(|()| listing_and_bytes(&mut out, file, data, opts, (starts, count), exact))
         .and_then(|()| out.flush());
     Written { error, io: out.result(written) }
 }
@@ -290,7 +305,7 @@ fn listing_and_bytes(
     file: &dyn Container,
     data: &[u8],
     opts: &DisasmOptions,
-    starts: Vec<u64>,
+    (starts, count): (Vec<u64>, usize),
     exact: Vec<(u64, u64)>,
 ) -> fmt::Result {
     let size = data.len() as u64;
@@ -309,9 +324,19 @@ fn listing_and_bytes(
     drop(exact);
     out.write_str("<main>\n<section id=\"listing\" class=\"listing\">\n")?;
     let digits = format!("{:x}", size.saturating_sub(1)).len().max(4);
-    let mut each = |offset: Option<u64>, markup: &str| {
+    let mut written = 0usize;
+    let mut each = |line: Line<'_>| {
+        if written % BLOCK == 0 {
+            if written > 0 {
+                out.write_str("</div>\n")?;
+            }
+            // The block's height before it is laid out: its lines', 18 pixels each.
+            let lines = count.saturating_sub(written).clamp(1, BLOCK);
+            writeln!(out, "<div class=\"k\" style=\"contain-intrinsic-size:auto {}px\">", lines * 18)?;
+        }
+        written += 1;
         out.write_str("<div class=\"l\"")?;
-        if let Some(o) = offset {
+        if let Some(o) = line.offset {
             out.write_str(" data-offset=\"")?;
             write_u64(out, o)?;
             out.write_char('"')?;
@@ -324,14 +349,22 @@ fn listing_and_bytes(
             write_hex(out, o, digits)?;
             out.write_char('"')?;
         }
+        if !line.runs.is_empty() {
+            out.write_str(" data-k=\"")?;
+            out.write_str(line.runs)?;
+            out.write_char('"')?;
+        }
         out.write_char('>')?;
-        out.write_str(markup)?;
+        out.escaped(line.text)?;
         out.write_str("</div>\n")
     };
-    let mut sink = Html::each_line(&mut each);
+    let mut sink = Lines::new(&mut each);
     // The listing stops where it did the first time (its error is in the header already).
     let _ = file.disasm(opts, &mut sink);
     sink.finish();
+    if written > 0 {
+        out.write_str("</div>\n")?;
+    }
     drop(ends);
     out.write_str(
         "</section>\n<section id=\"hexpane\" class=\"hex\">\n\

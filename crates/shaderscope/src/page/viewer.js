@@ -1,7 +1,9 @@
 // shaderscope viewer: the listing beside a hex view of the file, linked both ways.
 // Data (file bytes in base64, dump sections and fields as [start, end, text], sorted by start
 // and then longest first) comes from the JSON in #ss-data; the listing lines carry their byte
-// range (data-offset, data-len). Hex rows are drawn only where the view shows them.
+// range (data-offset, data-len) and their styled runs (data-k). Hex rows are drawn only where
+// the view shows them, a block of listing lines gets its spans when it comes near the view,
+// and the index of lines by bytes is made at the first click.
 (function () {
   'use strict';
   const D = JSON.parse(document.getElementById('ss-data').textContent);
@@ -42,14 +44,44 @@
   const colour = new Int32Array(D.sections.length);
   for (let i = 0, k = 0; i < colour.length; i++) colour[i] = sections.parent[i] < 0 ? (k++ % 8) : colour[sections.parent[i]];
 
-  // Listing lines with bytes, and the lines that show each range.
-  const lineEls = Array.from(listing.querySelectorAll('.l[data-len]'));
-  const lineItems = lineEls.map((el) => { const a = +el.dataset.offset; return [a, a + (+el.dataset.len), el]; });
-  lineItems.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  const lines = Ranges(lineItems);
-  // (The sort is stable, so lines of one range stay in listing order.)
-  const sameRange = new Map();
-  for (const it of lineItems) { const k = it[0] + ':' + it[1]; if (!sameRange.has(k)) sameRange.set(k, []); sameRange.get(k).push(it[2]); }
+  // Listing lines with bytes, and the lines that show each range: made when first needed.
+  let byBytes = null;
+  function lineIndex() {
+    if (byBytes) return byBytes;
+    const items = Array.from(listing.querySelectorAll('.l[data-len]'), (el) => { const a = +el.dataset.offset; return [a, a + (+el.dataset.len), el]; });
+    // (The sort is stable, so lines of one range stay in listing order.)
+    items.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+    const same = new Map();
+    for (const it of items) { const k = it[0] + ':' + it[1]; if (!same.has(k)) same.set(k, []); same.get(k).push(it[2]); }
+    byBytes = { items, lines: Ranges(items), same };
+    return byBytes;
+  }
+
+  // A line's spans from its text and runs (data-k: GAP CLASS LEN, in UTF-16 units), the
+  // spans the listing page's lines have; the text stays the same.
+  const painted = new WeakSet();
+  function paint(block) {
+    if (painted.has(block)) return;
+    painted.add(block);
+    for (const el of block.children) {
+      const k = el.dataset.k;
+      if (!k) continue;
+      const t = el.textContent;
+      let at = 0, h = '';
+      for (const m of k.matchAll(/(\d+)([a-z]+)(\d+)/g)) {
+        const s = at + (+m[1]), e = s + (+m[3]);
+        h += esc(t.slice(at, s)) + '<span class="' + m[2] + '">' + esc(t.slice(s, e)) + '</span>';
+        at = e;
+      }
+      el.innerHTML = h + esc(t.slice(at));
+    }
+  }
+  const near = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) { near.unobserve(e.target); paint(e.target); }
+  }, { root: listing, rootMargin: '2000px 0px' });
+  for (const block of listing.children) near.observe(block);
+  // The first lines have their spans when the page is ready.
+  if (listing.firstElementChild) paint(listing.firstElementChild);
 
   let sel = null, fld = null, hit = -1, current = [];
 
@@ -131,7 +163,7 @@
   function selectLine(el) {
     const a = +el.dataset.offset, b = a + (+el.dataset.len);
     sel = [a, b]; fld = null; hit = -1;
-    mark(sameRange.get(a + ':' + b) || [el]);
+    mark(lineIndex().same.get(a + ':' + b) || [el]);
     showByte(a); render();
     const p = sectionPath(a);
     say(rangeText(a, b) + '  ' + el.textContent.trim() + (p ? '  · in ' + p : ''));
@@ -141,11 +173,11 @@
     hit = o;
     const f = fields.at(o);
     fld = f < 0 ? [o, o + 1] : [D.fields[f][0], D.fields[f][1]];
-    const l = lines.at(o);
+    const index = lineIndex(), l = index.lines.at(o);
     if (l >= 0) {
-      const it = lineItems[l];
+      const it = index.items[l];
       sel = [it[0], it[1]];
-      const els = sameRange.get(it[0] + ':' + it[1]) || [it[2]];
+      const els = index.same.get(it[0] + ':' + it[1]) || [it[2]];
       mark(els);
       els[0].scrollIntoView({ block: 'nearest' });
     } else { sel = null; mark([]); }
@@ -192,6 +224,6 @@
 
   listing.style.setProperty('--gutter', (digits + 2) + 'ch');
   render();
-  say(N + ' bytes, ' + D.sections.length + ' structures, ' + D.fields.length + ' fields, ' + lineEls.length + ' lines with bytes. Click a line or a byte.');
+  say(N + ' bytes, ' + D.sections.length + ' structures, ' + D.fields.length + ' fields. Click a line or a byte.');
   document.body.dataset.ready = '1';
 })();
