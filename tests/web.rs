@@ -6,8 +6,7 @@
 //! in it, each openable; a screenshot shows the page. A SHARCFB variation picked and opened is
 //! the `.gsh` `extract --set` writes; `--dvle 1` picked is `view --dvle 1`; each download link
 //! saves (through `<a download>` and a blob URL, caught in the page) what the CLI writes:
-//! `info --json`, `disasm --json`, `validate --json`, `disasm`, each part `extract` lists; a
-//! `?src=` of another server or of a missing file is refused with its message.
+//! `info --json`, `disasm --json`, `validate --json`, `disasm`, each part `extract` lists.
 //!
 //! Without `web/dist` the test says `skipped: web/dist not built (bash web/build.sh)`, and
 //! fails where `SHADERSCOPE_REQUIRE_WEB` is set (CI sets it after building the site); without
@@ -280,6 +279,7 @@ fn the_page_opens_every_format_as_view_shows_it() {
 
     variation(&site, &corpus);
     dvle(&site, &corpus);
+    downloads(&site, &corpus);
 }
 
 /// The page served on a port, in a browser session, with a folder for the CLI's outputs.
@@ -337,7 +337,8 @@ const READY_AGAIN: &str = "const f = document.getElementById('view'); \
     && !!f.contentDocument.body && f.contentDocument.body.dataset.ready === '1' \
     && f.contentDocument.body.dataset.old !== '1'";
 
-/// What `shaderscope ARGS` writes on stdout, run in `cwd`.
+/// What `shaderscope ARGS` writes on stdout, run in `cwd` (so a file named there by its bare
+/// name is named as the page names it).
 fn cli_out(cwd: &Path, args: &[&str]) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_shaderscope")).current_dir(cwd).args(args).output().unwrap();
     assert!(
@@ -462,4 +463,132 @@ fn dvle(site: &Site, corpus: &Path) {
     site.session.click("#controls select[name=dvle] option[value=\"1\"]");
     site.session.wait(READY_AGAIN, "--dvle 1");
     assert_eq!(page_listing(site.session), want, "{} --dvle 1", rel.display());
+}
+
+/// In the page, every Blob given to `URL.createObjectURL` kept by its URL, and what a click on
+/// a link with `download` would save kept in `window.saves` (name, URL) instead of saved.
+const CATCH_SAVES: &str = "const made = new Map(); window.made = made; window.saves = []; \
+    const create = URL.createObjectURL.bind(URL); \
+    URL.createObjectURL = (blob) => { const url = create(blob); made.set(url, blob); return url; }; \
+    const click = HTMLAnchorElement.prototype.click; \
+    HTMLAnchorElement.prototype.click = function () { \
+      if (this.hasAttribute('download')) window.saves.push({name: this.download, url: this.href}); \
+      else click.call(this); \
+    };";
+
+/// What the last click saved: its name, its type, its bytes in base64, and how many saves there
+/// were in all.
+const LAST_SAVE: &str = "const s = window.saves[window.saves.length - 1]; \
+    if (!s) return null; \
+    const blob = window.made.get(s.url); \
+    if (!blob) return {name: s.name, url: s.url, count: window.saves.length}; \
+    return blob.arrayBuffer().then((b) => { \
+      const bytes = new Uint8Array(b); let text = ''; \
+      for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000)); \
+      return {name: s.name, url: s.url, type: blob.type, base64: btoa(text), count: window.saves.length}; \
+    });";
+
+/// How what the page saved differs from what the CLI wrote: both texts, or for bytes that are
+/// no text their sizes and the first offset where they differ.
+fn difference(saved: &[u8], cli: &[u8]) -> String {
+    let text = |b: &[u8]| {
+        std::str::from_utf8(b)
+            .ok()
+            .filter(|t| !t.chars().any(|c| c.is_control() && c != '\n' && c != '\t'))
+            .map(str::to_string)
+    };
+    match (text(saved), text(cli)) {
+        (Some(a), Some(b)) => format!("the page saved\n{a}\nthe CLI wrote\n{b}"),
+        _ => {
+            let at = saved.iter().zip(cli).position(|(a, b)| a != b).unwrap_or(saved.len().min(cli.len()));
+            format!(
+                "the page saved {} bytes, the CLI wrote {}; they differ from {at:#x}",
+                saved.len(),
+                cli.len()
+            )
+        }
+    }
+}
+
+/// Click download link `index` (counted from 0) and return what it saved: name, type, bytes.
+fn save(site: &Site, index: usize) -> (String, String, Vec<u8>) {
+    use base64::Engine;
+    let before = site.session.js("return window.saves.length", json!([])).as_u64().unwrap();
+    site.session.click(&format!("#downloads a:nth-of-type({})", index + 1));
+    let s = site.session.js(LAST_SAVE, json!([]));
+    assert_eq!(s["count"], json!(before + 1), "one save for one click: {s}");
+    assert!(s["url"].as_str().unwrap().starts_with("blob:"), "{s}");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(s["base64"].as_str().unwrap()).unwrap();
+    (s["name"].as_str().unwrap().into(), s["type"].as_str().unwrap().into(), bytes)
+}
+
+/// The download links: each saves through an `<a download>` and a blob URL what the CLI
+/// writes for the same file (`info --json`, `disasm --json`, `validate --json`, `disasm`, the
+/// parts `extract` lists), for the first corpus file of every format; the listing's two follow
+/// a switch as the CLI's.
+fn downloads(site: &Site, corpus: &Path) {
+    for (format, rel) in corpus_files(corpus) {
+        let path = corpus.join(&rel);
+        let cwd = path.parent().unwrap();
+        let name = rel.file_name().unwrap().to_string_lossy().into_owned();
+        site.open(&format!("corpus/{}", rel.display()));
+        site.session.js(CATCH_SAVES, json!([]));
+        let list = String::from_utf8(cli_out(cwd, &["extract", &name])).unwrap();
+        let parts: Vec<&str> = list.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
+        let mut want: Vec<(String, String, Vec<u8>)> = vec![
+            ("info.json".into(), "application/json".into(), cli_out(cwd, &["info", "--json", &name])),
+            ("disasm.json".into(), "application/json".into(), cli_out(cwd, &["disasm", "--json", &name])),
+            ("validate.json".into(), "application/json".into(), cli_out(cwd, &["validate", "--json", &name])),
+            ("listing.txt".into(), "text/plain".into(), cli_out(cwd, &["disasm", &name])),
+        ];
+        for part in &parts {
+            let out = site.dir.join("part.bin");
+            cli_out(cwd, &["extract", &name, part, "-o", &out.display().to_string()]);
+            want.push((part.to_string(), "application/octet-stream".into(), std::fs::read(&out).unwrap()));
+        }
+        let labels = site.session.js(
+            "return Array.from(document.querySelectorAll('#downloads a')).map(a => a.textContent)",
+            json!([]),
+        );
+        let want_labels: Vec<&str> = want.iter().map(|(l, _, _)| l.as_str()).collect();
+        assert_eq!(labels, json!(want_labels), "{format}: {}", rel.display());
+        for (i, (label, kind, bytes)) in want.iter().enumerate() {
+            let file = match label.as_str() {
+                "listing.txt" => format!("{name}.txt"),
+                _ => format!("{name}.{label}"),
+            };
+            let (saved, saved_kind, saved_bytes) = save(site, i);
+            assert_eq!(
+                (saved.as_str(), saved_kind.as_str()),
+                (file.as_str(), kind.as_str()),
+                "{format}: {label}"
+            );
+            assert!(
+                saved_bytes == *bytes,
+                "{format}: {label} of {}: {}",
+                rel.display(),
+                difference(&saved_bytes, bytes)
+            );
+        }
+    }
+
+    // With --offsets on, the listing and the disasm record are the CLI's with --offsets.
+    let (_, rel) = &corpus_files(corpus)[0];
+    let path = corpus.join(rel);
+    let (cwd, name) = (path.parent().unwrap(), rel.file_name().unwrap().to_string_lossy().into_owned());
+    site.open(&format!("corpus/{}", rel.display()));
+    site.session.js(CATCH_SAVES, json!([]));
+    site.mark_shown();
+    site.session.click("#controls input[name=offsets]");
+    site.session.wait(READY_AGAIN, "--offsets");
+    let (_, _, record) = save(site, 1);
+    assert_eq!(
+        String::from_utf8(record).unwrap(),
+        String::from_utf8(cli_out(cwd, &["disasm", "--offsets", "--json", &name])).unwrap()
+    );
+    let (_, _, listing) = save(site, 3);
+    assert_eq!(
+        String::from_utf8(listing).unwrap(),
+        String::from_utf8(cli_out(cwd, &["disasm", "--offsets", &name])).unwrap()
+    );
 }
