@@ -6,7 +6,8 @@
 //! in it, each openable; a screenshot shows the page. A SHARCFB variation picked and opened is
 //! the `.gsh` `extract --set` writes; `--dvle 1` picked is `view --dvle 1`; each download link
 //! saves (through `<a download>` and a blob URL, caught in the page) what the CLI writes:
-//! `info --json`, `disasm --json`, `validate --json`, `disasm`, each part `extract` lists.
+//! `info --json`, `disasm --json`, `validate --json`, `disasm`, each part `extract` lists; a
+//! `?src=` of another server or of a missing file is refused with its message.
 //!
 //! Without `web/dist` the test says `skipped: web/dist not built (bash web/build.sh)`, and
 //! fails where `SHADERSCOPE_REQUIRE_WEB` is set (CI sets it after building the site); without
@@ -280,6 +281,7 @@ fn the_page_opens_every_format_as_view_shows_it() {
     variation(&site, &corpus);
     dvle(&site, &corpus);
     downloads(&site, &corpus);
+    refusals(&site);
 }
 
 /// The page served on a port, in a browser session, with a folder for the CLI's outputs.
@@ -591,4 +593,25 @@ fn downloads(site: &Site, corpus: &Path) {
         String::from_utf8(listing).unwrap(),
         String::from_utf8(cli_out(cwd, &["disasm", "--offsets", &name])).unwrap()
     );
+}
+
+/// `?src=` that names no file of this server: a file elsewhere is not fetched, a missing one
+/// is the server's status; either way no file is shown.
+fn refusals(site: &Site) {
+    for (src, want) in [
+        (
+            "http://example.invalid/x.dxbc",
+            "?src=http://example.invalid/x.dxbc: only a file on this server is opened (nothing is fetched from elsewhere)",
+        ),
+        ("/files/nope.bin", "?src=/files/nope.bin: HTTP 404"),
+    ] {
+        let url = format!("http://127.0.0.1:{}/index.html?src={}", site.port, escape(src));
+        site.session.open_url(&url, "return document.body.dataset.state === 'ready'");
+        assert_eq!(site.text("message"), want);
+        let hidden = site.session.js(
+            "return [document.getElementById('message').hidden, document.getElementById('file-panel').hidden]",
+            json!([]),
+        );
+        assert_eq!(hidden, json!([false, true]), "{src}");
+    }
 }
