@@ -227,14 +227,15 @@ fn the_page_opens_every_format_as_view_shows_it() {
         [("offsets", json!(true), vec!["--offsets"]), ("fxc", json!("9.29"), vec!["--fxc", "9.29"])]
     {
         open(&format!("corpus/{}", dxbc.display()));
+        site.mark_shown();
         session.js(
             "const c = document.querySelector(`#controls [name=\"${arguments[0]}\"]`); \
              if (c.type === 'checkbox') c.checked = arguments[1]; else c.value = arguments[1]; \
-             document.body.dataset.state = 'busy'; \
              c.dispatchEvent(new Event('change', {bubbles: true}));",
             json!([switch, value]),
         );
-        session.wait(READY, switch);
+        // The listing of the frame shown before the switch is no answer: wait for the next.
+        session.wait(READY_AGAIN, switch);
         let shown = page_listing(&session);
         assert_eq!(shown, cli_listing(&session, dir.path(), &corpus.join(dxbc), &args), "{switch}");
     }
@@ -403,6 +404,7 @@ fn variation(site: &Site, corpus: &Path) {
     let v = variable(corpus);
     let (name, values, first) = v.macros.iter().find(|(_, values, _)| values.len() >= 2).unwrap();
     let value = values.iter().find(|x| *x != first).unwrap();
+    say(&format!("variation: {} program {} {name}={value}", v.served, v.program));
     site.open(&v.served);
     let span = format!("#controls span.variation:nth-of-type({})", v.index + 1);
     let label =
@@ -448,6 +450,7 @@ fn dvle(site: &Site, corpus: &Path) {
         .into_iter()
         .find(|p| programs(&corpus.join(p)).is_some_and(|n| n >= 2))
         .expect("no SHBIN file of two DVLEs in the corpus");
+    say(&format!("--dvle 1: {}", rel.display()));
     let file = corpus.join(&rel);
     let want = site.listing(&file, &["--dvle", "1"]);
     assert_ne!(want, site.listing(&file, &[]), "{}: --dvle 1 lists what the whole file does", rel.display());
@@ -533,6 +536,7 @@ fn downloads(site: &Site, corpus: &Path) {
         let path = corpus.join(&rel);
         let cwd = path.parent().unwrap();
         let name = rel.file_name().unwrap().to_string_lossy().into_owned();
+        say(&format!("downloads: {format}: {}", rel.display()));
         site.open(&format!("corpus/{}", rel.display()));
         site.session.js(CATCH_SAVES, json!([]));
         let list = String::from_utf8(cli_out(cwd, &["extract", &name])).unwrap();
@@ -605,6 +609,7 @@ fn refusals(site: &Site) {
         ),
         ("/files/nope.bin", "?src=/files/nope.bin: HTTP 404"),
     ] {
+        say(&format!("refused: ?src={src}"));
         let url = format!("http://127.0.0.1:{}/index.html?src={}", site.port, escape(src));
         site.session.open_url(&url, "return document.body.dataset.state === 'ready'");
         assert_eq!(site.text("message"), want);
