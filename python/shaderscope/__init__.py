@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import functools
 import os
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, TypeVar, Union
 
 from . import _shaderscope
 from ._model import (
@@ -48,6 +48,8 @@ from ._model import (
 )
 from ._shaderscope import Error, Scan, __version__, assemble, dump, scan
 
+_T = TypeVar("_T")
+
 
 class File(_shaderscope.File):
     """A parsed shader file that owns its bytes: every answer of the command line about it
@@ -61,6 +63,13 @@ class File(_shaderscope.File):
 
     def _dxbc(self, key: str) -> Any:
         return self._info.get(key) if self.format == "dxbc" else None
+
+    def _models(self, format: str, key: str, model: Callable[[Dict[str, Any]], _T]) -> Optional[List[_T]]:
+        """The records listed under ``key`` of the info record as ``model`` objects; None for
+        a file of another format than ``format``."""
+        if self.format != format:
+            return None
+        return [model(r) for r in self._info.get(key, [])]
 
     @property
     def chunks(self) -> Optional[List[Chunk]]:
@@ -94,16 +103,12 @@ class File(_shaderscope.File):
     def bindings(self) -> Optional[List[Binding]]:
         """DXBC: the resource bindings of its reflection (RDEF), as fxc's "Resource Bindings"
         table lists them; an empty list without reflection."""
-        if self.format != "dxbc":
-            return None
-        return [Binding(b) for b in self._info.get("bound_resources", [])]
+        return self._models("dxbc", "bound_resources", Binding)
 
     @property
     def constant_buffers(self) -> Optional[List[ConstantBuffer]]:
         """DXBC: the constant buffers of its reflection (RDEF); an empty list without it."""
-        if self.format != "dxbc":
-            return None
-        return [ConstantBuffer(c) for c in self._info.get("constant_buffers", [])]
+        return self._models("dxbc", "constant_buffers", ConstantBuffer)
 
     @property
     def dvles(self) -> Optional[List[Dvle]]:
@@ -117,23 +122,17 @@ class File(_shaderscope.File):
     @property
     def shaders(self) -> Optional[List[Shader]]:
         """GFD (``.gsh``): its shaders in order, each with its GX2 struct (``gx2``)."""
-        if self.format != "gfd":
-            return None
-        return [Shader(s) for s in self._info.get("shaders", [])]
+        return self._models("gfd", "shaders", Shader)
 
     @property
     def binaries(self) -> Optional[List[Binary]]:
         """SHARCFB: its binaries in order, each with its GX2 struct (``shader``)."""
-        if self.format != "sharcfb":
-            return None
-        return [Binary(b) for b in self._info.get("binaries", [])]
+        return self._models("sharcfb", "binaries", Binary)
 
     @property
     def programs(self) -> Optional[List[Program]]:
         """SHARCFB: its programs, with their macros, symbols and variations."""
-        if self.format != "sharcfb":
-            return None
-        return [Program(p, self) for p in self._info.get("programs", [])]
+        return self._models("sharcfb", "programs", lambda p: Program(p, self))
 
     @property
     def symbols(self) -> Optional[List[MbsSymbol]]:

@@ -301,17 +301,15 @@ impl File {
         variation: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let mut set: Vec<(String, String)> = settings.unwrap_or_default().into_iter().collect();
-        if let (Some(v), shaderscope::File::Sharcfb(a)) = (variation, self.file()) {
+        if let Some(v) = variation {
             if !set.is_empty() {
                 return Err(usage("settings and variation cannot be used together"));
             }
-            if let Some((_, p)) = a.program(program) {
-                if p.variation_count().is_none_or(|n| v >= n) {
-                    let n = p.variation_count().map_or("more than 2^64".into(), |n| n.to_string());
-                    return Err(usage(format!("program \"{program}\" has {n} variations, no variation {v}")));
-                }
-                set = a.settings(p, v);
-            }
+            set = match self.file().variation_settings(program, v) {
+                Ok(set) => set,
+                Err(shaderscope::Refusal::Broken(e)) => return Err(file_error(py, &e)),
+                Err(e) => return Err(usage(e)),
+            };
         }
         let resolved = match py.detach(|| self.file().variant(program, &set)) {
             Ok(r) => r,

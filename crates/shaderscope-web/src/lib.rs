@@ -158,18 +158,18 @@ impl Opened {
             .filter(|s| DisasmOptions::default().with_switch(s, true).is_some_and(applies))
             .collect();
         let fxc = DisasmOptions::default().with_fxc("10").is_some_and(applies);
-        let mut variations = Vec::new();
-        if let shaderscope::File::Sharcfb(a) = file {
-            let info = shaderscope::format::sharcfb::info::Info::new(a);
-            for p in info.programs {
+        let variations: Vec<Value> = file
+            .variations()
+            .into_iter()
+            .map(|p| {
                 let macros: Vec<Value> = p
                     .macros
                     .iter()
                     .map(|m| json!({"name": m.name, "values": m.values, "default": m.default}))
                     .collect();
-                variations.push(json!({"program": p.name, "macros": macros}));
-            }
-        }
+                json!({"program": p.program, "macros": macros})
+            })
+            .collect();
         json!({"switches": switches, "fxc": fxc, "fxc_names": DisasmOptions::FXC_NAMES,
                "programs": file.programs(), "variations": variations})
         .to_string()

@@ -326,6 +326,33 @@ pub struct ProgramGsh {
     pub size: Option<u64>,
 }
 
+/// A SHARCFB program's variations as a front end offers them ([`File::variations`]): one
+/// value of each macro picks one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProgramVariations {
+    /// The program's name (what `variant` and `extract` take).
+    pub program: String,
+    /// How many variations there are: the product of the macros' value counts (none past
+    /// 2^64).
+    pub count: Option<u64>,
+    /// Its macros, in the archive's order (the first the most significant digit of a
+    /// variation's index).
+    pub macros: Vec<VariationMacro>,
+}
+
+/// A macro of a SHARCFB program: its name, its values, its default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct VariationMacro {
+    /// Its name (what `--set NAME=VALUE` takes).
+    pub name: String,
+    /// Its values.
+    pub values: Vec<String>,
+    /// Its default value, when the archive names one.
+    pub default: Option<String>,
+}
+
 /// The requests a front end makes of a file beyond the [`Container`] questions; each decides
 /// which formats it applies to, so that no front end has to.
 impl File<'_> {
@@ -371,6 +398,62 @@ impl File<'_> {
                 "variant applies to SHARCFB archives, not to a {}",
                 other.format().description()
             )))),
+        }
+    }
+
+    /// The variations of each program of a SHARCFB archive, with their macros (none for
+    /// another format).
+    pub fn variations(&self) -> Vec<ProgramVariations> {
+        match self {
+            #[cfg(feature = "wiiu")]
+            File::Sharcfb(a) => a
+                .programs
+                .items
+                .iter()
+                .map(|p| ProgramVariations {
+                    program: p.name.text().into_owned(),
+                    count: p.variation_count(),
+                    macros: crate::format::sharcfb::info::macros(&p.variations, &p.defaults)
+                        .into_iter()
+                        .map(|m| VariationMacro { name: m.name, values: m.values, default: m.default })
+                        .collect(),
+                })
+                .collect(),
+            #[allow(unreachable_patterns)]
+            _ => Vec::new(),
+        }
+    }
+
+    /// The settings (`--set` pairs, every macro's) of variation `index` of SHARCFB program
+    /// `program`: the index's mixed-radix digits, the first macro most significant, as the
+    /// listing numbers variations. Give them to [`File::variant`] or [`File::extract`].
+    #[cfg(feature = "wiiu")]
+    pub fn variation_settings(
+        &self,
+        program: &str,
+        index: u64,
+    ) -> std::result::Result<Vec<(String, String)>, Refusal> {
+        let File::Sharcfb(a) = self else {
+            return Err(Refusal::Inapplicable(Inapplicable(format!(
+                "variations apply to SHARCFB archives, not to a {}",
+                self.format().description()
+            ))));
+        };
+        let Some((_, p)) = a.program(program) else {
+            // The archive's own refusal, which names its programs.
+            return Err(a
+                .resolve(program, &[])
+                .err()
+                .map_or_else(|| Refusal::NotFound(format!("no program \"{program}\"")), Refusal::from));
+        };
+        match p.variation_count() {
+            Some(n) if index < n => Ok(a.settings(p, index)),
+            n => {
+                let n = n.map_or("more than 2^64".into(), |n| n.to_string());
+                Err(Refusal::NotFound(format!(
+                    "program \"{program}\" has {n} variations, no variation {index}"
+                )))
+            }
         }
     }
 
@@ -692,5 +775,45 @@ mod tests {
         assert_eq!(Some(gsh.len() as u64), programs[0].size);
         assert_eq!(crate::detect(&gsh), Some(Format::Gfd));
         assert!(matches!(archive.variant("no such program", &[]), Err(Refusal::NotFound(_))));
+    }
+
+    /// A SHARCFB archive's variations: each program with its macros, and the settings of a
+    /// variation by index (the first macro the most significant digit), which pick the
+    /// binaries `variant` gives for the same settings; other formats have none.
+    #[test]
+    fn variations_and_their_settings() {
+        let sharcfb: &[u8] = include_bytes!("../../../samples/shaders.sharcfb");
+        let archive = parse(sharcfb).unwrap();
+        let all = archive.variations();
+        let color = all.iter().find(|p| p.program == "color").unwrap();
+        assert_eq!(color.count, Some(2));
+        assert_eq!(
+            color.macros,
+            [VariationMacro {
+                name: "TINT".into(),
+                values: vec!["off".into(), "on".into()],
+                default: Some("on".into())
+            }]
+        );
+        for index in 0..2 {
+            let set = archive.variation_settings("color", index).unwrap();
+            assert_eq!(set, [("TINT".to_string(), color.macros[0].values[index as usize].clone())]);
+            assert_eq!(archive.variant("color", &set).unwrap().variation, index);
+        }
+        assert_eq!(
+            archive.variation_settings("color", 2).unwrap_err(),
+            Refusal::NotFound("program \"color\" has 2 variations, no variation 2".into())
+        );
+        assert_eq!(
+            archive.variation_settings("colour", 0).unwrap_err(),
+            archive.variant("colour", &[]).unwrap_err()
+        );
+        let shbin: &[u8] = include_bytes!("../../../samples/vshader.shbin");
+        let file = parse(shbin).unwrap();
+        assert!(file.variations().is_empty());
+        assert_eq!(
+            file.variation_settings("p", 0).unwrap_err().to_string(),
+            "variations apply to SHARCFB archives, not to a Nintendo 3DS shader binary (DVLB)"
+        );
     }
 }

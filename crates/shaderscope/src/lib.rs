@@ -89,7 +89,8 @@ pub mod walk;
 mod test_corpus;
 
 pub use any::{
-    Checksum, File, Prepared, ProgramGsh, Refusal, Reported, annotate, parse, parse_prepared, prepare,
+    Checksum, File, Prepared, ProgramGsh, ProgramVariations, Refusal, Reported, VariationMacro, annotate,
+    parse, parse_prepared, prepare,
 };
 pub use container::Container;
 pub use detect::{Format, detect};
