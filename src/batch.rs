@@ -14,17 +14,18 @@ use std::sync::OnceLock;
 /// and the same behaviour for every command that prints).
 #[derive(clap::Args, Debug, Default)]
 pub struct OutputArg {
-    /// Write the output to this file instead of stdout (created or truncated)
+    /// Write the output to this file instead of stdout (created or truncated; `-` is stdout)
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
 }
 
 impl OutputArg {
-    /// Send this run's output to the file `-o` names, if any. The file is created (or
-    /// truncated) when the first output is written, so a command that has nothing to write,
-    /// such as one whose input does not parse, leaves no file behind.
+    /// Send this run's output to the file `-o` names, if any (`-o -` is stdout, as for
+    /// `asm`). The file is created (or truncated) when the first output is written, so a
+    /// command that has nothing to write, such as one whose input does not parse, leaves no
+    /// file behind.
     pub fn open(&self) {
-        if let Some(path) = &self.output {
+        if let Some(path) = self.output.as_ref().filter(|p| *p != "-") {
             let _ = OUTPUT_PATH.set(path.clone());
         }
     }

@@ -141,6 +141,28 @@ fn an_empty_part_is_extracted_as_an_empty_file() {
     assert_eq!(std::fs::read(&out).unwrap(), b"");
 }
 
+/// `-o -` is stdout for every command that takes `-o` (as it is for `asm`): no file named `-`.
+#[test]
+fn dash_output_is_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let dxbc = sample("ps_color.dxbc");
+    let shdr = shaderscope::parse(&std::fs::read(&dxbc).unwrap()).unwrap().extract("SHDR", &[]).unwrap();
+    for (args, want) in [
+        (vec!["extract", &dxbc, "SHDR", "-o", "-"], shdr),
+        (vec!["disasm", &dxbc, "-o", "-"], bin().args(["disasm", &dxbc]).output().unwrap().stdout),
+        (
+            vec!["info", "--json", &dxbc, "-o", "-"],
+            bin().args(["info", "--json", &dxbc]).output().unwrap().stdout,
+        ),
+    ] {
+        let o = bin().args(&args).current_dir(dir.path()).output().unwrap();
+        assert_eq!((o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()), (Some(0), ""), "{args:?}");
+        assert_eq!(o.stdout, want, "{args:?}");
+        assert!(!want.is_empty());
+        assert!(!dir.path().join("-").exists(), "{args:?} wrote a file named -");
+    }
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     let s = sample("vshader.shbin");
