@@ -154,15 +154,13 @@ fn html(
     range: std::ops::Range<u64>,
 ) -> fmt::Result {
     out.write_str(&page::listing_head(&format!("dump of {path}")))?;
-    out.write_str(&page::listing_file_start(path))?;
-    let mut row = |p: &mut dyn FnMut(&mut Html) -> fmt::Result| {
-        let mut h = Html::default();
-        p(&mut h)?;
-        out.write_str(&h.finish())
-    };
-    row(&mut |p| dump::print_heading(data, p))?;
-    a.rows(data, range, |r| row(&mut |p| dump::print_row(data, &r, p)))?;
-    out.write_str(page::LISTING_FILE_END)?;
+    let mut section = page::Section::start(out, path)?;
+    let mut each = |offset: Option<u64>, markup: &str| section.line(offset, markup);
+    let mut h = Html::each_line(&mut each);
+    dump::print_heading(data, &mut h)?;
+    a.rows(data, range, |r| dump::print_row(data, &r, &mut h))?;
+    h.finish();
+    section.end()?;
     out.write_str(page::LISTING_TAIL)
 }
 

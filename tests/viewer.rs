@@ -354,7 +354,13 @@ fn view_takes_the_listing_options_of_disasm() {
         assert_eq!(code, 0, "{args:?}");
         let body =
             &page[page.find("<div class=\"listing\">\n").unwrap()..page.find("</div>\n</section>").unwrap()];
-        let listed: Vec<String> = body.lines().skip(1).map(markup).collect();
+        // Its lines, in blocks of 256 (`<div class="k">` … `</div>`).
+        let listed: Vec<String> = body
+            .lines()
+            .filter(|l| l.starts_with("<div>") || l.starts_with("<div data-offset"))
+            .map(markup)
+            .collect();
+        assert_eq!(body.matches("<div class=\"k\">\n").count(), listed.len().div_ceil(256), "{args:?}");
         assert!(!viewed.is_empty());
         assert_eq!(viewed, listed, "{args:?}");
     }
@@ -517,8 +523,14 @@ fn a_long_listing_gets_its_spans_where_it_is_scrolled_to() {
     let driver = Driver::start(&driver_exe);
     let session = Session::new(&driver, &browser);
     session.open(&page_path);
-    let height = session.js("return document.getElementById('listing').scrollHeight", json!([]));
-    assert!(height.as_u64().unwrap() >= 18 * lines.len() as u64, "{height}");
+    // Each line 18 pixels high, laid out or not (the listing's padding besides).
+    let height =
+        session.js("return document.getElementById('listing').scrollHeight", json!([])).as_u64().unwrap();
+    let all = 18 * lines.len() as u64;
+    assert!((all..all + 20).contains(&height), "{height} pixels for {} lines", lines.len());
+    let first = session
+        .js("return document.querySelector('#listing > .k').getBoundingClientRect().height", json!([]));
+    assert_eq!(first.as_f64(), Some(256.0 * 18.0), "the first block, laid out");
     // The last line with runs, scrolled to: its spans come.
     let (last, line) = lines.iter().enumerate().rfind(|(_, l)| l.is_instruction()).unwrap();
     let css = format!("#listing > .k:nth-child({}) > .l:nth-child({})", last / 256 + 1, last % 256 + 1);

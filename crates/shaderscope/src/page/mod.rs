@@ -112,31 +112,90 @@ pub fn write_listing_file(
 ) -> Written {
     let mut out = Out::new(out);
     let mut listed = Ok(());
-    if out.write_str(&listing_file_start(name)).is_ok() {
-        let mut each = |offset: Option<u64>, markup: &str| Html::div(&mut out, offset, markup);
+    let written = Section::start(&mut out, name).and_then(|mut section| {
+        let mut each = |offset: Option<u64>, markup: &str| section.line(offset, markup);
         let mut sink = Html::each_line(&mut each);
         listed = listing(&mut sink);
         sink.finish();
-    }
-    let written = out.write_str(LISTING_FILE_END);
+        section.end()
+    });
     let io = out.result(written);
     // A listing stopped because its lines could not be written has no error of its own.
     let error = if io.is_ok() { listed.err() } else { None };
     Written { error, io }
 }
 
-/// The start of a file's section of a listing page ([`write_listing_file`]), for a listing
-/// written a piece at a time in another way (the rows of `dump --html`): the lines of [`Html`]
-/// sinks follow, then [`LISTING_FILE_END`].
-pub fn listing_file_start(name: &str) -> String {
-    let mut out = String::from("<section class=\"file\">\n<h2>");
-    escape_into(&mut out, name);
-    out.push_str("</h2>\n<div class=\"listing\">\n");
-    out
+/// A file's section of a listing page as it is written: its heading, the lines of [`Html`]
+/// sinks ([`Html::each_line`]) in blocks of 256 that a browser lays out only when shown (a
+/// page of any length opens as fast as a few blocks), its end. [`write_listing_file`] writes
+/// one; `dump --html` writes its rows into one.
+pub struct Section<'w> {
+    out: &'w mut dyn fmt::Write,
+    blocks: Blocks,
 }
 
-/// The end of a file's section of a listing page.
-pub const LISTING_FILE_END: &str = "</div>\n</section>\n";
+impl fmt::Debug for Section<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Section").field("blocks", &self.blocks).finish_non_exhaustive()
+    }
+}
+
+impl<'w> Section<'w> {
+    /// The section of the file shown as `name`: its heading written to `out`.
+    pub fn start(out: &'w mut dyn fmt::Write, name: &str) -> Result<Self, fmt::Error> {
+        let mut heading = String::from("<section class=\"file\">\n<h2>");
+        escape_into(&mut heading, name);
+        heading.push_str("</h2>\n<div class=\"listing\">\n");
+        out.write_str(&heading)?;
+        Ok(Section { out, blocks: Blocks::default() })
+    }
+
+    /// One line as [`Html::div`] writes it.
+    pub fn line(&mut self, offset: Option<u64>, markup: &str) -> fmt::Result {
+        self.blocks.before_line(self.out, None)?;
+        Html::div(self.out, offset, markup)
+    }
+
+    /// The end of the section.
+    pub fn end(self) -> fmt::Result {
+        self.blocks.end(self.out)?;
+        self.out.write_str("</div>\n</section>\n")
+    }
+}
+
+/// Listing lines in blocks of [`BLOCK`]: `<div class="k">` (page.css gives it
+/// `content-visibility: auto` and the height of 256 lines until it is laid out).
+#[derive(Debug, Default)]
+struct Blocks {
+    lines: usize,
+}
+
+impl Blocks {
+    /// Before each line: after [`BLOCK`] lines a block ends and the next begins, with its
+    /// height when the number of lines still to come (`left`, this one included) is known.
+    fn before_line(&mut self, out: &mut dyn fmt::Write, left: Option<usize>) -> fmt::Result {
+        if self.lines % BLOCK == 0 {
+            if self.lines > 0 {
+                out.write_str("</div>\n")?;
+            }
+            match left {
+                Some(n) => writeln!(
+                    out,
+                    "<div class=\"k\" style=\"contain-intrinsic-size:auto {}px\">",
+                    n.clamp(1, BLOCK) * 18
+                )?,
+                None => out.write_str("<div class=\"k\">\n")?,
+            }
+        }
+        self.lines += 1;
+        Ok(())
+    }
+
+    /// After the last line.
+    fn end(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        if self.lines > 0 { out.write_str("</div>\n") } else { Ok(()) }
+    }
+}
 
 /// The end of a listing page.
 pub const LISTING_TAIL: &str = "</main>\n</body>\n</html>\n";
@@ -324,17 +383,10 @@ fn listing_and_bytes(
     drop(exact);
     out.write_str("<main>\n<section id=\"listing\" class=\"listing\">\n")?;
     let digits = format!("{:x}", size.saturating_sub(1)).len().max(4);
-    let mut written = 0usize;
+    let mut blocks = Blocks::default();
     let mut each = |line: Line<'_>| {
-        if written % BLOCK == 0 {
-            if written > 0 {
-                out.write_str("</div>\n")?;
-            }
-            // The block's height before it is laid out: its lines', 18 pixels each.
-            let lines = count.saturating_sub(written).clamp(1, BLOCK);
-            writeln!(out, "<div class=\"k\" style=\"contain-intrinsic-size:auto {}px\">", lines * 18)?;
-        }
-        written += 1;
+        // A block's height before it is laid out: its lines', as the first printing counted them.
+        blocks.before_line(out, Some(count.saturating_sub(blocks.lines)))?;
         out.write_str("<div class=\"l\"")?;
         if let Some(o) = line.offset {
             out.write_str(" data-offset=\"")?;
@@ -362,9 +414,7 @@ fn listing_and_bytes(
     // The listing stops where it did the first time (its error is in the header already).
     let _ = file.disasm(opts, &mut sink);
     sink.finish();
-    if written > 0 {
-        out.write_str("</div>\n")?;
-    }
+    blocks.end(out)?;
     drop(ends);
     out.write_str(
         "</section>\n<section id=\"hexpane\" class=\"hex\">\n\
