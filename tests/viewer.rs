@@ -94,15 +94,7 @@ fn dxbc_chunk(data: &[u8], tag: &[u8; 4]) -> Option<std::ops::Range<u64>> {
 /// and the shipped base64 `.csdr` sample.
 fn samples(corpus: &Path) -> Vec<Sample> {
     let manifest = |format: &str, kind: &str| -> Vec<PathBuf> {
-        let text = std::fs::read_to_string(corpus.join(format).join("MANIFEST.tsv")).unwrap();
-        let mut lines = text.lines();
-        let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-        let k = header.iter().position(|h| *h == "kind").unwrap();
-        lines
-            .map(|l| l.split('\t').collect::<Vec<_>>())
-            .filter(|c| c.get(k) == Some(&kind))
-            .map(|c| corpus.join(format).join(c[0]))
-            .collect()
+        browser::manifest(corpus, format, kind).into_iter().map(|p| corpus.join(p)).collect()
     };
     let first = |label: &'static str, paths: Vec<PathBuf>, fits: &dyn Fn(&[u8]) -> bool| {
         let path = paths
@@ -506,13 +498,11 @@ fn a_long_listing_gets_its_spans_where_it_is_scrolled_to() {
     let Some((driver_exe, browser)) = browser::find() else { return };
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let manifest = std::fs::read_to_string(corpus.join("gx2/MANIFEST.tsv")).unwrap();
     let page_path = dir.path().join("long.html");
-    let (page, lines) = manifest
-        .lines()
-        .filter_map(|l| l.split('\t').next().filter(|p| p.ends_with(".gsh")))
+    let (page, lines) = browser::manifest(&corpus, "gx2", "gsh")
+        .into_iter()
         .find_map(|rel| {
-            let file = corpus.join("gx2").join(rel);
+            let file = corpus.join(rel);
             let (code, _, _) = run(&["view", file.to_str().unwrap(), "-o", page_path.to_str().unwrap()]);
             let page = std::fs::read_to_string(&page_path).ok().filter(|_| code == 0)?;
             let lines = all_page_lines(&page);

@@ -105,25 +105,11 @@ fn answer(mut stream: TcpStream, dist: &Path, files: &Path) -> std::io::Result<(
     stream.write_all(&body)
 }
 
-/// The files of manifest kind `kind` in the corpus folder `folder`, in the manifest's order, as
-/// paths below the corpus.
-fn manifest(corpus: &Path, folder: &str, kind: &str) -> Vec<PathBuf> {
-    let text = std::fs::read_to_string(corpus.join(folder).join("MANIFEST.tsv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let k = header.iter().position(|h| *h == "kind").unwrap();
-    lines
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(|c| c.get(k) == Some(&kind))
-        .map(|c| Path::new(folder).join(c[0]))
-        .collect()
-}
-
 /// The first corpus file of each format the page must open (by manifest kind), with the
 /// format's name, as a path below the corpus.
 fn corpus_files(corpus: &Path) -> Vec<(&'static str, PathBuf)> {
     let first = |folder: &str, kind: &str| -> PathBuf {
-        manifest(corpus, folder, kind)
+        browser::manifest(corpus, folder, kind)
             .into_iter()
             .find(|p| std::fs::read(corpus.join(p)).is_ok_and(|d| shaderscope::parse(&d).is_ok()))
             .unwrap_or_else(|| panic!("no {kind} file in the corpus"))
@@ -367,7 +353,7 @@ struct Variable {
 /// The first SHARCFB archive with a program that has a macro of two values or more: of the
 /// corpus's (in its manifest's order), else of the samples.
 fn variable(corpus: &Path) -> Variable {
-    let from_corpus = manifest(corpus, "gx2", "sharcfb")
+    let from_corpus = browser::manifest(corpus, "gx2", "sharcfb")
         .into_iter()
         .map(|rel| (format!("corpus/{}", rel.display()), corpus.join(rel)));
     let mut samples: Vec<PathBuf> = std::fs::read_dir(repo().join("samples"))
@@ -446,7 +432,7 @@ fn variation(site: &Site, corpus: &Path) {
 fn dvle(site: &Site, corpus: &Path) {
     use shaderscope::Container;
     let programs = |p: &Path| std::fs::read(p).ok().and_then(|d| shaderscope::parse(&d).ok()?.programs());
-    let rel = manifest(corpus, "shbin", "shbin")
+    let rel = browser::manifest(corpus, "shbin", "shbin")
         .into_iter()
         .find(|p| programs(&corpus.join(p)).is_some_and(|n| n >= 2))
         .expect("no SHBIN file of two DVLEs in the corpus");

@@ -1,6 +1,6 @@
 //! The browser the page tests drive: Debian's Chromium through chromedriver's WebDriver
 //! protocol (plain HTTP and JSON on a local port), shared by `tests/viewer.rs` and
-//! `tests/web.rs`.
+//! `tests/web.rs`; and the corpus files those tests pick by manifest kind.
 
 #![allow(dead_code)]
 
@@ -295,4 +295,18 @@ pub fn find() -> Option<(PathBuf, PathBuf)> {
     );
     let _ = writeln!(std::io::stderr(), "skipped: {missing} not found");
     None
+}
+
+/// The files of manifest kind `kind` in the corpus folder `folder`, in the manifest's order, as
+/// paths below the corpus.
+pub fn manifest(corpus: &Path, folder: &str, kind: &str) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(corpus.join(folder).join("MANIFEST.tsv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let k = header.iter().position(|h| *h == "kind").unwrap();
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c.get(k) == Some(&kind))
+        .map(|c| Path::new(folder).join(c[0]))
+        .collect()
 }
