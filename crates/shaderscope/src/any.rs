@@ -546,6 +546,9 @@ impl Container for File<'_> {
     fn parts(&self) -> Vec<Part<'_>> {
         self.container().parts()
     }
+    fn embedded(&self) -> Vec<Part<'_>> {
+        self.container().embedded()
+    }
 }
 
 /// Annotate every byte of `data` for `dump`, in whatever state the file is: the whole file

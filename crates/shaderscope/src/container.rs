@@ -103,6 +103,13 @@ pub trait Container {
     fn write(&self) -> Result<Vec<u8>>;
     /// What `extract` can pull out, with the bytes of each.
     fn parts(&self) -> Vec<Part<'_>>;
+    /// The whole shader files this file carries, each a file of its own format (an effect's
+    /// Direct3D programs and DXBC containers): what `scan` reports inside it, with their
+    /// names as [`Container::parts`] gives them. None by default: a container's shaders
+    /// that are not whole files (a SHARCFB's GX2 programs) are listed by the container.
+    fn embedded(&self) -> Vec<Part<'_>> {
+        Vec::new()
+    }
     /// The part named `name` ([`Container::parts`]); names match without regard to case.
     fn part(&self, name: &str) -> Result<Part<'_>> {
         let parts = self.parts();

@@ -63,6 +63,13 @@ pub enum Format {
     Sharc,
     /// ARM Mali-200/400 offline compiler output (`MBS1`).
     Mbs,
+    /// Direct3D 9 effect (`fxc /T fx_2_0`, FNA/XNA `.fxb`): tag `01 09 ff fe`.
+    Fx9,
+    /// Direct3D 10/11 effect: `fx_4_0`/`fx_4_1` (a DXBC container of one `FX10` chunk) or
+    /// `fx_5_0` (the bare effect, tag `01 20 ff fe`).
+    Fx11,
+    /// MonoGame compiled effect (`MGFX`, `.mgfxo`).
+    Mgfx,
 }
 
 impl Format {
@@ -93,6 +100,9 @@ impl Format {
             Format::Gfd => "gfd",
             Format::Sharc => "sharc",
             Format::Mbs => "mbs",
+            Format::Fx9 => "fx9",
+            Format::Fx11 => "fx11",
+            Format::Mgfx => "mgfx",
         }
     }
 
@@ -109,6 +119,9 @@ impl Format {
             Format::Gfd => "Wii U GX2 file (GFD)",
             Format::Sharc => "Wii U AGL shader source archive (SHARC)",
             Format::Mbs => "ARM Mali offline shader binary (MBS)",
+            Format::Fx9 => "Direct3D 9 effect (fx_2_0)",
+            Format::Fx11 => "Direct3D 10/11 effect (fx_4_0, fx_4_1, fx_5_0)",
+            Format::Mgfx => "MonoGame effect (MGFX)",
         }
     }
 
@@ -126,6 +139,8 @@ impl Format {
             Format::Gfd => "gsh",
             Format::Sharc => "sharc",
             Format::Mbs => "mbs",
+            Format::Fx9 | Format::Fx11 => "fxo",
+            Format::Mgfx => "mgfxo",
         }
     }
 
@@ -137,6 +152,8 @@ impl Format {
             Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => cfg!(feature = "n3ds"),
             Format::Sharcfb | Format::Gfd | Format::Sharc => cfg!(feature = "wiiu"),
             Format::Mbs => cfg!(feature = "mali"),
+            // Effects carry Direct3D programs (MGFX: DXBC, or GLSL text for OpenGL).
+            Format::Fx9 | Format::Fx11 | Format::Mgfx => cfg!(feature = "direct3d"),
         }
     }
 }
@@ -177,7 +194,6 @@ pub fn unsupported(format: Format) -> Error {
 pub fn detect(data: &[u8]) -> Option<Format> {
     let magic = data.get(..4)?;
     match magic {
-        b"DXBC" => return Some(Format::Dxbc),
         b"DVLB" => return Some(Format::Dvlb),
         b"DVOJ" | b"DVOB" => return Some(Format::Dvoj),
         b"CGFX" => return Some(Format::Cgfx),
@@ -185,7 +201,15 @@ pub fn detect(data: &[u8]) -> Option<Format> {
         b"SHAA" | b"AAHS" => return Some(Format::Sharc),
         b"Gfx2" => return Some(Format::Gfd),
         b"MBS1" => return Some(Format::Mbs),
+        b"MGFX" => return Some(Format::Mgfx),
+        [0x01, 0x09, 0xff, 0xfe] => return Some(Format::Fx9),
+        [0x01, 0x10, 0xff, 0xfe] | [0x11, 0x10, 0xff, 0xfe] | [0x01, 0x20, 0xff, 0xfe] => {
+            return Some(Format::Fx11);
+        }
         _ => {}
+    }
+    if magic == b"DXBC" {
+        return Some(if is_fx10_container(data) { Format::Fx11 } else { Format::Dxbc });
     }
     if d3d9_version(data).is_some() {
         return Some(Format::D3d9);
@@ -194,6 +218,15 @@ pub fn detect(data: &[u8]) -> Option<Format> {
         return Some(Format::Csdr);
     }
     None
+}
+
+/// A DXBC container whose one chunk is `FX10`: how fxc stores an `fx_4_0`/`fx_4_1` effect.
+/// Its chunk must start within the first [`HEAD`] bytes (fxc's starts at byte 36).
+fn is_fx10_container(data: &[u8]) -> bool {
+    let data = data.get(..HEAD).unwrap_or(data);
+    let le = |at| crate::toolkit::le_u32(data, at);
+    let chunk = le(32).and_then(|at| data.get(at as usize..).and_then(|c| c.get(..4)));
+    le(28) == Some(1) && chunk == Some(b"FX10")
 }
 
 /// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.
@@ -243,6 +276,20 @@ mod tests {
         assert_eq!(detect(b"SHAA"), Some(Format::Sharc));
         assert_eq!(detect(b"Gfx2"), Some(Format::Gfd));
         assert_eq!(detect(b"MBS1"), Some(Format::Mbs));
+        assert_eq!(detect(b"MGFX\x0a\x01"), Some(Format::Mgfx));
+        assert_eq!(detect(&[0x01, 0x09, 0xff, 0xfe]), Some(Format::Fx9));
+        assert_eq!(detect(&[0x01, 0x10, 0xff, 0xfe]), Some(Format::Fx11));
+        assert_eq!(detect(&[0x11, 0x10, 0xff, 0xfe]), Some(Format::Fx11));
+        assert_eq!(detect(&[0x01, 0x20, 0xff, 0xfe]), Some(Format::Fx11));
+        // fx_4_x: a DXBC container of one FX10 chunk; a DXBC with other chunks stays DXBC.
+        let mut fx10 = b"DXBC".to_vec();
+        fx10.extend([0; 16]);
+        fx10.extend([1, 0, 0, 0, 44, 0, 0, 0, 1, 0, 0, 0, 36, 0, 0, 0]);
+        fx10.extend(b"FX10\0\0\0\0");
+        assert_eq!(detect(&fx10), Some(Format::Fx11));
+        fx10[36..40].copy_from_slice(b"SHDR");
+        assert_eq!(detect(&fx10), Some(Format::Dxbc));
+        assert_eq!(detect(&fx10[..30]), Some(Format::Dxbc));
         assert_eq!(detect(&[0x00, 0x02, 0xFE, 0xFF]), Some(Format::D3d9));
         assert_eq!(detect(&[0x00, 0x03, 0xFF, 0xFF]), Some(Format::D3d9));
         assert_eq!(detect(&[0x04, 0x01, 0xFF, 0xFF]), Some(Format::D3d9));

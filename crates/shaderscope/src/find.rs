@@ -218,11 +218,13 @@ impl Summary {
 /// in) or an entry of a SARC archive (whose offsets stay those of the buffer around it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
-    /// `yaz0` or `sarc`.
+    /// `yaz0`, `sarc`, or the name of the effect format whose program this is (`fx9`,
+    /// `fx11`, `mgfx`).
     pub kind: &'static str,
     /// Offset of the container's magic in the bytes around it.
     pub offset: u64,
-    /// The SARC entry's name (`None` for Yaz0, or an entry without a name).
+    /// The SARC entry's name, or the effect's part name of the program (`None` for Yaz0, or
+    /// an entry without a name).
     pub name: Option<String>,
 }
 
@@ -391,8 +393,23 @@ impl Search<'_> {
                 return;
             }
         }
+        // The whole files an effect carries (its programs), found inside it.
+        let embedded: Vec<(String, u64, Vec<u8>)> = match &parsed {
+            Ok(file) if depth < MAX_DEPTH => {
+                file.embedded().into_iter().map(|p| (p.name, p.offset, p.bytes.into_owned())).collect()
+            }
+            _ => Vec::new(),
+        };
         let f = self.describe(format, data, base, true, parsed);
         self.found(f, data);
+        for (name, offset, bytes) in embedded {
+            if self.left == 0 {
+                break;
+            }
+            self.within.push(Step { kind: format.name(), offset: base, name: Some(name) });
+            self.buffer(&bytes, base + offset, depth + 1);
+            self.within.pop();
+        }
     }
 
     /// Search `data` for magics.

@@ -582,6 +582,41 @@ pub trait DisasmSink {
     fn extra(&mut self, key: &'static str, value: Value);
 }
 
+/// The [`DisasmSink`] a file carried inside another (an effect's shader) writes its programs
+/// to: its listing is dropped (the outer file lists it under its own heading, through
+/// [`crate::print::Nested`]), its programs and instructions go to `inner` with their offsets
+/// moved by `base` (the inner file's absolute offset) and their names after `prefix`
+/// (`shader3: SHEX`), its facts about its own listing are dropped.
+pub struct NestedSink<'s> {
+    inner: &'s mut dyn DisasmSink,
+    base: u64,
+    prefix: String,
+    dropped: crate::print::Discard,
+}
+
+impl<'s> NestedSink<'s> {
+    /// Programs go to `inner`, moved by `base`, named `{prefix}: {name}`.
+    pub fn new(inner: &'s mut dyn DisasmSink, base: u64, prefix: impl Into<String>) -> Self {
+        NestedSink { inner, base, prefix: prefix.into(), dropped: crate::print::Discard }
+    }
+}
+
+impl DisasmSink for NestedSink<'_> {
+    fn listing(&mut self) -> &mut dyn Printer {
+        &mut self.dropped
+    }
+    fn program(&mut self, mut head: Program) {
+        head.offset = head.offset.saturating_add(self.base);
+        head.name = format!("{}: {}", self.prefix, head.name);
+        self.inner.program(head)
+    }
+    fn instruction(&mut self, mut record: InstructionRecord) {
+        record.offset = record.offset.saturating_add(self.base);
+        self.inner.instruction(record)
+    }
+    fn extra(&mut self, _: &'static str, _: Value) {}
+}
+
 impl Disasm {
     /// Everything `write` gives a [`DisasmSink`], kept: the listing's text, every program with
     /// its instructions, the facts; `write`'s error where it fails.

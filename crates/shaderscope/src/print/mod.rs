@@ -45,10 +45,12 @@ use std::fmt;
 pub mod float;
 mod html;
 mod line;
+mod nested;
 mod text;
 pub use html::Html;
 pub(crate) use html::escape_into;
 pub use line::{Line, Mark, Point, Short};
+pub use nested::Nested;
 pub(crate) use text::decimal;
 pub use text::{TextBuf, escape_control, needs_escape};
 
