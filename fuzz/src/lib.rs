@@ -440,6 +440,26 @@ pub fn gfd(data: &[u8]) {
 /// MBS files: parse (or annotate what reads), every command's view of the result, the
 /// writer (an unmodified file writes back byte for byte), and an edit: a renamed symbol and
 /// an added initial value write a file that parses again with them.
+pub fn fx9(data: &[u8]) {
+    use shaderscope::format::fx9::Fx9;
+    let Ok(f) = Fx9::parse(data) else {
+        let mut a = shaderscope::dump::Annotations::new();
+        shaderscope::format::fx9::annotate_damaged(data, &mut a);
+        return;
+    };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "fx_2_0 does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.damage();
+    let _ = f.info_json();
+    let _ = f.info_text();
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    let _ = f.parts();
+    let _ = shaderscope::find::find_all(data);
+}
+
 pub fn mbs(data: &[u8]) {
     use shaderscope::format::mbs::{Body, Mbs, Node};
     let Ok(f) = Mbs::parse(data) else {
@@ -873,6 +893,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("gfd", gfd),
     ("latte", latte),
     ("mbs", mbs),
+    ("fx9", fx9),
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
     ("encode_decode_pica", encode_decode_pica),
@@ -955,11 +976,16 @@ mod tests {
     /// Seeds: the shipped samples, plus a few corpus files of every format when present.
     fn seeds() -> Vec<Vec<u8>> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut v: Vec<Vec<u8>> =
-            ["samples/vshader.shbin", "samples/vshader.csdr", "samples/vertex.mbs", "samples/fragment.mbs"]
-                .iter()
-                .filter_map(|p| std::fs::read(root.join(p)).ok())
-                .collect();
+        let mut v: Vec<Vec<u8>> = [
+            "samples/vshader.shbin",
+            "samples/vshader.csdr",
+            "samples/vertex.mbs",
+            "samples/fragment.mbs",
+            "samples/effect.fxo",
+        ]
+        .iter()
+        .filter_map(|p| std::fs::read(root.join(p)).ok())
+        .collect();
         // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
         // command runs in.
         let pwd = std::env::var_os("PWD");
@@ -1054,7 +1080,7 @@ mod tests {
 
     smoke_tests!(
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
-            mbs, roundtrip, find;
+            mbs, fx9, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,

@@ -27,7 +27,7 @@ use crate::format::mbs::Mbs;
 #[cfg(feature = "n3ds")]
 use crate::format::shbin::ShaderFile;
 #[cfg(feature = "direct3d")]
-use crate::format::{d3d9::D3d9File, dxbc::Dxbc};
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc, fx9::Fx9};
 #[cfg(feature = "wiiu")]
 use crate::format::{
     gfd::Gfd,
@@ -49,6 +49,9 @@ pub enum File<'a> {
     /// Standalone Direct3D 9 bytecode.
     #[cfg(feature = "direct3d")]
     D3d9(D3d9File<'a>),
+    /// A Direct3D 9 effect (fx_2_0).
+    #[cfg(feature = "direct3d")]
+    Fx9(Box<Fx9<'a>>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     #[cfg(feature = "n3ds")]
     Shbin(Box<ShaderFile>),
@@ -233,6 +236,8 @@ impl File<'_> {
             File::Dxbc(d) => &**d,
             #[cfg(feature = "direct3d")]
             File::D3d9(d) => d,
+            #[cfg(feature = "direct3d")]
+            File::Fx9(f) => &**f,
             #[cfg(feature = "n3ds")]
             File::Shbin(s) => &**s,
             #[cfg(feature = "wiiu")]
@@ -609,6 +614,8 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        #[cfg(feature = "direct3d")]
+        Format::Fx9 => crate::format::fx9::annotate_damaged(data, a),
         #[cfg(feature = "wiiu")]
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         #[cfg(feature = "mali")]
@@ -676,6 +683,8 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Dxbc => Dxbc::parse(data).map(|d| File::Dxbc(Box::new(d))),
         #[cfg(feature = "direct3d")]
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
+        #[cfg(feature = "direct3d")]
+        Format::Fx9 => Fx9::parse(data).map(|f| File::Fx9(Box::new(f))),
         #[cfg(feature = "n3ds")]
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))

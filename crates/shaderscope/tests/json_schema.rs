@@ -193,3 +193,23 @@ fn validate_records_follow_the_schema_and_it_refuses_the_old_layout() {
     close.as_object_mut().unwrap().remove("warnings");
     assert!(!v.is_valid(&close), "a closing record without its counts passes");
 }
+
+/// An fx_2_0 effect's records (the writer's sample) follow the schema, which refuses an
+/// undocumented field of a pass's shader binding.
+#[test]
+fn fx9_records_follow_the_schema() {
+    let v = validator();
+    let bytes = shaderscope::format::fx9::build::example();
+    let file = shaderscope::parse(&bytes).unwrap();
+    let info = file.info_record("x.fxo").to_line();
+    for line in [info.clone(), file.disasm_record("x.fxo", &DisasmOptions::default()).to_line()]
+        .into_iter()
+        .chain(file.validate_records("x.fxo", false).iter().map(|r| r.to_line()))
+    {
+        assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
+    }
+    let mut record: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(record["techniques"][0]["passes"][0]["shaders"][1]["shader"], "shader2");
+    record["techniques"][0]["passes"][0]["shaders"][1]["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented binding field passes");
+}

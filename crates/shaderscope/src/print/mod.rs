@@ -237,6 +237,7 @@ impl<P: Printer + ?Sized> Printer for &mut P {
 /// assert_eq!(count(1u32, "word").to_string(), "1 word");
 /// assert_eq!(count(3usize, "entry").to_string(), "3 entries");
 /// assert_eq!(count(0u64, "DWORD").to_string(), "0 DWORDs");
+/// assert_eq!(count(2u8, "pass").to_string(), "2 passes");
 /// ```
 pub fn count(n: impl TryInto<u64>, noun: &str) -> Count<'_> {
     Count(n.try_into().unwrap_or(u64::MAX), noun)
@@ -252,13 +253,15 @@ impl fmt::Display for Count<'_> {
         if n == 1 {
             return write!(f, "1 {noun}");
         }
-        // A consonant and `y`: `entry` → `entries`; anything else takes an `s`.
+        // A consonant and `y`: `entry` → `entries`; a hissing end takes `es` (`pass` →
+        // `passes`); anything else takes an `s`.
         let b = noun.as_bytes();
         let consonant_y = b.len() >= 2
             && b.last() == Some(&b'y')
             && !matches!(b.get(b.len() - 2), Some(b'a' | b'e' | b'i' | b'o' | b'u'));
         match noun.strip_suffix('y').filter(|_| consonant_y) {
             Some(stem) => write!(f, "{n} {stem}ies"),
+            None if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) => write!(f, "{n} {noun}es"),
             None => write!(f, "{n} {noun}s"),
         }
     }

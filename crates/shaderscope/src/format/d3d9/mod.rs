@@ -189,7 +189,7 @@ struct Info {
     hashes: Option<Hashes>,
 }
 
-fn stage_of(kind: d3d9::ShaderKind) -> Stage {
+pub(crate) fn stage_of(kind: d3d9::ShaderKind) -> Stage {
     match kind {
         d3d9::ShaderKind::Vertex => Stage::Vertex,
         d3d9::ShaderKind::Pixel => Stage::Pixel,

@@ -1,0 +1,758 @@
+//! Direct3D 9 effects: `fxc /T fx_2_0` output (`.fxo`), the `.fxb`/`.efb` files FNA and XNA
+//! games load, the blobs `D3DXCreateEffect` takes.
+//!
+//! Layout (all little-endian u32; docs/effects-research.md §1 gives the sources):
+//!
+//! - an 8-byte header: the tag `0xFEFF0901` and the size of the *unstructured* block;
+//! - the unstructured block (byte 8 on): the strings, type records and default values the
+//!   records point at, by offsets counted from byte 8 (offset 0 is "none": the block starts
+//!   with a zero word);
+//! - the structured part, read in order: four counts (parameters, techniques, the shader
+//!   count, the object count), the parameters with their annotations, the techniques with
+//!   their annotations, passes and states, then the object tables: *small objects* (`id`,
+//!   size, bytes — strings, texture names, and the shaders of shader-typed parameters) and
+//!   *large objects* (the technique, pass or parameter, element and state they fill, a usage,
+//!   size, bytes — a pass's shaders and FXLVM expressions).
+//!
+//! The model keeps the unstructured block as its bytes (the records point into it) and every
+//! record of the structured part as numbers; [`Container::write`] writes the records back
+//! around the kept block, byte for byte. The shaders inside are Direct3D 9 programs, parsed
+//! with absolute offsets, listed as fxc lists an effect: the shader-typed parameters, then
+//! `//listing of all techniques and passes with embedded asm listings` and each technique's
+//! passes with their vertex and pixel shader.
+//!
+//! ```
+//! use shaderscope::Container;
+//! use shaderscope::format::fx9::{Fx9, build};
+//!
+//! let bytes = build::example();
+//! let fx = Fx9::parse(&bytes)?;
+//! assert_eq!(fx.techniques[0].name, "Main");
+//! assert_eq!(fx.shaders().len(), 3); // the parameter's, and the pass's two
+//! assert_eq!(fx.write()?, bytes);
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
+
+pub mod build;
+mod info;
+mod listing;
+#[cfg(test)]
+mod tests;
+
+use crate::container::{Container, DisasmOptions};
+use crate::detect::Format;
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+use crate::isa::d3d9::{self, ListingOptions, Program};
+use crate::json::{DisasmSink, Program as JsonProgram};
+use crate::model::{Finding, Part};
+use crate::print::Printer;
+use crate::toolkit::{Endian, Reader};
+
+/// The tag an fx_2_0 effect starts with (bytes `01 09 ff fe`).
+pub const TAG: u32 = 0xFEFF_0901;
+
+/// Where the unstructured block starts: every offset of the effect counts from here.
+pub const BASE: u64 = 8;
+
+/// Nested struct types deeper than this are refused (fxc nests a few levels).
+const MAX_TYPE_DEPTH: usize = 32;
+
+/// `D3DXPARAMETER_TYPE` values of the objects an effect carries.
+pub mod types {
+    /// `string`.
+    pub const STRING: u32 = 4;
+    /// `texture` .. `texturecube`.
+    pub const TEXTURES: std::ops::RangeInclusive<u32> = 5..=9;
+    /// `sampler` .. `samplercube`.
+    pub const SAMPLERS: std::ops::RangeInclusive<u32> = 10..=14;
+    /// `pixelshader`.
+    pub const PIXELSHADER: u32 = 15;
+    /// `vertexshader`.
+    pub const VERTEXSHADER: u32 = 16;
+}
+
+/// `D3DXPARAMETER_CLASS` values.
+pub mod classes {
+    /// A scalar.
+    pub const SCALAR: u32 = 0;
+    /// A vector (columns, then rows, in its record).
+    pub const VECTOR: u32 = 1;
+    /// A row-major matrix.
+    pub const MATRIX_ROWS: u32 = 2;
+    /// A column-major matrix.
+    pub const MATRIX_COLUMNS: u32 = 3;
+    /// An object (string, texture, sampler, shader).
+    pub const OBJECT: u32 = 4;
+    /// A struct.
+    pub const STRUCT: u32 = 5;
+}
+
+/// A parsed fx_2_0 effect.
+#[derive(Debug, Clone)]
+pub struct Fx9<'a> {
+    /// The whole input.
+    pub data: &'a [u8],
+    /// The unstructured block (strings, types, values), at byte 8.
+    pub unstructured: &'a [u8],
+    /// The third count of the structured part: the shaders the compiler made (every pass adds
+    /// to it, so it is not always the number of shader objects).
+    pub shader_count: u32,
+    /// The number of object ids (id 0 is not used).
+    pub object_count: u32,
+    /// The parameters, in file order.
+    pub parameters: Vec<Parameter>,
+    /// The techniques, in file order.
+    pub techniques: Vec<Technique>,
+    /// The small objects: strings, texture names, shaders of shader-typed parameters.
+    pub objects: Vec<Object<'a>>,
+    /// The large objects: what fills a pass's or a sampler's state.
+    pub resources: Vec<Resource<'a>>,
+    /// Bytes after the last object (none in a file fxc writes).
+    pub trailing: &'a [u8],
+    /// The Direct3D 9 programs inside, in file order (small objects first): what `extract`
+    /// calls `shader0`, `shader1`, ….
+    shaders: Vec<Shader<'a>>,
+}
+
+/// A type record in the unstructured block (`D3DXPARAMETER_DESC` in the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Type {
+    /// Offset of the record, from byte 8.
+    pub offset: u32,
+    /// `D3DXPARAMETER_TYPE` (3 float, 15 pixelshader, …; [`types`]).
+    pub ty: u32,
+    /// `D3DXPARAMETER_CLASS` ([`classes`]).
+    pub class: u32,
+    /// The name (empty when the record has none).
+    pub name: String,
+    /// The semantic, when it has one.
+    pub semantic: Option<String>,
+    /// Array elements; 0 for one that is not an array.
+    pub elements: u32,
+    /// Rows and columns of a numeric type (0 for others).
+    pub rows: u32,
+    /// Columns.
+    pub columns: u32,
+    /// A struct's members.
+    pub members: Vec<Type>,
+    /// The record's size in bytes, members included.
+    pub size: u32,
+}
+
+impl Type {
+    /// How many values an array holds (1 when it is not one).
+    pub fn count(&self) -> u64 {
+        u64::from(self.elements.max(1))
+    }
+
+    /// Whether it is a shader (vertex or pixel).
+    pub fn is_shader(&self) -> bool {
+        self.class == classes::OBJECT && matches!(self.ty, types::PIXELSHADER | types::VERTEXSHADER)
+    }
+
+    /// Whether it is a sampler, whose value is a block of states.
+    pub fn is_sampler(&self) -> bool {
+        self.class == classes::OBJECT && types::SAMPLERS.contains(&self.ty)
+    }
+
+    /// The bytes one value of this type takes (numbers, or object ids), not for samplers.
+    fn value_size(&self) -> u64 {
+        let one = match self.class {
+            classes::STRUCT => self.members.iter().map(Type::value_size).sum(),
+            classes::OBJECT => 4,
+            _ => 4 * u64::from(self.rows) * u64::from(self.columns),
+        };
+        one.saturating_mul(self.count())
+    }
+
+    /// The type as HLSL spells it (`float4x4`, `sampler2D`, `struct`, `texture`).
+    pub fn hlsl(&self) -> String {
+        let base = match self.ty {
+            0 => "void",
+            1 => "bool",
+            2 => "int",
+            3 => "float",
+            4 => "string",
+            5 => "texture",
+            6 => "texture1D",
+            7 => "texture2D",
+            8 => "texture3D",
+            9 => "textureCUBE",
+            10 => "sampler",
+            11 => "sampler1D",
+            12 => "sampler2D",
+            13 => "sampler3D",
+            14 => "samplerCUBE",
+            15 => "pixelshader",
+            16 => "vertexshader",
+            _ => "unknown",
+        };
+        match self.class {
+            classes::STRUCT => "struct".to_string(),
+            classes::VECTOR => format!("{base}{}", self.columns),
+            classes::MATRIX_ROWS | classes::MATRIX_COLUMNS => format!("{base}{}x{}", self.rows, self.columns),
+            _ => base.to_string(),
+        }
+    }
+}
+
+/// An annotation: a type and a value in the unstructured block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Annotation {
+    /// Absolute offset of its record in the structured part.
+    pub at: u64,
+    /// Offset of its type record.
+    pub type_offset: u32,
+    /// Offset of its value.
+    pub value_offset: u32,
+    /// The type record there.
+    pub ty: Type,
+}
+
+/// A parameter (an effect's global variable).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parameter {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// Offset of its type record.
+    pub type_offset: u32,
+    /// Offset of its value (its default, object ids, or a sampler's states).
+    pub value_offset: u32,
+    /// `D3DX_PARAMETER_*` flags (1 shared, 2 literal, 4 annotation).
+    pub flags: u32,
+    /// Its annotations.
+    pub annotations: Vec<Annotation>,
+    /// Its type.
+    pub ty: Type,
+}
+
+/// A technique: named passes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Technique {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// Offset of its name string.
+    pub name_offset: u32,
+    /// Its name.
+    pub name: String,
+    /// Its annotations.
+    pub annotations: Vec<Annotation>,
+    /// Its passes.
+    pub passes: Vec<Pass>,
+}
+
+/// A pass: the states it sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pass {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// Offset of its name string.
+    pub name_offset: u32,
+    /// Its name (empty for an unnamed pass).
+    pub name: String,
+    /// Its annotations.
+    pub annotations: Vec<Annotation>,
+    /// Its states.
+    pub states: Vec<State>,
+}
+
+/// A state assignment of a pass or a sampler.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// The entry of D3DX9's state table (0x92 VertexShader, 0x93 PixelShader, …).
+    pub operation: u32,
+    /// The state's index (texture stage, light, sampler register).
+    pub index: u32,
+    /// Offset of its type record.
+    pub type_offset: u32,
+    /// Offset of its value.
+    pub value_offset: u32,
+    /// Its type.
+    pub ty: Type,
+}
+
+/// A small object: the contents of object `id` (a string, a texture name, a shader).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object<'a> {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// The object id it fills.
+    pub id: u32,
+    /// Its bytes.
+    pub data: &'a [u8],
+    /// The bytes that pad it to 4.
+    pub padding: &'a [u8],
+}
+
+/// A large object: the contents of the object a state holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource<'a> {
+    /// Absolute offset of its record.
+    pub at: u64,
+    /// The technique whose pass holds the state, or `0xFFFFFFFF` for a sampler parameter's.
+    pub technique: u32,
+    /// The pass (in that technique), or the parameter.
+    pub index: u32,
+    /// The array element of the parameter (`0xFFFFFFFF`: none).
+    pub element: u32,
+    /// The state (in the pass or sampler).
+    pub state: u32,
+    /// 0: the bytes are the object (a shader, an FXLVM expression); 1: the name of the
+    /// parameter the state takes; 2: a shader array's selector (a name and an expression).
+    pub usage: u32,
+    /// Its bytes.
+    pub data: &'a [u8],
+    /// The bytes that pad it to 4.
+    pub padding: &'a [u8],
+}
+
+/// A Direct3D 9 program carried in an object.
+#[derive(Debug, Clone)]
+pub struct Shader<'a> {
+    /// Absolute offset of its version token.
+    pub offset: u64,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+    /// Where it is: a small object's id or a large object's index.
+    pub source: Source,
+    /// The program, or why it does not parse.
+    pub program: std::result::Result<Program<'a>, Error>,
+}
+
+/// Where a shader of the effect is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The small object with this id (a shader-typed parameter's value).
+    Object(u32),
+    /// The large object with this index (a pass's state).
+    Resource(usize),
+}
+
+/// Whether `bytes` start as a Direct3D 9 program.
+fn is_program(bytes: &[u8]) -> bool {
+    crate::detect::d3d9_version(bytes).is_some()
+}
+
+/// Reads records of the structured part and what they point at in the unstructured block.
+struct Parser<'a> {
+    r: Reader<'a>,
+    /// The unstructured block, at absolute offset 8.
+    block: Reader<'a>,
+}
+
+impl<'a> Parser<'a> {
+    fn count(&mut self, what: &'static str, each: usize) -> Result<u32> {
+        let at = self.r.original_position();
+        let n = self.r.u32(what)?;
+        // Every entry takes at least `each` bytes: a count past what is left cannot be true.
+        if u64::from(n) * each as u64 > self.r.remaining() as u64 {
+            return Err(Error::invalid(
+                at,
+                what,
+                format!(
+                    "{n} entries of at least {each} bytes do not fit in the {} bytes left",
+                    self.r.remaining()
+                ),
+            ));
+        }
+        Ok(n)
+    }
+
+    /// The string at `offset` of the unstructured block (u32 length with the NUL, bytes);
+    /// empty for offset 0 or length 0.
+    fn string(&self, offset: u32, what: &'static str, field_at: u64) -> Result<String> {
+        if offset == 0 {
+            return Ok(String::new());
+        }
+        let len = self.block.u32_at(offset as usize, what).map_err(|e| e.context("string length of "))?;
+        let r = self.block.sub(u64::from(offset) + 4, u64::from(len), what, field_at)?;
+        let bytes = r.data();
+        let text = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
+        Ok(String::from_utf8_lossy(text).into_owned())
+    }
+
+    fn ty(&self, offset: u32, field_at: u64, depth: usize) -> Result<Type> {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(Error::invalid(field_at, "type record", "structs nest more than 32 deep"));
+        }
+        let o = offset as usize;
+        let what = "type record";
+        let at = BASE + u64::from(offset);
+        let ty = self.block.u32_at(o, what)?;
+        let class = self.block.u32_at(o + 4, what)?;
+        let name_offset = self.block.u32_at(o + 8, what)?;
+        let semantic_offset = self.block.u32_at(o + 12, what)?;
+        let elements = self.block.u32_at(o + 16, what)?;
+        let name = self.string(name_offset, "type name", at + 8)?;
+        let semantic =
+            (semantic_offset != 0).then(|| self.string(semantic_offset, "semantic", at + 12)).transpose()?;
+        let mut t = Type {
+            offset,
+            ty,
+            class,
+            name,
+            semantic,
+            elements,
+            rows: 0,
+            columns: 0,
+            members: Vec::new(),
+            size: 20,
+        };
+        match class {
+            classes::SCALAR | classes::MATRIX_ROWS | classes::MATRIX_COLUMNS => {
+                t.rows = self.block.u32_at(o + 20, what)?;
+                t.columns = self.block.u32_at(o + 24, what)?;
+                t.size = 28;
+            }
+            classes::VECTOR => {
+                t.columns = self.block.u32_at(o + 20, what)?;
+                t.rows = self.block.u32_at(o + 24, what)?;
+                t.size = 28;
+            }
+            classes::STRUCT => {
+                let n = self.block.u32_at(o + 20, what)?;
+                if u64::from(n) * 20 > self.block.data().len() as u64 {
+                    return Err(Error::invalid(
+                        at + 20,
+                        "struct member count",
+                        format!("{n} members cannot fit"),
+                    ));
+                }
+                let mut next = offset.checked_add(24).ok_or_else(|| Error::overflow(at, what))?;
+                for _ in 0..n {
+                    let m = self.ty(next, at, depth + 1)?;
+                    next = next.checked_add(m.size).ok_or_else(|| Error::overflow(at, what))?;
+                    t.members.push(m);
+                }
+                t.size = next - offset;
+            }
+            classes::OBJECT => {}
+            other => {
+                return Err(Error::invalid(
+                    at + 4,
+                    "parameter class",
+                    format!("{other} is not a D3DXPARAMETER_CLASS"),
+                ));
+            }
+        }
+        Ok(t)
+    }
+
+    /// A type and its value, checked to be inside the unstructured block.
+    fn typed(&self, type_offset: u32, value_offset: u32, at: u64) -> Result<Type> {
+        let t = self.ty(type_offset, at, 0)?;
+        if !t.is_sampler() {
+            self.block.sub(u64::from(value_offset), t.value_size(), "value", at + 4)?;
+        }
+        Ok(t)
+    }
+
+    fn annotations(&mut self, n: u32) -> Result<Vec<Annotation>> {
+        (0..n)
+            .map(|_| {
+                let at = self.r.original_position();
+                let type_offset = self.r.u32("annotation type offset")?;
+                let value_offset = self.r.u32("annotation value offset")?;
+                let ty = self.typed(type_offset, value_offset, at)?;
+                Ok(Annotation { at, type_offset, value_offset, ty })
+            })
+            .collect()
+    }
+
+    fn state(&mut self) -> Result<State> {
+        let at = self.r.original_position();
+        let operation = self.r.u32("state operation")?;
+        let index = self.r.u32("state index")?;
+        let type_offset = self.r.u32("state type offset")?;
+        let value_offset = self.r.u32("state value offset")?;
+        let ty = self.typed(type_offset, value_offset, at + 8)?;
+        Ok(State { at, operation, index, type_offset, value_offset, ty })
+    }
+}
+
+impl<'a> Fx9<'a> {
+    /// Parse an fx_2_0 effect.
+    pub fn parse(data: &'a [u8]) -> Result<Fx9<'a>> {
+        let mut head = Reader::new(data, Endian::Little);
+        let tag = head.u32("effect tag")?;
+        if tag != TAG {
+            return Err(Error::invalid(0, "effect tag", format!("0x{tag:08x} is not fx_2_0 (0xfeff0901)")));
+        }
+        let size = head.u32("unstructured size")?;
+        let block = head.sub(BASE, u64::from(size), "unstructured block", 4)?;
+        let unstructured = block.data();
+        let r = head.at(BASE + u64::from(size), "structured part", 4)?;
+        let mut p = Parser { r, block };
+        let parameter_count = p.count("parameter count", 16)?;
+        let technique_count = p.count("technique count", 12)?;
+        let shader_count = p.r.u32("shader count")?;
+        let object_count = p.r.u32("object count")?;
+        let mut parameters = Vec::new();
+        for _ in 0..parameter_count {
+            let at = p.r.original_position();
+            let type_offset = p.r.u32("parameter type offset")?;
+            let value_offset = p.r.u32("parameter value offset")?;
+            let flags = p.r.u32("parameter flags")?;
+            let n = p.count("annotation count", 8)?;
+            let annotations = p.annotations(n)?;
+            let ty = p.typed(type_offset, value_offset, at)?;
+            parameters.push(Parameter { at, type_offset, value_offset, flags, annotations, ty });
+        }
+        let mut techniques = Vec::new();
+        for _ in 0..technique_count {
+            let at = p.r.original_position();
+            let name_offset = p.r.u32("technique name offset")?;
+            let annotation_count = p.count("annotation count", 8)?;
+            let pass_count = p.count("pass count", 12)?;
+            let name = p.string(name_offset, "technique name", at)?;
+            let annotations = p.annotations(annotation_count)?;
+            let mut passes = Vec::new();
+            for _ in 0..pass_count {
+                let at = p.r.original_position();
+                let name_offset = p.r.u32("pass name offset")?;
+                let annotation_count = p.count("annotation count", 8)?;
+                let state_count = p.count("state count", 16)?;
+                let name = p.string(name_offset, "pass name", at)?;
+                let annotations = p.annotations(annotation_count)?;
+                let states = (0..state_count).map(|_| p.state()).collect::<Result<Vec<_>>>()?;
+                passes.push(Pass { at, name_offset, name, annotations, states });
+            }
+            techniques.push(Technique { at, name_offset, name, annotations, passes });
+        }
+        let object_records = p.count("small object count", 8)?;
+        let resource_records = p.count("large object count", 24)?;
+        let mut objects = Vec::new();
+        for _ in 0..object_records {
+            let at = p.r.original_position();
+            let id = p.r.u32("object id")?;
+            let size = p.r.u32("object size")?;
+            let (data, padding) = padded(&mut p.r, size, "small object")?;
+            objects.push(Object { at, id, data, padding });
+        }
+        let mut resources = Vec::new();
+        for _ in 0..resource_records {
+            let at = p.r.original_position();
+            let technique = p.r.u32("large object technique")?;
+            let index = p.r.u32("large object index")?;
+            let element = p.r.u32("large object element")?;
+            let state = p.r.u32("large object state")?;
+            let usage = p.r.u32("large object usage")?;
+            let size = p.r.u32("large object size")?;
+            let (data, padding) = padded(&mut p.r, size, "large object")?;
+            resources.push(Resource { at, technique, index, element, state, usage, data, padding });
+        }
+        let rest = p.r.remaining();
+        let trailing = p.r.bytes(rest, "trailing bytes")?;
+        let mut fx = Fx9 {
+            data,
+            unstructured,
+            shader_count,
+            object_count,
+            parameters,
+            techniques,
+            objects,
+            resources,
+            trailing,
+            shaders: Vec::new(),
+        };
+        fx.shaders = fx.find_shaders();
+        Ok(fx)
+    }
+
+    /// The Direct3D 9 programs of the small and large objects, in file order.
+    fn find_shaders(&self) -> Vec<Shader<'a>> {
+        let small = self.objects.iter().map(|o| (o.at + 8, o.data, Source::Object(o.id)));
+        let large = self
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.usage == 0)
+            .map(|(i, r)| (r.at + 24, r.data, Source::Resource(i)));
+        small
+            .chain(large)
+            .filter(|(_, bytes, _)| is_program(bytes))
+            .map(|(offset, bytes, source)| Shader {
+                offset,
+                bytes,
+                source,
+                program: Program::parse(bytes, offset),
+            })
+            .collect()
+    }
+
+    /// The Direct3D 9 programs inside, in file order: `shader0`, `shader1`, ….
+    pub fn shaders(&self) -> &[Shader<'a>] {
+        &self.shaders
+    }
+
+    /// The index in [`Fx9::shaders`] of the shader stored in `source`.
+    pub fn shader_at(&self, source: Source) -> Option<usize> {
+        self.shaders.iter().position(|s| s.source == source)
+    }
+
+    /// The parameter named `name`.
+    pub fn parameter(&self, name: &str) -> Option<(usize, &Parameter)> {
+        self.parameters.iter().enumerate().find(|(_, p)| p.ty.name == name)
+    }
+
+    /// The object ids a parameter's value holds (object classes other than samplers).
+    pub fn object_ids(&self, p: &Parameter) -> Vec<u32> {
+        if p.ty.class != classes::OBJECT || p.ty.is_sampler() {
+            return Vec::new();
+        }
+        let block = Reader::with_base(self.unstructured, BASE, Endian::Little);
+        (0..p.ty.count())
+            .filter_map(|i| block.u32_at(p.value_offset as usize + 4 * i as usize, "object id").ok())
+            .collect()
+    }
+
+    /// The shader a state of technique `t`, pass `p`, state `s` binds: the large object that
+    /// fills it (a program, or the name of a shader parameter whose program it is).
+    pub fn state_shader(&self, t: usize, p: usize, s: usize) -> Binding {
+        let found = self
+            .resources
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.technique as usize == t && r.index as usize == p && r.state as usize == s);
+        let Some((i, r)) = found else { return Binding::None };
+        match r.usage {
+            0 => self.shader_at(Source::Resource(i)).map_or(Binding::None, Binding::Shader),
+            1 => {
+                let name = r.data.split(|&b| b == 0).next().unwrap_or(&[]);
+                let name = String::from_utf8_lossy(name).into_owned();
+                let shader = self
+                    .parameter(&name)
+                    .and_then(|(_, p)| self.object_ids(p).first().copied())
+                    .and_then(|id| self.shader_at(Source::Object(id)));
+                Binding::Parameter(name, shader)
+            }
+            _ => {
+                let name = selector_name(r.data).unwrap_or_default();
+                Binding::Selected(name)
+            }
+        }
+    }
+}
+
+/// The parameter name an array selector (large object usage 2) starts with.
+fn selector_name(data: &[u8]) -> Option<String> {
+    let len = u32::from_le_bytes(*data.first_chunk::<4>()?) as usize;
+    let name = data.get(4..)?.get(..len)?;
+    let name = name.split(|&b| b == 0).next().unwrap_or(&[]);
+    Some(String::from_utf8_lossy(name).into_owned())
+}
+
+/// What a shader state of a pass binds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// Nothing the effect stores (a null shader, or no large object for the state).
+    None,
+    /// The shader with this index ([`Fx9::shaders`]), compiled for the pass.
+    Shader(usize),
+    /// The shader-typed parameter of this name, and its shader.
+    Parameter(String, Option<usize>),
+    /// An element of this shader array parameter, chosen at run time by an expression.
+    Selected(String),
+}
+
+/// `size` bytes and the padding to 4 after them.
+fn padded<'a>(r: &mut Reader<'a>, size: u32, what: &'static str) -> Result<(&'a [u8], &'a [u8])> {
+    let size = size as usize;
+    let data = r.bytes(size, what)?;
+    let padding = r.bytes(size.next_multiple_of(4) - size, "padding")?;
+    Ok((data, padding))
+}
+
+impl Container for Fx9<'_> {
+    fn format(&self) -> Format {
+        Format::Fx9
+    }
+
+    fn write_info_text(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        info::Info::new(self).text(out)
+    }
+
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        crate::json::write_info(out, &info::Info::new(self))
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        listing::write(self, opts, out).map_err(|_| Error::invalid(0, "listing", "the output sink failed"))
+    }
+
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+        self.disasm(opts, out.listing())?;
+        let options = ListingOptions::of(opts);
+        for (i, s) in self.shaders.iter().enumerate() {
+            let Ok(p) = &s.program else { continue };
+            out.program(
+                JsonProgram::new(format!("shader{i}"), "d3d9", s.offset, p.program_len())
+                    .with_stage(Some(crate::format::d3d9::stage_of(p.version.kind)), Some(p.version.name())),
+            );
+            d3d9::each_record(p, &options, |r| out.instruction(r));
+        }
+        Ok(())
+    }
+
+    fn annotate(&self, a: &mut Annotations) {
+        info::annotate(self, a);
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        info::validate(self)
+    }
+
+    fn damage(&self) -> Vec<Error> {
+        self.shaders.iter().filter_map(|s| s.program.as_ref().err().cloned()).collect()
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        Ok(build::write(self))
+    }
+
+    fn parts(&self) -> Vec<Part<'_>> {
+        let mut parts = self.embedded();
+        parts.push(Part::new(
+            "unstructured",
+            BASE,
+            self.unstructured,
+            "the unstructured block (strings, types, values)",
+        ));
+        for (i, r) in self.resources.iter().enumerate().filter(|(_, r)| {
+            r.data.starts_with(&[0x00, 0x02, 0x58, 0x46]) || r.data.starts_with(&[0x01, 0x02, 0x58, 0x46])
+        }) {
+            parts.push(Part::new(
+                format!("expression{i}"),
+                r.at + 24,
+                r.data,
+                "an FXLVM expression (preshader) of a state",
+            ));
+        }
+        parts
+    }
+
+    fn embedded(&self) -> Vec<Part<'_>> {
+        self.shaders
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let model =
+                    s.program.as_ref().map_or_else(|_| "Direct3D 9".to_string(), |p| p.version.name());
+                let from = match s.source {
+                    Source::Object(id) => format!("object {id}"),
+                    Source::Resource(r) => format!("large object {r}"),
+                };
+                Part::new(format!("shader{i}"), s.offset, s.bytes, format!("{model} program ({from})"))
+            })
+            .collect()
+    }
+}
+
+/// Annotate what can be read of an effect that does not parse: the header, then the
+/// unstructured block and structured part as ranges.
+pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
+    info::annotate_header(data, a);
+}
