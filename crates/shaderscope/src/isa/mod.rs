@@ -34,6 +34,8 @@
 mod columns;
 #[cfg(feature = "direct3d")]
 pub mod d3d9;
+#[cfg(feature = "direct3d")]
+pub mod fxlvm;
 #[cfg(feature = "wiiu")]
 pub mod latte;
 #[cfg(feature = "mali")]

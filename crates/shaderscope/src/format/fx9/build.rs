@@ -1,6 +1,16 @@
 //! Writing fx_2_0 effects: [`write()`] gives a parsed effect's bytes back, and [`Builder`] makes
 //! a new one (the samples and tests are made with it) from parameters, techniques, passes and
 //! Direct3D 9 programs.
+//!
+//! ```
+//! use shaderscope::Container;
+//! use shaderscope::format::fx9::{Fx9, build};
+//!
+//! let bytes = build::example();
+//! let fx = Fx9::parse(&bytes)?;
+//! assert_eq!(build::write(&fx), bytes);
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::{BASE, Fx9, TAG, classes, types};
 

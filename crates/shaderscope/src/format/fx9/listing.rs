@@ -5,6 +5,7 @@
 use super::{Binding, Fx9, types};
 use crate::container::DisasmOptions;
 use crate::isa::d3d9::{self, ListingOptions};
+use crate::isa::fxlvm::{self, Expression};
 use crate::print::{Nested, Printer};
 use std::fmt::{self, Write};
 
@@ -95,7 +96,14 @@ fn program(
     let shader = index.and_then(|i| fx.shaders().get(i));
     let mut nested = Nested::new(out, indent, 0);
     match shader.map(|s| &s.program) {
-        Some(Ok(p)) => d3d9::write_listing(p, options, &mut nested),
+        Some(Ok(p)) => {
+            // A preshader runs before the program: fxc lists it first, with its own inputs.
+            let preshader = p.comment_block(b"PRES").and_then(|(at, d)| Expression::parse(d, at).ok());
+            if let Some(e) = preshader.filter(|_| options.header) {
+                fxlvm::write_listing(&e, true, &mut nested)?;
+            }
+            d3d9::write_listing(p, options, &mut nested)
+        }
         Some(Err(e)) => {
             nested.start_line(None);
             writeln!(nested, "// the program does not parse: {e}")

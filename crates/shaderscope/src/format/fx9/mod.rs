@@ -59,6 +59,14 @@ pub const BASE: u64 = 8;
 const MAX_TYPE_DEPTH: usize = 32;
 
 /// `D3DXPARAMETER_TYPE` values of the objects an effect carries.
+///
+/// ```
+/// use shaderscope::format::fx9::{Fx9, build, types};
+/// let bytes = build::example();
+/// let fx = Fx9::parse(&bytes)?;
+/// assert_eq!(fx.parameters[1].ty.ty, types::VERTEXSHADER);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub mod types {
     /// `string`.
     pub const STRING: u32 = 4;
@@ -73,6 +81,14 @@ pub mod types {
 }
 
 /// `D3DXPARAMETER_CLASS` values.
+///
+/// ```
+/// use shaderscope::format::fx9::{Fx9, build, classes};
+/// let bytes = build::example();
+/// let fx = Fx9::parse(&bytes)?;
+/// assert_eq!(fx.parameters[0].ty.class, classes::VECTOR); // float4 Tint
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub mod classes {
     /// A scalar.
     pub const SCALAR: u32 = 0;

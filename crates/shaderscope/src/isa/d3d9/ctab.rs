@@ -473,7 +473,13 @@ fn declaration(t: &Type, name: &str, level: usize, out: &mut String) {
     let array = if t.elements > 1 { format!("[{}]", t.elements) } else { String::new() };
     if t.class == 5 {
         let _ = writeln!(out, "//   {pad}struct\n//   {pad}{{");
-        for m in &t.members {
+        // As at the top level, a struct member is set off from the members beside it.
+        let inner = "    ".repeat(level);
+        for (k, m) in t.members.iter().enumerate() {
+            let beside = k > 0 && (m.ty.class == 5 || t.members.get(k - 1).is_some_and(|p| p.ty.class == 5));
+            if beside {
+                let _ = writeln!(out, "//   {inner}");
+            }
             declaration(&m.ty, &m.name, level + 1, out);
         }
         let _ = writeln!(out, "//\n//   {pad}}} {name}{array};");
