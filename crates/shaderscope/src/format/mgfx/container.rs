@@ -349,12 +349,24 @@ impl Mgfx<'_> {
 
     /// One shader under a pass heading: a comment naming it, then `vertexshader = asm { … };`
     /// with its listing indented inside.
-    fn list_shader(&self, slot: &str, raw: i32, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
-        let Some((i, shader)) = self.shader(raw) else { return Ok(()) };
+    /// Whether it wrote anything (a pass binds no shader of this stage).
+    fn list_shader(
+        &self,
+        slot: &str,
+        raw: i32,
+        gap: bool,
+        opts: &DisasmOptions,
+        out: &mut dyn Printer,
+    ) -> Result<bool> {
+        let Some((i, shader)) = self.shader(raw) else { return Ok(false) };
+        if gap {
+            out.start_line(None);
+            out.write_char('\n').map_err(printer_failed)?;
+        }
         let Some(s) = shader else {
             out.start_line(None);
             writeln!(out, "        {slot} = shader{i}; // no such shader").map_err(printer_failed)?;
-            return out.write_char('\n').map_err(printer_failed);
+            return Ok(true);
         };
         out.start_line(Some(s.at));
         out.styled(
@@ -399,7 +411,8 @@ impl Mgfx<'_> {
             }
         }
         out.start_line(None);
-        writeln!(out, "            }};\n").map_err(printer_failed)
+        writeln!(out, "            }};").map_err(printer_failed)?;
+        Ok(true)
     }
 
     /// A parameter as an HLSL declaration, at `indent`.
@@ -657,11 +670,11 @@ impl Container for Mgfx<'_> {
             let semantic = if p.semantic.is_empty() { String::new() } else { format!(" : {}", p.semantic) };
             let values =
                 if p.values.is_empty() { String::new() } else { format!(" = {{{}}}", p.values.join(", ")) };
+            let name = if p.name.is_empty() { String::new() } else { format!(" {}", p.name) };
             writeln!(
                 s,
-                "{}{label} {}{semantic}: {} {} {}x{}{values}",
+                "{}{label}{name}{semantic}: {} {} {}x{}{values}",
                 "  ".repeat(depth.min(super::MAX_DEPTH + 1)),
-                p.name,
                 p.class_name.map_or_else(|| format!("class {}", p.class), str::to_string),
                 p.type_name.map_or_else(|| format!("type {}", p.ty), str::to_string),
                 p.rows,
@@ -723,8 +736,8 @@ impl Container for Mgfx<'_> {
                 }
                 out.start_line(Some(p.at));
                 writeln!(out, "    pass {}\n    {{", p.name).map_err(printer_failed)?;
-                self.list_shader("vertexshader", p.vertex_shader, opts, out)?;
-                self.list_shader("pixelshader", p.pixel_shader, opts, out)?;
+                let wrote = self.list_shader("vertexshader", p.vertex_shader, false, opts, out)?;
+                self.list_shader("pixelshader", p.pixel_shader, wrote, opts, out)?;
                 out.start_line(None);
                 writeln!(out, "    }}").map_err(printer_failed)?;
             }

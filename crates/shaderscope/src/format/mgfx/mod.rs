@@ -304,26 +304,30 @@ impl Parameter {
     }
     /// `EffectParameterClass` name.
     pub fn class_name(&self) -> Option<&'static str> {
-        ["Scalar", "Vector", "Matrix", "Object", "Struct"].get(usize::from(self.class)).copied()
+        CLASS_NAMES.get(usize::from(self.class)).copied()
     }
     /// `EffectParameterType` name.
     pub fn type_name(&self) -> Option<&'static str> {
-        [
-            "Void",
-            "Bool",
-            "Int32",
-            "Single",
-            "String",
-            "Texture",
-            "Texture1D",
-            "Texture2D",
-            "Texture3D",
-            "TextureCube",
-        ]
-        .get(usize::from(self.ty))
-        .copied()
+        TYPE_NAMES.get(usize::from(self.ty)).copied()
     }
 }
+
+/// MonoGame's `EffectParameterClass` values.
+const CLASS_NAMES: &[&str] = &["Scalar", "Vector", "Matrix", "Object", "Struct"];
+
+/// MonoGame's `EffectParameterType` values.
+const TYPE_NAMES: &[&str] = &[
+    "Void",
+    "Bool",
+    "Int32",
+    "Single",
+    "String",
+    "Texture",
+    "Texture1D",
+    "Texture2D",
+    "Texture3D",
+    "TextureCube",
+];
 
 /// A technique: a named list of passes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -579,6 +583,19 @@ impl<'a> Cursor<'a, '_> {
         let mut w = [0; 4];
         w.copy_from_slice(b);
         Ok(w)
+    }
+
+    /// A byte whose values have names (`class: 2 (Matrix)`).
+    fn u8_named(&mut self, what: &str, label: &str, names: &[&str]) -> Result<u8> {
+        let at = self.pos;
+        let v = self.bytes(1, what.to_string())?[0];
+        if self.annotating() {
+            match names.get(usize::from(v)) {
+                Some(name) => self.note(at, format_args!("{label}: {v} ({name})")),
+                None => self.note(at, format_args!("{label}: {v}")),
+            }
+        }
+        Ok(v)
     }
 
     fn i32(&mut self, what: &str, label: &str) -> Result<i32> {
@@ -948,7 +965,8 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
 fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize) -> Result<Shader<'a>> {
     let at = c.pos;
     let what = format!("shader {i}");
-    let is_vertex = c.u8(&format!("{what} stage"), "is vertex shader")?;
+    let is_vertex =
+        c.u8_named(&format!("{what} stage"), "is vertex shader", &["pixel shader", "vertex shader"])?;
     let len_at = c.pos;
     let len = c.i32(&format!("{what} length"), "code length")?;
     let code_at = c.pos;
@@ -1048,8 +1066,8 @@ fn read_parameters(c: &mut Cursor<'_, '_>, wide: bool, what: &str, depth: usize)
     for i in 0..n {
         let at = c.pos;
         let what = format!("{what} {i}");
-        let class = c.u8(&format!("{what} class"), "class")?;
-        let ty = c.u8(&format!("{what} type"), "type")?;
+        let class = c.u8_named(&format!("{what} class"), "class", CLASS_NAMES)?;
+        let ty = c.u8_named(&format!("{what} type"), "type", TYPE_NAMES)?;
         let name = c.string(&format!("{what} name"), "name")?;
         let semantic = c.string(&format!("{what} semantic"), "semantic")?;
         c.annotations(wide, &what)?;

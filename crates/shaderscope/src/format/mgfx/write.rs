@@ -95,7 +95,8 @@ impl Mgfx<'_> {
         let mgfx = self.write_mgfx()?;
         match &self.xnb {
             None => Ok(mgfx),
-            Some(x) => write_xnb(x, &mgfx),
+            // A size that was the file's is worked out again; one that was not is kept.
+            Some(x) => write_xnb(x, &mgfx, x.size as usize != self.data.len()),
         }
     }
 
@@ -166,8 +167,9 @@ impl Mgfx<'_> {
     }
 }
 
-/// An XNB file around `mgfx`: the header's sizes worked out.
-fn write_xnb(x: &Xnb, mgfx: &[u8]) -> Result<Vec<u8>> {
+/// An XNB file around `mgfx`: the header's sizes worked out (the file size kept as it was
+/// when `keep_size`).
+fn write_xnb(x: &Xnb, mgfx: &[u8], keep_size: bool) -> Result<Vec<u8>> {
     let mut o = Out { buf: Vec::new(), wide: true };
     o.buf.extend(b"XNB");
     o.u8(x.platform);
@@ -184,7 +186,10 @@ fn write_xnb(x: &Xnb, mgfx: &[u8]) -> Result<Vec<u8>> {
     o.i32(len);
     o.buf.extend(mgfx);
     o.buf.extend(&x.after);
-    let total = u32::try_from(o.buf.len()).map_err(|_| too_many("XNB size", o.buf.len()))?;
+    let total = match keep_size {
+        true => x.size,
+        false => u32::try_from(o.buf.len()).map_err(|_| too_many("XNB size", o.buf.len()))?,
+    };
     o.buf[size_at..size_at + 4].copy_from_slice(&total.to_le_bytes());
     Ok(o.buf)
 }
