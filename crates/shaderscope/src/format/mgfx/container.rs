@@ -517,19 +517,19 @@ impl Mgfx<'_> {
                         }
                         for f in d.validate() {
                             let mut f = f;
-                            f.offset += s.code_at;
+                            f.offset = f.offset.saturating_add(s.code_at);
                             f.message = format!("{name}: {}", f.message);
                             out.push(f);
                         }
                         for e in crate::Container::damage(&d) {
                             out.push(Finding::error(
-                                e.offset() + s.code_at,
+                                e.offset().saturating_add(s.code_at),
                                 format!("{name}: {}", e.reason()),
                             ));
                         }
                     }
                     Err(e) => out.push(Finding::error(
-                        e.offset() + s.code_at,
+                        e.offset().saturating_add(s.code_at),
                         format!("{name}: the DXBC does not parse: {}", e.reason()),
                     )),
                 }
@@ -584,7 +584,7 @@ impl Mgfx<'_> {
             }
         }
         if !self.trailing.is_empty() {
-            let at = self.at + (self.mgfx_bytes().len() - self.trailing.len()) as u64;
+            let at = self.at + self.mgfx_bytes().len().saturating_sub(self.trailing.len()) as u64;
             out.push(Finding::warning(
                 at,
                 format!("{} after the effect", count(self.trailing.len(), "byte")),
