@@ -387,8 +387,8 @@ impl Mgfx<'_> {
             match Dxbc::parse(&s.code) {
                 Ok(d) => {
                     let mut n = Nested::new(&mut *out, 16, s.code_at);
-                    if let Err(e) = d.disasm(opts, &mut n) {
-                        drop(n);
+                    let listed = d.disasm(opts, &mut n);
+                    if let Err(e) = listed {
                         out.start_line(Some(s.code_at));
                         writeln!(out, "                // the listing stops: {e}").map_err(printer_failed)?;
                     }

@@ -553,6 +553,18 @@ impl<'a> Cursor<'a, '_> {
         }
     }
 
+    fn array<const N: usize>(&mut self, what: impl Into<Cow<'static, str>>) -> Result<[u8; N]> {
+        let b = self.bytes(N, what)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(b);
+        Ok(out)
+    }
+
+    fn byte(&mut self, what: impl Into<Cow<'static, str>>) -> Result<u8> {
+        let [b] = self.array::<1>(what)?;
+        Ok(b)
+    }
+
     fn note(&mut self, start: usize, text: impl fmt::Display) {
         if let Some(a) = self.ann.as_deref_mut() {
             a.field(start as u64, (self.pos - start) as u64, text);
@@ -571,7 +583,7 @@ impl<'a> Cursor<'a, '_> {
 
     fn u8(&mut self, what: &str, label: &str) -> Result<u8> {
         let at = self.pos;
-        let v = self.bytes(1, what.to_string())?[0];
+        let v = self.byte(what.to_string())?;
         if self.annotating() {
             self.note(at, format_args!("{label}: {v}"));
         }
@@ -579,16 +591,13 @@ impl<'a> Cursor<'a, '_> {
     }
 
     fn word(&mut self, what: &str) -> Result<[u8; 4]> {
-        let b = self.bytes(4, what.to_string())?;
-        let mut w = [0; 4];
-        w.copy_from_slice(b);
-        Ok(w)
+        self.array(what.to_string())
     }
 
     /// A byte whose values have names (`class: 2 (Matrix)`).
     fn u8_named(&mut self, what: &str, label: &str, names: &[&str]) -> Result<u8> {
         let at = self.pos;
-        let v = self.bytes(1, what.to_string())?[0];
+        let v = self.byte(what.to_string())?;
         if self.annotating() {
             match names.get(usize::from(v)) {
                 Some(name) => self.note(at, format_args!("{label}: {v} ({name})")),
@@ -609,8 +618,7 @@ impl<'a> Cursor<'a, '_> {
 
     fn i16(&mut self, what: &str, label: &str) -> Result<i16> {
         let at = self.pos;
-        let b = self.bytes(2, what.to_string())?;
-        let v = i16::from_le_bytes([b[0], b[1]]);
+        let v = i16::from_le_bytes(self.array(what.to_string())?);
         if self.annotating() {
             self.note(at, format_args!("{label}: {v}"));
         }
@@ -622,7 +630,7 @@ impl<'a> Cursor<'a, '_> {
         let at = self.pos;
         let mut value: u64 = 0;
         for i in 0..5u8 {
-            let b = self.bytes(1, what.to_string())?[0];
+            let b = self.byte(what.to_string())?;
             value |= u64::from(b & 0x7f) << (7 * u32::from(i));
             if b & 0x80 == 0 {
                 let value = u32::try_from(value).map_err(|_| {
@@ -667,7 +675,7 @@ impl<'a> Cursor<'a, '_> {
                 Error::invalid(at as u64, what.to_string(), format!("the count {v} is negative"))
             })?
         } else {
-            usize::from(self.bytes(1, what.to_string())?[0])
+            usize::from(self.byte(what.to_string())?)
         };
         if n.saturating_mul(min) > self.left() {
             return Err(Error::invalid(
@@ -778,9 +786,8 @@ fn read<'a>(data: &'a [u8], ann: Option<&mut Annotations>) -> Result<Mgfx<'a>> {
 
 /// The XNB header up to the MGFX; leaves the cursor's end at the MGFX's end.
 fn read_xnb(c: &mut Cursor<'_, '_>) -> Result<Xnb> {
-    let head = c.bytes(10, "XNB header")?;
-    let (platform, version, flags) = (head[3], head[4], head[5]);
-    let size = u32::from_le_bytes([head[6], head[7], head[8], head[9]]);
+    let [_, _, _, platform, version, flags, s0, s1, s2, s3] = c.array::<10>("XNB header")?;
+    let size = u32::from_le_bytes([s0, s1, s2, s3]);
     if let Some(a) = c.ann.as_deref_mut() {
         a.section(0, c.data.len() as u64, "XNB file (MonoGame content)");
         a.field(0, 3, "magic: \"XNB\"");
@@ -841,12 +848,11 @@ fn read_xnb(c: &mut Cursor<'_, '_>) -> Result<Xnb> {
 
 fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
     let at = c.pos;
-    let head = c.bytes(10, "MGFX header")?;
-    if head[..4] != MAGIC {
-        return Err(Error::bad_magic(at as u64, "MGFX", &MAGIC, &head[..4]));
+    let [m0, m1, m2, m3, version, profile, k0, k1, k2, k3] = c.array::<10>("MGFX header")?;
+    if [m0, m1, m2, m3] != MAGIC {
+        return Err(Error::bad_magic(at as u64, "MGFX", &MAGIC, &[m0, m1, m2, m3]));
     }
-    let (version, profile) = (head[4], head[5]);
-    let key = u32::from_le_bytes([head[6], head[7], head[8], head[9]]);
+    let key = u32::from_le_bytes([k0, k1, k2, k3]);
     let profile_name = Profile::from_byte(profile).map_or("unknown", Profile::name);
     if let Some(a) = c.ann.as_deref_mut() {
         let (s, e) = (at as u64, c.end as u64);
@@ -879,8 +885,7 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
         let mut parameters = Vec::new();
         for j in 0..m {
             let p = c.index(wide, &format!("{what} parameter {j}"), &format!("parameter {j} index"))?;
-            let o = c.bytes(2, format!("{what} parameter {j} offset"))?;
-            let o = u16::from_le_bytes([o[0], o[1]]);
+            let o = u16::from_le_bytes(c.array(format!("{what} parameter {j} offset"))?);
             c.note(c.pos - 2, format_args!("parameter {j} offset: {o}"));
             parameters.push((p, o));
         }
@@ -1098,7 +1103,10 @@ fn read_parameters(c: &mut Cursor<'_, '_>, wide: bool, what: &str, depth: usize)
             let count = usize::from(rows) * usize::from(columns);
             let vat = c.pos;
             let b = c.bytes(count * 4, format!("{what} values"))?;
-            p.values = b.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+            p.values = b
+                .chunks_exact(4)
+                .map(|w| <[u8; 4]>::try_from(w).map(u32::from_le_bytes).unwrap_or(0))
+                .collect();
             if c.annotating() {
                 let text: Vec<String> = p
                     .values

@@ -190,6 +190,8 @@ fn write_xnb(x: &Xnb, mgfx: &[u8], keep_size: bool) -> Result<Vec<u8>> {
         true => x.size,
         false => u32::try_from(o.buf.len()).map_err(|_| too_many("XNB size", o.buf.len()))?,
     };
-    o.buf[size_at..size_at + 4].copy_from_slice(&total.to_le_bytes());
+    if let Some(field) = o.buf.get_mut(size_at..size_at + 4) {
+        field.copy_from_slice(&total.to_le_bytes());
+    }
     Ok(o.buf)
 }
