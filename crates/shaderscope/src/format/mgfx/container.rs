@@ -225,7 +225,7 @@ impl Mgfx<'_> {
             count(self.shaders.len(), "shader"),
             count(self.parameters.len(), "parameter"),
             count(self.techniques.len(), "technique"),
-            count(passes, "pass"),
+            if passes == 1 { "1 pass".to_string() } else { format!("{passes} passes") },
         )
     }
 
