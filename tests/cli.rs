@@ -182,9 +182,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "8 shader binaries (8 unique) in 10 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 2 (2 unique), \
-             gfd 1 (1 unique), mbs 2 (2 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
-             stages: pixel 5 (5 unique), vertex 5 (5 unique)\n"
+            "11 shader binaries (11 unique) in 11 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 4 (4 unique), \
+             gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
+             stages: pixel 7 (7 unique), vertex 7 (7 unique)\n"
         ),
         "{out}"
     );
