@@ -182,9 +182,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "8 shader binaries (8 unique) in 10 files, 0 invalid; formats: csdr 1 (1 unique), dxbc 2 (2 unique), \
-             gfd 1 (1 unique), mbs 2 (2 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
-             stages: pixel 5 (5 unique), vertex 5 (5 unique)\n"
+            "15 shader binaries (14 unique) in 12 files, 0 invalid; formats: csdr 1 (1 unique), d3d9 3 (2 unique), \
+             dxbc 4 (4 unique), fx9 1 (1 unique), gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), \
+             sharcfb 1 (1 unique), shbin 1 (1 unique); stages: pixel 9 (9 unique), vertex 10 (9 unique)\n"
         ),
         "{out}"
     );

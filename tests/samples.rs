@@ -25,6 +25,7 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("shader.gsh", shaderscope::format::gfd::build::example()),
         ("shaders.sharcfb", shaderscope::format::sharcfb::build::example()),
         ("effect.fxo", shaderscope::format::fx9::build::example()),
+        ("effect.mgfxo", shaderscope::format::mgfx::build::example()),
     ]
 }
 

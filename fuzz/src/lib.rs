@@ -498,6 +498,40 @@ pub fn mbs(data: &[u8]) {
     assert_eq!(again.write_model(), bytes, "an edited MBS does not round-trip");
 }
 
+/// MonoGame effects (MGFX, bare or in an XNB): parse (or annotate what reads), every
+/// command's view of the result, the writer (an unmodified file writes back byte for byte),
+/// and an edit: a renamed technique and a shader index set to none write an effect that
+/// parses again with them.
+pub fn mgfx(data: &[u8]) {
+    use shaderscope::format::mgfx::{Mgfx, Str};
+    let Ok(f) = Mgfx::parse(data) else {
+        let mut a = shaderscope::dump::Annotations::new();
+        shaderscope::format::mgfx::annotate_damaged(data, &mut a);
+        return;
+    };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "MGFX does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.info_json();
+    let _ = f.info_text();
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    let _ = f.parts();
+    let _ = f.embedded();
+    let mut edited = f.clone();
+    let none = if edited.version >= 10 { -1 } else { 255 };
+    let Some(t) = edited.techniques.first_mut() else { return };
+    t.name = Str::new("renamed_by_fuzz");
+    if let Some(p) = t.passes.first_mut() {
+        p.vertex_shader = none;
+    }
+    let Ok(bytes) = edited.write_model() else { return };
+    let again = Mgfx::parse(&bytes).expect("an edited MGFX parses");
+    assert_eq!(again.techniques[0].name.to_string(), "renamed_by_fuzz");
+    assert_eq!(again.write_model().ok(), Some(bytes), "an edited MGFX does not round-trip");
+}
+
 /// PICA200 decode → encode: every word whose opcode is known decodes to an instruction that
 /// encodes back to the same word (decoding never fails: unknown opcodes are kept as such).
 pub fn encode_decode_pica(data: &[u8]) {
@@ -894,6 +928,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("latte", latte),
     ("mbs", mbs),
     ("fx9", fx9),
+    ("mgfx", mgfx),
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
     ("encode_decode_pica", encode_decode_pica),
@@ -982,6 +1017,7 @@ mod tests {
             "samples/vertex.mbs",
             "samples/fragment.mbs",
             "samples/effect.fxo",
+            "samples/effect.mgfxo",
         ]
         .iter()
         .filter_map(|p| std::fs::read(root.join(p)).ok())
@@ -1080,7 +1116,7 @@ mod tests {
 
     smoke_tests!(
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
-            mbs, fx9, roundtrip, find;
+            mbs, fx9, mgfx, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,

@@ -27,7 +27,7 @@ use crate::format::mbs::Mbs;
 #[cfg(feature = "n3ds")]
 use crate::format::shbin::ShaderFile;
 #[cfg(feature = "direct3d")]
-use crate::format::{d3d9::D3d9File, dxbc::Dxbc, fx9::Fx9};
+use crate::format::{d3d9::D3d9File, dxbc::Dxbc, fx9::Fx9, mgfx::Mgfx};
 #[cfg(feature = "wiiu")]
 use crate::format::{
     gfd::Gfd,
@@ -67,6 +67,9 @@ pub enum File<'a> {
     /// An ARM Mali-200/400 offline compiler file (`MBS1`).
     #[cfg(feature = "mali")]
     Mbs(Box<Mbs<'a>>),
+    /// A MonoGame effect (`MGFX`, bare or in an XNB file).
+    #[cfg(feature = "direct3d")]
+    Mgfx(Box<Mgfx<'a>>),
     /// Holds the lifetime in a build whose only family's model borrows nothing (the 3DS
     /// alone); never made.
     #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
@@ -248,6 +251,8 @@ impl File<'_> {
             File::Sharc(s) => &**s,
             #[cfg(feature = "mali")]
             File::Mbs(m) => &**m,
+            #[cfg(feature = "direct3d")]
+            File::Mgfx(m) => &**m,
             #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
             File::Never(never, _) => match *never {},
         }
@@ -620,6 +625,8 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         #[cfg(feature = "mali")]
         Format::Mbs => crate::format::mbs::annotate_damaged(data, a),
+        #[cfg(feature = "direct3d")]
+        Format::Mgfx => crate::format::mgfx::annotate_damaged(data, a),
         #[cfg(feature = "wiiu")]
         Format::Sharcfb | Format::Sharc => crate::format::sharcfb::annotate_damaged(data, format, a),
         #[cfg(feature = "n3ds")]
@@ -697,6 +704,8 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Sharc => Sharc::parse(data).map(|s| File::Sharc(Box::new(s))),
         #[cfg(feature = "mali")]
         Format::Mbs => Mbs::parse(data).map(|m| File::Mbs(Box::new(m))),
+        #[cfg(feature = "direct3d")]
+        Format::Mgfx => Mgfx::parse(data).map(|m| File::Mgfx(Box::new(m))),
         // Not read by this build: `readable` refuses it above.
         _ => Err(crate::detect::unsupported(format)),
     }

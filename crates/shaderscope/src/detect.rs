@@ -211,6 +211,9 @@ pub fn detect(data: &[u8]) -> Option<Format> {
     if magic == b"DXBC" {
         return Some(if is_fx10_container(data) { Format::Fx11 } else { Format::Dxbc });
     }
+    if is_xnb_effect(data) {
+        return Some(Format::Mgfx);
+    }
     if d3d9_version(data).is_some() {
         return Some(Format::D3d9);
     }
@@ -227,6 +230,13 @@ fn is_fx10_container(data: &[u8]) -> bool {
     let le = |at| crate::toolkit::le_u32(data, at);
     let chunk = le(32).and_then(|at| data.get(at as usize..).and_then(|c| c.get(..4)));
     le(28) == Some(1) && chunk == Some(b"FX10")
+}
+
+/// An XNB file (MonoGame's content pipeline) whose type reader, named within the first
+/// [`HEAD`] bytes, is an `EffectReader`: an MGFX effect wrapped.
+fn is_xnb_effect(data: &[u8]) -> bool {
+    let data = data.get(..HEAD).unwrap_or(data);
+    data.starts_with(b"XNB") && data.windows(12).any(|w| w == b"EffectReader")
 }
 
 /// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.
@@ -277,6 +287,8 @@ mod tests {
         assert_eq!(detect(b"Gfx2"), Some(Format::Gfd));
         assert_eq!(detect(b"MBS1"), Some(Format::Mbs));
         assert_eq!(detect(b"MGFX\x0a\x01"), Some(Format::Mgfx));
+        assert_eq!(detect(b"XNBd\x05\0\0\0\0\0\x01\x0cEffectReader"), Some(Format::Mgfx));
+        assert_eq!(detect(b"XNBd\x05\0\0\0\0\0\x01\x0dTextureReader"), None);
         assert_eq!(detect(&[0x01, 0x09, 0xff, 0xfe]), Some(Format::Fx9));
         assert_eq!(detect(&[0x01, 0x10, 0xff, 0xfe]), Some(Format::Fx11));
         assert_eq!(detect(&[0x11, 0x10, 0xff, 0xfe]), Some(Format::Fx11));

@@ -159,6 +159,37 @@ fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
     assert!(!v.is_valid(&record), "an undocumented chunk field passes");
 }
 
+#[test]
+fn mgfx_records_follow_the_schema_and_it_refuses_an_undocumented_pass_field() {
+    let v = validator();
+    use shaderscope::format::mgfx::build;
+    for bytes in [build::example(), build::example_opengl()] {
+        let file = shaderscope::parse(&bytes).unwrap();
+        for line in [
+            file.info_record("x.mgfxo").to_line(),
+            file.disasm_record("x.mgfxo", &DisasmOptions::default()).to_line(),
+        ]
+        .into_iter()
+        .chain(file.validate_records("x.mgfxo", false).iter().map(|r| r.to_line()))
+        {
+            assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
+        }
+    }
+    let bytes = build::example();
+    let file = shaderscope::parse(&bytes).unwrap();
+    let disasm: Value =
+        serde_json::from_str(&file.disasm_record("x.mgfxo", &DisasmOptions::default()).to_line()).unwrap();
+    let names: Vec<&str> =
+        disasm["programs"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["shader0: SHDR", "shader1: SHDR"]);
+    let line = file.info_record("x.mgfxo").to_line();
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(record["techniques"][0]["passes"][0]["pixel_shader"], "shader1");
+    assert_eq!(record["shaders"][0]["model"], "vs_4_0");
+    record["techniques"][0]["passes"][0]["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented pass field passes");
+}
+
 /// `validate`'s records: each finding of a damaged DXBC a record of its own, and the closing
 /// record with the counts; the schema refuses a finding record without its message, with an
 /// undocumented field or with an error, and version 2's `findings` array.

@@ -39,6 +39,8 @@ pub mod gfd;
 pub mod gx2;
 #[cfg(feature = "mali")]
 pub mod mbs;
+#[cfg(feature = "direct3d")]
+pub mod mgfx;
 #[cfg(feature = "wiiu")]
 pub mod sharc;
 #[cfg(feature = "wiiu")]
