@@ -22,6 +22,8 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
+#[cfg(feature = "direct3d")]
+use crate::format::fx11::Fx11;
 #[cfg(feature = "mali")]
 use crate::format::mbs::Mbs;
 #[cfg(feature = "n3ds")]
@@ -49,6 +51,9 @@ pub enum File<'a> {
     /// Standalone Direct3D 9 bytecode.
     #[cfg(feature = "direct3d")]
     D3d9(D3d9File<'a>),
+    /// A Direct3D 10/11 effect (fx_4_0, fx_4_1, fx_5_0).
+    #[cfg(feature = "direct3d")]
+    Fx11(Box<Fx11<'a>>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     #[cfg(feature = "n3ds")]
     Shbin(Box<ShaderFile>),
@@ -233,6 +238,8 @@ impl File<'_> {
             File::Dxbc(d) => &**d,
             #[cfg(feature = "direct3d")]
             File::D3d9(d) => d,
+            #[cfg(feature = "direct3d")]
+            File::Fx11(f) => &**f,
             #[cfg(feature = "n3ds")]
             File::Shbin(s) => &**s,
             #[cfg(feature = "wiiu")]
@@ -609,6 +616,8 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
                 crate::isa::d3d9::annotate_partial(&p, &e, data.len() as u64, a);
             }
         }
+        #[cfg(feature = "direct3d")]
+        Format::Fx11 => crate::format::fx11::annotate_damaged(data, a),
         #[cfg(feature = "wiiu")]
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         #[cfg(feature = "mali")]
@@ -676,6 +685,8 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::Dxbc => Dxbc::parse(data).map(|d| File::Dxbc(Box::new(d))),
         #[cfg(feature = "direct3d")]
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
+        #[cfg(feature = "direct3d")]
+        Format::Fx11 => Fx11::parse(data).map(|f| File::Fx11(Box::new(f))),
         #[cfg(feature = "n3ds")]
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))
