@@ -24,6 +24,7 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("fragment.mbs", shaderscope::format::mbs::build::example_fragment_shader()),
         ("shader.gsh", shaderscope::format::gfd::build::example()),
         ("shaders.sharcfb", shaderscope::format::sharcfb::build::example()),
+        ("effect11.fxo", shaderscope::format::fx11::build::example()),
     ]
 }
 
