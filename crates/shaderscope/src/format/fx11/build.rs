@@ -51,7 +51,7 @@ impl Heap {
         self.0.push(0);
         at
     }
-    /// Words start on a multiple of 4, as fxc places them (strings need not).
+    /// Words start on a multiple of 4 (fxc does not align them; readers take either).
     fn words(&mut self, w: &[u32]) -> u32 {
         while self.0.len() % 4 != 0 {
             self.0.push(0);

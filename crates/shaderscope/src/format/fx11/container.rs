@@ -422,37 +422,38 @@ impl Fx11<'_> {
                     a.field(at, 4, format_args!("constant count: {n}"));
                     if let Ok(w) = self.uwords(o.saturating_add(4), n.saturating_mul(2), "constant", 0) {
                         for (i, c) in w.chunks_exact(2).enumerate() {
+                            let &[ty, value] = c else { continue };
                             let c_at = at + 4 + 8 * i as u64;
-                            a.field(c_at, 4, format_args!("constant type: {}", c[0]));
-                            a.field(c_at + 4, 4, format_args!("constant value: 0x{:x}", c[1]));
+                            a.field(c_at, 4, format_args!("constant type: {ty}"));
+                            a.field(c_at + 4, 4, format_args!("constant value: 0x{value:x}"));
                         }
                     }
                 }
             }
             assign::VARIABLE => self.claim_string(o, a),
             assign::CONSTANT_INDEX | assign::VARIABLE_INDEX | assign::EXPRESSION_INDEX => {
-                if let Ok(w) = self.uwords(o, 2, "index", 0) {
-                    a.field(at, 4, format_args!("array name: 0x{:x}", w[0]));
-                    self.claim_string(w[0], a);
+                if let Ok([name, index]) = self.uarr::<2>(o, "index", 0) {
+                    a.field(at, 4, format_args!("array name: 0x{name:x}"));
+                    self.claim_string(name, a);
                     match x.kind {
-                        assign::CONSTANT_INDEX => a.field(at + 4, 4, format_args!("index: {}", w[1])),
+                        assign::CONSTANT_INDEX => a.field(at + 4, 4, format_args!("index: {index}")),
                         assign::VARIABLE_INDEX => {
-                            a.field(at + 4, 4, format_args!("index variable: 0x{:x}", w[1]));
-                            self.claim_string(w[1], a);
+                            a.field(at + 4, 4, format_args!("index variable: 0x{index:x}"));
+                            self.claim_string(index, a);
                         }
                         _ => {
-                            a.field(at + 4, 4, format_args!("index expression: 0x{:x}", w[1]));
-                            self.claim_data_block(w[1], "index expression", a);
+                            a.field(at + 4, 4, format_args!("index expression: 0x{index:x}"));
+                            self.claim_data_block(index, "index expression", a);
                         }
                     }
                 }
             }
             assign::EXPRESSION => self.claim_data_block(o, "expression", a),
             assign::INLINE_SHADER => {
-                if let Ok(w) = self.uwords(o, 2, "inline shader", 0) {
-                    a.field(at, 4, format_args!("shader: 0x{:x}", w[0]));
-                    a.field(at + 4, 4, format_args!("stream-output declaration: 0x{:x}", w[1]));
-                    self.claim_string(w[1], a);
+                if let Ok([shader, so]) = self.uarr::<2>(o, "inline shader", 0) {
+                    a.field(at, 4, format_args!("shader: 0x{shader:x}"));
+                    a.field(at + 4, 4, format_args!("stream-output declaration: 0x{so:x}"));
+                    self.claim_string(so, a);
                 }
             }
             assign::INLINE_SHADER_5 => {
@@ -485,10 +486,11 @@ impl Fx11<'_> {
         if let (Some(&n), Some(&o)) = (w.get(7), w.get(8)) {
             if let Ok(list) = self.uwords(o, n.saturating_mul(2), "interface bindings", 0) {
                 for (i, b) in list.chunks_exact(2).enumerate() {
+                    let &[name, index] = b else { continue };
                     let b_at = self.abs(o) + 8 * i as u64;
-                    a.field(b_at, 4, format_args!("interface binding {i} instance: 0x{:x}", b[0]));
-                    a.field(b_at + 4, 4, format_args!("interface binding {i} array index: {}", b[1]));
-                    self.claim_string(b[0], a);
+                    a.field(b_at, 4, format_args!("interface binding {i} instance: 0x{name:x}"));
+                    a.field(b_at + 4, 4, format_args!("interface binding {i} array index: {index}"));
+                    self.claim_string(name, a);
                 }
             }
         }
@@ -697,8 +699,13 @@ impl Fx11<'_> {
     fn annotate_gaps(&self, a: &mut Annotations) {
         let start = self.unstructured_at();
         let end = start + self.unstructured.len() as u64;
-        let mut claimed: Vec<std::ops::Range<u64>> =
-            a.fields().map(|(r, _)| r).filter(|r| r.end > start && r.start < end && !r.is_empty()).collect();
+        // The shader blocks are claimed whole: the DXBC annotator says what their bytes are.
+        let mut claimed: Vec<std::ops::Range<u64>> = a
+            .fields()
+            .map(|(r, _)| r)
+            .chain(self.shaders.iter().map(|s| s.at..s.data_offset() + s.bytes.len() as u64))
+            .filter(|r| r.end > start && r.start < end && !r.is_empty())
+            .collect();
         claimed.sort_unstable_by_key(|r| r.start);
         let mut gaps = Vec::new();
         let mut at = start;
@@ -760,17 +767,6 @@ impl Fx11<'_> {
                 out.push(Finding::error(x.at + 8, format!("assignment type {} is none of 1–8", x.kind)));
             } else if let Err(e) = self.assignment_value(x) {
                 out.push(Finding::error(e.offset(), e.reason()));
-            }
-            if x.value as usize >= self.unstructured.len() && x.kind != assign::CONSTANT {
-                out.push(Finding::error(
-                    x.at + 12,
-                    format!("assignment value offset 0x{:x} is outside the unstructured block", x.value),
-                ));
-            } else if x.value % 4 != 0 && x.kind != assign::VARIABLE {
-                out.push(Finding::warning(
-                    x.at + 12,
-                    format!("assignment value offset 0x{:x} is not a multiple of 4", x.value),
-                ));
             }
         }
         for (i, s) in self.shaders.iter().enumerate() {
@@ -898,7 +894,12 @@ impl Container for Fx11<'_> {
     }
 
     fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
-        self.disasm(opts, out.listing())?;
+        // A listing that stops at a damaged record keeps what it listed.
+        if let Err(e) = self.disasm(opts, out.listing()) {
+            if !self.damage().contains(&e) {
+                return Err(e);
+            }
+        }
         for (i, s) in self.shaders.iter().enumerate() {
             if let Ok(d) = Dxbc::parse(s.bytes) {
                 let mut nested = NestedSink::new(out, s.data_offset(), format!("shader{i}"));
@@ -915,6 +916,16 @@ impl Container for Fx11<'_> {
 
     fn validate(&self) -> Vec<Finding> {
         self.check()
+    }
+
+    /// Where the listing stops: a record whose type or value does not read (a type offset
+    /// outside the unstructured block), so that every command calls the file invalid.
+    fn damage(&self) -> Vec<crate::Error> {
+        let mut discard = crate::print::Discard;
+        match self.write_listing(&DisasmOptions::default(), &mut discard) {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![e],
+        }
     }
 
     fn write(&self) -> Result<Vec<u8>> {
@@ -964,7 +975,7 @@ pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
     } else {
         (data, 0)
     };
-    let words = match blob.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])) {
+    let words = match blob.get(..4).map(super::word) {
         Some(super::TAG_FX_5_0) => 24,
         Some(_) => 19,
         None => return,

@@ -160,9 +160,9 @@ impl<'a> Fx11<'a> {
             let parts: Vec<&str> = values.split(", ").collect();
             if parts.len() == 1 && t.elements == 0 {
                 s.push_str(&format!(" = {values}"));
-            } else if parts.iter().all(|p| *p == parts[0]) {
+            } else if let Some(first) = parts.first().filter(|f| parts.iter().all(|p| p == *f)) {
                 // fxc writes a value that fills the whole variable once.
-                s.push_str(&format!(" = {{ {} }}", parts[0]));
+                s.push_str(&format!(" = {{ {first} }}"));
             } else {
                 s.push_str(&format!(" = {{ {values} }}"));
             }
@@ -216,7 +216,10 @@ impl<'a> Fx11<'a> {
                 let n = self.uword(a.value, "constant value", field)?;
                 let words =
                     self.uwords(a.value.saturating_add(4), n.saturating_mul(2), "constant value", field)?;
-                let values: Vec<(u32, u32)> = words.chunks_exact(2).map(|w| (w[0], w[1])).collect();
+                let values: Vec<(u32, u32)> = words
+                    .chunks_exact(2)
+                    .filter_map(|w| if let &[t, v] = w { Some((t, v)) } else { None })
+                    .collect();
                 let cast = state.map_or(Cast::Object, |s| s.cast());
                 if cast == Cast::Object && values.iter().all(|v| v.1 == 0) {
                     return Ok("NULL".to_string());
@@ -250,16 +253,16 @@ impl<'a> Fx11<'a> {
             }
             assign::VARIABLE => self.text(a.value),
             assign::CONSTANT_INDEX => {
-                let w = self.uwords(a.value, 2, "indexed value", field)?;
-                format!("{}[{}]", self.text(w[0]), w[1])
+                let [name, index] = self.uarr::<2>(a.value, "indexed value", field)?;
+                format!("{}[{index}]", self.text(name))
             }
             assign::VARIABLE_INDEX => {
-                let w = self.uwords(a.value, 2, "indexed value", field)?;
-                format!("{}[{}]", self.text(w[0]), self.text(w[1]))
+                let [name, index] = self.uarr::<2>(a.value, "indexed value", field)?;
+                format!("{}[{}]", self.text(name), self.text(index))
             }
             assign::EXPRESSION_INDEX => {
-                let w = self.uwords(a.value, 2, "indexed value", field)?;
-                format!("{}[/* expression */]", self.text(w[0]))
+                let [name, _] = self.uarr::<2>(a.value, "indexed value", field)?;
+                format!("{}[/* expression */]", self.text(name))
             }
             assign::EXPRESSION => "/* expression */".to_string(),
             _ => String::new(),
@@ -295,11 +298,12 @@ impl<'a> Fx11<'a> {
             let w =
                 self.uwords(s.interfaces, s.interface_count.saturating_mul(2), "interface bindings", field)?;
             for (i, b) in w.chunks_exact(2).enumerate() {
-                let name = self.text(b[0]);
+                let &[name, slot] = b else { continue };
+                let name = self.text(name);
                 let array = self.interfaces.iter().any(|v| {
                     self.text(v.name) == name && self.type_at(v.ty, v.at + 4).is_ok_and(|t| t.elements > 0)
                 });
-                let index = if array { format!("[{}]", b[1]) } else { String::new() };
+                let index = if array { format!("[{slot}]") } else { String::new() };
                 lines.push(format!("/* Interface parameter {i} bound to: {name}{index} */"));
             }
         }
@@ -334,15 +338,14 @@ impl<'a> Fx11<'a> {
             out.p.write_str(&format!("{name} = ")).map_err(failed)?;
             self.shader_inline(out, indent, o, opts)?;
             if a.kind == assign::INLINE_SHADER_5 {
-                let w = self.uwords(a.value, 9, "inline shader", a.at + 12)?;
-                let mut words = [0u32; 9];
-                words.copy_from_slice(&w);
-                self.shader5_tail(out, indent, &Shader5::from_words(words))?;
+                let words = self.uarr::<9>(a.value, "inline shader", a.at + 12)?;
+                self.shader5_tail(out, indent.saturating_sub(4), &Shader5::from_words(words))?;
             }
             out.p.write_str(";\n").map_err(failed)?;
             return Ok(());
         }
-        let value = self.assignment_value(a)?;
+        // A value that does not read is said in the listing (validate reports it).
+        let value = self.assignment_value(a).unwrap_or_else(|e| format!("/* {e} */"));
         let sep = if name.len() < 8 { format!("{name:<8} = ") } else { format!("{name} = ") };
         out.line(Some(a.at), indent, &format!("{sep}{value};"))
     }

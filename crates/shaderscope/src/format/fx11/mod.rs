@@ -404,14 +404,15 @@ impl Shader5 {
         ]
     }
 
-    fn from_words(w: [u32; 9]) -> Self {
+    pub(crate) fn from_words(w: [u32; 9]) -> Self {
+        let [shader, s0, s1, s2, s3, so_count, rasterized_stream, interface_count, interfaces] = w;
         Shader5 {
-            shader: w[0],
-            so_decls: [w[1], w[2], w[3], w[4]],
-            so_count: w[5],
-            rasterized_stream: w[6],
-            interface_count: w[7],
-            interfaces: w[8],
+            shader,
+            so_decls: [s0, s1, s2, s3],
+            so_count,
+            rasterized_stream,
+            interface_count,
+            interfaces,
         }
     }
 }
@@ -547,6 +548,20 @@ pub struct Fx11<'a> {
     read_counts: [u32; 3],
 }
 
+/// The little-endian u32 of four bytes (0 for fewer: callers hand it whole words).
+fn word(b: &[u8]) -> u32 {
+    b.try_into().map(u32::from_le_bytes).unwrap_or(0)
+}
+
+/// The first `N` little-endian words of `b` (zeros past its end).
+fn words_of<const N: usize>(b: &[u8]) -> [u32; N] {
+    let mut w = [0u32; N];
+    for (x, c) in w.iter_mut().zip(b.chunks_exact(4)) {
+        *x = word(c);
+    }
+    w
+}
+
 /// Reads the structured block in order.
 struct Parser<'a, 'r> {
     r: Reader<'a>,
@@ -559,7 +574,7 @@ impl<'a> Fx11<'a> {
         if data.get(..4) == Some(b"DXBC") {
             let dxbc = Dxbc::parse(data)?;
             let chunk = match dxbc.chunks() {
-                [c] if &c.fourcc.0 == b"FX10" => c.clone(),
+                [c] if &c.fourcc.0 == b"FX10" => *c,
                 _ => {
                     return Err(Error::invalid(
                         0,
@@ -593,8 +608,7 @@ impl<'a> Fx11<'a> {
             }
         };
         let head = r.bytes_at(0, words * 4, "effect header")?;
-        let header: Vec<u32> =
-            head.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        let header: Vec<u32> = head.chunks_exact(4).map(word).collect();
         let size = header.get(8).copied().unwrap_or(0);
         let ustart = words * 4;
         let urange = crate::toolkit::checked_range(
@@ -737,14 +751,19 @@ impl<'a> Fx11<'a> {
 
     /// The u32 at unstructured offset `o`.
     pub fn uword(&self, o: u32, what: &'static str, field_at: u64) -> Result<u32> {
-        let b = self.ubytes(o, 4, what, field_at)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.ubytes(o, 4, what, field_at).map(word)
+    }
+
+    /// `N` u32 words at unstructured offset `o`.
+    pub fn uarr<const N: usize>(&self, o: u32, what: &'static str, field_at: u64) -> Result<[u32; N]> {
+        let b = self.ubytes(o, 4 * N as u64, what, field_at)?;
+        Ok(words_of(b))
     }
 
     /// `n` u32 words at unstructured offset `o` (`n` checked against the block first).
     pub fn uwords(&self, o: u32, n: u32, what: &'static str, field_at: u64) -> Result<Vec<u32>> {
         let b = self.ubytes(o, u64::from(n) * 4, what, field_at)?;
-        Ok(b.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect())
+        Ok(b.chunks_exact(4).map(word).collect())
     }
 
     fn outside(&self, o: u32, len: u64, what: &'static str, field_at: u64) -> Error {
@@ -763,16 +782,17 @@ impl<'a> Fx11<'a> {
     }
 
     fn type_depth(&self, o: u32, field_at: u64, depth: usize) -> Result<TypeDesc> {
-        let w = self.uwords(o, 7, "type descriptor", field_at)?;
+        let [name, class, elements, total_size, stride, packed_size, info] =
+            self.uarr::<7>(o, "type descriptor", field_at)?;
         let mut t = TypeDesc {
             offset: o,
-            name: w[0],
-            class: w[1],
-            elements: w[2],
-            total_size: w[3],
-            stride: w[4],
-            packed_size: w[5],
-            info: w[6],
+            name,
+            class,
+            elements,
+            total_size,
+            stride,
+            packed_size,
+            info,
             members: Vec::new(),
             class_data: None,
             len: 28,
@@ -790,16 +810,19 @@ impl<'a> Fx11<'a> {
                 let at = o.saturating_add(28);
                 let words = self.uwords(at, t.info.saturating_mul(4), "struct members", self.abs(o) + 24)?;
                 for m in words.chunks_exact(4) {
-                    t.members.push(Member { name: m[0], semantic: m[1], offset: m[2], ty: m[3] });
+                    if let &[name, semantic, offset, ty] = m {
+                        t.members.push(Member { name, semantic, offset, ty });
+                    }
                 }
-                t.len = 28 + t.info * 16;
+                // The members read, so these sizes lie inside the block.
+                t.len = t.info.saturating_mul(16).saturating_add(28);
                 if self.is_fx5() {
                     let at = o.saturating_add(t.len);
-                    let cd = self.uwords(at, 2, "struct class data", self.abs(o))?;
+                    let [base, count] = self.uarr::<2>(at, "struct class data", self.abs(o))?;
                     let list =
-                        self.uwords(at.saturating_add(8), cd[1], "struct interfaces", self.abs(at) + 4)?;
-                    t.len += 8 + cd[1] * 4;
-                    t.class_data = Some((cd[0], list));
+                        self.uwords(at.saturating_add(8), count, "struct interfaces", self.abs(at) + 4)?;
+                    t.len = t.len.saturating_add(8).saturating_add(count.saturating_mul(4));
+                    t.class_data = Some((base, list));
                 }
             }
             other => {
@@ -885,11 +908,7 @@ impl<'a> Parser<'a, '_> {
     fn words<const N: usize>(&mut self, what: &'static str) -> Result<(u64, [u32; N])> {
         let at = self.r.original_position();
         let b = self.r.bytes(N * 4, what)?;
-        let mut w = [0u32; N];
-        for (i, c) in b.chunks_exact(4).enumerate() {
-            w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
-        Ok((at, w))
+        Ok((at, words_of(b)))
     }
 
     fn annotations(&mut self) -> Result<Vec<Annotation>> {
