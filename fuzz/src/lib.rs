@@ -478,6 +478,45 @@ pub fn mbs(data: &[u8]) {
     assert_eq!(again.write_model(), bytes, "an edited MBS does not round-trip");
 }
 
+/// Direct3D 10/11 effects: parse (or annotate what reads), every command's view of the
+/// result, the writer (an unmodified effect writes back byte for byte), the embedded shaders
+/// (each parses as the DXBC it is said to be or is reported), and an edit: a pass without its
+/// last assignment writes an effect that parses again without it.
+pub fn fx11(data: &[u8]) {
+    use shaderscope::format::fx11::Fx11;
+    let Ok(f) = Fx11::parse(data) else {
+        let mut a = shaderscope::dump::Annotations::new();
+        shaderscope::format::fx11::annotate_damaged(data, &mut a);
+        return;
+    };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "fx11 does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.damage();
+    let _ = f.info_json();
+    let _ = f.info_text();
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    for p in f.parts() {
+        assert!(p.offset as usize + p.bytes.len() <= data.len(), "a part lies outside the effect");
+    }
+    let mut edited = f.clone();
+    let Some(pass) =
+        edited.groups.iter_mut().flat_map(|g| &mut g.techniques).flat_map(|t| &mut t.passes).next()
+    else {
+        return;
+    };
+    let Some(gone) = pass.assignments.pop() else { return };
+    let left = pass.assignments.len();
+    let Ok(bytes) = edited.write() else { return };
+    // The assignment dropped may have been the only one binding a shader: the rest reads.
+    if let Ok(again) = Fx11::parse(&bytes) {
+        let pass = again.groups.iter().flat_map(|g| &g.techniques).flat_map(|t| &t.passes).next();
+        assert_eq!(pass.map(|p| p.assignments.len()), Some(left), "an edited effect lost a pass ({gone:?})");
+    }
+}
+
 /// PICA200 decode → encode: every word whose opcode is known decodes to an instruction that
 /// encodes back to the same word (decoding never fails: unknown opcodes are kept as such).
 pub fn encode_decode_pica(data: &[u8]) {
@@ -873,6 +912,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("gfd", gfd),
     ("latte", latte),
     ("mbs", mbs),
+    ("fx11", fx11),
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
     ("encode_decode_pica", encode_decode_pica),
@@ -955,11 +995,16 @@ mod tests {
     /// Seeds: the shipped samples, plus a few corpus files of every format when present.
     fn seeds() -> Vec<Vec<u8>> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut v: Vec<Vec<u8>> =
-            ["samples/vshader.shbin", "samples/vshader.csdr", "samples/vertex.mbs", "samples/fragment.mbs"]
-                .iter()
-                .filter_map(|p| std::fs::read(root.join(p)).ok())
-                .collect();
+        let mut v: Vec<Vec<u8>> = [
+            "samples/vshader.shbin",
+            "samples/vshader.csdr",
+            "samples/vertex.mbs",
+            "samples/fragment.mbs",
+            "samples/effect11.fxo",
+        ]
+        .iter()
+        .filter_map(|p| std::fs::read(root.join(p)).ok())
+        .collect();
         // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
         // command runs in.
         let pwd = std::env::var_os("PWD");
@@ -1054,7 +1099,7 @@ mod tests {
 
     smoke_tests!(
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
-            mbs, roundtrip, find;
+            mbs, fx11, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,
