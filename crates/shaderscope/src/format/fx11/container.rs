@@ -295,7 +295,13 @@ impl Fx11<'_> {
         self.assignment_value(a).unwrap_or_else(|e| format!("(unreadable: {e})"))
     }
 
-    fn annotate_annotations(&self, list: Option<&[Annotation]>, count_at: u64, a: &mut Annotations) {
+    fn annotate_annotations(
+        &self,
+        list: Option<&[Annotation]>,
+        count_at: u64,
+        types: &mut Vec<u32>,
+        a: &mut Annotations,
+    ) {
         let Some(list) = list else { return };
         a.field(count_at, 4, format_args!("annotation count: {}", list.len()));
         for an in list {
@@ -303,7 +309,7 @@ impl Fx11<'_> {
             a.section(an.at, len, format_args!("annotation {}", self.text(an.name)));
             a.field(an.at, 4, format_args!("name: 0x{:x} \"{}\"", an.name, self.text(an.name)));
             a.field(an.at + 4, 4, format_args!("type: 0x{:x}", an.ty));
-            self.claim_type(an.ty, a);
+            types.push(an.ty);
             self.claim_string(an.name, a);
             let t = self.type_at(an.ty, an.at + 4).ok();
             for (i, v) in an.values.iter().enumerate() {
@@ -336,10 +342,15 @@ impl Fx11<'_> {
         }
     }
 
-    /// Annotate the type at `o` and what it points to.
-    fn claim_type(&self, o: u32, a: &mut Annotations) {
-        let mut stack = vec![(o, 0usize)];
+    /// Annotate the types at `roots` and those they point to, each once (types share members:
+    /// a walk per use could cost the product of their member counts).
+    fn claim_types(&self, roots: &[u32], a: &mut Annotations) {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<(u32, usize)> = roots.iter().map(|o| (*o, 0)).collect();
         while let Some((o, depth)) = stack.pop() {
+            if !seen.insert(o) {
+                continue;
+            }
             let Ok(t) = self.type_at(o, 0) else { continue };
             let at = self.abs(o);
             a.section(at, u64::from(t.len), format_args!("type {}", self.text(t.name)));
@@ -538,6 +549,8 @@ impl Fx11<'_> {
 
     fn annotate_model(&self, a: &mut Annotations) {
         self.annotate_header(a);
+        // The types every record names, annotated once at the end.
+        let mut types = Vec::new();
         let u = self.unstructured_at();
         a.section(u, self.unstructured.len() as u64, "unstructured block");
         if self.unstructured.len() >= 4 {
@@ -556,7 +569,7 @@ impl Fx11<'_> {
             a.field(c.at + 12, 4, format_args!("variables: {}", c.variables.len()));
             a.field(c.at + 16, 4, format_args!("explicit bind point: 0x{:x}", c.bind_point));
             self.claim_string(c.name, a);
-            self.annotate_annotations(c.annotations.as_deref(), c.at + 20, a);
+            self.annotate_annotations(c.annotations.as_deref(), c.at + 20, &mut types, a);
             for v in &c.variables {
                 a.section(v.at, 24, format_args!("numeric variable {}", self.text(v.name)));
                 a.field(v.at, 4, format_args!("name: 0x{:x}", v.name));
@@ -567,11 +580,11 @@ impl Fx11<'_> {
                 a.field(v.at + 20, 4, format_args!("flags: 0x{:x}", v.flags));
                 self.claim_string(v.name, a);
                 self.claim_string(v.semantic, a);
-                self.claim_type(v.ty, a);
+                types.push(v.ty);
                 if let Ok(t) = self.type_at(v.ty, 0) {
                     self.claim_default(v.default, &t, a);
                 }
-                self.annotate_annotations(v.annotations.as_deref(), v.at + 24, a);
+                self.annotate_annotations(v.annotations.as_deref(), v.at + 24, &mut types, a);
             }
         }
         for o in &self.objects {
@@ -582,7 +595,7 @@ impl Fx11<'_> {
             a.field(o.at + 12, 4, format_args!("explicit bind point: 0x{:x}", o.bind_point));
             self.claim_string(o.name, a);
             self.claim_string(o.semantic, a);
-            self.claim_type(o.ty, a);
+            types.push(o.ty);
             let mut end = o.at + 16;
             for (at, init) in &o.initializers {
                 match init {
@@ -614,7 +627,7 @@ impl Fx11<'_> {
                     }
                 }
             }
-            self.annotate_annotations(o.annotations.as_deref(), end, a);
+            self.annotate_annotations(o.annotations.as_deref(), end, &mut types, a);
         }
         for i in &self.interfaces {
             a.section(i.at, 16, format_args!("interface variable {}", self.text(i.name)));
@@ -623,7 +636,7 @@ impl Fx11<'_> {
             a.field(i.at + 8, 4, format_args!("default value: 0x{:x}", i.default));
             a.field(i.at + 12, 4, format_args!("flags: 0x{:x}", i.flags));
             self.claim_string(i.name, a);
-            self.claim_type(i.ty, a);
+            types.push(i.ty);
             if let Ok(t) = self.type_at(i.ty, 0) {
                 let n = t.elements.max(1);
                 if i.default != 0
@@ -639,7 +652,7 @@ impl Fx11<'_> {
                     }
                 }
             }
-            self.annotate_annotations(Some(&i.annotations), i.at + 16, a);
+            self.annotate_annotations(Some(&i.annotations), i.at + 16, &mut types, a);
         }
         for g in &self.groups {
             if let Some(at) = g.at {
@@ -647,20 +660,20 @@ impl Fx11<'_> {
                 a.field(at, 4, format_args!("name: 0x{:x}", g.name));
                 a.field(at + 4, 4, format_args!("techniques: {}", g.techniques.len()));
                 self.claim_string(g.name, a);
-                self.annotate_annotations(Some(&g.annotations), at + 8, a);
+                self.annotate_annotations(Some(&g.annotations), at + 8, &mut types, a);
             }
             for t in &g.techniques {
                 a.section(t.at, 8, format_args!("technique {}", self.text(t.name)));
                 a.field(t.at, 4, format_args!("name: 0x{:x}", t.name));
                 a.field(t.at + 4, 4, format_args!("passes: {}", t.passes.len()));
                 self.claim_string(t.name, a);
-                self.annotate_annotations(Some(&t.annotations), t.at + 8, a);
+                self.annotate_annotations(Some(&t.annotations), t.at + 8, &mut types, a);
                 for p in &t.passes {
                     a.section(p.at, 8, format_args!("pass {}", self.text(p.name)));
                     a.field(p.at, 4, format_args!("name: 0x{:x}", p.name));
                     a.field(p.at + 4, 4, format_args!("assignments: {}", p.assignments.len()));
                     self.claim_string(p.name, a);
-                    self.annotate_annotations(Some(&p.annotations), p.at + 8, a);
+                    self.annotate_annotations(Some(&p.annotations), p.at + 8, &mut types, a);
                     for x in &p.assignments {
                         self.annotate_assignment(x, a);
                     }
@@ -687,6 +700,7 @@ impl Fx11<'_> {
                 }
             }
         }
+        self.claim_types(&types, a);
         self.annotate_gaps(a);
         if !self.trailing.is_empty() {
             let at = self.base + (self.blob().len() - self.trailing.len()) as u64;
