@@ -235,6 +235,8 @@ impl<'a> Fx11<'a> {
                             (Cast::Float, _) => float(float_value.to_bits()),
                             (Cast::Byte, _) => format!("0x{:02x}", int_value & 0xff),
                             (Cast::Mask, _) => format!("0x{int_value:08x}"),
+                            // A value stored as a bool shows as fxc's `true`/`false`.
+                            (Cast::Bool, Some(n)) if t == 4 => format!("{n} /* {} */", n.to_lowercase()),
                             (_, Some(n)) => format!("{n} /* {int_value} */"),
                             (Cast::Bool, None) | (Cast::Uint, None) | (Cast::Object, None) => {
                                 int_value.to_string()
