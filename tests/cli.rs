@@ -182,9 +182,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "15 shader binaries (14 unique) in 12 files, 0 invalid; formats: csdr 1 (1 unique), d3d9 3 (2 unique), \
-             dxbc 4 (4 unique), fx9 1 (1 unique), gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), \
-             sharcfb 1 (1 unique), shbin 1 (1 unique); stages: pixel 9 (9 unique), vertex 10 (9 unique)\n"
+            "18 shader binaries (17 unique) in 13 files, 0 invalid; formats: \
+             csdr 1 (1 unique), d3d9 3 (2 unique), dxbc 6 (6 unique), fx11 1 (1 unique), fx9 1 (1 unique), gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
+             stages: pixel 11 (11 unique), vertex 12 (11 unique)\n"
         ),
         "{out}"
     );

@@ -26,6 +26,7 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("shaders.sharcfb", shaderscope::format::sharcfb::build::example()),
         ("effect.fxo", shaderscope::format::fx9::build::example()),
         ("effect.mgfxo", shaderscope::format::mgfx::build::example()),
+        ("effect11.fxo", shaderscope::format::fx11::build::example()),
     ]
 }
 

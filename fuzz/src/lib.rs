@@ -460,6 +460,45 @@ pub fn fx9(data: &[u8]) {
     let _ = shaderscope::find::find_all(data);
 }
 
+/// Direct3D 10/11 effects: parse (or annotate what reads), every command's view of the
+/// result, the writer (an unmodified effect writes back byte for byte), the embedded shaders
+/// (each parses as the DXBC it is said to be or is reported), and an edit: a pass without its
+/// last assignment writes an effect that parses again without it.
+pub fn fx11(data: &[u8]) {
+    use shaderscope::format::fx11::Fx11;
+    let Ok(f) = Fx11::parse(data) else {
+        let mut a = shaderscope::dump::Annotations::new();
+        shaderscope::format::fx11::annotate_damaged(data, &mut a);
+        return;
+    };
+    assert_eq!(f.write().ok().as_deref(), Some(data), "fx11 does not round-trip");
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.damage();
+    let _ = f.info_json();
+    let _ = f.info_text();
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    for p in f.parts() {
+        assert!(p.offset as usize + p.bytes.len() <= data.len(), "a part lies outside the effect");
+    }
+    let mut edited = f.clone();
+    let Some(pass) =
+        edited.groups.iter_mut().flat_map(|g| &mut g.techniques).flat_map(|t| &mut t.passes).next()
+    else {
+        return;
+    };
+    let Some(gone) = pass.assignments.pop() else { return };
+    let left = pass.assignments.len();
+    let Ok(bytes) = edited.write() else { return };
+    // The assignment dropped may have been the only one binding a shader: the rest reads.
+    if let Ok(again) = Fx11::parse(&bytes) {
+        let pass = again.groups.iter().flat_map(|g| &g.techniques).flat_map(|t| &t.passes).next();
+        assert_eq!(pass.map(|p| p.assignments.len()), Some(left), "an edited effect lost a pass ({gone:?})");
+    }
+}
+
 pub fn mbs(data: &[u8]) {
     use shaderscope::format::mbs::{Body, Mbs, Node};
     let Ok(f) = Mbs::parse(data) else {
@@ -928,6 +967,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("latte", latte),
     ("mbs", mbs),
     ("fx9", fx9),
+    ("fx11", fx11),
     ("mgfx", mgfx),
     ("mali_gp", mali_gp),
     ("mali_pp", mali_pp),
@@ -1018,6 +1058,7 @@ mod tests {
             "samples/fragment.mbs",
             "samples/effect.fxo",
             "samples/effect.mgfxo",
+            "samples/effect11.fxo",
         ]
         .iter()
         .filter_map(|p| std::fs::read(root.join(p)).ok())
@@ -1116,7 +1157,7 @@ mod tests {
 
     smoke_tests!(
         whole: parse_any, shbin, dvoj, cgfx, dxbc, sm4, sm4_specialised, d3d9, sharcfb, sharc, gfd,
-            mbs, fx9, mgfx, roundtrip, find;
+            mbs, fx9, fx11, mgfx, roundtrip, find;
         code: pica, bare, latte, mali_gp, mali_pp, encode_decode_pica, encode_decode_latte, encode_decode_mali_gp,
             encode_decode_mali_pp, encode_decode_sm4, sm4_print_assemble, pica_print_assemble, pica_asm_text, d3d9_asm,
             asm_text, asm_nesting,

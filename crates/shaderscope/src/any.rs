@@ -22,6 +22,8 @@ use crate::container::Container;
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::Result;
+#[cfg(feature = "direct3d")]
+use crate::format::fx11::Fx11;
 #[cfg(feature = "mali")]
 use crate::format::mbs::Mbs;
 #[cfg(feature = "n3ds")]
@@ -52,6 +54,9 @@ pub enum File<'a> {
     /// A Direct3D 9 effect (fx_2_0).
     #[cfg(feature = "direct3d")]
     Fx9(Box<Fx9<'a>>),
+    /// A Direct3D 10/11 effect (fx_4_0, fx_4_1, fx_5_0).
+    #[cfg(feature = "direct3d")]
+    Fx11(Box<Fx11<'a>>),
     /// A Nintendo 3DS shader file: DVLB, DVOJ/DVOB, CGFX or base64 `.csdr`.
     #[cfg(feature = "n3ds")]
     Shbin(Box<ShaderFile>),
@@ -241,6 +246,7 @@ impl File<'_> {
             File::D3d9(d) => d,
             #[cfg(feature = "direct3d")]
             File::Fx9(f) => &**f,
+            File::Fx11(f) => &**f,
             #[cfg(feature = "n3ds")]
             File::Shbin(s) => &**s,
             #[cfg(feature = "wiiu")]
@@ -621,6 +627,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
         }
         #[cfg(feature = "direct3d")]
         Format::Fx9 => crate::format::fx9::annotate_damaged(data, a),
+        Format::Fx11 => crate::format::fx11::annotate_damaged(data, a),
         #[cfg(feature = "wiiu")]
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
         #[cfg(feature = "mali")]
@@ -692,6 +699,7 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
         #[cfg(feature = "direct3d")]
         Format::Fx9 => Fx9::parse(data).map(|f| File::Fx9(Box::new(f))),
+        Format::Fx11 => Fx11::parse(data).map(|f| File::Fx11(Box::new(f))),
         #[cfg(feature = "n3ds")]
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {
             ShaderFile::parse(data, format).map(|s| File::Shbin(Box::new(s)))

@@ -244,3 +244,29 @@ fn fx9_records_follow_the_schema() {
     record["techniques"][0]["passes"][0]["shaders"][1]["colour"] = Value::from(1);
     assert!(!v.is_valid(&record), "an undocumented binding field passes");
 }
+
+#[test]
+fn fx11_records_follow_the_schema_and_it_refuses_an_undocumented_pass_field() {
+    let v = validator();
+    for bytes in
+        [shaderscope::format::fx11::build::example(), shaderscope::format::fx11::build::example_fx_4_0()]
+    {
+        let file = shaderscope::parse(&bytes).unwrap();
+        for line in [
+            file.info_record("x.fxo").to_line(),
+            file.disasm_record("x.fxo", &DisasmOptions::default()).to_line(),
+        ]
+        .into_iter()
+        .chain(file.validate_records("x.fxo", false).iter().map(|r| r.to_line()))
+        {
+            assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
+        }
+    }
+    let bytes = shaderscope::format::fx11::build::example();
+    let line = shaderscope::parse(&bytes).unwrap().info_record("x.fxo").to_line();
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    let pass = &mut record["groups"][0]["techniques"][0]["passes"][0];
+    assert_eq!(pass["assignments"][0]["shader"], "shader0 (vs_5_0)");
+    pass["colour"] = Value::from(1);
+    assert!(!v.is_valid(&record), "an undocumented pass field passes");
+}

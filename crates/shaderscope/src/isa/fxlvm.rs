@@ -259,9 +259,7 @@ fn register(out: &mut String, letter: &str, item: u32, n: u32) {
     let first = item % 4;
     if !(first == 0 && n == 4) {
         out.push('.');
-        for c in first..(first + n).min(4) {
-            out.push(MASK[c as usize]);
-        }
+        out.extend(MASK.iter().take((first + n).min(4) as usize).skip(first as usize));
     }
 }
 
@@ -353,7 +351,7 @@ mod tests {
         for (v, text) in [
             (5.5, "5.5"),
             (0.159_154_943_091_895_35, "0.159154943"),
-            (6.283_185_307_179_586, "6.28318531"),
+            (std::f64::consts::TAU, "6.28318531"),
             (-std::f64::consts::PI, "-3.14159265"),
             (f64::from(0.02f32), "0.0199999996"),
             (5.0, "5"),

@@ -4,6 +4,17 @@
 //! and a pixel shader that returns a constant colour. For DirectX_11 both shaders are DXBC
 //! containers made by the project's assembler from their listings; for OpenGL they are the
 //! GLSL text MojoShader makes of such shaders.
+//!
+//! ```
+//! use shaderscope::Container;
+//! use shaderscope::format::mgfx::{Mgfx, build};
+//!
+//! let bytes = build::example();
+//! let fx = Mgfx::parse(&bytes)?;
+//! assert_eq!(fx.write()?, bytes);
+//! assert_eq!(fx.embedded().len(), 2); // its vertex and pixel shader, DXBC containers
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
 
 use super::{
     Attribute, ConstantBuffer, Mgfx, Parameter, Pass, Profile, Shader, StateBlock, StateKind, Str, Technique,
