@@ -246,6 +246,7 @@ impl File<'_> {
             File::D3d9(d) => d,
             #[cfg(feature = "direct3d")]
             File::Fx9(f) => &**f,
+            #[cfg(feature = "direct3d")]
             File::Fx11(f) => &**f,
             #[cfg(feature = "n3ds")]
             File::Shbin(s) => &**s,
@@ -627,6 +628,7 @@ pub fn annotate(data: &[u8], a: &mut Annotations) -> Result<Format> {
         }
         #[cfg(feature = "direct3d")]
         Format::Fx9 => crate::format::fx9::annotate_damaged(data, a),
+        #[cfg(feature = "direct3d")]
         Format::Fx11 => crate::format::fx11::annotate_damaged(data, a),
         #[cfg(feature = "wiiu")]
         Format::Gfd => crate::format::gfd::annotate_damaged(data, a),
@@ -699,6 +701,7 @@ pub fn parse(data: &[u8]) -> Result<File<'_>> {
         Format::D3d9 => D3d9File::parse(data).map(File::D3d9),
         #[cfg(feature = "direct3d")]
         Format::Fx9 => Fx9::parse(data).map(|f| File::Fx9(Box::new(f))),
+        #[cfg(feature = "direct3d")]
         Format::Fx11 => Fx11::parse(data).map(|f| File::Fx11(Box::new(f))),
         #[cfg(feature = "n3ds")]
         Format::Dvlb | Format::Dvoj | Format::Cgfx | Format::Csdr => {

@@ -31,6 +31,7 @@
 pub mod d3d9;
 #[cfg(feature = "direct3d")]
 pub mod dxbc;
+#[cfg(feature = "direct3d")]
 pub mod fx11;
 #[cfg(feature = "direct3d")]
 pub mod fx9;

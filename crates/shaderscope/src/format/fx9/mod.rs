@@ -184,26 +184,8 @@ impl Type {
 
     /// The type as HLSL spells it (`float4x4`, `sampler2D`, `struct`, `texture`).
     pub fn hlsl(&self) -> String {
-        let base = match self.ty {
-            0 => "void",
-            1 => "bool",
-            2 => "int",
-            3 => "float",
-            4 => "string",
-            5 => "texture",
-            6 => "texture1D",
-            7 => "texture2D",
-            8 => "texture3D",
-            9 => "textureCUBE",
-            10 => "sampler",
-            11 => "sampler1D",
-            12 => "sampler2D",
-            13 => "sampler3D",
-            14 => "samplerCUBE",
-            15 => "pixelshader",
-            16 => "vertexshader",
-            _ => "unknown",
-        };
+        // The constant table names the same D3DXPARAMETER_TYPE values.
+        let base = u16::try_from(self.ty).map_or("unknown", crate::isa::d3d9::ctab::type_name);
         match self.class {
             classes::STRUCT => "struct".to_string(),
             classes::VECTOR => format!("{base}{}", self.columns),
