@@ -9,7 +9,8 @@
 //! use shaderscope::Container;
 //! use shaderscope::format::fx11::{Fx11, build};
 //!
-//! let fx = Fx11::parse(&build::example_fx_4_0())?;
+//! let bytes = build::example_fx_4_0();
+//! let fx = Fx11::parse(&bytes)?;
 //! assert_eq!((fx.profile(), fx.container.is_some()), ("fx_4_0", true));
 //! assert!(fx.validate().is_empty());
 //! # Ok::<(), shaderscope::Error>(())

@@ -100,6 +100,15 @@ const FX5_WORDS: usize = 24;
 const MAX_TYPE_DEPTH: usize = 32;
 
 /// Variable classes of a type (EVarType).
+///
+/// ```
+/// use shaderscope::format::fx11::{Fx11, build, var_type};
+/// let bytes = build::example();
+/// let fx = Fx11::parse(&bytes)?;
+/// let variable = &fx.cbuffers[0].variables[0];
+/// assert_eq!(fx.type_at(variable.ty, variable.at)?.class, var_type::NUMERIC);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub mod var_type {
     /// A scalar, vector or matrix.
     pub const NUMERIC: u32 = 1;
@@ -112,6 +121,15 @@ pub mod var_type {
 }
 
 /// Object types (EObjectType) that carry an initializer per element.
+///
+/// ```
+/// use shaderscope::format::fx11::{InitKind, object_type};
+/// // What an object variable of each type is initialised with.
+/// assert_eq!(InitKind::of(object_type::SAMPLER), InitKind::StateBlock);
+/// assert_eq!(InitKind::of(object_type::PIXEL_SHADER_5), InitKind::Shader5);
+/// assert_eq!(InitKind::of(object_type::VERTEX_SHADER), InitKind::Shader);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub mod object_type {
     /// `String`.
     pub const STRING: u32 = 1;
@@ -325,7 +343,7 @@ pub struct ConstantBuffer {
 pub struct Assignment {
     /// Absolute offset of the record.
     pub at: u64,
-    /// iState: the index of the state in FX11's state table ([`states::STATES`]).
+    /// iState: the index of the state in FX11's state table (the `STATES` table of `states.rs`).
     pub state: u32,
     /// Index (an array state's element).
     pub index: u32,
@@ -336,6 +354,17 @@ pub struct Assignment {
 }
 
 /// Assignment types (ECompilerAssignmentType).
+///
+/// ```
+/// use shaderscope::format::fx11::{Fx11, assign, build};
+/// let bytes = build::example();
+/// let fx = Fx11::parse(&bytes)?;
+/// // The sample's pass compiles its two shaders inline (fx_5_0's inline shaders).
+/// let pass = fx.passes().next().unwrap();
+/// assert_eq!(pass.assignments.len(), 2);
+/// assert!(pass.assignments.iter().all(|a| a.kind == assign::INLINE_SHADER_5));
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
 pub mod assign {
     /// Constants: u32 count, count x {type, value}.
     pub const CONSTANT: u32 = 1;
