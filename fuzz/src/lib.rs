@@ -437,9 +437,9 @@ pub fn gfd(data: &[u8]) {
     assert_eq!(again.shaders.iter().filter(|s| s.gx2().is_some()).count(), n, "a built GFD lost a shader");
 }
 
-/// MBS files: parse (or annotate what reads), every command's view of the result, the
-/// writer (an unmodified file writes back byte for byte), and an edit: a renamed symbol and
-/// an added initial value write a file that parses again with them.
+/// fx_2_0 effects: parse (or annotate what reads), every command's view of the result, the
+/// writer (an unmodified effect writes back byte for byte), and the search for the programs
+/// inside.
 pub fn fx9(data: &[u8]) {
     use shaderscope::format::fx9::Fx9;
     let Ok(f) = Fx9::parse(data) else {
@@ -499,6 +499,9 @@ pub fn fx11(data: &[u8]) {
     }
 }
 
+/// MBS files: parse (or annotate what reads), every command's view of the result, the
+/// writer (an unmodified file writes back byte for byte), and an edit: a renamed symbol and
+/// an added initial value write a file that parses again with them.
 pub fn mbs(data: &[u8]) {
     use shaderscope::format::mbs::{Body, Mbs, Node};
     let Ok(f) = Mbs::parse(data) else {
