@@ -381,7 +381,11 @@ fn ifce(i: &super::chunks::Ifce<'_>, c: &Chunk<'_>, a: &mut Annotations) {
         strings.add(&t.name, "name");
     }
     for t in &i.class_instances {
-        a.field(t.offset as u64, 16, format_args!("class instance {}", t.name));
+        a.field(
+            t.offset as u64,
+            16,
+            format_args!("class instance {} ({})", t.name, count(t.elements, "element")),
+        );
         strings.add(&t.name, "name");
     }
     for sl in &i.slots {

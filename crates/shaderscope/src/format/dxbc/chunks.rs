@@ -242,8 +242,9 @@ pub struct ClassInstance<'a> {
     pub name: Cstr<'a>,
     /// Class type ID.
     pub ty: u16,
-    /// The word after the type (1 in compiler output).
-    pub unknown: u16,
+    /// Array elements: 1 for a single instance, N for `name[N]` (fxc's listing shows
+    /// the count after the name).
+    pub elements: u16,
     /// Constant buffer.
     pub cb: u16,
     /// Offset in the constant buffer.
@@ -344,7 +345,7 @@ impl<'a> Ifce<'a> {
                 offset: at as usize,
                 name: strings.cstr_at(name_off as usize, "IFCE class instance name")?,
                 ty: c.u16("IFCE class instance")?,
-                unknown: c.u16("IFCE class instance")?,
+                elements: c.u16("IFCE class instance")?,
                 cb: c.u16("IFCE class instance")?,
                 cb_offset: c.u16("IFCE class instance")?,
                 texture: c.u16("IFCE class instance")?,
@@ -413,16 +414,19 @@ pub struct RuntimeConstant {
     pub target: u16,
 }
 
-/// A sampler/resource mapping of Aon9.
+/// A sampler/resource mapping of Aon9. The record's bytes are the source resource, the
+/// source sampler, the target sampler and a fourth byte (fxc's listing of a program that
+/// samples `t2` with `s0` into `s1` shows which is which; the corpus's all have the three
+/// equal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SamplerMapping {
     /// Absolute offset of the record.
     pub offset: usize,
-    /// Target D3D9 sampler.
+    /// Target D3D9 sampler (third byte).
     pub target: u8,
-    /// Source sampler.
+    /// Source sampler (second byte).
     pub sampler: u8,
-    /// Source resource.
+    /// Source resource (first byte).
     pub resource: u8,
     /// Fourth byte (texture type; 0 in compiler output).
     pub unknown: u8,
@@ -505,9 +509,9 @@ impl<'a> Aon9<'a> {
             let b = t.array::<4>("Aon9 sampler mapping")?;
             sampler_mappings.push(SamplerMapping {
                 offset: at,
-                target: b[0],
+                resource: b[0],
                 sampler: b[1],
-                resource: b[2],
+                target: b[2],
                 unknown: b[3],
             });
         }

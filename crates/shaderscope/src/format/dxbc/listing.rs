@@ -625,13 +625,19 @@ fn variables<P: Printer + ?Sized>(
         };
         declaration(r, ty, &declared, budget, c)?;
         if let Some(def) = v.default {
-            c.put("//      =");
-            for w in super::chunks::Words::new(def).iter() {
-                c.put(" 0x");
-                write_hex(c, u64::from(w), 8)?;
+            // Four words a line, as fxc wraps them: `//      = 0x… 0x… 0x… 0x… `, then
+            // `//        0x… …`.
+            let words: Vec<u32> = super::chunks::Words::new(def).iter().collect();
+            let at = r.offset as u64 + u64::from(v.default_offset);
+            for (row, four) in words.chunks(4).enumerate() {
+                c.put(if row == 0 { "//      =" } else { "//        " });
+                for (i, w) in four.iter().enumerate() {
+                    c.put(if row > 0 && i == 0 { "0x" } else { " 0x" });
+                    write_hex(c, u64::from(*w), 8)?;
+                }
+                c.put(" ");
+                c.end(Some(at + 16 * row as u64))?;
             }
-            c.put(" ");
-            c.end(Some(r.offset as u64 + u64::from(v.default_offset)))?;
         }
     }
     Ok(())
@@ -651,9 +657,17 @@ impl Tail {
         match self {
             Tail::Member(at) => c.num_right(at, 4),
             Tail::Variable { start, size, used } => {
-                c.num_right(start, 4);
-                c.put(" Size: ");
-                c.num_right(size, 5);
+                // An interface variable has no place in the buffer: offset 0xFFFFFFFF,
+                // which fxc shows as `N/A` for both numbers.
+                if start == u32::MAX {
+                    c.right("N/A", 4);
+                    c.put(" Size: ");
+                    c.right("N/A", 5);
+                } else {
+                    c.num_right(start, 4);
+                    c.put(" Size: ");
+                    c.num_right(size, 5);
+                }
                 if !used {
                     c.put(" [unused]");
                 }
@@ -1275,7 +1289,14 @@ fn class_linkage<P: Printer + ?Sized>(d: &Dxbc<'_>, c: &mut Comments<'_, P>) -> 
         ])?;
         for ci in &ifce.class_instances {
             c.put("// ");
-            c.left_name(ci.name.bytes, 27);
+            let start = c.here();
+            c.name(ci.name.bytes);
+            if ci.elements > 1 {
+                c.put("[");
+                c.num(ci.elements);
+                c.put("]");
+            }
+            c.pad_from(start, 27);
             c.put(" ");
             c.num_right(ci.ty, 4);
             c.put(" ");

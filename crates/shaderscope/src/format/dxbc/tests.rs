@@ -390,6 +390,12 @@ fn aon9_tables_are_parsed_and_printed() {
     let want: Vec<&str> = want.lines().map(str::trim_end).collect();
     let at = got.iter().position(|l| l.starts_with("// Constant buffer")).unwrap() - 1;
     assert_eq!(&got[at..at + want.len()], &want[..]);
+    // The record's bytes are resource, sampler, target: fxc lists `02 00 01 00` as
+    // `s1 s0 t2` (DynamicShaderLinkageFX11's level-9 pixel shader).
+    let mut other = b.0.clone();
+    other[36..40].copy_from_slice(&[2, 0, 1, 0]);
+    let m = chunks::Aon9::parse(&other, 0).unwrap().sampler_mappings[0];
+    assert_eq!((m.target, m.sampler, m.resource), (1, 0, 2));
 }
 
 #[test]
@@ -514,6 +520,57 @@ fn ifce_class_tables() {
 ";
     let got: String = s.lines().map(|l| format!("{}\n", l.trim_end())).collect();
     assert!(got.contains(want), "{got}");
+}
+
+/// An array of class instances is one record whose second word counts its elements; fxc
+/// names it `name[N]` (spacehamster/DXDecompiler's EffectInterfaces_5.asm).
+#[test]
+fn ifce_instance_arrays_show_their_count() {
+    let mut b = Blob::default();
+    // instances, types, slot records, slots, type-id offset, class offset, slot offset, 2 words
+    b.u32(2).u32(1).u32(1).u32(1).u32(0).u32(0).u32(0).u32(0x4E47_534F).u32(0x0010_0020);
+    let classes = b.at();
+    b.patch(20, classes);
+    let ty = b.at();
+    b.u32(0).u16(0).u16(2).u16(0).u16(0);
+    let instances: Vec<u32> = [(1u16, 3u16), (3, 5)]
+        .iter()
+        .map(|&(elements, cb_offset)| {
+            let at = b.at();
+            b.u32(0).u16(0).u16(elements).u16(0).u16(cb_offset).u16(0xffff).u16(0xffff);
+            at
+        })
+        .collect();
+    let slots = b.at();
+    b.patch(24, slots);
+    b.u32(1).u32(1).u32(0).u32(0);
+    let type_ids = b.at();
+    b.patch(slots + 8, type_ids);
+    b.u16(0).u16(0);
+    let table_ids = b.at();
+    b.patch(slots + 12, table_ids);
+    b.u32(0);
+    for (f, n) in
+        [ty, instances[0], instances[1]].iter().zip(["cClass2", "gAbstractInterface7", "gAbstractInterface8"])
+    {
+        let at = b.cstr(n);
+        b.patch(*f, at);
+    }
+    let i = chunks::Ifce::parse(&b.0, 0).unwrap();
+    assert_eq!(i.class_instances.iter().map(|c| c.elements).collect::<Vec<_>>(), [1, 3]);
+    let bytes = container(&[(b"IFCE", b.0.clone())]);
+    let d = Dxbc::parse(&bytes).unwrap();
+    let s = header_text(&d, Generation::Fxc10);
+    let want = "\
+// Available Class Instances:
+//
+// Name                        Type CB CB Offset Texture Sampler
+// --------------------------- ---- -- --------- ------- -------
+// gAbstractInterface7            0  0         3       -       -
+// gAbstractInterface8[3]         0  0         5       -       -
+//
+";
+    assert!(s.contains(want), "{s}");
 }
 
 #[test]

@@ -9,7 +9,9 @@
 //! for the constant-buffer mappings, two tables fxc always leaves empty, the sampler mappings
 //! and the runtime constants; then the sampler mappings, the constant-buffer mappings, the
 //! runtime constants (an empty table points where it would start), and the program. The
-//! fourth byte of a sampler mapping is not printed: written as 0, as fxc writes it.
+//! bytes of a sampler mapping are the source resource, the source sampler and the target
+//! sampler, in that order (the columns print them the other way round); the fourth is not
+//! printed: written as 0, as fxc writes it.
 //!
 //! ```
 //! use shaderscope::dxbc::assemble::{Listing, aon9};
@@ -19,15 +21,15 @@
 //! //
 //! // Target Sampler Source Sampler  Source Resource
 //! // -------------- --------------- ----------------
-//! // s0             s0              t1
+//! // s1             s0              t2
 //! //
 //! //
 //! // Level9 shader bytecode:
 //! //
 //!     ps_2_0
 //!     dcl t0.xy
-//!     dcl_2d s0
-//!     texld r0, t0, s0
+//!     dcl_2d s1
+//!     texld r0, t0, s1
 //!     mov oC0, r0
 //!
 //! // approximately 2 instruction slots used (1 texture, 1 arithmetic)
@@ -37,7 +39,7 @@
 //! let word = |at: usize| u32::from_le_bytes(payload[at..at + 4].try_into().unwrap());
 //! // Size, version token, program size and offset: after the header and one sampler mapping.
 //! assert_eq!((word(0) as usize, word(4), word(12)), (payload.len(), 0xffff_0200, 40));
-//! assert_eq!(&payload[36..40], &[0, 0, 1, 0]);
+//! assert_eq!(&payload[36..40], &[2, 0, 1, 0]); // t2, s0, then the target s1
 //! # Ok::<(), shaderscope::asm::LineError>(())
 //! ```
 
@@ -99,7 +101,7 @@ pub fn from_listing(listing: &Listing<'_>) -> Result<Option<Vec<u8>>, LineError>
         };
         let mut record = [0u8; 4];
         for (slot, (at, text, prefix)) in
-            record.iter_mut().zip([(a, target, "s"), (b, sampler, "s"), (c, resource, "t")])
+            record.iter_mut().zip([(c, resource, "t"), (b, sampler, "s"), (a, target, "s")])
         {
             *slot = number(text, prefix)
                 .and_then(|v| u8::try_from(v).ok())

@@ -268,14 +268,25 @@ impl<'a> Text<'a> {
     fn variable(&self, c: &mut Cursor<'_, 'a>) -> Result<Var, LineError> {
         let (d, ty) = self.declaration(c, 0, 0)?;
         let mut default = None;
-        if let Some((n, l)) = c.peek()
-            && let Some(words) = l.trim().strip_prefix('=')
+        if let Some((_, l)) = c.peek()
+            && l.trim().starts_with('=')
         {
-            let _ = c.next();
+            // `= 0x… 0x… 0x… 0x…`, four words a line, the next lines without the `=`.
             let mut v = Vec::new();
-            for w in words.split_whitespace() {
-                let value = w.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok());
-                v.push(value.ok_or_else(|| self.error(n, w, "a default value word `0x…`"))?);
+            let mut first = true;
+            while let Some((n, l)) = c.peek() {
+                let l = l.trim();
+                let words = match l.strip_prefix('=') {
+                    Some(words) if first => words,
+                    _ if !first && l.starts_with("0x") => l,
+                    _ => break,
+                };
+                first = false;
+                let _ = c.next();
+                for w in words.split_whitespace() {
+                    let value = w.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok());
+                    v.push(value.ok_or_else(|| self.error(n, w, "a default value word `0x…`"))?);
+                }
             }
             default = Some(v);
         }
@@ -372,12 +383,21 @@ impl<'a> Text<'a> {
                 None => Err(self.error(n, self.end_of(l), what)),
             }
         };
-        let start = number(words.next(), "the offset in bytes")?;
+        // `N/A` for both: an interface variable, which has no place in the buffer.
+        let start = match words.next() {
+            Some("N/A") => u32::MAX,
+            w => number(w, "the offset in bytes")?,
+        };
         let mut size = None;
         let mut used = true;
         while let Some(w) = words.next() {
             match w {
-                "Size:" => size = Some(number(words.next(), "the size in bytes")?),
+                "Size:" => {
+                    size = Some(match words.next() {
+                        Some("N/A") => 0,
+                        w => number(w, "the size in bytes")?,
+                    })
+                }
                 "[unused]" => used = false,
                 _ => return Err(self.error(n, w, "`Size:` or `[unused]`")),
             }
