@@ -48,6 +48,7 @@ use crate::error::{Error, Result};
 use crate::isa::d3d9::ConstantTable;
 use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader};
+use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 
 /// An expression: its inputs, literals and code.
@@ -145,6 +146,41 @@ impl Expression {
         Ok(e)
     }
 
+    /// The expression's bytes: the version token, a `CTAB` block when it has inputs, a
+    /// `CLIT` block when it has literals, the `FXLC` code, and the end token (how fxc lays
+    /// out a standalone expression; a preshader's `PRSI` is not modelled).
+    pub fn write(&self) -> Vec<u8> {
+        let mut words = vec![self.version];
+        let mut comment = |tag: &[u8; 4], body: Vec<u8>| {
+            let mut body = body;
+            body.resize(body.len().next_multiple_of(4), 0);
+            words.push(0xfffe | ((1 + body.len() as u32 / 4) << 16));
+            words.push(u32::from_le_bytes(*tag));
+            words.extend(body.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4]))));
+        };
+        if let Some(t) = &self.inputs {
+            comment(b"CTAB", t.write());
+        }
+        if !self.literals.is_empty() {
+            let mut body = (self.literals.len() as u32).to_le_bytes().to_vec();
+            body.extend(self.literals.iter().flat_map(|v| v.to_le_bytes()));
+            comment(b"CLIT", body);
+        }
+        let mut code = vec![self.instructions.len() as u32];
+        for i in &self.instructions {
+            code.extend([i.opcode << 16 | (i.components & 0xff), i.sources.len() as u32]);
+            for o in i.sources.iter().chain([&i.destination]) {
+                code.extend([u32::from(o.array.is_some()), o.set, o.item]);
+                if let Some((set, item)) = o.array {
+                    code.extend([set, item]);
+                }
+            }
+        }
+        comment(b"FXLC", code.iter().flat_map(|w| w.to_le_bytes()).collect());
+        words.push(0x0000_ffff);
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
     /// The literal at `index`.
     pub fn literal(&self, index: u32) -> Option<f64> {
         self.literals.get(index as usize).copied()
@@ -188,6 +224,136 @@ fn instructions(body: &[u8], at: u64) -> Result<Vec<Instruction>> {
         out.push(Instruction { offset, opcode: word >> 16, components: word & 0xff, sources, destination });
     }
     Ok(out)
+}
+
+/// Register sets of an operand.
+const LITERAL: u32 = 1;
+const INPUT: u32 = 2;
+const OUTPUT: u32 = 4;
+const TEMPORARY: u32 = 7;
+
+/// Components an evaluation may write (outputs and temporaries together): far above what a
+/// compiler's expression writes, it bounds a hostile one.
+const MAX_WRITTEN: usize = 1 << 16;
+
+impl Expression {
+    /// Run the code as the effect runtime does before a draw, `input(item)` giving each input
+    /// component (the `CTAB` parameters' values; item = register × 4 + component). Returns
+    /// the output components written, by item; `None` when the code uses an opcode without a
+    /// known meaning (`noise`, or one fxc's table does not name), reads a temporary or output
+    /// it has not written, or writes more than any expression could.
+    ///
+    /// fxc does this with the parameters' defaults to choose the element of a shader array a
+    /// pass names (`VertexShader = (vsArray[CurNumBones + 1])`), and lists that element.
+    ///
+    /// ```
+    /// use shaderscope::isa::fxlvm::Expression;
+    /// // `add c0.x, c0.x, (1)`: input c0.x plus literal 0.
+    /// let clit = [u32::from_le_bytes(*b"CLIT"), 1, 0, 0x3ff0_0000];
+    /// let fxlc = [u32::from_le_bytes(*b"FXLC"), 1, 0xa040_0001, 2, 0, 2, 0, 0, 1, 0, 0, 4, 0];
+    /// let mut words = vec![0x4658_0201, 0xfffe | (4 << 16)];
+    /// words.extend(clit);
+    /// words.push(0xfffe | (13 << 16));
+    /// words.extend(fxlc);
+    /// let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    /// let e = Expression::parse(&bytes, 0)?;
+    /// let out = e.evaluate(&|item| if item == 0 { 2.0 } else { 0.0 }).unwrap();
+    /// assert_eq!(out.get(&0), Some(&3.0));
+    /// # Ok::<(), shaderscope::Error>(())
+    /// ```
+    pub fn evaluate(&self, input: &dyn Fn(u32) -> f64) -> Option<BTreeMap<u32, f64>> {
+        let mut temporaries = BTreeMap::new();
+        let mut outputs = BTreeMap::new();
+        for i in &self.instructions {
+            let scalar = matches!(i.opcode >> 12, 0xa | 0xd);
+            let n = i.components;
+            // Component `c` of source `k` (the scalar forms' first source gives its first
+            // component to all).
+            let read = |k: usize, c: u32, temporaries: &BTreeMap<u32, f64>, outputs: &BTreeMap<u32, f64>| {
+                let o = i.sources.get(k)?;
+                let c = if scalar && k == 0 { 0 } else { c };
+                let item = |set: u32, item: u32| -> Option<f64> {
+                    match set {
+                        LITERAL => self.literal(item),
+                        INPUT => Some(input(item)),
+                        OUTPUT => outputs.get(&item).copied(),
+                        TEMPORARY => temporaries.get(&item).copied(),
+                        _ => None,
+                    }
+                };
+                match o.array {
+                    // `array[index]`: the operand is the index register; the element is four
+                    // components a step from the array's first.
+                    Some((set, base)) => {
+                        let index = item(o.set, o.item)?.floor();
+                        let at = f64::from(base) + 4.0 * index + f64::from(c);
+                        if !(0.0..=f64::from(u32::MAX)).contains(&at) {
+                            return None;
+                        }
+                        item(set, at as u32)
+                    }
+                    None => item(o.set, o.item.checked_add(c)?),
+                }
+            };
+            let results: Vec<f64> = match mnemonic(i.opcode)? {
+                "dot" => {
+                    let mut sum = 0.0;
+                    for c in 0..n {
+                        sum += read(0, c, &temporaries, &outputs)? * read(1, c, &temporaries, &outputs)?;
+                    }
+                    vec![sum]
+                }
+                name => (0..n)
+                    .map(|c| {
+                        let a = read(0, c, &temporaries, &outputs)?;
+                        let b = || read(1, c, &temporaries, &outputs);
+                        Some(match name {
+                            "mov" => a,
+                            "neg" => -a,
+                            "rcp" => 1.0 / a,
+                            "frc" => a - a.floor(),
+                            "exp" => a.exp2(),
+                            "log" => a.abs().log2(),
+                            "rsq" => 1.0 / a.abs().sqrt(),
+                            "sin" => a.sin(),
+                            "cos" => a.cos(),
+                            "asin" => a.asin(),
+                            "acos" => a.acos(),
+                            "atan" => a.atan(),
+                            "min" => a.min(b()?),
+                            "max" => a.max(b()?),
+                            "lt" => f64::from(u8::from(a < b()?)),
+                            "ge" => f64::from(u8::from(a >= b()?)),
+                            "add" => a + b()?,
+                            "mul" => a * b()?,
+                            "atan2" => a.atan2(b()?),
+                            "div" => a / b()?,
+                            // `cmp d, a, b, c`: b where a >= 0; `movc`: b where a is not 0.
+                            "cmp" | "movc" => {
+                                let pick = if name == "cmp" { a >= 0.0 } else { a != 0.0 };
+                                let k = if pick { 1 } else { 2 };
+                                read(k, c, &temporaries, &outputs)?
+                            }
+                            _ => return None,
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+            };
+            let d = &i.destination;
+            let target = match d.set {
+                OUTPUT => &mut outputs,
+                TEMPORARY => &mut temporaries,
+                _ => return None,
+            };
+            for (c, v) in (0u32..).zip(results) {
+                target.insert(d.item.checked_add(c)?, v);
+            }
+            if outputs.len() + temporaries.len() > MAX_WRITTEN {
+                return None;
+            }
+        }
+        Some(outputs)
+    }
 }
 
 /// The name fxc gives an opcode.
@@ -430,5 +596,59 @@ mod tests {
         // Cut short: the code's count claims more than the block holds.
         let cut = words(&w[..w.len() - 6]);
         assert!(Expression::parse(&cut, 0).is_err());
+    }
+
+    fn op(opcode: u32, components: u32, sources: &[(u32, u32)], destination: (u32, u32)) -> Instruction {
+        let o = |(set, item): (u32, u32)| Operand { set, item, array: None };
+        Instruction {
+            offset: 0,
+            opcode,
+            components,
+            sources: sources.iter().copied().map(o).collect(),
+            destination: o(destination),
+        }
+    }
+
+    #[test]
+    fn an_expression_runs_and_writes_back() {
+        // add r0.x, c2.x, (5.5); dot c0.x, c0, c1 (four components); mov c1.x, c0[c10.x];
+        // cmp c2.xy, c3.xy, (5.5, 1), r0.xy (per component: the literal where c3 >= 0, else
+        // r0)
+        let mut index = op(0x1000, 1, &[(INPUT, 40)], (OUTPUT, 4));
+        index.sources[0].array = Some((INPUT, 0));
+        let e = Expression {
+            offset: 0,
+            version: 0x4658_0201,
+            inputs: None,
+            literals: vec![5.5, 1.0],
+            instructions: vec![
+                op(0xa040, 1, &[(INPUT, 8), (LITERAL, 0)], (TEMPORARY, 0)),
+                op(0x5000, 4, &[(INPUT, 0), (INPUT, 4)], (OUTPUT, 0)),
+                index,
+                op(0x3000, 2, &[(INPUT, 12), (LITERAL, 0), (TEMPORARY, 0)], (OUTPUT, 8)),
+            ],
+        };
+        // c0 = (1, 2, 3, 4), c1 = (5, 6, 7, 8), c2.x = 1.5, c3 = (-1, 2), c10.x = 1.
+        let inputs = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.5, 0.0, 0.0, 0.0, -1.0, 2.0];
+        let input =
+            |item: u32| if item == 40 { 1.0 } else { inputs.get(item as usize).copied().unwrap_or(0.0) };
+        let out = e.evaluate(&input).unwrap();
+        // dot = 5 + 12 + 21 + 32; c0[c10.x] is c1.x; cmp: c3.x < 0 gives r0.x = 7, c3.y the
+        // literal at item 1 (1).
+        let want: BTreeMap<u32, f64> = [(0, 70.0), (4, 5.0), (8, 7.0), (9, 1.0)].into();
+        assert_eq!(out, want);
+        // Written out and read again, it is the same expression and gives the same.
+        let again = Expression::parse(&e.write(), 0).unwrap();
+        assert_eq!(
+            again.instructions.iter().map(|i| &i.sources).collect::<Vec<_>>(),
+            e.instructions.iter().map(|i| &i.sources).collect::<Vec<_>>()
+        );
+        assert_eq!(again.evaluate(&input), Some(want));
+        // An opcode without a meaning, and a temporary read before it is written: no result.
+        let unknown =
+            Expression { instructions: vec![op(0x7777, 1, &[(INPUT, 0)], (OUTPUT, 0))], ..e.clone() };
+        assert_eq!(unknown.evaluate(&input), None);
+        let unwritten = Expression { instructions: vec![op(0x1000, 1, &[(TEMPORARY, 4)], (OUTPUT, 0))], ..e };
+        assert_eq!(unwritten.evaluate(&input), None);
     }
 }

@@ -163,12 +163,13 @@ impl Builder {
         class: u32,
         name: &str,
         semantic: Option<&str>,
+        elements: u32,
         dims: Option<[u32; 2]>,
     ) -> u32 {
         let name = if name.is_empty() { 0 } else { self.string(name) };
         let semantic = semantic.map_or(0, |s| self.string(s));
         let at = self.here();
-        for v in [ty, class, name, semantic, 0] {
+        for v in [ty, class, name, semantic, elements] {
             self.block.u32(v);
         }
         for v in dims.into_iter().flatten() {
@@ -179,7 +180,7 @@ impl Builder {
 
     /// A `float4` parameter with its default value.
     pub fn float4(&mut self, name: &str, semantic: Option<&str>, value: [f32; 4]) {
-        let ty = self.type_record(3, classes::VECTOR, name, semantic, Some([4, 1]));
+        let ty = self.type_record(3, classes::VECTOR, name, semantic, 0, Some([4, 1]));
         let at = self.here();
         for v in value {
             self.block.u32(v.to_bits());
@@ -190,13 +191,36 @@ impl Builder {
     /// A shader-typed parameter (`vertexshader NAME = compile …`) holding `program`.
     pub fn shader_parameter(&mut self, name: &str, vertex: bool, program: Vec<u8>) {
         let kind = if vertex { types::VERTEXSHADER } else { types::PIXELSHADER };
-        let ty = self.type_record(kind, classes::OBJECT, name, None, None);
+        let ty = self.type_record(kind, classes::OBJECT, name, None, 0, None);
         let at = self.here();
         let id = self.next_id;
         self.next_id += 1;
         self.block.u32(id);
         self.parameters.push([ty, at, 0]);
         self.objects.push((id, program));
+    }
+
+    /// An `int` parameter with its default value.
+    pub fn int(&mut self, name: &str, value: i32) {
+        let ty = self.type_record(2, classes::SCALAR, name, None, 0, Some([1, 1]));
+        let at = self.here();
+        self.block.u32(value as u32);
+        self.parameters.push([ty, at, 0]);
+    }
+
+    /// A shader array parameter (`vertexshader NAME[N] = { compile …, … }`) holding
+    /// `programs`, one object each.
+    pub fn shader_array(&mut self, name: &str, vertex: bool, programs: Vec<Vec<u8>>) {
+        let kind = if vertex { types::VERTEXSHADER } else { types::PIXELSHADER };
+        let ty = self.type_record(kind, classes::OBJECT, name, None, programs.len() as u32, None);
+        let at = self.here();
+        for program in programs {
+            let id = self.next_id;
+            self.next_id += 1;
+            self.block.u32(id);
+            self.objects.push((id, program));
+        }
+        self.parameters.push([ty, at, 0]);
     }
 
     /// A technique; its index for [`Builder::pass`].
@@ -209,22 +233,54 @@ impl Builder {
     /// A pass of technique `technique` that binds the vertex and pixel programs given (each
     /// stored as a large object of the pass's VertexShader / PixelShader state).
     pub fn pass(&mut self, technique: usize, name: &str, vertex: Option<Vec<u8>>, pixel: Option<Vec<u8>>) {
+        let stages = [(true, vertex.map(|p| (0, p))), (false, pixel.map(|p| (0, p)))];
+        self.pass_with(technique, name, stages);
+    }
+
+    /// A pass of technique `technique` whose vertex (or pixel) shader is the element of
+    /// shader array `array` that FXLVM code `selector` computes
+    /// (`VertexShader = (array[expression])`): a large object of usage 2, the array's name
+    /// then the code.
+    pub fn pass_selecting(
+        &mut self,
+        technique: usize,
+        name: &str,
+        vertex: bool,
+        array: &str,
+        selector: &[u8],
+    ) {
+        let mut name_bytes = array.as_bytes().to_vec();
+        name_bytes.push(0);
+        name_bytes.resize(name_bytes.len().next_multiple_of(4), 0);
+        let mut data = (name_bytes.len() as u32).to_le_bytes().to_vec();
+        data.extend(name_bytes);
+        data.extend_from_slice(selector);
+        let chosen = Some((2, data));
+        let stages = if vertex { [(true, chosen), (false, None)] } else { [(true, None), (false, chosen)] };
+        self.pass_with(technique, name, stages);
+    }
+
+    /// A pass whose vertex and pixel shader states are each filled by a large object:
+    /// `(usage, bytes)`.
+    fn pass_with(&mut self, technique: usize, name: &str, stages: [(bool, Option<(u32, Vec<u8>)>); 2]) {
         let name = if name.is_empty() { 0 } else { self.string(name) };
         let pass = self.techniques.get(technique).map_or(0, |t| t.1.len()) as u32;
         let mut states = Vec::new();
-        for (operation, kind, program) in
-            [(0x92, types::VERTEXSHADER, vertex), (0x93, types::PIXELSHADER, pixel)]
-        {
-            let Some(program) = program else { continue };
-            let ty = self.type_record(kind, classes::OBJECT, "", None, None);
+        for (vertex, object) in stages {
+            let Some((usage, data)) = object else { continue };
+            let (operation, kind) =
+                if vertex { (0x92, types::VERTEXSHADER) } else { (0x93, types::PIXELSHADER) };
+            let ty = self.type_record(kind, classes::OBJECT, "", None, 0, None);
             let at = self.here();
             let id = self.next_id;
             self.next_id += 1;
             self.block.u32(id);
             let state = states.len() as u32;
             states.push([operation, 0, ty, at]);
-            self.resources.push(([technique as u32, pass, u32::MAX, state, 0], program));
-            self.shader_count += 1;
+            self.resources.push(([technique as u32, pass, u32::MAX, state, usage], data));
+            if usage == 0 {
+                self.shader_count += 1;
+            }
         }
         if let Some(t) = self.techniques.get_mut(technique) {
             t.1.push((name, states));

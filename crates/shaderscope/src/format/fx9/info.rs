@@ -64,6 +64,8 @@ struct BindingInfo {
     /// The shader parameter the pass names, or the shader array chosen from at run time.
     parameter: Option<String>,
     selected: bool,
+    /// For a selected shader: the element the expression chooses with the defaults.
+    element: Option<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -82,21 +84,6 @@ fn shader_name(i: usize) -> String {
     format!("shader{i}")
 }
 
-/// A parameter's default numbers (bool and int as integers, float as floats).
-fn numbers(fx: &Fx9<'_>, ty: &Type, value_offset: u32) -> Option<Vec<f64>> {
-    if ty.class > classes::MATRIX_COLUMNS || !(1..=3).contains(&ty.ty) {
-        return None;
-    }
-    let block = Reader::with_base(fx.unstructured, BASE, Endian::Little);
-    let n = (u64::from(ty.rows) * u64::from(ty.columns) * ty.count()).min(4096);
-    (0..n)
-        .map(|i| {
-            let w = block.u32_at(value_offset as usize + 4 * i as usize, "value").ok()?;
-            Some(if ty.ty == 3 { f64::from(f32::from_bits(w)) } else { f64::from(w as i32) })
-        })
-        .collect()
-}
-
 fn annotation_texts(list: &[super::Annotation]) -> Vec<String> {
     list.iter().map(|a| format!("{} {}", a.ty.hlsl(), a.ty.name)).collect()
 }
@@ -113,7 +100,7 @@ impl Info {
                 elements: p.ty.elements,
                 flags: p.flags,
                 annotations: annotation_texts(&p.annotations),
-                value: numbers(fx, &p.ty, p.value_offset),
+                value: fx.numbers(&p.ty, p.value_offset),
                 shaders: fx
                     .object_ids(p)
                     .into_iter()
@@ -151,11 +138,14 @@ impl Info {
                                 } else {
                                     "pixel"
                                 };
-                                let (shader, parameter, selected) = match fx.state_shader(t, p, s) {
-                                    Binding::None => (None, None, false),
-                                    Binding::Shader(i) => (Some(i), None, false),
-                                    Binding::Parameter(name, i) => (i, Some(name), false),
-                                    Binding::Selected(name) => (None, Some(name), true),
+                                let (shader, parameter, selected, element) = match fx.state_shader(t, p, s) {
+                                    Binding::None => (None, None, false, None),
+                                    Binding::Shader(i) => (Some(i), None, false, None),
+                                    Binding::Parameter(name, i) => (i, Some(name), false, None),
+                                    Binding::Selected { array, by_default } => {
+                                        let (element, shader) = by_default.unzip();
+                                        (shader.flatten(), Some(array), true, element)
+                                    }
                                 };
                                 let model = shader
                                     .and_then(|i| fx.shaders().get(i))
@@ -167,6 +157,7 @@ impl Info {
                                     model,
                                     parameter,
                                     selected,
+                                    element,
                                 }
                             })
                             .collect(),
@@ -249,7 +240,16 @@ impl Info {
                 for b in &p.shaders {
                     write!(s, ", {} ", b.stage)?;
                     match (&b.shader, &b.parameter, b.selected) {
-                        (_, Some(param), true) => write!(s, "shader from {param}[] at run time")?,
+                        (shader, Some(param), true) => {
+                            write!(s, "shader from {param}[] at run time")?;
+                            if let Some(e) = b.element {
+                                write!(s, " ({param}[{e}]")?;
+                                if let Some(shader) = shader {
+                                    write!(s, " = {shader}")?;
+                                }
+                                write!(s, " with the defaults)")?;
+                            }
+                        }
                         (Some(shader), param, _) => {
                             write!(s, "{shader}")?;
                             if let Some(m) = &b.model {
@@ -494,7 +494,7 @@ fn annotate_value(
         return;
     }
     let size = t.value_size();
-    if let Some(v) = numbers(fx, t, value_offset) {
+    if let Some(v) = fx.numbers(t, value_offset) {
         let v: Vec<String> = v.iter().map(|x| x.to_string()).collect();
         a.field(at, size, format_args!("{what} {} value: {}", t.name, v.join(", ")));
     } else if t.class == classes::OBJECT {

@@ -50,10 +50,12 @@ pub(super) fn write(fx: &Fx9<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -
             {
                 let state = pass.states.iter().position(|s| s.ty.is_shader() && s.ty.ty == ty);
                 let binding = state.map_or(Binding::None, |s| fx.state_shader(t, p, s));
+                // fxc lists the element a selector chooses with the parameters' defaults.
                 let shader = match &binding {
                     Binding::Shader(i) => Some(*i),
                     Binding::Parameter(_, s) => *s,
-                    _ => None,
+                    Binding::Selected { by_default, .. } => by_default.and_then(|(_, s)| s),
+                    Binding::None => None,
                 };
                 out.start_line(None);
                 match (shader, &binding) {
@@ -66,8 +68,8 @@ pub(super) fn write(fx: &Fx9<'_>, opts: &DisasmOptions, out: &mut dyn Printer) -
                             writeln!(out)?;
                         }
                     }
-                    (None, Binding::Selected(name)) => {
-                        writeln!(out, "        //{kind} shader chosen at run time from {name}[]")?;
+                    (None, Binding::Selected { array, .. }) => {
+                        writeln!(out, "        //{kind} shader chosen at run time from {array}[]")?;
                     }
                     _ => writeln!(out, "        //No embedded {kind} shader")?,
                 }

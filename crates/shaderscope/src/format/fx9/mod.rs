@@ -44,6 +44,7 @@ use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
 use crate::isa::d3d9::{self, ListingOptions, Program};
+use crate::isa::fxlvm::Expression;
 use crate::json::{DisasmSink, Program as JsonProgram};
 use crate::model::{Finding, Part};
 use crate::print::Printer;
@@ -628,19 +629,70 @@ impl<'a> Fx9<'a> {
                 Binding::Parameter(name, shader)
             }
             _ => {
-                let name = selector_name(r.data).unwrap_or_default();
-                Binding::Selected(name)
+                let (array, expression) = selector(r.data, r.at + 24).unwrap_or_default();
+                let by_default = expression.and_then(|e| self.select(&array, &e));
+                Binding::Selected { array, by_default }
             }
         }
     }
+
+    /// A numeric parameter's values (bool and int as integers, float as floats); `None` for
+    /// other types.
+    pub fn numbers(&self, ty: &Type, value_offset: u32) -> Option<Vec<f64>> {
+        if ty.class > classes::MATRIX_COLUMNS || !(1..=3).contains(&ty.ty) {
+            return None;
+        }
+        let block = Reader::with_base(self.unstructured, BASE, Endian::Little);
+        let n = (u64::from(ty.rows) * u64::from(ty.columns) * ty.count()).min(4096);
+        (0..n)
+            .map(|i| {
+                let w = block.u32_at(value_offset as usize + 4 * i as usize, "value").ok()?;
+                Some(if ty.ty == 3 { f64::from(f32::from_bits(w)) } else { f64::from(w as i32) })
+            })
+            .collect()
+    }
+
+    /// The element of shader array `array` an array selector chooses when the parameters it
+    /// reads hold their defaults, and that element's shader: what fxc lists for the pass.
+    fn select(&self, array: &str, selector: &Expression) -> Option<(u32, Option<usize>)> {
+        // The inputs: each constant of the selector's table is a parameter of that name,
+        // one register (four components) per row of its values.
+        let mut inputs = std::collections::BTreeMap::new();
+        for c in selector.inputs.iter().flat_map(|t| &t.constants) {
+            let (_, p) = self.parameter(&c.name)?;
+            let values = self.numbers(&p.ty, p.value_offset)?;
+            let columns = u32::from(c.ty.columns).clamp(1, 4);
+            let registers = u32::from(c.register_count);
+            for (k, v) in (0u32..).zip(values) {
+                let (row, column) = (k / columns, k % columns);
+                if row >= registers {
+                    break;
+                }
+                inputs.insert((u32::from(c.register_index) + row) * 4 + column, v);
+            }
+        }
+        let outputs = selector.evaluate(&|item| inputs.get(&item).copied().unwrap_or(0.0))?;
+        let index = outputs.values().next()?.floor();
+        let (_, p) = self.parameter(array)?;
+        if !(0.0..f64::from(p.ty.elements)).contains(&index) {
+            return None;
+        }
+        let element = index as u32;
+        let shader =
+            self.object_ids(p).get(element as usize).and_then(|&id| self.shader_at(Source::Object(id)));
+        Some((element, shader))
+    }
 }
 
-/// The parameter name an array selector (large object usage 2) starts with.
-fn selector_name(data: &[u8]) -> Option<String> {
+/// An array selector (large object usage 2) at absolute `at`: the array's name (a length,
+/// then the name, padded), then the FXLVM expression that computes the index.
+fn selector(data: &[u8], at: u64) -> Option<(String, Option<Expression>)> {
     let len = u32::from_le_bytes(*data.first_chunk::<4>()?) as usize;
     let name = data.get(4..)?.get(..len)?;
     let name = name.split(|&b| b == 0).next().unwrap_or(&[]);
-    Some(String::from_utf8_lossy(name).into_owned())
+    let code = 4 + len;
+    let expression = data.get(code..).and_then(|d| Expression::parse(d, at + code as u64).ok());
+    Some((String::from_utf8_lossy(name).into_owned(), expression))
 }
 
 /// What a shader state of a pass binds.
@@ -652,8 +704,14 @@ pub enum Binding {
     Shader(usize),
     /// The shader-typed parameter of this name, and its shader.
     Parameter(String, Option<usize>),
-    /// An element of this shader array parameter, chosen at run time by an expression.
-    Selected(String),
+    /// An element of a shader array parameter, chosen at run time by an expression.
+    Selected {
+        /// The array's name.
+        array: String,
+        /// The element the expression chooses when the parameters hold their defaults, and
+        /// that element's shader (what fxc lists), when the expression can be run.
+        by_default: Option<(u32, Option<usize>)>,
+    },
 }
 
 /// `size` bytes and the padding to 4 after them.
