@@ -1,17 +1,25 @@
 //! FXLVM: the expression code of Direct3D effects. An fx_2_0 effect runs it on the CPU before
 //! a shader ("preshader", in a `PRES` comment of the program) to compute constants from the
-//! effect's parameters, and as standalone expressions for states.
+//! effect's parameters, and as standalone expressions for states; a Direct3D 10/11 effect
+//! (fx_4_0 … fx_5_0) keeps the same code, in a container of its own, for states and array
+//! indices computed from variables (`DepthFunc = i + 2`).
 //!
 //! An expression is a token stream: the version token `0x4658_02xx` ("FX" and 2.x), then
 //! comment tokens (`0xFFFE` and a length in words in the high half), each tagged: `CTAB` (the
 //! inputs, a constant table as a shader's), `CLIT` (a count and that many `f64` literals),
 //! `FXLC` (the code) and `PRSI` (how outputs map to the shader's constants); an end token
 //! `0x0000FFFF` may follow. In `FXLC`, after the instruction count, each instruction is an
-//! opcode word (opcode in bits 16–31, component count in bits 0–7), the count of its
-//! sources, then each source and the destination as `(array count, register set, item)`
-//! followed by `(register set, item)` per array index. Items count components: item 9 of
-//! set 2 is `c2.y`. Sets: 1 literal (`CLIT`), 2 input (`c`, the `CTAB`'s), 4 output (`c`,
-//! the shader's constants), 7 temporary (`r`).
+//! opcode word (the opcode in bits 20–30, bit 31 set when the first source is one component
+//! given to all, the component count in bits 0–7), the count of its sources, then each
+//! source and the destination as `(array count, register set, item)` followed by
+//! `(register set, item)` per array index. Items count components: item 9 of set 2 is
+//! `c2.y`. Sets: 1 literal (`CLIT`), 2 input (`c`, the `CTAB`'s), 4 output (`c`, the
+//! shader's constants), 7 temporary (`r`).
+//!
+//! The FX 4 form ([`Expression::parse_fx4`]) is a DXBC container of three chunks: `CTAB`
+//! (the variables read), `CLI4` (a count and that many 32-bit literals, typed by the
+//! instruction that reads them) and `FXLC` (the same code, with integer and bitwise opcodes
+//! beside the float ones). [`eval_text`] prints it as fxc does: `eval(iadd expr.x, i.x, (2))`.
 //!
 //! [`write_listing`] prints it as fxc does inside an effect's listing:
 //!
@@ -46,6 +54,7 @@
 
 use crate::error::{Error, Result};
 use crate::isa::d3d9::ConstantTable;
+use crate::print::float::g9_msvc;
 use crate::print::{Printer, Style};
 use crate::toolkit::{Endian, Reader};
 use std::collections::BTreeMap;
@@ -54,14 +63,17 @@ use std::fmt::{self, Write};
 /// An expression: its inputs, literals and code.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expression {
-    /// Absolute offset of the version token.
+    /// Absolute offset of the version token (fx_2_0) or of the container (FX 4).
     pub offset: u64,
-    /// The version token (`0x46580201`).
+    /// The version token (`0x46580201`); 0 in the FX 4 form, which has none.
     pub version: u32,
     /// The inputs, when the `CTAB` reads.
     pub inputs: Option<ConstantTable>,
-    /// The `CLIT` literals.
+    /// The `CLIT` literals (fx_2_0).
     pub literals: Vec<f64>,
+    /// The `CLI4` literals (FX 4): 32-bit values, integers or floats as the instruction
+    /// reading them takes them.
+    pub cli4: Vec<u32>,
     /// The `FXLC` code.
     pub instructions: Vec<Instruction>,
 }
@@ -71,8 +83,10 @@ pub struct Expression {
 pub struct Instruction {
     /// Absolute offset of its opcode word.
     pub offset: u64,
-    /// The opcode (bits 16–31 of its first word).
+    /// The opcode (bits 20–30 of its first word; [`mnemonic`] names it).
     pub opcode: u32,
+    /// Whether the first source is one component, given to all (bit 31).
+    pub scalar: bool,
     /// Components each operand has (bits 0–7).
     pub components: u32,
     /// Sources, in order.
@@ -119,6 +133,7 @@ impl Expression {
             version,
             inputs: None,
             literals: Vec::new(),
+            cli4: Vec::new(),
             instructions: Vec::new(),
         };
         let mut code = None;
@@ -166,9 +181,32 @@ impl Expression {
             body.extend(self.literals.iter().flat_map(|v| v.to_le_bytes()));
             comment(b"CLIT", body);
         }
+        comment(b"FXLC", self.code());
+        words.push(0x0000_ffff);
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The FX 4 form's bytes: a DXBC container of `CTAB` (when the expression has inputs),
+    /// `CLI4` and `FXLC`, as fxc writes one (the checksum computed).
+    pub fn write_fx4(&self) -> Vec<u8> {
+        let mut b = crate::format::dxbc::write::Builder::new();
+        if let Some(t) = &self.inputs {
+            b.push(*b"CTAB", t.write());
+        }
+        let mut literals = (self.cli4.len() as u32).to_le_bytes().to_vec();
+        literals.extend(self.cli4.iter().flat_map(|v| v.to_le_bytes()));
+        b.push(*b"CLI4", literals);
+        b.push(*b"FXLC", self.code());
+        // A container of three chunks always fits.
+        b.finish().unwrap_or_default()
+    }
+
+    /// The `FXLC` body: the instruction count, then each instruction's words.
+    fn code(&self) -> Vec<u8> {
         let mut code = vec![self.instructions.len() as u32];
         for i in &self.instructions {
-            code.extend([i.opcode << 16 | (i.components & 0xff), i.sources.len() as u32]);
+            let word = u32::from(i.scalar) << 31 | (i.opcode & 0x7ff) << 20 | (i.components & 0xff);
+            code.extend([word, i.sources.len() as u32]);
             for o in i.sources.iter().chain([&i.destination]) {
                 code.extend([u32::from(o.array.is_some()), o.set, o.item]);
                 if let Some((set, item)) = o.array {
@@ -176,9 +214,39 @@ impl Expression {
                 }
             }
         }
-        comment(b"FXLC", code.iter().flat_map(|w| w.to_le_bytes()).collect());
-        words.push(0x0000_ffff);
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        code.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// Read the FX 4 form at the start of `data` (absolute offset `base`): a DXBC container
+    /// with `CTAB`, `CLI4` and `FXLC` chunks.
+    pub fn parse_fx4(data: &[u8], base: u64) -> Result<Expression> {
+        let frame = crate::format::dxbc::Frame::parse(data).map_err(|e| e.rebase(base))?;
+        let mut e = Expression {
+            offset: base,
+            version: 0,
+            inputs: None,
+            literals: Vec::new(),
+            cli4: Vec::new(),
+            instructions: Vec::new(),
+        };
+        for c in &frame.chunks {
+            let at = base + c.offset as u64 + 8;
+            match &c.fourcc.0 {
+                b"CTAB" => e.inputs = ConstantTable::parse(c.data, at).ok(),
+                b"CLI4" => {
+                    let r = Reader::with_base(c.data, at, Endian::Little);
+                    let n = r.u32_at(0, "CLI4 literal count")? as usize;
+                    let bytes = r.bytes_at(4, n.saturating_mul(4), "CLI4 literals")?;
+                    e.cli4 = bytes
+                        .chunks_exact(4)
+                        .map(|w| u32::from_le_bytes(w.try_into().unwrap_or([0; 4])))
+                        .collect();
+                }
+                b"FXLC" => e.instructions = instructions(c.data, at)?,
+                _ => {}
+            }
+        }
+        Ok(e)
     }
 
     /// The literal at `index`.
@@ -221,7 +289,14 @@ fn instructions(body: &[u8], at: u64) -> Result<Vec<Instruction>> {
         };
         let sources = (0..count).map(|_| operand(&mut r)).collect::<Result<Vec<_>>>()?;
         let destination = operand(&mut r)?;
-        out.push(Instruction { offset, opcode: word >> 16, components: word & 0xff, sources, destination });
+        out.push(Instruction {
+            offset,
+            opcode: (word >> 20) & 0x7ff,
+            scalar: word >> 31 == 1,
+            components: word & 0xff,
+            sources,
+            destination,
+        });
     }
     Ok(out)
 }
@@ -265,7 +340,7 @@ impl Expression {
         let mut temporaries = BTreeMap::new();
         let mut outputs = BTreeMap::new();
         for i in &self.instructions {
-            let scalar = matches!(i.opcode >> 12, 0xa | 0xd);
+            let scalar = i.scalar;
             let n = i.components;
             // Component `c` of source `k` (the scalar forms' first source gives its first
             // component to all).
@@ -356,77 +431,87 @@ impl Expression {
     }
 }
 
-/// The name fxc gives an opcode.
+/// The name fxc gives an opcode (bits 20–30 of the opcode word). The integer, bitwise and
+/// conversion opcodes appear in FX 4 code only.
 pub fn mnemonic(opcode: u32) -> Option<&'static str> {
     Some(match opcode {
-        0x1000 => "mov",
-        0x1010 => "neg",
-        0x1030 => "rcp",
-        0x1040 => "frc",
-        0x1050 => "exp",
-        0x1060 => "log",
-        0x1070 => "rsq",
-        0x1080 => "sin",
-        0x1090 => "cos",
-        0x10a0 => "asin",
-        0x10b0 => "acos",
-        0x10c0 => "atan",
-        0x2000 | 0xa000 => "min",
-        0x2010 | 0xa010 => "max",
-        0x2020 | 0xa020 => "lt",
-        0x2030 | 0xa030 => "ge",
-        0x2040 | 0xa040 => "add",
-        0x2050 | 0xa050 => "mul",
-        0x2060 | 0xa060 => "atan2",
-        0x2080 | 0xa080 => "div",
-        0x3000 => "cmp",
-        0x3010 => "movc",
-        0x5000 | 0xd000 => "dot",
-        0x5020 | 0xd020 => "noise",
+        0x100 => "mov",
+        0x101 => "neg",
+        0x103 => "rcp",
+        0x104 => "frc",
+        0x105 => "exp",
+        0x106 => "log",
+        0x107 => "rsq",
+        0x108 => "sin",
+        0x109 => "cos",
+        0x10a => "asin",
+        0x10b => "acos",
+        0x10c => "atan",
+        0x112 => "sqrt",
+        0x120 => "ineg",
+        0x121 => "not",
+        0x130 => "itof",
+        0x131 => "utof",
+        0x132 => "ftoi",
+        0x133 => "ftou",
+        0x134 => "btof",
+        0x135 => "btoi",
+        0x136 => "itob",
+        0x137 => "ftob",
+        0x138 => "round",
+        0x139 => "floor",
+        0x13a => "ceil",
+        0x200 => "min",
+        0x201 => "max",
+        0x202 => "lt",
+        0x203 => "ge",
+        0x204 => "add",
+        0x205 => "mul",
+        0x206 => "atan2",
+        0x208 => "div",
+        0x211 => "bilt",
+        0x212 => "bieq",
+        0x213 => "bine",
+        0x214 => "buge",
+        0x215 => "bult",
+        0x216 => "iadd",
+        0x219 => "imul",
+        0x21a => "udiv",
+        0x21d => "imin",
+        0x21e => "imax",
+        0x21f => "umin",
+        0x220 => "umax",
+        0x230 => "and",
+        0x231 => "or",
+        0x233 => "xor",
+        0x234 => "ishl",
+        0x235 => "ishr",
+        0x236 => "ushr",
+        0x300 => "cmp",
+        0x301 => "movc",
+        0x500 => "dot",
+        0x502 => "noise",
+        0x70e => "d3ds_dotswiz",
         _ => return None,
     })
-}
-
-/// A number as the Microsoft C runtime's `%.9g` prints it (how fxc shows a literal).
-fn g9(v: f64) -> String {
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "nan".into()
-        } else if v > 0.0 {
-            "inf".into()
-        } else {
-            "-inf".into()
-        };
-    }
-    let sci = format!("{v:.8e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |s: String| {
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
-    };
-    if !(-4..9).contains(&exp) {
-        let m = trim(mantissa.to_string());
-        let sign = if exp < 0 { '-' } else { '+' };
-        // Three exponent digits, as the Microsoft C runtime prints them (fxc's `1e-005`).
-        return format!("{m}e{sign}{:03}", exp.abs());
-    }
-    let decimals = (8 - exp).max(0) as usize;
-    trim(format!("{v:.decimals$}"))
 }
 
 const MASK: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// `c3.xy`: a register of `letter` with `n` components from `item`.
 fn register(out: &mut String, letter: &str, item: u32, n: u32) {
-    let _ = write!(out, "{letter}{}", item / 4);
-    let first = item % 4;
-    if !(first == 0 && n == 4) {
-        out.push('.');
-        out.extend(MASK.iter().take((first + n).min(4) as usize).skip(first as usize));
+    let _ = write!(out, "{letter}{}{}", item / 4, mask(item % 4, n));
+}
+
+/// The components `first`, `first + 1`, … (`n` of them, wrapping past `w` as fxc does:
+/// `r0.wxy`), or nothing for a whole register.
+fn mask(first: u32, n: u32) -> String {
+    if first == 0 && n == 4 {
+        return String::new();
     }
+    std::iter::once('.')
+        .chain(MASK.iter().cycle().skip(first as usize).take(n.min(4) as usize).copied())
+        .collect()
 }
 
 fn operand(e: &Expression, o: &Operand, n: u32, scalar: bool) -> String {
@@ -436,7 +521,7 @@ fn operand(e: &Expression, o: &Operand, n: u32, scalar: bool) -> String {
         7 => "r",
         1 => {
             let values: Vec<String> = (0..n)
-                .map(|i| e.literal(if scalar { o.item } else { o.item + i }).map_or("?".into(), g9))
+                .map(|i| e.literal(if scalar { o.item } else { o.item + i }).map_or("?".into(), g9_msvc))
                 .collect();
             return format!("({})", values.join(", "));
         }
@@ -485,10 +570,10 @@ pub fn write_listing(e: &Expression, header: bool, out: &mut dyn Printer) -> fmt
         out.write_str("    ")?;
         match mnemonic(i.opcode) {
             Some(m) => out.styled(Style::Mnemonic, m)?,
-            None => out.styled(Style::Mnemonic, &format!("op_{:04x}", i.opcode))?,
+            None => out.styled(Style::Mnemonic, &format!("op_{:03x}", i.opcode))?,
         }
-        // Scalar forms (0xA…, 0xD…) take one component of their first source for all.
-        let scalar = matches!(i.opcode >> 12, 0xa | 0xd);
+        // Scalar forms take one component of their first source for all.
+        let scalar = i.scalar;
         let n = i.components;
         let mut operands = vec![operand(e, &i.destination, n, false)];
         for (k, s) in i.sources.iter().enumerate() {
@@ -508,27 +593,88 @@ pub fn write_listing(e: &Expression, header: bool, out: &mut dyn Printer) -> fmt
     writeln!(out, "\n// approximately {n} instruction{} used", if n == 1 { "" } else { "s" })
 }
 
+/// FX 4 code as fxc prints it in an effect's listing: `eval(` and the instructions, one a
+/// line, then `)`. The lines after the first are the caller's to indent.
+pub fn eval_text(e: &Expression) -> String {
+    let lines: Vec<String> = e
+        .instructions
+        .iter()
+        .map(|i| {
+            let name = mnemonic(i.opcode).map_or_else(|| format!("op_{:03x}", i.opcode), str::to_string);
+            let n = i.components;
+            let mut operands = vec![operand_fx4(e, &i.destination, n)];
+            for (k, s) in i.sources.iter().enumerate() {
+                operands.push(operand_fx4(e, s, if i.scalar && k == 0 { 1 } else { n }));
+            }
+            format!("{name} {}", operands.join(", "))
+        })
+        .collect();
+    format!("eval({})", lines.join("\n"))
+}
+
+/// An FX 4 operand with `n` components: `r0.x`, a variable by name (`a.x`; a register past
+/// the first of a variable that takes several as `m[3].z`), `expr.x` for the result, a
+/// literal as `(2)` or `(5.000000)`.
+fn operand_fx4(e: &Expression, o: &Operand, n: u32) -> String {
+    match o.array {
+        Some((set, base)) => {
+            format!("{}[{}]", register_fx4(e, set, base, n), register_fx4(e, o.set, o.item, 1))
+        }
+        None => register_fx4(e, o.set, o.item, n),
+    }
+}
+
+fn register_fx4(e: &Expression, set: u32, item: u32, n: u32) -> String {
+    let (reg, first) = (item / 4, item % 4);
+    let mask = mask(first, n);
+    match set {
+        LITERAL => {
+            let values: Vec<String> = (0..n)
+                .map(|i| match item.checked_add(i).and_then(|at| e.cli4.get(at as usize)) {
+                    Some(&v) => untyped(v),
+                    None => "?".to_string(),
+                })
+                .collect();
+            format!("({})", values.join(", "))
+        }
+        TEMPORARY => format!("r{reg}{mask}"),
+        // The result: `expr.x`, and `expr0.y` for a later component written alone.
+        OUTPUT if reg == 0 && !(n == 1 && first > 0) => format!("expr{mask}"),
+        OUTPUT => format!("expr{reg}{mask}"),
+        INPUT => {
+            let table = e.inputs.iter().flat_map(|t| &t.constants);
+            let found = table.clone().find(|c| {
+                let start = u32::from(c.register_index);
+                (start..start + u32::from(c.register_count)).contains(&reg)
+            });
+            match found {
+                Some(c) if c.register_count > 1 => {
+                    format!("{}[{}]{mask}", c.name, reg - u32::from(c.register_index))
+                }
+                Some(c) => format!("{}{mask}", c.name),
+                None => format!("c{reg}{mask}"),
+            }
+        }
+        other => format!("?{other}:{item}"),
+    }
+}
+
+/// A 32-bit literal whose type the listing does not know, as fxc prints one: a float when its
+/// bits look like one, else an integer (the rule of a DXBC listing's `l(…)`).
+fn untyped(v: u32) -> String {
+    use crate::isa::sm4::{numfmt::int_text, print::untyped_is_float};
+    if untyped_is_float(v) {
+        let mut s = String::new();
+        let _ = crate::print::float::write_f32_fixed(&mut s, v, crate::print::float::FloatStyle::Ucrt);
+        s
+    } else {
+        int_text(v).as_str().to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn literals_print_as_fxc_prints_them() {
-        for (v, text) in [
-            (5.5, "5.5"),
-            (0.159_154_943_091_895_35, "0.159154943"),
-            (std::f64::consts::TAU, "6.28318531"),
-            (-std::f64::consts::PI, "-3.14159265"),
-            (f64::from(0.02f32), "0.0199999996"),
-            (5.0, "5"),
-            (0.0, "0"),
-            (1e-5, "1e-005"),
-            (-2.523_985_18e-7, "-2.52398518e-007"),
-            (123_456_789_012.0, "1.23456789e+011"),
-        ] {
-            assert_eq!(g9(v), text);
-        }
-    }
 
     fn words(w: &[u32]) -> Vec<u8> {
         w.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -598,11 +744,19 @@ mod tests {
         assert!(Expression::parse(&cut, 0).is_err());
     }
 
-    fn op(opcode: u32, components: u32, sources: &[(u32, u32)], destination: (u32, u32)) -> Instruction {
+    /// An instruction of `opcode`'s scalar form when `scalar`.
+    fn op(
+        opcode: u32,
+        scalar: bool,
+        components: u32,
+        sources: &[(u32, u32)],
+        destination: (u32, u32),
+    ) -> Instruction {
         let o = |(set, item): (u32, u32)| Operand { set, item, array: None };
         Instruction {
             offset: 0,
             opcode,
+            scalar,
             components,
             sources: sources.iter().copied().map(o).collect(),
             destination: o(destination),
@@ -614,18 +768,19 @@ mod tests {
         // add r0.x, c2.x, (5.5); dot c0.x, c0, c1 (four components); mov c1.x, c0[c10.x];
         // cmp c2.xy, c3.xy, (5.5, 1), r0.xy (per component: the literal where c3 >= 0, else
         // r0)
-        let mut index = op(0x1000, 1, &[(INPUT, 40)], (OUTPUT, 4));
+        let mut index = op(0x100, false, 1, &[(INPUT, 40)], (OUTPUT, 4));
         index.sources[0].array = Some((INPUT, 0));
         let e = Expression {
             offset: 0,
             version: 0x4658_0201,
             inputs: None,
             literals: vec![5.5, 1.0],
+            cli4: Vec::new(),
             instructions: vec![
-                op(0xa040, 1, &[(INPUT, 8), (LITERAL, 0)], (TEMPORARY, 0)),
-                op(0x5000, 4, &[(INPUT, 0), (INPUT, 4)], (OUTPUT, 0)),
+                op(0x204, true, 1, &[(INPUT, 8), (LITERAL, 0)], (TEMPORARY, 0)),
+                op(0x500, false, 4, &[(INPUT, 0), (INPUT, 4)], (OUTPUT, 0)),
                 index,
-                op(0x3000, 2, &[(INPUT, 12), (LITERAL, 0), (TEMPORARY, 0)], (OUTPUT, 8)),
+                op(0x300, false, 2, &[(INPUT, 12), (LITERAL, 0), (TEMPORARY, 0)], (OUTPUT, 8)),
             ],
         };
         // c0 = (1, 2, 3, 4), c1 = (5, 6, 7, 8), c2.x = 1.5, c3 = (-1, 2), c10.x = 1.
@@ -646,9 +801,66 @@ mod tests {
         assert_eq!(again.evaluate(&input), Some(want));
         // An opcode without a meaning, and a temporary read before it is written: no result.
         let unknown =
-            Expression { instructions: vec![op(0x7777, 1, &[(INPUT, 0)], (OUTPUT, 0))], ..e.clone() };
+            Expression { instructions: vec![op(0x7ff, false, 1, &[(INPUT, 0)], (OUTPUT, 0))], ..e.clone() };
         assert_eq!(unknown.evaluate(&input), None);
-        let unwritten = Expression { instructions: vec![op(0x1000, 1, &[(TEMPORARY, 4)], (OUTPUT, 0))], ..e };
+        let unwritten =
+            Expression { instructions: vec![op(0x100, false, 1, &[(TEMPORARY, 4)], (OUTPUT, 0))], ..e };
         assert_eq!(unwritten.evaluate(&input), None);
+    }
+
+    /// FX 4 code lists as fxc lists it in an effect (the forms of EffectExpressions_4_0's
+    /// listing: integer and float literals, a register past a variable's first, the result's
+    /// `expr.x` and `expr0.y`, a whole register, a wrapping mask), and writes back.
+    #[test]
+    fn fx4_code_reads_lists_and_writes_back() {
+        use crate::isa::d3d9::ctab::{Constant, Type as CtabType};
+        let constant = |name: &str, register_index, register_count, class, ty| Constant {
+            name: name.into(),
+            register_set: 2,
+            register_index,
+            register_count,
+            reserved: 0,
+            ty: CtabType { class, ty, rows: 1, columns: 1, elements: 1, members: Vec::new() },
+            default_value: 0,
+        };
+        let inputs = ConstantTable {
+            offset: 0,
+            size: 28,
+            creator: "shaderscope".into(),
+            version: 0x5458_1001,
+            flags: 0,
+            target: "fx_4_0".into(),
+            constants: vec![constant("i", 0, 1, 0, 2), constant("m", 1, 4, 2, 3)],
+        };
+        let e = Expression {
+            offset: 0,
+            version: 0,
+            inputs: Some(inputs),
+            literals: Vec::new(),
+            cli4: vec![2, 0x40a0_0000],
+            instructions: vec![
+                op(0x216, false, 1, &[(INPUT, 0), (LITERAL, 0)], (TEMPORARY, 0)),
+                op(0x205, false, 1, &[(TEMPORARY, 0), (INPUT, 18)], (TEMPORARY, 1)),
+                op(0x204, false, 1, &[(TEMPORARY, 1), (LITERAL, 1)], (OUTPUT, 0)),
+                op(0x108, false, 4, &[(TEMPORARY, 0)], (TEMPORARY, 4)),
+                op(0x204, false, 1, &[(TEMPORARY, 5), (LITERAL, 0)], (OUTPUT, 1)),
+                op(0x500, false, 4, &[(INPUT, 8), (TEMPORARY, 4)], (TEMPORARY, 1)),
+            ],
+        };
+        let want = "eval(iadd r0.x, i.x, (2)\nmul r0.y, r0.x, m[3].z\nadd expr.x, r0.y, (5.000000)\n\
+                    sin r1, r0\nadd expr0.y, r1.y, (2)\ndot r0.yzwx, m[1], r1)";
+        assert_eq!(eval_text(&e), want);
+        let bytes = e.write_fx4();
+        assert_eq!(&bytes[..4], b"DXBC");
+        let again = Expression::parse_fx4(&bytes, 0x40).unwrap();
+        let at_zero: Vec<Instruction> =
+            again.instructions.iter().map(|i| Instruction { offset: 0, ..i.clone() }).collect();
+        assert_eq!((again.offset, &again.cli4, &at_zero), (0x40, &e.cli4, &e.instructions));
+        // The first instruction's offset: the FXLC chunk's data, after its count.
+        let fxlc = bytes.windows(4).position(|w| w == b"FXLC").unwrap() as u64;
+        assert_eq!(again.instructions[0].offset, 0x40 + fxlc + 12);
+        assert_eq!(eval_text(&again), want);
+        // Cut inside the code: an error at the chunk, not a panic.
+        assert!(Expression::parse_fx4(&bytes[..bytes.len() - 8], 0).is_err());
     }
 }

@@ -994,9 +994,59 @@ impl<const N: usize> fmt::Write for Ascii<N> {
     }
 }
 
+/// [`write_f32_g9`]'s `%.9g` of a double (fx_2_0 expression literals are doubles): nine
+/// significant digits, trailing zeros dropped, a three-digit exponent (`1e-005`) below 1e-4
+/// and from 1e9 on.
+pub fn g9_msvc(v: f64) -> String {
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "nan".into()
+        } else if v > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
+    }
+    let sci = format!("{v:.8e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: String| {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    };
+    if !(-4..9).contains(&exp) {
+        let m = trim(mantissa.to_string());
+        let sign = if exp < 0 { '-' } else { '+' };
+        // Three exponent digits, as the Microsoft C runtime prints them (fxc's `1e-005`).
+        return format!("{m}e{sign}{:03}", exp.abs());
+    }
+    let decimals = (8 - exp).max(0) as usize;
+    trim(format!("{v:.decimals$}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn g9_msvc_prints_as_fxc_prints_effect_numbers() {
+        for (v, text) in [
+            (5.5, "5.5"),
+            (0.159_154_943_091_895_35, "0.159154943"),
+            (std::f64::consts::TAU, "6.28318531"),
+            (-std::f64::consts::PI, "-3.14159265"),
+            (f64::from(0.02f32), "0.0199999996"),
+            (5.0, "5"),
+            (0.0, "0"),
+            (1e-5, "1e-005"),
+            (-2.523_985_18e-7, "-2.52398518e-007"),
+            (123_456_789_012.0, "1.23456789e+011"),
+        ] {
+            assert_eq!(g9_msvc(v), text);
+        }
+    }
 
     fn shortest(v: f32) -> String {
         let mut s = String::new();

@@ -37,6 +37,9 @@ pub struct Spec<'s> {
     pub vertex: Vec<u8>,
     /// The pixel shader (a whole DXBC file).
     pub pixel: Vec<u8>,
+    /// Further states of the pass, each set by FX 4 expression code (`DepthFunc = i + 2`):
+    /// the state's number and the code ([`crate::isa::fxlvm::Expression::write_fx4`]).
+    pub expressions: Vec<(u32, Vec<u8>)>,
 }
 
 /// The unstructured block as it is laid out: every offset is where a piece starts.
@@ -90,6 +93,8 @@ pub fn effect(spec: &Spec<'_>) -> Vec<u8> {
     let pass = heap.string(spec.pass);
     let vs = heap.block(&spec.vertex);
     let ps = heap.block(&spec.pixel);
+    let expressions: Vec<(u32, u32)> =
+        spec.expressions.iter().map(|(state, code)| (*state, heap.block(code))).collect();
     // The inline shaders' initializers: SBinaryShaderData5 (fx_5) or {oShader, oSODecl}.
     let (kind, vs_init, ps_init) = if spec.fx5 {
         let unbound = |s: u32| [s, 0, 0, 0, 0, 0, 0, 0, 0];
@@ -106,9 +111,12 @@ pub fn effect(spec: &Spec<'_>) -> Vec<u8> {
         // One unnamed group of one technique, no annotations.
         put(&mut structured, &[0, 1, 0]);
     }
-    put(&mut structured, &[technique, 1, 0, pass, 2, 0]);
+    put(&mut structured, &[technique, 1, 0, pass, 2 + expressions.len() as u32, 0]);
     // VertexShader (state 6) and PixelShader (state 7), inline.
     put(&mut structured, &[6, 0, kind, vs_init, 7, 0, kind, ps_init]);
+    for (state, code) in expressions {
+        put(&mut structured, &[state, 0, assign::EXPRESSION, code]);
+    }
     let mut header = vec![if spec.fx5 { TAG_FX_5_0 } else { TAG_FX_4_0 }];
     // 1 cbuffer, 1 numeric variable, no objects, no pool, 1 technique, the unstructured size,
     // no strings/resources/state blocks/views, 2 shaders, both inline.
@@ -201,6 +209,7 @@ pub fn example_spec(fx5: bool) -> Spec<'static> {
         pass: "P0",
         vertex: vs,
         pixel: ps,
+        expressions: Vec::new(),
     }
 }
 

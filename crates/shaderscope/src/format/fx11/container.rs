@@ -290,9 +290,13 @@ impl Fx11<'_> {
         }
     }
 
-    /// An assignment's value as text for `info` (the listing's words, or why not).
+    /// An assignment's value as text for `info` (the listing's words on one line: an
+    /// expression's instructions separated by `; `, or why not).
     fn assignment_value_text(&self, a: &Assignment) -> String {
-        self.assignment_value(a).unwrap_or_else(|e| format!("(unreadable: {e})"))
+        match self.assignment_value(a) {
+            Ok(v) => v.lines().collect::<Vec<_>>().join("; "),
+            Err(e) => format!("(unreadable: {e})"),
+        }
     }
 
     fn annotate_annotations(

@@ -12,6 +12,7 @@ use super::{
 use crate::container::{Container, DisasmOptions};
 use crate::error::{Error, Result};
 use crate::format::dxbc::Dxbc;
+use crate::isa::fxlvm;
 use crate::print::{Nested, Printer, Style};
 
 fn failed(_: std::fmt::Error) -> Error {
@@ -46,33 +47,11 @@ impl Out<'_> {
     }
 }
 
-/// A float as fxc prints an effect's values: C's `%.9g` (`1`, `5.5`, `-0.577000022`).
+/// A float as fxc prints an effect's numbers: `%.9g` (`1`, `5.5`, `6.67300035e-011`).
 fn float(bits: u32) -> String {
-    let x = f64::from(f32::from_bits(bits));
-    if x == 0.0 || !x.is_finite() {
-        return if x.is_nan() {
-            "nan".into()
-        } else if x.is_infinite() {
-            format!("{}inf", if x < 0.0 { "-" } else { "" })
-        } else if x.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    // Nine significant digits, then the exponent they give.
-    let e = format!("{x:.8e}");
-    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let trim = |s: String| -> String {
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
-    };
-    if !(-5..9).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        return format!("{}e{sign}{:02}", trim(mantissa.to_string()), exp.abs());
-    }
-    let decimals = (8 - exp).max(0) as usize;
-    trim(format!("{x:.decimals$}"))
+    let mut s = String::new();
+    let _ = crate::print::float::write_f32_g9(&mut s, bits);
+    s
 }
 
 /// A numeric value of scalar type `scalar` (1 float, 2 int, 3 uint, 4 bool).
@@ -154,6 +133,12 @@ impl<'a> Fx11<'a> {
         if v.flags & 4 != 0 {
             let lane = ["x", "y", "z", "w"].get((v.offset % 16 / 4) as usize).copied().unwrap_or("x");
             s.push_str(&format!(" : packoffset(c{}.{lane})", v.offset / 16));
+        }
+        if v.default != 0 && t.class == var_type::STRUCT {
+            // A struct's default: its packed words in hexadecimal.
+            let words = self.uwords(v.default, t.packed_size / 4, "default value", v.at + 16)?;
+            let texts: Vec<String> = words.iter().map(|w| format!("0x{w:08x}")).collect();
+            s.push_str(&format!(" = {{ {} }}", texts.join(", ")));
         }
         if v.default != 0 && t.class == var_type::NUMERIC {
             let values = self.numeric_values(&t, v.default, v.at + 16)?;
@@ -263,12 +248,21 @@ impl<'a> Fx11<'a> {
                 format!("{}[{}]", self.text(name), self.text(index))
             }
             assign::EXPRESSION_INDEX => {
-                let [name, _] = self.uarr::<2>(a.value, "indexed value", field)?;
-                format!("{}[/* expression */]", self.text(name))
+                let [name, code] = self.uarr::<2>(a.value, "indexed value", field)?;
+                format!("{}[{}]", self.text(name), self.expression(code, self.abs(a.value) + 4)?)
             }
-            assign::EXPRESSION => "/* expression */".to_string(),
+            assign::EXPRESSION => self.expression(a.value, field)?,
             _ => String::new(),
         })
+    }
+
+    /// The FX 4 expression in the data block at `o` (its size, then the code), as fxc
+    /// prints it: `eval(…)`, an instruction a line.
+    fn expression(&self, o: u32, field: u64) -> Result<String> {
+        let size = self.uword(o, "expression", field)?;
+        let code = self.ubytes(o.saturating_add(4), u64::from(size), "expression", field)?;
+        let e = fxlvm::Expression::parse_fx4(code, self.abs(o) + 4)?;
+        Ok(fxlvm::eval_text(&e))
     }
 
     /// The shader block at `o` on a line of its own (`NULL` for none), under `indent`.
@@ -349,7 +343,16 @@ impl<'a> Fx11<'a> {
         // A value that does not read is said in the listing (validate reports it).
         let value = self.assignment_value(a).unwrap_or_else(|e| format!("/* {e} */"));
         let sep = if name.len() < 8 { format!("{name:<8} = ") } else { format!("{name} = ") };
-        out.line(Some(a.at), indent, &format!("{sep}{value};"))
+        // An expression's instructions after the first line up 16 columns in.
+        let mut lines = value.lines();
+        let first = lines.next().unwrap_or("");
+        let rest: Vec<&str> = lines.collect();
+        let end = |last: bool| if last { ";" } else { "" };
+        out.line(Some(a.at), indent, &format!("{sep}{first}{}", end(rest.is_empty())))?;
+        for (k, l) in rest.iter().enumerate() {
+            out.line(None, indent + 16, &format!("{l}{}", end(k + 1 == rest.len())))?;
+        }
+        Ok(())
     }
 
     /// `asm {`, the shader's listing, `}` (the opening on the current line).

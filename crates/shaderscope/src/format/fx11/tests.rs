@@ -1,6 +1,6 @@
 //! Tests of the effect reader and writer, on the writer's examples and on hand-made edge cases.
 
-use super::build::{example, example_fx_4_0};
+use super::build::{self, example, example_fx_4_0};
 use super::*;
 use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
@@ -330,3 +330,74 @@ fxgroup
 }
 
 "#;
+
+/// A pass state set by FX 4 code lists as fxc lists one: `eval(` and the first instruction
+/// after the state's name, the others 16 columns further in than the state, `)` and `;`
+/// after the last; `info` keeps it on one line.
+#[test]
+fn expressions_list_as_fxc_lists_them() {
+    use crate::isa::fxlvm::{Expression, Instruction, Operand};
+    let o = |set, item| Operand { set, item, array: None };
+    let op = |opcode, sources: Vec<Operand>, destination| Instruction {
+        offset: 0,
+        opcode,
+        scalar: false,
+        components: 1,
+        sources,
+        destination,
+    };
+    // imul r0.x, c0.x, (3); iadd expr.x, r0.x, c0.y (no constant table: registers by number)
+    let code = Expression {
+        offset: 0,
+        version: 0,
+        inputs: None,
+        literals: Vec::new(),
+        cli4: vec![3],
+        instructions: vec![
+            op(0x219, vec![o(2, 0), o(1, 0)], o(7, 0)),
+            op(0x216, vec![o(7, 0), o(2, 1)], o(4, 0)),
+        ],
+    };
+    // DepthFunc's number in FX11's state table.
+    let depth_func = (0..200).find(|&n| states::state(n).is_some_and(|s| s.name == "DepthFunc")).unwrap();
+    let mut spec = build::example_spec(false);
+    spec.expressions.push((depth_func, code.write_fx4()));
+    let bytes = build::effect(&spec);
+    let fx = Fx11::parse(&bytes).unwrap();
+    assert_eq!(fx.write().unwrap(), bytes);
+    let text = listing(&fx);
+    assert!(
+        text.contains("        DepthFunc = eval(imul r0.x, c0.x, (3)\n                        iadd expr.x, r0.x, c0.y);\n"),
+        "{text}"
+    );
+    assert!(
+        fx.info_text().contains("DepthFunc = eval(imul r0.x, c0.x, (3); iadd expr.x, r0.x, c0.y)\n"),
+        "{}",
+        fx.info_text()
+    );
+}
+
+/// Default values as fxc prints them: floats as `%.9g` with three-digit exponents
+/// (GPUBoids' `g_fG = 6.67300035e-011`), a struct's as its packed words in hexadecimal
+/// (Instancing's `light_struct g_lights[4] = { 0x3f1eca58, … }`).
+#[test]
+fn default_values_print_as_fxc_prints_them() {
+    let mut spec = build::example_spec(false);
+    spec.default = [6.673e-11, 1.0, 0.5, -0.0];
+    let bytes = build::effect(&spec);
+    let text = listing(&Fx11::parse(&bytes).unwrap());
+    assert!(
+        text.contains("    float4  tint = { 6.67300035e-011, 1, 0.5, -0 };// Offset:    0, size:   16\n"),
+        "{text}"
+    );
+    // The same variable with its type made a struct of no members: class 3, member count 0
+    // (the type record: name, class, elements, sizes 16, 16, 16, then the count).
+    let record: Vec<u8> = [1u32, 0, 16, 16, 16].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let at = bytes.windows(record.len()).position(|w| w == record).unwrap();
+    let mut patched = bytes.clone();
+    patched[at..at + 4].copy_from_slice(&3u32.to_le_bytes());
+    patched[at + 20..at + 24].copy_from_slice(&0u32.to_le_bytes());
+    let text = listing(&Fx11::parse(&patched).unwrap());
+    let words = format!("0x{:08x}, 0x3f800000, 0x3f000000, 0x80000000", 6.673e-11f32.to_bits());
+    assert!(text.contains(&format!("    float4  tint = {{ {words} }};// Offset:")), "{text}");
+}
