@@ -372,13 +372,13 @@ fn options_that_do_not_apply_are_usage_errors() {
         (
             vec!["disasm", "--fxc", "9.29", &shbin],
             format!(
-                "error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+                "error: {shbin}: --fxc applies only to DXBC containers and the effects that hold them (this file: Nintendo 3DS shader binary (DVLB))\n"
             ),
         ),
         (
             vec!["disasm", "--fxc", "10", &d3d9],
             format!(
-                "error: {d3d9}: --fxc applies only to DXBC containers (this file: Direct3D 9 shader bytecode)\n"
+                "error: {d3d9}: --fxc applies only to DXBC containers and the effects that hold them (this file: Direct3D 9 shader bytecode)\n"
             ),
         ),
         (

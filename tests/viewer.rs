@@ -362,7 +362,7 @@ fn view_takes_the_listing_options_of_disasm() {
         (
             2,
             format!(
-                "error: {shbin}: --fxc applies only to DXBC containers (this file: Nintendo 3DS shader binary (DVLB))\n"
+                "error: {shbin}: --fxc applies only to DXBC containers and the effects that hold them (this file: Nintendo 3DS shader binary (DVLB))\n"
             )
         )
     );

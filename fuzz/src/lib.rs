@@ -437,6 +437,22 @@ pub fn gfd(data: &[u8]) {
     assert_eq!(again.shaders.iter().filter(|s| s.gx2().is_some()).count(), n, "a built GFD lost a shader");
 }
 
+/// Every command's view of a parsed file: its listing (in HTML, with offsets) and JSON
+/// records, validation and damage, `info` in text and JSON, `dump`'s annotations, its parts
+/// and the whole files it carries.
+fn views(f: &dyn shaderscope::Container) {
+    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
+    let _ = f.disasm_json(&DisasmOptions::default());
+    let _ = f.validate();
+    let _ = f.damage();
+    let _ = f.info_json();
+    let _ = f.info_text();
+    let mut a = shaderscope::dump::Annotations::new();
+    f.annotate(&mut a);
+    let _ = f.parts();
+    let _ = f.embedded();
+}
+
 /// fx_2_0 effects: parse (or annotate what reads), every command's view of the result, the
 /// writer (an unmodified effect writes back byte for byte), and the search for the programs
 /// inside.
@@ -448,15 +464,7 @@ pub fn fx9(data: &[u8]) {
         return;
     };
     assert_eq!(f.write().ok().as_deref(), Some(data), "fx_2_0 does not round-trip");
-    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
-    let _ = f.disasm_json(&DisasmOptions::default());
-    let _ = f.validate();
-    let _ = f.damage();
-    let _ = f.info_json();
-    let _ = f.info_text();
-    let mut a = shaderscope::dump::Annotations::new();
-    f.annotate(&mut a);
-    let _ = f.parts();
+    views(&f);
     let _ = shaderscope::find::find_all(data);
 }
 
@@ -472,14 +480,7 @@ pub fn fx11(data: &[u8]) {
         return;
     };
     assert_eq!(f.write().ok().as_deref(), Some(data), "fx11 does not round-trip");
-    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
-    let _ = f.disasm_json(&DisasmOptions::default());
-    let _ = f.validate();
-    let _ = f.damage();
-    let _ = f.info_json();
-    let _ = f.info_text();
-    let mut a = shaderscope::dump::Annotations::new();
-    f.annotate(&mut a);
+    views(&f);
     for p in f.parts() {
         assert!(p.offset as usize + p.bytes.len() <= data.len(), "a part lies outside the effect");
     }
@@ -510,15 +511,7 @@ pub fn mbs(data: &[u8]) {
         return;
     };
     assert_eq!(f.write().ok().as_deref(), Some(data), "MBS does not round-trip");
-    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
-    let _ = f.disasm_json(&DisasmOptions::default());
-    let _ = f.validate();
-    let _ = f.damage();
-    let _ = f.info_json();
-    let _ = f.info_text();
-    let mut a = shaderscope::dump::Annotations::new();
-    f.annotate(&mut a);
-    let _ = f.parts();
+    views(&f);
     let mut edited = f.clone();
     let Some(shader) = edited.shader_mut() else { return };
     let Some(table) = shader.children.iter_mut().find_map(|n| match &mut n.body {
@@ -552,15 +545,7 @@ pub fn mgfx(data: &[u8]) {
         return;
     };
     assert_eq!(f.write().ok().as_deref(), Some(data), "MGFX does not round-trip");
-    let _ = f.disasm(&DisasmOptions::default().with_offsets(true), &mut shaderscope::print::Html::default());
-    let _ = f.disasm_json(&DisasmOptions::default());
-    let _ = f.validate();
-    let _ = f.info_json();
-    let _ = f.info_text();
-    let mut a = shaderscope::dump::Annotations::new();
-    f.annotate(&mut a);
-    let _ = f.parts();
-    let _ = f.embedded();
+    views(&f);
     let mut edited = f.clone();
     let none = if edited.version >= 10 { -1 } else { 255 };
     let Some(t) = edited.techniques.first_mut() else { return };

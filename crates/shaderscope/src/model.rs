@@ -435,9 +435,10 @@ impl DisasmOptions {
                 return Err(Inapplicable(format!("--dvle {n} is out of range: the file has {has}")));
             }
         }
-        if self.fxc_chosen() && format != Format::Dxbc {
+        // A Direct3D 10/11 effect's programs are DXBC containers.
+        if self.fxc_chosen() && !matches!(format, Format::Dxbc | Format::Fx11) {
             return Err(Inapplicable(format!(
-                "--fxc applies only to DXBC containers (this file: {})",
+                "--fxc applies only to DXBC containers and the effects that hold them (this file: {})",
                 format.description()
             )));
         }

@@ -910,7 +910,7 @@ fn resource_bindings<P: Printer + ?Sized>(
 
 pub(crate) fn register_prefix(b: &Binding<'_>) -> (&'static str, &'static str) {
     match b.input_type {
-        0 | 1 => ("CB", "cb"),
+        0 => ("CB", "cb"),
         3 => ("S", "s"),
         4 | 6 | 8 | 9 | 10 | 11 | 13 => ("U", "u"),
         _ => ("T", "t"),

@@ -92,6 +92,9 @@ impl Words {
 /// offset, value offset).
 type PassRecord = (u32, Vec<[u32; 4]>);
 
+/// A large object to write, when there is one: its usage and bytes.
+type LargeObject = Option<(u32, Vec<u8>)>;
+
 /// A new fx_2_0 effect, made as fxc lays one out: strings, types and values in the
 /// unstructured block; shader-typed parameters' programs as small objects, passes' programs
 /// as large objects.
@@ -233,8 +236,7 @@ impl Builder {
     /// A pass of technique `technique` that binds the vertex and pixel programs given (each
     /// stored as a large object of the pass's VertexShader / PixelShader state).
     pub fn pass(&mut self, technique: usize, name: &str, vertex: Option<Vec<u8>>, pixel: Option<Vec<u8>>) {
-        let stages = [(true, vertex.map(|p| (0, p))), (false, pixel.map(|p| (0, p)))];
-        self.pass_with(technique, name, stages);
+        self.pass_with(technique, name, vertex.map(|p| (0, p)), pixel.map(|p| (0, p)));
     }
 
     /// A pass of technique `technique` whose vertex (or pixel) shader is the element of
@@ -256,17 +258,20 @@ impl Builder {
         data.extend(name_bytes);
         data.extend_from_slice(selector);
         let chosen = Some((2, data));
-        let stages = if vertex { [(true, chosen), (false, None)] } else { [(true, None), (false, chosen)] };
-        self.pass_with(technique, name, stages);
+        if vertex {
+            self.pass_with(technique, name, chosen, None);
+        } else {
+            self.pass_with(technique, name, None, chosen);
+        }
     }
 
     /// A pass whose vertex and pixel shader states are each filled by a large object:
     /// `(usage, bytes)`.
-    fn pass_with(&mut self, technique: usize, name: &str, stages: [(bool, Option<(u32, Vec<u8>)>); 2]) {
+    fn pass_with(&mut self, technique: usize, name: &str, vertex: LargeObject, pixel: LargeObject) {
         let name = if name.is_empty() { 0 } else { self.string(name) };
         let pass = self.techniques.get(technique).map_or(0, |t| t.1.len()) as u32;
         let mut states = Vec::new();
-        for (vertex, object) in stages {
+        for (vertex, object) in [(true, vertex), (false, pixel)] {
             let Some((usage, data)) = object else { continue };
             let (operation, kind) =
                 if vertex { (0x92, types::VERTEXSHADER) } else { (0x93, types::PIXELSHADER) };

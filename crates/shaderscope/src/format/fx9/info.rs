@@ -510,8 +510,7 @@ fn sampler_state(block: &Reader<'_>, o: usize) -> crate::Result<super::State> {
     let index = block.u32_at(o + 4, "state")?;
     let type_offset = block.u32_at(o + 8, "state")?;
     let value_offset = block.u32_at(o + 12, "state")?;
-    let p = super::Parser { r: block.clone(), block: block.clone() };
-    let ty = p.ty(type_offset, BASE + o as u64, 0)?;
+    let ty = super::Block(block.clone()).ty(type_offset, BASE + o as u64, 0)?;
     Ok(super::State { at: BASE + o as u64, operation, index, type_offset, value_offset, ty })
 }
 

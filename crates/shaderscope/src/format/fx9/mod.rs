@@ -338,53 +338,40 @@ fn is_program(bytes: &[u8]) -> bool {
 /// Reads records of the structured part and what they point at in the unstructured block.
 struct Parser<'a> {
     r: Reader<'a>,
-    /// The unstructured block, at absolute offset 8.
-    block: Reader<'a>,
+    /// The unstructured block.
+    block: Block<'a>,
 }
 
-impl<'a> Parser<'a> {
-    fn count(&mut self, what: &'static str, each: usize) -> Result<u32> {
-        let at = self.r.original_position();
-        let n = self.r.u32(what)?;
-        // Every entry takes at least `each` bytes: a count past what is left cannot be true.
-        if u64::from(n) * each as u64 > self.r.remaining() as u64 {
-            return Err(Error::invalid(
-                at,
-                what,
-                format!(
-                    "{n} entries of at least {each} bytes do not fit in the {} bytes left",
-                    self.r.remaining()
-                ),
-            ));
-        }
-        Ok(n)
-    }
+/// The unstructured block (at absolute offset 8), read by the offsets records hold.
+#[derive(Clone)]
+pub(super) struct Block<'a>(pub(super) Reader<'a>);
 
+impl Block<'_> {
     /// The string at `offset` of the unstructured block (u32 length with the NUL, bytes);
     /// empty for offset 0 or length 0.
-    fn string(&self, offset: u32, what: &'static str, field_at: u64) -> Result<String> {
+    pub(super) fn string(&self, offset: u32, what: &'static str, field_at: u64) -> Result<String> {
         if offset == 0 {
             return Ok(String::new());
         }
-        let len = self.block.u32_at(offset as usize, what).map_err(|e| e.context("string length of "))?;
-        let r = self.block.sub(u64::from(offset) + 4, u64::from(len), what, field_at)?;
+        let len = self.0.u32_at(offset as usize, what).map_err(|e| e.context("string length of "))?;
+        let r = self.0.sub(u64::from(offset) + 4, u64::from(len), what, field_at)?;
         let bytes = r.data();
         let text = bytes.split(|&b| b == 0).next().unwrap_or(&[]);
         Ok(String::from_utf8_lossy(text).into_owned())
     }
 
-    fn ty(&self, offset: u32, field_at: u64, depth: usize) -> Result<Type> {
+    pub(super) fn ty(&self, offset: u32, field_at: u64, depth: usize) -> Result<Type> {
         if depth > MAX_TYPE_DEPTH {
             return Err(Error::invalid(field_at, "type record", "structs nest more than 32 deep"));
         }
         let o = offset as usize;
         let what = "type record";
         let at = BASE + u64::from(offset);
-        let ty = self.block.u32_at(o, what)?;
-        let class = self.block.u32_at(o + 4, what)?;
-        let name_offset = self.block.u32_at(o + 8, what)?;
-        let semantic_offset = self.block.u32_at(o + 12, what)?;
-        let elements = self.block.u32_at(o + 16, what)?;
+        let ty = self.0.u32_at(o, what)?;
+        let class = self.0.u32_at(o + 4, what)?;
+        let name_offset = self.0.u32_at(o + 8, what)?;
+        let semantic_offset = self.0.u32_at(o + 12, what)?;
+        let elements = self.0.u32_at(o + 16, what)?;
         let name = self.string(name_offset, "type name", at + 8)?;
         let semantic =
             (semantic_offset != 0).then(|| self.string(semantic_offset, "semantic", at + 12)).transpose()?;
@@ -402,18 +389,18 @@ impl<'a> Parser<'a> {
         };
         match class {
             classes::SCALAR | classes::MATRIX_ROWS | classes::MATRIX_COLUMNS => {
-                t.rows = self.block.u32_at(o + 20, what)?;
-                t.columns = self.block.u32_at(o + 24, what)?;
+                t.rows = self.0.u32_at(o + 20, what)?;
+                t.columns = self.0.u32_at(o + 24, what)?;
                 t.size = 28;
             }
             classes::VECTOR => {
-                t.columns = self.block.u32_at(o + 20, what)?;
-                t.rows = self.block.u32_at(o + 24, what)?;
+                t.columns = self.0.u32_at(o + 20, what)?;
+                t.rows = self.0.u32_at(o + 24, what)?;
                 t.size = 28;
             }
             classes::STRUCT => {
-                let n = self.block.u32_at(o + 20, what)?;
-                if u64::from(n) * 20 > self.block.data().len() as u64 {
+                let n = self.0.u32_at(o + 20, what)?;
+                if u64::from(n) * 20 > self.0.data().len() as u64 {
                     return Err(Error::invalid(
                         at + 20,
                         "struct member count",
@@ -439,12 +426,31 @@ impl<'a> Parser<'a> {
         }
         Ok(t)
     }
+}
+
+impl<'a> Parser<'a> {
+    fn count(&mut self, what: &'static str, each: usize) -> Result<u32> {
+        let at = self.r.original_position();
+        let n = self.r.u32(what)?;
+        // Every entry takes at least `each` bytes: a count past what is left cannot be true.
+        if u64::from(n) * each as u64 > self.r.remaining() as u64 {
+            return Err(Error::invalid(
+                at,
+                what,
+                format!(
+                    "{n} entries of at least {each} bytes do not fit in the {} bytes left",
+                    self.r.remaining()
+                ),
+            ));
+        }
+        Ok(n)
+    }
 
     /// A type and its value, checked to be inside the unstructured block.
     fn typed(&self, type_offset: u32, value_offset: u32, at: u64) -> Result<Type> {
-        let t = self.ty(type_offset, at, 0)?;
+        let t = self.block.ty(type_offset, at, 0)?;
         if !t.is_sampler() {
-            self.block.sub(u64::from(value_offset), t.value_size(), "value", at + 4)?;
+            self.block.0.sub(u64::from(value_offset), t.value_size(), "value", at + 4)?;
         }
         Ok(t)
     }
@@ -484,7 +490,7 @@ impl<'a> Fx9<'a> {
         let block = head.sub(BASE, u64::from(size), "unstructured block", 4)?;
         let unstructured = block.data();
         let r = head.at(BASE + u64::from(size), "structured part", 4)?;
-        let mut p = Parser { r, block };
+        let mut p = Parser { r, block: Block(block) };
         let parameter_count = p.count("parameter count", 16)?;
         let technique_count = p.count("technique count", 12)?;
         let shader_count = p.r.u32("shader count")?;
@@ -506,7 +512,7 @@ impl<'a> Fx9<'a> {
             let name_offset = p.r.u32("technique name offset")?;
             let annotation_count = p.count("annotation count", 8)?;
             let pass_count = p.count("pass count", 12)?;
-            let name = p.string(name_offset, "technique name", at)?;
+            let name = p.block.string(name_offset, "technique name", at)?;
             let annotations = p.annotations(annotation_count)?;
             let mut passes = Vec::new();
             for _ in 0..pass_count {
@@ -514,7 +520,7 @@ impl<'a> Fx9<'a> {
                 let name_offset = p.r.u32("pass name offset")?;
                 let annotation_count = p.count("annotation count", 8)?;
                 let state_count = p.count("state count", 16)?;
-                let name = p.string(name_offset, "pass name", at)?;
+                let name = p.block.string(name_offset, "pass name", at)?;
                 let annotations = p.annotations(annotation_count)?;
                 let states = (0..state_count).map(|_| p.state()).collect::<Result<Vec<_>>>()?;
                 passes.push(Pass { at, name_offset, name, annotations, states });
@@ -545,7 +551,8 @@ impl<'a> Fx9<'a> {
         }
         let rest = p.r.remaining();
         let trailing = p.r.bytes(rest, "trailing bytes")?;
-        let mut fx = Fx9 {
+        let shaders = find_shaders(&objects, &resources);
+        Ok(Fx9 {
             data,
             unstructured,
             shader_count,
@@ -555,31 +562,8 @@ impl<'a> Fx9<'a> {
             objects,
             resources,
             trailing,
-            shaders: Vec::new(),
-        };
-        fx.shaders = fx.find_shaders();
-        Ok(fx)
-    }
-
-    /// The Direct3D 9 programs of the small and large objects, in file order.
-    fn find_shaders(&self) -> Vec<Shader<'a>> {
-        let small = self.objects.iter().map(|o| (o.at + 8, o.data, Source::Object(o.id)));
-        let large = self
-            .resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.usage == 0)
-            .map(|(i, r)| (r.at + 24, r.data, Source::Resource(i)));
-        small
-            .chain(large)
-            .filter(|(_, bytes, _)| is_program(bytes))
-            .map(|(offset, bytes, source)| Shader {
-                offset,
-                bytes,
-                source,
-                program: Program::parse(bytes, offset),
-            })
-            .collect()
+            shaders,
+        })
     }
 
     /// The Direct3D 9 programs inside, in file order: `shader0`, `shader1`, ….
@@ -682,6 +666,26 @@ impl<'a> Fx9<'a> {
             self.object_ids(p).get(element as usize).and_then(|&id| self.shader_at(Source::Object(id)));
         Some((element, shader))
     }
+}
+
+/// The Direct3D 9 programs of the small and large objects, in file order.
+fn find_shaders<'a>(objects: &[Object<'a>], resources: &[Resource<'a>]) -> Vec<Shader<'a>> {
+    let small = objects.iter().map(|o| (o.at + 8, o.data, Source::Object(o.id)));
+    let large = resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.usage == 0)
+        .map(|(i, r)| (r.at + 24, r.data, Source::Resource(i)));
+    small
+        .chain(large)
+        .filter(|(_, bytes, _)| is_program(bytes))
+        .map(|(offset, bytes, source)| Shader {
+            offset,
+            bytes,
+            source,
+            program: Program::parse(bytes, offset),
+        })
+        .collect()
 }
 
 /// An array selector (large object usage 2) at absolute `at`: the array's name (a length,

@@ -215,7 +215,9 @@ fn shader_array_effect(bones: i32) -> Vec<u8> {
     let o = |set, item| Operand { set, item, array: None };
     let add = Instruction {
         offset: 0,
-        opcode: 0xa040,
+        // add, in its scalar form.
+        opcode: 0x204,
+        scalar: true,
         components: 1,
         sources: vec![o(2, 0), o(1, 0)],
         destination: o(4, 0),
@@ -225,6 +227,7 @@ fn shader_array_effect(bones: i32) -> Vec<u8> {
         version: 0x4658_0201,
         inputs: Some(inputs),
         literals: vec![1.0],
+        cli4: Vec::new(),
         instructions: vec![add],
     };
     let mut b = Builder::new();

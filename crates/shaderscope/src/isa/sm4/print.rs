@@ -131,6 +131,10 @@ pub struct ListingStyle {
     /// Evidence: every 9.29/9.30 listing of the corpus omits it; public fxc 10.1 listings
     /// (vvvv/Stride shader logs with `SV_IsFrontFace`) print it.
     pub sgv_interpolation: bool,
+    /// `dcl_resource_structured t0, 16 ` ends in a blank (fxc 9.x: every 9.29/9.30 listing
+    /// of the corpus) or not (fxc 10.x: DirectXTex's `D3D Shader Disassembler` listings and
+    /// the fxc 10.1 effect listings of spacehamster/DXDecompiler).
+    pub structured_blank: bool,
     /// Prefix every line with fxc's `/No` byte offset (`0x0000001C: `), counted from the
     /// version token.
     pub offsets: bool,
@@ -167,6 +171,7 @@ impl ListingStyle {
         floats: FloatStyle::Ucrt,
         discard_test: true,
         sgv_interpolation: true,
+        structured_blank: false,
         offsets: false,
         raw: false,
         numbering: false,
@@ -184,6 +189,7 @@ impl ListingStyle {
         floats: FloatStyle::Msvcrt,
         discard_test: true,
         sgv_interpolation: false,
+        structured_blank: true,
         offsets: false,
         raw: false,
         numbering: false,
@@ -198,6 +204,7 @@ impl ListingStyle {
         floats: FloatStyle::Msvcrt,
         discard_test: false,
         sgv_interpolation: false,
+        structured_blank: true,
         offsets: false,
         raw: false,
         numbering: false,
@@ -1385,7 +1392,8 @@ impl<'o, P: Printer + ?Sized> Lister<'o, P> {
                 }
                 Piece::Space(_) | Piece::SpaceOrBlank(_) if self.sm51 => self.space(word()?),
                 Piece::Space(_) => {}
-                Piece::SpaceOrBlank(_) => self.text(" "),
+                Piece::SpaceOrBlank(_) if self.style.structured_blank => self.text(" "),
+                Piece::SpaceOrBlank(_) => {}
                 Piece::IndexableTemp => self.indexable_temp(inst)?,
                 Piece::GlobalFlags => self.global_flags(inst.token0()),
                 Piece::FunctionTable => self.function_table(inst)?,

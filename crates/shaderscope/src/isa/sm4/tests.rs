@@ -78,10 +78,22 @@ const DECLARATIONS: &[(u32, &str)] = &[
     (0x50050, "dcl_tgsm_structured g1, 4, 64"),
     (0x50050, "dcl_resource_raw t1"),
     (0x50051, "dcl_resource_raw T1[1:1], space=0"),
-    (0x50050, "dcl_resource_structured t2, 16 "),
+    (0x50050, "dcl_resource_structured t2, 16"),
     (0x50051, "dcl_resource_structured T2[2:2], 16, space=0"),
     (0x20050, "dcl_gsinstances 4"),
 ];
+
+/// fxc 9.x ends `dcl_resource_structured` with a blank, fxc 10 does not (the row above);
+/// the assembler reads either.
+#[test]
+fn a_structured_resource_ends_in_a_blank_before_fxc_10() {
+    let inst = parse_declaration("dcl_resource_structured t2, 16 ", false).unwrap();
+    let mut body = Vec::new();
+    inst.encode(&mut body).unwrap();
+    let text = listing(0x50050, &body, ListingStyle::FXC_9_30);
+    assert_eq!(text.lines().nth(1), Some("dcl_resource_structured t2, 16 "));
+    assert_eq!(parse_declaration("dcl_resource_structured t2, 16", false).unwrap(), inst);
+}
 
 #[test]
 fn every_declaration_prints_and_reads_back_by_its_row() {
