@@ -97,7 +97,11 @@ impl Driver {
             if let Some(split) = complete(&response) {
                 break split;
             }
-            let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+            // A signal (the test harness's, a child's exit) may interrupt the read: read again.
+            let n = match s.read(&mut buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => r.map_err(|e| e.to_string())?,
+            };
             if n == 0 {
                 return Err(format!("{method} {path}: the connection closed early"));
             }
