@@ -341,18 +341,22 @@ pub(super) fn annotate(fx: &Fx9<'_>, a: &mut Annotations) {
         annotations(a, &p.annotations, &typed);
         typed(a, &p.ty, p.value_offset, "parameter");
     }
+    // A technique's or a pass's record: its name, its annotations, how many children.
+    let record = |a: &mut Annotations,
+                  (at, kind, name_offset, name): (u64, &str, u32, &str),
+                  list: &[super::Annotation],
+                  (noun, children): (&str, usize)| {
+        let what = format!("{kind} name");
+        a.field(at, 4, format_args!("{what} at 0x{name_offset:x}: \"{name}\""));
+        a.field(at + 4, 4, format_args!("annotation count: {}", list.len()));
+        a.field(at + 8, 4, format_args!("{noun} count: {children}"));
+        annotate_string(&block, name_offset, a, &what);
+        annotations(a, list, &typed);
+    };
     for t in &fx.techniques {
-        a.field(t.at, 4, format_args!("technique name at 0x{:x}: \"{}\"", t.name_offset, t.name));
-        a.field(t.at + 4, 4, format_args!("annotation count: {}", t.annotations.len()));
-        a.field(t.at + 8, 4, format_args!("pass count: {}", t.passes.len()));
-        annotate_string(&block, t.name_offset, a, "technique name");
-        annotations(a, &t.annotations, &typed);
+        record(a, (t.at, "technique", t.name_offset, &t.name), &t.annotations, ("pass", t.passes.len()));
         for p in &t.passes {
-            a.field(p.at, 4, format_args!("pass name at 0x{:x}: \"{}\"", p.name_offset, p.name));
-            a.field(p.at + 4, 4, format_args!("annotation count: {}", p.annotations.len()));
-            a.field(p.at + 8, 4, format_args!("state count: {}", p.states.len()));
-            annotate_string(&block, p.name_offset, a, "pass name");
-            annotations(a, &p.annotations, &typed);
+            record(a, (p.at, "pass", p.name_offset, &p.name), &p.annotations, ("state", p.states.len()));
             for s in &p.states {
                 annotate_state(fx, &block, s, a);
             }
