@@ -68,6 +68,19 @@ fn fxc_switches_on_the_dxbc_sample() {
     assert!(full.starts_with(header) && full.ends_with(footer));
 }
 
+/// `--fxc` reaches the DXBC programs of an fx_5_0 effect: fxc 9.x declares `cb0`, fxc 10 `CB0`.
+#[test]
+fn fxc_generation_on_the_effect_sample() {
+    let f = sample("effect11.fxo");
+    let line =
+        |text: &str| text.lines().find(|l| l.contains("dcl_constantbuffer")).map(str::trim).map(String::from);
+    assert_eq!(line(&ok(&["disasm", &f])).as_deref(), Some("dcl_constantbuffer CB0[1], immediateIndexed"));
+    assert_eq!(
+        line(&ok(&["disasm", "--fxc", "9.29", &f])).as_deref(),
+        Some("dcl_constantbuffer cb0[1], immediateIndexed")
+    );
+}
+
 #[test]
 fn file_offsets_in_every_format() {
     // SHBIN shows file offsets either way; a .csdr shows offsets in its decoded bytes.
