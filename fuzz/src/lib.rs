@@ -1091,68 +1091,7 @@ mod tests {
     /// selector picks (the shipped samples have neither).
     fn expression_effects() -> Vec<Vec<u8>> {
         use shaderscope::format::{fx9, fx11};
-        use shaderscope::isa::d3d9::ctab::{Constant, ConstantTable, Type};
-        use shaderscope::isa::fxlvm::{Expression, Instruction, Operand};
-        let o = |set, item| Operand { set, item, array: None };
-        let op = |opcode, scalar, sources, destination| Instruction {
-            offset: 0,
-            opcode,
-            scalar,
-            components: 1,
-            sources,
-            destination,
-        };
-        let inputs = ConstantTable {
-            offset: 0,
-            size: 28,
-            creator: "shaderscope".into(),
-            version: 0x4658_0201,
-            flags: 0,
-            target: "tx".into(),
-            constants: vec![Constant {
-                name: "Bones".into(),
-                register_set: 2,
-                register_index: 0,
-                register_count: 1,
-                reserved: 0,
-                ty: Type { class: 0, ty: 2, rows: 1, columns: 1, elements: 1, members: Vec::new() },
-                default_value: 0,
-            }],
-        };
-        // add c0.x, c0.x, (1) / imul r0.x, Bones.x, (3); iadd expr.x, r0.x, Bones.x
-        let selector = Expression {
-            offset: 0,
-            version: 0x4658_0201,
-            inputs: Some(inputs.clone()),
-            literals: vec![1.0],
-            cli4: Vec::new(),
-            instructions: vec![op(0x204, true, vec![o(2, 0), o(1, 0)], o(4, 0))],
-        };
-        let code = Expression {
-            version: 0,
-            literals: Vec::new(),
-            cli4: vec![3],
-            instructions: vec![
-                op(0x219, false, vec![o(2, 0), o(1, 0)], o(7, 0)),
-                op(0x216, false, vec![o(7, 0), o(2, 0)], o(4, 0)),
-            ],
-            ..selector.clone()
-        };
-        let mut spec = fx11::build::example_spec(false);
-        // State 24: DepthFunc in FX11's table.
-        spec.expressions.push((24, code.write_fx4()));
-        let program = |n: u32| {
-            shaderscope::isa::d3d9::asm::parse_program(&format!(
-                "vs_2_0\ndef c0, {n}, 0, 0, 0\nmov oPos, c0.x\n"
-            ))
-            .unwrap_or_default()
-        };
-        let mut b = fx9::build::Builder::new();
-        b.int("Bones", 0);
-        b.shader_array("vsArray", true, vec![program(1), program(2)]);
-        let t = b.technique("T");
-        b.pass_selecting(t, "P", true, "vsArray", &selector.write());
-        vec![fx11::build::effect(&spec), b.finish()]
+        vec![fx11::build::expression_example(), fx9::build::selector_example(0)]
     }
 
     fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -222,3 +222,43 @@ pub fn example() -> Vec<u8> {
 pub fn example_fx_4_0() -> Vec<u8> {
     effect(&example_spec(false))
 }
+
+/// The fx_4_0 example with one more state in its pass, `DepthFunc`, set by FX 4 code:
+/// `imul r0.x, c0.x, (3)` then `iadd expr.x, r0.x, c0.y` (no constant table: fxc's listing
+/// names the registers by number).
+///
+/// ```
+/// use shaderscope::Container;
+/// use shaderscope::format::fx11::{Fx11, build};
+/// let bytes = build::expression_example();
+/// assert!(Fx11::parse(&bytes)?.info_text().contains("DepthFunc = eval(imul r0.x, c0.x, (3); "));
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn expression_example() -> Vec<u8> {
+    use crate::isa::fxlvm::{Expression, Instruction, Operand};
+    let o = |set, item| Operand { set, item, array: None };
+    let op = |opcode, sources: Vec<Operand>, destination| Instruction {
+        offset: 0,
+        opcode,
+        scalar: false,
+        components: 1,
+        sources,
+        destination,
+    };
+    let code = Expression {
+        offset: 0,
+        version: 0,
+        inputs: None,
+        literals: Vec::new(),
+        cli4: vec![3],
+        instructions: vec![
+            op(0x219, vec![o(2, 0), o(1, 0)], o(7, 0)),
+            op(0x216, vec![o(7, 0), o(2, 1)], o(4, 0)),
+        ],
+    };
+    let mut spec = example_spec(false);
+    // DepthFunc's number in FX11's state table.
+    let depth_func = super::states::STATES.iter().position(|s| s.name == "DepthFunc");
+    spec.expressions.extend(depth_func.map(|n| (n as u32, code.write_fx4())));
+    effect(&spec)
+}

@@ -336,33 +336,7 @@ fxgroup
 /// after the last; `info` keeps it on one line.
 #[test]
 fn expressions_list_as_fxc_lists_them() {
-    use crate::isa::fxlvm::{Expression, Instruction, Operand};
-    let o = |set, item| Operand { set, item, array: None };
-    let op = |opcode, sources: Vec<Operand>, destination| Instruction {
-        offset: 0,
-        opcode,
-        scalar: false,
-        components: 1,
-        sources,
-        destination,
-    };
-    // imul r0.x, c0.x, (3); iadd expr.x, r0.x, c0.y (no constant table: registers by number)
-    let code = Expression {
-        offset: 0,
-        version: 0,
-        inputs: None,
-        literals: Vec::new(),
-        cli4: vec![3],
-        instructions: vec![
-            op(0x219, vec![o(2, 0), o(1, 0)], o(7, 0)),
-            op(0x216, vec![o(7, 0), o(2, 1)], o(4, 0)),
-        ],
-    };
-    // DepthFunc's number in FX11's state table.
-    let depth_func = (0..200).find(|&n| states::state(n).is_some_and(|s| s.name == "DepthFunc")).unwrap();
-    let mut spec = build::example_spec(false);
-    spec.expressions.push((depth_func, code.write_fx4()));
-    let bytes = build::effect(&spec);
+    let bytes = build::expression_example();
     let fx = Fx11::parse(&bytes).unwrap();
     assert_eq!(fx.write().unwrap(), bytes);
     let text = listing(&fx);

@@ -352,3 +352,67 @@ pub fn example() -> Vec<u8> {
     b.pass(t, "P0", Some(vs), Some(ps));
     b.finish()
 }
+
+/// An effect with `int CurNumBones`, `vertexshader vsArray[2]` and a pass whose vertex shader
+/// is `vsArray[CurNumBones + 1]` (fxc's Effect_ShaderArray): the selector is FXLVM code,
+/// `add c0.x, c0.x, (1)` over a constant table naming the parameter. `bones` is the
+/// parameter's default: with 0, the pass lists `vsArray[1]`.
+///
+/// ```
+/// use shaderscope::format::fx9::{Binding, Fx9, build};
+/// let bytes = build::selector_example(0);
+/// let fx = Fx9::parse(&bytes)?;
+/// assert!(matches!(fx.state_shader(0, 0, 0), Binding::Selected { by_default: Some((1, _)), .. }));
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn selector_example(bones: i32) -> Vec<u8> {
+    use crate::isa::d3d9::ctab::{Constant, ConstantTable, Type as CtabType};
+    use crate::isa::fxlvm::{Expression, Instruction, Operand};
+    let program = |n: u32| {
+        crate::isa::d3d9::asm::parse_program(&format!("vs_2_0\ndef c0, {n}, 0, 0, 0\nmov oPos, c0.x\n"))
+            .unwrap_or_default()
+    };
+    let ty = CtabType { class: 0, ty: 2, rows: 1, columns: 1, elements: 1, members: Vec::new() };
+    let constant = Constant {
+        name: "CurNumBones".into(),
+        register_set: 2,
+        register_index: 0,
+        register_count: 1,
+        reserved: 0,
+        ty,
+        default_value: 0,
+    };
+    let inputs = ConstantTable {
+        offset: 0,
+        size: 28,
+        creator: "shaderscope".into(),
+        version: 0x4658_0201,
+        flags: 0,
+        target: "tx".into(),
+        constants: vec![constant],
+    };
+    let o = |set, item| Operand { set, item, array: None };
+    let add = Instruction {
+        offset: 0,
+        // add, in its scalar form.
+        opcode: 0x204,
+        scalar: true,
+        components: 1,
+        sources: vec![o(2, 0), o(1, 0)],
+        destination: o(4, 0),
+    };
+    let selector = Expression {
+        offset: 0,
+        version: 0x4658_0201,
+        inputs: Some(inputs),
+        literals: vec![1.0],
+        cli4: Vec::new(),
+        instructions: vec![add],
+    };
+    let mut b = Builder::new();
+    b.int("CurNumBones", bones);
+    b.shader_array("vsArray", true, vec![program(1), program(2)]);
+    let t = b.technique("Technique1");
+    b.pass_selecting(t, "", true, "vsArray", &selector.write());
+    b.finish()
+}

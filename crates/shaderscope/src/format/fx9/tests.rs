@@ -1,4 +1,4 @@
-use super::build::{Builder, example};
+use super::build::{self, Builder, example};
 use super::*;
 use crate::print::TextBuf;
 
@@ -183,64 +183,9 @@ fn builder_parameters_and_unnamed_passes() {
     assert_eq!(fx.write().unwrap(), bytes);
 }
 
-/// An effect with `int CurNumBones`, `vertexshader vsArray[2]` and a pass whose vertex shader
-/// is `vsArray[CurNumBones + 1]` (fxc's Effect_ShaderArray): the selector is FXLVM code,
-/// `add c0.x, c0.x, (1)` over a constant table naming the parameter.
-fn shader_array_effect(bones: i32) -> Vec<u8> {
-    use crate::isa::d3d9::ctab::{Constant, ConstantTable, Type as CtabType};
-    use crate::isa::fxlvm::{Expression, Instruction, Operand};
-    let program = |n: u32| {
-        crate::isa::d3d9::asm::parse_program(&format!("vs_2_0\ndef c0, {n}, 0, 0, 0\nmov oPos, c0.x\n"))
-            .unwrap()
-    };
-    let ty = CtabType { class: 0, ty: 2, rows: 1, columns: 1, elements: 1, members: Vec::new() };
-    let constant = Constant {
-        name: "CurNumBones".into(),
-        register_set: 2,
-        register_index: 0,
-        register_count: 1,
-        reserved: 0,
-        ty,
-        default_value: 0,
-    };
-    let inputs = ConstantTable {
-        offset: 0,
-        size: 28,
-        creator: "shaderscope".into(),
-        version: 0x4658_0201,
-        flags: 0,
-        target: "tx".into(),
-        constants: vec![constant],
-    };
-    let o = |set, item| Operand { set, item, array: None };
-    let add = Instruction {
-        offset: 0,
-        // add, in its scalar form.
-        opcode: 0x204,
-        scalar: true,
-        components: 1,
-        sources: vec![o(2, 0), o(1, 0)],
-        destination: o(4, 0),
-    };
-    let selector = Expression {
-        offset: 0,
-        version: 0x4658_0201,
-        inputs: Some(inputs),
-        literals: vec![1.0],
-        cli4: Vec::new(),
-        instructions: vec![add],
-    };
-    let mut b = Builder::new();
-    b.int("CurNumBones", bones);
-    b.shader_array("vsArray", true, vec![program(1), program(2)]);
-    let t = b.technique("Technique1");
-    b.pass_selecting(t, "", true, "vsArray", &selector.write());
-    b.finish()
-}
-
 #[test]
 fn a_shader_array_element_is_chosen_with_the_defaults() {
-    let bytes = shader_array_effect(0);
+    let bytes = build::selector_example(0);
     let fx = Fx9::parse(&bytes).unwrap();
     assert_eq!(fx.write().unwrap(), bytes);
     assert_eq!(
@@ -260,13 +205,13 @@ fn a_shader_array_element_is_chosen_with_the_defaults() {
         "{pass}"
     );
     // Out of the array with these defaults (1 + 1): fxc's comment, and no element.
-    let fx_bytes = shader_array_effect(1);
+    let fx_bytes = build::selector_example(1);
     let fx = Fx9::parse(&fx_bytes).unwrap();
     assert_eq!(fx.state_shader(0, 0, 0), Binding::Selected { array: "vsArray".into(), by_default: None });
     assert!(listing(&fx).contains("    {\n        //vertex shader chosen at run time from vsArray[]\n        //No embedded pixel shader\n"));
     assert!(fx.info_text().contains("vertex shader from vsArray[] at run time\n"), "{}", fx.info_text());
     // -1 + 1 chooses the first.
-    let fx_bytes = shader_array_effect(-1);
+    let fx_bytes = build::selector_example(-1);
     let fx = Fx9::parse(&fx_bytes).unwrap();
     assert_eq!(
         fx.state_shader(0, 0, 0),
