@@ -25,6 +25,11 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("shader.gsh", shaderscope::format::gfd::build::example()),
         ("shaders.sharcfb", shaderscope::format::sharcfb::build::example()),
         ("effect.fxo", shaderscope::format::fx9::build::example()),
+        // The same effect as XNA Game Studio 4's content pipeline stores it.
+        ("effect.xnb", {
+            let fx = shaderscope::format::fx9::build::example();
+            shaderscope::format::fx9::build::xna_content(&fx, &[0; 8], b'w').unwrap()
+        }),
         ("effect.mgfxo", shaderscope::format::mgfx::build::example()),
         ("effect11.fxo", shaderscope::format::fx11::build::example()),
     ]

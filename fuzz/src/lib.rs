@@ -1045,6 +1045,7 @@ mod tests {
             "samples/vertex.mbs",
             "samples/fragment.mbs",
             "samples/effect.fxo",
+            "samples/effect.xnb",
             "samples/effect.mgfxo",
             "samples/effect11.fxo",
         ]
@@ -1052,6 +1053,9 @@ mod tests {
         .filter_map(|p| std::fs::read(root.join(p)).ok())
         .collect();
         v.extend(expression_effects());
+        // An MGFX effect in an XNB, as MonoGame's content pipeline stores it.
+        let mgfx = shaderscope::format::mgfx::build::example();
+        v.extend(shaderscope::format::xnb::Xnb::effect(b'd').write(&mgfx, false).ok());
         // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
         // command runs in.
         let pwd = std::env::var_os("PWD");

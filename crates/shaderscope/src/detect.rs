@@ -202,7 +202,7 @@ pub fn detect(data: &[u8]) -> Option<Format> {
         b"Gfx2" => return Some(Format::Gfd),
         b"MBS1" => return Some(Format::Mbs),
         b"MGFX" => return Some(Format::Mgfx),
-        [0x01, 0x09, 0xff, 0xfe] => return Some(Format::Fx9),
+        [0x01, 0x09, 0xff, 0xfe] | [0xcf, 0x0b, 0xf0, 0xbc] => return Some(Format::Fx9),
         [0x01, 0x10, 0xff, 0xfe] | [0x11, 0x10, 0xff, 0xfe] | [0x01, 0x20, 0xff, 0xfe] => {
             return Some(Format::Fx11);
         }
@@ -211,8 +211,8 @@ pub fn detect(data: &[u8]) -> Option<Format> {
     if magic == b"DXBC" {
         return Some(if is_fx10_container(data) { Format::Fx11 } else { Format::Dxbc });
     }
-    if is_xnb_effect(data) {
-        return Some(Format::Mgfx);
+    if data.starts_with(b"XNB") {
+        return xnb_effect(data);
     }
     if d3d9_version(data).is_some() {
         return Some(Format::D3d9);
@@ -232,11 +232,20 @@ fn is_fx10_container(data: &[u8]) -> bool {
     le(28) == Some(1) && chunk == Some(b"FX10")
 }
 
-/// An XNB file (MonoGame's content pipeline) whose type reader, named within the first
-/// [`HEAD`] bytes, is an `EffectReader`: an MGFX effect wrapped.
-fn is_xnb_effect(data: &[u8]) -> bool {
-    let data = data.get(..HEAD).unwrap_or(data);
-    data.starts_with(b"XNB") && data.windows(12).any(|w| w == b"EffectReader")
+/// The format of the effect an XNB file holds: MGFX (MonoGame), or an fx_2_0 effect (XNA 4's
+/// effect code, or FNA's bare effect). An XNB whose header cannot be read goes to MGFX's reader
+/// when an `EffectReader` is named in its first [`HEAD`] bytes or the file is compressed (the
+/// reader then says why it stops); any other XNB is not a shader.
+fn xnb_effect(data: &[u8]) -> Option<Format> {
+    #[cfg(feature = "direct3d")]
+    if let Ok((_, range)) = crate::format::xnb::read(data, None) {
+        let effect = data.get(range).unwrap_or(&[]);
+        let fx9 = [crate::format::fx9::XNA_TAG, crate::format::fx9::TAG].map(u32::to_le_bytes);
+        return Some(if fx9.iter().any(|t| effect.starts_with(t)) { Format::Fx9 } else { Format::Mgfx });
+    }
+    let head = data.get(..HEAD).unwrap_or(data);
+    let compressed = data.get(5).is_some_and(|f| f & 0xc0 != 0);
+    (compressed || head.windows(12).any(|w| w == b"EffectReader")).then_some(Format::Mgfx)
 }
 
 /// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.

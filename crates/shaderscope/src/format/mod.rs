@@ -49,3 +49,5 @@ pub mod sharc;
 pub mod sharcfb;
 #[cfg(feature = "n3ds")]
 pub mod shbin;
+#[cfg(feature = "direct3d")]
+pub mod xnb;

@@ -339,6 +339,25 @@ impl Builder {
     }
 }
 
+/// `effect` as XNA Game Studio 4's content pipeline stores it (`samples/effect.xnb` is the
+/// sample effect so): after XNA's effect header, with `words` between the header and the
+/// effect, in an XNB file for `platform`, HiDef, uncompressed.
+///
+/// ```
+/// use shaderscope::format::fx9::{Fx9, build};
+/// let bytes = build::xna_content(&build::example(), &[0; 8], b'w')?;
+/// let fx = Fx9::parse(&bytes)?;
+/// assert_eq!((fx.xnb.unwrap().platform, fx.xna.unwrap().words), (b'w', vec![0; 8]));
+/// assert_eq!(fx.effect, &build::example()[..]);
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn xna_content(effect: &[u8], words: &[u8], platform: u8) -> crate::Result<Vec<u8>> {
+    let mut code = Vec::new();
+    super::XnaHeader { at: 0, words: words.to_vec() }.write(&mut code);
+    code.extend_from_slice(effect);
+    crate::format::xnb::Xnb::effect(platform).write(&code, false)
+}
+
 /// The sample effect (`samples/effect.fxo`): a `Tint` parameter, a named vertex shader
 /// parameter, and technique `Main` whose pass `P0` binds a vertex and a pixel shader.
 pub fn example() -> Vec<u8> {

@@ -13,12 +13,38 @@ use std::fmt::{self, Write};
 #[derive(Debug, Serialize)]
 pub(super) struct Info {
     summary: String,
+    /// Where the fx_2_0 effect starts (0 unless the file wraps it).
+    effect_offset: u64,
+    effect_size: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xnb: Option<XnbInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xna_header: Option<XnaInfo>,
     unstructured_size: u64,
     shader_count: u32,
     object_count: u32,
     parameters: Vec<ParameterInfo>,
     techniques: Vec<TechniqueInfo>,
     shaders: Vec<ShaderInfo>,
+}
+
+/// The XNB file around the effect.
+#[derive(Debug, Serialize)]
+struct XnbInfo {
+    platform: String,
+    version: u8,
+    flags: u8,
+    size: u32,
+    reader: String,
+    reader_version: i32,
+}
+
+/// XNA's header before the effect.
+#[derive(Debug, Serialize)]
+struct XnaInfo {
+    offset: u64,
+    /// XNA's words between its header and the effect, in hex.
+    words: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -183,14 +209,34 @@ impl Info {
             })
             .collect();
         let passes: usize = fx.techniques.iter().map(|t| t.passes.len()).sum();
+        let wrapped = match (&fx.xnb, &fx.xna) {
+            (Some(x), Some(_)) => format!(" (XNA effect code in an XNB, platform '{}')", x.platform_name()),
+            (Some(x), None) => format!(" (in an XNB, platform '{}')", x.platform_name()),
+            (None, Some(_)) => " (XNA effect code)".to_string(),
+            (None, None) => String::new(),
+        };
         Info {
             summary: format!(
-                "fx_2_0, {}, {}, {}, {}",
+                "fx_2_0{wrapped}, {}, {}, {}, {}",
                 count(fx.parameters.len(), "parameter"),
                 count(fx.techniques.len(), "technique"),
                 count(passes, "pass"),
                 count(fx.shaders().len(), "shader")
             ),
+            effect_offset: fx.origin,
+            effect_size: fx.effect.len(),
+            xnb: fx.xnb.as_ref().map(|x| XnbInfo {
+                platform: char::from(x.platform).to_string(),
+                version: x.version,
+                flags: x.flags,
+                size: x.size,
+                reader: x.reader.to_string(),
+                reader_version: x.reader_version,
+            }),
+            xna_header: fx.xna.as_ref().map(|h| XnaInfo {
+                offset: h.at,
+                words: h.words.iter().map(|b| format!("{b:02x}")).collect(),
+            }),
             unstructured_size: fx.unstructured.len() as u64,
             shader_count: fx.shader_count,
             object_count: fx.object_count,
@@ -203,6 +249,25 @@ impl Info {
     pub(super) fn text(&self, s: &mut dyn Write) -> fmt::Result {
         writeln!(s, "format: {}", crate::Format::Fx9.description())?;
         writeln!(s, "summary: {}", self.summary)?;
+        if let Some(x) = &self.xnb {
+            writeln!(
+                s,
+                "XNB: platform '{}', version {}, flags 0x{:02x}, size {}, reader \"{}\" version {}",
+                x.platform.escape_debug(),
+                x.version,
+                x.flags,
+                x.size,
+                x.reader,
+                x.reader_version
+            )?;
+        }
+        if let Some(h) = &self.xna_header {
+            let words = if h.words.is_empty() { "none" } else { h.words.as_str() };
+            writeln!(s, "XNA effect header at 0x{:x}: words before the effect {words}", h.offset)?;
+        }
+        if self.effect_offset != 0 {
+            writeln!(s, "effect at 0x{:x} ({} bytes)", self.effect_offset, self.effect_size)?;
+        }
         writeln!(
             s,
             "objects: {} ids, {} shaders counted by the compiler; unstructured block {}",
@@ -280,20 +345,21 @@ impl Info {
 }
 
 /// The header's fields.
-pub(super) fn annotate_header(data: &[u8], a: &mut Annotations) {
+/// The header's fields, of an `effect` at `origin` of the input.
+pub(super) fn annotate_header(effect: &[u8], origin: u64, a: &mut Annotations) {
     let le =
-        |at: usize| data.get(at..at + 4).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
-    a.section(0, 8.min(data.len() as u64), "fx_2_0 header");
+        |at: usize| effect.get(at..at + 4).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
+    a.section(origin, 8.min(effect.len() as u64), "fx_2_0 header");
     if le(0) == Some(TAG) {
-        a.field(0, 4, "tag 0xfeff0901 (fx_2_0)");
+        a.field(origin, 4, "tag 0xfeff0901 (fx_2_0)");
     }
     if let Some(size) = le(4) {
         a.field(
-            4,
+            origin + 4,
             4,
             format_args!(
                 "unstructured block size: {size} (structured part at 0x{:x})",
-                BASE + u64::from(size)
+                origin + BASE + u64::from(size)
             ),
         );
     }
@@ -301,18 +367,21 @@ pub(super) fn annotate_header(data: &[u8], a: &mut Annotations) {
 
 /// Every byte of the effect, with what it is.
 pub(super) fn annotate(fx: &Fx9<'_>, a: &mut Annotations) {
-    annotate_header(fx.data, a);
-    let block = Reader::with_base(fx.unstructured, BASE, Endian::Little);
+    // The wrappers (XNB, XNA's header), when the effect has them.
+    let _ = super::unwrap(fx.data, Some(a));
+    annotate_header(fx.effect, fx.origin, a);
+    let base = fx.base();
+    let block = Reader::with_base(fx.unstructured, base, Endian::Little);
     a.section(
-        BASE,
+        base,
         fx.unstructured.len() as u64,
         "unstructured block (strings, types, values; offsets count from 0x8)",
     );
     if fx.unstructured.len() >= 4 {
-        a.field(BASE, 4, "reserved (offset 0 means none)");
+        a.field(base, 4, "reserved (offset 0 means none)");
     }
-    let structured = BASE + fx.unstructured.len() as u64;
-    let end = fx.data.len() as u64 - fx.trailing.len() as u64;
+    let structured = base + fx.unstructured.len() as u64;
+    let end = fx.origin + (fx.effect.len() - fx.trailing.len()) as u64;
     a.section(structured, end - structured, "structured part");
     a.field(structured, 4, format_args!("parameter count: {}", fx.parameters.len()));
     a.field(structured + 4, 4, format_args!("technique count: {}", fx.techniques.len()));
@@ -424,7 +493,7 @@ fn annotate_string(block: &Reader<'_>, offset: u32, a: &mut Annotations, what: &
         return;
     }
     let Ok(len) = block.u32_at(offset as usize, "string") else { return };
-    let at = BASE + u64::from(offset);
+    let at = block.base() + u64::from(offset);
     let Ok(bytes) = block.bytes_at(offset as usize + 4, len as usize, "string") else { return };
     let text = String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or(&[])).into_owned();
     a.field(at, 4, format_args!("{what} length: {len}"));
@@ -436,7 +505,7 @@ fn annotate_string(block: &Reader<'_>, offset: u32, a: &mut Annotations, what: &
 }
 
 fn annotate_type(block: &Reader<'_>, t: &Type, a: &mut Annotations, what: &str) {
-    let at = BASE + u64::from(t.offset);
+    let at = block.base() + u64::from(t.offset);
     let fields = if t.members.is_empty() && t.class == classes::OBJECT {
         20
     } else if t.class == classes::STRUCT {
@@ -481,13 +550,13 @@ fn annotate_value(
     a: &mut Annotations,
     what: &str,
 ) {
-    let at = BASE + u64::from(value_offset);
+    let at = block.base() + u64::from(value_offset);
     if t.is_sampler() {
         // Per element: a state count and the states (each a record with its own type and value).
         let mut o = value_offset as usize;
         for _ in 0..t.count() {
             let Ok(n) = block.u32_at(o, "sampler states") else { return };
-            a.field(BASE + o as u64, 4, format_args!("{what} sampler state count: {n}"));
+            a.field(block.base() + o as u64, 4, format_args!("{what} sampler state count: {n}"));
             o += 4;
             for _ in 0..n.min(1 << 16) {
                 let Ok(s) = sampler_state(block, o) else { return };
@@ -514,8 +583,9 @@ fn sampler_state(block: &Reader<'_>, o: usize) -> crate::Result<super::State> {
     let index = block.u32_at(o + 4, "state")?;
     let type_offset = block.u32_at(o + 8, "state")?;
     let value_offset = block.u32_at(o + 12, "state")?;
-    let ty = super::Block(block.clone()).ty(type_offset, BASE + o as u64, 0)?;
-    Ok(super::State { at: BASE + o as u64, operation, index, type_offset, value_offset, ty })
+    let at = block.base() + o as u64;
+    let ty = super::Block(block.clone()).ty(type_offset, at, 0)?;
+    Ok(super::State { at, operation, index, type_offset, value_offset, ty })
 }
 
 fn annotate_state(fx: &Fx9<'_>, block: &Reader<'_>, s: &super::State, a: &mut Annotations) {
@@ -539,6 +609,10 @@ fn state_name(operation: u32) -> &'static str {
 /// What `validate` finds beyond parsing.
 pub(super) fn validate(fx: &Fx9<'_>) -> Vec<Finding> {
     let mut v = Vec::new();
+    if let Some(x) = &fx.xnb {
+        let effect_at = fx.xna.as_ref().map_or(fx.origin, |h| h.at);
+        v.extend(x.findings(fx.data.len(), effect_at));
+    }
     for o in &fx.objects {
         if o.id == 0 || o.id >= fx.object_count {
             v.push(Finding::warning(
@@ -568,7 +642,7 @@ pub(super) fn validate(fx: &Fx9<'_>) -> Vec<Finding> {
         }
     }
     if !fx.trailing.is_empty() {
-        let at = fx.data.len() as u64 - fx.trailing.len() as u64;
+        let at = fx.origin + (fx.effect.len() - fx.trailing.len()) as u64;
         v.push(Finding::warning(at, format!("{} after the last object", count(fx.trailing.len(), "byte"))));
     }
     for s in fx.shaders() {

@@ -1,5 +1,8 @@
 //! Direct3D 9 effects: `fxc /T fx_2_0` output (`.fxo`), the `.fxb`/`.efb` files FNA and XNA
-//! games load, the blobs `D3DXCreateEffect` takes.
+//! games load, the blobs `D3DXCreateEffect` takes; bare, or as XNA Game Studio 4 keeps them:
+//! after XNA's effect header (the tag `0xBCF00BCF`, the effect's offset from the tag, XNA's
+//! words between: [`XnaHeader`]), and that inside an XNB content file
+//! ([`crate::format::xnb`]). FNA's content pipeline puts the bare effect in the XNB.
 //!
 //! Layout (all little-endian u32; docs/effects-research.md §1 gives the sources):
 //!
@@ -48,13 +51,19 @@ use crate::isa::fxlvm::Expression;
 use crate::json::{DisasmSink, Program as JsonProgram};
 use crate::model::{Finding, Part};
 use crate::print::Printer;
+use crate::format::xnb::{self, Xnb};
 use crate::toolkit::{Endian, Reader};
+use std::ops::Range;
 
 /// The tag an fx_2_0 effect starts with (bytes `01 09 ff fe`).
 pub const TAG: u32 = 0xFEFF_0901;
 
-/// Where the unstructured block starts: every offset of the effect counts from here.
+/// Where the unstructured block starts in the effect: every offset of the effect counts from
+/// here ([`Fx9::base`] is where that is in the file).
 pub const BASE: u64 = 8;
+
+/// The tag of XNA Game Studio 4's header before an effect (bytes `cf 0b f0 bc`).
+pub const XNA_TAG: u32 = 0xBCF0_0BCF;
 
 /// Nested struct types deeper than this are refused (fxc nests a few levels).
 const MAX_TYPE_DEPTH: usize = 32;
@@ -110,6 +119,14 @@ pub mod classes {
 pub struct Fx9<'a> {
     /// The whole input.
     pub data: &'a [u8],
+    /// The fx_2_0 effect's bytes (the whole input unless it is wrapped).
+    pub effect: &'a [u8],
+    /// Where the effect starts in the input (0 unless it is wrapped).
+    pub origin: u64,
+    /// The XNB file around the effect, when it is in one.
+    pub xnb: Option<Xnb>,
+    /// XNA Game Studio 4's header before the effect, when it has one.
+    pub xna: Option<XnaHeader>,
     /// The unstructured block (strings, types, values), at byte 8.
     pub unstructured: &'a [u8],
     /// The third count of the structured part: the shaders the compiler made (every pass adds
@@ -130,6 +147,73 @@ pub struct Fx9<'a> {
     /// The Direct3D 9 programs inside, in file order (small objects first): what `extract`
     /// calls `shader0`, `shader1`, ….
     shaders: Vec<Shader<'a>>,
+}
+
+/// XNA Game Studio 4's header before an fx_2_0 effect: what its `Effect` class takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct XnaHeader {
+    /// Where the header's tag is in the input.
+    pub at: u64,
+    /// The bytes between the header's two words and the effect: XNA's own (pairs of words in
+    /// the files seen; their meaning is not documented), kept as they are.
+    pub words: Vec<u8>,
+}
+
+impl XnaHeader {
+    /// The header of `payload` (at `at` of the input), when it starts with [`XNA_TAG`]; gives
+    /// it and the effect's offset in `payload`.
+    fn read(payload: &[u8], at: usize) -> Result<Option<(XnaHeader, usize)>> {
+        let word = |i: usize| payload.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
+        if word(0) != Some(XNA_TAG) {
+            return Ok(None);
+        }
+        let offset = word(4)
+            .ok_or_else(|| Error::truncated(at as u64 + 4, "XNA effect offset", 4, payload.len().saturating_sub(4) as u64))?;
+        let start = usize::try_from(offset).ok().filter(|o| (8..=payload.len()).contains(o)).ok_or_else(|| {
+            Error::invalid(
+                at as u64 + 4,
+                "XNA effect offset",
+                format!("{offset} is not between 8 and the {} bytes the effect code has", payload.len()),
+            )
+        })?;
+        let words = payload.get(8..start).unwrap_or(&[]).to_vec();
+        Ok(Some((XnaHeader { at: at as u64, words }, start)))
+    }
+
+    /// Its bytes, before an effect.
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend(XNA_TAG.to_le_bytes());
+        out.extend((8 + self.words.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.words);
+    }
+}
+
+/// The wrappers of an effect: the XNB around it and XNA's header before it, each when present,
+/// annotated into `ann` when given. Gives them and the effect's range in `data`.
+fn unwrap(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Option<Xnb>, Option<XnaHeader>, Range<usize>)> {
+    let (xnb, range) = match xnb::is_xnb(data) {
+        true => {
+            let (x, r) = xnb::read(data, ann.as_deref_mut())?;
+            (Some(x), r)
+        }
+        false => (None, 0..data.len()),
+    };
+    let payload = data.get(range.clone()).unwrap_or(&[]);
+    match XnaHeader::read(payload, range.start)? {
+        Some((h, start)) => {
+            if let Some(a) = ann {
+                let at = h.at;
+                a.section(at, 8 + h.words.len() as u64, "XNA effect header");
+                a.field(at, 4, "tag 0xbcf00bcf (XNA effect code)");
+                a.field(at + 4, 4, format_args!("effect offset: {start}"));
+                if !h.words.is_empty() {
+                    a.field(at + 8, h.words.len() as u64, "XNA's words before the effect (kept)");
+                }
+            }
+            Ok((xnb, Some(h), range.start + start..range.end))
+        }
+        None => Ok((xnb, None, range)),
+    }
 }
 
 /// A type record in the unstructured block (`D3DXPARAMETER_DESC` in the file).
@@ -366,7 +450,7 @@ impl Block<'_> {
         }
         let o = offset as usize;
         let what = "type record";
-        let at = BASE + u64::from(offset);
+        let at = self.0.base() + u64::from(offset);
         let ty = self.0.u32_at(o, what)?;
         let class = self.0.u32_at(o + 4, what)?;
         let name_offset = self.0.u32_at(o + 8, what)?;
@@ -481,15 +565,18 @@ impl<'a> Parser<'a> {
 impl<'a> Fx9<'a> {
     /// Parse an fx_2_0 effect.
     pub fn parse(data: &'a [u8]) -> Result<Fx9<'a>> {
-        let mut head = Reader::new(data, Endian::Little);
+        let (xnb, xna, range) = unwrap(data, None)?;
+        let origin = range.start as u64;
+        let effect = data.get(range).unwrap_or(&[]);
+        let mut head = Reader::with_base(effect, origin, Endian::Little);
         let tag = head.u32("effect tag")?;
         if tag != TAG {
-            return Err(Error::invalid(0, "effect tag", format!("0x{tag:08x} is not fx_2_0 (0xfeff0901)")));
+            return Err(Error::invalid(origin, "effect tag", format!("0x{tag:08x} is not fx_2_0 (0xfeff0901)")));
         }
         let size = head.u32("unstructured size")?;
-        let block = head.sub(BASE, u64::from(size), "unstructured block", 4)?;
+        let block = head.sub(BASE, u64::from(size), "unstructured block", origin + 4)?;
         let unstructured = block.data();
-        let r = head.at(BASE + u64::from(size), "structured part", 4)?;
+        let r = head.at(BASE + u64::from(size), "structured part", origin + 4)?;
         let mut p = Parser { r, block: Block(block) };
         let parameter_count = p.count("parameter count", 16)?;
         let technique_count = p.count("technique count", 12)?;
@@ -554,6 +641,10 @@ impl<'a> Fx9<'a> {
         let shaders = find_shaders(&objects, &resources);
         Ok(Fx9 {
             data,
+            effect,
+            origin,
+            xnb,
+            xna,
             unstructured,
             shader_count,
             object_count,
@@ -564,6 +655,26 @@ impl<'a> Fx9<'a> {
             trailing,
             shaders,
         })
+    }
+
+    /// Where the unstructured block starts in the input: what the effect's offsets count from.
+    pub fn base(&self) -> u64 {
+        self.origin + BASE
+    }
+
+    /// The input's bytes from the model: the effect (see [`build::write`]) in the wrappers it
+    /// was read in.
+    pub fn write_file(&self) -> Result<Vec<u8>> {
+        let mut effect = Vec::new();
+        if let Some(h) = &self.xna {
+            h.write(&mut effect);
+        }
+        effect.extend(build::write(self));
+        match &self.xnb {
+            None => Ok(effect),
+            // A stated size that was the file's is worked out again; one that was not is kept.
+            Some(x) => x.write(&effect, x.size as usize != self.data.len()),
+        }
     }
 
     /// The Direct3D 9 programs inside, in file order: `shader0`, `shader1`, ….
@@ -586,7 +697,7 @@ impl<'a> Fx9<'a> {
         if p.ty.class != classes::OBJECT || p.ty.is_sampler() {
             return Vec::new();
         }
-        let block = Reader::with_base(self.unstructured, BASE, Endian::Little);
+        let block = Reader::with_base(self.unstructured, self.base(), Endian::Little);
         (0..p.ty.count())
             .filter_map(|i| block.u32_at(p.value_offset as usize + 4 * i as usize, "object id").ok())
             .collect()
@@ -626,7 +737,7 @@ impl<'a> Fx9<'a> {
         if ty.class > classes::MATRIX_COLUMNS || !(1..=3).contains(&ty.ty) {
             return None;
         }
-        let block = Reader::with_base(self.unstructured, BASE, Endian::Little);
+        let block = Reader::with_base(self.unstructured, self.base(), Endian::Little);
         let n = (u64::from(ty.rows) * u64::from(ty.columns) * ty.count()).min(4096);
         (0..n)
             .map(|i| {
@@ -770,14 +881,17 @@ impl Container for Fx9<'_> {
     }
 
     fn write(&self) -> Result<Vec<u8>> {
-        Ok(build::write(self))
+        self.write_file()
     }
 
     fn parts(&self) -> Vec<Part<'_>> {
         let mut parts = self.embedded();
+        if self.origin != 0 {
+            parts.push(Part::new("effect", self.origin, self.effect, "the fx_2_0 effect the file wraps"));
+        }
         parts.push(Part::new(
             "unstructured",
-            BASE,
+            self.base(),
             self.unstructured,
             "the unstructured block (strings, types, values)",
         ));
@@ -814,5 +928,7 @@ impl Container for Fx9<'_> {
 /// Annotate what can be read of an effect that does not parse: the header, then the
 /// unstructured block and structured part as ranges.
 pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
-    info::annotate_header(data, a);
+    if let Ok((_, _, range)) = unwrap(data, Some(a)) {
+        info::annotate_header(data.get(range.clone()).unwrap_or(&[]), range.start as u64, a);
+    }
 }

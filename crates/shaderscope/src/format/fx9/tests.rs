@@ -218,3 +218,82 @@ fn a_shader_array_element_is_chosen_with_the_defaults() {
         Binding::Selected { array: "vsArray".into(), by_default: Some((0, Some(0))) }
     );
 }
+
+/// XNA Game Studio 4's content: the effect after XNA's header, in an XNB. Read as the same
+/// effect (offsets of the file), listed the same, written back whole; the effect is a part.
+#[test]
+fn xna_content_reads_lists_and_writes_back() {
+    let bare = example();
+    let words = [0x08, 0, 0, 0, 0x01, 0, 0, 0];
+    let bytes = build::xna_content(&bare, &words, b'w').unwrap();
+    assert_eq!(crate::detect(&bytes), Some(Format::Fx9));
+    let fx = Fx9::parse(&bytes).unwrap();
+    let plain = Fx9::parse(&bare).unwrap();
+    let origin = bytes.len() - bare.len();
+    let xna_at = origin - 16;
+    assert_eq!((fx.origin, fx.effect), (origin as u64, &bare[..]));
+    assert_eq!(fx.xna, Some(XnaHeader { at: xna_at as u64, words: words.to_vec() }));
+    assert_eq!(&bytes[xna_at..xna_at + 8], [0xcf, 0x0b, 0xf0, 0xbc, 16, 0, 0, 0]);
+    assert_eq!(fx.write().unwrap(), bytes);
+    assert_eq!(listing(&fx), listing(&plain));
+    let offsets = |fx: &Fx9<'_>| fx.shaders().iter().map(|s| s.offset).collect::<Vec<_>>();
+    assert_eq!(offsets(&fx), offsets(&plain).iter().map(|o| o + origin as u64).collect::<Vec<_>>());
+    let effect = fx.part("effect").unwrap();
+    assert_eq!((effect.offset, &effect.bytes[..]), (origin as u64, &bare[..]));
+    assert!(fx.validate().is_empty() && fx.damage().is_empty(), "{:?}", fx.validate());
+    let info = fx.info_text();
+    let lines: Vec<&str> = info.lines().take(6).collect();
+    assert_eq!(
+        lines,
+        [
+            "format: Direct3D 9 effect (fx_2_0)",
+            "summary: fx_2_0 (XNA effect code in an XNB, platform 'w'), 2 parameters, 1 technique, 1 pass, 3 shaders",
+            &format!(
+                "XNB: platform 'w', version 5, flags 0x01, size {}, reader \"{}\" version 0",
+                bytes.len(),
+                crate::format::xnb::XNA_EFFECT_READER
+            ),
+            &format!("XNA effect header at 0x{xna_at:x}: words before the effect 0800000001000000"),
+            &format!("effect at 0x{origin:x} ({} bytes)", bare.len()),
+            "objects: 4 ids, 2 shaders counted by the compiler; unstructured block 184 bytes",
+        ]
+    );
+    let mut a = Annotations::new();
+    crate::annotate(&bytes, &mut a).unwrap();
+    let mut text = String::new();
+    a.render(&bytes, &mut text).unwrap();
+    assert!(!text.contains("(unclaimed)"), "{text}");
+    assert!(text.contains("| XNA's words before the effect (kept)"), "{text}");
+
+    // The effect code alone (no XNB) and FNA's bare effect in an XNB read too.
+    let code = &bytes[xna_at..];
+    let fx = Fx9::parse(code).unwrap();
+    assert_eq!((fx.origin, fx.xnb.is_none(), fx.write().unwrap()), (16, true, code.to_vec()));
+    assert_eq!(crate::detect(code), Some(Format::Fx9));
+    let fna = crate::format::xnb::Xnb::effect(b'w').write(&bare, false).unwrap();
+    let fx = Fx9::parse(&fna).unwrap();
+    assert_eq!((fx.xna.is_none(), fx.effect, fx.write().unwrap()), (true, &bare[..], fna.clone()));
+
+    // Damage: an offset that points outside the effect code, an effect that is not fx_2_0.
+    let mut bad = bytes.clone();
+    bad[xna_at + 4] = 4;
+    assert_eq!(
+        Fx9::parse(&bad).unwrap_err().to_string(),
+        format!(
+            "invalid XNA effect offset at offset 0x{:x}: 4 is not between 8 and the {} bytes the effect code has",
+            xna_at + 4,
+            bare.len() + 16
+        )
+    );
+    let mut bad = bytes.clone();
+    bad[origin] = 0;
+    assert_eq!(
+        Fx9::parse(&bad).unwrap_err().to_string(),
+        format!("invalid effect tag at offset 0x{origin:x}: 0xfeff0900 is not fx_2_0 (0xfeff0901)")
+    );
+    let mut a = Annotations::new();
+    annotate_damaged(&bad, &mut a);
+    let mut text = String::new();
+    a.render(&bad, &mut text).unwrap();
+    assert!(text.contains("| tag 0xbcf00bcf (XNA effect code)"), "{text}");
+}

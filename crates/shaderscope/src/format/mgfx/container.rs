@@ -256,7 +256,7 @@ impl Mgfx<'_> {
                 reader: x.reader.to_string(),
                 reader_version: x.reader_version,
                 mgfx_offset: self.at,
-                mgfx_size: x.mgfx_size,
+                mgfx_size: x.effect_size,
             }),
             offset: self.at,
             version: self.version,
@@ -458,18 +458,7 @@ impl Mgfx<'_> {
             ));
         }
         if let Some(x) = &self.xnb {
-            if x.size as usize != self.data.len() {
-                out.push(Finding::error(
-                    6,
-                    format!("the XNB header says the file is {} bytes, it is {}", x.size, self.data.len()),
-                ));
-            }
-            if !x.after.is_empty() {
-                out.push(Finding::warning(
-                    self.at + u64::from(x.mgfx_size),
-                    format!("{} after the effect in the XNB", count(x.after.len(), "byte")),
-                ));
-            }
+            out.extend(x.findings(self.data.len(), self.at));
         }
         let np = self.parameters.len();
         for (i, c) in self.constant_buffers.iter().enumerate() {

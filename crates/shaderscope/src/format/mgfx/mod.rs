@@ -122,81 +122,7 @@ impl Profile {
     }
 }
 
-/// A .NET `BinaryWriter` string: a 7-bit encoded length, then the bytes (UTF-8).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Str {
-    /// The bytes as stored.
-    pub bytes: Vec<u8>,
-    /// How many bytes the length took (more than it needs in a file that pads it).
-    pub prefix: u8,
-}
-
-impl Str {
-    /// A string with the shortest length prefix.
-    pub fn new(text: &str) -> Str {
-        let bytes = text.as_bytes().to_vec();
-        Str { prefix: Seven::width_of(bytes.len() as u32), bytes }
-    }
-}
-
-impl fmt::Display for Str {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(&self.bytes))
-    }
-}
-
-/// A .NET 7-bit encoded integer (at most 5 bytes), with the number of bytes it took.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Seven {
-    /// The value.
-    pub value: u32,
-    /// Bytes it took (1 to 5).
-    pub width: u8,
-}
-
-impl Seven {
-    /// The shortest encoding's width for `value`.
-    pub fn width_of(value: u32) -> u8 {
-        let mut n = 1;
-        let mut v = value >> 7;
-        while v != 0 {
-            n += 1;
-            v >>= 7;
-        }
-        n
-    }
-    /// The value in its shortest encoding.
-    pub fn new(value: u32) -> Seven {
-        Seven { value, width: Seven::width_of(value) }
-    }
-}
-
-/// The XNB file around an effect (MonoGame's content pipeline output).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Xnb {
-    /// The target platform letter (`w`/`W` Windows, `d` DesktopGL, `a` Android, …).
-    pub platform: u8,
-    /// The XNB format version (5).
-    pub version: u8,
-    /// Flags (0x01 HiDef profile; 0x80 / 0x40 compressed: not read).
-    pub flags: u8,
-    /// The file size the header states.
-    pub size: u32,
-    /// The number of type readers (1).
-    pub readers: Seven,
-    /// The type reader's name (`Microsoft.Xna.Framework.Content.EffectReader, …`).
-    pub reader: Str,
-    /// The type reader's version.
-    pub reader_version: i32,
-    /// The number of shared resources (0).
-    pub shared: Seven,
-    /// The type index of the object that follows (1: the first reader).
-    pub type_index: Seven,
-    /// The MGFX size the XNB states before it.
-    pub mgfx_size: u32,
-    /// Bytes after the MGFX range, kept.
-    pub after: Vec<u8>,
-}
+pub use crate::format::xnb::{Seven, Str, Xnb};
 
 /// A constant buffer: which parameters live in it, where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -625,39 +551,18 @@ impl<'a> Cursor<'a, '_> {
         Ok(v)
     }
 
-    /// A .NET 7-bit encoded integer: at most 5 bytes, and at most 32 bits.
-    fn seven(&mut self, what: &str, label: &str) -> Result<Seven> {
-        let at = self.pos;
-        let mut value: u64 = 0;
-        for i in 0..5u8 {
-            let b = self.byte(what.to_string())?;
-            value |= u64::from(b & 0x7f) << (7 * u32::from(i));
-            if b & 0x80 == 0 {
-                let value = u32::try_from(value).map_err(|_| {
-                    Error::invalid(at as u64, what.to_string(), "a 7-bit encoded integer larger than 32 bits")
-                })?;
-                if self.annotating() && !label.is_empty() {
-                    self.note(at, format_args!("{label}: {value}"));
-                }
-                return Ok(Seven { value, width: i + 1 });
-            }
-        }
-        Err(Error::invalid(at as u64, what.to_string(), "a 7-bit encoded integer longer than 5 bytes"))
-    }
-
     /// A .NET string: a 7-bit length, then the bytes.
     fn string(&mut self, what: &str, label: &str) -> Result<Str> {
         let at = self.pos;
-        let len = self.seven(&format!("{what} length"), "")?;
-        let start = self.pos;
-        let bytes = self.bytes(len.value as usize, what.to_string())?.to_vec();
-        let s = Str { bytes, prefix: len.width };
+        let s = Str::read(self.data.get(..self.end).unwrap_or(&[]), at, what)?;
+        self.pos += s.size();
         if let Some(a) = self.ann.as_deref_mut() {
-            a.field(at as u64, (start - at) as u64, format_args!("{label} length: {}", len.value));
-            if len.value > 0 {
+            let start = at + usize::from(s.prefix);
+            a.field(at as u64, u64::from(s.prefix), format_args!("{label} length: {}", s.bytes.len()));
+            if !s.bytes.is_empty() {
                 a.field(
                     start as u64,
-                    u64::from(len.value),
+                    s.bytes.len() as u64,
                     format_args!("{label}: \"{}\"", s.to_string().escape_debug()),
                 );
             }
@@ -750,7 +655,7 @@ impl<'a> Mgfx<'a> {
     /// The MGFX bytes (the whole input when it is not in an XNB).
     pub fn mgfx_bytes(&self) -> &'a [u8] {
         let start = self.at as usize;
-        let len = self.xnb.as_ref().map_or(self.data.len().saturating_sub(start), |x| x.mgfx_size as usize);
+        let len = self.xnb.as_ref().map_or(self.data.len().saturating_sub(start), |x| x.effect_size as usize);
         self.data.get(start..start.saturating_add(len)).unwrap_or(&[])
     }
 
@@ -766,84 +671,19 @@ pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
 }
 
 /// Read the file, annotating into `ann` when given.
-fn read<'a>(data: &'a [u8], ann: Option<&mut Annotations>) -> Result<Mgfx<'a>> {
-    let mut c = Cursor { data, pos: 0, end: data.len(), ann };
-    let xnb = if data.starts_with(b"XNB") { Some(read_xnb(&mut c)?) } else { None };
-    let mut fx = read_mgfx(&mut c)?;
-    if let Some(mut x) = xnb {
-        let after = data.get(c.end..).unwrap_or(&[]);
-        if !after.is_empty() {
-            if let Some(a) = c.ann.as_deref_mut() {
-                a.fallback(c.end as u64, after.len() as u64, "after the MGFX the XNB holds");
-            }
+fn read<'a>(data: &'a [u8], mut ann: Option<&mut Annotations>) -> Result<Mgfx<'a>> {
+    let (xnb, range) = match crate::format::xnb::is_xnb(data) {
+        true => {
+            let (x, range) = crate::format::xnb::read(data, ann.as_deref_mut())?;
+            (Some(x), range)
         }
-        x.after = after.to_vec();
-        fx.xnb = Some(x);
-    }
+        false => (None, 0..data.len()),
+    };
+    let mut c = Cursor { data, pos: range.start, end: range.end, ann };
+    let mut fx = read_mgfx(&mut c)?;
+    fx.xnb = xnb;
     fx.data = data;
     Ok(fx)
-}
-
-/// The XNB header up to the MGFX; leaves the cursor's end at the MGFX's end.
-fn read_xnb(c: &mut Cursor<'_, '_>) -> Result<Xnb> {
-    let [_, _, _, platform, version, flags, s0, s1, s2, s3] = c.array::<10>("XNB header")?;
-    let size = u32::from_le_bytes([s0, s1, s2, s3]);
-    if let Some(a) = c.ann.as_deref_mut() {
-        a.section(0, c.data.len() as u64, "XNB file (MonoGame content)");
-        a.field(0, 3, "magic: \"XNB\"");
-        a.field(3, 1, format_args!("platform: '{}'", char::from(platform).escape_debug()));
-        a.field(4, 1, format_args!("XNB version: {version}"));
-        a.field(5, 1, format_args!("flags: 0x{flags:02x}"));
-        a.field(6, 4, format_args!("file size: {size}"));
-    }
-    if version != 5 {
-        return Err(Error::unsupported(4, "XNB version", format!("version {version} is not read (only 5)")));
-    }
-    if flags & 0xc0 != 0 {
-        return Err(Error::unsupported(
-            5,
-            "XNB flags",
-            format!("a compressed XNB (flags 0x{flags:02x}) is not read: decompress it first"),
-        ));
-    }
-    let readers = c.seven("XNB type reader count", "type reader count")?;
-    if readers.value != 1 {
-        return Err(Error::unsupported(
-            10,
-            "XNB type reader count",
-            format!("{} type readers: an effect's XNB has one, its EffectReader", readers.value),
-        ));
-    }
-    let reader = c.string("XNB type reader name", "type reader")?;
-    if !reader.bytes.windows(12).any(|w| w == b"EffectReader") {
-        return Err(Error::unsupported(
-            11,
-            "XNB type reader name",
-            format!("the XNB holds a \"{reader}\" object, not an effect"),
-        ));
-    }
-    let reader_version = c.i32("XNB type reader version", "type reader version")?;
-    let shared = c.seven("XNB shared resource count", "shared resource count")?;
-    let type_index = c.seven("XNB type index", "object type index")?;
-    let at = c.pos;
-    let mgfx_size = c.i32("XNB effect size", "effect size")?;
-    let len = usize::try_from(mgfx_size).ok().filter(|n| *n <= c.left()).ok_or_else(|| {
-        Error::out_of_bounds(at as u64, "XNB effect", c.pos as u64, mgfx_size as u32 as u64, c.end as u64)
-    })?;
-    c.end = c.pos + len;
-    Ok(Xnb {
-        platform,
-        version,
-        flags,
-        size,
-        readers,
-        reader,
-        reader_version,
-        shared,
-        type_index,
-        mgfx_size: mgfx_size as u32,
-        after: Vec::new(),
-    })
 }
 
 fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {

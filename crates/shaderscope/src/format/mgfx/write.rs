@@ -2,7 +2,7 @@
 //! every count, length and size worked out from the model (a string's length in as many bytes
 //! as it had, an XNB's sizes from what it wraps).
 
-use super::{Mgfx, Parameter, Seven, StateBlock, Str, Xnb};
+use super::{Mgfx, Parameter, StateBlock, Str};
 use crate::error::{Error, Result};
 
 /// The bytes being written, with the version's count width.
@@ -38,18 +38,8 @@ impl Out {
         }
         Ok(())
     }
-    fn seven(&mut self, s: Seven) {
-        let width = s.width.clamp(Seven::width_of(s.value), 5);
-        for i in 0..width {
-            let part = (u64::from(s.value) >> (7 * u32::from(i))) as u8 & 0x7f;
-            self.buf.push(if i + 1 < width { part | 0x80 } else { part });
-        }
-    }
     fn string(&mut self, s: &Str) -> Result<()> {
-        let len = u32::try_from(s.bytes.len()).map_err(|_| too_many("string", s.bytes.len()))?;
-        self.seven(Seven { value: len, width: s.prefix });
-        self.buf.extend(&s.bytes);
-        Ok(())
+        s.write(&mut self.buf)
     }
     fn state(&mut self, s: &Option<StateBlock>) {
         match s {
@@ -96,7 +86,7 @@ impl Mgfx<'_> {
         match &self.xnb {
             None => Ok(mgfx),
             // A size that was the file's is worked out again; one that was not is kept.
-            Some(x) => write_xnb(x, &mgfx, x.size as usize != self.data.len()),
+            Some(x) => x.write(&mgfx, x.size as usize != self.data.len()),
         }
     }
 
@@ -165,33 +155,4 @@ impl Mgfx<'_> {
         o.buf.extend(self.trailing.iter());
         Ok(o.buf)
     }
-}
-
-/// An XNB file around `mgfx`: the header's sizes worked out (the file size kept as it was
-/// when `keep_size`).
-fn write_xnb(x: &Xnb, mgfx: &[u8], keep_size: bool) -> Result<Vec<u8>> {
-    let mut o = Out { buf: Vec::new(), wide: true };
-    o.buf.extend(b"XNB");
-    o.u8(x.platform);
-    o.u8(x.version);
-    o.u8(x.flags);
-    let size_at = o.buf.len();
-    o.buf.extend([0; 4]);
-    o.seven(x.readers);
-    o.string(&x.reader)?;
-    o.i32(x.reader_version);
-    o.seven(x.shared);
-    o.seven(x.type_index);
-    let len = i32::try_from(mgfx.len()).map_err(|_| too_many("effect size", mgfx.len()))?;
-    o.i32(len);
-    o.buf.extend(mgfx);
-    o.buf.extend(&x.after);
-    let total = match keep_size {
-        true => x.size,
-        false => u32::try_from(o.buf.len()).map_err(|_| too_many("XNB size", o.buf.len()))?,
-    };
-    if let Some(field) = o.buf.get_mut(size_at..size_at + 4) {
-        field.copy_from_slice(&total.to_le_bytes());
-    }
-    Ok(o.buf)
 }

@@ -1,0 +1,419 @@
+//! XNB files around an effect: what the content pipelines of XNA Game Studio 4, FNA, MonoGame
+//! and KNI write for an `Effect` asset, and their `ContentManager` reads with an
+//! `EffectReader`. The effect inside is MonoGame's MGFX ([`crate::format::mgfx`]), XNA 4's
+//! effect code (an fx_2_0 effect after a small header: [`crate::format::fx9`]) or a bare fx_2_0
+//! effect (FNA).
+//!
+//! ```text
+//! "XNB"  u8 platform ('w' Windows, 'x' Xbox 360, 'm' Windows Phone, 'd' DesktopGL, 'a' Android, …)
+//!        u8 format version (5), u8 flags (0x01 HiDef profile; 0x80 LZX, 0x40 LZ4: compressed)
+//!        u32 file size
+//! 7-bit  type reader count, each: string name, i32 version
+//! 7-bit  shared resource count, 7-bit type index of the object (1: the first reader)
+//! i32    effect size, then the effect's bytes
+//! ```
+//!
+//! The strings and the 7-bit counts are .NET `BinaryWriter`'s ([`Str`], [`Seven`]). A compressed
+//! XNB is refused (its effect cannot be read without decompressing the file first).
+//!
+//! ```
+//! use shaderscope::format::xnb::{self, Xnb};
+//!
+//! let effect = shaderscope::format::fx9::build::example();
+//! let x = Xnb::effect(b'w');
+//! let bytes = x.write(&effect, false)?;
+//! let (read, range) = xnb::read(&bytes, None)?;
+//! assert_eq!(&bytes[range], &effect[..]);
+//! assert_eq!(read.reader.to_string(), xnb::XNA_EFFECT_READER);
+//! assert_eq!(read.size as usize, bytes.len());
+//! assert_eq!(
+//!     xnb::read(&bytes[..20], None).unwrap_err().to_string(),
+//!     "truncated XNB type reader name at offset 0xd (need 145 bytes, have 7)"
+//! );
+//! # Ok::<(), shaderscope::Error>(())
+//! ```
+
+use crate::dump::Annotations;
+use crate::error::{Error, Result};
+use crate::model::Finding;
+use crate::print::count;
+use std::fmt;
+use std::ops::Range;
+
+/// The type reader XNA Game Studio 4's content pipeline names for an effect (FNA, MonoGame and
+/// KNI read it too).
+pub const XNA_EFFECT_READER: &str = "Microsoft.Xna.Framework.Content.EffectReader, \
+     Microsoft.Xna.Framework.Graphics, Version=4.0.0.0, Culture=neutral, PublicKeyToken=842cf8be1de50553";
+
+/// A .NET `BinaryWriter` string: a 7-bit encoded length, then the bytes (UTF-8).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Str {
+    /// The bytes as stored.
+    pub bytes: Vec<u8>,
+    /// How many bytes the length took (more than it needs in a file that pads it).
+    pub prefix: u8,
+}
+
+impl Str {
+    /// A string with the shortest length prefix.
+    pub fn new(text: &str) -> Str {
+        let bytes = text.as_bytes().to_vec();
+        Str { prefix: Seven::width_of(bytes.len() as u32), bytes }
+    }
+
+    /// Read the string at `at` of `data`, with `what` naming it in an error.
+    pub fn read(data: &[u8], at: usize, what: &str) -> Result<Str> {
+        let len = Seven::read(data, at, &format!("{what} length"))?;
+        let start = at + usize::from(len.width);
+        let bytes = data.get(start..).and_then(|b| b.get(..len.value as usize)).ok_or_else(|| {
+            let have = data.len().saturating_sub(start) as u64;
+            Error::truncated(start as u64, what.to_string(), u64::from(len.value), have)
+        })?;
+        Ok(Str { bytes: bytes.to_vec(), prefix: len.width })
+    }
+
+    /// The bytes it takes: the length prefix and the text.
+    pub fn size(&self) -> usize {
+        usize::from(self.prefix) + self.bytes.len()
+    }
+
+    /// Append it as stored (the length in `prefix` bytes).
+    pub fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        let len = u32::try_from(self.bytes.len())
+            .map_err(|_| Error::invalid(0, "string", "longer than 4 GiB: cannot be written"))?;
+        Seven { value: len, width: self.prefix.max(Seven::width_of(len)) }.write(out);
+        out.extend_from_slice(&self.bytes);
+        Ok(())
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(&self.bytes))
+    }
+}
+
+/// A .NET 7-bit encoded integer (at most 5 bytes), with the number of bytes it took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Seven {
+    /// The value.
+    pub value: u32,
+    /// Bytes it took (1 to 5).
+    pub width: u8,
+}
+
+impl Seven {
+    /// The shortest encoding's width for `value`.
+    pub fn width_of(value: u32) -> u8 {
+        let mut n = 1;
+        let mut v = value >> 7;
+        while v != 0 {
+            n += 1;
+            v >>= 7;
+        }
+        n
+    }
+
+    /// The value in its shortest encoding.
+    pub fn new(value: u32) -> Seven {
+        Seven { value, width: Seven::width_of(value) }
+    }
+
+    /// Read the integer at `at` of `data`: at most 5 bytes, and at most 32 bits.
+    pub fn read(data: &[u8], at: usize, what: &str) -> Result<Seven> {
+        let mut value: u64 = 0;
+        for i in 0..5u8 {
+            let pos = at + usize::from(i);
+            let b = *data.get(pos).ok_or_else(|| Error::truncated(pos as u64, what.to_string(), 1, 0))?;
+            value |= u64::from(b & 0x7f) << (7 * u32::from(i));
+            if b & 0x80 == 0 {
+                let value = u32::try_from(value).map_err(|_| {
+                    Error::invalid(at as u64, what.to_string(), "a 7-bit encoded integer larger than 32 bits")
+                })?;
+                return Ok(Seven { value, width: i + 1 });
+            }
+        }
+        Err(Error::invalid(at as u64, what.to_string(), "a 7-bit encoded integer longer than 5 bytes"))
+    }
+
+    /// Append it in `width` bytes (a wider encoding than needed pads with continuation bits;
+    /// never narrower than the value needs).
+    pub fn write(self, out: &mut Vec<u8>) {
+        let width = self.width.clamp(Seven::width_of(self.value), 5);
+        let mut v = self.value;
+        for i in 0..width {
+            let more = i + 1 < width;
+            out.push((v & 0x7f) as u8 | if more { 0x80 } else { 0 });
+            v >>= 7;
+        }
+    }
+}
+
+/// The XNB header around an effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Xnb {
+    /// The target platform letter (`w` Windows, `x` Xbox 360, `d` DesktopGL, `a` Android, …).
+    pub platform: u8,
+    /// The XNB format version (5).
+    pub version: u8,
+    /// Flags (0x01 HiDef profile; 0x80 / 0x40 compressed: not read).
+    pub flags: u8,
+    /// The file size the header states.
+    pub size: u32,
+    /// The number of type readers (1).
+    pub readers: Seven,
+    /// The type reader's name (`Microsoft.Xna.Framework.Content.EffectReader, …`).
+    pub reader: Str,
+    /// The type reader's version.
+    pub reader_version: i32,
+    /// The number of shared resources (0).
+    pub shared: Seven,
+    /// The type index of the object that follows (1: the first reader).
+    pub type_index: Seven,
+    /// The effect size the XNB states before it.
+    pub effect_size: u32,
+    /// Bytes after the effect, kept.
+    pub after: Vec<u8>,
+}
+
+impl Xnb {
+    /// The header XNA Game Studio 4 writes for an effect on `platform`, HiDef, uncompressed.
+    pub fn effect(platform: u8) -> Xnb {
+        Xnb {
+            platform,
+            version: 5,
+            flags: 1,
+            size: 0,
+            readers: Seven::new(1),
+            reader: Str::new(XNA_EFFECT_READER),
+            reader_version: 0,
+            shared: Seven::new(0),
+            type_index: Seven::new(1),
+            effect_size: 0,
+            after: Vec::new(),
+        }
+    }
+
+    /// The platform letter, printable.
+    pub fn platform_name(&self) -> String {
+        char::from(self.platform).escape_debug().to_string()
+    }
+
+    /// An XNB file around `effect`: the header's sizes worked out (the file size kept as it
+    /// was read when `keep_size`, for a file whose stated size was not its own).
+    pub fn write(&self, effect: &[u8], keep_size: bool) -> Result<Vec<u8>> {
+        let too_big = |what: &'static str| Error::invalid(0, what, "larger than 2 GiB: cannot be written");
+        let mut out = b"XNB".to_vec();
+        out.extend([self.platform, self.version, self.flags, 0, 0, 0, 0]);
+        self.readers.write(&mut out);
+        self.reader.write(&mut out)?;
+        out.extend(self.reader_version.to_le_bytes());
+        self.shared.write(&mut out);
+        self.type_index.write(&mut out);
+        let len = i32::try_from(effect.len()).map_err(|_| too_big("effect size"))?;
+        out.extend(len.to_le_bytes());
+        out.extend_from_slice(effect);
+        out.extend_from_slice(&self.after);
+        let total = match keep_size {
+            true => self.size,
+            false => u32::try_from(out.len()).map_err(|_| too_big("XNB size"))?,
+        };
+        if let Some(field) = out.get_mut(6..10) {
+            field.copy_from_slice(&total.to_le_bytes());
+        }
+        Ok(out)
+    }
+
+    /// What `validate` reports of the header around an effect at `effect_at` of a file of
+    /// `file_len` bytes.
+    pub fn findings(&self, file_len: usize, effect_at: u64) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if self.size as usize != file_len {
+            out.push(Finding::error(
+                6,
+                format!("the XNB header says the file is {} bytes, it is {file_len}", self.size),
+            ));
+        }
+        if !self.after.is_empty() {
+            out.push(Finding::warning(
+                effect_at + u64::from(self.effect_size),
+                format!("{} after the effect in the XNB", count(self.after.len(), "byte")),
+            ));
+        }
+        out
+    }
+}
+
+/// Whether `data` is an XNB file (its magic).
+pub fn is_xnb(data: &[u8]) -> bool {
+    data.starts_with(b"XNB")
+}
+
+/// Read the XNB header of `data` up to the effect it holds, annotating it into `ann` as it
+/// goes (a damaged header is annotated up to where it fails). Gives the header and the
+/// effect's range; the bytes after the effect are kept in [`Xnb::after`].
+pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Range<usize>)> {
+    let head = data.first_chunk::<10>().ok_or_else(|| Error::truncated(0, "XNB header", 10, data.len() as u64))?;
+    let [_, _, _, platform, version, flags, s0, s1, s2, s3] = *head;
+    let size = u32::from_le_bytes([s0, s1, s2, s3]);
+    if let Some(a) = ann.as_deref_mut() {
+        a.section(0, data.len() as u64, "XNB file (XNA, FNA or MonoGame content)");
+        a.field(0, 3, "magic: \"XNB\"");
+        a.field(3, 1, format_args!("platform: '{}'", char::from(platform).escape_debug()));
+        a.field(4, 1, format_args!("XNB version: {version}"));
+        a.field(5, 1, format_args!("flags: 0x{flags:02x}"));
+        a.field(6, 4, format_args!("file size: {size}"));
+    }
+    if version != 5 {
+        return Err(Error::unsupported(4, "XNB version", format!("version {version} is not read (only 5)")));
+    }
+    if flags & 0xc0 != 0 {
+        return Err(Error::unsupported(
+            5,
+            "XNB flags",
+            format!("a compressed XNB (flags 0x{flags:02x}) is not read: decompress it first"),
+        ));
+    }
+    let mut at = 10;
+    let note = |ann: &mut Option<&mut Annotations>, at: usize, len: usize, text: String| {
+        if let Some(a) = ann.as_deref_mut() {
+            a.field(at as u64, len as u64, text);
+        }
+    };
+    let readers = Seven::read(data, at, "XNB type reader count")?;
+    note(&mut ann, at, readers.width.into(), format!("type reader count: {}", readers.value));
+    if readers.value != 1 {
+        return Err(Error::unsupported(
+            at as u64,
+            "XNB type reader count",
+            format!("{} type readers: an effect's XNB has one, its EffectReader", readers.value),
+        ));
+    }
+    at += usize::from(readers.width);
+    let reader = Str::read(data, at, "XNB type reader name")?;
+    note(&mut ann, at, reader.prefix.into(), format!("type reader length: {}", reader.bytes.len()));
+    note(
+        &mut ann,
+        at + usize::from(reader.prefix),
+        reader.bytes.len(),
+        format!("type reader: \"{}\"", reader.to_string().escape_debug()),
+    );
+    if !reader.bytes.windows(12).any(|w| w == b"EffectReader") {
+        return Err(Error::unsupported(
+            at as u64,
+            "XNB type reader name",
+            format!("the XNB holds a \"{reader}\" object, not an effect"),
+        ));
+    }
+    at += reader.size();
+    let i32_at = |at: usize, what: &'static str| {
+        data.get(at..)
+            .and_then(|b| b.first_chunk::<4>())
+            .map(|b| i32::from_le_bytes(*b))
+            .ok_or_else(|| Error::truncated(at as u64, what, 4, data.len().saturating_sub(at) as u64))
+    };
+    let reader_version = i32_at(at, "XNB type reader version")?;
+    note(&mut ann, at, 4, format!("type reader version: {reader_version}"));
+    at += 4;
+    let shared = Seven::read(data, at, "XNB shared resource count")?;
+    note(&mut ann, at, shared.width.into(), format!("shared resource count: {}", shared.value));
+    at += usize::from(shared.width);
+    let type_index = Seven::read(data, at, "XNB type index")?;
+    note(&mut ann, at, type_index.width.into(), format!("object type index: {}", type_index.value));
+    at += usize::from(type_index.width);
+    let effect_size = i32_at(at, "XNB effect size")?;
+    note(&mut ann, at, 4, format!("effect size: {effect_size}"));
+    let start = at + 4;
+    let left = data.len().saturating_sub(start);
+    let len = usize::try_from(effect_size).ok().filter(|n| *n <= left).ok_or_else(|| {
+        Error::out_of_bounds(at as u64, "XNB effect", start as u64, effect_size as u32 as u64, data.len() as u64)
+    })?;
+    let after = data.get(start + len..).unwrap_or(&[]);
+    if !after.is_empty() {
+        if let Some(a) = ann.as_deref_mut() {
+            a.fallback((start + len) as u64, after.len() as u64, "after the effect the XNB holds");
+        }
+    }
+    let x = Xnb {
+        platform,
+        version,
+        flags,
+        size,
+        readers,
+        reader,
+        reader_version,
+        shared,
+        type_index,
+        effect_size: effect_size as u32,
+        after: after.to_vec(),
+    };
+    Ok((x, start..start + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seven_bit_integers_read_and_write_in_their_width() {
+        for (bytes, value) in [(&[0x00][..], 0), (&[0x7f], 127), (&[0x80, 0x01], 128), (&[0x81, 0x80, 0x00], 1)] {
+            let s = Seven::read(bytes, 0, "n").unwrap();
+            assert_eq!((s.value, usize::from(s.width)), (value, bytes.len()));
+            let mut out = Vec::new();
+            s.write(&mut out);
+            assert_eq!(out, bytes);
+        }
+        assert_eq!(
+            Seven::read(&[0xff, 0xff, 0xff, 0xff, 0x7f], 0, "count").unwrap_err().to_string(),
+            "invalid count at offset 0x0: a 7-bit encoded integer larger than 32 bits"
+        );
+        assert_eq!(
+            Seven::read(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01], 0, "count").unwrap_err().to_string(),
+            "invalid count at offset 0x0: a 7-bit encoded integer longer than 5 bytes"
+        );
+    }
+
+    #[test]
+    fn a_header_is_read_checked_and_written_back() {
+        let mut x = Xnb::effect(b'x');
+        x.after = vec![9, 9];
+        let bytes = x.write(b"EFFECT", false).unwrap();
+        let (r, range) = read(&bytes, None).unwrap();
+        assert_eq!((&bytes[range.clone()], r.size as usize), (&b"EFFECT"[..], bytes.len()));
+        assert_eq!(r.write(b"EFFECT", true).unwrap(), bytes);
+        let f = r.findings(bytes.len(), range.start as u64);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].message, "2 bytes after the effect in the XNB");
+
+        let mut damaged = bytes.clone();
+        damaged[4] = 4;
+        assert_eq!(
+            read(&damaged, None).unwrap_err().to_string(),
+            "unsupported XNB version at offset 0x4: version 4 is not read (only 5)"
+        );
+        damaged[4] = 5;
+        damaged[5] = 0x81;
+        assert_eq!(
+            read(&damaged, None).unwrap_err().to_string(),
+            "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x81) is not read: decompress it first"
+        );
+        let mut texture = Xnb::effect(b'w');
+        texture.reader = Str::new("Microsoft.Xna.Framework.Content.Texture2DReader");
+        let t = texture.write(b"", false).unwrap();
+        assert_eq!(
+            read(&t, None).unwrap_err().to_string(),
+            "unsupported XNB type reader name at offset 0xb: the XNB holds a \
+             \"Microsoft.Xna.Framework.Content.Texture2DReader\" object, not an effect"
+        );
+        let cut = &bytes[..range.start + 2];
+        assert_eq!(
+            read(cut, None).unwrap_err().to_string(),
+            format!(
+                "XNB effect at offset 0x{:x} points outside its range (0x{:x} + 0x6 is outside 0x{:x})",
+                range.start - 4,
+                range.start,
+                cut.len()
+            )
+        );
+    }
+}
