@@ -253,7 +253,8 @@ pub fn is_xnb(data: &[u8]) -> bool {
 /// goes (a damaged header is annotated up to where it fails). Gives the header and the
 /// effect's range; the bytes after the effect are kept in [`Xnb::after`].
 pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Range<usize>)> {
-    let head = data.first_chunk::<10>().ok_or_else(|| Error::truncated(0, "XNB header", 10, data.len() as u64))?;
+    let head =
+        data.first_chunk::<10>().ok_or_else(|| Error::truncated(0, "XNB header", 10, data.len() as u64))?;
     let [_, _, _, platform, version, flags, s0, s1, s2, s3] = *head;
     let size = u32::from_le_bytes([s0, s1, s2, s3]);
     if let Some(a) = ann.as_deref_mut() {
@@ -326,11 +327,17 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
     let start = at + 4;
     let left = data.len().saturating_sub(start);
     let len = usize::try_from(effect_size).ok().filter(|n| *n <= left).ok_or_else(|| {
-        Error::out_of_bounds(at as u64, "XNB effect", start as u64, effect_size as u32 as u64, data.len() as u64)
+        Error::out_of_bounds(
+            at as u64,
+            "XNB effect",
+            start as u64,
+            effect_size as u32 as u64,
+            data.len() as u64,
+        )
     })?;
     let after = data.get(start + len..).unwrap_or(&[]);
     if !after.is_empty() {
-        if let Some(a) = ann.as_deref_mut() {
+        if let Some(a) = ann {
             a.fallback((start + len) as u64, after.len() as u64, "after the effect the XNB holds");
         }
     }
@@ -356,7 +363,9 @@ mod tests {
 
     #[test]
     fn seven_bit_integers_read_and_write_in_their_width() {
-        for (bytes, value) in [(&[0x00][..], 0), (&[0x7f], 127), (&[0x80, 0x01], 128), (&[0x81, 0x80, 0x00], 1)] {
+        for (bytes, value) in
+            [(&[0x00][..], 0), (&[0x7f], 127), (&[0x80, 0x01], 128), (&[0x81, 0x80, 0x00], 1)]
+        {
             let s = Seven::read(bytes, 0, "n").unwrap();
             assert_eq!((s.value, usize::from(s.width)), (value, bytes.len()));
             let mut out = Vec::new();

@@ -46,12 +46,12 @@ use crate::container::{Container, DisasmOptions};
 use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
+use crate::format::xnb::{self, Xnb};
 use crate::isa::d3d9::{self, ListingOptions, Program};
 use crate::isa::fxlvm::Expression;
 use crate::json::{DisasmSink, Program as JsonProgram};
 use crate::model::{Finding, Part};
 use crate::print::Printer;
-use crate::format::xnb::{self, Xnb};
 use crate::toolkit::{Endian, Reader};
 use std::ops::Range;
 
@@ -163,19 +163,22 @@ impl XnaHeader {
     /// The header of `payload` (at `at` of the input), when it starts with [`XNA_TAG`]; gives
     /// it and the effect's offset in `payload`.
     fn read(payload: &[u8], at: usize) -> Result<Option<(XnaHeader, usize)>> {
-        let word = |i: usize| payload.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
+        let word =
+            |i: usize| payload.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
         if word(0) != Some(XNA_TAG) {
             return Ok(None);
         }
-        let offset = word(4)
-            .ok_or_else(|| Error::truncated(at as u64 + 4, "XNA effect offset", 4, payload.len().saturating_sub(4) as u64))?;
-        let start = usize::try_from(offset).ok().filter(|o| (8..=payload.len()).contains(o)).ok_or_else(|| {
-            Error::invalid(
-                at as u64 + 4,
-                "XNA effect offset",
-                format!("{offset} is not between 8 and the {} bytes the effect code has", payload.len()),
-            )
+        let offset = word(4).ok_or_else(|| {
+            Error::truncated(at as u64 + 4, "XNA effect offset", 4, payload.len().saturating_sub(4) as u64)
         })?;
+        let start =
+            usize::try_from(offset).ok().filter(|o| (8..=payload.len()).contains(o)).ok_or_else(|| {
+                Error::invalid(
+                    at as u64 + 4,
+                    "XNA effect offset",
+                    format!("{offset} is not between 8 and the {} bytes the effect code has", payload.len()),
+                )
+            })?;
         let words = payload.get(8..start).unwrap_or(&[]).to_vec();
         Ok(Some((XnaHeader { at: at as u64, words }, start)))
     }
@@ -190,7 +193,10 @@ impl XnaHeader {
 
 /// The wrappers of an effect: the XNB around it and XNA's header before it, each when present,
 /// annotated into `ann` when given. Gives them and the effect's range in `data`.
-fn unwrap(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Option<Xnb>, Option<XnaHeader>, Range<usize>)> {
+fn unwrap(
+    data: &[u8],
+    mut ann: Option<&mut Annotations>,
+) -> Result<(Option<Xnb>, Option<XnaHeader>, Range<usize>)> {
     let (xnb, range) = match xnb::is_xnb(data) {
         true => {
             let (x, r) = xnb::read(data, ann.as_deref_mut())?;
@@ -571,7 +577,11 @@ impl<'a> Fx9<'a> {
         let mut head = Reader::with_base(effect, origin, Endian::Little);
         let tag = head.u32("effect tag")?;
         if tag != TAG {
-            return Err(Error::invalid(origin, "effect tag", format!("0x{tag:08x} is not fx_2_0 (0xfeff0901)")));
+            return Err(Error::invalid(
+                origin,
+                "effect tag",
+                format!("0x{tag:08x} is not fx_2_0 (0xfeff0901)"),
+            ));
         }
         let size = head.u32("unstructured size")?;
         let block = head.sub(BASE, u64::from(size), "unstructured block", origin + 4)?;

@@ -111,10 +111,26 @@ fn assemble(listing: &str) -> Vec<u8> {
     crate::asm::assemble(listing, None).map(|a| a.bytes).unwrap_or_default()
 }
 
-fn shader(is_vertex: bool, code: Vec<u8>, cbuffers: Vec<u8>, attributes: Vec<Attribute>) -> Shader<'static> {
+/// A DXBC container of one `DXIL` part: a shader model 6 program header over bitcode that
+/// is only LLVM's magic (a stand-in for DXC's output: the effect's structure is what is
+/// tested).
+fn dxil(program_version: u32) -> Vec<u8> {
+    let mut b = crate::format::dxbc::write::Builder::new();
+    b.push(*b"DXIL", crate::format::dxbc::dxil::program_part(program_version, 0x100, b"BC\xc0\xde"));
+    b.finish().unwrap_or_default()
+}
+
+fn shader(
+    is_vertex: bool,
+    origin: Option<(Str, Str)>,
+    code: Vec<u8>,
+    cbuffers: Vec<u8>,
+    attributes: Vec<Attribute>,
+) -> Shader<'static> {
     Shader {
         at: 0,
         is_vertex: u8::from(is_vertex),
+        origin,
         code_at: 0,
         code: Cow::Owned(code),
         samplers: Vec::new(),
@@ -123,16 +139,19 @@ fn shader(is_vertex: bool, code: Vec<u8>, cbuffers: Vec<u8>, attributes: Vec<Att
     }
 }
 
-/// The example effect's model at `version` (8, 9 or 10) and `profile`.
+/// The example effect's model at `version` (8 to 11) and `profile` (DirectX_12's shaders are
+/// DXIL stand-ins; from version 11 each shader names `Effect.fx` and its entry point).
 pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
     let (vertex, pixel, attributes) = match profile {
         Profile::DirectX11 => (assemble(VERTEX_LISTING), assemble(PIXEL_LISTING), Vec::new()),
+        Profile::DirectX12 => (dxil(0x0001_0060), dxil(0x0000_0060), Vec::new()),
         Profile::OpenGl => (
             VERTEX_GLSL.as_bytes().to_vec(),
             PIXEL_GLSL.as_bytes().to_vec(),
             vec![Attribute { name: Str::new("vs_v0"), usage: 0, index: 0, location: 0 }],
         ),
     };
+    let origin = |entry: &str| (version > 10).then(|| (Str::new("Effect.fx"), Str::new(entry)));
     // An identity matrix.
     let one = 1.0f32.to_bits();
     let values = (0..16).map(|i| if i % 5 == 0 { one } else { 0 }).collect();
@@ -165,10 +184,7 @@ pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
         xnb: None,
         at: 0,
         version,
-        profile: match profile {
-            Profile::OpenGl => 0,
-            Profile::DirectX11 => 1,
-        },
+        profile: profile.byte(),
         key: 0x5eed_f00d,
         constant_buffers: vec![ConstantBuffer {
             at: 0,
@@ -177,8 +193,8 @@ pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
             parameters: vec![(0, 0)],
         }],
         shaders: vec![
-            shader(true, vertex, vec![0], attributes),
-            shader(false, pixel, Vec::new(), Vec::new()),
+            shader(true, origin("VS"), vertex, vec![0], attributes),
+            shader(false, origin("PS"), pixel, Vec::new(), Vec::new()),
         ],
         parameters: vec![matrix],
         techniques: vec![Technique { at: 0, name: Str::new("Solid"), passes: vec![pass] }],

@@ -86,6 +86,12 @@ struct ShaderInfo {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<String>,
+    /// The source file it was compiled from (version 11 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_file: Option<String>,
+    /// Its entry point (version 11 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entry_point: Option<String>,
     code_offset: u64,
     size: usize,
     samplers: Vec<SamplerInfo>,
@@ -229,10 +235,11 @@ impl Mgfx<'_> {
         )
     }
 
-    /// A shader's kind: `DXBC`, `GLSL` or (another profile's code) `code`.
+    /// A shader's kind: `DXBC`, `DXIL` (a DXBC container of DXIL), `GLSL` or (another
+    /// profile's code) `code`.
     fn kind(&self, s: &Shader<'_>) -> &'static str {
         if s.is_dxbc() {
-            "DXBC"
+            if Dxbc::parse(&s.code).is_ok_and(|d| d.is_dxil()) { "DXIL" } else { "DXBC" }
         } else if self.profile() == Some(Profile::OpenGl) {
             "GLSL"
         } else {
@@ -292,6 +299,8 @@ impl Mgfx<'_> {
                     stage: s.stage_name(),
                     kind: self.kind(s),
                     model: if s.is_dxbc() { dxbc_model(&s.code) } else { None },
+                    source_file: s.origin.as_ref().map(|(f, _)| f.to_string()),
+                    entry_point: s.origin.as_ref().map(|(_, e)| e.to_string()),
                     code_offset: s.code_at,
                     size: s.code.len(),
                     samplers: s
@@ -634,6 +643,9 @@ impl Container for Mgfx<'_> {
                 sh.code_offset,
                 sh.cbuffers
             )?;
+            if let (Some(file), Some(entry)) = (&sh.source_file, &sh.entry_point) {
+                writeln!(s, "    from {entry} in {file}")?;
+            }
             for m in &sh.samplers {
                 writeln!(
                     s,

@@ -3,10 +3,12 @@
 //! bare, or inside an XNB file of MonoGame's content pipeline (read by its `EffectReader`).
 //!
 //! ```text
-//! "MGFX"  u8 version (8: MonoGame 3.7, 9: 3.8.0, 10: 3.8.1), u8 profile (0 OpenGL: GLSL text
-//!         shaders, 1 DirectX_11: DXBC shaders), i32 effect key (a hash: the runtime's cache key)
+//! "MGFX"  u8 version (8: MonoGame 3.7, 9: 3.8.0, 10: 3.8.1, 11: 3.8.5), u8 profile (0 OpenGL:
+//!         GLSL text shaders, 1 DirectX_11: DXBC shaders, 2 DirectX_12: DXBC containers of
+//!         DXIL), i32 effect key (a hash: the runtime's cache key)
 //! count x constant buffer   string name, i16 size, count x (parameter index, u16 offset)
-//! count x shader            u8 is-vertex, i32 length + code, u8 count x sampler, u8 count x
+//! count x shader            u8 is-vertex, (version 11: string source file, string entry
+//!                           point), i32 length + code, u8 count x sampler, u8 count x
 //!                           u8 cbuffer index, u8 count x attribute
 //! count x parameter         u8 class, u8 type, string name, string semantic, annotations,
 //!                           u8 rows, u8 columns, elements, members (parameters, recursive),
@@ -14,11 +16,11 @@
 //! count x technique         string name, annotations, count x pass: string name,
 //!                           annotations, vertex and pixel shader index, three optional state
 //!                           blocks (blend, depth-stencil, rasterizer), each after a u8 flag
-//! "MGFX"                    (version 10 only)
+//! "MGFX"                    (versions 10 and 11)
 //! ```
 //!
 //! "count" and a parameter or shader index are a u8 in versions 8 and 9 (index 255: none) and
-//! an i32 in version 10 (index -1: none); the counts inside a shader stay u8. A string is a
+//! an i32 from version 10 (index -1: none); the counts inside a shader stay u8. A string is a
 //! .NET `BinaryWriter` string: a 7-bit encoded length, then UTF-8. Annotations are a count
 //! that MonoGame writes as 0 and cannot read otherwise; a nonzero count is refused.
 //!
@@ -102,6 +104,9 @@ pub enum Profile {
     OpenGl,
     /// 1: Direct3D 11; the shaders are DXBC containers.
     DirectX11,
+    /// 2: Direct3D 12 (MonoGame 3.8.5); the shaders are DXBC containers of DXIL (shader
+    /// model 6).
+    DirectX12,
 }
 
 impl Profile {
@@ -110,7 +115,16 @@ impl Profile {
         match b {
             0 => Some(Profile::OpenGl),
             1 => Some(Profile::DirectX11),
+            2 => Some(Profile::DirectX12),
             _ => None,
+        }
+    }
+    /// Its profile byte.
+    pub fn byte(self) -> u8 {
+        match self {
+            Profile::OpenGl => 0,
+            Profile::DirectX11 => 1,
+            Profile::DirectX12 => 2,
         }
     }
     /// MonoGame's name for it.
@@ -118,6 +132,7 @@ impl Profile {
         match self {
             Profile::OpenGl => "OpenGL",
             Profile::DirectX11 => "DirectX_11",
+            Profile::DirectX12 => "DirectX_12",
         }
     }
 }
@@ -144,6 +159,9 @@ pub struct Shader<'a> {
     pub at: u64,
     /// The stage flag: nonzero for a vertex shader, 0 for a pixel shader.
     pub is_vertex: u8,
+    /// The source file and the entry point it was compiled from (version 11 on: MonoGame's
+    /// runtime names them in its shader errors; `<unknown>` when the compiler did not know).
+    pub origin: Option<(Str, Str)>,
     /// Absolute offset of the code.
     pub code_at: u64,
     /// The code: a DXBC container (DirectX_11) or GLSL text (OpenGL).
@@ -702,11 +720,11 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
         a.field(s + 5, 1, format_args!("profile: {profile} ({profile_name})"));
         a.field(s + 6, 4, format_args!("effect key: 0x{key:08x}"));
     }
-    if !(8..=10).contains(&version) {
-        let why = if version > 10 {
-            format!("version {version} (a newer MonoGame) is not read: only versions 8, 9 and 10")
+    if !(8..=11).contains(&version) {
+        let why = if version > 11 {
+            format!("version {version} (a newer MonoGame) is not read: only versions 8 to 11")
         } else {
-            format!("version {version} is not read: only versions 8, 9 and 10")
+            format!("version {version} is not read: only versions 8 to 11")
         };
         return Err(Error::unsupported(at as u64 + 4, "MGFX version", why));
     }
@@ -737,7 +755,7 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
     let mut shaders = Vec::new();
     let n = c.count(wide, 8, "shader count")?;
     for i in 0..n {
-        shaders.push(read_shader(c, i)?);
+        shaders.push(read_shader(c, i, version)?);
     }
 
     let parameters = read_parameters(c, wide, "parameter", 0)?;
@@ -807,11 +825,18 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
     })
 }
 
-fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize) -> Result<Shader<'a>> {
+fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8) -> Result<Shader<'a>> {
     let at = c.pos;
     let what = format!("shader {i}");
     let is_vertex =
         c.u8_named(&format!("{what} stage"), "is vertex shader", &["pixel shader", "vertex shader"])?;
+    let origin = match version > 10 {
+        true => Some((
+            c.string(&format!("{what} source file"), "source file")?,
+            c.string(&format!("{what} entry point"), "entry point")?,
+        )),
+        false => None,
+    };
     let len_at = c.pos;
     let len = c.i32(&format!("{what} length"), "code length")?;
     let code_at = c.pos;
@@ -864,6 +889,7 @@ fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize) -> Result<Shader<'a>> {
     Ok(Shader {
         at: at as u64,
         is_vertex,
+        origin,
         code_at: code_at as u64,
         code: Cow::Borrowed(code),
         samplers,

@@ -7,8 +7,8 @@ use crate::print::TextBuf;
 /// Every version and profile the writer makes reads back to the same model and bytes.
 #[test]
 fn built_effects_round_trip() {
-    for version in [8, 9, 10] {
-        for profile in [Profile::OpenGl, Profile::DirectX11] {
+    for version in [8, 9, 10, 11] {
+        for profile in [Profile::OpenGl, Profile::DirectX11, Profile::DirectX12] {
             let model = effect(version, profile);
             let bytes = effect_bytes(version, profile);
             let fx = Mgfx::parse(&bytes).unwrap();
@@ -17,18 +17,19 @@ fn built_effects_round_trip() {
             assert_eq!(fx.shaders.len(), 2);
             for (a, b) in fx.shaders.iter().zip(&model.shaders) {
                 assert_eq!(
-                    (a.is_vertex, &a.code, &a.cbuffers, &a.attributes),
-                    (b.is_vertex, &b.code, &b.cbuffers, &b.attributes)
+                    (a.is_vertex, &a.origin, &a.code, &a.cbuffers, &a.attributes),
+                    (b.is_vertex, &b.origin, &b.code, &b.cbuffers, &b.attributes)
                 );
+                assert_eq!(a.origin.is_some(), version == 11);
             }
             assert_eq!(fx.parameters[0].values, model.parameters[0].values);
             assert_eq!(fx.techniques[0].passes[0].rasterizer, model.techniques[0].passes[0].rasterizer);
             assert_eq!(fx.constant_buffers[0].parameters, vec![(0, 0)]);
             assert!(fx.validate().is_empty(), "v{version} {profile:?}: {:?}", fx.validate());
-            // Version 10 ends with the magic again, and counts are 4 bytes wide.
-            assert_eq!(bytes.ends_with(b"MGFX"), version == 10);
+            // Version 10 on ends with the magic again, and counts are 4 bytes wide.
+            assert_eq!(bytes.ends_with(b"MGFX"), version >= 10);
             // One constant buffer, then its name "Parameters" (10 bytes).
-            let head: &[u8] = if version == 10 { &[1, 0, 0, 0, 10, b'P'] } else { &[1, 10, b'P'] };
+            let head: &[u8] = if version >= 10 { &[1, 0, 0, 0, 10, b'P'] } else { &[1, 10, b'P'] };
             assert_eq!(&bytes[10..10 + head.len()], head);
         }
     }
@@ -93,8 +94,8 @@ fn opengl_listing() {
 /// `dump` claims every byte of every built effect.
 #[test]
 fn every_byte_is_annotated() {
-    for version in [8, 9, 10] {
-        for profile in [Profile::OpenGl, Profile::DirectX11] {
+    for version in [8, 9, 10, 11] {
+        for profile in [Profile::OpenGl, Profile::DirectX11, Profile::DirectX12] {
             let bytes = effect_bytes(version, profile);
             let mut a = Annotations::new();
             crate::annotate(&bytes, &mut a).unwrap();
@@ -156,16 +157,20 @@ fn damaged_inputs_give_the_offset_and_the_reason() {
     );
     // Versions this build does not read.
     let mut b = bytes.clone();
-    b[4] = 11;
+    b[4] = 12;
     assert_eq!(
         err(&b),
-        "unsupported MGFX version at offset 0x4: version 11 (a newer MonoGame) is not read: only versions 8, 9 and 10"
+        "unsupported MGFX version at offset 0x4: version 12 (a newer MonoGame) is not read: only versions 8 to 11"
     );
     b[4] = 7;
     assert_eq!(
         err(&b),
-        "unsupported MGFX version at offset 0x4: version 7 is not read: only versions 8, 9 and 10"
+        "unsupported MGFX version at offset 0x4: version 7 is not read: only versions 8 to 11"
     );
+    // A version 10 body read as version 11 takes the code length for the source file's
+    // string: the walk goes astray and says where.
+    b[4] = 11;
+    assert!(err(&b).starts_with("shader 0 code at offset 0x8f points outside its range"), "{}", err(&b));
     // What the walk read before the damage is annotated, and the damage reported.
     let mut b = bytes.clone();
     b[SHADER0_LENGTH_AT..SHADER0_LENGTH_AT + 4].copy_from_slice(&0x10000u32.to_le_bytes());
@@ -387,4 +392,42 @@ fn parse_reads_mgfx() {
     assert!(matches!(file, crate::File::Mgfx(_)));
     assert_eq!(file.format().name(), "mgfx");
     assert!(file.damage().is_empty());
+}
+
+/// MonoGame 3.8.5's version 11: each shader names its source file and entry point; the
+/// DirectX_12 profile's shaders are DXBC containers of DXIL.
+#[test]
+fn version_11_and_directx_12() {
+    let bytes = effect_bytes(11, Profile::DirectX12);
+    let fx = Mgfx::parse(&bytes).unwrap();
+    let s = &fx.shaders[0];
+    // The stage flag, then the two strings (7-bit length, text), then the code's length.
+    let at = s.at as usize;
+    assert_eq!(&bytes[at..at + 14], b"\x01\x09Effect.fx\x02VS");
+    assert_eq!(s.code_at as usize, at + 14 + 4);
+    let info = fx.info_text();
+    assert!(info.contains("summary: MGFX version 11, DirectX_12: 2 shaders,"), "{info}");
+    assert!(
+        info.contains(&format!(
+            "  shader0 at 0x{:x}: vertex, DXIL vs_6_0, 72 bytes at 0x{:x}; cbuffers [0]\n    from VS in Effect.fx\n",
+            s.at, s.code_at
+        )),
+        "{info}"
+    );
+    let dxil: Vec<String> = fx.embedded().into_iter().map(|p| p.name).collect();
+    assert_eq!(dxil, ["shader0", "shader1"]);
+    let mut a = Annotations::new();
+    fx.annotate(&mut a);
+    let mut text = String::new();
+    a.render(&bytes, &mut text).unwrap();
+    assert!(!text.contains("(unclaimed)"), "{text}");
+    assert!(text.contains("| source file: \"Effect.fx\""), "{text}");
+    assert!(text.contains("| entry point: \"PS\""), "{text}");
+    // A model without the names (built in code) writes MonoGame's `<unknown>` for them.
+    let mut model = effect(11, Profile::DirectX11);
+    model.shaders[1].origin = None;
+    let bytes = model.write_model().unwrap();
+    let fx = Mgfx::parse(&bytes).unwrap();
+    let unknown = Some((Str::new("<unknown>"), Str::new("<unknown>")));
+    assert_eq!(fx.shaders[1].origin, unknown);
 }

@@ -110,6 +110,13 @@ impl Mgfx<'_> {
         o.count(self.shaders.len(), "shader count")?;
         for s in &self.shaders {
             o.u8(s.is_vertex);
+            if self.version > 10 {
+                // What MonoGame's compiler writes when it does not know them.
+                let unknown = Str::new("<unknown>");
+                let (file, entry) = s.origin.as_ref().map_or((&unknown, &unknown), |(f, e)| (f, e));
+                o.string(file)?;
+                o.string(entry)?;
+            }
             let len = i32::try_from(s.code.len()).map_err(|_| too_many("shader length", s.code.len()))?;
             o.i32(len);
             o.buf.extend(s.code.iter());
