@@ -234,8 +234,9 @@ fn is_fx10_container(data: &[u8]) -> bool {
 
 /// The format of the effect an XNB file holds: MGFX (MonoGame), or an fx_2_0 effect (XNA 4's
 /// effect code, or FNA's bare effect). An XNB whose header cannot be read goes to MGFX's reader
-/// when an `EffectReader` is named in its first [`HEAD`] bytes or the file is compressed (the
-/// reader then says why it stops); any other XNB is not a shader.
+/// when `.EffectReader` is in its first [`HEAD`] bytes or the file is compressed (the reader
+/// then says why it stops); any other XNB (a texture, a `SoundEffectReader`'s sound) is not a
+/// shader.
 fn xnb_effect(data: &[u8]) -> Option<Format> {
     #[cfg(feature = "direct3d")]
     if let Ok((_, range)) = crate::format::xnb::read(data, None) {
@@ -245,7 +246,7 @@ fn xnb_effect(data: &[u8]) -> Option<Format> {
     }
     let head = data.get(..HEAD).unwrap_or(data);
     let compressed = data.get(5).is_some_and(|f| f & 0xc0 != 0);
-    (compressed || head.windows(12).any(|w| w == b"EffectReader")).then_some(Format::Mgfx)
+    (compressed || head.windows(13).any(|w| w == b".EffectReader")).then_some(Format::Mgfx)
 }
 
 /// The `(kind, major, minor)` of a Direct3D 9 version token, kind `'v'` or `'p'`.
@@ -296,7 +297,8 @@ mod tests {
         assert_eq!(detect(b"Gfx2"), Some(Format::Gfd));
         assert_eq!(detect(b"MBS1"), Some(Format::Mbs));
         assert_eq!(detect(b"MGFX\x0a\x01"), Some(Format::Mgfx));
-        assert_eq!(detect(b"XNBd\x05\0\0\0\0\0\x01\x0cEffectReader"), Some(Format::Mgfx));
+        let cut = b"XNBd\x05\0\0\0\0\0\x01\x2cMicrosoft.Xna.Framework.Content.EffectReader";
+        assert_eq!(detect(cut), Some(Format::Mgfx));
         assert_eq!(detect(b"XNBd\x05\0\0\0\0\0\x01\x0dTextureReader"), None);
         assert_eq!(detect(&[0x01, 0x09, 0xff, 0xfe]), Some(Format::Fx9));
         assert_eq!(detect(&[0x01, 0x10, 0xff, 0xfe]), Some(Format::Fx11));

@@ -244,6 +244,13 @@ impl Xnb {
     }
 }
 
+/// Whether a type reader's name (`Namespace.Type, Assembly, …`) names an `EffectReader`
+/// (and not, say, a `SoundEffectReader`).
+pub fn is_effect_reader(name: &[u8]) -> bool {
+    let ty = name.split(|&b| b == b',').next().unwrap_or(&[]).trim_ascii();
+    ty == b"EffectReader" || ty.ends_with(b".EffectReader")
+}
+
 /// Whether `data` is an XNB file (its magic).
 pub fn is_xnb(data: &[u8]) -> bool {
     data.starts_with(b"XNB")
@@ -299,7 +306,7 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
         reader.bytes.len(),
         format!("type reader: \"{}\"", reader.to_string().escape_debug()),
     );
-    if !reader.bytes.windows(12).any(|w| w == b"EffectReader") {
+    if !is_effect_reader(&reader.bytes) {
         return Err(Error::unsupported(
             at as u64,
             "XNB type reader name",
@@ -406,14 +413,17 @@ mod tests {
             read(&damaged, None).unwrap_err().to_string(),
             "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x81) is not read: decompress it first"
         );
-        let mut texture = Xnb::effect(b'w');
-        texture.reader = Str::new("Microsoft.Xna.Framework.Content.Texture2DReader");
-        let t = texture.write(b"", false).unwrap();
+        let mut sound = Xnb::effect(b'w');
+        sound.reader = Str::new("Microsoft.Xna.Framework.Content.SoundEffectReader");
+        let t = sound.write(b"", false).unwrap();
         assert_eq!(
             read(&t, None).unwrap_err().to_string(),
             "unsupported XNB type reader name at offset 0xb: the XNB holds a \
-             \"Microsoft.Xna.Framework.Content.Texture2DReader\" object, not an effect"
+             \"Microsoft.Xna.Framework.Content.SoundEffectReader\" object, not an effect"
         );
+        assert_eq!(crate::detect(&t), None);
+        assert!(is_effect_reader(b"Microsoft.Xna.Framework.Content.EffectReader, MonoGame.Framework"));
+        assert!(is_effect_reader(b"EffectReader"));
         let cut = &bytes[..range.start + 2];
         assert_eq!(
             read(cut, None).unwrap_err().to_string(),

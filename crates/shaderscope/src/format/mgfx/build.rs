@@ -139,7 +139,7 @@ fn shader(
     }
 }
 
-/// The example effect's model at `version` (8 to 11) and `profile` (DirectX_12's shaders are
+/// The example effect's model at `version` (7 to 11) and `profile` (DirectX_12's shaders are
 /// DXIL stand-ins; from version 11 each shader names `Effect.fx` and its entry point).
 pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
     let (vertex, pixel, attributes) = match profile {
@@ -152,6 +152,9 @@ pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
         ),
     };
     let origin = |entry: &str| (version > 10).then(|| (Str::new("Effect.fx"), Str::new(entry)));
+    // Version 7's DirectX_11 effects carry no names and no attributes.
+    let named = super::names(version, profile.byte());
+    let attributes = if named { attributes } else { Vec::new() };
     // An identity matrix.
     let one = 1.0f32.to_bits();
     let values = (0..16).map(|i| if i % 5 == 0 { one } else { 0 }).collect();
@@ -188,7 +191,7 @@ pub fn effect(version: u8, profile: Profile) -> Mgfx<'static> {
         key: 0x5eed_f00d,
         constant_buffers: vec![ConstantBuffer {
             at: 0,
-            name: Str::new("Parameters"),
+            name: Str::new(if named { "Parameters" } else { "" }),
             size: 64,
             parameters: vec![(0, 0)],
         }],

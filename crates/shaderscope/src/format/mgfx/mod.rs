@@ -3,7 +3,7 @@
 //! bare, or inside an XNB file of MonoGame's content pipeline (read by its `EffectReader`).
 //!
 //! ```text
-//! "MGFX"  u8 version (8: MonoGame 3.7, 9: 3.8.0, 10: 3.8.1, 11: 3.8.5), u8 profile (0 OpenGL:
+//! "MGFX"  u8 version (7: MonoGame 3.4-3.6, 8: 3.7, 9: 3.8.0, 10: 3.8.1, 11: 3.8.5), u8 profile (0 OpenGL:
 //!         GLSL text shaders, 1 DirectX_11: DXBC shaders, 2 DirectX_12: DXBC containers of
 //!         DXIL), i32 effect key (a hash: the runtime's cache key)
 //! count x constant buffer   string name, i16 size, count x (parameter index, u16 offset)
@@ -19,7 +19,9 @@
 //! "MGFX"                    (versions 10 and 11)
 //! ```
 //!
-//! "count" and a parameter or shader index are a u8 in versions 8 and 9 (index 255: none) and
+//! Version 7's DirectX_11 effects have no constant buffer names, no sampler names and no
+//! attribute lists ([`names`]; its OpenGL effects have them, as every later version does).
+//! "count" and a parameter or shader index are a u8 in versions 7 to 9 (index 255: none) and
 //! an i32 from version 10 (index -1: none); the counts inside a shader stay u8. A string is a
 //! .NET `BinaryWriter` string: a 7-bit encoded length, then UTF-8. Annotations are a count
 //! that MonoGame writes as 0 and cannot read otherwise; a nonzero count is refused.
@@ -78,7 +80,7 @@ pub struct Mgfx<'a> {
     pub xnb: Option<Xnb>,
     /// Absolute offset of the `MGFX` magic.
     pub at: u64,
-    /// The MGFX version (8, 9 or 10).
+    /// The MGFX version (7 to 11).
     pub version: u8,
     /// The raw profile byte ([`Mgfx::profile`]).
     pub profile: u8,
@@ -303,6 +305,13 @@ pub struct Pass {
     pub depth_stencil: Option<StateBlock>,
     /// The rasterizer state, after its flag.
     pub rasterizer: Option<StateBlock>,
+}
+
+/// Whether a file of `version` and `profile` names its constant buffers and samplers and lists
+/// each shader's attributes: all but version 7's DirectX_11 ones (version 7 wrote them for
+/// OpenGL alone).
+pub fn names(version: u8, profile: u8) -> bool {
+    version >= 8 || profile == 0
 }
 
 /// A shader index as stored in a file of `version`: `None` for "no shader".
@@ -720,24 +729,28 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
         a.field(s + 5, 1, format_args!("profile: {profile} ({profile_name})"));
         a.field(s + 6, 4, format_args!("effect key: 0x{key:08x}"));
     }
-    if !(8..=11).contains(&version) {
+    if !(7..=11).contains(&version) {
         let why = if version > 11 {
-            format!("version {version} (a newer MonoGame) is not read: only versions 8 to 11")
+            format!("version {version} (a newer MonoGame) is not read: only versions 7 to 11")
         } else {
-            format!("version {version} is not read: only versions 8 to 11")
+            format!("version {version} is not read: only versions 7 to 11")
         };
         return Err(Error::unsupported(at as u64 + 4, "MGFX version", why));
     }
     let wide = version >= 10;
     let iw = if wide { 4 } else { 1 };
+    let named = names(version, profile);
 
     // Constant buffers: name (1), size (2), count.
     let mut constant_buffers = Vec::new();
-    let n = c.count(wide, 3 + iw, "constant buffer count")?;
+    let n = c.count(wide, usize::from(named) + 2 + iw, "constant buffer count")?;
     for i in 0..n {
         let at = c.pos;
         let what = format!("constant buffer {i}");
-        let name = c.string(&format!("{what} name"), &format!("cbuffer {i} name"))?;
+        let name = match named {
+            true => c.string(&format!("{what} name"), &format!("cbuffer {i} name"))?,
+            false => Str::default(),
+        };
         let size = c.i16(&format!("{what} size"), "size")?;
         let m = c.count(wide, iw + 2, &format!("{what} parameter count"))?;
         let mut parameters = Vec::new();
@@ -755,7 +768,7 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
     let mut shaders = Vec::new();
     let n = c.count(wide, 8, "shader count")?;
     for i in 0..n {
-        shaders.push(read_shader(c, i, version)?);
+        shaders.push(read_shader(c, i, version, named)?);
     }
 
     let parameters = read_parameters(c, wide, "parameter", 0)?;
@@ -825,7 +838,7 @@ fn read_mgfx<'a>(c: &mut Cursor<'a, '_>) -> Result<Mgfx<'a>> {
     })
 }
 
-fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8) -> Result<Shader<'a>> {
+fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8, named: bool) -> Result<Shader<'a>> {
     let at = c.pos;
     let what = format!("shader {i}");
     let is_vertex =
@@ -855,7 +868,7 @@ fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8) -> Result<Shad
     if let Some(a) = c.ann.as_deref_mut() {
         annotate_code(code, code_at as u64, a);
     }
-    let n = c.count(false, 6, &format!("{what} sampler count"))?;
+    let n = c.count(false, 5 + usize::from(named), &format!("{what} sampler count"))?;
     let mut samplers = Vec::new();
     for j in 0..n {
         let sat = c.pos;
@@ -864,7 +877,10 @@ fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8) -> Result<Shad
         let texture_slot = c.u8(&format!("{what} texture slot"), "texture slot")?;
         let sampler_slot = c.u8(&format!("{what} sampler slot"), "sampler slot")?;
         let state = c.state(StateKind::Sampler, &what)?;
-        let name = c.string(&format!("{what} name"), "name")?;
+        let name = match named {
+            true => c.string(&format!("{what} name"), "name")?,
+            false => Str::default(),
+        };
         let parameter = c.u8(&format!("{what} parameter"), "parameter index")?;
         c.section(sat, c.pos - sat, format_args!("sampler {j} \"{name}\""));
         samplers.push(Sampler { ty, texture_slot, sampler_slot, state, name, parameter });
@@ -874,7 +890,7 @@ fn read_shader<'a>(c: &mut Cursor<'a, '_>, i: usize, version: u8) -> Result<Shad
     for j in 0..n {
         cbuffers.push(c.u8(&format!("{what} cbuffer {j}"), &format!("cbuffer {j} index"))?);
     }
-    let n = c.count(false, 5, &format!("{what} attribute count"))?;
+    let n = if named { c.count(false, 5, &format!("{what} attribute count"))? } else { 0 };
     let mut attributes = Vec::new();
     for j in 0..n {
         let what = format!("{what} attribute {j}");

@@ -7,7 +7,7 @@ use crate::print::TextBuf;
 /// Every version and profile the writer makes reads back to the same model and bytes.
 #[test]
 fn built_effects_round_trip() {
-    for version in [8, 9, 10, 11] {
+    for version in [7, 8, 9, 10, 11] {
         for profile in [Profile::OpenGl, Profile::DirectX11, Profile::DirectX12] {
             let model = effect(version, profile);
             let bytes = effect_bytes(version, profile);
@@ -29,7 +29,12 @@ fn built_effects_round_trip() {
             // Version 10 on ends with the magic again, and counts are 4 bytes wide.
             assert_eq!(bytes.ends_with(b"MGFX"), version >= 10);
             // One constant buffer, then its name "Parameters" (10 bytes).
-            let head: &[u8] = if version >= 10 { &[1, 0, 0, 0, 10, b'P'] } else { &[1, 10, b'P'] };
+            // (Version 7's DirectX_11 effects have no name: the size, 64, follows.)
+            let head: &[u8] = match (version >= 10, names(version, profile.byte())) {
+                (true, _) => &[1, 0, 0, 0, 10, b'P'],
+                (false, true) => &[1, 10, b'P'],
+                (false, false) => &[1, 64, 0],
+            };
             assert_eq!(&bytes[10..10 + head.len()], head);
         }
     }
@@ -94,7 +99,7 @@ fn opengl_listing() {
 /// `dump` claims every byte of every built effect.
 #[test]
 fn every_byte_is_annotated() {
-    for version in [8, 9, 10, 11] {
+    for version in [7, 8, 9, 10, 11] {
         for profile in [Profile::OpenGl, Profile::DirectX11, Profile::DirectX12] {
             let bytes = effect_bytes(version, profile);
             let mut a = Annotations::new();
@@ -160,12 +165,12 @@ fn damaged_inputs_give_the_offset_and_the_reason() {
     b[4] = 12;
     assert_eq!(
         err(&b),
-        "unsupported MGFX version at offset 0x4: version 12 (a newer MonoGame) is not read: only versions 8 to 11"
+        "unsupported MGFX version at offset 0x4: version 12 (a newer MonoGame) is not read: only versions 7 to 11"
     );
-    b[4] = 7;
+    b[4] = 6;
     assert_eq!(
         err(&b),
-        "unsupported MGFX version at offset 0x4: version 7 is not read: only versions 8 to 11"
+        "unsupported MGFX version at offset 0x4: version 6 is not read: only versions 7 to 11"
     );
     // A version 10 body read as version 11 takes the code length for the source file's
     // string: the walk goes astray and says where.
@@ -430,4 +435,29 @@ fn version_11_and_directx_12() {
     let fx = Mgfx::parse(&bytes).unwrap();
     let unknown = Some((Str::new("<unknown>"), Str::new("<unknown>")));
     assert_eq!(fx.shaders[1].origin, unknown);
+}
+
+/// Version 7 (MonoGame 3.4 to 3.6): DirectX_11 effects name no constant buffer or sampler
+/// and list no attributes; OpenGL ones are laid out as version 8's.
+#[test]
+fn version_7_directx_effects_have_no_names() {
+    let dx = effect_bytes(7, Profile::DirectX11);
+    let gl = effect_bytes(7, Profile::OpenGl);
+    let fx = Mgfx::parse(&dx).unwrap();
+    assert_eq!((fx.constant_buffers[0].name.bytes.len(), fx.constant_buffers[0].size), (0, 64));
+    // The vertex shader: no attribute count after its one cbuffer index; the pixel shader follows.
+    let end = (fx.shaders[0].code_at as usize) + fx.shaders[0].code.len();
+    assert_eq!(&dx[end..end + 3], [0, 1, 0]);
+    assert_eq!(fx.shaders[1].at as usize, end + 3);
+    assert_eq!(fx.write().unwrap(), dx);
+    let g = Mgfx::parse(&gl).unwrap();
+    assert_eq!(g.constant_buffers[0].name.to_string(), "Parameters");
+    assert_eq!(g.shaders[0].attributes.len(), 1);
+    // A name a version 7 DirectX_11 file cannot hold is refused, not dropped.
+    let mut model = effect(7, Profile::DirectX11);
+    model.constant_buffers[0].name = Str::new("Parameters");
+    assert_eq!(
+        model.write_model().unwrap_err().to_string(),
+        "invalid constant buffer name at offset 0x0: a version 7 DirectX_11 effect has no names or attributes"
+    );
 }

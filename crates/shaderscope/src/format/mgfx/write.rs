@@ -97,9 +97,18 @@ impl Mgfx<'_> {
         o.u8(self.version);
         o.u8(self.profile);
         o.buf.extend(self.key.to_le_bytes());
+        let named = super::names(self.version, self.profile);
+        // What a version 7 DirectX_11 file cannot hold.
+        let unnamed = |what: &str| {
+            Error::invalid(0, what.to_string(), "a version 7 DirectX_11 effect has no names or attributes")
+        };
         o.count(self.constant_buffers.len(), "constant buffer count")?;
         for cb in &self.constant_buffers {
-            o.string(&cb.name)?;
+            match named {
+                true => o.string(&cb.name)?,
+                false if cb.name.bytes.is_empty() => {}
+                false => return Err(unnamed("constant buffer name")),
+            }
             o.buf.extend(cb.size.to_le_bytes());
             o.count(cb.parameters.len(), "constant buffer parameter count")?;
             for (p, off) in &cb.parameters {
@@ -127,12 +136,20 @@ impl Mgfx<'_> {
                 o.u8(sm.texture_slot);
                 o.u8(sm.sampler_slot);
                 o.state(&sm.state);
-                o.string(&sm.name)?;
+                match named {
+                    true => o.string(&sm.name)?,
+                    false if sm.name.bytes.is_empty() => {}
+                    false => return Err(unnamed("sampler name")),
+                }
                 o.u8(sm.parameter);
             }
             o.u8(byte(s.cbuffers.len(), "cbuffer count")?);
             o.buf.extend(&s.cbuffers);
-            o.u8(byte(s.attributes.len(), "attribute count")?);
+            match named {
+                true => o.u8(byte(s.attributes.len(), "attribute count")?),
+                false if s.attributes.is_empty() => {}
+                false => return Err(unnamed("attribute")),
+            }
             for a in &s.attributes {
                 o.string(&a.name)?;
                 o.u8(a.usage);
