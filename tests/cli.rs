@@ -182,9 +182,9 @@ fn scan_finds_the_samples() {
     assert_eq!(code, 0);
     assert!(
         out.ends_with(
-            "18 shader binaries (17 unique) in 13 files, 0 invalid; formats: \
-             csdr 1 (1 unique), d3d9 3 (2 unique), dxbc 6 (6 unique), fx11 1 (1 unique), fx9 1 (1 unique), gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
-             stages: pixel 11 (11 unique), vertex 12 (11 unique)\n"
+            "22 shader binaries (18 unique) in 14 files, 0 invalid; formats: \
+             csdr 1 (1 unique), d3d9 6 (2 unique), dxbc 6 (6 unique), fx11 1 (1 unique), fx9 2 (2 unique), gfd 1 (1 unique), mbs 2 (2 unique), mgfx 1 (1 unique), sharcfb 1 (1 unique), shbin 1 (1 unique); \
+             stages: pixel 13 (12 unique), vertex 15 (12 unique)\n"
         ),
         "{out}"
     );

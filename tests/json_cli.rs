@@ -64,7 +64,7 @@ fn every_command_writes_the_same_envelope() {
     let last = recs.last().unwrap();
     assert_eq!(
         (last["type"].as_str(), last["shaders"].as_u64(), &last["format"]),
-        (Some("scan-summary"), Some(18), &Value::Null)
+        (Some("scan-summary"), Some(22), &Value::Null)
     );
 }
 

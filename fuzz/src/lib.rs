@@ -1056,6 +1056,10 @@ mod tests {
         // An MGFX effect in an XNB, as MonoGame's content pipeline stores it.
         let mgfx = shaderscope::format::mgfx::build::example();
         v.extend(shaderscope::format::xnb::Xnb::effect(b'd').write(&mgfx, false).ok());
+        // XNA content compressed with LZX (`xnb::pack`'s uncompressed blocks).
+        let fx9 = shaderscope::format::fx9::build::example();
+        let xna = shaderscope::format::fx9::build::xna_content(&fx9, &[0; 8], b'w');
+        v.extend(xna.and_then(|x| shaderscope::format::xnb::pack(&x)).ok());
         // As the corpus tests find it: a relative SHADERSCOPE_CORPUS from the folder the
         // command runs in.
         let pwd = std::env::var_os("PWD");

@@ -75,6 +75,10 @@ pub enum File<'a> {
     /// A MonoGame effect (`MGFX`, bare or in an XNB file).
     #[cfg(feature = "direct3d")]
     Mgfx(Box<Mgfx<'a>>),
+    /// An LZX-compressed XNB file (XNA Game Studio 4 content): the effect it holds, read
+    /// unpacked.
+    #[cfg(feature = "direct3d")]
+    Packed(Box<crate::format::xnb::Packed<'a>>),
     /// Holds the lifetime in a build whose only family's model borrows nothing (the 3DS
     /// alone); never made.
     #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
@@ -260,6 +264,8 @@ impl File<'_> {
             File::Mbs(m) => &**m,
             #[cfg(feature = "direct3d")]
             File::Mgfx(m) => &**m,
+            #[cfg(feature = "direct3d")]
+            File::Packed(p) => &**p,
             #[cfg(not(any(feature = "direct3d", feature = "wiiu", feature = "mali")))]
             File::Never(never, _) => match *never {},
         }
@@ -692,6 +698,10 @@ pub fn parse_prepared<'a>(data: &'a [u8], prepared: &Prepared) -> Result<File<'a
 /// with [`crate::detect::readable`]'s error (empty, not a shader binary, or recognised but not
 /// supported yet).
 pub fn parse(data: &[u8]) -> Result<File<'_>> {
+    #[cfg(feature = "direct3d")]
+    if crate::format::xnb::is_packed(data) {
+        return crate::format::xnb::Packed::parse(data).map(|p| File::Packed(Box::new(p)));
+    }
     let format = crate::detect::readable(data)?;
     #[allow(unreachable_patterns)]
     match format {

@@ -383,6 +383,8 @@ impl Search<'_> {
             return self.embedded(data, base, depth);
         };
         let parsed = crate::parse(data);
+        // What the file turned out to hold (a compressed XNB's effect is known once unpacked).
+        let format = parsed.as_ref().map_or(format, |f| f.format());
         // Formats without a magic (D3D9 version token, base64 text) are only a guess from the
         // first bytes: when they do not parse, the bytes are searched instead, and when that
         // finds nothing they are the broken file every other command calls them.

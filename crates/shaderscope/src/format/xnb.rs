@@ -13,8 +13,13 @@
 //! i32    effect size, then the effect's bytes
 //! ```
 //!
-//! The strings and the 7-bit counts are .NET `BinaryWriter`'s ([`Str`], [`Seven`]). A compressed
-//! XNB is refused (its effect cannot be read without decompressing the file first).
+//! The strings and the 7-bit counts are .NET `BinaryWriter`'s ([`Str`], [`Seven`]).
+//!
+//! XNA Game Studio 4 can compress the content after the header with LZX (flag 0x80): then a
+//! u32 follows the header, the size of the content unpacked, and the LZX blocks, each after a
+//! big-endian u16 of its compressed size (or `ff`, a u16 of the bytes it unpacks to, and the
+//! u16 size; 32 KiB otherwise). [`Packed`] reads such a file through the uncompressed XNB
+//! its blocks unpack to ([`unpack`]). MonoGame's LZ4 compression (flag 0x40) is refused.
 //!
 //! ```
 //! use shaderscope::format::xnb::{self, Xnb};
@@ -33,12 +38,19 @@
 //! # Ok::<(), shaderscope::Error>(())
 //! ```
 
+use crate::any::File;
+use crate::container::{Container, DisasmOptions};
+use crate::detect::Format;
 use crate::dump::Annotations;
 use crate::error::{Error, Result};
-use crate::model::Finding;
-use crate::print::count;
+use crate::json::DisasmSink;
+use crate::model::{Finding, Part};
+use crate::print::{Printer, count};
+use crate::shader::Shader;
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// The type reader XNA Game Studio 4's content pipeline names for an effect (FNA, MonoGame and
 /// KNI read it too).
@@ -279,7 +291,7 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
         return Err(Error::unsupported(
             5,
             "XNB flags",
-            format!("a compressed XNB (flags 0x{flags:02x}) is not read: decompress it first"),
+            format!("a compressed XNB (flags 0x{flags:02x}): its content is read unpacked (xnb::Packed)"),
         ));
     }
     let mut at = 10;
@@ -364,6 +376,295 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
     Ok((x, start..start + len))
 }
 
+/// The flag of LZX-compressed content.
+pub const LZX: u8 = 0x80;
+
+/// The flag of LZ4-compressed content (MonoGame; not read).
+pub const LZ4: u8 = 0x40;
+
+/// Whether `data` is an XNB whose content is compressed (LZX or LZ4).
+pub fn is_packed(data: &[u8]) -> bool {
+    is_xnb(data) && data.get(5).is_some_and(|f| f & (LZX | LZ4) != 0)
+}
+
+/// The uncompressed XNB of an LZX-compressed one: the same header with the compression flag
+/// cleared and the unpacked file's size, then the content its LZX blocks unpack to. What it
+/// may unpack to is bounded (8 MiB plus 4 times the input: an effect is far smaller), so that
+/// reading the unpacked file stays within the resource limits (ARCHITECTURE.md).
+pub fn unpack(data: &[u8]) -> Result<Vec<u8>> {
+    let head = data
+        .first_chunk::<14>()
+        .ok_or_else(|| Error::truncated(0, "compressed XNB header", 14, data.len() as u64))?;
+    let flags = head[5];
+    if flags & LZ4 != 0 || flags & LZX == 0 {
+        return Err(Error::unsupported(
+            5,
+            "XNB flags",
+            format!("flags 0x{flags:02x}: only LZX compression (0x80, XNA Game Studio's) is unpacked"),
+        ));
+    }
+    let size = u32::from_le_bytes([head[6], head[7], head[8], head[9]]) as usize;
+    let unpacked = u32::from_le_bytes([head[10], head[11], head[12], head[13]]) as usize;
+    let end = (size <= data.len() && size >= 14).then_some(size).ok_or_else(|| {
+        Error::invalid(
+            6,
+            "XNB file size",
+            format!("{size} does not fit the file's {} bytes and its header", data.len()),
+        )
+    })?;
+    let limit = (8usize << 20).saturating_add(data.len().saturating_mul(4));
+    if unpacked > limit {
+        return Err(Error::invalid(
+            10,
+            "XNB unpacked size",
+            format!("{unpacked} bytes is more than this input may unpack to ({limit})"),
+        ));
+    }
+    let mut out = Vec::with_capacity(10 + unpacked);
+    out.extend_from_slice(b"XNB");
+    out.extend([head[3], head[4], flags & !(LZX | LZ4), 0, 0, 0, 0]);
+    let mut lzx = lzxd::Lzxd::new(lzxd::WindowSize::KB64);
+    let mut at = 14;
+    while at < end && out.len() - 10 < unpacked {
+        let (frame, block, header) = match data.get(at..end) {
+            Some([0xff, f0, f1, b0, b1, ..]) => {
+                (u16::from_be_bytes([*f0, *f1]), u16::from_be_bytes([*b0, *b1]), 5)
+            }
+            Some([b0, b1, ..]) => (0x8000, u16::from_be_bytes([*b0, *b1]), 2),
+            _ => return Err(Error::truncated(at as u64, "LZX block header", 2, (end - at) as u64)),
+        };
+        let start = at + header;
+        let block = usize::from(block);
+        let bytes = data.get(start..start + block).filter(|_| start + block <= end).ok_or_else(|| {
+            Error::out_of_bounds(at as u64, "LZX block", start as u64, block as u64, end as u64)
+        })?;
+        let want = usize::from(frame).min(unpacked - (out.len() - 10));
+        let frame_out = lzx
+            .decompress_next(bytes, want)
+            .map_err(|e| Error::invalid(at as u64, "LZX block", format!("does not unpack: {e}")))?;
+        out.extend_from_slice(frame_out);
+        at = start + block;
+    }
+    if out.len() - 10 != unpacked {
+        return Err(Error::invalid(
+            10,
+            "XNB unpacked size",
+            format!("the LZX blocks unpack to {} bytes, the header says {unpacked}", out.len() - 10),
+        ));
+    }
+    let total =
+        u32::try_from(out.len()).map_err(|_| Error::invalid(10, "XNB unpacked size", "larger than 4 GiB"))?;
+    if let Some(field) = out.get_mut(6..10) {
+        field.copy_from_slice(&total.to_le_bytes());
+    }
+    Ok(out)
+}
+
+/// An uncompressed XNB file LZX-compressed as XNA Game Studio 4 frames it: 32 KiB frames,
+/// each one LZX *uncompressed* block (the bytes as they are: what is written is no smaller,
+/// but every LZX decoder reads it), the XNB's compression flag set. [`unpack`] gives `xnb`
+/// back.
+///
+/// ```
+/// use shaderscope::format::xnb;
+/// let plain = shaderscope::format::fx9::build::xna_content(&shaderscope::format::fx9::build::example(), &[0; 8], b'w')?;
+/// let packed = xnb::pack(&plain)?;
+/// assert_eq!((packed[5], xnb::unpack(&packed)?), (0x81, plain));
+/// # Ok::<(), shaderscope::Error>(())
+/// ```
+pub fn pack(xnb: &[u8]) -> Result<Vec<u8>> {
+    let (head, content) = xnb
+        .split_first_chunk::<10>()
+        .ok_or_else(|| Error::truncated(0, "XNB header", 10, xnb.len() as u64))?;
+    let too_big = || Error::invalid(6, "XNB size", "larger than 4 GiB: cannot be written");
+    let mut out = head.to_vec();
+    if let Some(flags) = out.get_mut(5) {
+        *flags |= LZX;
+    }
+    out.extend(u32::try_from(content.len()).map_err(|_| too_big())?.to_le_bytes());
+    for (i, frame) in content.chunks(0x8000).enumerate() {
+        // The block header's bits, first to last: (first frame only) E8 translation off,
+        // block type 3 (uncompressed), its 24-bit size; to the next 16-bit word, then R0-R2.
+        let mut bits: Vec<bool> = Vec::with_capacity(32);
+        if i == 0 {
+            bits.push(false);
+        }
+        bits.extend([false, true, true]);
+        bits.extend((0..24).rev().map(|b| frame.len() >> b & 1 == 1));
+        bits.resize(bits.len().next_multiple_of(16), false);
+        let mut block: Vec<u8> = bits
+            .chunks(16)
+            .flat_map(|w| w.iter().fold(0u16, |acc, &b| acc << 1 | u16::from(b)).to_le_bytes())
+            .collect();
+        for _ in 0..3 {
+            block.extend(1u32.to_le_bytes());
+        }
+        block.extend_from_slice(frame);
+        if frame.len() % 2 == 1 {
+            block.push(0);
+        }
+        let size = u16::try_from(block.len()).map_err(|_| too_big())?;
+        if frame.len() == 0x8000 {
+            out.extend(size.to_be_bytes());
+        } else {
+            out.push(0xff);
+            out.extend((frame.len() as u16).to_be_bytes());
+            out.extend(size.to_be_bytes());
+        }
+        out.extend(block);
+    }
+    let total = u32::try_from(out.len()).map_err(|_| too_big())?;
+    if let Some(field) = out.get_mut(6..10) {
+        field.copy_from_slice(&total.to_le_bytes());
+    }
+    Ok(out)
+}
+
+/// An LZX-compressed XNB file: read through the uncompressed XNB it unpacks to, which the
+/// effect's own format reads. Offsets in its listing, info and parts are the unpacked XNB's
+/// (`extract FILE unpacked` gives it); `dump` shows the compressed file's header and blocks.
+/// Written back unchanged it gives the file it was read from; a changed model is written
+/// compressed again with [`pack`].
+#[derive(Clone)]
+pub struct Packed<'a> {
+    /// The file as read.
+    pub data: &'a [u8],
+    /// The uncompressed XNB and its model.
+    unpacked: Arc<Shader>,
+}
+
+impl fmt::Debug for Packed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Packed").field("size", &self.data.len()).field("unpacked", &self.unpacked).finish()
+    }
+}
+
+impl<'a> Packed<'a> {
+    /// Unpack `data` and read what it holds.
+    pub fn parse(data: &'a [u8]) -> Result<Packed<'a>> {
+        let bytes = unpack(data)?;
+        let shader = Shader::parse(bytes).map_err(|e| e.context("unpacked "))?;
+        Ok(Packed { data, unpacked: Arc::new(shader) })
+    }
+
+    /// The uncompressed XNB.
+    pub fn unpacked(&self) -> &[u8] {
+        self.unpacked.bytes()
+    }
+
+    /// The model of the uncompressed XNB.
+    pub fn file(&self) -> &File<'_> {
+        self.unpacked.file()
+    }
+}
+
+/// `parts` of the unpacked file, owning their bytes.
+fn owned(parts: Vec<Part<'_>>) -> Vec<Part<'static>> {
+    parts
+        .into_iter()
+        .map(|p| Part {
+            name: p.name,
+            offset: p.offset,
+            description: p.description,
+            bytes: Cow::Owned(p.bytes.into_owned()),
+        })
+        .collect()
+}
+
+impl Container for Packed<'_> {
+    fn format(&self) -> Format {
+        self.file().format()
+    }
+
+    fn write_info_text(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        self.file().write_info_text(out)?;
+        writeln!(
+            out,
+            "compressed: LZX, {} unpack to {} (the offsets above are the unpacked XNB's: `extract FILE unpacked`)",
+            count(self.data.len(), "byte"),
+            self.unpacked().len()
+        )
+    }
+
+    fn write_info_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.file().write_info_json(out)
+    }
+
+    fn disasm(&self, opts: &DisasmOptions, out: &mut dyn Printer) -> Result<()> {
+        self.file().disasm(opts, out)
+    }
+
+    fn write_disasm_json(&self, opts: &DisasmOptions, out: &mut dyn DisasmSink) -> Result<()> {
+        self.file().write_disasm_json(opts, out)
+    }
+
+    fn annotate(&self, a: &mut Annotations) {
+        let d = self.data;
+        let size = d.get(6..10).and_then(|b| b.first_chunk::<4>()).map_or(0, |b| u32::from_le_bytes(*b));
+        a.section(0, d.len() as u64, "XNB file, LZX-compressed");
+        a.field(0, 3, "magic: \"XNB\"");
+        a.field(
+            3,
+            1,
+            format_args!("platform: '{}'", d.get(3).map_or(' ', |&b| char::from(b)).escape_debug()),
+        );
+        a.field(4, 1, format_args!("XNB version: {}", d.get(4).copied().unwrap_or(0)));
+        a.field(5, 1, format_args!("flags: 0x{:02x} (LZX-compressed)", d.get(5).copied().unwrap_or(0)));
+        a.field(6, 4, format_args!("file size: {size}"));
+        a.field(10, 4, format_args!("unpacked content size: {}", self.unpacked().len() - 10));
+        let mut at = 14;
+        let end = (size as usize).min(d.len());
+        let mut n = 0;
+        while at < end {
+            let (block, header) = match d.get(at..end) {
+                Some([0xff, _, _, b0, b1, ..]) => (usize::from(u16::from_be_bytes([*b0, *b1])), 5),
+                Some([b0, b1, ..]) if [*b0, *b1] != [0, 0] => {
+                    (usize::from(u16::from_be_bytes([*b0, *b1])), 2)
+                }
+                _ => {
+                    a.field(at as u64, (end - at) as u64, "after the blocks (an empty block ends them)");
+                    break;
+                }
+            };
+            let len = (header + block).min(end - at);
+            a.section(at as u64, len as u64, format_args!("LZX block {n}"));
+            a.field(at as u64, header as u64, format_args!("block header: {block} bytes"));
+            a.field((at + header) as u64, (len - header) as u64, "compressed content");
+            at += len;
+            n += 1;
+        }
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        self.file().validate()
+    }
+
+    fn damage(&self) -> Vec<Error> {
+        self.file().damage().into_iter().map(|e| e.context("unpacked ")).collect()
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        let bytes = self.file().write()?;
+        // Unchanged: the file as it was; changed: packed again (in uncompressed LZX blocks).
+        if bytes == self.unpacked() { Ok(self.data.to_vec()) } else { pack(&bytes) }
+    }
+
+    fn parts(&self) -> Vec<Part<'_>> {
+        let mut parts = vec![Part::new(
+            "unpacked",
+            0,
+            self.unpacked(),
+            "the uncompressed XNB (offsets of the other parts are in it)",
+        )];
+        parts.extend(owned(self.file().parts()));
+        parts
+    }
+
+    fn embedded(&self) -> Vec<Part<'_>> {
+        owned(self.file().embedded())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,7 +712,7 @@ mod tests {
         damaged[5] = 0x81;
         assert_eq!(
             read(&damaged, None).unwrap_err().to_string(),
-            "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x81) is not read: decompress it first"
+            "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x81): its content is read unpacked (xnb::Packed)"
         );
         let mut sound = Xnb::effect(b'w');
         sound.reader = Str::new("Microsoft.Xna.Framework.Content.SoundEffectReader");
@@ -433,6 +734,55 @@ mod tests {
                 range.start,
                 cut.len()
             )
+        );
+    }
+
+    #[test]
+    fn packed_content_unpacks_across_frames() {
+        // Three frames: two of 32 KiB, one of an odd size.
+        let mut x = Xnb::effect(b'w');
+        x.reader = Str::new("Microsoft.Xna.Framework.Content.EffectReader");
+        let effect: Vec<u8> = (0..70_001u32).map(|i| (i * 7 % 251) as u8).collect();
+        let plain = x.write(&effect, false).unwrap();
+        let packed = pack(&plain).unwrap();
+        assert_eq!(packed[5], 0x81);
+        assert_eq!(unpack(&packed).unwrap(), plain);
+        // The first frame's size is implied (32 KiB): its block header is two bytes.
+        let first = u16::from_be_bytes([packed[14], packed[15]]) as usize;
+        assert_eq!(first, 4 + 12 + 0x8000);
+        // The last frame (what is left of the content) says how much it unpacks to.
+        let last = 14 + 2 * (2 + first);
+        let rest = (plain.len() - 10 - 0x10000) as u16;
+        assert_eq!(packed[last..last + 3], [0xff, rest.to_be_bytes()[0], rest.to_be_bytes()[1]]);
+
+        // A block of no known type (0), a size the blocks do not reach, LZ4.
+        let mut bad = packed.clone();
+        bad[16..18].copy_from_slice(&[0, 0]);
+        let e = unpack(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("invalid LZX block at offset 0xe: does not unpack: "), "{e}");
+        let mut bad = packed.clone();
+        bad[10..14].copy_from_slice(&80_000u32.to_le_bytes());
+        assert_eq!(
+            unpack(&bad).unwrap_err().to_string(),
+            format!(
+                "invalid XNB unpacked size at offset 0xa: the LZX blocks unpack to {} bytes, the header says 80000",
+                plain.len() - 10
+            )
+        );
+        bad[10..14].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(unpack(&bad).unwrap_err().to_string().contains("is more than this input may unpack to"));
+        let mut lz4 = packed.clone();
+        lz4[5] = 0x41;
+        assert_eq!(
+            unpack(&lz4).unwrap_err().to_string(),
+            "unsupported XNB flags at offset 0x5: flags 0x41: only LZX compression (0x80, XNA Game Studio's) is unpacked"
+        );
+        let mut cut = packed.clone();
+        cut.truncate(100);
+        cut[6..10].copy_from_slice(&100u32.to_le_bytes());
+        assert_eq!(
+            unpack(&cut).unwrap_err().to_string(),
+            format!("LZX block at offset 0xe points outside its range (0x10 + 0x{first:x} is outside 0x64)")
         );
     }
 }

@@ -297,3 +297,46 @@ fn xna_content_reads_lists_and_writes_back() {
     a.render(&bad, &mut text).unwrap();
     assert!(text.contains("| tag 0xbcf00bcf (XNA effect code)"), "{text}");
 }
+
+/// XNA Game Studio 4 content compressed with LZX: read unpacked, written back as it was,
+/// a changed model packed again.
+#[test]
+fn compressed_xna_content_is_read_unpacked() {
+    use crate::format::xnb;
+    let plain = build::xna_content(&example(), &[0; 8], b'w').unwrap();
+    let packed = xnb::pack(&plain).unwrap();
+    let file = crate::parse(&packed).unwrap();
+    let crate::File::Packed(p) = &file else { panic!("not read packed") };
+    assert_eq!((file.format(), p.unpacked()), (Format::Fx9, &plain[..]));
+    assert_eq!(file.write().unwrap(), packed);
+    assert!(file.validate().is_empty() && file.damage().is_empty());
+    let info = file.info_text();
+    assert_eq!(
+        info.lines().last().unwrap(),
+        format!(
+            "compressed: LZX, {} bytes unpack to {} (the offsets above are the unpacked XNB's: `extract FILE unpacked`)",
+            packed.len(),
+            plain.len()
+        )
+    );
+    assert_eq!(info.lines().nth(1), crate::parse(&plain).unwrap().info_text().lines().nth(1));
+    let names: Vec<String> = file.parts().into_iter().map(|p| p.name).collect();
+    assert_eq!(names, ["unpacked", "shader0", "shader1", "shader2", "effect", "unstructured"]);
+    assert_eq!(&file.part("unpacked").unwrap().bytes[..], &plain[..]);
+    assert_eq!(file.embedded().len(), 3);
+    let mut a = Annotations::new();
+    crate::annotate(&packed, &mut a).unwrap();
+    let mut text = String::new();
+    a.render(&packed, &mut text).unwrap();
+    assert!(!text.contains("(unclaimed)"), "{text}");
+    assert!(text.contains("| == LZX block 0 (0xe.."), "{text}");
+    // An unpacked file that is not an effect says so, unpacked.
+    let mut bad = plain.clone();
+    let origin = plain.len() - example().len();
+    bad[origin] = 0;
+    let e = crate::parse(&xnb::pack(&bad).unwrap()).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!("invalid unpacked effect tag at offset 0x{origin:x}: 0xfeff0900 is not fx_2_0 (0xfeff0901)")
+    );
+}

@@ -385,7 +385,7 @@ fn xnb_wrapper() {
     bad[5] = 0x80;
     assert_eq!(
         Mgfx::parse(&bad).unwrap_err().to_string(),
-        "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x80) is not read: decompress it first"
+        "unsupported XNB flags at offset 0x5: a compressed XNB (flags 0x80): its content is read unpacked (xnb::Packed)"
     );
 }
 
