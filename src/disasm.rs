@@ -75,7 +75,8 @@ pub struct ListingArgs {
     raw: bool,
     /// DXBC, fx_4/fx_5 effects and --format sm4: the fxc generation to imitate (by default the
     /// one the creator string names; fxc 10 for a bare program); `10-legacy-crt` is fxc 10 on
-    /// a C runtime that rounds ties away from zero (before 2019)
+    /// a C runtime that rounds ties away from zero (before 2019), which is the one choice for
+    /// Direct3D 9 programs and fx_2_0 effects (their `def` values)
     #[arg(long, value_enum, value_name = "GENERATION", default_value_t)]
     fxc: Fxc,
     /// DXBC, Direct3D 9: number the instructions as fxc /Ni does

@@ -378,7 +378,7 @@ fn options_that_do_not_apply_are_usage_errors() {
         (
             vec!["disasm", "--fxc", "10", &d3d9],
             format!(
-                "error: {d3d9}: --fxc applies only to DXBC containers and the effects that hold them (this file: Direct3D 9 shader bytecode)\n"
+                "error: {d3d9}: --fxc applies to Direct3D 9 listings only as 10-legacy-crt (a C runtime that rounds ties away from zero) (this file: Direct3D 9 shader bytecode)\n"
             ),
         ),
         (

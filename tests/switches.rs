@@ -81,6 +81,22 @@ fn fxc_generation_on_the_effect_sample() {
     );
 }
 
+/// A Direct3D 9 effect's listing takes only the legacy C runtime (its `def` ties round away
+/// from zero); it is the same listing where no `def` holds a tie.
+#[test]
+fn legacy_crt_on_the_fx_2_0_sample() {
+    let f = sample("effect.fxo");
+    assert_eq!(ok(&["disasm", "--fxc", "10-legacy-crt", &f]), ok(&["disasm", &f]));
+    let (code, _, err) = run(&["disasm", "--fxc", "9.29", &f]);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with(
+            "--fxc applies to Direct3D 9 listings only as 10-legacy-crt (a C runtime that rounds ties away from zero) (this file: Direct3D 9 effect (fx_2_0))\n"
+        ),
+        "{err}"
+    );
+}
+
 #[test]
 fn file_offsets_in_every_format() {
     // SHBIN shows file offsets either way; a .csdr shows offsets in its decoded bytes.

@@ -237,8 +237,8 @@ pub struct DisasmOptions {
     /// DXBC and bare SM4: print as this fxc generation instead of the one the file suggests
     /// (nothing in a stripped binary tells fxc 9.29 from 6.3; a bare program: fxc 10).
     pub generation: Option<Generation>,
-    /// DXBC and bare SM4: imitate a C runtime that rounds exact decimal ties away from zero
-    /// (fxc 10 on a Windows from before 2019). Nothing in a binary records the machine fxc
+    /// DXBC and bare SM4, Direct3D 9 (`def` values) and fx_2_0 effects: imitate a C runtime
+    /// that rounds exact decimal ties away from zero (fxc 10 on a Windows from before 2019). Nothing in a binary records the machine fxc
     /// ran on: DirectXTK12's and DirectXTK's (2020) `ToneMap_PSHDR10` hold the same literal
     /// and print `18.851562` and `18.851563`.
     pub legacy_crt: bool,
@@ -435,8 +435,16 @@ impl DisasmOptions {
                 return Err(Inapplicable(format!("--dvle {n} is out of range: the file has {has}")));
             }
         }
+        // A Direct3D 9 listing differs between fxc's runtimes only in how `def` ties round.
+        let d3d9 = matches!(format, Format::D3d9 | Format::Fx9);
+        if self.fxc_chosen() && d3d9 && !self.legacy_crt {
+            return Err(Inapplicable(format!(
+                "--fxc applies to Direct3D 9 listings only as 10-legacy-crt (a C runtime that rounds ties away from zero) (this file: {})",
+                format.description()
+            )));
+        }
         // A Direct3D 10/11 effect's programs are DXBC containers.
-        if self.fxc_chosen() && !matches!(format, Format::Dxbc | Format::Fx11) {
+        if self.fxc_chosen() && !d3d9 && !matches!(format, Format::Dxbc | Format::Fx11) {
             return Err(Inapplicable(format!(
                 "--fxc applies only to DXBC containers and the effects that hold them (this file: {})",
                 format.description()

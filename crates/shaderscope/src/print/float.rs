@@ -36,7 +36,10 @@
 //! # `%.9g`: D3D9 `def` constants
 //!
 //! The D3D9 disassembler prints each float of a `def` with `%.9g` and msvcrt's spellings:
-//! nine significant digits, rounded half to even on the exact value, without trailing zeros;
+//! nine significant digits, rounded half to even on the exact value (away from zero on a
+//! C runtime that rounds ties so: [`write_f32_g9_as`] with [`FloatStyle::UcrtLegacy`];
+//! spacehamster/DXDecompiler's `ShadowMap` listing prints 1 + 2^-9 `1.00195313`), without
+//! trailing zeros;
 //! the exponent form below 1e-4 and from 1e9 on, with at least three exponent digits
 //! (`-1.55009923e-006`); `1.#INF`, `-1.#INF`, `1.#QNAN` and `-1.#IND` for the specials.
 //!
@@ -456,6 +459,21 @@ impl Digits {
 /// `printf("%.9g", v)` as msvcrt writes it, of the 32-bit float with these bits (see the
 /// [module documentation](self)), in one `write_str` or, for a whole number, its digits.
 pub fn write_f32_g9<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Result {
+    write_f32_g9_as(out, bits, FloatStyle::Ucrt)
+}
+
+/// [`write_f32_g9`] on the C runtime `style`: [`FloatStyle::UcrtLegacy`] rounds an exact tie
+/// of the ninth digit away from zero, the others to even.
+///
+/// ```
+/// use shaderscope::print::float::{FloatStyle, write_f32_g9_as};
+/// let (mut even, mut away) = (String::new(), String::new());
+/// write_f32_g9_as(&mut even, 0x3f80_4000, FloatStyle::Ucrt)?; // 1.001953125
+/// write_f32_g9_as(&mut away, 0x3f80_4000, FloatStyle::UcrtLegacy)?;
+/// assert_eq!((even.as_str(), away.as_str()), ("1.00195312", "1.00195313"));
+/// # Ok::<(), std::fmt::Error>(())
+/// ```
+pub fn write_f32_g9_as<W: fmt::Write + ?Sized>(out: &mut W, bits: u32, style: FloatStyle) -> fmt::Result {
     let v = f32::from_bits(bits);
     // Whole numbers below 1e9 (most `def` constants: 0, 1, -1, 2) are their digits: nine
     // significant digits hold them exactly, and `%g` writes them without a point.
@@ -470,7 +488,7 @@ pub fn write_f32_g9<W: fmt::Write + ?Sized>(out: &mut W, bits: u32) -> fmt::Resu
         }
     }
     let mut buf = Buf::default();
-    g9(v, &mut buf);
+    g9(v, style == FloatStyle::UcrtLegacy, &mut buf);
     out.write_str(buf.as_str())
 }
 
@@ -500,7 +518,7 @@ impl Buf {
     }
 }
 
-fn g9(v: f32, out: &mut Buf) {
+fn g9(v: f32, ties_away: bool, out: &mut Buf) {
     if v.is_nan() {
         out.extend(if v.is_sign_negative() { b"-1.#IND" } else { b"1.#QNAN" });
         return;
@@ -516,7 +534,7 @@ fn g9(v: f32, out: &mut Buf) {
         out.push(b'0');
         return;
     }
-    let (n, exp) = digits9(v).unwrap_or_else(|| digits9_fmt(v));
+    let (n, exp) = digits9(v, ties_away).unwrap_or_else(|| digits9_fmt(v));
     let (digits, _) = super::decimal(u64::from(n));
     // n has exactly nine digits; trailing zeros are never printed.
     let digits = digits.get(..9).unwrap_or(&[]);
@@ -551,10 +569,10 @@ fn g9(v: f32, out: &mut Buf) {
     }
 }
 
-/// The nine significant digits of a finite nonzero `v` (sign ignored) rounded half to even,
-/// and the decimal exponent of the first: `(n, k)` with `10^8 <= n < 10^9`, `|v| ≈ n·10^(k-8)`.
+/// The nine significant digits of a finite nonzero `v` (sign ignored) rounded half to even
+/// (or, `ties_away`, an exact tie away from zero), and the decimal exponent of the first: `(n, k)` with `10^8 <= n < 10^9`, `|v| ≈ n·10^(k-8)`.
 /// `None` when the exact scaling does not fit `u128` (only for `|v|` below about 1e-36).
-fn digits9(v: f32) -> Option<(u32, i32)> {
+fn digits9(v: f32, ties_away: bool) -> Option<(u32, i32)> {
     let bits = v.to_bits() & 0x7fff_ffff;
     let biased = (bits >> 23) as i32;
     let fraction = bits & 0x7f_ffff;
@@ -577,7 +595,7 @@ fn digits9(v: f32) -> Option<(u32, i32)> {
             k -= 1;
             continue;
         }
-        let up = rest == Ordering::Greater || (rest == Ordering::Equal && q & 1 == 1);
+        let up = rest == Ordering::Greater || (rest == Ordering::Equal && (ties_away || q & 1 == 1));
         let n = u32::try_from(q).ok()? + u32::from(up);
         return Some(if n == 1_000_000_000 { (100_000_000, k + 1) } else { (n, k) });
     }

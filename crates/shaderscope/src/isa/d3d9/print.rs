@@ -15,6 +15,7 @@ use crate::error::Error;
 use crate::isa::InstructionRecord;
 use crate::isa::walk::Visit;
 use crate::model::DisasmOptions;
+use crate::print::float::FloatStyle;
 use crate::print::{Line, Printer, Style, write_hex};
 use std::fmt::{self, Write};
 
@@ -35,6 +36,9 @@ pub struct ListingOptions {
     pub numbering: bool,
     /// fxc's `/Lx`: the values of `def` and `defi` as their bits, `0x%08x`.
     pub hex_literals: bool,
+    /// The C runtime whose `%.9g` prints the values of `def`: [`FloatStyle::UcrtLegacy`]
+    /// (`--fxc 10-legacy-crt`) rounds an exact tie away from zero, the default to even.
+    pub float_style: FloatStyle,
     /// The offset column shows absolute input offsets instead of offsets from the version
     /// token (the same layout).
     pub file_offsets: bool,
@@ -58,6 +62,7 @@ impl ListingOptions {
             raw: o.raw,
             numbering: o.numbering,
             hex_literals: o.hex_literals,
+            float_style: if o.legacy_crt { FloatStyle::UcrtLegacy } else { FloatStyle::Ucrt },
             file_offsets: o.file_offsets,
             instruction_only: o.instruction_only,
             in_effect: false,
@@ -193,7 +198,7 @@ impl<P: Printer + ?Sized> Listing<'_, '_, P> {
         }
         line.push_str(INDENT);
         line.push_spaces(2 * self.level.min(MAX_DEPTH));
-        instruction_text(ins, self.version, opts.hex_literals, line);
+        instruction_text(ins, self.version, Literals::of(opts), line);
         if let Some((d, r)) = record {
             d.write_comment(r, line);
         }
@@ -259,7 +264,7 @@ pub fn each_record(program: &Program<'_>, opts: &ListingOptions, f: impl FnMut(I
     let mut v = Records {
         records: crate::isa::walk::Records::new(f),
         version: program.version,
-        hex: opts.hex_literals,
+        literals: Literals::of(opts),
     };
     walk(program, None, &mut v);
 }
@@ -269,14 +274,13 @@ pub fn each_record(program: &Program<'_>, opts: &ListingOptions, f: impl FnMut(I
 struct Records<F> {
     records: crate::isa::walk::Records<F>,
     version: Version,
-    /// `hex_literals`.
-    hex: bool,
+    literals: Literals,
 }
 
 impl<F: FnMut(InstructionRecord)> Visit<Step<'_>> for Records<F> {
     fn step(&mut self, step: Step<'_>) {
         if let Step::Instruction(ins) = step {
-            instruction_text(ins, self.version, self.hex, self.records.start(ins.offset));
+            instruction_text(ins, self.version, self.literals, self.records.start(ins.offset));
             self.records.take(ins.offset, std::iter::once(ins.token).chain(ins.tokens()).collect());
         }
     }
@@ -515,20 +519,39 @@ pub(super) fn write_instruction<P: Printer + ?Sized>(
     out: &mut P,
 ) -> fmt::Result {
     let mut line = Line::for_sink(out);
-    instruction_text(ins, version, false, &mut line);
+    instruction_text(ins, version, Literals::default(), &mut line);
     line.flush(out)
+}
+
+/// How the numbers of `def` and `defi` print: as their bits (fxc's `/Lx`), or as text on a
+/// C runtime.
+#[derive(Debug, Clone, Copy, Default)]
+struct Literals {
+    hex: bool,
+    style: FloatStyle,
+}
+
+impl Literals {
+    fn of(o: &ListingOptions) -> Literals {
+        Literals { hex: o.hex_literals, style: o.float_style }
+    }
 }
 
 /// One instruction as fxc prints it, without indentation: `mad_sat r0.xy, -r1_abs.x, c2, v0`;
 /// the mnemonic with its suffixes in [`Style::Mnemonic`], each operand (registers in
-/// [`Style::Register`], the numbers of `def` in [`Style::Literal`]) marked as one; `hex`
-/// prints the numbers of `def` and `defi` as their bits.
-fn instruction_text(ins: &Instruction, version: Version, hex: bool, line: &mut Line) {
+/// [`Style::Register`], the numbers of `def` in [`Style::Literal`], as `literals` says) marked
+/// as one.
+fn instruction_text(ins: &Instruction, version: Version, literals: Literals, line: &mut Line) {
     // Writing into a line cannot fail.
-    let _ = write_instruction_into(ins, version, hex, line);
+    let _ = write_instruction_into(ins, version, literals, line);
 }
 
-fn write_instruction_into(ins: &Instruction, version: Version, hex: bool, line: &mut Line) -> fmt::Result {
+fn write_instruction_into(
+    ins: &Instruction,
+    version: Version,
+    literals: Literals,
+    line: &mut Line,
+) -> fmt::Result {
     if ins.is_coissue() && version.kind == ShaderKind::Pixel && version.major < 2 {
         line.push_str("+");
     }
@@ -557,13 +580,13 @@ fn write_instruction_into(ins: &Instruction, version: Version, hex: bool, line: 
                 line.push_str(separator);
                 operand(line, Style::Register, |line| write_source(p, version, line))?;
             }
-            Operand::Imm(v) if hex && matches!(info.form, Form::Def | Form::DefI) => {
+            Operand::Imm(v) if literals.hex && matches!(info.form, Form::Def | Form::DefI) => {
                 line.push_str(separator);
                 operand(line, Style::Literal, |line| write_hex_literal(*v, line))?;
             }
             Operand::Imm(v) => {
                 line.push_str(separator);
-                operand(line, Style::Literal, |line| write_literal(*v, info.form, line))?;
+                operand(line, Style::Literal, |line| write_literal(*v, info.form, literals.style, line))?;
             }
             Operand::Raw(v) => {
                 line.push_str(separator);
@@ -683,9 +706,9 @@ pub(super) const RESULT_MODIFIERS: [(u8, &str); 3] = [(1, "_sat"), (2, "_pp"), (
 pub(super) const TEXTURE_TYPES: [&str; 5] = ["", "_1d", "_2d", "_cube", "_volume"];
 
 /// A literal of `def` (a float as `%.9g`), `defi` (an integer) or `defb` (a boolean).
-fn write_literal<W: fmt::Write + ?Sized>(v: u32, form: Form, out: &mut W) -> fmt::Result {
+fn write_literal<W: fmt::Write + ?Sized>(v: u32, form: Form, style: FloatStyle, out: &mut W) -> fmt::Result {
     match form {
-        Form::Def => crate::print::float::write_f32_g9(out, v),
+        Form::Def => crate::print::float::write_f32_g9_as(out, v, style),
         Form::DefI => write!(out, "{}", v as i32),
         _ => out.write_str(if v != 0 { "true" } else { "false" }),
     }

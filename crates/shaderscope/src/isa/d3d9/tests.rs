@@ -578,6 +578,26 @@ fn debug_blocks_give_line_directives_and_variable_comments() {
     }
 }
 
+/// A `def` value on a tie of its ninth digit (1 + 2^-9 = 1.001953125): to even by default, away
+/// from zero on the legacy C runtime (`--fxc 10-legacy-crt`), as DXDecompiler's `ShadowMap`
+/// listing prints it.
+#[test]
+fn def_ties_round_as_the_c_runtime_does() {
+    let mut data = styled_program();
+    let at = data.windows(4).position(|w| w == (-2.0f32).to_bits().to_le_bytes()).unwrap();
+    data[at..at + 4].copy_from_slice(&0x3f80_4000u32.to_le_bytes());
+    let p = Program::parse(&data, 0).unwrap();
+    let def = |opts: ListingOptions| {
+        let mut out = TextBuf::default();
+        write_listing(&p, &opts, &mut out).unwrap();
+        out.into_string().lines().find(|l| l.contains("def c0")).map(str::to_string)
+    };
+    assert_eq!(def(ListingOptions::default()).as_deref(), Some("    def c0, 1, 0.5, 1.00195312, 0"));
+    let legacy = ListingOptions::of(&crate::DisasmOptions::default().with_fxc("10-legacy-crt").unwrap());
+    assert_eq!(legacy.float_style, crate::print::float::FloatStyle::UcrtLegacy);
+    assert_eq!(def(legacy).as_deref(), Some("    def c0, 1, 0.5, 1.00195313, 0"));
+}
+
 /// fxc's `/Ni`, `/No` and `/Lx` layouts (seen in public `ps_3_0` listings made with
 /// `/Ni /No`): the version line alone, six spaces before a declaration, the arithmetic slots
 /// used so far before an instruction (a texture instruction adds none), offsets in upper case
