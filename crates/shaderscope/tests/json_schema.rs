@@ -162,8 +162,17 @@ fn mbs_records_follow_the_schema_and_it_refuses_an_undocumented_symbol_field() {
 #[test]
 fn mgfx_records_follow_the_schema_and_it_refuses_an_undocumented_pass_field() {
     let v = validator();
-    use shaderscope::format::mgfx::build;
-    for bytes in [build::example(), build::example_opengl()] {
+    use shaderscope::format::mgfx::{Profile, build};
+    // Version 10 for DirectX_11 and OpenGL, in an XNB; version 11 (DirectX_12: DXIL shaders,
+    // each shader's source file and entry point); version 7 (no names).
+    let in_xnb = shaderscope::format::xnb::Xnb::effect(b'd').write(&build::example_opengl(), false).unwrap();
+    for bytes in [
+        build::example(),
+        build::example_opengl(),
+        in_xnb,
+        build::effect_bytes(11, Profile::DirectX12),
+        build::effect_bytes(7, Profile::DirectX11),
+    ] {
         let file = shaderscope::parse(&bytes).unwrap();
         for line in [
             file.info_record("x.mgfxo").to_line(),
@@ -230,15 +239,28 @@ fn validate_records_follow_the_schema_and_it_refuses_the_old_layout() {
 #[test]
 fn fx9_records_follow_the_schema() {
     let v = validator();
-    let bytes = shaderscope::format::fx9::build::example();
+    use shaderscope::format::{fx9::build, xnb};
+    // Bare, as XNA Game Studio 4 content, and that LZX-compressed.
+    let xna = build::xna_content(&build::example(), &[0; 8], b'w').unwrap();
+    for bytes in [build::example(), xna.clone(), xnb::pack(&xna).unwrap()] {
+        let file = shaderscope::parse(&bytes).unwrap();
+        let info = file.info_record("x.fxo").to_line();
+        for line in [info.clone(), file.disasm_record("x.fxo", &DisasmOptions::default()).to_line()]
+            .into_iter()
+            .chain(file.validate_records("x.fxo", false).iter().map(|r| r.to_line()))
+        {
+            assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
+        }
+    }
+    let record: Value =
+        serde_json::from_str(&shaderscope::parse(&xna).unwrap().info_record("x.xnb").to_line()).unwrap();
+    assert_eq!(
+        (&record["xnb"]["platform"], &record["xna_header"]["words"]),
+        (&Value::from("w"), &Value::from("0000000000000000"))
+    );
+    let bytes = build::example();
     let file = shaderscope::parse(&bytes).unwrap();
     let info = file.info_record("x.fxo").to_line();
-    for line in [info.clone(), file.disasm_record("x.fxo", &DisasmOptions::default()).to_line()]
-        .into_iter()
-        .chain(file.validate_records("x.fxo", false).iter().map(|r| r.to_line()))
-    {
-        assert_eq!(problems(&v, &line), Vec::<String>::new(), "{line}");
-    }
     let mut record: Value = serde_json::from_str(&info).unwrap();
     assert_eq!(record["techniques"][0]["passes"][0]["shaders"][1]["shader"], "shader2");
     record["techniques"][0]["passes"][0]["shaders"][1]["colour"] = Value::from(1);

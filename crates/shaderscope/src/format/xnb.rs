@@ -256,6 +256,45 @@ impl Xnb {
     }
 }
 
+/// What `info` says of an XNB header (the text line and the JSON object; an effect's own
+/// info adds where its effect is).
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct XnbInfo {
+    platform: String,
+    version: u8,
+    flags: u8,
+    size: u32,
+    reader: String,
+    reader_version: i32,
+}
+
+impl XnbInfo {
+    pub(crate) fn of(x: &Xnb) -> XnbInfo {
+        XnbInfo {
+            platform: char::from(x.platform).to_string(),
+            version: x.version,
+            flags: x.flags,
+            size: x.size,
+            reader: x.reader.to_string(),
+            reader_version: x.reader_version,
+        }
+    }
+
+    /// `XNB: platform 'w', version 5, flags 0x01, size 4900, reader "…" version 0`.
+    pub(crate) fn write_text(&self, s: &mut dyn fmt::Write) -> fmt::Result {
+        writeln!(
+            s,
+            "XNB: platform '{}', version {}, flags 0x{:02x}, size {}, reader \"{}\" version {}",
+            self.platform.escape_debug(),
+            self.version,
+            self.flags,
+            self.size,
+            self.reader,
+            self.reader_version
+        )
+    }
+}
+
 /// Whether a type reader's name (`Namespace.Type, Assembly, …`) names an `EffectReader`
 /// (and not, say, a `SoundEffectReader`).
 pub fn is_effect_reader(name: &[u8]) -> bool {

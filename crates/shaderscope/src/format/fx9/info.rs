@@ -17,7 +17,7 @@ pub(super) struct Info {
     effect_offset: u64,
     effect_size: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    xnb: Option<XnbInfo>,
+    xnb: Option<crate::format::xnb::XnbInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     xna_header: Option<XnaInfo>,
     unstructured_size: u64,
@@ -26,17 +26,6 @@ pub(super) struct Info {
     parameters: Vec<ParameterInfo>,
     techniques: Vec<TechniqueInfo>,
     shaders: Vec<ShaderInfo>,
-}
-
-/// The XNB file around the effect.
-#[derive(Debug, Serialize)]
-struct XnbInfo {
-    platform: String,
-    version: u8,
-    flags: u8,
-    size: u32,
-    reader: String,
-    reader_version: i32,
 }
 
 /// XNA's header before the effect.
@@ -225,14 +214,7 @@ impl Info {
             ),
             effect_offset: fx.origin,
             effect_size: fx.effect.len(),
-            xnb: fx.xnb.as_ref().map(|x| XnbInfo {
-                platform: char::from(x.platform).to_string(),
-                version: x.version,
-                flags: x.flags,
-                size: x.size,
-                reader: x.reader.to_string(),
-                reader_version: x.reader_version,
-            }),
+            xnb: fx.xnb.as_ref().map(crate::format::xnb::XnbInfo::of),
             xna_header: fx.xna.as_ref().map(|h| XnaInfo {
                 offset: h.at,
                 words: h.words.iter().map(|b| format!("{b:02x}")).collect(),
@@ -250,16 +232,7 @@ impl Info {
         writeln!(s, "format: {}", crate::Format::Fx9.description())?;
         writeln!(s, "summary: {}", self.summary)?;
         if let Some(x) = &self.xnb {
-            writeln!(
-                s,
-                "XNB: platform '{}', version {}, flags 0x{:02x}, size {}, reader \"{}\" version {}",
-                x.platform.escape_debug(),
-                x.version,
-                x.flags,
-                x.size,
-                x.reader,
-                x.reader_version
-            )?;
+            x.write_text(s)?;
         }
         if let Some(h) = &self.xna_header {
             let words = if h.words.is_empty() { "none" } else { h.words.as_str() };

@@ -21,12 +21,8 @@ fn printer_failed(_: std::fmt::Error) -> Error {
 
 #[derive(Debug, Serialize)]
 struct XnbInfo {
-    platform: String,
-    version: u8,
-    flags: u8,
-    size: u32,
-    reader: String,
-    reader_version: i32,
+    #[serde(flatten)]
+    header: crate::format::xnb::XnbInfo,
     mgfx_offset: u64,
     mgfx_size: u32,
 }
@@ -256,12 +252,7 @@ impl Mgfx<'_> {
             summary: self.summary(),
             size: self.data.len(),
             xnb: self.xnb.as_ref().map(|x| XnbInfo {
-                platform: char::from(x.platform).to_string(),
-                version: x.version,
-                flags: x.flags,
-                size: x.size,
-                reader: x.reader.to_string(),
-                reader_version: x.reader_version,
+                header: crate::format::xnb::XnbInfo::of(x),
                 mgfx_offset: self.at,
                 mgfx_size: x.effect_size,
             }),
@@ -603,16 +594,7 @@ impl Container for Mgfx<'_> {
         writeln!(s, "summary: {}", i.summary)?;
         writeln!(s, "size: {} bytes", i.size)?;
         if let Some(x) = &i.xnb {
-            writeln!(
-                s,
-                "XNB: platform '{}', version {}, flags 0x{:02x}, size {}, reader \"{}\" version {}",
-                x.platform.escape_debug(),
-                x.version,
-                x.flags,
-                x.size,
-                x.reader,
-                x.reader_version
-            )?;
+            x.header.write_text(s)?;
             writeln!(s, "MGFX at 0x{:x} ({} bytes)", x.mgfx_offset, x.mgfx_size)?;
         }
         writeln!(s, "version: {}", i.version)?;
