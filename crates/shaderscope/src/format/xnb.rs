@@ -675,7 +675,9 @@ impl Container for Packed<'_> {
     }
 
     fn validate(&self) -> Vec<Finding> {
-        self.file().validate()
+        // Their offsets are the unpacked file's: each says so.
+        let unpacked = |f: Finding| Finding { message: format!("in the unpacked XNB: {}", f.message), ..f };
+        self.file().validate().into_iter().map(unpacked).collect()
     }
 
     fn damage(&self) -> Vec<Error> {

@@ -330,6 +330,14 @@ fn compressed_xna_content_is_read_unpacked() {
     a.render(&packed, &mut text).unwrap();
     assert!(!text.contains("(unclaimed)"), "{text}");
     assert!(text.contains("| == LZX block 0 (0xe.."), "{text}");
+    // A finding in the unpacked file says where it is.
+    let mut odd = plain.clone();
+    odd.extend([1, 2, 3, 4]);
+    let odd = xnb::pack(&odd).unwrap();
+    let f = crate::parse(&odd).unwrap().validate();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].message, "in the unpacked XNB: 4 bytes after the effect in the XNB");
+    assert_eq!(f[0].offset, plain.len() as u64);
     // An unpacked file that is not an effect says so, unpacked.
     let mut bad = plain.clone();
     let origin = plain.len() - example().len();
