@@ -238,9 +238,9 @@ pub struct DisasmOptions {
     /// (nothing in a stripped binary tells fxc 9.29 from 6.3; a bare program: fxc 10).
     pub generation: Option<Generation>,
     /// DXBC and bare SM4, Direct3D 9 (`def` values) and fx_2_0 effects: imitate a C runtime
-    /// that rounds exact decimal ties away from zero (fxc 10 on a Windows from before 2019). Nothing in a binary records the machine fxc
-    /// ran on: DirectXTK12's and DirectXTK's (2020) `ToneMap_PSHDR10` hold the same literal
-    /// and print `18.851562` and `18.851563`.
+    /// that rounds exact decimal ties away from zero (fxc 10 on a Windows from before 2019).
+    /// Nothing in a binary records the machine fxc ran on: DirectXTK12's and DirectXTK's
+    /// (2020) `ToneMap_PSHDR10` hold the same literal and print `18.851562` and `18.851563`.
     pub legacy_crt: bool,
     /// fxc's `/Ni` (`D3D_DISASM_ENABLE_INSTRUCTION_NUMBERING`), DXBC and Direct3D 9: number
     /// the instructions (SM4: from 0; Direct3D 9: the arithmetic slots used before each).

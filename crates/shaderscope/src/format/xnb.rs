@@ -236,6 +236,12 @@ impl Xnb {
         Ok(out)
     }
 
+    /// [`Xnb::write`] for a file of `file_len` bytes that was read with this header: a stated
+    /// size that was the file's is worked out again, one that was not is kept.
+    pub fn write_again(&self, effect: &[u8], file_len: usize) -> Result<Vec<u8>> {
+        self.write(effect, self.size as usize != file_len)
+    }
+
     /// What `validate` reports of the header around an effect at `effect_at` of a file of
     /// `file_len` bytes.
     pub fn findings(&self, file_len: usize, effect_at: u64) -> Vec<Finding> {
@@ -307,6 +313,15 @@ pub fn is_xnb(data: &[u8]) -> bool {
     data.starts_with(b"XNB")
 }
 
+/// The effect in `data`: the XNB's (its header read, and annotated into `ann` when given) when
+/// `data` is an XNB file, else the whole input.
+pub fn unwrap(data: &[u8], ann: Option<&mut Annotations>) -> Result<(Option<Xnb>, Range<usize>)> {
+    match is_xnb(data) {
+        true => read(data, ann).map(|(x, range)| (Some(x), range)),
+        false => Ok((None, 0..data.len())),
+    }
+}
+
 /// Read the XNB header of `data` up to the effect it holds, annotating it into `ann` as it
 /// goes (a damaged header is annotated up to where it fails). Gives the header and the
 /// effect's range; the bytes after the effect are kept in [`Xnb::after`].
@@ -326,7 +341,7 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
     if version != 5 {
         return Err(Error::unsupported(4, "XNB version", format!("version {version} is not read (only 5)")));
     }
-    if flags & 0xc0 != 0 {
+    if flags & (LZX | LZ4) != 0 {
         return Err(Error::unsupported(
             5,
             "XNB flags",
@@ -366,9 +381,8 @@ pub fn read(data: &[u8], mut ann: Option<&mut Annotations>) -> Result<(Xnb, Rang
     }
     at += reader.size();
     let i32_at = |at: usize, what: &'static str| {
-        data.get(at..)
-            .and_then(|b| b.first_chunk::<4>())
-            .map(|b| i32::from_le_bytes(*b))
+        crate::toolkit::le_u32(data, at)
+            .map(|v| v as i32)
             .ok_or_else(|| Error::truncated(at as u64, what, 4, data.len().saturating_sub(at) as u64))
     };
     let reader_version = i32_at(at, "XNB type reader version")?;
@@ -426,6 +440,39 @@ pub fn is_packed(data: &[u8]) -> bool {
     is_xnb(data) && data.get(5).is_some_and(|f| f & (LZX | LZ4) != 0)
 }
 
+/// The head of an LZX block in a compressed XNB: the bytes its frame unpacks to and the
+/// block's compressed size. Stored as a big-endian u16 size (a frame of [`BlockHead::FRAME`]),
+/// or `ff`, a u16 frame size and the u16 size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BlockHead {
+    frame: usize,
+    size: usize,
+}
+
+impl BlockHead {
+    /// What a frame unpacks to unless its head says otherwise: 32 KiB.
+    const FRAME: usize = 0x8000;
+
+    /// The head at the start of `bytes` and the bytes it takes; `None` when fewer than two.
+    fn read(bytes: &[u8]) -> Option<(BlockHead, usize)> {
+        let be = |hi: u8, lo: u8| usize::from(u16::from_be_bytes([hi, lo]));
+        match *bytes {
+            [0xff, f0, f1, s0, s1, ..] => Some((BlockHead { frame: be(f0, f1), size: be(s0, s1) }, 5)),
+            [s0, s1, ..] => Some((BlockHead { frame: Self::FRAME, size: be(s0, s1) }, 2)),
+            _ => None,
+        }
+    }
+
+    /// Append it (both sizes fit a u16: a frame is at most 32 KiB, its block a few bytes more).
+    fn write(self, out: &mut Vec<u8>) {
+        if self.frame != Self::FRAME {
+            out.push(0xff);
+            out.extend((self.frame as u16).to_be_bytes());
+        }
+        out.extend((self.size as u16).to_be_bytes());
+    }
+}
+
 /// The uncompressed XNB of an LZX-compressed one: the same header with the compression flag
 /// cleared and the unpacked file's size, then the content its LZX blocks unpack to. What it
 /// may unpack to is bounded (8 MiB plus 4 times the input: an effect is far smaller), so that
@@ -465,19 +512,13 @@ pub fn unpack(data: &[u8]) -> Result<Vec<u8>> {
     let mut lzx = lzxd::Lzxd::new(lzxd::WindowSize::KB64);
     let mut at = 14;
     while at < end && out.len() - 10 < unpacked {
-        let (frame, block, header) = match data.get(at..end) {
-            Some([0xff, f0, f1, b0, b1, ..]) => {
-                (u16::from_be_bytes([*f0, *f1]), u16::from_be_bytes([*b0, *b1]), 5)
-            }
-            Some([b0, b1, ..]) => (0x8000, u16::from_be_bytes([*b0, *b1]), 2),
-            _ => return Err(Error::truncated(at as u64, "LZX block header", 2, (end - at) as u64)),
-        };
+        let (BlockHead { frame, size: block }, header) = BlockHead::read(data.get(at..end).unwrap_or(&[]))
+            .ok_or_else(|| Error::truncated(at as u64, "LZX block header", 2, (end - at) as u64))?;
         let start = at + header;
-        let block = usize::from(block);
         let bytes = data.get(start..start + block).filter(|_| start + block <= end).ok_or_else(|| {
             Error::out_of_bounds(at as u64, "LZX block", start as u64, block as u64, end as u64)
         })?;
-        let want = usize::from(frame).min(unpacked - (out.len() - 10));
+        let want = frame.min(unpacked - (out.len() - 10));
         let frame_out = lzx
             .decompress_next(bytes, want)
             .map_err(|e| Error::invalid(at as u64, "LZX block", format!("does not unpack: {e}")))?;
@@ -521,7 +562,7 @@ pub fn pack(xnb: &[u8]) -> Result<Vec<u8>> {
         *flags |= LZX;
     }
     out.extend(u32::try_from(content.len()).map_err(|_| too_big())?.to_le_bytes());
-    for (i, frame) in content.chunks(0x8000).enumerate() {
+    for (i, frame) in content.chunks(BlockHead::FRAME).enumerate() {
         // The block header's bits, first to last: (first frame only) E8 translation off,
         // block type 3 (uncompressed), its 24-bit size; to the next 16-bit word, then R0-R2.
         let mut bits: Vec<bool> = Vec::with_capacity(32);
@@ -542,14 +583,7 @@ pub fn pack(xnb: &[u8]) -> Result<Vec<u8>> {
         if frame.len() % 2 == 1 {
             block.push(0);
         }
-        let size = u16::try_from(block.len()).map_err(|_| too_big())?;
-        if frame.len() == 0x8000 {
-            out.extend(size.to_be_bytes());
-        } else {
-            out.push(0xff);
-            out.extend((frame.len() as u16).to_be_bytes());
-            out.extend(size.to_be_bytes());
-        }
+        BlockHead { frame: frame.len(), size: block.len() }.write(&mut out);
         out.extend(block);
     }
     let total = u32::try_from(out.len()).map_err(|_| too_big())?;
@@ -639,7 +673,7 @@ impl Container for Packed<'_> {
 
     fn annotate(&self, a: &mut Annotations) {
         let d = self.data;
-        let size = d.get(6..10).and_then(|b| b.first_chunk::<4>()).map_or(0, |b| u32::from_le_bytes(*b));
+        let size = crate::toolkit::le_u32(d, 6).unwrap_or(0);
         a.section(0, d.len() as u64, "XNB file, LZX-compressed");
         a.field(0, 3, "magic: \"XNB\"");
         a.field(
@@ -655,11 +689,9 @@ impl Container for Packed<'_> {
         let end = (size as usize).min(d.len());
         let mut n = 0;
         while at < end {
-            let (block, header) = match d.get(at..end) {
-                Some([0xff, _, _, b0, b1, ..]) => (usize::from(u16::from_be_bytes([*b0, *b1])), 5),
-                Some([b0, b1, ..]) if [*b0, *b1] != [0, 0] => {
-                    (usize::from(u16::from_be_bytes([*b0, *b1])), 2)
-                }
+            // A two-byte head of size 0 ends the blocks.
+            let (block, header) = match BlockHead::read(d.get(at..end).unwrap_or(&[])) {
+                Some((h, header)) if header == 5 || h.size != 0 => (h.size, header),
                 _ => {
                     a.field(at as u64, (end - at) as u64, "after the blocks (an empty block ends them)");
                     break;

@@ -320,8 +320,7 @@ impl Info {
 /// The header's fields.
 /// The header's fields, of an `effect` at `origin` of the input.
 pub(super) fn annotate_header(effect: &[u8], origin: u64, a: &mut Annotations) {
-    let le =
-        |at: usize| effect.get(at..at + 4).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
+    let le = |at: usize| crate::toolkit::le_u32(effect, at);
     a.section(origin, 8.min(effect.len() as u64), "fx_2_0 header");
     if le(0) == Some(TAG) {
         a.field(origin, 4, "tag 0xfeff0901 (fx_2_0)");

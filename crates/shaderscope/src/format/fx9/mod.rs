@@ -163,12 +163,10 @@ impl XnaHeader {
     /// The header of `payload` (at `at` of the input), when it starts with [`XNA_TAG`]; gives
     /// it and the effect's offset in `payload`.
     fn read(payload: &[u8], at: usize) -> Result<Option<(XnaHeader, usize)>> {
-        let word =
-            |i: usize| payload.get(i..).and_then(|b| b.first_chunk::<4>()).map(|b| u32::from_le_bytes(*b));
-        if word(0) != Some(XNA_TAG) {
+        if crate::toolkit::le_u32(payload, 0) != Some(XNA_TAG) {
             return Ok(None);
         }
-        let offset = word(4).ok_or_else(|| {
+        let offset = crate::toolkit::le_u32(payload, 4).ok_or_else(|| {
             Error::truncated(at as u64 + 4, "XNA effect offset", 4, payload.len().saturating_sub(4) as u64)
         })?;
         let start =
@@ -197,13 +195,7 @@ fn unwrap(
     data: &[u8],
     mut ann: Option<&mut Annotations>,
 ) -> Result<(Option<Xnb>, Option<XnaHeader>, Range<usize>)> {
-    let (xnb, range) = match xnb::is_xnb(data) {
-        true => {
-            let (x, r) = xnb::read(data, ann.as_deref_mut())?;
-            (Some(x), r)
-        }
-        false => (None, 0..data.len()),
-    };
+    let (xnb, range) = xnb::unwrap(data, ann.as_deref_mut())?;
     let payload = data.get(range.clone()).unwrap_or(&[]);
     match XnaHeader::read(payload, range.start)? {
         Some((h, start)) => {
@@ -682,8 +674,7 @@ impl<'a> Fx9<'a> {
         effect.extend(build::write(self));
         match &self.xnb {
             None => Ok(effect),
-            // A stated size that was the file's is worked out again; one that was not is kept.
-            Some(x) => x.write(&effect, x.size as usize != self.data.len()),
+            Some(x) => x.write_again(&effect, self.data.len()),
         }
     }
 

@@ -2,6 +2,15 @@ use super::build::{self, Builder, example};
 use super::*;
 use crate::print::TextBuf;
 
+/// `dump`'s text of `bytes`.
+fn dump(bytes: &[u8]) -> String {
+    let mut a = Annotations::new();
+    crate::annotate(bytes, &mut a).unwrap();
+    let mut text = String::new();
+    a.render(bytes, &mut text).unwrap();
+    text
+}
+
 fn listing(fx: &Fx9<'_>) -> String {
     let mut out = TextBuf::default();
     fx.disasm(&DisasmOptions::default(), &mut out).unwrap();
@@ -258,10 +267,7 @@ fn xna_content_reads_lists_and_writes_back() {
             "objects: 4 ids, 2 shaders counted by the compiler; unstructured block 184 bytes",
         ]
     );
-    let mut a = Annotations::new();
-    crate::annotate(&bytes, &mut a).unwrap();
-    let mut text = String::new();
-    a.render(&bytes, &mut text).unwrap();
+    let text = dump(&bytes);
     assert!(!text.contains("(unclaimed)"), "{text}");
     assert!(text.contains("| XNA's words before the effect (kept)"), "{text}");
 
@@ -324,10 +330,7 @@ fn compressed_xna_content_is_read_unpacked() {
     assert_eq!(names, ["unpacked", "shader0", "shader1", "shader2", "effect", "unstructured"]);
     assert_eq!(&file.part("unpacked").unwrap().bytes[..], &plain[..]);
     assert_eq!(file.embedded().len(), 3);
-    let mut a = Annotations::new();
-    crate::annotate(&packed, &mut a).unwrap();
-    let mut text = String::new();
-    a.render(&packed, &mut text).unwrap();
+    let text = dump(&packed);
     assert!(!text.contains("(unclaimed)"), "{text}");
     assert!(text.contains("| == LZX block 0 (0xe.."), "{text}");
     // A finding in the unpacked file says where it is.

@@ -699,13 +699,7 @@ pub fn annotate_damaged(data: &[u8], a: &mut Annotations) {
 
 /// Read the file, annotating into `ann` when given.
 fn read<'a>(data: &'a [u8], mut ann: Option<&mut Annotations>) -> Result<Mgfx<'a>> {
-    let (xnb, range) = match crate::format::xnb::is_xnb(data) {
-        true => {
-            let (x, range) = crate::format::xnb::read(data, ann.as_deref_mut())?;
-            (Some(x), range)
-        }
-        false => (None, 0..data.len()),
-    };
+    let (xnb, range) = crate::format::xnb::unwrap(data, ann.as_deref_mut())?;
     let mut c = Cursor { data, pos: range.start, end: range.end, ann };
     let mut fx = read_mgfx(&mut c)?;
     fx.xnb = xnb;

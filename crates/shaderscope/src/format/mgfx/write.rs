@@ -85,8 +85,7 @@ impl Mgfx<'_> {
         let mgfx = self.write_mgfx()?;
         match &self.xnb {
             None => Ok(mgfx),
-            // A size that was the file's is worked out again; one that was not is kept.
-            Some(x) => x.write(&mgfx, x.size as usize != self.data.len()),
+            Some(x) => x.write_again(&mgfx, self.data.len()),
         }
     }
 
